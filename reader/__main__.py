@@ -1,0 +1,5 @@
+"""Allow ``python -m reader``."""
+
+from reader.cli import main
+
+main()

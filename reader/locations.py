@@ -1,0 +1,46 @@
+"""Where a library lives on disk."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "reader"
+
+
+def default_library_dir() -> Path:
+    """``READER_HOME`` when set, else the platform's user data directory."""
+    env = os.environ.get("READER_HOME")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryPaths:
+    """The files of one library directory."""
+
+    root: Path
+
+    @property
+    def database(self) -> Path:
+        """The SQLite database: the source of truth."""
+        return self.root / "library.sqlite"
+
+    @property
+    def index(self) -> Path:
+        """The Whoosh index directory: derived, rebuildable."""
+        return self.root / "index"
+
+    @property
+    def drafts(self) -> Path:
+        """Where unsaved notes go when the database refuses a write."""
+        return self.root / "drafts"
+
+    def ensure(self) -> LibraryPaths:
+        """Create the library directory if needed and return self."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        return self

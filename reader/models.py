@@ -1,0 +1,73 @@
+"""Plain data types shared by the core, the CLI and the UI."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class PaperRecord:
+    """A paper as read from a file, before it has an identity in the library."""
+
+    abstract: str
+    title: str = ""
+    title_derived: bool = False
+    authors: list[str] = field(default_factory=list)
+    venue: str | None = None
+    year: int | None = None
+    keywords: list[str] = field(default_factory=list)
+    url: str | None = None
+    doi: str | None = None
+    source: str | None = None
+
+
+@dataclass(slots=True)
+class Paper:
+    """A paper stored in the library."""
+
+    id: int
+    title: str
+    title_derived: bool
+    abstract: str
+    authors: list[str]
+    venue: str | None
+    year: int | None
+    keywords: list[str]
+    url: str | None
+    doi: str | None
+    citekey: str
+    starred: bool
+    note: str
+    added_at: str
+
+    @property
+    def venue_year(self) -> str:
+        """Venue and year as shown in lists, e.g. ``ICLR · 2026``."""
+        parts = [p for p in (self.venue, str(self.year) if self.year else None) if p]
+        return " · ".join(parts)
+
+
+@dataclass(slots=True, frozen=True)
+class PaperRow:
+    """The few columns the paper list needs to draw one line."""
+
+    id: int
+    title: str
+    title_derived: bool
+    venue: str | None
+    year: int | None
+    starred: bool
+    has_note: bool
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    """What one import did."""
+
+    read: int = 0
+    new: int = 0
+    present: int = 0
+    files: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"{self.read} read: {self.new} new, {self.present} already present"
