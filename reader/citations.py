@@ -1,0 +1,330 @@
+"""Citation keys and BibTeX entries for papers in the library.
+
+Part of the headless core: plain string work, no Textual, no I/O.
+
+Keys are readable (``smith2024gdpval``, ``gdpval2026``), ASCII-only and unique within the
+library. Entries are written for both classic BibTeX and biber: special characters are
+escaped, non-ASCII text stays Unicode, title acronyms are brace-protected from case
+changes, and any input, however hostile, still yields one well-formed entry.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+from reader.models import Paper
+
+__all__ = ["bibtex_entry", "make_citekey"]
+
+# Caps on the two key parts, so keys built from long words stay typeable.
+_MAX_TITLE_WORD = 20
+_MAX_FAMILY = 20
+# make_citekey appends suffixes until `taken` says no; a `taken` that never does would
+# otherwise loop forever. No real library comes near this many same-base keys.
+_MAX_SUFFIX_ATTEMPTS = 1_000_000
+
+# Words that say nothing about a paper and so make poor key words.
+_STOPWORDS = frozenset(
+    """
+    a an the on of in for to and or at by as be into onto over under via with without
+    from towards toward through beyond about between versus vs is are was were being
+    when how what why which who where whether do does did can could should would may
+    might will must not no we our us you your it its this that these those
+    using use let make makes making there here all any some more most than
+    """.split()
+)
+
+# Latin letters that NFKD does not decompose into a base letter plus combining marks.
+_ASCII_EXTRA = str.maketrans(
+    {
+        "ß": "ss",
+        "ẞ": "SS",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "ø": "o",
+        "Ø": "O",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "Ð": "D",
+        "þ": "th",
+        "Þ": "Th",
+        "ł": "l",
+        "Ł": "L",
+        "ı": "i",
+        "ħ": "h",
+        "Ħ": "H",
+    }
+)
+
+# Generational suffixes are not family names ("Martin Luther King Jr." → "king").
+_NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
+
+_NON_KEY_CHARS = re.compile(r"[^a-z0-9]+")
+# Characters BibTeX, biber and bibtexparser all accept inside an entry key.
+_UNSAFE_KEY_CHARS = re.compile(r"[^A-Za-z0-9_:.+/-]+")
+
+# Well-known ML/NLP/CV venues, spelled out for reference managers; the acronym stays in
+# parentheses so the venue is still recognisable at a glance.
+_VENUE_NAMES = {
+    "iclr": "International Conference on Learning Representations (ICLR)",
+    "neurips": "Advances in Neural Information Processing Systems (NeurIPS)",
+    "nips": "Advances in Neural Information Processing Systems (NeurIPS)",
+    "icml": "International Conference on Machine Learning (ICML)",
+    "aistats": "International Conference on Artificial Intelligence and Statistics (AISTATS)",
+    "uai": "Conference on Uncertainty in Artificial Intelligence (UAI)",
+    "colt": "Conference on Learning Theory (COLT)",
+    "corl": "Conference on Robot Learning (CoRL)",
+    "colm": "Conference on Language Modeling (COLM)",
+    "aaai": "AAAI Conference on Artificial Intelligence (AAAI)",
+    "ijcai": "International Joint Conference on Artificial Intelligence (IJCAI)",
+    "acl": "Annual Meeting of the Association for Computational Linguistics (ACL)",
+    "emnlp": "Conference on Empirical Methods in Natural Language Processing (EMNLP)",
+    "naacl": (
+        "Conference of the North American Chapter of the Association for "
+        "Computational Linguistics (NAACL)"
+    ),
+    "eacl": (
+        "Conference of the European Chapter of the Association for Computational Linguistics (EACL)"
+    ),
+    "coling": "International Conference on Computational Linguistics (COLING)",
+    "cvpr": "IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)",
+    "iccv": "IEEE/CVF International Conference on Computer Vision (ICCV)",
+    "eccv": "European Conference on Computer Vision (ECCV)",
+    "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining (KDD)",
+}
+# "ICLR" or "ICLR 2026"; the year, if any, goes inside the parentheses.
+_VENUE_WITH_YEAR = re.compile(r"([A-Za-z]+)(?:\s+(\d{4}))?")
+
+# LaTeX escapes for text fields. Braces are handled separately (see _escape_braces).
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "_": r"\_",
+    "#": r"\#",
+    "$": r"\$",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+# BibTeX counts every brace, escaped or not, when it looks for the end of a value, so a
+# stray "\}" would end the field early. "\{" and "\}" are only safe when the braces nest;
+# otherwise the brace-free text commands are used instead.
+_NESTING_BRACES = {"{": r"\{", "}": r"\}"}
+_LONE_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+
+# A standalone "and" inside one author's name would split it into two authors.
+_AND_WORD = re.compile(r"(?<!\S)(and)(?!\S)", re.IGNORECASE)
+
+
+def make_citekey(
+    title: str, authors: list[str], year: int | None, taken: Callable[[str], bool]
+) -> str:
+    """A readable, stable citation key unique in the library."""
+    word = _title_word(title)
+    family = _family_name(authors)
+    year_part = _NON_KEY_CHARS.sub("", str(year)) if year is not None else ""
+    base = f"{family}{year_part}{word}" if family else f"{word}{year_part}"
+
+    if not taken(base):
+        return base
+    for n in range(1, _MAX_SUFFIX_ATTEMPTS + 1):
+        key = base + _letter_suffix(n)
+        if not taken(key):
+            return key
+    raise RuntimeError(f"no free citation key for base {base!r}")
+
+
+def bibtex_entry(paper: Paper) -> str:
+    """A BibTeX entry for the paper, valid for bibtex/biber and parseable by bibtexparser."""
+    venue = _fold(paper.venue or "")
+    fields: list[tuple[str, str]] = []
+
+    title = _fold(paper.title or "")
+    if title:
+        fields.append(("title", _escape_title(title)))
+    names = [_escape_name(n) for n in (_fold(a) for a in (paper.authors or [])) if n]
+    if names:
+        fields.append(("author", " and ".join(names)))
+    if venue:
+        fields.append(("booktitle", _escape_text(_expand_venue(venue))))
+    if paper.year is not None:
+        fields.append(("year", _escape_text(_fold(str(paper.year)))))
+    doi = _escape_doi(_fold(paper.doi or ""))
+    if doi:
+        fields.append(("doi", doi))
+    url = _escape_url(_fold(paper.url or ""))
+    if url:
+        fields.append(("url", url))
+    keywords = [k for k in (_fold(k) for k in (paper.keywords or [])) if k]
+    if keywords:
+        fields.append(("keywords", ", ".join(_escape_text(k) for k in keywords)))
+    abstract = _fold(paper.abstract or "")
+    if abstract:
+        fields.append(("abstract", _escape_text(abstract)))
+
+    entry_type = "inproceedings" if venue else "misc"
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    head = f"@{entry_type}{{{_entry_key(paper)}"
+    return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
+
+
+# --- citation keys -------------------------------------------------------------------
+
+
+def _ascii(text: str) -> str:
+    """Text reduced to lower-case ASCII letters and digits ("Schrödinger" → "schrodinger")."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_ASCII_EXTRA))
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _NON_KEY_CHARS.sub("", stripped.lower().encode("ascii", "ignore").decode("ascii"))
+
+
+def _title_word(title: str) -> str:
+    """The first significant title word, as a key fragment; "paper" if there is none."""
+    words = [w for w in (_ascii(t) for t in title.split()) if w]
+    significant = [w for w in words if w not in _STOPWORDS]
+    # A title made only of stopwords ("What if?") still beats a generic placeholder.
+    chosen = significant or words or ["paper"]
+    return chosen[0][:_MAX_TITLE_WORD]
+
+
+def _family_name(authors: list[str]) -> str:
+    """The first author's family name as a key fragment, or "" when there is none usable."""
+    if not authors:
+        return ""
+    name = authors[0]
+    if "," in name:
+        # "Family, Given" (BibTeX order): everything before the comma, particles included.
+        family = name.split(",", 1)[0]
+    else:
+        tokens = name.split()
+        while len(tokens) > 1 and _ascii(tokens[-1]) in _NAME_SUFFIXES:
+            tokens.pop()
+        family = tokens[-1] if tokens else ""
+    # A family name in a non-Latin script folds to "": the key then takes the author-less
+    # form rather than starting with a bare year.
+    return _ascii(family)[:_MAX_FAMILY]
+
+
+def _letter_suffix(n: int) -> str:
+    """The n-th disambiguation suffix, counting from 1: a … z, aa … az, ba …"""
+    letters = ""
+    while n > 0:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(ord("a") + rem) + letters
+    return letters
+
+
+def _entry_key(paper: Paper) -> str:
+    """The paper's stored key, made safe for BibTeX, or a fresh one if nothing is left."""
+    key = _UNSAFE_KEY_CHARS.sub("", _ascii_keep_case(paper.citekey or ""))
+    if key:
+        return key
+    return make_citekey(paper.title or "", paper.authors or [], paper.year, lambda _k: False)
+
+
+def _ascii_keep_case(text: str) -> str:
+    """Text transliterated to ASCII, keeping case and punctuation."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_ASCII_EXTRA))
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return stripped.encode("ascii", "ignore").decode("ascii")
+
+
+# --- field values --------------------------------------------------------------------
+
+
+def _fold(text: str) -> str:
+    """Text on one line: whitespace and control characters become single spaces."""
+    out: list[str] = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if ch.isspace() or category in ("Cc", "Zl", "Zp"):
+            out.append(" ")
+        elif category == "Cs":
+            # A lone surrogate cannot be encoded when the entry is written to a file.
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def _braces_nest(text: str) -> bool:
+    """Whether every brace in the text has a partner, in order."""
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _escape_text(text: str, braces: dict[str, str] | None = None) -> str:
+    """Text with BibTeX/LaTeX special characters escaped."""
+    if braces is None:
+        braces = _NESTING_BRACES if _braces_nest(text) else _LONE_BRACES
+    return "".join(_TEXT_ESCAPES.get(c) or braces.get(c) or c for c in text)
+
+
+def _escape_title(title: str) -> str:
+    """An escaped title whose mixed-case words are brace-protected from case changes."""
+    braces = _NESTING_BRACES if _braces_nest(title) else _LONE_BRACES
+    return " ".join(_escape_title_word(w, braces) for w in title.split(" "))
+
+
+def _escape_title_word(word: str, braces: dict[str, str]) -> str:
+    """One escaped title word, its core wrapped in braces if styles must not recase it."""
+    alnum = [i for i, c in enumerate(word) if c.isalnum()]
+    if not alnum:
+        return _escape_text(word, braces)
+    start, end = alnum[0], alnum[-1] + 1
+    core = word[start:end]
+    # Protect acronyms and mixed case (GDPval, KaLM-Embedding-V2, LLMs) and lone capitals
+    # other than "A" (Vitamin D, Am I …). The protecting braces go around the core only, so
+    # they open on a letter: "{\" would make BibTeX treat the group as an accent command.
+    # A core holding braces of its own is left alone rather than risk unbalancing it.
+    protect = (
+        any(c.isupper() for c in core[1:]) or (len(core) == 1 and core.isupper() and core != "A")
+    ) and not any(c in "{}" for c in core)
+    escaped = _escape_text(core, braces)
+    if protect:
+        escaped = "{" + escaped + "}"
+    return _escape_text(word[:start], braces) + escaped + _escape_text(word[end:], braces)
+
+
+def _escape_name(name: str) -> str:
+    """One author name, escaped so BibTeX reads it as exactly one name."""
+    escaped = _AND_WORD.sub(r"{\1}", _escape_text(name))
+    # BibTeX takes at most two commas ("von Last, Jr, First"); anything more is not a
+    # personal name, so it is braced whole, like a corporate author.
+    if escaped.count(",") > 1:
+        escaped = "{" + escaped + "}"
+    return escaped
+
+
+def _expand_venue(venue: str) -> str:
+    """A well-known venue acronym spelled out ("ICLR 2026" → "International … (ICLR 2026)")."""
+    match = _VENUE_WITH_YEAR.fullmatch(venue)
+    if not match or match.group(1).lower() not in _VENUE_NAMES:
+        return venue
+    full = _VENUE_NAMES[match.group(1).lower()]
+    return full[:-1] + f" {match.group(2)})" if match.group(2) else full
+
+
+def _escape_url(url: str) -> str:
+    """A URL written verbatim except for what would break the braces or LaTeX."""
+    # Percent-encoding keeps the URL meaning the same; the "%" itself then needs "\%"
+    # because LaTeX reads it as a comment when BibTeX copies the URL into the .bbl file.
+    url = url.replace(" ", "%20").replace("{", "%7B").replace("}", "%7D").replace("\\", "%5C")
+    return url.replace("%", r"\%")
+
+
+def _escape_doi(doi: str) -> str:
+    """A DOI written verbatim, minus characters that cannot appear in a braced value."""
+    return "".join(c for c in doi if c not in "{}\\ ").replace("%", r"\%")

@@ -1,0 +1,474 @@
+"""Tests for citation keys and BibTeX entries (reader.citations)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import bibtexparser
+import pytest
+
+from reader.citations import bibtex_entry, make_citekey
+from reader.models import Paper
+
+GDPVAL_TITLE = "GDPval: a benchmark evaluating AI model capabilities on real-world tasks"
+
+
+def never_taken(_key: str) -> bool:
+    return False
+
+
+def make_paper(**overrides: Any) -> Paper:
+    fields: dict[str, Any] = {
+        "id": 1,
+        "title": GDPVAL_TITLE,
+        "title_derived": False,
+        "abstract": "We introduce GDPval, a benchmark evaluating AI model capabilities.",
+        "authors": [],
+        "venue": "ICLR",
+        "year": 2026,
+        "keywords": ["benchmarks", "evaluation"],
+        "url": "https://openreview.net/forum?id=abc_123",
+        "doi": None,
+        "citekey": "gdpval2026",
+        "starred": False,
+        "note": "",
+        "added_at": "2026-01-01T00:00:00",
+    }
+    fields.update(overrides)
+    return Paper(**fields)
+
+
+# --- helpers: read an entry back the way a BibTeX user would -------------------------
+
+_UNESCAPES = {
+    r"\textbackslash{}": "\\",
+    r"\textasciitilde{}": "~",
+    r"\textasciicircum{}": "^",
+    r"\textbraceleft{}": "{",
+    r"\textbraceright{}": "}",
+    r"\&": "&",
+    r"\%": "%",
+    r"\_": "_",
+    r"\#": "#",
+    r"\$": "$",
+    r"\{": "{",
+    r"\}": "}",
+}
+_UNESCAPE_TOKEN = re.compile(
+    "|".join(re.escape(k) for k in sorted(_UNESCAPES, key=len, reverse=True)) + r"|[{}]|."
+)
+
+
+def unescape(value: str) -> str:
+    """The text a LaTeX reader sees: escapes undone, case-protecting braces dropped."""
+    out = []
+    for m in _UNESCAPE_TOKEN.finditer(value):
+        token = m.group(0)
+        if token in _UNESCAPES:
+            out.append(_UNESCAPES[token])
+        elif token not in "{}":
+            out.append(token)
+    return "".join(out)
+
+
+def folded(text: str) -> str:
+    """What the entry is expected to keep of a value: one line, single spaces."""
+    return re.sub(r"[\s\x00-\x1f\x7f-\x9f]+", " ", text).strip()
+
+
+def parse_one(entry: str) -> dict[str, str]:
+    """The entry parsed by bibtexparser 2, which must find exactly one clean entry."""
+    library = bibtexparser.parse_string(entry)
+    assert library.failed_blocks == [], entry
+    assert len(library.entries) == 1, entry
+    assert len(library.blocks) == 1, entry
+    parsed = library.entries[0]
+    values = {f.key: f.value for f in parsed.fields}
+    assert all(isinstance(v, str) for v in values.values())
+    values["ID"] = parsed.key
+    values["ENTRYTYPE"] = parsed.entry_type
+    return values
+
+
+def assert_bibtex_balanced(entry: str) -> None:
+    """Braces nest the way classic BibTeX counts them: backslashes do not escape braces."""
+    depth = 0
+    for ch in entry:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            assert depth >= 0, entry
+    assert depth == 0, entry
+    # Each field value must close on its own line, or BibTeX would swallow later fields.
+    for line in entry.splitlines()[1:-1]:
+        line_depth = line.count("{") - line.count("}")
+        assert line_depth == 0, line
+
+
+# --- make_citekey --------------------------------------------------------------------
+
+
+def test_key_without_authors_is_title_word_and_year() -> None:
+    assert make_citekey(GDPVAL_TITLE, [], 2026, never_taken) == "gdpval2026"
+
+
+def test_key_with_authors_is_family_year_title_word() -> None:
+    assert make_citekey(GDPVAL_TITLE, ["Jane Smith", "Bo Li"], 2024, never_taken) == (
+        "smith2024gdpval"
+    )
+
+
+def test_key_family_name_before_comma() -> None:
+    assert make_citekey("Deep nets", ["van der Berg, Anna"], 2020, never_taken) == (
+        "vanderberg2020deep"
+    )
+
+
+def test_key_family_name_skips_generational_suffix() -> None:
+    assert make_citekey("Dreams", ["Martin Luther King Jr."], 1963, never_taken) == (
+        "king1963dreams"
+    )
+
+
+def test_key_without_year_omits_it() -> None:
+    assert make_citekey(GDPVAL_TITLE, [], None, never_taken) == "gdpval"
+    assert make_citekey(GDPVAL_TITLE, ["Jane Smith"], None, never_taken) == "smithgdpval"
+
+
+def test_key_transliterates_accents() -> None:
+    key = make_citekey("Straße-Modelle über alles", ["Erwin Schrödinger"], 1935, never_taken)
+    assert key == "schrodinger1935strassemodelle"
+    assert make_citekey("Über alles", ["José Núñez"], None, never_taken) == "nunezuber"
+    assert make_citekey("Ærøskøbing études", [], None, never_taken) == "aeroskobing"
+
+
+def test_key_skips_stopwords() -> None:
+    title = "On the Towards of a Via: How do LLMs reason?"
+    assert make_citekey(title, [], 2025, never_taken) == "llms2025"
+    assert make_citekey("The Attention Is All You Need", [], 2017, never_taken) == ("attention2017")
+
+
+def test_key_all_stopwords_uses_first_word() -> None:
+    assert make_citekey("What is it?", [], 2021, never_taken) == "what2021"
+
+
+def test_key_empty_title_falls_back_to_paper() -> None:
+    assert make_citekey("", [], 2026, never_taken) == "paper2026"
+    assert make_citekey("   ", ["Jane Smith"], 2026, never_taken) == "smith2026paper"
+    assert make_citekey("", [], None, never_taken) == "paper"
+
+
+def test_key_non_latin_title_falls_back_to_paper() -> None:
+    assert make_citekey("大型语言模型的评估", [], 2026, never_taken) == "paper2026"
+    assert make_citekey("Оценка моделей", [], None, never_taken) == "paper"
+    # A Latin word later in the title is still preferred to the placeholder.
+    assert make_citekey("大型语言模型 GDPval", [], 2026, never_taken) == "gdpval2026"
+
+
+def test_key_non_latin_author_uses_authorless_form() -> None:
+    assert make_citekey(GDPVAL_TITLE, ["王 伟"], 2026, never_taken) == "gdpval2026"
+
+
+def test_key_title_word_is_capped() -> None:
+    key = make_citekey("Pneumonoultramicroscopicsilicovolcanoconiosis", [], 2020, never_taken)
+    assert key == "pneumonoultramicrosc2020"
+
+
+def test_key_is_lowercase_ascii_alnum() -> None:
+    rng = random.Random(7)
+    alphabet = "abcXYZ 0123 -_:;,.{}\\\"'é漢ß\t\n"
+    for _ in range(300):
+        title = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        author = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 15)))
+        key = make_citekey(title, [author], rng.choice([None, 1999, 2026]), never_taken)
+        assert re.fullmatch(r"[a-z0-9]+", key), (title, author, key)
+
+
+def test_key_uniqueness_suffixes() -> None:
+    taken: set[str] = set()
+    keys = []
+    for _ in range(30):
+        key = make_citekey(GDPVAL_TITLE, [], 2026, taken.__contains__)
+        taken.add(key)
+        keys.append(key)
+    assert keys[:4] == ["gdpval2026", "gdpval2026a", "gdpval2026b", "gdpval2026c"]
+    assert keys[26] == "gdpval2026z"
+    assert keys[27:] == ["gdpval2026aa", "gdpval2026ab", "gdpval2026ac"]
+    assert len(set(keys)) == len(keys)
+
+
+def test_key_is_deterministic() -> None:
+    taken = {"smith2024gdpval", "smith2024gdpvala"}
+    first = make_citekey(GDPVAL_TITLE, ["Jane Smith"], 2024, taken.__contains__)
+    second = make_citekey(GDPVAL_TITLE, ["Jane Smith"], 2024, taken.__contains__)
+    assert first == second == "smith2024gdpvalb"
+
+
+# --- bibtex_entry: layout --------------------------------------------------------------
+
+
+def test_entry_layout_and_field_order() -> None:
+    paper = make_paper(authors=["Jane Smith", "Bo Li"], doi="10.1234/abc", citekey="smith2026x")
+    entry = bibtex_entry(paper)
+    lines = entry.splitlines()
+    assert lines[0] == "@inproceedings{smith2026x,"
+    assert lines[-1] == "}"
+    names = [line.split(" = ", 1)[0] for line in lines[1:-1]]
+    assert names == [
+        "  title",
+        "  author",
+        "  booktitle",
+        "  year",
+        "  doi",
+        "  url",
+        "  keywords",
+        "  abstract",
+    ]
+    assert all(re.fullmatch(r"  [a-z]+ = \{.*\},?", line) for line in lines[1:-1])
+    values = parse_one(entry)
+    assert values["author"] == "Jane Smith and Bo Li"
+    assert values["year"] == "2026"
+    assert values["keywords"] == "benchmarks, evaluation"
+    assert values["doi"] == "10.1234/abc"
+    assert "ICLR" in values["booktitle"]
+
+
+def test_entry_without_venue_is_misc() -> None:
+    values = parse_one(bibtex_entry(make_paper(venue=None)))
+    assert values["ENTRYTYPE"] == "misc"
+    assert "booktitle" not in values
+    values = parse_one(bibtex_entry(make_paper(venue="   ")))
+    assert values["ENTRYTYPE"] == "misc"
+
+
+def test_entry_with_venue_is_inproceedings() -> None:
+    values = parse_one(bibtex_entry(make_paper(venue="SomeWorkshop")))
+    assert values["ENTRYTYPE"] == "inproceedings"
+    assert values["booktitle"] == "SomeWorkshop"
+
+
+def test_no_authors_means_no_author_field() -> None:
+    entry = bibtex_entry(make_paper(authors=[]))
+    assert "author" not in parse_one(entry)
+    assert "author =" not in entry
+    assert "None" not in entry
+    # Blank names are no names either.
+    assert "author" not in parse_one(bibtex_entry(make_paper(authors=["", "  \n"])))
+
+
+def test_missing_optional_fields_are_omitted() -> None:
+    paper = make_paper(venue=None, year=None, url=None, doi=None, keywords=[], abstract="")
+    values = parse_one(bibtex_entry(paper))
+    assert set(values) == {"ID", "ENTRYTYPE", "title"}
+
+
+def test_title_protects_acronyms_and_mixed_case() -> None:
+    title = "KaLM-Embedding-V2: LLMs for GDPval and Vitamin D, A study"
+    values = parse_one(bibtex_entry(make_paper(title=title)))
+    assert values["title"] == ("{KaLM-Embedding-V2}: {LLMs} for {GDPval} and Vitamin {D}, A study")
+    assert unescape(values["title"]) == title
+
+
+def test_derived_title_is_used_as_is() -> None:
+    title = "We introduce GDPval, a benchmark evaluating AI model capabilities on…"
+    values = parse_one(bibtex_entry(make_paper(title=title, title_derived=True)))
+    assert unescape(values["title"]) == title
+
+
+def test_non_ascii_stays_unicode() -> None:
+    paper = make_paper(title="Schrödinger’s 大模型", authors=["Zoë Ærø"])
+    values = parse_one(bibtex_entry(paper))
+    assert values["title"] == "Schrödinger’s 大模型"
+    assert values["author"] == "Zoë Ærø"
+
+
+@pytest.mark.parametrize(
+    ("raw", "escaped"),
+    [
+        ("R&D", r"{R\&D}"),
+        ("100% sure", r"100\% sure"),
+        ("snake_case", r"snake\_case"),
+        ("#1", r"\#1"),
+        ("$5", r"\$5"),
+        ("a {b} c", r"a \{b\} c"),
+        ("back\\slash", r"back\textbackslash{}slash"),
+        ("~tilde", r"\textasciitilde{}tilde"),
+        ("x^2", r"x\textasciicircum{}2"),
+        ("}{", r"\textbraceright{}\textbraceleft{}"),
+    ],
+)
+def test_title_special_characters_are_escaped(raw: str, escaped: str) -> None:
+    values = parse_one(bibtex_entry(make_paper(title=raw)))
+    assert values["title"] == escaped
+    assert unescape(values["title"]) == raw
+
+
+def test_abstract_and_keywords_escaped() -> None:
+    paper = make_paper(abstract="Costs 5$ & 10% of_it {ok}", keywords=["a&b", "c_d"])
+    values = parse_one(bibtex_entry(paper))
+    assert values["abstract"] == r"Costs 5\$ \& 10\% of\_it \{ok\}"
+    assert unescape(values["keywords"]) == "a&b, c_d"
+
+
+def test_url_and_doi_are_verbatim_but_safe() -> None:
+    url = "https://example.org/a_b?x=1&y=%20#frag~{evil}\\"
+    paper = make_paper(url=url, doi="10.1000/x_y{z}%")
+    entry = bibtex_entry(paper)
+    values = parse_one(entry)
+    assert values["url"] == r"https://example.org/a_b?x=1&y=\%20#frag~\%7Bevil\%7D\%5C"
+    assert values["doi"] == r"10.1000/x_yz\%"
+    assert_bibtex_balanced(entry)
+
+
+def test_newlines_tabs_and_control_characters_fold_to_spaces() -> None:
+    paper = make_paper(
+        title="Line one\nline two\t\ttab\x1b[31mred\x00\r\n",
+        abstract="Para one.\n\n\nPara two.\u2028Next",
+        authors=["Jane\nSmith"],
+    )
+    entry = bibtex_entry(paper)
+    assert "\x1b" not in entry and "\t" not in entry and "\x00" not in entry
+    values = parse_one(entry)
+    assert values["title"] == "Line one line two tab [31mred"
+    assert values["abstract"] == "Para one. Para two. Next"
+    assert values["author"] == "Jane Smith"
+
+
+def test_author_names_stay_single_names() -> None:
+    paper = make_paper(authors=["Smith, Jane", "Research and Development Team", "A, B, C, D"])
+    values = parse_one(bibtex_entry(paper))
+    assert values["author"] == ("Smith, Jane and Research {and} Development Team and {A, B, C, D}")
+
+
+def test_venue_acronyms_expand_but_stay_recognisable() -> None:
+    values = parse_one(bibtex_entry(make_paper(venue="ICLR")))
+    assert values["booktitle"] == "International Conference on Learning Representations (ICLR)"
+    values = parse_one(bibtex_entry(make_paper(venue="NeurIPS 2024")))
+    assert values["booktitle"] == (
+        "Advances in Neural Information Processing Systems (NeurIPS 2024)"
+    )
+
+
+def test_unsafe_stored_citekey_is_cleaned() -> None:
+    values = parse_one(bibtex_entry(make_paper(citekey="bad key,{x}")))
+    assert values["ID"] == "badkeyx"
+    values = parse_one(bibtex_entry(make_paper(citekey=" ,{}", authors=[], year=2026)))
+    assert values["ID"] == "gdpval2026"
+
+
+# --- bibtex_entry: robustness ----------------------------------------------------------
+
+HOSTILE = [
+    "",
+    " ",
+    "{",
+    "}",
+    "}}}{{{",
+    "{{{}}}",
+    "{}" * 50,
+    "\\",
+    "\\}",
+    "\\{",
+    "a\\",
+    "[bold]red[/bold]",
+    "[link=https://x]y[/link]",
+    "@misc{evil, title={x}}",
+    "}\n@misc{evil,\n  title = {pwned}\n}",
+    "\x1b[31mred\x1b[0m",
+    '"quoted" and "more',
+    "a, b = c",
+    "%comment\n@comment{",
+    "\u2028\u2029\x85\x0b\x0c",
+    "\ud800 lone surrogate",
+    "a and b and",
+    "x" * 10_000,
+    "GDPval " * 2000,
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_values_never_break_the_entry(text: str) -> None:
+    paper = make_paper(
+        title=text,
+        abstract=text,
+        authors=[text, text],
+        venue=text,
+        keywords=[text],
+        url=text,
+        doi=text,
+        citekey=text,
+    )
+    entry = bibtex_entry(paper)
+    entry.encode("utf-8")  # writable to a .bib file
+    values = parse_one(entry)
+    assert_bibtex_balanced(entry)
+    if folded(text) and "\ud800" not in text:
+        assert unescape(values["title"]) == folded(text)
+        assert unescape(values["abstract"]) == folded(text)
+
+
+def test_empty_paper_still_gives_an_entry() -> None:
+    paper = make_paper(
+        title="",
+        abstract="",
+        authors=[],
+        venue=None,
+        year=None,
+        keywords=[],
+        url=None,
+        doi=None,
+        citekey="",
+    )
+    values = parse_one(bibtex_entry(paper))
+    assert values["ID"] == "paper"
+    assert values["ENTRYTYPE"] == "misc"
+
+
+def _random_text(rng: random.Random, max_len: int) -> str:
+    alphabet = (
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+        " !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+        "{}{}\\\\@@==,,\n\t\r\x1b\x00"
+        "éüßøÆ漢字ζ∑—“”…\u00a0\u200b"
+    )
+    return "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, max_len)))
+
+
+def test_random_papers_always_parse_to_one_entry() -> None:
+    rng = random.Random(20260101)
+    taken: set[str] = set()
+    for i in range(800):
+        title = _random_text(rng, 80)
+        authors = [_random_text(rng, 20) for _ in range(rng.randrange(0, 4))]
+        year = rng.choice([None, 1999, 2026])
+        key = make_citekey(title, authors, year, taken.__contains__)
+        assert key not in taken
+        taken.add(key)
+        paper = make_paper(
+            id=i,
+            title=title,
+            abstract=_random_text(rng, 200),
+            authors=authors,
+            venue=rng.choice([None, "ICLR", _random_text(rng, 10)]),
+            year=year,
+            keywords=[_random_text(rng, 10) for _ in range(rng.randrange(0, 3))],
+            url=rng.choice([None, _random_text(rng, 40)]),
+            doi=rng.choice([None, _random_text(rng, 20)]),
+            citekey=key,
+        )
+        entry = bibtex_entry(paper)
+        values = parse_one(entry)
+        assert_bibtex_balanced(entry)
+        assert values["ID"] == key
+        if folded(title):
+            assert unescape(values["title"]) == folded(title)
+        if year is not None:
+            assert values["year"] == str(year)
+        names = [folded(a) for a in authors if folded(a)]
+        if names:
+            assert "author" in values
+        else:
+            assert "author" not in values
