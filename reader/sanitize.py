@@ -1,0 +1,92 @@
+"""Text hygiene for imported abstracts and for anything handed to the terminal.
+
+Three jobs, kept apart on purpose:
+
+* :func:`clean_imported` is applied once, when text enters the library, and
+  decides what is *stored*: normalised, without control or zero-width junk.
+* :func:`visible` is applied at display time.  Stored text should already be
+  clean, but the display is the last line of defence against escape sequences
+  and bidi tricks, so it never trusts its input.
+* :func:`normalize_for_identity` builds comparison keys (duplicate detection,
+  title matching); its output is never shown.
+
+This module is part of the headless core and imports nothing from the UI.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["clean_imported", "normalize_for_identity", "visible"]
+
+# Zero-width characters that carry no visible content but break search and
+# identity comparisons (ZWSP, ZWNJ, ZWJ, WORD JOINER, BOM/ZWNBSP).
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
+
+# Explicit bidi embeddings/overrides/isolates and the implicit marks: each can
+# reorder how the surrounding text is drawn, so they are never shown raw.
+_BIDI = (
+    [chr(c) for c in range(0x202A, 0x202F)]
+    + [chr(c) for c in range(0x2066, 0x206A)]
+    + ["\u200e", "\u200f", "\u061c"]
+)
+
+
+def _is_removable_control(code: int) -> bool:
+    """True for C0 (minus \\n and \\t), DEL and C1 code points."""
+    if code < 0x20:
+        return code not in (0x09, 0x0A)
+    return 0x7F <= code <= 0x9F
+
+
+# Deletion table for clean_imported: controls and zero-width characters.
+_IMPORT_TABLE: dict[int, None] = {
+    code: None for code in range(0xA0) if _is_removable_control(code)
+}
+_IMPORT_TABLE.update({ord(ch): None for ch in _ZERO_WIDTH})
+
+# Replacement table for visible: C0 controls map onto the Control Pictures
+# block (U+2400 + code), DEL onto its picture, C1 (which has no pictures) onto
+# U+FFFD, and bidi controls onto a bracketed code-point label.
+_VISIBLE_TABLE: dict[int, str] = {}
+for _code in range(0xA0):
+    if _is_removable_control(_code):
+        if _code < 0x20:
+            _VISIBLE_TABLE[_code] = chr(0x2400 + _code)
+        elif _code == 0x7F:
+            _VISIBLE_TABLE[_code] = "\u2421"  # ␡
+        else:
+            _VISIBLE_TABLE[_code] = "\ufffd"
+for _ch in _BIDI:
+    _VISIBLE_TABLE[ord(_ch)] = f"\u27e8U+{ord(_ch):04X}\u27e9"
+del _code, _ch
+
+_IDENTITY_ZW_TABLE = {ord(ch): None for ch in _ZERO_WIDTH}
+_NEWLINES_RE = re.compile(r"\r\n?")
+
+
+def clean_imported(text: str) -> str:
+    """Return *text* as it should be stored: NFC, LF newlines, no controls or zero-widths."""
+    # Newlines first, so that a lone CR becomes LF instead of being deleted as a
+    # control character.
+    text = _NEWLINES_RE.sub("\n", text)
+    # Delete before normalising: removing a character from between a base and a
+    # combining mark can change the composed form.
+    text = text.translate(_IMPORT_TABLE)
+    return unicodedata.normalize("NFC", text)
+
+
+def visible(text: str) -> str:
+    """Return *text* with every control and bidi character replaced by a visible stand-in."""
+    return text.translate(_VISIBLE_TABLE)
+
+
+def normalize_for_identity(text: str) -> str:
+    """Return a comparison key: NFKC, case-folded, whitespace collapsed, zero-widths removed."""
+    text = text.translate(_IDENTITY_ZW_TABLE)
+    # casefold() can yield strings that are no longer NFKC-normal (e.g. some
+    # Greek and ligature cases), so normalise on both sides of it.
+    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text.casefold())
+    return " ".join(text.split())

@@ -1,0 +1,433 @@
+"""Rendering abstracts: LaTeX to Unicode, Markdown emphasis to spans, never a crash."""
+
+from __future__ import annotations
+
+import random
+import re
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from reader.textrender import Rendered, render, to_plain
+
+# Markers and placeholders of the renderer: none may ever reach its output.
+PRIVATE = re.compile("[\ue000-\ue005\U000f0000-\U0010ffff]")
+SAMPLES = sorted((Path(__file__).parent.parent / "reader" / "sample").glob("*.txt"))
+
+
+def abstracts() -> list[str]:
+    """Every abstract in the bundled seed files (header line, then blank-line paragraphs)."""
+    out: list[str] = []
+    for path in SAMPLES:
+        _header, _, body = path.read_text(encoding="utf-8").partition("\n")
+        out += [p.strip() for p in re.split(r"\n\s*\n", body) if p.strip()]
+    return out
+
+
+def abstract_with(needle: str) -> str:
+    found = [a for a in abstracts() if needle in a]
+    assert len(found) == 1, needle
+    return found[0]
+
+
+def styled(rendered: Rendered, style: str) -> list[str]:
+    """The pieces of text carrying ``style``, in order."""
+    return [rendered.text[s:e] for s, e, kind in rendered.spans if kind == style]
+
+
+def test_samples_are_there() -> None:
+    assert len(SAMPLES) == 2
+    assert len(abstracts()) == 38
+
+
+# --- LaTeX -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (r"$\alpha$-CSBM", "α-CSBM"),
+        (r"\textsc{Gnn}s", "Gnns"),
+        (r"only requires $O(\log T)$ recursions", "only requires O(log T) recursions"),
+        (r"only requires O(\log T) recursions", "only requires O(log T) recursions"),
+        (r"28\% vs. 30\%", "28% vs. 30%"),
+        ("Deep research---producing", "Deep research—producing"),
+        ("pages 3--5", "pages 3–5"),
+        (r"Schr\"odinger bridge", "Schrödinger bridge"),
+        (r"Schr\"{o}dinger and Fran\c{c}ois and G\'{e}rard", "Schrödinger and François and Gérard"),
+        (r"Sk\l odowska", "Skłodowska"),
+        (r"$x^2$", "x²"),
+        (r"$x^{-1}$ and $x_{10}$", "x⁻¹ and x₁₀"),
+        (r"$\mathbb{R}^n$", "ℝ^n"),
+        (r"\$5", "$5"),
+        (r"R\&D and \#1 and snake\_case", "R&D and #1 and snake_case"),
+        (r"``quoted''", "“quoted”"),
+        (r"Fig.~3", "Fig.\u00a03"),
+        (r"\LaTeX{} and \TeX", "LaTeX and TeX"),
+        (r"\href{https://example.org}{our code}", "our code (https://example.org)"),
+        (r"\url{https://x.org/~me/a_b%20c}", "https://x.org/~me/a_b%20c"),
+    ],
+)
+def test_latex_to_unicode(source: str, expected: str) -> None:
+    assert to_plain(source) == expected
+
+
+def test_latex_emphasis_becomes_spans() -> None:
+    rendered = render(r"an \emph{emph} and \textit{it} and \textbf{bold} and \texttt{tt}")
+    assert rendered.text == "an emph and it and bold and tt"
+    assert styled(rendered, "italic") == ["emph", "it"]
+    assert styled(rendered, "bold") == ["bold"]
+    assert styled(rendered, "code") == ["tt"]
+
+
+def test_latex_declarations_in_groups_become_spans() -> None:
+    rendered = render(r"{\bf bold} and {\em it}")
+    assert rendered.text == "bold and it"
+    assert styled(rendered, "bold") == ["bold"]
+    assert styled(rendered, "italic") == ["it"]
+
+
+def test_environments_and_structure_do_not_lose_text() -> None:
+    assert to_plain(r"\begin{itemize}\item first \item second\end{itemize}").split() == [
+        "*", "first", "*", "second"
+    ]
+    assert to_plain(r"so \begin{equation} x^2 \end{equation} holds").split() == [
+        "so", "x²", "holds"
+    ]
+    assert to_plain(r"\begin{abstract}We show.\end{abstract}") == "We show."
+    assert to_plain(r"\section{Intro} Text \footnote{a note}").split() == [
+        "§", "Intro", "Text", "[a", "note]"
+    ]
+    assert to_plain(r"x\\y\newline z") == "x\ny\nz"
+
+
+def test_citations_do_not_crash_and_show_the_key() -> None:
+    text = to_plain(r"as in \cite{smith2020} and \citep[p.~3]{doe21,roe22} or \citet*{x}.")
+    assert "smith2020" in text and "doe21,roe22" in text
+    assert "\\cite" not in text
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (r"we propose \tool, a benchmark", r"we propose \tool, a benchmark"),
+        (r"\tool incorporates the test cases", r"\tool incorporates the test cases"),
+        (r"ends with \tool", r"ends with \tool"),
+        (r"see \mymacro{arg} here", r"see \mymacro{arg} here"),
+        (r"\eg{} and \ie, fine", r"\eg{} and \ie, fine"),
+        (r"$\R^n$", r"\R^n"),
+    ],
+)
+def test_unknown_macros_stay_visible(source: str, expected: str) -> None:
+    assert to_plain(source) == expected
+
+
+def test_unknown_macro_with_nested_latex_argument() -> None:
+    assert to_plain(r"\mymacro{$\alpha$ and \textbf{b}}") == r"\mymacro{α and b}"
+
+
+def test_tool_abstract_keeps_its_name() -> None:
+    source = abstract_with(r"\tool")
+    rendered = render(source)
+    assert rendered.text.count(r"\tool") == source.count(r"\tool") == 3
+    assert "we propose \\tool, a benchmark" in rendered.text
+    assert "18.8% functionally correct" in rendered.text
+    assert styled(rendered, "bold") == [
+        "implementing the functionality into an Android app from scratch"
+    ]
+
+
+def test_gnn_abstract() -> None:
+    rendered = render(abstract_with(r"\textsc{Gnn}s"))
+    assert rendered.text.startswith("Graph Neural Networks (Gnns) are increasingly")
+    assert "from a trained Gnn without retraining" in rendered.text
+    assert styled(rendered, "italic") == ["efficiency", "utility", "forgetting"]
+    assert "\\" not in rendered.text
+
+
+def test_real_math_and_percent_abstracts() -> None:
+    assert "construct the α-CSBM algorithm" in to_plain(abstract_with(r"$\alpha$-CSBM"))
+    trl = to_plain(abstract_with(r"$O(\log T)$"))
+    assert "only requires O(log T) recursions (as opposed to O(T) in TD learning)" in trl
+    speech = to_plain(abstract_with(r"(28\% vs. 30\%)"))
+    assert "(28% vs. 30%)" in speech and "(27% vs. 64%)" in speech
+    deep = to_plain(abstract_with("Deep research---producing"))
+    assert deep.startswith("Deep research—producing comprehensive")
+    assert "websites—marks" in deep
+    rrm = to_plain(abstract_with("Rockafellian Relaxation Method (RRM) --"))
+    assert "Rockafellian Relaxation Method (RRM) – an architecture-independent" in rrm
+
+
+# --- dollars -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "costs $5 and $10",
+        "a $10 fee",
+        "between $5-$10 per hour",
+        "$5/$10 split",
+        "raised $1,000 and $2,000.",
+        "priced at $1,000$ exactly",
+        "a lone $ sign",
+        "ends with $",
+        "$ 5 and 6 $",
+        "US$5 or $5M in funding and $3 billion",
+    ],
+)
+def test_money_and_unpaired_dollars_are_left_alone(source: str) -> None:
+    assert to_plain(source) == source
+
+
+def test_math_dollars_next_to_money() -> None:
+    assert to_plain(r"we spent $5 and got $\alpha$") == "we spent $5 and got α"
+    assert to_plain(r"$n$ tasks for $10") == "n tasks for $10"
+
+
+def test_display_math() -> None:
+    assert to_plain(r"so $$E = mc^2$$ holds").split() == ["so", "E", "=", "mc²", "holds"]
+
+
+# --- Markdown ----------------------------------------------------------------
+
+
+def test_markdown_emphasis() -> None:
+    rendered = render("we propose **HETA**, *HiCEMs* and _x_ with `code_here *x*`")
+    assert rendered.text == "we propose HETA, HiCEMs and x with code_here *x*"
+    assert styled(rendered, "bold") == ["HETA"]
+    assert styled(rendered, "italic") == ["HiCEMs", "x"]
+    assert styled(rendered, "code") == ["code_here *x*"]
+
+
+def test_intraword_strong_emphasis_from_real_abstract() -> None:
+    rendered = render(abstract_with("**con**tinual"))
+    assert "we propose CONCUR, a continual routing framework" in rendered.text
+    assert "both constrained and unconstrained routing" in rendered.text
+    assert styled(rendered, "bold") == ["con", "c", "u", "r"]
+    assert styled(rendered, "italic") == ["single", "all", "single", "modular", "multiple"]
+    assert "*" not in rendered.text
+
+
+def test_bold_and_italic_from_real_abstracts() -> None:
+    heta = render(abstract_with("**Hessian-Enhanced"))
+    assert styled(heta, "bold") == [
+        "Hessian-Enhanced Token Attribution (HETA)",
+        "curated benchmark dataset",
+    ]
+    hicem = render(abstract_with("*Hierarchical Concept"))
+    assert styled(hicem, "italic") == [
+        "Hierarchical Concept Embedding Models",
+        "Concept Splitting",
+        "PseudoKitchens",
+    ]
+
+
+def test_nested_and_combined_emphasis() -> None:
+    rendered = render("**bold *both* bold** and ***all***")
+    assert rendered.text == "bold both bold and all"
+    assert styled(rendered, "bold") == ["bold both bold", "all"]
+    assert styled(rendered, "italic") == ["both", "all"]
+
+
+def test_emphasis_around_math() -> None:
+    rendered = render(r"**the $\alpha$ model**")
+    assert rendered.text == "the α model"
+    assert styled(rendered, "bold") == ["the α model"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Department of Labor O*NET Work Activities",
+        "compute 2*3 and 4*5*6",
+        "a * b * c",
+        "snake_case_names and more_snake_case",
+        "ratio N:M sparsity",
+        "footnote marker* only",
+        "a ** b ** c",
+        "x_1 and y_2",
+    ],
+)
+def test_not_emphasis(source: str) -> None:
+    rendered = render(source)
+    assert rendered == Rendered(source, ())
+
+
+def test_asterisks_inside_math_are_not_emphasis() -> None:
+    rendered = render(r"$a*b*c$ and $x_i y_j$ and \(p*q*r\)")
+    assert rendered.spans == ()
+    assert rendered.text == "a*b*c and x_i y_j and p*q*r"
+
+
+def test_escaped_asterisks_are_literal() -> None:
+    assert render(r"\*not emphasis\*") == Rendered("*not emphasis*", ())
+
+
+# --- plain text and markup-like text ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "",
+        "Plain text with nothing special.",
+        "  leading and trailing spaces  ",
+        "First paragraph.\n\nSecond paragraph.\n\n\n\nThird after extra blank lines.\n",
+        "line one\nline two\n\tindented line",
+        "It's the model's accuracy: 97% (n = 5), R&D, ~10% better, 3 - 2 = 1.",
+        "Unicode: émigré, 中文, α-CSBM, Schrödinger — done.",
+        "[bold]not bold[/] [/] [link=file:///etc/passwd]x[/link] [@click=app.quit]quit",
+        "[red on white]styled?[/red on white] and [b]",
+    ],
+)
+def test_plain_text_is_unchanged(source: str) -> None:
+    assert render(source) == Rendered(source, ())
+
+
+def test_markup_like_text_survives_next_to_latex() -> None:
+    source = r"[bold]$\alpha$[/] and \textbf{[link=file:///etc/passwd]}"
+    rendered = render(source)
+    assert rendered.text == "[bold]α[/] and [link=file:///etc/passwd]"
+    assert styled(rendered, "bold") == ["[link=file:///etc/passwd]"]
+
+
+def test_paragraph_breaks_survive_latex() -> None:
+    assert to_plain("A $\\alpha$ one.\n\nB \\textbf{two}.\n\n\nC.") == "A α one.\n\nB two.\n\n\nC."
+
+
+# --- robustness ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        r"\textbf{x",
+        "\\",
+        "{{{{{{",
+        "}}}}}}",
+        r"\begin{itemize}",
+        r"\end{document}",
+        r"$\frac{1}{$",
+        r"\verb|x",
+        "$$",
+        "$",
+        r"\(",
+        r"\)",
+        r"\href{x}",
+        r"\cite",
+        r"\\\\\\",
+        "{" * 10_000 + "x" + "}" * 10_000,
+        "{" * 900 + "x" + "}" * 900,
+        "\\textbf{" * 5_000,
+        "$" * 5_000,
+        "*" * 5_000,
+        "_a" * 5_000,
+        " **x" * 20_000,
+        "\ue000\ue003\U000f0000\U00100001 private use \U000f0000",
+        "**\ue001x\ue000**",
+    ],
+)
+def test_never_raises(source: str) -> None:
+    rendered = render(source)
+    assert isinstance(rendered.text, str)
+    assert not PRIVATE.search(rendered.text)
+    for start, end, style in rendered.spans:
+        assert 0 <= start < end <= len(rendered.text)
+        assert style in {"bold", "italic", "code"}
+
+
+def test_private_use_input_cannot_forge_markers_or_placeholders() -> None:
+    rendered = render("**a\ue001b** \U000f0000 \ue010")
+    assert rendered.text == "a\ufffdb \ufffd \ue010"
+    assert rendered.spans == ((0, 3, "bold"),)
+
+
+def test_unbalanced_braces_keep_their_text() -> None:
+    assert "x" in to_plain(r"\textbf{x")
+    assert to_plain("\\") == "\\"
+
+
+def test_megabyte_input() -> None:
+    paragraph = abstract_with(r"\tool")
+    big = "\n\n".join([paragraph] * (1_000_000 // len(paragraph) + 1))
+    start = time.perf_counter()
+    rendered = render(big)
+    elapsed = time.perf_counter() - start
+    assert rendered.text.count(r"\tool") == big.count(r"\tool")
+    assert elapsed < 10
+    one_line = "word " * 200_000
+    assert render(one_line).text == one_line
+
+
+def test_random_inputs_never_raise() -> None:
+    rng = random.Random(1234)
+    alphabet = list("\\{}$*_`~%&^[]-'ab 1\n") + ["\\textbf{", "\\emph", "$$", "**", "\\alpha"]
+    for _ in range(3_000):
+        source = "".join(rng.choice(alphabet) for _ in range(rng.randrange(60)))
+        rendered = render(source)
+        assert not PRIVATE.search(rendered.text), source
+        for start, end, _style in rendered.spans:
+            assert 0 <= start < end <= len(rendered.text), source
+
+
+def test_random_plain_text_is_unchanged() -> None:
+    rng = random.Random(99)
+    alphabet = list("abcXYZ 019.,;:!?()'\"-+=/<>@|\n\t") + ["é", "中", "α"]
+    for _ in range(1_000):
+        source = "".join(rng.choice(alphabet) for _ in range(rng.randrange(80)))
+        # "--" and "''" are LaTeX ligatures by design; skip those draws.
+        if "--" in source or "''" in source:
+            continue
+        assert render(source) == Rendered(source, ()), source
+
+
+# --- spans and real abstracts -------------------------------------------------
+
+
+def test_spans_index_the_text() -> None:
+    source = "**HETA** then *HiCEMs* then \\emph{Concept} then `x_y` then \\textbf{$\\alpha$-SB}"
+    rendered = render(source)
+    assert [(rendered.text[s:e], k) for s, e, k in rendered.spans] == [
+        ("HETA", "bold"),
+        ("HiCEMs", "italic"),
+        ("Concept", "italic"),
+        ("x_y", "code"),
+        ("α-SB", "bold"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(38))
+def test_abstract_keeps_every_word(index: int) -> None:
+    source = abstracts()[index]
+    rendered = render(source)
+    without_macros = re.sub(r"\\[A-Za-z]+", " ", source)
+    for word in re.findall(r"[A-Za-z]+", without_macros):
+        assert word in rendered.text, word
+    assert "**" not in rendered.text
+    assert "$" not in rendered.text
+    assert not PRIVATE.search(rendered.text)
+    for start, end, _style in rendered.spans:
+        piece = rendered.text[start:end]
+        assert piece and piece == piece.strip()
+
+
+def test_abstracts_without_markup_are_unchanged() -> None:
+    plain = [a for a in abstracts() if not re.search(r"[\\$`]|\*\w|--", a)]
+    assert len(plain) > 20
+    for source in plain:
+        assert render(source) == Rendered(source, ())
+
+
+def test_render_time_for_a_typical_latex_abstract() -> None:
+    base = abstract_with(r"\tool")
+    extra = r" with $\alpha_i^{2}$, \emph{emphasis}, **bold**, 5\% and Schr\"odinger---done."
+    source = (base + extra * 4)[:2_000]
+    timings = []
+    for i in range(30):
+        start = time.perf_counter()
+        render(source + f" {i}")  # distinct strings, so the cache does not help
+        timings.append(time.perf_counter() - start)
+    assert statistics.median(timings) < 0.005
