@@ -1,0 +1,52 @@
+"""Readers for the file formats reader imports, and the choice between them.
+
+Each importer turns a file into :class:`~reader.models.PaperRecord` objects and raises
+:class:`ImportFormatError` with the file and line when the input is not what it claims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from reader.models import PaperRecord
+
+
+class ImportFormatError(Exception):
+    """A file could not be read as a list of papers; the message names file and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """The records read from one file and the format they were read as."""
+
+    path: Path
+    format: str
+    records: list[PaperRecord]
+
+
+def read_text(path: Path) -> str:
+    """Read a text file as UTF-8 (with or without BOM), with a clear error otherwise."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportFormatError(
+            f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 and import again"
+        ) from exc
+
+
+def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
+    """Read one file in the given format, or the format detected from its content."""
+    from reader.importers import seed
+
+    text = read_text(path)
+    fmt = fmt or "seed"
+    if fmt != "seed":
+        raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: seed)")
+    records: Iterator[PaperRecord] = seed.parse(text, str(path))
+    return ParsedFile(path, fmt, list(records))

@@ -1,0 +1,47 @@
+"""Fixtures: real libraries (SQLite file and Whoosh index) in a temporary directory."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reader.library import Library
+from reader.resources import sample_files
+
+SEEDS = sample_files()
+
+
+@pytest.fixture(autouse=True)
+def _no_display(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Tests never touch the real clipboard or the user's library."""
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("READER_HOME", str(tmp_path / "default-home"))
+
+
+@pytest.fixture
+def empty_library(tmp_path: Path) -> Iterator[Library]:
+    """A new, empty library."""
+    library = Library(tmp_path / "lib")
+    yield library
+    library.close()
+
+
+@pytest.fixture
+def library(empty_library: Library) -> Library:
+    """A library holding the 38 bundled ICLR 2026 abstracts, fully indexed."""
+    empty_library.import_files(SEEDS)
+    return empty_library
+
+
+def paper_id_with(library: Library, word: str) -> int:
+    """The id of the one paper whose abstract contains ``word``."""
+    ids = [p.id for p in library.store.iter_papers() if word in p.abstract]
+    assert len(ids) == 1, (word, ids)
+    return ids[0]
+
+
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")

@@ -1,0 +1,27 @@
+"""The core never imports Textual: the CLI and scripts use it without a UI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CORE = [
+    "reader.models", "reader.store", "reader.search", "reader.query", "reader.library",
+    "reader.importers", "reader.importers.seed", "reader.citations", "reader.clipboard",
+    "reader.titles", "reader.textrender", "reader.sanitize", "reader.resources",
+    "reader.locations",
+]
+
+
+def test_core_imports_without_textual() -> None:
+    script = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'textual' or name.startswith('textual.'):\n"
+        "            raise ImportError('the core must not import textual: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        + "".join(f"import {m}\n" for m in CORE)
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

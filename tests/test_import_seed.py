@@ -1,0 +1,91 @@
+"""The plain-text seed format: both ICLR 2026 lists, idempotent re-import, headers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader.importers import ImportFormatError, parse_file
+from reader.importers.seed import parse, parse_header
+from reader.library import Library
+from tests.conftest import SEEDS
+
+
+@pytest.mark.parametrize("path", SEEDS, ids=lambda p: p.name)
+def test_each_seed_file_gives_19_iclr_2026_papers(path: Path) -> None:
+    parsed = parse_file(path)
+    assert len(parsed.records) == 19
+    assert {(r.venue, r.year) for r in parsed.records} == {("ICLR", 2026)}
+    assert all(r.title and r.title_derived for r in parsed.records)
+    assert all(r.abstract and "\n" not in r.abstract for r in parsed.records)
+
+
+def test_importing_both_files_gives_38_papers(empty_library: Library) -> None:
+    summary = empty_library.import_files(SEEDS)
+    assert str(summary) == "38 read: 38 new, 0 already present"
+    assert empty_library.store.count() == 38
+
+
+def test_reimport_adds_nothing(library: Library) -> None:
+    summary = library.import_files(SEEDS[:1])
+    assert (summary.read, summary.new, summary.present) == (19, 0, 19)
+    assert library.store.count() == 38
+
+
+def test_identity_ignores_case_width_and_whitespace(empty_library: Library, tmp_path: Path) -> None:
+    a = tmp_path / "a.txt"
+    b = tmp_path / "b.txt"
+    a.write_text("ICLR 2026\n\nWe study  graphs.\nThey are nice.\n", encoding="utf-8")
+    b.write_text("ICLR 2026\n\nWE STUDY GRAPHS. THEY ARE ＮＩＣＥ.\n", encoding="utf-8")
+    empty_library.import_files([a])
+    summary = empty_library.import_files([b])
+    assert (summary.new, summary.present) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("ICLR 2026 论文列表", ("ICLR", 2026)),
+        ("NeurIPS 2025 accepted papers", ("NeurIPS", 2025)),
+        ("Accepted papers of ACL 2024", ("ACL", 2024)),
+        ("2023年 CVPR 论文", ("CVPR", 2023)),
+        ("no year here", (None, None)),
+    ],
+)
+def test_header_names_venue_and_year(line: str, expected: tuple[str | None, int | None]) -> None:
+    assert parse_header(line) == expected
+
+
+def test_file_without_header_still_imports() -> None:
+    records = list(parse("An abstract about graphs.\n\nAnother about words.\n", "x.txt"))
+    assert len(records) == 2
+    assert records[0].venue is None
+
+
+def test_empty_and_binary_files_are_clear_errors(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="empty"):
+        parse_file(empty)
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"\xff\xfe\x00garbage\x80")
+    with pytest.raises(ImportFormatError, match="UTF-8"):
+        parse_file(binary)
+    with pytest.raises(ImportFormatError, match="cannot read"):
+        parse_file(tmp_path / "missing.txt")
+
+
+def test_failed_file_imports_nothing(empty_library: Library, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\xff\xfe")
+    with pytest.raises(ImportFormatError):
+        empty_library.import_files([SEEDS[0], bad])
+    assert empty_library.store.count() == 0
+
+
+def test_derived_titles_name_the_contribution(library: Library) -> None:
+    titles = {p.title for p in library.store.iter_papers()}
+    for name in ("GDPval", "CIMemories", "VisCodex", "KaLM-Embedding-V2"):
+        assert any(t.startswith(name) for t in titles), name
+    assert not any(t.startswith(("GNNs", "LLMs", "GPT-5")) for t in titles)

@@ -1,0 +1,77 @@
+"""The database: migrations, transactions, generations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from reader.models import PaperRecord
+from reader.store import Store, StoreError, migrations
+
+
+def test_new_database_is_at_the_latest_schema(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lib.sqlite")
+    assert store.schema_version == migrations()[-1][0]
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    tables = set(store.db.table_names())
+    assert {"papers", "notes", "imports", "meta"} <= tables
+
+
+def test_migrations_run_once(tmp_path: Path) -> None:
+    Store(tmp_path / "lib.sqlite").close()
+    again = Store(tmp_path / "lib.sqlite")
+    assert again.migrate() == []
+
+
+def test_database_from_a_newer_reader_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "lib.sqlite"
+    Store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+    with pytest.raises(StoreError, match="newer reader"):
+        Store(path)
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "lib.sqlite"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError):
+        Store(path)
+
+
+def test_an_import_is_one_transaction(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lib.sqlite")
+
+    def records():
+        yield PaperRecord(abstract="First abstract.", title="First")
+        yield PaperRecord(abstract="Second abstract.", title="Second")
+        raise RuntimeError("the disk fell off")
+
+    with pytest.raises(RuntimeError):
+        store.import_records(records(), "x.txt", "seed")
+    assert store.count() == 0
+    assert store.db["imports"].count == 0
+
+
+def test_writes_advance_the_generation(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lib.sqlite")
+    start = store.generation()
+    store.import_records([PaperRecord(abstract="An abstract.", title="T")], "x", "seed")
+    (paper,) = store.iter_papers()
+    store.set_starred(paper.id, True)
+    store.set_note(paper.id, "my note")
+    assert store.generation() == start + 3
+    changed, generation = store.changes_since(start + 1)
+    assert [p.id for p in changed] == [paper.id]
+    assert generation == start + 3
+    assert store.paper(paper.id).note == "my note"  # type: ignore[union-attr]
+
+
+def test_star_of_a_missing_paper_is_an_error(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lib.sqlite")
+    with pytest.raises(StoreError):
+        store.set_starred(12345, True)
