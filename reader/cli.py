@@ -1,0 +1,291 @@
+"""The ``reader`` command: the TUI when run bare, and a subcommand for every action."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from reader import __version__
+from reader.importers import ImportFormatError
+from reader.library import Library
+from reader.locations import default_library_dir
+from reader.models import Paper
+from reader.store import StoreError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class UserError(click.ClickException):
+    """A problem explained in one line, with exit status 1."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def _set_library(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.ensure_object(dict)["library"] = value
+
+
+def library_option(func: F) -> F:
+    """Accept ``--library DIR`` on the group and on each subcommand alike."""
+    return click.option(
+        "--library",
+        type=click.Path(file_okay=False, path_type=Path),
+        callback=_set_library,
+        expose_value=False,
+        is_eager=True,
+        help="Library directory (default: $READER_HOME or the user data directory).",
+    )(func)
+
+
+def open_library(ctx: click.Context) -> Library:
+    """Open the library chosen by ``--library``/``READER_HOME``/the default."""
+    root = ctx.ensure_object(dict).get("library") or default_library_dir()
+    try:
+        return Library(Path(root))
+    except (StoreError, OSError) as exc:
+        raise UserError(str(exc)) from exc
+
+
+def handles_errors(func: F) -> F:
+    """Turn the core's expected errors into one clear line and a non-zero exit."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (StoreError, ImportFormatError) as exc:
+            raise UserError(str(exc)) from exc
+        except OSError as exc:
+            raise UserError(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@library_option
+@click.version_option(__version__, prog_name="reader")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """A keyboard-driven reader and annotator for research-paper abstracts.
+
+    Run without a command to open the reader.
+    """
+    if ctx.invoked_subcommand is None:
+        library = open_library(ctx)
+        from reader.ui.app import ReaderApp
+
+        ReaderApp(library).run()
+        library.close()
+
+
+@cli.command("import")
+@library_option
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["seed"]), help="Read files as this format.")
+@click.pass_context
+@handles_errors
+def import_cmd(ctx: click.Context, files: tuple[Path, ...], fmt: str | None) -> None:
+    """Import abstract lists into the library."""
+    library = open_library(ctx)
+    bar = _LazyProgress("Importing")
+    try:
+        summary = library.import_files(files, fmt, bar.update)
+    finally:
+        bar.close()
+    click.echo(str(summary))
+
+
+class _LazyProgress:
+    """A progress bar that appears only once the work has taken more than a second."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.shown = 0
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if time.monotonic() - self.started < 1.0:
+                return
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.shown)
+        self.shown = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
+    return {
+        "id": paper.id,
+        "citekey": paper.citekey,
+        "title": paper.title,
+        "title_derived": paper.title_derived,
+        "authors": paper.authors,
+        "venue": paper.venue,
+        "year": paper.year,
+        "starred": paper.starred,
+        "has_note": bool(paper.note.strip()),
+        "score": score,
+    }
+
+
+def _paper_line(paper: Paper) -> str:
+    star = "★" if paper.starred else " "
+    note = "✎" if paper.note.strip() else " "
+    title = paper.title if len(paper.title) <= 70 else paper.title[:69] + "…"
+    return f"{paper.id:>6} {star}{note} {title}  [{paper.venue_year}]"
+
+
+@cli.command()
+@library_option
+@click.argument("query", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of papers.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.pass_context
+@handles_errors
+def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int) -> None:
+    """Search the library (same syntax as in the reader)."""
+    library = open_library(ctx)
+    library.sync_index()
+    outcome = library.search(" ".join(query), limit=limit)
+    if outcome.notice:
+        click.echo(outcome.notice, err=True)
+    papers = library.store.papers(outcome.ids)
+    scores = dict(zip(outcome.ids, outcome.scores, strict=False))
+    if as_json:
+        click.echo(json.dumps([_paper_json(p, scores.get(p.id)) for p in papers], indent=2,
+                              ensure_ascii=False))
+        return
+    if not papers:
+        click.echo("No papers match.", err=True)
+        return
+    for paper in papers:
+        click.echo(_paper_line(paper))
+
+
+def _resolve_one(library: Library, ref: str) -> Paper:
+    """The paper a reference names, or a clear error listing the candidates."""
+    found = library.resolve(ref)
+    if found.paper is not None:
+        return found.paper
+    if not found.candidates:
+        raise UserError(f"no paper matches {ref!r}")
+    lines = "\n".join(_paper_line(p) for p in found.candidates)
+    raise UserError(f"{ref!r} matches several papers; name one by id or key:\n{lines}")
+
+
+@cli.command()
+@library_option
+@click.argument("refs", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["bibtex", "key"]), default="bibtex",
+              show_default=True)
+@click.pass_context
+@handles_errors
+def cite(ctx: click.Context, refs: tuple[str, ...], fmt: str) -> None:
+    """Print the citation of papers named by id, citation key or query."""
+    library = open_library(ctx)
+    library.sync_index()
+    papers = [_resolve_one(library, ref) for ref in refs]
+    if fmt == "key":
+        click.echo("\n".join(p.citekey for p in papers))
+    else:
+        click.echo(library.bibtex([p.id for p in papers]), nl=False)
+
+
+@cli.command()
+@library_option
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@handles_errors
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """Count papers, stars and notes."""
+    counts = open_library(ctx).store.stats()
+    if as_json:
+        click.echo(json.dumps(counts))
+    else:
+        click.echo(
+            f"{counts['papers']} papers, {counts['starred']} starred, "
+            f"{counts['with_notes']} with notes"
+        )
+
+
+def _mark(ctx: click.Context, ref: str, starred: bool) -> None:
+    library = open_library(ctx)
+    library.sync_index()
+    paper = _resolve_one(library, ref)
+    library.set_starred(paper.id, starred)
+    click.echo(f"{'Starred' if starred else 'Unstarred'}: {_paper_line(paper).strip()}")
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.pass_context
+@handles_errors
+def star(ctx: click.Context, ref: tuple[str, ...]) -> None:
+    """Star the paper named by id, citation key or query."""
+    _mark(ctx, " ".join(ref), True)
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.pass_context
+@handles_errors
+def unstar(ctx: click.Context, ref: tuple[str, ...]) -> None:
+    """Remove the star of the paper named by id, citation key or query."""
+    _mark(ctx, " ".join(ref), False)
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.option("--text", help="The note's new text (without it, $EDITOR opens).")
+@click.pass_context
+@handles_errors
+def note(ctx: click.Context, ref: tuple[str, ...], text: str | None) -> None:
+    """Write the Markdown note of a paper."""
+    library = open_library(ctx)
+    library.sync_index()
+    paper = _resolve_one(library, " ".join(ref))
+    if text is None:
+        edited = click.edit(paper.note, extension=".md")
+        if edited is None:
+            click.echo("Note unchanged.")
+            return
+        text = edited
+    library.save_note(paper.id, text)
+    click.echo(f"Saved the note of {paper.citekey} ({len(text)} characters).")
+
+
+@cli.command()
+@library_option
+@click.pass_context
+@handles_errors
+def reindex(ctx: click.Context) -> None:
+    """Rebuild the search index from the database."""
+    library = open_library(ctx)
+    bar = _LazyProgress("Indexing")
+    try:
+        count = library.rebuild_index(bar.update)
+    finally:
+        bar.close()
+    click.echo(f"Indexed {count} papers.")
+
+
+def main() -> None:
+    """Entry point of the ``reader`` script."""
+    cli(obj={})

@@ -1,0 +1,85 @@
+"""The command line, run through click's runner on a real library."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reader.cli import cli
+from tests.conftest import SEEDS
+
+
+@pytest.fixture
+def run(tmp_path: Path):
+    runner = CliRunner()
+    lib = tmp_path / "clilib"
+
+    def invoke(*args: str, ok: bool = True):
+        result = runner.invoke(cli, ["--library", str(lib), *args], obj={})
+        if ok:
+            assert result.exit_code == 0, result.output
+        else:
+            assert result.exit_code != 0, result.output
+        return result
+
+    return invoke
+
+
+def test_import_prints_a_summary_and_reimport_adds_nothing(run) -> None:
+    assert run("import", *map(str, SEEDS)).output.strip() == "38 read: 38 new, 0 already present"
+    assert run("import", str(SEEDS[0])).output.strip() == "19 read: 0 new, 19 already present"
+
+
+def test_search_json(run) -> None:
+    run("import", *map(str, SEEDS))
+    hits = json.loads(run("search", "gdpval", "--json").output)
+    assert hits[0]["title"].startswith("GDPval")
+    assert {"id", "title", "title_derived", "venue", "year", "starred", "score"} <= set(hits[0])
+    assert hits[0]["venue"] == "ICLR" and hits[0]["year"] == 2026
+    assert len(json.loads(run("search", "model", "--json", "--limit", "3").output)) == 3
+
+
+def test_star_note_stats_and_cite(run) -> None:
+    run("import", *map(str, SEEDS))
+    run("star", "gdpval")
+    run("note", "gdpval", "--text", "great benchmark")
+    stats = json.loads(run("stats", "--json").output)
+    assert stats == {"papers": 38, "starred": 1, "with_notes": 1}
+    starred = json.loads(run("search", "is:starred", "--json").output)
+    assert [h["title"][:6] for h in starred] == ["GDPval"]
+    bib = run("cite", "gdpval2026").output
+    assert bib.startswith("@inproceedings{gdpval2026,")
+    run("unstar", "gdpval2026")
+    assert json.loads(run("stats", "--json").output)["starred"] == 0
+
+
+def test_ambiguous_and_missing_references_fail_clearly(run) -> None:
+    run("import", *map(str, SEEDS))
+    many = run("star", "model", ok=False)
+    assert "several papers" in many.output
+    none = run("star", "xyzzyplugh", ok=False)
+    assert "no paper matches" in none.output
+    assert "Traceback" not in many.output + none.output
+
+
+def test_import_errors_are_one_line(run, tmp_path: Path) -> None:
+    result = run("import", str(tmp_path / "nope.txt"), ok=False)
+    assert "cannot read" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_reader_home_chooses_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("READER_HOME", str(tmp_path / "home"))
+    result = CliRunner().invoke(cli, ["import", str(SEEDS[0])], obj={})
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "home" / "library.sqlite").exists()
+
+
+def test_library_option_after_the_subcommand(tmp_path: Path) -> None:
+    lib = tmp_path / "after"
+    result = CliRunner().invoke(cli, ["import", str(SEEDS[0]), "--library", str(lib)], obj={})
+    assert result.exit_code == 0, result.output
+    assert (lib / "library.sqlite").exists()
