@@ -1,0 +1,1 @@
+"""The terminal UI: a thin Textual layer over the headless core."""

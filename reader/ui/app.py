@@ -1,0 +1,320 @@
+"""The reader application: a list and a detail pane over one library."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import partial
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Footer, Input, Static
+
+from reader.clipboard import copy_text
+from reader.library import Library, SearchOutcome
+from reader.models import ImportSummary, Paper
+from reader.resources import styles_dir
+from reader.ui import bindings
+from reader.ui.screens.help import HelpScreen
+from reader.ui.screens.note import NoteScreen
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_list import PaperList
+from reader.ui.widgets.paper_view import PaperView
+from reader.ui.writes import OrderedWrites
+
+SEARCH_PLACEHOLDER = (
+    "/ to search: words, \"phrases\", prefix*, typo~, title:word, AND/OR/NOT, "
+    "is:starred, has:notes"
+)
+
+
+class SearchBox(Input):
+    """The query box; ``↓`` hands the keyboard to the list."""
+
+    BINDINGS = bindings.SEARCH
+
+    def action_to_list(self) -> None:
+        """Move focus to the paper list."""
+        self.app.query_one(PaperList).focus()
+
+
+class ReaderApp(App[None]):
+    """Browse, search, star, annotate and cite the papers of a library."""
+
+    CSS_PATH = [str(styles_dir() / "app.tcss")]
+    BINDINGS = bindings.APP
+    TITLE = "reader"
+
+    def __init__(self, library: Library, *, load_sample: bool = True) -> None:
+        super().__init__()
+        self.library = library
+        self.load_sample = load_sample
+        self.writes = OrderedWrites()
+        self.outcome: SearchOutcome | None = None
+        self._search_seq = 0
+        self._index_ready = False
+        self._status_note = ""
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
+        with Horizontal(id="main"):
+            yield PaperList(self.library.store.rows, id="papers")
+            yield PaperView(id="detail")
+        yield Static(id="status", markup=False)
+        yield Footer()
+
+    @property
+    def paper_list(self) -> PaperList:
+        """The main list."""
+        return self.query_one(PaperList)
+
+    @property
+    def terms(self) -> frozenset[str]:
+        """The words of the current query, for highlighting."""
+        return self.outcome.terms if self.outcome else frozenset()
+
+    def on_mount(self) -> None:
+        """Show the library at once; import the sample and ready the index in the background."""
+        self.paper_list.set_ids(self.library.store.all_ids())
+        self.paper_list.focus()
+        self._update_status()
+        self.prepare_library()
+
+    # -- start-up work ----------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
+    def prepare_library(self) -> None:
+        """Load the bundled sample into an empty library, then bring the index up to date."""
+        if self.load_sample:
+            summary = self.library.import_sample_if_empty()
+            if summary is not None:
+                self.call_from_thread(self._sample_loaded, summary)
+        state = self.library.index_state()
+        if state == "missing":
+            self.call_from_thread(self._set_status_note, "Building the search index…")
+            self.library.rebuild_index(
+                lambda done, total: self.call_from_thread(
+                    self._set_status_note, f"Indexing {done:,}/{total:,}…"
+                )
+            )
+        elif state == "stale":
+            self.library.sync_index()
+        self.call_from_thread(self._index_done)
+
+    def _sample_loaded(self, summary: ImportSummary) -> None:
+        self.paper_list.set_ids(self.library.store.all_ids())
+        self._update_status()
+        self.notify(
+            f"The library was empty, so it now holds the bundled ICLR 2026 sample "
+            f"({summary.new} abstracts). Import your own with: reader import FILE",
+            title="Sample loaded",
+            timeout=8,
+        )
+
+    def _index_done(self) -> None:
+        self._index_ready = True
+        self._set_status_note("")
+        query = self.query_one(SearchBox).value
+        if query.strip():
+            self.run_search(query)
+
+    # -- search -----------------------------------------------------------------------------
+
+    @on(Input.Changed, "#search")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.run_search(event.value)
+
+    @on(Input.Submitted, "#search")
+    def _query_submitted(self, _event: Input.Submitted) -> None:
+        self.paper_list.focus()
+
+    def run_search(self, query: str) -> None:
+        """Search in a worker; only the newest query's results are shown."""
+        self._search_seq += 1
+        self.run_worker(
+            partial(self._search_job, self._search_seq, query),
+            thread=True,
+            group="search",
+            exit_on_error=False,
+        )
+
+    def _search_job(self, seq: int, query: str) -> None:
+        if seq != self._search_seq:
+            return  # a newer query is already on its way
+        outcome = self.library.search(query)
+        self.call_from_thread(self._show_results, seq, outcome)
+
+    def _show_results(self, seq: int, outcome: SearchOutcome) -> None:
+        if seq != self._search_seq:
+            return
+        self.outcome = outcome if outcome.query.strip() else None
+        self.paper_list.set_ids(outcome.ids, self.terms, keep=self.paper_list.current_id)
+        self._show_current()
+        self._update_status(outcome.notice or "")
+
+    def action_focus_search(self) -> None:
+        """Put the cursor in the search box."""
+        self.query_one(SearchBox).focus()
+
+    def action_clear_search(self) -> None:
+        """Clear the query and show the whole library."""
+        box = self.query_one(SearchBox)
+        if box.value:
+            box.value = ""  # posts Changed, which shows everything again
+        self.paper_list.focus()
+
+    # -- the current paper ------------------------------------------------------------------
+
+    @property
+    def current_paper(self) -> Paper | None:
+        """The paper under the list cursor."""
+        paper_id = self.paper_list.current_id
+        return self.library.store.paper(paper_id) if paper_id is not None else None
+
+    @on(PaperList.Highlighted)
+    def _highlighted(self, _event: PaperList.Highlighted) -> None:
+        self._show_current()
+
+    def _show_current(self) -> None:
+        self.query_one("#detail", PaperView).show(self.current_paper, self.terms)
+
+    @on(PaperList.Opened)
+    def _opened(self, event: PaperList.Opened) -> None:
+        paper = self.library.store.paper(event.paper_id)
+        if paper is not None:
+            self.push_screen(ReadingScreen(paper, self.terms, self._step))
+
+    def _step(self, delta: int) -> Paper | None:
+        """Move the list cursor by ``delta`` and return the paper now under it."""
+        papers = self.paper_list
+        papers.cursor = max(0, min(len(papers.ids) - 1, papers.cursor + delta))
+        return self.current_paper
+
+    def _refresh_paper(self, paper_id: int) -> None:
+        """Redraw everything that shows a paper after it changed."""
+        self.paper_list.invalidate(paper_id)
+        if self.paper_list.current_id == paper_id:
+            self._show_current()
+            if isinstance(self.screen, ReadingScreen):
+                self.screen.show(self.library.store.paper(paper_id))
+        self._update_status()
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def _write(self, label: str, job: partial[None], on_done: partial[None]) -> None:
+        """Run a database write in a worker, in the order the user asked for it."""
+        ticket = self.writes.ticket()
+
+        def run() -> None:
+            with self.writes.turn(ticket):
+                try:
+                    job()
+                except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
+                    self.call_from_thread(self._write_failed, label, exc, job)
+                    return
+            self.call_from_thread(on_done)
+            self.call_from_thread(self.sync_index)
+
+        self.run_worker(run, thread=True, group="writes", exit_on_error=False)
+
+    def _write_failed(self, label: str, exc: Exception, _job: partial[None]) -> None:
+        self.notify(f"Could not {label}: {exc}", severity="error", timeout=10)
+
+    @work(thread=True, group="index", exit_on_error=False)
+    def sync_index(self) -> None:
+        """Re-index what changed (one paper after a star or a note)."""
+        self.library.sync_index()
+
+    def action_toggle_star(self) -> None:
+        """Star or unstar the current paper."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        self._write(
+            "star the paper",
+            partial(self.library.set_starred, paper.id, not paper.starred, sync=False),
+            partial(self._refresh_paper, paper.id),
+        )
+
+    def action_edit_note(self) -> None:
+        """Open the note editor on the current paper."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        self.push_screen(NoteScreen(paper, self._save_note))
+
+    def _save_note(self, paper_id: int, text: str) -> None:
+        ticket = self.writes.ticket()
+
+        def run() -> None:
+            with self.writes.turn(ticket):
+                try:
+                    self.library.save_note(paper_id, text, sync=False)
+                except Exception as exc:  # noqa: BLE001 - the text goes to a draft instead
+                    self.call_from_thread(self._note_failed, paper_id, text, exc)
+                    return
+            self.call_from_thread(self._note_saved, paper_id, text)
+            self.call_from_thread(self.sync_index)
+
+        self.run_worker(run, thread=True, group="writes", exit_on_error=False)
+
+    def _note_saved(self, paper_id: int, text: str) -> None:
+        if isinstance(self.screen, NoteScreen) and self.screen.paper.id == paper_id:
+            self.screen.saved(text)
+        self._refresh_paper(paper_id)
+
+    def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
+        draft = self.library.paths.drafts / f"note-{paper_id}-{datetime.now():%Y%m%d-%H%M%S}.md"
+        try:
+            draft.parent.mkdir(parents=True, exist_ok=True)
+            draft.write_text(text, encoding="utf-8")
+            kept = f"kept a draft in {draft}"
+        except OSError as draft_exc:
+            kept = f"and no draft could be written either ({draft_exc.strerror})"
+        message = f"Could not save the note: {exc}; {kept}"
+        if isinstance(self.screen, NoteScreen) and self.screen.paper.id == paper_id:
+            self.screen.failed(message)
+        self.notify(message, severity="error", timeout=15)
+
+    def action_copy_citation(self) -> None:
+        """Copy the current paper's BibTeX entry to the clipboard."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        outcome = copy_text(
+            self.library.bibtex([paper.id]), "BibTeX", osc52=self.copy_to_clipboard
+        )
+        self.notify(outcome.message, severity="information" if outcome.ok else "error")
+
+    def action_help(self) -> None:
+        """Show every key."""
+        self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        """Quit once pending writes are stored."""
+        await self.workers.wait_for_complete()
+        self.exit()
+
+    # -- status line ------------------------------------------------------------------------
+
+    def _set_status_note(self, note: str) -> None:
+        self._status_note = note
+        self._update_status()
+
+    def _update_status(self, notice: str = "") -> None:
+        counts = self.library.store.stats()
+        library = (
+            f"{counts['papers']:,} papers · {counts['starred']:,} starred · "
+            f"{counts['with_notes']:,} with notes"
+        )
+        parts = []
+        if self.outcome is not None:
+            parts.append(f"{len(self.outcome.ids):,} match")
+        parts.append(library)
+        if self._status_note:
+            parts.append(self._status_note)
+        if notice:
+            parts.append(notice)
+        self.query_one("#status", Static).update("  ·  ".join(parts))

@@ -1,0 +1,66 @@
+"""Every key binding of the UI in one table, each with an id a keymap can remap.
+
+Widgets and screens take their ``BINDINGS`` from here, and the help screen is generated
+from the same table, so what ``?`` shows is what the keys do.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+#: The main screen and everything on it.
+APP: list[BindingType] = [
+    Binding("slash", "focus_search", "Search", id="app.search"),
+    Binding("s", "toggle_star", "Star", id="paper.star"),
+    Binding("n", "edit_note", "Note", id="paper.note"),
+    Binding("y", "copy_citation", "Copy BibTeX", id="paper.copy"),
+    Binding("escape", "clear_search", "Clear search", id="app.clear", show=False),
+    Binding("question_mark", "help", "Help", id="app.help"),
+    Binding("q", "quit", "Quit", id="app.quit"),
+]
+
+#: The paper list.
+PAPER_LIST: list[BindingType] = [
+    Binding("j,down", "cursor_down", "Next paper", id="list.down", show=False),
+    Binding("k,up", "cursor_up", "Previous paper", id="list.up", show=False),
+    Binding("g,home", "first", "First paper", id="list.first", show=False),
+    Binding("G,end", "last", "Last paper", id="list.last", show=False),
+    Binding("pagedown,ctrl+f", "page_down", "Page down", id="list.page_down", show=False),
+    Binding("pageup,ctrl+b", "page_up", "Page up", id="list.page_up", show=False),
+    Binding("enter", "open", "Read", id="list.open"),
+]
+
+#: The search box.
+SEARCH: list[BindingType] = [
+    Binding("down", "to_list", "Go to the list", id="search.to_list", show=False),
+]
+
+#: The full-width reading view.
+READING: list[BindingType] = [
+    Binding("j,down", "next_paper", "Next paper", id="reading.next"),
+    Binding("k,up", "previous_paper", "Previous paper", id="reading.previous"),
+    Binding("pagedown,space", "scroll_page_down", "Scroll down", id="reading.page_down",
+            show=False),
+    Binding("pageup", "scroll_page_up", "Scroll up", id="reading.page_up", show=False),
+    Binding("escape,q", "close", "Back", id="reading.close"),
+]
+
+#: The note editor.
+NOTE_EDITOR: list[BindingType] = [
+    Binding("escape", "close", "Save and close", id="note.close"),
+]
+
+#: The help screen.
+HELP: list[BindingType] = [
+    Binding("escape,q,question_mark", "close", "Close help", id="help.close"),
+]
+
+#: Sections of the help screen, in order.
+SECTIONS: list[tuple[str, list[BindingType]]] = [
+    ("Papers", APP),
+    ("List", PAPER_LIST),
+    ("Search box", SEARCH),
+    ("Reading view", READING),
+    ("Note editor", NOTE_EDITOR),
+    ("Help", HELP),
+]

@@ -1,0 +1,73 @@
+"""A paper shown for reading: title, venue and year, abstract, and the user's note."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from reader.models import Paper
+from reader.sanitize import visible
+from reader.ui.text import abstract_text, highlighted, title_text
+
+
+class PaperView(VerticalScroll):
+    """The detail pane and the body of the reading view."""
+
+    COMPONENT_CLASSES = {"paper-view--highlight", "paper-view--derived"}
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.paper: Paper | None = None
+        self.terms: frozenset[str] = frozenset()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="paper-title", markup=False)
+        yield Static(id="paper-meta", markup=False)
+        yield Static(id="paper-abstract", markup=False)
+        yield Static("Note", id="paper-note-heading", markup=False)
+        yield Static(id="paper-note", markup=False)
+
+    def show(self, paper: Paper | None, terms: frozenset[str] = frozenset()) -> None:
+        """Show a paper (or an empty pane), with the query's words highlighted."""
+        self.paper = paper
+        self.terms = terms
+        highlight = self.get_component_rich_style("paper-view--highlight")
+        derived = self.get_component_rich_style("paper-view--derived")
+        title = self.query_one("#paper-title", Static)
+        meta = self.query_one("#paper-meta", Static)
+        abstract = self.query_one("#paper-abstract", Static)
+        note_heading = self.query_one("#paper-note-heading", Static)
+        note = self.query_one("#paper-note", Static)
+        if paper is None:
+            title.update(Text("No paper selected", style=Style(dim=True)))
+            for widget in (meta, abstract, note):
+                widget.update("")
+            note_heading.display = note.display = False
+            return
+        heading = title_text(paper.title, paper.title_derived, terms, highlight, derived)
+        if paper.title_derived:
+            heading.append("  (title derived from the abstract)", Style(dim=True, italic=True))
+        title.update(heading)
+        meta.update(Text(_meta_line(paper)))
+        abstract.update(abstract_text(paper.abstract, terms, highlight))
+        has_note = bool(paper.note.strip())
+        note_heading.display = note.display = has_note
+        note.update(highlighted(visible(paper.note), terms, highlight) if has_note else "")
+        self.scroll_home(animate=False)
+
+
+def _meta_line(paper: Paper) -> str:
+    """Authors, venue and year, citation key and marks on one line."""
+    parts = []
+    if paper.authors:
+        authors = ", ".join(paper.authors[:6]) + (" et al." if len(paper.authors) > 6 else "")
+        parts.append(visible(authors))
+    if paper.venue_year:
+        parts.append(visible(paper.venue_year))
+    parts.append(f"@{paper.citekey}")
+    if paper.starred:
+        parts.append("★ starred")
+    return " · ".join(parts)

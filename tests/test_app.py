@@ -1,0 +1,204 @@
+"""The real app over a real library, driven by key presses."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from reader.library import Library
+from reader.models import PaperRecord
+from reader.ui.app import ReaderApp
+from reader.ui.screens.help import HelpScreen
+from reader.ui.screens.note import NoteScreen
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_list import PaperList
+from reader.ui.widgets.paper_view import PaperView
+
+SIZE = (120, 40)
+
+
+async def settle(app: ReaderApp, pilot: Pilot) -> None:
+    """Wait for workers (searches, writes, indexing) and the redraw after them."""
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def screen_text(app: ReaderApp) -> str:
+    """What the terminal shows, as plain text (the same render as a screenshot)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+def detail_text(app: ReaderApp) -> str:
+    view = app.screen.query_one(PaperView)
+    return "\n".join(str(w.render()) for w in view.query(Static))
+
+
+async def test_first_start_on_empty_library_loads_the_sample(empty_library: Library) -> None:
+    app = ReaderApp(empty_library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert len(app.query_one(PaperList).ids) == 38
+        messages = [n.message for n in app._notifications]
+        assert any("sample" in m and "38" in m for m in messages)
+    assert empty_library.store.count() == 38
+
+
+async def test_keys_move_through_the_list(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        await pilot.press("j", "j", "down")
+        assert papers.cursor == 3
+        await pilot.press("k")
+        assert papers.cursor == 2
+        await pilot.press("G")
+        assert papers.cursor == 37
+        await pilot.press("g")
+        assert papers.cursor == 0
+        await pilot.press("pagedown")
+        assert papers.cursor > 10
+        shown = library.store.paper(papers.current_id)  # type: ignore[arg-type]
+        assert shown is not None and shown.title[:30] in detail_text(app)
+
+
+async def test_s_stars_in_sqlite_and_is_starred_finds_it(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "s")
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        assert paper_id is not None
+        row = library.store.conn.execute(
+            "SELECT starred FROM papers WHERE id = ?", (paper_id,)
+        ).fetchone()
+        assert row[0] == 1
+        assert library.search("is:starred").ids == [paper_id]
+        assert "★" in screen_text(app)
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert library.search("is:starred").ids == []
+
+
+async def test_search_as_you_type_shows_hits(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await pilot.press(*"gdpval")
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        assert len(papers.ids) == 1
+        assert library.store.paper(papers.ids[0]).title.startswith("GDPval")  # type: ignore[union-attr]
+        assert "gdpval" in app.terms
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert len(papers.ids) == 38
+        assert papers.has_focus
+
+
+async def test_note_is_stored_while_typing_and_on_leaving(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        await pilot.press("n")
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press(*"Key idea")
+        await asyncio.sleep(1.0)  # the autosave interval, without leaving the editor
+        await settle(app, pilot)
+        assert isinstance(app.screen, NoteScreen)
+        assert library.store.paper(paper_id).note == "Key idea"  # type: ignore[arg-type,union-attr]
+        await pilot.press(*" and more")
+        await pilot.press("escape")  # leaving at once must not lose the last words
+        await settle(app, pilot)
+        assert not isinstance(app.screen, NoteScreen)
+        assert library.store.paper(paper_id).note == "Key idea and more"  # type: ignore[arg-type,union-attr]
+        assert library.search("has:notes").ids == [paper_id]
+        assert "Key idea and more" in detail_text(app)
+
+
+async def test_y_copies_bibtex(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("y")
+        paper = library.store.paper(app.query_one(PaperList).current_id)  # type: ignore[arg-type]
+        assert paper is not None
+        assert app.clipboard.startswith(f"@inproceedings{{{paper.citekey},")
+        assert any("OSC 52" in n.message for n in app._notifications)
+
+
+async def test_enter_opens_the_reading_view_and_j_steps(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ReadingScreen)
+        first = app.screen.query_one(PaperView).paper
+        await pilot.press("j")
+        second = app.screen.query_one(PaperView).paper
+        assert first is not None and second is not None and first.id != second.id
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ReadingScreen)
+        assert app.query_one(PaperList).cursor == 1
+
+
+async def test_help_lists_every_key(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        for description in ("Star", "Note", "Copy BibTeX", "Search", "Quit", "Read"):
+            assert description in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_q_quits(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 or app.return_code is None
+
+
+HOSTILE = [
+    "[bold]not bold[/] and [link=file:///etc/passwd]a link[/link] and [@click=app.quit]x[/]",
+    "Escape \x1b[31mred\x1b[0m and OSC \x1b]52;c;aGVsbG8=\x07 and \x1b]8;;http://x\x1b\\link",
+    "Bidi \u202eevil\u202c and NUL \x00 and STX \x02 and zero\u200bwidth.",
+]
+
+
+async def test_hostile_abstracts_render_literally(empty_library: Library) -> None:
+    empty_library.store.import_records(
+        [PaperRecord(abstract=a, title=f"Hostile {i} [bold]x[/]", title_derived=True)
+         for i, a in enumerate(HOSTILE)],
+        "hostile.txt",
+        "seed",
+    )
+    app = ReaderApp(empty_library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        seen = []
+        for _ in HOSTILE:
+            seen.append(detail_text(app))
+            await pilot.press("j")
+        assert "[bold]not bold[/]" in seen[0]
+        assert "[link=file:///etc/passwd]a link[/link]" in seen[0]
+        assert "[@click=app.quit]x[/]" in seen[0]
+        assert "[31mred" in seen[1] and "\x1b" not in seen[1]
+        assert "\u202e" not in seen[2] and "\x00" not in seen[2]
+        assert "Hostile 0 [bold]x[/]" in screen_text(app)
+        assert app.is_running and app.clipboard == ""
