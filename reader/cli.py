@@ -98,10 +98,15 @@ def import_cmd(ctx: click.Context, files: tuple[Path, ...], fmt: str | None) -> 
     library = open_library(ctx)
     bar = _LazyProgress("Importing")
     try:
-        summary = library.import_files(files, fmt, bar.update)
+        summary = library.import_files(files, fmt, bar.update, sync=False)
     finally:
         bar.close()
     click.echo(str(summary))
+    bar = _LazyProgress("Indexing")
+    try:
+        library.sync_index(bar.update)
+    finally:
+        bar.close()
 
 
 class _LazyProgress:

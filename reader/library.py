@@ -94,9 +94,13 @@ class Library:
     # -- import -----------------------------------------------------------------------------
 
     def import_files(
-        self, files: Sequence[Path], fmt: str | None = None, progress: Progress | None = None
+        self,
+        files: Sequence[Path],
+        fmt: str | None = None,
+        progress: Progress | None = None,
+        sync: bool = True,
     ) -> ImportSummary:
-        """Import each file in one transaction; the index follows."""
+        """Import each file in one transaction; the index follows unless ``sync`` is off."""
         parsed = [parse_file(Path(f), fmt) for f in files]
         total = sum(len(p.records) for p in parsed)
         summary = ImportSummary()
@@ -114,7 +118,8 @@ class Library:
             summary.new += part.new
             summary.present += part.present
             summary.files.append(str(item.path))
-        self.sync_index()
+        if sync:
+            self.sync_index()
         return summary
 
     def import_sample_if_empty(self) -> ImportSummary | None:
@@ -147,15 +152,18 @@ class Library:
                 (lambda n: progress(n, total)) if progress else None,
             )
 
-    def sync_index(self) -> int:
+    def sync_index(self, progress: Progress | None = None) -> int:
         """Bring the index up to the database: re-index just the papers changed since."""
         if not self.index.usable():
-            return self.rebuild_index()
+            return self.rebuild_index(progress)
         with self._sync_lock, self.session() as store:
             papers, generation = store.changes_since(self.index.generation)
             if not papers and generation <= self.index.generation:
                 return 0
-            return self.index.update(papers, generation)
+            total = len(papers)
+            return self.index.update(
+                papers, generation, (lambda n: progress(n, total)) if progress else None
+            )
 
     # -- queries ----------------------------------------------------------------------------
 

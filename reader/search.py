@@ -208,7 +208,12 @@ class SearchIndex:
                 progress(count)
             return count
 
-    def update(self, papers: Iterable[Paper], generation: int) -> int:
+    def update(
+        self,
+        papers: Iterable[Paper],
+        generation: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
         """Re-index the given papers (one transaction) and record ``generation``."""
         with self._lock:
             writer = self._writer()
@@ -217,6 +222,8 @@ class SearchIndex:
                 for paper in papers:
                     writer.update_document(**document(paper))
                     count += 1
+                    if progress is not None and count % 200 == 0:
+                        progress(count)
             except BaseException:
                 writer.cancel()
                 raise

@@ -202,3 +202,20 @@ async def test_hostile_abstracts_render_literally(empty_library: Library) -> Non
         assert "\u202e" not in seen[2] and "\x00" not in seen[2]
         assert "Hostile 0 [bold]x[/]" in screen_text(app)
         assert app.is_running and app.clipboard == ""
+
+
+async def test_paper_keys_work_in_the_reading_view(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter", "j", "s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReadingScreen)
+        paper = app.screen.query_one(PaperView).paper
+        assert paper is not None and library.store.paper(paper.id).starred  # type: ignore[union-attr]
+        assert "★ starred" in detail_text(app)
+        await pilot.press("slash")  # search from the reading view goes back to the list
+        await pilot.press(*"gdpval")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReadingScreen)
+        assert len(app.query_one(PaperList).ids) == 1

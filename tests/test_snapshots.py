@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.widgets import TextArea
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
@@ -38,7 +39,9 @@ def test_search_results(snap_compare, seeded: Library) -> None:
 
 def test_note_editor(snap_compare, seeded: Library) -> None:
     async def write(pilot) -> None:
-        await pilot.press("n", *"A **strong** baseline; compare with ")
+        await pilot.press("n")
+        pilot.app.screen.query_one(TextArea).cursor_blink = False
+        await pilot.press(*"A **strong** baseline; compare with ")
         await asyncio.sleep(AUTOSAVE_AFTER + 0.3)
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()

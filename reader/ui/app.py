@@ -28,6 +28,10 @@ SEARCH_PLACEHOLDER = (
 )
 
 
+#: App actions that need the list's current paper at hand.
+_PAPER_ACTIONS = {"focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search"}
+
+
 class SearchBox(Input):
     """The query box; ``↓`` hands the keyboard to the list."""
 
@@ -81,6 +85,13 @@ class ReaderApp(App[None]):
         self.paper_list.focus()
         self._update_status()
         self.prepare_library()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The paper keys act on the main screen and in the reading view only, so the
+        editor's and the help's footers don't offer keys that would do nothing there."""
+        if action in _PAPER_ACTIONS and isinstance(self.screen, NoteScreen | HelpScreen):
+            return False
+        return True
 
     # -- start-up work ----------------------------------------------------------------------
 
@@ -155,8 +166,10 @@ class ReaderApp(App[None]):
         self._update_status(outcome.notice or "")
 
     def action_focus_search(self) -> None:
-        """Put the cursor in the search box."""
-        self.query_one(SearchBox).focus()
+        """Put the cursor in the search box (leaving the reading view for the list)."""
+        if isinstance(self.screen, ReadingScreen):
+            self.pop_screen()
+        self.call_after_refresh(self.query_one(SearchBox).focus)
 
     def action_clear_search(self) -> None:
         """Clear the query and show the whole library."""
