@@ -1,0 +1,60 @@
+"""Clipboard routes, each tried for real: a stand-in xclip on PATH, OSC 52, no route."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pyperclip
+import pytest
+
+from reader.clipboard import copy_text
+
+
+@pytest.fixture
+def fake_xclip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An ``xclip`` on PATH that records what it is given, and a display to find it by."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    record = tmp_path / "clipboard.txt"
+    script = bin_dir / "xclip"
+    script.write_text(f"#!/bin/sh\ncat > '{record}'\n", encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("DISPLAY", ":99")
+    # pyperclip picks its tool once per process; make it look again with this PATH.
+    monkeypatch.setattr(pyperclip, "copy", pyperclip.lazy_load_stub_copy)
+    monkeypatch.setattr(pyperclip, "paste", pyperclip.lazy_load_stub_paste)
+    return record
+
+
+def test_pyperclip_route_names_the_tool(fake_xclip: Path) -> None:
+    sent: list[str] = []
+    outcome = copy_text("@misc{x,\n}\n", "BibTeX", osc52=sent.append)
+    assert outcome.ok and outcome.route == "xclip"
+    assert outcome.message.startswith("Copied BibTeX via xclip")
+    assert fake_xclip.read_text(encoding="utf-8") == "@misc{x,\n}\n"
+    assert sent == []
+
+
+def test_without_a_display_osc52_is_used_and_not_claimed_as_confirmed() -> None:
+    sent: list[str] = []
+    outcome = copy_text("text", "BibTeX", osc52=sent.append)
+    assert sent == ["text"]
+    assert outcome.route == "osc52"
+    assert outcome.message.startswith("Sent BibTeX to the terminal clipboard (OSC 52")
+
+
+def test_a_failing_route_is_never_reported_as_a_copy() -> None:
+    def broken(_: str) -> None:
+        raise OSError("terminal went away")
+
+    outcome = copy_text("text", "BibTeX", osc52=broken)
+    assert not outcome.ok
+    assert "Could not copy" in outcome.message
+
+
+def test_no_route_at_all() -> None:
+    outcome = copy_text("text", "BibTeX")
+    assert not outcome.ok and outcome.route == "none"
