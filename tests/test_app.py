@@ -219,3 +219,17 @@ async def test_paper_keys_work_in_the_reading_view(library: Library) -> None:
         await settle(app, pilot)
         assert not isinstance(app.screen, ReadingScreen)
         assert len(app.query_one(PaperList).ids) == 1
+
+
+async def test_missing_index_is_rebuilt_at_start(library: Library) -> None:
+    import shutil
+
+    library.index.close()
+    shutil.rmtree(library.paths.index)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        assert len(app.query_one(PaperList).ids) == 38  # browsable before the index is back
+        await pilot.press("slash", *"gdpval")
+        await settle(app, pilot)
+        assert len(app.query_one(PaperList).ids) == 1
+    assert library.index_state() == "ok"

@@ -154,7 +154,14 @@ class ReaderApp(App[None]):
     def _search_job(self, seq: int, query: str) -> None:
         if seq != self._search_seq:
             return  # a newer query is already on its way
-        outcome = self.library.search(query)
+        try:
+            outcome = self.library.search(query)
+        except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
+            if self._index_ready:
+                raise
+            outcome = SearchOutcome(
+                query, [], notice="The search index is still being built; results follow"
+            )
         self.call_from_thread(self._show_results, seq, outcome)
 
     def _show_results(self, seq: int, outcome: SearchOutcome) -> None:
