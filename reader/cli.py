@@ -150,8 +150,9 @@ def _paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
 def _paper_line(paper: Paper) -> str:
     star = "★" if paper.starred else " "
     note = "✎" if paper.note.strip() else " "
-    title = paper.title if len(paper.title) <= 70 else paper.title[:69] + "…"
-    return f"{paper.id:>6} {star}{note} {title}  [{paper.venue_year}]"
+    title = paper.title if len(paper.title) <= 64 else paper.title[:63] + "…"
+    where = f"  [{paper.venue_year}]" if paper.venue_year else ""
+    return f"{paper.id:>6} {star}{note} {paper.citekey:<22} {title}{where}"
 
 
 @cli.command()
@@ -165,10 +166,10 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     """Search the library (same syntax as in the reader)."""
     library = open_library(ctx)
     library.sync_index()
-    outcome = library.search(" ".join(query), limit=limit)
+    outcome = library.search(" ".join(query))
     if outcome.notice:
         click.echo(outcome.notice, err=True)
-    papers = library.store.papers(outcome.ids)
+    papers = library.store.papers(outcome.ids[:limit])
     scores = dict(zip(outcome.ids, outcome.scores, strict=False))
     if as_json:
         click.echo(json.dumps([_paper_json(p, scores.get(p.id)) for p in papers], indent=2,
@@ -179,6 +180,8 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
         return
     for paper in papers:
         click.echo(_paper_line(paper))
+    if len(outcome.ids) > len(papers):
+        click.echo(f"Showing {len(papers)} of {len(outcome.ids)}; --limit N shows more.", err=True)
 
 
 def _resolve_one(library: Library, ref: str) -> Paper:
@@ -189,7 +192,12 @@ def _resolve_one(library: Library, ref: str) -> Paper:
     if not found.candidates:
         raise UserError(f"no paper matches {ref!r}")
     lines = "\n".join(_paper_line(p) for p in found.candidates)
-    raise UserError(f"{ref!r} matches several papers; name one by id or key:\n{lines}")
+    more = f"the best {len(found.candidates)} of {found.total}" if found.total > len(
+        found.candidates) else f"{found.total}"
+    raise UserError(
+        f"{ref!r} matches several papers ({more} below); name one by id or citation key:\n"
+        f"{lines}"
+    )
 
 
 @cli.command()
@@ -207,7 +215,7 @@ def cite(ctx: click.Context, refs: tuple[str, ...], fmt: str) -> None:
     if fmt == "key":
         click.echo("\n".join(p.citekey for p in papers))
     else:
-        click.echo(library.bibtex([p.id for p in papers]), nl=False)
+        click.echo(library.bibtex([p.id for p in papers]).rstrip("\n"))
 
 
 @cli.command()
@@ -232,6 +240,7 @@ def _mark(ctx: click.Context, ref: str, starred: bool) -> None:
     library.sync_index()
     paper = _resolve_one(library, ref)
     library.set_starred(paper.id, starred)
+    paper.starred = starred
     click.echo(f"{'Starred' if starred else 'Unstarred'}: {_paper_line(paper).strip()}")
 
 
@@ -258,22 +267,30 @@ def unstar(ctx: click.Context, ref: tuple[str, ...]) -> None:
 @cli.command()
 @library_option
 @click.argument("ref", nargs=-1, required=True)
-@click.option("--text", help="The note's new text (without it, $EDITOR opens).")
+@click.option("--text", help="The note's new text (without it, $EDITOR opens on the note).")
+@click.option("--append", is_flag=True, help="Add --text to the end of the note.")
 @click.pass_context
 @handles_errors
-def note(ctx: click.Context, ref: tuple[str, ...], text: str | None) -> None:
+def note(ctx: click.Context, ref: tuple[str, ...], text: str | None, append: bool) -> None:
     """Write the Markdown note of a paper."""
     library = open_library(ctx)
     library.sync_index()
     paper = _resolve_one(library, " ".join(ref))
     if text is None:
+        if append:
+            raise UserError("--append needs --text")
         edited = click.edit(paper.note, extension=".md")
         if edited is None:
             click.echo("Note unchanged.")
             return
         text = edited
+    elif append and paper.note.strip():
+        text = f"{paper.note.rstrip()}\n\n{text}"
     library.save_note(paper.id, text)
     click.echo(f"Saved the note of {paper.citekey} ({len(text)} characters).")
+    if paper.note.strip() and not append and text != paper.note:
+        # Say what was replaced, so a note overwritten by mistake can be put back.
+        click.echo(f"It replaced this text:\n{paper.note}", err=True)
 
 
 @cli.command()

@@ -67,11 +67,10 @@ def copy_text(
         except Exception as exc:  # noqa: BLE001 - report, never claim a copy that raised
             return CopyOutcome(False, "none", f"Could not copy {what}: {exc}")
         # OSC 52 can't be confirmed: say where it was sent, not that it arrived.
-        return CopyOutcome(
-            True,
-            "osc52",
-            f"Sent {what} to the terminal clipboard (OSC 52, {size_label(text)})",
-        )
+        message = f"Sent {what} to the terminal clipboard (OSC 52, {size_label(text)})"
+        if os.environ.get("TMUX"):
+            message += "; inside tmux it arrives only with `set -g set-clipboard on`"
+        return CopyOutcome(True, "osc52", message)
     return CopyOutcome(
         False, "none", f"Could not copy {what}: no clipboard tool reachable{system_error}"
     )

@@ -39,6 +39,7 @@ class Resolution:
 
     paper: Paper | None
     candidates: list[Paper] = field(default_factory=list)
+    total: int = 0
 
 
 class Library:
@@ -191,11 +192,11 @@ class Library:
         key_id = self.store.id_for_key(ref)
         if key_id is not None:
             return Resolution(self.store.paper(key_id))
-        found = self.search(ref, limit=10)
-        papers = self.store.papers(found.ids)
-        if len(papers) == 1:
-            return Resolution(papers[0])
-        return Resolution(None, papers)
+        found = self.search(ref)
+        papers = self.store.papers(found.ids[:10])
+        if len(found.ids) == 1:
+            return Resolution(papers[0], total=1)
+        return Resolution(None, papers, total=len(found.ids))
 
     # -- marks and notes --------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.index import LockError
 from whoosh.lang.porter import stem
 from whoosh.qparser import FuzzyTermPlugin, MultifieldParser, OrGroup
-from whoosh.query import And, FuzzyTerm, Not, Query, Term, Variations
+from whoosh.query import And, FuzzyTerm, Not, NullQuery, Query, Term, Variations
 from whoosh.searching import Searcher
 
 from reader.models import Paper
@@ -268,10 +268,13 @@ class SearchIndex:
         """Parse free text with the full syntax; on failure, as plain words (never raises)."""
         try:
             query = self._parser.parse(text)
-            return _widen_fuzzy(query), False
         except Exception:  # noqa: BLE001 - the parser must never surface an error
+            query = NullQuery
+        if query is NullQuery or _has_empty_terms(query):
+            # Whoosh reads `(((` or `title:` as nothing at all rather than failing.
             words = " ".join(_TOKEN.findall(text))
             return self._plain_parser.parse(words), True
+        return _widen_fuzzy(query), False
 
     def search(self, parsed: ParsedQuery, limit: int | None = None) -> Hits:
         """Paper ids matching the query, best first, and the words to highlight."""
@@ -309,6 +312,11 @@ def _widen_fuzzy(query: Query) -> Query:
     return query.apply(_widen_fuzzy)
 
 
+def _has_empty_terms(query: Query) -> bool:
+    """Whether a parsed query holds a term with no text (what `title:` parses to)."""
+    return any(getattr(leaf, "text", None) in ("", b"") for leaf in query.leaves())
+
+
 def _filter_query(f: Filter) -> Query:
     term = Term("flags", f.flag)
     return Not(term) if f.negated else term
@@ -317,11 +325,16 @@ def _filter_query(f: Filter) -> Query:
 def _highlight_terms(query: Query, searcher: Searcher) -> frozenset[str]:
     """The indexed words a query matched, expanded through prefixes, typos and variations."""
     words: set[str] = set()
-    try:
-        for _field, text in query.existing_terms(searcher.reader(), expand=True):
-            words.add(text.decode("utf-8") if isinstance(text, bytes) else str(text))
-    except Exception:  # noqa: BLE001 - highlighting is a nicety, never an error
-        pass
+    reader = searcher.reader()
+    # Leaf by leaf: Query.existing_terms reuses its `fieldname` argument as a loop variable
+    # and so skips every field after the first one it meets.
+    for leaf in query.leaves():
+        try:
+            for fieldname, text in leaf.expanded_terms(reader):
+                if (fieldname, text) in reader:
+                    words.add(text.decode("utf-8") if isinstance(text, bytes) else str(text))
+        except Exception:  # noqa: BLE001 - highlighting is a nicety, never an error
+            continue
     return frozenset(w for w in words if w)
 
 

@@ -83,3 +83,26 @@ def test_library_option_after_the_subcommand(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["import", str(SEEDS[0]), "--library", str(lib)], obj={})
     assert result.exit_code == 0, result.output
     assert (lib / "library.sqlite").exists()
+
+
+def test_note_append_and_replace_says_what_it_replaced(run) -> None:
+    run("import", *map(str, SEEDS))
+    run("note", "gdpval2026", "--text", "first thought")
+    run("note", "gdpval2026", "--text", "second thought", "--append")
+    hits = json.loads(run("search", "has:notes", "--json").output)
+    assert len(hits) == 1
+    replaced = run("note", "gdpval2026", "--text", "fresh")
+    assert "first thought\n\nsecond thought" in replaced.output
+
+
+def test_cite_ends_with_a_newline_and_search_says_when_it_cuts(run) -> None:
+    run("import", *map(str, SEEDS))
+    assert run("cite", "gdpval2026").output.endswith("}\n")
+    result = run("search", "model", "--limit", "2")
+    assert "Showing 2 of" in result.output
+
+
+def test_star_confirms_the_new_state(run) -> None:
+    run("import", *map(str, SEEDS))
+    assert "★" in run("star", "gdpval2026").output
+    assert "★" not in run("unstar", "gdpval2026").output

@@ -89,3 +89,30 @@ def test_derived_titles_name_the_contribution(library: Library) -> None:
     for name in ("GDPval", "CIMemories", "VisCodex", "KaLM-Embedding-V2"):
         assert any(t.startswith(name) for t in titles), name
     assert not any(t.startswith(("GNNs", "LLMs", "GPT-5")) for t in titles)
+
+
+@pytest.mark.parametrize(
+    ("content", "named"),
+    [
+        ('[{"id": "x", "title": "A paper"}]', "JSON"),
+        ("@article{key,\n  title = {A paper}\n}\n", "BibTeX"),
+        ("TY  - JOUR\nTI  - A paper\nER  - \n", "RIS"),
+        ('<?xml version="1.0"?><feed></feed>', "XML"),
+    ],
+)
+def test_other_formats_are_refused_by_name_not_imported_as_text(
+    empty_library: Library, tmp_path: Path, content: str, named: str
+) -> None:
+    path = tmp_path / "papers.data"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ImportFormatError, match=named):
+        empty_library.import_files([path])
+    assert empty_library.store.count() == 0
+
+
+def test_the_real_paperlists_json_is_refused(empty_library: Library) -> None:
+    path = Path(__file__).resolve().parents[2] / "shared/data/paperlists/colm2025.json"
+    if not path.exists():
+        pytest.skip("shared data not present")
+    with pytest.raises(ImportFormatError, match="JSON"):
+        empty_library.import_files([path])

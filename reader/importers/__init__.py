@@ -6,6 +6,7 @@ Each importer turns a file into :class:`~reader.models.PaperRecord` objects and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,13 +41,35 @@ def read_text(path: Path) -> str:
         ) from exc
 
 
+#: Formats recognised by their content; only those in READERS can be imported yet.
+_SIGNATURES = (
+    ("json", re.compile(r"\A\s*[\[{]")),
+    ("bibtex", re.compile(r"\A\s*(%[^\n]*\n\s*)*@\w+\s*[{(]")),
+    ("ris", re.compile(r"\A\s*TY  - ")),
+    ("xml", re.compile(r"\A\s*<")),
+)
+READERS = ("seed",)
+_FORMAT_NAMES = {"json": "JSON", "bibtex": "BibTeX", "ris": "RIS", "xml": "XML"}
+
+
+def detect_format(text: str) -> str:
+    """The format a text is written in, judged from its first characters."""
+    for name, signature in _SIGNATURES:
+        if signature.match(text[:4096]):
+            return name
+    return "seed"
+
+
 def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
     """Read one file in the given format, or the format detected from its content."""
     from reader.importers import seed
 
     text = read_text(path)
-    fmt = fmt or "seed"
-    if fmt != "seed":
-        raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: seed)")
+    fmt = fmt or detect_format(text)
+    if fmt not in READERS:
+        raise ImportFormatError(
+            f"{path}: looks like {_FORMAT_NAMES.get(fmt, fmt)} data, which this "
+            f"version of reader cannot import yet (it reads plain-text abstract lists)"
+        )
     records: Iterator[PaperRecord] = seed.parse(text, str(path))
     return ParsedFile(path, fmt, list(records))

@@ -18,6 +18,8 @@ _VENUE = re.compile(r"[A-Za-z][A-Za-z0-9&\-]*[A-Za-z0-9]")
 _BLANK = re.compile(r"\n[ \t\u3000]*\n")
 # A header is short; a first paragraph longer than this is an abstract, not a header.
 _MAX_HEADER = 200
+# Derived titles are kept whole enough for a citation; lists cut them to their width.
+TITLE_MAX = 160
 
 
 def parse_header(line: str) -> tuple[str | None, int | None]:
@@ -39,15 +41,6 @@ def parse_header(line: str) -> tuple[str | None, int | None]:
         key=lambda m: min(abs(m.end() - year_match.start()), abs(m.start() - year_match.end())),
     )
     return nearest.group(0), year
-
-
-def looks_like_seed(text: str) -> bool:
-    """Whether a text reads as a header line followed by paragraphs of prose."""
-    paragraphs = [p for p in _BLANK.split(text.strip()) if p.strip()]
-    if len(paragraphs) < 2:
-        return False
-    head = paragraphs[0].strip()
-    return "\n" not in head and len(head) <= _MAX_HEADER and _YEAR.search(head) is not None
 
 
 def parse(text: str, source: str) -> Iterator[PaperRecord]:
@@ -72,7 +65,7 @@ def parse(text: str, source: str) -> Iterator[PaperRecord]:
             continue
         yield PaperRecord(
             abstract=abstract,
-            title=derive_title(to_plain(abstract)),
+            title=derive_title(to_plain(abstract), max_len=TITLE_MAX),
             title_derived=True,
             venue=venue,
             year=year,

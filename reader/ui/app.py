@@ -174,9 +174,13 @@ class ReaderApp(App[None]):
 
     def action_focus_search(self) -> None:
         """Put the cursor in the search box (leaving the reading view for the list)."""
+        box = self.query_one(SearchBox)
         if isinstance(self.screen, ReadingScreen):
             self.pop_screen()
-        self.call_after_refresh(self.query_one(SearchBox).focus)
+            self.call_after_refresh(box.focus)
+        else:
+            # Focus now, not after a refresh: keys typed right behind `/` belong to the box.
+            box.focus()
 
     def action_clear_search(self) -> None:
         """Clear the query and show the whole library."""
@@ -331,7 +335,8 @@ class ReaderApp(App[None]):
         )
         parts = []
         if self.outcome is not None:
-            parts.append(f"{len(self.outcome.ids):,} match")
+            found = len(self.outcome.ids)
+            parts.append(f"{found:,} {'match' if found == 1 else 'matches'}")
         parts.append(library)
         if self._status_note:
             parts.append(self._status_note)

@@ -52,6 +52,8 @@ NOTE_EDITOR: list[BindingType] = [
 
 #: The help screen.
 HELP: list[BindingType] = [
+    Binding("j,down", "scroll_down", "Scroll down", id="help.down", show=False),
+    Binding("k,up", "scroll_up", "Scroll up", id="help.up", show=False),
     Binding("escape,q,question_mark", "close", "Close help", id="help.close"),
 ]
 

@@ -6,7 +6,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -21,12 +21,12 @@ def key_label(binding: BindingType) -> str:
     return " / ".join(names.get(k.strip(), k.strip()) for k in binding.key.split(","))
 
 
-def help_table() -> Table:
-    """A table of every section and binding."""
+def help_table(sections: list[tuple[str, list[BindingType]]]) -> Table:
+    """A table of the given sections and their bindings."""
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold")
     table.add_column()
-    for title, section in bindings.SECTIONS:
+    for title, section in sections:
         table.add_row(Text(title, style="bold underline"), "")
         for binding in section:
             assert isinstance(binding, Binding)
@@ -43,13 +43,26 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Static("Keys", id="help-title")
-            yield Static(help_table(), id="help-table")
+            # Two columns, so every key fits on one 40-line screen.
+            half = 2
+            with Horizontal(id="help-columns"):
+                yield Static(help_table(bindings.SECTIONS[:half]), classes="help-table")
+                yield Static(help_table(bindings.SECTIONS[half:]), classes="help-table")
             yield Static(
+                "s, n and y work in the reading view too; ctrl+p opens the command palette.\n"
                 "Search syntax: words, \"phrases\", prefix*, typo~, title:word, "
-                "abstract:\"a phrase\", AND / OR / NOT, is:starred, has:notes",
+                "abstract:\"a phrase\", AND / OR / NOT, is:starred, has:notes, -is:starred",
                 id="help-syntax",
                 markup=False,
             )
+
+    def action_scroll_down(self) -> None:
+        """Scroll the help down a line."""
+        self.query_one("#help-body", VerticalScroll).scroll_down()
+
+    def action_scroll_up(self) -> None:
+        """Scroll the help up a line."""
+        self.query_one("#help-body", VerticalScroll).scroll_up()
 
     def action_close(self) -> None:
         """Close the help screen."""

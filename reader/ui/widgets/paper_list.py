@@ -11,7 +11,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -85,7 +84,8 @@ class PaperList(ScrollView, can_focus=True):
         """Show these papers; the cursor stays on ``keep`` when it is among them."""
         self._ids = ids
         self.terms = terms
-        self.virtual_size = Size(self.size.width, len(ids))
+        # Width 0: rows are cut to the view, so there is never a horizontal scrollbar.
+        self.virtual_size = Size(0, len(ids))
         position = ids.index(keep) if keep is not None and keep in ids else 0
         self.scroll_to(y=max(0, position - self.size.height // 2), animate=False)
         self.cursor = position
@@ -164,6 +164,12 @@ class PaperList(ScrollView, can_focus=True):
         self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True)
         self.post_message(self.Highlighted(self.current_id))
 
+    def on_resize(self, _event: events.Resize) -> None:
+        """Keep the cursor on screen when the terminal changes size."""
+        self.call_after_refresh(
+            self.scroll_to_region, Region(0, self.cursor, 1, 1), animate=False, force=True
+        )
+
     def on_focus(self, _event: events.Focus) -> None:
         """The cursor shows whether the list has focus."""
         self.refresh()
@@ -211,6 +217,3 @@ class PaperList(ScrollView, can_focus=True):
             if event.chain >= 2:
                 self.action_open()
 
-
-def _unused(_: Segment) -> None:  # pragma: no cover - keeps the Segment import for typing
-    pass

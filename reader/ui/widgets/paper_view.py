@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from reader.models import Paper
 from reader.sanitize import visible
-from reader.ui.text import abstract_text, highlighted, title_text
+from reader.ui.text import abstract_text, title_text
 
 
 class PaperView(VerticalScroll):
@@ -55,7 +55,7 @@ class PaperView(VerticalScroll):
         abstract.update(abstract_text(paper.abstract, terms, highlight))
         has_note = bool(paper.note.strip())
         note_heading.display = note.display = has_note
-        note.update(highlighted(visible(paper.note), terms, highlight) if has_note else "")
+        note.update(abstract_text(paper.note, terms, highlight) if has_note else "")
         self.scroll_home(animate=False)
 
 
