@@ -117,3 +117,10 @@ def test_stale_index_catches_up_on_changed_papers_only(library: Library) -> None
     assert library.sync_index() == 1
     assert library.search("quokka").ids == [paper]
     assert library.index_state() == "ok"
+
+
+def test_title_matches_rank_first(library: Library) -> None:
+    assert "Unlearning" in titles(library, "unlearning")[0]
+    assert "Optimal Transport" in titles(library, "optimal transport")[0]
+    top = titles(library, "benchmark evaluating")[:3]
+    assert any(t.startswith("GDPval") for t in top), top
