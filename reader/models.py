@@ -19,6 +19,15 @@ class PaperRecord:
     url: str | None = None
     doi: str | None = None
     source: str | None = None
+    arxiv_id: str | None = None
+    openreview_id: str | None = None
+    #: Publication or submission date, ISO 8601 (``2026-01-15`` or just ``2026``).
+    date: str | None = None
+    withdrawn: bool = False
+    tldr: str | None = None
+    primary_area: str | None = None
+    #: The entry type of the source (``article``, ``inproceedings`` …) when it has one.
+    kind: str | None = None
 
 
 @dataclass(slots=True)

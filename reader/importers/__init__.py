@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reader.models import PaperRecord
@@ -18,6 +18,18 @@ class ImportFormatError(Exception):
     """A file could not be read as a list of papers; the message names file and line."""
 
 
+@dataclass(slots=True)
+class ParseResult:
+    """What a reader made of a text: good records, and one line per bad one.
+
+    A problem names the file and the line or record (``bad.bib:112: entry 'smith2020' has no
+    closing brace``); the records around it are kept.
+    """
+
+    records: list[PaperRecord] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
     """The records read from one file and the format they were read as."""
@@ -25,6 +37,7 @@ class ParsedFile:
     path: Path
     format: str
     records: list[PaperRecord]
+    problems: list[str] = field(default_factory=list)
 
 
 def read_text(path: Path) -> str:

@@ -1,0 +1,56 @@
+"""Paper identifiers (DOI, arXiv id, OpenReview id) in one canonical spelling each, so
+that the same paper from two sources is recognised as one."""
+
+from __future__ import annotations
+
+import re
+
+_DOI = re.compile(r"(10\.\d{4,9}/\S+)", re.IGNORECASE)
+_ARXIV_NEW = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
+_ARXIV_OLD = re.compile(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
+_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
+_OPENREVIEW_ID = re.compile(r"^[\w\-]{6,20}$")
+
+
+def normalize_doi(value: str | None) -> str | None:
+    """``https://doi.org/10.1145/ABC.`` → ``10.1145/abc``; None when it holds no DOI."""
+    if not value:
+        return None
+    match = _DOI.search(value.strip())
+    if not match:
+        return None
+    # DOIs are case-insensitive; trailing punctuation is almost always from the prose.
+    return match.group(1).rstrip(".,;)]}>\"'").lower()
+
+
+def normalize_arxiv_id(value: str | None) -> str | None:
+    """``arXiv:2401.01234v2`` or an abs/pdf URL → ``2401.01234``; None when absent."""
+    if not value:
+        return None
+    text = value.strip()
+    for pattern in (_ARXIV_NEW, _ARXIV_OLD):
+        match = pattern.search(text)
+        if match:
+            return match.group(1).lower() if pattern is _ARXIV_OLD else match.group(1)
+    return None
+
+
+def openreview_id(value: str | None) -> str | None:
+    """The id of an OpenReview forum URL, or the value itself when it is a bare id."""
+    if not value:
+        return None
+    text = value.strip()
+    match = _OPENREVIEW.search(text)
+    if match:
+        return match.group(1)
+    return text if _OPENREVIEW_ID.match(text) else None
+
+
+def openreview_url(paper_id: str) -> str:
+    """The forum URL of an OpenReview id."""
+    return f"https://openreview.net/forum?id={paper_id}"
+
+
+def arxiv_url(arxiv_id: str) -> str:
+    """The abstract page of an arXiv id."""
+    return f"https://arxiv.org/abs/{arxiv_id}"
