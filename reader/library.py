@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reader.citations import bibtex_entry
-from reader.importers import parse_file
+from reader.importers import ImportFormatError, parse_file
+from reader.importing import UndoResult
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
-from reader.query import filter_help, parse_query
+from reader.query import INDEX_FLAGS, ParsedQuery, filter_help, parse_query
 from reader.resources import sample_files
 from reader.search import SearchIndex
 from reader.store import Store
@@ -99,12 +100,24 @@ class Library:
         files: Sequence[Path],
         fmt: str | None = None,
         progress: Progress | None = None,
+        *,
         sync: bool = True,
+        strict: bool = False,
+        dry_run: bool = False,
     ) -> ImportSummary:
-        """Import each file in one transaction; the index follows unless ``sync`` is off."""
+        """Import each file in one transaction (all files are read first, so a file that
+        can't be read stops the import before anything is written); the index follows
+        unless ``sync`` is off. ``strict`` refuses files with any bad record."""
         parsed = [parse_file(Path(f), fmt) for f in files]
+        if strict:
+            bad = [line for item in parsed for line in item.problems]
+            if bad:
+                raise ImportFormatError(
+                    f"{len(bad)} bad record{'s' if len(bad) != 1 else ''}; nothing imported "
+                    "(--strict):\n" + "\n".join(bad)
+                )
         total = sum(len(p.records) for p in parsed)
-        summary = ImportSummary()
+        summary = ImportSummary(dry_run=dry_run)
         done = 0
         for item in parsed:
 
@@ -113,22 +126,40 @@ class Library:
                     progress(base + n, total)
 
             with self.session() as store:
-                part = store.import_records(item.records, str(item.path), item.format, step)
-            done += part.read
-            summary.read += part.read
-            summary.new += part.new
-            summary.present += part.present
-            summary.files.append(str(item.path))
-        if sync:
+                source = str(item.path.resolve())
+                previous = store.previous_import(source)
+                part = store.import_records(
+                    item.records,
+                    source,
+                    item.format,
+                    step,
+                    sha256=item.sha256,
+                    problems=item.problems,
+                    dry_run=dry_run,
+                )
+            part.warnings = item.warnings
+            if previous is not None:
+                part.previous = previous[0]
+            done += len(item.records)
+            summary.add(part)
+            summary.reports.append(part)
+        if sync and not dry_run:
             self.sync_index()
         return summary
+
+    def undo_last_import(self) -> UndoResult | None:
+        """Remove what the last import added, except papers carrying the user's work."""
+        with self.session() as store:
+            result = store.undo_last_import()
+        self.sync_index()
+        return result
 
     def import_sample_if_empty(self) -> ImportSummary | None:
         """Load the bundled ICLR 2026 sample into an empty library."""
         with self.session() as store:
             if store.count():
                 return None
-        return self.import_files(sample_files())
+        return self.import_files(sample_files(), "seed")
 
     # -- index ------------------------------------------------------------------------------
 
@@ -158,12 +189,15 @@ class Library:
         if not self.index.usable():
             return self.rebuild_index(progress)
         with self._sync_lock, self.session() as store:
-            papers, generation = store.changes_since(self.index.generation)
-            if not papers and generation <= self.index.generation:
+            papers, deleted, generation = store.changes_since(self.index.generation)
+            if not papers and not deleted and generation <= self.index.generation:
                 return 0
             total = len(papers)
             return self.index.update(
-                papers, generation, (lambda n: progress(n, total)) if progress else None
+                papers,
+                generation,
+                (lambda n: progress(n, total)) if progress else None,
+                deleted=deleted,
             )
 
     # -- queries ----------------------------------------------------------------------------
@@ -174,13 +208,31 @@ class Library:
         notice = None
         if parsed.unknown:
             notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"
-        if parsed.is_empty:
+        if not parsed.text:
+            # Browsing, or filters alone: the database answers, in browsing order.
             with self.session() as store:
-                return SearchOutcome(query, store.all_ids()[:limit], notice=notice)
-        hits = self.index.search(parsed, limit=limit)
+                ids = store.all_ids()
+                for f in parsed.filters:
+                    flagged = store.flagged_ids(f.flag)
+                    ids = [i for i in ids if (i in flagged) != f.negated]
+            return SearchOutcome(query, ids[:limit], notice=notice)
+        in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
+        in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
+        hits = self.index.search(
+            ParsedQuery(parsed.text, in_index), limit=None if in_db else limit
+        )
+        ids, scores = hits.ids, hits.scores
+        if in_db:
+            with self.session() as store:
+                for f in in_db:
+                    flagged = store.flagged_ids(f.flag)
+                    keep = [(i in flagged) != f.negated for i in ids]
+                    ids = [i for i, k in zip(ids, keep, strict=True) if k]
+                    scores = [x for x, k in zip(scores, keep, strict=True) if k]
+            ids, scores = ids[:limit], scores[:limit]
         if hits.fell_back and notice is None:
             notice = "Could not read that query; searched its words instead"
-        return SearchOutcome(query, hits.ids, hits.scores, hits.terms, notice)
+        return SearchOutcome(query, ids, scores, hits.terms, notice)
 
     def resolve(self, ref: str) -> Resolution:
         """The paper named by an id, a citation key, or an unambiguous query."""

@@ -48,6 +48,13 @@ class Paper:
     starred: bool
     note: str
     added_at: str
+    arxiv_id: str | None = None
+    openreview_id: str | None = None
+    date: str | None = None
+    withdrawn: bool = False
+    tldr: str | None = None
+    primary_area: str | None = None
+    kind: str | None = None
 
     @property
     def venue_year(self) -> str:
@@ -71,12 +78,58 @@ class PaperRow:
 
 @dataclass(slots=True)
 class ImportSummary:
-    """What one import did."""
+    """What one import did (or, for a dry run, would do).
+
+    Every record read is exactly one of new, merged (into a paper already there: richer
+    fields, a new title or a revised abstract), unchanged, or skipped (a bad record).
+    """
 
     read: int = 0
     new: int = 0
-    present: int = 0
+    merged: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    retitled: int = 0
+    revised: int = 0
+    withdrawn: int = 0
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    dry_run: bool = False
+    #: When the same file was last imported before, if it was.
+    previous: str | None = None
+    #: The summaries of the files, for an import of several.
+    reports: list[ImportSummary] = field(default_factory=list)
 
     def __str__(self) -> str:
-        return f"{self.read} read: {self.new} new, {self.present} already present"
+        text = (
+            f"{self.read:,} read: {self.new:,} new, {self.merged:,} merged, "
+            f"{self.unchanged:,} unchanged, {self.skipped:,} skipped"
+        )
+        if self.skipped:
+            text += " (see --verbose)"
+        if self.dry_run:
+            text += " — dry run, nothing was written"
+        return text
+
+    def changes(self) -> str:
+        """What changed in papers already there, e.g. ``2 retitled, 1 withdrawn``."""
+        parts = [
+            f"{n:,} {label}"
+            for n, label in (
+                (self.retitled, "retitled"),
+                (self.revised, "with a revised abstract"),
+                (self.withdrawn, "withdrawn"),
+            )
+            if n
+        ]
+        return ", ".join(parts)
+
+    def add(self, other: ImportSummary) -> None:
+        """Add another file's counts to these."""
+        for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
+                     "withdrawn"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.problems += other.problems
+        self.warnings += other.warnings
+        self.files += other.files

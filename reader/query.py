@@ -9,12 +9,21 @@ from dataclasses import dataclass, field
 # Filters are whole words; a leading '-' negates one ("-is:starred").
 _FILTER = re.compile(r"(?<!\S)(-?)(is|has):([\w-]+)(?!\S)", re.IGNORECASE)
 
-KNOWN_FILTERS = {("is", "starred"): "starred", ("has", "notes"): "notes", ("has", "note"): "notes"}
+KNOWN_FILTERS = {
+    ("is", "starred"): "starred",
+    ("has", "notes"): "notes",
+    ("has", "note"): "notes",
+    ("is", "new"): "new",
+    ("is", "changed"): "changed",
+    ("is", "withdrawn"): "withdrawn",
+}
+#: Filters the full-text index can apply itself; the others are answered by the database.
+INDEX_FLAGS = frozenset({"starred", "notes"})
 
 
 @dataclass(frozen=True, slots=True)
 class Filter:
-    """A condition on a paper's marks: ``flag`` is one of ``starred``, ``notes``."""
+    """A condition on a paper: ``flag`` is one of the values of KNOWN_FILTERS."""
 
     flag: str
     negated: bool = False
@@ -54,4 +63,4 @@ def parse_query(query: str) -> ParsedQuery:
 
 def filter_help() -> str:
     """The filters the query language knows, for messages."""
-    return "is:starred, has:notes"
+    return "is:starred, has:notes, is:new, is:changed, is:withdrawn"

@@ -237,12 +237,16 @@ class SearchIndex:
         papers: Iterable[Paper],
         generation: int,
         progress: Callable[[int], None] | None = None,
+        deleted: Iterable[int] = (),
     ) -> int:
-        """Re-index the given papers (one transaction) and record ``generation``."""
+        """Drop deleted papers, re-index the given ones (one commit), record ``generation``."""
         with self._lock:
             writer = self._writer()
             count = 0
             try:
+                # Deletions first: SQLite may give a deleted paper's id to a new one.
+                for paper_id in deleted:
+                    writer.delete_by_term("id", str(paper_id))
                 for paper in papers:
                     writer.update_document(**document(paper))
                     count += 1

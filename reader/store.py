@@ -9,28 +9,27 @@ exactly what changed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
 
-from reader.citations import make_citekey
+from reader.clock import now
+from reader.importing import UndoResult, write_import
 from reader.models import ImportSummary, Paper, PaperRecord, PaperRow
 from reader.resources import migrations_dir
-from reader.sanitize import normalize_for_identity
 
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
 
 _PAPER_COLUMNS = (
     "p.id, p.title, p.title_derived, p.abstract, p.authors, p.venue, p.year, p.keywords, "
-    "p.url, p.doi, p.citekey, p.starred, coalesce(n.body, ''), p.added_at"
+    "p.url, p.doi, p.citekey, p.starred, coalesce(n.body, ''), p.added_at, p.arxiv_id, "
+    "p.openreview_id, p.date, p.withdrawn, p.tldr, p.primary_area, p.kind"
 )
 
 
@@ -38,17 +37,10 @@ class StoreError(Exception):
     """A library database problem the user must be told about in one line."""
 
 
-def now() -> str:
-    """The current time as an ISO 8601 UTC string, as stored."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def abstract_key(abstract: str) -> str | None:
-    """The identity of a paper known only by its abstract, or None for an empty one."""
-    norm = normalize_for_identity(abstract)
-    if not norm:
-        return None
-    return hashlib.sha1(norm.encode("utf-8")).hexdigest()
+_LAST_IMPORT_ITEMS = (
+    "SELECT paper_id FROM import_items WHERE import_id = "
+    "(SELECT max(id) FROM imports WHERE undone_at IS NULL)"
+)
 
 
 def migrations() -> list[tuple[int, Path]]:
@@ -206,10 +198,11 @@ class Store:
                 by_id[r[0]] = _paper(r)
         return [by_id[i] for i in wanted if i in by_id]
 
-    def changes_since(self, generation: int) -> tuple[list[Paper], int]:
-        """Papers changed after ``generation`` and the generation they bring the reader to.
+    def changes_since(self, generation: int) -> tuple[list[Paper], list[int], int]:
+        """Papers changed and ids deleted after ``generation``, and the generation that
+        brings the reader to.
 
-        Both come from one read transaction, so a write committed in between can't be
+        All come from one read transaction, so a write committed in between can't be
         counted as seen without its rows.
         """
         sql = (
@@ -220,9 +213,15 @@ class Store:
         try:
             current = self.generation()
             papers = [_paper(r) for r in self.conn.execute(sql, (generation,))]
+            deleted = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT paper_id FROM deleted_papers WHERE generation > ?", (generation,)
+                )
+            ]
         finally:
             self.conn.execute("COMMIT")
-        return papers, current
+        return papers, deleted, current
 
     def iter_papers(self) -> Iterator[Paper]:
         """Every paper, for rebuilding the index or exporting."""
@@ -250,63 +249,71 @@ class Store:
         source: str,
         fmt: str,
         progress: Callable[[int], None] | None = None,
+        *,
+        sha256: str | None = None,
+        problems: Iterable[str] = (),
+        dry_run: bool = False,
     ) -> ImportSummary:
-        """Add the records that are not in the library yet, all in one transaction."""
-        summary = ImportSummary(files=[source])
-        stamp = now()
+        """Add new records and merge known ones, all in one transaction."""
+        return write_import(
+            self, records, source, fmt, progress, sha256=sha256, problems=problems,
+            dry_run=dry_run,
+        )
+
+    def previous_import(self, source: str) -> tuple[str, str] | None:
+        """Time and sha256 of the latest import of ``source`` (not undone), if any."""
+        row = self.conn.execute(
+            "SELECT imported_at, coalesce(sha256, '') FROM imports "
+            "WHERE path = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
+            (source,),
+        ).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def undo_last_import(self) -> UndoResult | None:
+        """Remove the papers the last import added, except those carrying the user's work."""
         with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT id, path FROM imports WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            import_id, path = row
+            result = UndoResult(path)
+            added = conn.execute(
+                "SELECT p.id, p.citekey, p.starred, coalesce(trim(n.body), '') != '' "
+                "FROM import_items i JOIN papers p ON p.id = i.paper_id "
+                "LEFT JOIN notes n ON n.paper_id = p.id "
+                "WHERE i.import_id = ? AND i.action = 'new'",
+                (import_id,),
+            ).fetchall()
             generation = self._bump_generation()
-            taken_keys: set[str] = set()
-
-            def taken(key: str) -> bool:
-                return key in taken_keys or self.has_citekey(key)
-
-            for record in records:
-                summary.read += 1
-                if progress is not None:
-                    progress(summary.read)
-                key = abstract_key(record.abstract)
-                if key is not None and conn.execute(
-                    "SELECT 1 FROM papers WHERE abstract_key = ?", (key,)
-                ).fetchone():
-                    summary.present += 1
-                    continue
-                if record.doi and conn.execute(
-                    "SELECT 1 FROM papers WHERE doi = ?", (record.doi,)
-                ).fetchone():
-                    summary.present += 1
-                    continue
-                citekey = make_citekey(record.title, record.authors, record.year, taken)
-                taken_keys.add(citekey)
-                conn.execute(
-                    "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, "
-                    "venue, year, keywords, url, doi, citekey, source, added_at, updated_at, "
-                    "generation) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        record.title,
-                        int(record.title_derived),
-                        record.abstract,
-                        key,
-                        json.dumps(record.authors, ensure_ascii=False),
-                        record.venue,
-                        record.year,
-                        json.dumps(record.keywords, ensure_ascii=False),
-                        record.url,
-                        record.doi,
-                        citekey,
-                        record.source or source,
-                        stamp,
-                        stamp,
-                        generation,
-                    ),
-                )
-                summary.new += 1
-            conn.execute(
-                "INSERT INTO imports (path, format, imported_at, read, new, present) "
-                "VALUES (?,?,?,?,?,?)",
-                (source, fmt, stamp, summary.read, summary.new, summary.present),
+            doomed = []
+            for paper_id, citekey, starred, has_note in added:
+                if starred or has_note:
+                    result.kept.append((paper_id, citekey))
+                else:
+                    doomed.append((paper_id, generation))
+            conn.executemany(
+                "INSERT OR REPLACE INTO deleted_papers (paper_id, generation) VALUES (?, ?)",
+                doomed,
             )
-        return summary
+            conn.executemany("DELETE FROM papers WHERE id = ?", [(d[0],) for d in doomed])
+            conn.execute("UPDATE imports SET undone_at = ? WHERE id = ?", (now(), import_id))
+            result.removed = len(doomed)
+        return result
+
+    def flagged_ids(self, flag: str) -> set[int]:
+        """Papers with a mark or from the last import: ``starred``, ``notes``, ``new``,
+        ``changed`` (retitled, revised or withdrawn by the last import), ``withdrawn``."""
+        queries = {
+            "starred": "SELECT id FROM papers WHERE starred = 1",
+            "notes": "SELECT paper_id FROM notes WHERE trim(body) != ''",
+            "withdrawn": "SELECT id FROM papers WHERE withdrawn = 1",
+            "new": _LAST_IMPORT_ITEMS + " AND action = 'new'",
+            "changed": _LAST_IMPORT_ITEMS
+            + " AND action IN ('retitled', 'revised', 'withdrawn')",
+        }
+        return {row[0] for row in self.conn.execute(queries[flag])}
 
     def set_starred(self, paper_id: int, starred: bool) -> int:
         """Star or unstar a paper; returns the new generation."""
@@ -357,4 +364,11 @@ def _paper(r: tuple) -> Paper:
         starred=bool(r[11]),
         note=r[12],
         added_at=r[13],
+        arxiv_id=r[14],
+        openreview_id=r[15],
+        date=r[16],
+        withdrawn=bool(r[17]),
+        tldr=r[18],
+        primary_area=r[19],
+        kind=r[20],
     )

@@ -65,8 +65,8 @@ def test_writes_advance_the_generation(tmp_path: Path) -> None:
     store.set_starred(paper.id, True)
     store.set_note(paper.id, "my note")
     assert store.generation() == start + 3
-    changed, generation = store.changes_since(start + 1)
-    assert [p.id for p in changed] == [paper.id]
+    changed, deleted, generation = store.changes_since(start + 1)
+    assert [p.id for p in changed] == [paper.id] and deleted == []
     assert generation == start + 3
     assert store.paper(paper.id).note == "my note"  # type: ignore[union-attr]
 

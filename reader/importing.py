@@ -1,0 +1,259 @@
+"""Write an import into the library: new papers added, known ones merged, all in one
+transaction, with a record of what happened to each paper (for diffs and undo)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from reader.citations import make_citekey
+from reader.clock import now
+from reader.identifiers import normalize_arxiv_id, normalize_doi
+from reader.identity import Known, Matcher, abstract_key
+from reader.models import ImportSummary, PaperRecord
+from reader.sanitize import normalize_for_identity
+
+if TYPE_CHECKING:
+    from reader.store import Store
+
+#: What an import did to a paper, strongest first: the label a paper gets in import_items.
+ACTIONS = ("new", "withdrawn", "retitled", "revised", "merged", "unchanged")
+CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
+
+# Columns a richer record fills in when the library has nothing there yet.
+_FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
+_MERGE_COLUMNS = (
+    "title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
+    "arxiv_id, openreview_id, " + ", ".join(_FILL_IN)
+)
+
+
+class _DryRun(Exception):
+    """Raised inside the transaction of a dry run, so that nothing is written."""
+
+
+@dataclass(slots=True)
+class UndoResult:
+    """What undoing an import removed and what it kept."""
+
+    path: str
+    removed: int = 0
+    kept: list[tuple[int, str]] = field(default_factory=list)
+
+
+def write_import(
+    store: Store,
+    records: Iterable[PaperRecord],
+    source: str,
+    fmt: str,
+    progress: Callable[[int], None] | None = None,
+    *,
+    sha256: str | None = None,
+    problems: Iterable[str] = (),
+    dry_run: bool = False,
+) -> ImportSummary:
+    """Add new records and merge known ones, in one transaction; see ImportSummary."""
+    summary = ImportSummary(files=[source], dry_run=dry_run)
+    summary.problems = list(problems)
+    summary.skipped = summary.read = len(summary.problems)
+    try:
+        with store.transaction() as conn:
+            _Import(store, conn, summary, source, fmt, sha256).run(records, progress)
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    return summary
+
+
+class _Import:
+    """One import in progress inside its transaction."""
+
+    def __init__(
+        self,
+        store: Store,
+        conn: sqlite3.Connection,
+        summary: ImportSummary,
+        source: str,
+        fmt: str,
+        sha256: str | None,
+    ) -> None:
+        self.conn = conn
+        self.summary = summary
+        self.source = source
+        self.stamp = now()
+        self.generation = store._bump_generation()
+        self.import_id = conn.execute(
+            "INSERT INTO imports (path, format, imported_at, read, new, present, sha256) "
+            "VALUES (?, ?, ?, 0, 0, 0, ?)",
+            (source, fmt, self.stamp, sha256),
+        ).lastrowid
+        self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
+        self.matcher = Matcher(self._known(), self._abstracts())
+        self.citekeys = {row[0] for row in conn.execute("SELECT citekey FROM papers")}
+        self.actions: dict[int, str] = {}
+
+    def _known(self) -> Iterator[Known]:
+        for row in self.conn.execute(
+            "SELECT id, doi, arxiv_id, openreview_id, abstract_key FROM papers"
+        ):
+            yield Known(*row)
+
+    def _abstracts(self) -> Iterator[tuple[int, str]]:
+        # Read when approximate matching first needs it, which most imports never do.
+        yield from self.conn.execute("SELECT id, abstract FROM papers WHERE abstract != ''")
+
+    def run(self, records: Iterable[PaperRecord], progress: Callable[[int], None] | None) -> None:
+        """Import every record, then record the counts and what happened to each paper."""
+        summary = self.summary
+        for record in records:
+            summary.read += 1
+            if progress is not None:
+                progress(summary.read)
+            self._one(record)
+        self.conn.executemany(
+            "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?)",
+            [(self.import_id, pid, action) for pid, action in self.actions.items()],
+        )
+        self.conn.execute(
+            "UPDATE imports SET read = ?, new = ?, present = ?, merged = ?, unchanged = ?, "
+            "skipped = ? WHERE id = ?",
+            (
+                summary.read,
+                summary.new,
+                summary.merged + summary.unchanged,
+                summary.merged,
+                summary.unchanged,
+                summary.skipped,
+                self.import_id,
+            ),
+        )
+
+    def _one(self, record: PaperRecord) -> None:
+        doi = normalize_doi(record.doi)
+        arxiv_id = normalize_arxiv_id(record.arxiv_id)
+        key = abstract_key(record.abstract)
+        paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, key)
+        if paper_id is None and not self.library_was_empty and record.abstract:
+            paper_id = self.matcher.similar(record.abstract)
+        if paper_id is None:
+            self._insert(record, doi, arxiv_id, key)
+            return
+        action = self._merge(paper_id, record, doi, arxiv_id, key)
+        if action == "unchanged":
+            self.summary.unchanged += 1
+        else:
+            self.summary.merged += 1
+            if action in CHANGED_ACTIONS:
+                setattr(self.summary, action, getattr(self.summary, action) + 1)
+        previous = self.actions.get(paper_id)
+        # A paper met twice in one import keeps the strongest thing that happened to it.
+        if previous is None or ACTIONS.index(action) < ACTIONS.index(previous):
+            self.actions[paper_id] = action
+
+    def _taken(self, key: str) -> bool:
+        return key in self.citekeys
+
+    def _insert(
+        self, record: PaperRecord, doi: str | None, arxiv_id: str | None, key: str | None
+    ) -> None:
+        citekey = make_citekey(record.title, record.authors, record.year, self._taken)
+        self.citekeys.add(citekey)
+        paper_id = self.conn.execute(
+            "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
+            "year, keywords, url, doi, citekey, source, added_at, updated_at, generation, "
+            "arxiv_id, openreview_id, date, withdrawn, tldr, primary_area, kind) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                record.title,
+                int(record.title_derived),
+                record.abstract,
+                key,
+                json.dumps(record.authors, ensure_ascii=False),
+                record.venue,
+                record.year,
+                json.dumps(record.keywords, ensure_ascii=False),
+                record.url,
+                doi,
+                citekey,
+                record.source or self.source,
+                self.stamp,
+                self.stamp,
+                self.generation,
+                arxiv_id,
+                record.openreview_id,
+                record.date,
+                int(record.withdrawn),
+                record.tldr,
+                record.primary_area,
+                record.kind,
+            ),
+        ).lastrowid
+        assert paper_id is not None
+        self.matcher.add(Known(paper_id, doi, arxiv_id, record.openreview_id, key))
+        self.actions[paper_id] = "new"
+        self.summary.new += 1
+
+    def _merge(
+        self,
+        paper_id: int,
+        record: PaperRecord,
+        doi: str | None,
+        arxiv_id: str | None,
+        key: str | None,
+    ) -> str:
+        """Fill in what the record knows better; returns the strongest action taken."""
+        row = self.conn.execute(
+            f"SELECT {_MERGE_COLUMNS} FROM papers WHERE id = ?", (paper_id,)
+        ).fetchone()
+        current = dict(zip([c.strip() for c in _MERGE_COLUMNS.split(",")], row, strict=True))
+        updates: dict[str, Any] = {}
+        done: set[str] = set()
+        if record.title and not record.title_derived:
+            if current["title_derived"]:
+                updates.update(title=record.title, title_derived=0)
+                done.add("merged")
+            elif _norm(current["title"]) != _norm(record.title):
+                updates["title"] = record.title
+                done.add("retitled")
+        if record.abstract and key and key != current["abstract_key"]:
+            if self.matcher.by_key.get(key, paper_id) == paper_id:
+                updates.update(abstract=record.abstract, abstract_key=key)
+                self.matcher.by_key[key] = paper_id
+                done.add("revised")
+        if record.authors and current["authors"] in ("[]", "", None):
+            updates["authors"] = json.dumps(record.authors, ensure_ascii=False)
+        if record.keywords and current["keywords"] in ("[]", "", None):
+            updates["keywords"] = json.dumps(record.keywords, ensure_ascii=False)
+        for column in _FILL_IN:
+            value = getattr(record, column)
+            if value not in (None, "") and current[column] in (None, ""):
+                updates[column] = value
+        for column, value, index in (
+            ("doi", doi, self.matcher.by_doi),
+            ("arxiv_id", arxiv_id, self.matcher.by_arxiv),
+            ("openreview_id", record.openreview_id, self.matcher.by_openreview),
+        ):
+            # An identifier another paper already holds stays with that paper.
+            if value and not current[column] and index.get(value, paper_id) == paper_id:
+                updates[column] = value
+                index[value] = paper_id
+        if record.withdrawn and not current["withdrawn"]:
+            updates["withdrawn"] = 1
+            done.add("withdrawn")
+        if not updates:
+            return "unchanged"
+        done.add("merged")
+        updates.update(updated_at=self.stamp, generation=self.generation)
+        assignments = ", ".join(f"{column} = ?" for column in updates)
+        self.conn.execute(
+            f"UPDATE papers SET {assignments} WHERE id = ?", (*updates.values(), paper_id)
+        )
+        return next(action for action in ACTIONS if action in done)
+
+
+def _norm(text: str | None) -> str:
+    return normalize_for_identity(text or "")

@@ -1,0 +1,177 @@
+"""Identity and merging: ids, exact and revised abstracts, diffs, undo, dry runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader.identity import MERGE_THRESHOLD, Matcher, abstract_key
+from reader.library import Library
+from reader.models import PaperRecord
+from tests.conftest import paper_id_with
+
+GDPVAL_START = "We introduce GDPval, a benchmark"
+
+
+def revised(abstract: str) -> str:
+    """The kind of revision a camera-ready abstract gets: a few words changed."""
+    return abstract.replace("roughly linearly", "approximately linearly").replace(
+        "We also demonstrate", "We further demonstrate"
+    )
+
+
+def richer(library: Library, paper_id: int, **fields: object) -> PaperRecord:
+    """The record another source would give for a paper of the library."""
+    paper = library.store.paper(paper_id)
+    assert paper is not None
+    values: dict[str, object] = {"abstract": paper.abstract, "title": "", "title_derived": False}
+    values.update(fields)
+    return PaperRecord(**values)  # type: ignore[arg-type]
+
+
+def test_a_richer_record_merges_and_keeps_the_users_work(library: Library) -> None:
+    gdpval = paper_id_with(library, GDPVAL_START)
+    library.set_starred(gdpval, True)
+    library.save_note(gdpval, "check the grading service")
+    before = library.store.paper(gdpval)
+    assert before is not None
+    record = richer(
+        library,
+        gdpval,
+        abstract=revised(before.abstract),
+        title="GDPval: Evaluating AI Model Performance on Real-World Economically Valuable Tasks",
+        openreview_id="abc123XYZ",
+        authors=["Tejal Patwardhan", "Rachel Dias"],
+        url="https://openreview.net/forum?id=abc123XYZ",
+    )
+    summary = library.store.import_records([record], "openreview.jsonl", "openreview")
+    assert (summary.new, summary.merged, summary.revised) == (0, 1, 1)
+    after = library.store.paper(gdpval)
+    assert after is not None
+    assert after.title.startswith("GDPval: Evaluating") and not after.title_derived
+    assert after.authors == ["Tejal Patwardhan", "Rachel Dias"]
+    assert after.openreview_id == "abc123XYZ"
+    assert after.starred and after.note == "check the grading service"
+    assert after.citekey == before.citekey  # keys never change under a merge
+    assert library.store.count() == 38
+
+
+def test_ids_win_over_abstracts(library: Library) -> None:
+    gdpval = paper_id_with(library, GDPVAL_START)
+    library.store.import_records(
+        [richer(library, gdpval, doi="10.1234/GDPVAL", title="GDPval")], "a.bib", "bibtex"
+    )
+    # Same DOI (spelled differently), entirely different abstract: still the same paper.
+    record = PaperRecord(abstract="Something else entirely.", title="GDPval v2",
+                         doi="https://doi.org/10.1234/gdpval")
+    summary = library.store.import_records([record], "b.bib", "bibtex")
+    assert summary.new == 0 and summary.retitled == 1
+    assert library.store.paper(gdpval).title == "GDPval v2"  # type: ignore[union-attr]
+
+
+def test_duplicates_within_one_import_collapse(empty_library: Library) -> None:
+    record = PaperRecord(abstract="A long enough abstract about graphs and words. " * 3,
+                         title="T", arxiv_id="2401.01234")
+    again = PaperRecord(abstract="Different text.", title="T", arxiv_id="arXiv:2401.01234v3")
+    summary = empty_library.store.import_records([record, again], "x", "arxiv-kaggle")
+    assert (summary.read, summary.new, summary.unchanged + summary.merged) == (2, 1, 1)
+    assert empty_library.store.count() == 1
+
+
+def test_a_shared_boilerplate_opening_does_not_merge(empty_library: Library) -> None:
+    opening = (
+        "Large language models have achieved remarkable success across a wide range of natural "
+        "language processing tasks, yet their reliability remains a concern. "
+    )
+    first = opening + "We study calibration of confidence under distribution shift in detail."
+    second = opening + "We propose a retrieval method for multilingual code search at scale."
+    empty_library.store.import_records([PaperRecord(abstract=first, title="A")], "a", "seed")
+    summary = empty_library.store.import_records(
+        [PaperRecord(abstract=second, title="B")], "b", "seed"
+    )
+    assert summary.new == 1
+    assert empty_library.store.count() == 2
+
+
+def test_the_threshold_separates_revisions_from_distinct_papers(library: Library) -> None:
+    papers = list(library.store.iter_papers())
+    matcher = Matcher([], [(p.id, p.abstract) for p in papers])
+    gdpval = next(p for p in papers if GDPVAL_START in p.abstract)
+    assert matcher.similar(revised(gdpval.abstract)) == gdpval.id
+    # No sample abstract is a revision of another.
+    for paper in papers[:10]:
+        others = Matcher([], [(p.id, p.abstract) for p in papers if p.id != paper.id])
+        assert others.similar(paper.abstract) is None
+    assert 50 < MERGE_THRESHOLD < 96
+
+
+def test_reimport_reports_changes_and_filters_find_them(library: Library) -> None:
+    gdpval = paper_id_with(library, GDPVAL_START)
+    first = richer(library, gdpval, title="GDPval", openreview_id="id1")
+    library.store.import_records([first], "list.jsonl", "openreview")
+    changed = richer(library, gdpval, title="GDPval: Renamed", openreview_id="id1",
+                     withdrawn=True)
+    brand_new = PaperRecord(abstract="A brand new paper about quokkas.", title="Quokkas")
+    summary = library.store.import_records([changed, brand_new], "list.jsonl", "openreview")
+    library.sync_index()
+    assert summary.withdrawn == 1 and summary.new == 1
+    assert "1 withdrawn" in summary.changes()
+    assert library.search("is:new").ids == [max(library.store.all_ids())]
+    assert library.search("is:changed").ids == [gdpval]
+    assert library.search("is:withdrawn").ids == [gdpval]
+
+
+def test_undo_removes_what_the_last_import_added_but_keeps_starred(
+    library: Library, tmp_path: Path
+) -> None:
+    path = tmp_path / "more.txt"
+    path.write_text(
+        "NeurIPS 2025\n\nFirst new abstract about quokka behaviour in the wild.\n\n"
+        "Second new abstract about wombat burrows and soil.\n",
+        encoding="utf-8",
+    )
+    library.import_files([path])
+    wombat = paper_id_with(library, "wombat")
+    library.set_starred(wombat, True)
+    result = library.undo_last_import()
+    assert result is not None and result.removed == 1
+    assert [key for _, key in result.kept] == [library.store.paper(wombat).citekey]  # type: ignore[union-attr]
+    assert library.store.count() == 39
+    assert library.search("quokka").ids == []
+    assert library.search("wombat").ids == [wombat]
+
+
+def test_dry_run_writes_nothing(empty_library: Library, tmp_path: Path) -> None:
+    from tests.conftest import SEEDS
+
+    summary = empty_library.import_files(SEEDS, dry_run=True)
+    assert summary.new == 38 and summary.dry_run
+    assert empty_library.store.count() == 0
+    assert empty_library.store.db["imports"].count == 0
+
+
+def test_abstract_key_normalises() -> None:
+    assert abstract_key("A  b\nC") == abstract_key("a b c")
+    assert abstract_key("   ") is None
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_strict_refuses_a_file_with_bad_records(
+    empty_library: Library, tmp_path: Path, strict: bool
+) -> None:
+    from reader.importers import ImportFormatError
+
+    bib = tmp_path / "mixed.bib"
+    bib.write_text(
+        "@article{good, title={Good paper}, year={2020}, abstract={Fine.}}\n\n"
+        "@article{bad, title={Broken\n\n@article{alsogood, title={Also good}, year={2021}}\n",
+        encoding="utf-8",
+    )
+    if strict:
+        with pytest.raises(ImportFormatError, match="--strict"):
+            empty_library.import_files([bib], strict=True)
+        assert empty_library.store.count() == 0
+    else:
+        summary = empty_library.import_files([bib])
+        assert summary.skipped >= 1 and summary.new >= 1
