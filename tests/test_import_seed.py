@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reader.importers import ImportFormatError, parse_file
-from reader.importers.seed import parse, parse_header
+from reader.importers.seed import parse_header, records
 from reader.library import Library
 from tests.conftest import SEEDS
 
@@ -23,13 +23,13 @@ def test_each_seed_file_gives_19_iclr_2026_papers(path: Path) -> None:
 
 def test_importing_both_files_gives_38_papers(empty_library: Library) -> None:
     summary = empty_library.import_files(SEEDS)
-    assert str(summary) == "38 read: 38 new, 0 already present"
+    assert str(summary) == "38 read: 38 new, 0 merged, 0 unchanged, 0 skipped"
     assert empty_library.store.count() == 38
 
 
 def test_reimport_adds_nothing(library: Library) -> None:
     summary = library.import_files(SEEDS[:1])
-    assert (summary.read, summary.new, summary.present) == (19, 0, 19)
+    assert (summary.read, summary.new, summary.unchanged) == (19, 0, 19)
     assert library.store.count() == 38
 
 
@@ -40,7 +40,7 @@ def test_identity_ignores_case_width_and_whitespace(empty_library: Library, tmp_
     b.write_text("ICLR 2026\n\nWE STUDY GRAPHS. THEY ARE ＮＩＣＥ.\n", encoding="utf-8")
     empty_library.import_files([a])
     summary = empty_library.import_files([b])
-    assert (summary.new, summary.present) == (0, 1)
+    assert (summary.new, summary.unchanged) == (0, 1)
 
 
 @pytest.mark.parametrize(
@@ -58,9 +58,9 @@ def test_header_names_venue_and_year(line: str, expected: tuple[str | None, int 
 
 
 def test_file_without_header_still_imports() -> None:
-    records = list(parse("An abstract about graphs.\n\nAnother about words.\n", "x.txt"))
-    assert len(records) == 2
-    assert records[0].venue is None
+    found = list(records("An abstract about graphs.\n\nAnother about words.\n", "x.txt"))
+    assert len(found) == 2
+    assert found[0].venue is None
 
 
 def test_empty_and_binary_files_are_clear_errors(tmp_path: Path) -> None:
@@ -70,7 +70,7 @@ def test_empty_and_binary_files_are_clear_errors(tmp_path: Path) -> None:
         parse_file(empty)
     binary = tmp_path / "bin.txt"
     binary.write_bytes(b"\xff\xfe\x00garbage\x80")
-    with pytest.raises(ImportFormatError, match="UTF-8"):
+    with pytest.raises(ImportFormatError, match="binary"):
         parse_file(binary)
     with pytest.raises(ImportFormatError, match="cannot read"):
         parse_file(tmp_path / "missing.txt")
@@ -91,28 +91,36 @@ def test_derived_titles_name_the_contribution(library: Library) -> None:
     assert not any(t.startswith(("GNNs", "LLMs", "GPT-5")) for t in titles)
 
 
-@pytest.mark.parametrize(
-    ("content", "named"),
-    [
-        ('[{"id": "x", "title": "A paper"}]', "JSON"),
-        ("@article{key,\n  title = {A paper}\n}\n", "BibTeX"),
-        ("TY  - JOUR\nTI  - A paper\nER  - \n", "RIS"),
-        ('<?xml version="1.0"?><feed></feed>', "XML"),
-    ],
-)
-def test_other_formats_are_refused_by_name_not_imported_as_text(
-    empty_library: Library, tmp_path: Path, content: str, named: str
-) -> None:
-    path = tmp_path / "papers.data"
-    path.write_text(content, encoding="utf-8")
-    with pytest.raises(ImportFormatError, match=named):
+def test_data_of_no_known_format_is_refused(empty_library: Library, tmp_path: Path) -> None:
+    path = tmp_path / "numbers.data"
+    path.write_text("x;y;z\n1;2;3\n4;5;6\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="not a format reader knows"):
         empty_library.import_files([path])
     assert empty_library.store.count() == 0
 
 
-def test_the_real_paperlists_json_is_refused(empty_library: Library) -> None:
-    path = Path(__file__).resolve().parents[2] / "shared/data/paperlists/colm2025.json"
-    if not path.exists():
-        pytest.skip("shared data not present")
-    with pytest.raises(ImportFormatError, match="JSON"):
-        empty_library.import_files([path])
+def test_a_directory_is_refused(empty_library: Library, tmp_path: Path) -> None:
+    with pytest.raises(ImportFormatError, match="directory"):
+        empty_library.import_files([tmp_path])
+
+
+def test_latin1_is_read_with_a_warning(empty_library: Library, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(
+        "ICLR 2026\n\nWe study Schrödinger bridges for café networks in detail.\n".encode(
+            "latin-1"
+        )
+    )
+    summary = empty_library.import_files([path])
+    assert summary.new == 1
+    assert summary.warnings and "Latin-1" in summary.warnings[0]
+    (paper,) = empty_library.store.iter_papers()
+    assert "Schrödinger" in paper.abstract
+
+
+def test_gzip_files_are_unpacked(empty_library: Library, tmp_path: Path) -> None:
+    import gzip
+
+    path = tmp_path / "list.txt.gz"
+    path.write_bytes(gzip.compress(SEEDS[0].read_bytes()))
+    assert empty_library.import_files([path]).new == 19

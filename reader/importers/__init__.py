@@ -1,13 +1,18 @@
 """Readers for the file formats reader imports, and the choice between them.
 
-Each importer turns a file into :class:`~reader.models.PaperRecord` objects and raises
-:class:`ImportFormatError` with the file and line when the input is not what it claims.
+Each format lives in its own module with ``parse(text, source) -> ParseResult``: good records,
+plus one line per bad record naming the file and the line or record. A file that is not
+what it claims (or not text at all) raises :class:`ImportFormatError`. The format is found
+from the content, not the file name; ``--format`` overrides; ``.gz`` files are unpacked.
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import importlib
 import re
-from collections.abc import Iterator
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,57 +37,111 @@ class ParseResult:
 
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
-    """The records read from one file and the format they were read as."""
+    """The records read from one file, the format they were read as, and what went wrong."""
 
     path: Path
     format: str
     records: list[PaperRecord]
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    sha256: str = ""
 
 
-def read_text(path: Path) -> str:
-    """Read a text file as UTF-8 (with or without BOM), with a clear error otherwise."""
+#: Format name → the module that reads it.
+READERS = {
+    "seed": "reader.importers.seed",
+    "openreview": "reader.importers.openreview",
+    "paperlists": "reader.importers.paperlists",
+    "arxiv-kaggle": "reader.importers.arxiv_kaggle",
+    "arxiv-atom": "reader.importers.arxiv_atom",
+    "csljson": "reader.importers.csljson",
+    "bibtex": "reader.importers.bibtex",
+    "ris": "reader.importers.ris",
+    "csv": "reader.importers.csv_table",
+}
+FORMATS = tuple(READERS)
+
+_JSON_START = re.compile(r"\A\s*[\[{]")
+_BINARY_SAMPLE = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class FileText:
+    """A file's text, how it was decoded, and its checksum."""
+
+    text: str
+    sha256: str
+    warnings: list[str]
+
+
+def read_text(path: Path) -> FileText:
+    """Read a (possibly gzipped) text file: UTF-8 with or without BOM, else Latin-1 with a
+    warning; a directory, an unreadable or a binary file is a clear error."""
+    if path.is_dir():
+        raise ImportFormatError(f"{path}: is a directory; name the files to import")
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ImportFormatError(f"{path}: a damaged gzip file: {exc}") from exc
+    warnings = []
+    if b"\x00" in data[:_BINARY_SAMPLE]:
+        raise ImportFormatError(f"{path}: a binary file, not a list of papers")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ImportFormatError(
-            f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8 and import again"
-        ) from exc
+        text = data.decode("latin-1")
+        warnings.append(
+            f"{path}: not valid UTF-8 (byte {exc.start}); read as Latin-1 — check accented "
+            "letters"
+        )
+    return FileText(text, digest, warnings)
 
 
-#: Formats recognised by their content; only those in READERS can be imported yet.
-_SIGNATURES = (
-    ("json", re.compile(r"\A\s*[\[{]")),
-    ("bibtex", re.compile(r"\A\s*(%[^\n]*\n\s*)*@\w+\s*[{(]")),
-    ("ris", re.compile(r"\A\s*TY  - ")),
-    ("xml", re.compile(r"\A\s*<")),
-)
-READERS = ("seed",)
-_FORMAT_NAMES = {"json": "JSON", "bibtex": "BibTeX", "ris": "RIS", "xml": "XML"}
+def detect_format(text: str) -> str | None:
+    """The format a text is written in, judged from its content, or None if unknown."""
+    if _JSON_START.match(text[:64]):
+        from reader.importers.jsonsniff import detect_json_format
+
+        return detect_json_format(text)
+    from reader.importers.textsniff import detect_text_format
+
+    found = detect_text_format(text)
+    if found:
+        return found
+    from reader.importers.seed import looks_like_abstract_list
+
+    return "seed" if looks_like_abstract_list(text) else None
 
 
-def detect_format(text: str) -> str:
-    """The format a text is written in, judged from its first characters."""
-    for name, signature in _SIGNATURES:
-        if signature.match(text[:4096]):
-            return name
-    return "seed"
+def parse_text(text: str, source: str, fmt: str) -> ParseResult:
+    """Parse a text in a known format."""
+    module = importlib.import_module(READERS[fmt])
+    result: ParseResult = module.parse(text, source)
+    return result
 
 
 def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
     """Read one file in the given format, or the format detected from its content."""
-    from reader.importers import seed
-
-    text = read_text(path)
-    fmt = fmt or detect_format(text)
-    if fmt not in READERS:
-        raise ImportFormatError(
-            f"{path}: looks like {_FORMAT_NAMES.get(fmt, fmt)} data, which this "
-            f"version of reader cannot import yet (it reads plain-text abstract lists)"
-        )
-    records: Iterator[PaperRecord] = seed.parse(text, str(path))
-    return ParsedFile(path, fmt, list(records))
+    path = Path(path)
+    content = read_text(path)
+    if not content.text.strip():
+        raise ImportFormatError(f"{path}: the file is empty")
+    if fmt is None:
+        fmt = detect_format(content.text)
+        if fmt is None:
+            raise ImportFormatError(
+                f"{path}: not a format reader knows (known: {', '.join(FORMATS)}); "
+                "name one with --format"
+            )
+    elif fmt not in READERS:
+        raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    result = parse_text(content.text, path.name, fmt)
+    return ParsedFile(
+        path, fmt, result.records, result.problems, content.warnings, content.sha256
+    )

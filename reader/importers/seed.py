@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from reader.importers import ImportFormatError
+from reader.importers import ImportFormatError, ParseResult
 from reader.models import PaperRecord
 from reader.sanitize import clean_imported
 from reader.textrender import to_plain
@@ -43,8 +43,23 @@ def parse_header(line: str) -> tuple[str | None, int | None]:
     return nearest.group(0), year
 
 
-def parse(text: str, source: str) -> Iterator[PaperRecord]:
+def looks_like_abstract_list(text: str) -> bool:
+    """Whether a text reads as prose paragraphs (with or without a header line)."""
+    sample = text[:20_000]
+    if len(sample.split()) < 8:
+        return False
+    # Prose is mostly words; data formats are mostly punctuation and short tokens.
+    letters = sum(c.isalpha() or c.isspace() for c in sample)
+    return letters / max(1, len(sample)) > 0.8
+
+
+def parse(text: str, source: str) -> ParseResult:
     """Records of a plain-text abstract list; ``source`` names the file in messages."""
+    return ParseResult(list(records(text, source)))
+
+
+def records(text: str, source: str) -> Iterator[PaperRecord]:
+    """The records of a plain-text abstract list, one by one."""
     text = clean_imported(text)
     if not text.strip():
         raise ImportFormatError(f"{source}: the file is empty")

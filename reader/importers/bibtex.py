@@ -1,0 +1,509 @@
+"""BibTeX and BibLaTeX files: entries become records, broken entries become problem lines.
+
+bibtexparser 2 splits the file into blocks (entries, ``@string``, ``@preamble``, comments and
+the blocks it could not read, each with its line). Field values are evaluated here rather than
+by bibtexparser's middleware, because its string interpolation only replaces a value that is a
+single ``@string`` name: ``"Proc. " # STOC``, references inside ``@string`` definitions and the
+predefined month names need one evaluator that does all of it.
+
+Title, authors and venue are converted from LaTeX to plain Unicode (``{\\'e}`` → ``é``, protective
+braces dropped); the abstract keeps its LaTeX, which is rendered when it is shown.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+import bibtexparser
+from bibtexparser.model import (
+    DuplicateBlockKeyBlock,
+    DuplicateFieldKeyBlock,
+    Entry,
+    ParsingFailedBlock,
+    String,
+)
+
+from reader.identifiers import normalize_arxiv_id, normalize_doi
+from reader.importers import ImportFormatError, ParseResult
+from reader.models import PaperRecord
+from reader.sanitize import clean_imported
+from reader.textrender import to_plain
+from reader.titles import derive_title
+
+__all__ = ["display_name", "parse", "split_names"]
+
+# bibtexparser logs every aborted block as a warning. With no handler configured, Python's
+# last-resort handler would print them onto the terminal the UI draws on; the problems are
+# reported as problem lines instead.
+logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+
+TITLE_MAX = 160
+
+# The splitter only starts a block at ``@type{`` or ``@type(``; without one the text is not BibTeX.
+_BLOCK_START = re.compile(r"^[ \t]*@[A-Za-z_]\w*[ \t]*[{(]", re.MULTILINE)
+_FAILED_HEAD = re.compile(r"@\s*(\w*)\s*[{(]\s*([^\s,{}()=\"#]*)")
+_BARE_TOKEN = re.compile(r"[^\s#]+")
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_ISO_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+# ``{\noopsort{1973b}}1973``: a sort key hidden from the output, not the year.
+_NOOPSORT = re.compile(r"\\noopsort\s*\{[^{}]*\}")
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+_COMMA = re.compile(r",")
+_KEYWORD_SEP = re.compile(r"[,;]")
+# A ``~`` not preceded by a backslash is a tie (non-breaking space); ``\~n`` is an accent.
+_TIE = re.compile(r"(?<!\\)~")
+_URL_MACRO = re.compile(r"^\\url\s*\{(.*)\}$", re.DOTALL)
+# Mendeley writes ``10.1007/978-3-662-46803-6{\_}26``; identifiers are not LaTeX.
+_ESCAPED = re.compile(r"\\([_%&#$~])")
+_GROUP_BRACE = re.compile(r"(?<!\\)[{}]")
+_SPACES = re.compile(r"\s+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
+# Nesting deeper than this is not formatting but damage; pylatexenc would give up on it.
+_MAX_BRACE_DEPTH = 40
+
+_MONTHS = {
+    "jan": "January",
+    "feb": "February",
+    "mar": "March",
+    "apr": "April",
+    "may": "May",
+    "jun": "June",
+    "jul": "July",
+    "aug": "August",
+    "sep": "September",
+    "oct": "October",
+    "nov": "November",
+    "dec": "December",
+}
+_MONTH_NUMBERS = {abbr: n for n, abbr in enumerate(_MONTHS, start=1)}
+
+# Fields a child inherits from its crossref parent when it lacks them (BibTeX copies every
+# missing field; only these matter for a paper record).
+_INHERITED = ("booktitle", "journal", "journaltitle", "year", "date", "month", "eventtitle")
+# Entry types whose own title is the book title of the parts that crossref them.
+_BOOK_LIKE = frozenset("book mvbook proceedings mvproceedings collection mvcollection".split())
+_PART_LIKE = frozenset(
+    "inbook incollection inproceedings bookinbook suppbook suppcollection".split()
+)
+
+
+@dataclass(slots=True)
+class _Entry:
+    """One entry with its evaluated fields (lower-case names, first occurrence wins)."""
+
+    kind: str
+    key: str
+    line: int
+    fields: dict[str, str]
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a BibTeX/BibLaTeX text; ``source`` names the file in messages."""
+    try:
+        return _parse(text, source)
+    except ImportFormatError:
+        raise
+    except Exception as exc:  # a bug or a parser failure must not take the import down
+        raise ImportFormatError(f"{source}: could not be read as BibTeX ({exc})") from exc
+
+
+def _parse(text: str, source: str) -> ParseResult:
+    # Cleaning first also turns lone CRs into LFs, so line numbers match what editors show.
+    text = clean_imported(text)
+    if not _BLOCK_START.search(text):
+        raise ImportFormatError(f"{source}: not BibTeX (no @article{{…}}-style entry found)")
+    library = bibtexparser.parse_string(text, parse_stack=[])
+
+    strings = dict(_MONTHS)
+    result = ParseResult()
+    entries: list[_Entry] = []
+    # Blocks in file order: an @string only applies to what follows it, as in BibTeX.
+    for block in library.blocks:
+        if isinstance(block, DuplicateBlockKeyBlock | DuplicateFieldKeyBlock):
+            inner = block.ignore_error_block
+            # A repeated key or field still describes a paper; keep it (first field wins).
+            if isinstance(inner, Entry):
+                entries.append(_evaluate_entry(inner, strings))
+            elif isinstance(inner, String):
+                strings[inner.key.lower()] = _evaluate(inner.value, strings)
+        elif isinstance(block, ParsingFailedBlock):
+            result.problems.append(_describe_failure(block, source))
+        elif isinstance(block, String):
+            strings[block.key.lower()] = _evaluate(block.value, strings)
+        elif isinstance(block, Entry):
+            entries.append(_evaluate_entry(block, strings))
+
+    by_key: dict[str, _Entry] = {}
+    for entry in entries:
+        by_key.setdefault(entry.key.lower(), entry)
+    for entry in entries:
+        try:
+            record = _record(entry, by_key, source)
+        except Exception as exc:  # one odd entry must not cost the others
+            result.problems.append(
+                f"{source}:{entry.line}: entry '{entry.key}' could not be read ({exc})"
+            )
+            continue
+        if record is None:
+            result.problems.append(
+                f"{source}:{entry.line}: entry '{entry.key}' has neither title nor abstract;"
+                " skipped"
+            )
+        else:
+            result.records.append(record)
+    return result
+
+
+# --- blocks ----------------------------------------------------------------------------------
+
+
+def _describe_failure(block: ParsingFailedBlock, source: str) -> str:
+    """One problem line for a block bibtexparser could not read."""
+    line = (block.start_line or 0) + 1
+    raw = block.raw or ""
+    head = _FAILED_HEAD.match(raw.lstrip())
+    kind = head.group(1).lower() if head else ""
+    key = head.group(2) if head else ""
+    if kind in ("string", "preamble", "comment"):
+        what = f"@{kind}"
+    elif key:
+        what = f"entry '{key}'"
+    else:
+        what = f"@{kind} entry" if kind else "entry"
+    reason = str(getattr(block.error, "abort_reason", "") or block.error)
+    if "end of file" in reason:
+        detail = "has no closing brace (the file ends first)"
+    elif "Unexpected block start" in reason:
+        detail = "has no closing brace (the next entry starts first)"
+    elif "comma after entry key" in reason:
+        detail = "has no comma after its key"
+    elif "Expected a `=`" in reason:
+        detail = "has a field without '='"
+    else:
+        detail = f"could not be read ({reason.strip()})"
+    return f"{source}:{line}: {what} {detail}; skipped"
+
+
+def _evaluate_entry(entry: Entry, strings: dict[str, str]) -> _Entry:
+    """An entry with its field values evaluated against the @strings defined so far."""
+    fields: dict[str, str] = {}
+    for field in entry.fields:
+        name = str(field.key).strip().lower()
+        if name and name not in fields:
+            fields[name] = _evaluate(str(field.value), strings)
+    line = (entry.start_line or 0) + 1
+    return _Entry(str(entry.entry_type).strip().lower(), str(entry.key).strip(), line, fields)
+
+
+def _evaluate(raw: str, strings: dict[str, str]) -> str:
+    """The value of a field expression: ``{…}``, ``"…"``, numbers and @strings joined by ``#``.
+
+    Lenient by design: anything unexpected is kept as text, and an unclosed delimiter runs to
+    the end of the value.
+    """
+    parts: list[str] = []
+    joined = True  # whether a ``#`` came since the last part
+    i, n = 0, len(raw)
+    while i < n:
+        char = raw[i]
+        if char == "#":
+            joined = True
+            i += 1
+            continue
+        if char.isspace():
+            i += 1
+            continue
+        if char == "{":
+            end = _closing_brace(raw, i)
+            parts.append(raw[i + 1 : end])
+            i = end + 1
+        elif char == '"':
+            end = _closing_quote(raw, i)
+            parts.append(raw[i + 1 : end])
+            i = end + 1
+        else:
+            match = _BARE_TOKEN.match(raw, i)
+            token = match.group(0) if match else raw[i]
+            i = match.end() if match else i + 1
+            value = strings.get(token.lower())
+            if value is None:
+                # An undefined name (or an unquoted phrase): keep the words as written.
+                value = token if joined or not parts else " " + token
+            parts.append(value)
+        joined = False
+    return "".join(parts)
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """Index of the brace closing the one at ``start``, or ``len(text)`` if it is never closed."""
+    depth = 0
+    i = start
+    n = len(text)
+    while i < n:
+        char = text[i]
+        if char == "\\":
+            i += 2  # an escaped brace does not count
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return n
+
+
+def _closing_quote(text: str, start: int) -> int:
+    """Index of the quote closing the one at ``start`` (quotes inside braces do not count)."""
+    depth = 0
+    i = start + 1
+    n = len(text)
+    while i < n:
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(depth - 1, 0)
+        elif char == '"' and depth == 0:
+            return i
+        i += 1
+    return n
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecord | None:
+    """The record of one entry, or None when it has neither title nor abstract."""
+    fields = dict(entry.fields)
+    parent_title = _inherit(entry, fields, by_key)
+
+    title = _plain(fields.get("title", ""))
+    subtitle = _plain(fields.get("subtitle", ""))
+    if title and subtitle:
+        title = f"{title}: {subtitle}"
+    abstract = _abstract(fields.get("abstract", ""))
+    if not title and not abstract:
+        return None
+    title_derived = False
+    if not title:
+        title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
+        title_derived = True
+
+    venue_raw = next(
+        (fields[name] for name in ("journal", "journaltitle", "booktitle") if fields.get(name)),
+        "",
+    )
+    if not venue_raw and parent_title and entry.kind in _PART_LIKE:
+        venue_raw = parent_title
+    year, date = _year_and_date(fields)
+    return PaperRecord(
+        abstract=abstract,
+        title=title,
+        title_derived=title_derived,
+        authors=split_names(fields.get("author", "")),
+        venue=_plain(venue_raw) or None,
+        year=year,
+        keywords=_keywords(fields.get("keywords") or fields.get("keyword") or ""),
+        url=_url(fields),
+        doi=normalize_doi(_identifier(fields.get("doi", ""))),
+        source=f"{source}:{entry.line}",
+        arxiv_id=_arxiv_id(fields),
+        date=date,
+        kind=entry.kind or None,
+    )
+
+
+def _inherit(entry: _Entry, fields: dict[str, str], by_key: dict[str, _Entry]) -> str:
+    """Copy missing fields from the crossref chain into ``fields``; return the book title.
+
+    The book title is the title of the first book-like ancestor, which BibLaTeX uses as the
+    ``booktitle`` of its parts. A chain that loops back on itself simply ends.
+    """
+    book_title = ""
+    seen = {entry.key.lower()}
+    parent_key = entry.fields.get("crossref", "").strip().lower()
+    while parent_key and parent_key not in seen:
+        seen.add(parent_key)
+        parent = by_key.get(parent_key)
+        if parent is None:
+            break
+        for name in _INHERITED:
+            if not fields.get(name) and parent.fields.get(name):
+                fields[name] = parent.fields[name]
+        if not book_title and parent.kind in _BOOK_LIKE:
+            book_title = parent.fields.get("booktitle") or parent.fields.get("title", "")
+        parent_key = parent.fields.get("crossref", "").strip().lower()
+    return book_title
+
+
+def _plain(value: str) -> str:
+    """A LaTeX field value (title, name, venue) as plain single-spaced Unicode."""
+    if not value:
+        return ""
+    value = clean_imported(value)
+    value = _TIE.sub(" ", value)
+    if _brace_depth(value) > _MAX_BRACE_DEPTH:
+        # pylatexenc gives up on nesting this deep and the braces would be shown as written.
+        value = re.sub(r"(?<!\\)[{}]", "", value)
+    return _SPACES.sub(" ", to_plain(value)).strip()
+
+
+def _brace_depth(value: str) -> int:
+    """The deepest brace nesting in ``value``."""
+    depth = deepest = 0
+    for char in value:
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def _abstract(value: str) -> str:
+    """The abstract as written, with hard line wraps joined and paragraph breaks kept."""
+    value = clean_imported(value).strip()
+    paragraphs = (_SPACES.sub(" ", p).strip() for p in _BLANK_LINE.split(value))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _keywords(value: str) -> list[str]:
+    """Keywords split on commas and semicolons, plain text, without repeats."""
+    keywords: list[str] = []
+    for part in _KEYWORD_SEP.split(value):
+        word = _plain(part)
+        if word and word not in keywords:
+            keywords.append(word)
+    return keywords
+
+
+def _url(fields: dict[str, str]) -> str | None:
+    """The entry's URL: ``url``, or a ``\\url{…}`` in ``howpublished``."""
+    for name in ("url", "howpublished"):
+        value = clean_imported(fields.get(name, "")).strip()
+        macro = _URL_MACRO.match(value)
+        if macro:
+            value = macro.group(1).strip()
+        elif name == "howpublished":
+            continue
+        value = _identifier(value)
+        if value:
+            # Some tools put several URLs in the field; the first is the paper's.
+            return value.split()[0]
+    return None
+
+
+def _arxiv_id(fields: dict[str, str]) -> str | None:
+    """The arXiv id from ``eprint`` with ``archivePrefix``/``eprinttype`` arXiv, or elsewhere."""
+    prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
+    candidates = []
+    if prefix == "arxiv":
+        candidates.append(fields.get("eprint", ""))
+    candidates.append(fields.get("arxivid", ""))
+    url = fields.get("url", "")
+    if "arxiv.org/" in url:
+        candidates.append(url)
+    journal = fields.get("journal", "")
+    # Google Scholar's "arXiv preprint arXiv:2303.08774".
+    if journal.lower().startswith("arxiv"):
+        candidates.append(journal)
+    for candidate in candidates:
+        arxiv_id = normalize_arxiv_id(_identifier(candidate))
+        if arxiv_id:
+            return arxiv_id
+    return None
+
+
+def _identifier(value: str) -> str:
+    """A DOI, URL or eprint with LaTeX escapes and grouping braces removed."""
+    value = _ESCAPED.sub(r"\1", clean_imported(value))
+    return _GROUP_BRACE.sub("", value).strip()
+
+
+def _year_and_date(fields: dict[str, str]) -> tuple[int | None, str | None]:
+    """Year (``year`` or BibLaTeX ``date``) and an ISO date as precise as the entry allows."""
+    date_field = clean_imported(fields.get("date", ""))
+    iso = _ISO_DATE.match(date_field)
+    year_text = _NOOPSORT.sub("", fields.get("year", ""))
+    year_match = _YEAR.search(year_text)
+    year = int(year_match.group(1)) if year_match else None
+    if iso:
+        if year is None:
+            year = int(iso.group(1))
+        return year, iso.group(0).strip()
+    if year is None:
+        match = _YEAR.search(date_field)
+        return (int(match.group(1)), match.group(1)) if match else (None, None)
+    month = _month_number(fields.get("month", ""))
+    return year, f"{year:04d}-{month:02d}" if month else f"{year:04d}"
+
+
+def _month_number(value: str) -> int | None:
+    """1–12 for ``jan``, ``January``, ``{7}`` …; None for ``10~jan`` ranges and the unknown."""
+    text = value.strip().strip("{}").strip().lower()
+    if text.isdigit():
+        number = int(text)
+        return number if 1 <= number <= 12 else None
+    if text[:3] in _MONTH_NUMBERS and text.isalpha():
+        return _MONTH_NUMBERS[text[:3]]
+    return None
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+def split_names(value: str) -> list[str]:
+    """Display names ("Given Family") of a BibTeX name list; ``others`` is dropped.
+
+    Names are separated by ``and`` outside braces; each is "First von Last", "von Last, First"
+    or "von Last, Jr, First", and a fully braced name (``{World Health Organization}``) is kept
+    whole.
+    """
+    names: list[str] = []
+    for part in _split_outside_braces(clean_imported(value), _AND):
+        part = part.strip()
+        if not part or part.lower() == "others":
+            continue
+        name = display_name(part)
+        if name:
+            names.append(name)
+    return names
+
+
+def display_name(name: str) -> str:
+    """One BibTeX name as "Given Family" in plain Unicode."""
+    parts = [p.strip() for p in _split_outside_braces(name, _COMMA)]
+    if len(parts) == 2:
+        last, first = parts
+        name = f"{first} {last}"
+    elif len(parts) >= 3:
+        last, suffix, first = parts[0], parts[1], " ".join(parts[2:])
+        name = f"{first} {last} {suffix}"
+    return _plain(name)
+
+
+def _split_outside_braces(text: str, separator: re.Pattern[str]) -> list[str]:
+    """``text`` split at the matches of ``separator`` that are not inside braces."""
+    pieces: list[str] = []
+    depth = 0
+    scanned = 0  # brace depth is known up to this index
+    start = 0
+    for match in separator.finditer(text):
+        for char in text[scanned : match.start()]:
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                depth = max(depth - 1, 0)
+        scanned = match.start()
+        if depth == 0:
+            pieces.append(text[start : match.start()])
+            start = match.end()
+    pieces.append(text[start:])
+    return pieces

@@ -1,0 +1,106 @@
+"""CSL-JSON, the citation format of Zotero, Pandoc and citeproc: a JSON array of items (or a
+single item) with ``title``, ``author`` [{family, given} or {literal}], ``issued``
+{"date-parts": [[2020, 5, 1]]}, ``container-title``, ``DOI``, ``URL``, ``abstract``, ``type``
+and ``keyword``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reader.identifiers import normalize_arxiv_id, normalize_doi
+from reader.importers import ParseResult
+from reader.importers.jsonsniff import (
+    JsonRecord,
+    Outcome,
+    build_result,
+    clean_abstract,
+    clean_title,
+    finish_record,
+    iso_date,
+    load_records,
+    record_label,
+    string_list,
+    text_value,
+    year_value,
+)
+from reader.models import PaperRecord
+
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
+# Name parts in reading order; particles such as "van" or "de" sit between given and family.
+_NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a CSL-JSON text (an array of items or one item); ``source`` names the file."""
+    return build_result(load_records(text, source), _convert, ("id", "citation-key"))
+
+
+def _convert(record: JsonRecord) -> Outcome:
+    """One CSL item as a paper, or the problem that keeps it out."""
+    item: dict[str, Any] = record.value
+    date = _issued(item.get("issued"))
+    url = clean_title(_first(item.get("URL")))
+    doi = normalize_doi(clean_title(_first(item.get("DOI"))))
+    if doi is None and "doi" in url.lower():
+        # Zotero may export a short DOI ("10/fqd6hj"); the doi.org URL holds the full one.
+        doi = normalize_doi(url)
+    arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
+    paper = PaperRecord(
+        abstract=clean_abstract(item.get("abstract")),
+        title=clean_title(_first(item.get("title"))),
+        authors=_names(item.get("author")),
+        venue=clean_title(_first(item.get("container-title"))) or None,
+        year=int(date[:4]) if date else None,
+        keywords=string_list(item.get("keyword"), r"\s*[,;]\s*"),
+        url=url if url.startswith(("http://", "https://")) else None,
+        doi=doi,
+        arxiv_id=arxiv_id,
+        date=date,
+        kind=clean_title(item.get("type")) or None,
+    )
+    return finish_record(paper, record, record_label(record, ("id", "citation-key")))
+
+
+def _first(value: Any) -> Any:
+    """A value, or the first of a list of values (some exporters wrap single strings)."""
+    if isinstance(value, list):
+        return value[0] if value else None
+    return value
+
+
+def _names(value: Any) -> list[str]:
+    """Display names "Given Family" from CSL name objects (or plain strings)."""
+    if not isinstance(value, list):
+        value = [value]
+    names: list[str] = []
+    for person in value:
+        if isinstance(person, dict):
+            name = clean_title(person.get("literal"))
+            if not name:
+                parts = (clean_title(person.get(part)) for part in _NAME_PARTS)
+                name = " ".join(p for p in parts if p)
+        else:
+            name = clean_title(person)
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def _issued(value: Any) -> str | None:
+    """ISO date of a CSL date: ``date-parts``, else its ``raw`` or ``literal`` text."""
+    if isinstance(value, dict):
+        parts = value.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            found = iso_date(*(parts[0] + [None, None])[:3])
+            if found:
+                return found
+        text = text_value(value.get("raw")) or text_value(value.get("literal"))
+    else:
+        text = text_value(value)  # some exporters give the date as a plain string
+    match = _ISO_DATE.search(text)
+    if match:
+        return iso_date(match.group(1), match.group(2), match.group(3))
+    year = year_value(text)
+    return iso_date(year) if year else None

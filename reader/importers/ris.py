@@ -1,0 +1,300 @@
+"""RIS files (``TY  - JOUR`` … ``ER  -`` records), as exported by reference managers and databases.
+
+The file is split into records here, line by line, so that every problem can name its line and
+one bad record never costs the others; each record is then read by rispy on its own. A record
+that never reaches its ``ER`` line, or holds a malformed tag line, is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import rispy
+
+from reader.identifiers import normalize_doi
+from reader.importers import ImportFormatError, ParseResult
+from reader.models import PaperRecord
+from reader.sanitize import clean_imported
+from reader.textrender import to_plain
+from reader.titles import derive_title
+
+__all__ = ["display_name", "parse"]
+
+TITLE_MAX = 160
+
+# "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
+_TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
+# A line that tries to be a tag line but is spaced wrongly ("AU - Smith", "TI   -x").
+_BROKEN_TAG = re.compile(r"^[A-Z][A-Z0-9](?: ?| {3,})-(?:\s|$)")
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_DATE = re.compile(r"^\s*(\d{4})(?:[/-](\d{1,2})(?:[/-](\d{1,2}))?)?")
+_SPACES = re.compile(r"\s+")
+_PARAGRAPH_END = re.compile(r"[.!?:]$")
+# A continuation line after a line this short is a section heading ("Results") or its text.
+_MAX_HEADING = 40
+_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
+
+# rispy maps tags to long names; the tags themselves are clearer here ("AU", "T2" …).
+_MAPPING = {tag: tag for tag in rispy.TAG_KEY_MAPPING}
+_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "KW", "N1", "UR"]
+
+# Reference types as the BibTeX-style kinds the other importers use.
+_KINDS = {
+    "JOUR": "article",
+    "JFULL": "article",
+    "EJOUR": "article",
+    "MGZN": "article",
+    "NEWS": "article",
+    "ABST": "article",
+    "INPR": "article",
+    "CONF": "inproceedings",
+    "CPAPER": "inproceedings",
+    "BOOK": "book",
+    "EBOOK": "book",
+    "EDBOOK": "book",
+    "CHAP": "incollection",
+    "ECHAP": "incollection",
+    "THES": "phdthesis",
+    "RPRT": "techreport",
+    "UNPB": "unpublished",
+    "MANSCPT": "unpublished",
+    "GEN": "misc",
+    "ELEC": "misc",
+}
+
+
+@dataclass(slots=True)
+class _Record:
+    """The lines of one record between ``TY`` and ``ER``, and what is wrong with it."""
+
+    start: int
+    lines: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a RIS text; ``source`` names the file in messages."""
+    try:
+        return _parse(text, source)
+    except ImportFormatError:
+        raise
+    except Exception as exc:  # a bug here must not take the import down
+        raise ImportFormatError(f"{source}: could not be read as RIS ({exc})") from exc
+
+
+def _parse(text: str, source: str) -> ParseResult:
+    lines = clean_imported(text).split("\n")
+    if not any(line.startswith("TY  -") for line in lines):
+        raise ImportFormatError(f"{source}: not RIS (no 'TY  - ' line starts a record)")
+    result = ParseResult()
+    for item in _split(lines, source):
+        if item.error:
+            result.problems.append(item.error)
+            continue
+        try:
+            record = _record(item, source)
+        except Exception as exc:  # rispy or a value it did not expect; skip just this one
+            result.problems.append(f"{source}:{item.start}: record could not be read ({exc})")
+            continue
+        if record is None:
+            result.problems.append(
+                f"{source}:{item.start}: record has neither title nor abstract; skipped"
+            )
+        else:
+            result.records.append(record)
+    return result
+
+
+def _split(lines: list[str], source: str) -> list[_Record]:
+    """The records of a file in order, tag lines outside any record as records in error."""
+    records: list[_Record] = []
+    current: _Record | None = None
+    stray: int | None = None  # first line of tag lines that belong to no record
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        match = _TAG_LINE.match(line)
+        tag = match.group(1) if match else None
+        if tag == "TY":
+            if stray is not None:
+                records.append(_stray(source, stray))
+                stray = None
+            if current is not None:
+                current.error = (
+                    f"{source}:{current.start}: record has no 'ER  -' line (the next record"
+                    f" starts at line {number}); skipped"
+                )
+                records.append(current)
+            current = _Record(number, [line])
+        elif current is None:
+            # Text before the first record (export headers such as "Provider: …") and blank
+            # lines between records are normal; tag lines there mean a record lost its TY.
+            if (tag or _BROKEN_TAG.match(line)) and stray is None:
+                stray = number
+            if tag == "ER" and stray is not None:
+                records.append(_stray(source, stray))
+                stray = None
+        elif tag == "ER":
+            current.lines.append("ER  - ")
+            records.append(current)
+            current = None
+        else:
+            if tag is None and _BROKEN_TAG.match(line) and current.error is None:
+                current.error = (
+                    f"{source}:{number}: malformed tag line {line[:40]!r} (expected 'XX  - value')"
+                    f" in the record starting at line {current.start}; skipped"
+                )
+            current.lines.append(line)
+    if stray is not None:
+        records.append(_stray(source, stray))
+    if current is not None:
+        current.error = (
+            f"{source}:{current.start}: record has no 'ER  -' line (the file ends first); skipped"
+        )
+        records.append(current)
+    return records
+
+
+def _stray(source: str, line: int) -> _Record:
+    """A record in error for tag lines found outside any record."""
+    message = f"{source}:{line}: tag lines outside a record (no 'TY  - ' line before them); skipped"
+    return _Record(line, error=message)
+
+
+def _record(item: _Record, source: str) -> PaperRecord | None:
+    """The paper of one record, or None when it has neither title nor abstract."""
+    parsed = rispy.loads("\n".join(item.lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
+    if not parsed:
+        raise ValueError("rispy found no record")
+    tags = parsed[0]
+
+    title = _fold(_first(tags, "TI", "T1"))
+    abstract = _abstract(item.lines, "AB") or _abstract(item.lines, "N2")
+    if not title and not abstract:
+        return None
+    title_derived = False
+    if not title:
+        title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
+        title_derived = True
+
+    authors: list[str] = []
+    for name in _values(tags, "AU") + _values(tags, "A1"):
+        display = display_name(name)
+        if display and display not in authors:
+            authors.append(display)
+    keywords: list[str] = []
+    for value in _values(tags, "KW"):
+        for word in value.split(";"):
+            word = _fold(word)
+            if word and word not in keywords:
+                keywords.append(word)
+    year, date = _year_and_date(_first(tags, "PY", "Y1", "DA"), _first(tags, "DA", "PY", "Y1"))
+    urls = [url for url in _values(tags, "UR") if url.strip()]
+    kind_code = _fold(_first(tags, "TY")).upper()
+    return PaperRecord(
+        abstract=abstract,
+        title=title,
+        title_derived=title_derived,
+        authors=authors,
+        venue=_fold(_first(tags, "T2", "JF", "JO", "BT", "J2", "JA")) or None,
+        year=year,
+        keywords=keywords,
+        url=_fold(urls[0]) if urls else None,
+        doi=normalize_doi(_first(tags, "DO")),
+        source=f"{source}:{item.start}",
+        date=date,
+        kind=_KINDS.get(kind_code, kind_code.lower() or None),
+    )
+
+
+def _values(tags: dict[str, object], tag: str) -> list[str]:
+    """All values of a tag as strings (rispy gives lists for list tags, else a string)."""
+    value = tags.get(tag)
+    if value is None:
+        # Tags rispy does not know (BT in older files) are collected under "UK".
+        unknown = tags.get("UK")
+        value = unknown.get(tag) if isinstance(unknown, dict) else None
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [clean_imported(str(v)) for v in value if v is not None]
+    return [clean_imported(str(value))]
+
+
+def _first(tags: dict[str, object], *names: str) -> str:
+    """The first non-empty value among ``names``."""
+    for name in names:
+        for value in _values(tags, name):
+            if value.strip():
+                return value
+    return ""
+
+
+def _fold(value: str) -> str:
+    """``value`` on one line with single spaces."""
+    return _SPACES.sub(" ", value).strip()
+
+
+def _abstract(lines: list[str], tag: str) -> str:
+    """The value of ``tag`` with its continuation lines, keeping paragraph breaks.
+
+    rispy joins continuation lines with spaces, which runs the sections of a structured
+    abstract ("Methods: …", "Results: …") together. A continuation line starts a new paragraph
+    when the line before it ends a sentence or is a short heading, and is otherwise a wrapped
+    line of the same paragraph.
+    """
+    pieces: list[str] = []
+    for line in lines:
+        match = _TAG_LINE.match(line)
+        if match:
+            if pieces:
+                break
+            if match.group(1) == tag:
+                pieces.append(_fold(match.group(2) or ""))
+        elif pieces:
+            pieces.append(_fold(line))
+    paragraphs: list[str] = []
+    for piece in pieces:
+        if not piece:
+            continue
+        last = paragraphs[-1] if paragraphs else ""
+        heading = len(last) < _MAX_HEADING and piece[0].isupper()
+        if not last or _PARAGRAPH_END.search(last) or heading:
+            paragraphs.append(piece)
+        else:
+            paragraphs[-1] = f"{last} {piece}"
+    return "\n\n".join(paragraphs)
+
+
+def _year_and_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
+    """Year and ISO date from ``PY``/``Y1``/``DA`` (``2012``, ``2012/07/03``, ``2012///``)."""
+    match = _YEAR.search(year_text) or _YEAR.search(date_text)
+    year = int(match.group(1)) if match else None
+    if year is None:
+        return None, None
+    for text in (date_text, year_text):
+        date = _DATE.match(text)
+        if date and int(date.group(1)) == year:
+            month = int(date.group(2)) if date.group(2) else 0
+            day = int(date.group(3)) if date.group(3) else 0
+            if 1 <= month <= 12:
+                if 1 <= day <= 31:
+                    return year, f"{year:04d}-{month:02d}-{day:02d}"
+                return year, f"{year:04d}-{month:02d}"
+    return year, f"{year:04d}"
+
+
+def display_name(name: str) -> str:
+    """A name as "Given Family": ``Blomberg, Björn A.`` → ``Björn A. Blomberg``.
+
+    ``Last, First, Suffix`` (the RIS form) becomes ``First Last Suffix``; ``Last, Suffix, First``
+    is recognised by its suffix. A name without a comma is kept as written.
+    """
+    parts = [_fold(p) for p in name.split(",")]
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    last, rest = parts[0], parts[1:]
+    suffixes = [p for p in rest if p.lower() in _SUFFIXES]
+    given = [p for p in rest if p.lower() not in _SUFFIXES]
+    return " ".join([*given, last, *suffixes])
