@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from reader import __version__
-from reader.importers import ImportFormatError
+from reader.importers import FORMATS, ImportFormatError
 from reader.library import Library
 from reader.locations import default_library_dir
 from reader.models import Paper
@@ -89,24 +89,74 @@ def cli(ctx: click.Context) -> None:
 
 @cli.command("import")
 @library_option
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["seed"]), help="Read files as this format.")
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Read the files as this format instead of detecting it.")
+@click.option("--strict", is_flag=True, help="Import nothing if any record is bad.")
+@click.option("--dry-run", is_flag=True, help="Report what would happen; write nothing.")
+@click.option("--verbose", "-v", is_flag=True, help="List every bad record.")
+@click.option("--undo", is_flag=True,
+              help="Remove what the last import added (papers with stars or notes stay).")
 @click.pass_context
 @handles_errors
-def import_cmd(ctx: click.Context, files: tuple[Path, ...], fmt: str | None) -> None:
-    """Import abstract lists into the library."""
+def import_cmd(
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    fmt: str | None,
+    strict: bool,
+    dry_run: bool,
+    verbose: bool,
+    undo: bool,
+) -> None:
+    """Import lists of papers: plain-text abstract lists, OpenReview and paperlists JSON,
+    arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, CSV; .gz too."""
     library = open_library(ctx)
+    if undo:
+        if files:
+            raise UserError("--undo takes no files")
+        _undo(library)
+        return
+    if not files:
+        raise UserError("name the files to import (or --undo)")
     bar = _LazyProgress("Importing")
     try:
-        summary = library.import_files(files, fmt, bar.update, sync=False)
+        summary = library.import_files(
+            files, fmt, bar.update, sync=False, strict=strict, dry_run=dry_run
+        )
     finally:
         bar.close()
+    for warning in summary.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(str(summary))
+    for report in summary.reports:
+        if report.previous is not None:
+            changes = ", ".join(
+                part for part in (f"{report.new:,} new" if report.new else "", report.changes())
+                if part
+            ) or "nothing"
+            name = Path(report.files[0]).name
+            click.echo(f"Since the import of {name} on {report.previous[:16]}: {changes}.")
+    if verbose:
+        for problem in summary.problems:
+            click.echo(problem, err=True)
+    if dry_run:
+        return
     bar = _LazyProgress("Indexing")
     try:
         library.sync_index(bar.update)
     finally:
         bar.close()
+
+
+def _undo(library: Library) -> None:
+    result = library.undo_last_import()
+    if result is None:
+        raise UserError("there is no import to undo")
+    click.echo(f"Removed {result.removed:,} papers added by the import of {result.path}.")
+    if result.kept:
+        keys = ", ".join(key for _, key in result.kept[:20])
+        more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""
+        click.echo(f"Kept {len(result.kept)} that carry your stars or notes: {keys}{more}.")
 
 
 class _LazyProgress:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 
 from rich.console import Console
 from textual.pilot import Pilot
@@ -233,3 +234,27 @@ async def test_missing_index_is_rebuilt_at_start(library: Library) -> None:
         await settle(app, pilot)
         assert len(app.query_one(PaperList).ids) == 1
     assert library.index_state() == "ok"
+
+
+async def test_i_imports_a_file_and_reports_the_summary(library: Library, tmp_path: Path) -> None:
+    path = tmp_path / "neurips.txt"
+    path.write_text(
+        "NeurIPS 2025 accepted papers\n\nWe introduce Quokka, a benchmark for marsupial "
+        "vision models across many habitats and seasons.\n",
+        encoding="utf-8",
+    )
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i")
+        await pilot.press(*str(path))
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert len(app.query_one(PaperList).ids) == 39
+        messages = " ".join(n.message for n in app._notifications)
+        assert "1 read: 1 new" in messages
+        await pilot.press("i", *str(tmp_path / "missing.txt"), "enter")
+        await settle(app, pilot)
+        messages = " ".join(n.message for n in app._notifications)
+        assert "cannot read" in messages
+    assert library.search("quokka").ids

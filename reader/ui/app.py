@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -11,11 +12,14 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
 from reader.clipboard import copy_text
+from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper
 from reader.resources import styles_dir
+from reader.store import StoreError
 from reader.ui import bindings
 from reader.ui.screens.help import HelpScreen
+from reader.ui.screens.import_file import ImportScreen
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.paper_list import PaperList
@@ -29,7 +33,9 @@ SEARCH_PLACEHOLDER = (
 
 
 #: App actions that need the list's current paper at hand.
-_PAPER_ACTIONS = {"focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search"}
+_PAPER_ACTIONS = {
+    "focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search", "import_file",
+}
 
 
 class SearchBox(Input):
@@ -89,7 +95,9 @@ class ReaderApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The paper keys act on the main screen and in the reading view only, so the
         editor's and the help's footers don't offer keys that would do nothing there."""
-        if action in _PAPER_ACTIONS and isinstance(self.screen, NoteScreen | HelpScreen):
+        if action in _PAPER_ACTIONS and isinstance(
+            self.screen, NoteScreen | HelpScreen | ImportScreen
+        ):
             return False
         return True
 
@@ -311,6 +319,49 @@ class ReaderApp(App[None]):
             self.library.bibtex([paper.id]), "BibTeX", osc52=self.copy_to_clipboard
         )
         self.notify(outcome.message, severity="information" if outcome.ok else "error")
+
+    def action_import_file(self) -> None:
+        """Ask for a file and import it in the background."""
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.import_files([path])
+
+        self.push_screen(ImportScreen(), chosen)
+
+    @work(thread=True, exclusive=True, group="import", exit_on_error=False)
+    def import_files(self, paths: list[Path]) -> None:
+        """Import files, showing progress, then the summary as a notification."""
+        names = ", ".join(p.name for p in paths)
+
+        def progress(done: int, total: int) -> None:
+            self.call_from_thread(self._set_status_note, f"Importing {names}: {done:,}/{total:,}")
+
+        try:
+            summary = self.library.import_files(paths, progress=progress, sync=False)
+        except (ImportFormatError, StoreError) as exc:
+            self.call_from_thread(self._set_status_note, "")
+            self.call_from_thread(self.notify, str(exc), title="Import failed",
+                                  severity="error", timeout=12)
+            return
+        self.call_from_thread(self._imported, summary)
+        self.call_from_thread(self._set_status_note, "Indexing the new papers…")
+        self.library.sync_index(
+            lambda done, total: self.call_from_thread(
+                self._set_status_note, f"Indexing {done:,}/{total:,}…"
+            )
+        )
+        self.call_from_thread(self._set_status_note, "")
+
+    def _imported(self, summary: ImportSummary) -> None:
+        self.run_search(self.query_one(SearchBox).value)
+        lines = [str(summary)]
+        lines += [changes for r in summary.reports if (changes := r.changes())]
+        lines += summary.warnings
+        lines += summary.problems[:3]
+        if len(summary.problems) > 3:
+            lines.append(f"… and {len(summary.problems) - 3} more (reader import --verbose)")
+        self.notify("\n".join(lines), title="Imported", timeout=12)
 
     def action_help(self) -> None:
         """Show every key."""

@@ -14,6 +14,7 @@ APP: list[BindingType] = [
     Binding("s", "toggle_star", "Star", id="paper.star"),
     Binding("n", "edit_note", "Note", id="paper.note"),
     Binding("y", "copy_citation", "Copy BibTeX", id="paper.copy"),
+    Binding("i", "import_file", "Import", id="app.import"),
     Binding("escape", "clear_search", "Clear search", id="app.clear", show=False),
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("q", "quit", "Quit", id="app.quit"),
@@ -50,6 +51,11 @@ NOTE_EDITOR: list[BindingType] = [
     Binding("escape", "close", "Save and close", id="note.close"),
 ]
 
+#: The import dialog.
+IMPORT: list[BindingType] = [
+    Binding("escape", "cancel", "Cancel", id="import.cancel"),
+]
+
 #: The help screen.
 HELP: list[BindingType] = [
     Binding("j,down", "scroll_down", "Scroll down", id="help.down", show=False),
@@ -64,5 +70,6 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("Search box", SEARCH),
     ("Reading view", READING),
     ("Note editor", NOTE_EDITOR),
+    ("Import dialog", IMPORT),
     ("Help", HELP),
 ]
