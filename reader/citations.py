@@ -125,11 +125,7 @@ def make_citekey(
     title: str, authors: list[str], year: int | None, taken: Callable[[str], bool]
 ) -> str:
     """A readable, stable citation key unique in the library."""
-    word = _title_word(title)
-    family = _family_name(authors)
-    year_part = _NON_KEY_CHARS.sub("", str(year)) if year is not None else ""
-    base = f"{family}{year_part}{word}" if family else f"{word}{year_part}"
-
+    base = citekey_base(title, authors, year)
     if not taken(base):
         return base
     for n in range(1, _MAX_SUFFIX_ATTEMPTS + 1):
@@ -137,6 +133,38 @@ def make_citekey(
         if not taken(key):
             return key
     raise RuntimeError(f"no free citation key for base {base!r}")
+
+
+def citekey_base(title: str, authors: list[str], year: int | None) -> str:
+    """The key before any disambiguating suffix: ``smith2024gdpval`` or ``gdpval2026``."""
+    word = _title_word(title)
+    family = _family_name(authors)
+    year_part = _NON_KEY_CHARS.sub("", str(year)) if year is not None else ""
+    return f"{family}{year_part}{word}" if family else f"{word}{year_part}"
+
+
+class CitekeyAllocator:
+    """Hands out unique keys for many papers at once (an import).
+
+    Gives the same keys as make_citekey while keys are only added, without probing every
+    suffix again for each of a thousand papers whose titles start alike.
+    """
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self._next: dict[str, int] = {}
+
+    def allocate(self, title: str, authors: list[str], year: int | None) -> str:
+        """A free key for this paper, now taken."""
+        base = citekey_base(title, authors, year)
+        n = self._next.get(base, 0)
+        key = base + _letter_suffix(n) if n else base
+        while key in self.taken:
+            n += 1
+            key = base + _letter_suffix(n)
+        self._next[base] = n + 1
+        self.taken.add(key)
+        return key
 
 
 def bibtex_entry(paper: Paper) -> str:
@@ -185,11 +213,16 @@ def _ascii(text: str) -> str:
 
 def _title_word(title: str) -> str:
     """The first significant title word, as a key fragment; "paper" if there is none."""
-    words = [w for w in (_ascii(t) for t in title.split()) if w]
-    significant = [w for w in words if w not in _STOPWORDS]
+    first = ""
+    # Lazily: only the words up to the first significant one are transliterated.
+    for word in (_ascii(t) for t in title.split()):
+        if not word:
+            continue
+        if word not in _STOPWORDS:
+            return word[:_MAX_TITLE_WORD]
+        first = first or word
     # A title made only of stopwords ("What if?") still beats a generic placeholder.
-    chosen = significant or words or ["paper"]
-    return chosen[0][:_MAX_TITLE_WORD]
+    return (first or "paper")[:_MAX_TITLE_WORD]
 
 
 def _family_name(authors: list[str]) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reader.citations import make_citekey
+from reader.citations import CitekeyAllocator
 from reader.clock import now
 from reader.identifiers import normalize_arxiv_id, normalize_doi
 from reader.identity import Known, Matcher, abstract_key
@@ -93,7 +93,8 @@ class _Import:
         ).lastrowid
         self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
         self.matcher = Matcher(self._known(), self._abstracts())
-        self.citekeys = {row[0] for row in conn.execute("SELECT citekey FROM papers")}
+        taken = {row[0] for row in conn.execute("SELECT citekey FROM papers")}
+        self.citekeys = CitekeyAllocator(taken)
         self.actions: dict[int, str] = {}
 
     def _known(self) -> Iterator[Known]:
@@ -154,14 +155,10 @@ class _Import:
         if previous is None or ACTIONS.index(action) < ACTIONS.index(previous):
             self.actions[paper_id] = action
 
-    def _taken(self, key: str) -> bool:
-        return key in self.citekeys
-
     def _insert(
         self, record: PaperRecord, doi: str | None, arxiv_id: str | None, key: str | None
     ) -> None:
-        citekey = make_citekey(record.title, record.authors, record.year, self._taken)
-        self.citekeys.add(citekey)
+        citekey = self.citekeys.allocate(record.title, record.authors, record.year)
         paper_id = self.conn.execute(
             "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
             "year, keywords, url, doi, citekey, source, added_at, updated_at, generation, "

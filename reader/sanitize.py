@@ -45,6 +45,7 @@ _IMPORT_TABLE: dict[int, None] = {
     code: None for code in range(0xA0) if _is_removable_control(code)
 }
 _IMPORT_TABLE.update({ord(ch): None for ch in _ZERO_WIDTH})
+_IMPORT_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _IMPORT_TABLE) + "]")
 
 # Replacement table for visible: C0 controls map onto the Control Pictures
 # block (U+2400 + code), DEL onto its picture, C1 (which has no pictures) onto
@@ -63,6 +64,7 @@ for _ch in _BIDI:
 del _code, _ch
 
 _IDENTITY_ZW_TABLE = {ord(ch): None for ch in _ZERO_WIDTH}
+_ZERO_WIDTH_CHARS = re.compile("[" + "".join(_ZERO_WIDTH) + "]")
 _NEWLINES_RE = re.compile(r"\r\n?")
 
 
@@ -70,10 +72,15 @@ def clean_imported(text: str) -> str:
     """Return *text* as it should be stored: NFC, LF newlines, no controls or zero-widths."""
     # Newlines first, so that a lone CR becomes LF instead of being deleted as a
     # control character.
-    text = _NEWLINES_RE.sub("\n", text)
+    if "\r" in text:
+        text = _NEWLINES_RE.sub("\n", text)
     # Delete before normalising: removing a character from between a base and a
-    # combining mark can change the composed form.
-    text = text.translate(_IMPORT_TABLE)
+    # combining mark can change the composed form. The search finds the (rare) text that
+    # needs it in one pass; translate() with a table is slow on non-ASCII text.
+    if _IMPORT_CHARS.search(text):
+        text = text.translate(_IMPORT_TABLE)
+    if text.isascii() or unicodedata.is_normalized("NFC", text):
+        return text
     return unicodedata.normalize("NFC", text)
 
 
@@ -84,7 +91,11 @@ def visible(text: str) -> str:
 
 def normalize_for_identity(text: str) -> str:
     """Return a comparison key: NFKC, case-folded, whitespace collapsed, zero-widths removed."""
-    text = text.translate(_IDENTITY_ZW_TABLE)
+    if text.isascii():
+        # NFKC and casefold are the identity and lower() on ASCII: skip the Unicode work.
+        return " ".join(text.lower().split())
+    if _ZERO_WIDTH_CHARS.search(text):
+        text = text.translate(_IDENTITY_ZW_TABLE)
     # casefold() can yield strings that are no longer NFKC-normal (e.g. some
     # Greek and ligature cases), so normalise on both sides of it.
     text = unicodedata.normalize("NFKC", text)

@@ -424,7 +424,8 @@ def finish_record(paper: PaperRecord, record: JsonRecord, label: str) -> Outcome
 
 # --- field helpers --------------------------------------------------------------------------
 
-_H_SPACE = re.compile(r"[ \t]+")
+# Only what needs replacing: a run of blanks or a tab (not every single space).
+_H_SPACE = re.compile(r"[ \t]{2,}|\t")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d|21\d\d)(?!\d)")
@@ -438,8 +439,12 @@ _MIN_YEAR, _MAX_YEAR = 1800, 2199
 def text_value(value: Any) -> str:
     """``value`` as text: strings as they are, integers as digits, anything else empty."""
     if isinstance(value, str):
-        # JSON can escape half a surrogate pair ("\\ud800"); such text cannot be stored as UTF-8.
-        return _SURROGATE.sub("\ufffd", value)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            # JSON can escape half a surrogate pair ("\\ud800"), which UTF-8 cannot store.
+            return _SURROGATE.sub("\ufffd", value)
+        return value
     # Numbers do turn up where text belongs (an id, a numeric title); other types are junk.
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
@@ -449,6 +454,14 @@ def text_value(value: Any) -> str:
 def clean_title(value: Any) -> str:
     """Imported single-line text (title, name, venue): cleaned, whitespace folded."""
     return " ".join(clean_imported(text_value(value)).split())
+
+
+def _fold_blanks(line: str) -> str:
+    """Runs of blanks and tabs as one space (the substring tests skip the regex for the
+    usual line, which has neither)."""
+    if "  " in line or "\t" in line:
+        return _H_SPACE.sub(" ", line)
+    return line
 
 
 def clean_abstract(value: Any, *, unwrap: bool = False, indented_paragraphs: bool = False) -> str:
@@ -462,7 +475,7 @@ def clean_abstract(value: Any, *, unwrap: bool = False, indented_paragraphs: boo
         text = re.sub(r"\n(?=[ \t]+\S)", "\n\n", text.strip("\n"))
     paragraphs = []
     for block in _BLANK_LINES.split(text):
-        lines = [_H_SPACE.sub(" ", line).strip() for line in block.split("\n")]
+        lines = [_fold_blanks(line).strip() for line in block.split("\n")]
         lines = [line for line in lines if line]
         if lines:
             paragraphs.append((" " if unwrap else "\n").join(lines))
