@@ -60,14 +60,26 @@ class PaperView(VerticalScroll):
 
 
 def _meta_line(paper: Paper) -> str:
-    """Authors, venue and year, citation key and marks on one line."""
-    parts = []
+    """Authors; venue, year, key and marks; then what else is known (area, keywords, TL;DR,
+    where to find the paper), a line each."""
+    lines = []
     if paper.authors:
-        authors = ", ".join(paper.authors[:6]) + (" et al." if len(paper.authors) > 6 else "")
-        parts.append(visible(authors))
-    if paper.venue_year:
-        parts.append(visible(paper.venue_year))
-    parts.append(f"@{paper.citekey}")
+        authors = ", ".join(paper.authors[:8]) + (" et al." if len(paper.authors) > 8 else "")
+        lines.append(authors)
+    parts = [p for p in (paper.venue_year, f"@{paper.citekey}") if p]
+    if paper.withdrawn:
+        parts.append("withdrawn")
     if paper.starred:
         parts.append("★ starred")
-    return " · ".join(parts)
+    lines.append(" · ".join(parts))
+    if paper.primary_area:
+        lines.append(f"Area: {paper.primary_area}")
+    if paper.keywords:
+        lines.append("Keywords: " + ", ".join(paper.keywords[:12]))
+    if paper.tldr:
+        lines.append(f"TL;DR: {paper.tldr}")
+    links = [f"doi:{paper.doi}" if paper.doi else "", f"arXiv:{paper.arxiv_id}" if paper.arxiv_id
+             else "", paper.url or ""]
+    if any(links):
+        lines.append(" · ".join(link for link in links if link))
+    return visible("\n".join(lines))
