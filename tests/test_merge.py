@@ -175,3 +175,30 @@ def test_strict_refuses_a_file_with_bad_records(
     else:
         summary = empty_library.import_files([bib])
         assert summary.skipped >= 1 and summary.new >= 1
+
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def test_seed_list_then_openreview_sample_keeps_marks_and_gets_real_titles(
+    empty_library: Library,
+) -> None:
+    sample = SHARED / "iclr2026" / "submissions-sample.jsonl.gz"
+    if not sample.exists():
+        pytest.skip("shared data not present")
+    from tests.conftest import SEEDS
+
+    library = empty_library
+    library.import_files([SEEDS[0]], sync=False)
+    seed_ids = library.store.all_ids()
+    gdpval = paper_id_with(library, GDPVAL_START)
+    library.set_starred(gdpval, True, sync=False)
+    library.save_note(gdpval, "grading service", sync=False)
+    summary = library.import_files([sample], sync=False)
+    assert str(summary) == "3,019 read: 3,000 new, 19 merged, 0 unchanged, 0 skipped"
+    assert library.store.count() == 3019
+    seeds = library.store.papers(seed_ids)
+    assert all(not p.title_derived and p.openreview_id for p in seeds)
+    paper = library.store.paper(gdpval)
+    assert paper is not None and paper.starred and paper.note == "grading service"
+    assert paper.title.startswith("GDPval: Evaluating AI Model Performance")
