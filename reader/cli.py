@@ -17,6 +17,7 @@ from reader.importers import FORMATS, ImportFormatError
 from reader.library import Library
 from reader.locations import default_library_dir
 from reader.models import Paper
+from reader.remote import FetchError
 from reader.store import StoreError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -146,6 +147,28 @@ def import_cmd(
         library.sync_index(bar.update)
     finally:
         bar.close()
+
+
+@cli.command()
+@library_option
+@click.argument("refs", nargs=-1, required=True)
+@click.option("--timeout", type=click.FloatRange(min=0.5), default=10.0, show_default=True,
+              help="Seconds to wait for each service.")
+@click.pass_context
+@handles_errors
+def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
+    """Add papers by arXiv id, DOI or OpenReview id or URL (fetched from arXiv, Crossref,
+    OpenReview)."""
+    library = open_library(ctx)
+    try:
+        summary = library.add(refs, timeout=timeout)
+    except FetchError as exc:
+        raise UserError(str(exc)) from exc
+    click.echo(str(summary).replace(" (see --verbose)", ""))
+    for problem in summary.problems:
+        click.echo(problem, err=True)
+    if summary.problems and not (summary.new or summary.merged or summary.unchanged):
+        ctx.exit(1)
 
 
 def _undo(library: Library) -> None:

@@ -16,6 +16,7 @@ from reader.importing import UndoResult
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
 from reader.query import INDEX_FLAGS, ParsedQuery, filter_help, parse_query
+from reader.remote import Endpoints, fetch
 from reader.resources import sample_files
 from reader.search import SearchIndex
 from reader.store import Store
@@ -145,6 +146,18 @@ class Library:
             summary.reports.append(part)
         if sync and not dry_run:
             self.sync_index()
+        return summary
+
+    def add(
+        self, refs: Sequence[str], endpoints: Endpoints | None = None, timeout: float = 10.0
+    ) -> ImportSummary:
+        """Fetch papers by arXiv id, DOI or OpenReview id and import them like a file."""
+        fetched = fetch(refs, endpoints or Endpoints.from_env(), timeout=timeout)
+        with self.session() as store:
+            summary = store.import_records(
+                fetched.records, "add: " + " ".join(refs), "remote", problems=fetched.problems
+            )
+        self.sync_index()
         return summary
 
     def undo_last_import(self) -> UndoResult | None:

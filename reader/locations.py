@@ -36,6 +36,11 @@ class LibraryPaths:
         return self.root / "index"
 
     @property
+    def clipboard_file(self) -> Path:
+        """Where a copy goes when no clipboard can be reached (and a backup of OSC 52 ones)."""
+        return self.root / "clipboard.txt"
+
+    @property
     def drafts(self) -> Path:
         """Where unsaved notes go when the database refuses a write."""
         return self.root / "drafts"

@@ -58,3 +58,37 @@ def test_a_failing_route_is_never_reported_as_a_copy() -> None:
 def test_no_route_at_all() -> None:
     outcome = copy_text("text", "BibTeX")
     assert not outcome.ok and outcome.route == "none"
+
+
+def test_file_route_when_nothing_else_is_reachable(tmp_path: Path) -> None:
+    target = tmp_path / "clipboard.txt"
+    outcome = copy_text("@misc{x}", "BibTeX", file=target)
+    assert outcome.ok and outcome.route == "file"
+    assert target.read_text(encoding="utf-8") == "@misc{x}"
+    assert str(target) in outcome.message
+
+
+def test_osc52_keeps_a_copy_in_the_file_and_says_it_is_unconfirmed(tmp_path: Path) -> None:
+    target = tmp_path / "clipboard.txt"
+    sent: list[str] = []
+    outcome = copy_text("text", "BibTeX", osc52=sent.append, file=target)
+    assert sent == ["text"] and not outcome.confirmed
+    assert "not confirmed" in outcome.message and str(target) in outcome.message
+    assert target.read_text(encoding="utf-8") == "text"
+
+
+def test_routes_can_be_chosen(fake_xclip: Path, tmp_path: Path) -> None:
+    outcome = copy_text("text", "BibTeX", routes=("file",), file=tmp_path / "c.txt")
+    assert outcome.route == "file"
+    assert not fake_xclip.exists()
+
+
+def test_osc52_sequence_and_its_tmux_wrapping() -> None:
+    import base64
+
+    from reader.clipboard import osc52_sequence
+
+    plain = osc52_sequence("hé")
+    assert plain == "\x1b]52;c;" + base64.b64encode("hé".encode()).decode() + "\a"
+    wrapped = osc52_sequence("hé", tmux=True)
+    assert wrapped.startswith("\x1bPtmux;\x1b\x1b]52;c;") and wrapped.endswith("\a\x1b\\")

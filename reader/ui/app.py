@@ -11,16 +11,17 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
-from reader.clipboard import copy_text
+from reader.clipboard import copy_text, in_tmux, osc52_sequence
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper
+from reader.remote import FetchError
 from reader.resources import styles_dir
 from reader.store import StoreError
 from reader.ui import bindings
 from reader.ui.screens.help import HelpScreen
-from reader.ui.screens.import_file import ImportScreen
 from reader.ui.screens.note import NoteScreen
+from reader.ui.screens.prompts import PromptScreen, add_prompt, import_prompt
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.paper_view import PaperView
@@ -35,6 +36,7 @@ SEARCH_PLACEHOLDER = (
 #: App actions that need the list's current paper at hand.
 _PAPER_ACTIONS = {
     "focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search", "import_file",
+    "add_by_id",
 }
 
 
@@ -96,7 +98,7 @@ class ReaderApp(App[None]):
         """The paper keys act on the main screen and in the reading view only, so the
         editor's and the help's footers don't offer keys that would do nothing there."""
         if action in _PAPER_ACTIONS and isinstance(
-            self.screen, NoteScreen | HelpScreen | ImportScreen
+            self.screen, NoteScreen | HelpScreen | PromptScreen
         ):
             return False
         return True
@@ -316,18 +318,44 @@ class ReaderApp(App[None]):
         if paper is None:
             return
         outcome = copy_text(
-            self.library.bibtex([paper.id]), "BibTeX", osc52=self.copy_to_clipboard
+            self.library.bibtex([paper.id]),
+            "BibTeX",
+            osc52=self.send_osc52,
+            file=self.library.paths.clipboard_file,
         )
         self.notify(outcome.message, severity="information" if outcome.ok else "error")
 
     def action_import_file(self) -> None:
         """Ask for a file and import it in the background."""
 
-        def chosen(path: Path | None) -> None:
+        def chosen(path: str | None) -> None:
             if path is not None:
-                self.import_files([path])
+                self.import_files([Path(path).expanduser()])
 
-        self.push_screen(ImportScreen(), chosen)
+        self.push_screen(import_prompt(), chosen)
+
+    def action_add_by_id(self) -> None:
+        """Ask for ids and fetch them in the background."""
+
+        def chosen(refs: str | None) -> None:
+            if refs:
+                self.add_papers(refs.split())
+
+        self.push_screen(add_prompt(), chosen)
+
+    @work(thread=True, exclusive=True, group="import", exit_on_error=False)
+    def add_papers(self, refs: list[str]) -> None:
+        """Fetch and import papers by id, then report as an import does."""
+        self.call_from_thread(self._set_status_note, f"Fetching {' '.join(refs)}…")
+        try:
+            summary = self.library.add(refs)
+        except (FetchError, StoreError) as exc:
+            self.call_from_thread(self.notify, str(exc), title="Add failed",
+                                  severity="error", timeout=12)
+        else:
+            self.call_from_thread(self._imported, summary)
+        finally:
+            self.call_from_thread(self._set_status_note, "")
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def import_files(self, paths: list[Path]) -> None:
@@ -362,6 +390,13 @@ class ReaderApp(App[None]):
         if len(summary.problems) > 3:
             lines.append(f"… and {len(summary.problems) - 3} more (reader import --verbose)")
         self.notify("\n".join(lines), title="Imported", timeout=12)
+
+    def send_osc52(self, text: str) -> None:
+        """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""
+        self.copy_to_clipboard(text)  # plain OSC 52, and app.clipboard for the record
+        driver = self._driver  # Textual has no public way to write a raw sequence
+        if in_tmux() and driver is not None:
+            driver.write(osc52_sequence(text, tmux=True))
 
     def action_help(self) -> None:
         """Show every key."""

@@ -15,6 +15,7 @@ APP: list[BindingType] = [
     Binding("n", "edit_note", "Note", id="paper.note"),
     Binding("y", "copy_citation", "Copy BibTeX", id="paper.copy"),
     Binding("i", "import_file", "Import", id="app.import"),
+    Binding("a", "add_by_id", "Add by id", id="app.add", show=False),
     Binding("escape", "clear_search", "Clear search", id="app.clear", show=False),
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("q", "quit", "Quit", id="app.quit"),
@@ -51,9 +52,9 @@ NOTE_EDITOR: list[BindingType] = [
     Binding("escape", "close", "Save and close", id="note.close"),
 ]
 
-#: The import dialog.
-IMPORT: list[BindingType] = [
-    Binding("escape", "cancel", "Cancel", id="import.cancel"),
+#: The one-line prompts (import a file, add by id).
+PROMPT: list[BindingType] = [
+    Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
 ]
 
 #: The help screen.
@@ -70,6 +71,6 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("Search box", SEARCH),
     ("Reading view", READING),
     ("Note editor", NOTE_EDITOR),
-    ("Import dialog", IMPORT),
+    ("Prompts", PROMPT),
     ("Help", HELP),
 ]

@@ -51,7 +51,8 @@ class HelpScreen(ModalScreen[None]):
             yield Static(
                 "s, n and y work in the reading view too; ctrl+p opens the command palette.\n"
                 "Search syntax: words, \"phrases\", prefix*, typo~, title:word, "
-                "abstract:\"a phrase\", AND / OR / NOT, is:starred, has:notes, -is:starred",
+                "abstract:\"a phrase\", AND / OR / NOT, is:starred, has:notes, is:new, "
+                "is:changed, is:withdrawn, -is:starred",
                 id="help-syntax",
                 markup=False,
             )

@@ -1,0 +1,92 @@
+"""One-line prompts: a file to import (with path completion), ids to add."""
+
+from __future__ import annotations
+
+import os
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Input, Static
+
+from reader.ui import bindings
+
+
+class PathSuggester(Suggester):
+    """Completes the last part of a path from what is on disk (→ accepts)."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        """The first entry of the directory that starts with what was typed."""
+        if not value:
+            return None
+        expanded = os.path.expanduser(value)
+        folder, prefix = os.path.split(expanded)
+        try:
+            names = sorted(os.listdir(folder or "."))
+        except OSError:
+            return None
+        for name in names:
+            if name.startswith(prefix) and name != prefix and not name.startswith("."):
+                completed = os.path.join(folder, name)
+                if os.path.isdir(completed):
+                    completed += os.sep
+                # Keep the user's "~" if they typed one.
+                if value.startswith("~"):
+                    completed = "~" + completed[len(os.path.expanduser("~")) :]
+                return completed
+        return None
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """A titled one-line input; enter returns the text, esc cancels."""
+
+    BINDINGS = bindings.PROMPT
+
+    def __init__(
+        self, title: str, placeholder: str, help_text: str, suggester: Suggester | None = None
+    ) -> None:
+        super().__init__()
+        self._title = title
+        self._placeholder = placeholder
+        self._help = help_text
+        self._suggester = suggester
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="prompt-dialog"):
+            yield Static(self._title, id="prompt-title", markup=False)
+            yield Input(placeholder=self._placeholder, suggester=self._suggester,
+                        id="prompt-input")
+            yield Static(self._help, id="prompt-help", markup=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Return what was typed."""
+        if event.value.strip():
+            self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        """Close without doing anything."""
+        self.dismiss(None)
+
+
+def import_prompt() -> PromptScreen:
+    """Ask for a file to import."""
+    return PromptScreen(
+        "Import a file",
+        "path to a list of papers (→ completes)",
+        "Plain-text abstract lists, OpenReview or paperlists JSON, arXiv JSON lines or Atom, "
+        "BibTeX, RIS, CSL-JSON, CSV; .gz too. The format is detected.",
+        PathSuggester(),
+    )
+
+
+def add_prompt() -> PromptScreen:
+    """Ask for ids to fetch."""
+    return PromptScreen(
+        "Add papers by id",
+        "arXiv ids, DOIs, OpenReview ids or links, separated by spaces",
+        "Fetched from arXiv, Crossref and OpenReview; a paper already here is merged.",
+    )
