@@ -46,6 +46,15 @@ def sketch(normalized: str) -> list[int]:
     return heapq.nsmallest(SKETCH_SIZE, pairs)
 
 
+def title_key(title: str, year: int | None, derived: bool) -> str | None:
+    """The identity of a paper known by its real title and year (a BibTeX entry without
+    abstract or DOI, say); a derived title identifies nothing."""
+    if derived or not title:
+        return None
+    norm = normalize_for_identity(title)
+    return f"{norm}|{year or ''}" if len(norm) >= 8 else None
+
+
 @dataclass(slots=True)
 class Known:
     """The identifying fields of one paper in the library."""
@@ -55,6 +64,7 @@ class Known:
     arxiv_id: str | None
     openreview_id: str | None
     abstract_key: str | None
+    title_key: str | None = None
 
 
 class Matcher:
@@ -65,6 +75,7 @@ class Matcher:
         self.by_arxiv: dict[str, int] = {}
         self.by_openreview: dict[str, int] = {}
         self.by_key: dict[str, int] = {}
+        self.by_title: dict[str, int] = {}
         for paper in known:
             self.add(paper)
         # Approximate matching looks only at papers that were in the library before this
@@ -80,19 +91,26 @@ class Matcher:
             (self.by_arxiv, paper.arxiv_id),
             (self.by_openreview, paper.openreview_id),
             (self.by_key, paper.abstract_key),
+            (self.by_title, paper.title_key),
         ):
             if value:
                 index.setdefault(value, paper.id)
 
     def exact(
-        self, doi: str | None, arxiv_id: str | None, openreview_id: str | None, key: str | None
+        self,
+        doi: str | None,
+        arxiv_id: str | None,
+        openreview_id: str | None,
+        key: str | None,
+        title: str | None = None,
     ) -> int | None:
-        """The paper with one of these identifiers, in order of trust."""
+        """The paper with one of these identifiers, in order of trust (title last)."""
         for index, value in (
             (self.by_doi, doi),
             (self.by_arxiv, arxiv_id),
             (self.by_openreview, openreview_id),
             (self.by_key, key),
+            (self.by_title, title),
         ):
             if value and value in index:
                 return index[value]

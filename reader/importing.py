@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from reader.citations import CitekeyAllocator
 from reader.clock import now
 from reader.identifiers import normalize_arxiv_id, normalize_doi
-from reader.identity import Known, Matcher, abstract_key
+from reader.identity import Known, Matcher, abstract_key, title_key
 from reader.models import ImportSummary, PaperRecord
 from reader.sanitize import normalize_for_identity
 
@@ -99,9 +99,10 @@ class _Import:
 
     def _known(self) -> Iterator[Known]:
         for row in self.conn.execute(
-            "SELECT id, doi, arxiv_id, openreview_id, abstract_key FROM papers"
+            "SELECT id, doi, arxiv_id, openreview_id, abstract_key, title, year, title_derived "
+            "FROM papers"
         ):
-            yield Known(*row)
+            yield Known(*row[:5], title_key(row[5], row[6], bool(row[7])))
 
     def _abstracts(self) -> Iterator[tuple[int, str]]:
         # Read when approximate matching first needs it, which most imports never do.
@@ -137,7 +138,8 @@ class _Import:
         doi = normalize_doi(record.doi)
         arxiv_id = normalize_arxiv_id(record.arxiv_id)
         key = abstract_key(record.abstract)
-        paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, key)
+        by_title = title_key(record.title, record.year, record.title_derived)
+        paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, key, by_title)
         if paper_id is None and not self.library_was_empty and record.abstract:
             paper_id = self.matcher.similar(record.abstract)
         if paper_id is None:
@@ -190,7 +192,9 @@ class _Import:
             ),
         ).lastrowid
         assert paper_id is not None
-        self.matcher.add(Known(paper_id, doi, arxiv_id, record.openreview_id, key))
+        self.matcher.add(
+            Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title_of(record))
+        )
         self.actions[paper_id] = "new"
         self.summary.new += 1
 
@@ -250,6 +254,11 @@ class _Import:
             f"UPDATE papers SET {assignments} WHERE id = ?", (*updates.values(), paper_id)
         )
         return next(action for action in ACTIONS if action in done)
+
+
+def by_title_of(record: PaperRecord) -> str | None:
+    """The title identity of a record."""
+    return title_key(record.title, record.year, record.title_derived)
 
 
 def _norm(text: str | None) -> str:

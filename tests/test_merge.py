@@ -202,3 +202,14 @@ def test_seed_list_then_openreview_sample_keeps_marks_and_gets_real_titles(
     paper = library.store.paper(gdpval)
     assert paper is not None and paper.starred and paper.note == "grading service"
     assert paper.title.startswith("GDPval: Evaluating AI Model Performance")
+
+
+def test_entries_without_abstract_or_ids_are_known_by_title_and_year(
+    empty_library: Library,
+) -> None:
+    record = PaperRecord(abstract="", title="On the Electrodynamics of Moving Bodies", year=1905)
+    empty_library.store.import_records([record], "a.bib", "bibtex")
+    again = empty_library.store.import_records([record], "a.bib", "bibtex")
+    assert (again.new, again.unchanged) == (0, 1)
+    other_year = PaperRecord(abstract="", title=record.title, year=1906)
+    assert empty_library.store.import_records([other_year], "b.bib", "bibtex").new == 1
