@@ -102,7 +102,10 @@ class _Import:
             "SELECT id, doi, arxiv_id, openreview_id, abstract_key, title, year, title_derived "
             "FROM papers"
         ):
-            yield Known(*row[:5], title_key(row[5], row[6], bool(row[7])))
+            paper_id, doi, arxiv_id, openreview_id, key, title, year, derived = row
+            yield Known(
+                paper_id, doi, arxiv_id, openreview_id, key, title_key(title, year, bool(derived))
+            )
 
     def _abstracts(self) -> Iterator[tuple[int, str]]:
         # Read when approximate matching first needs it, which most imports never do.
