@@ -143,6 +143,20 @@ class Store:
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
         return int(row[0])
 
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        """A remembered setting (the last citation style chosen, …)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Remember a setting."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     # -- reading ----------------------------------------------------------------------------
 
     def count(self) -> int:

@@ -161,7 +161,7 @@ async def test_help_lists_every_key(library: Library) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = screen_text(app)
-        for description in ("Star", "Note", "Copy BibTeX", "Search", "Quit", "Read"):
+        for description in ("Star", "Note", "Copy as…", "Mark", "Export", "Search", "Quit", "Read"):
             assert description in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)

@@ -110,3 +110,36 @@ def test_star_confirms_the_new_state(run) -> None:
     run("import", *map(str, SEEDS))
     assert "★" in run("star", "gdpval2026").output
     assert "★" not in run("unstar", "gdpval2026").output
+
+
+def test_cite_in_styles_and_formats(run) -> None:
+    run("import", *map(str, SEEDS))
+    apa = run("cite", "gdpval2026", "--format", "text", "--style", "apa").output
+    assert "GDPval" in apa and "2026" in apa and "None" not in apa
+    keys = run("cite", "gdpval2026", "sc2026", "--format", "pandoc").output.strip()
+    assert keys == "[@gdpval2026; @sc2026]"
+    bad = run("cite", "gdpval2026", "--format", "text", "--style", "no-such-style", ok=False)
+    assert "no-such-style" in bad.output
+
+
+def test_cite_copy_without_a_clipboard_writes_the_file(run, tmp_path: Path) -> None:
+    run("import", *map(str, SEEDS))
+    result = run("cite", "gdpval2026", "--copy")
+    assert "clipboard.txt" in result.output
+    assert (tmp_path / "clilib" / "clipboard.txt").read_text().startswith("@inproceedings")
+
+
+def test_export_and_notes_export(run, tmp_path: Path) -> None:
+    run("import", *map(str, SEEDS))
+    run("star", "gdpval2026")
+    run("note", "gdpval2026", "--text", "A note.")
+    out = tmp_path / "starred.json"
+    run("export", "--starred", "-o", str(out))
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [p["citekey"] for p in data] == ["gdpval2026"] and data[0]["note"] == "A note."
+    bib = run("export", "--query", "benchmark").output
+    assert bib.count("@inproceedings{") > 5
+    notes_dir = tmp_path / "notes"
+    first = run("notes", "export", str(notes_dir)).output
+    assert first.startswith("1 written")
+    assert (notes_dir / "gdpval2026.md").read_text(encoding="utf-8").count("A note.") == 1

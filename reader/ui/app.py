@@ -12,6 +12,8 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
 from reader.clipboard import copy_text, in_tmux, osc52_sequence
+from reader.export import export, format_for_path
+from reader.formats import CitationError, render
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper
@@ -19,9 +21,10 @@ from reader.remote import FetchError
 from reader.resources import styles_dir
 from reader.store import StoreError
 from reader.ui import bindings
+from reader.ui.screens.cite_picker import CitePicker, choice_label
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.note import NoteScreen
-from reader.ui.screens.prompts import PromptScreen, add_prompt, import_prompt
+from reader.ui.screens.prompts import PromptScreen, add_prompt, export_prompt, import_prompt
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.paper_view import PaperView
@@ -33,10 +36,14 @@ SEARCH_PLACEHOLDER = (
 )
 
 
+#: What y copies until a default is configured: a BibTeX entry.
+DEFAULT_CITATION = ("bibtex", "")
+LAST_CHOICE_KEY = "ui.last_citation_choice"
+
 #: App actions that need the list's current paper at hand.
 _PAPER_ACTIONS = {
     "focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search", "import_file",
-    "add_by_id",
+    "add_by_id", "pick_citation", "toggle_mark", "clear_marks", "export",
 }
 
 
@@ -62,6 +69,7 @@ class ReaderApp(App[None]):
         self.library = library
         self.load_sample = load_sample
         self.writes = OrderedWrites()
+        self.marked: set[int] = set()
         self.outcome: SearchOutcome | None = None
         self._search_seq = 0
         self._index_ready = False
@@ -89,6 +97,7 @@ class ReaderApp(App[None]):
 
     def on_mount(self) -> None:
         """Show the library at once; import the sample and ready the index in the background."""
+        self.paper_list.marked = self.marked
         self.paper_list.set_ids(self.library.store.all_ids())
         self.paper_list.focus()
         self._update_status()
@@ -98,7 +107,7 @@ class ReaderApp(App[None]):
         """The paper keys act on the main screen and in the reading view only, so the
         editor's and the help's footers don't offer keys that would do nothing there."""
         if action in _PAPER_ACTIONS and isinstance(
-            self.screen, NoteScreen | HelpScreen | PromptScreen
+            self.screen, NoteScreen | HelpScreen | PromptScreen | CitePicker
         ):
             return False
         return True
@@ -312,18 +321,94 @@ class ReaderApp(App[None]):
             self.screen.failed(message)
         self.notify(message, severity="error", timeout=15)
 
-    def action_copy_citation(self) -> None:
-        """Copy the current paper's BibTeX entry to the clipboard."""
+    # -- citations and the basket -----------------------------------------------------------
+
+    def _citation_targets(self) -> list[Paper]:
+        """The marked papers when there are any, else the current paper."""
+        if self.marked:
+            return self.library.store.papers(sorted(self.marked))
         paper = self.current_paper
-        if paper is None:
+        return [paper] if paper is not None else []
+
+    def action_copy_citation(self) -> None:
+        """Copy the current paper (or every marked one) in the default style."""
+        self._copy(self._citation_targets(), DEFAULT_CITATION)
+
+    def action_pick_citation(self) -> None:
+        """Choose a style or format, with a preview, then copy."""
+        papers = self._citation_targets()
+        if not papers:
             return
+        last = self.library.store.get_meta(LAST_CHOICE_KEY)
+        initial = tuple(last.split(":", 1)) if last and ":" in last else None
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                self.library.store.set_meta(LAST_CHOICE_KEY, ":".join(choice))
+                self._copy(papers, choice)
+
+        self.push_screen(CitePicker(papers, initial), chosen)  # type: ignore[arg-type]
+
+    def _copy(self, papers: list[Paper], choice: tuple[str, str]) -> None:
+        if not papers:
+            return
+        fmt, style = choice
+        try:
+            text = render(papers, fmt, style or "apa")
+        except CitationError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        label = choice_label(fmt, style)
+        what = label if len(papers) == 1 else f"{len(papers)} papers as {label}"
         outcome = copy_text(
-            self.library.bibtex([paper.id]),
-            "BibTeX",
-            osc52=self.send_osc52,
-            file=self.library.paths.clipboard_file,
+            text, what, osc52=self.send_osc52, file=self.library.paths.clipboard_file
         )
         self.notify(outcome.message, severity="information" if outcome.ok else "error")
+
+    def action_toggle_mark(self) -> None:
+        """Put the current paper in the basket (or take it out) and move on."""
+        papers = self.paper_list
+        paper_id = papers.current_id
+        if paper_id is None:
+            return
+        self.marked.symmetric_difference_update({paper_id})
+        papers.refresh()
+        papers.action_cursor_down()
+        self._update_status()
+
+    def action_clear_marks(self) -> None:
+        """Empty the basket."""
+        self.marked.clear()
+        self.paper_list.refresh()
+        self._update_status()
+
+    def action_export(self) -> None:
+        """Export the marks (or the current view) to a file; the format follows its name."""
+        ids = sorted(self.marked) if self.marked else list(self.paper_list.ids)
+        if not ids:
+            return
+        what = f"{len(ids)} marked" if self.marked else f"the {len(ids)} papers shown"
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.export_papers(ids, Path(path).expanduser())
+
+        self.push_screen(export_prompt(what), chosen)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def export_papers(self, ids: list[int], path: Path) -> None:
+        """Write the papers to a file in the background."""
+        try:
+            fmt = format_for_path(path)
+            with self.library.session() as store:
+                papers = store.papers(ids)
+            export(papers, fmt, path)
+        except (CitationError, OSError) as exc:
+            self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
+            return
+        self.call_from_thread(
+            self.notify, f"Exported {len(ids):,} papers as {fmt} to {path}", title="Exported"
+        )
 
     def action_import_file(self) -> None:
         """Ask for a file and import it in the background."""
@@ -420,6 +505,8 @@ class ReaderApp(App[None]):
             f"{counts['with_notes']:,} with notes"
         )
         parts = []
+        if self.marked:
+            parts.append(f"{len(self.marked):,} marked (y copies them, V clears)")
         if self.outcome is not None:
             found = len(self.outcome.ids)
             parts.append(f"{found:,} {'match' if found == 1 else 'matches'}")

@@ -13,7 +13,11 @@ APP: list[BindingType] = [
     Binding("slash", "focus_search", "Search", id="app.search"),
     Binding("s", "toggle_star", "Star", id="paper.star"),
     Binding("n", "edit_note", "Note", id="paper.note"),
-    Binding("y", "copy_citation", "Copy BibTeX", id="paper.copy"),
+    Binding("y", "copy_citation", "Copy", id="paper.copy"),
+    Binding("Y", "pick_citation", "Copy as…", id="paper.copy_as", show=False),
+    Binding("v", "toggle_mark", "Mark", id="paper.mark", show=False),
+    Binding("V", "clear_marks", "Clear marks", id="paper.clear_marks", show=False),
+    Binding("x", "export", "Export", id="app.export", show=False),
     Binding("i", "import_file", "Import", id="app.import"),
     Binding("a", "add_by_id", "Add by id", id="app.add", show=False),
     Binding("escape", "clear_search", "Clear search", id="app.clear", show=False),
@@ -57,6 +61,11 @@ PROMPT: list[BindingType] = [
     Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
 ]
 
+#: The citation picker.
+PICKER: list[BindingType] = [
+    Binding("escape", "cancel", "Cancel", id="picker.cancel"),
+]
+
 #: The help screen.
 HELP: list[BindingType] = [
     Binding("j,down", "scroll_down", "Scroll down", id="help.down", show=False),
@@ -72,5 +81,6 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("Reading view", READING),
     ("Note editor", NOTE_EDITOR),
     ("Prompts", PROMPT),
+    ("Citation picker", PICKER),
     ("Help", HELP),
 ]

@@ -90,3 +90,14 @@ def add_prompt() -> PromptScreen:
         "arXiv ids, DOIs, OpenReview ids or links, separated by spaces",
         "Fetched from arXiv, Crossref and OpenReview; a paper already here is merged.",
     )
+
+
+def export_prompt(what: str) -> PromptScreen:
+    """Ask where to export papers."""
+    return PromptScreen(
+        f"Export {what}",
+        "file to write (→ completes): .bib, .json, .csl.json, .md, .csv",
+        "The format follows the file name: .bib BibTeX, .csl.json CSL-JSON, .json every field, "
+        ".md Markdown with notes, .csv a table.",
+        PathSuggester(),
+    )

@@ -41,6 +41,7 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--highlight",
         "paper-list--meta",
         "paper-list--star",
+        "paper-list--marked",
         "paper-list--note",
     }
 
@@ -64,6 +65,8 @@ class PaperList(ScrollView, can_focus=True):
         self._ids: list[int] = []
         self._cache: OrderedDict[int, PaperRow] = OrderedDict()
         self.terms: frozenset[str] = frozenset()
+        #: Papers in the basket (marked with v); the app owns the set.
+        self.marked: set[int] = set()
 
     # -- data -------------------------------------------------------------------------------
 
@@ -129,6 +132,7 @@ class PaperList(ScrollView, can_focus=True):
     def _line(self, row: PaperRow, width: int, selected: bool) -> Text:
         style = self.get_component_rich_style
         marks = Text()
+        marks.append("▌" if row.id in self.marked else " ", style("paper-list--marked"))
         marks.append("★" if row.starred else " ", style("paper-list--star"))
         marks.append("✎" if row.has_note else " ", style("paper-list--note"))
         marks.append(" ")

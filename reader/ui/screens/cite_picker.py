@@ -1,0 +1,98 @@
+"""Choose a citation style or format, with a live preview of what will be copied."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from reader.formats import CitationError, render
+from reader.models import Paper
+from reader.ui import bindings
+
+#: (label, format, style) of each choice, in the order shown.
+CHOICES: list[tuple[str, str, str]] = [
+    ("APA", "text", "apa"),
+    ("MLA", "text", "mla"),
+    ("Chicago (author-date)", "text", "chicago-author-date"),
+    ("IEEE", "text", "ieee"),
+    ("Nature", "text", "nature"),
+    ("Harvard", "text", "harvard"),
+    ("ACM", "text", "acm"),
+    ("BibTeX", "bibtex", ""),
+    ("BibLaTeX", "biblatex", ""),
+    ("CSL-JSON", "csljson", ""),
+    ("Citation key", "key", ""),
+    ("LaTeX \\cite{key}", "latex", ""),
+    ("Pandoc [@key]", "pandoc", ""),
+    ("Markdown link", "markdown", ""),
+]
+
+
+def choice_label(fmt: str, style: str) -> str:
+    """The name of a format/style pair as the picker shows it."""
+    for label, f, s in CHOICES:
+        if (f, s) == (fmt, style):
+            return label
+    return style or fmt
+
+
+class CitePicker(ModalScreen[tuple[str, str] | None]):
+    """A list of styles and formats; the preview follows the highlight; enter copies."""
+
+    BINDINGS = bindings.PICKER
+
+    def __init__(self, papers: list[Paper], initial: tuple[str, str] | None = None) -> None:
+        super().__init__()
+        self.papers = papers
+        self.initial = initial
+
+    def compose(self) -> ComposeResult:
+        count = len(self.papers)
+        what = "1 paper" if count == 1 else f"{count} papers"
+        with Vertical(id="picker-dialog"):
+            yield Static(f"Copy {what} as…", id="picker-title", markup=False)
+            with Horizontal(id="picker-body"):
+                yield OptionList(
+                    *[Option(label, id=f"{fmt}:{style}") for label, fmt, style in CHOICES],
+                    id="picker-choices",
+                )
+                with VerticalScroll(id="picker-preview-scroll"):
+                    yield Static(id="picker-preview", markup=False)
+
+    def on_mount(self) -> None:
+        """Start on the last choice."""
+        options = self.query_one(OptionList)
+        index = 0
+        if self.initial is not None:
+            for i, (_, fmt, style) in enumerate(CHOICES):
+                if (fmt, style) == self.initial:
+                    index = i
+        options.highlighted = index
+        options.focus()
+        self._preview(index)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Show what the highlighted choice would copy."""
+        self._preview(event.option_index)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Copy in the chosen style."""
+        _, fmt, style = CHOICES[event.option_index]
+        self.dismiss((fmt, style))
+
+    def _preview(self, index: int) -> None:
+        _, fmt, style = CHOICES[index]
+        try:
+            text = render(self.papers[:20], fmt, style or "apa")
+        except CitationError as exc:
+            text = f"Cannot render this choice: {exc}"
+        if len(self.papers) > 20:
+            text += f"\n… and {len(self.papers) - 20} more"
+        self.query_one("#picker-preview", Static).update(text)
+
+    def action_cancel(self) -> None:
+        """Close without copying."""
+        self.dismiss(None)
