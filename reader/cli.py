@@ -386,6 +386,21 @@ def notes_export(ctx: click.Context, directory: Path) -> None:
 
 @cli.command()
 @library_option
+@click.argument("ref")
+@click.argument("new_key")
+@click.pass_context
+@handles_errors
+def rekey(ctx: click.Context, ref: str, new_key: str) -> None:
+    """Give a paper another citation key (its notes and marks stay with it)."""
+    library = open_library(ctx)
+    library.sync_index()
+    paper = _resolve_one(library, ref)
+    library.store.set_citekey(paper.id, new_key)
+    click.echo(f"{paper.citekey} is now {new_key}.")
+
+
+@cli.command()
+@library_option
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 @handles_errors

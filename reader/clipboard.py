@@ -76,6 +76,13 @@ def write_clip_file(text: str, path: Path) -> Path:
     return path
 
 
+def configured_routes() -> tuple[str, ...]:
+    """The routes to try, in order: ``READER_CLIPBOARD`` (e.g. ``osc52,file``) or all."""
+    chosen = os.environ.get("READER_CLIPBOARD", "")
+    routes = tuple(r.strip() for r in chosen.split(",") if r.strip() in ROUTES)
+    return routes or ROUTES
+
+
 def copy_text(
     text: str,
     what: str = "text",
@@ -83,10 +90,11 @@ def copy_text(
     use_system: bool | None = None,
     *,
     file: Path | None = None,
-    routes: Sequence[str] = ROUTES,
+    routes: Sequence[str] | None = None,
 ) -> CopyOutcome:
     """Copy ``text`` by the first route that works; ``osc52`` sends the escape sequence
     (the UI passes the app's), ``file`` is where the file route writes."""
+    routes = configured_routes() if routes is None else routes
     size = size_label(text)
     failures: list[str] = []
     system = use_system if use_system is not None else has_local_display()

@@ -37,6 +37,9 @@ class StoreError(Exception):
     """A library database problem the user must be told about in one line."""
 
 
+# Safe in BibTeX, LaTeX \cite and pandoc alike.
+_CITEKEY = re.compile(r"[A-Za-z][A-Za-z0-9_\-:./+]{0,99}")
+
 _LAST_IMPORT_ITEMS = (
     "SELECT paper_id FROM import_items WHERE import_id = "
     "(SELECT max(id) FROM imports WHERE undone_at IS NULL)"
@@ -328,6 +331,27 @@ class Store:
             + " AND action IN ('retitled', 'revised', 'withdrawn')",
         }
         return {row[0] for row in self.conn.execute(queries[flag])}
+
+    def set_citekey(self, paper_id: int, citekey: str) -> int:
+        """Give a paper the key the user chose; notes and marks hang on the paper's id, so a
+        new key changes nothing else."""
+        if not _CITEKEY.fullmatch(citekey):
+            raise StoreError(
+                f"{citekey!r} is not a usable citation key (letters, digits and _-:./+ only, "
+                "starting with a letter)"
+            )
+        with self.transaction() as conn:
+            owner = conn.execute("SELECT id FROM papers WHERE citekey = ?", (citekey,)).fetchone()
+            if owner and owner[0] != paper_id:
+                raise StoreError(f"the key {citekey!r} already belongs to paper {owner[0]}")
+            generation = self._bump_generation()
+            cur = conn.execute(
+                "UPDATE papers SET citekey = ?, updated_at = ?, generation = ? WHERE id = ?",
+                (citekey, now(), generation, paper_id),
+            )
+            if cur.rowcount == 0:
+                raise StoreError(f"no paper with id {paper_id}")
+        return generation
 
     def set_starred(self, paper_id: int, starred: bool) -> int:
         """Star or unstar a paper; returns the new generation."""

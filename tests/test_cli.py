@@ -143,3 +143,15 @@ def test_export_and_notes_export(run, tmp_path: Path) -> None:
     first = run("notes", "export", str(notes_dir)).output
     assert first.startswith("1 written")
     assert (notes_dir / "gdpval2026.md").read_text(encoding="utf-8").count("A note.") == 1
+
+
+def test_rekey_keeps_notes_and_marks(run) -> None:
+    run("import", *map(str, SEEDS))
+    run("star", "gdpval2026")
+    run("note", "gdpval2026", "--text", "kept")
+    assert "gdpval2026 is now patwardhan2025gdpval" in run(
+        "rekey", "gdpval2026", "patwardhan2025gdpval").output
+    hit = json.loads(run("search", "has:notes", "--json").output)[0]
+    assert hit["citekey"] == "patwardhan2025gdpval" and hit["starred"]
+    assert "already belongs" in run("rekey", "sc2026", "patwardhan2025gdpval", ok=False).output
+    assert "not a usable" in run("rekey", "sc2026", "bad key{", ok=False).output

@@ -92,3 +92,10 @@ def test_osc52_sequence_and_its_tmux_wrapping() -> None:
     assert plain == "\x1b]52;c;" + base64.b64encode("hé".encode()).decode() + "\a"
     wrapped = osc52_sequence("hé", tmux=True)
     assert wrapped.startswith("\x1bPtmux;\x1b\x1b]52;c;") and wrapped.endswith("\a\x1b\\")
+
+
+def test_routes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("READER_CLIPBOARD", "file")
+    sent: list[str] = []
+    outcome = copy_text("text", "BibTeX", osc52=sent.append, file=tmp_path / "c.txt")
+    assert outcome.route == "file" and sent == []
