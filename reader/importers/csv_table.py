@@ -13,6 +13,7 @@ import re
 
 from reader.identifiers import normalize_arxiv_id, normalize_doi
 from reader.importers import ImportFormatError, ParseResult
+from reader.importers.dates import year_and_date
 from reader.importers.ris import display_name as comma_name
 from reader.models import PaperRecord
 from reader.sanitize import clean_imported
@@ -79,8 +80,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 _FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
 
 _SPACES = re.compile(r"\s+")
-_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_DATE = re.compile(r"^\s*(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?")
 _AND = re.compile(r"\s+and\s+|\s*&\s*")
 # One word of a personal name: starts with a letter; letters, marks, dots, apostrophes, hyphens.
 _NAME_WORD = re.compile(r"[^\W\d_][^\s\d,;()\[\]{}<>@/\\|]*")
@@ -225,7 +224,7 @@ def _record(row: list[str], columns: list[str | None], where: str) -> PaperRecor
     if not title:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
         title_derived = True
-    year, date = _year_and_date(values.get("year", ""), values.get("date", ""))
+    year, date = year_and_date(values.get("year", ""), values.get("date", ""))
     url = _fold(values.get("url", "")) or None
     arxiv_id = normalize_arxiv_id(values.get("arxiv_id"))
     if arxiv_id is None and url and "arxiv.org/" in url:
@@ -271,23 +270,6 @@ def _keywords(value: str) -> list[str]:
         if word and word not in keywords:
             keywords.append(word)
     return keywords
-
-
-def _year_and_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
-    """Year (from the year column, else the date column) and an ISO date when one is given."""
-    match = _YEAR.search(year_text) or _YEAR.search(date_text)
-    year = int(match.group(1)) if match else None
-    if year is None:
-        return None, None
-    date = _DATE.match(date_text)
-    if date and int(date.group(1)) == year:
-        month = int(date.group(2)) if date.group(2) else 0
-        day = int(date.group(3)) if date.group(3) else 0
-        if 1 <= month <= 12:
-            if 1 <= day <= 31:
-                return year, f"{year:04d}-{month:02d}-{day:02d}"
-            return year, f"{year:04d}-{month:02d}"
-    return year, f"{year:04d}"
 
 
 def split_authors(value: str) -> list[str]:

@@ -14,6 +14,7 @@ import rispy
 
 from reader.identifiers import normalize_doi
 from reader.importers import ImportFormatError, ParseResult
+from reader.importers.dates import year_and_date
 from reader.models import PaperRecord
 from reader.sanitize import clean_imported
 from reader.textrender import to_plain
@@ -27,8 +28,6 @@ TITLE_MAX = 160
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 # A line that tries to be a tag line but is spaced wrongly ("AU - Smith", "TI   -x").
 _BROKEN_TAG = re.compile(r"^[A-Z][A-Z0-9](?: ?| {3,})-(?:\s|$)")
-_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_DATE = re.compile(r"^\s*(\d{4})(?:[/-](\d{1,2})(?:[/-](\d{1,2}))?)?")
 _SPACES = re.compile(r"\s+")
 _PARAGRAPH_END = re.compile(r"[.!?:]$")
 # A continuation line after a line this short is a section heading ("Results") or its text.
@@ -188,7 +187,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             word = _fold(word)
             if word and word not in keywords:
                 keywords.append(word)
-    year, date = _year_and_date(_first(tags, "PY", "Y1", "DA"), _first(tags, "DA", "PY", "Y1"))
+    year, date = year_and_date(_first(tags, "PY", "Y1", "DA"), _first(tags, "DA", "PY", "Y1"))
     urls = [url for url in _values(tags, "UR") if url.strip()]
     kind_code = _fold(_first(tags, "TY")).upper()
     return PaperRecord(
@@ -264,24 +263,6 @@ def _abstract(lines: list[str], tag: str) -> str:
         else:
             paragraphs[-1] = f"{last} {piece}"
     return "\n\n".join(paragraphs)
-
-
-def _year_and_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
-    """Year and ISO date from ``PY``/``Y1``/``DA`` (``2012``, ``2012/07/03``, ``2012///``)."""
-    match = _YEAR.search(year_text) or _YEAR.search(date_text)
-    year = int(match.group(1)) if match else None
-    if year is None:
-        return None, None
-    for text in (date_text, year_text):
-        date = _DATE.match(text)
-        if date and int(date.group(1)) == year:
-            month = int(date.group(2)) if date.group(2) else 0
-            day = int(date.group(3)) if date.group(3) else 0
-            if 1 <= month <= 12:
-                if 1 <= day <= 31:
-                    return year, f"{year:04d}-{month:02d}-{day:02d}"
-                return year, f"{year:04d}-{month:02d}"
-    return year, f"{year:04d}"
 
 
 def display_name(name: str) -> str:
