@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from whoosh import index as whoosh_index
 from whoosh.analysis import StandardAnalyzer
@@ -216,17 +217,7 @@ class SearchIndex:
             ix = whoosh_index.create_in(str(self.path), self.schema)
             self._ix = ix
             writer = ix.writer(limitmb=128)
-            count = 0
-            try:
-                for paper in papers:
-                    writer.add_document(**document(paper))
-                    count += 1
-                    if progress is not None and count % 200 == 0:
-                        progress(count)
-            except BaseException:
-                writer.cancel()
-                raise
-            writer.commit()
+            count = _write_all(writer, writer.add_document, papers, progress)
             self._write_meta(generation)
             if progress is not None:
                 progress(count)
@@ -242,20 +233,14 @@ class SearchIndex:
         """Drop deleted papers, re-index the given ones (one commit), record ``generation``."""
         with self._lock:
             writer = self._writer()
-            count = 0
             try:
                 # Deletions first: SQLite may give a deleted paper's id to a new one.
                 for paper_id in deleted:
                     writer.delete_by_term("id", str(paper_id))
-                for paper in papers:
-                    writer.update_document(**document(paper))
-                    count += 1
-                    if progress is not None and count % 200 == 0:
-                        progress(count)
             except BaseException:
                 writer.cancel()
                 raise
-            writer.commit()
+            count = _write_all(writer, writer.update_document, papers, progress)
             if generation > self.generation:
                 self._write_meta(generation)
             return count
@@ -326,6 +311,27 @@ class SearchIndex:
             scores = [float(hit.score or 0.0) for hit in results]
             terms = _highlight_terms(query, searcher) if query is not None else frozenset()
         return Hits(ids, scores, terms, fell_back)
+
+
+def _write_all(
+    writer: Any,
+    put: Callable[..., None],
+    papers: Iterable[Paper],
+    progress: Callable[[int], None] | None,
+) -> int:
+    """Put every paper's document with ``put`` and commit, or cancel all on any error."""
+    count = 0
+    try:
+        for paper in papers:
+            put(**document(paper))
+            count += 1
+            if progress is not None and count % 200 == 0:
+                progress(count)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    return count
 
 
 def _widen_fuzzy(query: Query) -> Query:
