@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from reader import __version__
+from reader.backup import BackupError
 from reader.clipboard import copy_text, in_tmux, osc52_sequence
 from reader.export import EXPORT_FORMATS, export, export_notes, format_for_path
 from reader.formats import FORMATS as CITE_FORMATS
@@ -487,6 +488,50 @@ def reindex(ctx: click.Context) -> None:
     finally:
         bar.close()
     click.echo(f"Indexed {count} papers.")
+
+
+@cli.command()
+@library_option
+@click.argument("dest", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+@handles_errors
+def backup(ctx: click.Context, dest: Path | None) -> None:
+    """Copy the library database (safe while the reader is open)."""
+    try:
+        path = open_library(ctx).backup(dest)
+    except BackupError as exc:
+        raise UserError(str(exc)) from exc
+    click.echo(f"Backed up to {path}")
+
+
+@cli.command()
+@library_option
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the library.")
+@click.pass_context
+@handles_errors
+def restore(ctx: click.Context, source: Path, yes: bool) -> None:
+    """Replace the library with a backup (the current library is backed up first)."""
+    library = open_library(ctx)
+    if not yes and not click.confirm(
+        f"Replace the library in {library.paths.root} with {source}?", default=False
+    ):
+        raise UserError("nothing restored")
+    try:
+        saved = library.restore(source)
+    except BackupError as exc:
+        raise UserError(str(exc)) from exc
+    click.echo(f"Restored {source}." + (f" The library before it is in {saved}." if saved else ""))
+
+
+@cli.command()
+@library_option
+@click.pass_context
+@handles_errors
+def doctor(ctx: click.Context) -> None:
+    """Check the database and the search index; rebuild the index if it needs it."""
+    for line in open_library(ctx).doctor():
+        click.echo(line)
 
 
 def main() -> None:

@@ -4,12 +4,14 @@ operations the CLI and the UI share (import, search, star, note, cite)."""
 from __future__ import annotations
 
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reader.backup import automatic_backup, check_library_file, copy_database, stamp
 from reader.citations import bibtex_entry
 from reader.importers import ImportFormatError, parse_file
 from reader.importing import UndoResult
@@ -19,7 +21,7 @@ from reader.query import INDEX_FLAGS, ParsedQuery, filter_help, parse_query
 from reader.remote import Endpoints, fetch
 from reader.resources import sample_files
 from reader.search import SearchIndex
-from reader.store import Store
+from reader.store import Store, migrations
 
 Progress = Callable[[int, int], None]
 
@@ -159,6 +161,60 @@ class Library:
             )
         self.sync_index()
         return summary
+
+    # -- safety ---------------------------------------------------------------------------
+
+    def backup(self, dest: Path | None = None) -> Path:
+        """A consistent copy of the database (safe while the reader runs elsewhere)."""
+        target = dest or self.paths.root / "backups" / f"library-{stamp()}.sqlite"
+        return copy_database(self.paths.database, target)
+
+    def restore(self, source: Path) -> Path | None:
+        """Replace the database with a backup; the current one is backed up first, and the
+        search index is rebuilt from what was restored. Returns that first backup."""
+        check_library_file(source, migrations()[-1][0])
+        saved = automatic_backup(self.paths.database, self.paths.root / "backups", "pre-restore")
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            with self.session() as store:
+                src.backup(store.conn)
+        finally:
+            src.close()
+        self.close()
+        with self.session() as store:
+            store.migrate()
+        self.rebuild_index()
+        return saved
+
+    def doctor(self) -> list[str]:
+        """Check the database and the index; repair what is safe (the index); say what."""
+        report = []
+        with self.session() as store:
+            integrity = store.conn.execute("PRAGMA integrity_check").fetchone()[0]
+            orphans = store.conn.execute("PRAGMA foreign_key_check").fetchall()
+            counts = store.stats()
+            generation = store.generation()
+            report.append(
+                f"database: {'ok' if integrity == 'ok' else 'DAMAGED: ' + integrity} "
+                f"(schema {store.schema_version}; {counts['papers']:,} papers, "
+                f"{counts['starred']:,} starred, {counts['with_notes']:,} with notes)"
+            )
+            if orphans:
+                report.append(f"foreign keys: {len(orphans)} rows point at missing rows")
+        state = self.index_state()
+        documents = self.index.count() if state != "missing" else -1
+        if state == "ok" and documents == counts["papers"]:
+            report.append(f"search index: ok ({documents:,} documents, generation {generation})")
+            return report
+        if state == "missing":
+            why = "missing or unreadable"
+        elif state == "stale":
+            why = f"behind the database (generation {self.index.generation} < {generation})"
+        else:
+            why = f"{documents:,} documents for {counts['papers']:,} papers"
+        rebuilt = self.rebuild_index()
+        report.append(f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)")
+        return report
 
     def undo_last_import(self) -> UndoResult | None:
         """Remove what the last import added, except papers carrying the user's work."""

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from reader.backup import BackupError, automatic_backup
 from reader.clock import now
 from reader.importing import UndoResult, write_import
 from reader.models import ImportSummary, Paper, PaperRecord, PaperRow
@@ -44,6 +45,22 @@ _LAST_IMPORT_ITEMS = (
     "SELECT paper_id FROM import_items WHERE import_id = "
     "(SELECT max(id) FROM imports WHERE undone_at IS NULL)"
 )
+
+
+@contextmanager
+def _migration_lock(database: Path) -> Iterator[None]:
+    """Let one process at a time migrate a library (others wait, then find it done)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock on this platform: SQLite's own locking has to do
+        yield
+        return
+    with open(database.with_name(database.name + ".migrate-lock"), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def migrations() -> list[tuple[int, Path]]:
@@ -104,6 +121,19 @@ class Store:
                 f"{self.path} was written by a newer reader (schema {current}, this reader "
                 f"knows {latest}); upgrade reader to open it"
             )
+        if current == latest:
+            return []
+        with _migration_lock(self.path):
+            # Another process may have migrated while we waited for the lock.
+            current = self.schema_version
+            if current and current < latest:
+                try:
+                    automatic_backup(self.path, self.path.parent / "backups", "pre-migration")
+                except BackupError as exc:
+                    raise StoreError(f"not migrating without a backup: {exc}") from exc
+            return self._apply(known, current)
+
+    def _apply(self, known: list[tuple[int, Path]], current: int) -> list[int]:
         applied = []
         for version, path in known:
             if version <= current:

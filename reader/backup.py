@@ -1,0 +1,79 @@
+"""Backups of the library database with SQLite's online backup API.
+
+A backup taken while another process writes is still a consistent snapshot, so it is safe
+to run next to an open reader. A restore never loses the current database: it is backed up
+first.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+#: Automatic backups (before a migration or a restore) kept per kind.
+KEEP_AUTOMATIC = 3
+
+
+class BackupError(Exception):
+    """A backup or restore that could not be done, in one line."""
+
+
+def stamp() -> str:
+    """A file-name-safe local timestamp."""
+    return datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+
+
+def copy_database(source: Path, dest: Path) -> Path:
+    """Copy a SQLite database consistently (online backup API) to ``dest``."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + ".part")
+    try:
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            out = sqlite3.connect(tmp)
+            try:
+                src.backup(out)
+            finally:
+                out.close()
+        finally:
+            src.close()
+        tmp.replace(dest)
+    except (sqlite3.Error, OSError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise BackupError(f"could not copy {source} to {dest}: {exc}") from exc
+    return dest
+
+
+def automatic_backup(database: Path, backups: Path, kind: str) -> Path | None:
+    """Back up before something risky (``kind``: pre-migration, pre-restore), keeping the
+    last few of that kind; None when there is no database yet."""
+    if not database.exists() or database.stat().st_size == 0:
+        return None
+    dest = copy_database(database, backups / f"{kind}-{stamp()}.sqlite")
+    for old in sorted(backups.glob(f"{kind}-*.sqlite"))[:-KEEP_AUTOMATIC]:
+        old.unlink(missing_ok=True)
+    return dest
+
+
+def check_library_file(path: Path, newest_schema: int) -> int:
+    """The schema version of a library file, after checking it is whole and ours."""
+    if not path.is_file():
+        raise BackupError(f"{path}: no such file")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            result = conn.execute("PRAGMA integrity_check").fetchone()[0]
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise BackupError(f"{path}: not a reader library ({exc})") from exc
+    if result != "ok":
+        raise BackupError(f"{path}: damaged ({result})")
+    if "papers" not in tables or version < 1:
+        raise BackupError(f"{path}: not a reader library (no papers table)")
+    if version > newest_schema:
+        raise BackupError(f"{path}: written by a newer reader (schema {version})")
+    return version
