@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reader.backup import automatic_backup, check_library_file, copy_database, stamp
-from reader.citations import bibtex_entry
 from reader.importers import ImportFormatError, parse_file
 from reader.importing import UndoResult
 from reader.locations import LibraryPaths
@@ -334,7 +333,3 @@ class Library:
             store.set_note(paper_id, body)
         if sync:
             self.sync_index()
-
-    def bibtex(self, paper_ids: Sequence[int]) -> str:
-        """BibTeX entries of the given papers."""
-        return "\n".join(bibtex_entry(p) for p in self.store.papers(paper_ids))

@@ -284,10 +284,6 @@ class Store:
         row = self.conn.execute("SELECT id FROM papers WHERE citekey = ?", (citekey,)).fetchone()
         return int(row[0]) if row else None
 
-    def has_citekey(self, citekey: str) -> bool:
-        """Whether a citation key is already used."""
-        return self.id_for_key(citekey) is not None
-
     # -- writing ----------------------------------------------------------------------------
 
     def import_records(
