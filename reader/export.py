@@ -18,7 +18,8 @@ import io
 import json
 import os
 import re
-import tempfile
+import secrets
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ __all__ = [
     "NotesExportResult",
     "export",
     "export_notes",
+    "format_for_path",
     "notes_filename",
     "write_atomic",
 ]
@@ -98,14 +100,21 @@ def write_atomic(path: Path, text: str) -> None:
     """Write UTF-8 text to ``path`` through a temporary file and ``os.replace``.
 
     The text is written byte for byte (no newline translation: CSV rows end in CRLF by rule).
+    A new file gets the usual permissions (the umask applies); a replaced one keeps its own.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    # Not mkstemp: its files are private (0600), and os.replace would pass that on.
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
+        try:
+            os.chmod(temp, stat.S_IMODE(path.stat().st_mode))
+        except FileNotFoundError:
+            pass
         os.replace(temp, path)
     except BaseException:
         try:

@@ -472,3 +472,54 @@ def test_random_papers_always_parse_to_one_entry() -> None:
             assert "author" in values
         else:
             assert "author" not in values
+
+
+# --- bibtex_entry: options ---------------------------------------------------------------
+
+
+def test_arxiv_id_gives_eprint_fields() -> None:
+    values = parse_one(bibtex_entry(make_paper(arxiv_id="2401.00001v2")))
+    assert values["eprint"] == "2401.00001v2"
+    assert values["archivePrefix"] == "arXiv"
+    values = parse_one(bibtex_entry(make_paper(arxiv_id="2401.00001"), biblatex=True))
+    assert values["eprint"] == "2401.00001"
+    assert values["eprinttype"] == "arxiv"
+
+
+def test_journal_articles_are_articles() -> None:
+    values = parse_one(bibtex_entry(make_paper(venue="Nature", kind="article")))
+    assert values["ENTRYTYPE"] == "article"
+    assert values["journal"] == "Nature"
+    values = parse_one(bibtex_entry(make_paper(venue="Nature", kind="article"), biblatex=True))
+    assert values["journaltitle"] == "Nature"
+
+
+def test_biblatex_types_and_dates() -> None:
+    values = parse_one(bibtex_entry(make_paper(date="2026-01-15"), biblatex=True))
+    assert values["ENTRYTYPE"] == "inproceedings"
+    assert values["date"] == "2026-01-15" and "year" not in values
+    # A date from another year (a submission date) gives way to the year.
+    assert parse_one(bibtex_entry(make_paper(date="2025-09-01"), biblatex=True))["date"] == "2026"
+    online = make_paper(venue="arXiv preprint arXiv:2401.00001", arxiv_id="2401.00001")
+    values = parse_one(bibtex_entry(online, biblatex=True))
+    assert values["ENTRYTYPE"] == "online" and "booktitle" not in values
+    values = parse_one(bibtex_entry(make_paper(venue=None, url=None), biblatex=True))
+    assert values["ENTRYTYPE"] == "misc"
+
+
+def test_latex_escapes_instead_of_unicode() -> None:
+    paper = make_paper(
+        title="Schrödinger’s 大模型 – α…",
+        authors=["Zoë Ærø"],
+        url="https://example.org/ü",
+        keywords=["naïve"],
+        abstract="Łódź",
+    )
+    entry = bibtex_entry(paper, unicode=False)
+    assert entry.isascii()
+    assert_bibtex_balanced(entry)
+    values = parse_one(entry)
+    assert values["author"] == r"Zo{\"e} {\AE}r{\o}"
+    assert values["title"].startswith(r'Schr{\"o}dinger{\textquoteright}s {\symbol{"5927}}')
+    assert values["url"] == r"https://example.org/\%C3\%BC"
+    assert values["keywords"] == r"na{\"\i}ve"
