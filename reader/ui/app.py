@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -246,8 +247,14 @@ class ReaderApp(App[None]):
 
     # -- writes -----------------------------------------------------------------------------
 
-    def _write(self, label: str, job: partial[None], on_done: partial[None]) -> None:
-        """Run a database write in a worker, in the order the user asked for it."""
+    def _write(
+        self,
+        job: Callable[[], None],
+        on_done: Callable[[], None],
+        on_error: Callable[[Exception], None],
+    ) -> None:
+        """Run a database write in a worker, in the order the user asked for it; then
+        re-index what it changed."""
         ticket = self.writes.ticket()
 
         def run() -> None:
@@ -255,15 +262,12 @@ class ReaderApp(App[None]):
                 try:
                     job()
                 except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
-                    self.call_from_thread(self._write_failed, label, exc, job)
+                    self.call_from_thread(on_error, exc)
                     return
             self.call_from_thread(on_done)
             self.call_from_thread(self.sync_index)
 
         self.run_worker(run, thread=True, group="writes", exit_on_error=False)
-
-    def _write_failed(self, label: str, exc: Exception, _job: partial[None]) -> None:
-        self.notify(f"Could not {label}: {exc}", severity="error", timeout=10)
 
     @work(thread=True, group="index", exit_on_error=False)
     def sync_index(self) -> None:
@@ -276,9 +280,9 @@ class ReaderApp(App[None]):
         if paper is None:
             return
         self._write(
-            "star the paper",
             partial(self.library.set_starred, paper.id, not paper.starred, sync=False),
             partial(self._refresh_paper, paper.id),
+            lambda exc: self.notify(f"Could not star the paper: {exc}", severity="error"),
         )
 
     def action_edit_note(self) -> None:
@@ -289,19 +293,11 @@ class ReaderApp(App[None]):
         self.push_screen(NoteScreen(paper, self._save_note))
 
     def _save_note(self, paper_id: int, text: str) -> None:
-        ticket = self.writes.ticket()
-
-        def run() -> None:
-            with self.writes.turn(ticket):
-                try:
-                    self.library.save_note(paper_id, text, sync=False)
-                except Exception as exc:  # noqa: BLE001 - the text goes to a draft instead
-                    self.call_from_thread(self._note_failed, paper_id, text, exc)
-                    return
-            self.call_from_thread(self._note_saved, paper_id, text)
-            self.call_from_thread(self.sync_index)
-
-        self.run_worker(run, thread=True, group="writes", exit_on_error=False)
+        self._write(
+            partial(self.library.save_note, paper_id, text, sync=False),
+            partial(self._note_saved, paper_id, text),
+            partial(self._note_failed, paper_id, text),
+        )
 
     def _note_saved(self, paper_id: int, text: str) -> None:
         if isinstance(self.screen, NoteScreen) and self.screen.paper.id == paper_id:
