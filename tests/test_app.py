@@ -258,3 +258,18 @@ async def test_i_imports_a_file_and_reports_the_summary(library: Library, tmp_pa
         messages = " ".join(n.message for n in app._notifications)
         assert "cannot read" in messages
     assert library.search("quokka").ids
+
+
+async def test_results_follow_the_index_after_a_write(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"benchmark -is:starred", "enter")
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        before = list(papers.ids)
+        starred = papers.current_id
+        await pilot.press("s")
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert starred not in papers.ids and len(papers.ids) == len(before) - 1

@@ -271,8 +271,15 @@ class ReaderApp(App[None]):
 
     @work(thread=True, group="index", exit_on_error=False)
     def sync_index(self) -> None:
-        """Re-index what changed (one paper after a star or a note)."""
-        self.library.sync_index()
+        """Re-index what changed (one paper after a star or a note); a search typed while
+        the index was behind is run again, so its results are never stale."""
+        if self.library.sync_index() and self._index_ready:
+            self.call_from_thread(self._rerun_query)
+
+    def _rerun_query(self) -> None:
+        query = self.query_one(SearchBox).value
+        if query.strip():
+            self.run_search(query)
 
     def action_toggle_star(self) -> None:
         """Star or unstar the current paper."""
