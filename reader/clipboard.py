@@ -76,11 +76,16 @@ def write_clip_file(text: str, path: Path) -> Path:
     return path
 
 
-def configured_routes() -> tuple[str, ...]:
-    """The routes to try, in order: ``READER_CLIPBOARD`` (e.g. ``osc52,file``) or all."""
+def configured_routes(default: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The routes to try, in order: ``READER_CLIPBOARD`` (e.g. ``osc52,file``), else
+    ``default`` (the config file's choice), else all.
+
+    The environment wins over the config file because it is the narrower choice: one
+    shell, one SSH session, one tmux pane.
+    """
     chosen = os.environ.get("READER_CLIPBOARD", "")
     routes = tuple(r.strip() for r in chosen.split(",") if r.strip() in ROUTES)
-    return routes or ROUTES
+    return routes or tuple(default or ()) or ROUTES
 
 
 def copy_text(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,18 +13,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reader.ui import bindings
+from reader.ui.keymap import key_label
 
 
-def key_label(binding: BindingType) -> str:
-    """The keys of a binding as a person reads them (``j / ↓``)."""
-    assert isinstance(binding, Binding)
-    names = {"slash": "/", "question_mark": "?", "escape": "esc", "down": "↓", "up": "↑",
-             "pagedown": "PgDn", "pageup": "PgUp", "enter": "enter", "space": "space"}
-    return " / ".join(names.get(k.strip(), k.strip()) for k in binding.key.split(","))
-
-
-def help_table(sections: list[tuple[str, list[BindingType]]]) -> Table:
-    """A table of the given sections and their bindings."""
+def help_table(
+    sections: list[tuple[str, list[BindingType]]], keymap: Mapping[str, str] | None = None
+) -> Table:
+    """A table of the given sections and their bindings, with the keys the keymap gives."""
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold")
     table.add_column()
@@ -30,7 +27,7 @@ def help_table(sections: list[tuple[str, list[BindingType]]]) -> Table:
         table.add_row(Text(title, style="bold underline"), "")
         for binding in section:
             assert isinstance(binding, Binding)
-            table.add_row(key_label(binding), binding.description)
+            table.add_row(key_label(binding, keymap), binding.description)
         table.add_row("", "")
     return table
 
@@ -40,19 +37,37 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = bindings.HELP
 
+    def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        #: The user's keymap, so the table shows the keys as configured.
+        self.keymap = dict(keymap or {})
+
+    def _key(self, binding_id: str) -> str:
+        """The keys of one binding as the table shows them."""
+        for _title, section in bindings.SECTIONS:
+            for binding in section:
+                if isinstance(binding, Binding) and binding.id == binding_id:
+                    return key_label(binding, self.keymap)
+        return binding_id
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Static("Keys", id="help-title")
             # Two columns, so every key fits on one 40-line screen.
             half = 2
             with Horizontal(id="help-columns"):
-                yield Static(help_table(bindings.SECTIONS[:half]), classes="help-table")
-                yield Static(help_table(bindings.SECTIONS[half:]), classes="help-table")
+                yield Static(help_table(bindings.SECTIONS[:half], self.keymap),
+                             classes="help-table")
+                yield Static(help_table(bindings.SECTIONS[half:], self.keymap),
+                             classes="help-table")
+            star, note, copy = (self._key(i) for i in ("paper.star", "paper.note", "paper.copy"))
             yield Static(
-                "s, n and y work in the reading view too; ctrl+p opens the command palette.\n"
+                f"{star}, {note} and {copy} work in the reading view too; "
+                "ctrl+p opens the command palette.\n"
                 "Search syntax: words, \"phrases\", prefix*, typo~, title:word, "
-                "abstract:\"a phrase\", AND / OR / NOT, is:starred, has:notes, is:new, "
-                "is:changed, is:withdrawn, -is:starred",
+                "abstract:\"a phrase\", highlight:word, AND / OR / NOT, is:starred, "
+                "has:notes, is:unseen, is:seen, is:read, is:unread, tag:NAME, is:new, "
+                "is:changed, is:withdrawn, -is:starred, like:KEY, like:starred",
                 id="help-syntax",
                 markup=False,
             )
