@@ -77,3 +77,31 @@ def check_library_file(path: Path, newest_schema: int) -> int:
     if version > newest_schema:
         raise BackupError(f"{path}: written by a newer reader (schema {version})")
     return version
+
+
+def is_damaged(database: Path) -> bool:
+    """Whether SQLite finds a database file damaged (a missing file is not)."""
+    if not database.exists():
+        return False
+    try:
+        conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        try:
+            return conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return False  # locked or unreadable, not damaged: the caller's open will say why
+    except sqlite3.DatabaseError:
+        return True
+
+
+def set_aside(database: Path, backups: Path) -> Path:
+    """Move a damaged database (and its WAL) into ``backups`` untouched, so a restore can
+    take its place; it is never deleted, as a recovery tool may still save some of it."""
+    backups.mkdir(parents=True, exist_ok=True)
+    dest = backups / f"damaged-{stamp()}.sqlite"
+    for suffix in ("", "-wal", "-shm"):
+        part = database.with_name(database.name + suffix)
+        if part.exists():
+            part.replace(dest.with_name(dest.name + suffix))
+    return dest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -13,17 +14,24 @@ from typing import Any, TypeVar
 import click
 
 from reader import __version__
-from reader.backup import BackupError
-from reader.clipboard import copy_text, in_tmux, osc52_sequence
+from reader.backup import (
+    BackupError,
+    check_library_file,
+    copy_database,
+    is_damaged,
+    set_aside,
+)
+from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
+from reader.config import TEMPLATE, config_path, load_config, to_toml
 from reader.export import EXPORT_FORMATS, export, export_notes, format_for_path
 from reader.formats import FORMATS as CITE_FORMATS
 from reader.formats import CitationError, render
 from reader.importers import FORMATS, ImportFormatError
-from reader.library import Library
-from reader.locations import default_library_dir
+from reader.library import Library, damaged_advice
+from reader.locations import LibraryPaths, default_library_dir
 from reader.models import Paper
 from reader.remote import FetchError
-from reader.store import StoreError
+from reader.store import StoreError, migrations
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,11 +62,28 @@ def library_option(func: F) -> F:
 
 def open_library(ctx: click.Context) -> Library:
     """Open the library chosen by ``--library``/``READER_HOME``/the default."""
-    root = ctx.ensure_object(dict).get("library") or default_library_dir()
+    root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
     try:
-        return Library(Path(root))
-    except (StoreError, OSError) as exc:
+        return Library(root)
+    except StoreError as exc:
+        if _is_damage(exc.__cause__):
+            raise UserError(f"{exc}; {damaged_advice(root)}") from exc
         raise UserError(str(exc)) from exc
+    except OSError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _is_damage(exc: BaseException | None) -> bool:
+    """Whether SQLite found the file itself damaged (not merely locked or read-only: those
+    are OperationalError, a subclass)."""
+    return type(exc) is sqlite3.DatabaseError
+
+
+def _library_root() -> Path:
+    """The library directory of the command being run."""
+    ctx = click.get_current_context(silent=True)
+    chosen = ctx.ensure_object(dict).get("library") if ctx is not None else None
+    return Path(chosen or default_library_dir())
 
 
 def handles_errors(func: F) -> F:
@@ -70,6 +95,13 @@ def handles_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (StoreError, ImportFormatError) as exc:
             raise UserError(str(exc)) from exc
+        except sqlite3.DatabaseError as exc:
+            # Damage found after the database opened (a bad page is only met when read).
+            if _is_damage(exc):
+                raise UserError(
+                    f"the library database is damaged ({exc}); {damaged_advice(_library_root())}"
+                ) from exc
+            raise UserError(f"the library database: {exc}") from exc
         except OSError as exc:
             raise UserError(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from exc
 
@@ -87,10 +119,27 @@ def cli(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is None:
         library = open_library(ctx)
+        _check_readable(library)
         from reader.ui.app import ReaderApp
 
         ReaderApp(library).run()
         library.close()
+
+
+def _check_readable(library: Library) -> None:
+    """Read what the reader shows first, so a damaged database is one clear line here and
+    not a traceback from inside the app."""
+    try:
+        library.store.stats()
+        library.store.all_ids()
+        library.store.generation()
+    except sqlite3.DatabaseError as exc:
+        library.close()
+        if _is_damage(exc):
+            raise UserError(
+                f"the library database is damaged ({exc}); {damaged_advice(library.paths.root)}"
+            ) from exc
+        raise UserError(f"the library database cannot be read: {exc}") from exc
 
 
 @cli.command("import")
@@ -320,6 +369,7 @@ def cite(
         what,
         osc52=(lambda t: _write_osc52(t)) if tty else None,
         file=library.paths.clipboard_file,
+        routes=configured_routes(load_config().clipboard),
     )
     click.echo(outcome.message, err=not outcome.ok)
     if not outcome.ok:
@@ -512,11 +562,27 @@ def backup(ctx: click.Context, dest: Path | None) -> None:
 @handles_errors
 def restore(ctx: click.Context, source: Path, yes: bool) -> None:
     """Replace the library with a backup (the current library is backed up first)."""
-    library = open_library(ctx)
+    root = _library_root()
+    database = LibraryPaths(root).database
+    damaged = is_damaged(database)
     if not yes and not click.confirm(
-        f"Replace the library in {library.paths.root} with {source}?", default=False
+        f"Replace the {'damaged ' if damaged else ''}library in {root} with {source}?",
+        default=False,
     ):
         raise UserError("nothing restored")
+    if damaged:
+        # A damaged database can be neither opened nor backed up: it is moved aside whole.
+        try:
+            check_library_file(source, migrations()[-1][0])
+            aside = set_aside(database, root / "backups")
+            copy_database(source, database)
+        except BackupError as exc:
+            raise UserError(str(exc)) from exc
+        library = open_library(ctx)
+        library.rebuild_index()
+        click.echo(f"Restored {source}. The damaged database is kept, untouched, in {aside}.")
+        return
+    library = open_library(ctx)
     try:
         saved = library.restore(source)
     except BackupError as exc:
@@ -530,8 +596,61 @@ def restore(ctx: click.Context, source: Path, yes: bool) -> None:
 @handles_errors
 def doctor(ctx: click.Context) -> None:
     """Check the database and the search index; rebuild the index if it needs it."""
-    for line in open_library(ctx).doctor():
+    report = open_library(ctx).doctor()
+    for line in report:
         click.echo(line)
+    if not report.ok:
+        ctx.exit(1)
+
+
+@cli.group("config")
+def config_cmd() -> None:
+    """The config file: keys, theme, default citation, clipboard routes."""
+
+
+@config_cmd.command("path")
+def config_path_cmd() -> None:
+    """Print where the config file is (READER_CONFIG overrides) and whether it exists."""
+    path = config_path()
+    click.echo(str(path))
+    if path.is_file():
+        click.echo("It exists.", err=True)
+    else:
+        click.echo("It does not exist, so the defaults apply; `reader config init` writes "
+                   "a commented one.", err=True)
+
+
+@config_cmd.command("show")
+@click.pass_context
+def config_show(ctx: click.Context) -> None:
+    """Print the settings in effect, defaults included, as TOML (every binding id too);
+    problems in the file go to stderr and make the exit status 1."""
+    # The binding ids and theme names live in the UI; only this command needs them.
+    from reader.ui.configure import check_config, theme_names
+    from reader.ui.keymap import default_keys
+
+    config = check_config(None, theme_names())
+    where = "" if config.path is None or config.path.is_file() else " (not found: defaults)"
+    click.echo(f"# {config.path}{where}")
+    click.echo(to_toml(config, default_keys(), configured_routes(config.clipboard)), nl=False)
+    for problem in config.problems:
+        click.echo(problem, err=True)
+    if config.problems:
+        ctx.exit(1)
+
+
+@config_cmd.command("init")
+def config_init() -> None:
+    """Write a commented config file to start from (never over an existing one)."""
+    path = config_path()
+    if path.exists():
+        raise UserError(f"{path} already exists; `reader config show` prints what it sets")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(TEMPLATE, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    click.echo(f"Wrote {path}")
 
 
 def main() -> None:

@@ -694,6 +694,18 @@ def render(source: str) -> Rendered:
         return Rendered(str(source), ())
 
 
+# Text without any of these has nothing for the steps above to do: no LaTeX, no Markdown,
+# no markers. Checked against every text of the ICLR 2026 sample (half of them qualify).
+_MAY_NEED_RENDERING = re.compile(
+    r"[\\$*_`~^{}\[\]<>&#%|\x00-\x08\x0b-\x1f\x7f\ue000-\uf8ff\U000f0000-\U0010ffff]"
+    r"|--|``|''|^[ \t]*(?:[-+]|\d+[.)])[ \t]",
+    re.MULTILINE,
+)
+
+
 def to_plain(source: str) -> str:
     """Render *source* and return just the text."""
+    if not _MAY_NEED_RENDERING.search(source):
+        # Indexing a library calls this for every abstract; most are plain prose.
+        return source
     return render(source).text

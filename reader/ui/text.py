@@ -6,6 +6,8 @@ parsed as markup, and control characters are made visible before they reach the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.style import Style
 from rich.text import Text
 
@@ -24,14 +26,38 @@ def highlighted(text: str, terms: frozenset[str], style: Style, base: Style | No
     return out
 
 
-def abstract_text(source: str, terms: frozenset[str], highlight: Style) -> Text:
-    """An abstract rendered for reading: LaTeX as Unicode, emphasis as style, hits marked."""
-    rendered = render(visible(source))
+#: The most of one text the detail pane lays out: real abstracts are a few thousand
+#: characters, and wrapping a 5 MB one would freeze the screen for seconds.
+DISPLAY_LIMIT = 100_000
+
+
+def abstract_text(
+    source: str,
+    terms: frozenset[str],
+    highlight: Style,
+    passages: Sequence[tuple[int, int]] = (),
+    passage_style: Style | None = None,
+    selection: tuple[int, int] | None = None,
+    selection_style: Style | None = None,
+) -> Text:
+    """An abstract rendered for reading: LaTeX as Unicode, emphasis as style, hits marked;
+    highlighted passages and the selection (offsets into the rendered text, as in
+    reader.highlights.display_text) on top."""
+    cut = ""
+    if len(source) > DISPLAY_LIMIT:
+        cut = f"\n… (shortened for display: {len(source):,} characters in all)"
+        source = source[:DISPLAY_LIMIT]
+    rendered = render(visible(source) + cut)
     out = Text(rendered.text)
     for start, end, kind in rendered.spans:
         out.stylize(_EMPHASIS.get(kind, Style()), start, end)
+    if passage_style is not None:
+        for start, end in passages:
+            out.stylize(passage_style, start, end)
     for start, end in highlight_spans(rendered.text, terms):
         out.stylize(highlight, start, end)
+    if selection is not None and selection_style is not None:
+        out.stylize(selection_style, *selection)
     return out
 
 

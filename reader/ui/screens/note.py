@@ -33,6 +33,8 @@ class NoteScreen(Screen[str]):
         # The text last handed to the app; None after a failure, so the next flush retries.
         self._sent: str | None = paper.note
         self._timer: Timer | None = None
+        # Set by a first esc after a failed save: a second esc leaves without it stored.
+        self._leave_unsaved = False
 
     def compose(self) -> ComposeResult:
         title = Text("Note · ", style="bold")
@@ -74,6 +76,7 @@ class NoteScreen(Screen[str]):
     def saved(self, text: str) -> None:
         """The app stored ``text``."""
         if text == self.text:
+            self._leave_unsaved = False
             self._set_status("Saved · esc closes")
 
     def failed(self, message: str) -> None:
@@ -85,6 +88,15 @@ class NoteScreen(Screen[str]):
         self.query_one("#note-status", Static).update(Text(message))
 
     def action_close(self) -> None:
-        """Save and go back."""
+        """Save and go back; after a failed save, stay (the text is safer here than only in
+        a draft file) until esc is pressed again."""
+        unsaved = self._sent is None
         self.flush()
+        if unsaved and not self._leave_unsaved:
+            self._leave_unsaved = True
+            self._set_status(
+                "Not stored yet (the draft file keeps it); saving again as you type · "
+                "esc again leaves anyway"
+            )
+            return
         self.dismiss(self.text)

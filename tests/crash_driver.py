@@ -1,0 +1,74 @@
+"""A reader process for the crash and concurrency tests to run and kill.
+
+    python -m tests.crash_driver LIBRARY import FILE
+    python -m tests.crash_driver LIBRARY writes COUNT [SEED] [--no-index] [--part=I/N]
+
+It prints ``ready`` once the library is open, then one line after each write has been
+committed (``import N``, ``star ID 0|1 K``, ``note ID K``), flushed at once, so whoever
+reads its output knows exactly which writes the process had promised when it died.
+Writes go through the same Library calls as the CLI and the app (the index follows each
+one unless ``--no-index``). ``--part=I/N`` writes only to every N-th paper from the I-th,
+so two writers can share a library and each still know what the other cannot have changed.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from reader.library import Library
+
+
+def say(line: str) -> None:
+    """Report a committed write (unbuffered: the process may die at any moment)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def write_plan(ids: list[int], count: int, seed: int) -> list[tuple[str, int, int]]:
+    """The writes to make, in order: (``star``, id, 0/1) or (``note``, id, k)."""
+    rng = random.Random(seed)
+    return [
+        ("star", rng.choice(ids), rng.randint(0, 1)) if rng.random() < 0.5
+        else ("note", rng.choice(ids), k)
+        for k in range(count)
+    ]
+
+
+def note_text(paper_id: int, k: int, seed: int) -> str:
+    """The note the ``k``-th write gives a paper: unique, and searchable by one word."""
+    return f"Draft {k} by writer {seed}: remember noteword{seed}x{k} for paper {paper_id}."
+
+
+def main(argv: list[str]) -> int:
+    """Run one mode; see the module docstring."""
+    root, mode, *rest = argv
+    library = Library(Path(root))
+    say("ready")
+    if mode == "import":
+        summary = library.import_files([Path(rest[0])])
+        say(f"import {summary.new}")
+        return 0
+    count = int(rest[0])
+    seed = int(rest[1]) if len(rest) > 1 and rest[1].isdigit() else 0
+    index = "--no-index" not in rest
+    ids = library.store.all_ids()
+    for flag in rest:
+        if flag.startswith("--part="):
+            part, parts = map(int, flag.removeprefix("--part=").split("/"))
+            ids = ids[part::parts]
+    for kind, paper_id, value in write_plan(ids, count, seed):
+        if kind == "star":
+            library.set_starred(paper_id, bool(value), sync=index)
+            say(f"star {paper_id} {value}")
+        else:
+            library.save_note(paper_id, note_text(paper_id, value, seed), sync=index)
+            say(f"note {paper_id} {value}")
+    say("done")
+    library.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

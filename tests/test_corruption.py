@@ -1,0 +1,310 @@
+"""Damaged libraries: each kind of damage is found at start and said in one line.
+
+The index is derived, so a damaged one is rebuilt without asking. The database is the user's
+work: a damaged one is reported with the way back (a backup) and never written to, let alone
+"repaired" by dropping what SQLite cannot read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from reader.cli import cli
+from reader.library import Library
+from tests.conftest import SEEDS
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A library of the 38 sample papers, one starred and one annotated, to copy and damage."""
+    root = tmp_path_factory.mktemp("pristine") / "lib"
+    library = Library(root)
+    library.import_files(SEEDS)
+    first, second = library.store.all_ids()[:2]
+    library.set_starred(first, True)
+    library.save_note(second, "remember the ablation")
+    library.close()
+    return root
+
+
+@pytest.fixture
+def lib(pristine: Path, tmp_path: Path) -> Path:
+    """A fresh copy of the pristine library."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    return root
+
+
+def run(root: Path, *args: str) -> Result:
+    """The real command, in this process."""
+    return CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def one_line_error(result: Result) -> str:
+    """The command failed with status 1 and one line, not a traceback."""
+    assert result.exit_code == 1, (result.exit_code, result.output, result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    message = result.output.strip()
+    assert message.startswith("Error: ") and "\n" not in message, message
+    assert "Traceback" not in message
+    return message
+
+
+# -- the index ----------------------------------------------------------------------------
+
+
+def _segments(root: Path) -> list[Path]:
+    return sorted((root / "index").glob("*.seg"))
+
+
+def _delete_segment(root: Path) -> None:
+    _segments(root)[0].unlink()
+
+
+def _truncate_segment(root: Path) -> None:
+    seg = _segments(root)[0]
+    seg.write_bytes(seg.read_bytes()[: seg.stat().st_size // 2])
+
+
+def _garbage_files(root: Path) -> None:
+    rng = random.Random(7)
+    index = root / "index"
+    (index / "_MAIN_999.toc").write_bytes(rng.randbytes(300))
+    (index / "MAIN_garbage.seg").write_bytes(rng.randbytes(5000))
+    (index / "notes.txt").write_text("left here by someone")
+
+
+def _garbage_toc(root: Path) -> None:
+    for toc in (root / "index").glob("*.toc"):
+        toc.write_bytes(random.Random(3).randbytes(200))
+
+
+def _garbage_generation(root: Path) -> None:
+    (root / "index" / "reader-generation.json").write_text("{not json")
+
+
+def _index_from_another_copy(root: Path) -> None:
+    # An index built from a newer copy of the database: it is ahead, and holds a paper
+    # this database doesn't have.
+    (root / "index" / "reader-generation.json").write_text('{"version": 2, "generation": 999}')
+
+
+INDEX_DAMAGE: dict[str, Callable[[Path], None]] = {
+    "segment deleted": _delete_segment,
+    "segment truncated": _truncate_segment,
+    "garbage files": _garbage_files,
+    "garbage table of contents": _garbage_toc,
+    "garbage generation file": _garbage_generation,
+    "index from another copy": _index_from_another_copy,
+    "index directory removed": lambda root: shutil.rmtree(root / "index"),
+    "index directory is a file": lambda root: (
+        shutil.rmtree(root / "index"),
+        (root / "index").write_bytes(b"\x00" * 10),
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(INDEX_DAMAGE))
+def test_damaged_index_is_rebuilt_at_start(lib: Path, damage: str) -> None:
+    before = digest(lib / "library.sqlite")
+    INDEX_DAMAGE[damage](lib)
+    if damage == "index directory is a file":
+        # Not something reader can rebuild in place: one clear line, nothing touched.
+        message = one_line_error(run(lib, "search", "graph"))
+        assert "index" in message
+        assert digest(lib / "library.sqlite") == before
+        return
+    library = Library(lib)
+    try:
+        assert library.index_state() in ("missing", "ok")
+        library.sync_index()
+        assert library.index_state() == "ok"
+        assert library.index.ids() == set(library.store.all_ids())
+        assert library.search("graph").ids
+        assert library.search("ablation").ids  # the note is indexed again too
+        assert library.search("is:starred graph").ids is not None
+    finally:
+        library.close()
+    assert digest(lib / "library.sqlite") == before or _same_rows(lib)
+
+
+def _same_rows(root: Path) -> bool:
+    """The database holds what it held (a checkpoint may rewrite the file's bytes)."""
+    conn = sqlite3.connect(root / "library.sqlite")
+    try:
+        return conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 38
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("damage", ["segment deleted", "segment truncated", "garbage files"])
+def test_doctor_says_what_it_did_about_the_index(lib: Path, damage: str) -> None:
+    INDEX_DAMAGE[damage](lib)
+    result = run(lib, "doctor")
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith("database: ok (schema")
+    assert "38 papers, 1 starred, 1 with notes" in lines[0]
+    # Garbage files may be ignored, or taken for the newest table of contents and rebuilt.
+    assert lines[-1].startswith("search index: ok (38 documents") or (
+        "rebuilt from the database (38 documents)" in lines[-1]
+    )
+    if damage != "garbage files":
+        assert "rebuilt" in lines[-1]
+    assert run(lib, "doctor").output.strip().splitlines()[-1].startswith("search index: ok")
+
+
+def test_doctor_finds_an_index_that_disagrees_with_the_database(lib: Path) -> None:
+    # A paper deleted behind the index's back (by another tool): same generation, but the
+    # index still holds it.
+    conn = sqlite3.connect(lib / "library.sqlite")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("DELETE FROM papers WHERE id = (SELECT max(id) FROM papers)")
+    conn.commit()
+    conn.close()
+    lines = run(lib, "doctor").output.strip().splitlines()
+    assert "1 documents of papers no longer in the database, 0 papers missing" in lines[-1]
+    assert "rebuilt from the database (37 documents)" in lines[-1]
+
+
+def test_doctor_reports_orphans_and_deletes_nothing(lib: Path) -> None:
+    conn = sqlite3.connect(lib / "library.sqlite")  # foreign keys off, as another tool might
+    conn.execute("INSERT INTO notes (paper_id, body, updated_at) VALUES (99999, 'lost', 'now')")
+    conn.commit()
+    conn.close()
+    result = run(lib, "doctor")
+    assert result.exit_code == 1
+    assert "foreign keys: 1 rows of notes point at missing rows" in result.output
+    conn = sqlite3.connect(lib / "library.sqlite")
+    assert conn.execute("SELECT body FROM notes WHERE paper_id = 99999").fetchone() == ("lost",)
+    conn.close()
+
+
+# -- the database -------------------------------------------------------------------------
+
+
+def _truncate_db(root: Path) -> None:
+    db = root / "library.sqlite"
+    db.write_bytes(db.read_bytes()[: db.stat().st_size // 3])
+
+
+def _garbage_db(root: Path) -> None:
+    db = root / "library.sqlite"
+    db.write_bytes(random.Random(1).randbytes(db.stat().st_size))
+
+
+def _corrupt_pages(root: Path) -> None:
+    # The schema stays intact, so the file opens; the pages holding abstracts are garbage.
+    db = root / "library.sqlite"
+    data = bytearray(db.read_bytes())
+    rng = random.Random(2)
+    for page in {data.find(word) // 4096 for word in (b"faithfulness", b"transport")}:
+        data[page * 4096 + 8 : page * 4096 + 4000] = rng.randbytes(3992)
+    db.write_bytes(bytes(data))
+
+
+def _newer_schema(root: Path) -> None:
+    conn = sqlite3.connect(root / "library.sqlite")
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+
+
+DB_DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
+    "truncated": (_truncate_db, "malformed"),
+    "garbage": (_garbage_db, "not a database"),
+    "corrupt pages": (_corrupt_pages, "damaged"),
+    "newer version": (_newer_schema, "written by a newer reader (schema 99"),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DB_DAMAGE))
+@pytest.mark.parametrize("command", [[], ["stats"], ["search", "graph"], ["star", "1"],
+                                     ["doctor"]])
+def test_damaged_database_is_one_line_and_left_alone(
+    lib: Path, damage: str, command: list[str]
+) -> None:
+    hurt, expected = DB_DAMAGE[damage]
+    hurt(lib)
+    before = digest(lib / "library.sqlite")
+    result = run(lib, *command)
+    if damage == "corrupt pages" and command[:1] in (["search"], ["star"]):
+        # Damage is found where it is read: a command that reads only sound pages may work.
+        # If it fails, it fails without a traceback.
+        assert result.exit_code in (0, 1) and "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+    elif command == ["doctor"] and damage == "corrupt pages":
+        # The doctor opens it, checks it and says what it found, a line a finding.
+        assert result.exit_code == 1
+        assert result.output.startswith("database: DAMAGED: ")
+        assert "no backup found" in result.output
+    else:
+        # No subcommand is the reader itself: it must stop before the app starts.
+        message = one_line_error(result)
+        assert expected in message
+        if damage != "newer version":
+            assert "backup" in message
+    assert digest(lib / "library.sqlite") == before
+    assert not list(lib.glob("library.sqlite.*recover*"))
+
+
+def test_damaged_database_names_the_newest_backup_and_restore_sets_it_aside(
+    lib: Path, tmp_path: Path
+) -> None:
+    assert run(lib, "backup").exit_code == 0
+    backup = next((lib / "backups").glob("library-*.sqlite"))
+    _truncate_db(lib)
+    damaged = digest(lib / "library.sqlite")
+    message = one_line_error(run(lib, "stats"))
+    assert f"reader restore {backup}" in message
+    refused = CliRunner().invoke(cli, ["--library", str(lib), "restore", str(backup)], obj={},
+                                 input="n\n")
+    assert refused.exit_code == 1 and "damaged library" in refused.output
+    restored = run(lib, "restore", str(backup), "--yes")
+    assert restored.exit_code == 0, restored.output
+    assert "damaged database is kept, untouched" in restored.output
+    aside = next((lib / "backups").glob("damaged-*.sqlite"))
+    assert digest(aside) == damaged  # kept byte for byte
+    assert run(lib, "stats").output.strip() == "38 papers, 1 starred, 1 with notes"
+    assert run(lib, "search", "ablation").exit_code == 0
+
+
+def test_newer_database_is_not_migrated_or_backed_up(lib: Path) -> None:
+    _newer_schema(lib)
+    one_line_error(run(lib))
+    assert not (lib / "backups").exists()
+    conn = sqlite3.connect(lib / "library.sqlite")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 99
+    conn.close()
+
+
+def test_a_database_that_is_a_directory_or_unreadable(lib: Path) -> None:
+    db = lib / "library.sqlite"
+    for extra in ("-wal", "-shm"):
+        Path(str(db) + extra).unlink(missing_ok=True)
+    db.unlink()
+    db.mkdir()
+    message = one_line_error(run(lib, "stats"))
+    assert "library.sqlite" in message
+    db.rmdir()
+    if os.geteuid() == 0:
+        return  # root reads any file: no unreadable case to show
+    db.write_bytes(b"")
+    db.chmod(0)
+    try:
+        one_line_error(run(lib, "stats"))
+    finally:
+        db.chmod(0o644)

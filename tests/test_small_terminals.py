@@ -1,0 +1,61 @@
+"""Small terminals: the reader is usable at 80×24 and 60×20, and resizing never breaks it.
+
+Review a changed SVG as you would a diff (``pytest --snapshot-update`` regenerates them).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from reader.ui.widgets.paper_list import PaperList
+from tests.conftest import SEEDS
+from tests.test_app import settle
+
+SMALL = [(80, 24), (60, 20)]
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Library:
+    library = Library(tmp_path / "snap")
+    library.import_files(SEEDS)
+    return library
+
+
+@pytest.mark.parametrize("size", SMALL, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_main_screen_small(snap_compare, seeded: Library, size: tuple[int, int]) -> None:
+    assert snap_compare(ReaderApp(seeded), terminal_size=size, press=["j", "j"])
+
+
+@pytest.mark.parametrize("size", SMALL, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_reading_view_small(snap_compare, seeded: Library, size: tuple[int, int]) -> None:
+    assert snap_compare(ReaderApp(seeded), terminal_size=size, press=["enter"])
+
+
+@pytest.mark.parametrize("size", SMALL, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_help_small(snap_compare, seeded: Library, size: tuple[int, int]) -> None:
+    assert snap_compare(ReaderApp(seeded), terminal_size=size, press=["question_mark"])
+
+
+async def test_resizing_again_and_again_never_breaks(library: Library) -> None:
+    rng = random.Random(5)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        keys = ["j", "enter", "escape", "n", "escape", "question_mark", "escape", "G", "g"]
+        for step in range(18):
+            # Down to absurd sizes and back; keys in between, on every screen.
+            size = (rng.randint(1, 200), rng.randint(1, 60))
+            await pilot.resize_terminal(*size)
+            await pilot.press(keys[step % len(keys)])
+            await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert app.is_running
+        papers = app.query_one(PaperList)
+        await pilot.press("j")
+        assert papers.current_id is not None

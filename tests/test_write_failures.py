@@ -1,0 +1,167 @@
+"""A full disk or a read-only database while the reader runs: nothing typed is lost.
+
+The full disk is real as far as SQLite can tell: the process's file-size limit
+(RLIMIT_FSIZE) is lowered so that the next write to the database's WAL fails with "database
+or disk is full", exactly what a full file system returns, while the small draft file still
+fits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import signal
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from textual.widgets import TextArea
+
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from reader.ui.screens.note import AUTOSAVE_AFTER, NoteScreen
+from reader.ui.widgets.paper_list import PaperList
+from tests.test_app import settle
+
+SIZE = (100, 30)
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="POSIX limits only")
+
+
+@contextmanager
+def disk_full(database: Path, room: int = 2048) -> Iterator[None]:
+    """No file of this process may grow past ``room`` bytes: the WAL is emptied first, so
+    the next database write runs out of space."""
+    conn = sqlite3.connect(database)
+    try:
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        assert busy == 0
+    finally:
+        conn.close()
+    previous_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (room, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous_handler)
+
+
+def messages(app: ReaderApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def stored_note(database: Path, paper_id: int) -> str | None:
+    """The note as another process would read it."""
+    conn = sqlite3.connect(database)
+    try:
+        row = conn.execute("SELECT body FROM notes WHERE paper_id = ?", (paper_id,)).fetchone()
+        return row[0] if row else None
+    finally:
+        conn.close()
+
+
+async def type_text(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press(*("space" if c == " " else c for c in text))
+
+
+async def test_disk_full_keeps_the_note_in_the_editor_and_a_draft(library: Library) -> None:
+    database = library.paths.database
+    before = library.store.stats()
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        assert paper_id is not None
+        await pilot.press("n")
+        await pilot.pause()
+        editor = app.screen.query_one(TextArea)
+        editor.cursor_blink = False
+        await type_text(pilot, "Saved first")
+        await asyncio.sleep(AUTOSAVE_AFTER + 0.3)
+        await settle(app, pilot)
+        assert stored_note(database, paper_id) == "Saved first"
+
+        with disk_full(database):
+            await type_text(pilot, " then the disk filled")
+            await asyncio.sleep(AUTOSAVE_AFTER + 0.3)
+            await settle(app, pilot)
+            # Still editing, with every character, and told where the draft is.
+            assert isinstance(app.screen, NoteScreen)
+            assert editor.text == "Saved first then the disk filled"
+            failure = [m for m in messages(app) if m.startswith("Could not save the note")]
+            assert failure and "full" in failure[-1] and "kept a draft in" in failure[-1]
+            draft = Path(failure[-1].split("kept a draft in ")[1])
+            assert draft.parent == library.paths.drafts
+            assert draft.read_text(encoding="utf-8") == editor.text
+            status = str(app.screen.query_one("#note-status").render())
+            assert "draft" in status
+
+            # esc does not throw the text away while it is only in a draft.
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert isinstance(app.screen, NoteScreen)
+            assert editor.text == "Saved first then the disk filled"
+            assert app.is_running
+
+        # Space again: the next change stores the whole note, then esc leaves.
+        await type_text(pilot, "!")
+        await asyncio.sleep(AUTOSAVE_AFTER + 0.3)
+        await settle(app, pilot)
+        assert stored_note(database, paper_id) == "Saved first then the disk filled!"
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, NoteScreen)
+
+        # A star fails too, and says so; the app runs on, and the star works afterwards.
+        with disk_full(database):
+            await pilot.press("s")
+            await settle(app, pilot)
+            assert any(m.startswith("Could not star the paper") for m in messages(app))
+            assert app.is_running
+        assert library.store.paper(paper_id).starred is False  # type: ignore[union-attr]
+        await pilot.press("s")
+        await settle(app, pilot)
+    conn = sqlite3.connect(database)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        papers, starred = conn.execute("SELECT count(*), sum(starred) FROM papers").fetchone()
+    finally:
+        conn.close()
+    assert papers == before["papers"] and starred == before["starred"] + 1
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="file permissions do not bind root")
+async def test_read_only_database_keeps_the_note_and_tells_where_the_draft_is(
+    library: Library,
+) -> None:
+    database = library.paths.database
+    library.close()
+    conn = sqlite3.connect(database)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    library = Library(database.parent)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        # The database turns read-only under the running reader (new connections see it).
+        library.close()
+        database.chmod(0o444)
+        database.parent.chmod(0o555)
+        try:
+            await pilot.press("n")
+            await pilot.pause()
+            await type_text(pilot, "Read only")
+            await asyncio.sleep(AUTOSAVE_AFTER + 0.3)
+            await settle(app, pilot)
+            assert isinstance(app.screen, NoteScreen)
+            assert app.screen.query_one(TextArea).text.endswith("Read only")
+            assert any(m.startswith("Could not save the note") for m in messages(app))
+            assert app.is_running
+        finally:
+            database.parent.chmod(0o755)
+            database.chmod(0o644)
