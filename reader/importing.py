@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from reader.citations import CitekeyAllocator
 from reader.clock import now
+from reader.highlights import reanchor
 from reader.identifiers import normalize_arxiv_id, normalize_doi
 from reader.identity import Known, Matcher, abstract_key, title_key
 from reader.models import ImportSummary, PaperRecord
@@ -256,6 +257,8 @@ class _Import:
         self.conn.execute(
             f"UPDATE papers SET {assignments} WHERE id = ?", (*updates.values(), paper_id)
         )
+        if "abstract" in updates:
+            reanchor(self.conn, paper_id, updates["abstract"])
         return next(action for action in ACTIONS if action in done)
 
 

@@ -3,26 +3,38 @@ operations the CLI and the UI share (import, search, star, note, cite)."""
 
 from __future__ import annotations
 
+import os
 import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from reader.backup import automatic_backup, check_library_file, copy_database, stamp
+from reader.highlights import display_text
 from reader.importers import ImportFormatError, parse_file
 from reader.importing import UndoResult
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
-from reader.query import INDEX_FLAGS, ParsedQuery, filter_help, parse_query
+from reader.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
 from reader.remote import Endpoints, fetch
 from reader.resources import sample_files
-from reader.search import SearchIndex
-from reader.store import Store, migrations
+from reader.search import IndexBusy, SearchIndex, shared_terms
+from reader.store import Store, StoreError, migrations, read_papers
+from reader.tags import normalize_tag
+from reader.textrender import to_plain
 
 Progress = Callable[[int, int], None]
+#: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
+PROFILE_SIZE = 200
+
+#: Processes that build the search index of a large library (one segment each).
+INDEX_PROCS = max(1, min(4, os.cpu_count() or 1))
+#: Below this many papers the index is built in one process.
+PARALLEL_MIN = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +46,29 @@ class SearchOutcome:
     scores: list[float] = field(default_factory=list)
     terms: frozenset[str] = frozenset()
     notice: str | None = None
+    #: For a ``like:`` ranking: its key terms with weights, and what it is like.
+    key_terms: tuple[tuple[str, float], ...] = ()
+    like: str = ""
+
+
+class DoctorReport(list[str]):
+    """The lines ``reader doctor`` prints; ``ok`` is False when a problem remains."""
+
+    ok: bool = True
+
+
+def damaged_advice(root: Path) -> str:
+    """What to do about a damaged database: the newest backup to restore, if there is one."""
+    backups = sorted(
+        (p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")),
+        key=lambda p: p.stat().st_mtime,
+    )
+    if not backups:
+        return (
+            "no backup found; the file is left untouched (copy it somewhere safe before "
+            "trying sqlite3's .recover)"
+        )
+    return f"restore the newest backup with: reader restore {backups[-1]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,35 +220,76 @@ class Library:
         self.rebuild_index()
         return saved
 
-    def doctor(self) -> list[str]:
-        """Check the database and the index; repair what is safe (the index); say what."""
-        report = []
+    def doctor(self) -> DoctorReport:
+        """Check the database and the index; repair what is safe (the index); say what.
+
+        The database is only ever read here: a damaged one is reported with the way back (a
+        backup), never "repaired" by dropping what SQLite cannot read.
+        """
+        report = DoctorReport()
         with self.session() as store:
-            integrity = store.conn.execute("PRAGMA integrity_check").fetchone()[0]
-            orphans = store.conn.execute("PRAGMA foreign_key_check").fetchall()
-            counts = store.stats()
-            generation = store.generation()
-            report.append(
-                f"database: {'ok' if integrity == 'ok' else 'DAMAGED: ' + integrity} "
-                f"(schema {store.schema_version}; {counts['papers']:,} papers, "
-                f"{counts['starred']:,} starred, {counts['with_notes']:,} with notes)"
+            try:
+                problems = [r[0] for r in store.conn.execute("PRAGMA integrity_check(10)")]
+                if problems == ["ok"]:
+                    orphans = store.conn.execute("PRAGMA foreign_key_check").fetchall()
+                    counts = store.stats()
+                    generation = store.generation()
+                    schema = store.schema_version
+            except sqlite3.DatabaseError as exc:
+                problems = [str(exc)]
+        if problems != ["ok"]:
+            report.ok = False
+            # SQLite's first finding, on one line ("*** in database main ***" opens it).
+            first = "; ".join(
+                line for line in problems[0].splitlines() if not line.startswith("***")
             )
-            if orphans:
-                report.append(f"foreign keys: {len(orphans)} rows point at missing rows")
-        state = self.index_state()
-        documents = self.index.count() if state != "missing" else -1
-        if state == "ok" and documents == counts["papers"]:
-            report.append(f"search index: ok ({documents:,} documents, generation {generation})")
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            report.append(f"database: DAMAGED: {first}{more}")
+            report.append(damaged_advice(self.paths.root))
+            report.append("search index: not checked (the database comes first)")
             return report
-        if state == "missing":
-            why = "missing or unreadable"
-        elif state == "stale":
-            why = f"behind the database (generation {self.index.generation} < {generation})"
-        else:
-            why = f"{documents:,} documents for {counts['papers']:,} papers"
+        report.append(
+            f"database: ok (schema {schema}; {counts['papers']:,} papers, "
+            f"{counts['starred']:,} starred, {counts['with_notes']:,} with notes)"
+        )
+        if orphans:
+            report.ok = False
+            tables = sorted({row[0] for row in orphans})
+            report.append(
+                f"foreign keys: {len(orphans):,} rows of {', '.join(tables)} point at missing "
+                "rows (left as they are; nothing is deleted)"
+            )
+        why = self._index_problem(generation)
+        if why is None:
+            report.append(
+                f"search index: ok ({counts['papers']:,} documents, generation {generation})"
+            )
+            return report
         rebuilt = self.rebuild_index()
         report.append(f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)")
         return report
+
+    def _index_problem(self, generation: int) -> str | None:
+        """What is wrong with the index against a database at ``generation``, if anything."""
+        if not self.index.usable():
+            return "missing or unreadable"
+        indexed = self.index.generation
+        if indexed < generation:
+            return f"behind the database (generation {indexed} < {generation})"
+        if indexed > generation:
+            return (
+                f"ahead of the database (generation {indexed} > {generation}): built from "
+                "another copy"
+            )
+        in_index = self.index.ids()
+        with self.session() as store:
+            in_db = set(store.all_ids())
+        if in_index != in_db:
+            return (
+                f"{len(in_index - in_db):,} documents of papers no longer in the database, "
+                f"{len(in_db - in_index):,} papers missing"
+            )
+        return None
 
     def undo_last_import(self) -> UndoResult | None:
         """Remove what the last import added, except papers carrying the user's work."""
@@ -236,8 +312,12 @@ class Library:
         if not self.index.usable():
             return "missing"
         with self.session() as store:
-            behind = self.index.generation < store.generation()
-        if behind:
+            current = store.generation()
+        if self.index.generation > current:
+            # Built from another copy of the database (one restored or copied in by hand):
+            # catching up cannot remove what it holds beyond this one.
+            return "missing"
+        if self.index.generation < current:
             return "stale"
         return "ok"
 
@@ -246,61 +326,138 @@ class Library:
         with self._sync_lock, self.session() as store:
             total = store.count()
             generation = store.generation()
+            # Large libraries are indexed on every core; below that, starting the
+            # processes would cost more than it saves.
+            procs = INDEX_PROCS if total >= PARALLEL_MIN else 1
+            parts = [
+                partial(read_papers, self.paths.database, first, last)
+                for first, last in store.id_ranges(procs)
+            ] if procs > 1 else []
             return self.index.rebuild(
                 store.iter_papers(),
                 generation,
                 (lambda n: progress(n, total)) if progress else None,
+                parts=parts,
             )
 
     def sync_index(self, progress: Progress | None = None) -> int:
         """Bring the index up to the database: re-index just the papers changed since."""
-        if not self.index.usable():
+        if self.index_state() == "missing":
             return self.rebuild_index(progress)
         with self._sync_lock, self.session() as store:
-            papers, deleted, generation = store.changes_since(self.index.generation)
-            if not papers and not deleted and generation <= self.index.generation:
+            if store.generation() <= self.index.generation:
                 return 0
-            total = len(papers)
-            return self.index.update(
-                papers,
-                generation,
-                (lambda n: progress(n, total)) if progress else None,
-                deleted=deleted,
-            )
+            total = 0
+
+            def changes(since: int) -> tuple[list[Paper], list[int], int]:
+                nonlocal total
+                papers, deleted, generation = store.changes_since(since)
+                total = len(papers)
+                return papers, deleted, generation
+
+            try:
+                return self.index.catch_up(
+                    changes, (lambda n: progress(n, total)) if progress else None
+                )
+            except IndexBusy:
+                # The write itself is stored; the index stays behind (its generation says
+                # so) and the next sync, here or in the other process, catches it up.
+                return 0
 
     # -- queries ----------------------------------------------------------------------------
 
-    def search(self, query: str, limit: int | None = None) -> SearchOutcome:
-        """Papers matching ``query`` (the full query language), best first."""
+    def search(
+        self, query: str, limit: int | None = None, order: str = "relevance"
+    ) -> SearchOutcome:
+        """Papers matching ``query`` (the full query language), best first (or in
+        ``order``, one of store.SORT_KEYS)."""
         parsed = parse_query(query)
         notice = None
         if parsed.unknown:
             notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"
-        if not parsed.text:
+        if parsed.like:
+            outcome = self._search_like(query, parsed, notice)
+        elif not parsed.text:
             # Browsing, or filters alone: the database answers, in browsing order.
             with self.session() as store:
-                ids = store.all_ids()
-                for f in parsed.filters:
-                    flagged = store.flagged_ids(f.flag)
-                    ids = [i for i in ids if (i in flagged) != f.negated]
-            return SearchOutcome(query, ids[:limit], notice=notice)
-        in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
-        in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
-        hits = self.index.search(
-            ParsedQuery(parsed.text, in_index), limit=None if in_db else limit
-        )
-        ids, scores = hits.ids, hits.scores
-        if in_db:
+                ids, _ = _filtered(store, store.all_ids(), [], parsed.filters)
+            outcome = SearchOutcome(query, ids, notice=notice)
+        else:
+            in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
+            in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
+            sorted_later = order != "relevance"
+            hits = self.index.search(
+                ParsedQuery(parsed.text, in_index),
+                limit=None if in_db or sorted_later else limit,
+            )
+            ids, scores = hits.ids, hits.scores
+            if in_db:
+                with self.session() as store:
+                    ids, scores = _filtered(store, ids, scores, in_db)
+            if hits.fell_back and notice is None:
+                notice = "Could not read that query; searched its words instead"
+            outcome = SearchOutcome(query, ids, scores, hits.terms, notice)
+        if order != "relevance":
             with self.session() as store:
-                for f in in_db:
-                    flagged = store.flagged_ids(f.flag)
-                    keep = [(i in flagged) != f.negated for i in ids]
-                    ids = [i for i, k in zip(ids, keep, strict=True) if k]
-                    scores = [x for x, k in zip(scores, keep, strict=True) if k]
-            ids, scores = ids[:limit], scores[:limit]
-        if hits.fell_back and notice is None:
-            notice = "Could not read that query; searched its words instead"
-        return SearchOutcome(query, ids, scores, hits.terms, notice)
+                ordered = store.sort_ids(outcome.ids, order)
+            outcome = replace(outcome, ids=ordered, scores=[])
+        if limit is not None:
+            outcome = replace(outcome, ids=outcome.ids[:limit], scores=outcome.scores[:limit])
+        return outcome
+
+    def _search_like(self, query: str, parsed: ParsedQuery, notice: str | None) -> SearchOutcome:
+        """Rank papers by how much they share with one paper, or with the starred ones."""
+        with self.session() as store:
+            if parsed.like.lower() == "starred":
+                # The most recently starred first, so a long-starred past doesn't drown
+                # what the user is after now.
+                targets = [
+                    r[0]
+                    for r in store.conn.execute(
+                        "SELECT id FROM papers WHERE starred = 1 ORDER BY updated_at DESC "
+                        "LIMIT ?",
+                        (PROFILE_SIZE,),
+                    )
+                ]
+                label = f"your {len(targets):,} starred papers" if targets else ""
+                if not targets:
+                    return SearchOutcome(
+                        query, [], notice="Star a few papers first: like:starred ranks papers "
+                        "by what they share with your starred ones",
+                    )
+            else:
+                ref = parsed.like
+                found = int(ref) if ref.isdigit() else store.id_for_key(ref)
+                if found is None or store.paper(found) is None:
+                    return SearchOutcome(query, [], notice=f"like: no paper with key {ref!r}")
+                targets = [found]
+                label = ""
+            papers = store.papers(targets)
+        if not label:
+            label = f"“{papers[0].title or papers[0].citekey}”"
+        text = "\n".join(f"{p.title}\n{to_plain(p.abstract)}" for p in papers)
+        hits, key_terms = self.index.similar(text, exclude=targets, limit=None)
+        ids, scores = hits.ids, hits.scores
+        terms: frozenset[str] = frozenset()
+        if parsed.text:
+            matched = self.index.search(ParsedQuery(parsed.text))
+            within = set(matched.ids)
+            keep = [i in within for i in ids]
+            ids = [i for i, k in zip(ids, keep, strict=True) if k]
+            scores = [x for x, k in zip(scores, keep, strict=True) if k]
+            terms = matched.terms
+        if parsed.filters:
+            with self.session() as store:
+                ids, scores = _filtered(store, ids, scores, list(parsed.filters))
+        return SearchOutcome(
+            query, ids, scores, terms, notice, key_terms=tuple(key_terms), like=label
+        )
+
+    def why(self, paper: Paper, outcome: SearchOutcome) -> list[str]:
+        """The key terms a "like" ranking shares with ``paper``: why it ranks."""
+        if not outcome.key_terms:
+            return []
+        return shared_terms(f"{paper.title}\n{to_plain(paper.abstract)}", list(outcome.key_terms))
 
     def resolve(self, ref: str) -> Resolution:
         """The paper named by an id, a citation key, or an unambiguous query."""
@@ -333,3 +490,90 @@ class Library:
             store.set_note(paper_id, body)
         if sync:
             self.sync_index()
+
+    def mark_seen(self, paper_ids: Sequence[int]) -> int:
+        """Record that papers were shown (nothing to re-index)."""
+        with self.session() as store:
+            return store.mark_seen(paper_ids)
+
+    def set_read(self, paper_id: int, read: bool) -> None:
+        """Mark a paper read or unread (nothing to re-index)."""
+        with self.session() as store:
+            store.set_read(paper_id, read)
+
+    def set_tags(self, paper_id: int, tags: Sequence[str], sync: bool = True) -> None:
+        """Give a paper exactly these tags (normalised here), then re-index it."""
+        with self.session() as store:
+            store.set_tags(paper_id, [t for t in (normalize_tag(t) for t in tags) if t])
+        if sync:
+            self.sync_index()
+
+    def rename_tag(self, old: str, new: str, sync: bool = True) -> int:
+        """Rename a tag on every paper; returns how many papers carried it."""
+        target = normalize_tag(new)
+        if not target:
+            raise StoreError(f"{new!r} is not a usable tag")
+        with self.session() as store:
+            count = store.rename_tag(normalize_tag(old), target)
+        if sync:
+            self.sync_index()
+        return count
+
+    def delete_tag(self, tag: str, sync: bool = True) -> int:
+        """Remove a tag from every paper; returns how many carried it."""
+        with self.session() as store:
+            count = store.delete_tag(normalize_tag(tag))
+        if sync:
+            self.sync_index()
+        return count
+
+    def add_highlight(
+        self, paper_id: int, start: int, end: int, note: str = "", sync: bool = True
+    ) -> int:
+        """Highlight characters ``start``–``end`` of the abstract as shown; the quote is
+        taken from the stored abstract, so offsets and quote always agree."""
+        with self.session() as store:
+            paper = store.paper(paper_id)
+            if paper is None:
+                raise StoreError(f"no paper with id {paper_id}")
+            text = display_text(paper.abstract)
+            if not 0 <= start < end <= len(text) or not text[start:end].strip():
+                raise StoreError("nothing to highlight there")
+            highlight_id = store.add_highlight(paper_id, start, end, text[start:end], note)
+        if sync:
+            self.sync_index()
+        return highlight_id
+
+    def set_highlight_note(self, highlight_id: int, note: str, sync: bool = True) -> None:
+        """Change a highlight's note."""
+        with self.session() as store:
+            store.set_highlight_note(highlight_id, note)
+        if sync:
+            self.sync_index()
+
+    def delete_highlight(self, highlight_id: int, sync: bool = True) -> None:
+        """Remove a highlight."""
+        with self.session() as store:
+            store.delete_highlight(highlight_id)
+        if sync:
+            self.sync_index()
+
+    def update_metadata(self, paper_id: int, values: dict[str, object], sync: bool = True) -> None:
+        """Store checked metadata edits (see reader.metadata.check), then re-index."""
+        with self.session() as store:
+            store.update_metadata(paper_id, values)
+        if sync:
+            self.sync_index()
+
+
+def _filtered(
+    store: Store, ids: list[int], scores: list[float], filters: Sequence[Filter]
+) -> tuple[list[int], list[float]]:
+    """Keep the ids (and their scores, when given) that pass every filter."""
+    for f in filters:
+        flagged = store.tagged_ids(f.value) if f.flag == "tag" else store.flagged_ids(f.flag)
+        keep = [(i in flagged) != f.negated for i in ids]
+        ids = [i for i, k in zip(ids, keep, strict=True) if k]
+        if scores:
+            scores = [x for x, k in zip(scores, keep, strict=True) if k]
+    return ids, scores

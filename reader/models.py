@@ -30,6 +30,25 @@ class PaperRecord:
     kind: str | None = None
 
 
+@dataclass(slots=True, frozen=True)
+class Highlight:
+    """A highlighted passage of a paper's abstract.
+
+    ``start``/``end`` are offsets into the abstract as shown (see
+    :func:`reader.highlights.display_text`); ``quote`` is the passage itself, which
+    re-anchors the highlight when the abstract is revised; an ``orphaned`` highlight's quote
+    no longer occurs in the abstract (kept, and shown apart).
+    """
+
+    id: int
+    paper_id: int
+    start: int
+    end: int
+    quote: str
+    note: str = ""
+    orphaned: bool = False
+
+
 @dataclass(slots=True)
 class Paper:
     """A paper stored in the library."""
@@ -55,6 +74,11 @@ class Paper:
     tldr: str | None = None
     primary_area: str | None = None
     kind: str | None = None
+    tags: list[str] = field(default_factory=list)
+    highlights: list[Highlight] = field(default_factory=list)
+    #: Triage: shown in the detail or reading view at least once; marked read with ``r``.
+    seen: bool = False
+    read: bool = False
 
     @property
     def venue_year(self) -> str:
@@ -74,6 +98,9 @@ class PaperRow:
     year: int | None
     starred: bool
     has_note: bool
+    tags: tuple[str, ...] = ()
+    seen: bool = False
+    read: bool = False
 
 
 @dataclass(slots=True)

@@ -7,22 +7,25 @@ index is rebuilt and a stale one catches up on the rows changed since.
 
 from __future__ import annotations
 
+import functools
 import json
+import multiprocessing
 import os
+import queue
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import StandardAnalyzer
+from whoosh.analysis import STOP_WORDS, StandardAnalyzer
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.index import LockError
 from whoosh.lang.porter import stem
-from whoosh.matching import NullMatcher
+from whoosh.matching import ArrayUnionMatcher, NullMatcher
 from whoosh.qparser import FuzzyTermPlugin, MultifieldParser, OrGroup
 from whoosh.query import (
     And,
@@ -30,22 +33,35 @@ from whoosh.query import (
     FuzzyTerm,
     Not,
     NullQuery,
+    Or,
     Query,
     Term,
     Variations,
 )
 from whoosh.searching import Searcher
+from whoosh.writing import SegmentWriter
 
 from reader.models import Paper
 from reader.query import Filter, ParsedQuery
 from reader.textrender import to_plain
 
 #: Bump when the schema or what is indexed changes: an index of another version is rebuilt.
-INDEX_VERSION = 1
-SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes")
+INDEX_VERSION = 2
+SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes", "tags", "highlight")
 FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
 _GENERATION_FILE = "reader-generation.json"
 _WRITER_TIMEOUT = 10.0
+#: The most typos a fuzzy word (``word~N``) forgives.
+_MAX_EDITS = 2
+# Memory for each writer's posting pool before it spills a run to disk.
+_LIMIT_MB = 128
+# A full build writes its segments as separate files, not one compound file: Whoosh reads a
+# compound file through mmap and copies each part it opens into memory (the postings of a
+# 200k library are hundreds of MB, and every searcher copies them again). Separate files
+# are read from disk as needed.
+_PROGRESS_EVERY = 500
+#: A zero-argument callable yielding papers; picklable, so a worker process can call it.
+PaperSource = Callable[[], Iterable[Paper]]
 
 # No stemming in the index: prefixes (`spars*`) and typo tolerance work on the words as
 # written. StemVariations gives back at query time the recall stemming would.
@@ -53,6 +69,14 @@ ANALYZER = StandardAnalyzer(stoplist=None, minsize=1)
 _TOKEN = re.compile(r"\w+(?:\.?\w+)*", re.UNICODE)
 # Bounds the words looked at when expanding one query word to its variants.
 _MAX_VARIANT_SCAN = 400
+# Porter stemming is pure Python and each query word stems up to _MAX_VARIANT_SCAN indexed
+# words, twice (matching, then highlighting); as you type, the same words come back.
+_stem = functools.lru_cache(maxsize=1 << 16)(stem)
+
+
+class IndexBusy(Exception):
+    """Another process held the index's writer lock for too long; the database write that
+    wanted indexing is stored, and the index catches up on a later sync."""
 
 
 class StemVariations(Variations):
@@ -67,12 +91,12 @@ class StemVariations(Variations):
             yield exact
         if len(text) < 4 or not text.isalpha():
             return
-        root = stem(text)
+        root = _stem(text)
         prefix = root[: max(3, len(root) - 1)]
         for n, btext in enumerate(ixreader.expand_prefix(fieldname, prefix)):
             if n >= _MAX_VARIANT_SCAN:
                 break
-            if btext != exact and stem(btext.decode("utf-8")) == root:
+            if btext != exact and _stem(btext.decode("utf-8")) == root:
                 yield btext
 
     def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
@@ -86,8 +110,35 @@ class StemVariations(Variations):
         if not words:
             return NullMatcher()
         terms = [Term(self.fieldname, w, boost=self.boost) for w in words]
-        query = terms[0] if len(terms) == 1 else DisjunctionMax(terms)
-        return query.matcher(searcher, context)
+        if len(terms) == 1:
+            return terms[0].matcher(searcher, context)
+        if context is not None and context.needs_current:
+            return DisjunctionMax(terms).matcher(searcher, context)
+        # A flat array of best scores, not DisjunctionMax's binary tree: a common word has
+        # dozens of variants, and each step through a deep tree costs a Python call a level.
+        matchers = [t.matcher(searcher, context) for t in terms]
+        return _MaxUnionMatcher(matchers, searcher.doc_count_all())
+
+
+class _MaxUnionMatcher(ArrayUnionMatcher):
+    """Whoosh's array union, scoring a document by its best sub-match instead of the sum
+    (the semantics of DisjunctionMax) for the variants of one word."""
+
+    def _read_part(self) -> None:
+        limit = min(self._docnum + self._partsize, self._doccount)
+        offset = self._docnum
+        scores = self._a
+        for i in range(self._partsize):
+            scores[i] = 0
+        for m in self._submatchers:
+            while m.is_active() and m.id() < limit:
+                i = m.id() - offset
+                score = m.score() * self._boost
+                if score > scores[i]:
+                    scores[i] = score
+                m.next()
+        self._offset = offset
+        self._limit = limit
 
 
 def make_schema() -> Schema:
@@ -99,6 +150,8 @@ def make_schema() -> Schema:
         keywords=TEXT(analyzer=ANALYZER),
         authors=TEXT(analyzer=ANALYZER),
         notes=TEXT(analyzer=ANALYZER),
+        tags=TEXT(analyzer=ANALYZER),
+        highlight=TEXT(analyzer=ANALYZER),
         flags=KEYWORD(lowercase=True),
         venue=KEYWORD(lowercase=True),
         year=NUMERIC(),
@@ -129,6 +182,8 @@ def document(paper: Paper) -> dict[str, object]:
         "keywords": " ".join(paper.keywords),
         "authors": " ".join(paper.authors),
         "notes": paper.note,
+        "tags": " ".join(paper.tags),
+        "highlight": "\n".join(f"{h.quote}\n{h.note}" for h in paper.highlights),
         "flags": " ".join(flags),
     }
     if paper.venue:
@@ -181,8 +236,16 @@ class SearchIndex:
         if self._read_meta()["version"] != INDEX_VERSION:
             return False
         try:
-            self._open()
+            # On first opening, a searcher opens every segment: one deleted or cut short fails
+            # here, at start, rather than in the middle of a search. Once open, the index is
+            # only changed by us, and reopening on every write would cost more than it finds.
+            if self._ix is None:
+                self.count()
         except Exception:  # noqa: BLE001 - any failure to open means "rebuild"
+            try:
+                self.close()
+            except Exception:  # noqa: BLE001 - a broken index may not even close cleanly
+                self._ix = self._searcher = None
             return False
         return True
 
@@ -196,10 +259,13 @@ class SearchIndex:
         deadline = time.monotonic() + _WRITER_TIMEOUT
         while True:
             try:
-                return self._open().writer()
-            except LockError:
+                with self._lock:
+                    return self._open().writer()
+            except LockError as exc:
                 if time.monotonic() > deadline:
-                    raise
+                    raise IndexBusy(
+                        f"the search index is being written by another process ({self.path})"
+                    ) from exc
                 time.sleep(0.05)
 
     # -- writing ----------------------------------------------------------------------------
@@ -209,15 +275,30 @@ class SearchIndex:
         papers: Iterable[Paper],
         generation: int,
         progress: Callable[[int], None] | None = None,
+        *,
+        parts: Sequence[PaperSource] = (),
     ) -> int:
-        """Build a fresh index of ``papers``; returns how many were indexed."""
+        """Build a fresh index; returns how many papers were indexed.
+
+        With ``parts`` (picklable callables, each yielding a share of the papers), every
+        part is indexed in a process of its own into a segment of its own, and the segments
+        are committed together: the build uses every core, the calling process stays free
+        (it only waits), and no merge is needed before the index answers. Without them,
+        ``papers`` are indexed here, in one process.
+        """
         with self._lock:
             self.path.mkdir(parents=True, exist_ok=True)
             self._close()
+            # A build cut short must not leave the old generation behind: it would make the
+            # fresh (partial) index look merely stale.
+            (self.path / _GENERATION_FILE).unlink(missing_ok=True)
             ix = whoosh_index.create_in(str(self.path), self.schema)
             self._ix = ix
-            writer = ix.writer(limitmb=128)
-            count = _write_all(writer, writer.add_document, papers, progress)
+            if parts:
+                count = _build_in_processes(self.path, ix, parts, progress)
+            else:
+                writer = ix.writer(limitmb=_LIMIT_MB, compound=False)
+                count = _write_all(writer, writer.add_document, papers, progress)
             self._write_meta(generation)
             if progress is not None:
                 progress(count)
@@ -230,20 +311,54 @@ class SearchIndex:
         progress: Callable[[int], None] | None = None,
         deleted: Iterable[int] = (),
     ) -> int:
-        """Drop deleted papers, re-index the given ones (one commit), record ``generation``."""
-        with self._lock:
-            writer = self._writer()
-            try:
-                # Deletions first: SQLite may give a deleted paper's id to a new one.
-                for paper_id in deleted:
-                    writer.delete_by_term("id", str(paper_id))
-            except BaseException:
-                writer.cancel()
-                raise
+        """Drop deleted papers, re-index the given ones (one commit), record ``generation``.
+
+        Searches go on meanwhile: they read the committed segments, and ``self._lock`` is
+        held only to open the writer, never while waiting for another process's lock or
+        while writing. (Callers serialise updates and rebuilds among themselves.)
+        """
+        writer = self._writer()
+        try:
+            # Deletions first: SQLite may give a deleted paper's id to a new one.
+            for paper_id in deleted:
+                writer.delete_by_term("id", str(paper_id))
+        except BaseException:
+            writer.cancel()
+            raise
+        count = _write_all(writer, writer.update_document, papers, progress)
+        if generation > self.generation:
+            self._write_meta(generation)
+        return count
+
+    def catch_up(
+        self,
+        changes: Callable[[int], tuple[list[Paper], list[int], int]],
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Apply what changed since the index's generation: ``changes(generation)`` gives
+        the papers changed and the ids deleted since, and the generation that reaches.
+
+        The changes are read only once the writer lock is held. Two processes catching up at
+        once otherwise both read, then write in turn, and the later writer can put a paper's
+        older row over the newer one while the generation file says all is current.
+        """
+        writer = self._writer()
+        try:
+            papers, deleted, generation = changes(self.generation)
+            # Deletions first: SQLite may give a deleted paper's id to a new one.
+            for paper_id in deleted:
+                writer.delete_by_term("id", str(paper_id))
+        except BaseException:
+            writer.cancel()
+            raise
+        if not papers and not deleted:
+            writer.cancel()
+            count = 0
+        else:
             count = _write_all(writer, writer.update_document, papers, progress)
-            if generation > self.generation:
-                self._write_meta(generation)
-            return count
+        if generation > self.generation:
+            self._write_meta(generation)
+        return count
 
     def _close(self) -> None:
         if self._searcher is not None:
@@ -277,6 +392,12 @@ class SearchIndex:
         with self._lock:
             return int(self._current_searcher().doc_count())
 
+    def ids(self) -> set[int]:
+        """The paper ids the index holds (for checking it against the database)."""
+        with self._lock:
+            searcher = self._current_searcher()
+            return {int(fields["id"]) for fields in searcher.all_stored_fields()}
+
     def parse(self, text: str) -> tuple[Query, bool]:
         """Parse free text with the full syntax; on failure, as plain words (never raises)."""
         try:
@@ -285,8 +406,7 @@ class SearchIndex:
             query = NullQuery
         if query is NullQuery or _has_empty_terms(query):
             # Whoosh reads `(((` or `title:` as nothing at all rather than failing.
-            words = " ".join(_TOKEN.findall(text))
-            return self._plain_parser.parse(words), True
+            return self._plain_parser.parse(_plain_words(text)), True
         return _widen_fuzzy(query), False
 
     def search(self, parsed: ParsedQuery, limit: int | None = None) -> Hits:
@@ -304,13 +424,61 @@ class SearchIndex:
             except Exception:  # noqa: BLE001 - a query that fails to run falls back too
                 if fell_back or not parsed.text:
                     return Hits([], fell_back=True)
-                query = self._plain_parser.parse(" ".join(_TOKEN.findall(parsed.text)))
+                query = self._plain_parser.parse(_plain_words(parsed.text))
                 fell_back = True
                 results = searcher.search(And([query, *filters]) if filters else query, limit=limit)
             ids = [int(hit["id"]) for hit in results]
             scores = [float(hit.score or 0.0) for hit in results]
             terms = _highlight_terms(query, searcher) if query is not None else frozenset()
         return Hits(ids, scores, terms, fell_back)
+
+    def similar(
+        self,
+        text: str,
+        exclude: Iterable[int] = (),
+        limit: int | None = 500,
+        numterms: int = 25,
+    ) -> tuple[Hits, list[tuple[str, float]]]:
+        """Papers like ``text`` (the title and abstract of one paper, or of several for a
+        profile), best first, and the key terms that ranked them with their weights.
+
+        This is Whoosh's "more like this" (Bo1 key terms of the text against the collection,
+        then an OR of them), run on the title and the abstract together and with the
+        papers in ``exclude`` left out. Common words are dropped from the key terms: the
+        index keeps them (it has no stop list), but they say nothing about a topic.
+        """
+        with self._lock:
+            searcher = self._current_searcher()
+            expanded = searcher.key_terms_from_text(
+                "abstract", text, numterms=numterms * 2, normalize=True
+            )
+            key_terms = [
+                (word, float(weight))
+                for word, weight in expanded
+                if word not in STOP_WORDS and len(word) > 2 and not word.isdigit()
+            ][:numterms]
+            if not key_terms:
+                return Hits([]), []
+            query = Or(
+                [
+                    Term(fieldname, word, boost=weight * FIELD_BOOSTS.get(fieldname, 1.0))
+                    for word, weight in key_terms
+                    for fieldname in ("title", "abstract")
+                ]
+            )
+            skip = [Term("id", str(paper_id)) for paper_id in exclude]
+            mask = Or(skip) if skip else None
+            results = searcher.search(query, limit=limit, mask=mask)
+            ids = [int(hit["id"]) for hit in results]
+            scores = [float(hit.score or 0.0) for hit in results]
+        return Hits(ids, scores, frozenset(w for w, _ in key_terms)), key_terms
+
+
+def shared_terms(text: str, key_terms: list[tuple[str, float]], top: int = 6) -> list[str]:
+    """The key terms of a "more like this" ranking that ``text`` contains, strongest
+    first: why a paper ranks where it does."""
+    present = {token.text for token in ANALYZER(text)}
+    return [word for word, _ in key_terms if word in present][:top]
 
 
 def _write_all(
@@ -334,13 +502,109 @@ def _write_all(
     return count
 
 
+def _build_segment(
+    path: str, part: int, source: PaperSource, report: Any, limitmb: int
+) -> None:
+    """Index one part of the papers into a segment of its own (in a worker process) and
+    report the segment back; progress and errors travel on the same queue."""
+    try:
+        ix = whoosh_index.open_dir(path)
+        # Not locked: the parent holds the index while its workers write their segments,
+        # as Whoosh's own multiprocessing writer does.
+        writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
+        count = 0
+        # No cancel() on failure: it would remove the temporary directory the other workers
+        # share. The parent cancels the build and its writer removes that directory.
+        for paper in source():
+            writer.add_document(**document(paper))
+            count += 1
+            if count % _PROGRESS_EVERY == 0:
+                report.put(("progress", _PROGRESS_EVERY))
+        segment = writer._finalize_segment() if count else None
+        report.put(("progress", count % _PROGRESS_EVERY))
+        report.put(("done", (part, segment)))
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+        report.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def _build_in_processes(
+    path: Path,
+    ix: whoosh_index.Index,
+    parts: Sequence[PaperSource],
+    progress: Callable[[int], None] | None,
+) -> int:
+    """Index each part in a process of its own, then commit all their segments at once."""
+    # spawn, not fork: the caller may be a threaded UI, and a forked child would inherit
+    # locks held by other threads.
+    context = multiprocessing.get_context("spawn")
+    report = context.Queue()
+    # Daemons: quitting the app mid-build ends the workers instead of waiting for them.
+    workers = [
+        context.Process(
+            target=_build_segment, args=(str(path), n, source, report, _LIMIT_MB), daemon=True
+        )
+        for n, source in enumerate(parts)
+    ]
+    writer = ix.writer()  # holds the index lock while the workers write
+    try:
+        for worker in workers:
+            worker.start()
+        # By part, so documents are numbered in id order whichever worker finishes first (ties
+        # in score rank in that order, as in an index built in one process).
+        segments: dict[int, Any] = {}
+        done = count = 0
+        while done < len(workers):
+            try:
+                kind, value = report.get(timeout=1.0)
+            except queue.Empty:
+                if any(w.exitcode not in (None, 0) for w in workers):
+                    raise RuntimeError("an indexing process died") from None
+                continue
+            if kind == "error":
+                raise RuntimeError(f"indexing failed: {value}")
+            if kind == "progress":
+                count += value
+                if progress is not None and value:
+                    progress(count)
+            else:
+                part, segment = value
+                if segment is not None:
+                    segments[part] = segment
+                done += 1
+        for worker in workers:
+            worker.join()
+    except BaseException:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        writer.cancel()
+        raise
+    # The merge policy is handed the new segments: one commit makes them all visible.
+    ordered = [segments[part] for part in sorted(segments)]
+    writer.commit(mergetype=lambda _writer, existing: [*existing, *ordered])
+    return count
+
+
+def _plain_words(text: str) -> str:
+    """The words of a query as plain words. Lower case, so that the fallback parser does
+    not take a stray ``AND`` or ``NOT`` for an operator (``NOT AND x`` crashed it)."""
+    return " ".join(word.lower() for word in _TOKEN.findall(text))
+
+
 def _widen_fuzzy(query: Query) -> Query:
     """Let ``word~`` forgive two edits on longer words, so a swapped pair of letters
-    (``benchmrak``) is found: Whoosh counts a transposition as two edits."""
+    (``benchmrak``) is found: Whoosh counts a transposition as two edits. More than two is
+    capped at two: ``x~9`` would match every word, and building its automaton takes
+    seconds (exponential in the distance)."""
     if isinstance(query, FuzzyTerm):
         if query.maxdist == 1 and len(query.text) >= 5:
             return FuzzyTerm(
                 query.fieldname, query.text, boost=query.boost, maxdist=2, prefixlength=1
+            )
+        if query.maxdist > _MAX_EDITS:
+            return FuzzyTerm(
+                query.fieldname, query.text, boost=query.boost, maxdist=_MAX_EDITS,
+                prefixlength=query.prefixlength,
             )
         return query
     return query.apply(_widen_fuzzy)

@@ -21,7 +21,7 @@ import sqlite_utils
 from reader.backup import BackupError, automatic_backup
 from reader.clock import now
 from reader.importing import UndoResult, write_import
-from reader.models import ImportSummary, Paper, PaperRecord, PaperRow
+from reader.models import Highlight, ImportSummary, Paper, PaperRecord, PaperRow
 from reader.resources import migrations_dir
 
 BUSY_TIMEOUT_MS = 10_000
@@ -30,8 +30,23 @@ _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
 _PAPER_COLUMNS = (
     "p.id, p.title, p.title_derived, p.abstract, p.authors, p.venue, p.year, p.keywords, "
     "p.url, p.doi, p.citekey, p.starred, coalesce(n.body, ''), p.added_at, p.arxiv_id, "
-    "p.openreview_id, p.date, p.withdrawn, p.tldr, p.primary_area, p.kind"
+    "p.openreview_id, p.date, p.withdrawn, p.tldr, p.primary_area, p.kind, "
+    "(SELECT json_group_array(tag) FROM (SELECT tag FROM tags WHERE paper_id = p.id "
+    "ORDER BY tag)), "
+    "(SELECT json_group_array(json_array(id, start, end, quote, note, orphaned)) "
+    "FROM (SELECT * FROM highlights WHERE paper_id = p.id ORDER BY orphaned, start)), "
+    "p.seen_at IS NOT NULL, p.read_at IS NOT NULL"
 )
+
+
+#: How the papers of a view can be ordered, and the column each order reads.
+SORT_KEYS = {
+    "relevance": "id",
+    "title": "title",
+    "year": "year",
+    "added": "id",
+    "starred": "starred",
+}
 
 
 class StoreError(Exception):
@@ -218,11 +233,17 @@ class Store:
             marks = ",".join("?" * len(chunk))
             sql = (
                 "SELECT p.id, p.title, p.title_derived, p.venue, p.year, p.starred, "
-                "n.paper_id IS NOT NULL AND trim(n.body) != '' "
+                "n.paper_id IS NOT NULL AND trim(n.body) != '', "
+                "(SELECT group_concat(tag, ' ') FROM "
+                "(SELECT tag FROM tags WHERE paper_id = p.id ORDER BY tag)), "
+                "p.seen_at IS NOT NULL, p.read_at IS NOT NULL "
                 f"FROM papers p LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks})"
             )
             for r in self.conn.execute(sql, chunk):
-                out[r[0]] = PaperRow(r[0], r[1], bool(r[2]), r[3], r[4], bool(r[5]), bool(r[6]))
+                out[r[0]] = PaperRow(
+                    r[0], r[1], bool(r[2]), r[3], r[4], bool(r[5]), bool(r[6]),
+                    tuple((r[7] or "").split()), bool(r[8]), bool(r[9]),
+                )
         return out
 
     def paper(self, paper_id: int) -> Paper | None:
@@ -278,6 +299,21 @@ class Store:
         )
         for r in self.conn.execute(sql):
             yield _paper(r)
+
+    def id_ranges(self, parts: int) -> list[tuple[int, int]]:
+        """Split the papers into ``parts`` ranges of ids (first, last) of about equal size."""
+        total = self.count()
+        if total == 0:
+            return []
+        parts = max(1, min(parts, total))
+        starts = [
+            self.conn.execute(
+                "SELECT id FROM papers ORDER BY id LIMIT 1 OFFSET ?", (total * k // parts,)
+            ).fetchone()[0]
+            for k in range(parts)
+        ]
+        ends = [s - 1 for s in starts[1:]] + [2**63 - 1]
+        return list(zip(starts, ends, strict=True))
 
     def id_for_key(self, citekey: str) -> int | None:
         """The id of the paper with this citation key."""
@@ -352,6 +388,10 @@ class Store:
             "starred": "SELECT id FROM papers WHERE starred = 1",
             "notes": "SELECT paper_id FROM notes WHERE trim(body) != ''",
             "withdrawn": "SELECT id FROM papers WHERE withdrawn = 1",
+            "seen": "SELECT id FROM papers WHERE seen_at IS NOT NULL",
+            "unseen": "SELECT id FROM papers WHERE seen_at IS NULL",
+            "read": "SELECT id FROM papers WHERE read_at IS NOT NULL",
+            "unread": "SELECT id FROM papers WHERE read_at IS NULL",
             "new": _LAST_IMPORT_ITEMS + " AND action = 'new'",
             "changed": _LAST_IMPORT_ITEMS
             + " AND action IN ('retitled', 'revised', 'withdrawn')",
@@ -411,6 +451,258 @@ class Store:
         return generation
 
 
+    # -- triage -----------------------------------------------------------------------------
+
+    def mark_seen(self, paper_ids: Iterable[int]) -> int:
+        """Record that papers were shown; returns how many were seen for the first time.
+
+        Seen and read change no generation: the search index doesn't hold them, so a
+        paper passing through the detail pane costs one small write and no re-indexing.
+        """
+        wanted = list(paper_ids)
+        changed = 0
+        stamp = now()
+        with self.transaction() as conn:
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                changed += conn.execute(
+                    f"UPDATE papers SET seen_at = ? WHERE seen_at IS NULL AND id IN ({marks})",
+                    (stamp, *chunk),
+                ).rowcount
+        return changed
+
+    def set_read(self, paper_id: int, read: bool) -> None:
+        """Mark a paper read (and so seen) or unread."""
+        stamp = now()
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "UPDATE papers SET read_at = ?, seen_at = coalesce(seen_at, ?) WHERE id = ?",
+                (stamp if read else None, stamp, paper_id),
+            )
+            if cur.rowcount == 0:
+                raise StoreError(f"no paper with id {paper_id}")
+
+    def triage_counts(self) -> dict[str, int]:
+        """Papers in the library, and how many are seen, read and starred."""
+        row = self.conn.execute(
+            "SELECT count(*), count(seen_at), count(read_at), coalesce(sum(starred), 0) "
+            "FROM papers"
+        ).fetchone()
+        return {"papers": row[0], "seen": row[1], "read": row[2], "starred": row[3]}
+
+    def first_unseen(self, ids: list[int], start: int = 0) -> int | None:
+        """The position in ``ids`` of the first unseen paper at or after ``start``."""
+        for offset in range(start, len(ids), 500):
+            chunk = ids[offset : offset + 500]
+            marks = ",".join("?" * len(chunk))
+            unseen = {
+                r[0]
+                for r in self.conn.execute(
+                    f"SELECT id FROM papers WHERE seen_at IS NULL AND id IN ({marks})", chunk
+                )
+            }
+            for n, paper_id in enumerate(chunk):
+                if paper_id in unseen:
+                    return offset + n
+        return None
+
+    # -- tags -------------------------------------------------------------------------------
+
+    def set_tags(self, paper_id: int, tags: Iterable[str]) -> int:
+        """Give a paper exactly these tags (already normalised); returns the generation."""
+        wanted = sorted(set(tags))
+        with self.transaction() as conn:
+            generation = self._touch(conn, [paper_id])
+            conn.execute("DELETE FROM tags WHERE paper_id = ?", (paper_id,))
+            conn.executemany(
+                "INSERT INTO tags (paper_id, tag) VALUES (?, ?)", [(paper_id, t) for t in wanted]
+            )
+        return generation
+
+    def tagged_ids(self, tag: str) -> set[int]:
+        """Papers carrying ``tag``."""
+        return {r[0] for r in self.conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))}
+
+    def all_tags(self) -> list[tuple[str, int]]:
+        """Every tag in use and how many papers carry it, most used first."""
+        return [
+            (r[0], r[1])
+            for r in self.conn.execute(
+                "SELECT tag, count(*) FROM tags GROUP BY tag ORDER BY count(*) DESC, tag"
+            )
+        ]
+
+    def rename_tag(self, old: str, new: str) -> int:
+        """Rename a tag across the library (merging into ``new`` where both are present);
+        returns how many papers carried ``old``."""
+        with self.transaction() as conn:
+            ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (old,))]
+            if not ids or old == new:
+                return len(ids)
+            self._touch(conn, ids)
+            conn.execute("UPDATE OR IGNORE tags SET tag = ? WHERE tag = ?", (new, old))
+            conn.execute("DELETE FROM tags WHERE tag = ?", (old,))
+        return len(ids)
+
+    def delete_tag(self, tag: str) -> int:
+        """Remove a tag from every paper; returns how many carried it."""
+        with self.transaction() as conn:
+            ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))]
+            if ids:
+                self._touch(conn, ids)
+                conn.execute("DELETE FROM tags WHERE tag = ?", (tag,))
+        return len(ids)
+
+    # -- highlights -------------------------------------------------------------------------
+
+    def add_highlight(self, paper_id: int, start: int, end: int, quote: str, note: str = "") -> int:
+        """Store a highlighted passage; returns its id."""
+        with self.transaction() as conn:
+            self._touch(conn, [paper_id])
+            cur = conn.execute(
+                "INSERT INTO highlights (paper_id, start, end, quote, note, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (paper_id, start, end, quote, note, now()),
+            )
+        return int(cur.lastrowid or 0)
+
+    def set_highlight_note(self, highlight_id: int, note: str) -> None:
+        """Change the note of a highlight."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT paper_id FROM highlights WHERE id = ?", (highlight_id,)
+            ).fetchone()
+            if row is None:
+                raise StoreError(f"no highlight with id {highlight_id}")
+            self._touch(conn, [row[0]])
+            conn.execute("UPDATE highlights SET note = ? WHERE id = ?", (note, highlight_id))
+
+    def delete_highlight(self, highlight_id: int) -> None:
+        """Remove a highlight."""
+        with self.transaction() as conn:
+            row = conn.execute(
+                "SELECT paper_id FROM highlights WHERE id = ?", (highlight_id,)
+            ).fetchone()
+            if row is None:
+                return
+            self._touch(conn, [row[0]])
+            conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
+
+    # -- saved searches ---------------------------------------------------------------------
+
+    def save_search(self, name: str, query: str) -> None:
+        """Save a query under a name (replacing one of the same name)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO saved_searches (name, query, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET query = excluded.query",
+                (name, query, now()),
+            )
+
+    def saved_searches(self) -> list[tuple[str, str]]:
+        """Saved searches as (name, query), in the order they were saved."""
+        return [
+            (r[0], r[1])
+            for r in self.conn.execute(
+                "SELECT name, query FROM saved_searches ORDER BY created_at, name"
+            )
+        ]
+
+    def delete_saved_search(self, name: str) -> bool:
+        """Forget a saved search; False when there was none of that name."""
+        with self.transaction() as conn:
+            return conn.execute("DELETE FROM saved_searches WHERE name = ?", (name,)).rowcount > 0
+
+    # -- metadata and order -----------------------------------------------------------------
+
+    def update_metadata(self, paper_id: int, values: dict[str, object]) -> int:
+        """Store fields edited by hand (already checked, see reader.metadata); a title
+        typed by the user is never again "derived". Returns the generation."""
+        allowed = {"title", "authors", "year", "venue", "url", "doi", "citekey"}
+        unknown = set(values) - allowed
+        if unknown:
+            raise StoreError(f"cannot edit {', '.join(sorted(unknown))}")
+        updates: dict[str, object] = dict(values)
+        if "authors" in updates:
+            updates["authors"] = json.dumps(updates["authors"], ensure_ascii=False)
+        if "title" in updates:
+            updates["title_derived"] = 0
+        with self.transaction() as conn:
+            for column in ("citekey", "doi"):
+                value = updates.get(column)
+                if value is None:
+                    continue
+                owner = conn.execute(
+                    f"SELECT id FROM papers WHERE {column} = ? AND id != ?", (value, paper_id)
+                ).fetchone()
+                if owner:
+                    label = "key" if column == "citekey" else "DOI"
+                    raise StoreError(f"the {label} {value!r} already belongs to paper {owner[0]}")
+            generation = self._bump_generation()
+            updates.update(updated_at=now(), generation=generation)
+            assignments = ", ".join(f"{column} = ?" for column in updates)
+            cur = conn.execute(
+                f"UPDATE papers SET {assignments} WHERE id = ?", (*updates.values(), paper_id)
+            )
+            if cur.rowcount == 0:
+                raise StoreError(f"no paper with id {paper_id}")
+        return generation
+
+    def sort_ids(self, ids: list[int], order: str) -> list[int]:
+        """``ids`` in the given order: ``relevance`` (as given), ``title``, ``year`` (newest
+        first), ``added`` (newest first) or ``starred`` (starred first, otherwise as given)."""
+        if order not in SORT_KEYS or order == "relevance" or len(ids) < 2:
+            return ids
+        column = SORT_KEYS[order]
+        if len(ids) > 5_000:
+            keys = dict(self.conn.execute(f"SELECT id, {column} FROM papers"))
+        else:
+            keys = {}
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                keys.update(
+                    self.conn.execute(
+                        f"SELECT id, {column} FROM papers WHERE id IN ({marks})", chunk
+                    )
+                )
+        if order == "title":
+            return sorted(ids, key=lambda i: str(keys.get(i) or "").casefold())
+        # Descending, with papers lacking the value last; sorted() keeps ties as given.
+        return sorted(ids, key=lambda i: (keys.get(i) is None, -(keys.get(i) or 0)))
+
+    def _touch(self, conn: sqlite3.Connection, paper_ids: list[int]) -> int:
+        """Bump the generation and stamp the papers with it, so the index re-reads them."""
+        generation = self._bump_generation()
+        stamp = now()
+        for start in range(0, len(paper_ids), 500):
+            chunk = paper_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            cur = conn.execute(
+                f"UPDATE papers SET generation = ?, updated_at = ? WHERE id IN ({marks})",
+                (generation, stamp, *chunk),
+            )
+            if cur.rowcount == 0 and len(paper_ids) == 1:
+                raise StoreError(f"no paper with id {paper_ids[0]}")
+        return generation
+
+
+def read_papers(database: Path, first: int, last: int) -> Iterator[Paper]:
+    """The papers with ids from ``first`` to ``last``, read on a connection of their own
+    (for an indexing process: picklable through functools.partial, and never writes)."""
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
+        sql = (
+            f"SELECT {_PAPER_COLUMNS} FROM papers p LEFT JOIN notes n ON n.paper_id = p.id "
+            "WHERE p.id BETWEEN ? AND ? ORDER BY p.id"
+        )
+        for r in conn.execute(sql, (first, last)):
+            yield _paper(r)
+    finally:
+        conn.close()
+
+
 def _paper(r: tuple) -> Paper:
     """Build a Paper from a row of ``_PAPER_COLUMNS``."""
     return Paper(
@@ -435,4 +727,11 @@ def _paper(r: tuple) -> Paper:
         tldr=r[18],
         primary_area=r[19],
         kind=r[20],
+        tags=json.loads(r[21] or "[]"),
+        highlights=[
+            Highlight(h[0], r[0], h[1], h[2], h[3], h[4], bool(h[5]))
+            for h in json.loads(r[22] or "[]")
+        ],
+        seen=bool(r[23]),
+        read=bool(r[24]),
     )

@@ -16,10 +16,12 @@ SEEDS = sample_files()
 
 @pytest.fixture(autouse=True)
 def _no_display(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Tests never touch the real clipboard or the user's library."""
+    """Tests never touch the real clipboard, the user's library or the user's config."""
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("READER_HOME", str(tmp_path / "default-home"))
+    # A config file that does not exist: every test starts on the defaults.
+    monkeypatch.setenv("READER_CONFIG", str(tmp_path / "no-config" / "config.toml"))
 
 
 @pytest.fixture

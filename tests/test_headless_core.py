@@ -9,7 +9,7 @@ CORE = [
     "reader.models", "reader.store", "reader.search", "reader.query", "reader.library",
     "reader.importers", "reader.importers.seed", "reader.citations", "reader.clipboard",
     "reader.titles", "reader.textrender", "reader.sanitize", "reader.resources",
-    "reader.locations",
+    "reader.locations", "reader.config",
 ]
 
 

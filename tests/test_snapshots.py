@@ -55,3 +55,44 @@ def test_reading_view(snap_compare, seeded: Library) -> None:
 
 def test_help_screen(snap_compare, seeded: Library) -> None:
     assert snap_compare(ReaderApp(seeded), terminal_size=SIZE, press=["question_mark"])
+
+
+def test_reading_view_with_highlights(snap_compare, seeded: Library) -> None:
+    from reader.highlights import display_text, sentences
+
+    first = seeded.store.all_ids()[0]
+    text = display_text(seeded.store.paper(first).abstract)
+    start, end = sentences(text)[1]
+    seeded.add_highlight(first, start, end, note="The claim to check against the baselines.")
+
+    assert snap_compare(
+        ReaderApp(seeded), terminal_size=SIZE, press=["enter", "right_parenthesis"]
+    )
+
+
+def test_tag_editor(snap_compare, seeded: Library) -> None:
+    ids = seeded.store.all_ids()
+    seeded.set_tags(ids[1], ["benchmarks", "to-read"])
+    seeded.set_tags(ids[2], ["benchmarks"])
+    assert snap_compare(
+        ReaderApp(seeded), terminal_size=SIZE, press=["j", "t", "b", "e"]
+    )
+
+
+def test_more_like_this(snap_compare, seeded: Library) -> None:
+    async def similar(pilot) -> None:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("j", "m")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(ReaderApp(seeded), terminal_size=SIZE, run_before=similar)
+
+
+def test_metadata_form(snap_compare, seeded: Library) -> None:
+    async def edit(pilot) -> None:
+        await pilot.press("e")
+        await pilot.press("tab", "tab", "ctrl+a", *"19x")
+        await pilot.pause()
+
+    assert snap_compare(ReaderApp(seeded), terminal_size=SIZE, run_before=edit)

@@ -6,45 +6,57 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from urllib.parse import urlparse
 
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
-from reader.clipboard import copy_text, in_tmux, osc52_sequence
+from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
+from reader.config import Config
 from reader.export import export, format_for_path
 from reader.formats import CitationError, render
+from reader.identifiers import arxiv_url, openreview_url
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper
+from reader.query import parse_query
 from reader.remote import FetchError
 from reader.resources import styles_dir
-from reader.store import StoreError
+from reader.store import SORT_KEYS, StoreError
 from reader.ui import bindings
+from reader.ui.commands import SORT_LABELS, ReaderCommands
+from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.screens.cite_picker import CitePicker, choice_label
 from reader.ui.screens.help import HelpScreen
+from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.prompts import PromptScreen, add_prompt, export_prompt, import_prompt
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.paper_view import PaperView
 from reader.ui.writes import OrderedWrites
 
 SEARCH_PLACEHOLDER = (
     "/ to search: words, \"phrases\", prefix*, typo~, title:word, AND/OR/NOT, "
-    "is:starred, has:notes"
+    "is:starred, is:unseen, tag:x, like:KEY"
 )
 
 
-#: What y copies until a default is configured: a BibTeX entry.
-DEFAULT_CITATION = ("bibtex", "")
 LAST_CHOICE_KEY = "ui.last_citation_choice"
+#: What the app remembers between runs (in the library's meta table).
+SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
+#: How often papers shown are written down as seen (batched: one write, not one per key).
+SEEN_FLUSH_SECONDS = 0.5
 
 #: App actions that need the list's current paper at hand.
 _PAPER_ACTIONS = {
     "focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search", "import_file",
-    "add_by_id", "pick_citation", "toggle_mark", "clear_marks", "export",
+    "add_by_id", "pick_citation", "toggle_mark", "clear_marks", "export", "toggle_read",
+    "next_unseen", "edit_tags", "more_like", "for_you", "edit_metadata", "open_url",
+    "cycle_sort", "save_search", "open_saved",
 }
 
 
@@ -64,9 +76,15 @@ class ReaderApp(App[None]):
     CSS_PATH = [str(styles_dir() / "app.tcss")]
     BINDINGS = bindings.APP
     TITLE = "reader"
+    COMMANDS = App.COMMANDS | {ReaderCommands}
 
-    def __init__(self, library: Library, *, load_sample: bool = True) -> None:
+    def __init__(
+        self, library: Library, *, load_sample: bool = True, config: Config | None = None
+    ) -> None:
         super().__init__()
+        register_themes(self)
+        #: The user's settings; read from the config file unless given.
+        self.config = config if config is not None else load_ui_config(self)
         self.library = library
         self.load_sample = load_sample
         self.writes = OrderedWrites()
@@ -74,7 +92,20 @@ class ReaderApp(App[None]):
         self.outcome: SearchOutcome | None = None
         self._search_seq = 0
         self._index_ready = False
+        #: (indexed, total) while the index is being built from scratch.
+        self._indexing: tuple[int, int] | None = None
         self._status_note = ""
+        #: Papers shown this session (drawn as seen at once) and those not yet stored.
+        self.seen_now: set[int] = set()
+        self._seen_pending: set[int] = set()
+        #: Library counts (papers, seen, read, starred, with notes), kept current in memory
+        #: between writes so moving the cursor never counts the whole library.
+        self._counts: dict[str, int] = {}
+        #: Papers seen among those shown in the current view.
+        self._view_seen = 0
+        self.sort_order = "relevance"
+        self._restore_paper: int | None = None
+        self._notice = ""
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -98,17 +129,37 @@ class ReaderApp(App[None]):
 
     def on_mount(self) -> None:
         """Show the library at once; import the sample and ready the index in the background."""
+        # First, so the theme and keys hold from the first frame.
+        apply_config(self, self.config)
         self.paper_list.marked = self.marked
-        self.paper_list.set_ids(self.library.store.all_ids())
+        self.paper_list.seen = self.seen_now
+        store = self.library.store
+        order = store.get_meta(SORT_KEY) or "relevance"
+        self.sort_order = order if order in SORT_KEYS else "relevance"
+        last_paper = store.get_meta(PAPER_KEY)
+        self._restore_paper = int(last_paper) if last_paper and last_paper.isdigit() else None
+        last_query = store.get_meta(QUERY_KEY) or ""
+        self._refresh_counts()
+        self.paper_list.set_ids(
+            store.sort_ids(store.all_ids(), self.sort_order),
+            keep=None if last_query else self._restore_paper,
+        )
+        self._view_seen = self._count_seen(self.paper_list.ids)
+        if last_query:
+            self.query_one(SearchBox).value = last_query  # posts Changed: the search runs
+        else:
+            self._restore_paper = None
         self.paper_list.focus()
         self._update_status()
+        self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
         self.prepare_library()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The paper keys act on the main screen and in the reading view only, so the
         editor's and the help's footers don't offer keys that would do nothing there."""
         if action in _PAPER_ACTIONS and isinstance(
-            self.screen, NoteScreen | HelpScreen | PromptScreen | CitePicker
+            self.screen, NoteScreen | HelpScreen | PromptScreen | CitePicker | TagEditor
+            | MetadataForm
         ):
             return False
         return True
@@ -126,15 +177,14 @@ class ReaderApp(App[None]):
         if state == "missing":
             self.call_from_thread(self._set_status_note, "Building the search index…")
             self.library.rebuild_index(
-                lambda done, total: self.call_from_thread(
-                    self._set_status_note, f"Indexing {done:,}/{total:,}…"
-                )
+                lambda done, total: self.call_from_thread(self._index_progress, done, total)
             )
         elif state == "stale":
             self.library.sync_index()
         self.call_from_thread(self._index_done)
 
     def _sample_loaded(self, summary: ImportSummary) -> None:
+        self._refresh_counts()
         self.paper_list.set_ids(self.library.store.all_ids())
         self._update_status()
         self.notify(
@@ -144,8 +194,13 @@ class ReaderApp(App[None]):
             timeout=8,
         )
 
+    def _index_progress(self, done: int, total: int) -> None:
+        self._indexing = (done, total)
+        self._set_status_note(f"Indexing {done:,} of {total:,}…")
+
     def _index_done(self) -> None:
         self._index_ready = True
+        self._indexing = None
         self._set_status_note("")
         query = self.query_one(SearchBox).value
         if query.strip():
@@ -174,23 +229,59 @@ class ReaderApp(App[None]):
     def _search_job(self, seq: int, query: str) -> None:
         if seq != self._search_seq:
             return  # a newer query is already on its way
+        parsed = parse_query(query)
+        if not self._index_ready and (parsed.text or parsed.like):
+            # The index is locked while it is built: say so at once instead of waiting on it;
+            # the query runs again when the index is done.
+            done, total = self._indexing or (0, 0)
+            progress = f" ({done:,} of {total:,} papers)" if total else ""
+            outcome = SearchOutcome(
+                query, [], notice=f"Still indexing{progress}; results when it is done"
+            )
+            self.call_from_thread(self._show_results, seq, outcome)
+            return
         try:
-            outcome = self.library.search(query)
+            outcome = self.library.search(query, order=self.sort_order)
         except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
             if self._index_ready:
                 raise
             outcome = SearchOutcome(
                 query, [], notice="The search index is still being built; results follow"
             )
-        self.call_from_thread(self._show_results, seq, outcome)
+        seen = self._count_seen(outcome.ids)
+        self.call_from_thread(self._show_results, seq, outcome, seen)
 
-    def _show_results(self, seq: int, outcome: SearchOutcome) -> None:
+    def _show_results(self, seq: int, outcome: SearchOutcome, seen: int = 0) -> None:
         if seq != self._search_seq:
             return
         self.outcome = outcome if outcome.query.strip() else None
-        self.paper_list.set_ids(outcome.ids, self.terms, keep=self.paper_list.current_id)
+        keep = self._restore_paper or self.paper_list.current_id
+        self._restore_paper = None
+        self.paper_list.set_ids(outcome.ids, self.terms, keep=keep)
+        self._view_seen = seen
         self._show_current()
         self._update_status(outcome.notice or "")
+
+    def _count_seen(self, ids: list[int]) -> int:
+        """How many of ``ids`` have been seen (stored, or shown this session)."""
+        with self.library.session() as store:
+            seen = store.flagged_ids("seen")
+        seen |= self.seen_now
+        if len(seen) < len(ids):
+            shown = set(ids)
+            return sum(1 for i in seen if i in shown)
+        return sum(1 for i in ids if i in seen)
+
+    def run_query(self, query: str) -> None:
+        """Put a query in the search box and run it (views, saved searches, tags)."""
+        box = self.query_one(SearchBox)
+        if box.value == query:
+            self.run_search(query)
+        else:
+            box.value = query  # posts Changed, which runs the search
+        if isinstance(self.screen, ReadingScreen):
+            self.pop_screen()
+        self.paper_list.focus()
 
     def action_focus_search(self) -> None:
         """Put the cursor in the search box (leaving the reading view for the list)."""
@@ -222,13 +313,45 @@ class ReaderApp(App[None]):
         self._show_current()
 
     def _show_current(self) -> None:
-        self.query_one("#detail", PaperView).show(self.current_paper, self.terms)
+        paper = self.current_paper
+        why = self.library.why(paper, self.outcome) if paper and self.outcome else None
+        self.query_one("#detail", PaperView).show(paper, self.terms, why=why)
+        if paper is not None:
+            self._saw(paper)
+
+    def _saw(self, paper: Paper) -> None:
+        """A paper was shown: it is seen from now on (stored with the next batch)."""
+        if paper.seen or paper.id in self.seen_now:
+            return
+        self.seen_now.add(paper.id)
+        self._seen_pending.add(paper.id)
+        self._counts["seen"] = self._counts.get("seen", 0) + 1
+        self._view_seen += 1
+        # Just the row whose mark changed: redrawing the whole list on every key is most of
+        # what a cursor step costs.
+        self.paper_list.refresh_line(self.paper_list.cursor)
+        self._update_status()
+
+    def _flush_seen(self) -> None:
+        """Store the papers seen since the last flush, in one write."""
+        if not self._seen_pending:
+            return
+        ids = sorted(self._seen_pending)
+        self._seen_pending.clear()
+        self._write(
+            partial(self.library.mark_seen, ids),
+            lambda: None,
+            lambda exc: self.notify(f"Could not record papers as seen: {exc}", severity="error"),
+            reindex=False,
+        )
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
         paper = self.library.store.paper(event.paper_id)
         if paper is not None:
-            self.push_screen(ReadingScreen(paper, self.terms, self._step))
+            self.push_screen(
+                ReadingScreen(paper, self.terms, self._step, self._highlight, self._unhighlight)
+            )
 
     def _step(self, delta: int) -> Paper | None:
         """Move the list cursor by ``delta`` and return the paper now under it."""
@@ -238,6 +361,7 @@ class ReaderApp(App[None]):
 
     def _refresh_paper(self, paper_id: int) -> None:
         """Redraw everything that shows a paper after it changed."""
+        self._refresh_counts()
         self.paper_list.invalidate(paper_id)
         if self.paper_list.current_id == paper_id:
             self._show_current()
@@ -249,9 +373,11 @@ class ReaderApp(App[None]):
 
     def _write(
         self,
-        job: Callable[[], None],
+        job: Callable[[], object],
         on_done: Callable[[], None],
         on_error: Callable[[Exception], None],
+        *,
+        reindex: bool = True,
     ) -> None:
         """Run a database write in a worker, in the order the user asked for it; then
         re-index what it changed."""
@@ -265,7 +391,8 @@ class ReaderApp(App[None]):
                     self.call_from_thread(on_error, exc)
                     return
             self.call_from_thread(on_done)
-            self.call_from_thread(self.sync_index)
+            if reindex:
+                self.call_from_thread(self.sync_index)
 
         self.run_worker(run, thread=True, group="writes", exit_on_error=False)
 
@@ -324,6 +451,221 @@ class ReaderApp(App[None]):
             self.screen.failed(message)
         self.notify(message, severity="error", timeout=15)
 
+    # -- triage, tags, highlights, details --------------------------------------------------
+
+    def action_toggle_read(self) -> None:
+        """Mark the current paper read, or unread again."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        self._saw(paper)
+        self._write(
+            partial(self.library.set_read, paper.id, not paper.read),
+            partial(self._refresh_paper, paper.id),
+            lambda exc: self.notify(f"Could not mark the paper: {exc}", severity="error"),
+            reindex=False,
+        )
+
+    def action_next_unseen(self) -> None:
+        """Go to the next unseen paper of the view (after the cursor, then from the top)."""
+        papers = self.paper_list
+        ids = papers.ids
+        if not ids:
+            return
+        store = self.library.store
+        found = None
+        for start, stop in ((papers.cursor + 1, len(ids)), (0, papers.cursor)):
+            position = start
+            while position < stop:
+                hit = store.first_unseen(ids[:stop], position)
+                if hit is None or ids[hit] not in self.seen_now:
+                    found = hit
+                    break
+                position = hit + 1
+            if found is not None:
+                break
+        if found is None:
+            self.notify("Every paper in this view has been seen", timeout=4)
+            return
+        papers.cursor = found
+        if isinstance(self.screen, ReadingScreen):
+            self.screen.show(self.current_paper)
+
+    def action_edit_tags(self) -> None:
+        """Edit the current paper's tags, with completion from the tags in use."""
+        paper = self.current_paper
+        if paper is None:
+            return
+
+        def chosen(tags: list[str] | None) -> None:
+            if tags is not None and tags != paper.tags:
+                self._write(
+                    partial(self.library.set_tags, paper.id, tags, sync=False),
+                    partial(self._refresh_paper, paper.id),
+                    lambda exc: self.notify(f"Could not save the tags: {exc}", severity="error"),
+                )
+
+        known = self.library.store.all_tags()
+        self.push_screen(TagEditor(paper.title, paper.tags, known), chosen)
+
+    def rename_tag(self, tag: str) -> None:
+        """Ask for a new name for a tag and rename it on every paper."""
+
+        def chosen(new: str | None) -> None:
+            if new:
+                self._write(
+                    partial(self.library.rename_tag, tag, new, sync=False),
+                    partial(self._tags_changed, f"Renamed the tag {tag} to {new}"),
+                    lambda exc: self.notify(f"Could not rename the tag: {exc}", severity="error"),
+                )
+
+        self.push_screen(
+            PromptScreen(f"Rename the tag {tag}", "new name", "Every paper with the tag gets "
+                         "the new name (merged where it has both).", value=tag),
+            chosen,
+        )
+
+    def delete_tag(self, tag: str) -> None:
+        """Remove a tag from every paper."""
+        self._write(
+            partial(self.library.delete_tag, tag, sync=False),
+            partial(self._tags_changed, f"Removed the tag {tag} from every paper"),
+            lambda exc: self.notify(f"Could not delete the tag: {exc}", severity="error"),
+        )
+
+    def _tags_changed(self, message: str) -> None:
+        self.paper_list.invalidate_all()
+        self._show_current()
+        self.notify(message)
+
+    def _highlight(self, paper: Paper, start: int, end: int) -> None:
+        """Highlight a passage, after asking for an optional note."""
+
+        def chosen(note: str | None) -> None:
+            if note is None:
+                return
+            self._write(
+                partial(self.library.add_highlight, paper.id, start, end, note, sync=False),
+                partial(self._refresh_paper, paper.id),
+                lambda exc: self.notify(f"Could not highlight: {exc}", severity="error"),
+            )
+
+        self.push_screen(
+            PromptScreen("Highlight this passage", "a note on it (optional): enter to save",
+                         "The passage is stored with its place in the abstract and its words, "
+                         "and found by search (highlight:word).", allow_empty=True),
+            chosen,
+        )
+
+    def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None:
+        def remove_all() -> None:
+            for highlight_id in highlight_ids:
+                self.library.delete_highlight(highlight_id, sync=False)
+
+        self._write(
+            remove_all,
+            partial(self._refresh_paper, paper.id),
+            lambda exc: self.notify(f"Could not remove the highlight: {exc}", severity="error"),
+        )
+
+    def action_more_like(self) -> None:
+        """List the papers most like the current one."""
+        paper = self.current_paper
+        if paper is not None:
+            self.run_query(f"like:{paper.citekey}")
+
+    def action_for_you(self) -> None:
+        """Unseen papers ranked by what they share with the starred ones."""
+        self.run_query("like:starred is:unseen")
+
+    def action_edit_metadata(self) -> None:
+        """Edit the current paper's title, authors, year, venue, URL, DOI and key."""
+        paper = self.current_paper
+        if paper is None:
+            return
+
+        def chosen(values: dict[str, object] | None) -> None:
+            if values:
+                self._write(
+                    partial(self.library.update_metadata, paper.id, values, sync=False),
+                    partial(self._details_saved, paper.id),
+                    lambda exc: self.notify(f"Not saved: {exc}", severity="error", timeout=10),
+                )
+
+        self.push_screen(MetadataForm(paper), chosen)
+
+    def _details_saved(self, paper_id: int) -> None:
+        self._refresh_paper(paper_id)
+        self.notify("Details saved")
+
+    def action_open_url(self) -> None:
+        """Open the paper's page (http and https only) in the browser."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        url = paper_url(paper)
+        if url is None:
+            self.notify("This paper has no web address (e edits its details)", severity="warning")
+            return
+        self.open_url(url)
+        self.notify(f"Opened {url}", timeout=4)
+
+    # -- views, sort, saved searches --------------------------------------------------------
+
+    def action_cycle_sort(self) -> None:
+        """Sort the view by the next order: relevance, title, year, added, starred first."""
+        orders = list(SORT_KEYS)
+        self.set_sort(orders[(orders.index(self.sort_order) + 1) % len(orders)])
+
+    def set_sort(self, order: str) -> None:
+        """Sort the view (and every later one) by ``order``; remembered between runs."""
+        self.sort_order = order
+        self.library.store.set_meta(SORT_KEY, order)
+        self.run_search(self.query_one(SearchBox).value)
+        self.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
+
+    def action_save_search(self) -> None:
+        """Save the current query under a name."""
+        query = self.query_one(SearchBox).value.strip()
+        if not query:
+            self.notify("Type a search first, then save it with S", severity="warning")
+            return
+
+        def chosen(name: str | None) -> None:
+            if not name:
+                return
+            self.library.store.save_search(name, query)
+            names = [n for n, _ in self.library.store.saved_searches()]
+            slot = names.index(name) + 1
+            key = f"; press {slot} to open it" if slot <= 9 else ""
+            self.notify(f"Saved “{query}” as {name}{key} (ctrl+p lists them)")
+
+        self.push_screen(
+            PromptScreen("Save this search", "a name", f"Saves: {query}"), chosen
+        )
+
+    def action_open_saved(self, number: int) -> None:
+        """Open the saved search with this number (in the order saved)."""
+        saved = self.library.store.saved_searches()
+        if not 1 <= number <= len(saved):
+            self.notify(f"No saved search {number} (S saves one)", severity="warning")
+            return
+        name, query = saved[number - 1]
+        self.run_query(query)
+        self.notify(f"{name}: {query}", timeout=3)
+
+    def delete_saved_search(self, name: str) -> None:
+        """Forget a saved search."""
+        self.library.store.delete_saved_search(name)
+        self.notify(f"Deleted the saved search {name}")
+
+    def _remember(self) -> None:
+        """Write down the query, the sort and the selected paper for the next start."""
+        store = self.library.store
+        store.set_meta(QUERY_KEY, self.query_one(SearchBox).value)
+        current = self.paper_list.current_id
+        store.set_meta(PAPER_KEY, str(current) if current is not None else "")
+
     # -- citations and the basket -----------------------------------------------------------
 
     def _citation_targets(self) -> list[Paper]:
@@ -335,7 +677,7 @@ class ReaderApp(App[None]):
 
     def action_copy_citation(self) -> None:
         """Copy the current paper (or every marked one) in the default style."""
-        self._copy(self._citation_targets(), DEFAULT_CITATION)
+        self._copy(self._citation_targets(), self.config.citation)
 
     def action_pick_citation(self) -> None:
         """Choose a style or format, with a preview, then copy."""
@@ -364,7 +706,8 @@ class ReaderApp(App[None]):
         label = choice_label(fmt, style)
         what = label if len(papers) == 1 else f"{len(papers)} papers as {label}"
         outcome = copy_text(
-            text, what, osc52=self.send_osc52, file=self.library.paths.clipboard_file
+            text, what, osc52=self.send_osc52, file=self.library.paths.clipboard_file,
+            routes=configured_routes(self.config.clipboard),
         )
         self.notify(outcome.message, severity="information" if outcome.ok else "error")
 
@@ -470,6 +813,7 @@ class ReaderApp(App[None]):
         self.call_from_thread(self._set_status_note, "")
 
     def _imported(self, summary: ImportSummary) -> None:
+        self._refresh_counts()
         self.run_search(self.query_one(SearchBox).value)
         lines = [str(summary)]
         lines += [changes for r in summary.reports if (changes := r.changes())]
@@ -488,11 +832,18 @@ class ReaderApp(App[None]):
 
     def action_help(self) -> None:
         """Show every key."""
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.config.keymap))
 
     async def action_quit(self) -> None:
         """Quit once pending writes are stored."""
+        self._flush_seen()
         await self.workers.wait_for_complete()
+        try:
+            self._remember()
+        except StoreError as exc:  # a read-only library can't remember; it still quits
+            self.log.warning(f"could not remember the view: {exc}")
+        except Exception as exc:  # noqa: BLE001 - remembering is a nicety, never a crash
+            self.log.warning(f"could not remember the view: {exc}")
         self.exit()
 
     # -- status line ------------------------------------------------------------------------
@@ -501,21 +852,57 @@ class ReaderApp(App[None]):
         self._status_note = note
         self._update_status()
 
-    def _update_status(self, notice: str = "") -> None:
-        counts = self.library.store.stats()
+    def _refresh_counts(self) -> None:
+        """Count the library again (after a write or an import)."""
+        store = self.library.store
+        counts = store.triage_counts()
+        counts["with_notes"] = store.stats()["with_notes"]
+        # Papers shown but not yet written down as seen still count as seen.
+        counts["seen"] += len(self._seen_pending)
+        self._counts = counts
+
+    def _update_status(self, notice: str | None = None) -> None:
+        if notice is not None:
+            self._notice = notice
+        counts = self._counts
         library = (
-            f"{counts['papers']:,} papers · {counts['starred']:,} starred · "
-            f"{counts['with_notes']:,} with notes"
+            f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen · "
+            f"{counts.get('starred', 0):,} starred · {counts.get('read', 0):,} read · "
+            f"{counts.get('with_notes', 0):,} with notes"
         )
         parts = []
         if self.marked:
             parts.append(f"{len(self.marked):,} marked (y copies them, V clears)")
+        shown = len(self.paper_list.ids)
         if self.outcome is not None:
-            found = len(self.outcome.ids)
-            parts.append(f"{found:,} {'match' if found == 1 else 'matches'}")
+            like = self.outcome.like
+            if len(like) > 40:
+                like = like[:38].rstrip() + "…”"
+            label = f"like {like}: " if like else ""
+            found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
+            parts.append(f"{label}{found}, {min(self._view_seen, shown):,} seen")
         parts.append(library)
+        if self.sort_order != "relevance":
+            parts.append(f"sorted by {SORT_LABELS[self.sort_order]}")
         if self._status_note:
             parts.append(self._status_note)
-        if notice:
-            parts.append(notice)
-        self.query_one("#status", Static).update("  ·  ".join(parts))
+        if self._notice:
+            parts.append(self._notice)
+        # One line high whatever it says (styles/app.tcss): no layout pass on every change.
+        self.query_one("#status", Static).update("  ·  ".join(parts), layout=False)
+
+
+def paper_url(paper: Paper) -> str | None:
+    """The paper's web page: its URL when it is http(s), else one made from its DOI, arXiv
+    or OpenReview id. Never another scheme (a file: or javascript: link from a file)."""
+    candidates = [paper.url]
+    if paper.doi:
+        candidates.append(f"https://doi.org/{paper.doi}")
+    if paper.arxiv_id:
+        candidates.append(arxiv_url(paper.arxiv_id))
+    if paper.openreview_id:
+        candidates.append(openreview_url(paper.openreview_id))
+    for url in candidates:
+        if url and urlparse(url).scheme in ("http", "https") and urlparse(url).netloc:
+            return url
+    return None

@@ -13,12 +13,26 @@ APP: list[BindingType] = [
     Binding("slash", "focus_search", "Search", id="app.search"),
     Binding("s", "toggle_star", "Star", id="paper.star"),
     Binding("n", "edit_note", "Note", id="paper.note"),
+    Binding("r", "toggle_read", "Mark read", id="paper.read"),
+    Binding("space", "next_unseen", "Next unseen", id="app.next_unseen"),
+    Binding("t", "edit_tags", "Tags", id="paper.tags"),
+    Binding("m", "more_like", "More like this", id="paper.similar", show=False),
+    Binding("f", "for_you", "For you", id="app.for_you", show=False),
+    Binding("e", "edit_metadata", "Edit details", id="paper.edit", show=False),
+    Binding("o", "open_url", "Open in browser", id="paper.open", show=False),
+    Binding("O", "cycle_sort", "Sort", id="app.sort", show=False),
+    Binding("S", "save_search", "Save search", id="app.save_search", show=False),
+    *[
+        Binding(str(n), f"open_saved({n})", f"Saved search {n}", id=f"app.saved_{n}",
+                show=False)
+        for n in range(1, 10)
+    ],
     Binding("y", "copy_citation", "Copy", id="paper.copy"),
     Binding("Y", "pick_citation", "Copy as…", id="paper.copy_as", show=False),
     Binding("v", "toggle_mark", "Mark", id="paper.mark", show=False),
     Binding("V", "clear_marks", "Clear marks", id="paper.clear_marks", show=False),
     Binding("x", "export", "Export", id="app.export", show=False),
-    Binding("i", "import_file", "Import", id="app.import"),
+    Binding("i", "import_file", "Import", id="app.import", show=False),
     Binding("a", "add_by_id", "Add by id", id="app.add", show=False),
     Binding("escape", "clear_search", "Clear search", id="app.clear", show=False),
     Binding("question_mark", "help", "Help", id="app.help"),
@@ -33,7 +47,7 @@ PAPER_LIST: list[BindingType] = [
     Binding("G,end", "last", "Last paper", id="list.last", show=False),
     Binding("pagedown,ctrl+f", "page_down", "Page down", id="list.page_down", show=False),
     Binding("pageup,ctrl+b", "page_up", "Page up", id="list.page_up", show=False),
-    Binding("enter", "open", "Read", id="list.open"),
+    Binding("enter", "open", "Open", id="list.open"),
 ]
 
 #: The search box.
@@ -45,7 +59,21 @@ SEARCH: list[BindingType] = [
 READING: list[BindingType] = [
     Binding("j,down", "next_paper", "Next paper", id="reading.next"),
     Binding("k,up", "previous_paper", "Previous paper", id="reading.previous"),
-    Binding("pagedown,space", "scroll_page_down", "Scroll down", id="reading.page_down",
+    Binding("right_parenthesis", "sentence(1)", "Next sentence", id="reading.sentence_next"),
+    Binding("left_parenthesis", "sentence(-1)", "Previous sentence",
+            id="reading.sentence_previous", show=False),
+    Binding("shift+right", "extend(1)", "Extend selection a word", id="reading.extend",
+            show=False),
+    Binding("shift+left", "extend(-1)", "Shrink selection a word", id="reading.shrink",
+            show=False),
+    Binding("right_curly_bracket", "extend_sentence(1)", "Extend selection a sentence",
+            id="reading.extend_sentence", show=False),
+    Binding("left_curly_bracket", "extend_sentence(-1)", "Shrink selection a sentence",
+            id="reading.shrink_sentence", show=False),
+    Binding("h", "highlight", "Highlight", id="reading.highlight"),
+    Binding("H", "remove_highlight", "Remove highlight", id="reading.remove_highlight",
+            show=False),
+    Binding("pagedown", "scroll_page_down", "Scroll down", id="reading.page_down",
             show=False),
     Binding("pageup", "scroll_page_up", "Scroll up", id="reading.page_up", show=False),
     Binding("escape,q", "close", "Back", id="reading.close"),
@@ -59,6 +87,17 @@ NOTE_EDITOR: list[BindingType] = [
 #: The one-line prompts (import a file, add by id).
 PROMPT: list[BindingType] = [
     Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
+]
+
+#: The tag editor.
+TAGS: list[BindingType] = [
+    Binding("escape", "cancel", "Cancel", id="tags.cancel"),
+]
+
+#: The metadata form.
+FORM: list[BindingType] = [
+    Binding("ctrl+s", "save", "Save", id="form.save"),
+    Binding("escape", "cancel", "Cancel", id="form.cancel"),
 ]
 
 #: The citation picker.
@@ -81,6 +120,8 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("Reading view", READING),
     ("Note editor", NOTE_EDITOR),
     ("Prompts", PROMPT),
+    ("Tag editor", TAGS),
+    ("Details form", FORM),
     ("Citation picker", PICKER),
     ("Help", HELP),
 ]

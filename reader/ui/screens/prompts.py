@@ -47,24 +47,33 @@ class PromptScreen(ModalScreen[str | None]):
     BINDINGS = bindings.PROMPT
 
     def __init__(
-        self, title: str, placeholder: str, help_text: str, suggester: Suggester | None = None
+        self,
+        title: str,
+        placeholder: str,
+        help_text: str,
+        suggester: Suggester | None = None,
+        *,
+        value: str = "",
+        allow_empty: bool = False,
     ) -> None:
         super().__init__()
         self._title = title
         self._placeholder = placeholder
         self._help = help_text
         self._suggester = suggester
+        self._value = value
+        self._allow_empty = allow_empty
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-dialog"):
             yield Static(self._title, id="prompt-title", markup=False)
-            yield Input(placeholder=self._placeholder, suggester=self._suggester,
-                        id="prompt-input")
+            yield Input(value=self._value, placeholder=self._placeholder,
+                        suggester=self._suggester, id="prompt-input")
             yield Static(self._help, id="prompt-help", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Return what was typed."""
-        if event.value.strip():
+        """Return what was typed (an empty answer only where one means something)."""
+        if event.value.strip() or self._allow_empty:
             self.dismiss(event.value.strip())
 
     def action_cancel(self) -> None:

@@ -1,31 +1,55 @@
-"""The distraction-free reading view: one paper, full width."""
+"""The distraction-free reading view: one paper, full width, where passages of the abstract
+are selected (by sentence and word, or with the mouse) and highlighted."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from textual.app import ComposeResult
+from textual.geometry import Offset
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Static
 
+from reader.highlights import display_text, sentences, words
 from reader.models import Paper
 from reader.ui import bindings
 from reader.ui.widgets.paper_view import PaperView
 
 #: Moves the main list by +1/-1 and returns the paper now under its cursor.
 Step = Callable[[int], Paper | None]
+#: Asked to highlight characters start–end of the abstract (as shown) of a paper.
+Highlighter = Callable[[Paper, int, int], None]
+#: Asked to remove highlights of a paper (by id).
+Remover = Callable[[Paper, list[int]], None]
 
 
 class ReadingScreen(Screen[None]):
-    """Shows the current paper full width; ``j``/``k`` step through the list behind it."""
+    """Shows the current paper full width; ``j``/``k`` step through the list behind it.
+
+    ``(`` and ``)`` select the previous or next sentence of the abstract, ``{``/``}`` and
+    shift+arrows grow or shrink the selection, a mouse drag over the abstract selects too,
+    and ``h`` highlights what is selected.
+    """
 
     BINDINGS = bindings.READING
 
-    def __init__(self, paper: Paper, terms: frozenset[str], step: Step) -> None:
+    def __init__(
+        self,
+        paper: Paper,
+        terms: frozenset[str],
+        step: Step,
+        highlighter: Highlighter | None = None,
+        remover: Remover | None = None,
+    ) -> None:
         super().__init__()
         self._paper = paper
         self._terms = terms
         self._step = step
+        self._highlighter = highlighter
+        self._remover = remover
+        self._text = ""
+        #: The selected characters of the abstract as shown, or None.
+        self.selection: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield PaperView(id="reading-view")
@@ -35,11 +59,121 @@ class ReadingScreen(Screen[None]):
         """Show the paper the screen was opened on."""
         self.show(self._paper)
 
+    @property
+    def paper(self) -> Paper:
+        """The paper on screen."""
+        return self._paper
+
     def show(self, paper: Paper | None) -> None:
         """Show another paper (or refresh this one after a change)."""
-        if paper is not None:
-            self._paper = paper
-            self.query_one(PaperView).show(paper, self._terms)
+        if paper is None:
+            return
+        same = paper.id == self._paper.id
+        self._paper = paper
+        self._text = display_text(paper.abstract)
+        if not same:
+            self.selection = None
+        self._redraw(keep_scroll=same)
+
+    def _redraw(self, keep_scroll: bool = True) -> None:
+        self.query_one(PaperView).show(
+            self._paper, self._terms, selection=self.selection, keep_scroll=keep_scroll
+        )
+
+    # -- selecting --------------------------------------------------------------------------
+
+    def action_sentence(self, delta: int) -> None:
+        """Select the next (``delta`` 1) or previous (-1) sentence."""
+        spans = sentences(self._text)
+        if not spans:
+            return
+        if self.selection is None:
+            index = 0 if delta > 0 else len(spans) - 1
+        else:
+            start = self.selection[0]
+            current = next((n for n, (a, b) in enumerate(spans) if a <= start < b), 0)
+            index = max(0, min(len(spans) - 1, current + delta))
+        self.selection = spans[index]
+        self._redraw()
+
+    def action_extend_sentence(self, delta: int) -> None:
+        """Grow the selection to the end of the next sentence, or shrink it by one."""
+        self._extend(sentences(self._text), delta)
+
+    def action_extend(self, delta: int) -> None:
+        """Grow or shrink the end of the selection by a word."""
+        self._extend(words(self._text), delta)
+
+    def _extend(self, units: list[tuple[int, int]], delta: int) -> None:
+        if not units:
+            return
+        if self.selection is None:
+            self.selection = units[0]
+            self._redraw()
+            return
+        start, end = self.selection
+        ends = [b for _, b in units if b > start]
+        if not ends:
+            return
+        current = next((n for n, b in enumerate(ends) if b >= end), len(ends) - 1)
+        new_end = ends[max(0, min(len(ends) - 1, current + delta))]
+        self.selection = (start, new_end)
+        self._redraw()
+
+    def _mouse_selection(self) -> tuple[int, int] | None:
+        """The characters of the abstract selected with the mouse, if any."""
+        widget = self.query_one("#paper-abstract", Static)
+        selected = widget.text_selection
+        if selected is None:
+            return None
+        lines = self._text.split("\n")
+
+        def offset(point: Offset | None, default: int) -> int:
+            if point is None:
+                return default
+            row = max(0, min(len(lines) - 1, point.y))
+            return sum(len(line) + 1 for line in lines[:row]) + min(point.x, len(lines[row]))
+
+        start = offset(selected.start, 0)
+        end = offset(selected.end, len(self._text))
+        # Whole words only, and no white space at the edges.
+        while start < end and self._text[start].isspace():
+            start += 1
+        while end > start and self._text[end - 1].isspace():
+            end -= 1
+        return (start, end) if end > start else None
+
+    def action_highlight(self) -> None:
+        """Highlight the selection (the mouse's, or the keyboard's)."""
+        chosen = self._mouse_selection() or self.selection
+        if chosen is None:
+            self.notify("Select a passage first: ( and ) choose a sentence, { } and "
+                        "shift+arrows grow it, or drag over it with the mouse")
+            return
+        if self._highlighter is not None:
+            self._highlighter(self._paper, *chosen)
+        self.screen.clear_selection()
+        self.selection = None
+
+    def action_remove_highlight(self) -> None:
+        """Remove the highlights the selection touches (or, with no selection, all of the
+        paper's highlights that are no longer in the abstract)."""
+        chosen = self._mouse_selection() or self.selection
+        if chosen is None:
+            doomed = [h.id for h in self._paper.highlights if h.orphaned]
+        else:
+            doomed = [
+                h.id
+                for h in self._paper.highlights
+                if not h.orphaned and h.start < chosen[1] and chosen[0] < h.end
+            ]
+        if not doomed:
+            self.notify("No highlight there")
+            return
+        if self._remover is not None:
+            self._remover(self._paper, doomed)
+
+    # -- moving -----------------------------------------------------------------------------
 
     def action_next_paper(self) -> None:
         """Read the next paper of the list."""
@@ -58,5 +192,9 @@ class ReadingScreen(Screen[None]):
         self.query_one(PaperView).scroll_page_up()
 
     def action_close(self) -> None:
-        """Back to the list."""
+        """Clear the selection, or go back to the list."""
+        if self.selection is not None:
+            self.selection = None
+            self._redraw()
+            return
         self.dismiss(None)

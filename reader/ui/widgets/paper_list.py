@@ -43,9 +43,13 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--star",
         "paper-list--marked",
         "paper-list--note",
+        "paper-list--unseen",
+        "paper-list--read",
+        "paper-list--tag",
     }
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    # No repaint of the whole list when it changes: watch_cursor redraws just the two rows.
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     @dataclass
     class Highlighted(Message):
@@ -67,6 +71,9 @@ class PaperList(ScrollView, can_focus=True):
         self.terms: frozenset[str] = frozenset()
         #: Papers in the basket (marked with v); the app owns the set.
         self.marked: set[int] = set()
+        #: Papers shown since the rows were fetched (the app owns the set), so a row turns
+        #: "seen" at once rather than when its cached row is next read.
+        self.seen: set[int] = set()
 
     # -- data -------------------------------------------------------------------------------
 
@@ -97,6 +104,11 @@ class PaperList(ScrollView, can_focus=True):
     def invalidate(self, paper_id: int) -> None:
         """Forget the cached row of a paper that changed, and redraw it."""
         self._cache.pop(paper_id, None)
+        self.refresh()
+
+    def invalidate_all(self) -> None:
+        """Forget every cached row (after a change to many papers) and redraw."""
+        self._cache.clear()
         self.refresh()
 
     def _row(self, index: int) -> PaperRow | None:
@@ -135,9 +147,14 @@ class PaperList(ScrollView, can_focus=True):
         marks.append("▌" if row.id in self.marked else " ", style("paper-list--marked"))
         marks.append("★" if row.starred else " ", style("paper-list--star"))
         marks.append("✎" if row.has_note else " ", style("paper-list--note"))
+        unseen = not row.seen and row.id not in self.seen
+        marks.append("•" if unseen else " ", style("paper-list--unseen"))
         marks.append(" ")
         meta = " · ".join(p for p in (row.venue, str(row.year) if row.year else None) if p)
         meta_text = Text(f" {meta}", style("paper-list--meta")) if meta else Text()
+        tags = Text(" " + " ".join(f"#{t}" for t in row.tags), style("paper-list--tag"))
+        if not row.tags:
+            tags = Text()
         title = title_text(
             row.title,
             row.title_derived,
@@ -145,9 +162,14 @@ class PaperList(ScrollView, can_focus=True):
             style("paper-list--highlight"),
             style("paper-list--derived"),
         )
+        if row.read:
+            title.stylize(style("paper-list--read"))
+        # Tags give way to the title when the row is narrow.
         room = max(1, width - marks.cell_len - meta_text.cell_len)
-        title.truncate(room, overflow="ellipsis", pad=True)
-        line = Text.assemble(marks, title, meta_text, no_wrap=True, end="")
+        if title.cell_len + tags.cell_len > room:
+            tags.truncate(max(0, room - min(title.cell_len, room * 2 // 3)), overflow="ellipsis")
+        title.truncate(max(1, room - tags.cell_len), overflow="ellipsis", pad=True)
+        line = Text.assemble(marks, title, tags, meta_text, no_wrap=True, end="")
         if selected:
             cursor_style = style("paper-list--cursor")
             if not self.has_focus:

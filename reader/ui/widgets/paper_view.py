@@ -16,7 +16,12 @@ from reader.ui.text import abstract_text, title_text
 class PaperView(VerticalScroll):
     """The detail pane and the body of the reading view."""
 
-    COMPONENT_CLASSES = {"paper-view--highlight", "paper-view--derived"}
+    COMPONENT_CLASSES = {
+        "paper-view--highlight",
+        "paper-view--derived",
+        "paper-view--passage",
+        "paper-view--selection",
+    }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -26,37 +31,80 @@ class PaperView(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="paper-title", markup=False)
         yield Static(id="paper-meta", markup=False)
+        yield Static(id="paper-why", markup=False)
         yield Static(id="paper-abstract", markup=False)
         yield Static("Note", id="paper-note-heading", markup=False)
         yield Static(id="paper-note", markup=False)
+        yield Static("Highlights", id="paper-highlights-heading", markup=False)
+        yield Static(id="paper-highlights", markup=False)
 
-    def show(self, paper: Paper | None, terms: frozenset[str] = frozenset()) -> None:
-        """Show a paper (or an empty pane), with the query's words highlighted."""
+    def show(
+        self,
+        paper: Paper | None,
+        terms: frozenset[str] = frozenset(),
+        *,
+        selection: tuple[int, int] | None = None,
+        why: list[str] | None = None,
+        keep_scroll: bool = False,
+    ) -> None:
+        """Show a paper (or an empty pane), with the query's words highlighted, its
+        highlighted passages, the passage being selected, and why a "like" view ranks it."""
         self.paper = paper
         self.terms = terms
         highlight = self.get_component_rich_style("paper-view--highlight")
         derived = self.get_component_rich_style("paper-view--derived")
         title = self.query_one("#paper-title", Static)
         meta = self.query_one("#paper-meta", Static)
+        why_line = self.query_one("#paper-why", Static)
         abstract = self.query_one("#paper-abstract", Static)
         note_heading = self.query_one("#paper-note-heading", Static)
         note = self.query_one("#paper-note", Static)
+        passages_heading = self.query_one("#paper-highlights-heading", Static)
+        passages = self.query_one("#paper-highlights", Static)
+        why_line.display = bool(why) and paper is not None
+        why_line.update(Text("Shares: " + ", ".join(why)) if why else "")
         if paper is None:
             title.update(Text("No paper selected", style=Style(dim=True)))
-            for widget in (meta, abstract, note):
+            for widget in (meta, abstract, note, passages):
                 widget.update("")
             note_heading.display = note.display = False
+            passages_heading.display = passages.display = False
             return
         heading = title_text(paper.title, paper.title_derived, terms, highlight, derived)
         if paper.title_derived:
             heading.append("  (title derived from the abstract)", Style(dim=True, italic=True))
         title.update(heading)
         meta.update(Text(_meta_line(paper)))
-        abstract.update(abstract_text(paper.abstract, terms, highlight))
+        anchored = [(h.start, h.end) for h in paper.highlights if not h.orphaned]
+        abstract.update(
+            abstract_text(
+                paper.abstract, terms, highlight, anchored,
+                self.get_component_rich_style("paper-view--passage"),
+                selection, self.get_component_rich_style("paper-view--selection"),
+            )
+        )
         has_note = bool(paper.note.strip())
         note_heading.display = note.display = has_note
         note.update(abstract_text(paper.note, terms, highlight) if has_note else "")
-        self.scroll_home(animate=False)
+        passages_heading.display = passages.display = bool(paper.highlights)
+        passages.update(_highlights_text(paper) if paper.highlights else "")
+        if not keep_scroll:
+            self.scroll_home(animate=False)
+
+
+def _highlights_text(paper: Paper) -> Text:
+    """The highlighted passages, each quoted with its note; one whose passage an import
+    removed from the abstract says so."""
+    out = Text()
+    for n, h in enumerate(paper.highlights):
+        if n:
+            out.append("\n")
+        out.append("“" + visible(h.quote) + "”", Style(italic=True))
+        if h.orphaned:
+            out.append("  (no longer in the abstract)", Style(dim=True))
+        if h.note.strip():
+            out.append("\n  " + visible(h.note.strip()))
+    return out
 
 
 def _meta_line(paper: Paper) -> str:
@@ -71,7 +119,11 @@ def _meta_line(paper: Paper) -> str:
         parts.append("withdrawn")
     if paper.starred:
         parts.append("★ starred")
+    if paper.read:
+        parts.append("✓ read")
     lines.append(" · ".join(parts))
+    if paper.tags:
+        lines.append("Tags: " + " ".join(f"#{tag}" for tag in paper.tags))
     if paper.primary_area:
         lines.append(f"Area: {paper.primary_area}")
     if paper.keywords:

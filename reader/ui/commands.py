@@ -1,0 +1,99 @@
+"""The reader's commands in the command palette (ctrl+p): saved searches with their counts,
+tags to show, rename or delete across the library, the sort order, the "for you" view."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, cast
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from reader.store import SORT_KEYS
+
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
+
+#: How each sort order is described.
+SORT_LABELS = {
+    "relevance": "relevance (order added when browsing)",
+    "title": "title",
+    "year": "year, newest first",
+    "added": "date added, newest first",
+    "starred": "starred first",
+}
+
+Command = tuple[str, str, Callable[[], object]]
+
+
+class ReaderCommands(Provider):
+    """Commands built from the library when the palette opens."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._commands: list[Command] = []
+
+    @property
+    def reader(self) -> ReaderApp:
+        """The app, typed."""
+        return cast("ReaderApp", self.app)
+
+    async def startup(self) -> None:
+        """Gather the commands (counting saved searches runs them, so off the UI thread)."""
+        self._commands = await asyncio.to_thread(self._gather)
+
+    def _gather(self) -> list[Command]:
+        app = self.reader
+        library = app.library
+        commands: list[Command] = []
+        with library.session() as store:
+            saved = store.saved_searches()
+            tags = store.all_tags()
+        for n, (name, query) in enumerate(saved, start=1):
+            try:
+                count = f"{len(library.search(query).ids):,} papers"
+            except Exception:  # noqa: BLE001 - an index being built can't count yet
+                count = "count after indexing"
+            key = f" · key {n}" if n <= 9 else ""
+            commands.append(
+                (f"Saved search: {name} ({count})", f"{query}{key}", partial(app.run_query, query))
+            )
+            commands.append(
+                (f"Delete saved search: {name}", query, partial(app.delete_saved_search, name))
+            )
+        for tag, uses in tags:
+            commands.append(
+                (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(app.run_query, f"tag:{tag}"))
+            )
+            commands.append(
+                (f"Rename tag: {tag}", f"on {uses:,} papers", partial(app.rename_tag, tag))
+            )
+            commands.append(
+                (f"Delete tag: {tag}", f"from {uses:,} papers", partial(app.delete_tag, tag))
+            )
+        for order in SORT_KEYS:
+            commands.append(
+                (f"Sort by {SORT_LABELS[order]}", "the choice is remembered",
+                 partial(app.set_sort, order))
+            )
+        commands.append(
+            ("For you: unseen papers like your starred ones", "like:starred is:unseen",
+             app.action_for_you)
+        )
+        commands.append(("Save this search", "under a name; open it with 1–9",
+                         app.action_save_search))
+        return commands
+
+    async def discover(self) -> Hits:
+        """Offer every command when nothing is typed yet."""
+        for name, help_text, callback in self._commands:
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        """Commands whose name matches what is typed."""
+        matcher = self.matcher(query)
+        for name, help_text, callback in self._commands:
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

@@ -1,0 +1,88 @@
+"""The metadata form: title, authors, year, venue, URL, DOI and key, checked as typed."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from reader.metadata import FIELDS, check
+from reader.models import Paper
+from reader.ui import bindings
+
+
+def form_values(paper: Paper) -> dict[str, str]:
+    """The text each field of the form starts with."""
+    return {
+        "title": paper.title,
+        "authors": "; ".join(paper.authors),
+        "year": str(paper.year or ""),
+        "venue": paper.venue or "",
+        "url": paper.url or "",
+        "doi": paper.doi or "",
+        "citekey": paper.citekey,
+    }
+
+
+class MetadataForm(ModalScreen[dict[str, object] | None]):
+    """Edit a paper's details; ctrl+s (or enter in a field) saves when every field is
+    valid, esc cancels. Only the fields that changed are returned."""
+
+    BINDINGS = bindings.FORM
+
+    def __init__(self, paper: Paper) -> None:
+        super().__init__()
+        self._paper = paper
+        self._initial = form_values(paper)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form-dialog"):
+            yield Static("Edit the details of this paper", id="form-title")
+            with VerticalScroll(id="form-fields"):
+                for name, label in FIELDS:
+                    with Horizontal(classes="form-row"):
+                        yield Label(label, classes="form-label")
+                        yield Input(value=self._initial[name], id=f"field-{name}")
+                    yield Static("", id=f"error-{name}", classes="form-error", markup=False)
+            yield Static("ctrl+s or enter saves · esc cancels", id="form-help")
+
+    def on_mount(self) -> None:
+        """Start in the title field."""
+        self.query_one("#field-title", Input).focus()
+
+    def _changed(self) -> dict[str, str]:
+        values = {name: self.query_one(f"#field-{name}", Input).value for name, _ in FIELDS}
+        return {k: v for k, v in values.items() if v.strip() != self._initial[k].strip()}
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Check a field as it is typed."""
+        name = (event.input.id or "").removeprefix("field-")
+        result = check({name: event.value})
+        self._show_error(name, result.errors.get(name, ""))
+        event.input.set_class(name in result.errors, "invalid")
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        """Enter in any field saves, as ctrl+s does."""
+        self.action_save()
+
+    def action_save(self) -> None:
+        """Save the changed fields if all are valid; otherwise show what is wrong."""
+        result = check(self._changed())
+        for name, _ in FIELDS:
+            self._show_error(name, result.errors.get(name, ""))
+        if not result.ok:
+            first = next(name for name, _ in FIELDS if name in result.errors)
+            self.query_one(f"#field-{first}", Input).focus()
+            return
+        self.dismiss(result.values)
+
+    def _show_error(self, name: str, message: str) -> None:
+        """Show what is wrong with a field under it (nothing, and no blank line, if fine)."""
+        error = self.query_one(f"#error-{name}", Static)
+        error.update(message)
+        error.display = bool(message)
+
+    def action_cancel(self) -> None:
+        """Close without saving."""
+        self.dismiss(None)

@@ -1,0 +1,75 @@
+"""The tag editor: the paper's tags in one line, with completion from the tags in use."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Input, Static
+
+from reader.sanitize import visible
+from reader.tags import parse_tags
+from reader.ui import bindings
+
+
+class TagSuggester(Suggester):
+    """Completes the word being typed from the tags already in use (→ accepts)."""
+
+    def __init__(self, known: list[str]) -> None:
+        super().__init__(use_cache=False, case_sensitive=False)
+        self._known = known
+
+    async def get_suggestion(self, value: str) -> str | None:
+        """The value with its last word completed to the most used tag it begins."""
+        head, _, word = value.rpartition(" ")
+        word = word.lstrip("#").lower()
+        if not word:
+            return None
+        typed = set(parse_tags(head))
+        for tag in self._known:
+            if tag.startswith(word) and tag != word and tag not in typed:
+                return f"{head} {tag}" if head else tag
+        return None
+
+
+class TagEditor(ModalScreen[list[str] | None]):
+    """Edit one paper's tags; enter saves, esc cancels."""
+
+    BINDINGS = bindings.TAGS
+
+    def __init__(self, title: str, tags: list[str], known: list[tuple[str, int]]) -> None:
+        super().__init__()
+        self._title = title
+        self._tags = tags
+        self._known = known
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="tags-dialog"):
+            yield Static(Text("Tags of " + visible(self._title)), id="tags-title")
+            yield Input(
+                value=" ".join(self._tags) + (" " if self._tags else ""),
+                placeholder="tags separated by spaces or commas (→ completes)",
+                suggester=TagSuggester([tag for tag, _ in self._known]),
+                id="tags-input",
+            )
+            yield Static(self._known_text(), id="tags-known", markup=False)
+
+    def _known_text(self) -> Text:
+        if not self._known:
+            return Text("No tags yet. Tags are single words: spaces become -.", style="dim")
+        shown = self._known[:40]
+        out = Text("In use: ", style="dim")
+        out.append(", ".join(f"{tag} ({count:,})" for tag, count in shown))
+        if len(self._known) > len(shown):
+            out.append(f" … and {len(self._known) - len(shown):,} more", style="dim")
+        return out
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Save the tags as typed (an empty line removes them all)."""
+        self.dismiss(parse_tags(event.value))
+
+    def action_cancel(self) -> None:
+        """Close without changing anything."""
+        self.dismiss(None)

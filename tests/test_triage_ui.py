@@ -1,0 +1,294 @@
+"""Triage, tags, highlights, more like this, views, sort and details in the real app,
+driven by keys, with assertions on the screen and on what is stored."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Input
+
+from reader.highlights import display_text, sentences
+from reader.library import Library
+from reader.ui.app import SEEN_FLUSH_SECONDS, ReaderApp, paper_url
+from reader.ui.commands import ReaderCommands
+from reader.ui.screens.metadata import MetadataForm
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens.tags import TagEditor
+from reader.ui.widgets.paper_list import PaperList
+from tests.conftest import paper_id_with
+from tests.test_app import SIZE, detail_text, screen_text, settle
+
+
+async def flushed(app: ReaderApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait until papers shown have been written down as seen."""
+    await asyncio.sleep(SEEN_FLUSH_SECONDS + 0.2)
+    await settle(app, pilot)
+
+
+async def test_space_steps_through_unseen_papers(library: Library) -> None:
+    ids = library.store.all_ids()
+    library.mark_seen([ids[1], ids[2], ids[4]])
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        assert papers.cursor == 0  # shown, so now seen
+        await pilot.press("space")
+        assert papers.current_id == ids[3]
+        await pilot.press("space")
+        assert papers.current_id == ids[5]
+        await flushed(app, pilot)
+        assert "6 / 38 seen" in screen_text(app)
+    assert library.store.triage_counts()["seen"] == 6
+    assert set(library.search("is:seen").ids) == {ids[0], ids[1], ids[2], ids[3], ids[4], ids[5]}
+
+
+async def test_space_says_when_everything_is_seen(library: Library) -> None:
+    library.mark_seen(library.store.all_ids())
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space")
+        assert any("Every paper in this view has been seen" in n.message
+                   for n in app._notifications)
+
+
+async def test_r_marks_read_and_is_read_finds_it(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "r")
+        await settle(app, pilot)
+        first_read = app.query_one(PaperList).current_id
+        assert "1 read" in screen_text(app)
+        assert "✓ read" in detail_text(app)
+        await pilot.press("slash", *"is:read")
+        await settle(app, pilot)
+        assert app.query_one(PaperList).ids == [first_read]
+        await pilot.press("enter", "r")  # back in the list: r again makes it unread
+        await settle(app, pilot)
+    assert library.search("is:read").ids == []
+
+
+async def test_t_edits_tags_with_completion(library: Library) -> None:
+    gdp = paper_id_with(library, "GDPval")
+    other = library.store.all_ids()[0]
+    library.set_tags(other, ["economics"])
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(PaperList).cursor = library.store.all_ids().index(gdp)
+        await pilot.press("t")
+        assert isinstance(app.screen, TagEditor)
+        assert "economics (1)" in screen_text(app)
+        await pilot.press(*"eco")
+        await pilot.pause(0.2)
+        await pilot.press("right")  # accept the completion
+        await pilot.press(*" to read", "enter")
+        await settle(app, pilot)
+        assert library.store.paper(gdp).tags == ["economics", "read", "to"]
+        assert "#economics" in screen_text(app)
+        await pilot.press("slash", *"tag:economics")
+        await settle(app, pilot)
+        assert set(app.query_one(PaperList).ids) == {gdp, other}
+
+
+async def test_highlight_made_with_keys_is_stored_and_found(library: Library) -> None:
+    gdp = paper_id_with(library, "GDPval")
+    text = display_text(library.store.paper(gdp).abstract)
+    second = sentences(text)[1]
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(PaperList).cursor = library.store.all_ids().index(gdp)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ReadingScreen)
+        await pilot.press("right_parenthesis", "right_parenthesis")
+        assert app.screen.selection == second
+        await pilot.press("shift+right")  # a word more: into the third sentence
+        start, end = app.screen.selection
+        assert start == second[0] and end > second[1]
+        await pilot.press("shift+left")
+        assert app.screen.selection == second
+        await pilot.press("h")
+        await pilot.press(*"marmalade idea", "enter")
+        await settle(app, pilot)
+        stored = library.store.paper(gdp).highlights
+        assert [(h.start, h.end, h.quote, h.note) for h in stored] == [
+            (second[0], second[1], text[second[0]:second[1]], "marmalade idea")
+        ]
+        shown = screen_text(app)
+        assert "Highlights" in shown and "marmalade idea" in shown
+        await pilot.press("escape", "slash", *"marmalade")
+        await settle(app, pilot)
+        assert app.query_one(PaperList).ids == [gdp]
+        # H on the passage removes it again.
+        await pilot.press("enter", "enter", "right_parenthesis", "right_parenthesis", "H")
+        await settle(app, pilot)
+    assert library.store.paper(gdp).highlights == []
+
+
+async def test_m_lists_similar_papers_and_why(library: Library) -> None:
+    gdp = paper_id_with(library, "GDPval")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(PaperList).cursor = library.store.all_ids().index(gdp)
+        await pilot.press("m")
+        await settle(app, pilot)
+        ids = app.query_one(PaperList).ids
+        assert ids and gdp not in ids
+        assert app.query_one("#search", Input).value.startswith("like:")
+        assert "Shares: " in detail_text(app)
+        assert "like “GDPval" in screen_text(app)
+
+
+async def test_f_ranks_unseen_papers_like_the_starred_ones(library: Library) -> None:
+    gdp = paper_id_with(library, "GDPval")
+    library.set_starred(gdp, True)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f")
+        await settle(app, pilot)
+        ids = app.query_one(PaperList).ids
+        assert ids and gdp not in ids
+        assert "like your 1 starred papers" in screen_text(app)
+
+
+async def test_e_edits_details_with_validation(library: Library) -> None:
+    gdp = paper_id_with(library, "GDPval")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(PaperList).cursor = library.store.all_ids().index(gdp)
+        await pilot.press("e")
+        form = app.screen
+        assert isinstance(form, MetadataForm)
+        form.query_one("#field-title", Input).value = "GDPval, the real title"
+        form.query_one("#field-year", Input).value = "twenty"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MetadataForm)  # not saved: the year is wrong
+        assert "A year is four digits" in screen_text(app)
+        form.query_one("#field-year", Input).value = "2026"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, MetadataForm)
+        paper = library.store.paper(gdp)
+        assert (paper.title, paper.title_derived) == ("GDPval, the real title", False)
+        await pilot.press("slash", *"title:real")
+        await settle(app, pilot)
+        assert app.query_one(PaperList).ids == [gdp]
+
+
+async def test_sort_query_and_selection_are_remembered(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("O")  # relevance → title
+        await settle(app, pilot)
+        titles = [library.store.paper(i).title.casefold() for i in app.query_one(PaperList).ids]
+        assert titles == sorted(titles)
+        await pilot.press("slash", *"benchmark", "enter", "j", "j")
+        await settle(app, pilot)
+        chosen = app.query_one(PaperList).current_id
+        await pilot.press("q")
+    again = ReaderApp(library)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        assert again.sort_order == "title"
+        assert again.query_one("#search", Input).value == "benchmark"
+        assert again.query_one(PaperList).current_id == chosen
+        assert "sorted by title" in screen_text(again)
+
+
+async def test_saved_searches_open_with_a_number_and_show_in_the_palette(
+    library: Library,
+) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"benchmark", "enter", "S")
+        await pilot.press(*"benches", "enter")
+        await settle(app, pilot)
+        assert library.store.saved_searches() == [("benches", "benchmark")]
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert len(app.query_one(PaperList).ids) == 38
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert app.query_one("#search", Input).value == "benchmark"
+        expected = len(library.search("benchmark").ids)
+        provider = ReaderCommands(app.screen)
+        names = [name for name, _, _ in provider._gather()]
+        assert f"Saved search: benches ({expected} papers)" in names
+
+
+async def test_tags_renamed_from_the_palette_commands(library: Library) -> None:
+    ids = library.store.all_ids()
+    library.set_tags(ids[0], ["llm"])
+    library.set_tags(ids[1], ["llm", "agents"])
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.rename_tag("llm")
+        await pilot.pause()
+        prompt = app.screen.query_one(Input)
+        prompt.value = "language-models"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert library.store.all_tags() == [("language-models", 2), ("agents", 1)]
+        app.delete_tag("agents")
+        await settle(app, pilot)
+    assert library.store.all_tags() == [("language-models", 2)]
+    assert library.search("tag:agents").ids == []
+
+
+def test_only_web_addresses_are_opened(library: Library) -> None:
+    paper = library.store.paper(library.store.all_ids()[0])
+    paper.url = "javascript:alert(1)"
+    paper.doi = None
+    paper.arxiv_id = None
+    paper.openreview_id = None
+    assert paper_url(paper) is None
+    paper.url = "file:///etc/passwd"
+    paper.doi = "10.1234/abc"
+    assert paper_url(paper) == "https://doi.org/10.1234/abc"
+    paper.url = "https://openreview.net/forum?id=x"
+    assert paper_url(paper) == "https://openreview.net/forum?id=x"
+
+
+async def test_o_opens_the_paper_in_the_browser(library: Library) -> None:
+    opened: list[str] = []
+    app = ReaderApp(library)
+    app.open_url = lambda url, new_tab=True: opened.append(url)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper = app.current_paper
+        await pilot.press("o")
+        if paper_url(paper) is None:
+            assert not opened
+        else:
+            assert opened == [paper_url(paper)]
+
+
+async def test_a_mouse_selection_is_highlighted_with_h(library: Library) -> None:
+    from textual.geometry import Offset
+    from textual.selection import Selection
+    from textual.widgets import Static
+
+    gdp = paper_id_with(library, "GDPval")
+    text = display_text(library.store.paper(gdp).abstract)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(PaperList).cursor = library.store.all_ids().index(gdp)
+        await pilot.press("enter")
+        abstract = app.screen.query_one("#paper-abstract", Static)
+        # What a drag over characters 10–40 of the first line of the abstract selects.
+        app.screen.selections = {abstract: Selection(Offset(10, 0), Offset(40, 0))}
+        await pilot.press("h", "enter")
+        await settle(app, pilot)
+    (highlight,) = library.store.paper(gdp).highlights
+    assert highlight.quote == text[10:40].strip()
