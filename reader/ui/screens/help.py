@@ -15,6 +15,9 @@ from textual.widgets import Static
 from reader.ui import bindings
 from reader.ui.keymap import key_label
 
+#: The bindings that open saved searches by number, shown as one row.
+SAVED_SEARCH_PREFIX = "app.saved_"
+
 
 def help_table(
     sections: list[tuple[str, list[BindingType]]], keymap: Mapping[str, str] | None = None
@@ -25,9 +28,22 @@ def help_table(
     table.add_column()
     for title, section in sections:
         table.add_row(Text(title, style="bold underline"), "")
+        rows: list[list[str]] = []
+        saved_row: list[str] | None = None
         for binding in section:
             assert isinstance(binding, Binding)
-            table.add_row(key_label(binding, keymap), binding.description)
+            keys = key_label(binding, keymap)
+            if (binding.id or "").startswith(SAVED_SEARCH_PREFIX):
+                # Nine keys that differ only by number read best as one row.
+                if saved_row is None:
+                    saved_row = [keys, "Open saved search 1, 2, …"]
+                    rows.append(saved_row)
+                else:
+                    saved_row[0] += f" {keys}"
+                continue
+            rows.append([keys, binding.description])
+        for keys, description in rows:
+            table.add_row(keys, description)
         table.add_row("", "")
     return table
 
