@@ -56,7 +56,7 @@ def test_seen_and_read_counts_and_filters(library: Library) -> None:
     assert library.mark_seen(ids[:4]) == 1
     library.set_read(ids[10], True)
     counts = library.store.triage_counts()
-    assert counts == {"papers": 38, "seen": 5, "read": 1, "starred": 0}
+    assert counts == {"papers": 38, "seen": 5, "read": 1, "starred": 0, "with_notes": 0}
     assert len(library.search("is:seen").ids) == 5
     assert len(library.search("is:unseen").ids) == 33
     assert library.search("is:read").ids == [ids[10]]

@@ -144,7 +144,7 @@ class ReaderApp(App[None]):
             store.sort_ids(store.all_ids(), self.sort_order),
             keep=None if last_query else self._restore_paper,
         )
-        self._view_seen = self._count_seen(self.paper_list.ids)
+        self._view_seen = self._counts["seen"]  # the view is the whole library
         if last_query:
             self.query_one(SearchBox).value = last_query  # posts Changed: the search runs
         else:
@@ -854,9 +854,7 @@ class ReaderApp(App[None]):
 
     def _refresh_counts(self) -> None:
         """Count the library again (after a write or an import)."""
-        store = self.library.store
-        counts = store.triage_counts()
-        counts["with_notes"] = store.stats()["with_notes"]
+        counts = self.library.store.triage_counts()
         # Papers shown but not yet written down as seen still count as seen.
         counts["seen"] += len(self._seen_pending)
         self._counts = counts
