@@ -165,3 +165,32 @@ async def test_read_only_database_keeps_the_note_and_tells_where_the_draft_is(
         finally:
             database.parent.chmod(0o755)
             database.chmod(0o644)
+
+
+async def test_a_database_refusing_writes_loses_nothing_typed(library: Library) -> None:
+    """A read-only database as SQLite reports it ("attempt to write a readonly database"),
+    made with ``PRAGMA query_only`` on the app's connections so it holds for root too."""
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        for store in library._stores:
+            store.conn.execute("PRAGMA query_only = ON")
+        await pilot.press("j", "j", "j")  # papers seen: their batch can't be stored
+        await asyncio.sleep(0.8)
+        await settle(app, pilot)
+        await pilot.press("k", "k", "k", "n")
+        await pilot.pause()
+        await type_text(pilot, "Kept anyway")
+        await asyncio.sleep(AUTOSAVE_AFTER + 0.3)
+        await settle(app, pilot)
+        assert isinstance(app.screen, NoteScreen)
+        assert app.screen.query_one(TextArea).text == "Kept anyway"
+        failures = [m for m in messages(app) if m.startswith("Could not save the note")]
+        assert failures and "readonly" in failures[-1]
+        draft = Path(failures[-1].split("kept a draft in ")[1])
+        assert draft.read_text(encoding="utf-8") == "Kept anyway"
+        seen_failures = [m for m in messages(app) if "as seen" in m]
+        assert len(seen_failures) == 1  # said once, not on every key
+        assert app.is_running
+    assert stored_note(library.paths.database, paper_id) is None

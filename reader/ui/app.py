@@ -105,6 +105,7 @@ class ReaderApp(App[None]):
         self._view_seen = 0
         self.sort_order = "relevance"
         self._restore_paper: int | None = None
+        self._seen_warned = False
         self._notice = ""
 
     # -- layout -----------------------------------------------------------------------------
@@ -341,9 +342,19 @@ class ReaderApp(App[None]):
         self._write(
             partial(self.library.mark_seen, ids),
             lambda: None,
-            lambda exc: self.notify(f"Could not record papers as seen: {exc}", severity="error"),
+            self._seen_failed,
             reindex=False,
         )
+
+    def _seen_failed(self, exc: Exception) -> None:
+        # Said once: a library that refuses writes would otherwise say it on every key.
+        # The papers stay seen in this session either way.
+        if not self._seen_warned:
+            self._seen_warned = True
+            self.notify(
+                f"Could not record papers as seen ({exc}); they count as seen until you quit",
+                severity="warning", timeout=10,
+            )
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
