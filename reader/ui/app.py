@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -20,7 +21,7 @@ from reader.formats import CitationError, render
 from reader.identifiers import arxiv_url, openreview_url
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
-from reader.models import ImportSummary, Paper
+from reader.models import ImportSummary, Paper, PaperRow
 from reader.query import parse_query
 from reader.remote import FetchError
 from reader.resources import styles_dir
@@ -106,6 +107,7 @@ class ReaderApp(App[None]):
         self.sort_order = "relevance"
         self._restore_paper: int | None = None
         self._seen_warned = False
+        self._damage_reported = False
         self._notice = ""
 
     # -- layout -----------------------------------------------------------------------------
@@ -113,7 +115,7 @@ class ReaderApp(App[None]):
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
         with Horizontal(id="main"):
-            yield PaperList(self.library.store.rows, id="papers")
+            yield PaperList(self._rows, id="papers")
             yield PaperView(id="detail")
         yield Static(id="status", markup=False)
         yield Footer()
@@ -305,9 +307,33 @@ class ReaderApp(App[None]):
 
     @property
     def current_paper(self) -> Paper | None:
-        """The paper under the list cursor."""
+        """The paper under the list cursor (None, with a message, where the database is
+        damaged: one bad page must not take the app and the user's typing down with it)."""
         paper_id = self.paper_list.current_id
-        return self.library.store.paper(paper_id) if paper_id is not None else None
+        if paper_id is None:
+            return None
+        try:
+            return self.library.store.paper(paper_id)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+
+    def _rows(self, ids: Sequence[int]) -> dict[int, PaperRow]:
+        """The list's rows; none where the database is damaged (and the user is told)."""
+        try:
+            return self.library.store.rows(ids)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return {}
+
+    def _damaged(self, exc: Exception) -> None:
+        if not self._damage_reported:
+            self._damage_reported = True
+            self.notify(
+                f"The library database is damaged ({exc}). Quit and run: reader doctor "
+                "(reader restore FILE puts back a backup)",
+                severity="error", timeout=30,
+            )
 
     @on(PaperList.Highlighted)
     def _highlighted(self, _event: PaperList.Highlighted) -> None:
