@@ -1,0 +1,839 @@
+"""Benchmark reader side by side with what a user could pick instead, at 1k, 20k and 200k.
+
+Run from the repository root::
+
+    python scripts/benchmark.py                     # 1k, 20k, 200k; prints a table, writes JSON
+    python scripts/benchmark.py --sizes 1k,20k --skip-cobib --json bench.json
+
+What it measures, on the same papers for every engine:
+
+* **import**: until the papers are browsable and until they are fully searchable, for reader
+  (``Library.import_files`` then the index build) and, from the same file, for plain
+  ``sqlite3`` ``executemany``, a bare Whoosh writer with reader's schema (``procs=1`` and
+  ``procs=2``, ``limitmb=128``, one commit) and SQLite FTS5;
+* **query**: p50 and p95 over a fixed query set (single terms, several terms, phrases,
+  prefixes, fuzzy, a field query, a filter, boolean) for reader's search path
+  (``Library.search``: query parsing, word variants, filters, highlight terms), for bare
+  Whoosh on the same index (a ``MultifieldParser`` with reader's fields and boosts), for bare
+  Whoosh with its own word variants (``termclass=Variations``, the same kind of recall as
+  reader's: "transformer" also finds "transformers") and for FTS5 (``MATCH … ORDER BY
+  bm25``; FTS5 has no fuzzy matching, so that query is left out of its figures). Every
+  query asks for all its matches, as the reader's list shows them all;
+* **TUI**, as a real process on a pseudo-terminal (``python -m reader --library DIR``):
+  first paint (from start until the first paper's title is on screen); ``j`` (200 presses:
+  the CPU time the app's threads spend per key, read from ``/proc/PID/task/*/schedstat``,
+  which is the app's own work from the key event to the refreshed list and detail pane);
+  search-as-you-type (typing a query at 60 ms a key: the time from the last key until the
+  status line shows its match count) and the echo of every key typed while searches run;
+* **memory**: the app's peak RSS (``VmHWM``) over all of the above.
+
+coBib is given ``add -b corpus.bib`` (its own import path) and its TUI is timed to first
+paint and per ``j`` in the same way; its search is not timed here.
+
+The default run (1k, 20k, 200k, with coBib at 1k and 20k) takes about 15 minutes on two
+cores, most of it building Whoosh indexes: the bare Whoosh builds run up to 20k unless
+``--whoosh-max 200k`` (another ~15 minutes). ``--sizes 1k,20k --skip-cobib`` takes ~5.
+
+coBib (another Textual bibliography manager) is measured the same way when a ``cobib``
+executable is given with ``--cobib PATH`` or found on ``PATH``; install it in a virtual
+environment of its own (``pip install cobib``). The corpus is handed to it as BibTeX.
+
+The corpora are deterministic (seeded) and built from the ICLR 2026 sample in
+``../shared/data/iclr2026/submissions-sample.jsonl.gz`` (3,019 real submissions). Paper
+``i`` takes the sentence count of a random real abstract and fills it with sentences drawn
+from the pool of all real sentences, a title (below) and 2–5 real keywords. So that the
+vocabulary keeps growing with the corpus as in real abstracts (Heaps' law, V ≈ K·n^β with
+β ≈ 0.5) rather than stopping at the sample's, three words of each abstract (and often the
+title's lead, as in "Name: what it does") are replaced by coined terms, drawn uniformly from
+the first 300·√(i+1) of an endless deterministic list of compounds of real words
+("Flowmamba", "sparsiformer"). The 1k corpus is a prefix of the 20k one, which is a prefix
+of the 200k one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import json
+import math
+import os
+import platform
+import pty
+import random
+import re
+import select
+import shutil
+import signal
+import sqlite3
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fcntl import ioctl
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh.qparser import FuzzyTermPlugin, MultifieldParser
+from whoosh.query import And, Term, Variations
+
+from reader.library import Library
+from reader.search import FIELD_BOOSTS, SEARCH_FIELDS, make_schema
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO.parent / "shared" / "data" / "iclr2026" / "submissions-sample.jsonl.gz"
+SEED = 20260
+SIZES = {"1k": 1_000, "20k": 20_000, "200k": 200_000}
+SCREEN = (120, 40)  # columns, rows
+
+#: (what kind, reader's query, FTS5 query or None when FTS5 can't express it)
+QUERIES: list[tuple[str, str, str | None]] = [
+    ("term", "transformer", "transformer"),
+    ("term", "unlearning", "unlearning"),
+    ("terms", "graph neural network", "graph neural network"),
+    ("terms", "language model reasoning benchmark", "language model reasoning benchmark"),
+    ("phrase", '"optimal transport"', '"optimal transport"'),
+    ("phrase", '"reinforcement learning"', '"reinforcement learning"'),
+    ("prefix", "spars*", "spars*"),
+    ("prefix", "diffus*", "diffus*"),
+    ("fuzzy", "benchmrak~", None),
+    ("field", "title:diffusion", "title:diffusion"),
+    ("filter", "transformer is:starred", "transformer"),
+    ("boolean", "unlearning OR forgetting", "unlearning OR forgetting"),
+]
+#: Typed into the TUI's search box, one key at a time.
+TYPED_QUERY = "optimal transport"
+
+
+# -- corpus ----------------------------------------------------------------------------------
+
+
+def _value(field: object) -> str:
+    """A content field in either OpenReview API shape."""
+    if isinstance(field, dict):
+        field = field.get("value")
+    return field if isinstance(field, str) else ""
+
+
+@dataclass
+class Pools:
+    """What the corpus is resampled from: real sentences, titles, keywords, words."""
+
+    sentence_counts: list[int]
+    sentences: list[str]
+    titles: list[str]
+    keywords: list[str]
+    areas: list[str]
+    words: list[str]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+_WORD = re.compile(r"[A-Za-z]{5,}")
+
+
+def load_pools(sample: Path) -> Pools:
+    """Read the real sample into pools of sentences, titles, keywords and words."""
+    if not sample.exists():
+        sys.exit(f"benchmark: the ICLR sample is missing: {sample} (see the README)")
+    counts, sentences, titles, keywords, areas, words = [], [], [], [], [], set()
+    with gzip.open(sample, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            content = json.loads(line).get("content", {})
+            abstract = " ".join(_value(content.get("abstract")).split())
+            title = " ".join(_value(content.get("title")).split())
+            if not abstract or not title:
+                continue
+            parts = [s for s in _SENTENCE_END.split(abstract) if len(s) > 20]
+            counts.append(max(1, len(parts)))
+            sentences.extend(parts)
+            titles.append(title)
+            kw = content.get("keywords")
+            kw = kw.get("value") if isinstance(kw, dict) else kw
+            keywords.extend(k for k in (kw or []) if isinstance(k, str))
+            area = _value(content.get("primary_area"))
+            if area:
+                areas.append(area)
+            words.update(w.lower() for w in _WORD.findall(abstract))
+    return Pools(counts, sentences, titles, keywords, areas or ["other"], sorted(words))
+
+
+def coined(pools: Pools, j: int) -> str:
+    """The j-th coined term: a compound of two real words, deterministic in ``j``."""
+    words = pools.words
+    a = words[(j * 7_919 + 13) % len(words)]
+    b = words[(j * 104_729 + 7) % len(words)]
+    cut_a = 3 + j % 3
+    cut_b = 3 + (j // 3) % 4
+    term = a[:cut_a] + b[-cut_b:]
+    # About a third look like model names ("Flowmamba"), the rest like coined words.
+    return term.capitalize() if j % 3 == 0 else term
+
+
+def corpus(pools: Pools, count: int, seed: int = SEED) -> Iterator[dict]:
+    """``count`` OpenReview records; any prefix of a longer corpus is the shorter one."""
+    rng = random.Random(seed)
+    # Titles are unique, as in a real conference (reader recognises a paper by its title).
+    seen: set[str] = set()
+    for i in range(count):
+        bound = max(1, int(300 * math.sqrt(i + 1)))
+        n = rng.choice(pools.sentence_counts)
+        sentences = [rng.choice(pools.sentences) for _ in range(n)]
+        for _ in range(3):
+            k = rng.randrange(len(sentences))
+            tokens = sentences[k].split(" ")
+            spots = [t for t, w in enumerate(tokens) if len(w) >= 6 and w.isalpha()]
+            if spots:
+                tokens[rng.choice(spots)] = coined(pools, rng.randrange(bound))
+                sentences[k] = " ".join(tokens)
+        title = rng.choice(pools.titles)
+        while title in seen:
+            rest = rng.choice(pools.titles).split(": ", 1)[-1]
+            title = f"{coined(pools, rng.randrange(bound)).capitalize()}: {rest}"
+        seen.add(title)
+        keywords = rng.sample(pools.keywords, rng.randint(2, 5))
+        yield {
+            "id": f"bench{i:07d}",
+            "number": i + 1,
+            "cdate": 1_756_728_000_000 + i * 1_000,
+            "mdate": 1_756_728_000_000 + i * 1_000,
+            "content": {
+                "title": title,
+                "abstract": " ".join(sentences),
+                "keywords": keywords,
+                "primary_area": rng.choice(pools.areas),
+                "venue": "ICLR 2026 Conference Submission",
+            },
+        }
+
+
+def write_corpus(pools: Pools, count: int, directory: Path) -> Path:
+    """Write the corpus as OpenReview JSON lines (what reader imports)."""
+    path = directory / f"corpus-{count}.jsonl"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        with tmp.open("w", encoding="utf-8") as out:
+            for record in corpus(pools, count):
+                out.write(json.dumps(record) + "\n")
+        tmp.replace(path)
+    return path
+
+
+def rows_of(path: Path) -> Iterator[dict[str, object]]:
+    """The fields every engine indexes, read from the corpus file."""
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            content = json.loads(line)["content"]
+            yield {
+                "id": str(n + 1),
+                "title": content["title"],
+                "abstract": content["abstract"],
+                "keywords": " ".join(content["keywords"]),
+                "authors": "",
+                "notes": "",
+                "flags": "starred" if (n + 1) % 100 == 0 else "",
+                "venue": "ICLR",
+                "year": 2026,
+            }
+
+
+def write_bibtex(path: Path, out: Path) -> Path:
+    """The corpus as BibTeX, for engines that import nothing else."""
+    if out.exists():
+        return out
+
+    def esc(text: str) -> str:
+        return text.replace("\\", " ").replace("{", "(").replace("}", ")")
+
+    with out.open("w", encoding="utf-8") as fh:
+        for row in rows_of(path):
+            fh.write(
+                f"@inproceedings{{bench{row['id']},\n"
+                f"  title = {{{esc(str(row['title']))}}},\n"
+                f"  abstract = {{{esc(str(row['abstract']))}}},\n"
+                f"  keywords = {{{esc(str(row['keywords']))}}},\n"
+                f"  author = {{Anonymous}},\n"
+                f"  booktitle = {{ICLR}},\n  year = {{2026}}\n}}\n\n"
+            )
+    return out
+
+
+# -- import ----------------------------------------------------------------------------------
+
+
+def timed(job: Callable[[], object]) -> float:
+    """Seconds ``job`` takes."""
+    start = time.perf_counter()
+    job()
+    return time.perf_counter() - start
+
+
+def import_reader(path: Path, root: Path) -> dict[str, float]:
+    """reader: import (browsable), then the index build (fully searchable)."""
+    library = Library(root)
+    start = time.perf_counter()
+    library.import_files([path], sync=False)
+    browsable = time.perf_counter() - start
+    # Some starred papers, for the filter query; stamped before the index is built.
+    with library.store.transaction() as conn:
+        conn.execute("UPDATE papers SET starred = 1 WHERE id % 100 = 0")
+    library.sync_index()
+    searchable = time.perf_counter() - start
+    library.close()
+    return {"browsable": browsable, "searchable": searchable}
+
+
+def import_sqlite(path: Path, db: Path) -> float:
+    """Plain sqlite3: one table, one executemany, one transaction."""
+
+    def run() -> None:
+        conn = sqlite3.connect(db)
+        conn.execute(
+            "CREATE TABLE papers (id INTEGER PRIMARY KEY, title TEXT, abstract TEXT, "
+            "keywords TEXT, venue TEXT, year INTEGER)"
+        )
+        with conn:
+            conn.executemany(
+                "INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    (int(str(r["id"])), r["title"], r["abstract"], r["keywords"], r["venue"],
+                     r["year"])
+                    for r in rows_of(path)
+                ),
+            )
+        conn.close()
+
+    return timed(run)
+
+
+def import_fts5(path: Path, db: Path) -> float:
+    """SQLite FTS5 over the same fields, one transaction."""
+
+    def run() -> None:
+        conn = sqlite3.connect(db)
+        conn.execute(
+            "CREATE VIRTUAL TABLE papers USING fts5(title, abstract, keywords, authors, notes, "
+            "starred UNINDEXED)"
+        )
+        with conn:
+            conn.executemany(
+                "INSERT INTO papers (rowid, title, abstract, keywords, authors, notes, starred) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    (int(str(r["id"])), r["title"], r["abstract"], r["keywords"], r["authors"],
+                     r["notes"], int(r["flags"] == "starred"))
+                    for r in rows_of(path)
+                ),
+            )
+        conn.close()
+
+    return timed(run)
+
+
+def import_whoosh(path: Path, directory: Path, procs: int) -> float:
+    """A bare Whoosh writer with reader's schema: one writer, one commit."""
+
+    def run() -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        ix = whoosh_index.create_in(str(directory), make_schema())
+        writer = ix.writer(procs=procs, limitmb=128) if procs > 1 else ix.writer(limitmb=128)
+        for row in rows_of(path):
+            writer.add_document(**row)
+        writer.commit()
+        ix.close()
+
+    return timed(run)
+
+
+# -- queries ---------------------------------------------------------------------------------
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    """p50 and p95 in milliseconds."""
+    if not samples:
+        return {}
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return {"p50": statistics.median(ordered) * 1000, "p95": p95 * 1000, "n": len(ordered)}
+
+
+def query_times(root: Path, fts_db: Path, repeats: int = 5) -> dict[str, dict]:
+    """Each query ``repeats`` times (after one warm-up) on the three search paths."""
+    library = Library(root)
+    ix = whoosh_index.open_dir(str(library.paths.index))
+    searcher = ix.searcher()
+    parser = MultifieldParser(list(SEARCH_FIELDS), ix.schema, fieldboosts=FIELD_BOOSTS)
+    parser.add_plugin(FuzzyTermPlugin())
+    # Whoosh's own answer to "benchmark finds benchmarks": every word also matches its
+    # indexed variants. reader does the same with its own variation query.
+    stems = MultifieldParser(
+        list(SEARCH_FIELDS), ix.schema, fieldboosts=FIELD_BOOSTS, termclass=Variations
+    )
+    stems.add_plugin(FuzzyTermPlugin())
+    conn = sqlite3.connect(fts_db)
+    times: dict[str, list[float]] = {"reader": [], "whoosh": [], "whoosh_variations": [],
+                                     "fts5": []}
+    counts = {}
+
+    def bare(text: str, parser: MultifieldParser = parser) -> list[int]:
+        query = parser.parse(text.replace(" is:starred", ""))
+        if "is:starred" in text:
+            query = And([query, Term("flags", "starred")])
+        return [int(hit["id"]) for hit in searcher.search(query, limit=None)]
+
+    def fts(text: str, starred: bool) -> list[int]:
+        sql = (
+            "SELECT rowid FROM papers WHERE papers MATCH ? "
+            + ("AND starred = 1 " if starred else "")
+            + "ORDER BY bm25(papers, 3.0, 1.0, 1.5, 1.2, 1.0)"
+        )
+        return [r[0] for r in conn.execute(sql, (text,))]
+
+    for kind, text, fts_text in QUERIES:
+        jobs: list[tuple[str, Callable[[], object]]] = [
+            ("reader", lambda t=text: library.search(t).ids),
+            ("whoosh", lambda t=text: bare(t)),
+            ("whoosh_variations", lambda t=text: bare(t, stems)),
+        ]
+        if fts_text is not None:
+            jobs.append(("fts5", lambda t=fts_text, k=kind: fts(t, k == "filter")))
+        for name, job in jobs:
+            found = job()  # warm-up
+            counts.setdefault(text, {})[name] = len(found)  # type: ignore[arg-type]
+            for _ in range(repeats):
+                times[name].append(timed(job))
+    searcher.close()
+    ix.close()
+    library.close()
+    conn.close()
+    return {"latency": {k: percentiles(v) for k, v in times.items()}, "matches": counts}
+
+
+# -- the TUI on a pseudo-terminal ------------------------------------------------------------
+
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b."
+)
+
+
+class Terminal:
+    """A program on a pseudo-terminal, with the text it has written (escapes removed)."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.master, slave = pty.openpty()
+        ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SCREEN[1], SCREEN[0], 0, 0))
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+            close_fds=True,
+        )
+        os.close(slave)
+        self.text = ""
+        self._tail = b""
+
+    def pump(self, timeout: float) -> bool:
+        """Read what the program wrote within ``timeout`` seconds; False if nothing."""
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 1 << 16)
+        except OSError:
+            return False
+        raw = self._tail + data
+        # Keep an unfinished escape sequence for the next read.
+        cut = raw.rfind(b"\x1b")
+        if cut != -1 and len(raw) - cut < 64 and not re.search(rb"[@-~]", raw[cut + 2:]):
+            raw, self._tail = raw[:cut], raw[cut:]
+        else:
+            self._tail = b""
+        self.text += _ESCAPES.sub("", raw.decode("utf-8", "replace"))
+        return True
+
+    def wait_for(self, needle: str, timeout: float, since: int = 0) -> float | None:
+        """Seconds (perf_counter) at which ``needle`` appeared after offset ``since``."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if needle in self.text[since:]:
+                return time.perf_counter()
+            self.pump(0.005)
+        return time.perf_counter() if needle in self.text[since:] else None
+
+    def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
+        """Wait until the program has written nothing for ``quiet`` seconds."""
+        deadline = time.perf_counter() + timeout
+        last = time.perf_counter()
+        while time.perf_counter() < deadline:
+            if self.pump(0.01):
+                last = time.perf_counter()
+            elif time.perf_counter() - last >= quiet:
+                return
+
+    def send(self, keys: str) -> float:
+        """Type ``keys``; returns when."""
+        os.write(self.master, keys.encode("utf-8"))
+        return time.perf_counter()
+
+    def cpu_seconds(self) -> float:
+        """CPU time of all the program's threads so far (nanosecond schedstat counters)."""
+        total = 0
+        with contextlib.suppress(FileNotFoundError):
+            for task in os.listdir(f"/proc/{self.proc.pid}/task"):
+                with contextlib.suppress(OSError):
+                    with open(f"/proc/{self.proc.pid}/task/{task}/schedstat") as fh:
+                        total += int(fh.read().split()[0])
+        return total / 1e9
+
+    def peak_rss_mb(self) -> float:
+        """The program's peak resident set so far."""
+        with open(f"/proc/{self.proc.pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def close(self) -> None:
+        """Stop the program."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        os.close(self.master)
+
+
+def cpu_per_key(term: Terminal, key: str, presses: int) -> list[float]:
+    """CPU seconds the program spends on each of ``presses`` presses of ``key``."""
+    out = []
+    for _ in range(presses):
+        term.settle(quiet=0.03, timeout=2.0)
+        before = term.cpu_seconds()
+        term.send(key)
+        term.pump(0.05)
+        term.settle(quiet=0.03, timeout=2.0)
+        out.append(term.cpu_seconds() - before)
+    return out
+
+
+def type_and_watch(term: Terminal, text: str, gap: float, done: str) -> dict[str, float]:
+    """Type ``text`` a key every ``gap`` seconds; echo latency of each key, and the time
+    from the last key until ``done`` is on screen."""
+    echoes = []
+    for n in range(1, len(text) + 1):
+        mark = len(term.text)
+        sent = term.send(text[n - 1])
+        # The box shows what was typed so far (the space shows as part of the next word).
+        echoed = term.wait_for(text[:n].rstrip()[-12:], timeout=5.0, since=mark)
+        if echoed is not None:
+            echoes.append(echoed - sent)
+        rest = gap - (time.perf_counter() - sent)
+        if rest > 0:
+            term.settle(quiet=rest, timeout=rest)
+    last = sent
+    shown = term.wait_for(done, timeout=120.0, since=0)
+    return {
+        "echo_p50_ms": statistics.median(echoes) * 1000 if echoes else float("nan"),
+        "echo_max_ms": max(echoes) * 1000 if echoes else float("nan"),
+        "results_ms": (shown - last) * 1000 if shown is not None else float("nan"),
+    }
+
+
+def reader_argv(root: Path) -> tuple[list[str], dict[str, str]]:
+    """How to start the reader on a library."""
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(SCREEN[0]),
+           "LINES": str(SCREEN[1]), "TEXTUAL_ANIMATIONS": "none"}
+    return [sys.executable, "-m", "reader", "--library", str(root)], env
+
+
+def first_titles(root: Path, count: int) -> list[str]:
+    """The titles of the first papers in browsing order."""
+    library = Library(root)
+    try:
+        ids = library.store.all_ids()[:count]
+        return [p.title for p in library.store.papers(ids)]
+    finally:
+        library.close()
+
+
+def measure_tui(root: Path, presses: int) -> dict[str, object]:
+    """First paint, j, search-as-you-type and peak RSS of reader on a library."""
+    titles = first_titles(root, 1)
+    argv, env = reader_argv(root)
+    term = Terminal(argv, env)
+    try:
+        painted = term.wait_for(titles[0][:24], timeout=60.0)
+        first_paint = (painted - term.started) if painted else float("nan")
+        term.settle(quiet=0.5, timeout=30.0)
+        idle_before = term.cpu_seconds()
+        time.sleep(1.0)
+        idle_cpu = term.cpu_seconds() - idle_before
+        keys = cpu_per_key(term, "j", presses)
+        term.send("/")
+        term.settle(quiet=0.2)
+        library = Library(root)
+        expected = len(library.search(TYPED_QUERY).ids)
+        library.close()
+        noun = "match" if expected == 1 else "matches"
+        typing = type_and_watch(term, TYPED_QUERY, 0.06, f"{expected:,} {noun}")
+        term.settle(quiet=0.3)
+        rss = term.peak_rss_mb()
+    finally:
+        term.close()
+    return {
+        "first_paint_s": first_paint,
+        "idle_cpu_ms_per_s": idle_cpu * 1000,
+        "j_cpu_ms": {"p50": statistics.median(keys) * 1000,
+                     "p95": sorted(keys)[math.ceil(0.95 * len(keys)) - 1] * 1000,
+                     "n": len(keys)},
+        "search_as_you_type": typing,
+        "peak_rss_mb": rss,
+    }
+
+
+# -- coBib -----------------------------------------------------------------------------------
+
+
+def measure_cobib(cobib: str, bib: Path, home: Path, presses: int) -> dict[str, object]:
+    """coBib: add the BibTeX (its import path), then first paint, j and RSS of its TUI."""
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "config.py"
+    database = home / "literature.yaml"
+    database.write_text("")
+    config.write_text(
+        "from cobib.config import config\n"
+        f"config.database.file = {str(database)!r}\n"
+        "config.database.git = False\n"
+    )
+    env = {**os.environ, "HOME": str(home), "TERM": "xterm-256color",
+           "COLUMNS": str(SCREEN[0]), "LINES": str(SCREEN[1])}
+    base = [cobib, "-c", str(config)]
+    start = time.perf_counter()
+    added = subprocess.run(
+        [*base, "add", "-b", str(bib)], env=env, capture_output=True, text=True, timeout=3600
+    )
+    imported = time.perf_counter() - start
+    if added.returncode != 0:
+        return {"error": (added.stderr.strip().splitlines() or ["add failed"])[-1]}
+    term = Terminal(base, env)
+    try:
+        painted = term.wait_for("bench1", timeout=600.0)
+        first_paint = (painted - term.started) if painted else float("nan")
+        term.settle(quiet=0.5, timeout=120.0)
+        keys = cpu_per_key(term, "j", presses)
+        rss = term.peak_rss_mb()
+    finally:
+        term.close()
+    return {
+        "import_s": imported,
+        "first_paint_s": first_paint,
+        "j_cpu_ms": {"p50": statistics.median(keys) * 1000,
+                     "p95": sorted(keys)[math.ceil(0.95 * len(keys)) - 1] * 1000,
+                     "n": len(keys)},
+        "peak_rss_mb": rss,
+    }
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """Every figure of one run, by size."""
+
+    sizes: dict[str, dict[str, object]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def run_size(label: str, count: int, pools: Pools, work: Path, args: argparse.Namespace,
+             log: Callable[[str], None]) -> dict[str, object]:
+    """All the measurements at one library size."""
+    out: dict[str, object] = {"papers": count}
+    path = write_corpus(pools, count, work)
+    log(f"{label}: corpus written ({path.stat().st_size / 1e6:.0f} MB)")
+    root = work / f"reader-{label}"
+    shutil.rmtree(root, ignore_errors=True)
+    out["reader"] = import_reader(path, root)
+    log(f"{label}: reader {out['reader']}")
+    db = work / f"sqlite-{label}.db"
+    db.unlink(missing_ok=True)
+    out["sqlite"] = {"browsable": import_sqlite(path, db)}
+    fts_db = work / f"fts5-{label}.db"
+    fts_db.unlink(missing_ok=True)
+    fts = import_fts5(path, fts_db)
+    out["fts5"] = {"browsable": fts, "searchable": fts}
+    log(f"{label}: sqlite {out['sqlite']}, fts5 {out['fts5']}")
+    if count <= SIZES[args.whoosh_max]:
+        for procs in (1, 2):
+            directory = work / f"whoosh{procs}-{label}"
+            shutil.rmtree(directory, ignore_errors=True)
+            out[f"whoosh_procs{procs}"] = {"searchable": import_whoosh(path, directory, procs)}
+            shutil.rmtree(directory, ignore_errors=True)
+            log(f"{label}: whoosh procs={procs} {out[f'whoosh_procs{procs}']}")
+    out["queries"] = query_times(root, fts_db)
+    log(f"{label}: queries {out['queries']['latency']}")
+    out["tui"] = measure_tui(root, args.presses)
+    log(f"{label}: tui {out['tui']}")
+    if not args.skip_cobib and count <= SIZES[args.cobib_max]:
+        cobib = args.cobib or shutil.which("cobib")
+        if cobib is None:
+            out["cobib"] = {"error": "no cobib executable (--cobib PATH)"}
+        else:
+            bib = write_bibtex(path, work / f"corpus-{count}.bib")
+            home = work / f"cobib-{label}"
+            shutil.rmtree(home, ignore_errors=True)
+            try:
+                out["cobib"] = measure_cobib(cobib, bib, home, min(args.presses, 50))
+            except Exception as exc:  # noqa: BLE001 - a peer that fails is reported, not fatal
+                out["cobib"] = {"error": f"{type(exc).__name__}: {exc}"}
+        log(f"{label}: cobib {out['cobib']}")
+    return out
+
+
+def _fmt(value: object, unit: str = "") -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "—"
+        if unit == "s":
+            return f"{value:.2f} s" if value < 100 else f"{value:.0f} s"
+        if unit == "ms":
+            return f"{value:.1f} ms" if value < 100 else f"{value:.0f} ms"
+        if unit == "MB":
+            return f"{value:.0f} MB"
+        if unit == "x":
+            return f"{value:.2f}×"
+    return "—" if value is None else str(value)
+
+
+def _get(data: dict, *keys: str) -> object:
+    for key in keys:
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data
+
+
+def table(run: Run) -> str:
+    """The figures as one Markdown table, a row per measurement and a column per size."""
+    labels = list(run.sizes)
+    rows: list[tuple[str, tuple[str, ...], str]] = [
+        ("import → browsable · reader", ("reader", "browsable"), "s"),
+        ("import → browsable · sqlite3 executemany", ("sqlite", "browsable"), "s"),
+        ("import → searchable · reader", ("reader", "searchable"), "s"),
+        ("import → searchable · bare Whoosh procs=1", ("whoosh_procs1", "searchable"), "s"),
+        ("import → searchable · bare Whoosh procs=2", ("whoosh_procs2", "searchable"), "s"),
+        ("import → searchable · SQLite FTS5", ("fts5", "searchable"), "s"),
+        ("import → searchable · reader ÷ Whoosh procs=2", ("ratio", "searchable"), "x"),
+        ("query p50 · reader", ("queries", "latency", "reader", "p50"), "ms"),
+        ("query p95 · reader", ("queries", "latency", "reader", "p95"), "ms"),
+        ("query p50 · bare Whoosh, same index", ("queries", "latency", "whoosh", "p50"), "ms"),
+        ("query p95 · bare Whoosh, same index", ("queries", "latency", "whoosh", "p95"), "ms"),
+        ("query p50 · bare Whoosh + Variations, same index",
+         ("queries", "latency", "whoosh_variations", "p50"), "ms"),
+        ("query p95 · bare Whoosh + Variations, same index",
+         ("queries", "latency", "whoosh_variations", "p95"), "ms"),
+        ("query p50 · FTS5", ("queries", "latency", "fts5", "p50"), "ms"),
+        ("query p95 · FTS5", ("queries", "latency", "fts5", "p95"), "ms"),
+        ("query p95 · reader ÷ bare Whoosh", ("ratio", "query_p95"), "x"),
+        ("query p95 · reader ÷ bare Whoosh + Variations", ("ratio", "query_p95_variations"),
+         "x"),
+        ("TUI first paint · reader", ("tui", "first_paint_s"), "s"),
+        ("TUI `j` CPU per key p50 · reader", ("tui", "j_cpu_ms", "p50"), "ms"),
+        ("TUI `j` CPU per key p95 · reader", ("tui", "j_cpu_ms", "p95"), "ms"),
+        ("TUI last key → results · reader", ("tui", "search_as_you_type", "results_ms"), "ms"),
+        ("TUI key echo while searching p50 · reader",
+         ("tui", "search_as_you_type", "echo_p50_ms"), "ms"),
+        ("TUI key echo while searching max · reader",
+         ("tui", "search_as_you_type", "echo_max_ms"), "ms"),
+        ("peak RSS of the app · reader", ("tui", "peak_rss_mb"), "MB"),
+        ("import · coBib", ("cobib", "import_s"), "s"),
+        ("TUI first paint · coBib", ("cobib", "first_paint_s"), "s"),
+        ("TUI `j` CPU per key p50 · coBib", ("cobib", "j_cpu_ms", "p50"), "ms"),
+        ("peak RSS · coBib", ("cobib", "peak_rss_mb"), "MB"),
+    ]
+    header = "| measurement | " + " | ".join(
+        f"{run.sizes[label]['papers']:,}" for label in labels
+    ) + " |"
+    lines = [header, "|---|" + "---:|" * len(labels)]
+    for name, keys, unit in rows:
+        cells = [_fmt(_get(run.sizes[label], *keys), unit) for label in labels]
+        if all(c == "—" for c in cells):
+            continue
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def add_ratios(data: dict) -> None:
+    """The ratios the targets are stated in."""
+    ratio: dict[str, float] = {}
+    whoosh2 = _get(data, "whoosh_procs2", "searchable")
+    if isinstance(whoosh2, float):
+        ratio["searchable"] = data["reader"]["searchable"] / whoosh2
+    reader_p95 = _get(data, "queries", "latency", "reader", "p95")
+    bare_p95 = _get(data, "queries", "latency", "whoosh", "p95")
+    if isinstance(reader_p95, float) and isinstance(bare_p95, float):
+        ratio["query_p95"] = reader_p95 / bare_p95
+    variations_p95 = _get(data, "queries", "latency", "whoosh_variations", "p95")
+    if isinstance(reader_p95, float) and isinstance(variations_p95, float):
+        ratio["query_p95_variations"] = reader_p95 / variations_p95
+    data["ratio"] = ratio
+
+
+def main() -> None:
+    """Parse the options, run every size, print the table and write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1k,20k,200k", help="of 1k, 20k, 200k")
+    parser.add_argument("--json", type=Path, default=Path("benchmark.json"))
+    parser.add_argument("--workdir", type=Path, help="keep corpora and libraries here")
+    parser.add_argument("--presses", type=int, default=200, help="j presses per size")
+    parser.add_argument("--whoosh-max", default="20k", choices=list(SIZES),
+                        help="largest size for the bare Whoosh builds (200k takes ~10 min)")
+    parser.add_argument("--skip-cobib", action="store_true")
+    parser.add_argument("--cobib", help="the cobib executable (default: on PATH)")
+    parser.add_argument("--cobib-max", default="20k", choices=list(SIZES),
+                        help="largest size to try coBib at")
+    args = parser.parse_args()
+    labels = [s.strip() for s in args.sizes.split(",") if s.strip()]
+    unknown = [s for s in labels if s not in SIZES]
+    if unknown:
+        parser.error(f"unknown size {', '.join(unknown)} (known: {', '.join(SIZES)})")
+
+    def log(message: str) -> None:
+        print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+    pools = load_pools(SAMPLE)
+    run = Run()
+    began = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        work = args.workdir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        work.mkdir(parents=True, exist_ok=True)
+        for label in labels:
+            data = run_size(label, SIZES[label], pools, work, args, log)
+            add_ratios(data)
+            run.sizes[label] = data
+    load = os.getloadavg()
+    result = {
+        "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
+                    "sqlite": sqlite3.sqlite_version, "platform": platform.platform(),
+                    "load_average_after": load},
+        "total_seconds": time.perf_counter() - began,
+        "sizes": run.sizes,
+    }
+    args.json.write_text(json.dumps(result, indent=2, default=str))
+    print(table(run))
+    print(
+        f"\n{os.cpu_count()} cores · load average after the run {load[0]:.2f} · "
+        f"{result['total_seconds'] / 60:.1f} min · JSON in {args.json}"
+    )
+
+
+if __name__ == "__main__":
+    main()
