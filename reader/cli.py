@@ -119,19 +119,19 @@ def cli(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is None:
         library = open_library(ctx)
-        _check_readable(library)
+        ids = _check_readable(library)
         from reader.ui.app import ReaderApp
 
-        ReaderApp(library).run()
+        ReaderApp(library, ids=ids).run()
         library.close()
 
 
-def _check_readable(library: Library) -> None:
+def _check_readable(library: Library) -> list[int]:
     """Read what the reader shows first, so a damaged database is one clear line here and
-    not a traceback from inside the app."""
+    not a traceback from inside the app; the ids read go on to the app's first view."""
     try:
         library.store.stats()
-        library.store.all_ids()
+        ids = library.store.all_ids()
         library.store.generation()
     except sqlite3.DatabaseError as exc:
         library.close()
@@ -140,6 +140,7 @@ def _check_readable(library: Library) -> None:
                 f"the library database is damaged ({exc}); {damaged_advice(library.paths.root)}"
             ) from exc
         raise UserError(f"the library database cannot be read: {exc}") from exc
+    return ids
 
 
 @cli.command("import")

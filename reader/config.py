@@ -22,8 +22,6 @@ from typing import Any
 import platformdirs
 
 from reader.clipboard import ROUTES
-from reader.csl import CitationError, style_path
-from reader.formats import FORMATS
 from reader.locations import APP_NAME
 
 CONFIG_FILE = "config.toml"
@@ -182,6 +180,11 @@ def parse_citation(value: object, base: Path | None = None) -> tuple[tuple[str, 
     if not isinstance(value, str) or not value.strip():
         kind = "an empty string" if isinstance(value, str) else _kind(value)
         return DEFAULT_CITATION, f"must be a format or a style name, not {kind}"
+    # Imported here: the citation engine is needed only to check a style, and the reader
+    # starts sooner without it.
+    from reader.csl import CitationError, style_path
+    from reader.formats import FORMATS
+
     name = value.strip()
     if name.lower() in FORMATS:
         fmt = name.lower()

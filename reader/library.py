@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reader.backup import automatic_backup, check_library_file, copy_database, stamp
 from reader.highlights import display_text
@@ -20,12 +21,14 @@ from reader.importing import UndoResult
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
 from reader.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
-from reader.remote import Endpoints, fetch
 from reader.resources import sample_files
 from reader.search import IndexBusy, SearchIndex, shared_terms
 from reader.store import Store, StoreError, migrations, read_papers
 from reader.tags import normalize_tag
 from reader.textrender import to_plain
+
+if TYPE_CHECKING:
+    from reader.remote import Endpoints
 
 Progress = Callable[[int, int], None]
 #: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
@@ -188,6 +191,9 @@ class Library:
         self, refs: Sequence[str], endpoints: Endpoints | None = None, timeout: float = 10.0
     ) -> ImportSummary:
         """Fetch papers by arXiv id, DOI or OpenReview id and import them like a file."""
+        # The network client is imported on first use: most runs never fetch anything.
+        from reader.remote import Endpoints, fetch
+
         fetched = fetch(refs, endpoints or Endpoints.from_env(), timeout=timeout)
         with self.session() as store:
             summary = store.import_records(

@@ -16,20 +16,16 @@ from textual.widgets import Footer, Input, Static
 
 from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import Config
-from reader.export import export, format_for_path
-from reader.formats import CitationError, render
 from reader.identifiers import arxiv_url, openreview_url
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper, PaperRow
 from reader.query import parse_query
-from reader.remote import FetchError
 from reader.resources import styles_dir
 from reader.store import SORT_KEYS, StoreError
 from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
-from reader.ui.screens.cite_picker import CitePicker, choice_label
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.note import NoteScreen
@@ -80,7 +76,12 @@ class ReaderApp(App[None]):
     COMMANDS = App.COMMANDS | {ReaderCommands}
 
     def __init__(
-        self, library: Library, *, load_sample: bool = True, config: Config | None = None
+        self,
+        library: Library,
+        *,
+        load_sample: bool = True,
+        config: Config | None = None,
+        ids: list[int] | None = None,
     ) -> None:
         super().__init__()
         register_themes(self)
@@ -107,6 +108,8 @@ class ReaderApp(App[None]):
         self.sort_order = "relevance"
         self._restore_paper: int | None = None
         self._seen_warned = False
+        #: The library's ids when the caller has just read them (saves a read at start).
+        self._initial_ids = ids
         self._damage_reported = False
         self._notice = ""
 
@@ -144,7 +147,10 @@ class ReaderApp(App[None]):
         last_query = store.get_meta(QUERY_KEY) or ""
         self._refresh_counts()
         self.paper_list.set_ids(
-            store.sort_ids(store.all_ids(), self.sort_order),
+            store.sort_ids(
+                self._initial_ids if self._initial_ids is not None else store.all_ids(),
+                self.sort_order,
+            ),
             keep=None if last_query else self._restore_paper,
         )
         self._view_seen = self._counts["seen"]  # the view is the whole library
@@ -160,9 +166,10 @@ class ReaderApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The paper keys act on the main screen and in the reading view only, so the
         editor's and the help's footers don't offer keys that would do nothing there."""
-        if action in _PAPER_ACTIONS and isinstance(
-            self.screen, NoteScreen | HelpScreen | PromptScreen | CitePicker | TagEditor
-            | MetadataForm
+        if (
+            action in _PAPER_ACTIONS
+            and len(self.screen_stack) > 1
+            and not isinstance(self.screen, ReadingScreen)
         ):
             return False
         return True
@@ -729,12 +736,18 @@ class ReaderApp(App[None]):
                 self.library.store.set_meta(LAST_CHOICE_KEY, ":".join(choice))
                 self._copy(papers, choice)
 
+        from reader.ui.screens.cite_picker import CitePicker
+
         self.push_screen(CitePicker(papers, initial), chosen)  # type: ignore[arg-type]
 
     def _copy(self, papers: list[Paper], choice: tuple[str, str]) -> None:
         if not papers:
             return
         fmt, style = choice
+        # The citation engine is imported on first use: the reader starts sooner.
+        from reader.formats import CitationError, render
+        from reader.ui.screens.cite_picker import choice_label
+
         try:
             text = render(papers, fmt, style or "apa")
         except CitationError as exc:
@@ -781,6 +794,9 @@ class ReaderApp(App[None]):
     @work(thread=True, group="export", exit_on_error=False)
     def export_papers(self, ids: list[int], path: Path) -> None:
         """Write the papers to a file in the background."""
+        from reader.export import export, format_for_path
+        from reader.formats import CitationError
+
         try:
             fmt = format_for_path(path)
             with self.library.session() as store:
@@ -814,6 +830,8 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def add_papers(self, refs: list[str]) -> None:
         """Fetch and import papers by id, then report as an import does."""
+        from reader.remote import FetchError
+
         self.call_from_thread(self._set_status_note, f"Fetching {' '.join(refs)}…")
         try:
             summary = self.library.add(refs)
