@@ -534,6 +534,13 @@ class Store:
             )
         return generation
 
+    def holder(self, column: str, value: str) -> Paper | None:
+        """The paper whose citation key (``column`` "citekey") or DOI ("doi") is ``value``."""
+        if column not in ("citekey", "doi"):
+            raise ValueError(column)
+        row = self.conn.execute(f"SELECT id FROM papers WHERE {column} = ?", (value,)).fetchone()
+        return self.paper(row[0]) if row else None
+
     def tagged_ids(self, tag: str) -> set[int]:
         """Papers carrying ``tag``."""
         return {r[0] for r in self.conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))}

@@ -292,3 +292,47 @@ async def test_a_mouse_selection_is_highlighted_with_h(library: Library) -> None
         await settle(app, pilot)
     (highlight,) = library.store.paper(gdp).highlights
     assert highlight.quote == text[10:40].strip()
+
+
+async def test_a_key_in_use_keeps_the_form_open_and_what_was_typed(library: Library) -> None:
+    ids = library.store.all_ids()
+    other = library.store.paper(ids[1])
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("e")
+        form = app.screen
+        assert isinstance(form, MetadataForm)
+        form.query_one("#field-authors", Input).value = "Ada Lovelace"
+        form.query_one("#field-citekey", Input).value = other.citekey
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, MetadataForm)
+        assert f"Already used by @{other.citekey}" in screen_text(app)
+        assert form.query_one("#field-authors", Input).value == "Ada Lovelace"
+        form.query_one("#field-citekey", Input).value = "lovelace2026"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    paper = library.store.paper(ids[0])
+    assert (paper.citekey, paper.authors) == ("lovelace2026", ["Ada Lovelace"])
+
+
+async def test_the_selected_result_is_remembered_while_the_index_is_rebuilt(
+    library: Library,
+) -> None:
+    import shutil
+
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"benchmark", "enter", "j", "j", "j")
+        await settle(app, pilot)
+        chosen = app.query_one(PaperList).current_id
+        await pilot.press("q")
+    library.close()
+    shutil.rmtree(library.paths.index)  # the next start must build the index first
+    again = ReaderApp(Library(library.paths.root))
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(again, pilot)
+        assert again.query_one("#search", Input).value == "benchmark"
+        assert again.query_one(PaperList).current_id == chosen

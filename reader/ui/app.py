@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import webbrowser
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import partial
@@ -23,6 +24,7 @@ from reader.models import ImportSummary, Paper, PaperRow
 from reader.query import parse_query
 from reader.resources import styles_dir
 from reader.store import SORT_KEYS, StoreError
+from reader.tags import normalize_tag
 from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
@@ -266,7 +268,9 @@ class ReaderApp(App[None]):
             return
         self.outcome = outcome if outcome.query.strip() else None
         keep = self._restore_paper or self.paper_list.current_id
-        self._restore_paper = None
+        if self._restore_paper in outcome.ids or (outcome.ids and self._index_ready):
+            # Kept until a search can answer: the first one may only say "still indexing".
+            self._restore_paper = None
         self.paper_list.set_ids(outcome.ids, self.terms, keep=keep)
         self._view_seen = seen
         self._show_current()
@@ -349,7 +353,8 @@ class ReaderApp(App[None]):
     def _show_current(self) -> None:
         paper = self.current_paper
         why = self.library.why(paper, self.outcome) if paper and self.outcome else None
-        self.query_one("#detail", PaperView).show(paper, self.terms, why=why)
+        empty = "No matches" if self.outcome is not None else "No paper selected"
+        self.query_one("#detail", PaperView).show(paper, self.terms, why=why, empty=empty)
         if paper is not None:
             self._saw(paper)
 
@@ -559,7 +564,7 @@ class ReaderApp(App[None]):
             if new:
                 self._write(
                     partial(self.library.rename_tag, tag, new, sync=False),
-                    partial(self._tags_changed, f"Renamed the tag {tag} to {new}"),
+                    partial(self._tags_changed, f"Renamed the tag {tag} to {normalize_tag(new)}"),
                     lambda exc: self.notify(f"Could not rename the tag: {exc}", severity="error"),
                 )
 
@@ -636,7 +641,15 @@ class ReaderApp(App[None]):
                     lambda exc: self.notify(f"Not saved: {exc}", severity="error", timeout=10),
                 )
 
-        self.push_screen(MetadataForm(paper), chosen)
+        self.push_screen(MetadataForm(paper, partial(self._taken_by, paper.id)), chosen)
+
+    def _taken_by(self, paper_id: int, column: str, value: str) -> str | None:
+        """The paper (other than ``paper_id``) whose citation key or DOI is ``value``."""
+        owner = self.library.store.holder(column, value)
+        if owner is None or owner.id == paper_id:
+            return None
+        title = owner.title if len(owner.title) <= 50 else owner.title[:48] + "…"
+        return f"@{owner.citekey} ({title})"
 
     def _details_saved(self, paper_id: int) -> None:
         self._refresh_paper(paper_id)
@@ -650,6 +663,11 @@ class ReaderApp(App[None]):
         url = paper_url(paper)
         if url is None:
             self.notify("This paper has no web address (e edits its details)", severity="warning")
+            return
+        try:
+            webbrowser.get()
+        except webbrowser.Error:
+            self.notify(f"No web browser found here; the address is {url}", timeout=10)
             return
         self.open_url(url)
         self.notify(f"Opened {url}", timeout=4)

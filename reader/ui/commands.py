@@ -27,6 +27,10 @@ SORT_LABELS = {
 Command = tuple[str, str, Callable[[], object]]
 
 
+def _papers(count: int) -> str:
+    return f"{count:,} paper" if count == 1 else f"{count:,} papers"
+
+
 class ReaderCommands(Provider):
     """Commands built from the library when the palette opens."""
 
@@ -67,10 +71,10 @@ class ReaderCommands(Provider):
                 (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(app.run_query, f"tag:{tag}"))
             )
             commands.append(
-                (f"Rename tag: {tag}", f"on {uses:,} papers", partial(app.rename_tag, tag))
+                (f"Rename tag: {tag}", f"on {_papers(uses)}", partial(app.rename_tag, tag))
             )
             commands.append(
-                (f"Delete tag: {tag}", f"from {uses:,} papers", partial(app.delete_tag, tag))
+                (f"Delete tag: {tag}", f"from {_papers(uses)}", partial(app.delete_tag, tag))
             )
         for order in SORT_KEYS:
             commands.append(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -10,6 +12,9 @@ from textual.widgets import Input, Label, Static
 from reader.metadata import FIELDS, check
 from reader.models import Paper
 from reader.ui import bindings
+
+#: Who already has this key or DOI (a short description of the paper), or None.
+Taken = Callable[[str, str], str | None]
 
 
 def form_values(paper: Paper) -> dict[str, str]:
@@ -31,10 +36,11 @@ class MetadataForm(ModalScreen[dict[str, object] | None]):
 
     BINDINGS = bindings.FORM
 
-    def __init__(self, paper: Paper) -> None:
+    def __init__(self, paper: Paper, taken: Taken | None = None) -> None:
         super().__init__()
         self._paper = paper
         self._initial = form_values(paper)
+        self._taken = taken
 
     def compose(self) -> ComposeResult:
         with Vertical(id="form-dialog"):
@@ -69,6 +75,15 @@ class MetadataForm(ModalScreen[dict[str, object] | None]):
     def action_save(self) -> None:
         """Save the changed fields if all are valid; otherwise show what is wrong."""
         result = check(self._changed())
+        if self._taken is not None:
+            # A key or DOI another paper holds is caught here, with the form still open,
+            # so nothing typed in the other fields is lost.
+            for name in ("citekey", "doi"):
+                value = result.values.get(name)
+                if isinstance(value, str) and name not in result.errors:
+                    owner = self._taken(name, value)
+                    if owner:
+                        result.errors[name] = f"Already used by {owner}"
         for name, _ in FIELDS:
             self._show_error(name, result.errors.get(name, ""))
         if not result.ok:

@@ -76,9 +76,24 @@ class ReadingScreen(Screen[None]):
         self._redraw(keep_scroll=same)
 
     def _redraw(self, keep_scroll: bool = True) -> None:
-        self.query_one(PaperView).show(
-            self._paper, self._terms, selection=self.selection, keep_scroll=keep_scroll
-        )
+        view = self.query_one(PaperView)
+        view.show(self._paper, self._terms, selection=self.selection, keep_scroll=keep_scroll)
+        if self.selection is not None:
+            self.call_after_refresh(self._follow_selection)
+
+    def _follow_selection(self) -> None:
+        """Scroll so the selection is on screen (its line estimated from its place in the
+        abstract: the abstract is one wrapped paragraph)."""
+        if self.selection is None or not self._text:
+            return
+        view = self.query_one(PaperView)
+        abstract = self.query_one("#paper-abstract", Static)
+        top = abstract.virtual_region.y
+        start = top + abstract.size.height * self.selection[0] // len(self._text)
+        end = top + abstract.size.height * self.selection[1] // len(self._text)
+        height = view.scrollable_content_region.height
+        if start < view.scroll_y or end >= view.scroll_y + height:
+            view.scroll_to(y=max(0, start - 2), animate=False)
 
     # -- selecting --------------------------------------------------------------------------
 
@@ -147,8 +162,8 @@ class ReadingScreen(Screen[None]):
         """Highlight the selection (the mouse's, or the keyboard's)."""
         chosen = self._mouse_selection() or self.selection
         if chosen is None:
-            self.notify("Select a passage first: ( and ) choose a sentence, { } and "
-                        "shift+arrows grow it, or drag over it with the mouse")
+            self.notify("Select a passage first: ( and ) choose a sentence, } and shift+→ grow "
+                        "it ({ and shift+← shrink it), or drag over it with the mouse")
             return
         if self._highlighter is not None:
             self._highlighter(self._paper, *chosen)

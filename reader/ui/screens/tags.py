@@ -58,7 +58,8 @@ class TagEditor(ModalScreen[list[str] | None]):
 
     def _known_text(self) -> Text:
         if not self._known:
-            return Text("No tags yet. Tags are single words: spaces become -.", style="dim")
+            return Text("No tags yet. Separate tags with spaces or commas; join the words of "
+                        "one tag with - (to-read).", style="dim")
         shown = self._known[:40]
         out = Text("In use: ", style="dim")
         out.append(", ".join(f"{tag} ({count:,})" for tag, count in shown))

@@ -148,7 +148,10 @@ class PaperList(ScrollView, can_focus=True):
         marks.append("★" if row.starred else " ", style("paper-list--star"))
         marks.append("✎" if row.has_note else " ", style("paper-list--note"))
         unseen = not row.seen and row.id not in self.seen
-        marks.append("•" if unseen else " ", style("paper-list--unseen"))
+        if row.read:
+            marks.append("✓", style("paper-list--read"))
+        else:
+            marks.append("•" if unseen else " ", style("paper-list--unseen"))
         marks.append(" ")
         meta = " · ".join(p for p in (row.venue, str(row.year) if row.year else None) if p)
         meta_text = Text(f" {meta}", style("paper-list--meta")) if meta else Text()

@@ -46,6 +46,7 @@ class PaperView(VerticalScroll):
         selection: tuple[int, int] | None = None,
         why: list[str] | None = None,
         keep_scroll: bool = False,
+        empty: str = "No paper selected",
     ) -> None:
         """Show a paper (or an empty pane), with the query's words highlighted, its
         highlighted passages, the passage being selected, and why a "like" view ranks it."""
@@ -64,7 +65,7 @@ class PaperView(VerticalScroll):
         why_line.display = bool(why) and paper is not None
         why_line.update(Text("Shares: " + ", ".join(why)) if why else "")
         if paper is None:
-            title.update(Text("No paper selected", style=Style(dim=True)))
+            title.update(Text(empty, style=Style(dim=True)))
             for widget in (meta, abstract, note, passages):
                 widget.update("")
             note_heading.display = note.display = False
