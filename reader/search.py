@@ -304,32 +304,6 @@ class SearchIndex:
                 progress(count)
             return count
 
-    def update(
-        self,
-        papers: Iterable[Paper],
-        generation: int,
-        progress: Callable[[int], None] | None = None,
-        deleted: Iterable[int] = (),
-    ) -> int:
-        """Drop deleted papers, re-index the given ones (one commit), record ``generation``.
-
-        Searches go on meanwhile: they read the committed segments, and ``self._lock`` is
-        held only to open the writer, never while waiting for another process's lock or
-        while writing. (Callers serialise updates and rebuilds among themselves.)
-        """
-        writer = self._writer()
-        try:
-            # Deletions first: SQLite may give a deleted paper's id to a new one.
-            for paper_id in deleted:
-                writer.delete_by_term("id", str(paper_id))
-        except BaseException:
-            writer.cancel()
-            raise
-        count = _write_all(writer, writer.update_document, papers, progress)
-        if generation > self.generation:
-            self._write_meta(generation)
-        return count
-
     def catch_up(
         self,
         changes: Callable[[int], tuple[list[Paper], list[int], int]],
