@@ -5,6 +5,7 @@
 ALTER TABLE papers ADD COLUMN seen_at TEXT;
 ALTER TABLE papers ADD COLUMN read_at TEXT;
 CREATE INDEX papers_unseen ON papers (id) WHERE seen_at IS NULL;
+CREATE INDEX papers_seen ON papers (id) WHERE seen_at IS NOT NULL;
 CREATE INDEX papers_read ON papers (id) WHERE read_at IS NOT NULL;
 
 CREATE TABLE tags (
