@@ -27,6 +27,8 @@ class PaperView(VerticalScroll):
         super().__init__(id=id, classes=classes)
         self.paper: Paper | None = None
         self.terms: frozenset[str] = frozenset()
+        #: What each part of the pane shows, by widget id.
+        self._shown: dict[str, Text | str] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(id="paper-title", markup=False)
@@ -62,35 +64,55 @@ class PaperView(VerticalScroll):
         note = self.query_one("#paper-note", Static)
         passages_heading = self.query_one("#paper-highlights-heading", Static)
         passages = self.query_one("#paper-highlights", Static)
-        why_line.display = bool(why) and paper is not None
-        why_line.update(Text("Shares: " + ", ".join(why)) if why else "")
+        # Only what changed is touched: an update or a display toggle costs a layout pass,
+        # and the pane is redrawn on every key of the list.
+        show = self._show_if
+        put = self._put
+        show(why_line, bool(why) and paper is not None)
+        put(why_line, Text("Shares: " + ", ".join(why)) if why else "")
         if paper is None:
-            title.update(Text(empty, style=Style(dim=True)))
+            put(title, Text(empty, style=Style(dim=True)))
             for widget in (meta, abstract, note, passages):
-                widget.update("")
-            note_heading.display = note.display = False
-            passages_heading.display = passages.display = False
+                put(widget, "")
+            for widget in (note_heading, note, passages_heading, passages):
+                show(widget, False)
             return
         heading = title_text(paper.title, paper.title_derived, terms, highlight, derived)
         if paper.title_derived:
             heading.append("  (title derived from the abstract)", Style(dim=True, italic=True))
-        title.update(heading)
-        meta.update(Text(_meta_line(paper)))
+        put(title, heading)
+        put(meta, Text(_meta_line(paper)))
         anchored = [(h.start, h.end) for h in paper.highlights if not h.orphaned]
-        abstract.update(
+        put(
+            abstract,
             abstract_text(
                 paper.abstract, terms, highlight, anchored,
                 self.get_component_rich_style("paper-view--passage"),
                 selection, self.get_component_rich_style("paper-view--selection"),
-            )
+            ),
         )
         has_note = bool(paper.note.strip())
-        note_heading.display = note.display = has_note
-        note.update(abstract_text(paper.note, terms, highlight) if has_note else "")
-        passages_heading.display = passages.display = bool(paper.highlights)
-        passages.update(_highlights_text(paper) if paper.highlights else "")
+        show(note_heading, has_note)
+        show(note, has_note)
+        put(note, abstract_text(paper.note, terms, highlight) if has_note else "")
+        show(passages_heading, bool(paper.highlights))
+        show(passages, bool(paper.highlights))
+        put(passages, _highlights_text(paper) if paper.highlights else "")
         if not keep_scroll:
             self.scroll_home(animate=False)
+
+
+    def _put(self, widget: Static, content: Text | str) -> None:
+        """Give a part of the pane new content, unless it already shows exactly that."""
+        if self._shown.get(widget.id or "") != content:
+            self._shown[widget.id or ""] = content
+            widget.update(content)
+
+    @staticmethod
+    def _show_if(widget: Static, visible: bool) -> None:
+        """Show or hide a part of the pane, unless it already is."""
+        if widget.display != visible:
+            widget.display = visible
 
 
 def _highlights_text(paper: Paper) -> Text:
