@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from reader.identifiers import normalize_doi
+from reader.store import CITEKEY
 
 #: The fields the edit form offers, in order, with their labels.
 FIELDS = (
@@ -18,7 +19,6 @@ FIELDS = (
     ("doi", "DOI"),
     ("citekey", "Citation key"),
 )
-CITEKEY = re.compile(r"[A-Za-z][A-Za-z0-9_\-:./+]{0,99}")
 
 
 @dataclass(slots=True)

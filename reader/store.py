@@ -54,7 +54,7 @@ class StoreError(Exception):
 
 
 # Safe in BibTeX, LaTeX \cite and pandoc alike.
-_CITEKEY = re.compile(r"[A-Za-z][A-Za-z0-9_\-:./+]{0,99}")
+CITEKEY = re.compile(r"[A-Za-z][A-Za-z0-9_\-:./+]{0,99}")
 
 _LAST_IMPORT_ITEMS = (
     "SELECT paper_id FROM import_items WHERE import_id = "
@@ -407,7 +407,7 @@ class Store:
     def set_citekey(self, paper_id: int, citekey: str) -> int:
         """Give a paper the key the user chose; notes and marks hang on the paper's id, so a
         new key changes nothing else."""
-        if not _CITEKEY.fullmatch(citekey):
+        if not CITEKEY.fullmatch(citekey):
             raise StoreError(
                 f"{citekey!r} is not a usable citation key (letters, digits and _-:./+ only, "
                 "starting with a letter)"
