@@ -21,23 +21,20 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import STOP_WORDS, StandardAnalyzer
+from whoosh.analysis import STOP_WORDS, StandardAnalyzer, StemmingAnalyzer
+from whoosh.codec.base import Automata
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.index import LockError
 from whoosh.lang.porter import stem
-from whoosh.matching import ArrayUnionMatcher, NullMatcher
-from whoosh.qparser import FuzzyTermPlugin, MultifieldParser, OrGroup
-from whoosh.query import (
-    And,
-    DisjunctionMax,
-    FuzzyTerm,
-    Not,
-    NullQuery,
-    Or,
-    Query,
-    Term,
-    Variations,
+from whoosh.qparser import (
+    FieldAliasPlugin,
+    FuzzyTermPlugin,
+    MultifieldParser,
+    MultifieldPlugin,
+    OrGroup,
+    QueryParser,
 )
+from whoosh.query import And, FuzzyTerm, Not, NullQuery, Or, Prefix, Query, Term, Wildcard
 from whoosh.searching import Searcher
 from whoosh.writing import SegmentWriter
 
@@ -46,7 +43,7 @@ from reader.query import Filter, ParsedQuery
 from reader.textrender import to_plain
 
 #: Bump when the schema or what is indexed changes: an index of another version is rebuilt.
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes", "tags", "highlight")
 FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
 _GENERATION_FILE = "reader-generation.json"
@@ -62,16 +59,41 @@ _LIMIT_MB = 128
 _PROGRESS_EVERY = 500
 #: A zero-argument callable yielding papers; picklable, so a worker process can call it.
 PaperSource = Callable[[], Iterable[Paper]]
+# No English word is longer; a longer "word" is a pasted blob, not worth stemming.
+_LONGEST_STEMMED = 64
 
-# No stemming in the index: prefixes (`spars*`) and typo tolerance work on the words as
-# written. StemVariations gives back at query time the recall stemming would.
+
+@functools.lru_cache(maxsize=1 << 16)
+def stem_word(word: str) -> str:
+    """The Porter stem of a lower-case word. Indexing, query parsing and highlighting stem
+    the same words over and over; functools' cache is shared by them all and, unlike the
+    StemFilter's own one, safe when the UI and an indexing thread stem at once. A "word"
+    longer than any English one (a pasted blob) is left as it is: Porter takes a second
+    over a megabyte."""
+    return stem(word) if len(word) <= _LONGEST_STEMMED else word
+
+
+#: Titles, abstracts, keywords, notes and highlights are indexed by their words' stems, so a
+#: word finds its other forms (`benchmark` finds `benchmarks` and `benchmarking`); the query
+#: is stemmed the same way by the parser. No stop list: `"out of distribution"` is a phrase.
+STEMMED = StemmingAnalyzer(stoplist=None, minsize=1, stemfn=stem_word, cachesize=None)
+#: Authors and tags are matched as written (a name is not an English word).
 ANALYZER = StandardAnalyzer(stoplist=None, minsize=1)
+STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
+#: Field names a query may also use (`author:lovelace`).
+_FIELD_ALIASES = {"authors": ["author"], "keywords": ["keyword"], "notes": ["note"]}
+#: The stems of the stop words: common words say nothing about a paper's topic.
+_STOP_STEMS = frozenset(STOP_WORDS) | {stem_word(w) for w in STOP_WORDS}
 _TOKEN = re.compile(r"\w+(?:\.?\w+)*", re.UNICODE)
-# Bounds the words looked at when expanding one query word to its variants.
-_MAX_VARIANT_SCAN = 400
-# Porter stemming is pure Python and each query word stems up to _MAX_VARIANT_SCAN indexed
-# words, twice (matching, then highlighting); as you type, the same words come back.
-_stem = functools.lru_cache(maxsize=1 << 16)(stem)
+# Endings a word typed as a prefix may go on with. The stem of such a word can be shorter
+# than the prefix (`optimiz*`: optimization → optim), so a prefix also matches the stems of
+# these completions that cut into it.
+_ENDINGS = (
+    "", "e", "s", "es", "ed", "ing", "ion", "ions", "ation", "ations", "ate", "ates", "ative",
+    "ive", "ity", "ities", "ize", "ized", "izes", "izing", "ization", "izations", "al", "ally",
+    "er", "ers", "ness", "ment", "ments", "able", "ence", "ance", "ent", "ant", "ism", "ist",
+    "ous", "ful", "ic", "ical", "or", "ors",
+)
 
 
 class IndexBusy(Exception):
@@ -79,79 +101,150 @@ class IndexBusy(Exception):
     wanted indexing is stored, and the index catches up on a later sync."""
 
 
-class StemVariations(Variations):
-    """A query word that also matches the indexed words with the same English stem
-    (benchmark → benchmarks, benchmarking), found by a prefix walk of the term list."""
+class _Expanded:
+    """A query of several indexed words (a prefix, a pattern, a typo) that remembers its
+    expansion in each segment: the search expands it once and the highlighting reuses it."""
 
     def _btexts(self, ixreader):  # type: ignore[no-untyped-def]
-        fieldname = self.fieldname
-        text = self.text
-        exact = text.encode("utf-8")
-        if (fieldname, exact) in ixreader:
-            yield exact
-        if len(text) < 4 or not text.isalpha():
+        if not ixreader.is_atomic():
+            # The search expands the query in each segment: the union of those.
+            return list(dict.fromkeys(
+                word for leaf, _ in ixreader.leaf_readers() for word in self._btexts(leaf)
+            ))
+        memo: dict[int, tuple[Any, list[Any]]] = self.__dict__.setdefault("_expanded", {})
+        found = memo.get(id(ixreader))
+        if found is None or found[0] is not ixreader:
+            found = memo[id(ixreader)] = (ixreader, list(self._expand(ixreader)))
+        return found[1]
+
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        return super()._btexts(ixreader)  # type: ignore[misc]
+
+    def expansions(self) -> set[Any]:
+        """The words (bytes or text) the expansions done so far found."""
+        memo: dict[int, tuple[Any, list[Any]]] = self.__dict__.get("_expanded", {})
+        return {word for _, words in memo.values() for word in words}
+
+
+class _Prefix(_Expanded, Prefix):
+    """Words starting with a prefix. In a stemmed field the prefix is not stemmed (`spars*`
+    is not `spar*`): it matches the stems starting with it, and the stems of its completions
+    that cut into it (`generat*` also matches `gener`, the stem of generation)."""
+
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        yield from ixreader.expand_prefix(self.fieldname, self.text)
+        prefix = self.text
+        if self.fieldname not in STEMMED_FIELDS or not prefix:
             return
-        root = _stem(text)
-        prefix = root[: max(3, len(root) - 1)]
-        for n, btext in enumerate(ixreader.expand_prefix(fieldname, prefix)):
-            if n >= _MAX_VARIANT_SCAN:
-                break
-            if btext != exact and _stem(btext.decode("utf-8")) == root:
-                yield btext
-
-    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
-        """Score a paper by its best variant, with the field's boost.
-
-        Whoosh's own expansion sums the variants (a paper saying both "benchmark" and
-        "benchmarks" outranks one with the word in its title) and drops the boost when
-        only one variant exists (so the title boost vanished for most words).
-        """
-        words = [w for w in self._btexts(searcher.reader()) if w]
-        if not words:
-            return NullMatcher()
-        terms = [Term(self.fieldname, w, boost=self.boost) for w in words]
-        if len(terms) == 1:
-            return terms[0].matcher(searcher, context)
-        if context is not None and context.needs_current:
-            return DisjunctionMax(terms).matcher(searcher, context)
-        # A flat array of best scores, not DisjunctionMax's binary tree: a common word has
-        # dozens of variants, and each step through a deep tree costs a Python call a level.
-        matchers = [t.matcher(searcher, context) for t in terms]
-        return _MaxUnionMatcher(matchers, searcher.doc_count_all())
+        for root in sorted({stem_word(prefix + ending) for ending in _ENDINGS}):
+            if (
+                not root.startswith(prefix)
+                and prefix.startswith(root[:-1])
+                and (self.fieldname, root) in ixreader
+            ):
+                yield root.encode("utf-8")
 
 
-class _MaxUnionMatcher(ArrayUnionMatcher):
-    """Whoosh's array union, scoring a document by its best sub-match instead of the sum
-    (the semantics of DisjunctionMax) for the variants of one word."""
+class _Wildcard(_Expanded, Wildcard):
+    """A glob pattern. In a stemmed field it matches the stems the pattern matches, as
+    written or stemmed (`tran*former` matches `transform`)."""
 
-    def _read_part(self) -> None:
-        limit = min(self._docnum + self._partsize, self._doccount)
-        offset = self._docnum
-        scores = self._a
-        for i in range(self._partsize):
-            scores[i] = 0
-        for m in self._submatchers:
-            while m.is_active() and m.id() < limit:
-                i = m.id() - offset
-                score = m.score() * self._boost
-                if score > scores[i]:
-                    scores[i] = score
-                m.next()
-        self._offset = offset
-        self._limit = limit
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        words = list(Wildcard._btexts(self, ixreader))
+        if self.fieldname in STEMMED_FIELDS:
+            stemmed = stem_word(self.text)
+            if stemmed != self.text:
+                seen = set(words)
+                other = Wildcard(self.fieldname, stemmed)._btexts(ixreader)
+                words += [word for word in other if word not in seen]
+        return words
+
+    def normalize(self) -> Query:
+        query = super().normalize()
+        if type(query) is Prefix:  # a pattern whose only wildcard is a final `*`
+            return _Prefix(query.fieldname, query.text, boost=query.boost)
+        return query
+
+
+class _Fuzzy(_Expanded, FuzzyTerm):
+    """A word with typos: the typed word (stemmed in a stemmed field, as the index is)
+    within a few edits; ``typed`` is the length of the word as typed."""
+
+    typed = 0
+
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        # What SegmentReader.terms_within finds, faster: the automaton is built once for the
+        # word, not again for each field of each segment, and when the words must share a
+        # first letter they are read in order and each run through the automaton. Whoosh
+        # skips through the term list instead, with a binary search of the term file per
+        # skip: fifteen times slower for `benchmrak~` at 20,000 papers.
+        dfa = _levenshtein_dfa(self.text, self.maxdist, self.prefixlength)
+        if not self.prefixlength:
+            return Automata.find_matches(dfa, ixreader.cursor(self.fieldname))
+        start = self.text[: self.prefixlength]
+        words = (word.decode("utf-8") for word in ixreader.expand_prefix(self.fieldname, start))
+        return [word for word in words if _accepts(dfa, word)]
+
+
+@functools.lru_cache(maxsize=32)
+def _levenshtein_dfa(text: str, maxdist: int, prefix: int) -> Any:
+    """The automaton accepting the words within ``maxdist`` edits of ``text``."""
+    return Automata.levenshtein_dfa(text, maxdist, prefix)
+
+
+def _accepts(dfa: Any, word: str) -> bool:
+    """Whether the automaton accepts the word (a dead state is an empty one, or None)."""
+    state = dfa.start()
+    for char in word:
+        state = dfa.next_state(state, char)
+        if not state:
+            return False
+    return bool(dfa.is_final(state))
+
+
+class _Parser(QueryParser):
+    """Whoosh's multi-field parser over reader's fields and boosts, with a typo's tolerance
+    (``word~``) and field aliases (``author:``). Each word is analysed by its field's
+    analyzer (stemmed or not), except prefixes and patterns, which are only lower-cased:
+    Whoosh would stem them (`spars*` would become `spar*`)."""
+
+    def __init__(self, schema: Schema) -> None:
+        super().__init__(None, schema)
+        self.add_plugin(MultifieldPlugin(list(SEARCH_FIELDS), fieldboosts=FIELD_BOOSTS))
+        self.add_plugin(FuzzyTermPlugin())
+        self.add_plugin(FieldAliasPlugin(_FIELD_ALIASES))
+
+    def term_query(  # type: ignore[no-untyped-def]
+        self, fieldname, text, termclass, boost=1.0, tokenize=True, removestops=True
+    ):
+        if termclass in (Prefix, Wildcard) and fieldname in self.schema:
+            words = list(
+                self.schema[fieldname].process_text(
+                    text, mode="query", tokenize=False, removestops=False, no_morph=True
+                )
+            )
+            if not words:
+                return None
+            return (_Prefix if termclass is Prefix else _Wildcard)(fieldname, words[0], boost)
+        if termclass is FuzzyTerm:
+            query = super().term_query(fieldname, text, _Fuzzy, boost, tokenize, removestops)
+            if isinstance(query, _Fuzzy):
+                query.typed = len(text)
+            return query
+        return super().term_query(fieldname, text, termclass, boost, tokenize, removestops)
 
 
 def make_schema() -> Schema:
     """The index schema."""
     return Schema(
         id=ID(stored=True, unique=True),
-        title=TEXT(analyzer=ANALYZER),
-        abstract=TEXT(analyzer=ANALYZER),
-        keywords=TEXT(analyzer=ANALYZER),
+        title=TEXT(analyzer=STEMMED),
+        abstract=TEXT(analyzer=STEMMED),
+        keywords=TEXT(analyzer=STEMMED),
         authors=TEXT(analyzer=ANALYZER),
-        notes=TEXT(analyzer=ANALYZER),
+        notes=TEXT(analyzer=STEMMED),
         tags=TEXT(analyzer=ANALYZER),
-        highlight=TEXT(analyzer=ANALYZER),
+        highlight=TEXT(analyzer=STEMMED),
         flags=KEYWORD(lowercase=True),
         venue=KEYWORD(lowercase=True),
         year=NUMERIC(),
@@ -203,10 +296,7 @@ class SearchIndex:
         self._ix: whoosh_index.Index | None = None
         self._searcher: Searcher | None = None
         self._searcher_generation = -1
-        self._parser = MultifieldParser(
-            list(SEARCH_FIELDS), self.schema, fieldboosts=FIELD_BOOSTS, termclass=StemVariations
-        )
-        self._parser.add_plugin(FuzzyTermPlugin())
+        self._parser = _Parser(self.schema)
         # Used when the query cannot be parsed: plain words, any of which may match.
         self._plain_parser = MultifieldParser(
             list(SEARCH_FIELDS), self.schema, fieldboosts=FIELD_BOOSTS, group=OrGroup
@@ -419,7 +509,8 @@ class SearchIndex:
         This is Whoosh's "more like this" (Bo1 key terms of the text against the collection,
         then an OR of them), run on the title and the abstract together and with the
         papers in ``exclude`` left out. Common words are dropped from the key terms: the
-        index keeps them (it has no stop list), but they say nothing about a topic.
+        index keeps them (it has no stop list), but they say nothing about a topic. The key
+        terms are stems, as indexed (see shared_terms for the words they stand for).
         """
         with self._lock:
             searcher = self._current_searcher()
@@ -429,7 +520,7 @@ class SearchIndex:
             key_terms = [
                 (word, float(weight))
                 for word, weight in expanded
-                if word not in STOP_WORDS and len(word) > 2 and not word.isdigit()
+                if word not in _STOP_STEMS and len(word) > 2 and not word.isdigit()
             ][:numterms]
             if not key_terms:
                 return Hits([]), []
@@ -450,9 +541,12 @@ class SearchIndex:
 
 def shared_terms(text: str, key_terms: list[tuple[str, float]], top: int = 6) -> list[str]:
     """The key terms of a "more like this" ranking that ``text`` contains, strongest
-    first: why a paper ranks where it does."""
-    present = {token.text for token in ANALYZER(text)}
-    return [word for word, _ in key_terms if word in present][:top]
+    first: why a paper ranks where it does. Each is given as the word ``text`` first writes
+    it in (the key terms are stems: `capabilities`, not `capabl`)."""
+    written: dict[str, str] = {}
+    for token in ANALYZER(text):
+        written.setdefault(stem_word(token.text), token.text)
+    return [written[word] for word, _ in key_terms if word in written][:top]
 
 
 def _write_all(
@@ -571,12 +665,14 @@ def _widen_fuzzy(query: Query) -> Query:
     capped at two: ``x~9`` would match every word, and building its automaton takes
     seconds (exponential in the distance)."""
     if isinstance(query, FuzzyTerm):
-        if query.maxdist == 1 and len(query.text) >= 5:
-            return FuzzyTerm(
+        # The length of the word as typed: in a stemmed field the query holds its stem.
+        typed = max(len(query.text), getattr(query, "typed", 0))
+        if query.maxdist == 1 and typed >= 5:
+            return _Fuzzy(
                 query.fieldname, query.text, boost=query.boost, maxdist=2, prefixlength=1
             )
         if query.maxdist > _MAX_EDITS:
-            return FuzzyTerm(
+            return _Fuzzy(
                 query.fieldname, query.text, boost=query.boost, maxdist=_MAX_EDITS,
                 prefixlength=query.prefixlength,
             )
@@ -595,27 +691,40 @@ def _filter_query(f: Filter) -> Query:
 
 
 def _highlight_terms(query: Query, searcher: Searcher) -> frozenset[str]:
-    """The indexed words a query matched, expanded through prefixes, typos and variations."""
+    """The indexed words a query matched (stems, in a stemmed field), with its prefixes,
+    patterns and typos expanded to the words they found."""
     words: set[str] = set()
     reader = searcher.reader()
     # Leaf by leaf: Query.existing_terms reuses its `fieldname` argument as a loop variable
     # and so skips every field after the first one it meets.
     for leaf in query.leaves():
         try:
+            found = leaf.expansions() if isinstance(leaf, _Expanded) else None
+            if found:  # what the search itself expanded it to: not expanded again
+                words.update(_text(word) for word in found)
+                continue
             for fieldname, text in leaf.expanded_terms(reader):
                 if (fieldname, text) in reader:
-                    words.add(text.decode("utf-8") if isinstance(text, bytes) else str(text))
+                    words.add(_text(text))
         except Exception:  # noqa: BLE001 - highlighting is a nicety, never an error
             continue
     return frozenset(w for w in words if w)
 
 
+def _text(word: object) -> str:
+    """An indexed word (bytes from a term list, or text) as text."""
+    return word.decode("utf-8") if isinstance(word, bytes) else str(word)
+
+
 def highlight_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
-    """Character spans of the words of ``text`` that are among ``terms``."""
+    """Character spans of the words of ``text`` that are among ``terms``: a word is marked
+    when its stem is (the query matched a stemmed field) or the word itself is (an author's
+    name, a tag)."""
     if not terms or not text:
         return []
     spans = []
     for token in ANALYZER(text, chars=True, mode="index"):
-        if token.text in terms:
+        word = token.text
+        if word in terms or stem_word(word) in terms:
             spans.append((token.startchar, token.endchar))
     return spans

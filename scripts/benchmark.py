@@ -13,12 +13,10 @@ What it measures, on the same papers for every engine:
   ``procs=2``, ``limitmb=128``, one commit) and SQLite FTS5;
 * **query**: p50 and p95 over a fixed query set (single terms, several terms, phrases,
   prefixes, fuzzy, a field query, a filter, boolean) for reader's search path
-  (``Library.search``: query parsing, word variants, filters, highlight terms), for bare
-  Whoosh on the same index (a ``MultifieldParser`` with reader's fields and boosts), for bare
-  Whoosh with its own word variants (``termclass=Variations``, the same kind of recall as
-  reader's: "transformer" also finds "transformers") and for FTS5 (``MATCH … ORDER BY
-  bm25``; FTS5 has no fuzzy matching, so that query is left out of its figures). Every
-  query asks for all its matches, as the reader's list shows them all;
+  (``Library.search``: query parsing, filters, highlight terms), for bare Whoosh on the same
+  (stemmed) index (a ``MultifieldParser`` with reader's fields and boosts) and for FTS5
+  (``MATCH … ORDER BY bm25``; FTS5 has no fuzzy matching, so that query is left out of its
+  figures). Every query asks for all its matches, as the reader's list shows them all;
 * **TUI**, as a real process on a pseudo-terminal (``python -m reader --library DIR``):
   first paint (from start until the first paper's title is on screen); ``j`` (200 presses:
   the CPU time the app's threads spend per key, read from ``/proc/PID/task/*/schedstat``,
@@ -80,7 +78,7 @@ from pathlib import Path
 
 from whoosh import index as whoosh_index
 from whoosh.qparser import FuzzyTermPlugin, MultifieldParser
-from whoosh.query import And, Term, Variations
+from whoosh.query import And, Term
 
 from reader.library import Library
 from reader.search import FIELD_BOOSTS, SEARCH_FIELDS, make_schema
@@ -364,21 +362,14 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 def query_times(root: Path, fts_db: Path, repeats: int = 5) -> dict[str, dict]:
-    """Each query ``repeats`` times (after one warm-up) on the three search paths."""
+    """Each query ``repeats`` times (after one warm-up) on each search path."""
     library = Library(root)
     ix = whoosh_index.open_dir(str(library.paths.index))
     searcher = ix.searcher()
     parser = MultifieldParser(list(SEARCH_FIELDS), ix.schema, fieldboosts=FIELD_BOOSTS)
     parser.add_plugin(FuzzyTermPlugin())
-    # Whoosh's own answer to "benchmark finds benchmarks": every word also matches its
-    # indexed variants. reader does the same with its own variation query.
-    stems = MultifieldParser(
-        list(SEARCH_FIELDS), ix.schema, fieldboosts=FIELD_BOOSTS, termclass=Variations
-    )
-    stems.add_plugin(FuzzyTermPlugin())
     conn = sqlite3.connect(fts_db)
-    times: dict[str, list[float]] = {"reader": [], "whoosh": [], "whoosh_variations": [],
-                                     "fts5": []}
+    times: dict[str, list[float]] = {"reader": [], "whoosh": [], "fts5": []}
     counts = {}
 
     def bare(text: str, parser: MultifieldParser = parser) -> list[int]:
@@ -399,7 +390,6 @@ def query_times(root: Path, fts_db: Path, repeats: int = 5) -> dict[str, dict]:
         jobs: list[tuple[str, Callable[[], object]]] = [
             ("reader", lambda t=text: library.search(t).ids),
             ("whoosh", lambda t=text: bare(t)),
-            ("whoosh_variations", lambda t=text: bare(t, stems)),
         ]
         if fts_text is not None:
             jobs.append(("fts5", lambda t=fts_text, k=kind: fts(t, k == "filter")))
@@ -736,15 +726,9 @@ def table(run: Run) -> str:
         ("query p95 · reader", ("queries", "latency", "reader", "p95"), "ms"),
         ("query p50 · bare Whoosh, same index", ("queries", "latency", "whoosh", "p50"), "ms"),
         ("query p95 · bare Whoosh, same index", ("queries", "latency", "whoosh", "p95"), "ms"),
-        ("query p50 · bare Whoosh + Variations, same index",
-         ("queries", "latency", "whoosh_variations", "p50"), "ms"),
-        ("query p95 · bare Whoosh + Variations, same index",
-         ("queries", "latency", "whoosh_variations", "p95"), "ms"),
         ("query p50 · FTS5", ("queries", "latency", "fts5", "p50"), "ms"),
         ("query p95 · FTS5", ("queries", "latency", "fts5", "p95"), "ms"),
         ("query p95 · reader ÷ bare Whoosh", ("ratio", "query_p95"), "x"),
-        ("query p95 · reader ÷ bare Whoosh + Variations", ("ratio", "query_p95_variations"),
-         "x"),
         ("TUI first paint · reader", ("tui", "first_paint_s"), "s"),
         ("TUI `j` CPU per key p50 · reader", ("tui", "j_cpu_ms", "p50"), "ms"),
         ("TUI `j` CPU per key p95 · reader", ("tui", "j_cpu_ms", "p95"), "ms"),
@@ -781,9 +765,6 @@ def add_ratios(data: dict) -> None:
     bare_p95 = _get(data, "queries", "latency", "whoosh", "p95")
     if isinstance(reader_p95, float) and isinstance(bare_p95, float):
         ratio["query_p95"] = reader_p95 / bare_p95
-    variations_p95 = _get(data, "queries", "latency", "whoosh_variations", "p95")
-    if isinstance(reader_p95, float) and isinstance(variations_p95, float):
-        ratio["query_p95_variations"] = reader_p95 / variations_p95
     data["ratio"] = ratio
 
 

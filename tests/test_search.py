@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import shutil
+from pathlib import Path
 
 import pytest
 
 from reader.library import Library
-from reader.search import highlight_spans
+from reader.search import INDEX_VERSION, highlight_spans, shared_terms
 from tests.conftest import paper_id_with
 
 
@@ -93,12 +95,112 @@ def test_broken_queries_never_raise(library: Library, query: str) -> None:
     library.search(query)
 
 
+def marked(text: str, terms: frozenset[str]) -> list[str]:
+    return [text[a:b] for a, b in highlight_spans(text, terms)]
+
+
 def test_highlight_terms_cover_prefix_and_variants(library: Library) -> None:
     terms = library.search("spars*").terms
-    assert {"sparse", "sparsity"} <= terms
-    text = "Sparse models and sparsity."
-    assert [text[a:b] for a, b in highlight_spans(text, terms)] == ["Sparse", "sparsity"]
-    assert "benchmarks" in library.search("benchmark").terms
+    assert marked("Sparse models and sparsity, sparsely.", terms) == [
+        "Sparse", "sparsity", "sparsely"]
+    assert marked("Sparring over a spare spar.", terms) == []
+    terms = library.search("benchmark").terms
+    assert marked("Benchmarks for benchmarking a benchmark.", terms) == [
+        "Benchmarks", "benchmarking", "benchmark"]
+
+
+@pytest.fixture
+def forms(empty_library: Library, tmp_path: Path) -> Library:
+    """A library of three papers, each writing its words in one form only."""
+    papers = [
+        {"id": "a", "type": "article", "title": "Benchmarking Small Models",
+         "abstract": "We study the sparsity of transformers on out-of-distribution inputs.",
+         "author": [{"given": "Ada", "family": "Lovelace"}], "keyword": "generalization"},
+        {"id": "b", "type": "article", "title": "Large Language Models Reason",
+         "abstract": "Optimization of the prompts of large language models improves reasoning.",
+         "author": [{"given": "Alan", "family": "Turing"}]},
+        {"id": "c", "type": "article", "title": "A Diffusion Model for Modelers",
+         "abstract": "Out of the distribution of languages, a large model is modeled.",
+         "author": [{"given": "Grace", "family": "Modelers"}]},
+    ]
+    (tmp_path / "forms.csl.json").write_text(json.dumps(papers))
+    empty_library.import_files([tmp_path / "forms.csl.json"])
+    return empty_library
+
+
+def test_a_word_finds_its_other_forms_and_highlights_them(forms: Library) -> None:
+    outcome = forms.search("benchmark")
+    assert titles(forms, "benchmark") == ["Benchmarking Small Models"]
+    assert marked("Benchmarking Small Models", outcome.terms) == ["Benchmarking"]
+    assert titles(forms, "transformer") == ["Benchmarking Small Models"]
+    assert titles(forms, "prompt reasons") == ["Large Language Models Reason"]
+
+
+def test_prefix_wildcard_and_typos_on_stemmed_words(forms: Library) -> None:
+    bench = ["Benchmarking Small Models"]
+    assert titles(forms, "spars*") == bench
+    assert titles(forms, "sparsit*") == bench
+    assert titles(forms, "benchm*") == bench
+    # The stem is shorter than the prefix (optimization → optim): still found.
+    assert titles(forms, "optimiz*") == ["Large Language Models Reason"]
+    assert titles(forms, "optimizat*") == ["Large Language Models Reason"]
+    assert titles(forms, "generaliz*") == bench
+    assert titles(forms, "tran*former") == bench
+    assert titles(forms, "benchmrak~") == bench
+    outcome = forms.search("transfomer~")
+    assert titles(forms, "transfomer~") == bench
+    assert marked("transformers", outcome.terms) == ["transformers"]
+    assert forms.search("transfomer").ids == []
+
+
+def test_phrases_keep_word_order_and_small_words(forms: Library) -> None:
+    assert titles(forms, '"large language models"') == ["Large Language Models Reason"]
+    assert titles(forms, '"large language model"') == ["Large Language Models Reason"]
+    assert titles(forms, '"out of distribution"') == ["Benchmarking Small Models"]
+    assert set(titles(forms, "out of distribution")) == {
+        "Benchmarking Small Models", "A Diffusion Model for Modelers"}
+
+
+def test_names_and_fields_match_as_written(forms: Library) -> None:
+    assert titles(forms, "title:diffusion") == ["A Diffusion Model for Modelers"]
+    assert titles(forms, "title:diffuse") == ["A Diffusion Model for Modelers"]
+    assert titles(forms, "authors:lovelace") == ["Benchmarking Small Models"]
+    assert titles(forms, "author:turing") == ["Large Language Models Reason"]
+    # Authors are not stemmed: a name is found as written, not by its "stem".
+    assert titles(forms, "authors:modelers") == ["A Diffusion Model for Modelers"]
+    assert forms.search("authors:modeler").ids == []
+    outcome = forms.search("lovelace")
+    assert marked("Ada Lovelace", outcome.terms) == ["Lovelace"]
+
+
+def test_like_shows_the_words_a_paper_writes_not_stems(forms: Library) -> None:
+    text = "Capabilities of experts.\nA capability; tasks."
+    key_terms = [("capabl", 2.0), ("zebra", 1.5), ("task", 1.0), ("expert", 0.5)]
+    assert shared_terms(text, key_terms) == ["capabilities", "tasks", "experts"]
+    llm = next(p.id for p in forms.store.iter_papers() if p.title.startswith("Large"))
+    outcome = forms.search(f"like:{llm}")
+    diffusion = forms.store.paper(outcome.ids[0])
+    assert diffusion.title == "A Diffusion Model for Modelers"
+    assert "languag" in dict(outcome.key_terms)
+    why = forms.why(diffusion, outcome)
+    assert "languages" in why and "languag" not in why
+
+
+def test_index_of_an_older_version_is_rebuilt(forms: Library) -> None:
+    meta = forms.paths.index / "reader-generation.json"
+    data = json.loads(meta.read_text())
+    assert data["version"] == INDEX_VERSION
+    meta.write_text(json.dumps({**data, "version": INDEX_VERSION - 1}))
+    forms.close()
+    reopened = Library(forms.paths.root)
+    try:
+        assert reopened.index_state() == "missing"
+        assert reopened.sync_index() == 3
+        assert reopened.index_state() == "ok"
+        assert json.loads(meta.read_text())["version"] == INDEX_VERSION
+        assert titles(reopened, "benchmark") == ["Benchmarking Small Models"]
+    finally:
+        reopened.close()
 
 
 def test_index_is_rebuilt_when_missing(library: Library) -> None:
