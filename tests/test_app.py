@@ -16,6 +16,7 @@ from reader.ui.app import ReaderApp
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.paper_view import PaperView
 
@@ -39,8 +40,11 @@ def screen_text(app: ReaderApp) -> str:
 
 
 def detail_text(app: ReaderApp) -> str:
-    view = app.screen.query_one(PaperView)
-    return "\n".join(str(w.render()) for w in view.query(Static))
+    """What the detail pane, or the reading view when it is open, shows."""
+    if isinstance(app.screen, ReadingScreen):
+        view = app.screen.query_one(PaperView)
+        return "\n".join(str(w.render()) for w in view.query(Static))
+    return app.screen.query_one(PaperDetail).text
 
 
 async def test_first_start_on_empty_library_loads_the_sample(empty_library: Library) -> None:

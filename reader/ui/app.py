@@ -34,8 +34,8 @@ from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.prompts import PromptScreen, add_prompt, export_prompt, import_prompt
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.tags import TagEditor
+from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
-from reader.ui.widgets.paper_view import PaperView
 from reader.ui.writes import OrderedWrites
 
 SEARCH_PLACEHOLDER = (
@@ -120,8 +120,8 @@ class ReaderApp(App[None]):
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
         with Horizontal(id="main"):
-            yield PaperList(self._rows, id="papers")
-            yield PaperView(id="detail")
+            yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
+            yield PaperDetail(id="detail")
         yield Static(id="status", markup=False)
         yield Footer()
 
@@ -346,15 +346,14 @@ class ReaderApp(App[None]):
                 severity="error", timeout=30,
             )
 
-    @on(PaperList.Highlighted)
-    def _highlighted(self, _event: PaperList.Highlighted) -> None:
+    def _cursor_moved(self, _paper_id: int | None) -> None:
         self._show_current()
 
     def _show_current(self) -> None:
         paper = self.current_paper
         why = self.library.why(paper, self.outcome) if paper and self.outcome else None
         empty = "No matches" if self.outcome is not None else "No paper selected"
-        self.query_one("#detail", PaperView).show(paper, self.terms, why=why, empty=empty)
+        self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
         if paper is not None:
             self._saw(paper)
 

@@ -25,6 +25,8 @@ from reader.ui import bindings
 from reader.ui.text import title_text
 
 RowFetcher = Callable[[Sequence[int]], dict[int, PaperRow]]
+#: Told the paper under the cursor whenever the cursor moves (None for an empty list).
+CursorHook = Callable[[int | None], None]
 
 PAGE = 100
 CACHE_SIZE = 2_000
@@ -52,22 +54,28 @@ class PaperList(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     @dataclass
-    class Highlighted(Message):
-        """The cursor moved to another paper (``paper_id`` is None for an empty list)."""
-
-        paper_id: int | None
-
-    @dataclass
     class Opened(Message):
         """The user asked to read the paper under the cursor."""
 
         paper_id: int
 
-    def __init__(self, fetch: RowFetcher, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        fetch: RowFetcher,
+        *,
+        on_cursor: CursorHook | None = None,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self._fetch = fetch
+        self._on_cursor = on_cursor
         self._ids: list[int] = []
         self._cache: OrderedDict[int, PaperRow] = OrderedDict()
+        #: Drawn rows by paper id: the row drawn, what else its look depends on, the line.
+        #: Scrolling by a line redraws every line on screen, and all but one are here.
+        self._drawn: dict[int, tuple[PaperRow, tuple[object, ...], Strip]] = {}
+        #: What every line of a repaint needs: top row, width, base style, focus.
+        self._frame: tuple[int, int, Style, bool] = (0, 0, Style(), False)
         self.terms: frozenset[str] = frozenset()
         #: Papers in the basket (marked with v); the app owns the set.
         self.marked: set[int] = set()
@@ -94,6 +102,7 @@ class PaperList(ScrollView, can_focus=True):
         """Show these papers; the cursor stays on ``keep`` when it is among them."""
         self._ids = ids
         self.terms = terms
+        self._drawn.clear()
         # Width 0: rows are cut to the view, so there is never a horizontal scrollbar.
         self.virtual_size = Size(0, len(ids))
         position = ids.index(keep) if keep is not None and keep in ids else 0
@@ -127,21 +136,39 @@ class PaperList(ScrollView, can_focus=True):
 
     # -- drawing ----------------------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the lines in ``crop``, reading what every line needs once, not per line
+        (each of these walks the widget tree, and costs more than drawing a cached row)."""
+        self._frame = (
+            self.scroll_offset.y, self.scrollable_content_region.width, self.rich_style,
+            self.has_focus,
+        )
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         """Draw one visible line."""
-        index = self.scroll_offset.y + y
-        width = self.scrollable_content_region.width
-        base = self.rich_style
+        top, width, base, focused = self._frame
+        index = top + y
         if index >= len(self._ids):
             return Strip.blank(width, base)
         row = self._row(index)
         if row is None:
             return Strip.blank(width, base)
-        line = self._line(row, width, selected=index == self.cursor)
+        selected = index == self.cursor
+        look = (selected, selected and focused, width, row.id in self.marked,
+                row.id in self.seen, base)
+        drawn = self._drawn.get(row.id)
+        if drawn is not None and drawn[0] is row and drawn[1] == look:
+            return drawn[2]
+        line = self._line(row, width, selected=selected, focused=focused)
         segments = list(line.render(self.app.console))
-        return Strip(segments).adjust_cell_length(width, base).apply_style(base)
+        strip = Strip(segments).adjust_cell_length(width, base).apply_style(base)
+        if len(self._drawn) >= CACHE_SIZE:
+            self._drawn.clear()
+        self._drawn[row.id] = (row, look, strip)
+        return strip
 
-    def _line(self, row: PaperRow, width: int, selected: bool) -> Text:
+    def _line(self, row: PaperRow, width: int, selected: bool, focused: bool) -> Text:
         style = self.get_component_rich_style
         marks = Text()
         marks.append("▌" if row.id in self.marked else " ", style("paper-list--marked"))
@@ -175,7 +202,7 @@ class PaperList(ScrollView, can_focus=True):
         line = Text.assemble(marks, title, tags, meta_text, no_wrap=True, end="")
         if selected:
             cursor_style = style("paper-list--cursor")
-            if not self.has_focus:
+            if not focused:
                 cursor_style = Style(bgcolor=cursor_style.bgcolor)
             line.stylize(cursor_style)
         return line
@@ -191,13 +218,21 @@ class PaperList(ScrollView, can_focus=True):
         self.refresh_line(old)
         self.refresh_line(new)
         self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True)
-        self.post_message(self.Highlighted(self.current_id))
+        # Called here, not told by a message: a message is handled after the list has been
+        # painted, and every key would paint the screen twice (the row, then the detail).
+        if self._on_cursor is not None:
+            self._on_cursor(self.current_id)
 
     def on_resize(self, _event: events.Resize) -> None:
         """Keep the cursor on screen when the terminal changes size."""
         self.call_after_refresh(
             self.scroll_to_region, Region(0, self.cursor, 1, 1), animate=False, force=True
         )
+
+    def notify_style_update(self) -> None:
+        """A new theme or style: draw every row afresh."""
+        super().notify_style_update()
+        self._drawn.clear()
 
     def on_focus(self, _event: events.Focus) -> None:
         """The cursor shows whether the list has focus."""

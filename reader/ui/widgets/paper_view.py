@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -14,7 +17,8 @@ from reader.ui.text import abstract_text, title_text
 
 
 class PaperView(VerticalScroll):
-    """The detail pane and the body of the reading view."""
+    """The body of the reading view: a part per widget, so the mouse can select text
+    (the detail pane beside the list draws the same parts as lines: see PaperDetail)."""
 
     COMPONENT_CLASSES = {
         "paper-view--highlight",
@@ -54,8 +58,10 @@ class PaperView(VerticalScroll):
         highlighted passages, the passage being selected, and why a "like" view ranks it."""
         self.paper = paper
         self.terms = terms
-        highlight = self.get_component_rich_style("paper-view--highlight")
-        derived = self.get_component_rich_style("paper-view--derived")
+        parts = paper_parts(
+            paper, terms, self.get_component_rich_style, selection=selection, why=why,
+            empty=empty,
+        )
         title = self.query_one("#paper-title", Static)
         meta = self.query_one("#paper-meta", Static)
         why_line = self.query_one("#paper-why", Static)
@@ -64,43 +70,22 @@ class PaperView(VerticalScroll):
         note = self.query_one("#paper-note", Static)
         passages_heading = self.query_one("#paper-highlights-heading", Static)
         passages = self.query_one("#paper-highlights", Static)
-        # Only what changed is touched: an update or a display toggle costs a layout pass,
-        # and the pane is redrawn on every key of the list.
+        # Only what changed is touched: an update or a display toggle costs a layout pass.
         show = self._show_if
         put = self._put
-        show(why_line, bool(why) and paper is not None)
-        put(why_line, Text("Shares: " + ", ".join(why)) if why else "")
-        if paper is None:
-            put(title, Text(empty, style=Style(dim=True)))
-            for widget in (meta, abstract, note, passages):
-                put(widget, "")
-            for widget in (note_heading, note, passages_heading, passages):
-                show(widget, False)
-            return
-        heading = title_text(paper.title, paper.title_derived, terms, highlight, derived)
-        if paper.title_derived:
-            heading.append("  (title derived from the abstract)", Style(dim=True, italic=True))
-        put(title, heading)
-        put(meta, Text(_meta_line(paper)))
-        anchored = [(h.start, h.end) for h in paper.highlights if not h.orphaned]
-        put(
-            abstract,
-            abstract_text(
-                paper.abstract, terms, highlight, anchored,
-                self.get_component_rich_style("paper-view--passage"),
-                selection, self.get_component_rich_style("paper-view--selection"),
-            ),
-        )
-        has_note = bool(paper.note.strip())
-        show(note_heading, has_note)
-        show(note, has_note)
-        put(note, abstract_text(paper.note, terms, highlight) if has_note else "")
-        show(passages_heading, bool(paper.highlights))
-        show(passages, bool(paper.highlights))
-        put(passages, _highlights_text(paper) if paper.highlights else "")
+        show(why_line, parts.why is not None)
+        put(why_line, parts.why or "")
+        put(title, parts.title)
+        put(meta, parts.meta)
+        put(abstract, parts.abstract)
+        show(note_heading, parts.note is not None)
+        show(note, parts.note is not None)
+        put(note, parts.note or "")
+        show(passages_heading, parts.highlights is not None)
+        show(passages, parts.highlights is not None)
+        put(passages, parts.highlights or "")
         if not keep_scroll:
             self.scroll_home(animate=False)
-
 
     def _put(self, widget: Static, content: Text | str) -> None:
         """Give a part of the pane new content, unless it already shows exactly that."""
@@ -113,6 +98,48 @@ class PaperView(VerticalScroll):
         """Show or hide a part of the pane, unless it already is."""
         if widget.display != visible:
             widget.display = visible
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What a pane shows of a paper, part by part; None for a part it leaves out."""
+
+    title: Text
+    meta: Text
+    abstract: Text
+    why: Text | None = None
+    note: Text | None = None
+    highlights: Text | None = None
+
+
+def paper_parts(
+    paper: Paper | None,
+    terms: frozenset[str],
+    style: Callable[[str], Style],
+    *,
+    selection: tuple[int, int] | None = None,
+    why: list[str] | None = None,
+    empty: str = "No paper selected",
+) -> Parts:
+    """The parts of a paper as shown, styled with ``style`` (a widget's component styles by
+    name: the ``paper-view--*`` classes); for no paper, ``empty`` in place of a title."""
+    shares = Text("Shares: " + ", ".join(why)) if why and paper is not None else None
+    if paper is None:
+        return Parts(Text(empty, style=Style(dim=True)), Text(), Text(), shares)
+    highlight = style("paper-view--highlight")
+    heading = title_text(
+        paper.title, paper.title_derived, terms, highlight, style("paper-view--derived")
+    )
+    if paper.title_derived:
+        heading.append("  (title derived from the abstract)", Style(dim=True, italic=True))
+    anchored = [(h.start, h.end) for h in paper.highlights if not h.orphaned]
+    abstract = abstract_text(
+        paper.abstract, terms, highlight, anchored, style("paper-view--passage"),
+        selection, style("paper-view--selection"),
+    )
+    note = abstract_text(paper.note, terms, highlight) if paper.note.strip() else None
+    passages = _highlights_text(paper) if paper.highlights else None
+    return Parts(heading, Text(_meta_line(paper)), abstract, shares, note, passages)
 
 
 def _highlights_text(paper: Paper) -> Text:

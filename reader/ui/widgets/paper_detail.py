@@ -1,0 +1,171 @@
+"""The detail pane beside the list: the paper under the cursor, drawn as lines.
+
+It shows what the reading view shows (see ``paper_parts``), but as one Line-API view
+rather than a widget per part: moving the cursor then re-wraps one text and repaints the
+pane, instead of laying out the screen again for every part that changed height. That is
+most of the work of a key press in a long list.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from reader.models import Paper
+from reader.ui.widgets.paper_view import paper_parts
+
+
+class PaperDetail(ScrollView, can_focus=False):
+    """The paper under the list's cursor: title, details, abstract, note, highlights."""
+
+    COMPONENT_CLASSES = {
+        "paper-view--highlight",
+        "paper-view--derived",
+        "paper-view--passage",
+        "paper-view--selection",
+        "paper-detail--title",
+        "paper-detail--meta",
+        "paper-detail--why",
+        "paper-detail--note-heading",
+        "paper-detail--highlights-heading",
+        "paper-detail--rule",
+    }
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.paper: Paper | None = None
+        self.terms: frozenset[str] = frozenset()
+        self._why: list[str] | None = None
+        self._empty = "No paper selected"
+        #: The pane's lines at ``_width``; None when they must be wrapped again.
+        self._lines: list[Strip] | None = None
+        self._width = 0
+        #: What every line of a repaint needs: the lines, the top line, the base style.
+        self._frame: tuple[list[Strip], int, Style] = ([], 0, Style())
+
+    def show(
+        self,
+        paper: Paper | None,
+        terms: frozenset[str] = frozenset(),
+        *,
+        why: list[str] | None = None,
+        empty: str = "No paper selected",
+    ) -> None:
+        """Show a paper (or ``empty`` for none) from its top, with the query's words
+        highlighted and, in a "like" view, the terms it shares."""
+        self.paper = paper
+        self.terms = terms
+        self._why = why
+        self._empty = empty
+        self._lines = None
+        self._wrap()
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        """Everything the pane shows, as plain text (one line per line on screen)."""
+        return "\n".join(strip.text.rstrip() for strip in self._wrap())
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def _blocks(self) -> list[Text | None]:
+        """The pane from top to bottom: texts to wrap, and None for a horizontal rule."""
+        style = self.get_component_rich_style
+        parts = paper_parts(self.paper, self.terms, style, why=self._why, empty=self._empty)
+        blank = Text()
+        # Styles as spans: Text.render, which draws each wrapped line, ignores a base style.
+        title = parts.title.copy()
+        if isinstance(title.style, Style):
+            title.stylize_before(title.style)  # a derived title stays muted
+        title.stylize_before(style("paper-detail--title"))
+        blocks: list[Text | None] = [blank, title]
+        if parts.meta:
+            blocks.append(_styled(parts.meta, style("paper-detail--meta")))
+        blocks.append(blank)
+        if parts.why is not None:
+            blocks += [_styled(parts.why, style("paper-detail--why")), blank]
+        if parts.abstract:
+            blocks.append(parts.abstract)
+        for heading, body, kind in (
+            ("Note", parts.note, "note"),
+            ("Highlights", parts.highlights, "highlights"),
+        ):
+            if body is not None:
+                heading_style = style(f"paper-detail--{kind}-heading")
+                blocks += [blank, None, _styled(Text(heading), heading_style), body]
+        return blocks
+
+    def _wrap(self) -> list[Strip]:
+        """The pane's lines, wrapped to its width (kept until the paper or width changes)."""
+        width = self.scrollable_content_region.width
+        if self._lines is not None and width == self._width:
+            return self._lines
+        self._width = width
+        lines: list[Strip] = []
+        if width > 0:
+            console = self.app.console
+            rule = self.get_component_rich_style("paper-detail--rule")
+            for block in self._blocks():
+                if block is None:
+                    lines.append(Strip([Segment("─" * width, rule)], width))
+                elif not block:
+                    lines.append(Strip.blank(width))
+                else:
+                    for line in block.wrap(console, width):
+                        lines.append(Strip(list(line.render(console)), line.cell_len))
+        self._lines = lines
+        self._resize_virtual(Size(width, len(lines)))
+        return lines
+
+    def _resize_virtual(self, size: Size) -> None:
+        """Give the view its new scrolling range.
+
+        Setting ``virtual_size`` lays the whole screen out again, which costs more than the
+        rest of a key press. The pane's scrollbar is always shown (see the stylesheet), so
+        once the pane has a size, a new range changes nothing but the scrollbar, and the
+        scrollbar is told directly (as a layout pass would tell it).
+        """
+        if size == self.virtual_size:
+            return
+        if self.container_size and self.show_vertical_scrollbar:
+            self.set_reactive(PaperDetail.virtual_size, size)
+            self._scroll_update(size)
+        else:
+            self.virtual_size = size
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the lines in ``crop``; the lines, the top line and the base style are read
+        once here rather than per line (each walks the widget tree)."""
+        self._frame = (self._wrap(), self.scroll_offset.y, self.rich_style)
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        """Draw one visible line."""
+        lines, top, base = self._frame
+        index = top + y
+        if index >= len(lines):
+            return Strip.blank(self._width, base)
+        return lines[index].adjust_cell_length(self._width, base).apply_style(base)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Wrap again at the new width."""
+        self._lines = None
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        """A theme change restyles the lines: draw them again."""
+        super().notify_style_update()
+        self._lines = None
+
+
+def _styled(text: Text, style: Style) -> Text:
+    """``text`` with ``style`` under its own styles, as a span."""
+    out = text.copy()
+    out.stylize_before(style)
+    return out
