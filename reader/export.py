@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from reader.citations import entry_key
+from reader.format_names import EXPORT_FORMATS
 from reader.formats import CitationError, link_url, render
 from reader.models import Paper
 from reader.textrender import to_plain
@@ -42,7 +43,6 @@ __all__ = [
     "write_atomic",
 ]
 
-EXPORT_FORMATS = ("bibtex", "biblatex", "csljson", "markdown", "csv", "json")
 CSV_COLUMNS = (
     "id",
     "citekey",

@@ -31,6 +31,7 @@ from reader.csl import (
     load_style,
     paper_url,
 )
+from reader.format_names import CITATION_FORMATS
 from reader.models import Paper
 from reader.textrender import to_plain
 
@@ -43,7 +44,7 @@ __all__ = [
     "render",
 ]
 
-FORMATS = ("text", "bibtex", "biblatex", "csljson", "key", "latex", "pandoc", "markdown")
+FORMATS = CITATION_FORMATS
 BUNDLED_STYLES = tuple(_BUNDLED)
 
 # A Pandoc citation key may be written bare when it starts and ends with a letter, digit or

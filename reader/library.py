@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,13 +22,13 @@ from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
 from reader.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
 from reader.resources import sample_files
-from reader.search import IndexBusy, SearchIndex, shared_terms
 from reader.store import Store, StoreError, migrations, read_papers
 from reader.tags import normalize_tag
 from reader.textrender import to_plain
 
 if TYPE_CHECKING:
     from reader.remote import Endpoints
+    from reader.search import SearchIndex
 
 Progress = Callable[[int, int], None]
 #: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
@@ -94,8 +94,15 @@ class Library:
         # Connections for short-lived worker threads, lent one thread at a time.
         self._pool: queue.LifoQueue[Store] = queue.LifoQueue()
         self._sync_lock = threading.Lock()
-        self.index = SearchIndex(self.paths.index)
         self.store  # noqa: B018 - open (and migrate) now, so errors surface at start
+
+    @cached_property
+    def index(self) -> SearchIndex:
+        """The search index, opened on first use: Whoosh is a large import, and the reader
+        shows the library before it needs to search it."""
+        from reader.search import SearchIndex
+
+        return SearchIndex(self.paths.index)
 
     def _open_store(self) -> Store:
         store = Store(self.paths.database)
@@ -125,7 +132,8 @@ class Library:
 
     def close(self) -> None:
         """Close every connection and the index."""
-        self.index.close()
+        if "index" in self.__dict__:
+            self.index.close()
         with self._stores_lock:
             for store in self._stores:
                 store.close()
@@ -361,6 +369,8 @@ class Library:
                 total = len(papers)
                 return papers, deleted, generation
 
+            from reader.search import IndexBusy
+
             try:
                 return self.index.catch_up(
                     changes, (lambda n: progress(n, total)) if progress else None
@@ -463,6 +473,8 @@ class Library:
         """The key terms a "like" ranking shares with ``paper``: why it ranks."""
         if not outcome.key_terms:
             return []
+        from reader.search import shared_terms
+
         return shared_terms(f"{paper.title}\n{to_plain(paper.abstract)}", list(outcome.key_terms))
 
     def resolve(self, ref: str) -> Resolution:

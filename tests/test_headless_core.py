@@ -9,7 +9,7 @@ CORE = [
     "reader.models", "reader.store", "reader.search", "reader.query", "reader.library",
     "reader.importers", "reader.importers.seed", "reader.citations", "reader.clipboard",
     "reader.titles", "reader.textrender", "reader.sanitize", "reader.resources",
-    "reader.locations", "reader.config",
+    "reader.locations", "reader.config", "reader.format_names",
 ]
 
 
@@ -25,3 +25,16 @@ def test_core_imports_without_textual() -> None:
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_starting_the_reader_leaves_citations_export_and_network_unloaded() -> None:
+    """What `reader` imports before its first frame: the citation engine, the exporters and
+    the network code load when first used (they were a fifth of the start)."""
+    script = (
+        "import sys, reader.cli, reader.ui.app\n"
+        "print(' '.join(m for m in ('reader.csl', 'reader.formats', 'reader.export',"
+        " 'reader.remote') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""

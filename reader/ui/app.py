@@ -84,6 +84,7 @@ class ReaderApp(App[None]):
         load_sample: bool = True,
         config: Config | None = None,
         ids: list[int] | None = None,
+        counts: dict[str, int] | None = None,
     ) -> None:
         super().__init__()
         register_themes(self)
@@ -104,13 +105,14 @@ class ReaderApp(App[None]):
         self._seen_pending: set[int] = set()
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
         #: between writes so moving the cursor never counts the whole library.
-        self._counts: dict[str, int] = {}
+        self._counts: dict[str, int] = dict(counts) if counts is not None else {}
         #: Papers seen among those shown in the current view.
         self._view_seen = 0
         self.sort_order = "relevance"
         self._restore_paper: int | None = None
         self._seen_warned = False
-        #: The library's ids when the caller has just read them (saves a read at start).
+        #: The library's ids (and above, its counts) when the caller has just read them:
+        #: each read costs a walk of a large library before the first frame.
         self._initial_ids = ids
         self._damage_reported = False
         self._notice = ""
@@ -147,7 +149,8 @@ class ReaderApp(App[None]):
         last_paper = store.get_meta(PAPER_KEY)
         self._restore_paper = int(last_paper) if last_paper and last_paper.isdigit() else None
         last_query = store.get_meta(QUERY_KEY) or ""
-        self._refresh_counts()
+        if not self._counts:
+            self._refresh_counts()
         self.paper_list.set_ids(
             store.sort_ids(
                 self._initial_ids if self._initial_ids is not None else store.all_ids(),
@@ -163,7 +166,9 @@ class ReaderApp(App[None]):
         self.paper_list.focus()
         self._update_status()
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
-        self.prepare_library()
+        # After the first frame: opening a large index holds the GIL for a while, and would
+        # hold back the first paint.
+        self.call_after_refresh(self.prepare_library)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The paper keys act on the main screen and in the reading view only, so the

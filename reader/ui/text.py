@@ -12,7 +12,6 @@ from rich.style import Style
 from rich.text import Text
 
 from reader.sanitize import visible
-from reader.search import highlight_spans
 from reader.textrender import render
 
 _EMPHASIS = {"bold": Style(bold=True), "italic": Style(italic=True), "code": Style(reverse=True)}
@@ -21,7 +20,7 @@ _EMPHASIS = {"bold": Style(bold=True), "italic": Style(italic=True), "code": Sty
 def highlighted(text: str, terms: frozenset[str], style: Style, base: Style | None = None) -> Text:
     """Plain text with the words among ``terms`` in ``style``."""
     out = Text(text, style=base or Style())
-    for start, end in highlight_spans(text, terms):
+    for start, end in _spans(text, terms):
         out.stylize(style, start, end)
     return out
 
@@ -54,7 +53,7 @@ def abstract_text(
     if passage_style is not None:
         for start, end in passages:
             out.stylize(passage_style, start, end)
-    for start, end in highlight_spans(rendered.text, terms):
+    for start, end in _spans(rendered.text, terms):
         out.stylize(highlight, start, end)
     if selection is not None and selection_style is not None:
         out.stylize(selection_style, *selection)
@@ -67,3 +66,13 @@ def title_text(
     """A paper title; a derived one in ``derived_style`` so it never passes for the real one."""
     return highlighted(visible(title) or "Untitled", terms, highlight,
                        derived_style if derived else None)
+
+
+def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
+    """Where the words among ``terms`` are in ``text``. Without terms, nothing is looked up:
+    the search module (and Whoosh with it) loads only once there is a query."""
+    if not terms:
+        return []
+    from reader.search import highlight_spans
+
+    return highlight_spans(text, terms)
