@@ -223,6 +223,8 @@ class ReaderApp(App[None]):
     def _index_done(self) -> None:
         self._index_ready = True
         self._indexing = None
+        # The open index is long-lived too (see on_mount).
+        gc.freeze()
         self._set_status_note("")
         query = self.query_one(SearchBox).value
         if query.strip():

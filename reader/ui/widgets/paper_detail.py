@@ -34,6 +34,7 @@ class PaperDetail(ScrollView, can_focus=False):
         "paper-detail--note-heading",
         "paper-detail--highlights-heading",
         "paper-detail--rule",
+        "paper-detail--more",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -45,8 +46,9 @@ class PaperDetail(ScrollView, can_focus=False):
         #: The pane's lines at ``_width``; None when they must be wrapped again.
         self._lines: list[Strip] | None = None
         self._width = 0
-        #: What every line of a repaint needs: the lines, the top line, the base style.
-        self._frame: tuple[list[Strip], int, Style] = ([], 0, Style())
+        #: What every line of a repaint needs: the lines, the top line, the height shown,
+        #: the base style.
+        self._frame: tuple[list[Strip], int, int, Style] = ([], 0, 0, Style())
 
     def show(
         self,
@@ -127,9 +129,9 @@ class PaperDetail(ScrollView, can_focus=False):
         """Give the view its new scrolling range.
 
         Setting ``virtual_size`` lays the whole screen out again, which costs more than the
-        rest of a key press. The pane's scrollbar is always shown (see the stylesheet), so
-        once the pane has a size, a new range changes nothing but the scrollbar, and the
-        scrollbar is told directly (as a layout pass would tell it).
+        rest of a key press. The pane always scrolls and its scrollbar has no width (see the
+        stylesheet), so once the pane has a size a new range changes nothing on screen but
+        the pane, and the scrollbar is told directly (as a layout pass would tell it).
         """
         if size == self.virtual_size:
             return
@@ -140,18 +142,30 @@ class PaperDetail(ScrollView, can_focus=False):
             self.virtual_size = size
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Draw the lines in ``crop``; the lines, the top line and the base style are read
-        once here rather than per line (each walks the widget tree)."""
-        self._frame = (self._wrap(), self.scroll_offset.y, self.rich_style)
+        """Draw the lines in ``crop``; the lines, the top line, the height and the base
+        style are read once here rather than per line (each walks the widget tree)."""
+        self._frame = (
+            self._wrap(), self.scroll_offset.y, self.scrollable_content_region.height,
+            self.rich_style,
+        )
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        """Draw one visible line."""
-        lines, top, base = self._frame
+        """Draw one visible line; the last says so when the paper goes on below."""
+        lines, top, height, base = self._frame
         index = top + y
+        if y == height - 1 and index < len(lines) - 1:
+            return self._more(base)
         if index >= len(lines):
             return Strip.blank(self._width, base)
         return lines[index].adjust_cell_length(self._width, base).apply_style(base)
+
+    def _more(self, base: Style) -> Strip:
+        """The line that stands in for a scrollbar: there is more below (the mouse wheel
+        scrolls the pane; Enter opens the paper in the reading view)."""
+        label = Text("▼ more below", self.get_component_rich_style("paper-detail--more"))
+        label.align("right", self._width)
+        return Strip(list(label.render(self.app.console)), self._width).apply_style(base)
 
     def on_resize(self, _event: events.Resize) -> None:
         """Wrap again at the new width."""
