@@ -73,3 +73,22 @@ async def test_a_cached_row_is_drawn_again_when_its_paper_changes(library: Libra
         await pilot.press("s")
         await settle(app, pilot)
         assert "★" not in cursor_row(app)
+
+
+async def test_tab_reaches_the_pane_and_the_keys_scroll_it(library: Library) -> None:
+    """A paper longer than the pane ends in "more below"; Tab and the arrow keys read on."""
+    app = ReaderApp(library)
+    async with app.run_test(size=(100, 16)) as pilot:
+        await settle(app, pilot)
+        detail = app.query_one(PaperDetail)
+        assert detail.max_scroll_y > 0
+        assert "▼ more below" in screen_text(app)
+        await pilot.press("tab")
+        assert detail.has_focus
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert detail.scroll_y == 2
+        await pilot.press("end")
+        await pilot.pause()
+        assert detail.scroll_y == detail.max_scroll_y
+        assert "▼ more below" not in screen_text(app)

@@ -20,8 +20,9 @@ from reader.models import Paper
 from reader.ui.widgets.paper_view import paper_parts
 
 
-class PaperDetail(ScrollView, can_focus=False):
-    """The paper under the list's cursor: title, details, abstract, note, highlights."""
+class PaperDetail(ScrollView, can_focus=True):
+    """The paper under the list's cursor: title, details, abstract, note, highlights.
+    Tab reaches it; then the arrow and page keys scroll it, as the mouse wheel does."""
 
     COMPONENT_CLASSES = {
         "paper-view--highlight",
@@ -161,8 +162,9 @@ class PaperDetail(ScrollView, can_focus=False):
         return lines[index].adjust_cell_length(self._width, base).apply_style(base)
 
     def _more(self, base: Style) -> Strip:
-        """The line that stands in for a scrollbar: there is more below (the mouse wheel
-        scrolls the pane; Enter opens the paper in the reading view)."""
+        """The line that stands in for a scrollbar: there is more below (the mouse wheel, or
+        the arrow keys once Tab has reached the pane, scroll it; Enter on the list opens the
+        paper in the reading view)."""
         label = Text("▼ more below", self.get_component_rich_style("paper-detail--more"))
         label.align("right", self._width)
         return Strip(list(label.render(self.app.console)), self._width).apply_style(base)
