@@ -92,3 +92,15 @@ async def test_tab_reaches_the_pane_and_the_keys_scroll_it(library: Library) -> 
         await pilot.pause()
         assert detail.scroll_y == detail.max_scroll_y
         assert "▼ more below" not in screen_text(app)
+
+
+async def test_a_search_counts_the_paper_it_shows_first_as_seen(library: Library) -> None:
+    """The status line's view count includes the paper a new search puts under the cursor."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"transport", "enter")
+        await settle(app, pilot)
+        shown = len(app.query_one(PaperList).ids)
+        assert shown >= 1
+        assert f"{shown:,} {'match' if shown == 1 else 'matches'}, 1 seen" in screen_text(app)

@@ -283,9 +283,9 @@ class ReaderApp(App[None]):
         if self._restore_paper in outcome.ids or (outcome.ids and self._index_ready):
             # Kept until a search can answer: the first one may only say "still indexing".
             self._restore_paper = None
-        self.paper_list.set_ids(outcome.ids, self.terms, keep=keep)
+        # Before the list places its cursor, which shows the paper there (and counts it seen).
         self._view_seen = seen
-        self._show_current()
+        self.paper_list.set_ids(outcome.ids, self.terms, keep=keep)
         self._update_status(outcome.notice or "")
 
     def _count_seen(self, ids: list[int]) -> int:

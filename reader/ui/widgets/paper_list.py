@@ -99,7 +99,8 @@ class PaperList(ScrollView, can_focus=True):
 
     def set_ids(self, ids: list[int], terms: frozenset[str] = frozenset(),
                 keep: int | None = None) -> None:
-        """Show these papers; the cursor stays on ``keep`` when it is among them."""
+        """Show these papers; the cursor stays on ``keep`` when it is among them. The cursor
+        hook is called for the paper the cursor is then on, as for any move."""
         self._ids = ids
         self.terms = terms
         self._drawn.clear()
