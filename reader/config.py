@@ -22,6 +22,7 @@ from typing import Any
 import platformdirs
 
 from reader.clipboard import ROUTES
+from reader.format_names import CITATION_FORMATS
 from reader.locations import APP_NAME
 
 CONFIG_FILE = "config.toml"
@@ -180,22 +181,21 @@ def parse_citation(value: object, base: Path | None = None) -> tuple[tuple[str, 
     if not isinstance(value, str) or not value.strip():
         kind = "an empty string" if isinstance(value, str) else _kind(value)
         return DEFAULT_CITATION, f"must be a format or a style name, not {kind}"
+    name = value.strip()
+    if name.lower() in CITATION_FORMATS:
+        fmt = name.lower()
+        return ((fmt, "apa") if fmt == "text" else (fmt, "")), ""
     # Imported here: the citation engine is needed only to check a style, and the reader
     # starts sooner without it.
     from reader.csl import CitationError, style_path
-    from reader.formats import FORMATS
 
-    name = value.strip()
-    if name.lower() in FORMATS:
-        fmt = name.lower()
-        return ((fmt, "apa") if fmt == "text" else (fmt, "")), ""
     file = Path(name).expanduser()
     if base is not None and name.lower().endswith(".csl") and not file.is_absolute():
         name = str(base / file)
     try:
         style_path(name)
     except CitationError as exc:
-        formats = ", ".join(f for f in FORMATS if f != "text")
+        formats = ", ".join(f for f in CITATION_FORMATS if f != "text")
         return DEFAULT_CITATION, f"{exc}; the formats are {formats}"
     return ("text", name), ""
 
