@@ -12,7 +12,6 @@ import json
 import multiprocessing
 import os
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -21,11 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import STOP_WORDS, StandardAnalyzer, StemmingAnalyzer
+from whoosh.analysis import STOP_WORDS
 from whoosh.codec.base import Automata
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.index import LockError
-from whoosh.lang.porter import stem
 from whoosh.qparser import (
     FieldAliasPlugin,
     FuzzyTermPlugin,
@@ -38,12 +36,14 @@ from whoosh.query import And, FuzzyTerm, Not, NullQuery, Or, Prefix, Query, Term
 from whoosh.searching import Searcher
 from whoosh.writing import SegmentWriter
 
+from reader.analysis import ANALYZER, STEMMED, WORD, stem_word
 from reader.models import Paper
 from reader.query import Filter, ParsedQuery
 from reader.textrender import to_plain
 
-#: Bump when the schema or what is indexed changes: an index of another version is rebuilt.
-INDEX_VERSION = 3
+#: Bump when the schema or what is indexed changes (reader.analysis included: a test pins
+#: its output to this number): an index of another version is rebuilt.
+INDEX_VERSION = 4
 SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes", "tags", "highlight")
 FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
 _GENERATION_FILE = "reader-generation.json"
@@ -59,32 +59,11 @@ _LIMIT_MB = 128
 _PROGRESS_EVERY = 500
 #: A zero-argument callable yielding papers; picklable, so a worker process can call it.
 PaperSource = Callable[[], Iterable[Paper]]
-# No English word is longer; a longer "word" is a pasted blob, not worth stemming.
-_LONGEST_STEMMED = 64
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def stem_word(word: str) -> str:
-    """The Porter stem of a lower-case word. Indexing, query parsing and highlighting stem
-    the same words over and over; functools' cache is shared by them all and, unlike the
-    StemFilter's own one, safe when the UI and an indexing thread stem at once. A "word"
-    longer than any English one (a pasted blob) is left as it is: Porter takes a second
-    over a megabyte."""
-    return stem(word) if len(word) <= _LONGEST_STEMMED else word
-
-
-#: Titles, abstracts, keywords, notes and highlights are indexed by their words' stems, so a
-#: word finds its other forms (`benchmark` finds `benchmarks` and `benchmarking`); the query
-#: is stemmed the same way by the parser. No stop list: `"out of distribution"` is a phrase.
-STEMMED = StemmingAnalyzer(stoplist=None, minsize=1, stemfn=stem_word, cachesize=None)
-#: Authors and tags are matched as written (a name is not an English word).
-ANALYZER = StandardAnalyzer(stoplist=None, minsize=1)
 STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
 #: Field names a query may also use (`author:lovelace`).
 _FIELD_ALIASES = {"authors": ["author"], "keywords": ["keyword"], "notes": ["note"]}
 #: The stems of the stop words: common words say nothing about a paper's topic.
 _STOP_STEMS = frozenset(STOP_WORDS) | {stem_word(w) for w in STOP_WORDS}
-_TOKEN = re.compile(r"\w+(?:\.?\w+)*", re.UNICODE)
 # Endings a word typed as a prefix may go on with. The stem of such a word can be shorter
 # than the prefix (`optimiz*`: optimization → optim), so a prefix also matches the stems of
 # these completions that cut into it.
@@ -544,8 +523,8 @@ def shared_terms(text: str, key_terms: list[tuple[str, float]], top: int = 6) ->
     first: why a paper ranks where it does. Each is given as the word ``text`` first writes
     it in (the key terms are stems: `capabilities`, not `capabl`)."""
     written: dict[str, str] = {}
-    for token in ANALYZER(text):
-        written.setdefault(stem_word(token.text), token.text)
+    for token in ANALYZER(text, chars=True):
+        written.setdefault(stem_word(token.text), text[token.startchar : token.endchar].lower())
     return [written[word] for word, _ in key_terms if word in written][:top]
 
 
@@ -656,7 +635,7 @@ def _build_in_processes(
 def _plain_words(text: str) -> str:
     """The words of a query as plain words. Lower case, so that the fallback parser does
     not take a stray ``AND`` or ``NOT`` for an operator (``NOT AND x`` crashed it)."""
-    return " ".join(word.lower() for word in _TOKEN.findall(text))
+    return " ".join(word.lower() for word in WORD.findall(text))
 
 
 def _widen_fuzzy(query: Query) -> Query:

@@ -6,7 +6,8 @@ import subprocess
 import sys
 
 CORE = [
-    "reader.models", "reader.store", "reader.search", "reader.query", "reader.library",
+    "reader.models", "reader.store", "reader.analysis", "reader.search", "reader.query",
+    "reader.library",
     "reader.importers", "reader.importers.seed", "reader.citations", "reader.clipboard",
     "reader.titles", "reader.textrender", "reader.sanitize", "reader.resources",
     "reader.locations", "reader.config", "reader.format_names",

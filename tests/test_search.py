@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from reader.analysis import ANALYZER, STEMMED
 from reader.library import Library
 from reader.search import INDEX_VERSION, highlight_spans, shared_terms
 from tests.conftest import paper_id_with
@@ -226,3 +227,54 @@ def test_title_matches_rank_first(library: Library) -> None:
     assert "Optimal Transport" in titles(library, "optimal transport")[0]
     top = titles(library, "benchmark evaluating")[:3]
     assert any(t.startswith("GDPval") for t in top), top
+
+
+def test_markdown_in_notes_is_indexed_as_its_words(library: Library) -> None:
+    paper = paper_id_with(library, "We introduce GDPval")
+    library.save_note(
+        paper, "x **quokka** y and *wombat* z, `max_len` and [a dingo](https://ex.org/page), "
+        "_tapir_ and __okapi__",
+    )
+    for word in ("quokka", "wombat", "max_len", "dingo", "ex.org", "tapir", "okapi"):
+        assert library.search(word).ids == [paper], word
+    assert library.search("note:quokka").ids == [paper]
+    assert marked("x **quokka** y", library.search("quokka").terms) == ["quokka"]
+
+
+def test_highlights_with_markdown_are_indexed_as_their_words(library: Library) -> None:
+    paper = paper_id_with(library, "We introduce GDPval")
+    abstract = library.store.paper(paper).abstract
+    library.add_highlight(paper, 0, 12, note="see **numbat** here")
+    assert abstract
+    assert library.search("highlight:numbat").ids == [paper]
+
+
+def test_searches_ignore_accents_in_every_field(empty_library: Library, tmp_path: Path) -> None:
+    papers = [
+        {"id": "a", "type": "article", "title": "Robust Regression für Daten",
+         "abstract": "A café of naïve estimators.",
+         "author": [{"given": "Martin", "family": "Mächler"},
+                    {"given": "Zoë", "family": "Ørsted"}]},
+        {"id": "b", "type": "article", "title": "Unrelated", "abstract": "Nothing here.",
+         "author": [{"given": "Alan", "family": "Machin"}]},
+    ]
+    (tmp_path / "accents.csl.json").write_text(json.dumps(papers))
+    empty_library.import_files([tmp_path / "accents.csl.json"])
+    for query in ("machler", "Mächler", "MACHLER", "author:machler", "zoe", "orsted", "fur",
+                  "cafe", "café", "naive", "NAÏVE", "mächl*", "mächlerr~"):
+        assert titles(empty_library, query) == ["Robust Regression für Daten"], query
+    assert marked("Martin Mächler", empty_library.search("machler").terms) == ["Mächler"]
+    # Accents written apart from their letter (e + U+0301) are one word too.
+    assert [t.text for t in ANALYZER("Me\u0301chler")] == ["mechler"]
+
+
+def test_the_analysis_is_pinned_to_the_index_version() -> None:
+    """An index records the version of the analysis it was built with and is rebuilt when
+    that changes: if this output changes, bump INDEX_VERSION (old indexes are then rebuilt)
+    and record the new output here."""
+    probe = "Mächler's **Quokka** `max_len` [Link](https://ex.org/p) _x_ ﬁne e.g. Benchmarking"
+    assert (INDEX_VERSION, [t.text for t in STEMMED(probe)]) == (
+        4,
+        ["machler", "s", "quokka", "max_len", "link", "http", "ex.org", "p", "x", "fine",
+         "e.g", "benchmark"],
+    )
