@@ -41,7 +41,7 @@ from typing import Any
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
 
-__all__ = ["Rendered", "render", "to_plain"]
+__all__ = ["Rendered", "plain_line", "render", "render_line", "to_plain"]
 
 # pylatexenc reports tolerated parse errors through logging; with no handler
 # configured, Python's last-resort handler would print them onto the terminal
@@ -709,3 +709,57 @@ def to_plain(source: str) -> str:
         # Indexing a library calls this for every abstract; most are plain prose.
         return source
     return render(source).text
+
+
+_WHITESPACE_RE = re.compile(r"\s+")
+
+
+def render_line(source: str) -> Rendered:
+    """Render a one-line field (title, TL;DR, name, venue) like an abstract, on one line.
+
+    Whitespace is folded to single spaces before rendering, and any line break the
+    LaTeX produces (``\\\\``, ``\\newline``) becomes a space, so spans keep indexing the text.
+    """
+    folded = _WHITESPACE_RE.sub(" ", source).strip()
+    if not _MAY_NEED_RENDERING.search(folded):
+        return Rendered(folded, ())
+    rendered = render(folded)
+    if "  " not in rendered.text and not _LINE_BREAK_RE.search(rendered.text):
+        return rendered
+    return _fold(rendered)
+
+
+_LINE_BREAK_RE = re.compile(r"[^\S ]")
+
+
+def _fold(rendered: Rendered) -> Rendered:
+    """Fold whitespace runs of rendered text to single spaces, moving the spans with them."""
+    out: list[str] = []
+    # new_index[i]: where character i of the old text starts in the new one.
+    new_index: list[int] = []
+    for c in rendered.text:
+        new_index.append(len(out))
+        if c.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+        else:
+            out.append(c)
+    new_index.append(len(out))
+    while out and out[-1] == " ":
+        out.pop()
+    end = len(out)
+    spans = tuple(
+        (new_index[a], min(new_index[b], end), style)
+        for a, b, style in rendered.spans
+        if new_index[a] < min(new_index[b], end)
+    )
+    return Rendered("".join(out), spans)
+
+
+def plain_line(source: str) -> str:
+    """TeX and Markdown in a bibliographic field as plain one-line Unicode; never raises.
+
+    The converter for titles, names, venues and TL;DRs wherever they are shown, cited
+    or compared: ``The {\\sc Conniver} Manual`` gives ``The Conniver Manual``.
+    """
+    return render_line(source).text

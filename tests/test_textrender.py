@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.textrender import Rendered, render, to_plain
+from reader.textrender import Rendered, plain_line, render, render_line, to_plain
 
 # Markers and placeholders of the renderer: none may ever reach its output.
 PRIVATE = re.compile("[\ue000-\ue005\U000f0000-\U0010ffff]")
@@ -431,3 +431,27 @@ def test_render_time_for_a_typical_latex_abstract() -> None:
         render(source + f" {i}")  # distinct strings, so the cache does not help
         timings.append(time.perf_counter() - start)
     assert statistics.median(timings) < 0.005
+
+
+# --- one-line fields: titles, TL;DRs, names ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("A plain title", "A plain title"),
+        ("A title\n  broken over   lines", "A title broken over lines"),
+        (r"DA$^2$: Depth Anything", "DA²: Depth Anything"),
+        (r"Line \\ break and \newline more", "Line break and more"),
+        ("", ""),
+    ],
+)
+def test_plain_line(source: str, expected: str) -> None:
+    assert plain_line(source) == expected
+
+
+def test_render_line_spans_follow_folded_whitespace() -> None:
+    rendered = render_line(r"\textbf{Bold}  \\  and \emph{italic words}")
+    assert rendered.text == "Bold and italic words"
+    assert styled(rendered, "bold") == ["Bold"]
+    assert styled(rendered, "italic") == ["italic words"]
