@@ -519,6 +519,18 @@ class Store:
             "with_notes": row[4],
         }
 
+    def count_unseen(self, ids: Iterable[int]) -> int:
+        """How many of ``ids`` are not marked seen in the database."""
+        wanted = list(ids)
+        unseen = 0
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            unseen += self.conn.execute(
+                f"SELECT count(*) FROM papers WHERE seen_at IS NULL AND id IN ({marks})", chunk
+            ).fetchone()[0]
+        return unseen
+
     def first_unseen(self, ids: list[int], start: int = 0) -> int | None:
         """The position in ``ids`` of the first unseen paper at or after ``start``."""
         for offset in range(start, len(ids), 500):

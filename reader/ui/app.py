@@ -29,6 +29,7 @@ from reader.tags import normalize_tag
 from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.live import LiveLibrary
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.note import NoteScreen
@@ -38,6 +39,7 @@ from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.writes import OrderedWrites
+from reader.watch import LibraryState
 
 SEARCH_PLACEHOLDER = (
     "/ to search: words, \"phrases\", prefix*, typo~, title:word, AND/OR/NOT, "
@@ -104,6 +106,12 @@ class ReaderApp(App[None]):
         #: Papers shown this session (drawn as seen at once) and those not yet stored.
         self.seen_now: set[int] = set()
         self._seen_pending: set[int] = set()
+        #: The papers of ``seen_now`` in the order they were shown: it only grows, so a
+        #: worker counting a prefix of it knows which papers were shown after it looked.
+        self.seen_log: list[int] = []
+        #: Follows writes made elsewhere; the state of the library it last read.
+        self.live = LiveLibrary(self)
+        self._library_state: LibraryState | None = None
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
         #: between writes so moving the cursor never counts the whole library.
         self._counts: dict[str, int] = dict(counts) if counts is not None else {}
@@ -167,6 +175,7 @@ class ReaderApp(App[None]):
         self.paper_list.focus()
         self._update_status()
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
+        self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
         # hold back the first paint.
         self.call_after_refresh(self.prepare_library)
@@ -272,12 +281,20 @@ class ReaderApp(App[None]):
             outcome = SearchOutcome(
                 query, [], notice="The search index is still being built; results follow"
             )
-        seen = self._count_seen(outcome.ids)
-        self.call_from_thread(self._show_results, seq, outcome, seen)
+        logged = len(self.seen_log)
+        seen = self._count_seen(outcome.ids, self.seen_log[:logged])
+        self.call_from_thread(self._show_results, seq, outcome, seen, logged)
 
-    def _show_results(self, seq: int, outcome: SearchOutcome, seen: int = 0) -> None:
+    def _show_results(
+        self, seq: int, outcome: SearchOutcome, seen: int = 0, logged: int | None = None
+    ) -> None:
         if seq != self._search_seq:
             return
+        if logged is not None and len(self.seen_log) > logged:
+            # Papers shown while the search ran: counted by no one yet.
+            shown = set(self.seen_log[logged:])
+            seen += sum(1 for i in outcome.ids if i in shown)
+        same_view = (self.outcome.query if self.outcome else "").strip() == outcome.query.strip()
         self.outcome = outcome if outcome.query.strip() else None
         keep = self._restore_paper or self.paper_list.current_id
         if self._restore_paper in outcome.ids or (outcome.ids and self._index_ready):
@@ -285,17 +302,17 @@ class ReaderApp(App[None]):
             self._restore_paper = None
         # Before the list places its cursor, which shows the paper there (and counts it seen).
         self._view_seen = seen
-        self.paper_list.set_ids(outcome.ids, self.terms, keep=keep)
+        self.paper_list.set_ids(outcome.ids, self.terms, keep=keep, keep_scroll=same_view)
         self._update_status(outcome.notice or "")
 
-    def _count_seen(self, ids: list[int]) -> int:
-        """How many of ``ids`` have been seen (stored, or shown this session)."""
+    def _count_seen(self, ids: list[int], shown: list[int]) -> int:
+        """How many of ``ids`` have been seen (stored, or among the papers ``shown``)."""
         with self.library.session() as store:
             seen = store.flagged_ids("seen")
-        seen |= self.seen_now
+        seen.update(shown)
         if len(seen) < len(ids):
-            shown = set(ids)
-            return sum(1 for i in seen if i in shown)
+            wanted = set(ids)
+            return sum(1 for i in seen if i in wanted)
         return sum(1 for i in ids if i in seen)
 
     def run_query(self, query: str) -> None:
@@ -374,6 +391,7 @@ class ReaderApp(App[None]):
         if paper.seen or paper.id in self.seen_now:
             return
         self.seen_now.add(paper.id)
+        self.seen_log.append(paper.id)
         self._seen_pending.add(paper.id)
         self._counts["seen"] = self._counts.get("seen", 0) + 1
         self._view_seen += 1
@@ -428,6 +446,43 @@ class ReaderApp(App[None]):
             if isinstance(self.screen, ReadingScreen):
                 self.screen.show(self.library.store.paper(paper_id))
         self._update_status()
+
+    # -- the live library -------------------------------------------------------------------
+
+    def library_changed(self, state: LibraryState, logged: int) -> None:
+        """Something was committed (here or elsewhere): bring the counts, the rows, the
+        paper shown and the view up to ``state``, read when the seen log was ``logged``
+        long."""
+        counts = dict(state.counts)
+        counts["seen"] += state.unstored + len(self.seen_log) - logged
+        previous, self._library_state = self._library_state, state
+        moved = counts != self._counts
+        self._counts = counts
+        if previous is None:
+            self._update_status()
+            return
+        retouched = state.generation != previous.generation
+        if previous.papers_changed(state) or (self.outcome is not None and (retouched or moved)):
+            # New or removed papers, or marks a query may select on (is:starred, tag:…).
+            self._rerun_view()
+        if retouched or moved:
+            self.paper_list.invalidate_all()
+            self._show_shown()
+        if retouched:
+            self.sync_index()
+        self._update_status()
+
+    def _rerun_view(self) -> None:
+        """Run the view's query again (the list keeps its cursor and scroll)."""
+        query = self.query_one(SearchBox).value
+        if self._index_ready or not (parse_query(query).text or parse_query(query).like):
+            self.run_search(query)
+
+    def _show_shown(self) -> None:
+        """Redraw the paper shown in the detail pane and the reading view."""
+        self._show_current()
+        if isinstance(self.screen, ReadingScreen):
+            self.screen.show(self.current_paper)
 
     # -- writes -----------------------------------------------------------------------------
 
@@ -922,6 +977,7 @@ class ReaderApp(App[None]):
         """Give the objects frozen after the first frame back to the collector: in a process
         that runs app after app (the tests), each one's would otherwise never be freed."""
         gc.unfreeze()
+        self.live.close()
 
     async def action_quit(self) -> None:
         """Quit once pending writes are stored."""
@@ -943,9 +999,11 @@ class ReaderApp(App[None]):
 
     def _refresh_counts(self) -> None:
         """Count the library again (after a write or an import)."""
-        counts = self.library.store.triage_counts()
-        # Papers shown but not yet written down as seen still count as seen.
-        counts["seen"] += len(self._seen_pending)
+        store = self.library.store
+        counts = store.triage_counts()
+        # Papers shown but not yet written down as seen still count as seen; asked of the
+        # database, as a paper marked read or seen by another window is stored as seen.
+        counts["seen"] += store.count_unseen(self.seen_log)
         self._counts = counts
 
     def _update_status(self, notice: str | None = None) -> None:

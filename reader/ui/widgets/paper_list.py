@@ -98,16 +98,20 @@ class PaperList(ScrollView, can_focus=True):
         return None
 
     def set_ids(self, ids: list[int], terms: frozenset[str] = frozenset(),
-                keep: int | None = None) -> None:
-        """Show these papers; the cursor stays on ``keep`` when it is among them. The cursor
-        hook is called for the paper the cursor is then on, as for any move."""
+                keep: int | None = None, keep_scroll: bool = False) -> None:
+        """Show these papers; the cursor stays on ``keep`` when it is among them (on the
+        same line of the screen with ``keep_scroll``, else mid-screen). The cursor hook is
+        called for the paper the cursor is then on, as for any move."""
+        line = self.cursor - round(self.scroll_offset.y)
         self._ids = ids
         self.terms = terms
         self._drawn.clear()
         # Width 0: rows are cut to the view, so there is never a horizontal scrollbar.
         self.virtual_size = Size(0, len(ids))
         position = ids.index(keep) if keep is not None and keep in ids else 0
-        self.scroll_to(y=max(0, position - self.size.height // 2), animate=False)
+        if not (keep_scroll and 0 <= line < self.size.height):
+            line = self.size.height // 2
+        self.scroll_to(y=max(0, position - line), animate=False)
         self.cursor = position
         self.refresh()
 
