@@ -34,9 +34,9 @@ from whoosh.qparser import (
 )
 from whoosh.query import And, FuzzyTerm, Not, NullQuery, Or, Prefix, Query, Term, Wildcard
 from whoosh.searching import Searcher
-from whoosh.writing import SegmentWriter
 
 from reader.analysis import ANALYZER, STEMMED, WORD, stem_word
+from reader.index_build import FastSegmentWriter
 from reader.models import Paper
 from reader.query import Filter, ParsedQuery
 from reader.textrender import to_plain
@@ -329,7 +329,7 @@ class SearchIndex:
         while True:
             try:
                 with self._lock:
-                    return self._open().writer()
+                    return FastSegmentWriter(self._open())
             except LockError as exc:
                 if time.monotonic() > deadline:
                     raise IndexBusy(
@@ -366,7 +366,7 @@ class SearchIndex:
             if parts:
                 count = _build_in_processes(self.path, ix, parts, progress)
             else:
-                writer = ix.writer(limitmb=_LIMIT_MB, compound=False)
+                writer = FastSegmentWriter(ix, limitmb=_LIMIT_MB, compound=False)
                 count = _write_all(writer, writer.add_document, papers, progress)
             self._write_meta(generation)
             if progress is not None:
@@ -558,7 +558,7 @@ def _build_segment(
         ix = whoosh_index.open_dir(path)
         # Not locked: the parent holds the index while its workers write their segments,
         # as Whoosh's own multiprocessing writer does.
-        writer = SegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
+        writer = FastSegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
         count = 0
         # No cancel() on failure: it would remove the temporary directory the other workers
         # share. The parent cancels the build and its writer removes that directory.

@@ -1,0 +1,251 @@
+"""Writing the search index quickly, with the postings Whoosh's own analysis gives.
+
+Two things make a plain Whoosh build slow here. Each word of a text field goes through the
+analyzer as a Token object, filter by filter, and is then grouped by word; and when a
+segment is written, Whoosh reads every posting's field length back from the length column
+it has just written. FastSegmentWriter analyses a text field in one pass over its words
+(tokenize, lower-case, fold, stem, group positions) when the field's analyzer is a chain it
+knows, and keeps the field lengths in memory for the segment's postings. Any other field or
+analyzer goes through Whoosh's own path, so the postings are always the same; a test builds
+the sample both ways and compares search results.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from pickle import dumps
+from typing import Any
+
+from whoosh.analysis import (
+    CharsetFilter,
+    CompositeAnalyzer,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+)
+from whoosh.fields import TEXT
+from whoosh.formats import Positions
+from whoosh.system import pack_uint
+from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.writing import SegmentWriter
+
+from reader.analysis import FoldFilter, fold
+
+#: A field's text → {word: [positions]}, or None where Whoosh must analyse it itself.
+Plan = Callable[[str], dict[str, list[int]]]
+
+
+
+def _tokenizer(tokenizer: RegexTokenizer) -> Callable[[str], list[str]] | None:
+    """The words RegexTokenizer yields for a text, as one findall, or None if it splits on
+    gaps (a mode the fast path does not take)."""
+    if tokenizer.gaps:
+        return None
+    expression = tokenizer.expression
+    pattern = expression.pattern
+    if "(" in pattern.replace("(?:", ""):
+        # findall returns groups: make every group non-capturing, unless the pattern has
+        # constructs where that would change its meaning.
+        if "\\(" in pattern or "(?" in pattern.replace("(?:", ""):
+            return lambda text: [m.group() for m in expression.finditer(text)]
+        pattern = pattern.replace("(?:", "(").replace("(", "(?:")
+    return re.compile(pattern, expression.flags).findall
+
+
+def _translate(word: str, table: Any) -> str:
+    return word.translate(table)
+
+
+def plan_for(field: Any) -> Plan | None:
+    """How to analyse ``field`` in one pass, or None if it is not a positional text field
+    whose analyzer is a tokenizer followed by lower-casing, character folding and stemming
+    (the filters whose effect on each word alone is known: Whoosh's lower-casing,
+    charset folding and stemming, and reader's accent folding)."""
+    if not isinstance(field, TEXT) or type(field.format) is not Positions:
+        return None
+    if field.vector or field.separate_spelling() or field.column_type:
+        return None
+    analyzer = field.analyzer
+    items = list(analyzer.items) if isinstance(analyzer, CompositeAnalyzer) else [analyzer]
+    if not items or type(items[0]) is not RegexTokenizer:
+        return None
+    split = _tokenizer(items[0])
+    if split is None:
+        return None
+    steps: list[Callable[[str], str]] = []
+    for item in items[1:]:
+        kind = type(item)
+        if kind is LowercaseFilter:
+            steps.append(str.lower)
+        elif kind is CharsetFilter:
+            steps.append(functools.partial(_translate, table=item.charmap))
+        elif kind is StemFilter and not item.ignore:
+            steps.append(item.stemfn)
+        elif kind is FoldFilter:
+            steps.append(fold)
+        else:
+            return None
+
+    def analyse(text: str) -> dict[str, list[int]]:
+        words = split(text)
+        for step in steps:
+            words = list(map(step, words))
+        positions: dict[str, list[int]] = {}
+        for pos, word in enumerate(words):
+            found = positions.get(word)
+            if found is None:
+                positions[word] = [pos]
+            else:
+                found.append(pos)
+        return positions
+
+    return analyse
+
+
+def _encode_positions(poslist: list[int]) -> bytes:
+    """Whoosh's Positions encoding of a word's positions (their deltas, pickled)."""
+    if len(poslist) == 1:
+        return _single_position(poslist[0])
+    deltas = [poslist[0]]
+    deltas += [b - a for a, b in zip(poslist, poslist[1:], strict=False)]
+    return pack_uint(len(deltas)) + dumps(deltas, 2)
+
+
+@functools.lru_cache(maxsize=4096)
+def _single_position(pos: int) -> bytes:
+    """The encoding of a word met once, at ``pos`` (most words of an abstract)."""
+    return pack_uint(1) + dumps([pos], 2)
+
+
+class _Lengths:
+    """The field lengths of a segment's documents, as the segment stores them (quantised
+    to a byte), kept in memory."""
+
+    def __init__(self) -> None:
+        self.by_field: dict[str, dict[int, int]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
+        """The stored length of a document's field."""
+        return self.by_field.get(fieldname, {}).get(docnum, default)
+
+
+def _write_postings(fieldwriter: Any, schema: Any, lengths: _Lengths, postings: Any) -> None:
+    """Write sorted postings field by field and term by term, each with its document's
+    field length from memory (what FieldWriter.add_postings does, reading the lengths
+    back from disk one posting at a time)."""
+    lastfield = lasttext = None
+    field_lengths: dict[int, int] = {}
+    add: Any = None
+    for fieldname, btext, docnum, weight, value in postings:
+        if fieldname != lastfield:
+            if lasttext is not None:
+                fieldwriter.finish_term()
+            if lastfield is not None:
+                fieldwriter.finish_field()
+            fieldwriter.start_field(fieldname, schema[fieldname])
+            field_lengths = lengths.by_field.get(fieldname, {})
+            lastfield, lasttext = fieldname, None
+        if btext != lasttext:
+            if lasttext is not None:
+                fieldwriter.finish_term()
+            fieldwriter.start_term(btext)
+            add = fieldwriter._postwriter.add_posting
+            lasttext = btext
+        add(docnum, weight, value if value is not None else b"", field_lengths.get(docnum, 0))
+    if lasttext is not None:
+        fieldwriter.finish_term()
+    if lastfield is not None:
+        fieldwriter.finish_field()
+
+
+class FastSegmentWriter(SegmentWriter):
+    """A Whoosh segment writer that analyses known text fields in one pass and keeps the
+    field lengths in memory: the same postings, in a fraction of the time."""
+
+    def __init__(self, ix: Any, **kwargs: Any) -> None:
+        super().__init__(ix, **kwargs)
+        self._plans = {name: plan_for(field) for name, field in self.schema.items()}
+        # Vectors and spelling words are written by Whoosh's own add_document only.
+        self._whoosh_only = any(
+            field.vector or field.separate_spelling() for _, field in self.schema.items()
+        )
+        self._lengths = _Lengths()
+
+    def add_document(self, **fields: Any) -> None:
+        """Add a document: known text fields analysed here, the others as Whoosh does."""
+        if self._whoosh_only or any(name.startswith("_") for name in fields):
+            self._lengths = None  # type: ignore[assignment]
+            super().add_document(**fields)
+            return
+        self._check_state()
+        schema = self.schema
+        names = sorted(fields)
+        self._check_fields(schema, names)
+        docnum = self.docnum
+        posts: list[tuple[str, bytes, int, float, bytes]] = []
+        add_post = posts.append
+        perdoc = self.perdocwriter
+        lengths = self._lengths
+        perdoc.start_doc(docnum)
+        try:
+            for name in names:
+                value = fields[name]
+                if value is None:
+                    continue
+                field = schema[name]
+                length = 0
+                if field.indexed:
+                    plan = self._plans[name]
+                    if plan is not None and isinstance(value, str):
+                        boost = field.format.field_boost
+                        for word, poslist in plan(value).items():
+                            freq = len(poslist)
+                            length += freq
+                            add_post((name, word.encode("utf-8"), docnum, freq * boost,
+                                      _encode_positions(poslist)))
+                    else:
+                        for tbytes, freq, weight, vbytes in field.index(value):
+                            if field.scorable:
+                                length += freq
+                            add_post((name, tbytes, docnum, weight, vbytes))
+                if not field.scorable:
+                    length = 0
+                perdoc.add_field(name, field, value if field.stored else None, length)
+                if length and lengths is not None:
+                    lengths.by_field.setdefault(name, {})[docnum] = byte_to_length(
+                        length_to_byte(length)
+                    )
+                if field.column_type:
+                    perdoc.add_column_value(name, field.column_type,
+                                            field.to_column_value(value))
+        except Exception:
+            perdoc.cancel_doc()
+            raise
+        perdoc.finish_doc()
+        self._pool_extend(posts)
+        self._added = True
+        self.docnum += 1
+
+    def _pool_extend(self, posts: list[tuple[str, bytes, int, float, bytes]]) -> None:
+        """Add a document's postings to the pool at once, spilling a sorted run to disk
+        when the pool is over its memory limit (as PostingPool.add does for each)."""
+        pool = self.pool
+        pool.fieldnames.update({post[0] for post in posts})
+        # PostingPool's own estimate of a posting's size, summed.
+        pool.currentsize += sum(
+            150 + len(post[0]) + 2 * len(post[1]) + len(post[4] or b"") for post in posts
+        )
+        if pool.currentsize > pool.limit:
+            pool.save()
+        pool.current.extend(posts)
+
+    def _flush_segment(self) -> None:
+        if self._lengths is None:  # some documents went Whoosh's own way
+            super()._flush_segment()
+            return
+        self.perdocwriter.close()
+        _write_postings(self.fieldwriter, self.schema, self._lengths, self.pool.iter_postings())
+        self.fieldwriter.close()
+
