@@ -34,12 +34,15 @@ import functools
 import logging
 import re
 import threading
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
+
+from reader.texscripts import convert_scripts
 
 __all__ = ["Rendered", "plain_line", "render", "render_line", "to_plain"]
 
@@ -126,23 +129,35 @@ _MATH_ENV_RE = re.compile(
 )
 # Characters that "\X" turns into themselves; done here so emphasis never sees them.
 _ESCAPED_LITERALS = set("$%&#_{}*")
+# Symbol macros found run together with a capitalised word in real titles.
+_GLUED_RE = re.compile(r"(slash)[A-Z]")
 
-_SUPERSCRIPTS = dict(zip("0123456789+-=()niT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", strict=True))
-_SUBSCRIPTS = dict(zip("0123456789", "₀₁₂₃₄₅₆₇₈₉", strict=True))
-_SUP_RE = re.compile(r"(?<!\\)\^\s*(?:([0-9])|\{\s*([0-9+\-=()niT]+)\s*\})")
-_SUB_RE = re.compile(r"(?<!\\)_\s*(?:([0-9])|\{\s*([0-9]+)\s*\})")
+# Delimiter sizes (\left( … \right), \bigl[): the delimiter is shown, the size is not,
+# and "\right." is no delimiter at all.  Openers keep no space after them, closers none
+# before them: "\left( 0001 \right)" reads "(0001)".
+_DELIMITER = r"(\.|\\[{}|]|\\[A-Za-z]+|[^\s\\])"
+_OPENER_RE = re.compile(r"\\(?:left|[bB]igg?l)(?![A-Za-z])\s*" + _DELIMITER + r"\s*")
+_CLOSER_RE = re.compile(r"\s*\\(?:right|[bB]igg?r)(?![A-Za-z])\s*" + _DELIMITER)
+_SIZED_RE = re.compile(r"\\(?:middle|[bB]igg?m?)(?![A-Za-z])\s*" + _DELIMITER)
+_DELIMITER_NAMES = {".": "", "\\langle": "⟨", "\\rangle": "⟩", "\\lvert": "|", "\\rvert": "|"}
 
 
-def _scripts(math: str) -> str:
-    """Turn simple numeric super/subscripts in math source into Unicode (x^2 → x²)."""
+def _unsize(text: str) -> str:
+    r"""Drop delimiter sizes: ``\left( x \right)`` → ``(x)``."""
+    if "\\" not in text:
+        return text
 
-    def sup(m: re.Match[str]) -> str:
-        return "".join(_SUPERSCRIPTS[c] for c in (m.group(1) or m.group(2)))
+    def delimiter(m: re.Match[str]) -> str:
+        return _DELIMITER_NAMES.get(m.group(1), m.group(1))
 
-    def sub(m: re.Match[str]) -> str:
-        return "".join(_SUBSCRIPTS[c] for c in (m.group(1) or m.group(2)))
+    for pattern in (_OPENER_RE, _CLOSER_RE, _SIZED_RE):
+        text = pattern.sub(delimiter, text)
+    return text
 
-    return _SUB_RE.sub(sub, _SUP_RE.sub(sup, math))
+
+def _math(source: str) -> str:
+    """Math source prepared for pylatexenc: scripts as Unicode where Unicode has them."""
+    return convert_scripts(source)
 
 
 def _find_unescaped(text: str, needle: str, start: int) -> int:
@@ -159,11 +174,23 @@ def _find_unescaped(text: str, needle: str, start: int) -> int:
         start = k + 1
 
 
+# Math source no amount of money has: a digit after the closing "$" is then no reason
+# to doubt it ("360$^\\circ\\times$180$^\\circ$", "$<$1%", "FID$=$1.46").
+_SURELY_MATH_RE = re.compile(r"[\\^_{]")
+
+
+def _surely_math(content: str) -> bool:
+    """True for ``$…$`` content that cannot be an amount: a macro, a script, a brace, or
+    no digit at all."""
+    return bool(_SURELY_MATH_RE.search(content)) or not any(c.isdigit() for c in content)
+
+
 def _inline_math_end(p: str, j: int) -> int:
     """End (exclusive) of ``$…$`` math opening at *j*, or -1 if this ``$`` is not math.
 
     The rules follow Pandoc's: the opening ``$`` is followed by a non-space, the
-    closing one preceded by a non-space and not followed by a digit.  On top of
+    closing one preceded by a non-space and not followed by a digit (unless what it
+    closes holds a macro, a script or a brace, which no amount of money does).  On top of
     that an opening ``$`` that starts an amount (``$5 and``) is never math, and
     each ``$`` pairs only with the next one, so in ``costs $5 and $10`` neither is.
     """
@@ -171,7 +198,9 @@ def _inline_math_end(p: str, j: int) -> int:
     if j + 1 >= n or p[j + 1].isspace() or _MONEY_START_RE.match(p, j + 1):
         return -1
     k = _find_unescaped(p, "$", j + 1)
-    if k < 0 or p[k - 1].isspace() or (k + 1 < n and p[k + 1].isdigit()):
+    if k < 0 or p[k - 1].isspace():
+        return -1
+    if k + 1 < n and p[k + 1].isdigit() and not _surely_math(p[j + 1 : k]):
         return -1
     if _MONEY_ONLY_RE.fullmatch(p, j + 1, k):
         return -1
@@ -228,7 +257,7 @@ def _protect(p: str, lits: list[str], raws: list[str]) -> str:
             elif nxt in "([":
                 k = p.find("\\)" if nxt == "(" else "\\]", j + 2)
                 if k >= 0:
-                    out.append(raw(_scripts(p[j : k + 2])))
+                    out.append(raw(_math(p[j : k + 2])))
                     i = k + 2
                 else:
                     # Unclosed: most likely a Markdown-escaped bracket.
@@ -243,13 +272,19 @@ def _protect(p: str, lits: list[str], raws: list[str]) -> str:
                 assert word is not None
                 i = word.end()
                 out.append(p[j:i])
+                glued = _GLUED_RE.match(word.group())
+                if glued is not None:
+                    # "InGaN\\slashGaN": the macro and the next word, run together.
+                    i = j + 1 + glued.end(1)
+                    out[-1] = f"\\{glued.group(1)}{{}}"
+                    continue
                 env = _MATH_ENV_RE.match(p, i) if word.group() == "begin" else None
                 if env is not None:
                     close = f"\\end{{{env.group(1)}}}"
                     k = p.find(close, env.end())
                     if k >= 0:
                         # Math environments are math: no Markdown inside them.
-                        out[-1] = raw(_scripts(p[j : k + len(close)]))
+                        out[-1] = raw(_math(p[j : k + len(close)]))
                         i = k + len(close)
                 elif word.group() in ("url", "href") and i < n and p[i] == "{":
                     # URLs are verbatim: "~", "%" and "_" in them mean themselves.
@@ -276,7 +311,7 @@ def _protect(p: str, lits: list[str], raws: list[str]) -> str:
             if p.startswith("$$", j):
                 k = _find_unescaped(p, "$$", j + 2)
                 if k >= 0 and p[j + 2 : k].strip():
-                    out.append(raw(_scripts(p[j : k + 2])))
+                    out.append(raw(_math(p[j : k + 2])))
                     i = k + 2
                 else:
                     out.append(lit("$$"))
@@ -287,7 +322,7 @@ def _protect(p: str, lits: list[str], raws: list[str]) -> str:
                 out.append(lit("$"))
                 i = j + 1
             else:
-                out.append(raw(_scripts(p[j:end])))
+                out.append(raw(_math(p[j:end])))
                 i = end
         elif c == "~":
             # "~10%" means "about"; "Fig.~3" or "et al.~\cite" is a LaTeX tie.
@@ -390,6 +425,7 @@ def _is_charwise(name: str) -> bool:
         len(name) == 1  # accents: \\c \\v \\H and control symbols \\" \\' \\^
         or name.startswith("math")
         or name in ("boldsymbol", "bm", "pmb", "begin", "end")  # environment names too
+        or name in _COMBINING
     )
 
 
@@ -472,7 +508,26 @@ _DISCARDED_MACROS = (
     "bibliography keywords setlength addlength setcounter addcounter usepackage "
     "documentclass newcommand renewcommand providecommand"
 ).split()
-_CONTENT_MACROS = "textsf textmd textup mbox textsuperscript textsubscript url".split()
+_CONTENT_MACROS = (
+    "textsf textmd textup textrm textnormal textsc mbox textsuperscript textsubscript url"
+).split()
+# Font switches with no style of ours: they print nothing ("The \\sc CONNIVER Manual").
+_FONT_SWITCHES = (
+    "sc scshape rm rmfamily sf sffamily upshape mdseries normalfont mathversion "
+    "small footnotesize scriptsize tiny large Large LARGE huge Huge normalsize"
+).split()
+# Accents pylatexenc does not know, as the combining mark each puts on every character
+# of its argument (an overline spans them all: \overline{10} → 1̅0̅).
+_COMBINING = {"ocirc": "\u030a", "overline": "\u0305", "underline": "\u0332"}
+
+
+def _combining(mark: str) -> _Handler:
+    def handler(node: Any, l2t: LatexNodes2Text) -> str:
+        text = _arg_text(node, l2t)
+        return unicodedata.normalize("NFC", "".join(c + mark for c in text if not c.isspace()))
+
+    return handler
+
 
 # Our macro handlers, consulted before pylatexenc's own table.  Called directly
 # rather than through MacroTextSpec: pylatexenc inspects a callable's signature
@@ -488,10 +543,13 @@ _MACRO_HANDLERS: dict[str, _Handler] = {
     "TeX": _constant("TeX"),
     "newline": _constant("\n"),
     "linebreak": _constant("\n"),
+    "slash": _constant("/"),
+    "/": _constant(""),  # italic correction
+    **{name: _combining(mark) for name, mark in _COMBINING.items()},
     **{name: _citation for name in _CITE_MACROS},
     **{name: _arg_text for name in _CONTENT_MACROS},
     # Declarations print nothing themselves; the enclosing group is styled.
-    **{name: _constant("") for name in [*_DISCARDED_MACROS, *_DECLARATIONS]},
+    **{name: _constant("") for name in [*_DISCARDED_MACROS, *_DECLARATIONS, *_FONT_SWITCHES]},
 }
 
 
@@ -505,6 +563,9 @@ def _build_parse_context() -> macrospec.LatexContextDb:
             macrospec.std_macro("href", "{{"),
             macrospec.std_macro("textsuperscript", "{"),
             macrospec.std_macro("textsubscript", "{"),
+            macrospec.std_macro("textnormal", "{"),
+            macrospec.std_macro("textrm", "{"),
+            *(macrospec.std_macro(name, "{") for name in _COMBINING),
         ],
         prepend=True,
     )
@@ -550,6 +611,7 @@ class _Converter(LatexNodes2Text):
                 and not prev_text[-1].isspace()
                 and not _has_args(prev)
                 and prev.macroname not in _LETTER_MACROS
+                and prev.macroname != "slash"
             ):
                 # Keep the author's space after a bare macro that printed
                 # something ("O(\log T)", "\tool incorporates"); strict LaTeX
@@ -656,7 +718,7 @@ def _render_paragraph(p: str) -> str:
 def _convert_paragraph(p: str) -> str:
     lits: list[str] = []
     raws: list[str] = []
-    protected = _emphasis(_protect(p, lits, raws))
+    protected = _emphasis(_protect(_unsize(p), lits, raws))
     skeleton = _expand(_skeleton(protected, lits), _RAW_RE, raws, _RAW_BASE)
     converted = skeleton
     if len(skeleton) <= _MAX_LATEX and _NEEDS_LATEX_RE.search(skeleton):

@@ -60,7 +60,7 @@ def test_samples_are_there() -> None:
         (r"Sk\l odowska", "Skłodowska"),
         (r"$x^2$", "x²"),
         (r"$x^{-1}$ and $x_{10}$", "x⁻¹ and x₁₀"),
-        (r"$\mathbb{R}^n$", "ℝ^n"),
+        (r"$\mathbb{R}^n$", "ℝⁿ"),
         (r"\$5", "$5"),
         (r"R\&D and \#1 and snake\_case", "R&D and #1 and snake_case"),
         (r"``quoted''", "“quoted”"),
@@ -259,7 +259,7 @@ def test_not_emphasis(source: str) -> None:
 def test_asterisks_inside_math_are_not_emphasis() -> None:
     rendered = render(r"$a*b*c$ and $x_i y_j$ and \(p*q*r\)")
     assert rendered.spans == ()
-    assert rendered.text == "a*b*c and x_i y_j and p*q*r"
+    assert rendered.text == "a*b*c and xᵢ yⱼ and p*q*r"
 
 
 def test_escaped_asterisks_are_literal() -> None:
@@ -455,3 +455,79 @@ def test_render_line_spans_follow_folded_whitespace() -> None:
     assert rendered.text == "Bold and italic words"
     assert styled(rendered, "bold") == ["Bold"]
     assert styled(rendered, "italic") == ["italic words"]
+
+
+# --- TeX in titles, names and abstracts: the cases issue reports named ----------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # Font switches print nothing, grouped or not.
+        (r"The \sc CONNIVER Reference Manual", "The CONNIVER Reference Manual"),
+        (r"The {\sc Conniver} Reference Manual", "The Conniver Reference Manual"),
+        (r"\rm 2nd ed.", "2nd ed."),
+        (r"{\bf Bold} and {\it italic} and {\sf sans}", "Bold and italic and sans"),
+        (r"\textsc{Gnn} \textrm{and} \textnormal{more}", "Gnn and more"),
+        # Italic correction and \slash, also run together with the next word.
+        (r"k\/-consistency", "k-consistency"),
+        (r"InGaN\slashGaN quantum wells", "InGaN/GaN quantum wells"),
+        (r"InGaN\slash GaN", "InGaN/GaN"),
+        # Letters and accents.
+        (r"\AA ngstr\"om and \aa", "Ångström and å"),
+        (r"Sch\ocirc{u}ller", "Schůller"),
+        (r"\'{E}cole and \v{C}ech and \r{u}", "École and Čech and ů"),
+        # Delimiter sizes and overlines.
+        (r"\left( 000\overline{1} \right)", "(0001̅)"),
+        (r"GaN $\left( 000\overline{1} \right)$ surfaces", "GaN (0001̅) surfaces"),
+        (r"$\bigl[ x \bigr]$ and $\left\{ y \right.$", "[x] and {y"),
+        (r"\overline{1}", "1̅"),
+        # Sub- and superscripts, where Unicode has the characters.
+        (r"In$_x$Ga$_{1-x}$N", "InₓGa₁₋ₓN"),
+        (r"CeAg$_2$Ge$_2$", "CeAg₂Ge₂"),
+        (r"DA$^2$: Depth Anything", "DA²: Depth Anything"),
+        (r"UI2Code$^N$", "UI2Codeᴺ"),
+        (r"$\ell_1$, $\ell_2$ and $\ell_p^p$", "ℓ₁, ℓ₂ and ℓₚᵖ"),
+        (r"$V_{\rm rot}$ and $x_{\text{max}}$", "Vᵣₒₜ and xₘₐₓ"),
+        (r"$e^{-x}$ and $x^\prime$ and $A^\top$", "e⁻ˣ and x′ and Aᵀ"),
+        # ... and marked off where it has not.
+        (r"Linear $Q^{\pi}$ Realizability", "Linear Q^π Realizability"),
+        (r"$T_{\rm N}$", "T_N"),
+        (r"$\mathbb{R}^{n \times d}$", "ℝ^(n × d)"),
+        (r"$x^{y_1}$", "x^(y₁)"),
+        # Math that a digit follows, and degrees.
+        (r"360$^\circ\times$180$^\circ$ panoramas", "360°×180° panoramas"),
+        (r"rotated by 90$^{\circ}$", "rotated by 90°"),
+        (r"with only $<$1% more compute", "with only <1% more compute"),
+        (r"a smaller size (7$-$8B)", "a smaller size (7-8B)"),
+        (r"achieves FID$=$1.46 on ImageNet", "achieves FID=1.46 on ImageNet"),
+    ],
+)
+def test_tex_to_unicode(source: str, expected: str) -> None:
+    assert plain_line(source) == expected
+    assert to_plain(source) == expected
+
+
+SHARED = Path(__file__).parent.parent.parent / "shared" / "data"
+ICLR_SAMPLE = SHARED / "iclr2026" / "submissions-sample.jsonl.gz"
+# What no rendered title may show: TeX's math shift and macros.
+TEX_LEFTOVER = re.compile(r"\$|\\[A-Za-z]")
+
+
+def iclr_titles_with_tex() -> list[str]:
+    """Titles of the shared ICLR 2026 sample that hold TeX, or a fixture of some of them."""
+    if ICLR_SAMPLE.exists():
+        import gzip
+        import json
+
+        with gzip.open(ICLR_SAMPLE, "rt", encoding="utf-8") as lines:
+            titles = [json.loads(line)["content"].get("title") or "" for line in lines]
+        return [t for t in titles if "$" in t or "\\" in t]
+    return (Path(__file__).parent / "data" / "iclr2026-tex-titles.txt").read_text().splitlines()
+
+
+def test_iclr_titles_render_without_tex_leftovers() -> None:
+    titles = iclr_titles_with_tex()
+    assert len(titles) >= 28
+    leftovers = [(t, plain_line(t)) for t in titles if TEX_LEFTOVER.search(plain_line(t))]
+    assert leftovers == []
