@@ -297,7 +297,8 @@ def _paper_line(paper: Paper) -> str:
 @click.pass_context
 @handles_errors
 def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int) -> None:
-    """Search the library (same syntax as in the reader)."""
+    """Search the library (same syntax as in the reader). Exits with status 1 when nothing
+    matches, as grep does."""
     library = open_library(ctx)
     library.sync_index()
     outcome = library.search(" ".join(query))
@@ -308,9 +309,11 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     if as_json:
         click.echo(json.dumps([_paper_json(p, scores.get(p.id)) for p in papers], indent=2,
                               ensure_ascii=False))
-        return
-    if not papers:
+    elif not papers:
         click.echo("No papers match.", err=True)
+    if not papers:
+        ctx.exit(1)
+    if as_json:
         return
     for paper in papers:
         click.echo(_paper_line(paper))

@@ -12,6 +12,7 @@ import json
 import multiprocessing
 import os
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -27,10 +28,12 @@ from whoosh.index import LockError
 from whoosh.qparser import (
     FieldAliasPlugin,
     FuzzyTermPlugin,
+    GroupPlugin,
     MultifieldParser,
     MultifieldPlugin,
-    OrGroup,
     QueryParser,
+    WildcardPlugin,
+    syntax,
 )
 from whoosh.query import And, FuzzyTerm, Not, NullQuery, Or, Prefix, Query, Term, Wildcard
 from whoosh.searching import Searcher
@@ -62,6 +65,13 @@ PaperSource = Callable[[], Iterable[Paper]]
 STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
 #: Field names a query may also use (`author:lovelace`).
 _FIELD_ALIASES = {"authors": ["author"], "keywords": ["keyword"], "notes": ["note"]}
+# The words Whoosh's parser takes for operators where they have operands.
+_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
+# The field names a query may use, and a space typed after one (`title: gdpval`).
+_FIELD_NAMES = frozenset(
+    {*SEARCH_FIELDS, "year", "venue", *(a for names in _FIELD_ALIASES.values() for a in names)}
+)
+_FIELD_SPACE = re.compile(rf"(?<![\w:])({'|'.join(sorted(_FIELD_NAMES))}):\s+(?=\S)")
 #: The stems of the stop words: common words say nothing about a paper's topic.
 _STOP_STEMS = frozenset(STOP_WORDS) | {stem_word(w) for w in STOP_WORDS}
 # Endings a word typed as a prefix may go on with. The stem of such a word can be shorter
@@ -276,9 +286,10 @@ class SearchIndex:
         self._searcher: Searcher | None = None
         self._searcher_generation = -1
         self._parser = _Parser(self.schema)
-        # Used when the query cannot be parsed: plain words, any of which may match.
+        # Used when the query cannot be read: its words, all of which must match, as in a
+        # query of plain words.
         self._plain_parser = MultifieldParser(
-            list(SEARCH_FIELDS), self.schema, fieldboosts=FIELD_BOOSTS, group=OrGroup
+            list(SEARCH_FIELDS), self.schema, fieldboosts=FIELD_BOOSTS
         )
 
     # -- state ------------------------------------------------------------------------------
@@ -442,15 +453,67 @@ class SearchIndex:
             return {int(fields["id"]) for fields in searcher.all_stored_fields()}
 
     def parse(self, text: str) -> tuple[Query, bool]:
-        """Parse free text with the full syntax; on failure, as plain words (never raises)."""
+        """Parse free text with the full syntax; a query that syntax cannot read is parsed as
+        its plain words, and the flag says so (never raises)."""
+        text = _FIELD_SPACE.sub(r"\1:", text)
         try:
-            query = self._parser.parse(text)
+            query = NullQuery if self._unreadable(text) else self._parser.parse(text)
         except Exception:  # noqa: BLE001 - the parser must never surface an error
             query = NullQuery
         if query is NullQuery or _has_empty_terms(query):
             # Whoosh reads `(((` or `title:` as nothing at all rather than failing.
             return self._plain_parser.parse(_plain_words(text)), True
         return _widen_fuzzy(query), False
+
+    def _unreadable(self, text: str) -> bool:
+        """Whether the query breaks the syntax where Whoosh would quietly read something
+        else: an unclosed quote or bracket, an operator missing an operand (Whoosh takes
+        `AND OR NOT` for three words), a field that does not exist or has nothing after it,
+        an unclosed range, or a "word" with no letter or digit (`***` would match every
+        paper)."""
+        nodes = list(self._parser.tag(text))
+        depth = 0
+        for i, node in enumerate(nodes):
+            after = next((n for n in nodes[i + 1 :] if not isinstance(n, syntax.Whitespace)),
+                         None)
+            before = next(
+                (n for n in reversed(nodes[:i]) if not isinstance(n, syntax.Whitespace)), None
+            )
+            if isinstance(node, syntax.WordNode):
+                if (
+                    '"' in node.text
+                    or node.text in _OPERATORS
+                    or not WORD.search(node.text)
+                    or (node.text[0] in "[{" and not {"]", "}"} & set(node.text))
+                ):
+                    return True
+            elif isinstance(node, WildcardPlugin.WildcardNode):
+                beside = nodes[i - 1 : i] + nodes[i + 1 : i + 2]
+                if not any(isinstance(n, syntax.WordNode) for n in beside):
+                    return True
+            elif isinstance(node, syntax.FieldnameNode):
+                if node.fieldname not in _FIELD_NAMES or after is None or isinstance(
+                    after, (GroupPlugin.CloseBracket, syntax.Whitespace)
+                ):
+                    return True
+            elif isinstance(node, GroupPlugin.OpenBracket):
+                depth += 1
+                if isinstance(after, GroupPlugin.CloseBracket):
+                    return True
+            elif isinstance(node, GroupPlugin.CloseBracket):
+                depth -= 1
+                if depth < 0:
+                    return True
+            elif isinstance(node, syntax.InfixOperator):
+                if before is None or after is None or isinstance(
+                    before, (syntax.Operator, GroupPlugin.OpenBracket)
+                ) or isinstance(after, (syntax.InfixOperator, GroupPlugin.CloseBracket)):
+                    return True
+            elif isinstance(node, syntax.PrefixOperator) and (
+                after is None or isinstance(after, (syntax.InfixOperator, GroupPlugin.CloseBracket))
+            ):
+                return True
+        return depth != 0
 
     def search(self, parsed: ParsedQuery, limit: int | None = None) -> Hits:
         """Paper ids matching the query, best first, and the words to highlight."""

@@ -46,6 +46,23 @@ def test_search_json(run) -> None:
     assert len(json.loads(run("search", "model", "--json", "--limit", "3").output)) == 3
 
 
+def test_search_exits_1_when_nothing_matches_like_grep(run) -> None:
+    run("import", *map(str, SEEDS))
+    assert run("search", "gdpval").exit_code == 0
+    missing = run("search", "zyzzyva", ok=False)
+    assert missing.exit_code == 1 and "No papers match." in missing.output
+    as_json = run("search", "zyzzyva", "--json", ok=False)
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout) == []
+
+
+def test_search_says_when_it_searched_a_broken_query_as_words(run) -> None:
+    run("import", *map(str, SEEDS))
+    result = run("search", '"optimal transport')
+    assert "searched its words instead" in result.stderr
+    assert "Entropic Optimal Transport" in result.stdout
+    assert "searched its words" not in run("search", '"optimal transport"').stderr
+
+
 def test_star_note_stats_and_cite(run) -> None:
     run("import", *map(str, SEEDS))
     run("star", "gdpval")

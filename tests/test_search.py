@@ -87,13 +87,45 @@ def test_unknown_filter_is_reported_not_fatal(library: Library) -> None:
     assert outcome.ids and outcome.notice and "is:bogus" in outcome.notice
 
 
+FELL_BACK = "Could not read that query; searched its words instead"
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [('"unclosed', "unclosed"), ("(((", ""), ("title:", "title"), ("AND OR NOT", "and or not"),
+     ("a OR", "a or"), ("***", ""), ("~~", ""), ("title:(", "title"), ('abstract:"', "abstract"),
+     ("year:[2020 TO", "year 2020 to"), ("*", ""), ("?", ""), (":", ""), ("-", ""),
+     ('"optimal transport', "optimal transport"), ("graph NOT", "graph not"),
+     ("(unlearning", "unlearning"), ("unlearning)", "unlearning"), ("a OR OR b", "a or b"),
+     ("NOT NOT graph", "not not graph"), ("()", ""), ("nosuchfield:graph", "nosuchfield graph")],
+)
+def test_broken_queries_are_searched_as_their_words_and_say_so(
+    library: Library, query: str, words: str
+) -> None:
+    outcome = library.search(query)
+    assert outcome.notice == FELL_BACK
+    assert outcome.ids == (library.search(words).ids if words else [])
+    if words:
+        assert library.search(words).notice is None
+
+
+def test_the_fallback_needs_every_word_as_a_plain_query_does(library: Library) -> None:
+    assert library.search('"optimal transport').ids == library.search("optimal transport").ids
+    assert len(library.search("AND OR NOT").ids) < 38
+
+
 @pytest.mark.parametrize(
     "query",
-    ['"unclosed', "(((", "title:", "AND OR NOT", "a OR", "***", "~~", "[bold]", "\x00\x1b[2J",
-     "title:(", "abstract:\"", "foo^bar", "year:[2020 TO", "*", "?", ":", "-"],
+    ["[bold]", "\x00\x1b[2J", "foo^bar", "title: gdpval", "NOT graph", "unlearning NOT graph",
+     "title:(gdpval OR unlearning)", "(unlearning OR graph) machine", "tran*former", "x~~",
+     "a AND NOT b", "e.g.", "c++"],
 )
-def test_broken_queries_never_raise(library: Library, query: str) -> None:
-    library.search(query)
+def test_readable_queries_are_not_called_broken(library: Library, query: str) -> None:
+    assert library.search(query).notice is None
+
+
+def test_a_space_after_a_field_name_is_forgiven(library: Library) -> None:
+    assert library.search("title: gdpval").ids == library.search("title:gdpval").ids != []
 
 
 def marked(text: str, terms: frozenset[str]) -> list[str]:
