@@ -69,7 +69,7 @@ from typing import Any
 
 from reader.citations import entry_key
 from reader.models import Paper
-from reader.textrender import to_plain
+from reader.textrender import plain_line, to_plain
 
 __all__ = [
     "BUNDLED_STYLES",
@@ -420,7 +420,7 @@ def _issued(paper: Paper) -> dict[str, Any] | None:
 
 def _one_line(text: str) -> str:
     """Plain text on one line (LaTeX and Markdown rendered, whitespace folded)."""
-    return " ".join(to_plain(text or "").split())
+    return plain_line(text or "")
 
 
 def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
@@ -429,7 +429,7 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     title = _one_line(paper.title)
     if title:
         item["title"] = title
-    names = [n for n in (split_name(a) for a in paper.authors or []) if n]
+    names = [n for n in (split_name(plain_line(a)) for a in paper.authors or []) if n]
     if names:
         item["author"] = names
     issued = _issued(paper)

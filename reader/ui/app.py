@@ -26,6 +26,7 @@ from reader.query import parse_query
 from reader.resources import styles_dir
 from reader.store import SORT_KEYS, StoreError
 from reader.tags import normalize_tag
+from reader.textrender import plain_line
 from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
@@ -714,7 +715,8 @@ class ReaderApp(App[None]):
         owner = self.library.store.holder(column, value)
         if owner is None or owner.id == paper_id:
             return None
-        title = owner.title if len(owner.title) <= 50 else owner.title[:48] + "…"
+        title = plain_line(owner.title)
+        title = title if len(title) <= 50 else title[:48] + "…"
         return f"@{owner.citekey} ({title})"
 
     def _details_saved(self, paper_id: int) -> None:

@@ -12,17 +12,9 @@ from rich.style import Style
 from rich.text import Text
 
 from reader.sanitize import visible
-from reader.textrender import render
+from reader.textrender import render, render_line
 
 _EMPHASIS = {"bold": Style(bold=True), "italic": Style(italic=True), "code": Style(reverse=True)}
-
-
-def highlighted(text: str, terms: frozenset[str], style: Style, base: Style | None = None) -> Text:
-    """Plain text with the words among ``terms`` in ``style``."""
-    out = Text(text, style=base or Style())
-    for start, end in _spans(text, terms):
-        out.stylize(style, start, end)
-    return out
 
 
 #: The most of one text the detail pane lays out: real abstracts are a few thousand
@@ -60,12 +52,30 @@ def abstract_text(
     return out
 
 
+def line_text(
+    source: str,
+    terms: frozenset[str] = frozenset(),
+    highlight: Style | None = None,
+    base: Style | None = None,
+) -> Text:
+    """A one-line field (title, TL;DR) rendered like an abstract, on one line, hits marked."""
+    rendered = render_line(visible(source))
+    out = Text(rendered.text, style=base or Style())
+    for start, end, kind in rendered.spans:
+        out.stylize(_EMPHASIS.get(kind, Style()), start, end)
+    if highlight is not None:
+        for start, end in _spans(rendered.text, terms):
+            out.stylize(highlight, start, end)
+    return out
+
+
 def title_text(
     title: str, derived: bool, terms: frozenset[str], highlight: Style, derived_style: Style
 ) -> Text:
-    """A paper title; a derived one in ``derived_style`` so it never passes for the real one."""
-    return highlighted(visible(title) or "Untitled", terms, highlight,
-                       derived_style if derived else None)
+    """A paper title as rendered; a derived one in ``derived_style`` so it never passes for
+    the real one."""
+    out = line_text(title, terms, highlight, derived_style if derived else None)
+    return out if out.plain else Text("Untitled", style=out.style)
 
 
 def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:

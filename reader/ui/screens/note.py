@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static, TextArea
 
 from reader.models import Paper
 from reader.sanitize import visible
+from reader.textrender import plain_line
 from reader.ui import bindings
 
 #: Stores a note: ``save(paper_id, text)``; the app reports back with ``saved``/``failed``.
@@ -38,7 +39,7 @@ class NoteScreen(Screen[str]):
 
     def compose(self) -> ComposeResult:
         title = Text("Note · ", style="bold")
-        title.append(visible(self.paper.title))
+        title.append(visible(plain_line(self.paper.title)))
         yield Static(title, id="note-title")
         yield TextArea(self.paper.note, id="note-editor", soft_wrap=True)
         yield Static("Markdown · saved as you type · esc saves and closes", id="note-status",

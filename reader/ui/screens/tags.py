@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from reader.sanitize import visible
 from reader.tags import parse_tags
+from reader.textrender import plain_line
 from reader.ui import bindings
 
 
@@ -47,7 +48,7 @@ class TagEditor(ModalScreen[list[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tags-dialog"):
-            yield Static(Text("Tags of " + visible(self._title)), id="tags-title")
+            yield Static(Text("Tags of " + visible(plain_line(self._title))), id="tags-title")
             yield Input(
                 value=" ".join(self._tags) + (" " if self._tags else ""),
                 placeholder="tags separated by spaces or commas (→ completes)",

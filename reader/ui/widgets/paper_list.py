@@ -21,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from reader.models import PaperRow
+from reader.textrender import plain_line
 from reader.ui import bindings
 from reader.ui.text import title_text
 
@@ -185,7 +186,8 @@ class PaperList(ScrollView, can_focus=True):
         else:
             marks.append("•" if unseen else " ", style("paper-list--unseen"))
         marks.append(" ")
-        meta = " · ".join(p for p in (row.venue, str(row.year) if row.year else None) if p)
+        venue = plain_line(row.venue) if row.venue else ""
+        meta = " · ".join(p for p in (venue, str(row.year) if row.year else None) if p)
         meta_text = Text(f" {meta}", style("paper-list--meta")) if meta else Text()
         tags = Text(" " + " ".join(f"#{t}" for t in row.tags), style("paper-list--tag"))
         if not row.tags:

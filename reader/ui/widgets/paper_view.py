@@ -13,7 +13,8 @@ from textual.widgets import Static
 
 from reader.models import Paper
 from reader.sanitize import visible
-from reader.ui.text import abstract_text, title_text
+from reader.textrender import plain_line
+from reader.ui.text import abstract_text, line_text, title_text
 
 
 class PaperView(VerticalScroll):
@@ -139,7 +140,7 @@ def paper_parts(
     )
     note = abstract_text(paper.note, terms, highlight) if paper.note.strip() else None
     passages = _highlights_text(paper) if paper.highlights else None
-    return Parts(heading, Text(_meta_line(paper)), abstract, shares, note, passages)
+    return Parts(heading, _meta_line(paper), abstract, shares, note, passages)
 
 
 def _highlights_text(paper: Paper) -> Text:
@@ -157,14 +158,16 @@ def _highlights_text(paper: Paper) -> Text:
     return out
 
 
-def _meta_line(paper: Paper) -> str:
+def _meta_line(paper: Paper) -> Text:
     """Authors; venue, year, key and marks; then what else is known (area, keywords, TL;DR,
-    where to find the paper), a line each."""
+    where to find the paper), a line each; names, venue and TL;DR with their TeX rendered."""
     lines = []
     if paper.authors:
-        authors = ", ".join(paper.authors[:8]) + (" et al." if len(paper.authors) > 8 else "")
-        lines.append(authors)
-    parts = [p for p in (paper.venue_year, f"@{paper.citekey}") if p]
+        names = [plain_line(name) for name in paper.authors[:8]]
+        lines.append(", ".join(names) + (" et al." if len(paper.authors) > 8 else ""))
+    year = str(paper.year) if paper.year else ""
+    venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), year) if p)
+    parts = [p for p in (venue_year, f"@{paper.citekey}") if p]
     if paper.withdrawn:
         parts.append("withdrawn")
     if paper.starred:
@@ -178,10 +181,12 @@ def _meta_line(paper: Paper) -> str:
         lines.append(f"Area: {paper.primary_area}")
     if paper.keywords:
         lines.append("Keywords: " + ", ".join(paper.keywords[:12]))
+    out = Text(visible("\n".join(lines)))
     if paper.tldr:
-        lines.append(f"TL;DR: {paper.tldr}")
+        out.append("\nTL;DR: ")
+        out.append_text(line_text(paper.tldr))
     links = [f"doi:{paper.doi}" if paper.doi else "", f"arXiv:{paper.arxiv_id}" if paper.arxiv_id
              else "", paper.url or ""]
     if any(links):
-        lines.append(" · ".join(link for link in links if link))
-    return visible("\n".join(lines))
+        out.append("\n" + visible(" · ".join(link for link in links if link)))
+    return out

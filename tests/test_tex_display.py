@@ -1,0 +1,112 @@
+"""TeX and Markdown in titles, TL;DRs and names: rendered in the list, the detail pane, the
+reading view and citations; stored as the source wrote them."""
+
+from __future__ import annotations
+
+import pytest
+
+from reader.formats import render
+from reader.library import Library
+from reader.models import PaperRecord
+from reader.ui.app import ReaderApp
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_list import PaperList
+from tests.test_app import SIZE, detail_text, screen_text, settle
+
+DEPTH = r"DA$^2$: Depth Anything in Any Condition"
+GAN = r"InGaN\slashGaN Quantum Wells on $\left( 000\overline{1} \right)$ Surfaces"
+CONNIVER = r"The \sc CONNIVER Reference Manual"
+SHOWN = {
+    DEPTH: "DA²: Depth Anything in Any Condition",
+    GAN: "InGaN/GaN Quantum Wells on (0001̅) Surfaces",
+    CONNIVER: "The CONNIVER Reference Manual",
+}
+TLDR = r"Robust **depth** for 360$^\circ\times$180$^\circ$ panoramas, in $O(n^2)$ time."
+TLDR_SHOWN = "Robust depth for 360°×180° panoramas, in O(n²) time."
+
+
+@pytest.fixture
+def tex_library(empty_library: Library) -> Library:
+    """Three papers whose title, TL;DR and author name hold TeX."""
+    records = [
+        PaperRecord(abstract="Monocular depth estimation under adverse weather.", title=DEPTH,
+                    tldr=TLDR, authors=[r"J. Sch{\"o}ller"], venue="ICLR", year=2026),
+        PaperRecord(abstract="Growth of nitride quantum wells.", title=GAN, year=1999),
+        PaperRecord(abstract="A manual for a programming language.", title=CONNIVER,
+                    year=1972),
+    ]
+    empty_library.store.import_records(records, "tex.bib", "bibtex")
+    return empty_library
+
+
+def test_the_source_text_is_what_is_stored(tex_library: Library) -> None:
+    titles = {p.title for p in tex_library.store.iter_papers()}
+    assert titles == set(SHOWN)
+    assert {p.tldr for p in tex_library.store.iter_papers()} == {TLDR, None}
+
+
+async def test_the_list_shows_titles_rendered(tex_library: Library) -> None:
+    app = ReaderApp(tex_library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        rows = screen_text(app)
+        list_top = app.query_one(PaperList).region.y
+        listed = "\n".join(rows.splitlines()[list_top : list_top + 3])
+        for shown in SHOWN.values():
+            # The terminal gets a combining overline as a character of its own cell.
+            assert shown.replace("\u0305", "") in listed.replace("\u0305", "")
+        assert "$" not in listed and "\\" not in listed
+
+
+async def test_the_detail_pane_and_reading_view_show_title_tldr_and_names_rendered(
+    tex_library: Library,
+) -> None:
+    app = ReaderApp(tex_library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        shown_in_pane = []
+        for _ in SHOWN:
+            shown_in_pane.append(" ".join(detail_text(app).split()))
+            await pilot.press("j")
+            await pilot.pause()
+        for shown in SHOWN.values():
+            assert any(shown in text for text in shown_in_pane), shown
+        depth = next(text for text in shown_in_pane if SHOWN[DEPTH] in text)
+        assert f"TL;DR: {TLDR_SHOWN}" in depth
+        assert "J. Schöller" in depth
+        assert "$" not in depth and "**" not in depth and "\\" not in depth
+
+        await pilot.press("g")
+        while SHOWN[DEPTH] not in detail_text(app):
+            await pilot.press("j")
+            await pilot.pause()
+        await pilot.press("enter")
+        assert isinstance(app.screen, ReadingScreen)
+        reading = " ".join(detail_text(app).split())
+        assert SHOWN[DEPTH] in reading
+        assert f"TL;DR: {TLDR_SHOWN}" in reading
+        assert "$" not in reading and "**" not in reading
+
+
+@pytest.mark.parametrize(
+    ("style", "expected"),
+    [
+        ("apa", "DA²: Depth Anything in Any Condition"),
+        ("ieee", "DA²: Depth Anything in Any Condition"),
+        ("chicago-author-date", "DA²: Depth Anything in Any Condition"),
+    ],
+)
+def test_citations_render_a_tex_title(tex_library: Library, style: str, expected: str) -> None:
+    paper = next(p for p in tex_library.store.iter_papers() if p.title == DEPTH)
+    text = render([paper], "text", style)
+    assert expected in text
+    assert "$" not in text
+    assert "Schöller" in text
+
+
+def test_every_title_cited_from_the_list_is_rendered(tex_library: Library) -> None:
+    papers = list(tex_library.store.iter_papers())
+    text = render(papers, "text", "apa")
+    for shown in SHOWN.values():
+        assert shown in text
+    assert "\\" not in text
