@@ -18,7 +18,7 @@ from pylatexenc.latexencode import unicode_to_latex
 
 from reader.models import Paper
 
-__all__ = ["bibtex_entry", "entry_key", "make_citekey"]
+__all__ = ["CITEKEY", "bibtex_entry", "entry_key", "make_citekey", "usable_key"]
 
 # Caps on the two key parts, so keys built from long words stay typeable.
 _MAX_TITLE_WORD = 20
@@ -67,6 +67,8 @@ _ASCII_EXTRA = str.maketrans(
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 
 _NON_KEY_CHARS = re.compile(r"[^a-z0-9]+")
+# Safe in BibTeX, LaTeX \cite and pandoc alike (pandoc lets a key start with a digit or "_").
+CITEKEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-:./+]{0,99}")
 # Characters BibTeX, biber and bibtexparser all accept inside an entry key.
 _UNSAFE_KEY_CHARS = re.compile(r"[^A-Za-z0-9_:.+/-]+")
 
@@ -172,6 +174,26 @@ class CitekeyAllocator:
         self.taken.add(key)
         return key
 
+    def claim(self, wanted: str) -> str:
+        """``wanted`` if it is free, else the first free ``wanted`` + a, b …; now taken."""
+        key, n = wanted, 0
+        while key in self.taken:
+            n += 1
+            key = wanted + _letter_suffix(n)
+        self.taken.add(key)
+        return key
+
+
+def usable_key(key: str | None) -> str | None:
+    """A source's citation key as the library can keep it: as written when it is safe for
+    BibTeX, LaTeX and pandoc, else with the unsafe characters dropped (None if nothing is left)."""
+    key = (key or "").strip()
+    if not key or CITEKEY.fullmatch(key):
+        return key or None
+    cleaned = re.sub(r"[^A-Za-z0-9_\-:./+]", "", _ascii_keep_case(key))[:100]
+    cleaned = re.sub(r"^[^A-Za-z0-9_]+", "", cleaned)
+    return cleaned if CITEKEY.fullmatch(cleaned) else None
+
 
 def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) -> str:
     """A BibTeX entry for the paper, valid for bibtex/biber and parseable by bibtexparser.
@@ -179,30 +201,54 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     ``unicode`` keeps non-ASCII text as it is (biber, or bibtex with a UTF-8 document); without
     it every non-ASCII character becomes a LaTeX command, for classic 8-bit BibTeX.
     ``biblatex`` writes biblatex's entry types and fields (``date``, ``journaltitle``,
-    ``eprinttype``) instead of classic BibTeX's.
+    ``eprinttype``) instead of classic BibTeX's. The source's entry type, every variable of
+    the record and the source's own unmodelled fields are written back.
     """
+    source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
+    aliases: dict[str, str] = source.get("@fields", {}) if isinstance(source, dict) else {}
+    csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
     venue = _fold(paper.venue or "")
-    journal = bool(venue) and (paper.kind or "").strip().lower() in _JOURNAL_KINDS
-    if biblatex and venue.lower().startswith("arxiv"):
+    entry_type = _entry_type(paper, source, csl_type, venue, biblatex)
+    journal = bool(venue) and entry_type in _JOURNAL_ENTRY_TYPES
+    if biblatex and venue.lower().startswith("arxiv") and not source:
         # "arXiv preprint arXiv:…" is no venue: biblatex says it with eprint fields.
         venue = ""
-        journal = False
     fields: list[tuple[str, str]] = []
 
     title = _fold(paper.title or "")
-    if title:
+    if title and not (paper.title_derived and source):
         fields.append(("title", _escape_title(title)))
-    names = [_escape_name(n) for n in (_fold(a) for a in (paper.authors or [])) if n]
-    if names:
-        fields.append(("author", " and ".join(names)))
+    others = source.get("@others", []) if isinstance(source, dict) else []
+    authors = _record_names(paper, "author")
+    if authors is None:
+        authors = [_escape_name(n) for n in (_fold(a) for a in (paper.authors or [])) if n]
+    if authors or "author" in others:
+        fields.append(("author", " and ".join(authors + (["others"] if "author" in others
+                                                         else []))))
+    for variable, name in (("editor", "editor"), ("translator", "translator"),
+                           ("container-author", "bookauthor")):
+        names = _record_names(paper, variable) or []
+        if names:
+            fields.append((name, " and ".join(names + (["others"] if name in others else []))))
     if venue:
-        name = ("journaltitle" if biblatex else "journal") if journal else "booktitle"
-        fields.append((name, _escape_text(_expand_venue(venue))))
-    date = _iso_date(paper) if biblatex else ""
+        default = ("journaltitle" if biblatex else "journal") if journal else "booktitle"
+        name = aliases.get("container-title", default)
+        if biblatex and name == "journal":
+            name = "journaltitle"
+        value = venue if source or csl_type else _expand_venue(venue)
+        fields.append((name, _escape_text(value)))
+    fields += _record_fields(paper, entry_type, aliases, biblatex)
+    date = _iso_date(paper)
+    if not (biblatex or aliases.get("issued") == "date"
+            or (date.count("-") == 2 and "issued" in paper.csl)):
+        date = ""  # classic BibTeX says year and month; a day needs biblatex's date
     if date:
         fields.append(("date", date))
-    elif paper.year is not None:
+    if paper.year is not None and not (biblatex and date) and "year" not in source:
         fields.append(("year", _escape_text(_fold(str(paper.year)))))
+    month = _month(paper)
+    if month and not (biblatex and date) and "month" not in source:
+        fields.append(("month", month))
     doi = _escape_doi(_fold(paper.doi or ""))
     if doi:
         fields.append(("doi", doi))
@@ -210,29 +256,165 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if url:
         fields.append(("url", url))
     arxiv_id = _escape_doi(_fold(paper.arxiv_id or ""))
-    if arxiv_id:
+    if arxiv_id and "eprint" not in source:
         fields.append(("eprint", arxiv_id))
         fields.append(("eprinttype", "arxiv") if biblatex else ("archivePrefix", "arXiv"))
     keywords = [k for k in (_fold(k) for k in (paper.keywords or [])) if k]
     if keywords:
-        fields.append(("keywords", ", ".join(_escape_text(k) for k in keywords)))
+        name = aliases.get("keywords", "keywords")
+        fields.append((name, ", ".join(_escape_text(k) for k in keywords)))
     abstract = _fold(paper.abstract or "")
     if abstract:
         fields.append(("abstract", _escape_text(abstract)))
+    written = {name for name, _ in fields}
+    for name, value in source.items() if isinstance(source, dict) else ():
+        if name.startswith("@") or name in written or not isinstance(value, str):
+            continue
+        # As the source wrote it (LaTeX and all): reader does not know what it means.
+        fields.append((name, value if _braces_nest(value) else _escape_text(value)))
 
     if not unicode:
         fields = [(name, _ascii_field(name, value)) for name, value in fields]
-    if journal:
-        entry_type = "article"
-    elif venue:
-        entry_type = "inproceedings"
-    elif biblatex and (url or arxiv_id):
-        entry_type = "online"
-    else:
-        entry_type = "misc"
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    body = ",\n".join(
+        f"  {name} = {value}" if name == "month" and value in _MONTH_MACROS
+        else f"  {name} = {{{value}}}"
+        for name, value in fields
+    )
     head = f"@{entry_type}{{{entry_key(paper)}"
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
+
+
+# Entry types whose container is a journal (``journal`` / ``journaltitle``).
+_JOURNAL_ENTRY_TYPES = frozenset({"article", "periodical", "suppperiodical"})
+# Record variables and the BibTeX fields they are written to, in the order written.
+_BIBTEX_FIELDS = (
+    ("collection-title", "series"),
+    ("volume", "volume"),
+    ("issue", "number"),
+    ("number", "number"),
+    ("chapter-number", "chapter"),
+    ("page", "pages"),
+    ("edition", "edition"),
+    ("publisher", "publisher"),
+    ("publisher-place", "address"),
+    ("event", "eventtitle"),
+    ("event-place", "venue"),
+    ("number-of-pages", "pagetotal"),
+    ("genre", "type"),
+    ("ISBN", "isbn"),
+    ("ISSN", "issn"),
+    ("language", "language"),
+    ("note", "note"),
+)
+_THESIS_TYPES = frozenset({"phdthesis", "mastersthesis", "thesis"})
+_REPORT_TYPES = frozenset({"techreport", "report"})
+_MONTH_MACROS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+
+
+def _entry_type(
+    paper: Paper, source: dict[str, object], csl_type: str | None, venue: str, biblatex: bool
+) -> str:
+    """The source's entry type, else the one for the record's CSL type, else from the venue."""
+    from reader.record import bibtex_type_for
+
+    kind = source.get("@type") if isinstance(source, dict) else None
+    if isinstance(kind, str) and kind:
+        return kind
+    if csl_type:
+        return bibtex_type_for(csl_type, biblatex=biblatex)
+    if venue and (paper.kind or "").strip().lower() in _JOURNAL_KINDS:
+        return "article"
+    if venue and not (biblatex and venue.lower().startswith("arxiv")):
+        return "inproceedings"
+    if biblatex and (paper.url or paper.arxiv_id):
+        return "online"
+    return "misc"
+
+
+def _record_names(paper: Paper, variable: str) -> list[str] | None:
+    """The record's names of one variable as BibTeX names, None when it has none stored."""
+    names = paper.csl.get(variable)
+    if not isinstance(names, list) or not names:
+        return None
+    if variable == "author" and len(names) != len(paper.authors or []):
+        return None  # the names were edited since: the display names are the truth
+    out = []
+    for name in names:
+        if not isinstance(name, dict):
+            continue
+        literal = _fold(str(name.get("literal", "")))
+        if literal:
+            out.append("{" + _escape_text(literal) + "}")
+            continue
+        family = " ".join(
+            _fold(str(name.get(p, ""))) for p in ("non-dropping-particle", "family")
+            if name.get(p)
+        )
+        given = " ".join(
+            _fold(str(name.get(p, ""))) for p in ("given", "dropping-particle") if name.get(p)
+        )
+        suffix = _fold(str(name.get("suffix", "")))
+        family = _escape_name_part(family)
+        parts = [family, _escape_name_part(suffix), _escape_name_part(given)] if suffix else [
+            family, _escape_name_part(given)]
+        out.append(", ".join(p for p in parts if p) if given or suffix else family)
+    return [n for n in out if n]
+
+
+def _escape_name_part(text: str) -> str:
+    """A part of a name, escaped; braced when a comma or an "and" would split it."""
+    escaped = _AND_WORD.sub(r"{\1}", _escape_text(text))
+    return "{" + escaped + "}" if "," in escaped else escaped
+
+
+def _record_fields(
+    paper: Paper, entry_type: str, aliases: dict[str, str], biblatex: bool
+) -> list[tuple[str, str]]:
+    """The record's variables as BibTeX fields (under the source's own names where known)."""
+    fields: list[tuple[str, str]] = []
+    written: set[str] = set()
+    for variable, default in _BIBTEX_FIELDS:
+        value = paper.csl.get(variable)
+        if value in (None, "") or isinstance(value, dict | list):
+            continue
+        name = aliases.get(variable, default)
+        if variable == "publisher" and variable not in aliases:
+            if entry_type in _THESIS_TYPES:
+                name = "institution" if biblatex else "school"
+            elif entry_type in _REPORT_TYPES:
+                name = "institution"
+        if variable == "publisher-place" and biblatex and variable not in aliases:
+            name = "location"
+        if name in written:
+            continue
+        text = _fold(str(value))
+        if variable == "page":
+            text = re.sub(r"\s*[-\u2013\u2014]+\s*", "--", text)
+        fields.append((name, _escape_text(text)))
+        written.add(name)
+    accessed = paper.csl.get("accessed")
+    if isinstance(accessed, dict):
+        from reader.record import iso_from_parts
+
+        iso = iso_from_parts(accessed)
+        if iso:
+            fields.append(("urldate", iso))
+    return fields
+
+
+def _month(paper: Paper) -> str:
+    """The month of the record's date as a BibTeX macro (``nov``), or ""."""
+    issued = paper.csl.get("issued")
+    parts = issued.get("date-parts") if isinstance(issued, dict) else None
+    if not (isinstance(parts, list) and parts and isinstance(parts[0], list)):
+        return ""
+    if len(parts[0]) < 2:
+        return ""
+    try:
+        month = int(parts[0][1])
+    except (TypeError, ValueError):
+        return ""
+    return _MONTH_MACROS[month - 1] if 1 <= month <= 12 else ""
 
 
 def _iso_date(paper: Paper) -> str:

@@ -188,6 +188,8 @@ def import_cmd(
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(str(summary))
+    if summary.key_changes():
+        click.echo(summary.key_changes())
     for report in summary.reports:
         if report.previous is not None:
             changes = ", ".join(
@@ -407,7 +409,7 @@ def _write_osc52(text: str) -> None:
 def export_cmd(
     ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
 ) -> None:
-    """Export papers: BibTeX, BibLaTeX, CSL-JSON, Markdown, CSV or JSON (every field)."""
+    """Export papers: BibTeX, BibLaTeX, CSL-JSON, RIS, Markdown, CSV or JSON (every field)."""
     from reader.export import export, format_for_path
     from reader.formats import CitationError
 

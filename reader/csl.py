@@ -69,6 +69,7 @@ from typing import Any
 
 from reader.citations import entry_key
 from reader.models import Paper
+from reader.record import COLUMN_VARIABLES, NAME_VARIABLES, split_name
 from reader.textrender import plain_line, to_plain
 
 __all__ = [
@@ -107,12 +108,6 @@ OUTPUTS = ("text", "markdown", "html")
 _NS = "http://purl.org/net/xbiblio/csl"
 _CS = f"{{{_NS}}}"
 
-# Lower-case words that belong to the family name that follows them ("Vincent van Gogh").
-_PARTICLES = frozenset(
-    "van von der den de del della dei degli di da das dos du le la les ter ten zu zur bin ibn "
-    "al el".split()
-)
-_NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 # Words citeproc-py must not recase: a capital after the first letter (arXiv, GDPval, LLMs), or a
 # Greek letter first (a symbol from rendered math, "α-nets": no style wants "Α-Nets").
@@ -329,70 +324,32 @@ def _honour_initialize_false(root: Any) -> None:
 # --- CSL items -------------------------------------------------------------------------------
 
 
-def split_name(name: str) -> dict[str, str] | None:
-    """A "Given Family" display name as a CSL name: given, family, particle, suffix.
-
-    "Family, Given" (BibTeX order) is understood too. A single word, or a name in a script
-    without spaces, becomes a ``literal`` so that no style splits or initialises it.
-    """
-    name = " ".join(name.split())
-    if not name:
-        return None
-    if "," in name:
-        parts = [p.strip() for p in name.split(",")]
-        if len(parts) == 2 and parts[1].lower() in _NAME_SUFFIXES and " " in parts[0]:
-            # "Given Family, Jr.": a display name with its suffix after a comma.
-            split = split_name(parts[0])
-            if split is not None and "literal" not in split:
-                split["suffix"] = parts[1]
-                return split
-        family, rest = parts[0], [p for p in parts[1:] if p]
-        if family and rest:
-            result = {"family": family, "given": rest[-1]}
-            if len(rest) > 1:
-                result["suffix"] = rest[0]
-            return _particle_from_family(result)
-        name = " ".join(p for p in parts if p)
-    tokens = name.split(" ")
-    suffix = ""
-    if len(tokens) > 2 and tokens[-1].lower() in _NAME_SUFFIXES:
-        suffix = tokens.pop()
-    if len(tokens) == 1:
-        return {"literal": name}
-    start = len(tokens) - 1
-    while start > 1 and tokens[start - 1] in _PARTICLES:
-        start -= 1
-    result = {"given": " ".join(tokens[:start]), "family": tokens[-1]}
-    if start < len(tokens) - 1:
-        result["non-dropping-particle"] = " ".join(tokens[start:-1])
-    if suffix:
-        result["suffix"] = suffix
-    return result
-
-
-def _particle_from_family(name: dict[str, str]) -> dict[str, str]:
-    """Move a leading particle out of a family name ("van Gogh" → particle "van")."""
-    words = name["family"].split(" ")
-    lead = 0
-    while lead < len(words) - 1 and words[lead] in _PARTICLES:
-        lead += 1
-    if lead:
-        name["non-dropping-particle"] = " ".join(words[:lead])
-        name["family"] = " ".join(words[lead:])
-    return name
-
-
 def csl_type(paper: Paper) -> str:
-    """The CSL item type: paper-conference, article-journal, article (preprint) or manuscript."""
+    """The CSL item type: the source's, else paper-conference, article-journal, article
+    (preprint) or manuscript from the venue."""
     venue = (paper.venue or "").strip().lower()
     kind = (paper.kind or "").strip().lower()
-    if venue.startswith("arxiv") or (not venue and paper.arxiv_id):
+    if venue.startswith("arxiv") or (not venue and paper.arxiv_id and not paper.csl.get("type")):
         return "article"
+    stored = paper.csl.get("type")
+    if isinstance(stored, str) and stored:
+        return stored
     if not venue:
         return "manuscript"
     if kind in ("article", "article-journal", "journal-article"):
         return "article-journal"
     return "paper-conference"
+
+
+def csl_names(paper: Paper, variable: str = "author") -> list[dict[str, Any]]:
+    """The paper's names of one variable as CSL names: as the source structured them, else
+    split from the display names (authors only)."""
+    stored = paper.csl.get(variable)
+    if variable != "author":
+        return list(stored) if isinstance(stored, list) else []
+    if isinstance(stored, list) and len(stored) == len(paper.authors or []):
+        return list(stored)
+    return [n for n in (split_name(plain_line(a)) for a in paper.authors or []) if n]
 
 
 def paper_url(paper: Paper) -> str | None:
@@ -424,25 +381,33 @@ def _one_line(text: str) -> str:
 
 
 def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
-    """The paper as a CSL-JSON item, ``id`` being its citation key; strings are plain text."""
+    """The paper as a CSL-JSON item, ``id`` being its citation key; strings are plain text.
+
+    Everything the record holds goes in: the source's type, names, volume, issue, pages,
+    publisher and the rest of its CSL variables.
+    """
     item: dict[str, Any] = {"id": entry_key(paper), "type": csl_type(paper)}
     title = _one_line(paper.title)
-    if title:
+    if title and not (paper.title_derived and paper.csl.get("type")):
         item["title"] = title
-    names = [n for n in (split_name(plain_line(a)) for a in paper.authors or []) if n]
+    names = csl_names(paper)
     if names:
         item["author"] = names
-    issued = _issued(paper)
+    stored_issued = paper.csl.get("issued")
+    issued = stored_issued if isinstance(stored_issued, dict) else _issued(paper)
     if issued:
         item["issued"] = issued
     venue = _one_line(paper.venue or "")
-    if item["type"] == "article":
+    if item["type"] == "article" and not paper.csl.get("type"):
         # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it.
         item["publisher"] = "arXiv"
         if paper.arxiv_id:
             item["number"] = paper.arxiv_id
     elif venue:
         item["container-title"] = venue
+    for variable, value in paper.csl.items():
+        if variable not in item and variable not in COLUMN_VARIABLES:
+            item[variable] = value
     if paper.doi and paper.doi.strip():
         item["DOI"] = paper.doi.strip()
     url = paper_url(paper)
@@ -474,17 +439,23 @@ def _engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> d
     item = csl_item(paper, abstract=style.uses_abstract)
     item["id"] = item_id
     item.pop("keyword", None)
-    if "issued" in item:
+    if "page" in item:
+        # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
+        item["page"] = str(item["page"]).replace("\u2013", "-").replace("--", "-")
+    if "issued" in item and "issued" not in paper.csl:
         # The cited year only: a stored full date is often the arXiv or OpenReview submission
         # day, which APA and IEEE would print as if it were the publication date.
         item["issued"] = {"date-parts": [item["issued"]["date-parts"][0][:1]]}
     if escape:
         for field, value in item.items():
-            if field == "author":
-                item[field] = [{k: _html(v) for k, v in n.items()} for n in value]
+            if field in NAME_VARIABLES and isinstance(value, list):
+                item[field] = [
+                    {k: _html(v) if isinstance(v, str) else v for k, v in n.items()}
+                    for n in value
+                ]
             elif isinstance(value, str) and field not in ("id", "type"):
                 item[field] = _html(value)
-    for field in ("title", "container-title", "publisher"):
+    for field in ("title", "container-title", "publisher", "collection-title"):
         if field in item:
             item[field] = _protect_case(item[field])
     return item

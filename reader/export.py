@@ -75,12 +75,16 @@ _YAML_BREAKS = {"\u0085": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
 def export(papers: Sequence[Paper], fmt: str, path: Path | None = None) -> str:
     """The papers in an export format; written to ``path`` (atomically) when one is given.
 
-    Formats: ``bibtex``, ``biblatex``, ``csljson`` (as :func:`reader.formats.render`),
+    Formats: ``bibtex``, ``biblatex``, ``csljson`` (as :func:`reader.formats.render`), ``ris``,
     ``markdown`` (a section per paper), ``csv`` (one row per paper, ``CSV_COLUMNS``) and
     ``json`` (every field of every paper). Raises :class:`CitationError` for another format.
     """
     if fmt in ("bibtex", "biblatex", "csljson"):
         text = render(papers, fmt)
+    elif fmt == "ris":
+        from reader.ris_writer import ris_records
+
+        text = ris_records(papers)
     elif fmt == "markdown":
         text = "\n\n".join(_markdown_section(p) for p in papers)
     elif fmt == "csv":
@@ -344,6 +348,7 @@ _SUFFIX_FORMATS = {
     ".md": "markdown",
     ".markdown": "markdown",
     ".csv": "csv",
+    ".ris": "ris",
 }
 
 

@@ -9,4 +9,4 @@ from __future__ import annotations
 #: What ``reader cite --format`` and the citation picker can produce.
 CITATION_FORMATS = ("text", "bibtex", "biblatex", "csljson", "key", "latex", "pandoc", "markdown")
 #: What ``reader export --format`` can write.
-EXPORT_FORMATS = ("bibtex", "biblatex", "csljson", "markdown", "csv", "json")
+EXPORT_FORMATS = ("bibtex", "biblatex", "csljson", "ris", "markdown", "csv", "json")

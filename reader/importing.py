@@ -9,12 +9,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reader.citations import CitekeyAllocator
+from reader.citations import CitekeyAllocator, usable_key
 from reader.clock import now
 from reader.highlights import reanchor
 from reader.identifiers import normalize_arxiv_id, normalize_doi
 from reader.identity import Known, Matcher, abstract_key, title_key
 from reader.models import ImportSummary, PaperRecord
+from reader.record import NAME_VARIABLES, family_key, is_anonymous
 from reader.sanitize import normalize_for_identity
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 _MERGE_COLUMNS = (
     "title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
-    "arxiv_id, openreview_id, " + ", ".join(_FILL_IN)
+    "arxiv_id, openreview_id, csl, extra, citekey, citekey_origin, " + ", ".join(_FILL_IN)
 )
 
 
@@ -97,6 +98,9 @@ class _Import:
         taken = {row[0] for row in conn.execute("SELECT citekey FROM papers")}
         self.citekeys = CitekeyAllocator(taken)
         self.actions: dict[int, str] = {}
+        #: Papers met by an earlier record of this file, and what that record said: entries of
+        #: one file are one paper only when they share an identifier or say the same.
+        self.met: dict[int, str] = {}
 
     def _known(self) -> Iterator[Known]:
         for row in self.conn.execute(
@@ -139,16 +143,33 @@ class _Import:
         )
 
     def _one(self, record: PaperRecord) -> None:
+        _drop_anonymous(record)
         doi = normalize_doi(record.doi)
         arxiv_id = normalize_arxiv_id(record.arxiv_id)
         key = abstract_key(record.abstract)
         by_title = title_key(record.title, record.year, record.title_derived)
-        paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, key, by_title)
-        if paper_id is None and not self.library_was_empty and record.abstract:
-            paper_id = self.matcher.similar(record.abstract)
+        ids = (doi, arxiv_id, record.openreview_id)
+        said = _fingerprint(record)
+        paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
         if paper_id is None:
-            self._insert(record, doi, arxiv_id, key)
+            for candidate, how in (
+                (self.matcher.exact(None, None, None, key), "abstract"),
+                (self.matcher.exact(None, None, None, None, by_title), "title"),
+            ):
+                if candidate is not None and self._same_paper(candidate, record, ids, said, how):
+                    paper_id = candidate
+                    break
+        if paper_id is None and not self.library_was_empty and record.abstract:
+            candidate = self.matcher.similar(record.abstract)
+            if candidate is not None and self._same_paper(
+                candidate, record, ids, said, "abstract"
+            ):
+                paper_id = candidate
+        if paper_id is None:
+            paper_id = self._insert(record, doi, arxiv_id, key)
+            self.met.setdefault(paper_id, said)
             return
+        self.met.setdefault(paper_id, said)
         action = self._merge(paper_id, record, doi, arxiv_id, key)
         if action == "unchanged":
             self.summary.unchanged += 1
@@ -161,15 +182,55 @@ class _Import:
         if previous is None or ACTIONS.index(action) < ACTIONS.index(previous):
             self.actions[paper_id] = action
 
+    def _same_paper(
+        self,
+        paper_id: int,
+        record: PaperRecord,
+        ids: tuple[str | None, str | None, str | None],
+        said: str,
+        how: str,
+    ) -> bool:
+        """Whether a paper found by its abstract or title is the record's paper.
+
+        Different DOIs, arXiv ids or OpenReview ids are different papers; a title (with its
+        year) needs the first authors to agree; and a paper an earlier record of this file
+        already stands for is this one only if the two records say the same.
+        """
+        if paper_id in self.met:
+            return self.met[paper_id] == said
+        row = self.conn.execute(
+            "SELECT doi, arxiv_id, openreview_id, authors FROM papers WHERE id = ?", (paper_id,)
+        ).fetchone()
+        if row is None:
+            return False
+        pairs = zip(ids, row[:3], strict=True)
+        if any(mine and theirs and mine != theirs for mine, theirs in pairs):
+            return False
+        if how == "title":
+            theirs = [a for a in json.loads(row[3] or "[]") if not is_anonymous(a)]
+            mine = record.authors
+            if bool(mine) != bool(theirs):
+                return False
+            if mine and family_key(mine[0]) != family_key(theirs[0]):
+                return False
+        return True
+
     def _insert(
         self, record: PaperRecord, doi: str | None, arxiv_id: str | None, key: str | None
-    ) -> None:
-        citekey = self.citekeys.allocate(record.title, record.authors, record.year)
+    ) -> int:
+        wanted = usable_key(record.citekey)
+        if wanted:
+            citekey, origin = self.citekeys.claim(wanted), "source"
+            if citekey != record.citekey:
+                self.summary.renamed_keys.append((record.citekey or "", citekey))
+        else:
+            citekey = self.citekeys.allocate(record.title, record.authors, record.year)
+            origin = "generated"
         paper_id = self.conn.execute(
             "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
             "year, keywords, url, doi, citekey, source, added_at, updated_at, generation, "
-            "arxiv_id, openreview_id, date, withdrawn, tldr, primary_area, kind) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "arxiv_id, openreview_id, date, withdrawn, tldr, primary_area, kind, csl, extra, "
+            "citekey_origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 record.title,
                 int(record.title_derived),
@@ -193,14 +254,24 @@ class _Import:
                 record.tldr,
                 record.primary_area,
                 record.kind,
+                _json(record.csl),
+                _json(record.extra),
+                origin,
             ),
         ).lastrowid
         assert paper_id is not None
+        if record.note and record.note.strip():
+            self.conn.execute(
+                "INSERT INTO notes (paper_id, body, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (paper_id) DO NOTHING",
+                (paper_id, record.note, self.stamp),
+            )
         self.matcher.add(
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title_of(record))
         )
         self.actions[paper_id] = "new"
         self.summary.new += 1
+        return paper_id
 
     def _merge(
         self,
@@ -249,6 +320,7 @@ class _Import:
         if record.withdrawn and not current["withdrawn"]:
             updates["withdrawn"] = 1
             done.add("withdrawn")
+        updates.update(self._merge_record(record, current))
         if not updates:
             return "unchanged"
         done.add("merged")
@@ -260,6 +332,59 @@ class _Import:
         if "abstract" in updates:
             reanchor(self.conn, paper_id, updates["abstract"])
         return next(action for action in ACTIONS if action in done)
+
+
+    def _merge_record(self, record: PaperRecord, current: dict[str, Any]) -> dict[str, Any]:
+        """Column updates that fill in the CSL variables, source fields and key the paper
+        lacks (what the library has stays)."""
+        updates: dict[str, Any] = {}
+        csl = json.loads(current["csl"] or "{}")
+        added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
+                 k not in csl}
+        if added:
+            updates["csl"] = _json({**csl, **added})
+        extra = json.loads(current["extra"] or "{}")
+        merged_extra = {fmt: {**fields, **extra.get(fmt, {})}
+                        for fmt, fields in record.extra.items()}
+        if any(merged_extra[fmt] != extra.get(fmt) for fmt in merged_extra):
+            updates["extra"] = _json({**extra, **merged_extra})
+        wanted = usable_key(record.citekey)
+        if (
+            wanted
+            and current["citekey_origin"] == "generated"
+            and wanted != current["citekey"]
+            and wanted not in self.citekeys.taken
+        ):
+            # The source's own key replaces one the library made up: it is the key the
+            # user's documents cite.
+            updates.update(citekey=self.citekeys.claim(wanted), citekey_origin="source")
+        return updates
+
+
+def _drop_anonymous(record: PaperRecord) -> None:
+    """Remove "Anonymous" (no author at all) from the record's names."""
+    if any(is_anonymous(a) for a in record.authors):
+        record.authors = [a for a in record.authors if not is_anonymous(a)]
+    for variable in NAME_VARIABLES:
+        names = record.csl.get(variable)
+        if isinstance(names, list) and any(
+            isinstance(n, dict) and is_anonymous(n) for n in names
+        ):
+            kept = [n for n in names if not (isinstance(n, dict) and is_anonymous(n))]
+            if kept:
+                record.csl[variable] = kept
+            else:
+                del record.csl[variable]
+
+
+def _fingerprint(record: PaperRecord) -> str:
+    """Everything a record says about its paper (not where it was read), for comparison."""
+    data = {name: getattr(record, name) for name in PaperRecord.__slots__ if name != "source"}
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _json(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False) if value else "{}"
 
 
 def by_title_of(record: PaperRecord) -> str | None:

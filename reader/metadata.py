@@ -79,7 +79,9 @@ def check(form: dict[str, str]) -> Checked:
                     out.values[name] = doi
         elif name == "citekey":
             if not CITEKEY.fullmatch(text):
-                out.errors[name] = "Letters, digits and _-:./+ only, starting with a letter"
+                out.errors[name] = (
+                    "Letters, digits and _-:./+ only, starting with a letter, digit or _"
+                )
             else:
                 out.values[name] = text
         else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -28,6 +29,15 @@ class PaperRecord:
     primary_area: str | None = None
     #: The entry type of the source (``article``, ``inproceedings`` …) when it has one.
     kind: str | None = None
+    #: The source's own citation key (BibTeX key, CSL ``id``, RIS ``ID``), if it has one.
+    citekey: str | None = None
+    #: CSL variables beyond the fields above (see :mod:`reader.record`): type, volume, issue,
+    #: page, publisher, issued date parts, structured names (author, editor …) and so on.
+    csl: dict[str, Any] = field(default_factory=dict)
+    #: Source fields the record does not model, verbatim, under the source format's name.
+    extra: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: A note that came with the source (Zotero child notes), as Markdown.
+    note: str | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -79,6 +89,10 @@ class Paper:
     #: Triage: shown in the detail or reading view at least once; marked read with ``r``.
     seen: bool = False
     read: bool = False
+    #: The bibliographic record beyond the columns above (see :mod:`reader.record`).
+    csl: dict[str, Any] = field(default_factory=dict)
+    #: Source fields the record does not model, verbatim, by source format.
+    extra: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def venue_year(self) -> str:
@@ -127,6 +141,8 @@ class ImportSummary:
     previous: str | None = None
     #: The summaries of the files, for an import of several.
     reports: list[ImportSummary] = field(default_factory=list)
+    #: Source keys that were taken, and the keys the papers got instead: (source, given).
+    renamed_keys: list[tuple[str, str]] = field(default_factory=list)
 
     def __str__(self) -> str:
         text = (
@@ -152,6 +168,16 @@ class ImportSummary:
         ]
         return ", ".join(parts)
 
+    def key_changes(self) -> str:
+        """Source keys another paper already had, e.g. ``key Rame72 was taken: now Rame72a``."""
+        if not self.renamed_keys:
+            return ""
+        shown = [f"{old} → {new}" for old, new in self.renamed_keys[:5]]
+        more = len(self.renamed_keys) - len(shown)
+        text = ", ".join(shown) + (f" and {more:,} more" if more else "")
+        plural = "s" if len(self.renamed_keys) != 1 else ""
+        return f"{len(self.renamed_keys):,} key{plural} already taken, given a suffix: {text}"
+
     def add(self, other: ImportSummary) -> None:
         """Add another file's counts to these."""
         for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
@@ -159,4 +185,5 @@ class ImportSummary:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
         self.warnings += other.warnings
+        self.renamed_keys += other.renamed_keys
         self.files += other.files

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.backup import BackupError, automatic_backup
+from reader.citations import CITEKEY
 from reader.clock import now
 from reader.importing import UndoResult, write_import
 from reader.models import Highlight, ImportSummary, Paper, PaperRecord, PaperRow
@@ -38,7 +39,7 @@ _PAPER_COLUMNS = (
     "ORDER BY tag)), "
     "(SELECT json_group_array(json_array(id, start, end, quote, note, orphaned)) "
     "FROM (SELECT * FROM highlights WHERE paper_id = p.id ORDER BY orphaned, start)), "
-    "p.seen_at IS NOT NULL, p.read_at IS NOT NULL"
+    "p.seen_at IS NOT NULL, p.read_at IS NOT NULL, p.csl, p.extra"
 )
 
 
@@ -56,8 +57,6 @@ class StoreError(Exception):
     """A library database problem the user must be told about in one line."""
 
 
-# Safe in BibTeX, LaTeX \cite and pandoc alike.
-CITEKEY = re.compile(r"[A-Za-z][A-Za-z0-9_\-:./+]{0,99}")
 
 _LAST_IMPORT_ITEMS = (
     "SELECT paper_id FROM import_items WHERE import_id = "
@@ -424,7 +423,7 @@ class Store:
         if not CITEKEY.fullmatch(citekey):
             raise StoreError(
                 f"{citekey!r} is not a usable citation key (letters, digits and _-:./+ only, "
-                "starting with a letter)"
+                "starting with a letter, digit or _)"
             )
         with self.transaction() as conn:
             owner = conn.execute("SELECT id FROM papers WHERE citekey = ?", (citekey,)).fetchone()
@@ -781,4 +780,6 @@ def _paper(r: tuple) -> Paper:
         ],
         seen=bool(r[23]),
         read=bool(r[24]),
+        csl=json.loads(r[25] or "{}"),
+        extra=json.loads(r[26] or "{}"),
     )

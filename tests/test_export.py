@@ -158,7 +158,9 @@ def test_markdown_export_has_a_section_per_paper(papers: list[Paper]) -> None:
 def test_unknown_export_format() -> None:
     with pytest.raises(CitationError, match="unknown export format 'docx'"):
         export([HOSTILE], "docx")
-    assert set(EXPORT_FORMATS) == {"bibtex", "biblatex", "csljson", "markdown", "csv", "json"}
+    assert set(EXPORT_FORMATS) == {
+        "bibtex", "biblatex", "csljson", "ris", "markdown", "csv", "json"
+    }
 
 
 def test_file_names_pick_the_format() -> None:

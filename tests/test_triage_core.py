@@ -152,7 +152,7 @@ def test_sort_orders(library: Library) -> None:
 
 def test_metadata_edit(library: Library) -> None:
     gdp = paper_id_with(library, "GDPval")
-    bad = check({"year": "20x6", "url": "file:///etc/passwd", "doi": "nope", "citekey": "1x"})
+    bad = check({"year": "20x6", "url": "file:///etc/passwd", "doi": "nope", "citekey": "-x"})
     assert set(bad.errors) == {"year", "url", "doi", "citekey"}
     good = check({"title": "GDPval: tasks", "authors": "Ada Lovelace; Alan Turing",
                   "year": "2026", "url": "https://example.org/p", "doi": "doi:10.5555/ABC",

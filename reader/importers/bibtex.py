@@ -15,8 +15,14 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import bibtexparser
+from bibtexparser.middlewares.names import (
+    InvalidNameError,
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
 from bibtexparser.model import (
     DuplicateBlockKeyBlock,
     DuplicateFieldKeyBlock,
@@ -28,11 +34,12 @@ from bibtexparser.model import (
 from reader.identifiers import normalize_arxiv_id, normalize_doi
 from reader.importers import ImportFormatError, ParseResult
 from reader.models import PaperRecord
+from reader.record import csl_type_for_bibtex, date_parts, display_name, is_anonymous
 from reader.sanitize import clean_imported
 from reader.textrender import to_plain
 from reader.titles import derive_title
 
-__all__ = ["display_name", "parse", "split_names"]
+__all__ = ["parse", "parse_names", "split_names"]
 
 # bibtexparser logs every aborted block as a warning. With no handler configured, Python's
 # last-resort handler would print them onto the terminal the UI draws on; the problems are
@@ -289,25 +296,35 @@ def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecor
     if title and subtitle:
         title = f"{title}: {subtitle}"
     abstract = _abstract(fields.get("abstract", ""))
-    if not title and not abstract:
-        return None
     title_derived = False
-    if not title:
+    if not title and abstract:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
         title_derived = True
+    elif not title:
+        # A whole journal issue or a bare note: named by what it has, so that it is kept.
+        stand_in = next(
+            (fields[f] for f in ("booktitle", "journal", "journaltitle", "howpublished", "note")
+             if fields.get(f, "").strip()),
+            "",
+        )
+        title = _plain(stand_in)[:TITLE_MAX]
+        if not title:
+            return None
+        title_derived = True
 
-    venue_raw = next(
-        (fields[name] for name in ("journal", "journaltitle", "booktitle") if fields.get(name)),
-        "",
+    venue_field = next(
+        (name for name in ("journal", "journaltitle", "booktitle") if fields.get(name)), None
     )
+    venue_raw = fields[venue_field] if venue_field else ""
     if not venue_raw and parent_title and entry.kind in _PART_LIKE:
         venue_raw = parent_title
     year, date = _year_and_date(fields)
+    csl, extra = _csl_and_extra(entry, fields, date, venue_field)
     return PaperRecord(
         abstract=abstract,
         title=title,
         title_derived=title_derived,
-        authors=split_names(fields.get("author", "")),
+        authors=[display_name(n) for n in csl.get("author", [])],
         venue=_plain(venue_raw) or None,
         year=year,
         keywords=_keywords(fields.get("keywords") or fields.get("keyword") or ""),
@@ -317,7 +334,127 @@ def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecor
         arxiv_id=_arxiv_id(fields),
         date=date,
         kind=entry.kind or None,
+        citekey=entry.key or None,
+        csl=csl,
+        extra=extra,
     )
+
+
+# Fields whose plain text is a CSL variable as it is.
+_TEXT_VARIABLES = {
+    "volume": "volume",
+    "edition": "edition",
+    "isbn": "ISBN",
+    "issn": "ISSN",
+    "language": "language",
+    "note": "note",
+    "series": "collection-title",
+    "chapter": "chapter-number",
+    "eventtitle": "event",
+    "venue": "event-place",
+    "pagetotal": "number-of-pages",
+    "type": "genre",
+    "pages": "page",
+    "publisher": "publisher",
+    "address": "publisher-place",
+    "location": "publisher-place",
+    # Who published a thesis, a report or a manual, when no publisher is named.
+    "school": "publisher",
+    "institution": "publisher",
+    "organization": "publisher",
+}
+_NAME_FIELDS = {"author": "author", "editor": "editor", "translator": "translator",
+                "bookauthor": "container-author"}
+# Fields a record holds in its columns (title, abstract, identifiers, keywords, dates).
+_COLUMN_FIELDS = frozenset(
+    "title subtitle abstract doi url keywords keyword year month date urldate number".split()
+)
+# Entry types whose ``number`` is the issue of a periodical.
+_ISSUE_KINDS = frozenset({"article", "periodical", "suppperiodical"})
+# The field an export writes each variable to when the source used no other name.
+_DEFAULT_FIELD = {
+    "publisher-place": "address",
+    "publisher": "publisher",
+    "issue": "number",
+    "number": "number",
+    "container-title": "journal",
+    "keywords": "keywords",
+}
+
+
+def _csl_and_extra(
+    entry: _Entry, fields: dict[str, str], date: str | None, venue_field: str | None
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The CSL variables of an entry, and its own fields the record does not model (verbatim).
+
+    ``@fields`` among the kept fields remembers the source's name for a variable that more
+    than one field can hold (``location`` or ``address``, ``journaltitle`` or ``journal``), so
+    that an export writes it back under the same name; ``@others`` the name lists that ended
+    in ``and others``; ``@type`` the entry type.
+    """
+    csl: dict[str, Any] = {"type": csl_type_for_bibtex(entry.kind)}
+    used = set(_COLUMN_FIELDS)
+    names: dict[str, str] = {}
+    others: list[str] = []
+    for field, variable in _NAME_FIELDS.items():
+        value = fields.get(field, "")
+        if value.strip():
+            parsed, has_others = parse_names(value)
+            if parsed:
+                csl[variable] = parsed
+                used.add(field)
+            if has_others:
+                others.append(field)
+    for field, value in fields.items():
+        target = _TEXT_VARIABLES.get(field)
+        if target is None or not value.strip() or target in csl:
+            continue
+        variable = target
+        text = _plain(value)
+        if variable == "page":
+            text = text.replace("–", "-")
+        if text:
+            csl[variable] = text
+            used.add(field)
+            if _DEFAULT_FIELD.get(variable, field) != field:
+                names[variable] = field
+    number = fields.get("number", "").strip()
+    if number:
+        csl["issue" if entry.kind in _ISSUE_KINDS else "number"] = _plain(number)
+    if venue_field:
+        used.add(venue_field)
+        if venue_field != ("journal" if entry.kind in _ISSUE_KINDS else "booktitle"):
+            names["container-title"] = venue_field
+    if fields.get("keyword") and not fields.get("keywords"):
+        names["keywords"] = "keyword"
+    parts = date_parts(date)
+    if parts:
+        csl["issued"] = {"date-parts": [parts]}
+        if fields.get("date"):
+            names["issued"] = "date"
+    accessed = date_parts(clean_imported(fields.get("urldate", "")))
+    if accessed:
+        csl["accessed"] = {"date-parts": [accessed]}
+    if _arxiv_id(fields):
+        used.update(("eprint", "archiveprefix", "eprinttype"))
+    kept: dict[str, Any] = {
+        field: clean_imported(value)
+        for field, value in entry.fields.items()
+        if value.strip() and field not in used
+    }
+    for field in ("year", "month"):
+        raw = entry.fields.get(field, "").strip()
+        understood = (raw.isdigit() if field == "year" else bool(parts and len(parts) > 1))
+        if raw and not understood:
+            # "{\noopsort{1973b}}1973", "jun # "-" # aug": what BibTeX prints, kept as written.
+            kept[field] = clean_imported(raw)
+    if names:
+        kept["@fields"] = names
+    if others:
+        kept["@others"] = others
+    if entry.kind:
+        kept["@type"] = entry.kind
+    return csl, {"bibtex": kept}
 
 
 def _inherit(entry: _Entry, fields: dict[str, str], by_key: dict[str, _Entry]) -> str:
@@ -460,33 +597,58 @@ def _month_number(value: str) -> int | None:
 
 
 def split_names(value: str) -> list[str]:
-    """Display names ("Given Family") of a BibTeX name list; ``others`` is dropped.
+    """Display names ("Given Family") of a BibTeX name list; ``others`` is dropped."""
+    return [display_name(n) for n in parse_names(value)[0]]
 
-    Names are separated by ``and`` outside braces; each is "First von Last", "von Last, First"
-    or "von Last, Jr, First", and a fully braced name (``{World Health Organization}``) is kept
-    whole.
+
+def parse_names(value: str) -> tuple[list[dict[str, str]], bool]:
+    """CSL names of a BibTeX name list, and whether it ended in ``and others``.
+
+    bibtexparser splits the list at ``and`` outside braces and each name into First, von,
+    Last and Jr by BibTeX's rules ("First von Last", "von Last, First", "von Last, Jr,
+    First"); a name braced whole (``{National Cancer Institute}``) is a literal.
     """
-    names: list[str] = []
-    for part in _split_outside_braces(clean_imported(value), _AND):
-        part = part.strip()
-        if not part or part.lower() == "others":
+    names: list[dict[str, str]] = []
+    others = False
+    for raw in split_multiple_persons_names(clean_imported(value)):
+        raw = _TIE.sub(" ", raw).strip()
+        if not raw:
             continue
-        name = display_name(part)
-        if name:
+        if raw.lower() == "others":
+            others = True
+            continue
+        if raw.lower() == "and":
+            continue  # an empty list between two "and"s
+        name = _parse_name(raw)
+        if name and not is_anonymous(name):
             names.append(name)
-    return names
+    return names, others
 
 
-def display_name(name: str) -> str:
-    """One BibTeX name as "Given Family" in plain Unicode."""
-    parts = [p.strip() for p in _split_outside_braces(name, _COMMA)]
-    if len(parts) == 2:
-        last, first = parts
-        name = f"{first} {last}"
-    elif len(parts) >= 3:
-        last, suffix, first = parts[0], parts[1], " ".join(parts[2:])
-        name = f"{first} {last} {suffix}"
-    return _plain(name)
+def _parse_name(raw: str) -> dict[str, str] | None:
+    """One BibTeX name as a CSL name (plain Unicode parts)."""
+    if raw.startswith("{") and raw.endswith("}") and _closing_brace(raw, 0) == len(raw) - 1:
+        literal = _plain(raw)
+        return {"literal": literal} if literal else None
+    try:
+        parts = parse_single_name_into_parts(raw, strict=False)
+    except (InvalidNameError, ValueError, IndexError):
+        literal = _plain(raw)
+        return {"literal": literal} if literal else None
+    name: dict[str, str] = {}
+    for variable, words in (
+        ("given", parts.first),
+        ("non-dropping-particle", parts.von),
+        ("family", parts.last),
+        ("suffix", parts.jr),
+    ):
+        text = _plain(" ".join(words))
+        if text:
+            name[variable] = text
+    if "family" not in name and "given" in name:
+        # A single word is a family name, whatever its case.
+        name = {"family": name["given"], **{k: v for k, v in name.items() if k != "given"}}
+    return name or None
 
 
 def _split_outside_braces(text: str, separator: re.Pattern[str]) -> list[str]:

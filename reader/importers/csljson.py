@@ -26,6 +26,7 @@ from reader.importers.jsonsniff import (
     year_value,
 )
 from reader.models import PaperRecord
+from reader.record import COLUMN_VARIABLES, NAME_VARIABLES, clean_names, display_name
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
 # Name parts in reading order; particles such as "van" or "de" sit between given and family.
@@ -47,10 +48,11 @@ def _convert(record: JsonRecord) -> Outcome:
         # Zotero may export a short DOI ("10/fqd6hj"); the doi.org URL holds the full one.
         doi = normalize_doi(url)
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
+    csl = _variables(item)
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstract")),
         title=clean_title(_first(item.get("title"))),
-        authors=_names(item.get("author")),
+        authors=[display_name(n) for n in csl.get("author", [])] or _names(item.get("author")),
         venue=clean_title(_first(item.get("container-title"))) or None,
         year=int(date[:4]) if date else None,
         keywords=string_list(item.get("keyword"), r"\s*[,;]\s*"),
@@ -59,8 +61,40 @@ def _convert(record: JsonRecord) -> Outcome:
         arxiv_id=arxiv_id,
         date=date,
         kind=clean_title(item.get("type")) or None,
+        citekey=clean_title(item.get("citation-key")) or clean_title(item.get("id")) or None,
+        csl=csl,
     )
     return finish_record(paper, record, record_label(record, ("id", "citation-key")))
+
+
+def _variables(item: dict[str, Any]) -> dict[str, Any]:
+    """The item's CSL variables beyond the paper's columns: names cleaned, the rest as given."""
+    csl: dict[str, Any] = {}
+    for variable, value in item.items():
+        if variable in COLUMN_VARIABLES or value in (None, "", [], {}):
+            continue
+        if variable in NAME_VARIABLES:
+            names = clean_names(_clean(value))
+            if names:
+                csl[variable] = names
+        elif isinstance(value, str):
+            text = clean_title(value)
+            if text:
+                csl[variable] = text
+        elif isinstance(value, int | float | list | dict) and not isinstance(value, bool):
+            csl[variable] = _clean(value)
+    return csl
+
+
+def _clean(value: Any) -> Any:
+    """A JSON value with every string in it cleaned as imported text is."""
+    if isinstance(value, str):
+        return clean_title(value)
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_title(k): _clean(v) for k, v in value.items()}
+    return value
 
 
 def _first(value: Any) -> Any:

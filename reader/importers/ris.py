@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import rispy
 
@@ -16,6 +17,8 @@ from reader.identifiers import normalize_doi
 from reader.importers import ImportFormatError, ParseResult
 from reader.importers.dates import year_and_date
 from reader.models import PaperRecord
+from reader.record import date_parts, is_anonymous
+from reader.record import display_name as record_display
 from reader.sanitize import clean_imported
 from reader.textrender import to_plain
 from reader.titles import derive_title
@@ -36,7 +39,7 @@ _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 
 # rispy maps tags to long names; the tags themselves are clearer here ("AU", "T2" …).
 _MAPPING = {tag: tag for tag in rispy.TAG_KEY_MAPPING}
-_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "KW", "N1", "UR"]
+_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "ED", "KW", "N1", "UR", "SN"]
 
 # Reference types as the BibTeX-style kinds the other importers use.
 _KINDS = {
@@ -176,11 +179,8 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
         title_derived = True
 
-    authors: list[str] = []
-    for name in _values(tags, "AU") + _values(tags, "A1"):
-        display = display_name(name)
-        if display and display not in authors:
-            authors.append(display)
+    csl, extra = _csl_and_extra(tags, item.lines)
+    authors = [record_display(n) for n in csl.get("author", [])]
     keywords: list[str] = []
     for value in _values(tags, "KW"):
         for word in value.split(";"):
@@ -203,7 +203,111 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         source=f"{source}:{item.start}",
         date=date,
         kind=_KINDS.get(kind_code, kind_code.lower() or None),
+        citekey=_fold(_first(tags, "ID")) or None,
+        csl=csl,
+        extra=extra,
     )
+
+
+# RIS reference types as CSL types.
+_CSL_TYPES = {
+    "JOUR": "article-journal", "JFULL": "article-journal", "EJOUR": "article-journal",
+    "ABST": "article-journal", "INPR": "article-journal", "MGZN": "article-magazine",
+    "NEWS": "article-newspaper", "CONF": "paper-conference", "CPAPER": "paper-conference",
+    "BOOK": "book", "EBOOK": "book", "EDBOOK": "book", "CHAP": "chapter", "ECHAP": "chapter",
+    "THES": "thesis", "RPRT": "report", "UNPB": "manuscript", "MANSCPT": "manuscript",
+    "ELEC": "webpage", "WEB": "webpage", "DATA": "dataset", "COMP": "software",
+    "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
+    "GEN": "document", "PAMP": "pamphlet", "MAP": "map", "STAT": "legislation",
+}
+# Tags whose value is a CSL variable as it is (the first tag of a variable wins).
+_TEXT_VARIABLES = {
+    "VL": "volume", "IS": "issue", "PB": "publisher", "CY": "publisher-place",
+    "ET": "edition", "LA": "language", "N1": "note", "T3": "collection-title",
+    "M3": "genre", "NV": "number-of-volumes", "SE": "section", "ST": "title-short",
+    "J2": "container-title-short", "JA": "container-title-short", "C3": "event",
+}
+# Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
+_NAME_TAGS = {"AU": "author", "A1": "author", "A2": "editor", "ED": "editor",
+              "A3": "collection-editor", "A4": "translator"}
+# Tags held in a record's columns or written back from its variables.
+_MODELED = frozenset(
+    "TY ER TI T1 AB N2 KW DO DA PY Y1 Y2 SP EP SN T2 JF JO BT ID".split()
+) | frozenset(_TEXT_VARIABLES) | frozenset(_NAME_TAGS)
+
+
+def _csl_and_extra(
+    tags: dict[str, object], lines: list[str]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The CSL variables of a record, and its tags the record does not model (verbatim)."""
+    code = _fold(_first(tags, "TY")).upper()
+    csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
+    for tag, variable in _NAME_TAGS.items():
+        if tag == "A1" and csl.get("author"):
+            continue  # AU and A1 are two spellings of one list; two people may share a name
+        if tag == "ED" and csl.get("editor"):
+            continue
+        for raw in _values(tags, tag):
+            name = _name(raw)
+            if name and not is_anonymous(name):
+                csl.setdefault(variable, []).append(name)
+    for tag, variable in _TEXT_VARIABLES.items():
+        value = _fold(_first(tags, tag))
+        if value and variable not in csl:
+            csl[variable] = value
+    start, end = _fold(_first(tags, "SP")), _fold(_first(tags, "EP"))
+    if start:
+        csl["page"] = f"{start}-{end}" if end and end != start else start
+    numbers = [_fold(v) for v in _values(tags, "SN") if v.strip()]
+    if numbers:
+        csl["ISSN" if csl["type"].startswith("article") else "ISBN"] = " ".join(numbers)
+    issued = date_parts(_iso(_first(tags, "DA")) or _iso(_first(tags, "PY", "Y1")))
+    if issued:
+        csl["issued"] = {"date-parts": [issued]}
+    accessed = date_parts(_iso(_first(tags, "Y2")))
+    if accessed:
+        csl["accessed"] = {"date-parts": [accessed]}
+    kept: dict[str, Any] = {"@type": code} if code else {}
+    for line in lines:
+        match = _TAG_LINE.match(line)
+        if match and match.group(1) not in _MODELED and (match.group(2) or "").strip():
+            kept.setdefault(match.group(1), []).append(match.group(2).strip())
+    if start and end == start:
+        kept["EP"] = [end]  # a one-page article: the page is "97", the source said 97–97
+    for tag in ("JF", "JO", "BT"):
+        if _first(tags, tag).strip() and not _first(tags, "T2").strip():
+            kept["@venue"] = tag  # the tag the source named its journal or book with
+            break
+    # The first URL is the paper's own (a column); the others are kept as they came.
+    urls = kept.pop("UR", [])
+    if len(urls) > 1:
+        kept["UR"] = urls[1:]
+    return csl, {"ris": kept}
+
+
+def _iso(text: str) -> str:
+    """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``)."""
+    parts = [p for p in text.strip().split("/") if p.strip()]
+    return "-".join(parts[:3]) if parts and parts[0].strip().isdigit() else ""
+
+
+def _name(raw: str) -> dict[str, str] | None:
+    """A RIS name (``Last, First, Suffix``) as a CSL name; one without a comma is a literal."""
+    parts = [_fold(p) for p in raw.split(",")]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return {"literal": parts[0]}
+    last, rest = parts[0], parts[1:]
+    suffixes = [p for p in rest if p.lower() in _SUFFIXES]
+    given = [p for p in rest if p.lower() not in _SUFFIXES]
+    name = {"family": last}
+    if given:
+        name["given"] = " ".join(given)
+    if suffixes:
+        name["suffix"] = " ".join(suffixes)
+    return name
 
 
 def _values(tags: dict[str, object], tag: str) -> list[str]:

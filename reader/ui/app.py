@@ -958,6 +958,8 @@ class ReaderApp(App[None]):
         self.run_search(self.query_one(SearchBox).value)
         lines = [str(summary)]
         lines += [changes for r in summary.reports if (changes := r.changes())]
+        if summary.key_changes():
+            lines.append(summary.key_changes())
         lines += summary.warnings
         lines += summary.problems[:3]
         if len(summary.problems) > 3:

@@ -1,0 +1,323 @@
+"""The bibliographic record: a paper's data as a CSL item, and the vocabulary around it.
+
+Part of the headless core: no Textual, no I/O.
+
+A paper keeps its title, abstract, DOI, URL, keywords, display names, venue, year and ISO
+date in columns of their own (the list, the search index and identity read those); the rest
+of its CSL item lives in ``Paper.csl``: ``type``, ``volume``, ``issue``, ``page``,
+``publisher``, ``issued`` date parts, structured names (``author``, ``editor`` …) as
+``{family, given, non-dropping-particle, dropping-particle, suffix}`` or ``{literal}``, and
+any other CSL variable a source gave. The venue column is the item's ``container-title``.
+Fields of a source that CSL has no variable for are kept verbatim in ``Paper.extra`` under
+the source format's name, for that format's export.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+__all__ = [
+    "COLUMN_VARIABLES",
+    "DATE_VARIABLES",
+    "NAME_VARIABLES",
+    "bibtex_type_for",
+    "csl_type_for_bibtex",
+    "date_parts",
+    "display_name",
+    "family_key",
+    "is_anonymous",
+    "iso_from_parts",
+    "names_text",
+    "parse_names_text",
+    "split_name",
+]
+
+#: CSL name variables, in the order an export writes them.
+NAME_VARIABLES = (
+    "author", "editor", "translator", "container-author", "collection-editor", "composer",
+    "director", "editorial-director", "illustrator", "interviewer", "original-author",
+    "recipient", "reviewed-author", "chair", "compiler", "contributor", "curator",
+    "executive-producer", "guest", "host", "narrator", "organizer", "performer", "producer",
+    "script-writer", "series-creator",
+)
+DATE_VARIABLES = ("issued", "accessed", "original-date", "event-date", "submitted")
+#: CSL variables held in the paper's own columns, never in ``Paper.csl``.
+COLUMN_VARIABLES = frozenset({"id", "citation-key", "title", "abstract", "DOI", "URL", "keyword"})
+
+# Lower-case words that belong to the family name that follows them ("Vincent van Gogh").
+_PARTICLES = frozenset(
+    "van von der den de del della dei degli di da das dos du le la les ter ten zu zur bin ibn "
+    "al el".split()
+)
+_NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+_NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family")
+_ANONYMOUS = frozenset({"anonymous", "anonymous author", "anonymous authors",
+                        "anonymous author(s)", "anon.", "anon"})
+_ISO_DATE = re.compile(r"^\s*(-?\d{1,4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
+_WORD = re.compile(r"\w+")
+
+# BibTeX/BibLaTeX entry types and the CSL types they are (Zotero's and citation.js's choices).
+_BIBTEX_TO_CSL = {
+    "article": "article-journal",
+    "inproceedings": "paper-conference",
+    "conference": "paper-conference",
+    "incollection": "chapter",
+    "inbook": "chapter",
+    "bookinbook": "chapter",
+    "inreference": "entry-encyclopedia",
+    "book": "book",
+    "mvbook": "book",
+    "collection": "book",
+    "mvcollection": "book",
+    "proceedings": "book",
+    "mvproceedings": "book",
+    "reference": "book",
+    "booklet": "pamphlet",
+    "manual": "report",
+    "techreport": "report",
+    "report": "report",
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "thesis": "thesis",
+    "unpublished": "manuscript",
+    "online": "webpage",
+    "electronic": "webpage",
+    "www": "webpage",
+    "dataset": "dataset",
+    "software": "software",
+    "patent": "patent",
+    "periodical": "periodical",
+    "misc": "document",
+}
+# CSL types and the BibTeX / BibLaTeX entry types an export writes for them.
+_CSL_TO_BIBTEX = {
+    "article-journal": ("article", "article"),
+    "article-magazine": ("article", "article"),
+    "article-newspaper": ("article", "article"),
+    "paper-conference": ("inproceedings", "inproceedings"),
+    "chapter": ("incollection", "incollection"),
+    "entry-encyclopedia": ("incollection", "inreference"),
+    "entry-dictionary": ("incollection", "inreference"),
+    "book": ("book", "book"),
+    "pamphlet": ("booklet", "booklet"),
+    "report": ("techreport", "report"),
+    "thesis": ("phdthesis", "thesis"),
+    "manuscript": ("unpublished", "unpublished"),
+    "webpage": ("misc", "online"),
+    "post-weblog": ("misc", "online"),
+    "dataset": ("misc", "dataset"),
+    "software": ("misc", "software"),
+    "patent": ("misc", "patent"),
+    "periodical": ("misc", "periodical"),
+    "article": ("misc", "online"),
+}
+
+
+def csl_type_for_bibtex(kind: str) -> str:
+    """The CSL type of a BibTeX/BibLaTeX entry type (``document`` for one we don't know)."""
+    return _BIBTEX_TO_CSL.get(kind.strip().lower(), "document")
+
+
+def bibtex_type_for(csl_type: str, *, biblatex: bool = False) -> str:
+    """The BibTeX (or BibLaTeX) entry type for a CSL type."""
+    classic, modern = _CSL_TO_BIBTEX.get(csl_type, ("misc", "misc"))
+    return modern if biblatex else classic
+
+
+# --- names -----------------------------------------------------------------------------------
+
+
+def display_name(name: dict[str, Any]) -> str:
+    """A CSL name as shown: ``Given von Family Jr.``, or the literal."""
+    literal = _text(name.get("literal"))
+    if literal:
+        return literal
+    parts = [_text(name.get(part)) for part in _NAME_PARTS]
+    text = " ".join(p for p in parts if p)
+    suffix = _text(name.get("suffix"))
+    if suffix:
+        text = f"{text}, {suffix}" if name.get("comma-suffix") else f"{text} {suffix}"
+    return text
+
+
+def is_anonymous(name: str | dict[str, Any]) -> bool:
+    """Whether a name says only that the authors are not given (OpenReview's "Anonymous")."""
+    text = display_name(name) if isinstance(name, dict) else name
+    return " ".join(text.split()).casefold() in _ANONYMOUS
+
+
+def family_key(name: str) -> str:
+    """A display name's family name folded for comparison (case, accents, punctuation)."""
+    split = split_name(name)
+    if split is None:
+        return ""
+    family = split.get("literal") or split.get("family", "")
+    decomposed = unicodedata.normalize("NFKD", family.casefold())
+    words = _WORD.findall("".join(c for c in decomposed if not unicodedata.combining(c)))
+    return words[-1] if words else ""
+
+
+def split_name(name: str) -> dict[str, str] | None:
+    """A "Given Family" display name as a CSL name: given, family, particle, suffix.
+
+    "Family, Given" (BibTeX order) is understood too. A single word, or a name in a script
+    without spaces, becomes a ``literal`` so that no style splits or initialises it.
+    """
+    name = " ".join(name.split())
+    if not name:
+        return None
+    if "," in name:
+        parts = [p.strip() for p in name.split(",")]
+        if len(parts) == 2 and parts[1].lower() in _NAME_SUFFIXES and " " in parts[0]:
+            # "Given Family, Jr.": a display name with its suffix after a comma.
+            split = split_name(parts[0])
+            if split is not None and "literal" not in split:
+                split["suffix"] = parts[1]
+                return split
+        family, rest = parts[0], [p for p in parts[1:] if p]
+        if family and rest:
+            result = {"family": family, "given": rest[-1]}
+            if len(rest) > 1:
+                result["suffix"] = rest[0]
+            return _particle_from_family(result)
+        name = " ".join(p for p in parts if p)
+    tokens = name.split(" ")
+    suffix = ""
+    if len(tokens) > 2 and tokens[-1].lower() in _NAME_SUFFIXES:
+        suffix = tokens.pop()
+    if len(tokens) == 1:
+        return {"literal": name}
+    start = len(tokens) - 1
+    while start > 1 and tokens[start - 1] in _PARTICLES:
+        start -= 1
+    result = {"given": " ".join(tokens[:start]), "family": tokens[-1]}
+    if start < len(tokens) - 1:
+        result["non-dropping-particle"] = " ".join(tokens[start:-1])
+    if suffix:
+        result["suffix"] = suffix
+    return result
+
+
+def _particle_from_family(name: dict[str, str]) -> dict[str, str]:
+    """Move a leading particle out of a family name ("van Gogh" → particle "van")."""
+    words = name["family"].split(" ")
+    lead = 0
+    while lead < len(words) - 1 and words[lead] in _PARTICLES:
+        lead += 1
+    if lead:
+        name["non-dropping-particle"] = " ".join(words[:lead])
+        name["family"] = " ".join(words[lead:])
+    return name
+
+
+def clean_names(value: Any) -> list[dict[str, str]]:
+    """CSL names as given, keeping only their string parts; plain strings are split."""
+    if not isinstance(value, list):
+        value = [value] if value else []
+    out: list[dict[str, str]] = []
+    for person in value:
+        if isinstance(person, dict):
+            name = {
+                k: " ".join(str(v).split())
+                for k, v in person.items()
+                if isinstance(v, str | int) and not isinstance(v, bool) and str(v).strip()
+            }
+        elif isinstance(person, str):
+            name = split_name(person) or {}
+        else:
+            name = {}
+        if (name.get("literal") or name.get("family") or name.get("given")) and not is_anonymous(
+            name
+        ):
+            out.append(name)
+    return out
+
+
+def names_text(names: list[dict[str, Any]]) -> str:
+    """Names as one editable line: ``Family, Given; von Family, Jr., Given; {Literal}``."""
+    out = []
+    for n in names:
+        if n.get("literal"):
+            out.append("{" + _text(n["literal"]) + "}")
+            continue
+        family = " ".join(
+            p for p in (_text(n.get("non-dropping-particle")), _text(n.get("family"))) if p
+        )
+        given = " ".join(p for p in (_text(n.get("given")), _text(n.get("dropping-particle")))
+                         if p)
+        suffix = _text(n.get("suffix"))
+        parts = [family, suffix, given] if suffix else [family, given]
+        out.append(", ".join(p for p in parts if p) if given or suffix else family)
+    return "; ".join(out)
+
+
+def parse_names_text(text: str) -> list[dict[str, str]]:
+    """The names of a line written as :func:`names_text` writes it."""
+    names: list[dict[str, str]] = []
+    for part in text.split(";"):
+        part = " ".join(part.split())
+        if not part:
+            continue
+        if part.startswith("{") and part.endswith("}"):
+            names.append({"literal": part[1:-1].strip()})
+            continue
+        pieces = [p.strip() for p in part.split(",")]
+        if len(pieces) == 1:
+            split = split_name(part)
+            if split:
+                names.append(split)
+            continue
+        family = pieces[0]
+        suffix = pieces[1] if len(pieces) >= 3 else ""
+        given = pieces[-1]
+        name = _particle_from_family({"family": family})
+        if given:
+            name["given"] = given
+        if suffix:
+            name["suffix"] = suffix
+        names.append(name)
+    return names
+
+
+# --- dates -----------------------------------------------------------------------------------
+
+
+def date_parts(iso: str | None) -> list[int] | None:
+    """``[2012, 7, 3]`` for ``2012-07-03`` (as precise as the text), None for no date."""
+    match = _ISO_DATE.match(iso or "")
+    if not match:
+        return None
+    parts = [int(p) for p in match.groups() if p is not None]
+    if len(parts) > 1 and not 1 <= parts[1] <= 12:
+        parts = parts[:1]
+    if len(parts) > 2 and not 1 <= parts[2] <= 31:
+        parts = parts[:2]
+    return parts
+
+
+def iso_from_parts(value: Any) -> str | None:
+    """``2012-07-03`` from a CSL date (``{"date-parts": [[2012, 7, 3]]}``), None if it has none."""
+    if not isinstance(value, dict):
+        return None
+    parts = value.get("date-parts")
+    if not (isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]):
+        return None
+    numbers: list[int] = []
+    for part in parts[0][:3]:
+        text = str(part).strip()
+        if not text.lstrip("-").isdigit():
+            break
+        numbers.append(int(text))
+    if not numbers:
+        return None
+    if len(numbers) > 1 and not 1 <= numbers[1] <= 12:
+        numbers = numbers[:1]
+    if len(numbers) > 2 and not 1 <= numbers[2] <= 31:
+        numbers = numbers[:2]
+    return "-".join([f"{numbers[0]:04d}", *(f"{n:02d}" for n in numbers[1:])])
+
+
+def _text(value: Any) -> str:
+    return " ".join(str(value).split()) if isinstance(value, str | int) and value != "" else ""
