@@ -112,3 +112,89 @@ async def test_read_marks_and_stars_of_another_reader_follow(library: Library) -
         await until(pilot, lambda: app.paper_list.ids == [ids[6], ids[7]],
                     "the starred view gains the paper starred elsewhere")
     other.close()
+
+
+def figures(library: Library) -> str:
+    """The library's figures as the status line words them, counted by SQL."""
+    c = library.store.triage_counts()
+    return (
+        f"{c['seen']:,} / {c['papers']:,} seen · {c['starred']:,} starred · "
+        f"{c['read']:,} read · {c['with_notes']:,} with notes"
+    )
+
+
+def stored(library: Library, paper_id: int) -> tuple[bool, bool]:
+    """A paper's star and read mark as stored."""
+    paper = library.store.paper(paper_id)
+    assert paper is not None
+    return paper.starred, paper.read
+
+
+async def test_quick_presses_each_count_while_the_database_is_busy(library: Library) -> None:
+    """Each press states a result from what the window shows, so presses made while
+    earlier writes wait on another process's lock are not lost."""
+    paper_id = library.store.all_ids()[0]
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        blocker = Library(library.paths.root)
+        blocker.store.conn.execute("BEGIN IMMEDIATE")  # another process writing
+        await pilot.press("s", "s", "s", "s", "r", "r", "r")
+        row = app.paper_list._row(0)
+        assert row is not None and not row.starred and row.read  # shown as asked, at once
+        blocker.store.conn.execute("ROLLBACK")
+        await settle(app, pilot)
+        assert stored(library, paper_id) == (False, True)
+        await until(pilot, lambda: figures(library) in status(app), "the figures agree")
+        blocker.close()
+
+
+async def test_two_readers_and_the_cli_lose_no_press(library: Library) -> None:
+    """Two windows on one library and the CLI, presses interleaved: every press lands as
+    the window showed it, and both windows count what the database counts."""
+    ids = library.store.all_ids()
+    root = library.paths.root
+    other = Library(root)
+    a, b = ReaderApp(library), ReaderApp(other)
+    async with a.run_test(size=SIZE) as pa, b.run_test(size=SIZE) as pb:
+        await settle(a, pa)
+        await settle(b, pb)
+
+        def shows(app: ReaderApp, index: int, starred: bool) -> Callable[[], bool]:
+            def check() -> bool:
+                row = app.paper_list._row(index)
+                return row is not None and row.starred == starred
+            return check
+
+        await pa.press("s")  # A stars the first paper
+        await until(pb, shows(b, 0, True), "B shows A's star")
+        await pb.press("s")  # B, seeing it starred, unstars it
+        await until(pa, shows(a, 0, False), "A shows B's unstar")
+        cli(root, "star", str(ids[0]))
+        await until(pa, shows(a, 0, True), "A shows the CLI's star")
+        await until(pb, shows(b, 0, True), "B shows the CLI's star")
+        await pa.press("s", "s", "s")  # a quick burst: unstar, star, unstar
+        await until(pb, shows(b, 0, False), "B shows the end of A's burst")
+        # Both at once, on different papers, while a third process holds the write lock:
+        # B stars and reads the second, A the third.
+        blocker = Library(root)
+        blocker.store.conn.execute("BEGIN IMMEDIATE")
+        await pb.press("j", "s", "r")
+        await pa.press("j", "j", "s")
+        await pb.press("s", "s")
+        await pa.press("r", "r", "r")
+        blocker.store.conn.execute("ROLLBACK")
+        blocker.close()
+        for app, pilot in ((a, pa), (b, pb)):
+            await settle(app, pilot)
+        assert stored(library, ids[0]) == (False, False)
+        assert stored(library, ids[1]) == (True, True)
+        assert stored(library, ids[2]) == (True, True)
+        for app, pilot in ((a, pa), (b, pb)):
+            await until(pilot, lambda app=app: figures(library) in status(app),  # type: ignore[misc]
+                        "the window's figures are the database's")
+            for index in range(3):
+                row = app.paper_list._row(index)
+                assert row is not None
+                assert (row.starred, row.read) == stored(library, ids[index])
+    other.close()

@@ -30,6 +30,7 @@ from reader.textrender import plain_line
 from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.metadata import MetadataForm
@@ -97,6 +98,8 @@ class ReaderApp(App[None]):
         self.library = library
         self.load_sample = load_sample
         self.writes = OrderedWrites()
+        #: Stars and read marks asked for by a key and not yet stored.
+        self.intents = Intents()
         self.marked: set[int] = set()
         self.outcome: SearchOutcome | None = None
         self._search_seq = 0
@@ -354,15 +357,17 @@ class ReaderApp(App[None]):
         if paper_id is None:
             return None
         try:
-            return self.library.store.paper(paper_id)
+            paper = self.library.store.paper(paper_id)
         except sqlite3.DatabaseError as exc:
             self._damaged(exc)
             return None
+        return self.intents.apply(paper) if paper is not None else None
 
     def _rows(self, ids: Sequence[int]) -> dict[int, PaperRow]:
         """The list's rows; none where the database is damaged (and the user is told)."""
         try:
-            return self.library.store.rows(ids)
+            rows = self.library.store.rows(ids)
+            return {i: self.intents.apply(row) for i, row in rows.items()}
         except sqlite3.DatabaseError as exc:
             self._damaged(exc)
             return {}
@@ -445,7 +450,7 @@ class ReaderApp(App[None]):
         if self.paper_list.current_id == paper_id:
             self._show_current()
             if isinstance(self.screen, ReadingScreen):
-                self.screen.show(self.library.store.paper(paper_id))
+                self.screen.show(self.current_paper)
         self._update_status()
 
     # -- the live library -------------------------------------------------------------------
@@ -525,15 +530,39 @@ class ReaderApp(App[None]):
             self.run_search(query)
 
     def action_toggle_star(self) -> None:
-        """Star or unstar the current paper."""
+        """Star the current paper when it is shown unstarred, else unstar it."""
         paper = self.current_paper
         if paper is None:
             return
-        self._write(
-            partial(self.library.set_starred, paper.id, not paper.starred, sync=False),
-            partial(self._refresh_paper, paper.id),
-            lambda exc: self.notify(f"Could not star the paper: {exc}", severity="error"),
+        starred = not self._shown(paper).starred
+        self._set_mark(
+            paper.id, "starred", starred,
+            partial(self.library.set_starred, paper.id, starred, sync=False),
+            "star" if starred else "unstar",
         )
+
+    def _shown(self, paper: Paper) -> Paper | PaperRow:
+        """The paper's marks as the window shows them: its row as drawn, else the paper."""
+        return self.paper_list.drawn_row(paper.id) or paper
+
+    def _set_mark(
+        self, paper_id: int, mark: str, value: bool, job: Callable[[], object], verb: str
+    ) -> None:
+        """Show a mark as asked at once, and store it (as a value, never as a toggle)."""
+        ticket = self.intents.ask(paper_id, mark, value)
+        self.paper_list.invalidate(paper_id)
+        self._show_shown()
+
+        def failed(exc: Exception) -> None:
+            self.intents.done(paper_id, mark, ticket)
+            self._refresh_paper(paper_id)
+            self.notify(f"Could not {verb} the paper: {exc}", severity="error")
+
+        def done() -> None:
+            self.intents.done(paper_id, mark, ticket)
+            self._refresh_paper(paper_id)
+
+        self._write(job, done, failed, reindex=mark != "read")
 
     def action_edit_note(self) -> None:
         """Open the note editor on the current paper."""
@@ -575,11 +604,10 @@ class ReaderApp(App[None]):
         if paper is None:
             return
         self._saw(paper)
-        self._write(
-            partial(self.library.set_read, paper.id, not paper.read),
-            partial(self._refresh_paper, paper.id),
-            lambda exc: self.notify(f"Could not mark the paper: {exc}", severity="error"),
-            reindex=False,
+        read = not self._shown(paper).read
+        self._set_mark(
+            paper.id, "read", read, partial(self.library.set_read, paper.id, read),
+            "mark" if read else "unmark",
         )
 
     def action_next_unseen(self) -> None:

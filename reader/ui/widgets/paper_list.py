@@ -116,6 +116,10 @@ class PaperList(ScrollView, can_focus=True):
         self.cursor = position
         self.refresh()
 
+    def drawn_row(self, paper_id: int) -> PaperRow | None:
+        """The row of a paper as last fetched for drawing, if it is at hand."""
+        return self._cache.get(paper_id)
+
     def invalidate(self, paper_id: int) -> None:
         """Forget the cached row of a paper that changed, and redraw it."""
         self._cache.pop(paper_id, None)
