@@ -76,6 +76,14 @@ def _symbol(name: str) -> str | None:
     return repl if isinstance(repl, str) and len(repl) == 1 else None
 
 
+@functools.cache
+def _known(name: str) -> bool:
+    """True for a macro pylatexenc converts (``\\max``, ``\\ell``), not one it would drop."""
+    from pylatexenc.latex2text import get_default_latex_context_db
+
+    return get_default_latex_context_db().get_macro_spec(name) is not None
+
+
 def _characters(body: str) -> str | None:
     """The characters a script's source stands for, or None if it holds more than
     symbols, letters and font switches (fractions, accents, nested scripts…)."""
@@ -130,7 +138,7 @@ def convert_scripts(math: str) -> str:
         before = _ENDS_IN_CONTROL_WORD.search(m.string[max(0, m.start() - 40) : m.start()])
         if out[:1].isalpha() and before is not None:
             # A macro of no symbol we know stays as written, with its script ("\\R^n").
-            return "{}" + out if _symbol(before.group(1)) else m.group()
+            return "{}" + out if _known(before.group(1)) else m.group()
         return out
 
     return _SCRIPT_RE.sub(sub, math)

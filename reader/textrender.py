@@ -155,8 +155,14 @@ def _unsize(text: str) -> str:
     return text
 
 
+# A negative thin space between spaced-out symbols: "n / \\! \\log n".
+_NEGATIVE_SPACE_RE = re.compile(r"(\s*)\\!(\s*)")
+
+
 def _math(source: str) -> str:
     """Math source prepared for pylatexenc: scripts as Unicode where Unicode has them."""
+    if "\\!" in source:
+        source = _NEGATIVE_SPACE_RE.sub(lambda m: " " if m.group(1) or m.group(2) else "", source)
     return convert_scripts(source)
 
 
@@ -434,6 +440,11 @@ def _is_charwise(name: str) -> bool:
 # Bare control words that produce a letter: the space after them separates
 # nothing ("Sk\l odowska"), so it is dropped as LaTeX would.
 _LETTER_MACROS = frozenset("l L o O i j ss SS aa AA ae AE oe OE dh DH th TH ng NG".split())
+# Operator names, which TeX sets apart from a name that follows them.
+_OPERATORS = frozenset(
+    "log ln lg exp sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth "
+    "max min sup inf lim liminf limsup arg det dim gcd hom ker Pr deg".split()
+)
 # Old-style declarations that style the rest of their group: {\bf x}, {\em x}.
 _DECLARATIONS = {
     "bf": "bold",
@@ -518,7 +529,13 @@ _FONT_SWITCHES = (
 ).split()
 # Accents pylatexenc does not know, as the combining mark each puts on every character
 # of its argument (an overline spans them all: \overline{10} → 1̅0̅).
-_COMBINING = {"ocirc": "\u030a", "overline": "\u0305", "underline": "\u0332"}
+_COMBINING = {
+    "ocirc": "\u030a",
+    "overline": "\u0305",
+    "underline": "\u0332",
+    "widetilde": "\u0303",
+    "widehat": "\u0302",
+}
 
 
 def _combining(mark: str) -> _Handler:
@@ -632,6 +649,16 @@ class _Converter(LatexNodes2Text):
                     node.macroname
                 ):
                     glue_end = _node_end(node)
+            if (
+                prev is not None
+                and prev.isNodeType(latexwalker.LatexMacroNode)
+                and prev.macroname in _OPERATORS
+                and not _has_args(prev)
+                and node.isNodeType(latexwalker.LatexMacroNode)
+                and prev_text[:1].isalnum()
+            ):
+                # TeX sets an operator apart from what follows: "\\log\\log n" is "log log n".
+                parts.append(" ")
             parts.append(prev_text)
             prev = node
         return "".join(parts)

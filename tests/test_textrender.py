@@ -501,6 +501,11 @@ def test_render_line_spans_follow_folded_whitespace() -> None:
         (r"with only $<$1% more compute", "with only <1% more compute"),
         (r"a smaller size (7$-$8B)", "a smaller size (7-8B)"),
         (r"achieves FID$=$1.46 on ImageNet", "achieves FID=1.46 on ImageNet"),
+        # Operators and wide accents (xampl.bib, ICLR 2026 TL;DRs).
+        (r"An {$O(n \log n / \! \log\log n)$} Sorting Algorithm",
+         "An O(n log n / log log n) Sorting Algorithm"),
+        (r"$\max_i x_i$ and $\log(x)$", "maxᵢ xᵢ and log(x)"),
+        (r"a $\widetilde{O}(s^4)$ tester", "a Õ(s⁴) tester"),
     ],
 )
 def test_tex_to_unicode(source: str, expected: str) -> None:
