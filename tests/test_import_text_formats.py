@@ -106,7 +106,7 @@ def test_bibtex_xampl_strings_crossref_and_months() -> None:
     proceedings = by_source(result, 246)  # booktitle = "Proc. Fifteenth Annual ACM" # STOC
     assert proceedings.venue == "Proc. Fifteenth Annual ACM Symposium on the Theory of Computing"
     assert proceedings.authors == ["Alfred V. Oaho", "Jeffrey D. Ullman", "Mihalis Yannakakis"]
-    assert by_source(result, 325).title == "An O(n log n / loglog n) Sorting Algorithm"
+    assert by_source(result, 325).title == "An O(n log n / log log n) Sorting Algorithm"
     assert by_source(result, 332).authors == ["Tom Térrific"]
     assert by_source(result, 350).authors == ["Ulrich Ünderwood", "Ned Ñet", "Paul P\u0304ot"]
     assert by_source(result, 208).authors == ["Édouard Masterly"]
