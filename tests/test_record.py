@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -303,8 +304,13 @@ def test_import_export_import_gives_the_same_papers(
 
 # --- properties ------------------------------------------------------------------------------
 
-_word = st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll")), min_size=2,
-                max_size=10)
+# Imports store text in NFC, so the words are drawn in NFC: a decomposed or compatibility
+# form (U+1F71 for U+03AC) would come back composed, which is the importer doing its job.
+_word = (
+    st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll")), min_size=2, max_size=10)
+    .map(lambda text: unicodedata.normalize("NFC", text))
+    .filter(lambda text: len(text) >= 2)
+)
 _number = st.integers(min_value=1, max_value=999).map(str)
 _person = st.fixed_dictionaries({"family": _word, "given": _word})
 
