@@ -314,6 +314,8 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     elif not papers:
         click.echo("No papers match.", err=True)
     if not papers:
+        if outcome.suggestion:
+            click.echo(f"Did you mean: {outcome.suggestion}", err=True)
         ctx.exit(1)
     if as_json:
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -52,6 +53,8 @@ class SearchOutcome:
     #: For a ``like:`` ranking: its key terms with weights, and what it is like.
     key_terms: tuple[tuple[str, float], ...] = ()
     like: str = ""
+    #: When nothing matched: the query with its misspelt words corrected, which does match.
+    suggestion: str = ""
 
 
 class DoctorReport(list[str]):
@@ -383,10 +386,12 @@ class Library:
     # -- queries ----------------------------------------------------------------------------
 
     def search(
-        self, query: str, limit: int | None = None, order: str = "relevance"
+        self, query: str, limit: int | None = None, order: str = "relevance",
+        suggest: bool = True,
     ) -> SearchOutcome:
         """Papers matching ``query`` (the full query language), best first (or in
-        ``order``, one of store.SORT_KEYS)."""
+        ``order``, one of store.SORT_KEYS). When words of the query found nothing and
+        ``suggest`` holds, the outcome suggests the query with them corrected."""
         parsed = parse_query(query)
         notice = None
         if parsed.unknown:
@@ -413,6 +418,8 @@ class Library:
             if hits.fell_back and notice is None:
                 notice = "Could not read that query; searched its words instead"
             outcome = SearchOutcome(query, ids, scores, hits.terms, notice)
+            if not ids and suggest and notice is None:
+                outcome = replace(outcome, suggestion=self.suggestion(query))
         if order != "relevance":
             with self.session() as store:
                 ordered = store.sort_ids(outcome.ids, order)
@@ -420,6 +427,22 @@ class Library:
         if limit is not None:
             outcome = replace(outcome, ids=outcome.ids[:limit], scores=outcome.scores[:limit])
         return outcome
+
+    def suggestion(self, query: str) -> str:
+        """A "did you mean" for a query that found nothing: ``query`` with the words the
+        index lacks corrected, if that query finds papers; else nothing."""
+        parsed = parse_query(query)
+        if not parsed.text or parsed.like or parsed.unknown:
+            return ""
+        corrections = self.index.corrections(parsed.text)
+        if not corrections:
+            return ""
+        suggested = query
+        for word, nearest in corrections:
+            at = re.search(rf"(?<!\S){re.escape(word)}(?!\S)", suggested)
+            if at is not None:
+                suggested = suggested[: at.start()] + nearest + suggested[at.end() :]
+        return suggested if self.search(suggested, limit=1, suggest=False).ids else ""
 
     def _search_like(self, query: str, parsed: ParsedQuery, notice: str | None) -> SearchOutcome:
         """Rank papers by how much they share with one paper, or with the starred ones."""

@@ -7,6 +7,7 @@ index is rebuilt and a stale one catches up on the rows changed since.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import multiprocessing
@@ -53,6 +54,15 @@ _GENERATION_FILE = "reader-generation.json"
 _WRITER_TIMEOUT = 10.0
 #: The most typos a fuzzy word (``word~N``) forgives.
 _MAX_EDITS = 2
+# The letters at the start of a word given two typos that must be right: the term list is
+# read from the first letter on, rather than searched all through (see _Fuzzy._within).
+_FUZZY_PREFIX = 1
+# Typed words this long are also matched against the forms of stems (see _Fuzzy); the stems
+# matched that way are this long at least (`l` + `ion` is not `lion`).
+_FORMS_FROM = 5
+_SHORTEST_STEM = 3
+# Shorter words get no "did you mean": too many words are a typo or two from them.
+_SUGGEST_FROM = 4
 # Memory for each writer's posting pool before it spills a run to disk.
 _LIMIT_MB = 128
 # A full build writes its segments as separate files, not one compound file: Whoosh reads a
@@ -156,29 +166,73 @@ class _Wildcard(_Expanded, Wildcard):
 
 
 class _Fuzzy(_Expanded, FuzzyTerm):
-    """A word with typos: the typed word (stemmed in a stemmed field, as the index is)
-    within a few edits; ``typed`` is the length of the word as typed."""
+    """A word with typos: the indexed words within a few edits of it. A stemmed field holds
+    stems, so there a stem is found when the query's stem is within those edits of it, or
+    when the word as typed (``typed``: lower-cased and folded, not stemmed) is within them
+    of one of the stem's forms, the stem and an ending of _ENDINGS: `unlearnign` is three
+    edits from the stem `unlearn` but two from `unlearning`."""
 
-    typed = 0
+    typed = ""
 
     def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        words = self._within(ixreader, self.text, forms=False)
+        if self.fieldname in STEMMED_FIELDS and len(self.typed) >= _FORMS_FROM:
+            seen = set(words)
+            words += [
+                word
+                for word in self._within(ixreader, self.typed, forms=True)
+                if word not in seen and len(word) >= _SHORTEST_STEM
+            ]
+        return words
+
+    def _within(self, ixreader: Any, text: str, forms: bool) -> list[str]:
+        """The field's words the automaton for ``text`` accepts."""
         # What SegmentReader.terms_within finds, faster: the automaton is built once for the
         # word, not again for each field of each segment, and when the words must share a
         # first letter they are read in order and each run through the automaton. Whoosh
         # skips through the term list instead, with a binary search of the term file per
         # skip: fifteen times slower for `benchmrak~` at 20,000 papers.
-        dfa = _levenshtein_dfa(self.text, self.maxdist, self.prefixlength)
+        dfa = _levenshtein_dfa(text, self.maxdist, self.prefixlength, forms)
         if not self.prefixlength:
-            return Automata.find_matches(dfa, ixreader.cursor(self.fieldname))
-        start = self.text[: self.prefixlength]
+            return list(Automata.find_matches(dfa, ixreader.cursor(self.fieldname)))
+        start = text[: self.prefixlength]
         words = (word.decode("utf-8") for word in ixreader.expand_prefix(self.fieldname, start))
         return [word for word in words if _accepts(dfa, word)]
 
+    def with_edits(self, maxdist: int, prefixlength: int) -> _Fuzzy:
+        """The same word with another number of edits allowed."""
+        query = _Fuzzy(
+            self.fieldname, self.text, boost=self.boost, maxdist=maxdist,
+            prefixlength=prefixlength,
+        )
+        query.typed = self.typed
+        return query
+
 
 @functools.lru_cache(maxsize=32)
-def _levenshtein_dfa(text: str, maxdist: int, prefix: int) -> Any:
-    """The automaton accepting the words within ``maxdist`` edits of ``text``."""
-    return Automata.levenshtein_dfa(text, maxdist, prefix)
+def _levenshtein_dfa(text: str, maxdist: int, prefix: int, forms: bool = False) -> Any:
+    """The automaton accepting the words within ``maxdist`` edits of ``text``; with
+    ``forms``, the words that are within them once one of _ENDINGS is added."""
+    dfa = Automata.levenshtein_dfa(text, maxdist, prefix)
+    if not forms:
+        return dfa
+    states = {dfa.initial, *dfa.transitions, *dfa.defaults.values()}
+    states.update(dest for moves in dfa.transitions.values() for dest in moves.values())
+    finals = set(dfa.final_states)
+    for state in states - finals:
+        for ending in _ENDINGS:
+            reached = state
+            for char in ending:
+                reached = dfa.next_state(reached, char)
+                if not reached:
+                    break
+            if reached and dfa.is_final(reached):
+                finals.add(state)
+                break
+    extended = copy.copy(dfa)
+    extended.final_states = finals
+    extended.outlabels = {}
+    return extended
 
 
 def _accepts(dfa: Any, word: str) -> bool:
@@ -217,8 +271,11 @@ class _Parser(QueryParser):
             return (_Prefix if termclass is Prefix else _Wildcard)(fieldname, words[0], boost)
         if termclass is FuzzyTerm:
             query = super().term_query(fieldname, text, _Fuzzy, boost, tokenize, removestops)
-            if isinstance(query, _Fuzzy):
-                query.typed = len(text)
+            if isinstance(query, _Fuzzy) and fieldname in self.schema:
+                typed = self.schema[fieldname].process_text(
+                    text, mode="query", tokenize=False, removestops=False, no_morph=True
+                )
+                query.typed = next(iter(typed), "")
             return query
         return super().term_query(fieldname, text, termclass, boost, tokenize, removestops)
 
@@ -468,9 +525,9 @@ class SearchIndex:
     def _unreadable(self, text: str) -> bool:
         """Whether the query breaks the syntax where Whoosh would quietly read something
         else: an unclosed quote or bracket, an operator missing an operand (Whoosh takes
-        `AND OR NOT` for three words), a field that does not exist or has nothing after it,
-        an unclosed range, or a "word" with no letter or digit (`***` would match every
-        paper)."""
+        `AND OR NOT` for three words), a field with nothing after it (a name that is no
+        field is read as words: `N:M`), an unclosed range, or a "word" with no letter or
+        digit (`***` would match every paper)."""
         nodes = list(self._parser.tag(text))
         depth = 0
         for i, node in enumerate(nodes):
@@ -492,7 +549,7 @@ class SearchIndex:
                 if not any(isinstance(n, syntax.WordNode) for n in beside):
                     return True
             elif isinstance(node, syntax.FieldnameNode):
-                if node.fieldname not in _FIELD_NAMES or after is None or isinstance(
+                if after is None or isinstance(
                     after, (GroupPlugin.CloseBracket, syntax.Whitespace)
                 ):
                     return True
@@ -514,6 +571,25 @@ class SearchIndex:
             ):
                 return True
         return depth != 0
+
+    def corrections(self, text: str) -> list[tuple[str, str]]:
+        """For a query of plain words, each word the index does not hold with the nearest
+        word it does (`unlearnign` → `unlearning`): a "did you mean". Empty for any other
+        query, or when no word is missing or none is near."""
+        nodes = list(self._parser.tag(text))
+        if self._unreadable(text) or not all(
+            isinstance(n, (syntax.WordNode, syntax.Whitespace)) for n in nodes
+        ):
+            return []
+        found = []
+        with self._lock:
+            reader = self._current_searcher().reader()
+            for node in nodes:
+                if isinstance(node, syntax.WordNode):
+                    nearest = _nearest_word(reader, node.text)
+                    if nearest:
+                        found.append((node.text, nearest))
+        return found
 
     def search(self, parsed: ParsedQuery, limit: int | None = None) -> Hits:
         """Paper ids matching the query, best first, and the words to highlight."""
@@ -706,20 +782,67 @@ def _widen_fuzzy(query: Query) -> Query:
     (``benchmrak``) is found: Whoosh counts a transposition as two edits. More than two is
     capped at two: ``x~9`` would match every word, and building its automaton takes
     seconds (exponential in the distance)."""
-    if isinstance(query, FuzzyTerm):
+    if isinstance(query, _Fuzzy):
         # The length of the word as typed: in a stemmed field the query holds its stem.
-        typed = max(len(query.text), getattr(query, "typed", 0))
-        if query.maxdist == 1 and typed >= 5:
-            return _Fuzzy(
-                query.fieldname, query.text, boost=query.boost, maxdist=2, prefixlength=1
-            )
+        if query.maxdist == 1 and max(len(query.text), len(query.typed)) >= 5:
+            return query.with_edits(2, prefixlength=_FUZZY_PREFIX)
         if query.maxdist > _MAX_EDITS:
-            return _Fuzzy(
-                query.fieldname, query.text, boost=query.boost, maxdist=_MAX_EDITS,
-                prefixlength=query.prefixlength,
-            )
+            return query.with_edits(_MAX_EDITS, query.prefixlength)
+        return query
+    if isinstance(query, FuzzyTerm):
         return query
     return query.apply(_widen_fuzzy)
+
+
+def _nearest_word(reader: Any, word: str) -> str | None:
+    """The word the index holds nearest to ``word`` (fewest edits, then most papers), as a
+    word is written rather than as its stem; None when the index holds the word itself or
+    nothing near it."""
+    typed = [token.text for token in ANALYZER(word)]
+    if len(typed) != 1 or len(typed[0]) < _SUGGEST_FROM or typed[0].isdigit():
+        return None
+    typed_word = typed[0]
+    stem = stem_word(typed_word)
+    if any(
+        (field, stem if field in STEMMED_FIELDS else typed_word) in reader
+        for field in SEARCH_FIELDS
+    ):
+        return None
+    edits = 2 if len(typed_word) >= _FORMS_FROM else 1
+    best: tuple[int, int, str] | None = None
+    for fieldname in SEARCH_FIELDS:
+        stemmed = fieldname in STEMMED_FIELDS
+        query = _Fuzzy(fieldname, stem if stemmed else typed_word, maxdist=edits,
+                       prefixlength=_FUZZY_PREFIX)
+        query.typed = typed_word
+        for term in query._btexts(reader):
+            text = _text(term)
+            written = _nearest_form(text, typed_word) if stemmed else text
+            key = (_edits(typed_word, written), -reader.doc_frequency(fieldname, text), written)
+            if best is None or key < best:
+                best = key
+    return best[2] if best is not None else None
+
+
+def _nearest_form(stem: str, typed: str) -> str:
+    """Of the words a stem stands for (the stem and an ending), the one nearest to what was
+    typed: the stem `unlearn` is written `unlearning` for `unlearnign`."""
+    forms = [stem + ending for ending in _ENDINGS if stem_word(stem + ending) == stem]
+    return min(forms or [stem], key=lambda form: (_edits(typed, form), len(form)))
+
+
+def _edits(a: str, b: str) -> int:
+    """The edits (insertions, deletions, substitutions, swaps of two neighbours) that turn
+    ``a`` into ``b``."""
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        earlier, before, row = before, row, [i] + [0] * len(b)
+        for j, other in enumerate(b, 1):
+            row[j] = min(before[j] + 1, row[j - 1] + 1, before[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                row[j] = min(row[j], earlier[j - 2] + 1)
+    return row[-1]
 
 
 def _has_empty_terms(query: Query) -> bool:

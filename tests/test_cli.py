@@ -55,6 +55,14 @@ def test_search_exits_1_when_nothing_matches_like_grep(run) -> None:
     assert as_json.exit_code == 1 and json.loads(as_json.stdout) == []
 
 
+def test_search_suggests_the_word_a_typo_meant(run) -> None:
+    run("import", *map(str, SEEDS))
+    result = run("search", "machine", "unlearnign", ok=False)
+    assert result.exit_code == 1
+    assert "Did you mean: machine unlearning" in result.stderr
+    assert "Did you mean" not in run("search", "zyzzyva", ok=False).stderr
+
+
 def test_search_says_when_it_searched_a_broken_query_as_words(run) -> None:
     run("import", *map(str, SEEDS))
     result = run("search", '"optimal transport')

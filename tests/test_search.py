@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from reader.analysis import ANALYZER, STEMMED
 from reader.library import Library
 from reader.search import INDEX_VERSION, highlight_spans, shared_terms
-from tests.conftest import paper_id_with
+from tests.conftest import SEEDS, paper_id_with
 
 
 def titles(library: Library, query: str) -> list[str]:
@@ -97,7 +98,7 @@ FELL_BACK = "Could not read that query; searched its words instead"
      ("year:[2020 TO", "year 2020 to"), ("*", ""), ("?", ""), (":", ""), ("-", ""),
      ('"optimal transport', "optimal transport"), ("graph NOT", "graph not"),
      ("(unlearning", "unlearning"), ("unlearning)", "unlearning"), ("a OR OR b", "a or b"),
-     ("NOT NOT graph", "not not graph"), ("()", ""), ("nosuchfield:graph", "nosuchfield graph")],
+     ("NOT NOT graph", "not not graph"), ("()", ""), ("author:", "author")],
 )
 def test_broken_queries_are_searched_as_their_words_and_say_so(
     library: Library, query: str, words: str
@@ -118,7 +119,7 @@ def test_the_fallback_needs_every_word_as_a_plain_query_does(library: Library) -
     "query",
     ["[bold]", "\x00\x1b[2J", "foo^bar", "title: gdpval", "NOT graph", "unlearning NOT graph",
      "title:(gdpval OR unlearning)", "(unlearning OR graph) machine", "tran*former", "x~~",
-     "a AND NOT b", "e.g.", "c++"],
+     "a AND NOT b", "e.g.", "c++", "N:M", "nosuchfield:graph"],
 )
 def test_readable_queries_are_not_called_broken(library: Library, query: str) -> None:
     assert library.search(query).notice is None
@@ -310,3 +311,89 @@ def test_the_analysis_is_pinned_to_the_index_version() -> None:
         ["machler", "s", "quokka", "max_len", "link", "http", "ex.org", "p", "x", "fine",
          "e.g", "benchmark"],
     )
+
+
+def test_a_typo_anywhere_after_the_first_letter_is_found_with_tilde(library: Library) -> None:
+    unlearning = library.search("unlearning").ids
+    assert len(unlearning) == 3
+    # The stem is `unlearn`, three edits from `unlearnign`; `unlearning` is two.
+    for query in ("unlearnign~", "unlaerning~", "unlearnnig~", "unlearnin~", "unlearrning~"):
+        outcome = library.search(query)
+        assert set(outcome.ids) == set(unlearning), query
+        assert marked("Unlearning", outcome.terms) == ["Unlearning"], query
+    assert set(library.search("evaluatoin~").ids) >= set(library.search("evaluation").ids)
+
+
+def test_fuzzy_forms_need_a_real_stem(forms: Library) -> None:
+    # `l` + `ion` is `lion`: a one-letter word is no stem to add endings to.
+    assert forms.search("lionss~").ids == []
+
+
+def test_a_plain_query_that_finds_nothing_suggests_the_words_it_meant(library: Library) -> None:
+    outcome = library.search("unlearnign")
+    assert outcome.ids == [] and outcome.suggestion == "unlearning"
+    assert library.search("machine unlearnign").suggestion == "machine unlearning"
+    assert library.search("is:unseen unlearnign").suggestion == "is:unseen unlearning"
+    assert library.search("optimla transport").suggestion == "optimal transport"
+    # Nothing near, a query that found something, a typo query, a broken one: no suggestion.
+    for query in ("zzzzqqqq", "unlearning", "zzzzqqqq~", '"unlearnign', "title:unlearnign",
+                  "unlearnign is:starred"):
+        assert library.search(query).suggestion == "", query
+
+
+#: Queries over the bundled sample and the citation keys each finds (any order), or, when
+#: it finds nothing, the "did you mean" it offers. A note on sc2026 and one on gdpval2026
+#: hold Markdown and accents.
+TABLE = [
+    ("unlearning", {"duet2026", "graph2026", "tarf2026"}, ""),
+    ("unlearnign~", {"duet2026", "graph2026", "tarf2026"}, ""),
+    ("Unlearning", {"duet2026", "graph2026", "tarf2026"}, ""),
+    ("unlearnign", set(), "unlearning"),
+    ("machine unlearnign", set(), "machine unlearning"),
+    ("optimal transport", {"entropic2026"}, ""),
+    ('"optimal transport"', {"entropic2026"}, ""),
+    ("optimla~ transport", {"entropic2026"}, ""),
+    ("optimla transport", set(), "optimal transport"),
+    ("gdpvla~", {"gdpval2026"}, ""),
+    ("benchmrak", set(), "benchmark"),
+    ("grpah", set(), "graph"),
+    ("contaminaton", set(), "contamination"),
+    ("reconstrution", set(), "reconstruction"),
+    ("embeding", set(), "embedding"),
+    ("embeddings", {"kalmembeddingv22026", "hicems2026", "mrmr2026"}, ""),
+    ("spars*", {"flexhinm2026", "dm4ct2026"}, ""),
+    ("N:M", {"flexhinm2026"}, ""),
+    ("quokka", {"sc2026"}, ""),
+    ("wombat", {"sc2026"}, ""),
+    ("max_len", {"sc2026"}, ""),
+    ("quokka unlearning", set(), ""),
+    ("note:quokka", {"sc2026"}, ""),
+    ("machler", {"gdpval2026"}, ""),
+    ("Mächler", {"gdpval2026"}, ""),
+    ("cafe naive", {"gdpval2026"}, ""),
+    ("zzzzqqqq", set(), ""),
+]
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Library]:
+    """The bundled sample with two notes, built once for the table."""
+    library = Library(tmp_path_factory.mktemp("table") / "lib")
+    library.import_files(SEEDS)
+    by_key = {p.citekey: p.id for p in library.store.iter_papers()}
+    library.save_note(by_key["sc2026"], "x **quokka** y and *wombat* z, `max_len`")
+    library.save_note(by_key["gdpval2026"], "Mächler's naïve café")
+    yield library
+    library.close()
+
+
+@pytest.mark.parametrize(("query", "keys", "suggestion"), TABLE)
+def test_query_table_over_the_sample(
+    sample: Library, query: str, keys: set[str], suggestion: str
+) -> None:
+    outcome = sample.search(query)
+    assert {p.citekey for p in sample.store.papers(outcome.ids)} == keys
+    assert outcome.suggestion == suggestion
+    assert outcome.notice is None
+    if suggestion:
+        assert sample.search(suggestion).ids

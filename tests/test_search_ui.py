@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from reader.library import Library
-from reader.ui.app import ReaderApp
+from reader.ui.app import ReaderApp, SearchBox
 from reader.ui.widgets.paper_list import PaperList
-from tests.test_app import SIZE, settle
+from tests.test_app import SIZE, screen_text, settle
 
 
 def status(app: ReaderApp) -> str:
@@ -31,3 +34,37 @@ async def test_a_broken_query_is_searched_as_words_and_the_status_line_says_so(
         await settle(app, pilot)
         assert "searched its words" in status(app)
         assert len(app.query_one(PaperList).ids) < 38
+
+
+async def until(app: ReaderApp, pilot: Pilot, condition: Callable[[], bool]) -> None:
+    """Wait for workers and timers until ``condition`` holds (a bounded number of rounds)."""
+    for _ in range(50):
+        await settle(app, pilot)
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the condition never held")
+
+
+async def test_a_typo_offers_did_you_mean_and_one_key_accepts_it(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"machine unlearnign")
+        await until(app, pilot, lambda: "Did you mean" in status(app))
+        assert app.query_one(PaperList).ids == []
+        assert "Did you mean “machine unlearning”? ctrl+g searches it" in status(app)
+        footer = screen_text(app).rstrip().splitlines()[-1]
+        assert "Did you mean" in footer, footer
+        await pilot.press("ctrl+g")
+        await settle(app, pilot)
+        assert app.query_one(SearchBox).value == "machine unlearning"
+        assert app.query_one(PaperList).ids == library.search("machine unlearning").ids != []
+        assert "Did you mean" not in status(app)
+        # Nothing near: no suggestion, and the key does nothing.
+        await pilot.press("slash", "ctrl+u", *"zzzzqqqq")
+        await settle(app, pilot)
+        await pilot.press("ctrl+g")
+        await settle(app, pilot)
+        assert app.query_one(SearchBox).value == "zzzzqqqq"
+        assert "Did you mean" not in screen_text(app)

@@ -6,6 +6,7 @@ import gc
 import sqlite3
 import webbrowser
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -13,6 +14,7 @@ from urllib.parse import urlparse
 
 from textual import on, work
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
@@ -31,6 +33,7 @@ from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.intents import Intents
+from reader.ui.keymap import key_label
 from reader.ui.live import LiveLibrary
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.metadata import MetadataForm
@@ -52,6 +55,8 @@ SEARCH_PLACEHOLDER = (
 LAST_CHOICE_KEY = "ui.last_citation_choice"
 #: What the app remembers between runs (in the library's meta table).
 SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
+#: How long typing must pause before a search that found nothing looks for a "did you mean".
+SUGGEST_AFTER_SECONDS = 0.3
 #: How often papers shown are written down as seen (batched: one write, not one per key).
 SEEN_FLUSH_SECONDS = 0.5
 
@@ -191,6 +196,8 @@ class ReaderApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The paper keys act on the main screen and in the reading view only, so the
         editor's and the help's footers don't offer keys that would do nothing there."""
+        if action == "accept_suggestion":
+            return self.outcome is not None and bool(self.outcome.suggestion)
         if (
             action in _PAPER_ACTIONS
             and len(self.screen_stack) > 1
@@ -278,7 +285,7 @@ class ReaderApp(App[None]):
             self.call_from_thread(self._show_results, seq, outcome)
             return
         try:
-            outcome = self.library.search(query, order=self.sort_order)
+            outcome = self.library.search(query, order=self.sort_order, suggest=False)
         except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
             if self._index_ready:
                 raise
@@ -308,6 +315,39 @@ class ReaderApp(App[None]):
         self._view_seen = seen
         self.paper_list.set_ids(outcome.ids, self.terms, keep=keep, keep_scroll=same_view)
         self._update_status(outcome.notice or "")
+        self.refresh_bindings()  # the footer offers a suggestion only while there is one
+        if not outcome.ids and outcome.query.strip() and outcome.notice is None:
+            # Once typing pauses: a query typed on would make the suggestion wasted work.
+            self.set_timer(SUGGEST_AFTER_SECONDS, partial(self._suggest, seq, outcome.query))
+
+    def _suggest(self, seq: int, query: str) -> None:
+        """Look for a "did you mean" in a worker, if the query is still the newest."""
+        if seq == self._search_seq:
+            self.run_worker(
+                partial(self._suggest_job, seq, query), thread=True, group="suggest",
+                exit_on_error=False,
+            )
+
+    def _suggest_job(self, seq: int, query: str) -> None:
+        suggestion = self.library.suggestion(query)
+        if suggestion:
+            self.call_from_thread(self._show_suggestion, seq, suggestion)
+
+    def _show_suggestion(self, seq: int, suggestion: str) -> None:
+        if seq != self._search_seq or self.outcome is None:
+            return
+        self.outcome = replace(self.outcome, suggestion=suggestion)
+        binding = next(
+            b for b in bindings.APP if isinstance(b, Binding) and b.id == "search.suggestion"
+        )
+        key = key_label(binding, self.config.keymap)
+        self._update_status(f"Did you mean “{suggestion}”? {key} searches it")
+        self.refresh_bindings()
+
+    def action_accept_suggestion(self) -> None:
+        """Search for what the last search suggested instead ("did you mean")."""
+        if self.outcome is not None and self.outcome.suggestion:
+            self.run_query(self.outcome.suggestion)
 
     def _count_seen(self, ids: list[int], shown: list[int]) -> int:
         """How many of ``ids`` have been seen (stored, or among the papers ``shown``)."""

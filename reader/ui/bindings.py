@@ -35,6 +35,7 @@ APP: list[BindingType] = [
     Binding("i", "import_file", "Import", id="app.import", show=False),
     Binding("a", "add_by_id", "Add by id", id="app.add", show=False),
     Binding("escape", "clear_search", "Clear search", id="app.clear", show=False),
+    Binding("ctrl+g", "accept_suggestion", "Did you mean", id="search.suggestion"),
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("q", "quit", "Quit", id="app.quit"),
 ]
