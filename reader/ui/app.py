@@ -1014,15 +1014,20 @@ class ReaderApp(App[None]):
             return
         self.call_from_thread(self._imported, summary)
         self.call_from_thread(self._set_status_note, "Indexing the new papers…")
-        self.library.sync_index(
+        indexed = self.library.sync_index(
             lambda done, total: self.call_from_thread(
                 self._set_status_note, f"Indexing {done:,}/{total:,}…"
             )
         )
         self.call_from_thread(self._set_status_note, "")
+        if indexed:
+            # A search typed meanwhile answered from the index as it was before the import.
+            self.call_from_thread(self._rerun_query)
 
     def _imported(self, summary: ImportSummary) -> None:
         self._refresh_counts()
+        # The rows drawn so far may have been retitled or re-marked by a merge.
+        self.paper_list.invalidate_all()
         self.run_search(self.query_one(SearchBox).value)
         lines = [str(summary)]
         lines += [changes for r in summary.reports if (changes := r.changes())]

@@ -1,0 +1,83 @@
+"""What the reader shows follows an import made from inside it: the list rows and the
+results of a search typed while the new papers were being indexed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from reader.ui.widgets.paper_list import PaperList
+from tests.test_app import SIZE, screen_text, settle
+
+OPENREVIEW_40 = Path(__file__).parent / "data" / "openreview-40.jsonl"
+
+
+async def until(pilot: Pilot, condition: object, what: str, rounds: int = 400) -> None:
+    """Let the app run until ``condition()`` holds."""
+    for _ in range(rounds):
+        if condition():  # type: ignore[operator]
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def test_list_rows_follow_an_import_that_retitles_papers(
+    library: Library, tmp_path: Path
+) -> None:
+    store = library.store
+    papers = store.papers(store.all_ids()[:4])
+    assert all(p.title_derived for p in papers)
+    # The OpenReview list of the same papers: the same abstracts, real titles.
+    listing = tmp_path / "submissions.jsonl"
+    listing.write_text(
+        "".join(
+            json.dumps({"id": f"real{n}", "content": {
+                "title": f"Real Title Number {n} Given By OpenReview", "abstract": p.abstract,
+            }}) + "\n"
+            for n, p in enumerate(papers)
+        ),
+        encoding="utf-8",
+    )
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert papers[2].title[:30] in screen_text(app)
+        app.import_files([listing])
+        await settle(app, pilot)
+        assert len(app.query_one(PaperList).ids) == 38
+        shown = screen_text(app)
+        # Rows 1 to 3 are only in the list (the detail pane shows row 0).
+        for n in (1, 2, 3):
+            assert f"Real Title Number {n}" in shown, shown
+            assert papers[n].title[:30] not in shown
+
+
+async def test_a_search_typed_while_indexing_runs_again_when_indexing_ends(
+    library: Library,
+) -> None:
+    before = len(library.search("diffusion").ids)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        # The index is held back until the search below has answered from what was indexed
+        # before the import (as a slow index build does on a large list).
+        with library._sync_lock:
+            app.import_files([OPENREVIEW_40])
+            await until(pilot, lambda: library.store.count() == 78, "the import")
+            await pilot.press("slash", *"diffusion")
+            await until(
+                pilot,
+                lambda: app.outcome is not None and app.outcome.query == "diffusion",
+                "the search while indexing",
+            )
+            assert len(papers.ids) == before
+        await settle(app, pilot)
+        after = len(library.search("diffusion").ids)
+        assert after > before
+        assert len(papers.ids) == after
+        assert f"{after:,} matches" in screen_text(app)
