@@ -78,6 +78,7 @@ from dataclasses import dataclass, field
 from fcntl import ioctl
 from pathlib import Path
 
+from real_corpus import ICLR_2026, write_real_corpus
 from whoosh import index as whoosh_index
 from whoosh.qparser import FuzzyTermPlugin, MultifieldParser
 from whoosh.query import And, Term
@@ -88,7 +89,9 @@ from reader.search import FIELD_BOOSTS, SEARCH_FIELDS, make_schema
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO.parent / "shared" / "data" / "iclr2026" / "submissions-sample.jsonl.gz"
 SEED = 20260
-SIZES = {"1k": 1_000, "20k": 20_000, "200k": 200_000}
+SIZES = {"1k": 1_000, "20k": 20_000, "200k": 200_000, "real": ICLR_2026}
+#: Sizes whose corpus is whole real records (scripts/real_corpus.py), not rebuilt abstracts.
+REAL = {"real"}
 SCREEN = (120, 40)  # columns, rows
 
 #: (what kind, reader's query, FTS5 query or None when FTS5 can't express it)
@@ -516,10 +519,13 @@ def cpu_per_key(term: Terminal, key: str, presses: int) -> list[float]:
     return out
 
 
-def type_and_watch(term: Terminal, text: str, gap: float, done: str) -> dict[str, float]:
-    """Type ``text`` a key every ``gap`` seconds; echo latency of each key, and the time
-    from the last key until ``done`` is on screen."""
+def type_and_watch(
+    term: Terminal, text: str, gap: float, done: str, first: str
+) -> dict[str, float]:
+    """Type ``text`` a key every ``gap`` seconds; echo latency of each key, the time from
+    the last key until ``first`` (the top result) is drawn, and until ``done`` is on screen."""
     echoes = []
+    mark = len(term.text)
     for n in range(1, len(text) + 1):
         mark = len(term.text)
         sent = term.send(text[n - 1])
@@ -531,10 +537,13 @@ def type_and_watch(term: Terminal, text: str, gap: float, done: str) -> dict[str
         if rest > 0:
             term.settle(quiet=rest, timeout=rest)
     last = sent
+    # Drawn after the last key was sent: a row already on screen before doesn't count.
+    top = term.wait_for(first, timeout=120.0, since=mark)
     shown = term.wait_for(done, timeout=120.0, since=0)
     return {
         "echo_p50_ms": statistics.median(echoes) * 1000 if echoes else float("nan"),
         "echo_max_ms": max(echoes) * 1000 if echoes else float("nan"),
+        "first_screen_ms": (top - last) * 1000 if top is not None else float("nan"),
         "results_ms": (shown - last) * 1000 if shown is not None else float("nan"),
     }
 
@@ -544,6 +553,19 @@ def reader_argv(root: Path) -> tuple[list[str], dict[str, str]]:
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(SCREEN[0]),
            "LINES": str(SCREEN[1]), "TEXTUAL_ANIMATIONS": "none"}
     return [sys.executable, "-m", "reader", "--library", str(root)], env
+
+
+_MARKUP = re.compile(r"[$\\{}^_*`]")
+
+
+def needle(title: str) -> str:
+    """A piece of a title that is on screen as stored: its first 24 characters, or where
+    LaTeX or Markdown comes early (and is drawn otherwise), the longest plain run of the
+    first 40 (a list row shows about that much)."""
+    head = " ".join(title.split())[:40]
+    if not _MARKUP.search(head[:24]):
+        return head[:24]
+    return max(_MARKUP.split(head), key=len).strip()[:24]
 
 
 def first_titles(root: Path, count: int) -> list[str]:
@@ -558,6 +580,20 @@ def first_titles(root: Path, count: int) -> list[str]:
 
 #: Starts timed to first paint after the first one (which follows the import).
 PAINT_STARTS = 5
+
+#: The least a Textual app costs to start: first paint is compared with it, in the same run.
+TRIVIAL_APP = """\
+from textual.app import App
+from textual.widgets import Static
+
+
+class Trivial(App):
+    def compose(self):
+        yield Static("a trivial Textual app")
+
+
+Trivial().run()
+"""
 
 
 def first_paints(argv: list[str], env: dict[str, str], title: str, starts: int) -> list[float]:
@@ -576,14 +612,23 @@ def first_paints(argv: list[str], env: dict[str, str], title: str, starts: int) 
     return out
 
 
+def trivial_paints(work: Path, starts: int) -> list[float]:
+    """First paint of a trivial Textual app, started as the reader is."""
+    script = work / "trivial_app.py"
+    script.write_text(TRIVIAL_APP, encoding="utf-8")
+    _, env = reader_argv(work)
+    return first_paints([sys.executable, str(script)], env, "a trivial Textual app", starts)
+
+
 def measure_tui(root: Path, presses: int) -> dict[str, object]:
     """First paint, j, search-as-you-type and peak RSS of reader on a library."""
     titles = first_titles(root, 1)
     argv, env = reader_argv(root)
-    paints = first_paints(argv, env, titles[0][:24], 1 + PAINT_STARTS)
+    paints = first_paints(argv, env, needle(titles[0]), 1 + PAINT_STARTS)
+    trivial = trivial_paints(root.parent, PAINT_STARTS)
     term = Terminal(argv, env)
     try:
-        term.wait_for(titles[0][:24], timeout=60.0)
+        term.wait_for(needle(titles[0]), timeout=60.0)
         term.settle(quiet=0.5, timeout=30.0)
         idle_before = term.cpu_seconds()
         time.sleep(1.0)
@@ -592,10 +637,12 @@ def measure_tui(root: Path, presses: int) -> dict[str, object]:
         term.send("/")
         term.settle(quiet=0.2)
         library = Library(root)
-        expected = len(library.search(TYPED_QUERY).ids)
+        found = library.search(TYPED_QUERY).ids
+        expected = len(found)
+        top = needle(library.store.papers(found[:1])[0].title)
         library.close()
         noun = "match" if expected == 1 else "matches"
-        typing = type_and_watch(term, TYPED_QUERY, 0.06, f"{expected:,} {noun}")
+        typing = type_and_watch(term, TYPED_QUERY, 0.06, f"{expected:,} {noun}", top)
         term.settle(quiet=0.3)
         rss = term.peak_rss_mb()
     finally:
@@ -604,6 +651,8 @@ def measure_tui(root: Path, presses: int) -> dict[str, object]:
         "first_paint_s": paints[0],
         "first_paint_median_s": statistics.median(paints[1:]),
         "first_paints_s": paints,
+        "trivial_first_paint_median_s": statistics.median(trivial),
+        "first_paint_vs_trivial": statistics.median(paints[1:]) / statistics.median(trivial),
         "idle_cpu_ms_per_s": idle_cpu * 1000,
         "j_cpu_ms": {"p50": statistics.median(keys) * 1000,
                      "p95": sorted(keys)[math.ceil(0.95 * len(keys)) - 1] * 1000,
@@ -670,13 +719,20 @@ class Run:
 def run_size(label: str, count: int, pools: Pools, work: Path, args: argparse.Namespace,
              log: Callable[[str], None]) -> dict[str, object]:
     """All the measurements at one library size."""
-    out: dict[str, object] = {"papers": count}
-    path = write_corpus(pools, count, work)
+    out: dict[str, object] = {"papers": count, "real": label in REAL}
+    if label in REAL:
+        path = write_real_corpus(count, work)
+    else:
+        path = write_corpus(pools, count, work)
     log(f"{label}: corpus written ({path.stat().st_size / 1e6:.0f} MB)")
     root = work / f"reader-{label}"
     shutil.rmtree(root, ignore_errors=True)
     out["reader"] = import_reader(path, root)
     log(f"{label}: reader {out['reader']}")
+    if args.tui_only:
+        out["tui"] = measure_tui(root, args.presses)
+        log(f"{label}: tui {out['tui']}")
+        return out
     db = work / f"sqlite-{label}.db"
     db.unlink(missing_ok=True)
     out["sqlite"] = {"browsable": import_sqlite(path, db)}
@@ -757,9 +813,16 @@ def table(run: Run) -> str:
          ("tui", "first_paint_s"), "s"),
         (f"TUI first paint, median of the next {PAINT_STARTS} starts · reader",
          ("tui", "first_paint_median_s"), "s"),
+        ("TUI first paint, median of as many starts · a trivial Textual app",
+         ("tui", "trivial_first_paint_median_s"), "s"),
+        ("TUI first paint · reader ÷ trivial Textual app", ("tui", "first_paint_vs_trivial"),
+         "x"),
         ("TUI `j` CPU per key p50 · reader", ("tui", "j_cpu_ms", "p50"), "ms"),
         ("TUI `j` CPU per key p95 · reader", ("tui", "j_cpu_ms", "p95"), "ms"),
-        ("TUI last key → results · reader", ("tui", "search_as_you_type", "results_ms"), "ms"),
+        ("TUI last key → first screen of results · reader",
+         ("tui", "search_as_you_type", "first_screen_ms"), "ms"),
+        ("TUI last key → results and their count · reader",
+         ("tui", "search_as_you_type", "results_ms"), "ms"),
         ("TUI key echo while searching p50 · reader",
          ("tui", "search_as_you_type", "echo_p50_ms"), "ms"),
         ("TUI key echo while searching max · reader",
@@ -771,7 +834,8 @@ def table(run: Run) -> str:
         ("peak RSS · coBib", ("cobib", "peak_rss_mb"), "MB"),
     ]
     header = "| measurement | " + " | ".join(
-        f"{run.sizes[label]['papers']:,}" for label in labels
+        f"{run.sizes[label]['papers']:,}" + (" real" if run.sizes[label].get("real") else "")
+        for label in labels
     ) + " |"
     lines = [header, "|---|" + "---:|" * len(labels)]
     for name, keys, unit in rows:
@@ -798,13 +862,16 @@ def add_ratios(data: dict) -> None:
 def main() -> None:
     """Parse the options, run every size, print the table and write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1k,20k,200k", help="of 1k, 20k, 200k")
+    parser.add_argument("--sizes", default="1k,20k,200k",
+                        help="of 1k, 20k, 200k, and real (19,630 whole real records)")
     parser.add_argument("--json", type=Path, default=Path("benchmark.json"))
     parser.add_argument("--workdir", type=Path, help="keep corpora and libraries here")
     parser.add_argument("--presses", type=int, default=200, help="j presses per size")
     parser.add_argument("--whoosh-max", default="20k", choices=list(SIZES),
                         help="largest size for the bare Whoosh builds (200k takes ~10 min)")
     parser.add_argument("--skip-cobib", action="store_true")
+    parser.add_argument("--tui-only", action="store_true",
+                        help="import with reader, then measure its TUI only")
     parser.add_argument("--cobib", help="the cobib executable (default: on PATH)")
     parser.add_argument("--cobib-max", default="20k", choices=list(SIZES),
                         help="largest size to try coBib at")
