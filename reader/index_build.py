@@ -8,16 +8,23 @@ it has just written. FastSegmentWriter analyses a text field in one pass over it
 knows, and keeps the field lengths in memory for the segment's postings. Any other field or
 analyzer goes through Whoosh's own path, so the postings are always the same; a test builds
 the sample both ways and compares search results.
+
+A large build runs in worker processes, each writing segments of growing size; the parent
+publishes each segment as it arrives (a new table of contents, no merge), so a search can
+run over what is indexed so far while the rest is written.
 """
 
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import queue
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pickle import dumps
 from typing import Any
 
+from whoosh import index as whoosh_index
 from whoosh.analysis import (
     CharsetFilter,
     CompositeAnalyzer,
@@ -27,6 +34,7 @@ from whoosh.analysis import (
 )
 from whoosh.fields import TEXT
 from whoosh.formats import Positions
+from whoosh.index import TOC
 from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length, length_to_byte
 from whoosh.writing import SegmentWriter
@@ -36,6 +44,10 @@ from reader.analysis import FoldFilter, fold
 #: A field's text → {word: [positions]}, or None where Whoosh must analyse it itself.
 Plan = Callable[[str], dict[str, list[int]]]
 
+# The first segment a worker writes is small, so a search can start soon; each next one is
+# twice as large, so a large build ends with few segments (searches cost per segment).
+FIRST_SEGMENT = 500
+_PROGRESS_EVERY = 250
 
 
 def _tokenizer(tokenizer: RegexTokenizer) -> Callable[[str], list[str]] | None:
@@ -249,3 +261,115 @@ class FastSegmentWriter(SegmentWriter):
         _write_postings(self.fieldwriter, self.schema, self._lengths, self.pool.iter_postings())
         self.fieldwriter.close()
 
+
+def _build_part(
+    path: str, part: int, source: Any, report: Any, limitmb: int, first: int
+) -> None:
+    """Index one share of the papers (in a worker process) into segments of growing size,
+    reporting each segment as it is written; progress and errors travel on the same queue."""
+    from reader.search import document  # the worker imports what the parent has
+
+    try:
+        ix = whoosh_index.open_dir(path)
+        writer = None
+        size, count, in_segment, seq = first, 0, 0, 0
+        # No cancel() on failure: it would remove the temporary directory the other workers
+        # share. The parent cancels the build and its writer removes that directory.
+        for paper in source():
+            if writer is None:
+                # Not locked: the parent holds the index while its workers write segments,
+                # as Whoosh's own multiprocessing writer does.
+                writer = FastSegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
+            writer.add_document(**document(paper))
+            count += 1
+            in_segment += 1
+            if count % _PROGRESS_EVERY == 0:
+                report.put(("progress", _PROGRESS_EVERY))
+            if in_segment >= size:
+                report.put(("segment", (part, seq, writer._finalize_segment(), in_segment)))
+                writer, in_segment, seq, size = None, 0, seq + 1, size * 2
+        if writer is not None:
+            report.put(("segment", (part, seq, writer._finalize_segment(), in_segment)))
+        report.put(("progress", count % _PROGRESS_EVERY))
+        report.put(("done", part))
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+        report.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def build_in_processes(
+    writer: SegmentWriter,
+    parts: Sequence[Any],
+    progress: Callable[[int], None] | None = None,
+    published: Callable[[int], None] | None = None,
+    *,
+    limitmb: int = 128,
+) -> int:
+    """Index each part (a picklable callable yielding papers) in a process of its own and
+    commit their segments with ``writer``'s, which holds the index lock throughout.
+
+    Each segment is published as it arrives (a new table of contents with the segments so
+    far, ``writer``'s own deletions included), so searches see the papers indexed so far;
+    ``published(n)`` is called with how many that is. Returns how many were indexed.
+    """
+    storage = writer.storage
+    schema = writer.schema
+    # spawn, not fork: the caller may be a threaded UI, and a forked child would inherit
+    # locks held by other threads.
+    context = multiprocessing.get_context("spawn")
+    report = context.Queue()
+    # Daemons: quitting the app mid-build ends the workers instead of waiting for them.
+    workers = [
+        context.Process(
+            target=_build_part,
+            args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT),
+            daemon=True,
+        )
+        for n, source in enumerate(parts)
+    ]
+    base = list(writer.segments)
+    generation = writer.generation
+    segments: dict[tuple[int, int], Any] = {}
+    try:
+        for worker in workers:
+            worker.start()
+        done = count = indexed = 0
+        while done < len(workers):
+            try:
+                kind, value = report.get(timeout=1.0)
+            except queue.Empty:
+                if any(w.exitcode not in (None, 0) for w in workers):
+                    raise RuntimeError("an indexing process died") from None
+                continue
+            if kind == "error":
+                raise RuntimeError(f"indexing failed: {value}")
+            if kind == "progress":
+                count += value
+                if progress is not None and value:
+                    progress(count)
+            elif kind == "segment":
+                part, seq, segment, size = value
+                segments[part, seq] = segment
+                indexed += size
+                # In (part, seq) order, so documents are numbered in id order whichever
+                # worker is ahead (ties in score rank as in a build in one process).
+                TOC(schema, [*base, *(segments[k] for k in sorted(segments))],
+                    generation).write(storage, writer.indexname)
+                generation += 1
+                if published is not None:
+                    published(indexed)
+            else:
+                done += 1
+        for worker in workers:
+            worker.join()
+    except BaseException:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        writer.cancel()
+        raise
+    ordered = [segments[k] for k in sorted(segments)]
+    # The final commit takes the next generation, and its clean-up removes the tables of
+    # contents published on the way.
+    writer.generation = generation
+    writer.commit(mergetype=lambda _writer, existing: [*existing, *ordered])
+    return count

@@ -29,7 +29,7 @@ from reader.textrender import to_plain
 
 if TYPE_CHECKING:
     from reader.remote import Endpoints
-    from reader.search import SearchIndex
+    from reader.search import PaperSource, SearchIndex
 
 Progress = Callable[[int, int], None]
 #: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
@@ -325,7 +325,10 @@ class Library:
     # -- index ------------------------------------------------------------------------------
 
     def index_state(self) -> str:
-        """``ok``, ``stale`` (behind the database) or ``missing`` (absent or unreadable)."""
+        """``ok``, ``stale`` (behind the database), ``missing`` (absent or unreadable) or
+        ``building`` (another process is building it from scratch)."""
+        if self.index.generation < 0 and self.index.partial() is not None:
+            return "building"
         if not self.index.usable():
             return "missing"
         with self.session() as store:
@@ -355,16 +358,22 @@ class Library:
                 generation,
                 (lambda n: progress(n, total)) if progress else None,
                 parts=parts,
+                total=total,
             )
 
     def sync_index(self, progress: Progress | None = None) -> int:
-        """Bring the index up to the database: re-index just the papers changed since."""
-        if self.index_state() == "missing":
+        """Bring the index up to the database: re-index just the papers changed since
+        (on every core when there are many, as after importing a large list)."""
+        state = self.index_state()
+        if state == "missing":
             return self.rebuild_index(progress)
+        if state == "building":
+            return 0  # another process is building it, and will bring it up to date
         with self._sync_lock, self.session() as store:
             if store.generation() <= self.index.generation:
                 return 0
             total = 0
+            many = store.count_changed(self.index.generation) >= PARALLEL_MIN
 
             def changes(since: int) -> tuple[list[Paper], list[int], int]:
                 nonlocal total
@@ -372,16 +381,34 @@ class Library:
                 total = len(papers)
                 return papers, deleted, generation
 
+            def plan(since: int) -> tuple[list[int], list[int], list[PaperSource], int]:
+                nonlocal total
+                changed, deleted, generation = store.changed_ids(since)
+                total = len(changed)
+                return changed, deleted, self._parts(changed, since, generation), generation
+
             from reader.search import IndexBusy
 
+            report = (lambda n: progress(n, total)) if progress else None
             try:
-                return self.index.catch_up(
-                    changes, (lambda n: progress(n, total)) if progress else None
-                )
+                if many:
+                    return self.index.catch_up_in_parts(plan, report)
+                return self.index.catch_up(changes, report)
             except IndexBusy:
                 # The write itself is stored; the index stays behind (its generation says
                 # so) and the next sync, here or in the other process, catches it up.
                 return 0
+
+    def _parts(self, ids: list[int], since: int, until: int) -> list[PaperSource]:
+        """Sources of the papers changed after ``since`` (up to ``until``) among ``ids``,
+        in one id range per indexing process, of about equal counts."""
+        procs = max(1, min(INDEX_PROCS, len(ids)))
+        bounds = [ids[len(ids) * k // procs] for k in range(procs)]
+        ends = [b - 1 for b in bounds[1:]] + [2**63 - 1]
+        return [
+            partial(read_papers, self.paths.database, first, last, since, until)
+            for first, last in zip(bounds, ends, strict=True)
+        ]
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -420,6 +447,11 @@ class Library:
             outcome = SearchOutcome(query, ids, scores, hits.terms, notice)
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query))
+        if parsed.text or parsed.like:
+            building = self.index.partial()
+            if building is not None and outcome.notice is None:
+                done, total = building
+                outcome = replace(outcome, notice=f"partial: {done:,} of {total:,} indexed")
         if order != "relevance":
             with self.session() as store:
                 ordered = store.sort_ids(outcome.ids, order)

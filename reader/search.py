@@ -10,9 +10,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
-import multiprocessing
 import os
-import queue
 import re
 import threading
 import time
@@ -40,7 +38,7 @@ from whoosh.query import And, FuzzyTerm, Not, NullQuery, Or, Prefix, Query, Term
 from whoosh.searching import Searcher
 
 from reader.analysis import ANALYZER, STEMMED, WORD, stem_word
-from reader.index_build import FastSegmentWriter
+from reader.index_build import FastSegmentWriter, build_in_processes
 from reader.models import Paper
 from reader.query import Filter, ParsedQuery
 from reader.textrender import to_plain
@@ -69,7 +67,6 @@ _LIMIT_MB = 128
 # compound file through mmap and copies each part it opens into memory (the postings of a
 # 200k library are hundreds of MB, and every searcher copies them again). Separate files
 # are read from disk as needed.
-_PROGRESS_EVERY = 500
 #: A zero-argument callable yielding papers; picklable, so a worker process can call it.
 PaperSource = Callable[[], Iterable[Paper]]
 STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
@@ -342,6 +339,8 @@ class SearchIndex:
         self._ix: whoosh_index.Index | None = None
         self._searcher: Searcher | None = None
         self._searcher_generation = -1
+        #: (indexed, total) while this process builds the index in parts.
+        self._building: tuple[int, int] | None = None
         self._parser = _Parser(self.schema)
         # Used when the query cannot be read: its words, all of which must match, as in a
         # query of plain words.
@@ -351,17 +350,51 @@ class SearchIndex:
 
     # -- state ------------------------------------------------------------------------------
 
-    def _read_meta(self) -> dict[str, int]:
+    def _read_meta(self) -> dict[str, Any]:
         try:
             data = json.loads((self.path / _GENERATION_FILE).read_text(encoding="utf-8"))
-            return {"version": int(data["version"]), "generation": int(data["generation"])}
+            meta: dict[str, Any] = {
+                "version": int(data["version"]), "generation": int(data["generation"])
+            }
+            building = data.get("building")
+            if isinstance(building, dict):
+                meta["building"] = {k: int(building[k]) for k in ("indexed", "total", "pid")}
+            return meta
         except (OSError, ValueError, KeyError, TypeError):
             return {"version": -1, "generation": -1}
 
-    def _write_meta(self, generation: int) -> None:
-        tmp = self.path / (_GENERATION_FILE + ".tmp")
-        tmp.write_text(json.dumps({"version": INDEX_VERSION, "generation": generation}))
+    def _write_meta(
+        self, generation: int, building: tuple[int, int] | None = None
+    ) -> None:
+        data: dict[str, Any] = {"version": INDEX_VERSION, "generation": generation}
+        if building is not None:
+            data["building"] = {
+                "indexed": building[0], "total": building[1], "pid": os.getpid()
+            }
+        tmp = self.path / f"{_GENERATION_FILE}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(data))
         os.replace(tmp, self.path / _GENERATION_FILE)
+
+    def partial(self) -> tuple[int, int] | None:
+        """(indexed, total) while a build is under way, here or in another live process:
+        searches then run over the papers indexed so far."""
+        if self._building is not None:
+            return self._building
+        building = self._read_meta().get("building")
+        if building is None or building["pid"] == os.getpid():
+            return None
+        try:
+            os.kill(building["pid"], 0)
+        except ProcessLookupError:
+            return None  # a build that was cut short: the next sync finishes the work
+        except PermissionError:
+            pass
+        return building["indexed"], building["total"]
+
+    def _published(self, generation: int, total: int, indexed: int) -> None:
+        """A build has made ``indexed`` of ``total`` papers searchable."""
+        self._building = (indexed, total)
+        self._write_meta(generation, (indexed, total))
 
     @property
     def generation(self) -> int:
@@ -370,8 +403,9 @@ class SearchIndex:
 
     def usable(self) -> bool:
         """Whether an index of this version exists and opens."""
-        if self._read_meta()["version"] != INDEX_VERSION:
-            return False
+        meta = self._read_meta()
+        if meta["version"] != INDEX_VERSION or meta["generation"] < 0:
+            return False  # another version, or a build from scratch that never finished
         try:
             # On first opening, a searcher opens every segment: one deleted or cut short fails
             # here, at start, rather than in the middle of a search. Once open, the index is
@@ -414,14 +448,15 @@ class SearchIndex:
         progress: Callable[[int], None] | None = None,
         *,
         parts: Sequence[PaperSource] = (),
+        total: int = 0,
     ) -> int:
         """Build a fresh index; returns how many papers were indexed.
 
-        With ``parts`` (picklable callables, each yielding a share of the papers), every
-        part is indexed in a process of its own into a segment of its own, and the segments
-        are committed together: the build uses every core, the calling process stays free
-        (it only waits), and no merge is needed before the index answers. Without them,
-        ``papers`` are indexed here, in one process.
+        With ``parts`` (picklable callables, each yielding a share of the papers, ``total``
+        in all), every part is indexed in a process of its own into segments of its own,
+        each published as it is written: the build uses every core, the calling process
+        stays free, and searches run over what is indexed so far (see partial). Without
+        them, ``papers`` are indexed here, in one process.
         """
         with self._lock:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -431,15 +466,58 @@ class SearchIndex:
             (self.path / _GENERATION_FILE).unlink(missing_ok=True)
             ix = whoosh_index.create_in(str(self.path), self.schema)
             self._ix = ix
-            if parts:
-                count = _build_in_processes(self.path, ix, parts, progress)
-            else:
-                writer = FastSegmentWriter(ix, limitmb=_LIMIT_MB, compound=False)
-                count = _write_all(writer, writer.add_document, papers, progress)
+            writer = FastSegmentWriter(ix, limitmb=_LIMIT_MB, compound=False)
+        if parts:
+            count = self._build(writer, parts, total, -1, progress)
+        else:
+            count = _write_all(writer, writer.add_document, papers, progress)
+        self._write_meta(generation)
+        if progress is not None:
+            progress(count)
+        return count
+
+    def _build(
+        self,
+        writer: FastSegmentWriter,
+        parts: Sequence[PaperSource],
+        total: int,
+        generation: int,
+        progress: Callable[[int], None] | None,
+    ) -> int:
+        """Index the parts in worker processes, publishing segments as they come."""
+        self._published(generation, total, 0)
+        try:
+            return build_in_processes(
+                writer, parts, progress,
+                functools.partial(self._published, generation, total), limitmb=_LIMIT_MB,
+            )
+        finally:
+            self._building = None
+
+    def catch_up_in_parts(
+        self,
+        plan: Callable[[int], tuple[list[int], list[int], Sequence[PaperSource], int]],
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Apply many changes at once, on every core: ``plan(generation)`` gives the ids
+        of the papers changed and deleted since, sources (picklable) that yield the changed
+        papers in parts, and the generation that reaches. As with catch_up, the plan is
+        made once the writer lock is held. Old versions of changed papers are deleted
+        first; the new ones become searchable segment by segment (see partial)."""
+        writer = self._writer()
+        try:
+            since = self.generation
+            changed, deleted, parts, generation = plan(since)
+            with writer.searcher() as searcher:
+                for paper_id in [*deleted, *changed]:
+                    writer.delete_by_term("id", str(paper_id), searcher=searcher)
+        except BaseException:
+            writer.cancel()
+            raise
+        count = self._build(writer, parts, len(changed), since, progress)
+        if generation > self.generation:
             self._write_meta(generation)
-            if progress is not None:
-                progress(count)
-            return count
+        return count
 
     def catch_up(
         self,
@@ -685,89 +763,6 @@ def _write_all(
         writer.cancel()
         raise
     writer.commit()
-    return count
-
-
-def _build_segment(
-    path: str, part: int, source: PaperSource, report: Any, limitmb: int
-) -> None:
-    """Index one part of the papers into a segment of its own (in a worker process) and
-    report the segment back; progress and errors travel on the same queue."""
-    try:
-        ix = whoosh_index.open_dir(path)
-        # Not locked: the parent holds the index while its workers write their segments,
-        # as Whoosh's own multiprocessing writer does.
-        writer = FastSegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
-        count = 0
-        # No cancel() on failure: it would remove the temporary directory the other workers
-        # share. The parent cancels the build and its writer removes that directory.
-        for paper in source():
-            writer.add_document(**document(paper))
-            count += 1
-            if count % _PROGRESS_EVERY == 0:
-                report.put(("progress", _PROGRESS_EVERY))
-        segment = writer._finalize_segment() if count else None
-        report.put(("progress", count % _PROGRESS_EVERY))
-        report.put(("done", (part, segment)))
-    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
-        report.put(("error", f"{type(exc).__name__}: {exc}"))
-
-
-def _build_in_processes(
-    path: Path,
-    ix: whoosh_index.Index,
-    parts: Sequence[PaperSource],
-    progress: Callable[[int], None] | None,
-) -> int:
-    """Index each part in a process of its own, then commit all their segments at once."""
-    # spawn, not fork: the caller may be a threaded UI, and a forked child would inherit
-    # locks held by other threads.
-    context = multiprocessing.get_context("spawn")
-    report = context.Queue()
-    # Daemons: quitting the app mid-build ends the workers instead of waiting for them.
-    workers = [
-        context.Process(
-            target=_build_segment, args=(str(path), n, source, report, _LIMIT_MB), daemon=True
-        )
-        for n, source in enumerate(parts)
-    ]
-    writer = ix.writer()  # holds the index lock while the workers write
-    try:
-        for worker in workers:
-            worker.start()
-        # By part, so documents are numbered in id order whichever worker finishes first (ties
-        # in score rank in that order, as in an index built in one process).
-        segments: dict[int, Any] = {}
-        done = count = 0
-        while done < len(workers):
-            try:
-                kind, value = report.get(timeout=1.0)
-            except queue.Empty:
-                if any(w.exitcode not in (None, 0) for w in workers):
-                    raise RuntimeError("an indexing process died") from None
-                continue
-            if kind == "error":
-                raise RuntimeError(f"indexing failed: {value}")
-            if kind == "progress":
-                count += value
-                if progress is not None and value:
-                    progress(count)
-            else:
-                part, segment = value
-                if segment is not None:
-                    segments[part] = segment
-                done += 1
-        for worker in workers:
-            worker.join()
-    except BaseException:
-        for worker in workers:
-            if worker.is_alive():
-                worker.terminate()
-        writer.cancel()
-        raise
-    # The merge policy is handed the new segments: one commit makes them all visible.
-    ordered = [segments[part] for part in sorted(segments)]
-    writer.commit(mergetype=lambda _writer, existing: [*existing, *ordered])
     return count
 
 

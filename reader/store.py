@@ -310,6 +310,33 @@ class Store:
             self.conn.execute("COMMIT")
         return papers, deleted, current
 
+    def changed_ids(self, generation: int) -> tuple[list[int], list[int], int]:
+        """The ids of papers changed and deleted after ``generation``, and the generation
+        that brings the reader to (one read transaction, as changes_since)."""
+        self.conn.execute("BEGIN")
+        try:
+            current = self.generation()
+            changed = [
+                r[0] for r in self.conn.execute(
+                    "SELECT id FROM papers WHERE generation > ? ORDER BY id", (generation,)
+                )
+            ]
+            deleted = [
+                r[0]
+                for r in self.conn.execute(
+                    "SELECT paper_id FROM deleted_papers WHERE generation > ?", (generation,)
+                )
+            ]
+        finally:
+            self.conn.execute("COMMIT")
+        return changed, deleted, current
+
+    def count_changed(self, generation: int) -> int:
+        """How many papers changed after ``generation``."""
+        return int(self.conn.execute(
+            "SELECT count(*) FROM papers WHERE generation > ?", (generation,)
+        ).fetchone()[0])
+
     def iter_papers(self) -> Iterator[Paper]:
         """Every paper, for rebuilding the index or exporting."""
         sql = (
@@ -734,16 +761,24 @@ class Store:
         return generation
 
 
-def read_papers(database: Path, first: int, last: int) -> Iterator[Paper]:
-    """The papers with ids from ``first`` to ``last``, read on a connection of their own
-    (for an indexing process: picklable through functools.partial, and never writes)."""
+def read_papers(
+    database: Path, first: int, last: int, since: int | None = None, until: int | None = None
+) -> Iterator[Paper]:
+    """The papers with ids from ``first`` to ``last`` (and, given ``since`` and ``until``,
+    changed in a generation after ``since`` and up to ``until``), read on a connection of
+    their own (for an indexing process: picklable through functools.partial, and never
+    writes)."""
     conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         sql = (
             f"SELECT {_PAPER_COLUMNS} FROM papers p LEFT JOIN notes n ON n.paper_id = p.id "
-            "WHERE p.id BETWEEN ? AND ? ORDER BY p.id"
+            "WHERE p.id BETWEEN ? AND ?"
         )
-        for r in conn.execute(sql, (first, last)):
+        args: tuple[int, ...] = (first, last)
+        if since is not None and until is not None:
+            sql += " AND p.generation > ? AND p.generation <= ?"
+            args += (since, until)
+        for r in conn.execute(sql + " ORDER BY p.id", args):
             yield _paper(r)
     finally:
         conn.close()

@@ -1,21 +1,30 @@
-"""The fast index build gives Whoosh's own postings and results.
+"""The fast index build gives Whoosh's own postings and results, and a search during a
+build runs over what is indexed so far and says so.
 
-Real SQLite and Whoosh in a temporary directory; the parallel build really starts its
+Real SQLite and Whoosh in a temporary directory; the parallel builds really start their
 worker processes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from whoosh import index as whoosh_index
 
+import reader.index_build as index_build
 import reader.library as library_module
+from reader.importers import parse_file
 from reader.library import Library
 from reader.query import ParsedQuery
 from reader.search import SearchIndex, document, make_schema
+from reader.ui.app import ReaderApp
+from tests.test_index_build import write_openreview
 
 QUERIES = [
     "transport", "optimal transport", '"optimal transport"', '"language models"',
@@ -117,3 +126,112 @@ def test_fast_index_ranks_as_plain_whoosh(odd_library: Library, tmp_path: Path) 
             top = odd_library.index.search(ParsedQuery(query), limit=3)
             assert top.ids == plain.search(ParsedQuery(query), limit=3).ids, (procs, query)
     plain.close()
+
+
+def test_a_search_during_a_build_runs_over_what_is_indexed(
+    tmp_path: Path, empty_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a large list is indexed, each segment is searchable as it is written: a
+    search finds the papers indexed so far and says how far the index is; at the end it
+    finds them all and says nothing."""
+    library = empty_library
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
+    monkeypatch.setattr(index_build, "FIRST_SEGMENT", 10)
+    library.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
+    during: list[tuple[int, list[int], str | None]] = []
+    publish = library.index._published
+
+    def published(generation: int, total: int, indexed: int) -> None:
+        publish(generation, total, indexed)
+        if indexed:
+            outcome = library.search("setting")
+            during.append((indexed, outcome.ids, outcome.notice))
+
+    monkeypatch.setattr(library.index, "_published", published)
+    library.sync_index()
+    first_count, first_ids, first_notice = during[0]
+    assert first_count == 10
+    assert first_notice == "partial: 10 of 80 indexed"
+    assert len(first_ids) == 10
+    # Each later search finds more, and the segments written end up all published.
+    counts = [len(ids) for _, ids, _ in during]
+    assert counts == sorted(counts) and counts[-1] == 80
+    final = library.search("setting")
+    assert final.notice is None
+    assert sorted(final.ids) == library.store.all_ids() or len(final.ids) == 80
+    assert library.index_state() == "ok"
+
+
+def test_a_large_import_onto_a_library_is_indexed_in_parts(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Importing many papers onto a library that has an index (the sample, one paper of
+    it revised by the import) indexes them on two processes, and the index then ranks
+    as one rebuilt from scratch: no paper twice, none missing."""
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 20)
+    monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
+    sample = parse_file(library_module.sample_files()[0]).records[0]
+    path = write_openreview(tmp_path / "a.jsonl", 60)
+    with path.open("a", encoding="utf-8") as out:  # a paper already there, now titled
+        out.write(json.dumps({"id": "known", "content": {
+            "title": "A real title for zqxj", "abstract": sample.abstract}}) + "\n")
+    library.save_note(1, "a note that stays indexed")
+    calls: list[str] = []
+    in_parts = library.index.catch_up_in_parts
+    monkeypatch.setattr(library.index, "catch_up_in_parts",
+                        lambda *a, **k: calls.append("parts") or in_parts(*a, **k))
+    summary = library.import_files([path])
+    assert calls == ["parts"] and summary.new == 60 and summary.merged == 1
+    assert library.index.count() == library.store.count() == 98
+    caught_up = {q: library.search(q).ids for q in ("setting", "zqxj", "stays", "learning")}
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 10**9)
+    library.rebuild_index()
+    assert {q: library.search(q).ids for q in caught_up} == caught_up
+    assert caught_up["zqxj"] and caught_up["stays"] == [1]
+
+
+async def until(pilot: Any, condition: Callable[[], bool], steps: int = 1500) -> None:
+    """Let the app run until ``condition`` holds (failing after ``steps`` pauses)."""
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the condition never held")
+
+
+async def test_the_reader_searches_a_partial_index_and_says_so(
+    tmp_path: Path, empty_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the reader, a search typed while the index is built shows the papers indexed so
+    far with "partial: N of M indexed", and all of them once the build is done."""
+    library = empty_library
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
+    monkeypatch.setattr(index_build, "FIRST_SEGMENT", 10)
+    library.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
+    first, go = threading.Event(), threading.Event()
+    publish = library.index._published
+
+    def published(generation: int, total: int, indexed: int) -> None:
+        publish(generation, total, indexed)
+        if indexed and not first.is_set():
+            first.set()
+            go.wait(30)  # hold the build here while the test searches
+
+    monkeypatch.setattr(library.index, "_published", published)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await asyncio.to_thread(first.wait, 30)
+        await pilot.press("slash", *"setting")
+        status = app.query_one("#status")
+        await until(pilot, lambda: "partial" in str(status.render()))
+        assert "partial: 10 of 80 indexed" in str(status.render())
+        assert len(app.paper_list.ids) == 10
+        go.set()
+        await app.workers.wait_for_complete()
+        await until(pilot, lambda: len(app.paper_list.ids) == 80)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "partial" not in str(status.render())
+        assert sorted(app.paper_list.ids) == library.store.all_ids()

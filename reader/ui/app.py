@@ -109,8 +109,10 @@ class ReaderApp(App[None]):
         self.outcome: SearchOutcome | None = None
         self._search_seq = 0
         self._index_ready = False
-        #: (indexed, total) while the index is being built from scratch.
+        #: (indexed, total) while the index is being built (from scratch, or after an import).
         self._indexing: tuple[int, int] | None = None
+        #: How many papers the build under way had made searchable at the last search.
+        self._published = 0
         self._status_note = ""
         #: Papers shown this session (drawn as seen at once) and those not yet stored.
         self.seen_now: set[int] = set()
@@ -239,10 +241,19 @@ class ReaderApp(App[None]):
     def _index_progress(self, done: int, total: int) -> None:
         self._indexing = (done, total)
         self._set_status_note(f"Indexing {done:,} of {total:,}…")
+        # A search shown over a partial index runs again as more of it is published.
+        building = self.library.index.partial() if "index" in vars(self.library) else None
+        published = building[0] if building else 0
+        if published != self._published:
+            self._published = published
+            query = self.query_one(SearchBox).value
+            if published and (parse_query(query).text or parse_query(query).like):
+                self.run_search(query)
 
     def _index_done(self) -> None:
         self._index_ready = True
         self._indexing = None
+        self._published = 0
         # The open index is long-lived too (see on_mount).
         gc.freeze()
         self._set_status_note("")
@@ -274,7 +285,7 @@ class ReaderApp(App[None]):
         if seq != self._search_seq:
             return  # a newer query is already on its way
         parsed = parse_query(query)
-        if not self._index_ready and (parsed.text or parsed.like):
+        if not self._index_ready and (parsed.text or parsed.like) and not self._searchable():
             # The index is locked while it is built: say so at once instead of waiting on it;
             # the query runs again when the index is done.
             done, total = self._indexing or (0, 0)
@@ -295,6 +306,11 @@ class ReaderApp(App[None]):
         logged = len(self.seen_log)
         seen = self._count_seen(outcome.ids, self.seen_log[:logged])
         self.call_from_thread(self._show_results, seq, outcome, seen, logged)
+
+    def _searchable(self) -> bool:
+        """Whether a build under way has published papers a search can run over."""
+        building = self.library.index.partial()
+        return building is not None and building[0] > 0
 
     def _show_results(
         self, seq: int, outcome: SearchOutcome, seen: int = 0, logged: int | None = None
@@ -1014,15 +1030,20 @@ class ReaderApp(App[None]):
             return
         self.call_from_thread(self._imported, summary)
         self.call_from_thread(self._set_status_note, "Indexing the new papers…")
-        indexed = self.library.sync_index(
-            lambda done, total: self.call_from_thread(
-                self._set_status_note, f"Indexing {done:,}/{total:,}…"
+        try:
+            self.library.sync_index(
+                lambda done, total: self.call_from_thread(self._index_progress, done, total)
             )
-        )
-        self.call_from_thread(self._set_status_note, "")
-        if indexed:
+        finally:
             # A search typed meanwhile answered from the index as it was before the import.
-            self.call_from_thread(self._rerun_query)
+            self.call_from_thread(self._indexed)
+
+    def _indexed(self) -> None:
+        """An import's papers are all indexed: the view's query runs over all of them."""
+        self._indexing = None
+        self._published = 0
+        self._set_status_note("")
+        self._rerun_query()
 
     def _imported(self, summary: ImportSummary) -> None:
         self._refresh_counts()
