@@ -30,6 +30,7 @@ from reader.library import Library, damaged_advice
 from reader.locations import LibraryPaths, default_library_dir
 from reader.models import Paper
 from reader.store import StoreError, migrations
+from reader.textrender import plain_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -286,8 +287,10 @@ def _paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
 def _paper_line(paper: Paper) -> str:
     star = "★" if paper.starred else " "
     note = "✎" if paper.note.strip() else " "
-    title = paper.title if len(paper.title) <= 64 else paper.title[:63] + "…"
-    where = f"  [{paper.venue_year}]" if paper.venue_year else ""
+    title = plain_line(paper.title)
+    title = title if len(title) <= 64 else title[:63] + "…"
+    venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), str(paper.year or "")) if p)
+    where = f"  [{venue_year}]" if venue_year else ""
     return f"{paper.id:>6} {star}{note} {paper.citekey:<22} {title}{where}"
 
 

@@ -3,6 +3,8 @@ reading view and citations; stored as the source wrote them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reader.formats import render
@@ -110,3 +112,21 @@ def test_every_title_cited_from_the_list_is_rendered(tex_library: Library) -> No
     for shown in SHOWN.values():
         assert shown in text
     assert "\\" not in text
+
+
+def test_reader_search_prints_titles_rendered(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    library = Library(tmp_path / "clilib")
+    library.store.import_records(
+        [PaperRecord(abstract="Monocular depth.", title=DEPTH, venue="ICLR", year=2026)],
+        "tex.jsonl", "openreview",
+    )
+    library.close()
+    result = CliRunner().invoke(cli, ["--library", str(tmp_path / "clilib"), "search", "depth"],
+                                obj={})
+    assert result.exit_code == 0, result.output
+    assert "DA²: Depth Anything in Any Condition  [ICLR · 2026]" in result.output
+    assert "$" not in result.output
