@@ -68,3 +68,12 @@ async def test_a_typo_offers_did_you_mean_and_one_key_accepts_it(library: Librar
         await settle(app, pilot)
         assert app.query_one(SearchBox).value == "zzzzqqqq"
         assert "Did you mean" not in screen_text(app)
+
+
+async def test_the_notice_shows_on_a_narrow_terminal(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"unlearning)")
+        await settle(app, pilot)
+        assert "Could not read that query" in screen_text(app)

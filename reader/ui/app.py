@@ -1124,13 +1124,14 @@ class ReaderApp(App[None]):
             label = f"like {like}: " if like else ""
             found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
             parts.append(f"{label}{found}, {min(self._view_seen, shown):,} seen")
+        if self._notice:
+            # Beside the view it is about, where a narrow terminal still shows it.
+            parts.append(self._notice)
         parts.append(library)
         if self.sort_order != "relevance":
             parts.append(f"sorted by {SORT_LABELS[self.sort_order]}")
         if self._status_note:
             parts.append(self._status_note)
-        if self._notice:
-            parts.append(self._notice)
         # One line high whatever it says (styles/app.tcss): no layout pass on every change.
         self.query_one("#status", Static).update("  ·  ".join(parts), layout=False)
 
