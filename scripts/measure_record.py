@@ -131,6 +131,15 @@ def csl_date(value: Any) -> str:
         return "-".join(str(int(p)) for p in parts if str(p).strip().isdigit())
     if isinstance(value, dict):
         value = value.get("raw") or value.get("literal") or ""
+    from datetime import datetime
+
+    for pattern in ("%B %d, %Y", "%d %B %Y", "%B %Y"):
+        try:
+            moment = datetime.strptime(str(value).strip(), pattern)
+        except ValueError:
+            continue
+        day = f"-{moment.day}" if "%d" in pattern else ""
+        return f"{moment.year}-{moment.month}{day}"
     digits = re.findall(r"\d+", str(value))
     return "-".join(str(int(d)) for d in digits[:3])
 
@@ -213,9 +222,11 @@ def zotero_entries(text: str) -> list[dict[str, Any]]:
                     )
                     fields.setdefault(role, []).append(person)
             elif name in ZOTERO_TO_CSL and value not in ("", None):
-                fields[ZOTERO_TO_CSL[name]] = value
-            elif name == "notes" and value:
-                fields["note"] = value
+                fields[ZOTERO_TO_CSL[name]] = (
+                    "\n".join(map(str, value)) if isinstance(value, list) else value
+                )
+            elif name == "notes":
+                continue  # child notes become the paper's note: counted apart
             elif name not in ("itemID", "attachments", "collections", "relations", "tags",
                               "key", "version", "uri", "dateAdded", "dateModified"):
                 if value not in ("", None, [], {}):
@@ -247,8 +258,6 @@ def same(field: str, fmt: str, a: Any, b: Any) -> bool:
         return csl_families(a) == csl_families(b)
     if field in ("issued", "accessed", "original-date"):
         return csl_date(a) == csl_date(b) or csl_date({"raw": a}) == csl_date(b)
-    if field == "note" and isinstance(a, list):
-        return all(fold(re.sub(r"<[^>]+>", " ", n.get("note", "")))[:40] in fold(b) for n in a)
     if field == "type" and fmt == "zotero":
         return True if b else False
     return fold(a) == fold(b)
@@ -314,6 +323,10 @@ def measure(path: Path) -> tuple[int, int, Counter[str], Counter[str], str]:
         for s in source:
             present.update(k for k in s if not k.startswith("_"))
         return len(source), len(papers), present, survived, note
+    if kind == "zotero":
+        noted = sum(1 for item in json.loads(text)["items"] if item.get("notes"))
+        present["notes → paper note"] = noted
+        survived["notes → paper note"] = sum(1 for p in papers if p.note.strip())
     exported_text = export(papers, out_fmt)
     exported = {"bibtex": bib_entries, "ris": ris_entries, "csljson": csl_entries}[out_fmt](
         exported_text

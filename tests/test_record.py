@@ -377,3 +377,96 @@ def test_the_shared_files_survive_field_by_field(tmp_path: Path) -> None:
                                                                     "baseline-100.ris")
     assert (entries, papers) == (100, 100)
     assert survived == present
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+
+def test_medline_records_from_the_pubmed_format(empty_library: Library, tmp_path: Path) -> None:
+    parsed = parse_file(DATA / "pubmed-3.nbib")
+    assert parsed.format == "medline"
+    assert parsed.problems == ["pubmed-3.nbib:57: record has neither title nor abstract; skipped"]
+    first, second = parsed.records
+    assert first.title.startswith("The value of radiologic interventions and (18)F-DOPA PET")
+    assert first.title.endswith("meta-analysis")
+    assert first.authors == ["Bjorn A Blomberg", "Mateen C Moghbel"]
+    assert (first.venue, first.year, first.date, first.doi) == (
+        "Molecular imaging and biology", 2013, "2013-02", "10.1007/s11307-012-0572-0")
+    assert {k: first.csl[k] for k in ("volume", "issue", "page", "PMID")} == {
+        "volume": "15", "issue": "1", "page": "97-105", "PMID": "22752652"}
+    assert second.csl["author"][1] == {"literal": "The Example Consortium"}
+    assert second.csl["issued"] == {"date-parts": [[2019, 6, 3]]}
+
+
+def test_a_medline_file_named_ris_is_read_as_medline_or_refused(tmp_path: Path) -> None:
+    misnamed = tmp_path / "pubmed.ris"
+    misnamed.write_bytes((DATA / "pubmed-3.nbib").read_bytes())
+    runner = CliRunner()
+    base = ["--library", str(tmp_path / "lib")]
+    result = runner.invoke(cli, [*base, "import", str(misnamed)], obj={})
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        "3 read: 2 new, 0 merged, 0 unchanged, 1 skipped (see --verbose)"
+    )
+    forced = runner.invoke(cli, [*base, "import", "--format", "ris", str(misnamed)], obj={})
+    assert forced.exit_code == 1
+    [line] = forced.output.strip().splitlines()
+    assert line.endswith("pubmed.ris: not RIS (no 'TY  - ' line starts a record)")
+
+
+def test_web_of_science_plain_text() -> None:
+    parsed = parse_file(DATA / "wos-2.txt")
+    assert (parsed.format, parsed.problems) == ("wos", [])
+    article, book = parsed.records
+    assert article.title == (
+        "Perceptions of disability and their impact upon involvement in sport for people with "
+        "disabilities at all levels"
+    )
+    assert (article.venue, article.date, article.doi, article.authors) == (
+        "Journal of Sport & Social Issues", "2004-11", "10.1177/0193723504268729",
+        ["Ian Brittain"])
+    assert (article.csl["volume"], article.csl["issue"], article.csl["page"]) == ("28", "4",
+                                                                               "429-452")
+    assert article.keywords == ["disability", "sport", "perceptions"]
+    assert (book.csl["type"], book.csl["publisher"], book.csl["ISBN"]) == (
+        "book", "Sage", "978-1-4462-1116-8")
+
+
+def test_zotero_json_items_names_and_notes(empty_library: Library) -> None:
+    parsed = parse_file(DATA / "zotero-2.json")
+    assert (parsed.format, parsed.problems) == ("zotero", [])
+    chapter, page = parsed.records
+    assert chapter.citekey == "Rame72"
+    assert chapter.csl["type"] == "chapter"
+    assert chapter.csl["editor"] == [{"family": "Van de Walle", "given": "C. G."},
+                                     {"literal": "Image Processing Society"}]
+    assert "note" not in chapter.csl
+    assert chapter.note == "# Summary\n\nDrops points *below* a distance.\n\n- fast"
+    assert (page.csl["type"], page.date, page.csl["accessed"]) == (
+        "webpage", "2016-06-01", {"date-parts": [[2019, 4, 28]]})
+    empty_library.import_files([DATA / "zotero-2.json"], sync=False)
+    stored = by_key(empty_library)["Rame72"]
+    assert stored.note == chapter.note
+    assert render([stored], "text", "apa").endswith(
+        "In C. G. Van de Walle & Image Processing Society (eds.), Computer Graphics and Image "
+        "Processing (pp. 170–185). Academic Press."
+    )
+
+
+def test_the_shared_better_bibtex_export() -> None:
+    path = SHARED / "zotero" / "bbt-1179.zotero.json"
+    if not path.exists():
+        pytest.skip("shared data not present")
+    parsed = parse_file(path)
+    assert (parsed.format, len(parsed.records), parsed.problems) == ("zotero", 26, [])
+    assert sum(1 for r in parsed.records if r.note) == 13
+
+
+def test_openreview_api_v2_notes() -> None:
+    parsed = parse_file(DATA / "openreview-v2.json")
+    assert (parsed.format, parsed.problems) == ("openreview", [])
+    accepted, submitted = parsed.records
+    assert (accepted.title, accepted.authors, accepted.openreview_id, accepted.citekey) == (
+        "Length Generalisation of Transformers by Position Coupling",
+        ["Hanseul Cho", "Jaeyoung Cha", "Chulhee Yun"], "sPqR5tUvWx", "cho2024position")
+    assert submitted.citekey is None

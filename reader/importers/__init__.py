@@ -58,6 +58,9 @@ READERS = {
     "bibtex": "reader.importers.bibtex",
     "ris": "reader.importers.ris",
     "csv": "reader.importers.csv_table",
+    "zotero": "reader.importers.zotero",
+    "medline": "reader.importers.medline",
+    "wos": "reader.importers.wos",
 }
 FORMATS = tuple(READERS)
 

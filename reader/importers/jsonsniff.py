@@ -49,7 +49,7 @@ __all__ = [
     "year_value",
 ]
 
-FORMATS = ("openreview", "paperlists", "arxiv-kaggle", "csljson")
+FORMATS = ("openreview", "paperlists", "arxiv-kaggle", "csljson", "zotero")
 
 # Characters of an abstract rendered to derive a title: well past what derive_title reads.
 _DERIVE_SOURCE = 20_000
@@ -162,6 +162,10 @@ def _classify(value: Any) -> str | None:
     """The format a first record belongs to."""
     if not isinstance(value, dict):
         return None
+    from reader.importers.zotero import looks_like_zotero
+
+    if looks_like_zotero(value):
+        return "zotero"
     notes = value.get("notes")
     if "content" not in value and isinstance(notes, list) and notes:
         return _classify(notes[0])  # an OpenReview API response: {"notes": [...]}

@@ -103,8 +103,20 @@ def _convert(record: JsonRecord) -> Outcome:
         withdrawn=_is_withdrawn(note, venue_text, venueid),
         tldr=tldr or None,
         primary_area=clean_title(_value(content.get("primary_area"))) or None,
+        citekey=_bibtex_key(_value(content.get("_bibtex"))),
     )
     return finish_record(paper, record, record_label(record, ("id", "number")))
+
+
+_BIBTEX_KEY = re.compile(r"@\w+\s*\{\s*([^,\s{}]+)\s*,")
+
+
+def _bibtex_key(value: Any) -> str | None:
+    """The key of the BibTeX entry OpenReview gives with a note (``_bibtex``), if any."""
+    match = _BIBTEX_KEY.search(value) if isinstance(value, str) else None
+    if not match or match.group(1).lower().startswith("anonymous"):
+        return None  # a submission under review: its key names no author
+    return match.group(1)
 
 
 def _is_withdrawn(note: dict[str, Any], venue_text: str, venueid: str) -> bool:

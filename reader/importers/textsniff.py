@@ -6,7 +6,9 @@ is recognised by what its files begin with rather than by the file name:
 * ``arxiv-atom``: an Atom ``<feed>`` (after an optional XML declaration and comments);
 * ``ris``: a ``TY  - `` line among the first lines;
 * ``bibtex``: an ``@type{`` block, after optional ``%`` comments or a few lines of free text;
-* ``csv``: a header line of two or more cells, one naming a title or abstract column.
+* ``csv``: a header line of two or more cells, one naming a title or abstract column;
+* ``medline``: a ``PMID- `` line among the first lines (PubMed's format, ``.nbib``);
+* ``wos``: a Web of Science export's ``FN … Web of Science`` first line.
 
 JSON, plain-text abstract lists and anything else give None.
 """
@@ -31,7 +33,8 @@ _PROLOG_SKIP = re.compile(r"\s*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
 
 
 def detect_text_format(text: str) -> str | None:
-    """``"bibtex"``, ``"ris"``, ``"arxiv-atom"``, ``"csv"`` or None for ``text``."""
+    """``"bibtex"``, ``"ris"``, ``"arxiv-atom"``, ``"csv"``, ``"medline"``, ``"wos"`` or None
+    for ``text``."""
     head = text[:_HEAD].lstrip("\ufeff")
     stripped = head.lstrip()
     if not stripped or stripped[0] in "[{":
@@ -40,6 +43,14 @@ def detect_text_format(text: str) -> str | None:
         return "arxiv-atom" if _is_atom(stripped) else None
     lines = head.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     content = [line for line in lines if line.strip()]
+    # Before RIS: a MEDLINE file is often named .ris, and its tag lines look alike.
+    from reader.importers.medline import looks_like_medline
+    from reader.importers.wos import looks_like_wos
+
+    if looks_like_medline("\n".join(content)):
+        return "medline"
+    if looks_like_wos(stripped):
+        return "wos"
     if any(_RIS.match(line) for line in content[:_RIS_LINES]):
         return "ris"
     meaningful = [line for line in content if not line.lstrip().startswith("%")]
