@@ -49,6 +49,9 @@ SAMPLES = {
     "bibtex": DATA / "bibtexparser-features2.bib",
     "ris": DATA / "baseline-20.ris",
     "csv": DATA / "papers-semicolon.csv",
+    "zotero": DATA / "zotero-2.json",
+    "medline": DATA / "pubmed-3.nbib",
+    "wos": DATA / "wos-2.txt",
 }
 assert set(SAMPLES) == set(FORMATS), "every importer needs a sample to mutate"
 # Only the first few kilobytes: mutations are what matter, and they stay fast.
@@ -105,8 +108,20 @@ def check_records(records: list[PaperRecord]) -> None:
         assert all(isinstance(a, str) for a in record.authors)
         assert all(isinstance(k, str) for k in record.keywords)
         assert record.year is None or isinstance(record.year, int)
-        for text in (record.title, record.abstract, *record.authors, *record.keywords):
+        for text in (record.title, record.abstract, *record.authors, *record.keywords,
+                     *_strings(record.csl)):
             assert not _FORBIDDEN.search(text), repr(text[:200])
+
+
+def _strings(value: object) -> list[str]:
+    """Every string inside a JSON-like value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
