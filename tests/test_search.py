@@ -297,6 +297,8 @@ def test_searches_ignore_accents_in_every_field(empty_library: Library, tmp_path
                   "cafe", "café", "naive", "NAÏVE", "mächl*", "mächlerr~"):
         assert titles(empty_library, query) == ["Robust Regression für Daten"], query
     assert marked("Martin Mächler", empty_library.search("machler").terms) == ["Mächler"]
+    # A word with a typo ranks the papers with the nearer word first (one edit, not two).
+    assert titles(empty_library, "mächlr~") == ["Robust Regression für Daten", "Unrelated"]
     # Accents written apart from their letter (e + U+0301) are one word too.
     assert [t.text for t in ANALYZER("Me\u0301chler")] == ["mechler"]
 
