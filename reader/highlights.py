@@ -61,6 +61,15 @@ def anchor(quote: str, text: str, near: int = 0) -> tuple[int, int] | None:
     return min(found, key=lambda span: abs(span[0] - near))
 
 
+def placed(quote: str, start: int, end: int, text: str) -> tuple[int, int] | None:
+    """Where a highlight is in ``text`` (the abstract as shown now): at its offsets when its
+    quote is there, else where the quote is found nearest them, else None. A newer renderer
+    may show the same abstract a little differently from when the passage was chosen."""
+    if text[start:end] == quote:
+        return start, end
+    return anchor(quote, text, start)
+
+
 def reanchor(conn: sqlite3.Connection, paper_id: int, abstract: str) -> tuple[int, int]:
     """Move a paper's highlights onto its revised abstract (inside the caller's
     transaction). A highlight whose quote is gone is kept and flagged ``orphaned``; one whose

@@ -130,3 +130,32 @@ def test_reader_search_prints_titles_rendered(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "DA²: Depth Anything in Any Condition  [ICLR · 2026]" in result.output
     assert "$" not in result.output
+
+
+def test_a_highlight_chosen_under_an_older_rendering_stays_on_its_passage(
+    empty_library: Library,
+) -> None:
+    """Highlight offsets count characters of the abstract as shown; when the renderer shows
+    it differently ("x_i" became "xᵢ"), the passage is found again by its quote."""
+    from rich.style import Style
+
+    from reader.highlights import display_text
+    from reader.ui.widgets.paper_view import paper_parts
+
+    abstract = r"Each $x_i$ is a sample. We bound the error of every sample."
+    empty_library.store.import_records([PaperRecord(abstract=abstract, title="T")], "t", "seed")
+    paper = next(empty_library.store.iter_papers())
+    shown = display_text(paper.abstract)
+    assert shown.startswith("Each xᵢ is a sample.")
+    quote = "We bound the error"
+    # Where the passage was when "$x_i$" was shown as "x_i": one character further on.
+    old_start = shown.index(quote) + 1
+    empty_library.store.add_highlight(paper.id, old_start, old_start + len(quote), quote)
+    paper = empty_library.store.paper(paper.id)
+    assert paper is not None
+
+    passage = Style(underline=True)
+    parts = paper_parts(paper, frozenset(), lambda name: passage if "passage" in name else Style())
+    marked = [parts.abstract.plain[s.start : s.end] for s in parts.abstract.spans
+              if s.style == passage]
+    assert marked == [quote]

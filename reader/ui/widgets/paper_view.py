@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from reader.highlights import display_text, placed
 from reader.models import Paper
 from reader.sanitize import visible
 from reader.textrender import plain_line
@@ -133,7 +134,11 @@ def paper_parts(
     )
     if paper.title_derived:
         heading.append("  (title derived from the abstract)", Style(dim=True, italic=True))
-    anchored = [(h.start, h.end) for h in paper.highlights if not h.orphaned]
+    shown = display_text(paper.abstract) if paper.highlights else ""
+    anchored = [
+        span for h in paper.highlights if not h.orphaned
+        and (span := placed(h.quote, h.start, h.end, shown)) is not None
+    ]
     abstract = abstract_text(
         paper.abstract, terms, highlight, anchored, style("paper-view--passage"),
         selection, style("paper-view--selection"),
