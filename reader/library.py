@@ -55,6 +55,9 @@ class SearchOutcome:
     like: str = ""
     #: When nothing matched: the query with its misspelt words corrected, which does match.
     suggestion: str = ""
+    #: False when ``ids`` are only the best matches, asked for with ``first``: the rest,
+    #: and so the count, are not known yet.
+    complete: bool = True
 
 
 class DoctorReport(list[str]):
@@ -413,12 +416,23 @@ class Library:
     # -- queries ----------------------------------------------------------------------------
 
     def search(
-        self, query: str, limit: int | None = None, order: str = "relevance",
+        self,
+        query: str,
+        limit: int | None = None,
+        order: str = "relevance",
         suggest: bool = True,
+        *,
+        first: int | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> SearchOutcome:
         """Papers matching ``query`` (the full query language), best first (or in
         ``order``, one of store.SORT_KEYS). When words of the query found nothing and
-        ``suggest`` holds, the outcome suggests the query with them corrected."""
+        ``suggest`` holds, the outcome suggests the query with them corrected.
+
+        With ``first``, a query the index ranks alone may answer with its ``first`` best
+        matches only (``complete`` says whether those are all): that costs a fraction of
+        ranking every match. A search raises SearchCancelled once ``cancelled()`` is
+        true."""
         parsed = parse_query(query)
         notice = None
         if parsed.unknown:
@@ -434,9 +448,13 @@ class Library:
             in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
             in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
             sorted_later = order != "relevance"
+            # The index ranks the query alone: it may stop at the first matches.
+            quick = first is not None and not in_db and not sorted_later
+            top: int | None = None if in_db or sorted_later else limit
+            if first is not None and quick:
+                top = first if limit is None else min(limit, first)
             hits = self.index.search(
-                ParsedQuery(parsed.text, in_index),
-                limit=None if in_db or sorted_later else limit,
+                ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled
             )
             ids, scores = hits.ids, hits.scores
             if in_db:
@@ -444,7 +462,8 @@ class Library:
                     ids, scores = _filtered(store, ids, scores, in_db)
             if hits.fell_back and notice is None:
                 notice = "Could not read that query; searched its words instead"
-            outcome = SearchOutcome(query, ids, scores, hits.terms, notice)
+            complete = first is None or not quick or len(hits.ids) < first
+            outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete)
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query))
         if parsed.text or parsed.like:

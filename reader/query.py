@@ -29,6 +29,10 @@ KNOWN_FILTERS: dict[tuple[str, str], tuple[str, bool]] = {
 INDEX_FLAGS = frozenset({"starred", "notes"})
 
 
+class SearchCancelled(Exception):
+    """A search given up because a newer query replaced it before it was done."""
+
+
 @dataclass(frozen=True, slots=True)
 class Filter:
     """A condition on a paper: ``flag`` is a flag of KNOWN_FILTERS or ``tag`` (with the tag

@@ -22,6 +22,7 @@ from typing import Any
 from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS
 from whoosh.codec.base import Automata
+from whoosh.collectors import WrappingCollector
 from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
 from whoosh.index import LockError
 from whoosh.matching import NullMatcher
@@ -41,7 +42,7 @@ from whoosh.searching import Searcher
 from reader.analysis import ANALYZER, STEMMED, WORD, stem_word
 from reader.index_build import FastSegmentWriter, build_in_processes
 from reader.models import Paper
-from reader.query import Filter, ParsedQuery
+from reader.query import Filter, ParsedQuery, SearchCancelled
 from reader.textrender import to_plain
 
 #: Bump when the schema or what is indexed changes (reader.analysis included: a test pins
@@ -685,8 +686,14 @@ class SearchIndex:
                         found.append((node.text, nearest))
         return found
 
-    def search(self, parsed: ParsedQuery, limit: int | None = None) -> Hits:
-        """Paper ids matching the query, best first, and the words to highlight."""
+    def search(
+        self,
+        parsed: ParsedQuery,
+        limit: int | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Hits:
+        """Paper ids matching the query, best first, and the words to highlight; raises
+        SearchCancelled once ``cancelled()`` is true."""
         query, fell_back = self.parse(parsed.text) if parsed.text else (None, False)
         filters = [_filter_query(f) for f in parsed.filters]
         parts = [q for q in [query, *filters] if q is not None]
@@ -696,13 +703,17 @@ class SearchIndex:
         with self._lock:
             searcher = self._current_searcher()
             try:
-                results = searcher.search(combined, limit=limit)
+                results = _run(searcher, combined, limit, cancelled)
+            except SearchCancelled:
+                raise
             except Exception:  # noqa: BLE001 - a query that fails to run falls back too
                 if fell_back or not parsed.text:
                     return Hits([], fell_back=True)
                 query = self._plain_parser.parse(_plain_words(parsed.text))
                 fell_back = True
-                results = searcher.search(And([query, *filters]) if filters else query, limit=limit)
+                results = _run(
+                    searcher, And([query, *filters]) if filters else query, limit, cancelled
+                )
             ids = [int(hit["id"]) for hit in results]
             scores = [float(hit.score or 0.0) for hit in results]
             terms = _highlight_terms(query, searcher) if query is not None else frozenset()
@@ -749,6 +760,34 @@ class SearchIndex:
             ids = [int(hit["id"]) for hit in results]
             scores = [float(hit.score or 0.0) for hit in results]
         return Hits(ids, scores, frozenset(w for w, _ in key_terms)), key_terms
+
+
+class _Cancellable(WrappingCollector):
+    """Collects what its child collects, and gives up (SearchCancelled) once ``cancelled()``
+    is true, asked every few dozen matches: ranking the matches of common words in a large
+    library takes from a tenth of a second to seconds, and by then the user has typed the
+    next letter (whose search would wait for this one)."""
+
+    def __init__(self, child: Any, cancelled: Callable[[], bool]) -> None:
+        super().__init__(child)
+        self._cancelled = cancelled
+
+    def collect_matches(self) -> None:
+        child = self.child
+        for n, sub_docnum in enumerate(child.matches()):
+            if not n % 64 and self._cancelled():
+                raise SearchCancelled
+            child.collect(sub_docnum)
+
+
+def _run(searcher: Searcher, query: Query, limit: int | None,
+         cancelled: Callable[[], bool] | None) -> Any:
+    """Whoosh's results for ``query``: its ``limit`` best, or all."""
+    collector = searcher.collector(limit=limit)
+    if cancelled is not None:
+        collector = _Cancellable(collector, cancelled)
+    searcher.search_with_collector(query, collector)
+    return collector.results()
 
 
 def shared_terms(text: str, key_terms: list[tuple[str, float]], top: int = 6) -> list[str]:

@@ -24,7 +24,7 @@ from reader.identifiers import arxiv_url, openreview_url
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper, PaperRow
-from reader.query import parse_query
+from reader.query import SearchCancelled, parse_query
 from reader.resources import styles_dir
 from reader.store import SORT_KEYS, StoreError
 from reader.tags import normalize_tag
@@ -59,6 +59,9 @@ SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
 SUGGEST_AFTER_SECONDS = 0.3
 #: How often papers shown are written down as seen (batched: one write, not one per key).
 SEEN_FLUSH_SECONDS = 0.5
+#: The matches of a new query shown before all are ranked (more than a screen of rows):
+#: ranking every match of a common word in a large library takes seconds.
+FIRST_RESULTS = 100
 
 #: App actions that need the list's current paper at hand.
 _PAPER_ACTIONS = {
@@ -86,6 +89,8 @@ class ReaderApp(App[None]):
     BINDINGS = bindings.APP
     TITLE = "reader"
     COMMANDS = App.COMMANDS | {ReaderCommands}
+    #: How many of a new query's best matches are shown before all are ranked.
+    first_results = FIRST_RESULTS
 
     def __init__(
         self,
@@ -274,14 +279,19 @@ class ReaderApp(App[None]):
     def run_search(self, query: str) -> None:
         """Search in a worker; only the newest query's results are shown."""
         self._search_seq += 1
+        # A new query shows its best matches first. The query shown, run again (after a
+        # write, or once indexing ends), ranks everything at once: the user may be far down
+        # its list, and the list must not jump back to its top meanwhile.
+        shown = self.outcome.query if self.outcome is not None else ""
+        first = None if query.strip() == shown.strip() else self.first_results
         self.run_worker(
-            partial(self._search_job, self._search_seq, query),
+            partial(self._search_job, self._search_seq, query, first),
             thread=True,
             group="search",
             exit_on_error=False,
         )
 
-    def _search_job(self, seq: int, query: str) -> None:
+    def _search_job(self, seq: int, query: str, first: int | None = None) -> None:
         if seq != self._search_seq:
             return  # a newer query is already on its way
         parsed = parse_query(query)
@@ -295,8 +305,21 @@ class ReaderApp(App[None]):
             )
             self.call_from_thread(self._show_results, seq, outcome)
             return
+        def replaced() -> bool:
+            return seq != self._search_seq
+
         try:
-            outcome = self.library.search(query, order=self.sort_order, suggest=False)
+            outcome = self.library.search(
+                query, order=self.sort_order, suggest=False, first=first, cancelled=replaced
+            )
+            if not outcome.complete:
+                # The best matches on screen at once; the rest, and their count, follow.
+                self.call_from_thread(self._show_results, seq, outcome)
+                outcome = self.library.search(
+                    query, order=self.sort_order, suggest=False, cancelled=replaced
+                )
+        except SearchCancelled:
+            return  # a newer query took its place
         except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
             if self._index_ready:
                 raise
@@ -322,14 +345,30 @@ class ReaderApp(App[None]):
             shown = set(self.seen_log[logged:])
             seen += sum(1 for i in outcome.ids if i in shown)
         same_view = (self.outcome.query if self.outcome else "").strip() == outcome.query.strip()
+        papers = self.paper_list
+        # The rest of a query whose best matches are shown: the list grows below them, and
+        # the cursor, the scroll and the detail pane stay where the user has them.
+        grows = (
+            self.outcome is not None
+            and not self.outcome.complete
+            and self.outcome.query == outcome.query
+            and self._restore_paper is None
+            and outcome.ids[: len(papers.ids)] == papers.ids
+        )
         self.outcome = outcome if outcome.query.strip() else None
-        keep = self._restore_paper or self.paper_list.current_id
-        if self._restore_paper in outcome.ids or (outcome.ids and self._index_ready):
-            # Kept until a search can answer: the first one may only say "still indexing".
+        keep = self._restore_paper or papers.current_id
+        if self._restore_paper in outcome.ids or (
+            outcome.ids and outcome.complete and self._index_ready
+        ):
+            # Kept until a search can answer: the first one may only say "still indexing",
+            # or show only the best matches.
             self._restore_paper = None
         # Before the list places its cursor, which shows the paper there (and counts it seen).
         self._view_seen = seen
-        self.paper_list.set_ids(outcome.ids, self.terms, keep=keep, keep_scroll=same_view)
+        if grows:
+            papers.grow(outcome.ids)
+        else:
+            papers.set_ids(outcome.ids, self.terms, keep=keep, keep_scroll=same_view)
         self._update_status(outcome.notice or "")
         self.refresh_bindings()  # the footer offers a suggestion only while there is one
         if not outcome.ids and outcome.query.strip() and outcome.notice is None:
@@ -1122,8 +1161,11 @@ class ReaderApp(App[None]):
             if len(like) > 40:
                 like = like[:38].rstrip() + "…”"
             label = f"like {like}: " if like else ""
-            found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
-            parts.append(f"{label}{found}, {min(self._view_seen, shown):,} seen")
+            if self.outcome.complete:
+                found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
+                parts.append(f"{label}{found}, {min(self._view_seen, shown):,} seen")
+            else:
+                parts.append(f"{label}{shown:,}+ matches, counting…")
         if self._notice:
             # Beside the view it is about, where a narrow terminal still shows it.
             parts.append(self._notice)

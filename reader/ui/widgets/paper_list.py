@@ -120,6 +120,11 @@ class PaperList(ScrollView, can_focus=True):
         """The row of a paper as last fetched for drawing, if it is at hand."""
         return self._cache.get(paper_id)
 
+    def grow(self, ids: list[int]) -> None:
+        """Show ``ids``, which begin with the ids shown: the cursor and the scroll stay."""
+        self._ids = ids
+        self.virtual_size = Size(0, len(ids))
+
     def invalidate(self, paper_id: int) -> None:
         """Forget the cached row of a paper that changed, and redraw it."""
         self._cache.pop(paper_id, None)
