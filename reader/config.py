@@ -12,7 +12,6 @@ Every problem becomes one sentence naming the file and the key, in ``Config.prob
 from __future__ import annotations
 
 import os
-import tomllib
 import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -106,6 +105,8 @@ def parse_config(
     themes: Collection[str] | None = None,
 ) -> Config:
     """Check the TOML ``text`` of the file at ``path``; see :func:`load_config`."""
+    import tomllib  # only when there is a file: most starts have none
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from reader.backup import automatic_backup, check_library_file, copy_database, stamp
 from reader.highlights import display_text
 from reader.importers import ImportFormatError, parse_file
-from reader.importing import UndoResult
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
 from reader.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
@@ -28,6 +27,7 @@ from reader.tags import normalize_tag
 from reader.textrender import to_plain
 
 if TYPE_CHECKING:
+    from reader.importing import UndoResult
     from reader.remote import Endpoints
     from reader.search import PaperSource, SearchIndex
 

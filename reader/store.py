@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING
 from reader.backup import BackupError, automatic_backup
 from reader.citations import CITEKEY
 from reader.clock import now
-from reader.importing import UndoResult, write_import
 from reader.models import Highlight, ImportSummary, Paper, PaperRecord, PaperRow
 from reader.resources import migrations_dir
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+    from reader.importing import UndoResult
 
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
@@ -380,6 +381,10 @@ class Store:
         dry_run: bool = False,
     ) -> ImportSummary:
         """Add new records and merge known ones, all in one transaction."""
+        # Imported here: matching records (rapidfuzz, hashing) is no part of opening the
+        # reader, and its imports cost every start.
+        from reader.importing import write_import
+
         return write_import(
             self, records, source, fmt, progress, sha256=sha256, problems=problems,
             dry_run=dry_run,
@@ -396,6 +401,8 @@ class Store:
 
     def undo_last_import(self) -> UndoResult | None:
         """Remove the papers the last import added, except those carrying the user's work."""
+        from reader.importing import UndoResult
+
         with self.transaction() as conn:
             row = conn.execute(
                 "SELECT id, path FROM imports WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import sqlite3
-import webbrowser
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -855,6 +854,8 @@ class ReaderApp(App[None]):
         if url is None:
             self.notify("This paper has no web address (e edits its details)", severity="warning")
             return
+        import webbrowser  # on first use: it costs the start of every session
+
         try:
             webbrowser.get()
         except webbrowser.Error:
