@@ -98,9 +98,9 @@ class _Import:
         taken = {row[0] for row in conn.execute("SELECT citekey FROM papers")}
         self.citekeys = CitekeyAllocator(taken)
         self.actions: dict[int, str] = {}
-        #: Papers met by an earlier record of this file, and what that record said: entries of
-        #: one file are one paper only when they share an identifier or say the same.
-        self.met: dict[int, str] = {}
+        #: Papers met by an earlier record of this file, and that record: entries of one file
+        #: are one paper only when they share an identifier or say the same.
+        self.met: dict[int, PaperRecord] = {}
 
     def _known(self) -> Iterator[Known]:
         for row in self.conn.execute(
@@ -149,27 +149,24 @@ class _Import:
         key = abstract_key(record.abstract)
         by_title = title_key(record.title, record.year, record.title_derived)
         ids = (doi, arxiv_id, record.openreview_id)
-        said = _fingerprint(record)
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
         if paper_id is None:
             for candidate, how in (
                 (self.matcher.exact(None, None, None, key), "abstract"),
                 (self.matcher.exact(None, None, None, None, by_title), "title"),
             ):
-                if candidate is not None and self._same_paper(candidate, record, ids, said, how):
+                if candidate is not None and self._same_paper(candidate, record, ids, how):
                     paper_id = candidate
                     break
         if paper_id is None and not self.library_was_empty and record.abstract:
             candidate = self.matcher.similar(record.abstract)
-            if candidate is not None and self._same_paper(
-                candidate, record, ids, said, "abstract"
-            ):
+            if candidate is not None and self._same_paper(candidate, record, ids, "abstract"):
                 paper_id = candidate
         if paper_id is None:
             paper_id = self._insert(record, doi, arxiv_id, key)
-            self.met.setdefault(paper_id, said)
+            self.met.setdefault(paper_id, record)
             return
-        self.met.setdefault(paper_id, said)
+        self.met.setdefault(paper_id, record)
         action = self._merge(paper_id, record, doi, arxiv_id, key)
         if action == "unchanged":
             self.summary.unchanged += 1
@@ -187,7 +184,6 @@ class _Import:
         paper_id: int,
         record: PaperRecord,
         ids: tuple[str | None, str | None, str | None],
-        said: str,
         how: str,
     ) -> bool:
         """Whether a paper found by its abstract or title is the record's paper.
@@ -197,7 +193,7 @@ class _Import:
         already stands for is this one only if the two records say the same.
         """
         if paper_id in self.met:
-            return self.met[paper_id] == said
+            return _fingerprint(self.met[paper_id]) == _fingerprint(record)
         row = self.conn.execute(
             "SELECT doi, arxiv_id, openreview_id, authors FROM papers WHERE id = ?", (paper_id,)
         ).fetchone()
