@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from reader.identifiers import normalize_doi
+from reader.record import CSL_TYPES, parse_names_text
 from reader.store import CITEKEY
 
 #: The fields the edit form offers, in order, with their labels.
@@ -18,7 +19,16 @@ FIELDS = (
     ("url", "URL"),
     ("doi", "DOI"),
     ("citekey", "Citation key"),
+    ("type", "Type (CSL)"),
+    ("volume", "Volume"),
+    ("issue", "Issue"),
+    ("page", "Pages"),
+    ("publisher", "Publisher"),
+    ("publisher-place", "Place"),
+    ("editor", "Editors (;)"),
 )
+#: Fields of the form that are variables of the paper's bibliographic record.
+RECORD_FIELDS = ("type", "volume", "issue", "page", "publisher", "publisher-place", "editor")
 
 
 @dataclass(slots=True)
@@ -84,6 +94,17 @@ def check(form: dict[str, str]) -> Checked:
                 )
             else:
                 out.values[name] = text
+        elif name == "type":
+            if text and text not in CSL_TYPES:
+                out.errors[name] = "A CSL type: article-journal, paper-conference, chapter, book …"
+            else:
+                out.values[name] = text or None
+        elif name == "page":
+            out.values[name] = re.sub(r"\s*(?:--|[-\u2013\u2014])\s*", "-", text) or None
+        elif name == "editor":
+            out.values[name] = parse_names_text(raw)
+        elif name in RECORD_FIELDS:
+            out.values[name] = " ".join(text.split()) or None
         else:
             out.errors[name] = f"Unknown field {name!r}"
     return out

@@ -20,6 +20,7 @@ from typing import Any
 
 __all__ = [
     "COLUMN_VARIABLES",
+    "CSL_TYPES",
     "DATE_VARIABLES",
     "NAME_VARIABLES",
     "bibtex_type_for",
@@ -31,6 +32,7 @@ __all__ = [
     "iso_from_parts",
     "names_text",
     "parse_names_text",
+    "record_line",
     "split_name",
 ]
 
@@ -41,6 +43,15 @@ NAME_VARIABLES = (
     "recipient", "reviewed-author", "chair", "compiler", "contributor", "curator",
     "executive-producer", "guest", "host", "narrator", "organizer", "performer", "producer",
     "script-writer", "series-creator",
+)
+#: The item types of CSL 1.0.2.
+CSL_TYPES = frozenset(
+    "article article-journal article-magazine article-newspaper bill book broadcast chapter "
+    "classic collection dataset document entry entry-dictionary entry-encyclopedia event "
+    "figure graphic hearing interview legal_case legislation manuscript map motion_picture "
+    "musical_score pamphlet paper-conference patent performance periodical personal_"
+    "communication post post-weblog regulation report review review-book software song "
+    "speech standard thesis treaty webpage".split()
 )
 DATE_VARIABLES = ("issued", "accessed", "original-date", "event-date", "submitted")
 #: CSL variables held in the paper's own columns, never in ``Paper.csl``.
@@ -279,6 +290,44 @@ def parse_names_text(text: str) -> list[dict[str, str]]:
             name["suffix"] = suffix
         names.append(name)
     return names
+
+
+# --- shown ----------------------------------------------------------------------------------
+
+# Types a reader already expects from a venue line; any other is named.
+_UNNAMED_TYPES = frozenset({"article-journal", "paper-conference", "article", "document"})
+
+
+def record_line(csl: dict[str, Any]) -> str:
+    """What a record adds to the venue line, for the detail pane and the reading view:
+    ``Chapter · 28(4) · pp. 429–452 · Academic Press, New York · eds. A. B. Editor``."""
+    parts: list[str] = []
+    kind = _text(csl.get("type"))
+    if kind and kind not in _UNNAMED_TYPES:
+        parts.append(kind.replace("-", " ").replace("_", " ").capitalize())
+    volume, issue = _text(csl.get("volume")), _text(csl.get("issue"))
+    if volume and issue:
+        parts.append(f"{volume}({issue})")
+    elif volume:
+        parts.append(f"vol. {volume}")
+    elif issue:
+        parts.append(f"no. {issue}")
+    page = _text(csl.get("page")).replace("--", "–").replace("-", "–")
+    if page:
+        parts.append(("pp. " if "–" in page else "p. ") + page)
+    edition = _text(csl.get("edition"))
+    if edition:
+        parts.append(f"{edition} ed." if not edition.endswith(("ed.", "edition")) else edition)
+    publisher = ", ".join(
+        p for p in (_text(csl.get("publisher")), _text(csl.get("publisher-place"))) if p
+    )
+    if publisher:
+        parts.append(publisher)
+    editors = [display_name(n) for n in csl.get("editor") or [] if isinstance(n, dict)]
+    if editors:
+        shown = ", ".join(editors[:4]) + (" et al." if len(editors) > 4 else "")
+        parts.append(("eds. " if len(editors) > 1 else "ed. ") + shown)
+    return " · ".join(parts)
 
 
 # --- dates -----------------------------------------------------------------------------------

@@ -700,15 +700,24 @@ class Store:
         """Store fields edited by hand (already checked, see reader.metadata); a title
         typed by the user is never again "derived". Returns the generation."""
         allowed = {"title", "authors", "year", "venue", "url", "doi", "citekey"}
-        unknown = set(values) - allowed
+        unknown = set(values) - allowed - set(_RECORD_EDITS)
         if unknown:
             raise StoreError(f"cannot edit {', '.join(sorted(unknown))}")
-        updates: dict[str, object] = dict(values)
+        updates: dict[str, object] = {k: v for k, v in values.items() if k in allowed}
+        record = {k: v for k, v in values.items() if k in _RECORD_EDITS}
         if "authors" in updates:
             updates["authors"] = json.dumps(updates["authors"], ensure_ascii=False)
         if "title" in updates:
             updates["title_derived"] = 0
+        if "citekey" in updates:
+            updates["citekey_origin"] = "user"
         with self.transaction() as conn:
+            if record or "authors" in values:
+                row = conn.execute("SELECT csl FROM papers WHERE id = ?", (paper_id,)).fetchone()
+                if row is None:
+                    raise StoreError(f"no paper with id {paper_id}")
+                csl = edited_record(json.loads(row[0] or "{}"), record, values.get("authors"))
+                updates["csl"] = json.dumps(csl, ensure_ascii=False) if csl else "{}"
             for column in ("citekey", "doi"):
                 value = updates.get(column)
                 if value is None:
@@ -766,6 +775,37 @@ class Store:
             if cur.rowcount == 0 and len(paper_ids) == 1:
                 raise StoreError(f"no paper with id {paper_ids[0]}")
         return generation
+
+
+#: Variables of the bibliographic record the details form edits.
+_RECORD_EDITS = ("type", "volume", "issue", "page", "publisher", "publisher-place", "editor")
+
+
+def edited_record(
+    csl: dict[str, object], edits: dict[str, object], authors: object = None
+) -> dict[str, object]:
+    """The record with the form's edits: an empty value removes the variable; edited
+    display names keep the structure of the names they did not change."""
+    from reader.record import display_name, split_name
+
+    csl = dict(csl)
+    for variable, value in edits.items():
+        if value in (None, "", []):
+            csl.pop(variable, None)
+        else:
+            csl[variable] = value
+    stored = csl.get("author")
+    if isinstance(authors, list) and (stored or authors):
+        before = {
+            display_name(n): n for n in stored if isinstance(n, dict)
+        } if isinstance(stored, list) else {}
+        names = [before.get(a) or split_name(a) for a in authors if isinstance(a, str)]
+        kept = [n for n in names if n]
+        if kept:
+            csl["author"] = kept
+        else:
+            csl.pop("author", None)
+    return csl
 
 
 def read_papers(

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from reader.importers import ImportFormatError, ParseResult
 from reader.importers.seed import TITLE_MAX
 from reader.models import PaperRecord
+from reader.record import CSL_TYPES as _CSL_TYPES
 from reader.sanitize import clean_imported
 from reader.textrender import to_plain
 from reader.titles import derive_title
@@ -101,14 +102,6 @@ _CSL_KEYS = frozenset(
         "original-date",
         "event-place",
     }
-)
-_CSL_TYPES = frozenset(
-    "article article-journal article-magazine article-newspaper bill book broadcast chapter "
-    "classic collection dataset document entry entry-dictionary entry-encyclopedia event "
-    "figure graphic hearing interview legal_case legislation manuscript map motion_picture "
-    "musical_score pamphlet paper-conference patent performance periodical personal_"
-    "communication post post-weblog regulation report review review-book software song "
-    "speech standard thesis treaty webpage".split()
 )
 # Keys of the paperlists schema (papercopilot), beside title and abstract.
 _PAPERLISTS_KEYS = frozenset(

@@ -1,4 +1,5 @@
-"""The metadata form: title, authors, year, venue, URL, DOI and key, checked as typed."""
+"""The metadata form: title, authors, year, venue, URL, DOI, key and the record's type,
+volume, issue, pages, publisher, place and editors, checked as typed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from textual.widgets import Input, Label, Static
 
 from reader.metadata import FIELDS, check
 from reader.models import Paper
+from reader.record import names_text
 from reader.ui import bindings
 
 #: Who already has this key or DOI (a short description of the paper), or None.
@@ -27,6 +29,11 @@ def form_values(paper: Paper) -> dict[str, str]:
         "url": paper.url or "",
         "doi": paper.doi or "",
         "citekey": paper.citekey,
+        **{
+            name: str(paper.csl.get(name) or "")
+            for name in ("type", "volume", "issue", "page", "publisher", "publisher-place")
+        },
+        "editor": names_text(paper.csl.get("editor") or []),
     }
 
 

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from reader.highlights import display_text, placed
 from reader.models import Paper
+from reader.record import record_line
 from reader.sanitize import visible
 from reader.textrender import plain_line
 from reader.ui.text import abstract_text, line_text, title_text
@@ -180,6 +181,9 @@ def _meta_line(paper: Paper) -> Text:
     if paper.read:
         parts.append("✓ read")
     lines.append(" · ".join(parts))
+    record = record_line(paper.csl)
+    if record:
+        lines.append(record)
     if paper.tags:
         lines.append("Tags: " + " ".join(f"#{tag}" for tag in paper.tags))
     if paper.primary_area:
