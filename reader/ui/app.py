@@ -203,7 +203,11 @@ class ReaderApp(App[None]):
         """The paper keys act on the main screen and in the reading view only, so the
         editor's and the help's footers don't offer keys that would do nothing there."""
         if action == "accept_suggestion":
-            return self.outcome is not None and bool(self.outcome.suggestion)
+            return (
+                self.outcome is not None
+                and bool(self.outcome.suggestion)
+                and (len(self.screen_stack) == 1 or isinstance(self.screen, ReadingScreen))
+            )
         if (
             action in _PAPER_ACTIONS
             and len(self.screen_stack) > 1
