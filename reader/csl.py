@@ -31,6 +31,8 @@ Fixed:
 * The HTML formatter does not escape the item's text, so a title "<b>" became markup and "&"
   stayed bare: the item's strings are escaped before rendering (:func:`_engine_item`).
 * In HTML a full stop after ``<i>et al.</i>`` is doubled (Nature) (:func:`_tidy`).
+* ``text-case`` on ``cs:label`` is ignored: APA's chapters read "(eds.)" for "(Eds.)"
+  (``capital_editor_label``, in :func:`_fix_entry`).
 
 Fixed although citeproc-js does the same, because it is the style itself that slips:
 
@@ -147,6 +149,9 @@ class Style:
     open_quote: str
     close_quote: str
     uses_abstract: bool
+    #: The editor label after names is title-cased by the style ("(Eds.)"); citeproc-py
+    #: ignores ``text-case`` on ``cs:label`` and prints "(eds.)".
+    capital_editor_label: bool = False
     #: Per CSL type, what a probe rendering found out (see :func:`_probe`).
     probes: dict[str, _Probe] = field(default_factory=dict)
 
@@ -264,6 +269,13 @@ def _load(path: str, _mtime_ns: int, _size: int) -> Style:
         open_quote=open_quote,
         close_quote=close_quote,
         uses_abstract=any(el.get("variable") == "abstract" for el in root.iter()),
+        capital_editor_label=any(
+            label.get("text-case") in ("title", "capitalize-first")
+            and "(" in (label.get("prefix") or "")
+            for names in root.iter(f"{_CS}names")
+            if "editor" in (names.get("variable") or "").split()
+            for label in names.iter(f"{_CS}label")
+        ),
     )
 
 
@@ -583,12 +595,17 @@ def _fix_entry(
     if title and probe.title_case:
         cased = title_case(plain_title)
         text = _recase_title(text, title, _html(cased) if html_output else cased)
+    if style.capital_editor_label:
+        text = _EDITOR_LABEL.sub(lambda m: f"({m.group(1).capitalize()}.)", text)
     if style.punctuation_in_quote:
         text = _punctuation_in_quote(text, style.close_quote)
     text = _tidy(text)
     if style.second_field_align:
         text = _space_after_number(text, number)
     return text
+
+
+_EDITOR_LABEL = re.compile(r"\((eds?|trans)\.\)")
 
 
 def _unprotected(text: str) -> str:

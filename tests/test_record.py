@@ -111,7 +111,7 @@ def test_reader_cite_finds_a_paper_by_its_source_key(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.strip() == (
         "Ramer, U. (1972). An iterative procedure for the polygonal approximation of plane "
-        "curves. In C. G. Van de Walle & K. Curry Rogers (eds.), Computer Graphics and Image "
+        "curves. In C. G. Van de Walle & K. Curry Rogers (Eds.), Computer Graphics and Image "
         "Processing (pp. 170–185). Academic Press."
     )
 
@@ -253,7 +253,7 @@ GOLDEN = {
     ),
 }
 GOLDEN_CHAPTER = {
-    "apa": "In C. G. Van de Walle & K. Curry Rogers (eds.), Computer Graphics and Image "
+    "apa": "In C. G. Van de Walle & K. Curry Rogers (Eds.), Computer Graphics and Image "
     "Processing (pp. 170–185). Academic Press.",
     "ieee": "in Computer Graphics and Image Processing, C. G. Van de Walle and K. Curry Rogers, "
     "Eds., New York: Academic Press, 1972, pp. 170–185.",
@@ -448,7 +448,7 @@ def test_zotero_json_items_names_and_notes(empty_library: Library) -> None:
     stored = by_key(empty_library)["Rame72"]
     assert stored.note == chapter.note
     assert render([stored], "text", "apa").endswith(
-        "In C. G. Van de Walle & Image Processing Society (eds.), Computer Graphics and Image "
+        "In C. G. Van de Walle & Image Processing Society (Eds.), Computer Graphics and Image "
         "Processing (pp. 170–185). Academic Press."
     )
 
