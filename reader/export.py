@@ -29,7 +29,7 @@ from reader.citations import entry_key
 from reader.format_names import EXPORT_FORMATS
 from reader.formats import CitationError, link_url, render
 from reader.models import Paper
-from reader.textrender import to_plain
+from reader.textrender import plain_line, to_plain
 
 __all__ = [
     "CSV_COLUMNS",
@@ -139,10 +139,10 @@ def _escape_markdown(text: str) -> str:
 
 def _markdown_section(paper: Paper) -> str:
     """One paper: title, authors, venue · year, link, plain abstract and the note."""
-    title = " ".join(to_plain(paper.title or "").split()) or "Untitled"
+    title = plain_line(paper.title or "") or "Untitled"
     lines = [f"## {_escape_markdown(title)}", ""]
     meta = []
-    authors = [" ".join(a.split()) for a in paper.authors or [] if a.strip()]
+    authors = [plain_line(a) for a in paper.authors or [] if a.strip()]
     if authors:
         meta.append(_escape_markdown(", ".join(authors)))
     if paper.venue_year:
@@ -239,7 +239,7 @@ def notes_filename(paper: Paper) -> str:
 
 def note_document(paper: Paper) -> str:
     """The Markdown file for a paper's note: YAML front matter, then the note."""
-    title = " ".join(to_plain(paper.title or "").split())
+    title = plain_line(paper.title or "")
     front = [
         ("title", _yaml_scalar(title)),
         ("key", _yaml_scalar(entry_key(paper))),

@@ -159,3 +159,12 @@ def test_a_highlight_chosen_under_an_older_rendering_stays_on_its_passage(
     marked = [parts.abstract.plain[s.start : s.end] for s in parts.abstract.spans
               if s.style == passage]
     assert marked == [quote]
+
+
+def test_the_markdown_export_renders_titles_and_names(tex_library: Library) -> None:
+    from reader.export import export
+
+    paper = next(p for p in tex_library.store.iter_papers() if p.title == DEPTH)
+    text = export([paper], "markdown")
+    assert "## DA²: Depth Anything in Any Condition" in text
+    assert "J. Schöller" in text
