@@ -24,11 +24,15 @@ from reader.backup import (
 )
 from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import TEMPLATE, config_path, load_config, to_toml
+from reader.errors import describe_os_error, describe_write_error
 from reader.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.importers import FORMATS, ImportFormatError
 from reader.library import Library, damaged_advice
 from reader.locations import LibraryPaths, default_library_dir
 from reader.models import Paper
+from reader.notemerge import CONFLICT_END, CONFLICT_START
+from reader.notes import CLI, NoteSaved, describe_writer
+from reader.sanitize import clean_imported
 from reader.store import StoreError, migrations
 from reader.textrender import plain_line
 
@@ -100,9 +104,10 @@ def handles_errors(func: F) -> F:
                 raise UserError(
                     f"the library database is damaged ({exc}); {damaged_advice(_library_root())}"
                 ) from exc
-            raise UserError(f"the library database: {exc}") from exc
+            raise UserError(f"the library database: {describe_write_error(exc)}") from exc
         except OSError as exc:
-            raise UserError(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from exc
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise UserError(f"{where}{describe_os_error(exc)}") from exc
 
     return wrapper  # type: ignore[return-value]
 
@@ -525,28 +530,88 @@ def unstar(ctx: click.Context, ref: tuple[str, ...]) -> None:
 @click.argument("ref", nargs=-1, required=True)
 @click.option("--text", help="The note's new text (without it, $EDITOR opens on the note).")
 @click.option("--append", is_flag=True, help="Add --text to the end of the note.")
+@click.option("--history", is_flag=True, help="List the note's versions.")
+@click.option("--show", "show", type=int, metavar="N", help="Print version N of the note.")
+@click.option("--restore", type=int, metavar="N",
+              help="Make version N the note again (the current text stays a version).")
 @click.pass_context
 @handles_errors
-def note(ctx: click.Context, ref: tuple[str, ...], text: str | None, append: bool) -> None:
-    """Write the Markdown note of a paper."""
+def note(
+    ctx: click.Context, ref: tuple[str, ...], text: str | None, append: bool, history: bool,
+    show: int | None, restore: int | None,
+) -> None:
+    """Write the Markdown note of a paper; every version is kept (--history).
+
+    A note changed by someone else (the reader, another command) while this one was being
+    written is merged, not overwritten.
+    """
     library = open_library(ctx)
-    library.sync_index()
     paper = _resolve_one(library, " ".join(ref))
+    if history or show is not None or restore is not None:
+        _note_history(library, paper, show, restore)
+        return
+    start = library.note(paper.id)
     if text is None:
         if append:
             raise UserError("--append needs --text")
-        edited = click.edit(paper.note, extension=".md")
+        edited = click.edit(start.text, extension=".md")
         if edited is None:
             click.echo("Note unchanged.")
             return
         text = edited
-    elif append and paper.note.strip():
-        text = f"{paper.note.rstrip()}\n\n{text}"
-    library.save_note(paper.id, text)
-    click.echo(f"Saved the note of {paper.citekey} ({len(text)} characters).")
-    if paper.note.strip() and not append and text != paper.note:
-        # Say what was replaced, so a note overwritten by mistake can be put back.
-        click.echo(f"It replaced this text:\n{paper.note}", err=True)
+    elif append and start.text.strip():
+        text = f"{start.text.rstrip()}\n\n{text}"
+    saved = library.save_note(paper.id, clean_imported(text), base=start.version, writer=CLI)
+    click.echo(f"Saved the note of {paper.citekey} ({len(saved.text)} characters).")
+    _say_merge(saved)
+    if start.text.strip() and not append and saved.merged_with is None \
+            and saved.text != start.text:
+        click.echo(
+            "The text it replaced is kept: reader note "
+            f"{paper.citekey} --history", err=True,
+        )
+
+
+def _say_merge(saved: NoteSaved) -> None:
+    """Tell that the note had changed meanwhile, and whether the merge marks conflicts."""
+    if saved.merged_with is None:
+        return
+    who = describe_writer(saved.merged_with)
+    if saved.conflicts:
+        click.echo(
+            f"The note was changed by {who} meanwhile: both texts are kept, "
+            f"{saved.conflicts} conflict{'s' * (saved.conflicts != 1)} marked with "
+            f"{CONFLICT_START.strip()} … {CONFLICT_END.strip()}.", err=True,
+        )
+    else:
+        click.echo(f"The note was changed by {who} meanwhile: merged with it.", err=True)
+
+
+def _note_history(library: Library, paper: Paper, show: int | None, restore: int | None) -> None:
+    versions = library.note_versions(paper.id)
+    wanted = show if show is not None else restore
+    if wanted is None:
+        if not versions:
+            click.echo(f"{paper.citekey} has no note.")
+            return
+        for version in versions:
+            click.echo(version.summary())
+        click.echo(f"reader note {paper.citekey} --show N prints one; --restore N puts it back.")
+        return
+    if not 1 <= wanted <= len(versions):
+        raise UserError(
+            f"{paper.citekey}'s note has {len(versions)} version"
+            f"{'s' * (len(versions) != 1)}; there is no version {wanted}"
+        )
+    version = versions[wanted - 1]
+    if show is not None:
+        click.echo(version.text)
+        return
+    saved = library.save_note(paper.id, version.text, writer=CLI, kind="restore")
+    click.echo(
+        f"Restored version {wanted} of {paper.citekey}'s note ({len(saved.text)} characters); "
+        "the text it replaced is kept in --history."
+    )
 
 
 @cli.command()

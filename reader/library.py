@@ -20,6 +20,7 @@ from reader.highlights import display_text
 from reader.importers import ImportFormatError, parse_file
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
+from reader.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
 from reader.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
 from reader.resources import sample_files
 from reader.store import Store, StoreError, migrations, read_papers
@@ -576,12 +577,27 @@ class Library:
         if sync:
             self.sync_index()
 
-    def save_note(self, paper_id: int, body: str, sync: bool = True) -> None:
-        """Store a paper's note, then re-index it."""
+    def save_note(
+        self, paper_id: int, body: str, sync: bool = True, *, base: int | None = HEAD,
+        writer: str = CLI, kind: str = "save",
+    ) -> NoteSaved:
+        """Store a paper's note as a new version written from version ``base`` (merged with
+        what another writer stored since), then re-index it."""
         with self.session() as store:
-            store.set_note(paper_id, body)
+            saved = store.save_note(paper_id, body, base, writer, kind)
         if sync:
             self.sync_index()
+        return saved
+
+    def note(self, paper_id: int) -> NoteState:
+        """A paper's note as stored now, with its version."""
+        with self.session() as store:
+            return store.note(paper_id)
+
+    def note_versions(self, paper_id: int) -> list[NoteVersion]:
+        """Every kept version of a paper's note, oldest first."""
+        with self.session() as store:
+            return store.note_versions(paper_id)
 
     def mark_seen(self, paper_ids: Sequence[int]) -> int:
         """Record that papers were shown (nothing to re-index)."""

@@ -22,6 +22,17 @@ from reader.backup import BackupError, automatic_backup
 from reader.citations import CITEKEY
 from reader.clock import now
 from reader.models import Highlight, ImportSummary, Paper, PaperRecord, PaperRow
+from reader.notemerge import merge
+from reader.notes import (
+    CLI,
+    EARLIER,
+    HEAD,
+    NoteSaved,
+    NoteState,
+    NoteVersion,
+    describe_writer,
+    local_time,
+)
 from reader.resources import migrations_dir
 
 if TYPE_CHECKING:
@@ -184,10 +195,20 @@ class Store:
         try:
             yield self.conn
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            # SQLite has already rolled back after some errors (a full disk, an I/O error):
+            # a second ROLLBACK would hide the real error behind "no transaction is active".
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
         else:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                # A commit that could not be written (a full disk) leaves the transaction
+                # open; end it, so the connection takes the next write.
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
 
     def _bump_generation(self) -> int:
         """Advance the library generation inside the current transaction and return it."""
@@ -485,9 +506,54 @@ class Store:
         return generation
 
     def set_note(self, paper_id: int, body: str) -> int:
-        """Store a paper's note (an empty note is kept as empty); returns the new generation."""
+        """Store a paper's note as given (an empty note is kept as empty), as a new version
+        by the CLI; returns the generation."""
+        self.save_note(paper_id, body)
+        return self.generation()
+
+    def note(self, paper_id: int) -> NoteState:
+        """A paper's note as stored now, with the version that holds it."""
+        row = self.conn.execute(
+            "SELECT n.body, n.version_id, coalesce(v.writer, '') FROM notes n "
+            "LEFT JOIN note_versions v ON v.id = n.version_id WHERE n.paper_id = ?",
+            (paper_id,),
+        ).fetchone()
+        return NoteState(row[0], row[1], row[2]) if row else NoteState("", None)
+
+    def save_note(
+        self, paper_id: int, body: str, base: int | None = HEAD, writer: str = CLI,
+        kind: str = "save",
+    ) -> NoteSaved:
+        """Store ``body`` as a new version of the note, written from version ``base`` (None:
+        from no note; HEAD: replace whatever is stored). When the note moved on since
+        ``base``, the writer's text is kept as a version and merged with the stored one."""
         stamp = now()
         with self.transaction() as conn:
+            current = self.note(paper_id)
+            if body == current.text and current.version is not None:
+                return NoteSaved(current.version, body)
+            merged_with = None
+            final, conflicts = body, 0
+            if base not in (HEAD, current.version) and current.version is not None:
+                row = conn.execute(
+                    "SELECT body FROM note_versions WHERE id = ? AND paper_id = ?",
+                    (base, paper_id),
+                ).fetchone()
+                theirs = conn.execute(
+                    "SELECT writer, saved_at FROM note_versions WHERE id = ?",
+                    (current.version,),
+                ).fetchone()
+                merged_with = theirs[0] if theirs else EARLIER
+                label = (
+                    f"saved by {describe_writer(merged_with)} at {local_time(theirs[1])}"
+                    if theirs else "stored"
+                )
+                result = merge(row[0] if row else "", current.text, body,
+                               theirs_label=label, ours_label="yours")
+                final, conflicts = result.text, result.conflicts
+                if final != body:
+                    self._add_version(conn, paper_id, body, stamp, writer, "save", base, 0)
+                    kind = "merge"
             generation = self._bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET generation = ?, updated_at = ? WHERE id = ?",
@@ -495,14 +561,40 @@ class Store:
             )
             if cur.rowcount == 0:
                 raise StoreError(f"no paper with id {paper_id}")
-            conn.execute(
-                "INSERT INTO notes (paper_id, body, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (paper_id) DO UPDATE SET body = excluded.body, "
-                "updated_at = excluded.updated_at",
-                (paper_id, body, stamp),
+            base_id = current.version if merged_with is not None else base
+            version = self._add_version(
+                conn, paper_id, final, stamp, writer, kind,
+                None if base_id == HEAD else base_id, conflicts,
             )
-        return generation
+            conn.execute(
+                "INSERT INTO notes (paper_id, body, updated_at, version_id) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (paper_id) DO UPDATE SET body = excluded.body, "
+                "updated_at = excluded.updated_at, version_id = excluded.version_id",
+                (paper_id, final, stamp, version),
+            )
+        return NoteSaved(version, final, merged_with, conflicts)
 
+    @staticmethod
+    def _add_version(
+        conn: sqlite3.Connection, paper_id: int, body: str, stamp: str, writer: str, kind: str,
+        base: int | None, conflicts: int,
+    ) -> int:
+        cur = conn.execute(
+            "INSERT INTO note_versions (paper_id, body, saved_at, writer, kind, base_id, "
+            "conflicts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (paper_id, body, stamp, writer, kind, base, conflicts),
+        )
+        return int(cur.lastrowid or 0)
+
+    def note_versions(self, paper_id: int) -> list[NoteVersion]:
+        """Every kept version of a paper's note, oldest first."""
+        rows = self.conn.execute(
+            "SELECT id, body, saved_at, writer, kind, conflicts FROM note_versions "
+            "WHERE paper_id = ? ORDER BY id",
+            (paper_id,),
+        ).fetchall()
+        return [NoteVersion(r[0], n, r[1], r[2], r[3], r[4], r[5])
+                for n, r in enumerate(rows, start=1)]
 
     # -- triage -----------------------------------------------------------------------------
 

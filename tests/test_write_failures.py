@@ -13,11 +13,14 @@ import os
 import resource
 import signal
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import TextArea
 
 from reader.library import Library
@@ -27,6 +30,7 @@ from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import settle
 
 SIZE = (100, 30)
+ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="POSIX limits only")
 
 
@@ -194,3 +198,94 @@ async def test_a_database_refusing_writes_loses_nothing_typed(library: Library) 
         assert len(seen_failures) == 1  # said once, not on every key
         assert app.is_running
     assert stored_note(library.paths.database, paper_id) is None
+
+
+async def test_esc_during_a_failing_save_keeps_the_editor_open_with_no_cut_draft(
+    library: Library, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """A paste too big for any file this process may write: no draft can hold it, so esc
+    keeps the editor open and says that only the screen holds the text; no partial draft
+    is left behind anywhere."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "tmp").mkdir()
+    database = library.paths.database
+    big = "pasted words " * 20_000  # 260 KB, far past the limit
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        await pilot.press("n")
+        await pilot.pause()
+        app.screen.query_one(TextArea)
+        with disk_full(database):
+            app.post_message(events.Paste(big))  # as the terminal driver sends it
+            await pilot.pause()
+            await pilot.press("x", "escape")  # esc while the save is on its way
+            await settle(app, pilot)
+            assert isinstance(app.screen, NoteScreen)
+            status = str(app.screen.query_one("#note-status").render())
+            assert "only this screen" in status
+            assert "file-size limit" in status
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert isinstance(app.screen, NoteScreen)  # still: nothing else holds it
+        for place in (library.paths.drafts, tmp_path / "cache", tmp_path / "tmp",
+                      tmp_path / "home"):
+            assert not [p for p in place.rglob("*") if p.is_file()], place
+        await pilot.press("escape")  # room again: stored, then closed
+        await settle(app, pilot)
+        assert not isinstance(app.screen, NoteScreen)
+    assert stored_note(database, paper_id) == big + "x"  # type: ignore[arg-type]
+
+
+async def test_a_draft_goes_elsewhere_when_the_library_cannot_take_it(
+    library: Library, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    library.paths.drafts.write_text("not a directory")  # the library's drafts are refused
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for store in library._stores:
+            store.conn.execute("PRAGMA query_only = ON")
+        await pilot.press("n")
+        await pilot.pause()
+        await type_text(pilot, "elsewhere")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, NoteScreen)
+        status = str(app.screen.query_one("#note-status").render())
+        assert "read-only" in status
+        draft = next((tmp_path / "cache").rglob("*.md"))
+        assert draft.read_text(encoding="utf-8") == "elsewhere"
+        assert str(draft) in status and "esc again leaves" in status
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, NoteScreen)
+
+
+def test_an_import_past_the_file_size_limit_says_so(library: Library, tmp_path: Path) -> None:
+    """Before, the failed import's rollback hid the cause: "cannot rollback - no
+    transaction is active"."""
+    library.close()
+    script = (
+        "import resource, signal, sys\n"
+        "from reader.cli import main\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, resource.RLIM_INFINITY))\n"
+        "sys.argv = ['reader', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    sample = ROOT.parent / "shared" / "data" / "iclr2026" / "submissions-sample.jsonl.gz"
+    if not sample.exists():
+        pytest.skip("the shared sample is not here")
+    done = subprocess.run(
+        [sys.executable, "-c", script, "--library", str(library.paths.root), "import",
+         str(sample)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 1
+    assert "file-size limit" in done.stderr and "rollback" not in done.stderr
+    assert "Traceback" not in done.stderr

@@ -6,7 +6,6 @@ import gc
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlparse
@@ -19,10 +18,13 @@ from textual.widgets import Footer, Input, Static
 
 from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import Config
+from reader.drafts import draft_dirs, write_draft
+from reader.errors import describe_write_error
 from reader.identifiers import arxiv_url, openreview_url
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper, PaperRow
+from reader.notes import NoteSaved, window_writer
 from reader.query import SearchCancelled, parse_query
 from reader.resources import styles_dir
 from reader.store import SORT_KEYS, StoreError
@@ -34,6 +36,7 @@ from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.intents import Intents
 from reader.ui.keymap import key_label
 from reader.ui.live import LiveLibrary
+from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.note import NoteScreen
@@ -101,6 +104,7 @@ class ReaderApp(App[None]):
         counts: dict[str, int] | None = None,
     ) -> None:
         super().__init__()
+        keep_pastes_in_order()
         register_themes(self)
         #: The user's settings; read from the config file unless given.
         self.config = config if config is not None else load_ui_config(self)
@@ -109,6 +113,8 @@ class ReaderApp(App[None]):
         self.writes = OrderedWrites()
         #: Stars and read marks asked for by a key and not yet stored.
         self.intents = Intents()
+        #: How this window signs the note versions it saves.
+        self.writer = window_writer()
         self.marked: set[int] = set()
         self.outcome: SearchOutcome | None = None
         self._search_seq = 0
@@ -667,31 +673,62 @@ class ReaderApp(App[None]):
         paper = self.current_paper
         if paper is None:
             return
-        self.push_screen(NoteScreen(paper, self._save_note))
+        try:
+            state = self.library.note(paper.id)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return
+        self.push_screen(
+            NoteScreen(
+                paper,
+                state,
+                partial(self._save_note, paper.id),
+                partial(self.library.note, paper.id),
+                partial(self.library.note_versions, paper.id),
+                self.writer,
+            )
+        )
 
-    def _save_note(self, paper_id: int, text: str) -> None:
+    def _save_note(self, paper_id: int, text: str, base: int | None, kind: str) -> None:
+        result: list[NoteSaved] = []
+
+        def job() -> None:
+            result.append(self.library.save_note(
+                paper_id, text, sync=False, base=base, writer=self.writer, kind=kind,
+            ))
+
         self._write(
-            partial(self.library.save_note, paper_id, text, sync=False),
-            partial(self._note_saved, paper_id, text),
+            job,
+            lambda: self._note_saved(paper_id, text, result[0]),
             partial(self._note_failed, paper_id, text),
         )
 
-    def _note_saved(self, paper_id: int, text: str) -> None:
-        if isinstance(self.screen, NoteScreen) and self.screen.paper.id == paper_id:
-            self.screen.saved(text)
+    def _note_editor(self, paper_id: int) -> NoteScreen | None:
+        """The open note editor of a paper, if any (it may be under a versions list)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, NoteScreen) and screen.paper.id == paper_id:
+                return screen
+        return None
+
+    def _note_saved(self, paper_id: int, text: str, result: NoteSaved) -> None:
+        editor = self._note_editor(paper_id)
+        if editor is not None:
+            editor.saved(text, result)
         self._refresh_paper(paper_id)
 
     def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
-        draft = self.library.paths.drafts / f"note-{paper_id}-{datetime.now():%Y%m%d-%H%M%S}.md"
-        try:
-            draft.parent.mkdir(parents=True, exist_ok=True)
-            draft.write_text(text, encoding="utf-8")
-            kept = f"kept a draft in {draft}"
-        except OSError as draft_exc:
-            kept = f"and no draft could be written either ({draft_exc.strerror})"
-        message = f"Could not save the note: {exc}; {kept}"
-        if isinstance(self.screen, NoteScreen) and self.screen.paper.id == paper_id:
-            self.screen.failed(message)
+        draft = write_draft(text, f"note-{paper_id}", draft_dirs(self.library.paths.drafts))
+        if draft.path is not None:
+            kept = f"kept a draft in {draft.path}"
+        else:
+            kept = (
+                "and no draft could be written either ("
+                + "; ".join(draft.refused) + "): only the editor holds the text"
+            )
+        message = f"Could not save the note: {describe_write_error(exc)}; {kept}"
+        editor = self._note_editor(paper_id)
+        if editor is not None:
+            editor.failed(message, draft.path)
         self.notify(message, severity="error", timeout=15)
 
     # -- triage, tags, highlights, details --------------------------------------------------

@@ -83,6 +83,12 @@ READING: list[BindingType] = [
 #: The note editor.
 NOTE_EDITOR: list[BindingType] = [
     Binding("escape", "close", "Save and close", id="note.close"),
+    Binding("ctrl+o", "versions", "Versions", id="note.versions"),
+]
+
+#: The versions of a note.
+VERSIONS: list[BindingType] = [
+    Binding("escape", "cancel", "Back", id="versions.cancel"),
 ]
 
 #: The one-line prompts (import a file, add by id).
@@ -120,6 +126,7 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("Search box", SEARCH),
     ("Reading view", READING),
     ("Note editor", NOTE_EDITOR),
+    ("Note versions", VERSIONS),
     ("Prompts", PROMPT),
     ("Tag editor", TAGS),
     ("Details form", FORM),

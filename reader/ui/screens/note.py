@@ -1,103 +1,299 @@
-"""The note editor: a Markdown note per paper, saved while typing and on leaving."""
+"""The note editor: a Markdown note per paper, saved while typing, merged with what other
+writers store meanwhile, and closed only once its text is kept."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static, TextArea
 
 from reader.models import Paper
+from reader.notemerge import CONFLICT_END, CONFLICT_START, merge
+from reader.notes import NoteSaved, NoteState, NoteVersion, describe_writer
 from reader.sanitize import visible
 from reader.textrender import plain_line
 from reader.ui import bindings
 
-#: Stores a note: ``save(paper_id, text)``; the app reports back with ``saved``/``failed``.
-SaveNote = Callable[[int, str], None]
+#: Stores a note: ``save(text, base, kind)``; the app answers with ``saved``/``failed``.
+SaveNote = Callable[[str, "int | None", str], None]
 
 #: The longest a change waits before it is written: the most typing a crash can lose.
 AUTOSAVE_AFTER = 0.6
+#: How often an open editor looks for versions stored by other writers.
+FOLLOW_EVERY = 0.5
+
+
+class NoteEditor(TextArea):
+    """The note's text area: a paste keeps its order, and its control characters are made
+    visible (as everywhere reader shows text) instead of being typed into the note."""
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # Instead of TextArea's own paste, which would insert the text as it came.
+        event.prevent_default()
+        if self.read_only:
+            return
+        text = visible(event.text.replace("\r\n", "\n").replace("\r", "\n"))
+        result = self.replace(text, *self.selection)
+        self.move_cursor(result.end_location)
 
 
 class NoteScreen(Screen[str]):
-    """Edits one paper's note; ``esc`` saves and closes, and never discards text."""
+    """Edits one paper's note; ``esc`` closes once the text is stored, never discarding it."""
 
     BINDINGS = bindings.NOTE_EDITOR
 
-    def __init__(self, paper: Paper, save: SaveNote) -> None:
+    def __init__(
+        self,
+        paper: Paper,
+        state: NoteState,
+        save: SaveNote,
+        load: Callable[[], NoteState],
+        versions: Callable[[], list[NoteVersion]],
+        writer: str,
+    ) -> None:
         super().__init__()
         self.paper = paper
         self._save = save
-        # The text last handed to the app; None after a failure, so the next flush retries.
-        self._sent: str | None = paper.note
+        self._load = load
+        self._versions = versions
+        self.writer = writer
+        #: The stored version this editor's text was last brought up to, and its text.
+        self.base: int | None = state.version
+        self._stored = state.text
+        self._initial = state.text
+        #: The text of the save on its way (one at a time, so each knows its base).
+        self._in_flight: str | None = None
         self._timer: Timer | None = None
-        # Set by a first esc after a failed save: a second esc leaves without it stored.
-        self._leave_unsaved = False
+        #: Why the last save failed, and the complete draft that holds the text it sent.
+        self._failure: str | None = None
+        self._draft: tuple[Path, str] | None = None
+        self._close_wanted = False
+        self._warned_leaving = False
+        self._replacing = False
+        #: The last merge said in the status line, repeated when its result is saved.
+        self._merge_said: str | None = None
 
     def compose(self) -> ComposeResult:
         title = Text("Note · ", style="bold")
         title.append(visible(plain_line(self.paper.title)))
         yield Static(title, id="note-title")
-        yield TextArea(self.paper.note, id="note-editor", soft_wrap=True)
-        yield Static("Markdown · saved as you type · esc saves and closes", id="note-status",
-                     markup=False)
+        yield NoteEditor(self._initial, id="note-editor", soft_wrap=True)
+        yield Static("Markdown · saved as you type · esc saves and closes · ctrl+o versions",
+                     id="note-status", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
-        """Start typing at the end of the note."""
+        """Start typing at the end of the note; follow what other writers store."""
         editor = self.query_one(TextArea)
         editor.focus()
         editor.move_cursor(editor.document.end)
+        self.set_interval(FOLLOW_EVERY, self.follow)
 
     @property
     def text(self) -> str:
         """The text in the editor."""
         return self.query_one(TextArea).text
 
+    @property
+    def stored(self) -> bool:
+        """Whether the library holds exactly the editor's text."""
+        return self._in_flight is None and self.text == self._stored
+
     def on_text_area_changed(self, _event: TextArea.Changed) -> None:
         """Schedule a save; the timer is not restarted by further typing, so a change is
         written at most AUTOSAVE_AFTER seconds after it was made even while typing on."""
-        if self._timer is None:
+        if self._timer is None and not self._replacing:
             self._timer = self.set_timer(AUTOSAVE_AFTER, self.flush)
 
-    def flush(self) -> None:
-        """Send the current text to be stored if it changed since last sent."""
+    def flush(self, kind: str = "save") -> None:
+        """Send the current text to be stored, if it differs from the stored note."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        if self._in_flight is not None:
+            return  # sent again when the save on its way is answered
         text = self.text
-        if text != self._sent:
-            self._sent = text
-            self._set_status("Saving…")
-            self._save(self.paper.id, text)
+        if text == self._stored:
+            return
+        self._in_flight = text
+        self._set_status("Saving…")
+        self._save(text, self.base, kind)
 
-    def saved(self, text: str) -> None:
-        """The app stored ``text``."""
-        if text == self.text:
-            self._leave_unsaved = False
+    def saved(self, sent: str, result: NoteSaved) -> None:
+        """The app stored a save: the note now holds ``result.text`` (merged with another
+        writer's text when it differs from ``sent``)."""
+        self._in_flight = None
+        self._failure = None
+        self.base = result.version
+        self._stored = result.text
+        if result.text != sent:
+            # Typing done since the save went out is carried over onto the merged note.
+            self._rebase(sent, result.text)
+        if result.merged_with is not None:
+            self._say_merged(describe_writer(result.merged_with, self.writer), result.conflicts)
+        elif self.text == self._stored and self._merge_said is None:
             self._set_status("Saved · esc closes")
+        elif self.text == self._stored:
+            self._set_status(f"{self._merge_said} · saved · esc closes")
+            self._merge_said = None
+        if self.text != self._stored:
+            self.flush()
+        elif self._close_wanted:
+            # From the screen's own queue, as esc closes it.
+            self.call_later(self._leave)
 
-    def failed(self, message: str) -> None:
-        """The app could not store the note; it stays here, and the next change retries."""
-        self._sent = None
-        self._set_status(message)
+    def failed(self, message: str, draft: Path | None) -> None:
+        """The app could not store the text it was sent; the text stays here, in a draft
+        too when one could be written, and the next change (or esc) tries again."""
+        sent = self._in_flight
+        self._in_flight = None
+        self._failure = message
+        if draft is not None and sent is not None:
+            self._draft = (draft, sent)
+        if self._close_wanted:
+            self._close_wanted = False
+            self._refuse_close()
+        else:
+            self._set_status(message)
+
+    def follow(self) -> None:
+        """Take in a version another writer stored: an unchanged editor shows it, one with
+        unsaved typing merges it in (and saves the merge)."""
+        if self._in_flight is not None:
+            return
+        try:
+            state = self._load()
+        except Exception:  # noqa: BLE001 - a library that can't be read now is tried again
+            return
+        if state.version == self.base or state.version is None:
+            return
+        previous = self._stored
+        self.base, self._stored = state.version, state.text
+        merged = self._rebase(previous, state.text)
+        who = describe_writer(state.writer, self.writer)
+        if merged is not None:
+            self._say_merged(who, merged.conflicts)
+        else:
+            self._set_status(f"Updated: {who} changed this note")
+        if self.text != self._stored:
+            self.flush()
+
+    def _rebase(self, old_stored: str, new_stored: str):  # type: ignore[no-untyped-def]
+        """Bring the editor from ``old_stored`` to ``new_stored``, keeping its own unsaved
+        changes; returns the merge when there were any (None when the editor just follows)."""
+        buffer = self.text
+        if buffer == old_stored:
+            self._replace(new_stored)
+            return None
+        merged = merge(old_stored, new_stored, buffer, theirs_label="stored meanwhile",
+                       ours_label="yours")
+        self._replace(merged.text)
+        return merged
+
+    def _replace(self, new: str) -> None:
+        """Edit the buffer into ``new`` change by change (undo keeps working), with the
+        cursor where the user's typing is: before text another writer added right there."""
+        editor = self.query_one(TextArea)
+        old = editor.text
+        if old == new:
+            return
+        row, column = editor.cursor_location
+        lines = old.split("\n")
+        cursor = sum(len(line) + 1 for line in lines[:row]) + column
+        ops = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        self._replacing = True
+        try:
+            for tag, i1, i2, j1, j2 in reversed(ops):
+                if tag != "equal":
+                    editor.replace(new[j1:j2], _location(old, i1), _location(old, i2))
+        finally:
+            self._replacing = False
+        editor.move_cursor(_location(new, _moved(ops, cursor)))
+
+    def _say_merged(self, who: str, conflicts: int) -> None:
+        """Say that another writer's change was merged in (kept said until the merge is
+        saved)."""
+        if conflicts:
+            said = (
+                f"Merged with {who}'s change: {conflicts} conflict{'s' * (conflicts != 1)} "
+                f"marked {CONFLICT_START.strip()} … {CONFLICT_END.strip()}, both texts kept · "
+                "ctrl+o versions"
+            )
+        else:
+            said = f"Merged with {who}'s change"
+        self._merge_said = said
+        self._set_status(said)
 
     def _set_status(self, message: str) -> None:
         self.query_one("#note-status", Static).update(Text(message))
 
     def action_close(self) -> None:
-        """Save and go back; after a failed save, stay (the text is safer here than only in
-        a draft file) until esc is pressed again."""
-        unsaved = self._sent is None
+        """Save and go back once the text is stored; while it is stored nowhere, stay."""
         self.flush()
-        if unsaved and not self._leave_unsaved:
-            self._leave_unsaved = True
+        if self._in_flight is not None:
+            self._close_wanted = True
+            self._set_status("Saving… the editor closes when the note is stored")
+            return
+        if self.stored:
+            self.dismiss(self.text)
+            return
+        self._refuse_close()
+
+    def _leave(self) -> None:
+        self.dismiss(self.text)
+
+    def _refuse_close(self) -> None:
+        """Say why the editor stays open; with a complete draft of this very text, a second
+        esc leaves."""
+        why = self._failure or "Not stored yet"
+        if self._draft is not None and self._draft[1] == self.text:
+            if self._warned_leaving:
+                self.call_later(self._leave)
+                return
+            self._warned_leaving = True
             self._set_status(
-                "Not stored yet (the draft file keeps it); saving again as you type · "
-                "esc again leaves anyway"
+                f"{why} · the whole text is in the draft {self._draft[0]} · "
+                "esc again leaves (the draft stays)"
             )
             return
-        self.dismiss(self.text)
+        self._set_status(
+            f"{why} · no draft holds this text: only this screen does. The editor stays open; "
+            "free some space (or copy the text) and type or press esc to try again"
+        )
+
+    def action_versions(self) -> None:
+        """Show the note's versions; one chosen is put back into the editor and saved."""
+        from reader.ui.screens.note_versions import VersionsScreen
+
+        def chosen(text: str | None) -> None:
+            if text is None:
+                return
+            self._replace(text)
+            self.query_one(TextArea).move_cursor(self.query_one(TextArea).document.end)
+            self.flush(kind="restore")
+
+        self.app.push_screen(VersionsScreen(self._versions(), self.writer), chosen)
+
+
+def _location(text: str, index: int) -> tuple[int, int]:
+    """The (row, column) of a character offset into ``text``."""
+    row = text.count("\n", 0, index)
+    return row, index - (text.rfind("\n", 0, index) + 1)
+
+
+def _moved(ops: Sequence[tuple[str, int, int, int, int]], offset: int) -> int:
+    """Where a character offset of the old text lands in the new one (text inserted right
+    at it goes after it)."""
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal" and i1 <= offset <= i2:
+            return j1 + offset - i1
+        if i1 <= offset < i2:
+            return j2
+    return ops[-1][4] if ops else offset

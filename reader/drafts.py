@@ -1,0 +1,62 @@
+"""Draft files: a note the database would not take, written where it fits, whole or not
+at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import platformdirs
+
+from reader.errors import describe_os_error
+from reader.locations import APP_NAME
+
+
+@dataclass(slots=True)
+class Draft:
+    """Where a draft was written (None: nowhere), and why each place refused it."""
+
+    path: Path | None
+    refused: list[str] = field(default_factory=list)
+
+
+def draft_dirs(library_drafts: Path) -> list[Path]:
+    """Where drafts may go, best first: the library's own folder, then places that are
+    often on another file system (the user cache, the temporary directory, home)."""
+    places = [
+        library_drafts,
+        Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)) / "drafts",
+        Path(tempfile.gettempdir()) / f"{APP_NAME}-drafts",
+        Path.home() / f"{APP_NAME}-drafts",
+    ]
+    return list(dict.fromkeys(places))
+
+
+def write_draft(text: str, name: str, places: list[Path]) -> Draft:
+    """Write ``text`` to ``name-<time>.md`` in the first place that takes all of it; a
+    partly written file is removed, never left looking like a draft."""
+    draft = Draft(None)
+    data = text.encode("utf-8")
+    filename = f"{name}-{datetime.now():%Y%m%d-%H%M%S}.md"
+    for place in places:
+        target = place / filename
+        partial = place / f".{filename}.part"
+        try:
+            place.mkdir(parents=True, exist_ok=True)
+            with open(partial, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(partial, target)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            draft.refused.append(f"{place}: {describe_os_error(exc)}")
+            continue
+        draft.path = target
+        return draft
+    return draft

@@ -1,0 +1,76 @@
+"""Bracketed pastes that contain ESC, kept whole and in order.
+
+Textual's terminal parser treats an ESC inside a bracketed paste as the start of a key
+sequence: what follows it is sent as key presses *before* the paste, so pasting
+``AAA <ESC>[31mBBB`` types ``^[31mBBB`` and then pastes ``AAA ``. This parser hands it the
+paste with each ESC replaced by its visible stand-in (␛, as reader.sanitize shows control
+characters everywhere), so the paste arrives as one event, in order, and inert.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual import events
+from textual._xterm_parser import XTermParser
+from textual.message import Message
+
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+_ESC_SHOWN = "\u241b"
+
+
+class PasteSafeParser(XTermParser):
+    """Textual's parser, fed pastes without raw ESC characters."""
+
+    def __init__(self, debug: bool = False) -> None:
+        super().__init__(debug)
+        self._in_paste = False
+        self._held = ""
+
+    def feed(self, data: str) -> Iterable[events.Event | Message]:  # type: ignore[override]
+        """Parse ``data`` (an empty string ends the input)."""
+        return super().feed(self._guard(data) if data else data)
+
+    def _guard(self, data: str) -> str:
+        data, self._held = self._held + data, ""
+        out: list[str] = []
+        at = 0
+        while at < len(data):
+            if not self._in_paste:
+                start = data.find(PASTE_START, at)
+                if start < 0:
+                    out.append(data[at:])
+                    break
+                out.append(data[at : start + len(PASTE_START)])
+                at = start + len(PASTE_START)
+                self._in_paste = True
+                continue
+            end = data.find(PASTE_END, at)
+            if end < 0:
+                chunk = data[at:]
+                # The end marker may be split across reads: hold back what could begin it.
+                for size in range(min(len(PASTE_END) - 1, len(chunk)), 0, -1):
+                    if PASTE_END.startswith(chunk[-size:]):
+                        self._held = chunk[-size:]
+                        chunk = chunk[:-size]
+                        break
+                out.append(chunk.replace("\x1b", _ESC_SHOWN))
+                break
+            out.append(data[at:end].replace("\x1b", _ESC_SHOWN) + PASTE_END)
+            at = end + len(PASTE_END)
+            self._in_paste = False
+        return "".join(out)
+
+
+def keep_pastes_in_order() -> None:
+    """Make the terminal drivers read input with PasteSafeParser."""
+    # The drivers construct their parser by this module-level name when the app starts.
+    from textual.drivers import linux_driver
+
+    linux_driver.XTermParser = PasteSafeParser  # type: ignore[misc]
+    try:
+        from textual.drivers import linux_inline_driver
+    except ImportError:  # pragma: no cover - absent on some platforms
+        return
+    linux_inline_driver.XTermParser = PasteSafeParser  # type: ignore[misc]
