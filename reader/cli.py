@@ -566,9 +566,10 @@ def note(
     _say_merge(saved)
     if start.text.strip() and not append and saved.merged_with is None \
             and saved.text != start.text:
+        # Said, and kept as a version: a note replaced by mistake can be put back.
         click.echo(
-            "The text it replaced is kept: reader note "
-            f"{paper.citekey} --history", err=True,
+            f"It replaced this text (kept: reader note {paper.citekey} --history):\n"
+            f"{start.text}", err=True,
         )
 
 
