@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import sqlite3
 import sys
@@ -122,6 +123,10 @@ def cli(ctx: click.Context) -> None:
     Run without a command to open the reader.
     """
     if ctx.invoked_subcommand is None:
+        # No collections until the first frame (the app turns them on again then): starting
+        # allocates Textual's objects by the thousand, and every full collection walks them
+        # all, for nothing, as they live as long as the app.
+        gc.disable()
         library = open_library(ctx)
         # The check reads every row of a large library; it runs on another core while the
         # interface is imported (SQLite lets go of the GIL as it reads), so a library of

@@ -203,7 +203,7 @@ class ReaderApp(App[None]):
         # Once the first screen is up, its objects are moved out of the collector's reach:
         # a full collection otherwise walks all of Textual's objects, and every dozen cursor
         # steps one of them took 40 ms. They are long-lived and freed by reference counting.
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(_settle_collector)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The paper keys act on the main screen and in the reading view only, so the
@@ -1218,6 +1218,13 @@ class ReaderApp(App[None]):
             parts.append(self._status_note)
         # One line high whatever it says (styles/app.tcss): no layout pass on every change.
         self.query_one("#status", Static).update("  ·  ".join(parts), layout=False)
+
+
+def _settle_collector() -> None:
+    """Freeze what exists after the first frame out of the collector's reach (see on_mount)
+    and let it run again (the command line turns it off while the reader starts)."""
+    gc.freeze()
+    gc.enable()
 
 
 def paper_url(paper: Paper) -> str | None:
