@@ -64,6 +64,10 @@ SEEN_FLUSH_SECONDS = 0.5
 #: The matches of a new query shown before all are ranked (more than a screen of rows):
 #: ranking every match of a common word in a large library takes seconds.
 FIRST_RESULTS = 100
+#: From this many papers on. Below, ranking every match takes tens of milliseconds (60 ms
+#: of CPU for `optimal` among 19,630 real records), and a first pass would only delay the
+#: count by the cost of a second search.
+FIRST_RESULTS_FROM = 50_000
 
 #: App actions that need the list's current paper at hand.
 _PAPER_ACTIONS = {
@@ -91,8 +95,10 @@ class ReaderApp(App[None]):
     BINDINGS = bindings.APP
     TITLE = "reader"
     COMMANDS = App.COMMANDS | {ReaderCommands}
-    #: How many of a new query's best matches are shown before all are ranked.
+    #: How many of a new query's best matches are shown before all are ranked, in a
+    #: library of how many papers at least.
     first_results = FIRST_RESULTS
+    first_results_from = FIRST_RESULTS_FROM
 
     def __init__(
         self,
@@ -292,7 +298,8 @@ class ReaderApp(App[None]):
         # write, or once indexing ends), ranks everything at once: the user may be far down
         # its list, and the list must not jump back to its top meanwhile.
         shown = self.outcome.query if self.outcome is not None else ""
-        first = None if query.strip() == shown.strip() else self.first_results
+        large = self._counts.get("papers", 0) >= self.first_results_from
+        first = self.first_results if large and query.strip() != shown.strip() else None
         self.run_worker(
             partial(self._search_job, self._search_seq, query, first),
             thread=True,
