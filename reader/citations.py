@@ -216,6 +216,9 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     fields: list[tuple[str, str]] = []
 
     title = _fold(paper.title or "")
+    subtitle = source.get("subtitle") if isinstance(source, dict) else None
+    if isinstance(subtitle, str) and title.endswith(": " + _plain_subtitle(subtitle)):
+        title = title[: -len(_plain_subtitle(subtitle)) - 2]
     if title and not (paper.title_derived and source):
         fields.append(("title", _escape_title(title)))
     others = source.get("@others", []) if isinstance(source, dict) else []
@@ -238,7 +241,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
         value = venue if source or csl_type else _expand_venue(venue)
         fields.append((name, _escape_text(value)))
     fields += _record_fields(paper, entry_type, aliases, biblatex)
-    date = _iso_date(paper)
+    date = "" if "date" in source else _iso_date(paper)
     if not (biblatex or aliases.get("issued") == "date"
             or (date.count("-") == 2 and "issued" in paper.csl)):
         date = ""  # classic BibTeX says year and month; a day needs biblatex's date
@@ -309,6 +312,13 @@ _BIBTEX_FIELDS = (
 _THESIS_TYPES = frozenset({"phdthesis", "mastersthesis", "thesis"})
 _REPORT_TYPES = frozenset({"techreport", "report"})
 _MONTH_MACROS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+
+
+def _plain_subtitle(subtitle: str) -> str:
+    """A source's subtitle as the importer put it into the title."""
+    from reader.importers.bibtex import plain_field
+
+    return plain_field(subtitle)
 
 
 def _entry_type(

@@ -83,6 +83,7 @@ def fold(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
     text = to_plain(text) if "\\" in text or "{" in text else text
     text = text.replace("{", "").replace("}", "").replace("--", "-").replace("–", "-")
+    text = text.replace("~", " ")
     text = unicodedata.normalize("NFKC", text)
     return _SPACES.sub(" ", text).strip().casefold()
 

@@ -470,3 +470,22 @@ def test_openreview_api_v2_notes() -> None:
         "Length Generalisation of Transformers by Position Coupling",
         ["Hanseul Cho", "Jaeyoung Cha", "Chulhee Yun"], "sPqR5tUvWx", "cho2024position")
     assert submitted.citekey is None
+
+
+def test_subtitles_and_date_ranges_come_back_as_written() -> None:
+    text = (
+        "@book{westfahl, title = {The True Frontier}, subtitle = {Confronting the Realities},"
+        " date = {1984/1986}, publisher = {Palgrave}}\n"
+    )
+    [record] = parse_text(text, "s.bib", "bibtex").records
+    assert record.title == "The True Frontier: Confronting the Realities"
+    paper = Paper(
+        id=1, title=record.title, title_derived=False, abstract="", authors=[], venue=None,
+        year=record.year, keywords=[], url=None, doi=None, citekey="westfahl", starred=False,
+        note="", added_at="", date=record.date, kind=record.kind, csl=record.csl,
+        extra=record.extra,
+    )
+    entry = render([paper], "bibtex")
+    assert "  title = {The True Frontier},\n" in entry
+    assert "  subtitle = {Confronting the Realities}" in entry
+    assert "  date = {1984/1986}" in entry

@@ -39,7 +39,7 @@ from reader.sanitize import clean_imported
 from reader.textrender import to_plain
 from reader.titles import derive_title
 
-__all__ = ["parse", "parse_names", "split_names"]
+__all__ = ["parse", "parse_names", "plain_field", "split_names"]
 
 # bibtexparser logs every aborted block as a warning. With no handler configured, Python's
 # last-resort handler would print them onto the terminal the UI draws on; the problems are
@@ -442,6 +442,12 @@ def _csl_and_extra(
         for field, value in entry.fields.items()
         if value.strip() and field not in used
     }
+    raw_date = entry.fields.get("date", "").strip()
+    if "/" in raw_date:
+        kept["date"] = clean_imported(raw_date)  # a range ("1984/1986"): kept as written
+    if entry.fields.get("subtitle", "").strip():
+        # The title holds "Title: Subtitle"; an export writes them apart again.
+        kept["subtitle"] = clean_imported(entry.fields["subtitle"])
     for field in ("year", "month"):
         raw = entry.fields.get(field, "").strip()
         understood = (raw.isdigit() if field == "year" else bool(parts and len(parts) > 1))
@@ -490,6 +496,11 @@ def _plain(value: str) -> str:
         # pylatexenc gives up on nesting this deep and the braces would be shown as written.
         value = re.sub(r"(?<!\\)[{}]", "", value)
     return _SPACES.sub(" ", to_plain(value)).strip()
+
+
+def plain_field(value: str) -> str:
+    """A LaTeX field value as the importer stores it (plain, single-spaced Unicode)."""
+    return _plain(value)
 
 
 def _brace_depth(value: str) -> int:
