@@ -257,10 +257,16 @@ class _Import:
         ).lastrowid
         assert paper_id is not None
         if record.note and record.note.strip():
-            self.conn.execute(
-                "INSERT INTO notes (paper_id, body, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (paper_id) DO NOTHING",
+            # The source's note (Zotero's child notes) is the paper's first note version.
+            version = self.conn.execute(
+                "INSERT INTO note_versions (paper_id, body, saved_at, writer, kind) "
+                "VALUES (?, ?, ?, 'an import', 'save')",
                 (paper_id, record.note, self.stamp),
+            ).lastrowid
+            self.conn.execute(
+                "INSERT INTO notes (paper_id, body, updated_at, version_id) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (paper_id) DO NOTHING",
+                (paper_id, record.note, self.stamp, version),
             )
         self.matcher.add(
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title_of(record))
