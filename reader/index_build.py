@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 import queue
 import re
+import sys
 from collections.abc import Callable, Sequence
 from pickle import dumps
 from typing import Any
@@ -296,6 +298,37 @@ def _build_part(
         report.put(("error", f"{type(exc).__name__}: {exc}"))
 
 
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, giving it a real stderr.
+
+    The tracker is handed ``sys.stderr``'s descriptor. Inside a running Textual app
+    ``sys.stderr`` is the app's print capture, whose descriptor is -1, and starting the
+    tracker fails with "bad value(s) in fds_to_keep": no build in processes could start
+    from the reader. The real stderr is put back for that moment only.
+    """
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable:
+        resource_tracker.ensure_running()
+        return
+    captured = sys.stderr
+    real = sys.__stderr__
+    sink = None
+    if real is None:
+        sink = real = open(os.devnull, "w")  # noqa: SIM115 - closed below
+    sys.stderr = real
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
+        if sink is not None:
+            sink.close()
+
+
 def build_in_processes(
     writer: SegmentWriter,
     parts: Sequence[Any],
@@ -313,6 +346,7 @@ def build_in_processes(
     """
     storage = writer.storage
     schema = writer.schema
+    _start_resource_tracker()
     # spawn, not fork: the caller may be a threaded UI, and a forked child would inherit
     # locks held by other threads.
     context = multiprocessing.get_context("spawn")

@@ -508,6 +508,11 @@ class SearchIndex:
                 writer, parts, progress,
                 functools.partial(self._published, generation, total), limitmb=_LIMIT_MB,
             )
+        except BaseException:
+            # Other processes wait for a build this live process claims: a failed one must
+            # give the claim up, or they would wait for it for as long as it runs.
+            self._write_meta(generation)
+            raise
         finally:
             self._building = None
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -21,6 +23,8 @@ from reader.store import read_papers
 from reader.textrender import render, to_plain
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import CACHE_SIZE, PAGE, PaperList
+
+ROOT = Path(__file__).resolve().parent.parent
 
 QUERIES = [
     "transport",
@@ -149,9 +153,42 @@ def test_a_failed_parallel_rebuild_leaves_an_index_that_is_rebuilt(
     with pytest.raises(RuntimeError, match="indexing failed"):
         library.index.rebuild([], library.store.generation(), parts=broken)
     assert library.index_state() == "missing"
+    # Nor does it leave a claim that other processes would wait on while this one lives.
+    meta = json.loads((library.index.path / "reader-generation.json").read_text())
+    assert "building" not in meta
     library.rebuild_index()
     assert library.index_state() == "ok"
     assert library.index.count() == library.store.count()
+
+
+def test_a_build_in_processes_starts_under_a_print_capture(tmp_path: Path) -> None:
+    """Inside the running reader, sys.stderr is Textual's print capture (descriptor -1):
+    an index build on two processes still starts and completes there."""
+    script = f"""
+import sys
+from pathlib import Path
+import reader.library as library_module
+from reader.library import Library
+
+class Capture:
+    def write(self, text): return len(text)
+    def flush(self): pass
+    def fileno(self): return -1
+
+library_module.PARALLEL_MIN = 1
+library_module.INDEX_PROCS = 2
+library = Library(Path({str(tmp_path / "lib")!r}))
+library.import_sample_if_empty()
+sys.stderr = Capture()
+count = library.rebuild_index()
+sys.stderr = sys.__stderr__
+print(count, library.index_state(), library.index.count())
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["38", "ok", "38"]
 
 
 def test_id_ranges_cover_every_paper_once(tmp_path: Path, empty_library: Library) -> None:
