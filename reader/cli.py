@@ -25,7 +25,7 @@ from reader.backup import (
 )
 from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import TEMPLATE, config_path, load_config, to_toml
-from reader.errors import describe_os_error, describe_write_error
+from reader.errors import IndexDamaged, describe_os_error, describe_write_error
 from reader.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.importers import FORMATS, ImportFormatError
 from reader.library import Library, damaged_advice
@@ -315,8 +315,21 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     """Search the library (same syntax as in the reader). Exits with status 1 when nothing
     matches, as grep does."""
     library = open_library(ctx)
-    library.sync_index()
-    outcome = library.search(" ".join(query))
+    text = " ".join(query)
+    bar = _LazyProgress("Indexing")
+    try:
+        library.sync_index(bar.update)
+        outcome = library.search(text, mend=False)
+    except IndexDamaged as exc:
+        bar.close()
+        click.echo(
+            f"The search index is damaged ({exc}); rebuilding it from the database…", err=True
+        )
+        bar = _LazyProgress("Rebuilding the index")
+        library.mend_index(bar.update)
+        outcome = library.search(text)
+    finally:
+        bar.close()
     if outcome.notice:
         click.echo(outcome.notice, err=True)
     papers = library.store.papers(outcome.ids[:limit])

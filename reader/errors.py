@@ -7,6 +7,11 @@ import errno
 import sqlite3
 
 
+class IndexDamaged(Exception):
+    """A file of the search index could not be read (emptied, cut short, garbled): the
+    index is rebuilt from the database. The message says what failed, in one line."""
+
+
 def file_size_limit() -> int | None:
     """The process's file-size limit in bytes (``ulimit -f``), when one is set."""
     try:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.backup import automatic_backup, check_library_file, copy_database, stamp
+from reader.errors import IndexDamaged
 from reader.highlights import display_text
 from reader.importers import ImportFormatError, parse_file
 from reader.locations import LibraryPaths
@@ -286,7 +287,7 @@ class Library:
                 f"search index: ok ({counts['papers']:,} documents, generation {generation})"
             )
             return report
-        rebuilt = self.rebuild_index()
+        rebuilt = self.mend_index()
         report.append(f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)")
         return report
 
@@ -294,6 +295,9 @@ class Library:
         """What is wrong with the index against a database at ``generation``, if anything."""
         if not self.index.usable():
             return "missing or unreadable"
+        damage = self.index.check()
+        if damage is not None:
+            return f"damaged ({damage})"
         indexed = self.index.generation
         if indexed < generation:
             return f"behind the database (generation {indexed} < {generation})"
@@ -402,6 +406,11 @@ class Library:
                 # The write itself is stored; the index stays behind (its generation says
                 # so) and the next sync, here or in the other process, catches it up.
                 return 0
+            except Exception:  # noqa: BLE001 - a segment that cannot be read or updated
+                pass
+        # The index could not take the changes: a damaged file. It is derived, so it is
+        # rebuilt from the database (outside the lock, which the rebuild takes itself).
+        return self.mend_index(progress)
 
     def _parts(self, ids: list[int], since: int, until: int) -> list[PaperSource]:
         """Sources of the papers changed after ``since`` (up to ``until``) among ``ids``,
@@ -425,6 +434,7 @@ class Library:
         *,
         first: int | None = None,
         cancelled: Callable[[], bool] | None = None,
+        mend: bool = True,
     ) -> SearchOutcome:
         """Papers matching ``query`` (the full query language), best first (or in
         ``order``, one of store.SORT_KEYS). When words of the query found nothing and
@@ -433,7 +443,43 @@ class Library:
         With ``first``, a query the index ranks alone may answer with its ``first`` best
         matches only (``complete`` says whether those are all): that costs a fraction of
         ranking every match. A search raises SearchCancelled once ``cancelled()`` is
-        true."""
+        true.
+
+        A damaged index is rebuilt from the database and the query run again, and the
+        outcome says so; with ``mend`` off, IndexDamaged is raised for the caller to mend
+        it (the reader answers from the database meanwhile: see search_database)."""
+        try:
+            return self._search(query, limit, order, suggest, first, cancelled)
+        except IndexDamaged as exc:
+            if not mend:
+                raise
+            rebuilt = self.mend_index()
+            outcome = self._search(query, limit, order, suggest, first, cancelled)
+            return replace(outcome, notice=(
+                f"The search index was damaged ({exc}); rebuilt it from the database "
+                f"({rebuilt:,} papers)"
+            ))
+
+    def mend_index(self, progress: Progress | None = None) -> int:
+        """Rebuild an index found damaged, letting go of its broken readers first."""
+        self.index.forget()
+        return self.rebuild_index(progress)
+
+    def search_database(self, query: str, notice: str) -> SearchOutcome:
+        """The papers whose title, abstract or note contain every word of ``query`` (its
+        filters applied), in browsing order: the answer while the index cannot give one."""
+        parsed = parse_query(query)
+        words = [w.lower() for w in _WORD.findall(parsed.text)
+                 if w not in ("AND", "OR", "NOT")]
+        with self.session() as store:
+            ids = store.plain_match(words)
+            ids, _ = _filtered(store, ids, [], parsed.filters)
+        return SearchOutcome(query, ids, notice=notice)
+
+    def _search(
+        self, query: str, limit: int | None, order: str, suggest: bool,
+        first: int | None, cancelled: Callable[[], bool] | None,
+    ) -> SearchOutcome:
         parsed = parse_query(query)
         notice = None
         if parsed.unknown:
@@ -672,6 +718,10 @@ class Library:
             store.update_metadata(paper_id, values)
         if sync:
             self.sync_index()
+
+
+#: The words of a query as a plain match reads them (field names and operators apart).
+_WORD = re.compile(r"(?<![\w:])\w+(?!:)")
 
 
 def _filtered(

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS
@@ -40,6 +40,7 @@ from whoosh.query import And, FuzzyTerm, Not, NullQuery, Or, Prefix, Query, Term
 from whoosh.searching import Searcher
 
 from reader.analysis import ANALYZER, STEMMED, WORD, stem_word
+from reader.errors import IndexDamaged
 from reader.index_build import FastSegmentWriter, build_in_processes
 from reader.models import Paper
 from reader.query import Filter, ParsedQuery, SearchCancelled
@@ -97,6 +98,32 @@ _ENDINGS = (
 class IndexBusy(Exception):
     """Another process held the index's writer lock for too long; the database write that
     wanted indexing is stored, and the index catches up on a later sync."""
+
+
+_T = TypeVar("_T")
+
+
+def _reading(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Turn any failure to read the index into IndexDamaged (after letting go of the
+    broken readers), so callers mend the index instead of showing a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(self: SearchIndex, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except (IndexBusy, IndexDamaged, SearchCancelled):
+            raise
+        except Exception as exc:  # noqa: BLE001 - whatever Whoosh meets in a damaged file
+            self.forget()
+            raise IndexDamaged(describe_damage(exc)) from exc
+
+    return wrapper
+
+
+def describe_damage(exc: BaseException) -> str:
+    """One line naming what failed in an index file."""
+    text = " ".join(str(exc).split())[:120]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class _Expanded:
@@ -598,11 +625,49 @@ class SearchIndex:
             self._searcher_generation = self._searcher.reader().generation()
         return self._searcher
 
+    def forget(self) -> None:
+        """Drop the open readers (after damage was met): the next use opens the files anew."""
+        with self._lock:
+            try:
+                self._close()
+            except Exception:  # noqa: BLE001 - a broken index may not even close cleanly
+                self._ix = self._searcher = None
+
+    def check(self) -> str | None:
+        """Read every segment file through and through: the terms and postings of every
+        field, the stored fields and the field lengths. Returns what is damaged, or None."""
+        try:
+            ix = whoosh_index.open_dir(str(self.path))
+            try:
+                with ix.reader() as reader:
+                    for leaf, _ in reader.leaf_readers():
+                        for fieldname in leaf.indexed_field_names():
+                            for text in leaf.lexicon(fieldname):
+                                postings = leaf.postings(fieldname, text)
+                                for _ in postings.items_as("weight"):
+                                    pass
+                        # Every stored document is read. A lengths file holds a byte for each
+                        # document up to the last one with the field: an empty one was
+                        # emptied (it reads as no lengths, and ranking then fails).
+                        documents = sum(1 for _ in leaf.all_stored_fields())
+                        segment = leaf.segment()
+                        for fieldname in SEARCH_FIELDS:
+                            lengths = self.path / segment.make_filename(f"._{fieldname}_len.col")
+                            if documents and lengths.exists() and not lengths.stat().st_size:
+                                raise ValueError(f"the {fieldname} lengths are cut short")
+            finally:
+                ix.close()
+        except Exception as exc:  # noqa: BLE001 - any failure to read is damage
+            return describe_damage(exc)
+        return None
+
+    @_reading
     def count(self) -> int:
         """Number of documents in the index."""
         with self._lock:
             return int(self._current_searcher().doc_count())
 
+    @_reading
     def ids(self) -> set[int]:
         """The paper ids the index holds (for checking it against the database)."""
         with self._lock:
@@ -672,6 +737,7 @@ class SearchIndex:
                 return True
         return depth != 0
 
+    @_reading
     def corrections(self, text: str) -> list[tuple[str, str]]:
         """For a query of plain words, each word the index does not hold with the nearest
         word it does (`unlearnign` → `unlearning`): a "did you mean". Empty for any other
@@ -691,6 +757,7 @@ class SearchIndex:
                         found.append((node.text, nearest))
         return found
 
+    @_reading
     def search(
         self,
         parsed: ParsedQuery,
@@ -724,6 +791,7 @@ class SearchIndex:
             terms = _highlight_terms(query, searcher) if query is not None else frozenset()
         return Hits(ids, scores, terms, fell_back)
 
+    @_reading
     def similar(
         self,
         text: str,

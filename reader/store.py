@@ -383,6 +383,22 @@ class Store:
         ends = [s - 1 for s in starts[1:]] + [2**63 - 1]
         return list(zip(starts, ends, strict=True))
 
+    def plain_match(self, words: list[str]) -> list[int]:
+        """Papers whose title, abstract or note contain every word (case folded), by id:
+        a search that needs no index."""
+        if not words:
+            return self.all_ids()
+        text = "lower(p.title || ' ' || p.abstract || ' ' || coalesce(n.body, ''))"
+        where = " AND ".join(f"instr({text}, ?) > 0" for _ in words)
+        return [
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT p.id FROM papers p LEFT JOIN notes n ON n.paper_id = p.id "
+                f"WHERE {where} ORDER BY p.id",
+                words,
+            )
+        ]
+
     def id_for_key(self, citekey: str) -> int | None:
         """The id of the paper with this citation key."""
         row = self.conn.execute("SELECT id FROM papers WHERE citekey = ?", (citekey,)).fetchone()

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Input, Static
 from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import Config
 from reader.drafts import draft_dirs, write_draft
-from reader.errors import describe_write_error
+from reader.errors import IndexDamaged, describe_write_error
 from reader.identifiers import arxiv_url, openreview_url
 from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
@@ -247,6 +247,20 @@ class ReaderApp(App[None]):
             self.library.sync_index()
         self.call_from_thread(self._index_done)
 
+    def _mend_index(self) -> None:
+        """Rebuild an index a search found damaged (once, however many searches met it)."""
+        if not self._index_ready:
+            return  # being built already
+        self._index_ready = False
+        self._set_status_note("Rebuilding the damaged search index…")
+        self.run_worker(self._rebuild_index, thread=True, group="prepare", exit_on_error=False)
+
+    def _rebuild_index(self) -> None:
+        self.library.mend_index(
+            lambda done, total: self.call_from_thread(self._index_progress, done, total)
+        )
+        self.call_from_thread(self._index_done)
+
     def _sample_loaded(self, summary: ImportSummary) -> None:
         self._refresh_counts()
         self.paper_list.set_ids(self.library.store.all_ids())
@@ -326,16 +340,25 @@ class ReaderApp(App[None]):
 
         try:
             outcome = self.library.search(
-                query, order=self.sort_order, suggest=False, first=first, cancelled=replaced
+                query, order=self.sort_order, suggest=False, first=first, cancelled=replaced,
+                mend=False,
             )
             if not outcome.complete:
                 # The best matches on screen at once; the rest, and their count, follow.
                 self.call_from_thread(self._show_results, seq, outcome)
                 outcome = self.library.search(
-                    query, order=self.sort_order, suggest=False, cancelled=replaced
+                    query, order=self.sort_order, suggest=False, cancelled=replaced,
+                    mend=False,
                 )
         except SearchCancelled:
             return  # a newer query took its place
+        except IndexDamaged as exc:
+            # Answered from the database at once, and again from the index once rebuilt.
+            outcome = self.library.search_database(
+                query, f"The search index is damaged ({exc}): rebuilding it · meanwhile "
+                "these are papers containing the words",
+            )
+            self.call_from_thread(self._mend_index)
         except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
             if self._index_ready:
                 raise
