@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -78,14 +79,53 @@ _PAPER_ACTIONS = {
 }
 
 
+#: The search box's border, saying where keys go.
+TYPING_HERE = "typing searches · enter, ↓ or tab: to the results · esc: clear and leave"
+KEYS_ON_PAPER = "keys act on the highlighted paper · / to search"
+
+
 class SearchBox(Input):
-    """The query box; ``↓`` hands the keyboard to the list."""
+    """The query box: ``enter``, ``↓`` or ``tab`` hand the keyboard to the list once the
+    results of what was typed are in; ``esc`` clears the query and leaves too."""
 
     BINDINGS = bindings.SEARCH
 
-    def action_to_list(self) -> None:
-        """Move focus to the paper list."""
-        self.app.query_one(PaperList).focus()
+    def on_mount(self) -> None:
+        """Say where keys go from the start."""
+        self.border_title = KEYS_ON_PAPER
+
+    def on_focus(self) -> None:
+        """Keys type here now: say so on the border."""
+        self.border_title = TYPING_HERE
+
+    def on_blur(self) -> None:
+        """Keys act on papers now: say so on the border."""
+        self.border_title = KEYS_ON_PAPER
+
+    async def action_to_list(self) -> None:
+        """Move focus to the paper list, once it shows the results of the query typed:
+        the keys pressed next then act on the paper highlighted in those results (they
+        wait, in order, behind this one)."""
+        app = self.app
+        await self._take_typed()
+        if isinstance(app, ReaderApp):
+            await app.results_shown(self.value)
+        # At once, not as focus() does after the keys already queued: they go to the list.
+        self.screen.set_focus(app.query_one(PaperList))
+
+    async def action_escape(self) -> None:
+        """Clear the query (the whole library shows again) and go to the list."""
+        await self._take_typed()
+        self.value = ""
+        await self.action_to_list()
+
+    async def _take_typed(self) -> None:
+        """Let the box take the keys typed before this one that still wait in its queue
+        (this key was handled first, being a priority binding)."""
+        for _ in range(100):
+            if self._message_queue.empty():
+                return
+            await asyncio.sleep(0)
 
 
 class ReaderApp(App[None]):
@@ -152,6 +192,12 @@ class ReaderApp(App[None]):
         self._initial_ids = ids
         self._damage_reported = False
         self._notice = ""
+        self._status_body = ""
+        #: The query last searched for, the one whose results the list shows, and an event
+        #: set whenever results are shown (keys that leave the box wait on them).
+        self._asked_query: str | None = None
+        self._shown_query: str | None = None
+        self._results_in = asyncio.Event()
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -226,6 +272,9 @@ class ReaderApp(App[None]):
             and not isinstance(self.screen, ReadingScreen)
         ):
             return False
+        if isinstance(self.focused, SearchBox) and action in _PAPER_ACTIONS | {"help", "quit"}:
+            # Typed into the box, not run: the footer offers the box's own keys instead.
+            return False
         return True
 
     # -- start-up work ----------------------------------------------------------------------
@@ -299,14 +348,24 @@ class ReaderApp(App[None]):
 
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
-        self.run_search(event.value)
+        if event.value != self._asked_query:  # not already run by results_shown
+            self.run_search(event.value)
 
-    @on(Input.Submitted, "#search")
-    def _query_submitted(self, _event: Input.Submitted) -> None:
-        self.paper_list.focus()
+    async def results_shown(self, query: str, timeout: float = 5.0) -> None:
+        """Wait (at most ``timeout`` seconds) until the list shows the results of ``query``."""
+        if query != self._asked_query:
+            self.run_search(query)  # its Changed message is still on its way
+        try:
+            async with asyncio.timeout(timeout):
+                while self._shown_query != query:
+                    self._results_in.clear()
+                    await self._results_in.wait()
+        except TimeoutError:
+            pass  # a search that failed has said so; the keys must not wait forever
 
     def run_search(self, query: str) -> None:
         """Search in a worker; only the newest query's results are shown."""
+        self._asked_query = query
         self._search_seq += 1
         # A new query shows its best matches first. The query shown, run again (after a
         # write, or once indexing ends), ranks everything at once: the user may be far down
@@ -379,6 +438,8 @@ class ReaderApp(App[None]):
     ) -> None:
         if seq != self._search_seq:
             return
+        self._shown_query = outcome.query
+        self._results_in.set()
         if logged is not None and len(self.seen_log) > logged:
             # Papers shown while the search ran: counted by no one yet.
             shown = set(self.seen_log[logged:])
@@ -471,8 +532,9 @@ class ReaderApp(App[None]):
             self.pop_screen()
             self.call_after_refresh(box.focus)
         else:
-            # Focus now, not after a refresh: keys typed right behind `/` belong to the box.
-            box.focus()
+            # Focus now, not after the keys already queued (as focus() would): keys typed
+            # right behind `/` belong to the box.
+            self.screen.set_focus(box)
 
     def action_clear_search(self) -> None:
         """Clear the query and show the whole library."""
@@ -517,6 +579,7 @@ class ReaderApp(App[None]):
 
     def _cursor_moved(self, _paper_id: int | None) -> None:
         self._show_current()
+        self._show_status()
 
     def _show_current(self) -> None:
         paper = self.current_paper
@@ -568,8 +631,10 @@ class ReaderApp(App[None]):
         paper = self.library.store.paper(event.paper_id)
         if paper is not None:
             self.push_screen(
-                ReadingScreen(paper, self.terms, self._step, self._highlight, self._unhighlight)
+                ReadingScreen(self.intents.apply(paper), self.terms, self._step,
+                              self._highlight, self._unhighlight)
             )
+            self._show_status()
 
     def _step(self, delta: int) -> Paper | None:
         """Move the list cursor by ``delta`` and return the paper now under it."""
@@ -1246,8 +1311,20 @@ class ReaderApp(App[None]):
             parts.append(f"sorted by {SORT_LABELS[self.sort_order]}")
         if self._status_note:
             parts.append(self._status_note)
+        self._status_body = "  ·  ".join(parts)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        """Show the cursor's place in the view and the status, under the list and under the
+        reading view (the place changes on every key: the rest is kept ready)."""
+        papers = self.paper_list
+        total = len(papers.ids)
+        place = f"{papers.cursor + 1:,} / {total:,}  ·  " if total else ""
+        text = place + self._status_body
         # One line high whatever it says (styles/app.tcss): no layout pass on every change.
-        self.query_one("#status", Static).update("  ·  ".join(parts), layout=False)
+        self.query_one("#status", Static).update(text, layout=False)
+        if isinstance(self.screen, ReadingScreen):
+            self.screen.show_status(text)
 
 
 def _settle_collector() -> None:

@@ -10,7 +10,8 @@ from textual.binding import Binding, BindingType
 
 #: The main screen and everything on it.
 APP: list[BindingType] = [
-    Binding("slash", "focus_search", "Search", id="app.search"),
+    # Priority: handled before the keys behind it are passed on, so they land in the box.
+    Binding("slash", "focus_search", "Search", id="app.search", priority=True),
     Binding("s", "toggle_star", "Star", id="paper.star"),
     Binding("n", "edit_note", "Note", id="paper.note"),
     Binding("r", "toggle_read", "Mark read", id="paper.read"),
@@ -53,7 +54,10 @@ PAPER_LIST: list[BindingType] = [
 
 #: The search box.
 SEARCH: list[BindingType] = [
-    Binding("down", "to_list", "Go to the list", id="search.to_list", show=False),
+    # Priority: these act before the box sees the key, and keys pressed behind them wait.
+    Binding("enter,down,tab", "to_list", "To the list", id="search.to_list", priority=True,
+            key_display="enter/↓/tab"),
+    Binding("escape", "escape", "Clear and leave", id="search.escape", priority=True),
 ]
 
 #: The full-width reading view.

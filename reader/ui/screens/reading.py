@@ -48,12 +48,20 @@ class ReadingScreen(Screen[None]):
         self._highlighter = highlighter
         self._remover = remover
         self._text = ""
+        self._status = ""
         #: The selected characters of the abstract as shown, or None.
         self.selection: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield PaperView(id="reading-view")
+        yield Static(self._status, id="reading-status", markup=False)
         yield Footer()
+
+    def show_status(self, text: str) -> None:
+        """Show the place in the list and the library's figures under the paper."""
+        self._status = text
+        if self.is_mounted:
+            self.query_one("#reading-status", Static).update(text, layout=False)
 
     def on_mount(self) -> None:
         """Show the paper the screen was opened on."""
