@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from reader.citations import bibtex_entry, entry_key
 from reader.csl import BUNDLED_STYLES as _BUNDLED
@@ -34,9 +35,11 @@ from reader.csl import (
 from reader.format_names import CITATION_FORMATS
 from reader.models import Paper
 from reader.textrender import to_plain
+from reader.titles import DERIVED_MARK
 
 __all__ = [
     "BUNDLED_STYLES",
+    "DERIVED_MARK",
     "FORMATS",
     "OUTPUTS",
     "CitationError",
@@ -62,6 +65,9 @@ def render(
 ) -> str:
     """The papers in one citation format; ``style`` and ``output`` apply to ``text`` only.
 
+    A title reader derived from the abstract (the source had none) is cited with
+    ``DERIVED_MARK`` after it, until the user gives the paper a title of their own.
+
     ``output`` is ``text`` (plain, for the clipboard), ``markdown`` or ``html``.
     ``bibtex_unicode`` False writes non-ASCII characters as LaTeX commands (classic BibTeX).
     Raises :class:`CitationError` for an unknown format, output or style, or a broken style file.
@@ -70,6 +76,7 @@ def render(
         raise CitationError(f"unknown citation format {fmt!r} (known: {', '.join(FORMATS)})")
     if output not in OUTPUTS:
         raise CitationError(f"unknown output {output!r} (known: {', '.join(OUTPUTS)})")
+    papers = [marked_derived(p) for p in papers]
     if fmt == "text":
         load_style(style)  # an unknown style is an error even with nothing to render
         entries = bibliography(papers, style, output)
@@ -90,6 +97,13 @@ def render(
     if fmt == "pandoc":
         return "[" + "; ".join(_pandoc_key(k) for k in keys) + "]"
     return "\n".join(markdown_link(p) for p in papers)
+
+
+def marked_derived(paper: Paper) -> Paper:
+    """The paper with ``DERIVED_MARK`` after its title when reader derived the title."""
+    if not paper.title_derived or not paper.title or paper.title.endswith(DERIVED_MARK):
+        return paper
+    return replace(paper, title=f"{paper.title} {DERIVED_MARK}")
 
 
 def _pandoc_key(key: str) -> str:

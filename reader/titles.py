@@ -540,3 +540,15 @@ def _joins_modifiers(text: str, boundary: re.Match[str]) -> bool:
 def _balanced(text: str) -> bool:
     """Whether every parenthesis opened in ``text`` is closed."""
     return text.count("(") <= text.count(")")
+
+
+#: Follows a derived title wherever it is cited or exported, so no one takes it for the
+#: paper's own; read back, it makes the title derived again.
+DERIVED_MARK = "[title derived from the abstract]"
+
+
+def strip_derived_mark(title: str) -> tuple[str, bool]:
+    """A title without ``DERIVED_MARK``, and whether it carried it."""
+    if title.endswith(DERIVED_MARK):
+        return title[: -len(DERIVED_MARK)].rstrip(), True
+    return title, False

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reader.models import PaperRecord
+from reader.titles import strip_derived_mark
 
 
 class ImportFormatError(Exception):
@@ -145,6 +146,10 @@ def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
     elif fmt not in READERS:
         raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     result = parse_text(content.text, path.name, fmt)
+    for record in result.records:
+        # A derived title as reader cites and exports it: derived again, mark dropped.
+        record.title, marked = strip_derived_mark(record.title)
+        record.title_derived = record.title_derived or marked
     return ParsedFile(
         path, fmt, result.records, result.problems, content.warnings, content.sha256
     )

@@ -1105,7 +1105,14 @@ class ReaderApp(App[None]):
             text, what, osc52=self.send_osc52, file=self.library.paths.clipboard_file,
             routes=configured_routes(self.config.clipboard),
         )
-        self.notify(outcome.message, severity="information" if outcome.ok else "error")
+        message = outcome.message
+        derived = [p for p in papers if p.title_derived and p.title]
+        if outcome.ok and derived:
+            message += "\n" + derived_warning(derived)
+        self.notify(
+            message,
+            severity=("warning" if derived else "information") if outcome.ok else "error",
+        )
 
     def action_toggle_mark(self) -> None:
         """Put the current paper in the basket (or take it out) and move on."""
@@ -1332,6 +1339,19 @@ def _settle_collector() -> None:
     and let it run again (the command line turns it off while the reader starts)."""
     gc.freeze()
     gc.enable()
+
+
+def derived_warning(papers: list[Paper]) -> str:
+    """Say that titles cited were derived from the abstract, and how to give real ones."""
+    if len(papers) == 1:
+        return (
+            "Its title was derived from the abstract (the source had none) and is cited "
+            "marked so; e gives it the real title"
+        )
+    return (
+        f"{len(papers)} of these titles were derived from the abstract and are cited marked "
+        "so; e on each gives it the real title"
+    )
 
 
 def paper_url(paper: Paper) -> str | None:

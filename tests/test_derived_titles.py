@@ -1,0 +1,59 @@
+"""Honest citations: a title reader derived from the abstract is never cited as the
+paper's own; copying such a paper says so, and the user's own title ends it."""
+
+from __future__ import annotations
+
+from reader.formats import DERIVED_MARK, render
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from tests.test_app import SIZE, settle
+
+
+def derived_id(library: Library) -> int:
+    """The first paper of the sample whose title was derived."""
+    return next(p.id for p in library.store.iter_papers() if p.title_derived)
+
+
+async def test_copying_a_derived_title_says_so_and_marks_it(library: Library) -> None:
+    paper_id = derived_id(library)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        while app.paper_list.current_id != paper_id:
+            await pilot.press("j")
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert DERIVED_MARK in (app.clipboard or "")
+        messages = [n.message for n in app._notifications]
+        assert any("derived from the abstract" in m and "e gives it" in m for m in messages)
+
+
+def test_every_citation_format_marks_a_derived_title(library: Library) -> None:
+    paper = library.store.paper(derived_id(library))
+    assert paper is not None
+    for fmt in ("text", "bibtex", "biblatex", "csljson", "markdown"):
+        # Markdown escapes the brackets.
+        assert DERIVED_MARK.strip("[]") in render([paper], fmt), fmt
+
+
+def test_a_title_the_user_gave_is_cited_plain(library: Library) -> None:
+    paper_id = derived_id(library)
+    library.update_metadata(paper_id, {"title": "In-Context Forgetting, Measured"})
+    paper = library.store.paper(paper_id)
+    assert paper is not None
+    for fmt in ("text", "bibtex", "csljson", "markdown"):
+        text = render([paper], fmt)
+        assert DERIVED_MARK.strip("[]") not in text and "Forgetting, Measured" in text, fmt
+
+
+def test_a_derived_title_exported_and_imported_stays_derived(
+    library: Library, empty_library: Library, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    paper = library.store.paper(derived_id(library))
+    assert paper is not None
+    for fmt, name in (("bibtex", "out.bib"), ("csljson", "out.json")):
+        path = tmp_path / name
+        path.write_text(render([paper], fmt), encoding="utf-8")
+        empty_library.import_files([path], sync=False)
+        back = [p for p in empty_library.store.iter_papers() if p.citekey == paper.citekey]
+        assert back and back[0].title == paper.title and back[0].title_derived, fmt
