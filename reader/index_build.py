@@ -265,35 +265,52 @@ class FastSegmentWriter(SegmentWriter):
 
 
 def _build_part(
-    path: str, part: int, source: Any, report: Any, limitmb: int, first: int
+    path: str,
+    part: int,
+    source: Any,
+    report: Any,
+    limitmb: int,
+    first: int,
+    known: dict[int, str],
 ) -> None:
     """Index one share of the papers (in a worker process) into segments of growing size,
-    reporting each segment as it is written; progress and errors travel on the same queue."""
+    reporting each segment as it is written; progress and errors travel on the same queue.
+    A paper whose document is what the index holds (``known``: id → digest) is kept as it
+    is, and reported so when the part is done."""
     from reader.search import document  # the worker imports what the parent has
 
     try:
         ix = whoosh_index.open_dir(path)
         writer = None
-        size, count, in_segment, seq = first, 0, 0, 0
+        kept: list[int] = []
+        size, count, in_segment, seq, seen_kept = first, 0, 0, 0, 0
         # No cancel() on failure: it would remove the temporary directory the other workers
         # share. The parent cancels the build and its writer removes that directory.
         for paper in source():
+            count += 1
+            if count % _PROGRESS_EVERY == 0:
+                report.put(("progress", _PROGRESS_EVERY))
+            doc = document(paper)
+            if known and known.get(paper.id) == doc["digest"]:
+                kept.append(paper.id)
+                continue
             if writer is None:
                 # Not locked: the parent holds the index while its workers write segments,
                 # as Whoosh's own multiprocessing writer does.
                 writer = FastSegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
-            writer.add_document(**document(paper))
-            count += 1
+            writer.add_document(**doc)
             in_segment += 1
-            if count % _PROGRESS_EVERY == 0:
-                report.put(("progress", _PROGRESS_EVERY))
             if in_segment >= size:
-                report.put(("segment", (part, seq, writer._finalize_segment(), in_segment)))
+                # Papers kept since the last segment count as searchable with this one.
+                done = in_segment + len(kept) - seen_kept
+                report.put(("segment", (part, seq, writer._finalize_segment(), done)))
                 writer, in_segment, seq, size = None, 0, seq + 1, size * 2
+                seen_kept = len(kept)
         if writer is not None:
-            report.put(("segment", (part, seq, writer._finalize_segment(), in_segment)))
+            done = in_segment + len(kept) - seen_kept
+            report.put(("segment", (part, seq, writer._finalize_segment(), done)))
         report.put(("progress", count % _PROGRESS_EVERY))
-        report.put(("done", part))
+        report.put(("done", (part, kept)))
     except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
         report.put(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -336,13 +353,17 @@ def build_in_processes(
     published: Callable[[int], None] | None = None,
     *,
     limitmb: int = 128,
+    known: dict[int, str] | None = None,
+    before_commit: Callable[[set[int]], None] | None = None,
 ) -> int:
     """Index each part (a picklable callable yielding papers) in a process of its own and
     commit their segments with ``writer``'s, which holds the index lock throughout.
 
     Each segment is published as it arrives (a new table of contents with the segments so
     far, ``writer``'s own deletions included), so searches see the papers indexed so far;
-    ``published(n)`` is called with how many that is. Returns how many were indexed.
+    ``published(n)`` is called with how many that is. Papers whose document is what the
+    index holds (``known``: id → digest) are not indexed again; ``before_commit`` is given
+    their ids, to delete the old versions of the others. Returns how many were indexed.
     """
     storage = writer.storage
     schema = writer.schema
@@ -355,7 +376,7 @@ def build_in_processes(
     workers = [
         context.Process(
             target=_build_part,
-            args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT),
+            args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {}),
             daemon=True,
         )
         for n, source in enumerate(parts)
@@ -363,6 +384,7 @@ def build_in_processes(
     base = list(writer.segments)
     generation = writer.generation
     segments: dict[tuple[int, int], Any] = {}
+    kept: set[int] = set()
     try:
         for worker in workers:
             worker.start()
@@ -392,9 +414,12 @@ def build_in_processes(
                 if published is not None:
                     published(indexed)
             else:
+                kept.update(value[1])
                 done += 1
         for worker in workers:
             worker.join()
+        if before_commit is not None:
+            before_commit(kept)
     except BaseException:
         for worker in workers:
             if worker.is_alive():
@@ -406,4 +431,4 @@ def build_in_processes(
     # contents published on the way.
     writer.generation = generation
     writer.commit(mergetype=lambda _writer, existing: [*existing, *ordered])
-    return count
+    return count - len(kept)

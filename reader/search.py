@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
 import os
 import re
@@ -23,7 +24,7 @@ from whoosh import index as whoosh_index
 from whoosh.analysis import STOP_WORDS
 from whoosh.codec.base import Automata
 from whoosh.collectors import WrappingCollector
-from whoosh.fields import ID, KEYWORD, NUMERIC, TEXT, Schema
+from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from whoosh.index import LockError
 from whoosh.matching import NullMatcher
 from whoosh.qparser import (
@@ -48,7 +49,7 @@ from reader.textrender import to_plain
 
 #: Bump when the schema or what is indexed changes (reader.analysis included: a test pins
 #: its output to this number): an index of another version is rebuilt.
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes", "tags", "highlight")
 FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
 _GENERATION_FILE = "reader-generation.json"
@@ -325,6 +326,9 @@ def make_schema() -> Schema:
     """The index schema."""
     return Schema(
         id=ID(stored=True, unique=True),
+        # What the document was made of: a paper whose searchable text is unchanged by a
+        # write (an import that fills in a URL, say) is not indexed again.
+        digest=STORED(),
         title=TEXT(analyzer=STEMMED),
         abstract=TEXT(analyzer=STEMMED),
         keywords=TEXT(analyzer=STEMMED),
@@ -370,7 +374,16 @@ def document(paper: Paper) -> dict[str, object]:
         doc["venue"] = paper.venue
     if paper.year:
         doc["year"] = paper.year
+    doc["digest"] = digest(doc)
     return doc
+
+
+def digest(doc: dict[str, object]) -> str:
+    """A short fingerprint of what a document indexes."""
+    made_of = json.dumps(
+        {k: v for k, v in doc.items() if k != "digest"}, sort_keys=True, ensure_ascii=False
+    )
+    return hashlib.blake2b(made_of.encode("utf-8"), digest_size=12).hexdigest()
 
 
 class SearchIndex:
@@ -514,7 +527,7 @@ class SearchIndex:
         if parts:
             count = self._build(writer, parts, total, -1, progress)
         else:
-            count = _write_all(writer, writer.add_document, papers, progress)
+            count = _write_all(writer, writer.add_document, map(document, papers), progress)
         self._write_meta(generation)
         if progress is not None:
             progress(count)
@@ -527,6 +540,8 @@ class SearchIndex:
         total: int,
         generation: int,
         progress: Callable[[int], None] | None,
+        known: dict[int, str] | None = None,
+        before_commit: Callable[[set[int]], None] | None = None,
     ) -> int:
         """Index the parts in worker processes, publishing segments as they come."""
         self._published(generation, total, 0)
@@ -534,6 +549,7 @@ class SearchIndex:
             return build_in_processes(
                 writer, parts, progress,
                 functools.partial(self._published, generation, total), limitmb=_LIMIT_MB,
+                known=known, before_commit=before_commit,
             )
         except BaseException:
             # Other processes wait for a build this live process claims: a failed one must
@@ -551,19 +567,35 @@ class SearchIndex:
         """Apply many changes at once, on every core: ``plan(generation)`` gives the ids
         of the papers changed and deleted since, sources (picklable) that yield the changed
         papers in parts, and the generation that reaches. As with catch_up, the plan is
-        made once the writer lock is held. Old versions of changed papers are deleted
-        first; the new ones become searchable segment by segment (see partial)."""
+        made once the writer lock is held. A changed paper whose searchable text is what
+        the index holds is not indexed again; the new versions of the others become
+        searchable segment by segment (see partial), and their old ones are deleted when
+        the last is written (meanwhile a search may meet both: it shows the paper once)."""
         writer = self._writer()
         try:
             since = self.generation
             changed, deleted, parts, generation = plan(since)
+            wanted = {str(i) for i in changed}
             with writer.searcher() as searcher:
-                for paper_id in [*deleted, *changed]:
+                # Deletions first: SQLite may give a deleted paper's id to a new one.
+                for paper_id in deleted:
                     writer.delete_by_term("id", str(paper_id), searcher=searcher)
+                known = {
+                    int(fields["id"]): fields.get("digest", "")
+                    for fields in searcher.all_stored_fields()
+                    if fields["id"] in wanted
+                }
         except BaseException:
             writer.cancel()
             raise
-        count = self._build(writer, parts, len(changed), since, progress)
+
+        def replace_old(kept: set[int]) -> None:
+            with writer.searcher() as searcher:
+                for paper_id in known:
+                    if paper_id not in kept:
+                        writer.delete_by_term("id", str(paper_id), searcher=searcher)
+
+        count = self._build(writer, parts, len(changed), since, progress, known, replace_old)
         if generation > self.generation:
             self._write_meta(generation)
         return count
@@ -589,14 +621,33 @@ class SearchIndex:
         except BaseException:
             writer.cancel()
             raise
-        if not papers and not deleted:
+        try:
+            docs = self._changed_documents(writer, papers)
+        except BaseException:
+            writer.cancel()
+            raise
+        if not docs and not deleted:
             writer.cancel()
             count = 0
         else:
-            count = _write_all(writer, writer.update_document, papers, progress)
+            count = _write_all(writer, writer.update_document, docs, progress)
         if generation > self.generation:
             self._write_meta(generation)
         return count
+
+    @staticmethod
+    def _changed_documents(writer: Any, papers: list[Paper]) -> list[dict[str, object]]:
+        """The documents of the papers whose searchable text differs from what the index
+        holds for them."""
+        docs = [document(paper) for paper in papers]
+        if not docs:
+            return docs
+        with writer.searcher() as searcher:
+            indexed = searcher.document
+            return [
+                doc for doc in docs
+                if (indexed(id=doc["id"]) or {}).get("digest") != doc["digest"]
+            ]
 
     def _close(self) -> None:
         if self._searcher is not None:
@@ -789,6 +840,11 @@ class SearchIndex:
             ids = [int(hit["id"]) for hit in results]
             scores = [float(hit.score or 0.0) for hit in results]
             terms = _highlight_terms(query, searcher) if query is not None else frozenset()
+        if len(set(ids)) < len(ids):
+            # During a catch-up a changed paper's old and new documents may both be there.
+            first = dict(zip(reversed(ids), reversed(scores), strict=True))
+            ids = list(dict.fromkeys(ids))
+            scores = [first[i] for i in ids]
         return Hits(ids, scores, terms, fell_back)
 
     @_reading
@@ -876,14 +932,14 @@ def shared_terms(text: str, key_terms: list[tuple[str, float]], top: int = 6) ->
 def _write_all(
     writer: Any,
     put: Callable[..., None],
-    papers: Iterable[Paper],
+    docs: Iterable[dict[str, object]],
     progress: Callable[[int], None] | None,
 ) -> int:
-    """Put every paper's document with ``put`` and commit, or cancel all on any error."""
+    """Put every document with ``put`` and commit, or cancel all on any error."""
     count = 0
     try:
-        for paper in papers:
-            put(**document(paper))
+        for doc in docs:
+            put(**doc)
             count += 1
             if progress is not None and count % 200 == 0:
                 progress(count)

@@ -197,7 +197,8 @@ async def until(pilot: Any, condition: Callable[[], bool], steps: int = 1500) ->
         if condition():
             return
         await pilot.pause(0.02)
-    raise AssertionError("the condition never held")
+    status = str(pilot.app.query_one("#status").render())
+    raise AssertionError(f"the condition never held; the status line: {status!r}")
 
 
 async def test_the_reader_searches_a_partial_index_and_says_so(
@@ -222,7 +223,7 @@ async def test_the_reader_searches_a_partial_index_and_says_so(
     monkeypatch.setattr(library.index, "_published", published)
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await asyncio.to_thread(first.wait, 30)
+        assert await asyncio.to_thread(first.wait, 30)
         await pilot.press("slash", *"setting")
         status = app.query_one("#status")
         await until(pilot, lambda: "partial" in str(status.render()))
@@ -235,3 +236,35 @@ async def test_the_reader_searches_a_partial_index_and_says_so(
         await pilot.pause()
         assert "partial" not in str(status.render())
         assert sorted(app.paper_list.ids) == library.store.all_ids()
+
+
+@pytest.mark.parametrize("minimum", [10**9, 1], ids=["in this process", "in parts"])
+def test_a_reimport_indexes_only_papers_whose_text_changed(
+    tmp_path: Path, empty_library: Library, monkeypatch: pytest.MonkeyPatch, minimum: int
+) -> None:
+    """Importing a list again with TL;DRs filled in and two titles revised re-indexes the
+    two papers whose searchable text changed, not the others the import merged."""
+    library = empty_library
+    monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
+    first = write_openreview(tmp_path / "a.jsonl", 40)
+    library.import_files([first])
+    before = {q: library.search(q).ids for q in ("setting", "graph", "zqxj")}
+    again = tmp_path / "b.jsonl"
+    with first.open(encoding="utf-8") as src, again.open("w", encoding="utf-8") as out:
+        for n, line in enumerate(src):
+            record = json.loads(line)
+            record["content"]["tldr"] = f"In short, {n}."  # stored, not searched
+            if n in (3, 30):
+                record["content"]["title"] = f"Revised zqxj title {n}"
+            out.write(json.dumps(record) + "\n")
+    summary = library.import_files([again], sync=False)
+    assert summary.merged == 40
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", minimum)
+    assert library.sync_index() == 2
+    assert library.index.count() == 40
+    assert len(library.search("zqxj").ids) == 2
+    # The same papers (a re-indexed one may move among equal scores).
+    assert {q: set(library.search(q).ids) for q in before if q != "zqxj"} == {
+        q: set(ids) for q, ids in before.items() if q != "zqxj"
+    }
+    assert library.index_state() == "ok"
