@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import heapq
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,7 +26,6 @@ LENGTH_RATIO = 1.2
 #: Word pairs kept per abstract to find near-duplicate candidates (a bottom-k sketch).
 SKETCH_SIZE = 8
 _MAX_CANDIDATES = 12
-_WORD = re.compile(r"\w+")
 
 
 def abstract_key(abstract: str) -> str | None:
@@ -41,9 +39,16 @@ def abstract_key(abstract: str) -> str | None:
 def sketch(normalized: str) -> list[int]:
     """The smallest hashes of an abstract's word pairs: two versions of one abstract share
     most of their word pairs, so they share some of these; distinct abstracts rarely do."""
-    words = _WORD.findall(normalized)
-    pairs = {hash((a, b)) for a, b in zip(words, words[1:], strict=False)}
-    return heapq.nsmallest(SKETCH_SIZE, pairs)
+    return heapq.nsmallest(SKETCH_SIZE, _pairs(normalized))
+
+
+def _pairs(normalized: str) -> set[int]:
+    """The hashes of an abstract's pairs of consecutive words. Words are split at spaces
+    (the text is normalised: whitespace is single spaces), punctuation kept: a revision
+    shares most pairs either way, and an import onto a library sketches every new abstract,
+    so this is split, paired and hashed in C."""
+    words = normalized.split(" ")
+    return set(map(hash, zip(words, words[1:], strict=False)))
 
 
 def title_key(title: str, year: int | None, derived: bool) -> str | None:
@@ -82,6 +87,7 @@ class Matcher:
         # import, and its sketch index is built on first need: most imports never need it.
         self._abstracts = abstracts
         self._buckets: dict[int, list[int]] | None = None
+        self._keys: frozenset[int] = frozenset()
         self._texts: dict[int, str] = {}
 
     def add(self, paper: Known) -> None:
@@ -122,8 +128,13 @@ class Matcher:
         if len(norm) < 80:
             return None  # too short to tell a revision from a coincidence
         buckets = self._buckets if self._buckets is not None else self._build()
+        pairs = _pairs(norm)
+        if self._keys.isdisjoint(pairs):
+            # No word pair in any known sketch, so none in this abstract's sketch either (a
+            # subset of its pairs): most new papers of an import stop here, unsorted.
+            return None
         votes: Counter[int] = Counter()
-        for h in sketch(norm):
+        for h in heapq.nsmallest(SKETCH_SIZE, pairs):
             votes.update(buckets.get(h, ()))
         best_id, best_score = None, MERGE_THRESHOLD
         for paper_id, _ in votes.most_common(_MAX_CANDIDATES):
@@ -147,4 +158,5 @@ class Matcher:
             for h in sketch(norm):
                 buckets.setdefault(h, []).append(paper_id)
         self._buckets = buckets
+        self._keys = frozenset(buckets)
         return buckets

@@ -3,6 +3,7 @@ transaction, with a record of what happened to each paper (for diffs and undo)."
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
@@ -56,11 +57,27 @@ def write_import(
     sha256: str | None = None,
     problems: Iterable[str] = (),
     dry_run: bool = False,
+    batch: int | None = None,
 ) -> ImportSummary:
-    """Add new records and merge known ones, in one transaction; see ImportSummary."""
+    """Add new records and merge known ones, in one transaction; see ImportSummary.
+
+    With ``batch``, in one transaction per ``batch`` records instead, so that a reader
+    shows the papers of a long list as each batch commits; every batch is a generation of
+    its own, and the import history counts what the batches so far wrote.
+    """
     summary = ImportSummary(files=[source], dry_run=dry_run)
     summary.problems = list(problems)
     summary.skipped = summary.read = len(summary.problems)
+    if batch is not None and not dry_run:
+        remaining = iter(records)
+        with store.transaction() as conn:
+            job = _Import(store, conn, summary, source, fmt, sha256)
+            job.run(itertools.islice(remaining, batch), progress)
+        while chunk := list(itertools.islice(remaining, batch)):
+            with store.transaction():
+                job.generation = store._bump_generation()
+                job.run(chunk, progress)
+        return summary
     try:
         with store.transaction() as conn:
             _Import(store, conn, summary, source, fmt, sha256).run(records, progress)
@@ -117,13 +134,16 @@ class _Import:
         yield from self.conn.execute("SELECT id, abstract FROM papers WHERE abstract != ''")
 
     def run(self, records: Iterable[PaperRecord], progress: Callable[[int], None] | None) -> None:
-        """Import every record, then record the counts and what happened to each paper."""
+        """Import every record, then record the counts and what happened to each paper (so
+        far: a batched import runs once per batch)."""
         summary = self.summary
         for record in records:
             summary.read += 1
             if progress is not None:
                 progress(summary.read)
             self._one(record)
+        # Written whole each time: a batch may upgrade what an earlier one recorded.
+        self.conn.execute("DELETE FROM import_items WHERE import_id = ?", (self.import_id,))
         self.conn.executemany(
             "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?)",
             [(self.import_id, pid, action) for pid, action in self.actions.items()],
@@ -367,6 +387,8 @@ def _drop_anonymous(record: PaperRecord) -> None:
     """Remove "Anonymous" (no author at all) from the record's names."""
     if any(is_anonymous(a) for a in record.authors):
         record.authors = [a for a in record.authors if not is_anonymous(a)]
+    if not record.csl:
+        return  # most records (every OpenReview one) carry no names beyond the authors
     for variable in NAME_VARIABLES:
         names = record.csl.get(variable)
         if isinstance(names, list) and any(

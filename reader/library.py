@@ -160,10 +160,13 @@ class Library:
         sync: bool = True,
         strict: bool = False,
         dry_run: bool = False,
+        batch: int | None = None,
     ) -> ImportSummary:
         """Import each file in one transaction (all files are read first, so a file that
         can't be read stops the import before anything is written); the index follows
-        unless ``sync`` is off. ``strict`` refuses files with any bad record."""
+        unless ``sync`` is off. ``strict`` refuses files with any bad record. With
+        ``batch``, a file is written in transactions of that many records, each visible to
+        other connections (an open reader) as it commits."""
         parsed = [parse_file(Path(f), fmt) for f in files]
         if strict:
             bad = [line for item in parsed for line in item.problems]
@@ -192,6 +195,7 @@ class Library:
                     sha256=item.sha256,
                     problems=item.problems,
                     dry_run=dry_run,
+                    batch=batch,
                 )
             part.warnings = item.warnings
             if previous is not None:

@@ -416,15 +416,17 @@ class Store:
         sha256: str | None = None,
         problems: Iterable[str] = (),
         dry_run: bool = False,
+        batch: int | None = None,
     ) -> ImportSummary:
-        """Add new records and merge known ones, all in one transaction."""
+        """Add new records and merge known ones, all in one transaction (or one for each
+        ``batch`` records: see write_import)."""
         # Imported here: matching records (rapidfuzz, hashing) is no part of opening the
         # reader, and its imports cost every start.
         from reader.importing import write_import
 
         return write_import(
             self, records, source, fmt, progress, sha256=sha256, problems=problems,
-            dry_run=dry_run,
+            dry_run=dry_run, batch=batch,
         )
 
     def previous_import(self, source: str) -> tuple[str, str] | None:

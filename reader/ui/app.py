@@ -49,6 +49,8 @@ from reader.ui.widgets.paper_list import PaperList
 from reader.ui.writes import OrderedWrites
 from reader.watch import LibraryState
 
+#: Records an import started here writes per transaction.
+IMPORT_BATCH = 2_000
 SEARCH_PLACEHOLDER = (
     "/ to search: words, \"phrases\", prefix*, typo~, title:word, AND/OR/NOT, "
     "is:starred, is:unseen, tag:x, like:KEY"
@@ -1205,7 +1207,11 @@ class ReaderApp(App[None]):
             self.call_from_thread(self._set_status_note, f"Importing {names}: {done:,}/{total:,}")
 
         try:
-            summary = self.library.import_files(paths, progress=progress, sync=False)
+            # In batches: the list shows each batch's papers as it commits (the live library
+            # notices the commits) instead of nothing new until the whole file is written.
+            summary = self.library.import_files(
+                paths, progress=progress, sync=False, batch=IMPORT_BATCH
+            )
         except (ImportFormatError, StoreError) as exc:
             self.call_from_thread(self._set_status_note, "")
             self.call_from_thread(self.notify, str(exc), title="Import failed",
