@@ -26,6 +26,16 @@ What it measures, on the same papers for every engine:
   search-as-you-type (typing a query at 60 ms a key: the time from the last key until the
   status line shows its match count) and the echo of every key typed while searches run;
 * **memory**: the app's peak RSS (``VmHWM``) over all of the above.
+* **onto the sample** (``--onto-sample 19.6k``): the path a user takes. A library as a first
+  start leaves it (the bundled sample, indexed), then the 19,630 whole real records of
+  ``scripts/real_corpus.py`` imported onto it: by ``reader import`` as a process, followed
+  from outside (when its papers are in the database, when the index has published its
+  first searchable segment, when it exits with the index complete; its peak RSS), and in
+  the reader with ``i`` on a pseudo-terminal while a search is typed a key every 0.25 s
+  (when the list shows the papers, when the search first shows results, when the index is
+  complete, and the echo of every key). Then the same file imported again, and the same
+  papers as the BibTeX ``reader export`` writes (time and peak RSS); bare Whoosh
+  (``procs=2``) and FTS5 are given the same records.
 
 coBib is given ``add -b corpus.bib`` (its own import path) and its TUI is timed to first
 paint and per ``j`` in the same way; its search is not timed here.
@@ -91,6 +101,8 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO.parent / "shared" / "data" / "iclr2026" / "submissions-sample.jsonl.gz"
 SEED = 20260
 SIZES = {"1k": 1_000, "20k": 20_000, "200k": 200_000, "real": ICLR_2026}
+#: Sizes of the real-record corpus imported onto the sample library (--onto-sample).
+ONTO_SAMPLE = {"1k": 1_000, "19.6k": ICLR_2026}
 #: Sizes whose corpus is whole real records (scripts/real_corpus.py), not rebuilt abstracts.
 REAL = {"real"}
 SCREEN = (120, 40)  # columns, rows
@@ -229,16 +241,22 @@ def write_corpus(pools: Pools, count: int, directory: Path) -> Path:
     return path
 
 
+def _keywords(content: dict) -> list[str]:
+    value = content.get("keywords")
+    value = value.get("value") if isinstance(value, dict) else value
+    return [k for k in (value or []) if isinstance(k, str)]
+
+
 def rows_of(path: Path) -> Iterator[dict[str, object]]:
-    """The fields every engine indexes, read from the corpus file."""
+    """The fields every engine indexes, read from the corpus file (either API shape)."""
     with path.open(encoding="utf-8") as fh:
         for n, line in enumerate(fh):
             content = json.loads(line)["content"]
             yield {
                 "id": str(n + 1),
-                "title": content["title"],
-                "abstract": content["abstract"],
-                "keywords": " ".join(content["keywords"]),
+                "title": _value(content.get("title")),
+                "abstract": _value(content.get("abstract")),
+                "keywords": " ".join(_keywords(content)),
                 "authors": "",
                 "notes": "",
                 "flags": "starred" if (n + 1) % 100 == 0 else "",
@@ -353,6 +371,204 @@ def import_whoosh(path: Path, directory: Path, procs: int) -> float:
         ix.close()
 
     return timed(run)
+
+
+# -- the real-shaped corpus onto the sample library, as a user would ----------------------
+
+
+def _papers_in(database: Path) -> int:
+    """How many papers a library holds, read as another process would (0 if unreadable)."""
+    try:
+        conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=0.05)
+        try:
+            return int(conn.execute("SELECT count(*) FROM papers").fetchone()[0])
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0
+
+
+def _index_meta(root: Path) -> dict:
+    """The index's sidecar file (its generation, and a build's progress), or {}."""
+    try:
+        return json.loads((root / "index" / "reader-generation.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _generation(database: Path) -> int:
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        return int(conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def sample_library(root: Path) -> Path:
+    """A library as a first start leaves it: the bundled sample, indexed."""
+    shutil.rmtree(root, ignore_errors=True)
+    library = Library(root)
+    library.import_sample_if_empty()
+    library.close()
+    return root
+
+
+def cli_import(root: Path, path: Path, expected: int) -> dict[str, object]:
+    """``reader import FILE`` as a process, followed from outside as another reader would:
+    when its papers are in the database (browsable), when a search first answers over
+    part of them (the index has published its first segment), when it exits with the index
+    complete (searchable); and its peak RSS."""
+    argv = [sys.executable, "-m", "reader", "--library", str(root), "import", str(path)]
+    database = root / "library.sqlite"
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out: dict[str, object] = {}
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        now = time.perf_counter() - started
+        if pid:
+            break
+        if "browsable" not in out and _papers_in(database) >= expected:
+            out["browsable"] = now
+        if "first_results" not in out and _index_meta(root).get("building", {}).get("indexed"):
+            out["first_results"] = now
+        time.sleep(0.02)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out["searchable"] = now
+    out.setdefault("browsable", now)
+    out.setdefault("first_results", now)
+    out["peak_rss_mb"] = usage.ru_maxrss / 1024
+    out["exit"] = proc.returncode
+    return out
+
+
+def peak_rss_of(argv: list[str]) -> tuple[float, float, str]:
+    """Run a command; its wall time, its peak RSS in MB and its output."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    output = proc.stdout.read()
+    _, _, usage = os.wait4(proc.pid, 0)
+    return (time.perf_counter() - started, usage.ru_maxrss / 1024,
+            output.decode("utf-8", "replace").strip())
+
+
+def tui_import(root: Path, path: Path, total: int) -> dict[str, object]:
+    """The import as a user does it in the reader: ``i``, the file's path, enter; then a
+    search typed a key every 0.25 s while the import and the indexing run. When the list
+    shows the new papers (the library count on the status line), when the search first
+    shows results, when the index is complete (its sidecar file, read from outside), and
+    the echo of every key typed meanwhile."""
+    argv, env = reader_argv(root)
+    term = Terminal(argv, env)
+    typed = "transformer model for language reasoning with graph diffusion and memory"
+    out: dict[str, object] = {}
+    try:
+        term.wait_for("seen", timeout=60.0)
+        term.settle(quiet=0.5, timeout=30.0)
+        term.send("i")
+        term.settle(quiet=0.3)
+        term.send(str(path))
+        term.settle(quiet=0.3)
+        mark = len(term.text)
+        started = term.send("\r")
+        # The prompt closes before the search box is opened (else "/" goes to the prompt).
+        term.settle(quiet=0.15, timeout=2.0)
+        term.send("/")
+        term.settle(quiet=0.1, timeout=1.0)
+        echoes: list[float] = []
+        shown = f"/ {total:,} seen"
+        database = root / "library.sqlite"
+        target = None
+        for n in range(1, len(typed) + 1):
+            before = len(term.text)
+            sent = term.send(typed[n - 1])
+            echoed = term.wait_for(typed[:n].rstrip()[-10:], timeout=5.0, since=before)
+            if echoed is not None:
+                echoes.append(echoed - sent)
+            now = time.perf_counter()
+            if "browsable" not in out and shown in term.text[mark:]:
+                out["browsable"] = now - started
+            if "first_results" not in out and re.search(
+                r"[1-9][\d,]* match(es)?, [\d,]+ seen +· [\d,]+ / [\d,]+ seen.*partial",
+                term.text[mark:][-3000:],
+            ):
+                out["first_results"] = now - started
+            meta = _index_meta(root)
+            if target is None and _papers_in(database) >= total:
+                target = _generation(database)
+            if "searchable" not in out and target is not None and not meta.get(
+                "building"
+            ) and meta.get("generation", -1) >= target:
+                out["searchable"] = now - started
+            rest = 0.25 - (time.perf_counter() - sent)
+            if rest > 0:
+                term.settle(quiet=rest, timeout=rest)
+        deadline = time.perf_counter() + 600
+        while "searchable" not in out and time.perf_counter() < deadline:
+            term.pump(0.05)
+            now = time.perf_counter()
+            if "browsable" not in out and shown in term.text[mark:]:
+                out["browsable"] = now - started
+            if target is None and _papers_in(database) >= total:
+                target = _generation(database)
+            meta = _index_meta(root)
+            if target is not None and not meta.get("building") and meta.get(
+                "generation", -1
+            ) >= target:
+                out["searchable"] = now - started
+        out["echo_p50_ms"] = statistics.median(echoes) * 1000 if echoes else float("nan")
+        out["echo_max_ms"] = max(echoes) * 1000 if echoes else float("nan")
+        out["echoes"] = len(echoes)
+        out["peak_rss_mb"] = term.peak_rss_mb()
+    finally:
+        term.close()
+    return out
+
+
+def run_real(label: str, count: int, work: Path,
+             log: Callable[[str], None]) -> dict[str, object]:
+    """The real-shaped corpus imported onto the sample library (CLI and TUI), imported
+    again (the same file, then the same papers as BibTeX), beside bare Whoosh (procs=2)
+    and FTS5 given the same records."""
+    out: dict[str, object] = {"papers": count}
+    path = write_real_corpus(count, work)
+    log(f"{label}: real corpus written ({path.stat().st_size / 1e6:.0f} MB)")
+    base = sample_library(work / f"sample-{label}")
+    expected = _papers_in(base / "library.sqlite")
+    root = work / f"reader-real-{label}"
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(base, root)
+    out["cli"] = cli_import(root, path, expected + 1)
+    total = _papers_in(root / "library.sqlite")
+    out["cli"]["papers_after"] = total  # type: ignore[index]
+    log(f"{label}: CLI import onto the sample {out['cli']}")
+    again, rss, said = peak_rss_of(
+        [sys.executable, "-m", "reader", "--library", str(root), "import", str(path)])
+    out["reimport_same"] = {"seconds": again, "peak_rss_mb": rss, "output": said}
+    log(f"{label}: the same file again {out['reimport_same']}")
+    bib = work / f"real-{count}.bib"
+    subprocess.run([sys.executable, "-m", "reader", "--library", str(root), "export",
+                    "--format", "bibtex", "-o", str(bib)], check=True, capture_output=True)
+    again, rss, said = peak_rss_of(
+        [sys.executable, "-m", "reader", "--library", str(root), "import", str(bib)])
+    out["reimport_bibtex"] = {"seconds": again, "peak_rss_mb": rss, "output": said}
+    log(f"{label}: the same papers as BibTeX {out['reimport_bibtex']}")
+    tui_root = work / f"reader-real-tui-{label}"
+    shutil.rmtree(tui_root, ignore_errors=True)
+    shutil.copytree(base, tui_root)
+    out["tui"] = tui_import(tui_root, path, total)
+    log(f"{label}: TUI import onto the sample {out['tui']}")
+    directory = work / f"whoosh2-real-{label}"
+    shutil.rmtree(directory, ignore_errors=True)
+    out["whoosh_procs2"] = {"searchable": import_whoosh(path, directory, 2)}
+    shutil.rmtree(directory, ignore_errors=True)
+    fts_db = work / f"fts5-real-{label}.db"
+    fts_db.unlink(missing_ok=True)
+    fts = import_fts5(path, fts_db)
+    out["fts5"] = {"browsable": fts, "searchable": fts}
+    log(f"{label}: whoosh procs=2 {out['whoosh_procs2']}, fts5 {out['fts5']}")
+    return out
 
 
 # -- queries ---------------------------------------------------------------------------------
@@ -718,6 +934,8 @@ class Run:
     """Every figure of one run, by size."""
 
     sizes: dict[str, dict[str, object]] = field(default_factory=dict)
+    #: The real-shaped corpus imported onto the sample library, by size.
+    real: dict[str, dict[str, object]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -851,6 +1069,42 @@ def table(run: Run) -> str:
     return "\n".join(lines)
 
 
+def table_real(run: Run) -> str:
+    """The real-shaped corpus's figures, a row per measurement and a column per size."""
+    labels = list(run.real)
+    rows: list[tuple[str, tuple[str, ...], str]] = [
+        ("import onto the sample → browsable · `reader import`", ("cli", "browsable"), "s"),
+        ("import onto the sample → first results · `reader import`",
+         ("cli", "first_results"), "s"),
+        ("import onto the sample → searchable · `reader import`", ("cli", "searchable"), "s"),
+        ("peak RSS · `reader import`", ("cli", "peak_rss_mb"), "MB"),
+        ("import onto the sample → browsable · reader (`i`)", ("tui", "browsable"), "s"),
+        ("import onto the sample → first results · reader (`i`)",
+         ("tui", "first_results"), "s"),
+        ("import onto the sample → searchable · reader (`i`)", ("tui", "searchable"), "s"),
+        ("key echo during the import p50 · reader (`i`)", ("tui", "echo_p50_ms"), "ms"),
+        ("key echo during the import max · reader (`i`)", ("tui", "echo_max_ms"), "ms"),
+        ("peak RSS of the app · reader (`i`)", ("tui", "peak_rss_mb"), "MB"),
+        ("the same file again · `reader import`", ("reimport_same", "seconds"), "s"),
+        ("peak RSS · the same file again", ("reimport_same", "peak_rss_mb"), "MB"),
+        ("the same papers as BibTeX · `reader import`", ("reimport_bibtex", "seconds"), "s"),
+        ("peak RSS · the same papers as BibTeX", ("reimport_bibtex", "peak_rss_mb"), "MB"),
+        ("searchable · bare Whoosh procs=2 (into an empty index)",
+         ("whoosh_procs2", "searchable"), "s"),
+        ("searchable · SQLite FTS5 (into an empty table)", ("fts5", "searchable"), "s"),
+    ]
+    header = "| real-shaped records | " + " | ".join(
+        f"{run.real[label]['papers']:,}" for label in labels
+    ) + " |"
+    lines = [header, "|---|" + "---:|" * len(labels)]
+    for name, keys, unit in rows:
+        cells = [_fmt(_get(run.real[label], *keys), unit) for label in labels]
+        if all(c == "—" for c in cells):
+            continue
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def add_ratios(data: dict) -> None:
     """The ratios the targets are stated in."""
     ratio: dict[str, float] = {}
@@ -874,6 +1128,9 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=200, help="j presses per size")
     parser.add_argument("--whoosh-max", default="20k", choices=list(SIZES),
                         help="largest size for the bare Whoosh builds (200k takes ~10 min)")
+    parser.add_argument("--onto-sample", default="19.6k",
+                        help="sizes of the real-record corpus imported onto the sample "
+                        "library, again, and as BibTeX: 1k, 19.6k ('' for none)")
     parser.add_argument("--skip-cobib", action="store_true")
     parser.add_argument("--tui-only", action="store_true",
                         help="import with reader, then measure its TUI only")
@@ -882,7 +1139,8 @@ def main() -> None:
                         help="largest size to try coBib at")
     args = parser.parse_args()
     labels = [s.strip() for s in args.sizes.split(",") if s.strip()]
-    unknown = [s for s in labels if s not in SIZES]
+    onto = [s.strip() for s in args.onto_sample.split(",") if s.strip()]
+    unknown = [s for s in labels if s not in SIZES] + [s for s in onto if s not in ONTO_SAMPLE]
     if unknown:
         parser.error(f"unknown size {', '.join(unknown)} (known: {', '.join(SIZES)})")
 
@@ -895,6 +1153,8 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         work = args.workdir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
         work.mkdir(parents=True, exist_ok=True)
+        for label in onto:
+            run.real[label] = run_real(label, ONTO_SAMPLE[label], work, log)
         for label in labels:
             data = run_size(label, SIZES[label], pools, work, args, log)
             add_ratios(data)
@@ -906,9 +1166,13 @@ def main() -> None:
                     "load_average_after": load},
         "total_seconds": time.perf_counter() - began,
         "sizes": run.sizes,
+        "onto_sample": run.real,
     }
     args.json.write_text(json.dumps(result, indent=2, default=str))
-    print(table(run))
+    if run.real:
+        print(table_real(run) + "\n")
+    if run.sizes:
+        print(table(run))
     print(
         f"\n{os.cpu_count()} cores · load average after the run {load[0]:.2f} · "
         f"{result['total_seconds'] / 60:.1f} min · JSON in {args.json}"
