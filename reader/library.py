@@ -70,16 +70,28 @@ class DoctorReport(list[str]):
 
 def damaged_advice(root: Path) -> str:
     """What to do about a damaged database: the newest backup to restore, if there is one."""
-    backups = sorted(
-        (p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")),
-        key=lambda p: p.stat().st_mtime,
-    )
+    # `reader backup` writes to backups/ unless given a file, which people put beside the
+    # library: in its directory or next to it.
+    found = [p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")]
+    for place in (root, root.parent):
+        found += [p for p in place.glob("*.sqlite") if p != root / "library.sqlite"
+                  and _is_sqlite(p)]
+    backups = sorted(set(found), key=lambda p: p.stat().st_mtime)
     if not backups:
         return (
             "no backup found; the file is left untouched (copy it somewhere safe before "
             "trying sqlite3's .recover)"
         )
     return f"restore the newest backup with: reader restore {backups[-1]}"
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether a file starts as an SQLite database does."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -282,6 +282,14 @@ def test_damaged_database_names_the_newest_backup_and_restore_sets_it_aside(
     assert run(lib, "search", "ablation").exit_code == 0
 
 
+def test_damaged_database_names_a_backup_made_beside_the_library(lib: Path) -> None:
+    beside = lib.parent / "my-library-backup.sqlite"
+    assert run(lib, "backup", str(beside)).exit_code == 0
+    _truncate_db(lib)
+    message = one_line_error(run(lib, "stats"))
+    assert f"reader restore {beside}" in message
+
+
 def test_newer_database_is_not_migrated_or_backed_up(lib: Path) -> None:
     _newer_schema(lib)
     one_line_error(run(lib))
