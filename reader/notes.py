@@ -36,6 +36,8 @@ def describe_writer(writer: str, me: str | None = None) -> str:
     if writer == EARLIER:
         return "before versions"
     if writer.startswith("window"):
+        if me is None:
+            return "a window"  # said from the command line: no window is "this" one
         return "this window" if writer == me else "another window"
     return writer
 
@@ -90,5 +92,5 @@ class NoteVersion:
         return (
             f"{self.number:>3}  {local_time(self.saved_at)}  "
             f"{what} by {describe_writer(self.writer, me)}{conflicts}  "
-            f"({len(self.text):,} characters)  {first[:50]}"
+            f"({len(self.text):,} characters)  {first[:30]}"
         )
