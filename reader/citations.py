@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pylatexenc.latexencode import unicode_to_latex
 
 from reader.models import Paper
+from reader.textrender import plain_line
 
 __all__ = ["CITEKEY", "bibtex_entry", "entry_key", "make_citekey", "usable_key"]
 
@@ -145,8 +146,9 @@ def make_citekey(
 
 def citekey_base(title: str, authors: list[str], year: int | None) -> str:
     """The key before any disambiguating suffix: ``smith2024gdpval`` or ``gdpval2026``."""
-    word = _title_word(title)
-    family = _family_name(authors)
+    # From the text as rendered: "\texttt{EditCast3D}" must give "editcast3d", not "texttt…".
+    word = _title_word(plain_line(title))
+    family = _family_name([plain_line(authors[0])] if authors else [])
     year_part = _NON_KEY_CHARS.sub("", str(year)) if year is not None else ""
     return f"{family}{year_part}{word}" if family else f"{word}{year_part}"
 

@@ -523,3 +523,13 @@ def test_latex_escapes_instead_of_unicode() -> None:
     assert values["title"].startswith(r'Schr{\"o}dinger{\textquoteright}s {\symbol{"5927}}')
     assert values["url"] == r"https://example.org/\%C3\%BC"
     assert values["keywords"] == r"na{\"\i}ve"
+
+
+def test_key_is_built_from_the_rendered_title_not_its_latex() -> None:
+    assert make_citekey(r"\texttt{EditCast3D}: Editing Scenes", [], 2026, never_taken) == (
+        "editcast3d2026"
+    )
+    assert make_citekey(r"$\mathbf{Li}_2$ Is Enough", [], 2026, never_taken) == "li22026"
+    assert make_citekey("Deep nets", [r"Erwin Schr{\"o}dinger"], 1935, never_taken) == (
+        "schrodinger1935deep"
+    )
