@@ -71,7 +71,7 @@ from typing import Any
 
 from reader.citations import entry_key
 from reader.models import Paper
-from reader.record import COLUMN_VARIABLES, NAME_VARIABLES, split_name
+from reader.record import COLUMN_VARIABLES, NAME_VARIABLES, names_go_on, split_name
 from reader.textrender import plain_line, to_plain
 
 __all__ = [
@@ -451,6 +451,13 @@ def _engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> d
     item = csl_item(paper, abstract=style.uses_abstract)
     item["id"] = item_id
     item.pop("keyword", None)
+    for variable in NAME_VARIABLES:
+        if isinstance(item.get(variable), list) and item[variable] and names_go_on(
+            paper.extra, variable
+        ):
+            # CSL has no "and others": one more name makes the style end the list as it ends a
+            # long one, and _fix_entry turns that name into "et al." if the style shows it.
+            item[variable] = [*item[variable], {"family": _GOES_ON}]
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
         item["page"] = str(item["page"]).replace("\u2013", "-").replace("--", "-")
@@ -585,6 +592,7 @@ def _fix_entry(
     if not text.strip():
         # A style that renders nothing for this paper: the title, or the key, rather than nothing.
         text = title or entry_key(paper)
+    text = _names_go_on(text)
     probe = style.probes[item["type"]]
     if "author" not in item:
         # The author substitute: the title in most styles, the journal in some (Harvard).
@@ -603,6 +611,18 @@ def _fix_entry(
     if style.second_field_align:
         text = _space_after_number(text, number)
     return text
+
+
+# The name standing for a list's "and others", and the delimiter the style put before it.
+_GOES_ON = "Zzothersqq"
+_GOES_ON_NAME = re.compile(rf"(,?)(?:\s*(?:&amp;|&|and))?\s*{_GOES_ON}")
+_GOES_ON_ELLIPSIS = re.compile(rf"((?:\. ?){{3}}|…)\s*{_GOES_ON}")
+
+
+def _names_go_on(text: str) -> str:
+    """The stand-in for "and others" as "et al.", or nothing after the style's own ellipsis."""
+    text = _GOES_ON_ELLIPSIS.sub(r"\1", text)
+    return _GOES_ON_NAME.sub(lambda m: f"{m.group(1)} et al.", text)
 
 
 _EDITOR_LABEL = re.compile(r"\((eds?|trans)\.\)")

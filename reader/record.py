@@ -30,6 +30,7 @@ __all__ = [
     "family_key",
     "is_anonymous",
     "iso_from_parts",
+    "names_go_on",
     "names_text",
     "parse_names_text",
     "record_line",
@@ -244,6 +245,14 @@ def clean_names(value: Any) -> list[dict[str, str]]:
         ):
             out.append(name)
     return out
+
+
+def names_go_on(extra: Any, variable: str = "author") -> bool:
+    """Whether the source's list of these names went on (BibTeX's ``and others``)."""
+    source = extra.get("bibtex") if isinstance(extra, dict) else None
+    others = source.get("@others") if isinstance(source, dict) else None
+    bibtex_name = {"container-author": "bookauthor"}.get(variable, variable)
+    return isinstance(others, list) and bibtex_name in others
 
 
 def names_text(names: list[dict[str, Any]]) -> str:

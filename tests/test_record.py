@@ -491,3 +491,32 @@ def test_subtitles_and_date_ranges_come_back_as_written() -> None:
     assert "  title = {The True Frontier},\n" in entry
     assert "  subtitle = {Confronting the Realities}" in entry
     assert "  date = {1984/1986}" in entry
+
+
+def test_and_others_is_cited_and_shown_as_a_list_that_goes_on(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    from reader.ui.widgets.paper_view import _meta_line
+
+    bib = tmp_path / "others.bib"
+    bib.write_text(
+        "@article{five,\n  title = {Five and More},\n"
+        "  author = {Ai, An and Bo, Bea and Cu, Cy and Do, Di and Ed, Eve and others},\n"
+        "  journal = {J. Things}, year = {2020}\n}\n",
+        encoding="utf-8",
+    )
+    empty_library.import_files([bib], sync=False)
+    paper = by_key(empty_library)["five"]
+    assert render([paper], "text", "apa").startswith(
+        "Ai, A., Bo, B., Cu, C., Do, D., Ed, E., et al. (2020)."
+    )
+    assert render([paper], "text", "ieee").startswith(
+        "[1] A. Ai, B. Bo, C. Cu, D. Do, E. Ed, et al., “Five and More,”"
+    )
+    assert render([paper], "text", "chicago-author-date").startswith(
+        "Ai, An, Bea Bo, Cy Cu, Di Do, Eve Ed, et al. 2020."
+    )
+    assert "Ai, A., Bo, B., Cu, C., Do, D., Ed, E., et al." in render(
+        [paper], "text", "apa", output="html")
+    assert render([paper], "text", "mla").startswith("Ai, An, et al. “Five and More.”")
+    assert _meta_line(paper).plain.splitlines()[0] == "An Ai, Bea Bo, Cy Cu, Di Do, Eve Ed et al."

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from reader.highlights import display_text, placed
 from reader.models import Paper
-from reader.record import record_line
+from reader.record import names_go_on, record_line
 from reader.sanitize import visible
 from reader.textrender import plain_line
 from reader.ui.text import abstract_text, line_text, title_text
@@ -170,7 +170,8 @@ def _meta_line(paper: Paper) -> Text:
     lines = []
     if paper.authors:
         names = [plain_line(name) for name in paper.authors[:8]]
-        lines.append(", ".join(names) + (" et al." if len(paper.authors) > 8 else ""))
+        goes_on = len(paper.authors) > 8 or names_go_on(paper.extra)
+        lines.append(", ".join(names) + (" et al." if goes_on else ""))
     year = str(paper.year) if paper.year else ""
     venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), year) if p)
     parts = [p for p in (venue_year, f"@{paper.citekey}") if p]
