@@ -33,6 +33,7 @@ from whoosh.qparser import (
     GroupPlugin,
     MultifieldParser,
     MultifieldPlugin,
+    OperatorsPlugin,
     QueryParser,
     WildcardPlugin,
     syntax,
@@ -78,6 +79,9 @@ STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight
 _FIELD_ALIASES = {"authors": ["author"], "keywords": ["keyword"], "notes": ["note"]}
 # The words Whoosh's parser takes for operators where they have operands.
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
+# `NOT`, or a `-` at the start of a word (`-title:copy`, `-"a phrase"`, `-word`), as the
+# filters take `-is:starred`; a hyphen inside a word (`state-of-the-art`) is no operator.
+_NOT = r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[^\s\-)]))"
 # The field names a query may use, and a space typed after one (`title: gdpval`).
 _FIELD_NAMES = frozenset(
     {*SEARCH_FIELDS, "year", "venue", *(a for names in _FIELD_ALIASES.values() for a in names)}
@@ -298,6 +302,7 @@ class _Parser(QueryParser):
         self.add_plugin(MultifieldPlugin(list(SEARCH_FIELDS), fieldboosts=FIELD_BOOSTS))
         self.add_plugin(FuzzyTermPlugin())
         self.add_plugin(FieldAliasPlugin(_FIELD_ALIASES))
+        self.replace_plugin(OperatorsPlugin(Not=_NOT))
 
     def term_query(  # type: ignore[no-untyped-def]
         self, fieldname, text, termclass, boost=1.0, tokenize=True, removestops=True

@@ -63,6 +63,33 @@ def test_boolean_operators(library: Library) -> None:
     assert without == unlearning - both
 
 
+@pytest.mark.parametrize(
+    ("minus", "not_"),
+    [("-title:graph", "NOT title:graph"), ("unlearning -graph", "unlearning NOT graph"),
+     ('-"optimal transport"', 'NOT "optimal transport"'),
+     ('unlearning -abstract:"machine unlearning"', 'unlearning NOT abstract:"machine unlearning"'),
+     ("unlearning -(graph OR llm)", "unlearning NOT (graph OR llm)")],
+)
+def test_a_leading_minus_excludes_as_not_does(library: Library, minus: str, not_: str) -> None:
+    outcome, expected = library.search(minus), library.search(not_)
+    assert outcome.notice is None and expected.notice is None
+    assert set(outcome.ids) == set(expected.ids)
+    assert 0 < len(outcome.ids) < library.store.count()
+
+
+def test_a_minus_field_query_leaves_out_what_the_field_query_finds(library: Library) -> None:
+    graph = set(library.search("title:graph").ids)
+    rest = set(library.search("-title:graph").ids)
+    assert graph and rest and not graph & rest
+    assert len(graph | rest) == library.store.count()
+
+
+def test_a_hyphen_inside_a_word_is_no_minus(library: Library) -> None:
+    assert library.search("x-ray -graph").notice is None
+    assert set(library.search("state-of-the-art").ids) == set(
+        library.search('"state of the art"').ids)
+
+
 def test_filters_combine_with_terms(library: Library) -> None:
     gdpval = paper_id_with(library, "We introduce GDPval")
     library.set_starred(gdpval, True)
