@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -77,3 +78,21 @@ async def test_the_notice_shows_on_a_narrow_terminal(library: Library) -> None:
         await pilot.press("slash", *"unlearning)")
         await settle(app, pilot)
         assert "Could not read that query" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_a_did_you_mean_is_read_whole_at_120_and_80_columns(
+    library: Library, size: tuple[int, int]
+) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"machine unlearnign")
+        await until(app, pilot, lambda: "Did you mean" in status(app))
+        # The whole status line is on screen, the suggestion and the key that takes it.
+        line = status(app)
+        assert "Did you mean “machine unlearning”? ctrl+g searches it" in line
+        assert len(line) <= size[0] - 2, line
+        assert line in screen_text(app)
+        # The library's counts shrink first, and go only where they would cut the line.
+        assert ("/ 38 seen" in line) == (size[0] == 120) and "starred" not in line

@@ -1313,13 +1313,22 @@ class ReaderApp(App[None]):
             label = f"like {like}: " if like else ""
             if self.outcome.complete:
                 found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
-                parts.append(f"{label}{found}, {min(self._view_seen, shown):,} seen")
+                seen = f", {min(self._view_seen, shown):,} seen" if shown else ""
+                parts.append(f"{label}{found}{seen}")
             else:
                 parts.append(f"{label}{shown:,}+ matches, counting…")
         if self._notice:
             # Beside the view it is about, where a narrow terminal still shows it.
             parts.append(self._notice)
-        parts.append(library)
+            # The notice needs the room: the library's counts shrink to the seen count, or
+            # go while it is shown if even that would cut the line (padding and place too).
+            short = f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen"
+            total = len(self.paper_list.ids)
+            room = self.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
+            if len("  ·  ".join([*parts, short])) <= room:
+                parts.append(short)
+        else:
+            parts.append(library)
         if self.sort_order != "relevance":
             parts.append(f"sorted by {SORT_LABELS[self.sort_order]}")
         if self._status_note:
