@@ -126,6 +126,16 @@ _LONE_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 _JOURNAL_KINDS = frozenset({"article", "article-journal", "journal-article"})
 _ISO_DATE = re.compile(r"(\d{4})(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?(?!\d)")
 
+# Math in stored text ($…$, $$…$$, \(…\), \[…\]), which every source we read writes in TeX
+# and an export writes back as it is. A "$" that opens or closes on a space is no math
+# delimiter ("costs $5 and $6").
+_MATH = r"\$\$.+?\$\$|\$(?!\s)(?:[^$\\]|\\.)+?(?<!\s)\$|\\\(.+?\\\)|\\\[.+?\\\]"
+_TEX_MATH = re.compile(_MATH, re.DOTALL)
+# What an abstract read from a .bib file holds as TeX: math, and commands or control
+# symbols (\backslash, \%, \').
+_TEX_KEPT = re.compile(_MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\s])", re.DOTALL)
+# A private-use character stands in for math while a title's words are protected.
+_KEPT_MARK = "\ue000"
 # A standalone "and" inside one author's name would split it into two authors.
 _AND_WORD = re.compile(r"(?<!\S)(and)(?!\S)", re.IGNORECASE)
 
@@ -270,7 +280,10 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
         fields.append((name, ", ".join(_escape_text(k) for k in keywords)))
     abstract = _fold(paper.abstract or "")
     if abstract:
-        fields.append(("abstract", _escape_text(abstract)))
+        # An abstract from a .bib file is TeX as its source wrote it; others are plain text
+        # with TeX math.
+        tex = _escape_tex(abstract, _TEX_KEPT if source else _TEX_MATH)
+        fields.append(("abstract", tex))
     written = {name for name, _ in fields}
     for name, value in source.items() if isinstance(source, dict) else ():
         if name.startswith("@") or name in written or not isinstance(value, str):
@@ -567,10 +580,66 @@ def _escape_text(text: str, braces: dict[str, str] | None = None) -> str:
     return "".join(_TEXT_ESCAPES.get(c) or braces.get(c) or c for c in text)
 
 
+def _escape_tex(text: str, kept: re.Pattern[str]) -> str:
+    """Text for a BibTeX field with what ``kept`` matches (TeX) written as it is.
+
+    Around it, what plain text means literally is escaped (a lone "%", "&", "_", "$" …).
+    With :data:`_TEX_KEPT`, TeX read from a .bib file is written back unchanged, so an
+    import of the export reads the same text again.
+    """
+    if not _braces_nest(text):
+        # BibTeX counts every brace, so TeX with unpaired ones cannot be written as it is.
+        return _escape_text(text, _LONE_BRACES)
+    tex = kept is _TEX_KEPT
+    if tex and not _tex_braces_nest(text):
+        tex, kept = False, _TEX_MATH
+    out: list[str] = []
+    last = 0
+    for match in kept.finditer(text):
+        if not (tex or _tex_braces_nest(match.group(0))):
+            continue  # math whose braces pair with escaped ones outside it
+        out.append(_escape_around_tex(text[last : match.start()], tex))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(_escape_around_tex(text[last:], tex))
+    return "".join(out)
+
+
+def _tex_braces_nest(text: str) -> bool:
+    """Whether braces nest both counting "\\{" and "\\}" (as BibTeX does) and not (as TeX)."""
+    return _braces_nest(text) and _braces_nest(re.sub(r"\\[{}]", "", text))
+
+
+def _escape_around_tex(text: str, tex: bool) -> str:
+    """The text between kept TeX: specials escaped; braces kept when the source is TeX."""
+    if not tex:
+        return _escape_text(text, _NESTING_BRACES)
+    # "~" stays: in TeX source it is a tie, and the renderer reads it as one.
+    return "".join(c if c == "~" else _TEXT_ESCAPES.get(c, c) for c in text)
+
+
 def _escape_title(title: str) -> str:
-    """An escaped title whose mixed-case words are brace-protected from case changes."""
+    """An escaped title whose mixed-case words are brace-protected from case changes.
+
+    Math is written as the title holds it, braced so that BibTeX does not recase it; the
+    words around it are escaped and protected as usual.
+    """
     braces = _NESTING_BRACES if _braces_nest(title) else _LONE_BRACES
-    return " ".join(_escape_title_word(w, braces) for w in title.split(" "))
+    kept: list[str] = []
+    if braces is _NESTING_BRACES and _KEPT_MARK not in title:
+
+        def mark(match: re.Match[str]) -> str:
+            if not _tex_braces_nest(match.group(0)):
+                return match.group(0)
+            kept.append("{" + match.group(0) + "}")
+            return _KEPT_MARK
+
+        title = _TEX_MATH.sub(mark, title)
+    escaped = " ".join(_escape_title_word(w, braces) for w in title.split(" "))
+    if not kept:
+        return escaped
+    pieces = iter(kept)
+    return re.sub(_KEPT_MARK, lambda _m: next(pieces), escaped)
 
 
 def _escape_title_word(word: str, braces: dict[str, str]) -> str:
