@@ -451,6 +451,12 @@ def _engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> d
     item = csl_item(paper, abstract=style.uses_abstract)
     item["id"] = item_id
     item.pop("keyword", None)
+    from citeproc import VARIABLES
+
+    # citeproc-py warns on stderr about any variable it does not know (a source's "WOS").
+    for variable in [v for v in item if v not in ("id", "type")]:
+        if variable.replace("-", "_") not in VARIABLES:
+            del item[variable]
     for variable in NAME_VARIABLES:
         if isinstance(item.get(variable), list) and item[variable] and names_go_on(
             paper.extra, variable

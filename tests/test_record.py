@@ -520,3 +520,17 @@ def test_and_others_is_cited_and_shown_as_a_list_that_goes_on(
         [paper], "text", "apa", output="html")
     assert render([paper], "text", "mla").startswith("Ai, An, et al. “Five and More.”")
     assert _meta_line(paper).plain.splitlines()[0] == "An Ai, Bea Bo, Cy Cu, Di Do, Eve Ed et al."
+
+
+def test_variables_citeproc_does_not_know_never_reach_it(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    import dataclasses
+    import warnings
+
+    empty_library.import_files([DATA / "record.bib"], sync=False)
+    thesis = by_key(empty_library)["vonneumann"]
+    paper = dataclasses.replace(thesis, csl={**thesis.csl, "WOS": "000123"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert render([paper], "text", "apa") == render([thesis], "text", "apa")
