@@ -330,6 +330,17 @@ def test_searches_ignore_accents_in_every_field(empty_library: Library, tmp_path
     assert [t.text for t in ANALYZER("Me\u0301chler")] == ["mechler"]
 
 
+def test_a_bibtex_accent_is_found_without_it(empty_library: Library, tmp_path: Path) -> None:
+    bib = tmp_path / "accents.bib"
+    bib.write_text(
+        '@article{m, author = {M{\\"a}chler, Martin and M\\"uller, Anna}, title = {Robust},'
+        " journal = {J}, year = {2020}}\n"
+    )
+    empty_library.import_files([bib])
+    for query in ("author:Machler", "Machler", "author:Mächler", "muller", "author:Müller"):
+        assert titles(empty_library, query) == ["Robust"], query
+
+
 def test_the_analysis_is_pinned_to_the_index_version() -> None:
     """An index records the version of the analysis it was built with and is rebuilt when
     that changes: if this output changes, bump INDEX_VERSION (old indexes are then rebuilt)
