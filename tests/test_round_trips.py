@@ -61,3 +61,15 @@ def test_bibtex_export_import_export_is_a_fixed_point(tmp_path: Path) -> None:
     ) in first
     second = _bibtex_of(_library_from(first, "b.bib", tmp_path))
     assert second == first
+
+
+def test_ris_keeps_an_issn_and_an_isbn_apart(tmp_path: Path) -> None:
+    ris = (
+        "TY  - CPAPER\nTI  - Fast joins\nAU  - Doe, Jane\nPY  - 2013\n"
+        "SN  - 07378017\nSN  - 9781450320290\nER  - \n"
+    )
+    library = _library_from(ris, "a.ris", tmp_path)
+    [paper] = library.store.iter_papers()
+    assert (paper.csl.get("ISSN"), paper.csl.get("ISBN")) == ("07378017", "9781450320290")
+    entry = _bibtex_of(library)
+    assert "issn = {07378017}" in entry and "isbn = {9781450320290}" in entry

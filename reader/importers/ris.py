@@ -39,6 +39,8 @@ _SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 
 # rispy maps tags to long names; the tags themselves are clearer here ("AU", "T2" …).
 _MAPPING = {tag: tag for tag in rispy.TAG_KEY_MAPPING}
+_ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
+_ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
 _LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "ED", "KW", "N1", "UR", "SN"]
 
 # Reference types as the BibTeX-style kinds the other importers use.
@@ -258,9 +260,18 @@ def _csl_and_extra(
     start, end = _fold(_first(tags, "SP")), _fold(_first(tags, "EP"))
     if start:
         csl["page"] = f"{start}-{end}" if end and end != start else start
-    numbers = [_fold(v) for v in _values(tags, "SN") if v.strip()]
-    if numbers:
-        csl["ISSN" if csl["type"].startswith("article") else "ISBN"] = " ".join(numbers)
+    numbers: dict[str, list[str]] = {}
+    for number in (_fold(v) for v in _values(tags, "SN") if v.strip()):
+        # SN holds an ISSN or an ISBN; the form of the number says which, else the type.
+        if _ISSN_FORM.fullmatch(number):
+            variable = "ISSN"
+        elif _ISBN_FORM.fullmatch(number.replace("-", "").replace(" ", "")):
+            variable = "ISBN"
+        else:
+            variable = "ISSN" if csl["type"].startswith("article") else "ISBN"
+        numbers.setdefault(variable, []).append(number)
+    for variable, values in numbers.items():
+        csl[variable] = " ".join(values)
     issued = date_parts(_iso(_first(tags, "DA")) or _iso(_first(tags, "PY", "Y1")))
     if issued:
         csl["issued"] = {"date-parts": [issued]}
