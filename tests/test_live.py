@@ -194,7 +194,9 @@ async def test_two_readers_and_the_cli_lose_no_press(library: Library) -> None:
             await until(pilot, lambda app=app: figures(library) in status(app),  # type: ignore[misc]
                         "the window's figures are the database's")
             for index in range(3):
-                row = app.paper_list._row(index)
-                assert row is not None
-                assert (row.starred, row.read) == stored(library, ids[index])
+                # The rows follow on the next change notice, as the counts did: wait for it.
+                await until(pilot, lambda app=app, index=index: (  # type: ignore[misc]
+                    (row := app.paper_list._row(index)) is not None
+                    and (row.starred, row.read) == stored(library, ids[index])
+                ), f"row {index} shows what is stored")
     other.close()
