@@ -13,6 +13,7 @@ import hashlib
 import importlib
 import re
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +35,19 @@ class ParseResult:
 
     records: list[PaperRecord] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+    def add(self, where: str, read: Callable[[], PaperRecord | None]) -> None:
+        """Keep the record ``read()`` makes of the item at ``where`` (``file:line``), or
+        note why there is none: one odd record must not cost the others."""
+        try:
+            record = read()
+        except Exception as exc:  # noqa: BLE001 - a library or a value nobody expected
+            self.problems.append(f"{where}: record could not be read ({exc})")
+            return
+        if record is None:
+            self.problems.append(f"{where}: record has neither title nor abstract; skipped")
+        else:
+            self.records.append(record)
 
 
 @dataclass(frozen=True, slots=True)

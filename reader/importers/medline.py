@@ -10,6 +10,7 @@ First") are preferred to the initials (``AU``); ``CN`` is a corporate author. Th
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from reader.identifiers import normalize_doi
@@ -52,17 +53,7 @@ def parse(text: str, source: str) -> ParseResult:
                 f"{source}:{item.line}: record without a 'PMID- ' line; skipped"
             )
             continue
-        try:
-            record = _record(item, source)
-        except Exception as exc:  # one odd record must not cost the others
-            result.problems.append(f"{source}:{item.line}: record could not be read ({exc})")
-            continue
-        if record is None:
-            result.problems.append(
-                f"{source}:{item.line}: record has neither title nor abstract; skipped"
-            )
-        else:
-            result.records.append(record)
+        result.add(f"{source}:{item.line}", partial(_record, item, source))
     return result
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import rispy
@@ -96,17 +97,7 @@ def _parse(text: str, source: str) -> ParseResult:
         if item.error:
             result.problems.append(item.error)
             continue
-        try:
-            record = _record(item, source)
-        except Exception as exc:  # rispy or a value it did not expect; skip just this one
-            result.problems.append(f"{source}:{item.start}: record could not be read ({exc})")
-            continue
-        if record is None:
-            result.problems.append(
-                f"{source}:{item.start}: record has neither title nor abstract; skipped"
-            )
-        else:
-            result.records.append(record)
+        result.add(f"{source}:{item.start}", partial(_record, item, source))
     return result
 
 

@@ -10,6 +10,7 @@ pages, ``DI`` the DOI, ``DE`` the author keywords, ``UT`` the accession number.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from reader.identifiers import normalize_doi
@@ -55,17 +56,7 @@ def parse(text: str, source: str) -> ParseResult:
         skip_tags=frozenset({"FN", "VR", "EF"}),
     )
     for item in records:
-        try:
-            record = _record(item, source)
-        except Exception as exc:  # one odd record must not cost the others
-            result.problems.append(f"{source}:{item.line}: record could not be read ({exc})")
-            continue
-        if record is None:
-            result.problems.append(
-                f"{source}:{item.line}: record has neither title nor abstract; skipped"
-            )
-        else:
-            result.records.append(record)
+        result.add(f"{source}:{item.line}", partial(_record, item, source))
     return result
 
 
