@@ -15,6 +15,7 @@ import os
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,9 +58,9 @@ _GENERATION_FILE = "reader-generation.json"
 _WRITER_TIMEOUT = 10.0
 #: The most typos a fuzzy word (``word~N``) forgives.
 _MAX_EDITS = 2
-# The letters at the start of a word given two typos that must be right: the term list is
-# read from the first letter on, rather than searched all through (see _Fuzzy._within).
-_FUZZY_PREFIX = 1
+# The letters at the start of a word given two typos that must be right: none (a typo in the
+# first letter is found too; see _Fuzzy._within).
+_FUZZY_PREFIX = 0
 # Typed words this long are also matched against the forms of stems (see _Fuzzy); the stems
 # matched that way are this long at least (`l` + `ion` is not `lion`).
 _FORMS_FROM = 5
@@ -223,10 +224,19 @@ class _Fuzzy(_Expanded, FuzzyTerm):
         # first letter they are read in order and each run through the automaton. Whoosh
         # skips through the term list instead, with a binary search of the term file per
         # skip: fifteen times slower for `benchmrak~` at 20,000 papers.
-        dfa = _levenshtein_dfa(text, self.maxdist, self.prefixlength, forms)
-        if not self.prefixlength:
-            return list(Automata.find_matches(dfa, ixreader.cursor(self.fieldname)))
-        start = text[: self.prefixlength]
+        if not self.prefixlength and not forms:
+            # A typo in the first letter too: every word of the field is a candidate. The
+            # automaton run over all of them in Python took seconds; rapidfuzz compares the
+            # whole word list in C, read once per index reader.
+            from rapidfuzz.distance import Levenshtein
+            from rapidfuzz.process import extract
+
+            found = extract(text, _field_words(ixreader, self.fieldname),
+                            scorer=Levenshtein.distance, score_cutoff=self.maxdist, limit=None)
+            return [word for word, _distance, _index in found]
+        prefix = self.prefixlength or 1  # the forms of a stem are sought from its first letter
+        dfa = _levenshtein_dfa(text, self.maxdist, prefix, forms)
+        start = text[:prefix]
         words = (word.decode("utf-8") for word in ixreader.expand_prefix(self.fieldname, start))
         return [word for word in words if _accepts(dfa, word)]
 
@@ -253,6 +263,21 @@ class _Fuzzy(_Expanded, FuzzyTerm):
         )
         query.typed = self.typed
         return query
+
+
+_WORDS: weakref.WeakKeyDictionary[Any, dict[str, list[str]]] = weakref.WeakKeyDictionary()
+_WORDS_LOCK = threading.Lock()
+
+
+def _field_words(ixreader: Any, fieldname: str) -> list[str]:
+    """Every word a field holds, read once for each index reader (a write gives a new one)."""
+    with _WORDS_LOCK:
+        per_field = _WORDS.setdefault(ixreader, {})
+        if fieldname not in per_field:
+            per_field[fieldname] = [
+                word.decode("utf-8") for word in ixreader.lexicon(fieldname)
+            ]
+        return per_field[fieldname]
 
 
 @functools.lru_cache(maxsize=32)

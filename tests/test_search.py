@@ -353,7 +353,7 @@ def test_the_analysis_is_pinned_to_the_index_version() -> None:
     )
 
 
-def test_a_typo_anywhere_after_the_first_letter_is_found_with_tilde(library: Library) -> None:
+def test_a_typo_anywhere_in_a_word_is_found_with_tilde(library: Library) -> None:
     unlearning = library.search("unlearning").ids
     assert len(unlearning) == 3
     # The stem is `unlearn`, three edits from `unlearnign`; `unlearning` is two.
@@ -362,6 +362,16 @@ def test_a_typo_anywhere_after_the_first_letter_is_found_with_tilde(library: Lib
         assert set(outcome.ids) == set(unlearning), query
         assert marked("Unlearning", outcome.terms) == ["Unlearning"], query
     assert set(library.search("evaluatoin~").ids) >= set(library.search("evaluation").ids)
+
+
+def test_a_typo_in_the_first_letter_is_found_too(library: Library) -> None:
+    unlearning = set(library.search("unlearning").ids)
+    for query in ("nulearning~", "ynlearning~"):
+        outcome = library.search(query)
+        assert unlearning <= set(outcome.ids), query
+        assert outcome.ids[0] in unlearning, query  # the nearest word ranks first
+    assert library.search("nulearning").suggestion == "unlearning"
+    assert library.search("yransport").suggestion == "transport"
 
 
 def test_fuzzy_forms_need_a_real_stem(forms: Library) -> None:
