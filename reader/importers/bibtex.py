@@ -661,22 +661,3 @@ def _parse_name(raw: str) -> dict[str, str] | None:
         name = {"family": name["given"], **{k: v for k, v in name.items() if k != "given"}}
     return name or None
 
-
-def _split_outside_braces(text: str, separator: re.Pattern[str]) -> list[str]:
-    """``text`` split at the matches of ``separator`` that are not inside braces."""
-    pieces: list[str] = []
-    depth = 0
-    scanned = 0  # brace depth is known up to this index
-    start = 0
-    for match in separator.finditer(text):
-        for char in text[scanned : match.start()]:
-            if char == "{":
-                depth += 1
-            elif char == "}":
-                depth = max(depth - 1, 0)
-        scanned = match.start()
-        if depth == 0:
-            pieces.append(text[start : match.start()])
-            start = match.end()
-    pieces.append(text[start:])
-    return pieces
