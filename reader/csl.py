@@ -430,6 +430,14 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     keywords = [k.strip() for k in paper.keywords or [] if k.strip()]
     if keywords:
         item["keyword"] = ", ".join(keywords)
+    source_fields = {
+        fmt: fields for fmt, fields in (paper.extra or {}).items()
+        if isinstance(fields, dict) and fields
+    }
+    if source_fields:
+        # CSL's place for data without a variable (styles ignore it): the source's own fields
+        # and entry type, by format, so that an import of the item gives them back.
+        item["custom"] = source_fields
     return item
 
 

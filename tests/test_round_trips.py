@@ -73,3 +73,56 @@ def test_ris_keeps_an_issn_and_an_isbn_apart(tmp_path: Path) -> None:
     assert (paper.csl.get("ISSN"), paper.csl.get("ISBN")) == ("07378017", "9781450320290")
     entry = _bibtex_of(library)
     assert "issn = {07378017}" in entry and "isbn = {9781450320290}" in entry
+
+
+XAMPL_PARTS = r"""@STRING{gaj = "G-Animal's Journal"}
+@BOOK{whole-set,
+  author = "Donald E. Knuth",
+  publisher = "Addison-Wesley",
+  title = "The Art of Computer Programming",
+  series = "Four volumes",
+  year = "1973",
+}
+@INBOOK{inbook-crossref,
+  crossref = "whole-set",
+  title = "Fundamental Algorithms",
+  volume = 1,
+  chapter = "1.2",
+  edition = "Second",
+  year = "1973",
+}
+@ARTICLE{whole-journal,
+  key = "GAJ",
+  journal = gaj,
+  volume = 13,
+  number = 2,
+  month = feb,
+  year = 1986,
+}
+@MISC{misc-minimal,
+  key = "Missilany",
+  note = "This is a minimal MISC entry",
+}
+"""
+
+
+def _papers_by_key(library: Library) -> dict[str, Paper]:
+    return {p.citekey: p for p in library.store.iter_papers()}
+
+
+def test_csljson_export_import_keeps_entries_without_title_and_bibtex_types(
+    tmp_path: Path,
+) -> None:
+    source = _library_from(XAMPL_PARTS, "a.bib", tmp_path)
+    first = _papers_by_key(source)
+    text = export(list(first.values()), "csljson")
+    back = _papers_by_key(_library_from(text, "b.csl.json", tmp_path))
+    assert sorted(back) == sorted(first)
+    for key, paper in first.items():
+        again = back[key]
+        assert (again.title, again.title_derived, again.venue, again.kind, again.csl) == (
+            paper.title, paper.title_derived, paper.venue, paper.kind, paper.csl
+        ), key
+        assert export([again], "bibtex") == export([paper], "bibtex"), key
+    assert export([back["inbook-crossref"]], "bibtex").startswith("@inbook{inbook-crossref,")
+    assert "crossref = {whole-set}" in export([back["inbook-crossref"]], "bibtex")

@@ -12,6 +12,7 @@ from typing import Any
 from reader.identifiers import normalize_arxiv_id, normalize_doi
 from reader.importers import ParseResult
 from reader.importers.jsonsniff import (
+    TITLE_MAX,
     JsonRecord,
     Outcome,
     build_result,
@@ -29,6 +30,10 @@ from reader.models import PaperRecord
 from reader.record import COLUMN_VARIABLES, NAME_VARIABLES, clean_names, display_name
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
+# The formats whose own fields an item's ``custom`` may carry (as reader exports them).
+_SOURCE_FORMATS = frozenset({"bibtex", "ris", "medline", "wos", "zotero"})
+# Variables that name a record without a title (a whole journal issue, a bare note).
+_STAND_IN_TITLES = ("collection-title", "event", "note", "publisher")
 # Name parts in reading order; particles such as "van" or "de" sit between given and family.
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
 
@@ -49,29 +54,52 @@ def _convert(record: JsonRecord) -> Outcome:
         doi = normalize_doi(url)
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
     csl = _variables(item)
+    venue = clean_title(_first(item.get("container-title"))) or None
+    if venue and csl.get("container-title") == venue:
+        del csl["container-title"]  # the venue column holds it
+    extra = _source_fields(item.get("custom"))
+    bibtex_type = extra.get("bibtex", {}).get("@type")
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstract")),
         title=clean_title(_first(item.get("title"))),
         authors=[display_name(n) for n in csl.get("author", [])] or _names(item.get("author")),
-        venue=clean_title(_first(item.get("container-title"))) or None,
+        venue=venue,
         year=int(date[:4]) if date else None,
         keywords=string_list(item.get("keyword"), r"\s*[,;]\s*"),
         url=url if url.startswith(("http://", "https://")) else None,
         doi=doi,
         arxiv_id=arxiv_id,
         date=date,
-        kind=clean_title(item.get("type")) or None,
+        kind=clean_title(bibtex_type or item.get("type")) or None,
         citekey=clean_title(item.get("citation-key")) or clean_title(item.get("id")) or None,
         csl=csl,
+        extra=extra,
     )
+    if not paper.title and not paper.abstract:
+        # A whole journal issue or a bare note: still a record, named by what it has.
+        named = [venue or "", *(csl.get(v) for v in _STAND_IN_TITLES)]
+        stand_in = next((v for v in named if isinstance(v, str) and v), "")
+        paper.title = stand_in[:TITLE_MAX]
+        paper.title_derived = bool(paper.title)
     return finish_record(paper, record, record_label(record, ("id", "citation-key")))
+
+
+def _source_fields(custom: Any) -> dict[str, dict[str, Any]]:
+    """The source fields an export keeps in ``custom`` (by format: ``{"bibtex": {…}}``)."""
+    if not isinstance(custom, dict):
+        return {}
+    return {
+        clean_title(fmt): _clean(fields)
+        for fmt, fields in custom.items()
+        if fmt in _SOURCE_FORMATS and isinstance(fields, dict) and fields
+    }
 
 
 def _variables(item: dict[str, Any]) -> dict[str, Any]:
     """The item's CSL variables beyond the paper's columns: names cleaned, the rest as given."""
     csl: dict[str, Any] = {}
     for variable, value in item.items():
-        if variable in COLUMN_VARIABLES or value in (None, "", [], {}):
+        if variable in COLUMN_VARIABLES or variable == "custom" or value in (None, "", [], {}):
             continue
         if variable in NAME_VARIABLES:
             names = clean_names(_clean(value))
