@@ -174,9 +174,13 @@ async def test_help_lists_every_key(library: Library) -> None:
 async def test_q_quits(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("q")
-        await pilot.pause()
-    assert app.return_code == 0 or app.return_code is None
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        assert paper_id is not None
+        await pilot.press("s", "q")  # quit right behind a write: the write is kept
+        assert app.return_code == 0
+        assert not app.is_running
+    assert library.store.paper(paper_id).starred  # type: ignore[union-attr]
 
 
 HOSTILE = [
