@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.widgets import Input
 
 from reader.highlights import display_text, sentences
@@ -259,18 +260,47 @@ def test_only_web_addresses_are_opened(library: Library) -> None:
     assert paper_url(paper) == "https://openreview.net/forum?id=x"
 
 
-async def test_o_opens_the_paper_in_the_browser(library: Library) -> None:
+async def test_o_opens_the_paper_in_the_browser(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import webbrowser
+
+    # Only the system's browser is stood in for: one is found, and what it is asked to open
+    # is written down.
     opened: list[str] = []
+    browsers: list[object] = [object()]
+
+    def get(using: str | None = None) -> object:
+        if not browsers:
+            raise webbrowser.Error("could not locate runnable browser")
+        return browsers[0]
+
+    monkeypatch.setattr(webbrowser, "get", get)
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
+    first, second = library.store.all_ids()[:2]
+    page = "https://openreview.net/forum?id=reader-o-test"
+    library.update_metadata(first, {"url": page})
+    assert paper_url(library.store.paper(second)) is None  # type: ignore[arg-type]
     app = ReaderApp(library)
-    app.open_url = lambda url, new_tab=True: opened.append(url)  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        paper = app.current_paper
+        assert app.paper_list.current_id == first
         await pilot.press("o")
-        if paper_url(paper) is None:
-            assert not opened
-        else:
-            assert opened == [paper_url(paper)]
+        await settle(app, pilot)
+        assert opened == [page]
+        assert f"Opened {page}" in [n.message for n in app._notifications]
+        # A paper with no web address opens nothing and says how to give it one.
+        await pilot.press("j", "o")
+        await settle(app, pilot)
+        assert opened == [page]
+        assert any("no web address" in n.message for n in app._notifications)
+        # No browser on this machine: the address is shown instead.
+        browsers.clear()
+        await pilot.press("k", "o")
+        await settle(app, pilot)
+        assert opened == [page]
+        assert any(page in n.message and "No web browser" in n.message
+                   for n in app._notifications)
 
 
 async def test_a_mouse_selection_is_highlighted_with_h(library: Library) -> None:
