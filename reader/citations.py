@@ -481,6 +481,8 @@ def _unknown_char(char: str) -> str:
 
 def _ascii(text: str) -> str:
     """Text reduced to lower-case ASCII letters and digits ("Schrödinger" → "schrodinger")."""
+    if text.isascii():
+        return _NON_KEY_CHARS.sub("", text.lower())  # what the rest gives, without its cost
     decomposed = unicodedata.normalize("NFKD", text.translate(_ASCII_EXTRA))
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return _NON_KEY_CHARS.sub("", stripped.lower().encode("ascii", "ignore").decode("ascii"))

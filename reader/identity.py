@@ -11,7 +11,6 @@ short abstract from matching a long one that merely shares its opening.
 from __future__ import annotations
 
 import hashlib
-import heapq
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,9 +27,11 @@ SKETCH_SIZE = 8
 _MAX_CANDIDATES = 12
 
 
-def abstract_key(abstract: str) -> str | None:
-    """The identity of a paper known only by its abstract, or None for an empty one."""
-    norm = normalize_for_identity(abstract)
+def abstract_key(abstract: str, norm: str | None = None) -> str | None:
+    """The identity of a paper known only by its abstract, or None for an empty one
+    (``norm``: the abstract already normalised, when the caller has it)."""
+    if norm is None:
+        norm = normalize_for_identity(abstract)
     if not norm:
         return None
     return hashlib.sha1(norm.encode("utf-8")).hexdigest()
@@ -39,7 +40,8 @@ def abstract_key(abstract: str) -> str | None:
 def sketch(normalized: str) -> list[int]:
     """The smallest hashes of an abstract's word pairs: two versions of one abstract share
     most of their word pairs, so they share some of these; distinct abstracts rarely do."""
-    return heapq.nsmallest(SKETCH_SIZE, _pairs(normalized))
+    # sorted() of a set of ints runs in C; heapq.nsmallest walks it in Python.
+    return sorted(_pairs(normalized))[:SKETCH_SIZE]
 
 
 def _pairs(normalized: str) -> set[int]:
@@ -122,19 +124,21 @@ class Matcher:
                 return index[value]
         return None
 
-    def similar(self, abstract: str) -> int | None:
-        """The paper whose abstract is a revision of this one, if any."""
-        norm = normalize_for_identity(abstract)
+    def similar(self, abstract: str, norm: str | None = None) -> int | None:
+        """The paper whose abstract is a revision of this one, if any (``norm``: the
+        abstract already normalised, when the caller has it)."""
+        if norm is None:
+            norm = normalize_for_identity(abstract)
         if len(norm) < 80:
             return None  # too short to tell a revision from a coincidence
         buckets = self._buckets if self._buckets is not None else self._build()
-        pairs = _pairs(norm)
-        if self._keys.isdisjoint(pairs):
-            # No word pair in any known sketch, so none in this abstract's sketch either (a
-            # subset of its pairs): most new papers of an import stop here, unsorted.
+        mine = sketch(norm)
+        # Common word pairs ("of the") sit in some known sketch, so nearly every abstract
+        # shares a pair with the library: only its own sketch meeting one says anything.
+        if self._keys.isdisjoint(mine):
             return None
         votes: Counter[int] = Counter()
-        for h in heapq.nsmallest(SKETCH_SIZE, pairs):
+        for h in mine:
             votes.update(buckets.get(h, ()))
         best_id, best_score = None, MERGE_THRESHOLD
         for paper_id, _ in votes.most_common(_MAX_CANDIDATES):

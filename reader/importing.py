@@ -3,10 +3,11 @@ transaction, with a record of what happened to each paper (for diffs and undo)."
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +56,7 @@ def write_import(
     progress: Callable[[int], None] | None = None,
     *,
     sha256: str | None = None,
-    problems: Iterable[str] = (),
+    problems: Sequence[str] = (),
     dry_run: bool = False,
     batch: int | None = None,
 ) -> ImportSummary:
@@ -66,12 +67,10 @@ def write_import(
     its own, and the import history counts what the batches so far wrote.
     """
     summary = ImportSummary(files=[source], dry_run=dry_run)
-    summary.problems = list(problems)
-    summary.skipped = summary.read = len(summary.problems)
     if batch is not None and not dry_run:
         remaining = iter(records)
         with store.transaction() as conn:
-            job = _Import(store, conn, summary, source, fmt, sha256)
+            job = _Import(store, conn, summary, source, fmt, sha256, problems)
             job.run(itertools.islice(remaining, batch), progress)
         while chunk := list(itertools.islice(remaining, batch)):
             with store.transaction():
@@ -80,7 +79,7 @@ def write_import(
         return summary
     try:
         with store.transaction() as conn:
-            _Import(store, conn, summary, source, fmt, sha256).run(records, progress)
+            _Import(store, conn, summary, source, fmt, sha256, problems).run(records, progress)
             if dry_run:
                 raise _DryRun
     except _DryRun:
@@ -99,9 +98,14 @@ class _Import:
         source: str,
         fmt: str,
         sha256: str | None,
+        problems: Sequence[str] = (),
     ) -> None:
         self.conn = conn
         self.summary = summary
+        #: The bad records' lines: a list that grows while the records are read, when
+        #: they are read as they are written.
+        self.problems = problems
+        self.records_read = 0
         self.source = source
         self.stamp = now()
         self.generation = store._bump_generation()
@@ -115,9 +119,10 @@ class _Import:
         taken = {row[0] for row in conn.execute("SELECT citekey FROM papers")}
         self.citekeys = CitekeyAllocator(taken)
         self.actions: dict[int, str] = {}
-        #: Papers met by an earlier record of this file, and that record: entries of one file
-        #: are one paper only when they share an identifier or say the same.
-        self.met: dict[int, PaperRecord] = {}
+        #: Papers met by an earlier record of this file, and a digest of what that record
+        #: says (not the record: a long list is not held whole): entries of one file are
+        #: one paper only when they share an identifier or say the same.
+        self.met: dict[int, bytes] = {}
 
     def _known(self) -> Iterator[Known]:
         for row in self.conn.execute(
@@ -138,10 +143,13 @@ class _Import:
         far: a batched import runs once per batch)."""
         summary = self.summary
         for record in records:
-            summary.read += 1
+            self.records_read += 1
             if progress is not None:
-                progress(summary.read)
+                progress(self.records_read + len(self.problems))
             self._one(record)
+            if self.records_read % 500 == 0:
+                self._count_problems()
+        self._count_problems()
         # Written whole each time: a batch may upgrade what an earlier one recorded.
         self.conn.execute("DELETE FROM import_items WHERE import_id = ?", (self.import_id,))
         self.conn.executemany(
@@ -162,11 +170,20 @@ class _Import:
             ),
         )
 
+    def _count_problems(self) -> None:
+        """Take in the bad records met so far, which count as read and skipped."""
+        problems = self.problems
+        if len(self.summary.problems) != len(problems):
+            self.summary.problems = list(problems)
+        self.summary.skipped = len(self.summary.problems)
+        self.summary.read = self.records_read + self.summary.skipped
+
     def _one(self, record: PaperRecord) -> None:
         _drop_anonymous(record)
         doi = normalize_doi(record.doi)
         arxiv_id = normalize_arxiv_id(record.arxiv_id)
-        key = abstract_key(record.abstract)
+        norm = normalize_for_identity(record.abstract)
+        key = abstract_key(record.abstract, norm)
         by_title = title_key(record.title, record.year, record.title_derived)
         ids = (doi, arxiv_id, record.openreview_id)
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
@@ -179,14 +196,15 @@ class _Import:
                     paper_id = candidate
                     break
         if paper_id is None and not self.library_was_empty and record.abstract:
-            candidate = self.matcher.similar(record.abstract)
+            candidate = self.matcher.similar(record.abstract, norm)
             if candidate is not None and self._same_paper(candidate, record, ids, "abstract"):
                 paper_id = candidate
         if paper_id is None:
-            paper_id = self._insert(record, doi, arxiv_id, key)
-            self.met.setdefault(paper_id, record)
+            paper_id = self._insert(record, doi, arxiv_id, key, by_title)
+            self.met.setdefault(paper_id, _fingerprint(record))
             return
-        self.met.setdefault(paper_id, record)
+        if paper_id not in self.met:
+            self.met[paper_id] = _fingerprint(record)
         action = self._merge(paper_id, record, doi, arxiv_id, key)
         if action == "unchanged":
             self.summary.unchanged += 1
@@ -213,7 +231,7 @@ class _Import:
         already stands for is this one only if the two records say the same.
         """
         if paper_id in self.met:
-            return _fingerprint(self.met[paper_id]) == _fingerprint(record)
+            return self.met[paper_id] == _fingerprint(record)
         row = self.conn.execute(
             "SELECT doi, arxiv_id, openreview_id, authors FROM papers WHERE id = ?", (paper_id,)
         ).fetchone()
@@ -232,7 +250,12 @@ class _Import:
         return True
 
     def _insert(
-        self, record: PaperRecord, doi: str | None, arxiv_id: str | None, key: str | None
+        self,
+        record: PaperRecord,
+        doi: str | None,
+        arxiv_id: str | None,
+        key: str | None,
+        by_title: str | None,
     ) -> int:
         wanted = usable_key(record.citekey)
         if wanted:
@@ -289,7 +312,7 @@ class _Import:
                 (paper_id, record.note, self.stamp, version),
             )
         self.matcher.add(
-            Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title_of(record))
+            Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title)
         )
         self.actions[paper_id] = "new"
         self.summary.new += 1
@@ -401,10 +424,12 @@ def _drop_anonymous(record: PaperRecord) -> None:
                 del record.csl[variable]
 
 
-def _fingerprint(record: PaperRecord) -> str:
-    """Everything a record says about its paper (not where it was read), for comparison."""
+def _fingerprint(record: PaperRecord) -> bytes:
+    """A digest of everything a record says about its paper (not where it was read), for
+    comparison."""
     data = {name: getattr(record, name) for name in PaperRecord.__slots__ if name != "source"}
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
 def _json(value: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from reader.backup import automatic_backup, check_library_file, copy_database, stamp
 from reader.errors import IndexDamaged
 from reader.highlights import display_text
-from reader.importers import ImportFormatError, parse_file
+from reader.importers import ImportFormatError, stream_file
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
 from reader.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
@@ -174,27 +174,33 @@ class Library:
         dry_run: bool = False,
         batch: int | None = None,
     ) -> ImportSummary:
-        """Import each file in one transaction (all files are read first, so a file that
-        can't be read stops the import before anything is written); the index follows
-        unless ``sync`` is off. ``strict`` refuses files with any bad record. With
-        ``batch``, a file is written in transactions of that many records, each visible to
-        other connections (an open reader) as it commits."""
-        parsed = [parse_file(Path(f), fmt) for f in files]
+        """Import each file in one transaction (all files are opened and their format
+        found first, so a file that can't be read stops the import before anything is
+        written); the index follows unless ``sync`` is off. ``strict`` refuses files with
+        any bad record. With ``batch``, a file is written in transactions of that many
+        records, each visible to other connections (an open reader) as it commits.
+
+        A file's records are written as they are read (JSON lines are decoded one at a
+        time), so a long list is never held whole; ``strict`` reads every file whole
+        first, as it must know of every bad record before it writes."""
+        parsed = [stream_file(Path(f), fmt) for f in files]
         if strict:
+            parsed = [replace(item, records=iter(list(item.records))) for item in parsed]
             bad = [line for item in parsed for line in item.problems]
             if bad:
                 raise ImportFormatError(
                     f"{len(bad)} bad record{'s' if len(bad) != 1 else ''}; nothing imported "
                     "(--strict):\n" + "\n".join(bad)
                 )
-        total = sum(len(p.records) for p in parsed)
+        total = sum(p.count for p in parsed)
         summary = ImportSummary(dry_run=dry_run)
         done = 0
         for item in parsed:
 
             def step(n: int, base: int = done) -> None:
                 if progress is not None:
-                    progress(base + n, total)
+                    # The total as known now: each file read corrects its estimate.
+                    progress(base + n, total)  # noqa: B023
 
             with self.session() as store:
                 source = str(item.path.resolve())
@@ -212,7 +218,8 @@ class Library:
             part.warnings = item.warnings
             if previous is not None:
                 part.previous = previous[0]
-            done += len(item.records)
+            done += part.read
+            total += part.read - item.count  # the count was at most that many
             summary.add(part)
             summary.reports.append(part)
         if sync and not dry_run:

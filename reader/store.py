@@ -13,7 +13,7 @@ import functools
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -414,7 +414,7 @@ class Store:
         progress: Callable[[int], None] | None = None,
         *,
         sha256: str | None = None,
-        problems: Iterable[str] = (),
+        problems: Sequence[str] = (),
         dry_run: bool = False,
         batch: int | None = None,
     ) -> ImportSummary:

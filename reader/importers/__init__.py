@@ -13,7 +13,7 @@ import hashlib
 import importlib
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,9 +144,8 @@ def parse_text(text: str, source: str, fmt: str) -> ParseResult:
     return result
 
 
-def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
-    """Read one file in the given format, or the format detected from its content."""
-    path = Path(path)
+def _read_known(path: Path, fmt: str | None) -> tuple[FileText, str]:
+    """A file's text and its format (given, or detected from the content)."""
     content = read_text(path)
     if not content.text.strip():
         raise ImportFormatError(f"{path}: the file is empty")
@@ -159,11 +158,56 @@ def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
             )
     elif fmt not in READERS:
         raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
-    result = parse_text(content.text, path.name, fmt)
-    for record in result.records:
-        # A derived title as reader cites and exports it: derived again, mark dropped.
+    return content, fmt
+
+
+def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:
+    """Each record with a derived title as reader cites and exports it derived again, its
+    mark dropped."""
+    for record in records:
         record.title, marked = strip_derived_mark(record.title)
         record.title_derived = record.title_derived or marked
-    return ParsedFile(
-        path, fmt, result.records, result.problems, content.warnings, content.sha256
+        yield record
+
+
+def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
+    """Read one file in the given format, or the format detected from its content."""
+    path = Path(path)
+    content, fmt = _read_known(path, fmt)
+    result = parse_text(content.text, path.name, fmt)
+    records = list(_marks_dropped(result.records))
+    return ParsedFile(path, fmt, records, result.problems, content.warnings, content.sha256)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamedFile:
+    """One file's records, read as they are asked for (each once), and at most how many
+    there are; ``problems`` grows as the records are read."""
+
+    path: Path
+    format: str
+    records: Iterator[PaperRecord]
+    count: int
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    sha256: str = ""
+
+
+def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
+    """Open one file as parse_file reads it, its records converted one at a time as they
+    are asked for where the format allows (JSON lines), so that a large list is never
+    held whole; other formats are parsed here, whole. A file that is not of a known
+    format raises here, before any record is asked for."""
+    path = Path(path)
+    content, fmt = _read_known(path, fmt)
+    module = importlib.import_module(READERS[fmt])
+    problems: list[str] = []
+    if hasattr(module, "stream"):
+        records, count = module.stream(content.text, path.name, problems)
+    else:
+        result: ParseResult = module.parse(content.text, path.name)
+        problems = result.problems
+        records, count = iter(result.records), len(result.records)
+    return StreamedFile(
+        path, fmt, _marks_dropped(records), count, problems, content.warnings, content.sha256
     )

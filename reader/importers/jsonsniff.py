@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple
 
@@ -308,6 +308,47 @@ def _load_lines(text: str, source: str) -> list[JsonRecord]:
     return records
 
 
+def iter_lines(text: str, source: str) -> tuple[Iterator[JsonRecord], int] | None:
+    """The records of a JSON-lines text, decoded one at a time as they are asked for, and
+    how many lines it has (at most that many records); None when the text is not JSON
+    lines (an array, a stream of objects over several lines), which load_records reads.
+
+    What load_records gives for JSON lines, without holding every decoded record (or a
+    copy of the text split into lines) at once.
+    """
+    start = _skip_ws(text, 0)
+    if not text.startswith("{", start):
+        return None
+    first_end = text.find("\n", start)
+    try:
+        json.loads(text[start:] if first_end < 0 else text[start:first_end])
+    except (ValueError, RecursionError):
+        return None
+    return _lines(text, source), text.count("\n") + 1
+
+
+def _lines(text: str, source: str) -> Iterator[JsonRecord]:
+    pos, number, index = 0, 0, 0
+    if text.startswith("\ufeff"):
+        pos = 1
+    size = len(text)
+    while pos < size:
+        end = text.find("\n", pos)
+        if end < 0:
+            end = size
+        number += 1
+        line = text[pos:end]
+        pos = end + 1
+        if not line.strip(" \t\r"):
+            continue
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            value = Unreadable(_line_error(exc))
+        index += 1
+        yield JsonRecord(value, f"{source}:{number}", source, number, index)
+
+
 def _line_error(exc: BaseException) -> str:
     """Why one JSON line could not be read, for a problem line."""
     if isinstance(exc, json.JSONDecodeError):
@@ -366,12 +407,24 @@ def build_result(
     the records around it are kept.
     """
     result = ParseResult()
+    result.records.extend(convert_records(records, convert, result.problems, id_keys))
+    return result
+
+
+def convert_records(
+    records: Iterable[JsonRecord],
+    convert: Callable[[JsonRecord], Outcome],
+    problems: list[str],
+    id_keys: tuple[str, ...] = ("id",),
+) -> Iterator[PaperRecord]:
+    """The papers ``convert`` makes of the records, one at a time, as build_result makes
+    them; each problem line is added to ``problems`` as its record is met."""
     for record in records:
         if isinstance(record.value, Unreadable):
-            result.problems.append(f"{record.location}: {record.value.reason}; line skipped")
+            problems.append(f"{record.location}: {record.value.reason}; line skipped")
             continue
         if not isinstance(record.value, dict):
-            result.problems.append(
+            problems.append(
                 f"{record.location}: record #{record.position} is {_describe(record.value)}, "
                 "not an object; skipped"
             )
@@ -380,16 +433,15 @@ def build_result(
             outcome = convert(record)
         except Exception as exc:  # one odd record must not cost the user the whole file
             label = record_label(record, id_keys)
-            result.problems.append(
+            problems.append(
                 f"{record.location}: record {label} could not be read "
                 f"(unexpected data: {type(exc).__name__}); skipped"
             )
             continue
         if isinstance(outcome, str):
-            result.problems.append(f"{record.location}: {outcome}")
+            problems.append(f"{record.location}: {outcome}")
         else:
-            result.records.append(outcome)
-    return result
+            yield outcome
 
 
 def record_label(record: JsonRecord, keys: tuple[str, ...] = ("id",)) -> str:

@@ -8,6 +8,7 @@ API v2's wrapped values (``content.title.value``); each field may be either.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from reader.identifiers import openreview_id, openreview_url
@@ -18,8 +19,10 @@ from reader.importers.jsonsniff import (
     build_result,
     clean_abstract,
     clean_title,
+    convert_records,
     date_from_epoch_ms,
     finish_record,
+    iter_lines,
     load_records,
     record_label,
     string_list,
@@ -39,21 +42,34 @@ def parse(text: str, source: str) -> ParseResult:
     return build_result(_unwrap_notes(load_records(text, source)), _convert)
 
 
-def _unwrap_notes(records: list[JsonRecord]) -> list[JsonRecord]:
+def stream(text: str, source: str, problems: list[str]) -> tuple[Iterator[PaperRecord], int]:
+    """The records of ``parse``, read one at a time as they are asked for (JSON lines;
+    other layouts are read whole), and at most how many there are; problem lines are added
+    to ``problems`` as their records are met."""
+    lines = iter_lines(text, source)
+    if lines is None:
+        result = parse(text, source)
+        problems.extend(result.problems)
+        return iter(result.records), len(result.records)
+    records, count = lines
+    return convert_records(_unwrap_notes(records), _convert, problems), count
+
+
+def _unwrap_notes(records: Iterable[JsonRecord]) -> Iterator[JsonRecord]:
     """The notes of an API response object in place of the object itself."""
-    out: list[JsonRecord] = []
+    position = 0
     for record in records:
         value = record.value
         notes = value.get("notes") if isinstance(value, dict) else None
         if isinstance(notes, list) and "content" not in value:
             for note in notes:
-                index = len(out) + 1
-                out.append(
-                    JsonRecord(note, f"{record.file}#{index}", record.file, record.line, index)
+                position += 1
+                yield JsonRecord(
+                    note, f"{record.file}#{position}", record.file, record.line, position
                 )
         else:
-            out.append(record._replace(position=len(out) + 1))
-    return out
+            position += 1
+            yield record._replace(position=position)
 
 
 def _value(field: Any) -> Any:
