@@ -1,11 +1,15 @@
 """A reader process for the crash and concurrency tests to run and kill.
 
-    python -m tests.crash_driver LIBRARY import FILE
+    python -m tests.crash_driver LIBRARY import FILE [--hold-after=M]
     python -m tests.crash_driver LIBRARY writes COUNT [SEED] [--no-index] [--part=I/N]
 
 It prints ``ready`` once the library is open, then one line after each write has been
-committed (``import N``, ``star ID 0|1 K``, ``note ID K``), flushed at once, so whoever
-reads its output knows exactly which writes the process had promised when it died.
+committed (``star ID 0|1 K``, ``note ID K``), flushed at once, so whoever reads its output
+knows exactly which writes the process had promised when it died. An import says where it
+is: ``record K`` as it reads the K-th record inside its transaction, ``committed`` once
+the transaction has committed, ``indexed K`` as the index follows, then ``import N``.
+``--hold-after=M`` stops after the M-th of those lines (``ready`` not counted) until the
+process is killed, so a test can kill it at a point it chose rather than at a time.
 Writes go through the same Library calls as the CLI and the app (the index follows each
 one unless ``--no-index``). ``--part=I/N`` writes only to every N-th paper from the I-th,
 so two writers can share a library and each still know what the other cannot have changed.
@@ -47,8 +51,24 @@ def main(argv: list[str]) -> int:
     library = Library(Path(root))
     say("ready")
     if mode == "import":
-        summary = library.import_files([Path(rest[0])])
-        say(f"import {summary.new}")
+        hold = next((int(f.removeprefix("--hold-after=")) for f in rest
+                     if f.startswith("--hold-after=")), 0)
+        lines = 0
+
+        def event(line: str) -> None:
+            nonlocal lines
+            say(line)
+            lines += 1
+            if lines == hold:
+                sys.stdin.read()  # the test kills the process here
+
+        # As `reader import` does it: the transaction, then the index.
+        summary = library.import_files(
+            [Path(rest[0])], progress=lambda n, _total: event(f"record {n}"), sync=False
+        )
+        event("committed")
+        library.sync_index(progress=lambda n, _total: event(f"indexed {n}"))
+        event(f"import {summary.new}")
         return 0
     count = int(rest[0])
     seed = int(rest[1]) if len(rest) > 1 and rest[1].isdigit() else 0
