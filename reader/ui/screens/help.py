@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,30 +20,40 @@ from reader.ui.keymap import key_label
 SAVED_SEARCH_PREFIX = "app.saved_"
 
 
+def help_rows(
+    section: list[BindingType], keymap: Mapping[str, str] | None = None
+) -> list[list[str]]:
+    """The (keys, description) rows of one section, with the keys the keymap gives."""
+    rows: list[list[str]] = []
+    saved_row: list[str] | None = None
+    for binding in section:
+        assert isinstance(binding, Binding)
+        keys = key_label(binding, keymap)
+        if (binding.id or "").startswith(SAVED_SEARCH_PREFIX):
+            # Nine keys that differ only by number read best as one row.
+            if saved_row is None:
+                saved_row = [keys, "Open saved search 1, 2, …"]
+                rows.append(saved_row)
+            else:
+                saved_row[0] += f" {keys}"
+            continue
+        rows.append([keys, binding.description])
+    return rows
+
+
 def help_table(
-    sections: list[tuple[str, list[BindingType]]], keymap: Mapping[str, str] | None = None
+    sections: list[tuple[str, list[BindingType]]],
+    keymap: Mapping[str, str] | None = None,
+    key_width: int = 0,
 ) -> Table:
-    """A table of the given sections and their bindings, with the keys the keymap gives."""
+    """A table of the given sections and their bindings, with the keys the keymap gives;
+    the keys' column at least ``key_width`` wide."""
     table = Table.grid(padding=(0, 2))
-    table.add_column(justify="right", style="bold")
+    table.add_column(justify="right", style="bold", min_width=key_width)
     table.add_column()
     for title, section in sections:
         table.add_row(Text(title, style="bold underline"), "")
-        rows: list[list[str]] = []
-        saved_row: list[str] | None = None
-        for binding in section:
-            assert isinstance(binding, Binding)
-            keys = key_label(binding, keymap)
-            if (binding.id or "").startswith(SAVED_SEARCH_PREFIX):
-                # Nine keys that differ only by number read best as one row.
-                if saved_row is None:
-                    saved_row = [keys, "Open saved search 1, 2, …"]
-                    rows.append(saved_row)
-                else:
-                    saved_row[0] += f" {keys}"
-                continue
-            rows.append([keys, binding.description])
-        for keys, description in rows:
+        for keys, description in help_rows(section, keymap):
             table.add_row(keys, description)
         table.add_row("", "")
     return table
@@ -52,6 +63,9 @@ class HelpScreen(ModalScreen[None]):
     """Lists every key binding."""
 
     BINDINGS = bindings.HELP
+    # Side by side the two tables need about 100 columns; narrower, their rows would wrap
+    # into each other, so the second goes below the first (styles: `.-one-column`).
+    HORIZONTAL_BREAKPOINTS = [(0, "-one-column"), (100, "-two-columns")]
 
     def __init__(self, keymap: Mapping[str, str] | None = None) -> None:
         super().__init__()
@@ -69,13 +83,18 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Static("Keys", id="help-title")
-            # Two columns, so every key fits on one 40-line screen.
+            # Two columns where there is room, so every key fits on one 40-line screen.
             half = 2
+            # One width for both keys' columns, so that one above the other they line up.
+            key_width = max(
+                cell_len(text)
+                for title, section in bindings.SECTIONS
+                for text in [title, *(keys for keys, _ in help_rows(section, self.keymap))]
+            )
             with Horizontal(id="help-columns"):
-                yield Static(help_table(bindings.SECTIONS[:half], self.keymap),
-                             classes="help-table")
-                yield Static(help_table(bindings.SECTIONS[half:], self.keymap),
-                             classes="help-table")
+                for sections in (bindings.SECTIONS[:half], bindings.SECTIONS[half:]):
+                    yield Static(help_table(sections, self.keymap, key_width),
+                                 classes="help-table")
             star, note, copy = (self._key(i) for i in ("paper.star", "paper.note", "paper.copy"))
             yield Static(
                 f"{star}, {note} and {copy} work in the reading view too; "
