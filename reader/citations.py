@@ -136,6 +136,7 @@ _TEX_MATH = re.compile(_MATH, re.DOTALL)
 _TEX_KEPT = re.compile(_MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\s])", re.DOTALL)
 # A private-use character stands in for math while a title's words are protected.
 _KEPT_MARK = "\ue000"
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 # A standalone "and" inside one author's name would split it into two authors.
 _AND_WORD = re.compile(r"(?<!\S)(and)(?!\S)", re.IGNORECASE)
 
@@ -278,7 +279,10 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if keywords:
         name = aliases.get("keywords", "keywords")
         fields.append((name, ", ".join(_escape_text(k) for k in keywords)))
-    abstract = _fold(paper.abstract or "")
+    # A blank line inside a braced value is legal BibTeX: paragraphs stay paragraphs.
+    abstract = "\n\n".join(
+        p for p in (_fold(p) for p in _PARAGRAPH_BREAK.split(paper.abstract or "")) if p
+    )
     if abstract:
         # An abstract from a .bib file is TeX as its source wrote it; others are plain text
         # with TeX math.

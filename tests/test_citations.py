@@ -102,10 +102,13 @@ def assert_bibtex_balanced(entry: str) -> None:
             depth -= 1
             assert depth >= 0, entry
     assert depth == 0, entry
-    # Each field value must close on its own line, or BibTeX would swallow later fields.
-    for line in entry.splitlines()[1:-1]:
-        line_depth = line.count("{") - line.count("}")
-        assert line_depth == 0, line
+    # Each field value must close before the next field starts, or BibTeX would swallow
+    # later fields (an abstract's paragraphs are the only values on several lines).
+    body = entry.rstrip("\n")
+    body = body[body.index("\n") + 1 : body.rindex("\n")]
+    for value in re.split(r"\n(?=  [\w\-:.+]+ = )", body):
+        value_depth = value.count("{") - value.count("}")
+        assert value_depth == 0, value
 
 
 # --- make_citekey --------------------------------------------------------------------
@@ -333,7 +336,7 @@ def test_newlines_tabs_and_control_characters_fold_to_spaces() -> None:
     assert "\x1b" not in entry and "\t" not in entry and "\x00" not in entry
     values = parse_one(entry)
     assert values["title"] == "Line one line two tab [31mred"
-    assert values["abstract"] == "Para one. Para two. Next"
+    assert values["abstract"] == "Para one.\n\nPara two. Next"
     assert values["author"] == "Jane Smith"
 
 

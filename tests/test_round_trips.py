@@ -126,3 +126,29 @@ def test_csljson_export_import_keeps_entries_without_title_and_bibtex_types(
         assert export([again], "bibtex") == export([paper], "bibtex"), key
     assert export([back["inbook-crossref"]], "bibtex").startswith("@inbook{inbook-crossref,")
     assert "crossref = {whole-set}" in export([back["inbook-crossref"]], "bibtex")
+
+
+PARAGRAPHS = r"""@article{paragraphs,
+  title = {Two paragraphs},
+  author = {Tan, Vincent},
+  year = {2014},
+  abstract = {The first paragraph
+  wraps over two lines.
+
+  The second paragraph, at 50\% of $n$.}
+}
+"""
+
+
+def test_bibtex_export_keeps_abstract_paragraphs(tmp_path: Path) -> None:
+    first = _bibtex_of(_library_from(PARAGRAPHS, "a.bib", tmp_path))
+    assert (
+        "abstract = {The first paragraph wraps over two lines.\n\n"
+        r"The second paragraph, at 50\% of $n$.}"
+    ) in first
+    library = _library_from(first, "b.bib", tmp_path)
+    [paper] = library.store.iter_papers()
+    assert paper.abstract == (
+        "The first paragraph wraps over two lines.\n\nThe second paragraph, at 50\\% of $n$."
+    )
+    assert _bibtex_of(library) == first
