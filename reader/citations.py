@@ -227,6 +227,12 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
         # "arXiv preprint arXiv:…" is no venue: biblatex says it with eprint fields.
         venue = ""
     fields: list[tuple[str, str]] = []
+    # What the source's crossref parent gave the entry is the parent's to say: the entry is
+    # written with its own fields and the crossref, as its source wrote it.
+    inherited = (
+        set(source.get("@inherited", []))
+        if isinstance(source, dict) and source.get("crossref") else set()
+    )
 
     title = _fold(paper.title or "")
     subtitle = source.get("subtitle") if isinstance(source, dict) else None
@@ -238,31 +244,35 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     authors = _record_names(paper, "author")
     if authors is None:
         authors = [_escape_name(n) for n in (_fold(a) for a in (paper.authors or [])) if n]
+    if "author" in inherited:
+        authors = []
     if authors or "author" in others:
         fields.append(("author", " and ".join(authors + (["others"] if "author" in others
                                                          else []))))
     for variable, name in (("editor", "editor"), ("translator", "translator"),
                            ("container-author", "bookauthor")):
         names = _record_names(paper, variable) or []
-        if names:
+        if names and variable not in inherited:
             fields.append((name, " and ".join(names + (["others"] if name in others else []))))
-    if venue:
+    if venue and "container-title" not in inherited:
         default = ("journaltitle" if biblatex else "journal") if journal else "booktitle"
         name = aliases.get("container-title", default)
         if biblatex and name == "journal":
             name = "journaltitle"
         value = venue if source or csl_type else _expand_venue(venue)
         fields.append((name, _escape_text(value)))
-    fields += _record_fields(paper, entry_type, aliases, biblatex)
-    date = "" if "date" in source else _iso_date(paper)
+    fields += _record_fields(paper, entry_type, aliases, biblatex, inherited)
+    date = "" if "date" in source or "issued" in inherited else _iso_date(paper)
     if not (biblatex or aliases.get("issued") == "date"
             or (date.count("-") == 2 and "issued" in paper.csl)):
         date = ""  # classic BibTeX says year and month; a day needs biblatex's date
     if date:
         fields.append(("date", date))
-    if paper.year is not None and not (biblatex and date) and "year" not in source:
+    own_date = "issued" not in inherited
+    if (paper.year is not None and not (biblatex and date) and "year" not in source
+            and own_date):
         fields.append(("year", _escape_text(_fold(str(paper.year)))))
-    month = _month(paper)
+    month = _month(paper) if own_date else ""
     if month and not (biblatex and date) and "month" not in source:
         fields.append(("month", month))
     doi = _escape_doi(_fold(paper.doi or ""))
@@ -397,14 +407,19 @@ def _escape_name_part(text: str) -> str:
 
 
 def _record_fields(
-    paper: Paper, entry_type: str, aliases: dict[str, str], biblatex: bool
+    paper: Paper,
+    entry_type: str,
+    aliases: dict[str, str],
+    biblatex: bool,
+    inherited: set[str],
 ) -> list[tuple[str, str]]:
-    """The record's variables as BibTeX fields (under the source's own names where known)."""
+    """The record's variables as BibTeX fields (under the source's own names where known),
+    but for those ``inherited`` from a crossref parent."""
     fields: list[tuple[str, str]] = []
     written: set[str] = set()
     for variable, default in _BIBTEX_FIELDS:
         value = paper.csl.get(variable)
-        if value in (None, "") or isinstance(value, dict | list):
+        if value in (None, "") or isinstance(value, dict | list) or variable in inherited:
             continue
         name = aliases.get(variable, default)
         if variable == "publisher" and variable not in aliases:

@@ -114,6 +114,64 @@ def test_bibtex_xampl_strings_crossref_and_months() -> None:
     assert {"article", "inbook", "book", "booklet", "incollection", "manual"} <= kinds
 
 
+def test_bibtex_crossref_children_inherit_what_they_lack() -> None:
+    records = {r.citekey: r for r in parse_data(bibtex.parse, "xampl.bib").records}
+    # A book in a set takes the set's author and publisher; its own title, year and note win.
+    book = records["book-crossref"]
+    assert (book.title, book.authors, book.year) == (
+        "Seminumerical Algorithms", ["Donald E. Knuth"], 1981
+    )
+    assert book.csl["publisher"] == "Addison-Wesley"
+    assert book.csl["note"] == "This is a cross-referencing BOOK entry"
+    # A chapter takes the book's title as its book title and the book's author as its own
+    # and as the book's author (biblatex).
+    inbook = records["inbook-crossref"]
+    assert inbook.venue == "The Art of Computer Programming"
+    assert inbook.csl["author"] == inbook.csl["container-author"] == [
+        {"given": "Donald E.", "family": "Knuth"}
+    ]
+    # A part of a collection: its editors, publisher, place, series and date.
+    part = records["incollection-crossref"]
+    assert [n["family"] for n in part.csl["editor"]] == ["Lipcoll", "Lawrie", "Sameh"]
+    assert (part.csl["publisher"], part.csl["publisher-place"], part.date) == (
+        "Academic Press", "New York", "1977-09"
+    )
+    # A paper in proceedings: their booktitle, place and year; an empty field of its own
+    # (organization = "") is a field it has, so the proceedings' organization stays theirs.
+    paper = records["inproceedings-crossref"]
+    assert paper.venue == "Proc. Fifteenth Annual ACM Symposium on the Theory of Computing"
+    assert (paper.year, paper.csl["publisher-place"]) == (1983, "Boston")
+    assert "publisher" not in paper.csl
+    # An article takes its journal issue's volume and number.
+    article = records["article-crossref"]
+    assert (article.csl["volume"], article.csl["issue"]) == ("41", "7")
+
+
+def test_bibtex_crossref_follows_biblatex_title_mappings() -> None:
+    text = (
+        "@inproceedings{part, title={Part}, author={Ada Lovelace}, crossref={proc}}\n"
+        "@proceedings{proc, title={Proceedings of X}, subtitle={Volume One},"
+        " shorttitle={ProcX}, editor={Grace Hopper}, publisher={ACM}, year=2001,"
+        " doi={10.1145/1}, abstract={About the proceedings.}}\n"
+        "@book{volume, title={Volume Two}, crossref={set}}\n"
+        "@mvbook{set, title={The Set}, author={Donald Knuth}, publisher={AW}, year=1997}\n"
+        "@book{untitled, crossref={plain}}\n"
+        "@book{plain, title={Plain}, subtitle={Sub}, author={A. Author}, year=1990}\n"
+    )
+    records = {r.citekey: r for r in bibtex.parse(text, "x.bib").records}
+    part = records["part"]
+    assert (part.title, part.venue, part.year) == ("Part", "Proceedings of X", 2001)
+    assert part.csl["editor"] == [{"given": "Grace", "family": "Hopper"}]
+    assert part.csl["publisher"] == "ACM"
+    # What identifies or describes the proceedings alone is not the paper's.
+    assert (part.doi, part.abstract) == (None, "")
+    # A multi-volume parent's title is the volume's main title, never its own title.
+    volume = records["volume"]
+    assert (volume.title, volume.authors, volume.year) == ("Volume Two", ["Donald Knuth"], 1997)
+    # A child without a title of its own takes its parent's title fields as they are.
+    assert records["untitled"].title == "Plain: Sub"
+
+
 def test_bibtex_cyrillic_and_name_forms() -> None:
     result = parse_data(bibtex.parse, "cyrillic.bib")
     assert (len(result.records), result.problems) == (5, [])

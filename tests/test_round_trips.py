@@ -152,3 +152,33 @@ def test_bibtex_export_keeps_abstract_paragraphs(tmp_path: Path) -> None:
         "The first paragraph wraps over two lines.\n\nThe second paragraph, at 50\\% of $n$."
     )
     assert _bibtex_of(library) == first
+
+
+CROSSREF = r"""@book{set,
+  title = {The Art of Computer Programming},
+  author = {Knuth, Donald E.},
+  publisher = {Addison-Wesley},
+  year = {1968}
+}
+
+@book{volume,
+  title = {Seminumerical Algorithms},
+  volume = {2},
+  crossref = {set},
+  year = {1981}
+}
+"""
+
+
+def test_bibtex_export_leaves_inherited_fields_to_the_crossref_parent(tmp_path: Path) -> None:
+    library = _library_from(CROSSREF, "a.bib", tmp_path)
+    volume = library.store.paper(library.store.id_for_key("volume") or 0)
+    assert volume is not None and volume.authors == ["Donald E. Knuth"]
+    first = _bibtex_of(library)
+    # The child as its source wrote it: its own fields and the crossref, nothing inherited.
+    assert (
+        "@book{volume,\n  title = {Seminumerical Algorithms},\n  volume = {2},\n"
+        "  year = {1981},\n  crossref = {set}\n}"
+    ) in first
+    second = _bibtex_of(_library_from(first, "b.bib", tmp_path))
+    assert second == first

@@ -86,14 +86,33 @@ _MONTHS = {
 }
 _MONTH_NUMBERS = {abbr: n for n, abbr in enumerate(_MONTHS, start=1)}
 
-# Fields a child inherits from its crossref parent when it lacks them (BibTeX copies every
-# missing field; only these matter for a paper record).
-_INHERITED = ("booktitle", "journal", "journaltitle", "year", "date", "month", "eventtitle")
-# Entry types whose own title is the book title of the parts that crossref them.
-_BOOK_LIKE = frozenset("book mvbook proceedings mvproceedings collection mvcollection".split())
-_PART_LIKE = frozenset(
-    "inbook incollection inproceedings bookinbook suppbook suppcollection".split()
+# Crossref inheritance follows BibTeX (a child takes every field of its parent that it does
+# not have; a field present but empty counts as had) with biblatex's mappings for the title
+# fields below. A child never takes the links and labels biblatex leaves alone, nor what
+# identifies or describes the parent alone: its DOI, eprint, URL, abstract and keywords would
+# make the part look like the whole (and merge it with the whole by identifier).
+_NOT_INHERITED = frozenset(
+    "crossref xref ids entryset entrysubtype execute label options presort related "
+    "relatedoptions relatedstring relatedtype shorthand shorthandintro sortkey "
+    "doi eprint eprinttype archiveprefix primaryclass arxivid url abstract keywords keyword "
+    "pmid file".split()
 )
+# Entry types whose own title is the book title of the parts that crossref them.
+_BOOK_LIKE = frozenset("book proceedings collection reference".split())
+_MULTIVOLUME = frozenset("mvbook mvproceedings mvcollection mvreference".split())
+_PART_LIKE = frozenset(
+    "inbook incollection inproceedings inreference bookinbook suppbook suppcollection".split()
+)
+_BOOK_PARTS = frozenset("inbook bookinbook suppbook".split())
+# What becomes of a parent's title fields in a part (biblatex's default inheritance); a
+# field mapped to None is not inherited at all.
+_TITLE_FIELDS = ("title", "subtitle", "titleaddon", "shorttitle", "sorttitle", "indextitle",
+                 "indexsorttitle")
+_AS_BOOK_TITLE = dict(zip(_TITLE_FIELDS, ("booktitle", "booksubtitle", "booktitleaddon"),
+                          strict=False))
+_AS_MAIN_TITLE = dict(zip(_TITLE_FIELDS, ("maintitle", "mainsubtitle", "maintitleaddon"),
+                          strict=False))
+_AS_JOURNAL_TITLE = {"title": "journaltitle", "subtitle": "journalsubtitle"}
 
 
 @dataclass(slots=True)
@@ -289,7 +308,7 @@ def _closing_quote(text: str, start: int) -> int:
 def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecord | None:
     """The record of one entry, or None when it has neither title nor abstract."""
     fields = dict(entry.fields)
-    parent_title = _inherit(entry, fields, by_key)
+    inherited = _inherit(entry, fields, by_key)
 
     title = _plain(fields.get("title", ""))
     subtitle = _plain(fields.get("subtitle", ""))
@@ -316,10 +335,8 @@ def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecor
         (name for name in ("journal", "journaltitle", "booktitle") if fields.get(name)), None
     )
     venue_raw = fields[venue_field] if venue_field else ""
-    if not venue_raw and parent_title and entry.kind in _PART_LIKE:
-        venue_raw = parent_title
     year, date = _year_and_date(fields)
-    csl, extra = _csl_and_extra(entry, fields, date, venue_field)
+    csl, extra = _csl_and_extra(entry, fields, date, venue_field, inherited)
     return PaperRecord(
         abstract=abstract,
         title=title,
@@ -383,19 +400,25 @@ _DEFAULT_FIELD = {
 
 
 def _csl_and_extra(
-    entry: _Entry, fields: dict[str, str], date: str | None, venue_field: str | None
+    entry: _Entry,
+    fields: dict[str, str],
+    date: str | None,
+    venue_field: str | None,
+    inherited: set[str],
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The CSL variables of an entry, and its own fields the record does not model (verbatim).
 
     ``@fields`` among the kept fields remembers the source's name for a variable that more
     than one field can hold (``location`` or ``address``, ``journaltitle`` or ``journal``), so
     that an export writes it back under the same name; ``@others`` the name lists that ended
-    in ``and others``; ``@type`` the entry type.
+    in ``and others``; ``@type`` the entry type; ``@inherited`` the variables whose values
+    came from the crossref parent, which an export leaves to the parent.
     """
     csl: dict[str, Any] = {"type": csl_type_for_bibtex(entry.kind)}
     used = set(_COLUMN_FIELDS)
     names: dict[str, str] = {}
     others: list[str] = []
+    from_parent: set[str] = set()
     for field, variable in _NAME_FIELDS.items():
         value = fields.get(field, "")
         if value.strip():
@@ -403,7 +426,9 @@ def _csl_and_extra(
             if parsed:
                 csl[variable] = parsed
                 used.add(field)
-            if has_others:
+                if field in inherited:
+                    from_parent.add(variable)
+            if has_others and field not in inherited:
                 others.append(field)
     for field, value in fields.items():
         target = _TEXT_VARIABLES.get(field)
@@ -418,13 +443,21 @@ def _csl_and_extra(
             used.add(field)
             if _DEFAULT_FIELD.get(variable, field) != field:
                 names[variable] = field
+            if field in inherited:
+                from_parent.add(variable)
     number = fields.get("number", "").strip()
     if number:
         csl["issue" if entry.kind in _ISSUE_KINDS else "number"] = _plain(number)
+        if "number" in inherited:
+            from_parent.add("issue" if entry.kind in _ISSUE_KINDS else "number")
     if venue_field:
         used.add(venue_field)
         if venue_field != ("journal" if entry.kind in _ISSUE_KINDS else "booktitle"):
             names["container-title"] = venue_field
+        if venue_field in inherited:
+            from_parent.add("container-title")
+    if inherited & {"year", "date"}:
+        from_parent.add("issued")
     if fields.get("keyword") and not fields.get("keywords"):
         names["keywords"] = "keyword"
     parts = date_parts(date)
@@ -437,10 +470,13 @@ def _csl_and_extra(
         csl["accessed"] = {"date-parts": [accessed]}
     if _arxiv_id(fields):
         used.update(("eprint", "archiveprefix", "eprinttype"))
+    # An empty field of a child keeps its parent's value out (xampl's organization = ""),
+    # so it is kept too.
+    crossref = bool(entry.fields.get("crossref", "").strip())
     kept: dict[str, Any] = {
         field: clean_imported(value)
         for field, value in entry.fields.items()
-        if value.strip() and field not in used
+        if (value.strip() or crossref) and field not in used
     }
     raw_date = entry.fields.get("date", "").strip()
     if "/" in raw_date:
@@ -460,16 +496,18 @@ def _csl_and_extra(
         kept["@others"] = others
     if entry.kind:
         kept["@type"] = entry.kind
+    if from_parent:
+        kept["@inherited"] = sorted(from_parent)
     return csl, {"bibtex": kept}
 
 
-def _inherit(entry: _Entry, fields: dict[str, str], by_key: dict[str, _Entry]) -> str:
-    """Copy missing fields from the crossref chain into ``fields``; return the book title.
+def _inherit(entry: _Entry, fields: dict[str, str], by_key: dict[str, _Entry]) -> set[str]:
+    """Copy what the crossref chain gives the entry into ``fields``; return those fields.
 
-    The book title is the title of the first book-like ancestor, which BibLaTeX uses as the
-    ``booktitle`` of its parts. A chain that loops back on itself simply ends.
+    Each ancestor in turn gives the fields the entry does not have yet, so the nearest one
+    wins. A chain that loops back on itself simply ends.
     """
-    book_title = ""
+    inherited: set[str] = set()
     seen = {entry.key.lower()}
     parent_key = entry.fields.get("crossref", "").strip().lower()
     while parent_key and parent_key not in seen:
@@ -477,13 +515,37 @@ def _inherit(entry: _Entry, fields: dict[str, str], by_key: dict[str, _Entry]) -
         parent = by_key.get(parent_key)
         if parent is None:
             break
-        for name in _INHERITED:
-            if not fields.get(name) and parent.fields.get(name):
-                fields[name] = parent.fields[name]
-        if not book_title and parent.kind in _BOOK_LIKE:
-            book_title = parent.fields.get("booktitle") or parent.fields.get("title", "")
+        titles = _title_mapping(parent.kind, entry.kind)
+        # Title fields last: a parent's own booktitle is the part's before its mapped title.
+        for name, value in sorted(parent.fields.items(), key=lambda f: f[0] in _TITLE_FIELDS):
+            if name in _NOT_INHERITED:
+                continue
+            if name in _TITLE_FIELDS:
+                # Under their own names only to a child with no title of its own: a book's
+                # subtitle is not that of a volume in it.
+                targets = [titles.get(name) if titles else
+                           (None if "title" in entry.fields else name)]
+            else:
+                targets = [name]
+            if name == "author" and parent.kind == "book" and entry.kind in _BOOK_PARTS:
+                targets.append("bookauthor")  # the book's author is also the part's
+            for target in targets:
+                if target and target not in fields:
+                    fields[target] = value
+                    inherited.add(target)
         parent_key = parent.fields.get("crossref", "").strip().lower()
-    return book_title
+    return inherited
+
+
+def _title_mapping(parent: str, child: str) -> dict[str, str]:
+    """How a parent's title fields reach a child of this type (empty: under their own names)."""
+    if parent in _MULTIVOLUME and (child in _BOOK_LIKE or child in _PART_LIKE):
+        return _AS_MAIN_TITLE
+    if parent in _BOOK_LIKE and child in _PART_LIKE:
+        return _AS_BOOK_TITLE
+    if parent == "periodical" and child in ("article", "suppperiodical"):
+        return _AS_JOURNAL_TITLE
+    return {}
 
 
 def _plain(value: str) -> str:
