@@ -275,7 +275,9 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     month = _month(paper) if own_date else ""
     if month and not (biblatex and date) and "month" not in source:
         fields.append(("month", month))
-    doi = _escape_doi(_fold(paper.doi or ""))
+    from reader.record import source_doi
+
+    doi = _escape_doi(_fold(source_doi(paper.csl, paper.doi) or ""))
     if doi:
         fields.append(("doi", doi))
     url = _escape_url(_fold(paper.url or ""))

@@ -71,7 +71,13 @@ from typing import Any
 
 from reader.citations import entry_key
 from reader.models import Paper
-from reader.record import COLUMN_VARIABLES, NAME_VARIABLES, names_go_on, split_name
+from reader.record import (
+    COLUMN_VARIABLES,
+    NAME_VARIABLES,
+    names_go_on,
+    source_doi,
+    split_name,
+)
 from reader.textrender import plain_line, to_plain
 
 __all__ = [
@@ -420,8 +426,9 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     for variable, value in paper.csl.items():
         if variable not in item and variable not in COLUMN_VARIABLES:
             item[variable] = value
-    if paper.doi and paper.doi.strip():
-        item["DOI"] = paper.doi.strip()
+    doi = source_doi(paper.csl, paper.doi)
+    if doi and doi.strip():
+        item["DOI"] = doi.strip()
     url = paper_url(paper)
     if url:
         item["URL"] = url

@@ -29,6 +29,7 @@ from reader.citations import entry_key
 from reader.format_names import EXPORT_FORMATS
 from reader.formats import CitationError, link_url, render
 from reader.models import Paper
+from reader.record import source_doi
 from reader.textrender import plain_line, to_plain
 
 __all__ = [
@@ -185,7 +186,7 @@ def _csv(papers: Sequence[Paper]) -> str:
                 "; ".join(p.authors or []),
                 p.venue or "",
                 "" if p.year is None else p.year,
-                p.doi or "",
+                source_doi(p.csl, p.doi) or "",
                 p.arxiv_id or "",
                 p.url or "",
                 "; ".join(p.keywords or []),

@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)", re.IGNORECASE)
+# shortDOI's ``10/abcde``, alone or behind a resolver: anywhere else "10/" is a path.
+_SHORT_DOI = re.compile(
+    r"(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?(10/[a-z0-9]+)$", re.IGNORECASE
+)
 _ARXIV_NEW = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
 _ARXIV_OLD = re.compile(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
@@ -13,14 +17,26 @@ _OPENREVIEW_ID = re.compile(r"^[\w\-]{6,20}$")
 
 
 def normalize_doi(value: str | None) -> str | None:
-    """``https://doi.org/10.1145/ABC.`` → ``10.1145/abc``; None when it holds no DOI."""
+    """``https://doi.org/10.1145/ABC.`` → ``10.1145/abc``; None when it holds no DOI.
+
+    The form DOIs are compared in (they are case-insensitive); a short DOI (``10/fqd6hj``)
+    is its own DOI here, as it cannot be expanded without asking doi.org.
+    """
+    written = doi_as_written(value)
+    return written.lower() if written else None
+
+
+def doi_as_written(value: str | None) -> str | None:
+    """The DOI in ``value`` as its source spelled it (case, short form), without a resolver
+    prefix or trailing punctuation; None when it holds no DOI."""
     if not value:
         return None
-    match = _DOI.search(value.strip())
+    text = value.strip()
+    match = _DOI.search(text) or _SHORT_DOI.match(text)
     if not match:
         return None
-    # DOIs are case-insensitive; trailing punctuation is almost always from the prose.
-    return match.group(1).rstrip(".,;)]}>\"'").lower()
+    # Trailing punctuation is almost always from the prose.
+    return match.group(1).rstrip(".,;)]}>\"'")
 
 
 def normalize_arxiv_id(value: str | None) -> str | None:

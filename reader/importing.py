@@ -386,6 +386,8 @@ class _Import:
         csl = json.loads(current["csl"] or "{}")
         added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
                  k not in csl}
+        if current["doi"] and normalize_doi(record.doi) != current["doi"]:
+            added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
         if added:
             updates["csl"] = _json({**csl, **added})
         extra = json.loads(current["extra"] or "{}")

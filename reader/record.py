@@ -379,3 +379,18 @@ def iso_from_parts(value: Any) -> str | None:
 
 def _text(value: Any) -> str:
     return " ".join(str(value).split()) if isinstance(value, str | int) and value != "" else ""
+
+
+def source_doi(csl: dict[str, Any], doi: str | None) -> str | None:
+    """A paper's DOI as its source wrote it (``10/fqd6hj``, ``10.1103/PhysRevA.67``), which
+    the record keeps when it differs from ``doi``, the form papers are compared by."""
+    written = csl.get("DOI")
+    if isinstance(written, str) and written.strip():
+        return written.strip()
+    return doi
+
+
+def keep_written_doi(csl: dict[str, Any], written: str | None, doi: str | None) -> None:
+    """Remember in ``csl`` a DOI spelled otherwise than its compared form ``doi``."""
+    if written and doi and written != doi:
+        csl["DOI"] = written

@@ -13,7 +13,7 @@ from typing import Any
 from reader.citations import entry_key
 from reader.csl import csl_names, csl_type, paper_url
 from reader.models import Paper
-from reader.record import iso_from_parts
+from reader.record import iso_from_parts, source_doi
 from reader.textrender import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -86,8 +86,9 @@ def ris_record(paper: Paper) -> str:
     accessed = iso_from_parts(paper.csl.get("accessed"))
     if accessed:
         lines.append(("Y2", accessed.replace("-", "/")))
-    if paper.doi:
-        lines.append(("DO", paper.doi.strip()))
+    doi = source_doi(paper.csl, paper.doi)
+    if doi:
+        lines.append(("DO", doi.strip()))
     url = paper_url(paper)
     if url:
         lines.append(("UR", url))

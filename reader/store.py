@@ -822,11 +822,13 @@ class Store:
         if "citekey" in updates:
             updates["citekey_origin"] = "user"
         with self.transaction() as conn:
-            if record or "authors" in values:
+            if record or "authors" in values or "doi" in values:
                 row = conn.execute("SELECT csl FROM papers WHERE id = ?", (paper_id,)).fetchone()
                 if row is None:
                     raise StoreError(f"no paper with id {paper_id}")
                 csl = edited_record(json.loads(row[0] or "{}"), record, values.get("authors"))
+                if "doi" in values:
+                    csl.pop("DOI", None)  # the source's spelling of the DOI typed over
                 updates["csl"] = json.dumps(csl, ensure_ascii=False) if csl else "{}"
             for column in ("citekey", "doi"):
                 value = updates.get(column)

@@ -341,7 +341,8 @@ def test_csljson_file() -> None:
     assert result.records[2].authors == ["Kieran Cody", "Steven J. Jackson"]
     court = result.records[3]
     assert court.authors == ["Court of Arbitration for Sport"] and court.kind == "webpage"
-    assert sum(1 for r in result.records if r.doi) == 13
+    # Two short DOIs have no doi.org URL: they are the papers' DOIs as written.
+    assert sum(1 for r in result.records if r.doi) == 15
     if (SHARED / "csljson/items-26.csl.json").exists():
         full = csljson.parse(shared("csljson/items-26.csl.json"), "items.json")
         assert full == result

@@ -182,3 +182,40 @@ def test_bibtex_export_leaves_inherited_fields_to_the_crossref_parent(tmp_path: 
     ) in first
     second = _bibtex_of(_library_from(first, "b.bib", tmp_path))
     assert second == first
+
+
+SHORT_DOI = """[{"id": "brittain2004", "type": "article-journal",
+  "title": "Perceptions of disability",
+  "author": [{"family": "Brittain", "given": "Ian"}], "issued": {"date-parts": [[2004]]},
+  "DOI": "10/fqd6hj", "URL": "https://doi.org/10.1177/0193723504268729"}]
+"""
+
+
+def test_a_short_doi_comes_back_as_written(tmp_path: Path) -> None:
+    import json
+
+    library = _library_from(SHORT_DOI, "a.csl.json", tmp_path)
+    [paper] = library.store.iter_papers()
+    [item] = json.loads(export([paper], "csljson"))
+    assert item["DOI"] == "10/fqd6hj"
+    assert "doi = {10/fqd6hj}" in _bibtex_of(library)
+    assert "DO  - 10/fqd6hj" in export([paper], "ris")
+    # The paper is still recognised by the full DOI its doi.org URL names.
+    full = tmp_path / "full.bib"
+    full.write_text(
+        "@article{b, title={Perceptions of disability}, author={Brittain, Ian}, year=2004,"
+        " doi={10.1177/0193723504268729}}\n",
+        encoding="utf-8",
+    )
+    library.import_files([full], sync=False)
+    assert len(list(library.store.iter_papers())) == 1
+
+
+def test_a_doi_keeps_its_case_through_bibtex(tmp_path: Path) -> None:
+    bib = (
+        "@article{a, title={Entanglement}, author={Tan, V.}, year=2003,"
+        " doi={10.1103/PhysRevA.67.042105}}\n"
+    )
+    first = _bibtex_of(_library_from(bib, "a.bib", tmp_path))
+    assert "doi = {10.1103/PhysRevA.67.042105}" in first
+    assert _bibtex_of(_library_from(first, "b.bib", tmp_path)) == first

@@ -31,10 +31,16 @@ from bibtexparser.model import (
     String,
 )
 
-from reader.identifiers import normalize_arxiv_id, normalize_doi
+from reader.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.importers import ImportFormatError, ParseResult
 from reader.models import PaperRecord
-from reader.record import csl_type_for_bibtex, date_parts, display_name, is_anonymous
+from reader.record import (
+    csl_type_for_bibtex,
+    date_parts,
+    display_name,
+    is_anonymous,
+    keep_written_doi,
+)
 from reader.sanitize import clean_imported
 from reader.textrender import to_plain
 from reader.titles import derive_title
@@ -337,6 +343,9 @@ def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecor
     venue_raw = fields[venue_field] if venue_field else ""
     year, date = _year_and_date(fields)
     csl, extra = _csl_and_extra(entry, fields, date, venue_field, inherited)
+    written_doi = doi_as_written(_identifier(fields.get("doi", "")))
+    doi = normalize_doi(written_doi)
+    keep_written_doi(csl, written_doi, doi)
     return PaperRecord(
         abstract=abstract,
         title=title,
@@ -346,7 +355,7 @@ def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecor
         year=year,
         keywords=_keywords(fields.get("keywords") or fields.get("keyword") or ""),
         url=_url(fields),
-        doi=normalize_doi(_identifier(fields.get("doi", ""))),
+        doi=doi,
         source=f"{source}:{entry.line}",
         arxiv_id=_arxiv_id(fields),
         date=date,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reader.identifiers import normalize_arxiv_id, normalize_doi
+from reader.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.importers import ParseResult
 from reader.importers.jsonsniff import (
     TITLE_MAX,
@@ -27,7 +27,13 @@ from reader.importers.jsonsniff import (
     year_value,
 )
 from reader.models import PaperRecord
-from reader.record import COLUMN_VARIABLES, NAME_VARIABLES, clean_names, display_name
+from reader.record import (
+    COLUMN_VARIABLES,
+    NAME_VARIABLES,
+    clean_names,
+    display_name,
+    keep_written_doi,
+)
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
 # The formats whose own fields an item's ``custom`` may carry (as reader exports them).
@@ -48,10 +54,12 @@ def _convert(record: JsonRecord) -> Outcome:
     item: dict[str, Any] = record.value
     date = _issued(item.get("issued"))
     url = clean_title(_first(item.get("URL")))
-    doi = normalize_doi(clean_title(_first(item.get("DOI"))))
-    if doi is None and "doi" in url.lower():
-        # Zotero may export a short DOI ("10/fqd6hj"); the doi.org URL holds the full one.
-        doi = normalize_doi(url)
+    written_doi = doi_as_written(clean_title(_first(item.get("DOI"))))
+    doi = normalize_doi(written_doi)
+    if (doi is None or doi.startswith("10/")) and "doi" in url.lower():
+        # Zotero may export a short DOI ("10/fqd6hj"); the doi.org URL holds the full one,
+        # by which the paper is recognised. The short one is kept as written.
+        doi = normalize_doi(url) or doi
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
     csl = _variables(item)
     venue = clean_title(_first(item.get("container-title"))) or None
@@ -59,6 +67,7 @@ def _convert(record: JsonRecord) -> Outcome:
         del csl["container-title"]  # the venue column holds it
     extra = _source_fields(item.get("custom"))
     bibtex_type = extra.get("bibtex", {}).get("@type")
+    keep_written_doi(csl, written_doi, doi)
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstract")),
         title=clean_title(_first(item.get("title"))),

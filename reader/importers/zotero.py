@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from reader.identifiers import normalize_arxiv_id, normalize_doi
+from reader.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.importers import ImportFormatError, ParseResult
 from reader.importers.jsonsniff import (
     JsonRecord,
@@ -27,7 +27,7 @@ from reader.importers.jsonsniff import (
     record_label,
 )
 from reader.models import PaperRecord
-from reader.record import date_parts, display_name, is_anonymous
+from reader.record import date_parts, display_name, is_anonymous, keep_written_doi
 
 __all__ = ["looks_like_zotero", "parse"]
 
@@ -145,10 +145,13 @@ def _convert(record: JsonRecord) -> Outcome:
     url = clean_title(item.get("url"))
     keywords = [clean_title(t.get("tag") if isinstance(t, dict) else t)
                 for t in item.get("tags") or []]
-    doi = normalize_doi(clean_title(item.get("DOI")))
-    if doi is None and "doi" in url.lower():
-        # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one.
-        doi = normalize_doi(url)
+    written_doi = doi_as_written(clean_title(item.get("DOI")))
+    doi = normalize_doi(written_doi)
+    if (doi is None or doi.startswith("10/")) and "doi" in url.lower():
+        # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one, by which the paper
+        # is recognised. The short one is kept as written.
+        doi = normalize_doi(url) or doi
+    keep_written_doi(csl, written_doi, doi)
     kept = {k: v for k, v in item.items() if k not in _COLUMNS and k not in _VARIABLES
             and k not in _IGNORED and v not in (None, "", [], {})}
     paper = PaperRecord(

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from reader.highlights import display_text, placed
 from reader.models import Paper
-from reader.record import names_go_on, record_line
+from reader.record import names_go_on, record_line, source_doi
 from reader.sanitize import visible
 from reader.textrender import plain_line
 from reader.ui.text import abstract_text, line_text, title_text
@@ -195,7 +195,8 @@ def _meta_line(paper: Paper) -> Text:
     if paper.tldr:
         out.append("\nTL;DR: ")
         out.append_text(line_text(paper.tldr))
-    links = [f"doi:{paper.doi}" if paper.doi else "", f"arXiv:{paper.arxiv_id}" if paper.arxiv_id
+    doi = source_doi(paper.csl, paper.doi)
+    links = [f"doi:{doi}" if doi else "", f"arXiv:{paper.arxiv_id}" if paper.arxiv_id
              else "", paper.url or ""]
     if any(links):
         out.append("\n" + visible(" · ".join(link for link in links if link)))
