@@ -168,6 +168,11 @@ def _check_readable(library: Library) -> tuple[list[int], dict[str, int]]:
 @click.option("--verbose", "-v", is_flag=True, help="List every bad record.")
 @click.option("--undo", is_flag=True,
               help="Remove what the last import added (papers with stars or notes stay).")
+@click.option("--batch", type=click.IntRange(min=1), hidden=True,
+              help="Commit every N records (an open reader shows them as they commit).")
+@click.option("--events", is_flag=True, hidden=True,
+              help="Report progress and the summary as JSON lines (for the reader's own "
+              "imports).")
 @click.pass_context
 @handles_errors
 def import_cmd(
@@ -178,6 +183,8 @@ def import_cmd(
     dry_run: bool,
     verbose: bool,
     undo: bool,
+    batch: int | None,
+    events: bool,
 ) -> None:
     """Import lists of papers: plain-text abstract lists, OpenReview and paperlists JSON,
     arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, CSV; .gz too."""
@@ -189,6 +196,9 @@ def import_cmd(
         return
     if not files:
         raise UserError("name the files to import (or --undo)")
+    if events:
+        _import_reporting(library, files, fmt, batch)
+        return
     bar = _LazyProgress("Importing")
     try:
         summary = library.import_files(
@@ -243,6 +253,21 @@ def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
         click.echo(problem, err=True)
     if summary.problems and not (summary.new or summary.merged or summary.unchanged):
         ctx.exit(1)
+
+
+def _import_reporting(
+    library: Library, files: tuple[Path, ...], fmt: str | None, batch: int | None
+) -> None:
+    """Import and index, reporting as JSON lines on stdout what a reader shows (see
+    reader.import_process)."""
+    from reader.import_process import EventWriter, summary_to_json
+
+    report = EventWriter(sys.stdout)
+    summary = library.import_files(files, fmt, report.progress("progress"), sync=False,
+                                   batch=batch)
+    report.send("imported", summary=summary_to_json(summary))
+    library.sync_index(report.progress("indexing"))
+    report.send("indexed")
 
 
 def _undo(library: Library) -> None:

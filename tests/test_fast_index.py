@@ -297,38 +297,3 @@ def test_a_batched_import_commits_as_it_goes(tmp_path: Path, library: Library) -
         "(SELECT max(id) FROM imports)").fetchone()[0] == 50
     library.undo_last_import()
     assert library.store.count() == before == library.index.count()
-
-
-async def test_the_reader_shows_an_imports_papers_as_batches_commit(
-    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Importing a list with `i`, the list shows the papers of each batch once it commits,
-    before the rest of the file is written."""
-    import reader.ui.app as app_module
-
-    monkeypatch.setattr(app_module, "IMPORT_BATCH", 20)
-    path = write_openreview(tmp_path / "a.jsonl", 50)
-    before = library.store.count()
-    reached, go = threading.Event(), threading.Event()
-    write = library.store.__class__.import_records
-
-    def held(self: Any, records: Any, *args: Any, **kwargs: Any) -> Any:
-        def paced() -> Any:
-            for n, record in enumerate(records, 1):
-                if n == 45:
-                    reached.set()
-                    go.wait(30)
-                yield record
-
-        return write(self, paced(), *args, **kwargs)
-
-    monkeypatch.setattr(library.store.__class__, "import_records", held)
-    app = ReaderApp(library, load_sample=False)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        app.import_files([path])
-        await asyncio.to_thread(reached.wait, 30)
-        await until(pilot, lambda: len(app.paper_list.ids) == before + 40)
-        go.set()
-        await until(pilot, lambda: len(app.paper_list.ids) == before + 50)
-        await app.workers.wait_for_complete()

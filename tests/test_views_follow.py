@@ -64,11 +64,13 @@ async def test_a_search_typed_while_indexing_runs_again_when_indexing_ends(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         papers = app.query_one(PaperList)
-        # The index is held back until the search below has answered from what was indexed
-        # before the import (as a slow index build does on a large list).
-        with library._sync_lock:
+        # The index is held back (its writer lock taken) until the search below has
+        # answered from what was indexed before the import (as a slow index build does on
+        # a large list); the import, in a process of its own, waits for the lock.
+        writer = library.index._writer()
+        try:
             app.import_files([OPENREVIEW_40])
-            await until(pilot, lambda: library.store.count() == 78, "the import")
+            await until(pilot, lambda: library.store.count() == 78, "the import", 3000)
             await pilot.press("slash", *"diffusion")
             await until(
                 pilot,
@@ -76,6 +78,8 @@ async def test_a_search_typed_while_indexing_runs_again_when_indexing_ends(
                 "the search while indexing",
             )
             assert len(papers.ids) == before
+        finally:
+            writer.cancel()
         await settle(app, pilot)
         after = len(library.search("diffusion").ids)
         assert after > before

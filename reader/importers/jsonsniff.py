@@ -324,7 +324,7 @@ def iter_lines(text: str, source: str) -> tuple[Iterator[JsonRecord], int] | Non
         json.loads(text[start:] if first_end < 0 else text[start:first_end])
     except (ValueError, RecursionError):
         return None
-    return _lines(text, source), text.count("\n") + 1
+    return _lines(text, source), text.count("\n") + (not text.endswith("\n"))
 
 
 def _lines(text: str, source: str) -> Iterator[JsonRecord]:

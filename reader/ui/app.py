@@ -16,13 +16,13 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
+from textual.worker import Worker, get_current_worker
 
 from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import Config
 from reader.drafts import draft_dirs, write_draft
 from reader.errors import IndexDamaged, describe_write_error
 from reader.identifiers import arxiv_url, openreview_url
-from reader.importers import ImportFormatError
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper, PaperRow
 from reader.notes import NoteSaved, window_writer
@@ -200,6 +200,8 @@ class ReaderApp(App[None]):
         self._asked_query: str | None = None
         self._shown_query: str | None = None
         self._results_in = asyncio.Event()
+        #: The worker following an import that runs in a process of its own, while it runs.
+        self._import_worker: Worker[None] | None = None
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -675,7 +677,8 @@ class ReaderApp(App[None]):
         if retouched or moved:
             self.paper_list.invalidate_all()
             self._show_shown()
-        if retouched:
+        if retouched and self._import_worker is None:
+            # An import running here indexes its own papers, in its own process.
             self.sync_index()
         self._update_status()
 
@@ -1200,32 +1203,49 @@ class ReaderApp(App[None]):
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def import_files(self, paths: list[Path]) -> None:
-        """Import files, showing progress, then the summary as a notification."""
+        """Import files, showing progress, then the summary as a notification.
+
+        The import and its indexing run in a process of their own (this thread only reads
+        its reports), so the window answers keys at once however long the list is. It
+        writes in batches: the list shows each batch's papers as it commits (the live
+        library notices the commits), instead of nothing new until the whole file is in.
+        """
+        from reader.import_process import run_import
+
+        worker = get_current_worker()
+        self._import_worker = worker
         names = ", ".join(p.name for p in paths)
-
-        def progress(done: int, total: int) -> None:
-            self.call_from_thread(self._set_status_note, f"Importing {names}: {done:,}/{total:,}")
-
+        imported = False
+        self.call_from_thread(self._set_status_note, f"Importing {names}…")
         try:
-            # In batches: the list shows each batch's papers as it commits (the live library
-            # notices the commits) instead of nothing new until the whole file is written.
-            summary = self.library.import_files(
-                paths, progress=progress, sync=False, batch=IMPORT_BATCH
-            )
-        except (ImportFormatError, StoreError) as exc:
-            self.call_from_thread(self._set_status_note, "")
-            self.call_from_thread(self.notify, str(exc), title="Import failed",
-                                  severity="error", timeout=12)
-            return
-        self.call_from_thread(self._imported, summary)
-        self.call_from_thread(self._set_status_note, "Indexing the new papers…")
-        try:
-            self.library.sync_index(
-                lambda done, total: self.call_from_thread(self._index_progress, done, total)
-            )
+            for event in run_import(
+                self.library.paths.root, [p.absolute() for p in paths], IMPORT_BATCH,
+                lambda: worker.is_cancelled,
+            ):
+                if event.kind == "progress":
+                    self.call_from_thread(
+                        self._set_status_note,
+                        f"Importing {names}: {event.done:,}/{event.total:,}",
+                    )
+                elif event.kind == "imported" and event.summary is not None:
+                    imported = True
+                    self.call_from_thread(self._imported, event.summary)
+                    self.call_from_thread(self._set_status_note, "Indexing the new papers…")
+                elif event.kind == "indexing":
+                    self.call_from_thread(self._index_progress, event.done, event.total)
+                elif event.kind == "failed":
+                    self.call_from_thread(self._set_status_note, "")
+                    self.call_from_thread(self.notify, event.message, title="Import failed",
+                                          severity="error", timeout=12)
         finally:
+            self._import_worker = None
+        if worker.is_cancelled:
+            return
+        if imported:
             # A search typed meanwhile answered from the index as it was before the import.
             self.call_from_thread(self._indexed)
+        # What this window wrote while the import held the index.
+        self.call_from_thread(self.sync_index)
 
     def _indexed(self) -> None:
         """An import's papers are all indexed: the view's query runs over all of them."""
@@ -1269,6 +1289,9 @@ class ReaderApp(App[None]):
     async def action_quit(self) -> None:
         """Quit once pending writes are stored."""
         self._flush_seen()
+        if self._import_worker is not None:
+            # Not waited for: the import goes on in its own process and finishes there.
+            self._import_worker.cancel()
         await self.workers.wait_for_complete()
         try:
             self._remember()

@@ -1,0 +1,179 @@
+"""An import run by a process of its own, as the reader runs one: ``reader import`` with
+``--events`` reports its progress as JSON lines on its standard output, and the process
+that started it reads them.
+
+An import of twenty thousand records keeps a core busy for seconds, and then the index is
+built. Run on a thread of the reader, it holds the interpreter a typing user needs; in a
+process of its own it leaves the reader free, which learns of each committed batch the way
+it learns of any other process's writes (``reader.watch``), and of the progress and the
+summary from these events.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from reader.models import ImportSummary
+
+#: Records read between two progress events (and at most this many are reported late).
+EVENT_EVERY = 500
+
+
+@dataclass(frozen=True, slots=True)
+class ImportEvent:
+    """One report of an import process: ``progress`` (records read), ``imported`` (every
+    record written: ``summary``), ``indexing`` (papers indexed), ``indexed``, or ``failed``
+    (``message``, as the command line said it)."""
+
+    kind: str
+    done: int = 0
+    total: int = 0
+    summary: ImportSummary | None = None
+    message: str = ""
+
+
+def summary_to_json(summary: ImportSummary) -> dict[str, Any]:
+    """An import summary as JSON data (see summary_from_json)."""
+    return asdict(summary)
+
+
+def summary_from_json(data: dict[str, Any]) -> ImportSummary:
+    """The import summary that summary_to_json wrote."""
+    fields = dict(data)
+    fields["reports"] = [summary_from_json(r) for r in fields.get("reports", [])]
+    fields["renamed_keys"] = [tuple(pair) for pair in fields.get("renamed_keys", [])]
+    return ImportSummary(**fields)
+
+
+class EventWriter:
+    """Writes an import's events as JSON lines (the import process's side).
+
+    Once the reader that reads them has gone (it quit while the import ran), writing fails:
+    the import goes on without reporting, so a list is never left half imported because
+    its window closed.
+    """
+
+    def __init__(self, out: IO[str]) -> None:
+        self._out: IO[str] | None = out
+        self._last: dict[str, int] = {}
+
+    def send(self, kind: str, **fields: Any) -> None:
+        """Write one event."""
+        if self._out is None:
+            return
+        try:
+            self._out.write(json.dumps({"event": kind, **fields}, ensure_ascii=False) + "\n")
+            self._out.flush()
+        except (OSError, ValueError):
+            self._out = None
+
+    def progress(self, kind: str) -> Callable[[int, int], None]:
+        """A progress callback sending ``kind`` events every EVENT_EVERY steps and at the
+        last."""
+
+        def report(done: int, total: int) -> None:
+            if done >= total or done - self._last.get(kind, 0) >= EVENT_EVERY:
+                self._last[kind] = done
+                self.send(kind, done=done, total=total)
+
+        return report
+
+
+def import_argv(root: Path, paths: Sequence[Path], batch: int) -> list[str]:
+    """The command that imports ``paths`` into the library at ``root`` in batches of
+    ``batch`` records, reporting events."""
+    return [
+        sys.executable, "-m", "reader", "--library", str(root), "import", "--events",
+        "--batch", str(batch), "--", *(str(p) for p in paths),
+    ]
+
+
+def run_import(
+    root: Path,
+    paths: Sequence[Path],
+    batch: int,
+    stopped: Callable[[], bool] = lambda: False,
+) -> Iterator[ImportEvent]:
+    """Import files into the library at ``root`` in a process of its own, and yield its
+    events as they come; a failure is a last ``failed`` event.
+
+    Once ``stopped()`` is true (looked at a few times a second), no more events are read and
+    the process is left to finish on its own.
+    """
+    # The process's own session: it outlives a reader that quits or a terminal that closes.
+    # Its standard error goes to a file, never to the reader's terminal (nor to the
+    # reader's sys.stderr, which inside the app has no descriptor).
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
+        proc = subprocess.Popen(
+            import_argv(root, paths, batch),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            start_new_session=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        assert proc.stdout is not None
+        failed = False
+        with selectors.DefaultSelector() as selector:
+            selector.register(proc.stdout, selectors.EVENT_READ)
+            pending = b""
+            while True:
+                if stopped():
+                    # Closed, so that the process's next report fails (and it stops
+                    # reporting) rather than blocking on a full pipe.
+                    proc.stdout.close()
+                    return
+                if not selector.select(timeout=0.25):
+                    continue
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    event = _event(line)
+                    if event is not None:
+                        failed = failed or event.kind == "failed"
+                        yield event
+        proc.stdout.close()
+        code = proc.wait()
+        if code != 0 and not failed:
+            errors.seek(0)
+            yield ImportEvent("failed", message=_failure(errors.read(), code))
+
+
+def _event(line: bytes) -> ImportEvent | None:
+    """The event of one line (None for a line that is not one)."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("event"), str):
+        return None
+    summary = data.get("summary")
+    return ImportEvent(
+        data["event"],
+        int(data.get("done", 0)),
+        int(data.get("total", 0)),
+        summary_from_json(summary) if isinstance(summary, dict) else None,
+        str(data.get("message", "")),
+    )
+
+
+def _failure(stderr: str, code: int) -> str:
+    """What the command line said when it failed (its ``Error:`` line), else its last
+    line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if line.startswith("Error: "):
+            return line.removeprefix("Error: ")
+    return lines[-1] if lines else f"the import stopped (exit status {code})"
+

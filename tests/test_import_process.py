@@ -1,0 +1,115 @@
+"""The reader's own import (`i`) runs in a process of its own: the window takes keys while
+it runs, shows each batch's papers as it commits, and learns the summary from the
+process's reports."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+import reader.ui.app as app_module
+import reader.ui.live as live_module
+from reader.import_process import run_import, summary_from_json, summary_to_json
+from reader.library import Library
+from reader.models import ImportSummary
+from reader.store import BUSY_TIMEOUT_MS
+from reader.ui.app import ReaderApp
+from tests.test_index_build import write_openreview
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
+    """Let the app run until ``condition()`` holds (an import process takes a while to
+    start on a busy machine)."""
+    for _ in range(3000):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    status = str(pilot.app.query_one("#status").render())
+    raise AssertionError(f"never happened: {what}; the status line: {status!r}")
+
+
+def hold_after_first_batch(database: Path, before: int) -> tuple[sqlite3.Connection, int]:
+    """Wait for an import's first batch to commit, then take the write lock, so that the
+    import waits for it before its next batch; the connection holding it and the papers
+    committed by then."""
+    conn = sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    while conn.execute("SELECT count(*) FROM papers").fetchone()[0] == before:
+        threading.Event().wait(0.002)
+    conn.execute("BEGIN IMMEDIATE")
+    return conn, conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+
+
+async def test_the_reader_imports_in_a_process_of_its_own_and_shows_each_batch(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While an import started with `i` runs, the list shows the papers of the batches
+    committed so far, keys move the cursor, and at the end the summary is shown and the
+    new papers are found by a search."""
+    monkeypatch.setattr(app_module, "IMPORT_BATCH", 50)
+    monkeypatch.setattr(live_module, "POLL_SECONDS", 0.05)
+    total = 1_500
+    path = write_openreview(tmp_path / "big.jsonl", total)
+    before = library.store.count()
+    app = ReaderApp(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        held = asyncio.create_task(
+            asyncio.to_thread(hold_after_first_batch, library.paths.database, before)
+        )
+        await pilot.press("i", *str(path), "enter")
+        conn, committed = await held
+        try:
+            assert before < committed < before + total
+            # The list follows the batches committed while the import waits for the next.
+            await until(pilot, lambda: len(app.paper_list.ids) == committed, "the first batch")
+            assert app._import_worker is not None
+            assert "Importing big.jsonl" in str(app.query_one("#status").render())
+            cursor = app.paper_list.cursor
+            await pilot.press("j", "j", "j")
+            assert app.paper_list.cursor == cursor + 3
+            assert app._import_worker is not None  # the import still waits
+        finally:
+            conn.execute("ROLLBACK")
+            conn.close()
+        await until(pilot, lambda: app._import_worker is None, "the end of the import")
+        await app.workers.wait_for_complete()
+        await until(pilot, lambda: len(app.paper_list.ids) == before + total, "every paper")
+        messages = " ".join(n.message for n in app._notifications)
+        assert f"{total:,} read: {total:,} new" in messages
+    assert library.store.count() == before + total
+    assert library.index_state() == "ok"
+    assert library.search("number 1499").ids
+
+
+def test_an_import_process_reports_progress_the_summary_and_failures(
+    tmp_path: Path, library: Library
+) -> None:
+    """run_import yields the import's progress, its summary (as the CLI prints it) and the
+    end of indexing; a file that cannot be read is a failure naming it."""
+    path = write_openreview(tmp_path / "a.jsonl", 30)
+    events = list(run_import(library.paths.root, [path], batch=10))
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "progress" and kinds[-1] == "indexed"
+    summary = next(e.summary for e in events if e.kind == "imported")
+    assert summary is not None
+    assert str(summary) == "30 read: 30 new, 0 merged, 0 unchanged, 0 skipped"
+    assert library.search("number 29").ids
+    failed = list(run_import(library.paths.root, [tmp_path / "missing.jsonl"], batch=10))
+    assert [e.kind for e in failed] == ["failed"]
+    assert "missing.jsonl" in failed[0].message and "cannot read" in failed[0].message
+
+
+def test_an_import_summary_survives_its_trip_between_processes() -> None:
+    """The summary a reader shows is the one the import process made, every field."""
+    part = ImportSummary(read=3, new=1, merged=1, skipped=1, retitled=1, problems=["a:2: bad"],
+                         files=["a.bib"], renamed_keys=[("smith20", "smith20a")])
+    whole = ImportSummary(read=3, new=1, merged=1, skipped=1, retitled=1, reports=[part],
+                          warnings=["w"], previous="2026-01-01T00:00")
+    assert summary_from_json(summary_to_json(whole)) == whole
