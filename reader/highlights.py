@@ -74,11 +74,13 @@ def reanchor(conn: sqlite3.Connection, paper_id: int, abstract: str) -> tuple[in
     """Move a paper's highlights onto its revised abstract (inside the caller's
     transaction). A highlight whose quote is gone is kept and flagged ``orphaned``; one whose
     quote comes back is restored. Returns (moved, orphaned)."""
-    text = display_text(abstract)
     moved = orphaned = 0
     rows = conn.execute(
         "SELECT id, start, quote FROM highlights WHERE paper_id = ?", (paper_id,)
     ).fetchall()
+    if not rows:
+        return moved, orphaned  # rendering the abstract is most of the cost of an import merge
+    text = display_text(abstract)
     for highlight_id, start, quote in rows:
         span = anchor(quote, text, start)
         if span is None:
