@@ -34,10 +34,25 @@ Fixed:
 * ``text-case`` on ``cs:label`` is ignored: APA's chapters read "(eds.)" for "(Eds.)"
   (``capital_editor_label``, in :func:`_fix_entry`).
 
+* A ``cs:group`` whose ``cs:choose`` picked a branch of fixed text is not suppressed when the
+  group's variables are empty: APA printed "(Publication)" on every thesis with a genre and
+  no number (:func:`_group_constants_by_branch`, in the loaded style tree).
+
+Filled with CSL's meaning where the record keeps BibTeX's (:func:`_bibtex_to_csl_meaning`):
+
+* BibTeX's ``type`` on ``@inbook`` / ``@incollection`` names the unit ("Part"); as a chapter's
+  genre Chicago printed "“Title” to Book" (an "Introduction to"). It is not given to styles.
+* A thesis with no ``type`` field is a "Master's thesis" or "Doctoral dissertation" by its
+  entry type; an edition written as a word ("Second") is given as a number, which styles
+  print as their own "2nd ed." (IEEE printed "Second.,"); a book's or chapter's ``number``
+  beside its ``series`` is the number in the series (``collection-number``).
+
 Fixed although citeproc-js does the same, because it is the style itself that slips:
 
 * ACM ends a conference paper without publisher and pages with a stray ``. .`` ("In ICLR,
   2026. .", "In ICLR, ." without a year) (:func:`_tidy`).
+* IEEE closes a series with ". " before the delimiter ", " ("in Fast Computers, no. 23. , New
+  York"): the comma goes (:func:`_tidy`).
 
 Left alone:
 
@@ -259,6 +274,7 @@ def _load(path: str, _mtime_ns: int, _size: int) -> Style:
         why = "a dependent style (use its parent style)" if dependent else "it has no bibliography"
         raise CitationError(f"cannot use citation style {path}: {why}")
     _honour_initialize_false(root)
+    _group_constants_by_branch(root)
     bib = root.find(f"{_CS}bibliography")
     try:
         piq = str(root.get_locale_option("punctuation-in-quote") or "").lower() == "true"
@@ -337,6 +353,61 @@ def _honour_initialize_false(root: Any) -> None:
             name.set("initialize-with", inherited)
     for holder in holders:
         holder.attrib.pop("initialize-with", None)
+
+
+_RENDERING = frozenset(f"{_CS}{tag}" for tag in ("text", "number", "label", "date", "names"))
+
+
+def _calls_variable(element: Any) -> bool:
+    """Whether an element renders a variable, itself or through a macro or a child."""
+    for node in element.iter():
+        if node.tag in _RENDERING and node.tag != f"{_CS}label" and (
+            node.get("variable") or node.get("macro") or node.tag == f"{_CS}names"
+        ):
+            return True
+    return False
+
+
+def _group_constants_by_branch(root: Any) -> None:
+    """Make citeproc-py suppress a group whose variables are empty when a ``cs:choose`` in it
+    picked a branch of fixed text.
+
+    A group is left out when every variable it calls is empty (CSL 1.0.2, "Group"); citeproc-py
+    counts a ``cs:choose`` as a variable rendered whenever any of its branches could render
+    one, so APA printed "(Publication)" for every thesis with a genre and no number: the
+    branch chosen prints only the word, the number beside it is empty. Such a group is turned
+    into the choose, each branch holding a copy of the group with the branch's elements in the
+    choose's place (and an ``else`` holding the group without it), which renders the same
+    everywhere and leaves citeproc-py nothing to miscount.
+    """
+    import copy
+
+    for group in list(root.iter(f"{_CS}group")):
+        chooses = [c for c in group if c.tag == f"{_CS}choose"]
+        if len(chooses) != 1 or group.getparent() is None:
+            continue
+        choose = chooses[0]
+        constant = any(
+            len(branch) and not _calls_variable(branch) for branch in choose
+        )
+        others = any(_calls_variable(c) for c in group if c is not choose)
+        if not (constant and others):
+            continue
+        place = list(group).index(choose)
+        branches = list(choose)
+        if not any(b.tag == f"{_CS}else" for b in branches):
+            branches.append(choose.makeelement(f"{_CS}else", {}))
+        replacement = choose.makeelement(f"{_CS}choose", dict(choose.attrib))
+        for branch in branches:
+            new_branch = replacement.makeelement(branch.tag, dict(branch.attrib))
+            copied = new_branch.makeelement(group.tag, dict(group.attrib))
+            children = [copy.deepcopy(c) for c in group]
+            children[place : place + 1] = [copy.deepcopy(c) for c in branch]
+            copied.extend(children)
+            new_branch.append(copied)
+            replacement.append(new_branch)
+        replacement.tail = group.tail
+        group.getparent().replace(group, replacement)
 
 
 # --- CSL items -------------------------------------------------------------------------------
@@ -479,6 +550,7 @@ def _engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> d
             # CSL has no "and others": one more name makes the style end the list as it ends a
             # long one, and _fix_entry turns that name into "et al." if the style shows it.
             item[variable] = [*item[variable], {"family": _GOES_ON}]
+    _bibtex_to_csl_meaning(item, paper)
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
         item["page"] = str(item["page"]).replace("\u2013", "-").replace("--", "-")
@@ -499,6 +571,51 @@ def _engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> d
         if field in item:
             item[field] = _protect_case(item[field])
     return item
+
+
+# BibTeX entry types whose ``type`` field names the sectional unit ("Part", "Section"), not a
+# genre: CSL styles read a chapter's genre as "Introduction to" the book (Chicago's "to").
+_UNIT_TYPES = frozenset({"inbook", "incollection", "bookinbook", "suppbook", "suppcollection"})
+# What a thesis is when its BibTeX entry type says so and no ``type`` field does.
+_THESIS_GENRES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis"}
+# Types whose BibTeX ``number`` is the volume's number in its series.
+_SERIES_NUMBERED = frozenset({"book", "chapter", "paper-conference"})
+_ORDINAL_WORDS = {
+    word: n
+    for n, words in enumerate(
+        ("first 1st", "second 2nd", "third 3rd", "fourth 4th", "fifth 5th", "sixth 6th",
+         "seventh 7th", "eighth 8th", "ninth 9th", "tenth 10th"),
+        start=1,
+    )
+    for word in words.split()
+}
+
+
+def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
+    """Variables a BibTeX record fills with BibTeX's meaning, given to styles with CSL's.
+
+    The record keeps them as the source wrote them (an export writes them back); a style
+    needs what CSL means by them.
+    """
+    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
+    kind = source.get("@type") if isinstance(source, dict) else None
+    kind = kind.lower() if isinstance(kind, str) else ""
+    if kind in _UNIT_TYPES:
+        item.pop("genre", None)
+    elif kind in _THESIS_GENRES and not item.get("genre"):
+        item["genre"] = _THESIS_GENRES[kind]
+    edition = item.get("edition")
+    if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
+        # "Second": styles print a numeric edition as their own "2nd ed.".
+        item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
+    if (
+        source
+        and item.get("type") in _SERIES_NUMBERED
+        and item.get("collection-title")
+        and "number" in item
+        and "collection-number" not in item
+    ):
+        item["collection-number"] = item.pop("number")
 
 
 def _html(text: str) -> str:
@@ -792,6 +909,8 @@ def _tidy(text: str) -> str:
     """Stray punctuation left by empty groups (". .", ", ."), doubled spaces, edge spaces."""
     text = re.sub(r"(?<=\.)\s+\.(?=\s|$|<)", "", text)
     text = re.sub(r",\s+(?=[.,](?:\s|$|<))", "", text)
+    # A group closed with ". " before the delimiter ", " (IEEE's series): the sentence ends.
+    text = re.sub(r"(?<=\.)\s+,(?=\s)", "", text)
     # A full stop after a sentence end, also across closing markup ("<i>et al.</i>.").
     text = re.sub(r"(?<!\.)([.?!])((?:</[a-z]+>)*)\.(?=\s|$|<)", r"\1\2", text)
     text = re.sub(r"\(\s*\)|\[\s*\]", "", text)

@@ -273,6 +273,32 @@ def test_golden_citations_show_volume_issue_pages_and_editors(
     assert render([papers["Rame72"]], "text", style).endswith(GOLDEN_CHAPTER[style])
 
 
+def test_chapters_and_theses_of_a_bibtex_file_cite_as_the_style_guides_ask(
+    empty_library: Library,
+) -> None:
+    empty_library.import_files([DATA / "xampl.bib"], sync=False)
+    papers = by_key(empty_library)
+
+    def cite(key: str, style: str) -> str:
+        return render([papers[key]], "text", style)
+
+    # BibTeX's type = "Part" names the chapter's unit; as a CSL genre Chicago made it
+    # "Introduction"-like: "“Semigroups of Recurrences” to High Speed …".
+    chicago = cite("incollection-full", "chicago-author-date")
+    assert "” to " not in chicago and " in High Speed Computer and Algorithm" in chicago
+    assert "Part" not in chicago and "3rd ed." in chicago
+    for key in ("inbook-full", "incollection-full"):
+        ieee = cite(key, "ieee")
+        assert ". ," not in ieee and "Third.," not in ieee and "Second.," not in ieee, ieee
+    assert "Fast Computers, no. 23. New York: Academic Press" in cite("incollection-full", "ieee")
+    for key in ("phdthesis-full", "mastersthesis-full", "mastersthesis-minimal"):
+        assert "(Publication)" not in cite(key, "apa"), key
+    assert "Mastering Thesis Writing [Master's thesis]. Stanford University." in cite(
+        "mastersthesis-minimal", "apa"
+    )
+    assert "[Doctoral dissertation]" in cite("phdthesis-minimal", "apa")
+
+
 def _reimported(papers: list[Paper], fmt: str, tmp_path: Path) -> list[PaperRecord]:
     suffix = {"bibtex": ".bib", "ris": ".ris", "csljson": ".json"}[fmt]
     path = tmp_path / f"out{suffix}"
