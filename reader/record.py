@@ -23,6 +23,7 @@ __all__ = [
     "CSL_TYPES",
     "DATE_VARIABLES",
     "NAME_VARIABLES",
+    "TEX_PREFIX",
     "bibtex_type_for",
     "csl_type_for_bibtex",
     "date_parts",
@@ -54,6 +55,9 @@ CSL_TYPES = frozenset(
     "communication post post-weblog regulation report review review-book software song "
     "speech standard thesis treaty webpage".split()
 )
+#: How a RIS note line carries a BibTeX field RIS has no tag for (``tex.crossref: whole-set``):
+#: the prefix Better BibTeX reads in Zotero's Extra field.
+TEX_PREFIX = "tex."
 DATE_VARIABLES = ("issued", "accessed", "original-date", "event-date", "submitted")
 #: CSL variables held in the paper's own columns, never in ``Paper.csl``.
 COLUMN_VARIABLES = frozenset({"id", "citation-key", "title", "abstract", "DOI", "URL", "keyword"})

@@ -13,7 +13,7 @@ from typing import Any
 from reader.citations import entry_key
 from reader.csl import csl_names, csl_type, paper_url
 from reader.models import Paper
-from reader.record import iso_from_parts, source_doi
+from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.textrender import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -30,9 +30,13 @@ _RIS_TYPES = {
 _TEXT_TAGS = (
     ("volume", "VL"), ("issue", "IS"), ("edition", "ET"), ("publisher", "PB"),
     ("publisher-place", "CY"), ("collection-title", "T3"), ("language", "LA"),
-    ("note", "N1"), ("genre", "M3"), ("number-of-volumes", "NV"), ("section", "SE"),
-    ("title-short", "ST"), ("container-title-short", "J2"), ("event", "C3"),
+    ("note", "N1"), ("genre", "M3"), ("number-of-volumes", "NV"), ("chapter-number", "SE"),
+    ("section", "SE"), ("title-short", "ST"), ("container-title-short", "J2"), ("event", "C3"),
+    ("source", "DP"),
 )
+# Types whose ``number`` is the volume's number in its series (RIS's "series volume").
+_SERIES_NUMBERED = frozenset({"book", "chapter", "paper-conference"})
+
 _NAME_TAGS = (("author", "AU"), ("editor", "A2"), ("collection-editor", "A3"),
               ("translator", "A4"))
 
@@ -49,9 +53,11 @@ def ris_record(paper: Paper) -> str:
     ris_type = source.get("@type")
     if not isinstance(ris_type, str) or not ris_type:
         ris_type = _RIS_TYPES.get(kind, "GEN")
+    bibtex = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
+    bibtex = bibtex if isinstance(bibtex, dict) else {}
     lines = [("TY", ris_type), ("ID", entry_key(paper))]
     title = _line(to_plain(paper.title or ""))
-    if title and not (paper.title_derived and source):
+    if title and not (paper.title_derived and (source or bibtex)):
         lines.append(("TI", title))
     for variable, tag in _NAME_TAGS:
         names = csl_names(paper, variable)
@@ -62,10 +68,15 @@ def ris_record(paper: Paper) -> str:
         lines.append(
             (venue_tag if isinstance(venue_tag, str) and len(venue_tag) == 2 else "T2", venue)
         )
+    written: set[str] = set()
     for variable, tag in _TEXT_TAGS:
         value = paper.csl.get(variable)
-        if isinstance(value, str | int) and str(value).strip():
+        if isinstance(value, str | int) and str(value).strip() and tag not in written:
             lines.append((tag, _line(str(value))))
+            written.add(tag)
+    number = paper.csl.get("number")
+    if isinstance(number, str | int) and str(number).strip():
+        lines.append(("SV" if kind in _SERIES_NUMBERED else "M1", _line(str(number))))
     page = str(paper.csl.get("page") or "")
     if page.strip():
         first, _, last = page.replace("\u2013", "-").replace("--", "-").partition("-")
@@ -102,7 +113,46 @@ def ris_record(paper: Paper) -> str:
         for value in values if isinstance(values, list) else [values]:
             if isinstance(value, str) and value.strip():
                 lines.append((tag, _line(value)))
+    if bibtex and paper.arxiv_id and "eprint" not in bibtex:
+        # The BibTeX record's eprint fields, which the record holds as its arXiv id.
+        bibtex = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
+    book_authors = [_name(n) for n in csl_names(paper, "container-author") if _name(n)]
+    if bibtex and book_authors:
+        # RIS has no tag for the authors of the book a chapter is in; BibTeX's is bookauthor.
+        bibtex = {**bibtex, "bookauthor": " and ".join(book_authors)}
+    lines += _bibtex_lines(bibtex, lines)
     return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
+
+
+def _bibtex_lines(fields: dict[str, Any], written: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A BibTeX record's own fields, which RIS has no tags for, as lines our importer reads back.
+
+    The entry type (``tex.entrytype: mastersthesis``: RIS has one type for every thesis), the
+    field names the record's variables came from (``tex.@fields: publisher=organization``)
+    and every verbatim field (``tex.crossref: whole-set``) go in notes, which other
+    programs show as notes; a ``file`` is RIS's file attachment (``L1``).
+    """
+    if not fields:
+        return []
+    lines = [("N1", f"{TEX_PREFIX}entrytype: {_line(str(fields.get('@type') or 'misc'))}")]
+    for name, value in fields.items():
+        if name == "@type":
+            continue
+        if isinstance(value, dict):
+            text = ", ".join(f"{k}={v}" for k, v in value.items())
+        elif isinstance(value, list):
+            text = ", ".join(str(v) for v in value)
+        else:
+            text = str(value)
+        text = _line(text)
+        if name == "file":
+            if text and ("L1", text) not in written:
+                lines.append(("L1", text))
+        elif text or isinstance(value, str):
+            # An empty field stays: the crossref child's "key = {}" says the key is not its
+            # parent's.
+            lines.append(("N1", f"{TEX_PREFIX}{name}: {text}".rstrip()))
+    return lines
 
 
 def _name(name: dict[str, Any]) -> str:

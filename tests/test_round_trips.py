@@ -219,3 +219,41 @@ def test_a_doi_keeps_its_case_through_bibtex(tmp_path: Path) -> None:
     first = _bibtex_of(_library_from(bib, "a.bib", tmp_path))
     assert "doi = {10.1103/PhysRevA.67.042105}" in first
     assert _bibtex_of(_library_from(first, "b.bib", tmp_path)) == first
+
+
+XAMPL = Path(__file__).parent / "data" / "xampl.bib"
+ARXIV_WITH_FILE = r"""@article{chung14,
+  title = {Cyclic quantum codes},
+  author = {Chung, Hye},
+  journal = {Phys. Rev. A},
+  year = {2014},
+  eprint = {1310.3793},
+  archivePrefix = {arXiv},
+  primaryClass = {quant-ph},
+  arxivId = {1310.3793},
+  url = {https://doi.org/10.1103/x},
+  file = {:home/a/chung14.pdf:pdf},
+}
+"""
+
+
+def test_ris_export_import_gives_back_bibtex_types_and_fields(tmp_path: Path) -> None:
+    source = _library_from(XAMPL.read_text(encoding="utf-8") + ARXIV_WITH_FILE, "a.bib", tmp_path)
+    first = _papers_by_key(source)
+    ris = export(list(first.values()), "ris")
+    back = _papers_by_key(_library_from(ris, "b.ris", tmp_path))
+    assert sorted(back) == sorted(first)
+    for key, paper in first.items():
+        again = back[key]
+        assert (again.title, again.title_derived, again.venue, again.kind, again.csl) == (
+            paper.title, paper.title_derived, paper.venue, paper.kind, paper.csl
+        ), key
+        assert (again.arxiv_id, again.url, again.doi) == (paper.arxiv_id, paper.url, paper.doi)
+        assert export([again], "bibtex") == export([paper], "bibtex"), key
+    # RIS's own tags where it has them: a thesis type, a chapter, a series number, a file.
+    assert "TY  - THES\nID  - mastersthesis-full\n" in ris
+    assert "M3  - Master's project\n" in ris
+    assert "TY  - CHAP\nID  - inbook-full\n" in ris and "SE  - 1.2\n" in ris
+    assert "SV  - 23\n" in ris and "L1  - :home/a/chung14.pdf:pdf\n" in ris
+    # A RIS file of our own, exported again, is the same file.
+    assert export(list(back.values()), "ris") == ris

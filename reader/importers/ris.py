@@ -14,11 +14,11 @@ from typing import Any
 
 import rispy
 
-from reader.identifiers import normalize_doi
+from reader.identifiers import normalize_arxiv_id, normalize_doi
 from reader.importers import ImportFormatError, ParseResult
 from reader.importers.dates import year_and_date
 from reader.models import PaperRecord
-from reader.record import date_parts, is_anonymous
+from reader.record import TEX_PREFIX, date_parts, is_anonymous
 from reader.record import display_name as record_display
 from reader.sanitize import clean_imported
 from reader.textrender import to_plain
@@ -165,14 +165,22 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
 
     title = _fold(_first(tags, "TI", "T1"))
     abstract = _abstract(item.lines, "AB") or _abstract(item.lines, "N2")
-    if not title and not abstract:
-        return None
+    csl, extra = _csl_and_extra(tags, item.lines)
+    venue = _fold(_first(tags, "T2", "JF", "JO", "BT", "J2", "JA")) or None
     title_derived = False
-    if not title:
+    if not title and abstract:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
         title_derived = True
+    elif not title:
+        # A whole journal issue: still a record, named by what it has; a bare note only when
+        # it was a BibTeX record (a @misc with a note), as the BibTeX importer keeps those.
+        note = csl.get("note") if "bibtex" in extra else None
+        named = (venue, csl.get("collection-title"), note, csl.get("publisher"))
+        title = next((n for n in named if isinstance(n, str) and n), "")[:TITLE_MAX]
+        if not title:
+            return None
+        title_derived = True
 
-    csl, extra = _csl_and_extra(tags, item.lines)
     authors = [record_display(n) for n in csl.get("author", [])]
     keywords: list[str] = []
     for value in _values(tags, "KW"):
@@ -181,21 +189,32 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             if word and word not in keywords:
                 keywords.append(word)
     year, date = year_and_date(_first(tags, "PY", "Y1", "DA"), _first(tags, "DA", "PY", "Y1"))
-    urls = [url for url in _values(tags, "UR") if url.strip()]
+    urls = [_fold(url) for url in _values(tags, "UR") if url.strip()]
     kind_code = _fold(_first(tags, "TY")).upper()
+    bibtex = extra.get("bibtex", {})
+    arxiv_id = None
+    if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
+        # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.
+        arxiv_id = normalize_arxiv_id(str(bibtex.pop("eprint")))
+        bibtex.pop("archiveprefix")
+        if urls and urls[0] == f"https://arxiv.org/abs/{arxiv_id}":
+            urls = urls[1:]  # the export's link to it, not a URL of the source
+    elif urls and "arxiv.org/" in urls[0]:
+        arxiv_id = normalize_arxiv_id(urls[0])
     return PaperRecord(
         abstract=abstract,
         title=title,
         title_derived=title_derived,
         authors=authors,
-        venue=_fold(_first(tags, "T2", "JF", "JO", "BT", "J2", "JA")) or None,
+        venue=venue,
         year=year,
         keywords=keywords,
-        url=_fold(urls[0]) if urls else None,
+        url=urls[0] if urls else None,
+        arxiv_id=arxiv_id,
         doi=normalize_doi(_first(tags, "DO")),
         source=f"{source}:{item.start}",
         date=date,
-        kind=_KINDS.get(kind_code, kind_code.lower() or None),
+        kind=bibtex.get("@type") or _KINDS.get(kind_code, kind_code.lower() or None),
         citekey=_fold(_first(tags, "ID")) or None,
         csl=csl,
         extra=extra,
@@ -216,16 +235,17 @@ _CSL_TYPES = {
 # Tags whose value is a CSL variable as it is (the first tag of a variable wins).
 _TEXT_VARIABLES = {
     "VL": "volume", "IS": "issue", "PB": "publisher", "CY": "publisher-place",
-    "ET": "edition", "LA": "language", "N1": "note", "T3": "collection-title",
-    "M3": "genre", "NV": "number-of-volumes", "SE": "section", "ST": "title-short",
+    "ET": "edition", "LA": "language", "T3": "collection-title",
+    "M3": "genre", "NV": "number-of-volumes", "ST": "title-short",
     "J2": "container-title-short", "JA": "container-title-short", "C3": "event",
+    "SV": "number", "DP": "source",
 }
 # Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
 _NAME_TAGS = {"AU": "author", "A1": "author", "A2": "editor", "ED": "editor",
               "A3": "collection-editor", "A4": "translator"}
 # Tags held in a record's columns or written back from its variables.
 _MODELED = frozenset(
-    "TY ER TI T1 AB N2 KW DO DA PY Y1 Y2 SP EP SN T2 JF JO BT ID".split()
+    "TY ER TI T1 AB N2 KW DO DA PY Y1 Y2 SP EP SN T2 JF JO BT ID N1 SE".split()
 ) | frozenset(_TEXT_VARIABLES) | frozenset(_NAME_TAGS)
 
 
@@ -248,6 +268,22 @@ def _csl_and_extra(
         value = _fold(_first(tags, tag))
         if value and variable not in csl:
             csl[variable] = value
+    notes, bibtex = _notes_and_bibtex(_values(tags, "N1"))
+    if notes:
+        csl["note"] = notes[0]
+    book_authors = [_name(n) for n in str(bibtex.pop("bookauthor", "")).split(" and ")]
+    if any(book_authors):
+        csl["container-author"] = [n for n in book_authors if n]
+    section = _fold(_first(tags, "SE"))
+    if section:
+        # A chapter's SE is its number ("1.2"); elsewhere the section (of a newspaper …).
+        csl["chapter-number" if csl["type"] == "chapter" else "section"] = section
+    number_from_m1 = False
+    if "number" not in csl and (code == "RPRT" or bibtex):
+        number = _fold(_first(tags, "M1"))  # RIS's "number": a report's, or any we wrote
+        if number:
+            csl["number"] = number
+            number_from_m1 = True
     start, end = _fold(_first(tags, "SP")), _fold(_first(tags, "EP"))
     if start:
         csl["page"] = f"{start}-{end}" if end and end != start else start
@@ -274,6 +310,19 @@ def _csl_and_extra(
         match = _TAG_LINE.match(line)
         if match and match.group(1) not in _MODELED and (match.group(2) or "").strip():
             kept.setdefault(match.group(1), []).append(match.group(2).strip())
+    if len(notes) > 1:
+        kept["N1"] = notes[1:]
+    if number_from_m1:
+        kept["M1"] = kept.get("M1", [])[1:]
+        if not kept["M1"]:
+            del kept["M1"]
+    if bibtex and kept.get("L1"):
+        # The file of the BibTeX record this RIS record was written from.
+        bibtex["file"] = kept["L1"][0]
+        if len(kept["L1"]) > 1:
+            kept["L1"] = kept["L1"][1:]
+        else:
+            del kept["L1"]
     if start and end == start:
         kept["EP"] = [end]  # a one-page article: the page is "97", the source said 97–97
     for tag in ("JF", "JO", "BT"):
@@ -284,7 +333,34 @@ def _csl_and_extra(
     urls = kept.pop("UR", [])
     if len(urls) > 1:
         kept["UR"] = urls[1:]
-    return csl, {"ris": kept}
+    return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
+
+
+def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """A record's notes, and the BibTeX fields our export carried in ``tex.`` note lines."""
+    notes: list[str] = []
+    bibtex: dict[str, Any] = {}
+    for raw in values:
+        value = _fold(raw)
+        name, colon, text = value.partition(":")
+        text = text.strip()
+        if not (colon and name.startswith(TEX_PREFIX) and " " not in name):
+            if value:
+                notes.append(value)
+            continue
+        name = name[len(TEX_PREFIX):]
+        if name == "entrytype":
+            bibtex["@type"] = text
+        elif name == "@fields":
+            pairs = (p.partition("=") for p in text.split(", "))
+            bibtex["@fields"] = {k: v for k, eq, v in pairs if eq and k and v}
+        elif name.startswith("@"):
+            bibtex[name] = [v for v in text.split(", ") if v]
+        elif name:
+            bibtex[name] = text
+    if bibtex and "@type" not in bibtex:  # not written by us: notes like any other
+        return [v for v in (_fold(raw) for raw in values) if v], {}
+    return notes, bibtex
 
 
 def _iso(text: str) -> str:
