@@ -512,6 +512,10 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
         fmt: fields for fmt, fields in (paper.extra or {}).items()
         if isinstance(fields, dict) and fields
     }
+    bibtex = source_fields.get("bibtex")
+    if bibtex and paper.arxiv_id and "eprint" not in bibtex:
+        # The BibTeX record's eprint fields, which the record holds as its arXiv id.
+        source_fields["bibtex"] = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
     if source_fields:
         # CSL's place for data without a variable (styles ignore it): the source's own fields
         # and entry type, by format, so that an import of the item gives them back.

@@ -106,6 +106,26 @@ XAMPL_PARTS = r"""@STRING{gaj = "G-Animal's Journal"}
 """
 
 
+ARXIV_PREPRINT = r"""@article{fawzi14,
+  title = {Quantum conditional mutual information},
+  author = {Fawzi, Omar},
+  year = {2014},
+  eprint = {1410.0664},
+  archivePrefix = {arXiv},
+  arxivId = {1410.0664},
+}
+@article{chung14,
+  title = {Cyclic quantum codes},
+  author = {Chung, Hye},
+  journal = {Phys. Rev. A},
+  year = {2014},
+  eprint = {1310.3793},
+  archivePrefix = {arXiv},
+  url = {https://journals.aps.org/pra/abstract/x},
+}
+"""
+
+
 def _papers_by_key(library: Library) -> dict[str, Paper]:
     return {p.citekey: p for p in library.store.iter_papers()}
 
@@ -113,7 +133,7 @@ def _papers_by_key(library: Library) -> dict[str, Paper]:
 def test_csljson_export_import_keeps_entries_without_title_and_bibtex_types(
     tmp_path: Path,
 ) -> None:
-    source = _library_from(XAMPL_PARTS, "a.bib", tmp_path)
+    source = _library_from(XAMPL_PARTS + ARXIV_PREPRINT, "a.bib", tmp_path)
     first = _papers_by_key(source)
     text = export(list(first.values()), "csljson")
     back = _papers_by_key(_library_from(text, "b.csl.json", tmp_path))
@@ -123,6 +143,7 @@ def test_csljson_export_import_keeps_entries_without_title_and_bibtex_types(
         assert (again.title, again.title_derived, again.venue, again.kind, again.csl) == (
             paper.title, paper.title_derived, paper.venue, paper.kind, paper.csl
         ), key
+        assert (again.arxiv_id, again.url) == (paper.arxiv_id, paper.url), key
         assert export([again], "bibtex") == export([paper], "bibtex"), key
     assert export([back["inbook-crossref"]], "bibtex").startswith("@inbook{inbook-crossref,")
     assert "crossref = {whole-set}" in export([back["inbook-crossref"]], "bibtex")

@@ -61,12 +61,19 @@ def _convert(record: JsonRecord) -> Outcome:
         # by which the paper is recognised. The short one is kept as written.
         doi = normalize_doi(url) or doi
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
+    extra = _source_fields(item.get("custom"))
+    bibtex = extra.get("bibtex", {})
+    if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
+        # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.
+        arxiv_id = normalize_arxiv_id(str(bibtex.pop("eprint")))
+        bibtex.pop("archiveprefix")
+        if url == f"https://arxiv.org/abs/{arxiv_id}":
+            url = ""  # the export's link to it, not a URL of the source
     csl = _variables(item)
     venue = clean_title(_first(item.get("container-title"))) or None
     if venue and csl.get("container-title") == venue:
         del csl["container-title"]  # the venue column holds it
-    extra = _source_fields(item.get("custom"))
-    bibtex_type = extra.get("bibtex", {}).get("@type")
+    bibtex_type = bibtex.get("@type")
     keep_written_doi(csl, written_doi, doi)
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstract")),
