@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.paper_view import PaperView
+from tests.waiting import until
 
 SIZE = (120, 40)
 
@@ -120,7 +120,9 @@ async def test_note_is_stored_while_typing_and_on_leaving(library: Library) -> N
         await pilot.press("n")
         assert isinstance(app.screen, NoteScreen)
         await pilot.press(*"Key idea")
-        await asyncio.sleep(1.0)  # the autosave interval, without leaving the editor
+        # Saved by the autosave alone, without leaving the editor.
+        await until(pilot, lambda: library.store.paper(paper_id).note == "Key idea",  # type: ignore[arg-type,union-attr]
+                    "the autosave")
         await settle(app, pilot)
         assert isinstance(app.screen, NoteScreen)
         assert library.store.paper(paper_id).note == "Key idea"  # type: ignore[arg-type,union-attr]

@@ -27,6 +27,7 @@ from tests.conftest import SEEDS
 from tests.crash_driver import note_text, write_plan
 from tests.test_app import settle
 from tests.test_crash import assert_index_agrees
+from tests.waiting import until
 
 WRITES = int(os.environ.get("READER_CONCURRENT_WRITES", "1000"))
 INDEXED_WRITES = int(os.environ.get("READER_CONCURRENT_INDEXED_WRITES", "40"))
@@ -111,25 +112,21 @@ def test_two_processes_write_at_once_and_lose_nothing(lib: Path) -> None:
 def test_indexing_writers_never_block_a_search(lib: Path) -> None:
     plans = [("0/2", INDEXED_WRITES, 3), ("1/2", INDEXED_WRITES, 4)]
     procs = [writer(lib, count, seed, part) for part, count, seed in plans]
-    # A third party searching all along, as the app does while the CLI writes.
+    # A third party searching all along, as the app does while the CLI writes. (That a
+    # search never waits for a writer's lock is checked with the lock held, below.)
     library = Library(lib)
-    slowest = 0.0
     searches = 0
     try:
         while any(p.poll() is None for p in procs):
-            began = time.monotonic()
             outcome = library.search("graph OR noteword3x1 OR noteword4x1")
-            slowest = max(slowest, time.monotonic() - began)
             searches += 1
             assert outcome.ids
-            time.sleep(0.01)
+            time.sleep(0.01)  # a search every so often, not a wait for anything
     finally:
         library.close()
     for proc in procs:
         finish(proc, INDEXED_WRITES)
     assert searches > 5
-    # Far below the ten seconds a writer waits for the lock: searches never wait for it.
-    assert slowest < 2.0, slowest
     assert_all_writes_there(lib, plans)
 
 
@@ -142,17 +139,19 @@ def test_a_held_writer_lock_delays_indexing_but_loses_no_write(
     # Another process's writer, stuck: it holds the index's lock.
     stuck = whoosh_index.open_dir(str(lib / "index")).writer()
     try:
-        began = time.monotonic()
+        # Each write waits for the index at most _WRITER_TIMEOUT, then is stored anyway.
         library.save_note(paper_id, "written while the index was locked: lockedword")
         library.set_starred(paper_id, True)
-        assert time.monotonic() - began < 5
-        # Stored at once, whatever the index is doing.
         paper = library.store.paper(paper_id)
         assert paper is not None and paper.starred and "lockedword" in paper.note
-        # A search answers at once from what the index holds (not yet the note).
-        began = time.monotonic()
-        assert library.search("lockedword").ids == []
-        assert time.monotonic() - began < 0.5
+        # A search answers from what the index holds (not yet the note) while the lock
+        # stays held: one that waited for the lock would wait an hour.
+        monkeypatch.setattr(reader.search, "_WRITER_TIMEOUT", 3600.0)
+        found: list[list[int]] = []
+        searching = threading.Thread(target=lambda: found.append(library.search("lockedword").ids))
+        searching.start()
+        searching.join(timeout=60)
+        assert found == [[]], "the search waited for the writer's lock"
         assert library.index_state() == "stale"
     finally:
         stuck.cancel()
@@ -178,8 +177,7 @@ async def test_the_app_and_a_command_write_at_once(lib: Path) -> None:
                 await pilot.press("s")
                 starred.append(papers.ids[row])
             messages: list[str] = []
-            while proc.poll() is None:
-                await pilot.pause(0.05)
+            await until(pilot, lambda: proc.poll() is not None, "the writer ends")
             await settle(app, pilot)
             messages = [n.message for n in app._notifications]
             assert not any("locked" in m or "Could not" in m for m in messages), messages

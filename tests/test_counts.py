@@ -27,7 +27,8 @@ from reader.library import Library
 from reader.ui.app import ReaderApp
 from tests.conftest import SEEDS
 from tests.test_app import SIZE, settle
-from tests.test_live import figures, status, until
+from tests.test_live import figures, status
+from tests.waiting import until
 
 THOROUGH = os.environ.get("READER_THOROUGH") == "1"
 WORDS = ["transport", "learning", "diffusion", "is:starred", "is:unseen", "is:read", "zzzq"]

@@ -28,6 +28,7 @@ from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from tests.conftest import SEEDS
 from tests.crash_driver import note_text, write_plan
+from tests.waiting import until
 
 KILLS = int(os.environ.get("READER_CRASH_KILLS", "10"))
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,11 +225,7 @@ async def test_a_note_being_typed_is_stored_while_typing_goes_on(
             assert seen, f"nothing readable after {len(typed)} characters of steady typing"
             assert typed.startswith(seen), (seen, typed)
             # Never pressed esc: once the typing stops the autosave stores all of it.
-            for _ in range(600):
-                if stored() == typed:
-                    break
-                await pilot.pause(0.05)
-            assert stored() == typed
+            await until(pilot, lambda: stored() == typed, "the whole note is stored")
     finally:
         outside.close()
         library.close()

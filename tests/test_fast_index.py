@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from reader.query import ParsedQuery
 from reader.search import SearchIndex, document, make_schema
 from reader.ui.app import ReaderApp
 from tests.test_index_build import write_openreview
+from tests.waiting import until
 
 QUERIES = [
     "transport", "optimal transport", '"optimal transport"', '"language models"',
@@ -189,16 +189,6 @@ def test_a_large_import_onto_a_library_is_indexed_in_parts(
     library.rebuild_index()
     assert {q: library.search(q).ids for q in caught_up} == caught_up
     assert caught_up["zqxj"] and caught_up["stays"] == [1]
-
-
-async def until(pilot: Any, condition: Callable[[], bool], steps: int = 1500) -> None:
-    """Let the app run until ``condition`` holds (failing after ``steps`` pauses)."""
-    for _ in range(steps):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    status = str(pilot.app.query_one("#status").render())
-    raise AssertionError(f"the condition never held; the status line: {status!r}")
 
 
 async def test_the_reader_searches_a_partial_index_and_says_so(

@@ -8,23 +8,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from tests.test_app import SIZE, settle
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
-    """Wait (at most ten seconds) until ``condition`` holds."""
-    for _ in range(200):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError(f"never happened: {what}")
 
 
 def status(app: ReaderApp) -> str:

@@ -7,7 +7,6 @@ note at once.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import subprocess
 import sys
@@ -24,10 +23,11 @@ from reader.notemerge import CONFLICT_END, CONFLICT_START, merge
 from reader.notes import CLI, HEAD
 from reader.store import Store
 from reader.ui.app import ReaderApp
-from reader.ui.screens.note import AUTOSAVE_AFTER, NoteScreen
+from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.note_versions import VersionsScreen
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import settle
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (100, 30)
@@ -45,19 +45,11 @@ async def type_text(pilot: Pilot, text: str) -> None:  # type: ignore[type-arg]
     await pilot.press(*("space" if c == " " else c for c in text))
 
 
-async def until(pilot: Pilot, condition, what: str) -> None:  # type: ignore[no-untyped-def,type-arg]
-    """Wait for a condition the app reaches by itself (a poll, a save)."""
-    for _ in range(200):
-        if condition():
-            return
-        await asyncio.sleep(0.05)
-        await pilot.pause()
-    raise AssertionError(f"never happened: {what}")
-
-
 async def saved_now(app: ReaderApp, pilot: Pilot) -> None:  # type: ignore[type-arg]
-    """Wait out the autosave delay and the write it starts."""
-    await asyncio.sleep(AUTOSAVE_AFTER + 0.2)
+    """Wait for the autosave and the write it starts: the library holds the editor's text."""
+    screen = app.screen
+    assert isinstance(screen, NoteScreen)
+    await until(pilot, lambda: screen.stored, "the note is stored")
     await settle(app, pilot)
 
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from reader.library import Library
 from reader.ui.app import ReaderApp, SearchBox
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle
+from tests.waiting import until
 
 
 def status(app: ReaderApp) -> str:
@@ -37,22 +35,12 @@ async def test_a_broken_query_is_searched_as_words_and_the_status_line_says_so(
         assert len(app.query_one(PaperList).ids) < 38
 
 
-async def until(app: ReaderApp, pilot: Pilot, condition: Callable[[], bool]) -> None:
-    """Wait for workers and timers until ``condition`` holds (a bounded number of rounds)."""
-    for _ in range(50):
-        await settle(app, pilot)
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the condition never held")
-
-
 async def test_a_typo_offers_did_you_mean_and_one_key_accepts_it(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("slash", *"machine unlearnign")
-        await until(app, pilot, lambda: "Did you mean" in status(app))
+        await until(pilot, lambda: "Did you mean" in status(app))
         assert app.query_one(PaperList).ids == []
         assert "Did you mean “machine unlearning”? ctrl+g searches it" in status(app)
         footer = screen_text(app).rstrip().splitlines()[-1]
@@ -88,7 +76,7 @@ async def test_a_did_you_mean_is_read_whole_at_120_and_80_columns(
     async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
         await pilot.press("slash", *"machine unlearnign")
-        await until(app, pilot, lambda: "Did you mean" in status(app))
+        await until(pilot, lambda: "Did you mean" in status(app))
         # The whole status line is on screen, the suggestion and the key that takes it.
         line = status(app)
         assert "Did you mean “machine unlearning”? ctrl+g searches it" in line

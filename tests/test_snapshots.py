@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -11,8 +10,8 @@ from textual.widgets import TextArea
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.screens.metadata import MetadataForm
-from reader.ui.screens.note import AUTOSAVE_AFTER
 from tests.conftest import SEEDS
+from tests.waiting import until
 
 SIZE = (120, 40)
 
@@ -43,7 +42,8 @@ def test_note_editor(snap_compare, seeded: Library) -> None:
         await pilot.press("n")
         pilot.app.screen.query_one(TextArea).cursor_blink = False
         await pilot.press(*"A **strong** baseline; compare with ")
-        await asyncio.sleep(AUTOSAVE_AFTER + 0.3)
+        screen = pilot.app.screen
+        await until(pilot, lambda: screen.stored, "the autosave")
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
@@ -94,8 +94,7 @@ def test_metadata_form(snap_compare, seeded: Library) -> None:
     async def edit(pilot) -> None:
         await pilot.press("e")
         # The form is pushed after the key: wait for it, or the next keys reach the list.
-        while not isinstance(pilot.app.screen, MetadataForm):
-            await pilot.pause(0.05)
+        await until(pilot, lambda: isinstance(pilot.app.screen, MetadataForm), "the form")
         # The year field, emptied, then a year that fails validation.
         await pilot.press("tab", "tab", "end", "ctrl+u", *"19x")
         await pilot.pause()

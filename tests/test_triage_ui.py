@@ -3,14 +3,12 @@ driven by keys, with assertions on the screen and on what is stored."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from textual.widgets import Input
 
 from reader.highlights import display_text, sentences
 from reader.library import Library
-from reader.ui.app import SEEN_FLUSH_SECONDS, ReaderApp, paper_url
+from reader.ui.app import ReaderApp, paper_url
 from reader.ui.commands import ReaderCommands
 from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.reading import ReadingScreen
@@ -18,11 +16,12 @@ from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.paper_list import PaperList
 from tests.conftest import paper_id_with
 from tests.test_app import SIZE, detail_text, screen_text, settle
+from tests.waiting import until
 
 
 async def flushed(app: ReaderApp, pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait until papers shown have been written down as seen."""
-    await asyncio.sleep(SEEN_FLUSH_SECONDS + 0.2)
+    await until(pilot, lambda: not app._seen_pending, "the seen marks are written")
     await settle(app, pilot)
 
 
@@ -83,7 +82,9 @@ async def test_t_edits_tags_with_completion(library: Library) -> None:
         assert isinstance(app.screen, TagEditor)
         assert "economics (1)" in screen_text(app)
         await pilot.press(*"eco")
-        await pilot.pause(0.2)
+        field = app.screen.query_one(Input)
+        # The completion, shown after the cursor, comes from a worker.
+        await until(pilot, lambda: field._suggestion == "economics", "the completion")
         await pilot.press("right")  # accept the completion
         await pilot.press(*" to read", "enter")
         await settle(app, pilot)

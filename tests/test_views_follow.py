@@ -6,23 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.pilot import Pilot
-
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle
+from tests.waiting import until
 
 OPENREVIEW_40 = Path(__file__).parent / "data" / "openreview-40.jsonl"
-
-
-async def until(pilot: Pilot, condition: object, what: str, rounds: int = 400) -> None:
-    """Let the app run until ``condition()`` holds."""
-    for _ in range(rounds):
-        if condition():  # type: ignore[operator]
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 async def test_list_rows_follow_an_import_that_retitles_papers(
