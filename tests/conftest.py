@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,11 +33,26 @@ def empty_library(tmp_path: Path) -> Iterator[Library]:
     library.close()
 
 
+@pytest.fixture(scope="session")
+def sample_library_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 38 bundled abstracts imported and indexed once (per test process), to be copied:
+    never opened by a test itself."""
+    root = tmp_path_factory.mktemp("template") / "lib"
+    library = Library(root)
+    library.import_files(SEEDS)
+    library.close()
+    return root
+
+
 @pytest.fixture
-def library(empty_library: Library) -> Library:
-    """A library holding the 38 bundled ICLR 2026 abstracts, fully indexed."""
-    empty_library.import_files(SEEDS)
-    return empty_library
+def library(sample_library_template: Path, tmp_path: Path) -> Iterator[Library]:
+    """A library holding the 38 bundled ICLR 2026 abstracts, fully indexed: a copy of the
+    template, which costs a fraction of importing and indexing them again."""
+    root = tmp_path / "lib"
+    shutil.copytree(sample_library_template, root)
+    library = Library(root)
+    yield library
+    library.close()
 
 
 def paper_id_with(library: Library, word: str) -> int:

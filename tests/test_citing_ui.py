@@ -61,9 +61,5 @@ async def test_x_exports_the_view_to_a_file(library: Library, tmp_path: Path) ->
     assert len(data) == shown and all("abstract" in p for p in data)
 
 
-def test_style_picker_snapshot(snap_compare, tmp_path: Path) -> None:
-    from tests.conftest import SEEDS
-
-    library = Library(tmp_path / "snap")
-    library.import_files(SEEDS)
+def test_style_picker_snapshot(snap_compare, library: Library) -> None:
     assert snap_compare(ReaderApp(library), terminal_size=SIZE, press=["j", "Y", "down"])

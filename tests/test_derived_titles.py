@@ -47,13 +47,17 @@ def test_a_title_the_user_gave_is_cited_plain(library: Library) -> None:
 
 
 def test_a_derived_title_exported_and_imported_stays_derived(
-    library: Library, empty_library: Library, tmp_path
+    library: Library, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
     paper = library.store.paper(derived_id(library))
     assert paper is not None
     for fmt, name in (("bibtex", "out.bib"), ("csljson", "out.json")):
         path = tmp_path / name
         path.write_text(render([paper], fmt), encoding="utf-8")
-        empty_library.import_files([path], sync=False)
-        back = [p for p in empty_library.store.iter_papers() if p.citekey == paper.citekey]
+        other = Library(tmp_path / f"other-{fmt}")  # a library that never held the paper
+        try:
+            other.import_files([path], sync=False)
+            back = [p for p in other.store.iter_papers() if p.citekey == paper.citekey]
+        finally:
+            other.close()
         assert back and back[0].title == paper.title and back[0].title_derived, fmt

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 from textual.containers import VerticalScroll
@@ -17,16 +16,14 @@ from reader.ui.app import ReaderApp
 from reader.ui.bindings import SECTIONS
 from reader.ui.screens.help import HelpScreen, help_rows
 from reader.ui.widgets.paper_list import PaperList
-from tests.conftest import SEEDS
 from tests.test_app import screen_text, settle
 
 SMALL = [(80, 24), (60, 20)]
 
 
 @pytest.fixture
-def seeded(tmp_path: Path) -> Library:
-    library = Library(tmp_path / "snap")
-    library.import_files(SEEDS)
+def seeded(library: Library) -> Library:
+    """The sample library (a name kept from when these tests built their own)."""
     return library
 
 

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from textual.widgets import TextArea
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.screens.metadata import MetadataForm
-from tests.conftest import SEEDS
 from tests.waiting import until
 
 SIZE = (120, 40)
 
 
 @pytest.fixture
-def seeded(tmp_path: Path) -> Library:
-    library = Library(tmp_path / "snap")
-    library.import_files(SEEDS)
+def seeded(library: Library) -> Library:
+    """The sample library (a name kept from when these tests built their own)."""
     return library
 
 
