@@ -11,7 +11,6 @@ import asyncio
 import json
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 from whoosh import index as whoosh_index
