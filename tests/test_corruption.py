@@ -88,7 +88,9 @@ def _garbage_files(root: Path) -> None:
 
 
 def _garbage_toc(root: Path) -> None:
-    for toc in (root / "index").glob("*.toc"):
+    tocs = list((root / "index").glob("*.toc"))
+    assert tocs  # else there would be no damage to find
+    for toc in tocs:
         toc.write_bytes(random.Random(3).randbytes(200))
 
 

@@ -110,7 +110,9 @@ async def test_the_reader_answers_from_the_database_and_rebuilds_a_damaged_index
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(app, pilot)
-            for path in (root / "index").glob("*.pst"):
+            postings = list((root / "index").glob("*.pst"))
+            assert postings  # else there would be no damage to find
+            for path in postings:
                 path.write_bytes(b"\x00" * path.stat().st_size)
             library.index.forget()  # as a reader opened after the damage would
             shown: list[tuple[str | None, int]] = []
