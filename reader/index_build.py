@@ -22,6 +22,7 @@ import os
 import queue
 import re
 import sys
+from array import array
 from collections.abc import Callable, Sequence
 from pickle import dumps
 from typing import Any
@@ -49,6 +50,9 @@ Plan = Callable[[str], dict[str, list[int]]]
 # The first segment a worker writes is small, so a search can start soon; each next one is
 # twice as large, so a large build ends with few segments (searches cost per segment).
 FIRST_SEGMENT = 500
+# A segment also ends at this many postings (about 150 an abstract), which bounds a worker's
+# memory: gathered by term, a posting takes about 20 bytes.
+SEGMENT_POSTINGS = 3_000_000
 _PROGRESS_EVERY = 250
 
 
@@ -145,38 +149,64 @@ class _Lengths:
         return self.by_field.get(fieldname, {}).get(docnum, default)
 
 
-def _write_postings(fieldwriter: Any, schema: Any, lengths: _Lengths, postings: Any) -> None:
-    """Write sorted postings field by field and term by term, each with its document's
-    field length from memory (what FieldWriter.add_postings does, reading the lengths
-    back from disk one posting at a time)."""
-    lastfield = lasttext = None
+#: A term's postings as a segment gathers them: documents, weights and encoded values, in
+#: document order (documents are added in order, so nothing needs sorting but the terms).
+_Postings = tuple[array, array, list]
+
+
+def _write_postings(fieldwriter: Any, schema: Any, lengths: _Lengths,
+                    terms: dict[tuple[str, bytes], _Postings]) -> None:
+    """Write a segment's postings field by field and term by term, a block at a time.
+
+    What FieldWriter.add_postings does with the sorted postings of Whoosh's pool, one
+    ``add_posting`` call each (with each document's field length read back from the column
+    just written); here each block of a term's postings is handed to Whoosh's postings
+    writer whole, with the field lengths from memory, and Whoosh encodes and writes it."""
+    lastfield: str | None = None
     field_lengths: dict[int, int] = {}
-    add: Any = None
-    for fieldname, btext, docnum, weight, value in postings:
+    writer: Any = None
+    for fieldname, btext in sorted(terms):
         if fieldname != lastfield:
-            if lasttext is not None:
-                fieldwriter.finish_term()
             if lastfield is not None:
                 fieldwriter.finish_field()
             fieldwriter.start_field(fieldname, schema[fieldname])
             field_lengths = lengths.by_field.get(fieldname, {})
-            lastfield, lasttext = fieldname, None
-        if btext != lasttext:
-            if lasttext is not None:
-                fieldwriter.finish_term()
-            fieldwriter.start_term(btext)
-            add = fieldwriter._postwriter.add_posting
-            lasttext = btext
-        add(docnum, weight, value if value is not None else b"", field_lengths.get(docnum, 0))
-    if lasttext is not None:
+            lastfield = fieldname
+        docs, weights, values = terms[fieldname, btext]
+        fieldwriter.start_term(btext)
+        writer = fieldwriter._postwriter
+        limit = writer._blocklimit
+        count = len(docs)
+        for start in range(0, count, limit):
+            end = start + limit
+            block = docs[start:end]
+            block_weights = weights[start:end]
+            found = [n for n in map(field_lengths.get, block) if n]
+            # The buffered block exactly as add_posting leaves it for these postings.
+            writer._ids = block
+            writer._weights = array("f", block_weights)
+            writer._values = [v for v in values[start:end] if v]
+            writer._maxweight = max(0, max(block_weights))
+            writer._minlength = min(found) if found else None
+            writer._maxlength = max(found) if found else 0
+            if end < count:
+                # add_posting writes a full block when the next posting comes; the last one
+                # is left for finish_term, which inlines or writes it.
+                writer._write_block()
         fieldwriter.finish_term()
     if lastfield is not None:
         fieldwriter.finish_field()
 
 
 class FastSegmentWriter(SegmentWriter):
-    """A Whoosh segment writer that analyses known text fields in one pass and keeps the
-    field lengths in memory: the same postings, in a fraction of the time."""
+    """A Whoosh segment writer that analyses known text fields in one pass, gathers the
+    postings by term in memory and keeps the field lengths there: the same postings, in a
+    fraction of the time.
+
+    Whoosh's writer puts every posting in a pool that spills sorted runs to disk (each
+    posting pickled, read back and merged) once its estimate passes ``limitmb``: for 4,000
+    abstracts, more than half of the build. Gathered by term, a posting costs a few bytes,
+    and a build in parts bounds a segment by its number of postings instead."""
 
     def __init__(self, ix: Any, **kwargs: Any) -> None:
         super().__init__(ix, **kwargs)
@@ -185,12 +215,15 @@ class FastSegmentWriter(SegmentWriter):
         self._whoosh_only = any(
             field.vector or field.separate_spelling() for _, field in self.schema.items()
         )
-        self._lengths = _Lengths()
+        self._lengths: _Lengths | None = _Lengths()
+        self._terms: dict[tuple[str, bytes], _Postings] = {}
+        #: How many postings this segment holds so far.
+        self.postings = 0
 
     def add_document(self, **fields: Any) -> None:
         """Add a document: known text fields analysed here, the others as Whoosh does."""
         if self._whoosh_only or any(name.startswith("_") for name in fields):
-            self._lengths = None  # type: ignore[assignment]
+            self._lengths = None
             super().add_document(**fields)
             return
         self._check_state()
@@ -198,10 +231,10 @@ class FastSegmentWriter(SegmentWriter):
         names = sorted(fields)
         self._check_fields(schema, names)
         docnum = self.docnum
-        posts: list[tuple[str, bytes, int, float, bytes]] = []
-        add_post = posts.append
+        terms = self._terms
         perdoc = self.perdocwriter
         lengths = self._lengths
+        added = 0
         perdoc.start_doc(docnum)
         try:
             for name in names:
@@ -214,16 +247,24 @@ class FastSegmentWriter(SegmentWriter):
                     plan = self._plans[name]
                     if plan is not None and isinstance(value, str):
                         boost = field.format.field_boost
-                        for word, poslist in plan(value).items():
-                            freq = len(poslist)
-                            length += freq
-                            add_post((name, word.encode("utf-8"), docnum, freq * boost,
-                                      _encode_positions(poslist)))
+                        items: Any = (
+                            (word.encode("utf-8"), len(poslist), len(poslist) * boost,
+                             _encode_positions(poslist))
+                            for word, poslist in plan(value).items()
+                        )
                     else:
-                        for tbytes, freq, weight, vbytes in field.index(value):
-                            if field.scorable:
-                                length += freq
-                            add_post((name, tbytes, docnum, weight, vbytes))
+                        items = field.index(value)
+                    scorable = field.scorable
+                    for tbytes, freq, weight, vbytes in items:
+                        if scorable:
+                            length += freq
+                        postings = terms.get((name, tbytes))
+                        if postings is None:
+                            postings = terms[name, tbytes] = (array("I"), array("d"), [])
+                        postings[0].append(docnum)
+                        postings[1].append(weight)
+                        postings[2].append(vbytes)
+                        added += 1
                 if not field.scorable:
                     length = 0
                 perdoc.add_field(name, field, value if field.stored else None, length)
@@ -238,29 +279,24 @@ class FastSegmentWriter(SegmentWriter):
             perdoc.cancel_doc()
             raise
         perdoc.finish_doc()
-        self._pool_extend(posts)
+        self.postings += added
         self._added = True
         self.docnum += 1
 
-    def _pool_extend(self, posts: list[tuple[str, bytes, int, float, bytes]]) -> None:
-        """Add a document's postings to the pool at once, spilling a sorted run to disk
-        when the pool is over its memory limit (as PostingPool.add does for each)."""
-        pool = self.pool
-        pool.fieldnames.update({post[0] for post in posts})
-        # PostingPool's own estimate of a posting's size, summed.
-        pool.currentsize += sum(
-            150 + len(post[0]) + 2 * len(post[1]) + len(post[4] or b"") for post in posts
-        )
-        if pool.currentsize > pool.limit:
-            pool.save()
-        pool.current.extend(posts)
-
     def _flush_segment(self) -> None:
-        if self._lengths is None:  # some documents went Whoosh's own way
+        pool = self.pool
+        if self._lengths is None or pool.current or pool.runs:
+            # Some documents went Whoosh's own way, or a merge put other segments' postings
+            # in the pool: the gathered postings join them there, and Whoosh writes them all.
+            for (fieldname, btext), (docs, weights, values) in self._terms.items():
+                for docnum, weight, vbytes in zip(docs, weights, values, strict=True):
+                    pool.add((fieldname, btext, docnum, weight, vbytes))
+            self._terms = {}
             super()._flush_segment()
             return
         self.perdocwriter.close()
-        _write_postings(self.fieldwriter, self.schema, self._lengths, self.pool.iter_postings())
+        _write_postings(self.fieldwriter, self.schema, self._lengths, self._terms)
+        self._terms = {}
         self.fieldwriter.close()
 
 
@@ -272,11 +308,13 @@ def _build_part(
     limitmb: int,
     first: int,
     known: dict[int, str],
+    most: int,
 ) -> None:
     """Index one share of the papers (in a worker process) into segments of growing size,
     reporting each segment as it is written; progress and errors travel on the same queue.
     A paper whose document is what the index holds (``known``: id → digest) is kept as it
-    is, and reported so when the part is done."""
+    is, and reported so when the part is done. A segment ends at ``most`` postings, whatever
+    its size."""
     from reader.search import document  # the worker imports what the parent has
 
     try:
@@ -300,7 +338,7 @@ def _build_part(
                 writer = FastSegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
             writer.add_document(**doc)
             in_segment += 1
-            if in_segment >= size:
+            if in_segment >= size or writer.postings >= most:
                 # Papers kept since the last segment count as searchable with this one.
                 done = in_segment + len(kept) - seen_kept
                 report.put(("segment", (part, seq, writer._finalize_segment(), done)))
@@ -376,7 +414,8 @@ def build_in_processes(
     workers = [
         context.Process(
             target=_build_part,
-            args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {}),
+            args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {},
+                  SEGMENT_POSTINGS),
             daemon=True,
         )
         for n, source in enumerate(parts)

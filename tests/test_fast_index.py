@@ -8,9 +8,14 @@ worker processes.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import pickle
+import struct
 import threading
+import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from whoosh import index as whoosh_index
@@ -38,12 +43,13 @@ ODD = (
 )
 
 
-def plain_whoosh(path: Path, library: Library) -> SearchIndex:
+def plain_whoosh(path: Path, library: Library, **options: Any) -> SearchIndex:
     """An index of the library's papers written by a stock Whoosh writer (Whoosh's own
-    analysis, one process), searched through reader's SearchIndex."""
+    analysis, one process; ``options`` for the writer), searched through reader's
+    SearchIndex."""
     path.mkdir()
     ix = whoosh_index.create_in(str(path), make_schema())
-    writer = ix.writer()
+    writer = ix.writer(**options)
     for paper in library.store.iter_papers():
         writer.add_document(**document(paper))
     writer.commit()
@@ -286,3 +292,52 @@ def test_a_batched_import_commits_as_it_goes(tmp_path: Path, library: Library) -
         "(SELECT max(id) FROM imports)").fetchone()[0] == 50
     library.undo_last_import()
     assert library.store.count() == before == library.index.count()
+
+
+def blocks(path: Path) -> list[tuple[object, object]]:
+    """Every block of every posting list of an index's segments, decoded: its header (count,
+    last document, highest weight, field length bounds: what a top-N search skips by) and
+    its documents, weights and positions. (The files themselves differ: the fast writer's
+    encoded positions share objects, which pickle then writes once.)"""
+    found = []
+    for file in sorted(path.glob("*.pst")):
+        data = io.BytesIO(file.read_bytes())
+        while magic := data.read(4):
+            assert magic == b"W3Bl"
+            last = False
+            while not last:
+                (length,) = struct.unpack("!i", data.read(4))
+                last, start = length < 0, data.tell()
+                header = pickle.load(data)
+                body = data.read(abs(length) - (data.tell() - start))
+                found.append((header, pickle.loads(zlib.decompress(body) if header[3] else body)))
+    return found
+
+
+def test_fast_postings_of_many_papers_are_whooshs_own(
+    tmp_path: Path, empty_library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With terms whose postings fill several blocks (300 papers share `setting`), the
+    fast writer's blocks of postings are a stock Whoosh writer's, header and content, and
+    a segment cut short at its bound on postings ranks as one segment does."""
+    library = empty_library
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 10**9)
+    library.import_files([write_openreview(tmp_path / "a.jsonl", 300)], sync=False)
+    library.rebuild_index()
+    # Separate files, as the fast writer writes them, so that they compare.
+    plain = plain_whoosh(tmp_path / "plain", library, compound=False)
+    assert postings(library.paths.index) == postings(tmp_path / "plain")
+    fast_blocks = blocks(library.paths.index)
+    assert fast_blocks == blocks(tmp_path / "plain")
+    assert sum(header[0] == 128 for header, _ in fast_blocks) > 10  # whole blocks
+    expected = {q: plain.search(ParsedQuery(q)) for q in ("setting", "graph transport")}
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
+    monkeypatch.setattr(index_build, "SEGMENT_POSTINGS", 2_000)
+    library.rebuild_index()
+    assert len(list(library.paths.index.glob("*.pst"))) > 2
+    for query, hits in expected.items():
+        got = library.index.search(ParsedQuery(query))
+        assert got.ids == hits.ids
+        assert got.scores == pytest.approx(hits.scores, rel=1e-9)
+    plain.close()
