@@ -32,7 +32,7 @@ from tests.waiting import until
 
 KILLS = int(os.environ.get("READER_CRASH_KILLS", "10"))
 ROOT = Path(__file__).resolve().parent.parent
-IMPORT_SIZE = 150
+IMPORT_SIZE = 60
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +159,7 @@ def test_writes_killed_at_random_moments(base: Path, tmp_path: Path) -> None:
         seed = 100 + n
         proc = start(root, "writes", "5000", str(seed))
         # Killed after a random number of reported writes: while it goes on writing.
-        lines = kill_after_lines(proc, rng.randint(1, 40))
+        lines = kill_after_lines(proc, rng.randint(1, 20))
         assert "done" not in lines
         reported = len(lines)
         library = Library(root)
