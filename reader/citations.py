@@ -300,6 +300,9 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
         # with TeX math.
         tex = _escape_tex(abstract, _TEX_KEPT if source else _TEX_MATH)
         fields.append(("abstract", tex))
+    if paper.aliases:
+        # biblatex's key aliases: \cite{alias} finds the entry; classic BibTeX ignores them.
+        fields.append(("ids", ", ".join(paper.aliases)))
     written = {name for name, _ in fields}
     for name, value in source.items() if isinstance(source, dict) else ():
         if name.startswith("@") or name in written or not isinstance(value, str):

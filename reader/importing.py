@@ -116,7 +116,9 @@ class _Import:
         ).lastrowid
         self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
         self.matcher = Matcher(self._known(), self._abstracts())
-        taken = {row[0] for row in conn.execute("SELECT citekey FROM papers")}
+        taken = {row[0] for row in conn.execute(
+            "SELECT citekey FROM papers UNION ALL SELECT alias FROM citekey_aliases"
+        )}
         self.citekeys = CitekeyAllocator(taken)
         self.actions: dict[int, str] = {}
         #: Papers met by an earlier record of this file, and a digest of what that record
@@ -311,6 +313,7 @@ class _Import:
                 "ON CONFLICT (paper_id) DO NOTHING",
                 (paper_id, record.note, self.stamp, version),
             )
+        self._add_aliases(paper_id, record.aliases, citekey)
         self.matcher.add(
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title)
         )
@@ -366,7 +369,10 @@ class _Import:
             updates["withdrawn"] = 1
             done.add("withdrawn")
         updates.update(self._merge_record(record, current))
-        if not updates:
+        citekey = updates.get("citekey", current["citekey"])
+        aliased = self._add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
+        aliased += self._add_aliases(paper_id, record.aliases, citekey)
+        if not updates and not aliased:
             return "unchanged"
         done.add("merged")
         updates.update(updated_at=self.stamp, generation=self.generation)
@@ -378,6 +384,26 @@ class _Import:
             reanchor(self.conn, paper_id, updates["abstract"])
         return next(action for action in ACTIONS if action in done)
 
+
+    def _add_aliases(
+        self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False
+    ) -> int:
+        """Let the paper answer to ``keys`` too (a ``merged`` entry's key, a source's
+        aliases), each that no paper has as its key or alias yet; returns how many were
+        added. The import summary names the keys of merged entries."""
+        added = 0
+        for key in keys:
+            alias = usable_key(key)
+            if not alias or alias == citekey or alias in self.citekeys.taken:
+                continue
+            self.conn.execute(
+                "INSERT INTO citekey_aliases (alias, paper_id) VALUES (?, ?)", (alias, paper_id)
+            )
+            self.citekeys.taken.add(alias)
+            if merged:
+                self.summary.aliased_keys.append((alias, citekey))
+            added += 1
+        return added
 
     def _merge_record(self, record: PaperRecord, current: dict[str, Any]) -> dict[str, Any]:
         """Column updates that fill in the CSL variables, source fields and key the paper

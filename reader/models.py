@@ -38,6 +38,8 @@ class PaperRecord:
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: A note that came with the source (Zotero child notes), as Markdown.
     note: str | None = None
+    #: Other keys the source says the entry answers to (biblatex ``ids``).
+    aliases: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True, frozen=True)
@@ -93,6 +95,8 @@ class Paper:
     csl: dict[str, Any] = field(default_factory=dict)
     #: Source fields the record does not model, verbatim, by source format.
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Other citation keys the paper answers to (those of source entries merged into it).
+    aliases: list[str] = field(default_factory=list)
 
     @property
     def venue_year(self) -> str:
@@ -143,6 +147,8 @@ class ImportSummary:
     reports: list[ImportSummary] = field(default_factory=list)
     #: Source keys that were taken, and the keys the papers got instead: (source, given).
     renamed_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: Keys of entries merged into a paper with another key, kept as aliases: (alias, key).
+    aliased_keys: list[tuple[str, str]] = field(default_factory=list)
 
     def __str__(self) -> str:
         text = (
@@ -169,14 +175,21 @@ class ImportSummary:
         return ", ".join(parts)
 
     def key_changes(self) -> str:
-        """Source keys another paper already had, e.g. ``key Rame72 was taken: now Rame72a``."""
-        if not self.renamed_keys:
-            return ""
-        shown = [f"{old} → {new}" for old, new in self.renamed_keys[:5]]
-        more = len(self.renamed_keys) - len(shown)
-        text = ", ".join(shown) + (f" and {more:,} more" if more else "")
-        plural = "s" if len(self.renamed_keys) != 1 else ""
-        return f"{len(self.renamed_keys):,} key{plural} already taken, given a suffix: {text}"
+        """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
+        entries kept as aliases (``wooters07 → wootters07``), a line each."""
+        lines = []
+        for pairs, what in (
+            (self.renamed_keys, "already taken, given a suffix"),
+            (self.aliased_keys, "of merged entries, kept as aliases"),
+        ):
+            if not pairs:
+                continue
+            shown = [f"{old} → {new}" for old, new in pairs[:5]]
+            more = len(pairs) - len(shown)
+            text = ", ".join(shown) + (f" and {more:,} more" if more else "")
+            plural = "s" if len(pairs) != 1 else ""
+            lines.append(f"{len(pairs):,} key{plural} {what}: {text}")
+        return "\n".join(lines)
 
     def add(self, other: ImportSummary) -> None:
         """Add another file's counts to these."""
@@ -186,4 +199,5 @@ class ImportSummary:
         self.problems += other.problems
         self.warnings += other.warnings
         self.renamed_keys += other.renamed_keys
+        self.aliased_keys += other.aliased_keys
         self.files += other.files

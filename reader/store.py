@@ -51,7 +51,9 @@ _PAPER_COLUMNS = (
     "ORDER BY tag)), "
     "(SELECT json_group_array(json_array(id, start, end, quote, note, orphaned)) "
     "FROM (SELECT * FROM highlights WHERE paper_id = p.id ORDER BY orphaned, start)), "
-    "p.seen_at IS NOT NULL, p.read_at IS NOT NULL, p.csl, p.extra"
+    "p.seen_at IS NOT NULL, p.read_at IS NOT NULL, p.csl, p.extra, "
+    "(SELECT json_group_array(alias) FROM (SELECT alias FROM citekey_aliases "
+    "WHERE paper_id = p.id ORDER BY alias))"
 )
 
 
@@ -400,9 +402,9 @@ class Store:
         ]
 
     def id_for_key(self, citekey: str) -> int | None:
-        """The id of the paper with this citation key."""
-        row = self.conn.execute("SELECT id FROM papers WHERE citekey = ?", (citekey,)).fetchone()
-        return int(row[0]) if row else None
+        """The id of the paper with this citation key, or with it as an alias."""
+        owner = _key_owner(self.conn, citekey)
+        return owner
 
     # -- writing ----------------------------------------------------------------------------
 
@@ -499,9 +501,11 @@ class Store:
                 "starting with a letter, digit or _)"
             )
         with self.transaction() as conn:
-            owner = conn.execute("SELECT id FROM papers WHERE citekey = ?", (citekey,)).fetchone()
-            if owner and owner[0] != paper_id:
-                raise StoreError(f"the key {citekey!r} already belongs to paper {owner[0]}")
+            owner = _key_owner(conn, citekey, paper_id)
+            if owner is not None:
+                raise StoreError(f"the key {citekey!r} already belongs to paper {owner}")
+            # The paper's own alias may become its key: a key is never an alias as well.
+            conn.execute("DELETE FROM citekey_aliases WHERE alias = ?", (citekey,))
             generation = self._bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET citekey = ?, updated_at = ?, generation = ? WHERE id = ?",
@@ -707,6 +711,9 @@ class Store:
         """The paper whose citation key (``column`` "citekey") or DOI ("doi") is ``value``."""
         if column not in ("citekey", "doi"):
             raise ValueError(column)
+        if column == "citekey":
+            owner = _key_owner(self.conn, value)
+            return self.paper(owner) if owner is not None else None
         row = self.conn.execute(f"SELECT id FROM papers WHERE {column} = ?", (value,)).fetchone()
         return self.paper(row[0]) if row else None
 
@@ -834,12 +841,17 @@ class Store:
                 value = updates.get(column)
                 if value is None:
                     continue
-                owner = conn.execute(
-                    f"SELECT id FROM papers WHERE {column} = ? AND id != ?", (value, paper_id)
-                ).fetchone()
-                if owner:
+                if column == "citekey":
+                    owner = _key_owner(conn, str(value), paper_id)
+                    conn.execute("DELETE FROM citekey_aliases WHERE alias = ?", (value,))
+                else:
+                    row = conn.execute(
+                        "SELECT id FROM papers WHERE doi = ? AND id != ?", (value, paper_id)
+                    ).fetchone()
+                    owner = row[0] if row else None
+                if owner is not None:
                     label = "key" if column == "citekey" else "DOI"
-                    raise StoreError(f"the {label} {value!r} already belongs to paper {owner[0]}")
+                    raise StoreError(f"the {label} {value!r} already belongs to paper {owner}")
             generation = self._bump_generation()
             updates.update(updated_at=now(), generation=generation)
             assignments = ", ".join(f"{column} = ?" for column in updates)
@@ -943,6 +955,17 @@ def read_papers(
         conn.close()
 
 
+def _key_owner(conn: sqlite3.Connection, key: str, other_than: int | None = None) -> int | None:
+    """The paper whose citation key or alias ``key`` is (one other than ``other_than``)."""
+    row = conn.execute(
+        "SELECT id FROM papers WHERE citekey = ?1 UNION ALL "
+        "SELECT paper_id FROM citekey_aliases WHERE alias = ?1",
+        (key,),
+    ).fetchall()
+    owners = [r[0] for r in row if r[0] != other_than]
+    return int(owners[0]) if owners else None
+
+
 def _paper(r: tuple) -> Paper:
     """Build a Paper from a row of ``_PAPER_COLUMNS``."""
     return Paper(
@@ -976,4 +999,5 @@ def _paper(r: tuple) -> Paper:
         read=bool(r[24]),
         csl=json.loads(r[25] or "{}"),
         extra=json.loads(r[26] or "{}"),
+        aliases=json.loads(r[27] or "[]"),
     )

@@ -363,6 +363,7 @@ def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecor
         citekey=entry.key or None,
         csl=csl,
         extra=extra,
+        aliases=_keys(entry.fields.get("ids", "")),
     )
 
 
@@ -391,9 +392,10 @@ _TEXT_VARIABLES = {
 }
 _NAME_FIELDS = {"author": "author", "editor": "editor", "translator": "translator",
                 "bookauthor": "container-author"}
-# Fields a record holds in its columns (title, abstract, identifiers, keywords, dates).
+# Fields a record holds in its columns (title, abstract, identifiers, keywords, dates, key
+# aliases).
 _COLUMN_FIELDS = frozenset(
-    "title subtitle abstract doi url keywords keyword year month date urldate number".split()
+    "title subtitle abstract doi url keywords keyword year month date urldate number ids".split()
 )
 # Entry types whose ``number`` is the issue of a periodical.
 _ISSUE_KINDS = frozenset({"article", "periodical", "suppperiodical"})
@@ -601,6 +603,11 @@ def _keywords(value: str) -> list[str]:
         if word and word not in keywords:
             keywords.append(word)
     return keywords
+
+
+def _keys(value: str) -> list[str]:
+    """The citation keys of a biblatex ``ids`` field (other keys the entry answers to)."""
+    return [key for key in (_identifier(k) for k in value.split(",")) if key]
 
 
 def _url(fields: dict[str, str]) -> str | None:

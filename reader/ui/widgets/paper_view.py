@@ -174,7 +174,11 @@ def _meta_line(paper: Paper) -> Text:
         lines.append(", ".join(names) + (" et al." if goes_on else ""))
     year = str(paper.year) if paper.year else ""
     venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), year) if p)
-    parts = [p for p in (venue_year, f"@{paper.citekey}") if p]
+    key = f"@{paper.citekey}"
+    if paper.aliases:
+        # The keys of entries merged into this paper, which still cite it.
+        key += " (also " + ", ".join(f"@{alias}" for alias in paper.aliases) + ")"
+    parts = [p for p in (venue_year, key) if p]
     if paper.withdrawn:
         parts.append("withdrawn")
     if paper.starred:

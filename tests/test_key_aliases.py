@@ -1,0 +1,116 @@
+"""A merged entry's key stays a key of its paper: cited, starred, noted and exported by it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.export import export
+from reader.library import Library
+from reader.store import StoreError
+from reader.ui.app import ReaderApp
+from reader.ui.widgets.paper_list import PaperList
+from tests.test_app import SIZE, detail_text, settle
+
+# Two entries of one file with one arXiv id (random-229.bib has them): one paper.
+TWO_KEYS = r"""@inproceedings{wooters07,
+  title = {{Discrete Phase Space and Minimum-Uncertainty States}},
+  author = {Wootters, William K. and Sussman, Daniel M.},
+  booktitle = {Proc. QCMC 2007},
+  eprint = {0704.1277},
+  archivePrefix = {arXiv},
+  year = {2007}
+}
+@article{wootters07,
+  title = {{Discrete Phase Space and Minimum-Uncertainty States}},
+  author = {Wootters, William K. and Sussman, Daniel M.},
+  eprint = {0704.1277},
+  archivePrefix = {arXiv},
+  year = {2007}
+}
+@article{other,
+  title = {Another paper},
+  author = {Doe, Jane},
+  year = {2010}
+}
+"""
+
+
+@pytest.fixture
+def bib(tmp_path: Path) -> Path:
+    path = tmp_path / "keys.bib"
+    path.write_text(TWO_KEYS, encoding="utf-8")
+    return path
+
+
+def _cli(library: Path, *args: str, ok: bool = True) -> str:
+    result = CliRunner().invoke(cli, ["--library", str(library), *args], obj={})
+    assert (result.exit_code == 0) == ok, result.output
+    return result.output
+
+
+def test_the_key_of_a_merged_entry_works_wherever_a_key_does(tmp_path: Path, bib: Path) -> None:
+    lib = tmp_path / "lib"
+    summary = _cli(lib, "import", str(bib))
+    assert "2 new, 1 merged" in summary
+    assert "1 key of merged entries, kept as aliases: wootters07 → wooters07" in summary
+    assert "@inproceedings{wooters07," in _cli(lib, "cite", "wootters07")
+    _cli(lib, "star", "wootters07")
+    _cli(lib, "note", "wootters07", "--text", "Read this one.")
+    library = Library(lib)
+    paper = library.store.paper(library.store.id_for_key("wooters07") or 0)
+    assert paper is not None
+    assert (paper.starred, paper.note, paper.aliases) == (True, "Read this one.", ["wootters07"])
+    assert "no paper with key" not in (library.search("like:wootters07").notice or "")
+    assert "no paper with key" in (library.search("like:wootters08").notice or "")
+
+
+def test_an_alias_is_never_another_papers_key(tmp_path: Path, bib: Path) -> None:
+    library = Library(tmp_path / "lib")
+    library.import_files([bib], sync=False)
+    other = library.store.id_for_key("other")
+    assert other is not None
+    with pytest.raises(StoreError, match="already belongs"):
+        library.store.set_citekey(other, "wootters07")
+    with pytest.raises(StoreError, match="already belongs"):
+        library.store.update_metadata(other, {"citekey": "wootters07"})
+    # A new entry with that key gets a suffix, as for any key already taken.
+    later = tmp_path / "later.bib"
+    later.write_text("@article{wootters07, title={Something else}, year=2020}\n", "utf-8")
+    summary = library.import_files([later], sync=False)
+    assert "wootters07 → wootters07a" in summary.key_changes()
+    # The paper itself may take its alias as its key: then it is no longer an alias.
+    own = library.store.id_for_key("wootters07")
+    assert own is not None
+    library.store.set_citekey(own, "wootters07")
+    paper = library.store.paper(own)
+    assert paper is not None and (paper.citekey, paper.aliases) == ("wootters07", [])
+    assert library.store.id_for_key("wooters07") is None
+
+
+def test_aliases_go_out_as_biblatex_ids_and_come_back(tmp_path: Path, bib: Path) -> None:
+    library = Library(tmp_path / "lib")
+    library.import_files([bib], sync=False)
+    first = export(list(library.store.iter_papers()), "bibtex")
+    assert "  ids = {wootters07}" in first
+    again = tmp_path / "again.bib"
+    again.write_text(first, encoding="utf-8")
+    copy = Library(tmp_path / "copy")
+    copy.import_files([again], sync=False)
+    assert copy.store.id_for_key("wootters07") == copy.store.id_for_key("wooters07") is not None
+    assert export(list(copy.store.iter_papers()), "bibtex") == first
+
+
+async def test_the_detail_pane_names_the_aliases(tmp_path: Path, bib: Path) -> None:
+    library = Library(tmp_path / "lib")
+    library.import_files([bib])
+    paper_id = library.store.id_for_key("wootters07")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.query_one(PaperList).cursor = library.store.all_ids().index(paper_id)
+        await settle(app, pilot)
+        assert "@wooters07 (also @wootters07)" in " ".join(detail_text(app).split())
