@@ -136,6 +136,7 @@ _TEX_MATH = re.compile(_MATH, re.DOTALL)
 _TEX_KEPT = re.compile(_MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\s])", re.DOTALL)
 # A private-use character stands in for math while a title's words are protected.
 _KEPT_MARK = "\ue000"
+_TEX_MARKUP = re.compile(r"[{}\\$]")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 # A standalone "and" inside one author's name would split it into two authors.
 _AND_WORD = re.compile(r"(?<!\S)(and)(?!\S)", re.IGNORECASE)
@@ -236,9 +237,14 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
 
     title = _fold(paper.title or "")
     subtitle = source.get("subtitle") if isinstance(source, dict) else None
-    if isinstance(subtitle, str) and title.endswith(": " + _plain_subtitle(subtitle)):
-        title = title[: -len(_plain_subtitle(subtitle)) - 2]
-    if title and not (paper.title_derived and source):
+    if isinstance(subtitle, str):
+        title = _title_without(title, subtitle)
+    if title and source and not paper.title_derived and _TEX_MARKUP.search(title):
+        # A title read from a .bib file is TeX as its source wrote it (braces protecting its
+        # case included), and goes back as it came. One without any TeX (read from RIS, or
+        # never protected) is protected like any plain title.
+        fields.append(("title", _escape_tex(title, _TEX_KEPT)))
+    elif title and not (paper.title_derived and source):
         fields.append(("title", _escape_title(title)))
     others = source.get("@others", []) if isinstance(source, dict) else []
     authors = _record_names(paper, "author")
@@ -348,11 +354,15 @@ _REPORT_TYPES = frozenset({"techreport", "report"})
 _MONTH_MACROS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 
 
-def _plain_subtitle(subtitle: str) -> str:
-    """A source's subtitle as the importer put it into the title."""
-    from reader.importers.bibtex import plain_field
+def _title_without(title: str, subtitle: str) -> str:
+    """The title with the source's subtitle, which the importer appended, taken off again
+    (as TeX, or as plain text in a library imported before titles were kept as TeX)."""
+    from reader.importers.bibtex import plain_field, tex_field
 
-    return plain_field(subtitle)
+    for form in (tex_field(subtitle), plain_field(subtitle)):
+        if form and title.endswith(": " + form):
+            return title[: -len(form) - 2]
+    return title
 
 
 def _entry_type(

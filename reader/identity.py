@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from reader.sanitize import normalize_for_identity
+from reader.textrender import title_words
 
 MERGE_THRESHOLD = 90.0
 #: Lengths of two versions of one abstract differ by less than this factor.
@@ -58,7 +59,7 @@ def title_key(title: str, year: int | None, derived: bool) -> str | None:
     abstract or DOI, say); a derived title identifies nothing."""
     if derived or not title:
         return None
-    norm = normalize_for_identity(title)
+    norm = normalize_for_identity(title_words(title))
     return f"{norm}|{year or ''}" if len(norm) >= 8 else None
 
 

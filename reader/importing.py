@@ -19,6 +19,7 @@ from reader.identity import Known, Matcher, abstract_key, title_key
 from reader.models import ImportSummary, PaperRecord
 from reader.record import NAME_VARIABLES, family_key, is_anonymous
 from reader.sanitize import normalize_for_identity
+from reader.textrender import title_words
 
 if TYPE_CHECKING:
     from reader.store import Store
@@ -469,5 +470,5 @@ def by_title_of(record: PaperRecord) -> str | None:
     return title_key(record.title, record.year, record.title_derived)
 
 
-def _norm(text: str | None) -> str:
-    return normalize_for_identity(text or "")
+def _norm(title: str | None) -> str:
+    return normalize_for_identity(title_words(title or ""))

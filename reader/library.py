@@ -26,7 +26,7 @@ from reader.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_qu
 from reader.resources import sample_files
 from reader.store import Store, StoreError, migrations, read_papers
 from reader.tags import normalize_tag
-from reader.textrender import to_plain
+from reader.textrender import plain_line, to_plain
 
 if TYPE_CHECKING:
     from reader.importing import UndoResult
@@ -594,7 +594,7 @@ class Library:
                 label = ""
             papers = store.papers(targets)
         if not label:
-            label = f"“{papers[0].title or papers[0].citekey}”"
+            label = f"“{plain_line(papers[0].title) or papers[0].citekey}”"
         text = "\n".join(f"{p.title}\n{to_plain(p.abstract)}" for p in papers)
         hits, key_terms = self.index.similar(text, exclude=targets, limit=None)
         ids, scores = hits.ids, hits.scores

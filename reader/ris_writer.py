@@ -120,6 +120,9 @@ def ris_record(paper: Paper) -> str:
     if bibtex and book_authors:
         # RIS has no tag for the authors of the book a chapter is in; BibTeX's is bookauthor.
         bibtex = {**bibtex, "bookauthor": " and ".join(book_authors)}
+    if bibtex and title and not paper.title_derived and title != _line(paper.title):
+        # A BibTeX title is kept as TeX: TI has its text, a note the TeX it came as.
+        bibtex = {**bibtex, "title": paper.title}
     lines += _bibtex_lines(bibtex, lines)
     return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
 

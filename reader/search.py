@@ -47,7 +47,7 @@ from reader.errors import IndexDamaged
 from reader.index_build import FastSegmentWriter, build_in_processes
 from reader.models import Paper
 from reader.query import Filter, ParsedQuery, SearchCancelled
-from reader.textrender import to_plain
+from reader.textrender import title_words, to_plain
 
 #: Bump when the schema or what is indexed changes (reader.analysis included: a test pins
 #: its output to this number): an index of another version is rebuilt.
@@ -391,7 +391,7 @@ def document(paper: Paper) -> dict[str, object]:
         flags.append("notes")
     doc: dict[str, object] = {
         "id": str(paper.id),
-        "title": paper.title,
+        "title": title_words(paper.title),
         "abstract": to_plain(paper.abstract),
         "keywords": " ".join(paper.keywords),
         "authors": " ".join(paper.authors),

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 BUSY_TIMEOUT_MS = 10_000
 _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
+_TEX_MARKUP = re.compile(r"[{}$]|\\[A-Za-z]+\s*|\\.")
 
 _PAPER_COLUMNS = (
     "p.id, p.title, p.title_derived, p.abstract, p.authors, p.venue, p.year, p.keywords, "
@@ -881,7 +882,7 @@ class Store:
                     )
                 )
         if order == "title":
-            return sorted(ids, key=lambda i: str(keys.get(i) or "").casefold())
+            return sorted(ids, key=lambda i: _title_order(str(keys.get(i) or "")))
         # Descending, with papers lacking the value last; sorted() keeps ties as given.
         return sorted(ids, key=lambda i: (keys.get(i) is None, -(keys.get(i) or 0)))
 
@@ -953,6 +954,14 @@ def read_papers(
             yield _paper(r)
     finally:
         conn.close()
+
+
+def _title_order(title: str) -> str:
+    """What a title sorts by: a BibTeX title is stored as TeX, whose braces and commands
+    do not count."""
+    if "{" in title or "\\" in title:
+        title = _TEX_MARKUP.sub("", title)
+    return title.casefold()
 
 
 def _key_owner(conn: sqlite3.Connection, key: str, other_than: int | None = None) -> int | None:

@@ -852,3 +852,11 @@ def plain_line(source: str) -> str:
     or compared: ``The {\\sc Conniver} Manual`` gives ``The Conniver Manual``.
     """
     return render_line(source).text
+
+
+def title_words(source: str) -> str:
+    """A title as its words, for comparing and indexing: TeX rendered when it has commands
+    or groups (``R{\\'e}nyi`` → ``Rényi``, as BibTeX titles are stored), other text as is."""
+    if "\\" in source or "{" in source:
+        return plain_line(source)
+    return source

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from reader.export import export
 from reader.formats import render
 from reader.library import Library
 from reader.models import Paper
+from reader.textrender import plain_line
 
 
 def _library_from(text: str, name: str, root: Path) -> Library:
@@ -278,3 +281,53 @@ def test_ris_export_import_gives_back_bibtex_types_and_fields(tmp_path: Path) ->
     assert "SV  - 23\n" in ris and "L1  - :home/a/chung14.pdf:pdf\n" in ris
     # A RIS file of our own, exported again, is the same file.
     assert export(list(back.values()), "ris") == ris
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("name", ["xampl.bib", "random-229-first30.bib", "cyrillic.bib"])
+def test_bibtex_import_export_twice_is_the_same_file(tmp_path: Path, name: str) -> None:
+    first = _bibtex_of(_library_from((DATA / name).read_text("utf-8"), "a.bib", tmp_path))
+    second = _bibtex_of(_library_from(first, "b.bib", tmp_path))
+    assert second == first
+    # Titles go out as their source wrote them: math, commands and protective braces.
+    if name == "xampl.bib":
+        assert r"title = {An {$O(n \log n / \! \log\log n)$} Sorting Algorithm}" in first
+
+
+def test_a_title_keeps_its_tex_through_bibtex_and_shows_rendered(tmp_path: Path) -> None:
+    jsonl = (
+        '{"id": "abc123XYZ", "content": {"title": "Sparse $\\\\ell_1$ recovery in'
+        ' $\\\\mathcal{O}(n)$", "abstract": "We recover sparse signals."}}\n'
+    )
+    source = _library_from(jsonl, "a.jsonl", tmp_path)
+    first = _bibtex_of(source)
+    assert r"title = {Sparse {$\ell_1$} recovery in {$\mathcal{O}(n)$}}" in first
+    again = _library_from(first, "b.bib", tmp_path)
+    [paper] = again.store.iter_papers()
+    # Stored as TeX; rendered where it is shown or cited.
+    assert paper.title == r"Sparse {$\ell_1$} recovery in {$\mathcal{O}(n)$}"
+    assert plain_line(paper.title) == "Sparse ℓ₁ recovery in 𝒪(n)"
+    assert "Sparse ℓ₁ recovery in 𝒪(n)" in render([paper], "text", "apa")
+    assert _bibtex_of(again) == first
+    # Searched by its words, as any title.
+    assert again.search("title:recovery").ids == [paper.id]
+
+
+def test_a_tex_title_is_searched_compared_and_sorted_by_its_words(tmp_path: Path) -> None:
+    bib = (
+        "@article{a, title={{On R{\\'e}nyi Measures of {LLMs}}}, author={Tan, V.}, year=2014}\n"
+        "@article{b, title={Zebra title, later}, author={Doe, J.}, year=2014}\n"
+    )
+    library = _library_from(bib, "a.bib", tmp_path)
+    library.sync_index()
+    renyi = library.store.id_for_key("a")
+    assert library.search("title:renyi").ids == [renyi]
+    assert library.store.sort_ids(library.store.all_ids(), "title")[0] == renyi
+    # The same paper, its title written in plain text elsewhere, is recognised by it.
+    plain = tmp_path / "plain.bib"
+    plain.write_text("@misc{c, title={On Rényi measures of LLMs}, author={Vincent Tan},"
+                     " year=2014}\n", encoding="utf-8")
+    summary = library.import_files([plain], sync=False)
+    assert (summary.new, summary.merged + summary.unchanged) == (0, 1)

@@ -45,7 +45,7 @@ from reader.sanitize import clean_imported
 from reader.textrender import to_plain
 from reader.titles import derive_title
 
-__all__ = ["parse", "parse_names", "plain_field", "split_names"]
+__all__ = ["parse", "parse_names", "plain_field", "split_names", "tex_field"]
 
 # bibtexparser logs every aborted block as a warning. With no handler configured, Python's
 # last-resort handler would print them onto the terminal the UI draws on; the problems are
@@ -316,8 +316,10 @@ def _record(entry: _Entry, by_key: dict[str, _Entry], source: str) -> PaperRecor
     fields = dict(entry.fields)
     inherited = _inherit(entry, fields, by_key)
 
-    title = _plain(fields.get("title", ""))
-    subtitle = _plain(fields.get("subtitle", ""))
+    # The title is stored as TeX, as its source wrote it, and rendered where it is shown or
+    # cited, so that an export writes it back unchanged ($\ell_1$, not ℓ₁).
+    title = _tex_line(fields.get("title", ""))
+    subtitle = _tex_line(fields.get("subtitle", ""))
     if title and subtitle:
         title = f"{title}: {subtitle}"
     abstract = _abstract(fields.get("abstract", ""))
@@ -572,8 +574,25 @@ def _plain(value: str) -> str:
 
 
 def plain_field(value: str) -> str:
-    """A LaTeX field value as the importer stores it (plain, single-spaced Unicode)."""
+    """A LaTeX field value as the importer stores names and venues (plain, single-spaced
+    Unicode)."""
     return _plain(value)
+
+
+def _tex_line(value: str) -> str:
+    """A field's TeX on one line, as the importer stores titles; "" when it says nothing."""
+    if not value:
+        return ""
+    value = clean_imported(value)
+    if _brace_depth(value) > _MAX_BRACE_DEPTH:
+        return _plain(value)  # not formatting but damage: no renderer would read it
+    value = _SPACES.sub(" ", value).strip()
+    return value if value.strip("{} ") else ""
+
+
+def tex_field(value: str) -> str:
+    """A LaTeX field value as the importer stores titles (its TeX, single-spaced)."""
+    return _tex_line(value)
 
 
 def _brace_depth(value: str) -> int:

@@ -21,7 +21,7 @@ from reader.models import PaperRecord
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
 from reader.record import display_name as record_display
 from reader.sanitize import clean_imported
-from reader.textrender import to_plain
+from reader.textrender import plain_line, to_plain
 from reader.titles import derive_title
 
 __all__ = ["display_name", "parse"]
@@ -192,6 +192,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     urls = [_fold(url) for url in _values(tags, "UR") if url.strip()]
     kind_code = _fold(_first(tags, "TY")).upper()
     bibtex = extra.get("bibtex", {})
+    tex_title = bibtex.pop("title", None)
+    if isinstance(tex_title, str) and not title_derived and plain_line(tex_title) == title:
+        title = tex_title  # a BibTeX record's title, kept as the TeX it was written in
     arxiv_id = None
     if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
         # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.
