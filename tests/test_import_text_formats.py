@@ -179,6 +179,17 @@ def test_bibtex_crossref_follows_biblatex_title_mappings() -> None:
     assert records["untitled"].title == "Plain: Sub"
 
 
+def test_bibtex_crossref_may_name_its_parent_by_an_alias() -> None:
+    text = (
+        "@mvbook{ccr1, ids={ccr1alias}, author={Vince Various}, title={Stuff Concerning Varia},"
+        " date={1934}}\n"
+        "@book{ccr2, title={Misc etc.}, date={1923}, crossref={ccr1alias}}\n"
+    )
+    records = {r.citekey: r for r in bibtex.parse(text, "aliases.bib").records}
+    assert records["ccr1"].aliases == ["ccr1alias"]
+    assert records["ccr2"].authors == ["Vince Various"]
+
+
 def test_bibtex_cyrillic_and_name_forms() -> None:
     result = parse_data(bibtex.parse, "cyrillic.bib")
     assert (len(result.records), result.problems) == (5, [])

@@ -171,6 +171,10 @@ def _parse(text: str, source: str) -> ParseResult:
     for entry in entries:
         by_key.setdefault(entry.key.lower(), entry)
     for entry in entries:
+        # A crossref may name its parent by one of the parent's aliases (biblatex's ids).
+        for alias in _keys(entry.fields.get("ids", "")):
+            by_key.setdefault(alias.lower(), entry)
+    for entry in entries:
         try:
             record = _record(entry, by_key, source)
         except Exception as exc:  # one odd entry must not cost the others
