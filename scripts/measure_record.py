@@ -9,10 +9,11 @@ Each file is imported into a fresh library in a temporary directory and exported
 format (BibTeX as BibTeX, RIS as RIS, CSL-JSON and Zotero JSON as CSL-JSON). The source and the
 export are then read with plain parsers (bibtexparser, rispy, json), not with reader's own
 importers, and every field of every source entry is looked for in the exported entry of the
-same key (else the same title). A value survives when it is the same after folding case,
-braces, whitespace and dash styles; names survive when their family names do. For each file
-the table gives the entries in the file, the papers the import made, and per field
-``survived/present``.
+same key (else the same title; a key survives as one of the exported entry's ``ids``, the
+aliases of a paper other entries merged into). A value survives when it is the same after
+folding case, braces, whitespace and dash styles; names survive when their family names do.
+For each file the table gives the entries in the file, the papers the import made, and per
+field ``survived/present``.
 """
 
 from __future__ import annotations
@@ -265,11 +266,14 @@ def same(field: str, fmt: str, a: Any, b: Any) -> bool:
 
 
 def match(source: list[dict[str, Any]], exported: list[dict[str, Any]], key: str, title: str):
-    """Pairs (source entry, exported entry or None): by key, else by title."""
+    """Pairs (source entry, exported entry or None): by key or BibTeX alias, else by title."""
     def first(value: Any) -> Any:
         return value[0] if isinstance(value, list) and value else value
 
     by_key = {first(e.get(key)): e for e in exported if e.get(key)}
+    # An entry merged into another paper is that paper's entry, under one of its ids.
+    by_alias = {alias.strip(): e for e in exported
+                for alias in str(e.get("ids", "")).split(",") if alias.strip()}
     by_title: dict[str, list[dict[str, Any]]] = {}
     for e in exported:
         value = e.get(title)
@@ -279,6 +283,9 @@ def match(source: list[dict[str, Any]], exported: list[dict[str, Any]], key: str
     pairs = []
     for s in source:
         found = by_key.get(first(s.get(key))) if s.get(key) else None
+        if found is None and s.get(key) in by_alias:
+            pairs.append((s, by_alias[s[key]]))
+            continue
         if found is None or id(found) in used:
             value = s.get(title)
             value = value[0] if isinstance(value, list) and value else value
@@ -348,6 +355,11 @@ def measure(path: Path) -> tuple[int, int, Counter[str], Counter[str], str]:
                 aliases = {"journal": "journaltitle", "journaltitle": "journal",
                            "address": "location", "location": "address"}
                 other = e.get(aliases.get(field, ""))
+            if kind == "bibtex" and field == "key" and e is not None and value != other:
+                # A key kept as an alias of the paper it merged into: \cite{key} still finds
+                # it through biblatex's ids.
+                ids = [k.strip() for k in str(e.get("ids", "")).split(",")]
+                other = value if value in ids else other
             if kind == "csljson" and field == "citation-key" and e is not None:
                 other = e.get(field) or e.get("id")
             if kind == "ris" and field in ("T1", "TI") and e is not None:
