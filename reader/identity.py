@@ -140,7 +140,9 @@ class Matcher:
             return None
         votes: Counter[int] = Counter()
         for h in mine:
-            votes.update(buckets.get(h, ()))
+            voters = buckets.get(h)
+            if voters:
+                votes.update(voters)
         best_id, best_score = None, MERGE_THRESHOLD
         for paper_id, _ in votes.most_common(_MAX_CANDIDATES):
             text = self._texts[paper_id]

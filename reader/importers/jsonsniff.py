@@ -488,6 +488,8 @@ _MIN_YEAR, _MAX_YEAR = 1800, 2199
 def text_value(value: Any) -> str:
     """``value`` as text: strings as they are, integers as digits, anything else empty."""
     if isinstance(value, str):
+        if value.isascii():
+            return value  # no surrogate to check for (most values: a C check, no copy)
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
