@@ -52,9 +52,11 @@ async def test_the_reader_imports_in_a_process_of_its_own_and_shows_each_batch(
     """While an import started with `i` runs, the list shows the papers of the batches
     committed so far, keys move the cursor, and at the end the summary is shown and the
     new papers are found by a search."""
-    monkeypatch.setattr(app_module, "IMPORT_BATCH", 50)
+    # Small batches: the import commits hundreds of times, so the lock below is taken
+    # long before its last batch.
+    monkeypatch.setattr(app_module, "IMPORT_BATCH", 5)
     monkeypatch.setattr(live_module, "POLL_SECONDS", 0.05)
-    total = 1_500
+    total = 1_000
     path = write_openreview(tmp_path / "big.jsonl", total)
     before = library.store.count()
     app = ReaderApp(library)
@@ -85,7 +87,40 @@ async def test_the_reader_imports_in_a_process_of_its_own_and_shows_each_batch(
         assert f"{total:,} read: {total:,} new" in messages
     assert library.store.count() == before + total
     assert library.index_state() == "ok"
-    assert library.search("number 1499").ids
+    assert library.search("number 999").ids
+
+
+async def test_quitting_leaves_the_import_to_finish_in_its_process(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`q` while an import runs quits without waiting for it; the import process goes on
+    and writes and indexes every paper."""
+    monkeypatch.setattr(app_module, "IMPORT_BATCH", 5)
+    total = 1_000
+    path = write_openreview(tmp_path / "late.jsonl", total)
+    before = library.store.count()
+    app = ReaderApp(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        held = asyncio.create_task(
+            asyncio.to_thread(hold_after_first_batch, library.paths.database, before)
+        )
+        await pilot.press("i", *str(path), "enter")
+        conn, committed = await held
+        try:
+            assert committed < before + total
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running, "the reader quits")
+        finally:
+            conn.execute("ROLLBACK")
+            conn.close()
+    for _ in range(3000):
+        if library.store.count() == before + total and library.index_state() == "ok":
+            break
+        await asyncio.sleep(0.02)
+    assert library.store.count() == before + total
+    assert library.index_state() == "ok"
+    assert library.search("number 999").ids
 
 
 def test_an_import_process_reports_progress_the_summary_and_failures(

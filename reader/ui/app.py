@@ -1289,10 +1289,13 @@ class ReaderApp(App[None]):
     async def action_quit(self) -> None:
         """Quit once pending writes are stored."""
         self._flush_seen()
-        if self._import_worker is not None:
+        importing = self._import_worker
+        if importing is not None:
             # Not waited for: the import goes on in its own process and finishes there.
-            self._import_worker.cancel()
-        await self.workers.wait_for_complete()
+            importing.cancel()
+        others = [w for w in self.workers if w is not importing]
+        if others:  # (an empty list means every worker to wait_for_complete)
+            await self.workers.wait_for_complete(others)
         try:
             self._remember()
         except StoreError as exc:  # a read-only library can't remember; it still quits
