@@ -122,6 +122,8 @@ class _Import:
         )}
         self.citekeys = CitekeyAllocator(taken)
         self.actions: dict[int, str] = {}
+        #: Papers whose action is not yet in import_items.
+        self.unwritten: set[int] = set()
         #: Papers met by an earlier record of this file, and a digest of what that record
         #: says (not the record: a long list is not held whole): entries of one file are
         #: one paper only when they share an identifier or say the same.
@@ -153,12 +155,14 @@ class _Import:
             if self.records_read % 500 == 0:
                 self._count_problems()
         self._count_problems()
-        # Written whole each time: a batch may upgrade what an earlier one recorded.
-        self.conn.execute("DELETE FROM import_items WHERE import_id = ?", (self.import_id,))
+        # Only what this batch added or upgraded (rewriting every earlier batch's rows each
+        # time made a batched import's history quadratic in its length).
         self.conn.executemany(
-            "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?)",
-            [(self.import_id, pid, action) for pid, action in self.actions.items()],
+            "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?) "
+            "ON CONFLICT (import_id, paper_id) DO UPDATE SET action = excluded.action",
+            [(self.import_id, pid, self.actions[pid]) for pid in self.unwritten],
         )
+        self.unwritten.clear()
         self.conn.execute(
             "UPDATE imports SET read = ?, new = ?, present = ?, merged = ?, unchanged = ?, "
             "skipped = ? WHERE id = ?",
@@ -219,6 +223,7 @@ class _Import:
         # A paper met twice in one import keeps the strongest thing that happened to it.
         if previous is None or ACTIONS.index(action) < ACTIONS.index(previous):
             self.actions[paper_id] = action
+            self.unwritten.add(paper_id)
 
     def _same_paper(
         self,
@@ -319,6 +324,7 @@ class _Import:
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title)
         )
         self.actions[paper_id] = "new"
+        self.unwritten.add(paper_id)
         self.summary.new += 1
         return paper_id
 
