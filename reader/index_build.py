@@ -49,7 +49,7 @@ Plan = Callable[[str], dict[str, list[int]]]
 
 # The first segment a worker writes is small, so a search can start soon; each next one is
 # twice as large, so a large build ends with few segments (searches cost per segment).
-FIRST_SEGMENT = 500
+FIRST_SEGMENT = 200
 # A segment also ends at this many postings (about 150 an abstract), which bounds a worker's
 # memory: gathered by term, a posting takes about 20 bytes.
 SEGMENT_POSTINGS = 3_000_000

@@ -42,6 +42,7 @@ from whoosh.scoring import BM25FScorer, WeightScorer
 from whoosh.util.numeric import byte_to_length
 
 from reader.query import SearchCancelled
+from reader.search import matching_context
 
 #: The field length each length byte stands for (a byte of 0: no length stored).
 _LENGTHS = np.array([byte_to_length(b) for b in range(256)], dtype=np.float64)
@@ -88,16 +89,6 @@ def ranked(
     all_docs, all_scores = np.concatenate(docs), np.concatenate(scores)
     order = np.lexsort((all_docs, -all_scores))
     return all_docs[order], all_scores[order]
-
-
-def matching_context(searcher: Any) -> Any:
-    """The search context both ways of ranking use: one whose matchers can say what they
-    match at every step. In a segment of at most 5,000 documents Whoosh otherwise builds an
-    Or of three parts or more as an array-backed union, which scores its first 2,048
-    documents one by one as it is built, and adds the parts' scores in another order than
-    a tree of unions does (floats added in another order may differ in their last bit);
-    with this context every Or is a tree of unions, in every segment, for both."""
-    return searcher.context(needs_current=True)
 
 
 def _evaluate(matcher: Any, searcher: Any, count: int) -> tuple[Any, Any]:
