@@ -196,7 +196,9 @@ def test_cite_latex_escapes(run: Run, tmp_path: Path) -> None:
     path.write_text(GODEL, encoding="utf-8")
     run("import", str(path))
     unicode = run("cite", "godel31").stdout
-    assert "author = {Gödel, Kurt}" in unicode and "Über" in unicode
+    assert "author = {Gödel, Kurt}" in unicode and "Monatshefte für Mathematik" in unicode
+    # The title is written as its source wrote it, TeX and all, in both forms.
+    assert 'title = {{\\"U}ber formal unentscheidbare S{\\"a}tze}' in unicode
     escaped = run("cite", "godel31", "--latex-escapes").stdout
     assert escaped.isascii(), escaped
     assert 'author = {G{\\"o}del, Kurt}' in escaped

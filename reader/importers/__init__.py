@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reader.models import PaperRecord
+from reader.textrender import title_words
 from reader.titles import strip_derived_mark
 
 
@@ -166,6 +167,10 @@ def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:
     mark dropped."""
     for record in records:
         record.title, marked = strip_derived_mark(record.title)
+        if marked:
+            # A derived title is plain text from the abstract: the braces a BibTeX export
+            # put around its mixed-case words are not part of it.
+            record.title = title_words(record.title)
         record.title_derived = record.title_derived or marked
         yield record
 
