@@ -78,6 +78,7 @@ async def test_a_did_you_mean_is_read_whole_at_120_and_80_columns(
         await settle(app, pilot)
         await pilot.press("slash", *"machine unlearnign")
         await until(pilot, lambda: "Did you mean" in status(app))
+        await settle(app, pilot)  # and the screen drawn with it
         # The whole status line is on screen, the suggestion and the key that takes it.
         line = status(app)
         assert "Did you mean “machine unlearning”? ctrl+g searches it" in line
