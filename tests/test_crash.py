@@ -81,11 +81,15 @@ def start(root: Path, *args: str) -> subprocess.Popen[str]:
 def kill_after_lines(proc: subprocess.Popen[str], count: int) -> list[str]:
     """SIGKILL the process as soon as it has reported ``count`` lines after ``ready``; every
     line it had reported by its death (it may have gone on a little)."""
-    assert proc.stdout is not None
+    assert proc.stdout is not None and proc.stderr is not None
     seen = [proc.stdout.readline().rstrip("\n") for _ in range(count)]
     proc.send_signal(signal.SIGKILL)
-    out, _err = proc.communicate(timeout=60)
-    return [line for line in [*seen, *out.splitlines()] if line]
+    # Read on through the same buffered stream: readline may have read ahead lines that
+    # communicate(), reading the pipe itself, would never see.
+    rest = proc.stdout.read()
+    proc.stderr.read()
+    proc.wait(timeout=60)
+    return [line for line in [*seen, *rest.splitlines()] if line]
 
 
 def fresh_copy(base: Path, tmp_path: Path, n: int) -> Path:
