@@ -133,9 +133,12 @@ class Matcher:
         if len(norm) < 80:
             return None  # too short to tell a revision from a coincidence
         buckets = self._buckets if self._buckets is not None else self._build()
-        mine = sketch(norm)
-        # Common word pairs ("of the") sit in some known sketch, so nearly every abstract
-        # shares a pair with the library: only its own sketch meeting one says anything.
+        pairs = _pairs(norm)
+        if self._keys.isdisjoint(pairs):
+            return None  # no pair in any known sketch: none in this abstract's sketch either
+        # Common word pairs ("of the") sit in some known sketch, so most abstracts get this
+        # far: only their own sketch meeting a known one says anything.
+        mine = sorted(pairs)[:SKETCH_SIZE]
         if self._keys.isdisjoint(mine):
             return None
         votes: Counter[int] = Counter()

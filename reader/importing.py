@@ -3,7 +3,6 @@ transaction, with a record of what happened to each paper (for diffs and undo)."
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import sqlite3
@@ -127,7 +126,7 @@ class _Import:
         #: Papers met by an earlier record of this file, and a digest of what that record
         #: says (not the record: a long list is not held whole): entries of one file are
         #: one paper only when they share an identifier or say the same.
-        self.met: dict[int, bytes] = {}
+        self.met: dict[int, int] = {}
 
     def _known(self) -> Iterator[Known]:
         for row in self.conn.execute(
@@ -459,12 +458,25 @@ def _drop_anonymous(record: PaperRecord) -> None:
                 del record.csl[variable]
 
 
-def _fingerprint(record: PaperRecord) -> bytes:
+def _fingerprint(record: PaperRecord) -> int:
     """A digest of everything a record says about its paper (not where it was read), for
-    comparison."""
-    data = {name: getattr(record, name) for name in PaperRecord.__slots__ if name != "source"}
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+    comparison within one import. Lists of text and scalars are hashed as they are; only
+    dicts (and lists of anything else) are written out, keys sorted."""
+    parts: list[object] = []
+    for name in _COMPARED:
+        value = getattr(record, name)
+        if isinstance(value, dict) or (
+            isinstance(value, list) and not all(isinstance(v, str) for v in value)
+        ):
+            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+        elif isinstance(value, list):
+            value = tuple(value)
+        parts.append(value)
+    return hash(tuple(parts))
+
+
+#: The fields of a record that say something about its paper.
+_COMPARED = tuple(name for name in PaperRecord.__slots__ if name != "source")
 
 
 def _json(value: dict[str, Any]) -> str:
