@@ -89,6 +89,9 @@ def kill_after_lines(proc: subprocess.Popen[str], count: int) -> list[str]:
     rest = proc.stdout.read()
     proc.stderr.read()
     proc.wait(timeout=60)
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
     return [line for line in [*seen, *rest.splitlines()] if line]
 
 
