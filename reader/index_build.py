@@ -452,6 +452,10 @@ def build_in_processes(
                 generation += 1
                 if published is not None:
                     published(indexed)
+                if progress is not None:
+                    # Also after each publication, so that a search shown over the papers
+                    # indexed so far can run again at once.
+                    progress(max(count, indexed))
             else:
                 kept.update(value[1])
                 done += 1

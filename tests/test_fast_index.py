@@ -11,6 +11,7 @@ import asyncio
 import io
 import json
 import pickle
+import re
 import struct
 import threading
 import zlib
@@ -341,3 +342,44 @@ def test_fast_postings_of_many_papers_are_whooshs_own(
         assert got.ids == hits.ids
         assert got.scores == pytest.approx(hits.scores, rel=1e-9)
     plain.close()
+
+
+async def test_the_reader_searches_as_another_processs_import_is_indexed(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list imported by another process (`reader import` in another terminal) is indexed
+    by the open reader once it notices the commit; a search shown meanwhile runs again as
+    each part becomes searchable ("partial: 30 of 80 indexed"), and once all is indexed."""
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
+    monkeypatch.setattr(index_build, "FIRST_SEGMENT", 10)
+    first, go = threading.Event(), threading.Event()
+    publish = library.index._published
+
+    def published(generation: int, total: int, indexed: int) -> None:
+        publish(generation, total, indexed)
+        if indexed > 10 and not first.is_set():
+            # Held at the second part published, the first one having been reported.
+            first.set()
+            go.wait(30)
+
+    monkeypatch.setattr(library.index, "_published", published)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"setting")
+        await app.workers.wait_for_complete()
+        sample = len(app.paper_list.ids)
+        other = Library(library.paths.root)
+        try:
+            other.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
+        finally:
+            other.close()
+        assert await asyncio.to_thread(first.wait, 30)
+        status = app.query_one("#status")
+        # The list shows the papers of the parts published before the one held.
+        await until(pilot, lambda: len(app.paper_list.ids) > sample)
+        assert re.search(r"partial: [1-7]0 of 80 indexed", str(status.render()))
+        assert len(app.paper_list.ids) < sample + 80
+        go.set()
+        await until(pilot, lambda: "partial" not in str(status.render())
+                    and len(app.paper_list.ids) == sample + 80)

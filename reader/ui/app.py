@@ -723,10 +723,28 @@ class ReaderApp(App[None]):
 
     @work(thread=True, group="index", exit_on_error=False)
     def sync_index(self) -> None:
-        """Re-index what changed (one paper after a star or a note); a search typed while
-        the index was behind is run again, so its results are never stale."""
-        if self.library.sync_index() and self._index_ready:
+        """Re-index what changed (one paper after a star or a note, or the papers another
+        process imported); a search typed while the index was behind is run again, so its
+        results are never stale, and while many papers are indexed it runs again as each
+        part of them becomes searchable."""
+        reported = False
+
+        def progress(done: int, total: int) -> None:
+            nonlocal reported
+            reported = True
+            self.call_from_thread(self._index_progress, done, total)
+
+        indexed = self.library.sync_index(progress)
+        if reported:
+            self.call_from_thread(self._caught_up)
+        if indexed and self._index_ready:
             self.call_from_thread(self._rerun_query)
+
+    def _caught_up(self) -> None:
+        """A catch-up that reported its progress is over."""
+        self._indexing = None
+        self._published = 0
+        self._set_status_note("")
 
     def _rerun_query(self) -> None:
         query = self.query_one(SearchBox).value
