@@ -104,9 +104,12 @@ def ris_record(paper: Paper) -> str:
     if url:
         lines.append(("UR", url))
     lines += [("KW", _line(k)) for k in paper.keywords or [] if k.strip()]
-    abstract = _line(to_plain(paper.abstract or ""))
-    if abstract:
-        lines.append(("AB", abstract))
+    paragraphs = [_line(p) for p in to_plain(paper.abstract or "").split("\n\n")]
+    paragraphs = [p for p in paragraphs if p]
+    if paragraphs:
+        # One paragraph a line: the lines after the tag's continue its value (as MEDLINE-style
+        # exports write structured abstracts), so the paragraphs come back apart.
+        lines.append(("AB", "\n".join(paragraphs)))
     for tag, values in source.items():
         if tag.startswith("@") or len(tag) != 2:
             continue

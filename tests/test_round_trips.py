@@ -331,3 +331,17 @@ def test_a_tex_title_is_searched_compared_and_sorted_by_its_words(tmp_path: Path
                      " year=2014}\n", encoding="utf-8")
     summary = library.import_files([plain], sync=False)
     assert (summary.new, summary.merged + summary.unchanged) == (0, 1)
+
+
+def test_ris_export_keeps_abstract_paragraphs(tmp_path: Path) -> None:
+    ris = (
+        "TY  - JOUR\nTI  - Structured\nAU  - Doe, Jane\nPY  - 2017\n"
+        "AB  - Background: we looked.\n\nMethods: we counted the things twice.\n"
+        "ER  - \n"
+    )
+    library = _library_from(ris, "a.ris", tmp_path)
+    [paper] = library.store.iter_papers()
+    assert paper.abstract == "Background: we looked.\n\nMethods: we counted the things twice."
+    again = _library_from(export([paper], "ris"), "b.ris", tmp_path)
+    [back] = again.store.iter_papers()
+    assert back.abstract == paper.abstract
