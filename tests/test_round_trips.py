@@ -345,3 +345,19 @@ def test_ris_export_keeps_abstract_paragraphs(tmp_path: Path) -> None:
     again = _library_from(export([paper], "ris"), "b.ris", tmp_path)
     [back] = again.store.iter_papers()
     assert back.abstract == paper.abstract
+
+
+def test_ris_keeps_a_doi_as_written(tmp_path: Path) -> None:
+    ris = (
+        "TY  - JOUR\nTI  - Perceptions of disability\nAU  - Brittain, Ian\nPY  - 2004\n"
+        "DO  - 10/fqd6hj\nUR  - https://doi.org/10.1177/0193723504268729\nER  - \n\n"
+        "TY  - JOUR\nTI  - Entanglement\nAU  - Tan, V.\nPY  - 2003\n"
+        "DO  - 10.1103/PhysRevA.67.042105\nER  - \n"
+    )
+    first = export(list(_library_from(ris, "a.ris", tmp_path).store.iter_papers()), "ris")
+    assert "DO  - 10/fqd6hj\n" in first and "DO  - 10.1103/PhysRevA.67.042105\n" in first
+    library = _library_from(first, "b.ris", tmp_path)
+    assert sorted(p.doi or "" for p in library.store.iter_papers()) == [
+        "10.1103/physreva.67.042105", "10.1177/0193723504268729"
+    ]
+    assert export(list(library.store.iter_papers()), "ris") == first

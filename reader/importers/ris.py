@@ -14,11 +14,11 @@ from typing import Any
 
 import rispy
 
-from reader.identifiers import normalize_arxiv_id, normalize_doi
+from reader.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.importers import ImportFormatError, ParseResult
 from reader.importers.dates import year_and_date
 from reader.models import PaperRecord
-from reader.record import TEX_PREFIX, date_parts, is_anonymous
+from reader.record import TEX_PREFIX, date_parts, is_anonymous, keep_written_doi
 from reader.record import display_name as record_display
 from reader.sanitize import clean_imported
 from reader.textrender import plain_line, to_plain
@@ -204,6 +204,13 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             urls = urls[1:]  # the export's link to it, not a URL of the source
     elif urls and "arxiv.org/" in urls[0]:
         arxiv_id = normalize_arxiv_id(urls[0])
+    written_doi = doi_as_written(_fold(_first(tags, "DO")))
+    doi = normalize_doi(written_doi)
+    if doi and doi.startswith("10/") and urls and "doi" in urls[0].lower():
+        # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one, by which the paper
+        # is recognised. The DOI is kept as written.
+        doi = normalize_doi(urls[0]) or doi
+    keep_written_doi(csl, written_doi, doi)
     return PaperRecord(
         abstract=abstract,
         title=title,
@@ -214,7 +221,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         keywords=keywords,
         url=urls[0] if urls else None,
         arxiv_id=arxiv_id,
-        doi=normalize_doi(_first(tags, "DO")),
+        doi=doi,
         source=f"{source}:{item.start}",
         date=date,
         kind=bibtex.get("@type") or _KINDS.get(kind_code, kind_code.lower() or None),
