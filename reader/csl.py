@@ -515,7 +515,12 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     bibtex = source_fields.get("bibtex")
     if bibtex and paper.arxiv_id and "eprint" not in bibtex:
         # The BibTeX record's eprint fields, which the record holds as its arXiv id.
-        source_fields["bibtex"] = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
+        bibtex = source_fields["bibtex"] = {
+            **bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"
+        }
+    if bibtex and "title" in item and item["title"] != " ".join((paper.title or "").split()):
+        # A BibTeX title is kept as TeX: the item has its text, custom the TeX it came as.
+        source_fields["bibtex"] = {**bibtex, "title": paper.title}
     if source_fields:
         # CSL's place for data without a variable (styles ignore it): the source's own fields
         # and entry type, by format, so that an import of the item gives them back.

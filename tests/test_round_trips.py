@@ -106,6 +106,12 @@ XAMPL_PARTS = r"""@STRING{gaj = "G-Animal's Journal"}
   key = "Missilany",
   note = "This is a minimal MISC entry",
 }
+@TECHREPORT{techreport-minimal,
+  author = "Tom Terrific",
+  title = "An {$O(n \log n / \! \log\log n)$} Sorting Algorithm",
+  institution = "Fanstord University",
+  year = 1988,
+}
 """
 
 

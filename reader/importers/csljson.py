@@ -34,6 +34,7 @@ from reader.record import (
     display_name,
     keep_written_doi,
 )
+from reader.textrender import plain_line
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
 # The formats whose own fields an item's ``custom`` may carry (as reader exports them).
@@ -91,6 +92,9 @@ def _convert(record: JsonRecord) -> Outcome:
         csl=csl,
         extra=extra,
     )
+    tex_title = bibtex.pop("title", None)
+    if isinstance(tex_title, str) and paper.title and plain_line(tex_title) == paper.title:
+        paper.title = tex_title  # a BibTeX record's title, kept as the TeX it was written in
     if not paper.title and not paper.abstract:
         # A whole journal issue or a bare note: still a record, named by what it has.
         named = [venue or "", *(csl.get(v) for v in _STAND_IN_TITLES)]
