@@ -16,26 +16,26 @@ from typing import Any, TypeVar
 import click
 
 from reader import __version__
-from reader.backup import (
+from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
+from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
+from reader.config import TEMPLATE, config_path, load_config, to_toml
+from reader.errors import IndexDamaged, describe_os_error, describe_write_error
+from reader.library import Library, damaged_advice
+from reader.locations import LibraryPaths, default_library_dir
+from reader.models import Paper
+from reader.sources import FORMATS, ImportFormatError
+from reader.store.backup import (
     BackupError,
     check_library_file,
     copy_database,
     is_damaged,
     set_aside,
 )
-from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
-from reader.config import TEMPLATE, config_path, load_config, to_toml
-from reader.errors import IndexDamaged, describe_os_error, describe_write_error
-from reader.format_names import CITATION_FORMATS, EXPORT_FORMATS
-from reader.importers import FORMATS, ImportFormatError
-from reader.library import Library, damaged_advice
-from reader.locations import LibraryPaths, default_library_dir
-from reader.models import Paper
-from reader.notemerge import CONFLICT_END, CONFLICT_START
-from reader.notes import CLI, NoteSaved, describe_writer
-from reader.sanitize import clean_imported
-from reader.store import StoreError, migrations
-from reader.textrender import plain_line
+from reader.store.database import StoreError, migrations
+from reader.store.notes import CLI, NoteSaved, describe_writer
+from reader.text.notemerge import CONFLICT_END, CONFLICT_START
+from reader.text.render import plain_line
+from reader.text.sanitize import clean_imported
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -241,7 +241,7 @@ def import_cmd(
 def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
     """Add papers by arXiv id, DOI or OpenReview id or URL (fetched from arXiv, Crossref,
     OpenReview)."""
-    from reader.remote import FetchError
+    from reader.sources.remote import FetchError
 
     library = open_library(ctx)
     try:
@@ -417,7 +417,7 @@ def cite(
     copy: bool,
 ) -> None:
     """Cite papers named by id, citation key or query, in any style or format."""
-    from reader.formats import CitationError, render
+    from reader.cite.formats import CitationError, render
 
     library = open_library(ctx)
     library.sync_index()
@@ -463,8 +463,8 @@ def export_cmd(
     ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
 ) -> None:
     """Export papers: BibTeX, BibLaTeX, CSL-JSON, RIS, Markdown, CSV or JSON (every field)."""
-    from reader.export import export, format_for_path
-    from reader.formats import CitationError
+    from reader.cite.export import export, format_for_path
+    from reader.cite.formats import CitationError
 
     library = open_library(ctx)
     library.sync_index()
@@ -494,7 +494,7 @@ def notes() -> None:
 @handles_errors
 def notes_export(ctx: click.Context, directory: Path) -> None:
     """Write one Markdown file per annotated paper (never over a file you changed)."""
-    from reader.export import export_notes
+    from reader.cite.export import export_notes
 
     library = open_library(ctx)
     papers = library.store.papers(library.search("has:notes").ids)

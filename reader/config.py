@@ -20,8 +20,8 @@ from typing import Any
 
 import platformdirs
 
-from reader.clipboard import ROUTES
-from reader.format_names import CITATION_FORMATS
+from reader.cite.clipboard import ROUTES
+from reader.cite.format_names import CITATION_FORMATS
 from reader.locations import APP_NAME
 
 CONFIG_FILE = "config.toml"
@@ -56,7 +56,7 @@ class Config:
     keymap: dict[str, str] = field(default_factory=dict)
     #: A theme name, or None for the default theme.
     theme: str | None = None
-    #: The ``(format, style)`` pair :func:`reader.formats.render` takes, used by ``y``.
+    #: The ``(format, style)`` pair :func:`reader.cite.formats.render` takes, used by ``y``.
     citation: tuple[str, str] = DEFAULT_CITATION
     #: Clipboard routes in order, or None for every route (or ``READER_CLIPBOARD``).
     clipboard: tuple[str, ...] | None = None
@@ -188,7 +188,7 @@ def parse_citation(value: object, base: Path | None = None) -> tuple[tuple[str, 
         return ((fmt, "apa") if fmt == "text" else (fmt, "")), ""
     # Imported here: the citation engine is needed only to check a style, and the reader
     # starts sooner without it.
-    from reader.csl import CitationError, style_path
+    from reader.cite.csl import CitationError, style_path
 
     file = Path(name).expanduser()
     if base is not None and name.lower().endswith(".csl") and not file.is_absolute():

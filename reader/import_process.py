@@ -5,7 +5,7 @@ that started it reads them.
 An import of twenty thousand records keeps a core busy for seconds, and then the index is
 built. Run on a thread of the reader, it holds the interpreter a typing user needs; in a
 process of its own it leaves the reader free, which learns of each committed batch the way
-it learns of any other process's writes (``reader.watch``), and of the progress and the
+it learns of any other process's writes (``reader.store.watch``), and of the progress and the
 summary from these events.
 """
 

@@ -15,23 +15,23 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reader.backup import automatic_backup, check_library_file, copy_database, stamp
 from reader.errors import IndexDamaged
-from reader.highlights import display_text
-from reader.importers import ImportFormatError, stream_file
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
-from reader.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
-from reader.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
 from reader.resources import sample_files
-from reader.store import Store, StoreError, migrations, read_papers
-from reader.tags import normalize_tag
-from reader.textrender import plain_line, to_plain
+from reader.search.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
+from reader.sources import ImportFormatError, stream_file
+from reader.store.backup import automatic_backup, check_library_file, copy_database, stamp
+from reader.store.database import Store, StoreError, migrations, read_papers
+from reader.store.highlights import display_text
+from reader.store.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
+from reader.text.render import plain_line, to_plain
+from reader.text.tags import normalize_tag
 
 if TYPE_CHECKING:
-    from reader.importing import UndoResult
-    from reader.remote import Endpoints
-    from reader.search import PaperSource, SearchIndex
+    from reader.search.index import PaperSource, SearchIndex
+    from reader.sources.remote import Endpoints
+    from reader.store.importing import UndoResult
 
 Progress = Callable[[int, int], None]
 #: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
@@ -120,7 +120,7 @@ class Library:
     def index(self) -> SearchIndex:
         """The search index, opened on first use: Whoosh is a large import, and the reader
         shows the library before it needs to search it."""
-        from reader.search import SearchIndex
+        from reader.search.index import SearchIndex
 
         return SearchIndex(self.paths.index)
 
@@ -231,7 +231,7 @@ class Library:
     ) -> ImportSummary:
         """Fetch papers by arXiv id, DOI or OpenReview id and import them like a file."""
         # The network client is imported on first use: most runs never fetch anything.
-        from reader.remote import Endpoints, fetch
+        from reader.sources.remote import Endpoints, fetch
 
         fetched = fetch(refs, endpoints or Endpoints.from_env(), timeout=timeout)
         with self.session() as store:
@@ -418,7 +418,7 @@ class Library:
                 total = len(changed)
                 return changed, deleted, self._parts(changed, since, generation), generation
 
-            from reader.search import IndexBusy
+            from reader.search.index import IndexBusy
 
             report = (lambda n: progress(n, total)) if progress else None
             try:
@@ -617,7 +617,7 @@ class Library:
         """The key terms a "like" ranking shares with ``paper``: why it ranks."""
         if not outcome.key_terms:
             return []
-        from reader.search import shared_terms
+        from reader.search.index import shared_terms
 
         return shared_terms(f"{paper.title}\n{to_plain(paper.abstract)}", list(outcome.key_terms))
 
@@ -736,7 +736,7 @@ class Library:
             self.sync_index()
 
     def update_metadata(self, paper_id: int, values: dict[str, object], sync: bool = True) -> None:
-        """Store checked metadata edits (see reader.metadata.check), then re-index."""
+        """Store checked metadata edits (see reader.store.metadata.check), then re-index."""
         with self.session() as store:
             store.update_metadata(paper_id, values)
         if sync:

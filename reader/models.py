@@ -47,7 +47,7 @@ class Highlight:
     """A highlighted passage of a paper's abstract.
 
     ``start``/``end`` are offsets into the abstract as shown (see
-    :func:`reader.highlights.display_text`); ``quote`` is the passage itself, which
+    :func:`reader.store.highlights.display_text`); ``quote`` is the passage itself, which
     re-anchors the highlight when the abstract is revised; an ``orphaned`` highlight's quote
     no longer occurs in the abstract (kept, and shown apart).
     """

@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from reader.importers import ImportFormatError, arxiv_atom, bibtex  # noqa: E402
-from reader.textrender import render  # noqa: E402
-from reader.titles import derive_title  # noqa: E402
+from reader.sources import ImportFormatError, arxiv_atom, bibtex  # noqa: E402
+from reader.text.render import render  # noqa: E402
+from reader.text.titles import derive_title  # noqa: E402
 
 SAMPLES = sorted((ROOT / "reader" / "sample").glob("*.txt"))
 CYCLE = ROOT / "tests" / "data" / "bibtexparser-crossref_cascading_cycle.bib"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
-from reader.importers.seed import records
-from reader.sanitize import clean_imported, normalize_for_identity
+from reader.sources.seed import records
+from reader.text.sanitize import clean_imported, normalize_for_identity
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 

@@ -79,7 +79,7 @@ _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 
 def fold(value: Any) -> str:
     """A value folded for comparison: LaTeX braces, case, whitespace, dashes and accents."""
-    from reader.textrender import to_plain
+    from reader.text.render import to_plain
 
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
     text = to_plain(text) if "\\" in text or "{" in text else text
@@ -154,7 +154,7 @@ def bib_entries(text: str) -> list[dict[str, str]]:
     import bibtexparser
     from bibtexparser.model import String
 
-    from reader.importers.bibtex import _MONTHS, _evaluate
+    from reader.sources.bibtex import _MONTHS, _evaluate
 
     # Field values evaluated as BibTeX does ("Proc. " # STOC), with the file's @strings.
     library = bibtexparser.parse_string(text, parse_stack=[])
@@ -300,10 +300,10 @@ def match(source: list[dict[str, Any]], exported: list[dict[str, Any]], key: str
 
 def measure(path: Path) -> tuple[int, int, Counter[str], Counter[str], str]:
     """(entries in the file, papers imported, fields present, fields survived, note)."""
-    from reader.export import export
-    from reader.format_names import EXPORT_FORMATS
-    from reader.importers import ImportFormatError, detect_format, parse_file, read_text
-    from reader.store import Store
+    from reader.cite.export import export
+    from reader.cite.format_names import EXPORT_FORMATS
+    from reader.sources import ImportFormatError, detect_format, parse_file, read_text
+    from reader.store.database import Store
 
     text = read_text(path).text
     fmt = detect_format(text) or "?"

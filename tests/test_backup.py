@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reader.backup import BackupError
 from reader.cli import cli
 from reader.library import Library
-from reader.store import Store
+from reader.store.backup import BackupError
+from reader.store.database import Store
 from tests.conftest import paper_id_with
 
 

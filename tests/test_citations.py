@@ -1,4 +1,4 @@
-"""Tests for citation keys and BibTeX entries (reader.citations)."""
+"""Tests for citation keys and BibTeX entries (reader.cite.citations)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import bibtexparser
 import pytest
 
-from reader.citations import bibtex_entry, make_citekey
+from reader.cite.citations import bibtex_entry, make_citekey
 from reader.models import Paper
 
 GDPVAL_TITLE = "GDPval: a benchmark evaluating AI model capabilities on real-world tasks"

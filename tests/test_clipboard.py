@@ -9,7 +9,7 @@ from pathlib import Path
 import pyperclip
 import pytest
 
-from reader.clipboard import copy_text
+from reader.cite.clipboard import copy_text
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ def test_routes_can_be_chosen(fake_xclip: Path, tmp_path: Path) -> None:
 def test_osc52_sequence_and_its_tmux_wrapping() -> None:
     import base64
 
-    from reader.clipboard import osc52_sequence
+    from reader.cite.clipboard import osc52_sequence
 
     plain = osc52_sequence("hé")
     assert plain == "\x1b]52;c;" + base64.b64encode("hé".encode()).decode() + "\a"

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from rich.console import Console
 from textual.widgets import Static
 
+from reader.cite.clipboard import ROUTES, configured_routes
 from reader.cli import cli
-from reader.clipboard import ROUTES, configured_routes
 from reader.config import (
     DEFAULT_CITATION,
     TEMPLATE,

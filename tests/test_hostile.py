@@ -17,8 +17,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from reader.importers import ImportFormatError, parse_file
 from reader.library import Library
+from reader.sources import ImportFormatError, parse_file
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.reading import ReadingScreen

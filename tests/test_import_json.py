@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from reader.importers import (
+from reader.models import PaperRecord
+from reader.sources import (
     ImportFormatError,
     ParseResult,
     arxiv_kaggle,
@@ -23,8 +24,7 @@ from reader.importers import (
     openreview,
     paperlists,
 )
-from reader.importers.jsonsniff import detect_json_format
-from reader.models import PaperRecord
+from reader.sources.jsonsniff import detect_json_format
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"

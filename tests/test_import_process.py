@@ -18,7 +18,7 @@ import reader.ui.live as live_module
 from reader.import_process import run_import, summary_from_json, summary_to_json
 from reader.library import Library
 from reader.models import ImportSummary
-from reader.store import BUSY_TIMEOUT_MS
+from reader.store.database import BUSY_TIMEOUT_MS
 from reader.ui.app import ReaderApp
 from tests.test_index_build import write_openreview
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from reader.importers import ImportFormatError, parse_file
-from reader.importers.seed import parse_header, records
 from reader.library import Library
+from reader.sources import ImportFormatError, parse_file
+from reader.sources.seed import parse_header, records
 from tests.conftest import SEEDS
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from reader.importers import ImportFormatError, ParseResult, arxiv_atom, bibtex, csv_table, ris
-from reader.importers.textsniff import detect_text_format
 from reader.models import PaperRecord
-from reader.textrender import plain_line
+from reader.sources import ImportFormatError, ParseResult, arxiv_atom, bibtex, csv_table, ris
+from reader.sources.textsniff import detect_text_format
+from reader.text.render import plain_line
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"

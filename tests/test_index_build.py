@@ -19,8 +19,8 @@ from textual.app import App, ComposeResult
 import reader.library as library_module
 from reader.library import Library
 from reader.resources import sample_files
-from reader.store import read_papers
-from reader.textrender import render, to_plain
+from reader.store.database import read_papers
+from reader.text.render import render, to_plain
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import CACHE_SIZE, PAGE, PaperList
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from reader.cite.export import export
 from reader.cli import cli
-from reader.export import export
 from reader.library import Library
-from reader.store import StoreError
+from reader.store.database import StoreError
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, detail_text, settle

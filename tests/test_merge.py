@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from reader.identity import MERGE_THRESHOLD, Matcher, abstract_key
 from reader.library import Library
 from reader.models import PaperRecord
+from reader.store.identity import MERGE_THRESHOLD, Matcher, abstract_key
 from tests.conftest import paper_id_with
 
 GDPVAL_START = "We introduce GDPval, a benchmark"
@@ -160,7 +160,7 @@ def test_abstract_key_normalises() -> None:
 def test_strict_refuses_a_file_with_bad_records(
     empty_library: Library, tmp_path: Path, strict: bool
 ) -> None:
-    from reader.importers import ImportFormatError
+    from reader.sources import ImportFormatError
 
     bib = tmp_path / "mixed.bib"
     bib.write_text(

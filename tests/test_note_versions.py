@@ -19,9 +19,9 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from reader.library import Library
-from reader.notemerge import CONFLICT_END, CONFLICT_START, merge
-from reader.notes import CLI, HEAD
-from reader.store import Store
+from reader.store.database import Store
+from reader.store.notes import CLI, HEAD
+from reader.text.notemerge import CONFLICT_END, CONFLICT_START, merge
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.note_versions import VersionsScreen

@@ -23,10 +23,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reader.importers import FORMATS, ImportFormatError, detect_format, parse_file, parse_text
 from reader.library import Library
 from reader.models import PaperRecord
-from reader.query import parse_query
+from reader.search.query import parse_query
+from reader.sources import FORMATS, ImportFormatError, detect_format, parse_file, parse_text
 from tests.conftest import SEEDS
 
 settings.register_profile(

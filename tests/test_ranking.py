@@ -2,7 +2,7 @@
 the same scores, for the whole list and for its first screen.
 
 A real library in a temporary directory, indexed in several segments (one of them with
-deleted documents), searched once through reader.ranking and once through Whoosh's own
+deleted documents), searched once through reader.search.ranking and once through Whoosh's own
 collectors over the same index.
 """
 
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import reader.index_build as index_build
 import reader.library as library_module
-import reader.ranking as ranking
+import reader.search.build as index_build
+import reader.search.ranking as ranking
 from reader.library import Library
-from reader.query import ParsedQuery
-from reader.search import Hits
+from reader.search.index import Hits
+from reader.search.query import ParsedQuery
 from tests.test_index_build import write_openreview
 
 #: Plain words (an AND of common words above all), every operator, fields, typos,

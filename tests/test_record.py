@@ -12,15 +12,15 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reader.cite.export import export
+from reader.cite.formats import render
 from reader.cli import cli
-from reader.export import export
-from reader.formats import render
-from reader.importers import parse_file, parse_text
-from reader.importers.bibtex import parse_names
 from reader.library import Library
 from reader.models import Paper, PaperRecord
-from reader.store import Store, migrations
-from reader.textrender import plain_line
+from reader.sources import parse_file, parse_text
+from reader.sources.bibtex import parse_names
+from reader.store.database import Store, migrations
+from reader.text.render import plain_line
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"

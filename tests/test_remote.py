@@ -19,8 +19,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
-from reader import remote
-from reader.remote import (
+from reader.sources import remote
+from reader.sources.remote import (
     Endpoints,
     FetchError,
     classify,

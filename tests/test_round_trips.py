@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from reader.export import export
-from reader.formats import render
+from reader.cite.export import export
+from reader.cite.formats import render
 from reader.library import Library
 from reader.models import Paper
-from reader.textrender import plain_line
+from reader.text.render import plain_line
 
 
 def _library_from(text: str, name: str, root: Path) -> Library:

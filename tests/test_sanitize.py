@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from reader.sanitize import clean_imported, normalize_for_identity, visible
+from reader.text.sanitize import clean_imported, normalize_for_identity, visible
 
 # --- clean_imported ----------------------------------------------------------
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from reader.analysis import ANALYZER, STEMMED
 from reader.library import Library
-from reader.search import INDEX_VERSION, highlight_spans, shared_terms
+from reader.search.analysis import ANALYZER, STEMMED
+from reader.search.index import INDEX_VERSION, highlight_spans, shared_terms
 from tests.conftest import SEEDS, paper_id_with
 
 

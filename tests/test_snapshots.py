@@ -55,7 +55,7 @@ def test_help_screen(snap_compare, seeded: Library) -> None:
 
 
 def test_reading_view_with_highlights(snap_compare, seeded: Library) -> None:
-    from reader.highlights import display_text, sentences
+    from reader.store.highlights import display_text, sentences
 
     first = seeded.store.all_ids()[0]
     text = display_text(seeded.store.paper(first).abstract)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reader.models import PaperRecord
-from reader.store import Store, StoreError, migrations
+from reader.store.database import Store, StoreError, migrations
 
 
 def test_new_database_is_at_the_latest_schema(tmp_path: Path) -> None:

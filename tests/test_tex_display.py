@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.formats import render
+from reader.cite.formats import render
 from reader.library import Library
 from reader.models import PaperRecord
 from reader.ui.app import ReaderApp
@@ -139,7 +139,7 @@ def test_a_highlight_chosen_under_an_older_rendering_stays_on_its_passage(
     it differently ("x_i" became "xᵢ"), the passage is found again by its quote."""
     from rich.style import Style
 
-    from reader.highlights import display_text
+    from reader.store.highlights import display_text
     from reader.ui.widgets.paper_view import paper_parts
 
     abstract = r"Each $x_i$ is a sample. We bound the error of every sample."
@@ -162,7 +162,7 @@ def test_a_highlight_chosen_under_an_older_rendering_stays_on_its_passage(
 
 
 def test_the_markdown_export_renders_titles_and_names(tex_library: Library) -> None:
-    from reader.export import export
+    from reader.cite.export import export
 
     paper = next(p for p in tex_library.store.iter_papers() if p.title == DEPTH)
     text = export([paper], "markdown")

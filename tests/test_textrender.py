@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.textrender import Rendered, plain_line, render, render_line, to_plain
+from reader.text.render import Rendered, plain_line, render, render_line, to_plain
 
 # Markers and placeholders of the renderer: none may ever reach its output.
 PRIVATE = re.compile("[\ue000-\ue005\U000f0000-\U0010ffff]")

@@ -1,4 +1,4 @@
-"""Tests for derived titles (reader.titles) on the ICLR 2026 seed abstracts and edge cases."""
+"""Tests for derived titles (reader.text.titles) on the ICLR 2026 seed abstracts and edge cases."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.titles import derive_title
+from reader.text.titles import derive_title
 
 SAMPLE_DIR = Path(__file__).parent.parent / "reader" / "sample"
 SEED_FILES = ("iclr2026-abstracts-1.txt", "iclr2026-abstracts-2.txt")
@@ -435,6 +435,6 @@ def test_name_keeps_its_casing_and_description_its_lower_case() -> None:
 
 
 def test_module_does_not_import_textual() -> None:
-    code = "import sys, reader.titles; sys.exit('textual' in sys.modules)"
+    code = "import sys, reader.text.titles; sys.exit('textual' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent.parent)
     assert result.returncode == 0

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from reader.highlights import anchor, display_text, sentences
 from reader.library import Library
-from reader.metadata import check
 from reader.models import PaperRecord
-from reader.query import Filter, parse_query
-from reader.search import stem_word
-from reader.store import StoreError
-from reader.tags import normalize_tag, parse_tags
+from reader.search.index import stem_word
+from reader.search.query import Filter, parse_query
+from reader.store.database import StoreError
+from reader.store.highlights import anchor, display_text, sentences
+from reader.store.metadata import check
+from reader.text.tags import normalize_tag, parse_tags
 from tests.conftest import paper_id_with
 
 

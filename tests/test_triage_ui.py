@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
-from reader.highlights import display_text, sentences
 from reader.library import Library
+from reader.store.highlights import display_text, sentences
 from reader.ui.app import ReaderApp, paper_url
 from reader.ui.commands import ReaderCommands
 from reader.ui.screens.metadata import MetadataForm

@@ -18,19 +18,20 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, get_current_worker
 
-from reader.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
+from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import Config
-from reader.drafts import draft_dirs, write_draft
 from reader.errors import IndexDamaged, describe_write_error
-from reader.identifiers import arxiv_url, openreview_url
 from reader.library import Library, SearchOutcome
 from reader.models import ImportSummary, Paper, PaperRow
-from reader.notes import NoteSaved, window_writer
-from reader.query import SearchCancelled, parse_query
 from reader.resources import styles_dir
-from reader.store import SORT_KEYS, StoreError
-from reader.tags import normalize_tag
-from reader.textrender import plain_line
+from reader.search.query import SearchCancelled, parse_query
+from reader.store.database import SORT_KEYS, StoreError
+from reader.store.drafts import draft_dirs, write_draft
+from reader.store.notes import NoteSaved, window_writer
+from reader.store.watch import LibraryState
+from reader.text.identifiers import arxiv_url, openreview_url
+from reader.text.render import plain_line
+from reader.text.tags import normalize_tag
 from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
@@ -47,7 +48,6 @@ from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.writes import OrderedWrites
-from reader.watch import LibraryState
 
 #: Records an import started here writes per transaction.
 IMPORT_BATCH = 2_000
@@ -1114,7 +1114,7 @@ class ReaderApp(App[None]):
             return
         fmt, style = choice
         # The citation engine is imported on first use: the reader starts sooner.
-        from reader.formats import CitationError, render
+        from reader.cite.formats import CitationError, render
         from reader.ui.screens.cite_picker import choice_label
 
         try:
@@ -1170,8 +1170,8 @@ class ReaderApp(App[None]):
     @work(thread=True, group="export", exit_on_error=False)
     def export_papers(self, ids: list[int], path: Path) -> None:
         """Write the papers to a file in the background."""
-        from reader.export import export, format_for_path
-        from reader.formats import CitationError
+        from reader.cite.export import export, format_for_path
+        from reader.cite.formats import CitationError
 
         try:
             fmt = format_for_path(path)
@@ -1206,7 +1206,7 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def add_papers(self, refs: list[str]) -> None:
         """Fetch and import papers by id, then report as an import does."""
-        from reader.remote import FetchError
+        from reader.sources.remote import FetchError
 
         self.call_from_thread(self._set_status_note, f"Fetching {' '.join(refs)}…")
         try:

@@ -1,7 +1,7 @@
 """A live library: an open window follows writes made elsewhere (another reader, the CLI,
 an import running in this window) within a second.
 
-A timer asks a :class:`~reader.watch.ChangeWatch` whether anything was committed (a few
+A timer asks a :class:`~reader.store.watch.ChangeWatch` whether anything was committed (a few
 microseconds); only then a worker reads the library's state (counts, generation, last id)
 in one transaction, and the app redraws what depends on what moved.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from reader.store import StoreError
-from reader.watch import ChangeWatch, LibraryState, library_state
+from reader.store.database import StoreError
+from reader.store.watch import ChangeWatch, LibraryState, library_state
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp

@@ -3,7 +3,7 @@
 Textual's terminal parser treats an ESC inside a bracketed paste as the start of a key
 sequence: what follows it is sent as key presses *before* the paste, so pasting
 ``AAA <ESC>[31mBBB`` types ``^[31mBBB`` and then pastes ``AAA ``. This parser hands it the
-paste with each ESC replaced by its visible stand-in (␛, as reader.sanitize shows control
+paste with each ESC replaced by its visible stand-in (␛, as reader.text.sanitize shows control
 characters everywhere), so the paste arrives as one event, in order, and inert.
 """
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from reader.sanitize import visible
-from reader.textrender import render, render_line
+from reader.text.render import render, render_line
+from reader.text.sanitize import visible
 
 _EMPHASIS = {"bold": Style(bold=True), "italic": Style(italic=True), "code": Style(reverse=True)}
 
@@ -33,7 +33,7 @@ def abstract_text(
 ) -> Text:
     """An abstract rendered for reading: LaTeX as Unicode, emphasis as style, hits marked;
     highlighted passages and the selection (offsets into the rendered text, as in
-    reader.highlights.display_text) on top."""
+    reader.store.highlights.display_text) on top."""
     cut = ""
     if len(source) > DISPLAY_LIMIT:
         cut = f"\n… (shortened for display: {len(source):,} characters in all)"
@@ -83,6 +83,6 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     the search module (and Whoosh with it) loads only once there is a query."""
     if not terms:
         return []
-    from reader.search import highlight_spans
+    from reader.search.index import highlight_spans
 
     return highlight_spans(text, terms)

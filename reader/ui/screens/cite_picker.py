@@ -8,7 +8,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reader.formats import CitationError, render
+from reader.cite.formats import CitationError, render
 from reader.models import Paper
 from reader.ui import bindings
 

@@ -15,10 +15,10 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static, TextArea
 
 from reader.models import Paper
-from reader.notemerge import CONFLICT_END, CONFLICT_START, merge
-from reader.notes import NoteSaved, NoteState, NoteVersion, describe_writer
-from reader.sanitize import visible
-from reader.textrender import plain_line
+from reader.store.notes import NoteSaved, NoteState, NoteVersion, describe_writer
+from reader.text.notemerge import CONFLICT_END, CONFLICT_START, merge
+from reader.text.render import plain_line
+from reader.text.sanitize import visible
 from reader.ui import bindings
 
 #: Stores a note: ``save(text, base, kind)``; the app answers with ``saved``/``failed``.

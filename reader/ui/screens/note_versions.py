@@ -10,8 +10,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reader.notes import NoteVersion
-from reader.sanitize import visible
+from reader.store.notes import NoteVersion
+from reader.text.sanitize import visible
 from reader.ui import bindings
 
 

@@ -9,9 +9,9 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-from reader.sanitize import visible
-from reader.tags import parse_tags
-from reader.textrender import plain_line
+from reader.text.render import plain_line
+from reader.text.sanitize import visible
+from reader.text.tags import parse_tags
 from reader.ui import bindings
 
 

@@ -21,7 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from reader.models import PaperRow
-from reader.textrender import plain_line
+from reader.text.render import plain_line
 from reader.ui import bindings
 from reader.ui.text import title_text
 

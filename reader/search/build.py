@@ -1,0 +1,477 @@
+"""Writing the search index quickly, with the postings Whoosh's own analysis gives.
+
+Two things make a plain Whoosh build slow here. Each word of a text field goes through the
+analyzer as a Token object, filter by filter, and is then grouped by word; and when a
+segment is written, Whoosh reads every posting's field length back from the length column
+it has just written. FastSegmentWriter analyses a text field in one pass over its words
+(tokenize, lower-case, fold, stem, group positions) when the field's analyzer is a chain it
+knows, and keeps the field lengths in memory for the segment's postings. Any other field or
+analyzer goes through Whoosh's own path, so the postings are always the same; a test builds
+the sample both ways and compares search results.
+
+A large build runs in worker processes, each writing segments of growing size; the parent
+publishes each segment as it arrives (a new table of contents, no merge), so a search can
+run over what is indexed so far while the rest is written.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import queue
+import re
+import sys
+from array import array
+from collections.abc import Callable, Sequence
+from pickle import dumps
+from typing import Any
+
+from whoosh import index as whoosh_index
+from whoosh.analysis import (
+    CharsetFilter,
+    CompositeAnalyzer,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+)
+from whoosh.fields import TEXT
+from whoosh.formats import Positions
+from whoosh.index import TOC
+from whoosh.system import pack_uint
+from whoosh.util.numeric import byte_to_length, length_to_byte
+from whoosh.writing import SegmentWriter
+
+from reader.search.analysis import FoldFilter, fold
+
+#: A field's text → {word: [positions]}, or None where Whoosh must analyse it itself.
+Plan = Callable[[str], dict[str, list[int]]]
+
+# The first segment a worker writes is small, so a search can start soon; each next one is
+# twice as large, so a large build ends with few segments (searches cost per segment).
+FIRST_SEGMENT = 200
+# A segment also ends at this many postings (about 150 an abstract), which bounds a worker's
+# memory: gathered by term, a posting takes about 20 bytes.
+SEGMENT_POSTINGS = 3_000_000
+_PROGRESS_EVERY = 250
+
+
+def _tokenizer(tokenizer: RegexTokenizer) -> Callable[[str], list[str]] | None:
+    """The words RegexTokenizer yields for a text, as one findall, or None if it splits on
+    gaps (a mode the fast path does not take)."""
+    if tokenizer.gaps:
+        return None
+    expression = tokenizer.expression
+    pattern = expression.pattern
+    if "(" in pattern.replace("(?:", ""):
+        # findall returns groups: make every group non-capturing, unless the pattern has
+        # constructs where that would change its meaning.
+        if "\\(" in pattern or "(?" in pattern.replace("(?:", ""):
+            return lambda text: [m.group() for m in expression.finditer(text)]
+        pattern = pattern.replace("(?:", "(").replace("(", "(?:")
+    return re.compile(pattern, expression.flags).findall
+
+
+def _translate(word: str, table: Any) -> str:
+    return word.translate(table)
+
+
+def plan_for(field: Any) -> Plan | None:
+    """How to analyse ``field`` in one pass, or None if it is not a positional text field
+    whose analyzer is a tokenizer followed by lower-casing, character folding and stemming
+    (the filters whose effect on each word alone is known: Whoosh's lower-casing,
+    charset folding and stemming, and reader's accent folding)."""
+    if not isinstance(field, TEXT) or type(field.format) is not Positions:
+        return None
+    if field.vector or field.separate_spelling() or field.column_type:
+        return None
+    analyzer = field.analyzer
+    items = list(analyzer.items) if isinstance(analyzer, CompositeAnalyzer) else [analyzer]
+    if not items or type(items[0]) is not RegexTokenizer:
+        return None
+    split = _tokenizer(items[0])
+    if split is None:
+        return None
+    steps: list[Callable[[str], str]] = []
+    for item in items[1:]:
+        kind = type(item)
+        if kind is LowercaseFilter:
+            steps.append(str.lower)
+        elif kind is CharsetFilter:
+            steps.append(functools.partial(_translate, table=item.charmap))
+        elif kind is StemFilter and not item.ignore:
+            steps.append(item.stemfn)
+        elif kind is FoldFilter:
+            steps.append(fold)
+        else:
+            return None
+
+    def analyse(text: str) -> dict[str, list[int]]:
+        words = split(text)
+        for step in steps:
+            words = list(map(step, words))
+        positions: dict[str, list[int]] = {}
+        for pos, word in enumerate(words):
+            found = positions.get(word)
+            if found is None:
+                positions[word] = [pos]
+            else:
+                found.append(pos)
+        return positions
+
+    return analyse
+
+
+def _encode_positions(poslist: list[int]) -> bytes:
+    """Whoosh's Positions encoding of a word's positions (their deltas, pickled)."""
+    if len(poslist) == 1:
+        return _single_position(poslist[0])
+    deltas = [poslist[0]]
+    deltas += [b - a for a, b in zip(poslist, poslist[1:], strict=False)]
+    return pack_uint(len(deltas)) + dumps(deltas, 2)
+
+
+@functools.lru_cache(maxsize=4096)
+def _single_position(pos: int) -> bytes:
+    """The encoding of a word met once, at ``pos`` (most words of an abstract)."""
+    return pack_uint(1) + dumps([pos], 2)
+
+
+class _Lengths:
+    """The field lengths of a segment's documents, as the segment stores them (quantised
+    to a byte), kept in memory."""
+
+    def __init__(self) -> None:
+        self.by_field: dict[str, dict[int, int]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
+        """The stored length of a document's field."""
+        return self.by_field.get(fieldname, {}).get(docnum, default)
+
+
+#: A term's postings as a segment gathers them: documents, weights and encoded values, in
+#: document order (documents are added in order, so nothing needs sorting but the terms).
+_Postings = tuple[array, array, list]
+
+
+def _write_postings(fieldwriter: Any, schema: Any, lengths: _Lengths,
+                    terms: dict[tuple[str, bytes], _Postings]) -> None:
+    """Write a segment's postings field by field and term by term, a block at a time.
+
+    What FieldWriter.add_postings does with the sorted postings of Whoosh's pool, one
+    ``add_posting`` call each (with each document's field length read back from the column
+    just written); here each block of a term's postings is handed to Whoosh's postings
+    writer whole, with the field lengths from memory, and Whoosh encodes and writes it."""
+    lastfield: str | None = None
+    field_lengths: dict[int, int] = {}
+    writer: Any = None
+    for fieldname, btext in sorted(terms):
+        if fieldname != lastfield:
+            if lastfield is not None:
+                fieldwriter.finish_field()
+            fieldwriter.start_field(fieldname, schema[fieldname])
+            field_lengths = lengths.by_field.get(fieldname, {})
+            lastfield = fieldname
+        docs, weights, values = terms[fieldname, btext]
+        fieldwriter.start_term(btext)
+        writer = fieldwriter._postwriter
+        limit = writer._blocklimit
+        count = len(docs)
+        for start in range(0, count, limit):
+            end = start + limit
+            block = docs[start:end]
+            block_weights = weights[start:end]
+            found = [n for n in map(field_lengths.get, block) if n]
+            # The buffered block exactly as add_posting leaves it for these postings.
+            writer._ids = block
+            writer._weights = array("f", block_weights)
+            writer._values = [v for v in values[start:end] if v]
+            writer._maxweight = max(0, max(block_weights))
+            writer._minlength = min(found) if found else None
+            writer._maxlength = max(found) if found else 0
+            if end < count:
+                # add_posting writes a full block when the next posting comes; the last one
+                # is left for finish_term, which inlines or writes it.
+                writer._write_block()
+        fieldwriter.finish_term()
+    if lastfield is not None:
+        fieldwriter.finish_field()
+
+
+class FastSegmentWriter(SegmentWriter):
+    """A Whoosh segment writer that analyses known text fields in one pass, gathers the
+    postings by term in memory and keeps the field lengths there: the same postings, in a
+    fraction of the time.
+
+    Whoosh's writer puts every posting in a pool that spills sorted runs to disk (each
+    posting pickled, read back and merged) once its estimate passes ``limitmb``: for 4,000
+    abstracts, more than half of the build. Gathered by term, a posting costs a few bytes,
+    and a build in parts bounds a segment by its number of postings instead."""
+
+    def __init__(self, ix: Any, **kwargs: Any) -> None:
+        super().__init__(ix, **kwargs)
+        self._plans = {name: plan_for(field) for name, field in self.schema.items()}
+        # Vectors and spelling words are written by Whoosh's own add_document only.
+        self._whoosh_only = any(
+            field.vector or field.separate_spelling() for _, field in self.schema.items()
+        )
+        self._lengths: _Lengths | None = _Lengths()
+        self._terms: dict[tuple[str, bytes], _Postings] = {}
+        #: How many postings this segment holds so far.
+        self.postings = 0
+
+    def add_document(self, **fields: Any) -> None:
+        """Add a document: known text fields analysed here, the others as Whoosh does."""
+        if self._whoosh_only or any(name.startswith("_") for name in fields):
+            self._lengths = None
+            super().add_document(**fields)
+            return
+        self._check_state()
+        schema = self.schema
+        names = sorted(fields)
+        self._check_fields(schema, names)
+        docnum = self.docnum
+        terms = self._terms
+        perdoc = self.perdocwriter
+        lengths = self._lengths
+        added = 0
+        perdoc.start_doc(docnum)
+        try:
+            for name in names:
+                value = fields[name]
+                if value is None:
+                    continue
+                field = schema[name]
+                length = 0
+                if field.indexed:
+                    plan = self._plans[name]
+                    if plan is not None and isinstance(value, str):
+                        boost = field.format.field_boost
+                        items: Any = (
+                            (word.encode("utf-8"), len(poslist), len(poslist) * boost,
+                             _encode_positions(poslist))
+                            for word, poslist in plan(value).items()
+                        )
+                    else:
+                        items = field.index(value)
+                    scorable = field.scorable
+                    for tbytes, freq, weight, vbytes in items:
+                        if scorable:
+                            length += freq
+                        postings = terms.get((name, tbytes))
+                        if postings is None:
+                            postings = terms[name, tbytes] = (array("I"), array("d"), [])
+                        postings[0].append(docnum)
+                        postings[1].append(weight)
+                        postings[2].append(vbytes)
+                        added += 1
+                if not field.scorable:
+                    length = 0
+                perdoc.add_field(name, field, value if field.stored else None, length)
+                if length and lengths is not None:
+                    lengths.by_field.setdefault(name, {})[docnum] = byte_to_length(
+                        length_to_byte(length)
+                    )
+                if field.column_type:
+                    perdoc.add_column_value(name, field.column_type,
+                                            field.to_column_value(value))
+        except Exception:
+            perdoc.cancel_doc()
+            raise
+        perdoc.finish_doc()
+        self.postings += added
+        self._added = True
+        self.docnum += 1
+
+    def _flush_segment(self) -> None:
+        pool = self.pool
+        if self._lengths is None or pool.current or pool.runs:
+            # Some documents went Whoosh's own way, or a merge put other segments' postings
+            # in the pool: the gathered postings join them there, and Whoosh writes them all.
+            for (fieldname, btext), (docs, weights, values) in self._terms.items():
+                for docnum, weight, vbytes in zip(docs, weights, values, strict=True):
+                    pool.add((fieldname, btext, docnum, weight, vbytes))
+            self._terms = {}
+            super()._flush_segment()
+            return
+        self.perdocwriter.close()
+        _write_postings(self.fieldwriter, self.schema, self._lengths, self._terms)
+        self._terms = {}
+        self.fieldwriter.close()
+
+
+def _build_part(
+    path: str,
+    part: int,
+    source: Any,
+    report: Any,
+    limitmb: int,
+    first: int,
+    known: dict[int, str],
+    most: int,
+) -> None:
+    """Index one share of the papers (in a worker process) into segments of growing size,
+    reporting each segment as it is written; progress and errors travel on the same queue.
+    A paper whose document is what the index holds (``known``: id → digest) is kept as it
+    is, and reported so when the part is done. A segment ends at ``most`` postings, whatever
+    its size."""
+    from reader.search.index import document  # the worker imports what the parent has
+
+    try:
+        ix = whoosh_index.open_dir(path)
+        writer = None
+        kept: list[int] = []
+        size, count, in_segment, seq, seen_kept = first, 0, 0, 0, 0
+        # No cancel() on failure: it would remove the temporary directory the other workers
+        # share. The parent cancels the build and its writer removes that directory.
+        for paper in source():
+            count += 1
+            if count % _PROGRESS_EVERY == 0:
+                report.put(("progress", _PROGRESS_EVERY))
+            doc = document(paper)
+            if known and known.get(paper.id) == doc["digest"]:
+                kept.append(paper.id)
+                continue
+            if writer is None:
+                # Not locked: the parent holds the index while its workers write segments,
+                # as Whoosh's own multiprocessing writer does.
+                writer = FastSegmentWriter(ix, _lk=False, limitmb=limitmb, compound=False)
+            writer.add_document(**doc)
+            in_segment += 1
+            if in_segment >= size or writer.postings >= most:
+                # Papers kept since the last segment count as searchable with this one.
+                done = in_segment + len(kept) - seen_kept
+                report.put(("segment", (part, seq, writer._finalize_segment(), done)))
+                writer, in_segment, seq, size = None, 0, seq + 1, size * 2
+                seen_kept = len(kept)
+        if writer is not None:
+            done = in_segment + len(kept) - seen_kept
+            report.put(("segment", (part, seq, writer._finalize_segment(), done)))
+        report.put(("progress", count % _PROGRESS_EVERY))
+        report.put(("done", (part, kept)))
+    except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
+        report.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker, giving it a real stderr.
+
+    The tracker is handed ``sys.stderr``'s descriptor. Inside a running Textual app
+    ``sys.stderr`` is the app's print capture, whose descriptor is -1, and starting the
+    tracker fails with "bad value(s) in fds_to_keep": no build in processes could start
+    from the reader. The real stderr is put back for that moment only.
+    """
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable:
+        resource_tracker.ensure_running()
+        return
+    captured = sys.stderr
+    real = sys.__stderr__
+    sink = None
+    if real is None:
+        sink = real = open(os.devnull, "w")  # noqa: SIM115 - closed below
+    sys.stderr = real
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
+        if sink is not None:
+            sink.close()
+
+
+def build_in_processes(
+    writer: SegmentWriter,
+    parts: Sequence[Any],
+    progress: Callable[[int], None] | None = None,
+    published: Callable[[int], None] | None = None,
+    *,
+    limitmb: int = 128,
+    known: dict[int, str] | None = None,
+    before_commit: Callable[[set[int]], None] | None = None,
+) -> int:
+    """Index each part (a picklable callable yielding papers) in a process of its own and
+    commit their segments with ``writer``'s, which holds the index lock throughout.
+
+    Each segment is published as it arrives (a new table of contents with the segments so
+    far, ``writer``'s own deletions included), so searches see the papers indexed so far;
+    ``published(n)`` is called with how many that is. Papers whose document is what the
+    index holds (``known``: id → digest) are not indexed again; ``before_commit`` is given
+    their ids, to delete the old versions of the others. Returns how many were indexed.
+    """
+    storage = writer.storage
+    schema = writer.schema
+    _start_resource_tracker()
+    # spawn, not fork: the caller may be a threaded UI, and a forked child would inherit
+    # locks held by other threads.
+    context = multiprocessing.get_context("spawn")
+    report = context.Queue()
+    # Daemons: quitting the app mid-build ends the workers instead of waiting for them.
+    workers = [
+        context.Process(
+            target=_build_part,
+            args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {},
+                  SEGMENT_POSTINGS),
+            daemon=True,
+        )
+        for n, source in enumerate(parts)
+    ]
+    base = list(writer.segments)
+    generation = writer.generation
+    segments: dict[tuple[int, int], Any] = {}
+    kept: set[int] = set()
+    try:
+        for worker in workers:
+            worker.start()
+        done = count = indexed = 0
+        while done < len(workers):
+            try:
+                kind, value = report.get(timeout=1.0)
+            except queue.Empty:
+                if any(w.exitcode not in (None, 0) for w in workers):
+                    raise RuntimeError("an indexing process died") from None
+                continue
+            if kind == "error":
+                raise RuntimeError(f"indexing failed: {value}")
+            if kind == "progress":
+                count += value
+                if progress is not None and value:
+                    progress(count)
+            elif kind == "segment":
+                part, seq, segment, size = value
+                segments[part, seq] = segment
+                indexed += size
+                # In (part, seq) order, so documents are numbered in id order whichever
+                # worker is ahead (ties in score rank as in a build in one process).
+                TOC(schema, [*base, *(segments[k] for k in sorted(segments))],
+                    generation).write(storage, writer.indexname)
+                generation += 1
+                if published is not None:
+                    published(indexed)
+                if progress is not None:
+                    # Also after each publication, so that a search shown over the papers
+                    # indexed so far can run again at once.
+                    progress(max(count, indexed))
+            else:
+                kept.update(value[1])
+                done += 1
+        for worker in workers:
+            worker.join()
+        if before_commit is not None:
+            before_commit(kept)
+    except BaseException:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        writer.cancel()
+        raise
+    ordered = [segments[k] for k in sorted(segments)]
+    # The final commit takes the next generation, and its clean-up removes the tables of
+    # contents published on the way.
+    writer.generation = generation
+    writer.commit(mergetype=lambda _writer, existing: [*existing, *ordered])
+    return count - len(kept)

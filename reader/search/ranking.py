@@ -1,0 +1,236 @@
+"""Ranking every match of a query at once, with arrays: Whoosh's own scores, found faster.
+
+Whoosh ranks a query document by document, moving a tree of matchers along the postings in
+Python. For a query of common words in a large library (`learning model` matches most of
+200,000 abstracts) that is seconds, and asking only for the best hundred barely helps: its
+block-skipping rests on per-block score bounds, which an AND of several fields' terms
+rarely beats. Here the same tree of matchers, as Whoosh builds it for each segment, is
+evaluated a whole segment at a time: each term's postings are read block by block into
+arrays, scored by the same BM25F formula with the same operations in the same order (so
+each score is the same float Whoosh computes), and combined as each matcher combines them.
+The ranking is then every match ordered by score, ties by document number, as Whoosh's
+collectors order them.
+
+A matcher this module does not know (phrases, spans, constant scores, other weightings)
+makes it answer None, and the caller asks Whoosh.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from itertools import chain
+from typing import Any
+
+import numpy as np
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher
+from whoosh.matching import (
+    AndMaybeMatcher,
+    AndNotMatcher,
+    IntersectionMatcher,
+    ListMatcher,
+    NullMatcherClass,
+    UnionMatcher,
+    WrappingMatcher,
+)
+from whoosh.matching.combo import ArrayUnionMatcher
+from whoosh.matching.wrappers import FilterMatcher
+from whoosh.query.wrappers import WrappingQuery
+from whoosh.scoring import BM25FScorer, WeightScorer
+from whoosh.util.numeric import byte_to_length
+
+from reader.search.index import matching_context
+from reader.search.query import SearchCancelled
+
+#: The field length each length byte stands for (a byte of 0: no length stored).
+_LENGTHS = np.array([byte_to_length(b) for b in range(256)], dtype=np.float64)
+
+# Postings of this many documents at most are kept decoded for each segment reader (16
+# bytes each: 64 MB for the longest lists of a 200,000-paper library).
+_CACHED_POSTINGS = 4_000_000
+
+_COLUMNS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+_POSTINGS: weakref.WeakKeyDictionary[Any, OrderedDict[Any, tuple[Any, Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+_LOCK = threading.Lock()
+
+
+class _Unknown(Exception):
+    """A matcher whose scores this module cannot reproduce."""
+
+
+def ranked(
+    searcher: Any, query: Any, cancelled: Callable[[], bool] | None = None
+) -> tuple[Any, Any] | None:
+    """Every document matching ``query`` and its score, best first (ties by document
+    number): two arrays, as Whoosh would rank them; None if the query holds a matcher whose
+    scores are not reproduced here. Raises SearchCancelled once ``cancelled()`` holds."""
+    if any(isinstance(node, WrappingQuery) for node in _nodes(query)):
+        return None  # a constant score or another weighting: Whoosh's own business
+    context = matching_context(searcher)
+    docs, scores = [], []
+    for subsearcher, offset in searcher.leaf_searchers():
+        if cancelled is not None and cancelled():
+            raise SearchCancelled
+        matcher = query.matcher(subsearcher, context)
+        count = subsearcher.reader().doc_count_all()
+        try:
+            found, score = _evaluate(matcher, subsearcher, count)
+        except _Unknown:
+            return None
+        at = np.flatnonzero(found)
+        docs.append(at + offset)
+        scores.append(score[at])
+    if not docs:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    all_docs, all_scores = np.concatenate(docs), np.concatenate(scores)
+    order = np.lexsort((all_docs, -all_scores))
+    return all_docs[order], all_scores[order]
+
+
+def _evaluate(matcher: Any, searcher: Any, count: int) -> tuple[Any, Any]:
+    """Which of a segment's ``count`` documents ``matcher`` matches, and each one's score
+    (0 where it does not match, so that adding it changes no sum)."""
+    kind = type(matcher)
+    if kind is NullMatcherClass:
+        return np.zeros(count, dtype=bool), np.zeros(count)
+    if kind is W3LeafMatcher or kind is ListMatcher:
+        return _leaf(matcher, searcher, count)
+    if kind is WrappingMatcher:
+        found, score = _evaluate(matcher.child, searcher, count)
+        return found, score * matcher.boost
+    if kind is FilterMatcher:
+        found, score = _evaluate(matcher.child, searcher, count)
+        ids = np.fromiter(matcher._ids, dtype=np.int64)
+        ids = ids[ids < count]
+        keep = np.zeros(count, dtype=bool)
+        keep[ids] = True
+        if matcher._exclude:
+            keep = ~keep
+        found = found & keep
+        return found, np.where(found, score, 0.0)
+    if kind is UnionMatcher:
+        found_a, score_a = _evaluate(matcher.a, searcher, count)
+        found_b, score_b = _evaluate(matcher.b, searcher, count)
+        # Whoosh adds the two where both match; elsewhere one of them is 0.
+        return found_a | found_b, score_a + score_b
+    if kind is IntersectionMatcher:
+        found_a, score_a = _evaluate(matcher.a, searcher, count)
+        found_b, score_b = _evaluate(matcher.b, searcher, count)
+        found = found_a & found_b
+        return found, np.where(found, score_a + score_b, 0.0)
+    if kind is AndNotMatcher:
+        found_a, score_a = _evaluate(matcher.a, searcher, count)
+        found_b, _ = _evaluate(matcher.b, searcher, count)
+        found = found_a & ~found_b
+        return found, np.where(found, score_a, 0.0)
+    if kind is AndMaybeMatcher:
+        found_a, score_a = _evaluate(matcher.a, searcher, count)
+        _, score_b = _evaluate(matcher.b, searcher, count)
+        return found_a, np.where(found_a, score_a + score_b, 0.0)
+    if kind is ArrayUnionMatcher and matcher._scored:
+        # Each sub-matcher's score times the boost, added in turn to a sum that starts at
+        # 0; a document is matched where the sum is above 0.
+        total = np.zeros(count)
+        for sub in matcher._submatchers:
+            _, score = _evaluate(sub, searcher, count)
+            total = total + score * matcher._boost
+        return total > 0, np.where(total > 0, total, 0.0)
+    raise _Unknown(kind.__name__)
+
+
+def _nodes(query: Any) -> Any:
+    """Every node of a query tree."""
+    yield query
+    for child in query.children():
+        yield from _nodes(child)
+
+
+def _leaf(matcher: Any, searcher: Any, count: int) -> tuple[Any, Any]:
+    """A term's postings in a segment, scored as its scorer scores each one."""
+    if type(matcher) is W3LeafMatcher:
+        scorer = matcher.scorer
+        matcher.reset()  # a parent (ArrayUnionMatcher) may have moved it on
+        ids, weights = _block_postings(matcher, searcher.reader())
+    else:
+        scorer = matcher._scorer
+        ids = np.asarray(matcher._ids, dtype=np.int64)
+        if matcher._all_weights:
+            weights = np.full(len(ids), float(matcher._all_weights))
+        elif matcher._weights:
+            weights = np.asarray(matcher._weights, dtype=np.float64)
+        else:
+            weights = np.ones(len(ids))
+    found = np.zeros(count, dtype=bool)
+    score = np.zeros(count)
+    if type(scorer) is BM25FScorer:
+        tf = weights
+        fl = _field_lengths(searcher.reader(), matcher._term[0], count)[ids]
+        idf, avgfl, big_b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
+        # whoosh.scoring.bm25, operation for operation.
+        values = idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - big_b) + big_b * fl / avgfl)))
+    elif type(scorer) is WeightScorer:
+        values = weights
+    else:
+        raise _Unknown(type(scorer).__name__)
+    found[ids] = True
+    score[ids] = values
+    return found, score
+
+
+def _block_postings(matcher: Any, reader: Any) -> tuple[Any, Any]:
+    """All of a term's documents and weights on disk, read a block at a time; the latest
+    terms' are kept for each segment reader (typing a query asks for its words again)."""
+    with _LOCK:
+        cache = _POSTINGS.setdefault(reader, OrderedDict())
+        found = cache.get(matcher._term)
+        if found is not None:
+            cache.move_to_end(matcher._term)
+            return found
+    ids_parts: list[Any] = []
+    weight_parts: list[Any] = []
+    total = 0
+    while matcher.is_active():
+        matcher._read_ids()
+        matcher._read_weights()
+        ids_parts.append(matcher._ids)
+        weight_parts.append(matcher._weights)
+        total += len(matcher._ids)
+        matcher._next_block()
+    ids = np.fromiter(chain.from_iterable(ids_parts), dtype=np.int64, count=total)
+    # Weights are stored as 32-bit floats, and Whoosh reads them so.
+    weights = np.fromiter(chain.from_iterable(weight_parts), dtype=np.float32, count=total)
+    found = ids, weights.astype(np.float64)
+    with _LOCK:
+        cache[matcher._term] = found
+        held = sum(len(kept[0]) for kept in cache.values())
+        while held > _CACHED_POSTINGS and len(cache) > 1:
+            _, (dropped, _) = cache.popitem(last=False)
+            held -= len(dropped)
+    return found
+
+
+def _field_lengths(reader: Any, fieldname: str, count: int) -> Any:
+    """The stored length of ``fieldname`` in each of a segment's documents, as Whoosh's
+    doc_field_length gives it (1 where the segment stores no lengths for the field);
+    read once for each segment reader."""
+    with _LOCK:
+        per_field = _COLUMNS.setdefault(reader, {})
+        lengths = per_field.get(fieldname)
+        if lengths is None:
+            lengths = per_field[fieldname] = _read_lengths(reader, fieldname, count)
+        return lengths
+
+
+def _read_lengths(reader: Any, fieldname: str, count: int) -> Any:
+    column = reader._perdoc._cached_reader(f"_{fieldname}_len", LENGTHS_COLUMN)
+    if column is None:
+        return np.ones(count)
+    stored = min(column._count, count)
+    raw = np.frombuffer(column._dbfile.get(column._basepos, stored), dtype=np.uint8)
+    codes = np.zeros(count, dtype=np.uint8)
+    codes[:stored] = raw
+    return _LENGTHS[codes]

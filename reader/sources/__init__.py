@@ -1,0 +1,218 @@
+"""Readers for the file formats reader imports, and the choice between them.
+
+Each format lives in its own module with ``parse(text, source) -> ParseResult``: good records,
+plus one line per bad record naming the file and the line or record. A file that is not
+what it claims (or not text at all) raises :class:`ImportFormatError`. The format is found
+from the content, not the file name; ``--format`` overrides; ``.gz`` files are unpacked.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib
+import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reader.models import PaperRecord
+from reader.text.render import title_words
+from reader.text.titles import strip_derived_mark
+
+
+class ImportFormatError(Exception):
+    """A file could not be read as a list of papers; the message names file and line."""
+
+
+@dataclass(slots=True)
+class ParseResult:
+    """What a reader made of a text: good records, and one line per bad one.
+
+    A problem names the file and the line or record (``bad.bib:112: entry 'smith2020' has no
+    closing brace``); the records around it are kept.
+    """
+
+    records: list[PaperRecord] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def add(self, where: str, read: Callable[[], PaperRecord | None]) -> None:
+        """Keep the record ``read()`` makes of the item at ``where`` (``file:line``), or
+        note why there is none: one odd record must not cost the others."""
+        try:
+            record = read()
+        except Exception as exc:  # noqa: BLE001 - a library or a value nobody expected
+            self.problems.append(f"{where}: record could not be read ({exc})")
+            return
+        if record is None:
+            self.problems.append(f"{where}: record has neither title nor abstract; skipped")
+        else:
+            self.records.append(record)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """The records read from one file, the format they were read as, and what went wrong."""
+
+    path: Path
+    format: str
+    records: list[PaperRecord]
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    sha256: str = ""
+
+
+#: Format name → the module that reads it.
+READERS = {
+    "seed": "reader.sources.seed",
+    "openreview": "reader.sources.openreview",
+    "paperlists": "reader.sources.paperlists",
+    "arxiv-kaggle": "reader.sources.arxiv_kaggle",
+    "arxiv-atom": "reader.sources.arxiv_atom",
+    "csljson": "reader.sources.csljson",
+    "bibtex": "reader.sources.bibtex",
+    "ris": "reader.sources.ris",
+    "csv": "reader.sources.csv_table",
+    "zotero": "reader.sources.zotero",
+    "medline": "reader.sources.medline",
+    "wos": "reader.sources.wos",
+}
+FORMATS = tuple(READERS)
+
+_JSON_START = re.compile(r"\A\s*[\[{]")
+_BINARY_SAMPLE = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class FileText:
+    """A file's text, how it was decoded, and its checksum."""
+
+    text: str
+    sha256: str
+    warnings: list[str]
+
+
+def read_text(path: Path) -> FileText:
+    """Read a (possibly gzipped) text file: UTF-8 with or without BOM, else Latin-1 with a
+    warning; a directory, an unreadable or a binary file is a clear error."""
+    if path.is_dir():
+        raise ImportFormatError(f"{path}: is a directory; name the files to import")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ImportFormatError(f"{path}: a damaged gzip file: {exc}") from exc
+    warnings = []
+    if b"\x00" in data[:_BINARY_SAMPLE]:
+        raise ImportFormatError(f"{path}: a binary file, not a list of papers")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text = data.decode("latin-1")
+        warnings.append(
+            f"{path}: not valid UTF-8 (byte {exc.start}); read as Latin-1 — check accented "
+            "letters"
+        )
+    return FileText(text, digest, warnings)
+
+
+def detect_format(text: str) -> str | None:
+    """The format a text is written in, judged from its content, or None if unknown."""
+    if _JSON_START.match(text[:64]):
+        from reader.sources.jsonsniff import detect_json_format
+
+        return detect_json_format(text)
+    from reader.sources.textsniff import detect_text_format
+
+    found = detect_text_format(text)
+    if found:
+        return found
+    from reader.sources.seed import looks_like_abstract_list
+
+    return "seed" if looks_like_abstract_list(text) else None
+
+
+def parse_text(text: str, source: str, fmt: str) -> ParseResult:
+    """Parse a text in a known format."""
+    module = importlib.import_module(READERS[fmt])
+    result: ParseResult = module.parse(text, source)
+    return result
+
+
+def _read_known(path: Path, fmt: str | None) -> tuple[FileText, str]:
+    """A file's text and its format (given, or detected from the content)."""
+    content = read_text(path)
+    if not content.text.strip():
+        raise ImportFormatError(f"{path}: the file is empty")
+    if fmt is None:
+        fmt = detect_format(content.text)
+        if fmt is None:
+            raise ImportFormatError(
+                f"{path}: not a format reader knows (known: {', '.join(FORMATS)}); "
+                "name one with --format"
+            )
+    elif fmt not in READERS:
+        raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
+    return content, fmt
+
+
+def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:
+    """Each record with a derived title as reader cites and exports it derived again, its
+    mark dropped."""
+    for record in records:
+        record.title, marked = strip_derived_mark(record.title)
+        if marked:
+            # A derived title is plain text from the abstract: the braces a BibTeX export
+            # put around its mixed-case words are not part of it.
+            record.title = title_words(record.title)
+        record.title_derived = record.title_derived or marked
+        yield record
+
+
+def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
+    """Read one file in the given format, or the format detected from its content."""
+    path = Path(path)
+    content, fmt = _read_known(path, fmt)
+    result = parse_text(content.text, path.name, fmt)
+    records = list(_marks_dropped(result.records))
+    return ParsedFile(path, fmt, records, result.problems, content.warnings, content.sha256)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamedFile:
+    """One file's records, read as they are asked for (each once), and at most how many
+    there are; ``problems`` grows as the records are read."""
+
+    path: Path
+    format: str
+    records: Iterator[PaperRecord]
+    count: int
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    sha256: str = ""
+
+
+def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
+    """Open one file as parse_file reads it, its records converted one at a time as they
+    are asked for where the format allows (JSON lines), so that a large list is never
+    held whole; other formats are parsed here, whole. A file that is not of a known
+    format raises here, before any record is asked for."""
+    path = Path(path)
+    content, fmt = _read_known(path, fmt)
+    module = importlib.import_module(READERS[fmt])
+    problems: list[str] = []
+    if hasattr(module, "stream"):
+        records, count = module.stream(content.text, path.name, problems)
+    else:
+        result: ParseResult = module.parse(content.text, path.name)
+        problems = result.problems
+        records, count = iter(result.records), len(result.records)
+    return StreamedFile(
+        path, fmt, _marks_dropped(records), count, problems, content.warnings, content.sha256
+    )

@@ -1,0 +1,132 @@
+"""arXiv metadata in the Kaggle snapshot format: JSON lines of
+``{id, authors, title, abstract, categories, doi, versions, authors_parsed, …}``.
+
+The snapshot keeps arXiv's raw text: titles and abstracts hard-wrapped (an indented line
+starts a new abstract paragraph), TeX accents in names (``Schr\\"odinger``), and dates as
+e-mail style timestamps (``Mon, 2 Apr 2007 19:18:42 GMT``).
+"""
+
+from __future__ import annotations
+
+import re
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+from reader.models import PaperRecord
+from reader.sources import ParseResult
+from reader.sources.jsonsniff import (
+    JsonRecord,
+    Outcome,
+    build_result,
+    clean_abstract,
+    clean_title,
+    finish_record,
+    iso_date,
+    load_records,
+    record_label,
+    string_list,
+    text_value,
+)
+from reader.text.identifiers import arxiv_url, normalize_arxiv_id, normalize_doi
+from reader.text.render import to_plain
+from reader.text.sanitize import clean_imported
+
+# arXiv splits "C.-P. Yuan" into given name "C. -P."; the hyphenated initials belong together.
+_SPLIT_INITIALS = re.compile(r"\.\s+-")
+# Affiliations in the free-text author list: "(1)", "(Universität Wien)", nested "((1) …)".
+_PARENTHESIS = re.compile(r"\([^()]*\)")
+_AUTHOR_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_ET_AL = re.compile(r"et\.?\s*al\.?", re.IGNORECASE)
+# New-style ids begin with the year and month of submission: 0704.0001 is April 2007.
+_NEW_ID = re.compile(r"^(\d\d)(\d\d)\.\d{4,5}$")
+_OLD_ID = re.compile(r"/(\d\d)(\d\d)\d{3}$")
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a Kaggle arXiv snapshot text; ``source`` names the file."""
+    return build_result(load_records(text, source), _convert)
+
+
+def _convert(record: JsonRecord) -> Outcome:
+    """One snapshot entry as a paper, or the problem that keeps it out."""
+    item: dict[str, Any] = record.value
+    arxiv_id = normalize_arxiv_id(text_value(item.get("id")))
+    date = _first_version_date(item.get("versions")) or _date_from_id(arxiv_id)
+    paper = PaperRecord(
+        abstract=clean_abstract(item.get("abstract"), unwrap=True, indented_paragraphs=True),
+        title=clean_title(item.get("title")),
+        authors=_authors(item),
+        # The journal-ref is free text ("Phys.Rev.D76:013009,2007"); arXiv is the venue read.
+        venue="arXiv",
+        year=int(date[:4]) if date else None,
+        keywords=string_list(item.get("categories"), r"\s+"),
+        url=arxiv_url(arxiv_id) if arxiv_id else None,
+        doi=normalize_doi(text_value(item.get("doi"))),
+        arxiv_id=arxiv_id,
+        date=date,
+        kind="article",
+    )
+    return finish_record(paper, record, record_label(record))
+
+
+def _tex(text: str) -> str:
+    """Name text with TeX accents converted (``Schr\\"odinger`` → Schrödinger)."""
+    text = clean_imported(text)
+    if "\\" in text or "{" in text:
+        text = to_plain(text)
+    return " ".join(text.split())
+
+
+def _authors(item: dict[str, Any]) -> list[str]:
+    """Display names from ``authors_parsed``, else from the free-text ``authors``."""
+    parsed = item.get("authors_parsed")
+    names: list[str] = []
+    if isinstance(parsed, list):
+        for entry in parsed:
+            if isinstance(entry, list):
+                # [last, first, suffix, affiliation…]: shown as "First Last Suffix".
+                parts = [_tex(text_value(part)) for part in entry[:3]]
+                last, first, suffix = (parts + ["", "", ""])[:3]
+                name = " ".join(p for p in (_SPLIT_INITIALS.sub(".-", first), last, suffix) if p)
+            else:
+                name = _tex(text_value(entry))
+            if name and name not in names:
+                names.append(name)
+    if names:
+        return names
+    text = _tex(text_value(item.get("authors")))
+    for _ in range(3):  # affiliations nest at most a couple of levels
+        text = _PARENTHESIS.sub(" ", text)
+    # "et al." stands for the authors the submitter left out; it is nobody's name.
+    return [n for n in string_list(_AUTHOR_SEPARATOR.split(text)) if not _ET_AL.fullmatch(n)]
+
+
+def _first_version_date(versions: Any) -> str | None:
+    """ISO date of version 1 (or of the earliest version listed)."""
+    if not isinstance(versions, list):
+        return None
+    entries = [v for v in versions if isinstance(v, dict)]
+    entries.sort(key=lambda v: text_value(v.get("version")) != "v1")
+    for entry in entries:
+        created = text_value(entry.get("created"))
+        try:
+            moment = parsedate_to_datetime(created)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            continue
+        found = iso_date(moment.year, moment.month, moment.day)
+        if found:
+            return found
+    return None
+
+
+def _date_from_id(arxiv_id: str | None) -> str | None:
+    """Year and month of submission as encoded in the id (``0704.0001`` → 2007-04)."""
+    if not arxiv_id:
+        return None
+    match = _NEW_ID.match(arxiv_id) or _OLD_ID.search(arxiv_id)
+    if not match:
+        return None
+    yy, month = int(match.group(1)), int(match.group(2))
+    # Old-style ids start in 1991; two-digit years below that are this century.
+    year = 1900 + yy if yy >= 91 else 2000 + yy
+    return iso_date(year, month)

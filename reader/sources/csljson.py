@@ -1,0 +1,188 @@
+"""CSL-JSON, the citation format of Zotero, Pandoc and citeproc: a JSON array of items (or a
+single item) with ``title``, ``author`` [{family, given} or {literal}], ``issued``
+{"date-parts": [[2020, 5, 1]]}, ``container-title``, ``DOI``, ``URL``, ``abstract``, ``type``
+and ``keyword``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reader.models import PaperRecord
+from reader.record import (
+    COLUMN_VARIABLES,
+    NAME_VARIABLES,
+    clean_names,
+    display_name,
+    keep_written_doi,
+)
+from reader.sources import ParseResult
+from reader.sources.jsonsniff import (
+    TITLE_MAX,
+    JsonRecord,
+    Outcome,
+    build_result,
+    clean_abstract,
+    clean_title,
+    finish_record,
+    iso_date,
+    load_records,
+    record_label,
+    string_list,
+    text_value,
+    year_value,
+)
+from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
+from reader.text.render import plain_line
+
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
+# The formats whose own fields an item's ``custom`` may carry (as reader exports them).
+_SOURCE_FORMATS = frozenset({"bibtex", "ris", "medline", "wos", "zotero"})
+# Variables that name a record without a title (a whole journal issue, a bare note).
+_STAND_IN_TITLES = ("collection-title", "event", "note", "publisher")
+# Name parts in reading order; particles such as "van" or "de" sit between given and family.
+_NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a CSL-JSON text (an array of items or one item); ``source`` names the file."""
+    return build_result(load_records(text, source), _convert, ("id", "citation-key"))
+
+
+def _convert(record: JsonRecord) -> Outcome:
+    """One CSL item as a paper, or the problem that keeps it out."""
+    item: dict[str, Any] = record.value
+    date = _issued(item.get("issued"))
+    url = clean_title(_first(item.get("URL")))
+    written_doi = doi_as_written(clean_title(_first(item.get("DOI"))))
+    doi = normalize_doi(written_doi)
+    if (doi is None or doi.startswith("10/")) and "doi" in url.lower():
+        # Zotero may export a short DOI ("10/fqd6hj"); the doi.org URL holds the full one,
+        # by which the paper is recognised. The short one is kept as written.
+        doi = normalize_doi(url) or doi
+    arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
+    extra = _source_fields(item.get("custom"))
+    bibtex = extra.get("bibtex", {})
+    if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
+        # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.
+        arxiv_id = normalize_arxiv_id(str(bibtex.pop("eprint")))
+        bibtex.pop("archiveprefix")
+        if url == f"https://arxiv.org/abs/{arxiv_id}":
+            url = ""  # the export's link to it, not a URL of the source
+    csl = _variables(item)
+    venue = clean_title(_first(item.get("container-title"))) or None
+    if venue and csl.get("container-title") == venue:
+        del csl["container-title"]  # the venue column holds it
+    bibtex_type = bibtex.get("@type")
+    keep_written_doi(csl, written_doi, doi)
+    paper = PaperRecord(
+        abstract=clean_abstract(item.get("abstract")),
+        title=clean_title(_first(item.get("title"))),
+        authors=[display_name(n) for n in csl.get("author", [])] or _names(item.get("author")),
+        venue=venue,
+        year=int(date[:4]) if date else None,
+        keywords=string_list(item.get("keyword"), r"\s*[,;]\s*"),
+        url=url if url.startswith(("http://", "https://")) else None,
+        doi=doi,
+        arxiv_id=arxiv_id,
+        date=date,
+        kind=clean_title(bibtex_type or item.get("type")) or None,
+        citekey=clean_title(item.get("citation-key")) or clean_title(item.get("id")) or None,
+        csl=csl,
+        extra=extra,
+    )
+    tex_title = bibtex.pop("title", None)
+    if isinstance(tex_title, str) and paper.title and plain_line(tex_title) == paper.title:
+        paper.title = tex_title  # a BibTeX record's title, kept as the TeX it was written in
+    if not paper.title and not paper.abstract:
+        # A whole journal issue or a bare note: still a record, named by what it has.
+        named = [venue or "", *(csl.get(v) for v in _STAND_IN_TITLES)]
+        stand_in = next((v for v in named if isinstance(v, str) and v), "")
+        paper.title = stand_in[:TITLE_MAX]
+        paper.title_derived = bool(paper.title)
+    return finish_record(paper, record, record_label(record, ("id", "citation-key")))
+
+
+def _source_fields(custom: Any) -> dict[str, dict[str, Any]]:
+    """The source fields an export keeps in ``custom`` (by format: ``{"bibtex": {…}}``)."""
+    if not isinstance(custom, dict):
+        return {}
+    return {
+        clean_title(fmt): _clean(fields)
+        for fmt, fields in custom.items()
+        if fmt in _SOURCE_FORMATS and isinstance(fields, dict) and fields
+    }
+
+
+def _variables(item: dict[str, Any]) -> dict[str, Any]:
+    """The item's CSL variables beyond the paper's columns: names cleaned, the rest as given."""
+    csl: dict[str, Any] = {}
+    for variable, value in item.items():
+        if variable in COLUMN_VARIABLES or variable == "custom" or value in (None, "", [], {}):
+            continue
+        if variable in NAME_VARIABLES:
+            names = clean_names(_clean(value))
+            if names:
+                csl[variable] = names
+        elif isinstance(value, str):
+            text = clean_title(value)
+            if text:
+                csl[variable] = text
+        elif isinstance(value, int | float | list | dict) and not isinstance(value, bool):
+            csl[variable] = _clean(value)
+    return csl
+
+
+def _clean(value: Any) -> Any:
+    """A JSON value with every string in it cleaned as imported text is."""
+    if isinstance(value, str):
+        return clean_title(value)
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_title(k): _clean(v) for k, v in value.items()}
+    return value
+
+
+def _first(value: Any) -> Any:
+    """A value, or the first of a list of values (some exporters wrap single strings)."""
+    if isinstance(value, list):
+        return value[0] if value else None
+    return value
+
+
+def _names(value: Any) -> list[str]:
+    """Display names "Given Family" from CSL name objects (or plain strings)."""
+    if not isinstance(value, list):
+        value = [value]
+    names: list[str] = []
+    for person in value:
+        if isinstance(person, dict):
+            name = clean_title(person.get("literal"))
+            if not name:
+                parts = (clean_title(person.get(part)) for part in _NAME_PARTS)
+                name = " ".join(p for p in parts if p)
+        else:
+            name = clean_title(person)
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def _issued(value: Any) -> str | None:
+    """ISO date of a CSL date: ``date-parts``, else its ``raw`` or ``literal`` text."""
+    if isinstance(value, dict):
+        parts = value.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            found = iso_date(*(parts[0] + [None, None])[:3])
+            if found:
+                return found
+        text = text_value(value.get("raw")) or text_value(value.get("literal"))
+    else:
+        text = text_value(value)  # some exporters give the date as a plain string
+    match = _ISO_DATE.search(text)
+    if match:
+        return iso_date(match.group(1), match.group(2), match.group(3))
+    year = year_value(text)
+    return iso_date(year) if year else None

@@ -1,0 +1,315 @@
+"""CSV (and semicolon- or tab-separated) tables with a header row naming the columns.
+
+Columns are recognised by their header, case-insensitively and under the names common exports
+use (``Title``, ``Paper Title``, ``Abstract``, ``Author(s)``, ``Source title`` …). A table needs
+a title or an abstract column; a row with the wrong number of fields is reported and skipped.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from reader.models import PaperRecord
+from reader.sources import ImportFormatError, ParseResult
+from reader.sources.dates import year_and_date
+from reader.sources.ris import display_name as comma_name
+from reader.text.identifiers import normalize_arxiv_id, normalize_doi
+from reader.text.render import to_plain
+from reader.text.sanitize import clean_imported
+from reader.text.titles import derive_title
+
+__all__ = ["DELIMITERS", "SYNONYMS", "column_field", "looks_like_header", "parse", "split_authors"]
+
+TITLE_MAX = 160
+DELIMITERS = (",", ";", "\t", "|")
+# Abstracts of several megabytes exist (and whole papers pasted into a cell); the default limit
+# of 128 KiB would reject them. The limit is process-wide, so it is only ever raised.
+_FIELD_LIMIT = 64 * 1024 * 1024
+# Enough of the file for the sniffer to see a few rows, little enough to stay fast.
+_SNIFF_BYTES = 64 * 1024
+# A header cell is a short label; a longer one means the line is prose, not a header.
+_MAX_HEADER_CELL = 60
+
+#: Header names (lower case, single-spaced) for each record field, most specific first.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "title": ("title", "paper title", "article title", "document title", "primary title", "ti"),
+    "abstract": ("abstract", "summary", "abstract note", "paper abstract", "description", "ab"),
+    "authors": (
+        "authors",
+        "author",
+        "author(s)",
+        "author names",
+        "author full names",
+        "creators",
+        "au",
+    ),
+    "year": ("publication year", "year", "pub year", "year published", "py"),
+    "date": ("date", "publication date", "date published", "published", "pubdate"),
+    "venue": (
+        "venue",
+        "journal",
+        "conference",
+        "source title",
+        "publication",
+        "publication title",
+        "journal title",
+        "journal name",
+        "journal/book",
+        "booktitle",
+        "book title",
+        "container title",
+        "source",
+        "so",
+    ),
+    "doi": ("doi",),
+    "url": ("url", "link", "links", "paper url", "web link"),
+    "keywords": (
+        "keywords",
+        "author keywords",
+        "keyword",
+        "tags",
+        "manual tags",
+        "index keywords",
+        "de",
+    ),
+    "arxiv_id": ("arxiv id", "arxiv", "eprint"),
+    "kind": ("type", "item type", "document type", "entry type"),
+}
+_FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
+
+_SPACES = re.compile(r"\s+")
+_AND = re.compile(r"\s+and\s+|\s*&\s*")
+# One word of a personal name: starts with a letter; letters, marks, dots, apostrophes, hyphens.
+_NAME_WORD = re.compile(r"[^\W\d_][^\s\d,;()\[\]{}<>@/\\|]*")
+_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a CSV table; ``source`` names the file in messages."""
+    try:
+        return _parse(text, source)
+    except ImportFormatError:
+        raise
+    except Exception as exc:  # a bug here must not take the import down
+        raise ImportFormatError(f"{source}: could not be read as CSV ({exc})") from exc
+
+
+def column_field(header: str) -> str | None:
+    """The record field a column header stands for (``"Author(s)"`` → ``"authors"``)."""
+    key = _SPACES.sub(" ", header.replace("_", " ")).strip().strip("\"'").strip().lower()
+    return _FIELD_OF.get(key)
+
+
+def looks_like_header(line: str) -> bool:
+    """Whether ``line`` is a CSV header: two or more short cells, one naming a title or abstract."""
+    for delimiter in DELIMITERS:
+        cells = _cells(line, delimiter)
+        if len(cells) < 2 or any(len(cell) > _MAX_HEADER_CELL for cell in cells):
+            continue
+        if {column_field(cell) for cell in cells} & {"title", "abstract"}:
+            return True
+    return False
+
+
+def _cells(line: str, delimiter: str) -> list[str]:
+    """The cells of one line, read with ``delimiter``."""
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=False), [])
+    except csv.Error:
+        return []
+
+
+def _parse(text: str, source: str) -> ParseResult:
+    # Cleaning drops the BOM and turns CRLF into LF, inside quoted cells too.
+    text = clean_imported(text)
+    lines = text.split("\n")
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise ImportFormatError(f"{source}: the file is empty")
+    delimiter, header = _choose_delimiter(text, lines[first], source)
+    if csv.field_size_limit() < _FIELD_LIMIT:
+        csv.field_size_limit(_FIELD_LIMIT)
+
+    columns = [column_field(cell) for cell in header]
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
+    result = ParseResult()
+    header_read = False
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            result.problems.append(f"{source}:{start}: {exc}; the rest of the file was not read")
+            break
+        if not any(cell.strip() for cell in row):
+            continue  # blank lines separate nothing in a table
+        span = lines[start - 1 : reader.line_num]
+        if len(span) > 1 and sum(line.count('"') for line in span) % 2:
+            # An unclosed quote swallows every line after it into one cell. (A single line
+            # with an odd count is fine: a quote inside an unquoted cell is literal.)
+            result.problems.append(
+                f"{source}:{start}: a quoted field is never closed (it runs to line"
+                f" {reader.line_num}); skipped"
+            )
+            continue
+        if not header_read:
+            header_read = True
+            continue
+        if len(row) != len(header) and not _only_blank_extras(row, len(header)):
+            result.problems.append(
+                f"{source}:{start}: row has {len(row)} fields but the header has {len(header)};"
+                " skipped"
+            )
+            continue
+        try:
+            record = _record(row, columns, f"{source}:{start}")
+        except Exception as exc:  # one odd row must not cost the others
+            result.problems.append(f"{source}:{start}: row could not be read ({exc})")
+            continue
+        if record is None:
+            result.problems.append(f"{source}:{start}: row has neither title nor abstract; skipped")
+        else:
+            result.records.append(record)
+    return result
+
+
+def _choose_delimiter(text: str, header_line: str, source: str) -> tuple[str, list[str]]:
+    """The delimiter under which the header names a title or abstract column, and the header.
+
+    The sniffer's guess is tried first; it is easily fooled by commas in abstracts, so every
+    other common delimiter is tried after it, and the header decides.
+    """
+    candidates: list[str] = []
+    try:
+        sniffed = csv.Sniffer().sniff(text[:_SNIFF_BYTES], delimiters="".join(DELIMITERS))
+        candidates.append(sniffed.delimiter)
+    except csv.Error:
+        pass  # too little or too irregular text to guess from; the header decides alone
+    candidates += [d for d in DELIMITERS if d not in candidates]
+    widest: list[str] = []
+    for delimiter in candidates:
+        cells = _cells(header_line, delimiter)
+        if {column_field(cell) for cell in cells} & {"title", "abstract"}:
+            return delimiter, cells
+        if len(cells) > len(widest):
+            widest = cells
+    names = ", ".join(repr(cell.strip()[:40]) for cell in widest[:20]) or "none"
+    raise ImportFormatError(
+        f"{source}: not a paper table: no title or abstract column in the header "
+        f"(columns found: {names})"
+    )
+
+
+def _only_blank_extras(row: list[str], width: int) -> bool:
+    """Whether a long row only has empty cells past the header (a trailing delimiter)."""
+    return len(row) > width and not any(cell.strip() for cell in row[width:])
+
+
+def _record(row: list[str], columns: list[str | None], where: str) -> PaperRecord | None:
+    """The record of one row, or None when it has neither title nor abstract."""
+    values: dict[str, str] = {}
+    for field, cell in zip(columns, row, strict=False):
+        cell = clean_imported(cell).strip()
+        if field and cell and field not in values:
+            values[field] = cell
+    title = _fold(values.get("title", ""))
+    abstract = _abstract(values.get("abstract", ""))
+    if not title and not abstract:
+        return None
+    title_derived = False
+    if not title:
+        title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
+        title_derived = True
+    year, date = year_and_date(values.get("year", ""), values.get("date", ""))
+    url = _fold(values.get("url", "")) or None
+    arxiv_id = normalize_arxiv_id(values.get("arxiv_id"))
+    if arxiv_id is None and url and "arxiv.org/" in url:
+        arxiv_id = normalize_arxiv_id(url)
+    return PaperRecord(
+        abstract=abstract,
+        title=title,
+        title_derived=title_derived,
+        authors=split_authors(values.get("authors", "")),
+        venue=_fold(values.get("venue", "")) or None,
+        year=year,
+        keywords=_keywords(values.get("keywords", "")),
+        url=url,
+        doi=normalize_doi(values.get("doi")),
+        source=where,
+        arxiv_id=arxiv_id,
+        date=date,
+        kind=_fold(values.get("kind", "")).lower() or None,
+    )
+
+
+def _fold(value: str) -> str:
+    """``value`` on one line with single spaces."""
+    return _SPACES.sub(" ", value).strip()
+
+
+def _abstract(value: str) -> str:
+    """The abstract with each line of the cell as a paragraph.
+
+    Line breaks inside a spreadsheet cell are typed on purpose (nobody wraps lines in a cell),
+    so they are kept as paragraph breaks.
+    """
+    lines = (_fold(line) for line in value.split("\n"))
+    return "\n\n".join(line for line in lines if line)
+
+
+def _keywords(value: str) -> list[str]:
+    """Keywords split on ``;`` (or on ``,`` when there is none), without repeats."""
+    separator = ";" if ";" in value else ","
+    keywords: list[str] = []
+    for part in value.split(separator):
+        word = _fold(part)
+        if word and word not in keywords:
+            keywords.append(word)
+    return keywords
+
+
+def split_authors(value: str) -> list[str]:
+    """Display names from an authors cell, splitting conservatively.
+
+    ``;`` always separates authors (each may be "Last, First"). Without one, ``and``/``&``
+    separate authors, and commas only when every comma-separated part looks like a
+    "First Last" name: "Ann Lee, Bob Ray" is two authors, "Lee, Ann" is one.
+    """
+    value = _fold(value)
+    if not value:
+        return []
+    if ";" in value:
+        parts = value.split(";")
+    else:
+        parts = []
+        for piece in _AND.split(value):
+            commas = [p.strip() for p in piece.split(",")]
+            commas = [p for p in commas if p]
+            if len(commas) > 1 and all(_is_full_name(p) for p in commas):
+                parts.extend(commas)
+            else:
+                parts.append(piece)
+    names: list[str] = []
+    for part in parts:
+        part = part.strip().strip(",").strip()
+        # "and Cy Doe" remains from "Ann Lee, Bob Ray, and Cy Doe".
+        if part.lower().startswith("and "):
+            part = part[4:].strip()
+        name = comma_name(part) if "," in part else part
+        if name and name.lower() not in ("et al", "et al.", "others") and name not in names:
+            names.append(name)
+    return names
+
+
+def _is_full_name(text: str) -> bool:
+    """Whether ``text`` looks like one "First Last" name (two to five words, capitalised)."""
+    words = text.split()
+    if words and words[0].lower() == "and":
+        words = words[1:]
+    if not 2 <= len(words) <= 5 or words[-1].lower() in _SUFFIXES:
+        return False
+    return words[0][:1].isupper() and all(_NAME_WORD.fullmatch(w) for w in words)

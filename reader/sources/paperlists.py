@@ -1,0 +1,192 @@
+"""paperlists (papercopilot) conference files: a JSON array of
+``{id, title, status, abstract, keywords, author, aff, bibtex, site, …}``.
+
+Multi-valued fields are ``;``-joined strings. The schema drifts from year to year (``author``
+or ``authors``, ratings as numbers or lists: ratings are not imported), and lists keep
+placeholder entries (an empty title, often of a withdrawn submission): those are skipped with
+a problem line. Venue and year come from the record when it names them, else from the file
+name, which paperlists spells ``<venue><year>.json`` (``colm2025.json``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+from typing import Any
+
+from reader.models import PaperRecord
+from reader.sources import ParseResult
+from reader.sources.jsonsniff import (
+    JsonRecord,
+    Outcome,
+    build_result,
+    clean_abstract,
+    clean_title,
+    finish_record,
+    load_records,
+    record_label,
+    string_list,
+    text_value,
+    venue_from_text,
+    year_value,
+)
+from reader.text.identifiers import normalize_doi, openreview_id, openreview_url
+
+# How venues are spelled, by the lower-case name paperlists uses for their folders and files.
+_VENUE_SPELLING = {
+    "iclr": "ICLR",
+    "icml": "ICML",
+    "neurips": "NeurIPS",
+    "nips": "NeurIPS",
+    "colm": "COLM",
+    "corl": "CoRL",
+    "aistats": "AISTATS",
+    "uai": "UAI",
+    "colt": "COLT",
+    "acl": "ACL",
+    "emnlp": "EMNLP",
+    "naacl": "NAACL",
+    "coling": "COLING",
+    "eacl": "EACL",
+    "cvpr": "CVPR",
+    "iccv": "ICCV",
+    "eccv": "ECCV",
+    "wacv": "WACV",
+    "aaai": "AAAI",
+    "ijcai": "IJCAI",
+    "kdd": "KDD",
+    "www": "WWW",
+    "sigir": "SIGIR",
+    "siggraph": "SIGGRAPH",
+    "icra": "ICRA",
+    "iros": "IROS",
+    "rss": "RSS",
+    "tmlr": "TMLR",
+    "automl": "AutoML",
+    "acmmm": "ACM MM",
+    "siggraphasia": "SIGGRAPH Asia",
+    "interspeech": "Interspeech",
+}
+# Full conference names as bibtex booktitles spell them ("Second Conference on Language
+# Modeling"), most specific first.
+_LONG_NAMES = (
+    ("conference on language modeling", "COLM"),
+    ("international conference on learning representations", "ICLR"),
+    ("international conference on machine learning", "ICML"),
+    ("neural information processing systems", "NeurIPS"),
+    ("conference on robot learning", "CoRL"),
+    ("artificial intelligence and statistics", "AISTATS"),
+    ("uncertainty in artificial intelligence", "UAI"),
+    ("conference on learning theory", "COLT"),
+    ("computer vision and pattern recognition", "CVPR"),
+    ("transactions on machine learning research", "TMLR"),
+)
+_FILE_NAME = re.compile(r"^([a-z][a-z0-9]*?[a-z])[-_]?((?:19|20)\d\d)(?!\d)", re.IGNORECASE)
+# A venue and year inside a site URL: ".../content/CVPR2023/html/...".
+_SITE_VENUE = re.compile(r"/([A-Za-z]{2,12})[-_]?((?:19|20)\d\d)(?=[/_.-])")
+_BIBTEX_TYPE = re.compile(r"^\s*@\s*(\w+)\s*[{(]")
+_BIBTEX_FIELD = r"\b{}\s*=\s*[{{\"]+([^}}\"\n]*)"
+# Values of track that name a part of the programme, not a venue.
+_GENERIC_TRACKS = frozenset({"main", "main track", "conference", "poster", "oral"})
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a paperlists JSON text; ``source`` names the file (and the venue/year)."""
+    records = load_records(text, source)
+    file_venue, file_year = _venue_from_file_name(source)
+
+    def convert(record: JsonRecord) -> Outcome:
+        return _convert(record, file_venue, file_year)
+
+    return build_result(records, convert)
+
+
+def _venue_from_file_name(source: str) -> tuple[str | None, int | None]:
+    """``colm2025.json`` → COLM, 2025."""
+    match = _FILE_NAME.match(PurePath(source).name)
+    if not match:
+        return None, None
+    name = match.group(1).lower()
+    return _VENUE_SPELLING.get(name, name.upper()), int(match.group(2))
+
+
+def _bibtex_field(bibtex: str, name: str) -> str:
+    """One field of a bibtex entry held as text (the paperlists ``bibtex`` column)."""
+    match = re.search(_BIBTEX_FIELD.format(name), bibtex, re.IGNORECASE)
+    return match.group(1).strip() if match else ""
+
+
+def _venue_from_record(item: dict[str, Any], bibtex: str) -> tuple[str | None, int | None]:
+    """Venue and year as named by the record's own fields, where it names them."""
+    venue: str | None = None
+    year: int | None = None
+    for key in ("conference", "venue", "track"):
+        text = clean_title(item.get(key))
+        if not text or text.lower() in _GENERIC_TRACKS:
+            continue
+        found_venue, found_year = venue_from_text(text)
+        venue = venue or found_venue
+        year = year or found_year
+    site = text_value(item.get("site"))
+    if match := _SITE_VENUE.search(site):
+        venue = venue or _VENUE_SPELLING.get(match.group(1).lower())
+        year = year or int(match.group(2))
+    if venue is None:
+        booktitle = clean_title(_bibtex_field(bibtex, "booktitle")).lower()
+        venue = next((short for long, short in _LONG_NAMES if long in booktitle), None)
+    year = year or year_value(item.get("year")) or year_value(_bibtex_field(bibtex, "year"))
+    return venue, year
+
+
+def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) -> Outcome:
+    """One paperlists entry as a paper, or the problem that keeps it out."""
+    item: dict[str, Any] = record.value
+    label = record_label(record)
+    title = clean_title(item.get("title"))
+    abstract = clean_abstract(item.get("abstract"))
+    status = clean_title(item.get("status"))
+    withdrawn = "withdr" in status.lower()
+    if not title and abstract:
+        # An entry without a title is a placeholder of the list, not a paper to read.
+        what = "withdrawn placeholder" if withdrawn else "placeholder"
+        return f"record {label} is a {what} without a title; skipped"
+
+    bibtex = text_value(item.get("bibtex"))
+    venue, year = _venue_from_record(item, bibtex)
+    site = clean_title(item.get("site"))
+    bibtex_url = _bibtex_field(bibtex, "url")
+    forum_id = _openreview_id(item, site, bibtex_url)
+    url = site if site.startswith(("http://", "https://")) else None
+    if url is None and forum_id:
+        url = openreview_url(forum_id)
+    kind = _BIBTEX_TYPE.match(bibtex)
+
+    # Older years say "authors", newer ones "author"; both are ";"-joined display names.
+    authors = string_list(item.get("author"), r";") or string_list(item.get("authors"), r";")
+    paper = PaperRecord(
+        abstract=abstract,
+        title=title,
+        authors=authors,
+        venue=venue or file_venue,
+        year=year or file_year,
+        keywords=string_list(item.get("keywords"), r";"),
+        url=url,
+        doi=normalize_doi(text_value(item.get("doi"))),
+        openreview_id=forum_id,
+        withdrawn=withdrawn,
+        tldr=clean_title(item.get("tldr")) or None,
+        primary_area=clean_title(item.get("primary_area")) or None,
+        kind=kind.group(1).lower() if kind else None,
+    )
+    return finish_record(paper, record, label)
+
+
+def _openreview_id(item: dict[str, Any], site: str, bibtex_url: str) -> str | None:
+    """The OpenReview forum id of an entry whose site (or bibtex url) is OpenReview's."""
+    for link in (site, bibtex_url):
+        if "openreview.net" in link and (found := openreview_id(link)):
+            return found
+    # A bare id only counts when the entry is known to come from OpenReview.
+    if any("openreview.net" in link for link in (site, bibtex_url)):
+        return openreview_id(text_value(item.get("id")))
+    return None

@@ -1,0 +1,230 @@
+"""Zotero and Better BibTeX JSON exports: ``{"config": …, "items": [{itemType, title,
+creators, date, publicationTitle, volume, issue, pages, DOI, notes, …}]}`` (Better BibTeX),
+or a bare array of such items (Zotero's own JSON).
+
+Item types become CSL types and fields CSL variables as Zotero itself maps them; creators
+become names ({firstName, lastName} or {name}, a literal) under the CSL variable of their
+role; the child notes, HTML, become the paper's note in Markdown. Fields without a CSL
+variable are kept for a Zotero export.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from reader.models import PaperRecord
+from reader.record import date_parts, display_name, is_anonymous, keep_written_doi
+from reader.sources import ImportFormatError, ParseResult
+from reader.sources.jsonsniff import (
+    JsonRecord,
+    Outcome,
+    build_result,
+    clean_abstract,
+    clean_title,
+    finish_record,
+    iso_date,
+    record_label,
+)
+from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
+
+__all__ = ["looks_like_zotero", "parse"]
+
+_TYPES = {
+    "journalArticle": "article-journal", "magazineArticle": "article-magazine",
+    "newspaperArticle": "article-newspaper", "book": "book", "bookSection": "chapter",
+    "conferencePaper": "paper-conference", "thesis": "thesis", "report": "report",
+    "webpage": "webpage", "blogPost": "post-weblog", "forumPost": "post",
+    "preprint": "article", "manuscript": "manuscript", "document": "document",
+    "dataset": "dataset", "computerProgram": "software", "patent": "patent",
+    "encyclopediaArticle": "entry-encyclopedia", "dictionaryEntry": "entry-dictionary",
+    "presentation": "speech", "letter": "personal_communication", "email":
+    "personal_communication", "interview": "interview", "film": "motion_picture",
+    "videoRecording": "motion_picture", "audioRecording": "song", "podcast": "song",
+    "radioBroadcast": "broadcast", "tvBroadcast": "broadcast", "map": "map",
+    "artwork": "graphic", "statute": "legislation", "case": "legal_case",
+    "hearing": "hearing", "bill": "bill", "standard": "standard",
+}
+# Zotero fields → CSL variables (the fields in the paper's own columns are read apart).
+_VARIABLES = {
+    "volume": "volume", "issue": "issue", "pages": "page", "edition": "edition",
+    "publisher": "publisher", "university": "publisher", "institution": "publisher",
+    "company": "publisher", "label": "publisher", "place": "publisher-place",
+    "ISBN": "ISBN", "ISSN": "ISSN", "language": "language", "series": "collection-title",
+    "seriesTitle": "collection-title", "seriesNumber": "collection-number",
+    "numPages": "number-of-pages", "numberOfVolumes": "number-of-volumes",
+    "shortTitle": "title-short", "journalAbbreviation": "container-title-short",
+    "libraryCatalog": "source", "archive": "archive", "archiveLocation": "archive_location",
+    "callNumber": "call-number", "reportNumber": "number", "number": "number",
+    "thesisType": "genre", "reportType": "genre", "websiteType": "genre",
+    "conferenceName": "event", "section": "section", "extra": "note",
+    "versionNumber": "version", "rights": "license", "PMID": "PMID", "PMCID": "PMCID",
+}
+_CONTAINERS = ("publicationTitle", "bookTitle", "proceedingsTitle", "websiteTitle",
+               "blogTitle", "encyclopediaTitle", "dictionaryTitle", "forumTitle",
+               "programTitle", "seriesTitle")
+_ROLES = {
+    "author": "author", "editor": "editor", "translator": "translator",
+    "bookAuthor": "container-author", "seriesEditor": "collection-editor",
+    "reviewedAuthor": "reviewed-author", "director": "director", "interviewer": "interviewer",
+    "recipient": "recipient", "contributor": "contributor", "composer": "composer",
+    "producer": "producer", "castMember": "performer", "guest": "guest", "host": "host",
+    "presenter": "author", "programmer": "author", "inventor": "author", "artist": "author",
+    "podcaster": "author", "cartographer": "author", "sponsor": "author",
+}
+_COLUMNS = frozenset({"title", "abstractNote", "url", "DOI", "date", "accessDate", "creators",
+                      "tags", "notes", "itemType", "citationKey", *_CONTAINERS})
+_IGNORED = frozenset({"itemID", "key", "version", "uri", "attachments", "collections",
+                      "relations", "dateAdded", "dateModified", "select", "itemKey",
+                      "libraryID"})
+_MONTHS = {m: n for n, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+_ISO = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
+_WRITTEN = re.compile(r"([A-Za-z]{3,})\.?\s+(?:(\d{1,2}),?\s+)?(\d{4})")
+_DAY_FIRST = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,})\.?\s+(\d{4})")
+_CITATION_KEY = re.compile(r"^\s*Citation Key:\s*(\S+)\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def looks_like_zotero(value: Any) -> bool:
+    """Whether a first JSON record is a Zotero item or a Better BibTeX export."""
+    if isinstance(value, dict) and isinstance(value.get("items"), list):
+        first = value["items"][0] if value["items"] else {}
+        return isinstance(value.get("config"), dict) or (
+            isinstance(first, dict) and "itemType" in first
+        )
+    return isinstance(value, dict) and "itemType" in value and "creators" in value
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a Zotero or Better BibTeX JSON text; ``source`` names the file."""
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError) as exc:
+        raise ImportFormatError(f"{source}: not JSON ({exc})") from exc
+    items = data.get("items") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise ImportFormatError(f"{source}: no 'items' list: not a Zotero export")
+    records = [
+        JsonRecord(item, f"{source}#{n}", source, 1, n) for n, item in enumerate(items, 1)
+        if not (isinstance(item, dict) and item.get("itemType") in ("note", "attachment"))
+    ]
+    return build_result(records, _convert, ("citationKey", "itemID"))
+
+
+def _convert(record: JsonRecord) -> Outcome:
+    item: dict[str, Any] = record.value
+    csl: dict[str, Any] = {"type": _TYPES.get(str(item.get("itemType")), "document")}
+    for creator in item.get("creators") or []:
+        if not isinstance(creator, dict):
+            continue
+        name = _name(creator)
+        if name and not is_anonymous(name):
+            role = _ROLES.get(str(creator.get("creatorType", "author")), "author")
+            csl.setdefault(role, []).append(name)
+    for field, variable in _VARIABLES.items():
+        value = item.get(field)
+        text = clean_title(value if not isinstance(value, list) else "\n".join(map(str, value)))
+        if text and variable not in csl:
+            csl[variable] = text
+    if isinstance(csl.get("note"), str):
+        # Better BibTeX keeps the key in "extra"; it is the key, not a note.
+        note = _CITATION_KEY.sub("", csl["note"]).strip()
+        if note:
+            csl["note"] = note
+        else:
+            del csl["note"]
+    issued = _date(clean_title(item.get("date")))
+    if issued:
+        csl["issued"] = {"date-parts": [date_parts(issued)]}
+    accessed = _date(clean_title(item.get("accessDate")))
+    if accessed:
+        csl["accessed"] = {"date-parts": [date_parts(accessed)]}
+    container = next((clean_title(item.get(f)) for f in _CONTAINERS if clean_title(item.get(f))),
+                     "")
+    url = clean_title(item.get("url"))
+    keywords = [clean_title(t.get("tag") if isinstance(t, dict) else t)
+                for t in item.get("tags") or []]
+    written_doi = doi_as_written(clean_title(item.get("DOI")))
+    doi = normalize_doi(written_doi)
+    if (doi is None or doi.startswith("10/")) and "doi" in url.lower():
+        # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one, by which the paper
+        # is recognised. The short one is kept as written.
+        doi = normalize_doi(url) or doi
+    keep_written_doi(csl, written_doi, doi)
+    kept = {k: v for k, v in item.items() if k not in _COLUMNS and k not in _VARIABLES
+            and k not in _IGNORED and v not in (None, "", [], {})}
+    paper = PaperRecord(
+        abstract=clean_abstract(item.get("abstractNote")),
+        title=clean_title(item.get("title")),
+        authors=[display_name(n) for n in csl.get("author", [])],
+        venue=container or None,
+        year=int(issued[:4]) if issued else None,
+        keywords=[k for k in keywords if k],
+        url=url if url.startswith(("http://", "https://")) else None,
+        doi=doi,
+        arxiv_id=normalize_arxiv_id(url) if "arxiv.org/" in url else None,
+        date=issued,
+        kind=str(item.get("itemType") or "") or None,
+        citekey=_citation_key(item),
+        csl=csl,
+        extra={"zotero": kept} if kept else {},
+        note=_notes(item.get("notes")),
+    )
+    return finish_record(paper, record, record_label(record, ("citationKey", "itemID")))
+
+
+def _name(creator: dict[str, Any]) -> dict[str, str] | None:
+    """A creator as a CSL name: {lastName, firstName}, or {name} as a literal."""
+    literal = clean_title(creator.get("name"))
+    if literal:
+        return {"literal": literal}
+    family, given = clean_title(creator.get("lastName")), clean_title(creator.get("firstName"))
+    if not family and not given:
+        return None
+    name = {"family": family or given}
+    if family and given:
+        name["given"] = given
+    return name
+
+
+def _citation_key(item: dict[str, Any]) -> str | None:
+    """The item's citation key: ``citationKey``, or a "Citation Key:" line in ``extra``."""
+    key = clean_title(item.get("citationKey"))
+    if key:
+        return key
+    extra = item.get("extra")
+    match = _CITATION_KEY.search(extra) if isinstance(extra, str) else None
+    return match.group(1) if match else None
+
+
+def _date(text: str) -> str | None:
+    """ISO date of a Zotero date ("2004", "2016-06-01", "June 1, 2016", "1 June 2016")."""
+    if not text:
+        return None
+    match = _ISO.search(text)
+    if match and (len(text) < 8 or "-" in text or "/" in text):
+        return iso_date(*match.groups())
+    for pattern, order in ((_WRITTEN, (3, 1, 2)), (_DAY_FIRST, (3, 2, 1))):
+        found = pattern.search(text)
+        if found:
+            year, month, day = (found.group(i) for i in order)
+            number = _MONTHS.get(month[:3].lower())
+            if number:
+                return iso_date(year, number, day)
+    return iso_date(match.group(1)) if match else None
+
+
+def _notes(value: Any) -> str | None:
+    """The item's child notes (HTML) as one Markdown note."""
+    if not isinstance(value, list) or not value:
+        return None
+    from markdownify import markdownify
+
+    parts = []
+    for note in value:
+        html = note.get("note") if isinstance(note, dict) else note
+        if isinstance(html, str) and html.strip():
+            text = markdownify(html, heading_style="ATX", bullets="-").strip()
+            parts.append(re.sub(r"\n{3,}", "\n\n", text))
+    return "\n\n---\n\n".join(parts) or None

@@ -1,0 +1,492 @@
+"""Write an import into the library: new papers added, known ones merged, all in one
+transaction, with a record of what happened to each paper (for diffs and undo)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from reader.cite.citations import CitekeyAllocator, usable_key
+from reader.models import ImportSummary, PaperRecord
+from reader.record import NAME_VARIABLES, family_key, is_anonymous
+from reader.store.clock import now
+from reader.store.highlights import reanchor
+from reader.store.identity import Known, Matcher, abstract_key, title_key
+from reader.text.identifiers import normalize_arxiv_id, normalize_doi
+from reader.text.render import title_words
+from reader.text.sanitize import normalize_for_identity
+
+if TYPE_CHECKING:
+    from reader.store.database import Store
+
+#: What an import did to a paper, strongest first: the label a paper gets in import_items.
+ACTIONS = ("new", "withdrawn", "retitled", "revised", "merged", "unchanged")
+CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
+
+# Columns a richer record fills in when the library has nothing there yet.
+_FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
+_MERGE_COLUMNS = (
+    "title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
+    "arxiv_id, openreview_id, csl, extra, citekey, citekey_origin, " + ", ".join(_FILL_IN)
+)
+
+
+class _DryRun(Exception):
+    """Raised inside the transaction of a dry run, so that nothing is written."""
+
+
+@dataclass(slots=True)
+class UndoResult:
+    """What undoing an import removed and what it kept."""
+
+    path: str
+    removed: int = 0
+    kept: list[tuple[int, str]] = field(default_factory=list)
+
+
+def write_import(
+    store: Store,
+    records: Iterable[PaperRecord],
+    source: str,
+    fmt: str,
+    progress: Callable[[int], None] | None = None,
+    *,
+    sha256: str | None = None,
+    problems: Sequence[str] = (),
+    dry_run: bool = False,
+    batch: int | None = None,
+) -> ImportSummary:
+    """Add new records and merge known ones, in one transaction; see ImportSummary.
+
+    With ``batch``, in one transaction per ``batch`` records instead, so that a reader
+    shows the papers of a long list as each batch commits; every batch is a generation of
+    its own, and the import history counts what the batches so far wrote.
+    """
+    summary = ImportSummary(files=[source], dry_run=dry_run)
+    if batch is not None and not dry_run:
+        remaining = iter(records)
+        with store.transaction() as conn:
+            job = _Import(store, conn, summary, source, fmt, sha256, problems)
+            job.run(itertools.islice(remaining, batch), progress)
+        while chunk := list(itertools.islice(remaining, batch)):
+            with store.transaction():
+                job.generation = store._bump_generation()
+                job.run(chunk, progress)
+        return summary
+    try:
+        with store.transaction() as conn:
+            _Import(store, conn, summary, source, fmt, sha256, problems).run(records, progress)
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    return summary
+
+
+class _Import:
+    """One import in progress inside its transaction."""
+
+    def __init__(
+        self,
+        store: Store,
+        conn: sqlite3.Connection,
+        summary: ImportSummary,
+        source: str,
+        fmt: str,
+        sha256: str | None,
+        problems: Sequence[str] = (),
+    ) -> None:
+        self.conn = conn
+        self.summary = summary
+        #: The bad records' lines: a list that grows while the records are read, when
+        #: they are read as they are written.
+        self.problems = problems
+        self.records_read = 0
+        self.source = source
+        self.stamp = now()
+        self.generation = store._bump_generation()
+        self.import_id = conn.execute(
+            "INSERT INTO imports (path, format, imported_at, read, new, present, sha256) "
+            "VALUES (?, ?, ?, 0, 0, 0, ?)",
+            (source, fmt, self.stamp, sha256),
+        ).lastrowid
+        self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
+        self.matcher = Matcher(self._known(), self._abstracts())
+        taken = {row[0] for row in conn.execute(
+            "SELECT citekey FROM papers UNION ALL SELECT alias FROM citekey_aliases"
+        )}
+        self.citekeys = CitekeyAllocator(taken)
+        self.actions: dict[int, str] = {}
+        #: Papers whose action is not yet in import_items.
+        self.unwritten: set[int] = set()
+        #: Papers met by an earlier record of this file, and a digest of what that record
+        #: says (not the record: a long list is not held whole): entries of one file are
+        #: one paper only when they share an identifier or say the same.
+        self.met: dict[int, int] = {}
+
+    def _known(self) -> Iterator[Known]:
+        for row in self.conn.execute(
+            "SELECT id, doi, arxiv_id, openreview_id, abstract_key, title, year, title_derived "
+            "FROM papers"
+        ):
+            paper_id, doi, arxiv_id, openreview_id, key, title, year, derived = row
+            yield Known(
+                paper_id, doi, arxiv_id, openreview_id, key, title_key(title, year, bool(derived))
+            )
+
+    def _abstracts(self) -> Iterator[tuple[int, str]]:
+        # Read when approximate matching first needs it, which most imports never do.
+        yield from self.conn.execute("SELECT id, abstract FROM papers WHERE abstract != ''")
+
+    def run(self, records: Iterable[PaperRecord], progress: Callable[[int], None] | None) -> None:
+        """Import every record, then record the counts and what happened to each paper (so
+        far: a batched import runs once per batch)."""
+        summary = self.summary
+        for record in records:
+            self.records_read += 1
+            if progress is not None:
+                progress(self.records_read + len(self.problems))
+            self._one(record)
+            if self.records_read % 500 == 0:
+                self._count_problems()
+        self._count_problems()
+        # Only what this batch added or upgraded (rewriting every earlier batch's rows each
+        # time made a batched import's history quadratic in its length).
+        self.conn.executemany(
+            "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?) "
+            "ON CONFLICT (import_id, paper_id) DO UPDATE SET action = excluded.action",
+            [(self.import_id, pid, self.actions[pid]) for pid in self.unwritten],
+        )
+        self.unwritten.clear()
+        self.conn.execute(
+            "UPDATE imports SET read = ?, new = ?, present = ?, merged = ?, unchanged = ?, "
+            "skipped = ? WHERE id = ?",
+            (
+                summary.read,
+                summary.new,
+                summary.merged + summary.unchanged,
+                summary.merged,
+                summary.unchanged,
+                summary.skipped,
+                self.import_id,
+            ),
+        )
+
+    def _count_problems(self) -> None:
+        """Take in the bad records met so far, which count as read and skipped."""
+        problems = self.problems
+        if len(self.summary.problems) != len(problems):
+            self.summary.problems = list(problems)
+        self.summary.skipped = len(self.summary.problems)
+        self.summary.read = self.records_read + self.summary.skipped
+
+    def _one(self, record: PaperRecord) -> None:
+        _drop_anonymous(record)
+        doi = normalize_doi(record.doi)
+        arxiv_id = normalize_arxiv_id(record.arxiv_id)
+        norm = normalize_for_identity(record.abstract)
+        key = abstract_key(record.abstract, norm)
+        by_title = title_key(record.title, record.year, record.title_derived)
+        ids = (doi, arxiv_id, record.openreview_id)
+        paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
+        if paper_id is None:
+            for candidate, how in (
+                (self.matcher.exact(None, None, None, key), "abstract"),
+                (self.matcher.exact(None, None, None, None, by_title), "title"),
+            ):
+                if candidate is not None and self._same_paper(candidate, record, ids, how):
+                    paper_id = candidate
+                    break
+        if paper_id is None and not self.library_was_empty and record.abstract:
+            candidate = self.matcher.similar(record.abstract, norm)
+            if candidate is not None and self._same_paper(candidate, record, ids, "abstract"):
+                paper_id = candidate
+        if paper_id is None:
+            paper_id = self._insert(record, doi, arxiv_id, key, by_title)
+            self.met.setdefault(paper_id, _fingerprint(record))
+            return
+        if paper_id not in self.met:
+            self.met[paper_id] = _fingerprint(record)
+        action = self._merge(paper_id, record, doi, arxiv_id, key)
+        if action == "unchanged":
+            self.summary.unchanged += 1
+        else:
+            self.summary.merged += 1
+            if action in CHANGED_ACTIONS:
+                setattr(self.summary, action, getattr(self.summary, action) + 1)
+        previous = self.actions.get(paper_id)
+        # A paper met twice in one import keeps the strongest thing that happened to it.
+        if previous is None or ACTIONS.index(action) < ACTIONS.index(previous):
+            self.actions[paper_id] = action
+            self.unwritten.add(paper_id)
+
+    def _same_paper(
+        self,
+        paper_id: int,
+        record: PaperRecord,
+        ids: tuple[str | None, str | None, str | None],
+        how: str,
+    ) -> bool:
+        """Whether a paper found by its abstract or title is the record's paper.
+
+        Different DOIs, arXiv ids or OpenReview ids are different papers; a title (with its
+        year) needs the first authors to agree; and a paper an earlier record of this file
+        already stands for is this one only if the two records say the same.
+        """
+        if paper_id in self.met:
+            return self.met[paper_id] == _fingerprint(record)
+        row = self.conn.execute(
+            "SELECT doi, arxiv_id, openreview_id, authors FROM papers WHERE id = ?", (paper_id,)
+        ).fetchone()
+        if row is None:
+            return False
+        pairs = zip(ids, row[:3], strict=True)
+        if any(mine and theirs and mine != theirs for mine, theirs in pairs):
+            return False
+        if how == "title":
+            theirs = [a for a in json.loads(row[3] or "[]") if not is_anonymous(a)]
+            mine = record.authors
+            if bool(mine) != bool(theirs):
+                return False
+            if mine and family_key(mine[0]) != family_key(theirs[0]):
+                return False
+        return True
+
+    def _insert(
+        self,
+        record: PaperRecord,
+        doi: str | None,
+        arxiv_id: str | None,
+        key: str | None,
+        by_title: str | None,
+    ) -> int:
+        wanted = usable_key(record.citekey)
+        if wanted:
+            citekey, origin = self.citekeys.claim(wanted), "source"
+            if citekey != record.citekey:
+                self.summary.renamed_keys.append((record.citekey or "", citekey))
+        else:
+            citekey = self.citekeys.allocate(record.title, record.authors, record.year)
+            origin = "generated"
+        paper_id = self.conn.execute(
+            "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
+            "year, keywords, url, doi, citekey, source, added_at, updated_at, generation, "
+            "arxiv_id, openreview_id, date, withdrawn, tldr, primary_area, kind, csl, extra, "
+            "citekey_origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                record.title,
+                int(record.title_derived),
+                record.abstract,
+                key,
+                json.dumps(record.authors, ensure_ascii=False),
+                record.venue,
+                record.year,
+                json.dumps(record.keywords, ensure_ascii=False),
+                record.url,
+                doi,
+                citekey,
+                record.source or self.source,
+                self.stamp,
+                self.stamp,
+                self.generation,
+                arxiv_id,
+                record.openreview_id,
+                record.date,
+                int(record.withdrawn),
+                record.tldr,
+                record.primary_area,
+                record.kind,
+                _json(record.csl),
+                _json(record.extra),
+                origin,
+            ),
+        ).lastrowid
+        assert paper_id is not None
+        if record.note and record.note.strip():
+            # The source's note (Zotero's child notes) is the paper's first note version.
+            version = self.conn.execute(
+                "INSERT INTO note_versions (paper_id, body, saved_at, writer, kind) "
+                "VALUES (?, ?, ?, 'an import', 'save')",
+                (paper_id, record.note, self.stamp),
+            ).lastrowid
+            self.conn.execute(
+                "INSERT INTO notes (paper_id, body, updated_at, version_id) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (paper_id) DO NOTHING",
+                (paper_id, record.note, self.stamp, version),
+            )
+        self._add_aliases(paper_id, record.aliases, citekey)
+        self.matcher.add(
+            Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title)
+        )
+        self.actions[paper_id] = "new"
+        self.unwritten.add(paper_id)
+        self.summary.new += 1
+        return paper_id
+
+    def _merge(
+        self,
+        paper_id: int,
+        record: PaperRecord,
+        doi: str | None,
+        arxiv_id: str | None,
+        key: str | None,
+    ) -> str:
+        """Fill in what the record knows better; returns the strongest action taken."""
+        row = self.conn.execute(
+            f"SELECT {_MERGE_COLUMNS} FROM papers WHERE id = ?", (paper_id,)
+        ).fetchone()
+        current = dict(zip([c.strip() for c in _MERGE_COLUMNS.split(",")], row, strict=True))
+        updates: dict[str, Any] = {}
+        done: set[str] = set()
+        if record.title and not record.title_derived:
+            if current["title_derived"]:
+                updates.update(title=record.title, title_derived=0)
+                done.add("merged")
+            elif _norm(current["title"]) != _norm(record.title):
+                updates["title"] = record.title
+                done.add("retitled")
+        if record.abstract and key and key != current["abstract_key"]:
+            if self.matcher.by_key.get(key, paper_id) == paper_id:
+                updates.update(abstract=record.abstract, abstract_key=key)
+                self.matcher.by_key[key] = paper_id
+                done.add("revised")
+        if record.authors and current["authors"] in ("[]", "", None):
+            updates["authors"] = json.dumps(record.authors, ensure_ascii=False)
+        if record.keywords and current["keywords"] in ("[]", "", None):
+            updates["keywords"] = json.dumps(record.keywords, ensure_ascii=False)
+        for column in _FILL_IN:
+            value = getattr(record, column)
+            if value not in (None, "") and current[column] in (None, ""):
+                updates[column] = value
+        for column, value, index in (
+            ("doi", doi, self.matcher.by_doi),
+            ("arxiv_id", arxiv_id, self.matcher.by_arxiv),
+            ("openreview_id", record.openreview_id, self.matcher.by_openreview),
+        ):
+            # An identifier another paper already holds stays with that paper.
+            if value and not current[column] and index.get(value, paper_id) == paper_id:
+                updates[column] = value
+                index[value] = paper_id
+        if record.withdrawn and not current["withdrawn"]:
+            updates["withdrawn"] = 1
+            done.add("withdrawn")
+        updates.update(self._merge_record(record, current))
+        citekey = updates.get("citekey", current["citekey"])
+        aliased = self._add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
+        aliased += self._add_aliases(paper_id, record.aliases, citekey)
+        if not updates and not aliased:
+            return "unchanged"
+        done.add("merged")
+        updates.update(updated_at=self.stamp, generation=self.generation)
+        assignments = ", ".join(f"{column} = ?" for column in updates)
+        self.conn.execute(
+            f"UPDATE papers SET {assignments} WHERE id = ?", (*updates.values(), paper_id)
+        )
+        if "abstract" in updates:
+            reanchor(self.conn, paper_id, updates["abstract"])
+        return next(action for action in ACTIONS if action in done)
+
+
+    def _add_aliases(
+        self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False
+    ) -> int:
+        """Let the paper answer to ``keys`` too (a ``merged`` entry's key, a source's
+        aliases), each that no paper has as its key or alias yet; returns how many were
+        added. The import summary names the keys of merged entries."""
+        added = 0
+        for key in keys:
+            alias = usable_key(key)
+            if not alias or alias == citekey or alias in self.citekeys.taken:
+                continue
+            self.conn.execute(
+                "INSERT INTO citekey_aliases (alias, paper_id) VALUES (?, ?)", (alias, paper_id)
+            )
+            self.citekeys.taken.add(alias)
+            if merged:
+                self.summary.aliased_keys.append((alias, citekey))
+            added += 1
+        return added
+
+    def _merge_record(self, record: PaperRecord, current: dict[str, Any]) -> dict[str, Any]:
+        """Column updates that fill in the CSL variables, source fields and key the paper
+        lacks (what the library has stays)."""
+        updates: dict[str, Any] = {}
+        csl = json.loads(current["csl"] or "{}")
+        added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
+                 k not in csl}
+        if current["doi"] and normalize_doi(record.doi) != current["doi"]:
+            added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
+        if added:
+            updates["csl"] = _json({**csl, **added})
+        extra = json.loads(current["extra"] or "{}")
+        merged_extra = {fmt: {**fields, **extra.get(fmt, {})}
+                        for fmt, fields in record.extra.items()}
+        if any(merged_extra[fmt] != extra.get(fmt) for fmt in merged_extra):
+            updates["extra"] = _json({**extra, **merged_extra})
+        wanted = usable_key(record.citekey)
+        if (
+            wanted
+            and current["citekey_origin"] == "generated"
+            and wanted != current["citekey"]
+            and wanted not in self.citekeys.taken
+        ):
+            # The source's own key replaces one the library made up: it is the key the
+            # user's documents cite.
+            updates.update(citekey=self.citekeys.claim(wanted), citekey_origin="source")
+        return updates
+
+
+def _drop_anonymous(record: PaperRecord) -> None:
+    """Remove "Anonymous" (no author at all) from the record's names."""
+    if any(is_anonymous(a) for a in record.authors):
+        record.authors = [a for a in record.authors if not is_anonymous(a)]
+    if not record.csl:
+        return  # most records (every OpenReview one) carry no names beyond the authors
+    for variable in NAME_VARIABLES:
+        names = record.csl.get(variable)
+        if isinstance(names, list) and any(
+            isinstance(n, dict) and is_anonymous(n) for n in names
+        ):
+            kept = [n for n in names if not (isinstance(n, dict) and is_anonymous(n))]
+            if kept:
+                record.csl[variable] = kept
+            else:
+                del record.csl[variable]
+
+
+def _fingerprint(record: PaperRecord) -> int:
+    """A digest of everything a record says about its paper (not where it was read), for
+    comparison within one import. Lists of text and scalars are hashed as they are; only
+    dicts (and lists of anything else) are written out, keys sorted."""
+    parts: list[object] = []
+    for name in _COMPARED:
+        value = getattr(record, name)
+        if isinstance(value, dict) or (
+            isinstance(value, list) and not all(isinstance(v, str) for v in value)
+        ):
+            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+        elif isinstance(value, list):
+            value = tuple(value)
+        parts.append(value)
+    return hash(tuple(parts))
+
+
+#: The fields of a record that say something about its paper.
+_COMPARED = tuple(name for name in PaperRecord.__slots__ if name != "source")
+
+
+def _json(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False) if value else "{}"
+
+
+def by_title_of(record: PaperRecord) -> str | None:
+    """The title identity of a record."""
+    return title_key(record.title, record.year, record.title_derived)
+
+
+def _norm(title: str | None) -> str:
+    return normalize_for_identity(title_words(title or ""))
