@@ -16,23 +16,29 @@ from typing import Any, TypeVar
 import click
 
 from reader import __version__
-from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
-from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.config import TEMPLATE, config_path, load_config, to_toml
 from reader.errors import IndexDamaged, describe_os_error, describe_write_error
-from reader.library import Library, damaged_advice
+from reader.library import (
+    CITATION_FORMATS,
+    CLI,
+    EXPORT_FORMATS,
+    FORMATS,
+    BackupError,
+    ImportFormatError,
+    Library,
+    NoteSaved,
+    StoreError,
+    configured_routes,
+    copy_text,
+    damaged_advice,
+    describe_writer,
+    in_tmux,
+    is_damaged,
+    osc52_sequence,
+    restore_damaged,
+)
 from reader.locations import LibraryPaths, default_library_dir
 from reader.models import Paper
-from reader.sources import FORMATS, ImportFormatError
-from reader.store.backup import (
-    BackupError,
-    check_library_file,
-    copy_database,
-    is_damaged,
-    set_aside,
-)
-from reader.store.database import StoreError, migrations
-from reader.store.notes import CLI, NoteSaved, describe_writer
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START
 from reader.text.render import plain_line
 from reader.text.sanitize import clean_imported
@@ -241,7 +247,7 @@ def import_cmd(
 def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
     """Add papers by arXiv id, DOI or OpenReview id or URL (fetched from arXiv, Crossref,
     OpenReview)."""
-    from reader.sources.remote import FetchError
+    from reader.library import FetchError
 
     library = open_library(ctx)
     try:
@@ -417,13 +423,13 @@ def cite(
     copy: bool,
 ) -> None:
     """Cite papers named by id, citation key or query, in any style or format."""
-    from reader.cite.formats import CitationError, render
+    from reader.library import CitationError, render_citation
 
     library = open_library(ctx)
     library.sync_index()
     papers = [_resolve_one(library, ref) for ref in refs]
     try:
-        text = render(papers, fmt, style, output=output, bibtex_unicode=not latex_escapes)
+        text = render_citation(papers, fmt, style, output=output, bibtex_unicode=not latex_escapes)
     except CitationError as exc:
         raise UserError(str(exc)) from exc
     if not copy:
@@ -463,8 +469,7 @@ def export_cmd(
     ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
 ) -> None:
     """Export papers: BibTeX, BibLaTeX, CSL-JSON, RIS, Markdown, CSV or JSON (every field)."""
-    from reader.cite.export import export, format_for_path
-    from reader.cite.formats import CitationError
+    from reader.library import CitationError, export, format_for_path
 
     library = open_library(ctx)
     library.sync_index()
@@ -494,7 +499,7 @@ def notes() -> None:
 @handles_errors
 def notes_export(ctx: click.Context, directory: Path) -> None:
     """Write one Markdown file per annotated paper (never over a file you changed)."""
-    from reader.cite.export import export_notes
+    from reader.library import export_notes
 
     library = open_library(ctx)
     papers = library.store.papers(library.search("has:notes").ids)
@@ -706,9 +711,7 @@ def restore(ctx: click.Context, source: Path, yes: bool) -> None:
     if damaged:
         # A damaged database can be neither opened nor backed up: it is moved aside whole.
         try:
-            check_library_file(source, migrations()[-1][0])
-            aside = set_aside(database, root / "backups")
-            copy_database(source, database)
+            aside = restore_damaged(root, source)
         except BackupError as exc:
             raise UserError(str(exc)) from exc
         library = open_library(ctx)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from whoosh import index as whoosh_index
 
-import reader.library as library_module
+import reader.library.core as library_module
 import reader.search.build as index_build
 from reader.library import Library
 from reader.search.index import SearchIndex, document, make_schema

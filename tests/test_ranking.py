@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import reader.library as library_module
+import reader.library.core as library_module
 import reader.search.build as index_build
 import reader.search.ranking as ranking
 from reader.library import Library

@@ -18,20 +18,30 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, get_current_worker
 
-from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.config import Config
 from reader.errors import IndexDamaged, describe_write_error
-from reader.library import Library, SearchOutcome
+from reader.library import (
+    SORT_KEYS,
+    Library,
+    LibraryState,
+    NoteSaved,
+    SearchCancelled,
+    SearchOutcome,
+    StoreError,
+    configured_routes,
+    copy_text,
+    draft_dirs,
+    in_tmux,
+    normalize_tag,
+    osc52_sequence,
+    parse_query,
+    window_writer,
+    write_draft,
+)
 from reader.models import ImportSummary, Paper, PaperRow
 from reader.resources import styles_dir
-from reader.search.query import SearchCancelled, parse_query
-from reader.store.database import SORT_KEYS, StoreError
-from reader.store.drafts import draft_dirs, write_draft
-from reader.store.notes import NoteSaved, window_writer
-from reader.store.watch import LibraryState
 from reader.text.identifiers import arxiv_url, openreview_url
 from reader.text.render import plain_line
-from reader.text.tags import normalize_tag
 from reader.ui import bindings
 from reader.ui.commands import SORT_LABELS, ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
@@ -1114,11 +1124,11 @@ class ReaderApp(App[None]):
             return
         fmt, style = choice
         # The citation engine is imported on first use: the reader starts sooner.
-        from reader.cite.formats import CitationError, render
+        from reader.library import CitationError, render_citation
         from reader.ui.screens.cite_picker import choice_label
 
         try:
-            text = render(papers, fmt, style or "apa")
+            text = render_citation(papers, fmt, style or "apa")
         except CitationError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -1170,8 +1180,7 @@ class ReaderApp(App[None]):
     @work(thread=True, group="export", exit_on_error=False)
     def export_papers(self, ids: list[int], path: Path) -> None:
         """Write the papers to a file in the background."""
-        from reader.cite.export import export, format_for_path
-        from reader.cite.formats import CitationError
+        from reader.library import CitationError, export, format_for_path
 
         try:
             fmt = format_for_path(path)
@@ -1206,7 +1215,7 @@ class ReaderApp(App[None]):
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def add_papers(self, refs: list[str]) -> None:
         """Fetch and import papers by id, then report as an import does."""
-        from reader.sources.remote import FetchError
+        from reader.library import FetchError
 
         self.call_from_thread(self._set_status_note, f"Fetching {' '.join(refs)}…")
         try:

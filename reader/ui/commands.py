@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from reader.store.database import SORT_KEYS
+from reader.library import SORT_KEYS
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp

@@ -11,8 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from reader.store.database import StoreError
-from reader.store.watch import ChangeWatch, LibraryState, library_state
+from reader.library import ChangeWatch, LibraryState, StoreError, library_state
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp

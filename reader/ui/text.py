@@ -83,6 +83,6 @@ def _spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     the search module (and Whoosh with it) loads only once there is a query."""
     if not terms:
         return []
-    from reader.search.index import highlight_spans
+    from reader.library import highlight_spans
 
     return highlight_spans(text, terms)

@@ -8,7 +8,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reader.cite.formats import CitationError, render
+from reader.library import CitationError, render_citation
 from reader.models import Paper
 from reader.ui import bindings
 
@@ -86,7 +86,7 @@ class CitePicker(ModalScreen[tuple[str, str] | None]):
     def _preview(self, index: int) -> None:
         _, fmt, style = CHOICES[index]
         try:
-            text = render(self.papers[:20], fmt, style or "apa")
+            text = render_citation(self.papers[:20], fmt, style or "apa")
         except CitationError as exc:
             text = f"Cannot render this choice: {exc}"
         if len(self.papers) > 20:

@@ -10,9 +10,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
+from reader.library import FIELDS, check
 from reader.models import Paper
 from reader.record import names_text
-from reader.store.metadata import FIELDS, check
 from reader.ui import bindings
 
 #: Who already has this key or DOI (a short description of the paper), or None.

@@ -14,8 +14,8 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static, TextArea
 
+from reader.library import NoteSaved, NoteState, NoteVersion, describe_writer
 from reader.models import Paper
-from reader.store.notes import NoteSaved, NoteState, NoteVersion, describe_writer
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START, merge
 from reader.text.render import plain_line
 from reader.text.sanitize import visible

@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from reader.store.notes import NoteVersion
+from reader.library import NoteVersion
 from reader.text.sanitize import visible
 from reader.ui import bindings
 

@@ -10,8 +10,8 @@ from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from reader.library import display_text, sentences, words
 from reader.models import Paper
-from reader.store.highlights import display_text, sentences, words
 from reader.ui import bindings
 from reader.ui.widgets.paper_view import PaperView
 

@@ -11,9 +11,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from reader.library import display_text, placed
 from reader.models import Paper
 from reader.record import names_go_on, record_line, source_doi
-from reader.store.highlights import display_text, placed
 from reader.text.render import plain_line
 from reader.text.sanitize import visible
 from reader.ui.text import abstract_text, line_text, title_text

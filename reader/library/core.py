@@ -21,7 +21,13 @@ from reader.models import ImportSummary, Paper
 from reader.resources import sample_files
 from reader.search.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
 from reader.sources import ImportFormatError, stream_file
-from reader.store.backup import automatic_backup, check_library_file, copy_database, stamp
+from reader.store.backup import (
+    automatic_backup,
+    check_library_file,
+    copy_database,
+    set_aside,
+    stamp,
+)
 from reader.store.database import Store, StoreError, migrations, read_papers
 from reader.store.highlights import display_text
 from reader.store.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
@@ -83,6 +89,16 @@ def damaged_advice(root: Path) -> str:
             "trying sqlite3's .recover)"
         )
     return f"restore the newest backup with: reader restore {backups[-1]}"
+
+
+def restore_damaged(root: Path, source: Path) -> Path:
+    """Put a backup in place of a damaged database, which can be neither opened nor backed
+    up: it is moved aside whole into ``backups/``. Returns where it went."""
+    database = LibraryPaths(root).database
+    check_library_file(source, migrations()[-1][0])
+    aside = set_aside(database, root / "backups")
+    copy_database(source, database)
+    return aside
 
 
 def _is_sqlite(path: Path) -> bool:

@@ -1,0 +1,90 @@
+"""The one door into the core: everything the UI and the CLI use of the library.
+
+:class:`Library` is a library on disk: the database, the search index kept in step with it,
+and the operations both front ends share (import, search, star, note, cite, back up). The
+names beside it are the core's vocabulary the front ends need too: its errors, the note
+writers, tag and highlight rules, the format names, the watch on other writers.
+
+``reader.ui`` and ``reader.cli`` import the core from here and from ``reader.models`` only
+(an import-linter contract in ``pyproject.toml`` checks it), so that a new feature has one
+way to the database and the core can be rearranged behind this module.
+
+What is costly to import (the citation engine, the exporters, the network code, Whoosh)
+is bound on first use, through :func:`__getattr__`: the reader's first frame does not wait
+for them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
+from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
+from reader.library.core import (
+    DoctorReport,
+    Library,
+    Resolution,
+    SearchOutcome,
+    damaged_advice,
+    restore_damaged,
+)
+from reader.search.query import SearchCancelled, parse_query
+from reader.sources import FORMATS, ImportFormatError
+from reader.store.backup import BackupError, is_damaged
+from reader.store.database import SORT_KEYS, StoreError
+from reader.store.drafts import draft_dirs, write_draft
+from reader.store.highlights import display_text, placed, sentences, words
+from reader.store.metadata import FIELDS, check
+from reader.store.notes import (
+    CLI,
+    NoteSaved,
+    NoteState,
+    NoteVersion,
+    describe_writer,
+    window_writer,
+)
+from reader.store.watch import ChangeWatch, LibraryState, library_state
+from reader.text.tags import normalize_tag, parse_tags
+
+if TYPE_CHECKING:
+    from reader.cite.export import export, export_notes, format_for_path
+    from reader.cite.formats import CitationError
+    from reader.cite.formats import render as render_citation
+    from reader.search.index import highlight_spans
+    from reader.sources.remote import FetchError
+
+#: Names bound on first use: name → (module, attribute).
+_LAZY = {
+    "render_citation": ("reader.cite.formats", "render"),
+    "CitationError": ("reader.cite.formats", "CitationError"),
+    "export": ("reader.cite.export", "export"),
+    "export_notes": ("reader.cite.export", "export_notes"),
+    "format_for_path": ("reader.cite.export", "format_for_path"),
+    "FetchError": ("reader.sources.remote", "FetchError"),
+    "highlight_spans": ("reader.search.index", "highlight_spans"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Bind a costly name the first time it is asked for (PEP 562)."""
+    try:
+        module, attribute = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
+    "BackupError", "ChangeWatch", "CitationError", "DoctorReport", "FetchError",
+    "ImportFormatError", "Library", "LibraryState", "NoteSaved", "NoteState", "NoteVersion",
+    "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
+    "check", "configured_routes", "copy_text", "damaged_advice", "describe_writer",
+    "display_text", "draft_dirs", "export", "export_notes", "format_for_path",
+    "highlight_spans", "in_tmux", "is_damaged", "library_state", "normalize_tag",
+    "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
+    "restore_damaged", "sentences", "window_writer", "words", "write_draft",
+]
