@@ -265,8 +265,8 @@ def _import_reporting(
     library: Library, files: tuple[Path, ...], fmt: str | None, batch: int | None
 ) -> None:
     """Import and index, reporting as JSON lines on stdout what a reader shows (see
-    reader.import_process)."""
-    from reader.import_process import EventWriter, summary_to_json
+    reader.library.import_process)."""
+    from reader.library.import_process import EventWriter, summary_to_json
 
     report = EventWriter(sys.stdout)
     summary = library.import_files(files, fmt, report.progress("progress"), sync=False,

@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 
 import reader.ui.app as app_module
 import reader.ui.live as live_module
-from reader.import_process import run_import, summary_from_json, summary_to_json
 from reader.library import Library
+from reader.library.import_process import run_import, summary_from_json, summary_to_json
 from reader.models import ImportSummary
 from reader.store.database import BUSY_TIMEOUT_MS
 from reader.ui.app import ReaderApp

@@ -1237,7 +1237,7 @@ class ReaderApp(App[None]):
         writes in batches: the list shows each batch's papers as it commits (the live
         library notices the commits), instead of nothing new until the whole file is in.
         """
-        from reader.import_process import run_import
+        from reader.library.import_process import run_import
 
         worker = get_current_worker()
         self._import_worker = worker
