@@ -553,7 +553,7 @@ def test_answer_trickling_in_past_the_deadline(
     server: ReplayServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Each 16 bytes come well within the socket timeout; the whole never would.
-    monkeypatch.setattr(remote, "_TOTAL_TIMEOUTS", 1)
+    monkeypatch.setattr(remote.client, "_TOTAL_TIMEOUTS", 1)
     result = fetch(["10.5555/trickle"], server.endpoints(), timeout=0.4)
     host = server.base.removeprefix("http://")
     assert result.problems == [f"10.5555/trickle: {host} took longer than 0.4 s to answer; gave up"]
@@ -565,7 +565,7 @@ def test_answer_without_length_is_read_to_the_end(server: ReplayServer) -> None:
 
 
 def test_answer_too_large(server: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(remote, "MAX_BYTES", 2048)
+    monkeypatch.setattr(remote.client, "MAX_BYTES", 2048)
     host = server.base.removeprefix("http://")
     # Refused by its Content-Length, and (without one) after reading just past the limit.
     result = fetch(["1501.05039", "10.5555/unsized"], server.endpoints())
@@ -577,8 +577,8 @@ def test_answer_too_large(server: ReplayServer, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_arxiv_ids_in_batches(server: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(remote, "ARXIV_BATCH", 2)
-    monkeypatch.setattr(remote, "ARXIV_PAUSE", 0.0)
+    monkeypatch.setattr(remote.arxiv, "ARXIV_BATCH", 2)
+    monkeypatch.setattr(remote.arxiv, "ARXIV_PAUSE", 0.0)
     result = fetch(ATOM_IDS[:5], server.endpoints())
     assert [r.arxiv_id for r in result.records] == ATOM_IDS[:5]
     assert [s.query["id_list"][0] for s in server.seen] == [
