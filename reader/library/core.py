@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.errors import IndexDamaged
+from reader.library.queries import Queries
 from reader.locations import LibraryPaths
 from reader.models import ImportSummary, Paper
 from reader.resources import sample_files
@@ -119,7 +120,7 @@ class Resolution:
     total: int = 0
 
 
-class Library:
+class Library(Queries):
     """One library directory; thread-safe, with one SQLite connection per thread."""
 
     def __init__(self, root: Path) -> None:
@@ -139,6 +140,13 @@ class Library:
         from reader.search.index import SearchIndex
 
         return SearchIndex(self.paths.index)
+
+    def index_partial(self) -> tuple[int, int] | None:
+        """(indexed, total) while an index build is under way, here or in another process,
+        without opening the index just to ask; None when no build runs."""
+        if "index" not in self.__dict__:
+            return None
+        return self.index.partial()
 
     def _open_store(self) -> Store:
         store = Store(self.paths.database)

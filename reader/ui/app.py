@@ -239,17 +239,17 @@ class ReaderApp(App[None]):
         apply_config(self, self.config)
         self.paper_list.marked = self.marked
         self.paper_list.seen = self.seen_now
-        store = self.library.store
-        order = store.get_meta(SORT_KEY) or "relevance"
+        library = self.library
+        order = library.get_meta(SORT_KEY) or "relevance"
         self.sort_order = order if order in SORT_KEYS else "relevance"
-        last_paper = store.get_meta(PAPER_KEY)
+        last_paper = library.get_meta(PAPER_KEY)
         self._restore_paper = int(last_paper) if last_paper and last_paper.isdigit() else None
-        last_query = store.get_meta(QUERY_KEY) or ""
+        last_query = library.get_meta(QUERY_KEY) or ""
         if not self._counts:
             self._refresh_counts()
         self.paper_list.set_ids(
-            store.sort_ids(
-                self._initial_ids if self._initial_ids is not None else store.all_ids(),
+            library.sort_ids(
+                self._initial_ids if self._initial_ids is not None else library.all_ids(),
                 self.sort_order,
             ),
             keep=None if last_query else self._restore_paper,
@@ -326,7 +326,7 @@ class ReaderApp(App[None]):
 
     def _sample_loaded(self, summary: ImportSummary) -> None:
         self._refresh_counts()
-        self.paper_list.set_ids(self.library.store.all_ids())
+        self.paper_list.set_ids(self.library.all_ids())
         self._update_status()
         self.notify(
             f"The library was empty, so it now holds the bundled ICLR 2026 sample "
@@ -339,7 +339,7 @@ class ReaderApp(App[None]):
         self._indexing = (done, total)
         self._set_status_note(f"Indexing {done:,} of {total:,}…")
         # A search shown over a partial index runs again as more of it is published.
-        building = self.library.index.partial() if "index" in vars(self.library) else None
+        building = self.library.index_partial()
         published = building[0] if building else 0
         if published != self._published:
             self._published = published
@@ -444,7 +444,7 @@ class ReaderApp(App[None]):
 
     def _searchable(self) -> bool:
         """Whether a build under way has published papers a search can run over."""
-        building = self.library.index.partial()
+        building = self.library.index_partial()
         return building is not None and building[0] > 0
 
     def _show_results(
@@ -520,8 +520,7 @@ class ReaderApp(App[None]):
 
     def _count_seen(self, ids: list[int], shown: list[int]) -> int:
         """How many of ``ids`` have been seen (stored, or among the papers ``shown``)."""
-        with self.library.session() as store:
-            seen = store.flagged_ids("seen")
+        seen = self.library.flagged_ids("seen")
         seen.update(shown)
         if len(seen) < len(ids):
             wanted = set(ids)
@@ -567,7 +566,7 @@ class ReaderApp(App[None]):
         if paper_id is None:
             return None
         try:
-            paper = self.library.store.paper(paper_id)
+            paper = self.library.paper(paper_id)
         except sqlite3.DatabaseError as exc:
             self._damaged(exc)
             return None
@@ -576,7 +575,7 @@ class ReaderApp(App[None]):
     def _rows(self, ids: Sequence[int]) -> dict[int, PaperRow]:
         """The list's rows; none where the database is damaged (and the user is told)."""
         try:
-            rows = self.library.store.rows(ids)
+            rows = self.library.rows(ids)
             return {i: self.intents.apply(row) for i, row in rows.items()}
         except sqlite3.DatabaseError as exc:
             self._damaged(exc)
@@ -642,7 +641,7 @@ class ReaderApp(App[None]):
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
-        paper = self.library.store.paper(event.paper_id)
+        paper = self.library.paper(event.paper_id)
         if paper is not None:
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
@@ -879,12 +878,12 @@ class ReaderApp(App[None]):
         ids = papers.ids
         if not ids:
             return
-        store = self.library.store
+        library = self.library
         found = None
         for start, stop in ((papers.cursor + 1, len(ids)), (0, papers.cursor)):
             position = start
             while position < stop:
-                hit = store.first_unseen(ids[:stop], position)
+                hit = library.first_unseen(ids[:stop], position)
                 if hit is None or ids[hit] not in self.seen_now:
                     found = hit
                     break
@@ -912,7 +911,7 @@ class ReaderApp(App[None]):
                     lambda exc: self.notify(f"Could not save the tags: {exc}", severity="error"),
                 )
 
-        known = self.library.store.all_tags()
+        known = self.library.all_tags()
         self.push_screen(TagEditor(paper.title, paper.tags, known), chosen)
 
     def rename_tag(self, tag: str) -> None:
@@ -1003,7 +1002,7 @@ class ReaderApp(App[None]):
 
     def _taken_by(self, paper_id: int, column: str, value: str) -> str | None:
         """The paper (other than ``paper_id``) whose citation key or DOI is ``value``."""
-        owner = self.library.store.holder(column, value)
+        owner = self.library.holder(column, value)
         if owner is None or owner.id == paper_id:
             return None
         title = plain_line(owner.title)
@@ -1043,7 +1042,7 @@ class ReaderApp(App[None]):
     def set_sort(self, order: str) -> None:
         """Sort the view (and every later one) by ``order``; remembered between runs."""
         self.sort_order = order
-        self.library.store.set_meta(SORT_KEY, order)
+        self.library.set_meta(SORT_KEY, order)
         self.run_search(self.query_one(SearchBox).value)
         self.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
 
@@ -1057,8 +1056,8 @@ class ReaderApp(App[None]):
         def chosen(name: str | None) -> None:
             if not name:
                 return
-            self.library.store.save_search(name, query)
-            names = [n for n, _ in self.library.store.saved_searches()]
+            self.library.save_search(name, query)
+            names = [n for n, _ in self.library.saved_searches()]
             slot = names.index(name) + 1
             key = f"; press {slot} to open it" if slot <= 9 else ""
             self.notify(f"Saved “{query}” as {name}{key} (ctrl+p lists them)")
@@ -1069,7 +1068,7 @@ class ReaderApp(App[None]):
 
     def action_open_saved(self, number: int) -> None:
         """Open the saved search with this number (in the order saved)."""
-        saved = self.library.store.saved_searches()
+        saved = self.library.saved_searches()
         if not 1 <= number <= len(saved):
             self.notify(f"No saved search {number} (S saves one)", severity="warning")
             return
@@ -1079,22 +1078,22 @@ class ReaderApp(App[None]):
 
     def delete_saved_search(self, name: str) -> None:
         """Forget a saved search."""
-        self.library.store.delete_saved_search(name)
+        self.library.delete_saved_search(name)
         self.notify(f"Deleted the saved search {name}")
 
     def _remember(self) -> None:
         """Write down the query, the sort and the selected paper for the next start."""
-        store = self.library.store
-        store.set_meta(QUERY_KEY, self.query_one(SearchBox).value)
+        library = self.library
+        library.set_meta(QUERY_KEY, self.query_one(SearchBox).value)
         current = self.paper_list.current_id
-        store.set_meta(PAPER_KEY, str(current) if current is not None else "")
+        library.set_meta(PAPER_KEY, str(current) if current is not None else "")
 
     # -- citations and the basket -----------------------------------------------------------
 
     def _citation_targets(self) -> list[Paper]:
         """The marked papers when there are any, else the current paper."""
         if self.marked:
-            return self.library.store.papers(sorted(self.marked))
+            return self.library.papers(sorted(self.marked))
         paper = self.current_paper
         return [paper] if paper is not None else []
 
@@ -1107,12 +1106,12 @@ class ReaderApp(App[None]):
         papers = self._citation_targets()
         if not papers:
             return
-        last = self.library.store.get_meta(LAST_CHOICE_KEY)
+        last = self.library.get_meta(LAST_CHOICE_KEY)
         initial = tuple(last.split(":", 1)) if last and ":" in last else None
 
         def chosen(choice: tuple[str, str] | None) -> None:
             if choice is not None:
-                self.library.store.set_meta(LAST_CHOICE_KEY, ":".join(choice))
+                self.library.set_meta(LAST_CHOICE_KEY, ":".join(choice))
                 self._copy(papers, choice)
 
         from reader.ui.screens.cite_picker import CitePicker
@@ -1184,8 +1183,7 @@ class ReaderApp(App[None]):
 
         try:
             fmt = format_for_path(path)
-            with self.library.session() as store:
-                papers = store.papers(ids)
+            papers = self.library.papers(ids)
             export(papers, fmt, path)
         except (CitationError, OSError) as exc:
             self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
@@ -1339,11 +1337,11 @@ class ReaderApp(App[None]):
 
     def _refresh_counts(self) -> None:
         """Count the library again (after a write or an import)."""
-        store = self.library.store
-        counts = store.triage_counts()
+        library = self.library
+        counts = library.triage_counts()
         # Papers shown but not yet written down as seen still count as seen; asked of the
         # database, as a paper marked read or seen by another window is stored as seen.
-        counts["seen"] += store.count_unseen(self.seen_log)
+        counts["seen"] += library.count_unseen(self.seen_log)
         self._counts = counts
 
     def _update_status(self, notice: str | None = None) -> None:

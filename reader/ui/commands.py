@@ -51,9 +51,8 @@ class ReaderCommands(Provider):
         app = self.reader
         library = app.library
         commands: list[Command] = []
-        with library.session() as store:
-            saved = store.saved_searches()
-            tags = store.all_tags()
+        saved = library.saved_searches()
+        tags = library.all_tags()
         for n, (name, query) in enumerate(saved, start=1):
             try:
                 count = f"{len(library.search(query).ids):,} papers"

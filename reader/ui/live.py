@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from reader.library import ChangeWatch, LibraryState, StoreError, library_state
+from reader.library import ChangeWatch, LibraryState, StoreError
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp
@@ -54,8 +54,7 @@ class LiveLibrary:
         logged = len(app.seen_log)
         state: LibraryState | None
         try:
-            with app.library.session() as store:
-                state = library_state(store, app.seen_log[:logged])
+            state = app.library.state(app.seen_log[:logged])
         except (sqlite3.Error, StoreError):
             state = None  # a damaged or vanished library is reported where it is read
         app.call_from_thread(self._apply, state, logged)

@@ -1,0 +1,212 @@
+"""What every command shares: the ``reader`` group (the TUI when run bare), the library
+chosen by ``--library``, one clear line for each expected error, progress, paper lines."""
+
+from __future__ import annotations
+
+import functools
+import gc
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from reader import __version__
+from reader.errors import describe_os_error, describe_write_error
+from reader.library import (
+    ImportFormatError,
+    Library,
+    StoreError,
+    damaged_advice,
+)
+from reader.locations import default_library_dir
+from reader.models import Paper
+from reader.text.render import plain_line
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class UserError(click.ClickException):
+    """A problem explained in one line, with exit status 1."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def _set_library(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.ensure_object(dict)["library"] = value
+
+
+def library_option(func: F) -> F:
+    """Accept ``--library DIR`` on the group and on each subcommand alike."""
+    return click.option(
+        "--library",
+        type=click.Path(file_okay=False, path_type=Path),
+        callback=_set_library,
+        expose_value=False,
+        is_eager=True,
+        help="Library directory (default: $READER_HOME or the user data directory).",
+    )(func)
+
+
+def open_library(ctx: click.Context) -> Library:
+    """Open the library chosen by ``--library``/``READER_HOME``/the default."""
+    root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
+    try:
+        return Library(root)
+    except StoreError as exc:
+        if _is_damage(exc.__cause__):
+            raise UserError(f"{exc}; {damaged_advice(root)}") from exc
+        raise UserError(str(exc)) from exc
+    except OSError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _is_damage(exc: BaseException | None) -> bool:
+    """Whether SQLite found the file itself damaged (not merely locked or read-only: those
+    are OperationalError, a subclass)."""
+    return type(exc) is sqlite3.DatabaseError
+
+
+def library_root() -> Path:
+    """The library directory of the command being run."""
+    ctx = click.get_current_context(silent=True)
+    chosen = ctx.ensure_object(dict).get("library") if ctx is not None else None
+    return Path(chosen or default_library_dir())
+
+
+def handles_errors(func: F) -> F:
+    """Turn the core's expected errors into one clear line and a non-zero exit."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (StoreError, ImportFormatError) as exc:
+            raise UserError(str(exc)) from exc
+        except sqlite3.DatabaseError as exc:
+            # Damage found after the database opened (a bad page is only met when read).
+            if _is_damage(exc):
+                raise UserError(
+                    f"the library database is damaged ({exc}); {damaged_advice(library_root())}"
+                ) from exc
+            raise UserError(f"the library database: {describe_write_error(exc)}") from exc
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise UserError(f"{where}{describe_os_error(exc)}") from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@library_option
+@click.version_option(__version__, prog_name="reader")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """A keyboard-driven reader and annotator for research-paper abstracts.
+
+    Run without a command to open the reader.
+    """
+    if ctx.invoked_subcommand is None:
+        # No collections until the first frame (the app turns them on again then): starting
+        # allocates Textual's objects by the thousand, and every full collection walks them
+        # all, for nothing, as they live as long as the app.
+        gc.disable()
+        library = open_library(ctx)
+        # The check reads every row of a large library; it runs on another core while the
+        # interface is imported (SQLite lets go of the GIL as it reads), so a library of
+        # 200,000 papers opens about as fast as one of 1,000.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            check = pool.submit(_check_readable, library)
+            from reader.ui.app import ReaderApp
+
+            ids, counts = check.result()
+        ReaderApp(library, ids=ids, counts=counts).run()
+        library.close()
+
+
+def _check_readable(library: Library) -> tuple[list[int], dict[str, int]]:
+    """Read what the reader shows first, so a damaged database is one clear line here and
+    not a traceback from inside the app; the ids and counts read go on to its first view."""
+    try:
+        library.stats()
+        ids = library.all_ids()
+        counts = library.triage_counts()
+        library.generation()
+    except sqlite3.DatabaseError as exc:
+        library.close()
+        if _is_damage(exc):
+            raise UserError(
+                f"the library database is damaged ({exc}); {damaged_advice(library.paths.root)}"
+            ) from exc
+        raise UserError(f"the library database cannot be read: {exc}") from exc
+    return ids, counts
+
+
+class LazyProgress:
+    """A progress bar that appears only once the work has taken more than a second."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.shown = 0
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if time.monotonic() - self.started < 1.0:
+                return
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.shown)
+        self.shown = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
+    return {
+        "id": paper.id,
+        "citekey": paper.citekey,
+        "title": paper.title,
+        "title_derived": paper.title_derived,
+        "authors": paper.authors,
+        "venue": paper.venue,
+        "year": paper.year,
+        "starred": paper.starred,
+        "has_note": bool(paper.note.strip()),
+        "score": score,
+    }
+
+
+def paper_line(paper: Paper) -> str:
+    star = "★" if paper.starred else " "
+    note = "✎" if paper.note.strip() else " "
+    title = plain_line(paper.title)
+    title = title if len(title) <= 64 else title[:63] + "…"
+    venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), str(paper.year or "")) if p)
+    where = f"  [{venue_year}]" if venue_year else ""
+    return f"{paper.id:>6} {star}{note} {paper.citekey:<22} {title}{where}"
+
+
+def resolve_one(library: Library, ref: str) -> Paper:
+    """The paper a reference names, or a clear error listing the candidates."""
+    found = library.resolve(ref)
+    if found.paper is not None:
+        return found.paper
+    if not found.candidates:
+        raise UserError(f"no paper matches {ref!r}")
+    lines = "\n".join(paper_line(p) for p in found.candidates)
+    more = f"the best {len(found.candidates)} of {found.total}" if found.total > len(
+        found.candidates) else f"{found.total}"
+    raise UserError(
+        f"{ref!r} matches several papers ({more} below); name one by id or citation key:\n"
+        f"{lines}"
+    )

