@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-import reader.ui.app as app_module
+import reader.ui.features.imports as app_module
 import reader.ui.live as live_module
 from reader.library import Library
 from reader.library.import_process import run_import, summary_from_json, summary_to_json

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from reader.library import ChangeWatch, LibraryState, StoreError
 
 if TYPE_CHECKING:
-    from reader.ui.app import ReaderApp
+    from reader.ui.features.base import AppBase
 
 #: How often the window looks for writes made elsewhere (they show within twice this).
 POLL_SECONDS = 0.3
@@ -23,7 +23,7 @@ POLL_SECONDS = 0.3
 class LiveLibrary:
     """Polls the library for commits and hands the app each new state."""
 
-    def __init__(self, app: ReaderApp) -> None:
+    def __init__(self, app: AppBase) -> None:
         self._app = app
         self._watch: ChangeWatch | None = None
         self._reading = False

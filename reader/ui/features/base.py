@@ -1,0 +1,384 @@
+"""What every feature of the app stands on: the layout, the first view, the current
+paper, writes in order, help and quitting."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Footer, Static
+from textual.worker import Worker
+
+from reader.config import Config
+from reader.library import (
+    SORT_KEYS,
+    Library,
+    LibraryState,
+    SearchOutcome,
+    StoreError,
+    in_tmux,
+    osc52_sequence,
+    window_writer,
+)
+from reader.models import Paper, PaperRow
+from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.intents import Intents
+from reader.ui.live import LiveLibrary
+from reader.ui.paste import keep_pastes_in_order
+from reader.ui.screens.help import HelpScreen
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_detail import PaperDetail
+from reader.ui.widgets.paper_list import PaperList
+from reader.ui.widgets.search_box import SearchBox
+from reader.ui.writes import OrderedWrites
+
+SEARCH_PLACEHOLDER = (
+    "/ to search: words, \"phrases\", prefix*, typo~, title:word, AND/OR/NOT, "
+    "is:starred, is:unseen, tag:x, like:KEY"
+)
+#: What the app remembers between runs (in the library's meta table).
+SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
+#: How often papers shown are written down as seen (batched: one write, not one per key).
+SEEN_FLUSH_SECONDS = 0.5
+#: App actions that need the list's current paper at hand.
+_PAPER_ACTIONS = {
+    "focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search", "import_file",
+    "add_by_id", "pick_citation", "toggle_mark", "clear_marks", "export", "toggle_read",
+    "next_unseen", "edit_tags", "more_like", "for_you", "edit_metadata", "open_url",
+    "cycle_sort", "save_search", "open_saved",
+}
+
+
+class AppBase(App[None]):
+    """The app's state and the parts every feature uses; the features are mixed in by
+    :class:`reader.ui.app.ReaderApp`."""
+
+    if TYPE_CHECKING:
+        # Provided by the features mixed in beside this class (reader.ui.app.ReaderApp);
+        # declared here so that each feature may call another's.
+        def _flush_seen(self) -> None: ...
+        def _highlight(self, paper: Paper, start: int, end: int) -> None: ...
+        def _index_progress(self, done: int, total: int) -> None: ...
+        def _mend_index(self) -> None: ...
+        def _refresh_counts(self) -> None: ...
+        def _remember(self) -> None: ...
+        def _saw(self, paper: Paper) -> None: ...
+        def _set_status_note(self, note: str) -> None: ...
+        def _show_shown(self) -> None: ...
+        def _show_status(self) -> None: ...
+        def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
+        def _update_status(self, notice: str | None = None) -> None: ...
+        def library_changed(self, state: LibraryState, logged: int) -> None: ...
+        def prepare_library(self) -> object: ...
+        def run_query(self, query: str) -> None: ...
+        def run_search(self, query: str) -> None: ...
+
+    def __init__(
+        self,
+        library: Library,
+        *,
+        load_sample: bool = True,
+        config: Config | None = None,
+        ids: list[int] | None = None,
+        counts: dict[str, int] | None = None,
+    ) -> None:
+        super().__init__()
+        keep_pastes_in_order()
+        register_themes(self)
+        #: The user's settings; read from the config file unless given.
+        self.config = config if config is not None else load_ui_config(self)
+        self.library = library
+        self.load_sample = load_sample
+        self.writes = OrderedWrites()
+        #: Stars and read marks asked for by a key and not yet stored.
+        self.intents = Intents()
+        #: How this window signs the note versions it saves.
+        self.writer = window_writer()
+        self.marked: set[int] = set()
+        self.outcome: SearchOutcome | None = None
+        self._search_seq = 0
+        self._index_ready = False
+        #: (indexed, total) while the index is being built (from scratch, or after an import).
+        self._indexing: tuple[int, int] | None = None
+        #: How many papers the build under way had made searchable at the last search.
+        self._published = 0
+        self._status_note = ""
+        #: Papers shown this session (drawn as seen at once) and those not yet stored.
+        self.seen_now: set[int] = set()
+        self._seen_pending: set[int] = set()
+        #: The papers of ``seen_now`` in the order they were shown: it only grows, so a
+        #: worker counting a prefix of it knows which papers were shown after it looked.
+        self.seen_log: list[int] = []
+        #: Follows writes made elsewhere; the state of the library it last read.
+        self.live = LiveLibrary(self)
+        self._library_state: LibraryState | None = None
+        #: Library counts (papers, seen, read, starred, with notes), kept current in memory
+        #: between writes so moving the cursor never counts the whole library.
+        self._counts: dict[str, int] = dict(counts) if counts is not None else {}
+        #: Papers seen among those shown in the current view.
+        self._view_seen = 0
+        self.sort_order = "relevance"
+        self._restore_paper: int | None = None
+        self._seen_warned = False
+        #: The library's ids (and above, its counts) when the caller has just read them:
+        #: each read costs a walk of a large library before the first frame.
+        self._initial_ids = ids
+        self._damage_reported = False
+        self._notice = ""
+        self._status_body = ""
+        #: The query last searched for, the one whose results the list shows, and an event
+        #: set whenever results are shown (keys that leave the box wait on them).
+        self._asked_query: str | None = None
+        self._shown_query: str | None = None
+        self._results_in = asyncio.Event()
+        #: The worker following an import that runs in a process of its own, while it runs.
+        self._import_worker: Worker[None] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
+        with Horizontal(id="main"):
+            yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
+            yield PaperDetail(id="detail")
+        yield Static(id="status", markup=False)
+        yield Footer()
+
+    @property
+    def paper_list(self) -> PaperList:
+        """The main list."""
+        return self.query_one(PaperList)
+
+    @property
+    def terms(self) -> frozenset[str]:
+        """The words of the current query, for highlighting."""
+        return self.outcome.terms if self.outcome else frozenset()
+
+    def on_mount(self) -> None:
+        """Show the library at once; import the sample and ready the index in the background."""
+        # First, so the theme and keys hold from the first frame.
+        apply_config(self, self.config)
+        self.paper_list.marked = self.marked
+        self.paper_list.seen = self.seen_now
+        library = self.library
+        order = library.get_meta(SORT_KEY) or "relevance"
+        self.sort_order = order if order in SORT_KEYS else "relevance"
+        last_paper = library.get_meta(PAPER_KEY)
+        self._restore_paper = int(last_paper) if last_paper and last_paper.isdigit() else None
+        last_query = library.get_meta(QUERY_KEY) or ""
+        if not self._counts:
+            self._refresh_counts()
+        self.paper_list.set_ids(
+            library.sort_ids(
+                self._initial_ids if self._initial_ids is not None else library.all_ids(),
+                self.sort_order,
+            ),
+            keep=None if last_query else self._restore_paper,
+        )
+        self._view_seen = self._counts["seen"]  # the view is the whole library
+        if last_query:
+            self.query_one(SearchBox).value = last_query  # posts Changed: the search runs
+        else:
+            self._restore_paper = None
+        self.paper_list.focus()
+        self._update_status()
+        self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
+        self.call_after_refresh(self.live.start)
+        # After the first frame: opening a large index holds the GIL for a while, and would
+        # hold back the first paint.
+        self.call_after_refresh(self.prepare_library)
+        # Once the first screen is up, its objects are moved out of the collector's reach:
+        # a full collection otherwise walks all of Textual's objects, and every dozen cursor
+        # steps one of them took 40 ms. They are long-lived and freed by reference counting.
+        self.call_after_refresh(_settle_collector)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The paper keys act on the main screen and in the reading view only, so the
+        editor's and the help's footers don't offer keys that would do nothing there."""
+        if action == "accept_suggestion":
+            return (
+                self.outcome is not None
+                and bool(self.outcome.suggestion)
+                and (len(self.screen_stack) == 1 or isinstance(self.screen, ReadingScreen))
+            )
+        if (
+            action in _PAPER_ACTIONS
+            and len(self.screen_stack) > 1
+            and not isinstance(self.screen, ReadingScreen)
+        ):
+            return False
+        if isinstance(self.focused, SearchBox) and action in _PAPER_ACTIONS | {"help", "quit"}:
+            # Typed into the box, not run: the footer offers the box's own keys instead.
+            return False
+        return True
+
+    @property
+    def current_paper(self) -> Paper | None:
+        """The paper under the list cursor (None, with a message, where the database is
+        damaged: one bad page must not take the app and the user's typing down with it)."""
+        paper_id = self.paper_list.current_id
+        if paper_id is None:
+            return None
+        try:
+            paper = self.library.paper(paper_id)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+        return self.intents.apply(paper) if paper is not None else None
+
+    def _rows(self, ids: Sequence[int]) -> dict[int, PaperRow]:
+        """The list's rows; none where the database is damaged (and the user is told)."""
+        try:
+            rows = self.library.rows(ids)
+            return {i: self.intents.apply(row) for i, row in rows.items()}
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return {}
+
+    def _damaged(self, exc: Exception) -> None:
+        if not self._damage_reported:
+            self._damage_reported = True
+            self.notify(
+                f"The library database is damaged ({exc}). Quit and run: reader doctor "
+                "(reader restore FILE puts back a backup)",
+                severity="error", timeout=30,
+            )
+
+    def _cursor_moved(self, _paper_id: int | None) -> None:
+        self._show_current()
+        self._show_status()
+
+    def _show_current(self) -> None:
+        paper = self.current_paper
+        why = self.library.why(paper, self.outcome) if paper and self.outcome else None
+        empty = "No matches" if self.outcome is not None else "No paper selected"
+        self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
+        if paper is not None:
+            self._saw(paper)
+
+    @on(PaperList.Opened)
+    def _opened(self, event: PaperList.Opened) -> None:
+        paper = self.library.paper(event.paper_id)
+        if paper is not None:
+            self.push_screen(
+                ReadingScreen(self.intents.apply(paper), self.terms, self._step,
+                              self._highlight, self._unhighlight)
+            )
+            self._show_status()
+
+    def _step(self, delta: int) -> Paper | None:
+        """Move the list cursor by ``delta`` and return the paper now under it."""
+        papers = self.paper_list
+        papers.cursor = max(0, min(len(papers.ids) - 1, papers.cursor + delta))
+        return self.current_paper
+
+    def _refresh_paper(self, paper_id: int) -> None:
+        """Redraw everything that shows a paper after it changed."""
+        self._refresh_counts()
+        self.paper_list.invalidate(paper_id)
+        if self.paper_list.current_id == paper_id:
+            self._show_current()
+            if isinstance(self.screen, ReadingScreen):
+                self.screen.show(self.current_paper)
+        self._update_status()
+
+    def _write(
+        self,
+        job: Callable[[], object],
+        on_done: Callable[[], None],
+        on_error: Callable[[Exception], None],
+        *,
+        reindex: bool = True,
+    ) -> None:
+        """Run a database write in a worker, in the order the user asked for it; then
+        re-index what it changed."""
+        ticket = self.writes.ticket()
+
+        def run() -> None:
+            with self.writes.turn(ticket):
+                try:
+                    job()
+                except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
+                    self.call_from_thread(on_error, exc)
+                    return
+            self.call_from_thread(on_done)
+            if reindex:
+                self.call_from_thread(self.sync_index)
+
+        self.run_worker(run, thread=True, group="writes", exit_on_error=False)
+
+    @work(thread=True, group="index", exit_on_error=False)
+    def sync_index(self) -> None:
+        """Re-index what changed (one paper after a star or a note, or the papers another
+        process imported); a search typed while the index was behind is run again, so its
+        results are never stale, and while many papers are indexed it runs again as each
+        part of them becomes searchable."""
+        reported = False
+
+        def progress(done: int, total: int) -> None:
+            nonlocal reported
+            reported = True
+            self.call_from_thread(self._index_progress, done, total)
+
+        indexed = self.library.sync_index(progress)
+        if reported:
+            self.call_from_thread(self._caught_up)
+        if indexed and self._index_ready:
+            self.call_from_thread(self._rerun_query)
+
+    def _caught_up(self) -> None:
+        """A catch-up that reported its progress is over."""
+        self._indexing = None
+        self._published = 0
+        self._set_status_note("")
+
+    def _rerun_query(self) -> None:
+        query = self.query_one(SearchBox).value
+        if query.strip():
+            self.run_search(query)
+
+    def send_osc52(self, text: str) -> None:
+        """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""
+        self.copy_to_clipboard(text)  # plain OSC 52, and app.clipboard for the record
+        driver = self._driver  # Textual has no public way to write a raw sequence
+        if in_tmux() and driver is not None:
+            driver.write(osc52_sequence(text, tmux=True))
+
+    def action_help(self) -> None:
+        """Show every key."""
+        self.push_screen(HelpScreen(self.config.keymap))
+
+    def on_unmount(self) -> None:
+        """Give the objects frozen after the first frame back to the collector: in a process
+        that runs app after app (the tests), each one's would otherwise never be freed."""
+        gc.unfreeze()
+        self.live.close()
+
+    async def action_quit(self) -> None:
+        """Quit once pending writes are stored."""
+        self._flush_seen()
+        importing = self._import_worker
+        if importing is not None:
+            # Not waited for: the import goes on in its own process and finishes there.
+            importing.cancel()
+        others = [w for w in self.workers if w is not importing]
+        if others:  # (an empty list means every worker to wait_for_complete)
+            await self.workers.wait_for_complete(others)
+        try:
+            self._remember()
+        except StoreError as exc:  # a read-only library can't remember; it still quits
+            self.log.warning(f"could not remember the view: {exc}")
+        except Exception as exc:  # noqa: BLE001 - remembering is a nicety, never a crash
+            self.log.warning(f"could not remember the view: {exc}")
+        self.exit()
+
+
+def _settle_collector() -> None:
+    """Freeze what exists after the first frame out of the collector's reach (see on_mount)
+    and let it run again (the command line turns it off while the reader starts)."""
+    gc.freeze()
+    gc.enable()

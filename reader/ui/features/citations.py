@@ -1,0 +1,137 @@
+"""Citations and the basket: copy in the last style chosen, pick a style, mark papers,
+export them to a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+
+from reader.library import (
+    configured_routes,
+    copy_text,
+)
+from reader.models import Paper
+from reader.ui.features.base import AppBase
+from reader.ui.screens.prompts import export_prompt
+
+LAST_CHOICE_KEY = "ui.last_citation_choice"
+
+
+class CitationsFeature(AppBase):
+    """Copying citations, the basket of marked papers, and exports."""
+
+    def _citation_targets(self) -> list[Paper]:
+        """The marked papers when there are any, else the current paper."""
+        if self.marked:
+            return self.library.papers(sorted(self.marked))
+        paper = self.current_paper
+        return [paper] if paper is not None else []
+
+    def action_copy_citation(self) -> None:
+        """Copy the current paper (or every marked one) in the default style."""
+        self._copy(self._citation_targets(), self.config.citation)
+
+    def action_pick_citation(self) -> None:
+        """Choose a style or format, with a preview, then copy."""
+        papers = self._citation_targets()
+        if not papers:
+            return
+        last = self.library.get_meta(LAST_CHOICE_KEY)
+        initial = tuple(last.split(":", 1)) if last and ":" in last else None
+
+        def chosen(choice: tuple[str, str] | None) -> None:
+            if choice is not None:
+                self.library.set_meta(LAST_CHOICE_KEY, ":".join(choice))
+                self._copy(papers, choice)
+
+        from reader.ui.screens.cite_picker import CitePicker
+
+        self.push_screen(CitePicker(papers, initial), chosen)  # type: ignore[arg-type]
+
+    def _copy(self, papers: list[Paper], choice: tuple[str, str]) -> None:
+        if not papers:
+            return
+        fmt, style = choice
+        # The citation engine is imported on first use: the reader starts sooner.
+        from reader.library import CitationError, render_citation
+        from reader.ui.screens.cite_picker import choice_label
+
+        try:
+            text = render_citation(papers, fmt, style or "apa")
+        except CitationError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        label = choice_label(fmt, style)
+        what = label if len(papers) == 1 else f"{len(papers)} papers as {label}"
+        outcome = copy_text(
+            text, what, osc52=self.send_osc52, file=self.library.paths.clipboard_file,
+            routes=configured_routes(self.config.clipboard),
+        )
+        message = outcome.message
+        derived = [p for p in papers if p.title_derived and p.title]
+        if outcome.ok and derived:
+            message += "\n" + derived_warning(derived)
+        self.notify(
+            message,
+            severity=("warning" if derived else "information") if outcome.ok else "error",
+        )
+
+    def action_toggle_mark(self) -> None:
+        """Put the current paper in the basket (or take it out) and move on."""
+        papers = self.paper_list
+        paper_id = papers.current_id
+        if paper_id is None:
+            return
+        self.marked.symmetric_difference_update({paper_id})
+        papers.refresh()
+        papers.action_cursor_down()
+        self._update_status()
+
+    def action_clear_marks(self) -> None:
+        """Empty the basket."""
+        self.marked.clear()
+        self.paper_list.refresh()
+        self._update_status()
+
+    def action_export(self) -> None:
+        """Export the marks (or the current view) to a file; the format follows its name."""
+        ids = sorted(self.marked) if self.marked else list(self.paper_list.ids)
+        if not ids:
+            return
+        what = f"{len(ids)} marked" if self.marked else f"the {len(ids)} papers shown"
+
+        def chosen(path: str | None) -> None:
+            if path:
+                self.export_papers(ids, Path(path).expanduser())
+
+        self.push_screen(export_prompt(what), chosen)
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def export_papers(self, ids: list[int], path: Path) -> None:
+        """Write the papers to a file in the background."""
+        from reader.library import CitationError, export, format_for_path
+
+        try:
+            fmt = format_for_path(path)
+            papers = self.library.papers(ids)
+            export(papers, fmt, path)
+        except (CitationError, OSError) as exc:
+            self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
+            return
+        self.call_from_thread(
+            self.notify, f"Exported {len(ids):,} papers as {fmt} to {path}", title="Exported"
+        )
+
+
+def derived_warning(papers: list[Paper]) -> str:
+    """Say that titles cited were derived from the abstract, and how to give real ones."""
+    if len(papers) == 1:
+        return (
+            "Its title was derived from the abstract (the source had none) and is cited "
+            "marked so; e gives it the real title"
+        )
+    return (
+        f"{len(papers)} of these titles were derived from the abstract and are cited marked "
+        "so; e on each gives it the real title"
+    )

@@ -1,0 +1,80 @@
+"""A paper's details: the form that edits its record, and its page opened in a browser."""
+
+from __future__ import annotations
+
+from functools import partial
+from urllib.parse import urlparse
+
+from reader.models import Paper
+from reader.text.identifiers import arxiv_url, openreview_url
+from reader.text.render import plain_line
+from reader.ui.features.base import AppBase
+from reader.ui.screens.metadata import MetadataForm
+
+
+class DetailsFeature(AppBase):
+    """Editing a paper's record; opening its page."""
+
+    def action_edit_metadata(self) -> None:
+        """Edit the current paper's title, authors, year, venue, URL, DOI and key."""
+        paper = self.current_paper
+        if paper is None:
+            return
+
+        def chosen(values: dict[str, object] | None) -> None:
+            if values:
+                self._write(
+                    partial(self.library.update_metadata, paper.id, values, sync=False),
+                    partial(self._details_saved, paper.id),
+                    lambda exc: self.notify(f"Not saved: {exc}", severity="error", timeout=10),
+                )
+
+        self.push_screen(MetadataForm(paper, partial(self._taken_by, paper.id)), chosen)
+
+    def _taken_by(self, paper_id: int, column: str, value: str) -> str | None:
+        """The paper (other than ``paper_id``) whose citation key or DOI is ``value``."""
+        owner = self.library.holder(column, value)
+        if owner is None or owner.id == paper_id:
+            return None
+        title = plain_line(owner.title)
+        title = title if len(title) <= 50 else title[:48] + "…"
+        return f"@{owner.citekey} ({title})"
+
+    def _details_saved(self, paper_id: int) -> None:
+        self._refresh_paper(paper_id)
+        self.notify("Details saved")
+
+    def action_open_url(self) -> None:
+        """Open the paper's page (http and https only) in the browser."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        url = paper_url(paper)
+        if url is None:
+            self.notify("This paper has no web address (e edits its details)", severity="warning")
+            return
+        import webbrowser  # on first use: it costs the start of every session
+
+        try:
+            webbrowser.get()
+        except webbrowser.Error:
+            self.notify(f"No web browser found here; the address is {url}", timeout=10)
+            return
+        self.open_url(url)
+        self.notify(f"Opened {url}", timeout=4)
+
+
+def paper_url(paper: Paper) -> str | None:
+    """The paper's web page: its URL when it is http(s), else one made from its DOI, arXiv
+    or OpenReview id. Never another scheme (a file: or javascript: link from a file)."""
+    candidates = [paper.url]
+    if paper.doi:
+        candidates.append(f"https://doi.org/{paper.doi}")
+    if paper.arxiv_id:
+        candidates.append(arxiv_url(paper.arxiv_id))
+    if paper.openreview_id:
+        candidates.append(openreview_url(paper.openreview_id))
+    for url in candidates:
+        if url and urlparse(url).scheme in ("http", "https") and urlparse(url).netloc:
+            return url
+    return None

@@ -1,0 +1,82 @@
+"""Notes: the editor, saves merged with another writer's, drafts when a save fails."""
+
+from __future__ import annotations
+
+import sqlite3
+from functools import partial
+
+from reader.errors import describe_write_error
+from reader.library import (
+    NoteSaved,
+    draft_dirs,
+    write_draft,
+)
+from reader.ui.features.base import AppBase
+from reader.ui.screens.note import NoteScreen
+
+
+class NotesFeature(AppBase):
+    """The note editor and what becomes of its saves."""
+
+    def action_edit_note(self) -> None:
+        """Open the note editor on the current paper."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        try:
+            state = self.library.note(paper.id)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return
+        self.push_screen(
+            NoteScreen(
+                paper,
+                state,
+                partial(self._save_note, paper.id),
+                partial(self.library.note, paper.id),
+                partial(self.library.note_versions, paper.id),
+                self.writer,
+            )
+        )
+
+    def _save_note(self, paper_id: int, text: str, base: int | None, kind: str) -> None:
+        result: list[NoteSaved] = []
+
+        def job() -> None:
+            result.append(self.library.save_note(
+                paper_id, text, sync=False, base=base, writer=self.writer, kind=kind,
+            ))
+
+        self._write(
+            job,
+            lambda: self._note_saved(paper_id, text, result[0]),
+            partial(self._note_failed, paper_id, text),
+        )
+
+    def _note_editor(self, paper_id: int) -> NoteScreen | None:
+        """The open note editor of a paper, if any (it may be under a versions list)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, NoteScreen) and screen.paper.id == paper_id:
+                return screen
+        return None
+
+    def _note_saved(self, paper_id: int, text: str, result: NoteSaved) -> None:
+        editor = self._note_editor(paper_id)
+        if editor is not None:
+            editor.saved(text, result)
+        self._refresh_paper(paper_id)
+
+    def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
+        draft = write_draft(text, f"note-{paper_id}", draft_dirs(self.library.paths.drafts))
+        if draft.path is not None:
+            kept = f"kept a draft in {draft.path}"
+        else:
+            kept = (
+                "and no draft could be written either ("
+                + "; ".join(draft.refused) + "): only the editor holds the text"
+            )
+        message = f"Could not save the note: {describe_write_error(exc)}; {kept}"
+        editor = self._note_editor(paper_id)
+        if editor is not None:
+            editor.failed(message, draft.path)
+        self.notify(message, severity="error", timeout=15)

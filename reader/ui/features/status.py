@@ -1,0 +1,123 @@
+"""The status line and the counts it shows, kept current in memory, and the live library:
+writes by other windows and the CLI followed within a second."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from reader.library import (
+    LibraryState,
+    parse_query,
+)
+from reader.ui.commands import SORT_LABELS
+from reader.ui.features.base import AppBase
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.search_box import SearchBox
+
+
+class StatusFeature(AppBase):
+    """The status line, the counts, and other writers followed."""
+
+    def _set_status_note(self, note: str) -> None:
+        self._status_note = note
+        self._update_status()
+
+    def _refresh_counts(self) -> None:
+        """Count the library again (after a write or an import)."""
+        library = self.library
+        counts = library.triage_counts()
+        # Papers shown but not yet written down as seen still count as seen; asked of the
+        # database, as a paper marked read or seen by another window is stored as seen.
+        counts["seen"] += library.count_unseen(self.seen_log)
+        self._counts = counts
+
+    def _update_status(self, notice: str | None = None) -> None:
+        if notice is not None:
+            self._notice = notice
+        counts = self._counts
+        library = (
+            f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen · "
+            f"{counts.get('starred', 0):,} starred · {counts.get('read', 0):,} read · "
+            f"{counts.get('with_notes', 0):,} with notes"
+        )
+        parts = []
+        if self.marked:
+            parts.append(f"{len(self.marked):,} marked (y copies them, V clears)")
+        shown = len(self.paper_list.ids)
+        if self.outcome is not None:
+            like = self.outcome.like
+            if len(like) > 40:
+                like = like[:38].rstrip() + "…”"
+            label = f"like {like}: " if like else ""
+            if self.outcome.complete:
+                found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
+                seen = f", {min(self._view_seen, shown):,} seen" if shown else ""
+                parts.append(f"{label}{found}{seen}")
+            else:
+                parts.append(f"{label}{shown:,}+ matches, counting…")
+        if self._notice:
+            # Beside the view it is about, where a narrow terminal still shows it.
+            parts.append(self._notice)
+            # The notice needs the room: the library's counts shrink to the seen count, or
+            # go while it is shown if even that would cut the line (padding and place too).
+            short = f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen"
+            total = len(self.paper_list.ids)
+            room = self.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
+            if len("  ·  ".join([*parts, short])) <= room:
+                parts.append(short)
+        else:
+            parts.append(library)
+        if self.sort_order != "relevance":
+            parts.append(f"sorted by {SORT_LABELS[self.sort_order]}")
+        if self._status_note:
+            parts.append(self._status_note)
+        self._status_body = "  ·  ".join(parts)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        """Show the cursor's place in the view and the status, under the list and under the
+        reading view (the place changes on every key: the rest is kept ready)."""
+        papers = self.paper_list
+        total = len(papers.ids)
+        place = f"{papers.cursor + 1:,} / {total:,}  ·  " if total else ""
+        text = place + self._status_body
+        # One line high whatever it says (styles/app.tcss): no layout pass on every change.
+        self.query_one("#status", Static).update(text, layout=False)
+        if isinstance(self.screen, ReadingScreen):
+            self.screen.show_status(text)
+
+    def library_changed(self, state: LibraryState, logged: int) -> None:
+        """Something was committed (here or elsewhere): bring the counts, the rows, the
+        paper shown and the view up to ``state``, read when the seen log was ``logged``
+        long."""
+        counts = dict(state.counts)
+        counts["seen"] += state.unstored + len(self.seen_log) - logged
+        previous, self._library_state = self._library_state, state
+        moved = counts != self._counts
+        self._counts = counts
+        if previous is None:
+            self._update_status()
+            return
+        retouched = state.generation != previous.generation
+        if previous.papers_changed(state) or (self.outcome is not None and (retouched or moved)):
+            # New or removed papers, or marks a query may select on (is:starred, tag:…).
+            self._rerun_view()
+        if retouched or moved:
+            self.paper_list.invalidate_all()
+            self._show_shown()
+        if retouched and self._import_worker is None:
+            # An import running here indexes its own papers, in its own process.
+            self.sync_index()
+        self._update_status()
+
+    def _rerun_view(self) -> None:
+        """Run the view's query again (the list keeps its cursor and scroll)."""
+        query = self.query_one(SearchBox).value
+        if self._index_ready or not (parse_query(query).text or parse_query(query).like):
+            self.run_search(query)
+
+    def _show_shown(self) -> None:
+        """Redraw the paper shown in the detail pane and the reading view."""
+        self._show_current()
+        if isinstance(self.screen, ReadingScreen):
+            self.screen.show(self.current_paper)

@@ -1,0 +1,94 @@
+"""Tags (edit, rename, delete) and highlights in the reading view."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from reader.library import (
+    normalize_tag,
+)
+from reader.models import Paper
+from reader.ui.features.base import AppBase
+from reader.ui.screens.prompts import PromptScreen
+from reader.ui.screens.tags import TagEditor
+
+
+class TagsFeature(AppBase):
+    """Tags and highlights of the papers."""
+
+    def action_edit_tags(self) -> None:
+        """Edit the current paper's tags, with completion from the tags in use."""
+        paper = self.current_paper
+        if paper is None:
+            return
+
+        def chosen(tags: list[str] | None) -> None:
+            if tags is not None and tags != paper.tags:
+                self._write(
+                    partial(self.library.set_tags, paper.id, tags, sync=False),
+                    partial(self._refresh_paper, paper.id),
+                    lambda exc: self.notify(f"Could not save the tags: {exc}", severity="error"),
+                )
+
+        known = self.library.all_tags()
+        self.push_screen(TagEditor(paper.title, paper.tags, known), chosen)
+
+    def rename_tag(self, tag: str) -> None:
+        """Ask for a new name for a tag and rename it on every paper."""
+
+        def chosen(new: str | None) -> None:
+            if new:
+                self._write(
+                    partial(self.library.rename_tag, tag, new, sync=False),
+                    partial(self._tags_changed, f"Renamed the tag {tag} to {normalize_tag(new)}"),
+                    lambda exc: self.notify(f"Could not rename the tag: {exc}", severity="error"),
+                )
+
+        self.push_screen(
+            PromptScreen(f"Rename the tag {tag}", "new name", "Every paper with the tag gets "
+                         "the new name (merged where it has both).", value=tag),
+            chosen,
+        )
+
+    def delete_tag(self, tag: str) -> None:
+        """Remove a tag from every paper."""
+        self._write(
+            partial(self.library.delete_tag, tag, sync=False),
+            partial(self._tags_changed, f"Removed the tag {tag} from every paper"),
+            lambda exc: self.notify(f"Could not delete the tag: {exc}", severity="error"),
+        )
+
+    def _tags_changed(self, message: str) -> None:
+        self.paper_list.invalidate_all()
+        self._show_current()
+        self.notify(message)
+
+    def _highlight(self, paper: Paper, start: int, end: int) -> None:
+        """Highlight a passage, after asking for an optional note."""
+
+        def chosen(note: str | None) -> None:
+            if note is None:
+                return
+            self._write(
+                partial(self.library.add_highlight, paper.id, start, end, note, sync=False),
+                partial(self._refresh_paper, paper.id),
+                lambda exc: self.notify(f"Could not highlight: {exc}", severity="error"),
+            )
+
+        self.push_screen(
+            PromptScreen("Highlight this passage", "a note on it (optional): enter to save",
+                         "The passage is stored with its place in the abstract and its words, "
+                         "and found by search (highlight:word).", allow_empty=True),
+            chosen,
+        )
+
+    def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None:
+        def remove_all() -> None:
+            for highlight_id in highlight_ids:
+                self.library.delete_highlight(highlight_id, sync=False)
+
+        self._write(
+            remove_all,
+            partial(self._refresh_paper, paper.id),
+            lambda exc: self.notify(f"Could not remove the highlight: {exc}", severity="error"),
+        )

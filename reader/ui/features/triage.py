@@ -1,0 +1,134 @@
+"""Triage: stars and read marks (stated at once, stored in order), papers seen as they
+are shown, the next unseen paper, more like this and papers for you."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from reader.models import Paper, PaperRow
+from reader.ui.features.base import AppBase
+from reader.ui.screens.reading import ReadingScreen
+
+
+class TriageFeature(AppBase):
+    """Stars, read marks, seen papers and the ways to the next paper worth reading."""
+
+    def action_toggle_star(self) -> None:
+        """Star the current paper when it is shown unstarred, else unstar it."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        starred = not self._shown(paper).starred
+        self._set_mark(
+            paper.id, "starred", starred,
+            partial(self.library.set_starred, paper.id, starred, sync=False),
+            "star" if starred else "unstar",
+        )
+
+    def _shown(self, paper: Paper) -> Paper | PaperRow:
+        """The paper's marks as the window shows them: its row as drawn, else the paper."""
+        return self.paper_list.drawn_row(paper.id) or paper
+
+    def _set_mark(
+        self, paper_id: int, mark: str, value: bool, job: Callable[[], object], verb: str
+    ) -> None:
+        """Show a mark as asked at once, and store it (as a value, never as a toggle)."""
+        ticket = self.intents.ask(paper_id, mark, value)
+        self.paper_list.invalidate(paper_id)
+        self._show_shown()
+
+        def failed(exc: Exception) -> None:
+            self.intents.done(paper_id, mark, ticket)
+            self._refresh_paper(paper_id)
+            self.notify(f"Could not {verb} the paper: {exc}", severity="error")
+
+        def done() -> None:
+            self.intents.done(paper_id, mark, ticket)
+            self._refresh_paper(paper_id)
+
+        self._write(job, done, failed, reindex=mark != "read")
+
+    def action_toggle_read(self) -> None:
+        """Mark the current paper read, or unread again."""
+        paper = self.current_paper
+        if paper is None:
+            return
+        self._saw(paper)
+        read = not self._shown(paper).read
+        self._set_mark(
+            paper.id, "read", read, partial(self.library.set_read, paper.id, read),
+            "mark" if read else "unmark",
+        )
+
+    def action_next_unseen(self) -> None:
+        """Go to the next unseen paper of the view (after the cursor, then from the top)."""
+        papers = self.paper_list
+        ids = papers.ids
+        if not ids:
+            return
+        library = self.library
+        found = None
+        for start, stop in ((papers.cursor + 1, len(ids)), (0, papers.cursor)):
+            position = start
+            while position < stop:
+                hit = library.first_unseen(ids[:stop], position)
+                if hit is None or ids[hit] not in self.seen_now:
+                    found = hit
+                    break
+                position = hit + 1
+            if found is not None:
+                break
+        if found is None:
+            self.notify("Every paper in this view has been seen", timeout=4)
+            return
+        papers.cursor = found
+        if isinstance(self.screen, ReadingScreen):
+            self.screen.show(self.current_paper)
+
+    def action_more_like(self) -> None:
+        """List the papers most like the current one."""
+        paper = self.current_paper
+        if paper is not None:
+            self.run_query(f"like:{paper.citekey}")
+
+    def action_for_you(self) -> None:
+        """Unseen papers ranked by what they share with the starred ones."""
+        self.run_query("like:starred is:unseen")
+
+    def _saw(self, paper: Paper) -> None:
+        """A paper was shown: it is seen from now on (stored with the next batch)."""
+        if paper.seen or paper.id in self.seen_now:
+            return
+        self.seen_now.add(paper.id)
+        self.seen_log.append(paper.id)
+        self._seen_pending.add(paper.id)
+        self._counts["seen"] = self._counts.get("seen", 0) + 1
+        self._view_seen += 1
+        # Just the row whose mark changed: redrawing the whole list on every key is most of
+        # what a cursor step costs.
+        self.paper_list.refresh_line(self.paper_list.cursor)
+        self._update_status()
+
+    def _flush_seen(self) -> None:
+        """Store the papers seen since the last flush, in one write."""
+        if not self._seen_pending:
+            return
+        ids = sorted(self._seen_pending)
+        self._seen_pending.clear()
+        self._write(
+            partial(self.library.mark_seen, ids),
+            lambda: None,
+            self._seen_failed,
+            reindex=False,
+        )
+
+    def _seen_failed(self, exc: Exception) -> None:
+        # Said once: a library that refuses writes would otherwise say it on every key.
+        # The papers stay seen in this session either way.
+        if not self._seen_warned:
+            self._seen_warned = True
+            self.notify(
+                f"Could not record papers as seen ({exc}); they count as seen until you quit",
+                severity="warning", timeout=10,
+            )

@@ -1,0 +1,69 @@
+"""Sort orders and saved searches, and what the app remembers for its next start."""
+
+from __future__ import annotations
+
+from reader.library import (
+    SORT_KEYS,
+)
+from reader.ui.commands import SORT_LABELS
+from reader.ui.features.base import PAPER_KEY, QUERY_KEY, SORT_KEY, AppBase
+from reader.ui.screens.prompts import PromptScreen
+from reader.ui.widgets.search_box import SearchBox
+
+
+class ViewsFeature(AppBase):
+    """Sort orders and saved searches."""
+
+    def action_cycle_sort(self) -> None:
+        """Sort the view by the next order: relevance, title, year, added, starred first."""
+        orders = list(SORT_KEYS)
+        self.set_sort(orders[(orders.index(self.sort_order) + 1) % len(orders)])
+
+    def set_sort(self, order: str) -> None:
+        """Sort the view (and every later one) by ``order``; remembered between runs."""
+        self.sort_order = order
+        self.library.set_meta(SORT_KEY, order)
+        self.run_search(self.query_one(SearchBox).value)
+        self.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
+
+    def action_save_search(self) -> None:
+        """Save the current query under a name."""
+        query = self.query_one(SearchBox).value.strip()
+        if not query:
+            self.notify("Type a search first, then save it with S", severity="warning")
+            return
+
+        def chosen(name: str | None) -> None:
+            if not name:
+                return
+            self.library.save_search(name, query)
+            names = [n for n, _ in self.library.saved_searches()]
+            slot = names.index(name) + 1
+            key = f"; press {slot} to open it" if slot <= 9 else ""
+            self.notify(f"Saved “{query}” as {name}{key} (ctrl+p lists them)")
+
+        self.push_screen(
+            PromptScreen("Save this search", "a name", f"Saves: {query}"), chosen
+        )
+
+    def action_open_saved(self, number: int) -> None:
+        """Open the saved search with this number (in the order saved)."""
+        saved = self.library.saved_searches()
+        if not 1 <= number <= len(saved):
+            self.notify(f"No saved search {number} (S saves one)", severity="warning")
+            return
+        name, query = saved[number - 1]
+        self.run_query(query)
+        self.notify(f"{name}: {query}", timeout=3)
+
+    def delete_saved_search(self, name: str) -> None:
+        """Forget a saved search."""
+        self.library.delete_saved_search(name)
+        self.notify(f"Deleted the saved search {name}")
+
+    def _remember(self) -> None:
+        """Write down the query, the sort and the selected paper for the next start."""
+        library = self.library
+        library.set_meta(QUERY_KEY, self.query_one(SearchBox).value)
+        current = self.paper_list.current_id
+        library.set_meta(PAPER_KEY, str(current) if current is not None else "")

@@ -1,0 +1,61 @@
+"""The query box: it says on its border where keys go, and hands the keyboard to the list
+once the results of what was typed are in."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Input
+
+from reader.ui import bindings
+from reader.ui.widgets.paper_list import PaperList
+
+#: The search box's border, saying where keys go.
+TYPING_HERE = "typing searches · enter, ↓ or tab: to the results · esc: clear and leave"
+KEYS_ON_PAPER = "keys act on the highlighted paper · / to search"
+
+
+class SearchBox(Input):
+    """The query box: ``enter``, ``↓`` or ``tab`` hand the keyboard to the list once the
+    results of what was typed are in; ``esc`` clears the query and leaves too."""
+
+    BINDINGS = bindings.SEARCH
+
+    def on_mount(self) -> None:
+        """Say where keys go from the start."""
+        self.border_title = KEYS_ON_PAPER
+
+    def on_focus(self) -> None:
+        """Keys type here now: say so on the border."""
+        self.border_title = TYPING_HERE
+
+    def on_blur(self) -> None:
+        """Keys act on papers now: say so on the border."""
+        self.border_title = KEYS_ON_PAPER
+
+    async def action_to_list(self) -> None:
+        """Move focus to the paper list, once it shows the results of the query typed:
+        the keys pressed next then act on the paper highlighted in those results (they
+        wait, in order, behind this one)."""
+        app = self.app
+        await self._take_typed()
+        # The app's search (reader.ui.features.search) knows when results are shown.
+        results_shown = getattr(app, "results_shown", None)
+        if results_shown is not None:
+            await results_shown(self.value)
+        # At once, not as focus() does after the keys already queued: they go to the list.
+        self.screen.set_focus(app.query_one(PaperList))
+
+    async def action_escape(self) -> None:
+        """Clear the query (the whole library shows again) and go to the list."""
+        await self._take_typed()
+        self.value = ""
+        await self.action_to_list()
+
+    async def _take_typed(self) -> None:
+        """Let the box take the keys typed before this one that still wait in its queue
+        (this key was handled first, being a priority binding)."""
+        for _ in range(100):
+            if self._message_queue.empty():
+                return
+            await asyncio.sleep(0)
