@@ -21,7 +21,7 @@ from reader.text.render import title_words
 from reader.text.sanitize import normalize_for_identity
 
 if TYPE_CHECKING:
-    from reader.store.database import Store
+    from reader.store.base import StoreBase
 
 #: What an import did to a paper, strongest first: the label a paper gets in import_items.
 ACTIONS = ("new", "withdrawn", "retitled", "revised", "merged", "unchanged")
@@ -49,7 +49,7 @@ class UndoResult:
 
 
 def write_import(
-    store: Store,
+    store: StoreBase,
     records: Iterable[PaperRecord],
     source: str,
     fmt: str,
@@ -92,7 +92,7 @@ class _Import:
 
     def __init__(
         self,
-        store: Store,
+        store: StoreBase,
         conn: sqlite3.Connection,
         summary: ImportSummary,
         source: str,

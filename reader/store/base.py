@@ -1,0 +1,220 @@
+"""One SQLite connection of the library: opening it (WAL, foreign keys, a busy timeout),
+the numbered migrations, transactions, the change generation and remembered settings."""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reader.resources import migrations_dir
+from reader.store.backup import BackupError, automatic_backup
+from reader.store.clock import now
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+
+BUSY_TIMEOUT_MS = 10_000
+#: The papers the last import (not undone) touched.
+LAST_IMPORT_ITEMS = (
+    "SELECT paper_id FROM import_items WHERE import_id = "
+    "(SELECT max(id) FROM imports WHERE undone_at IS NULL)"
+)
+
+_MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
+
+
+class StoreError(Exception):
+    """A library database problem the user must be told about in one line."""
+
+
+@contextmanager
+def _migration_lock(database: Path) -> Iterator[None]:
+    """Let one process at a time migrate a library (others wait, then find it done)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock on this platform: SQLite's own locking has to do
+        yield
+        return
+    with open(database.with_name(database.name + ".migrate-lock"), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def migrations() -> list[tuple[int, Path]]:
+    """The numbered migrations shipped with reader, in order."""
+    found = []
+    for path in migrations_dir().glob("*.sql"):
+        match = _MIGRATION_NAME.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    return sorted(found)
+
+
+class StoreBase:
+    """The connection, schema, transactions, generation and settings; the rest of
+    :class:`reader.store.database.Store` is mixed in beside it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            # check_same_thread is off because worker threads borrow pooled connections; the
+            # library lends each connection to one thread at a time.
+            conn = sqlite3.connect(
+                path,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open the library database {path}: {exc}") from exc
+        self.conn = conn
+        self.migrate()
+
+    @functools.cached_property
+    def db(self) -> sqlite_utils.Database:
+        """The database as sqlite-utils sees it (tables, counts, inserts), made on first use:
+        sqlite-utils is a large import, and the reader's start does not need it."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version recorded in the database."""
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def migrate(self) -> list[int]:
+        """Apply every migration newer than the database, each in its own transaction."""
+        known = migrations()
+        latest = known[-1][0] if known else 0
+        try:
+            current = self.schema_version
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a reader library: {exc}") from exc
+        if current > latest:
+            raise StoreError(
+                f"{self.path} was written by a newer reader (schema {current}, this reader "
+                f"knows {latest}); upgrade reader to open it"
+            )
+        if current == latest:
+            return []
+        with _migration_lock(self.path):
+            # Another process may have migrated while we waited for the lock.
+            current = self.schema_version
+            if current and current < latest:
+                try:
+                    automatic_backup(self.path, self.path.parent / "backups", "pre-migration")
+                except BackupError as exc:
+                    raise StoreError(f"not migrating without a backup: {exc}") from exc
+            return self._apply(known, current)
+
+    def _apply(self, known: list[tuple[int, Path]], current: int) -> list[int]:
+        applied = []
+        for version, path in known:
+            if version <= current:
+                continue
+            script = path.read_text(encoding="utf-8")
+            try:
+                self.conn.executescript(
+                    f"BEGIN;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;"
+                )
+            except sqlite3.DatabaseError as exc:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise StoreError(f"migration {path.name} failed: {exc}") from exc
+            applied.append(version)
+        return applied
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run a block as one transaction: all of it is stored, or none of it."""
+        # IMMEDIATE takes the write lock up front, so two processes queue on the busy
+        # timeout instead of failing half-way through with "database is locked".
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            # SQLite has already rolled back after some errors (a full disk, an I/O error):
+            # a second ROLLBACK would hide the real error behind "no transaction is active".
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        else:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                # A commit that could not be written (a full disk) leaves the transaction
+                # open; end it, so the connection takes the next write.
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+
+    def _bump_generation(self) -> int:
+        """Advance the library generation inside the current transaction and return it."""
+        self.conn.execute(
+            "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
+        )
+        return self.generation()
+
+    def generation(self) -> int:
+        """The generation of the library's last change."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        return int(row[0])
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        """A remembered setting (the last citation style chosen, …)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Remember a setting."""
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def _touch(self, conn: sqlite3.Connection, paper_ids: list[int]) -> int:
+        """Bump the generation and stamp the papers with it, so the index re-reads them."""
+        generation = self._bump_generation()
+        stamp = now()
+        for start in range(0, len(paper_ids), 500):
+            chunk = paper_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            cur = conn.execute(
+                f"UPDATE papers SET generation = ?, updated_at = ? WHERE id IN ({marks})",
+                (generation, stamp, *chunk),
+            )
+            if cur.rowcount == 0 and len(paper_ids) == 1:
+                raise StoreError(f"no paper with id {paper_ids[0]}")
+        return generation
+
+
+def key_owner(conn: sqlite3.Connection, key: str, other_than: int | None = None) -> int | None:
+    """The paper whose citation key or alias ``key`` is (one other than ``other_than``)."""
+    row = conn.execute(
+        "SELECT id FROM papers WHERE citekey = ?1 UNION ALL "
+        "SELECT paper_id FROM citekey_aliases WHERE alias = ?1",
+        (key,),
+    ).fetchall()
+    owners = [r[0] for r in row if r[0] != other_than]
+    return int(owners[0]) if owners else None
