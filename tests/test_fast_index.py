@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 from whoosh import index as whoosh_index
 
-import reader.library.core as library_module
+import reader.library.indexing as library_module
 import reader.search.build as index_build
 from reader.library import Library
+from reader.resources import sample_files
 from reader.search.index import SearchIndex, document, make_schema
 from reader.search.query import ParsedQuery
 from reader.sources import parse_file
@@ -177,7 +178,7 @@ def test_a_large_import_onto_a_library_is_indexed_in_parts(
     as one rebuilt from scratch: no paper twice, none missing."""
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 20)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
-    sample = parse_file(library_module.sample_files()[0]).records[0]
+    sample = parse_file(sample_files()[0]).records[0]
     path = write_openreview(tmp_path / "a.jsonl", 60)
     with path.open("a", encoding="utf-8") as out:  # a paper already there, now titled
         out.write(json.dumps({"id": "known", "content": {

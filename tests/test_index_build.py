@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from textual.app import App, ComposeResult
 
-import reader.library.core as library_module
+import reader.library.indexing as library_module
 from reader.library import Library
 from reader.resources import sample_files
 from reader.store.database import read_papers
@@ -167,7 +167,7 @@ def test_a_build_in_processes_starts_under_a_print_capture(tmp_path: Path) -> No
     script = f"""
 import sys
 from pathlib import Path
-import reader.library.core as library_module
+import reader.library.indexing as library_module
 from reader.library import Library
 
 class Capture:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import reader.library.core as library_module
+import reader.library.indexing as library_module
 import reader.search.build as index_build
 import reader.search.ranking as ranking
-from reader.library import Library
+from reader.library import Library, parse_query
 from reader.search.index import Hits
 from reader.search.query import ParsedQuery
 from tests.test_index_build import write_openreview
@@ -40,7 +40,7 @@ def _whooshs(library: Library, query: str, limit: int | None,
 
 
 def _split(query: str) -> tuple[str, tuple]:
-    parsed = library_module.parse_query(query)
+    parsed = parse_query(query)
     return parsed.text, tuple(parsed.filters)
 
 

@@ -9,21 +9,18 @@ store of its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from reader.library.base import LibraryBase
 from reader.models import Paper, PaperRow
 
 if TYPE_CHECKING:
-    from reader.store.database import Store
     from reader.store.watch import LibraryState
 
 
-class Queries:
+class Queries(LibraryBase):
     """Reads and settings, each on a borrowed connection (mixed into :class:`Library`)."""
-
-    session: Callable[[], AbstractContextManager[Store]]
 
     def paper(self, paper_id: int) -> Paper | None:
         """One paper with its note, or None."""

@@ -1,0 +1,95 @@
+"""A library directory's connections: one SQLite connection per long-lived thread,
+connections lent to worker threads one block at a time, and the search index opened on
+first use."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reader.locations import LibraryPaths
+from reader.store.database import Store
+
+if TYPE_CHECKING:
+    from reader.search.index import SearchIndex
+
+
+Progress = Callable[[int, int], None]
+
+
+class LibraryBase:
+    """A library directory's connections (mixed into :class:`reader.library.core.Library`)."""
+
+    if TYPE_CHECKING:
+        # Provided by reader/library/indexing.py, mixed in beside this class; declared here
+        # so that every part of the library can keep the index in step after a write.
+        def rebuild_index(self, progress: Progress | None = None) -> int: ...
+        def sync_index(self, progress: Progress | None = None) -> int: ...
+        def mend_index(self, progress: Progress | None = None) -> int: ...
+
+    def __init__(self, root: Path) -> None:
+        self.paths = LibraryPaths(root).ensure()
+        self._local = threading.local()
+        self._stores: list[Store] = []
+        self._stores_lock = threading.Lock()
+        # Connections for short-lived worker threads, lent one thread at a time.
+        self._pool: queue.LifoQueue[Store] = queue.LifoQueue()
+        self._sync_lock = threading.Lock()
+        self.store  # noqa: B018 - open (and migrate) now, so errors surface at start
+
+    @cached_property
+    def index(self) -> SearchIndex:
+        """The search index, opened on first use: Whoosh is a large import, and the reader
+        shows the library before it needs to search it."""
+        from reader.search.index import SearchIndex
+
+        return SearchIndex(self.paths.index)
+
+    def index_partial(self) -> tuple[int, int] | None:
+        """(indexed, total) while an index build is under way, here or in another process,
+        without opening the index just to ask; None when no build runs."""
+        if "index" not in self.__dict__:
+            return None
+        return self.index.partial()
+
+    def _open_store(self) -> Store:
+        store = Store(self.paths.database)
+        with self._stores_lock:
+            self._stores.append(store)
+        return store
+
+    @property
+    def store(self) -> Store:
+        """The calling thread's own connection (for long-lived threads: the UI, the CLI)."""
+        store: Store | None = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = self._open_store()
+        return store
+
+    @contextmanager
+    def session(self) -> Iterator[Store]:
+        """Borrow a connection for the length of a block (for worker threads)."""
+        try:
+            store = self._pool.get_nowait()
+        except queue.Empty:
+            store = self._open_store()
+        try:
+            yield store
+        finally:
+            self._pool.put(store)
+
+    def close(self) -> None:
+        """Close every connection and the index."""
+        if "index" in self.__dict__:
+            self.index.close()
+        with self._stores_lock:
+            for store in self._stores:
+                store.close()
+            self._stores.clear()
+        self._local = threading.local()
+        self._pool = queue.LifoQueue()

@@ -1,0 +1,115 @@
+"""Papers coming in: files imported (streamed in batches), papers added by id, the
+bundled sample, and the last import undone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reader.models import ImportSummary
+from reader.resources import sample_files
+from reader.sources import ImportFormatError, stream_file
+
+if TYPE_CHECKING:
+    from reader.sources.remote import Endpoints
+    from reader.store.importing import UndoResult
+
+from reader.library.base import LibraryBase, Progress
+
+
+class Imports(LibraryBase):
+    """Papers coming in (mixed into :class:`reader.library.core.Library`)."""
+
+    def import_files(
+        self,
+        files: Sequence[Path],
+        fmt: str | None = None,
+        progress: Progress | None = None,
+        *,
+        sync: bool = True,
+        strict: bool = False,
+        dry_run: bool = False,
+        batch: int | None = None,
+    ) -> ImportSummary:
+        """Import each file in one transaction (all files are opened and their format
+        found first, so a file that can't be read stops the import before anything is
+        written); the index follows unless ``sync`` is off. ``strict`` refuses files with
+        any bad record. With ``batch``, a file is written in transactions of that many
+        records, each visible to other connections (an open reader) as it commits.
+
+        A file's records are written as they are read (JSON lines are decoded one at a
+        time), so a long list is never held whole; ``strict`` reads every file whole
+        first, as it must know of every bad record before it writes."""
+        parsed = [stream_file(Path(f), fmt) for f in files]
+        if strict:
+            parsed = [replace(item, records=iter(list(item.records))) for item in parsed]
+            bad = [line for item in parsed for line in item.problems]
+            if bad:
+                raise ImportFormatError(
+                    f"{len(bad)} bad record{'s' if len(bad) != 1 else ''}; nothing imported "
+                    "(--strict):\n" + "\n".join(bad)
+                )
+        total = sum(p.count for p in parsed)
+        summary = ImportSummary(dry_run=dry_run)
+        done = 0
+        for item in parsed:
+
+            def step(n: int, base: int = done) -> None:
+                if progress is not None:
+                    # The total as known now: each file read corrects its estimate.
+                    progress(base + n, total)  # noqa: B023
+
+            with self.session() as store:
+                source = str(item.path.resolve())
+                previous = store.previous_import(source)
+                part = store.import_records(
+                    item.records,
+                    source,
+                    item.format,
+                    step,
+                    sha256=item.sha256,
+                    problems=item.problems,
+                    dry_run=dry_run,
+                    batch=batch,
+                )
+            part.warnings = item.warnings
+            if previous is not None:
+                part.previous = previous[0]
+            done += part.read
+            total += part.read - item.count  # the count was at most that many
+            summary.add(part)
+            summary.reports.append(part)
+        if sync and not dry_run:
+            self.sync_index()
+        return summary
+
+    def add(
+        self, refs: Sequence[str], endpoints: Endpoints | None = None, timeout: float = 10.0
+    ) -> ImportSummary:
+        """Fetch papers by arXiv id, DOI or OpenReview id and import them like a file."""
+        # The network client is imported on first use: most runs never fetch anything.
+        from reader.sources.remote import Endpoints, fetch
+
+        fetched = fetch(refs, endpoints or Endpoints.from_env(), timeout=timeout)
+        with self.session() as store:
+            summary = store.import_records(
+                fetched.records, "add: " + " ".join(refs), "remote", problems=fetched.problems
+            )
+        self.sync_index()
+        return summary
+
+    def undo_last_import(self) -> UndoResult | None:
+        """Remove what the last import added, except papers carrying the user's work."""
+        with self.session() as store:
+            result = store.undo_last_import()
+        self.sync_index()
+        return result
+
+    def import_sample_if_empty(self) -> ImportSummary | None:
+        """Load the bundled ICLR 2026 sample into an empty library."""
+        with self.session() as store:
+            if store.count():
+                return None
+        return self.import_files(sample_files(), "seed")

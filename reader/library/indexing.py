@@ -1,0 +1,123 @@
+"""The search index kept in step with the database: built from scratch (in worker
+processes for a large library), caught up on what changed, mended when damaged."""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+from typing import TYPE_CHECKING
+
+from reader.models import Paper
+from reader.store.database import read_papers
+
+if TYPE_CHECKING:
+    from reader.search.index import PaperSource
+
+from reader.library.base import LibraryBase, Progress
+
+#: Processes that build the search index of a large library (one segment each).
+INDEX_PROCS = max(1, min(4, os.cpu_count() or 1))
+
+
+#: Below this many papers the index is built in one process.
+PARALLEL_MIN = 2_000
+
+
+class Indexing(LibraryBase):
+    """The search index kept in step with the database."""
+
+    def index_state(self) -> str:
+        """``ok``, ``stale`` (behind the database), ``missing`` (absent or unreadable) or
+        ``building`` (another process is building it from scratch)."""
+        if self.index.generation < 0 and self.index.partial() is not None:
+            return "building"
+        if not self.index.usable():
+            return "missing"
+        with self.session() as store:
+            current = store.generation()
+        if self.index.generation > current:
+            # Built from another copy of the database (one restored or copied in by hand):
+            # catching up cannot remove what it holds beyond this one.
+            return "missing"
+        if self.index.generation < current:
+            return "stale"
+        return "ok"
+
+    def rebuild_index(self, progress: Progress | None = None) -> int:
+        """Index every paper from scratch."""
+        with self._sync_lock, self.session() as store:
+            total = store.count()
+            generation = store.generation()
+            # Large libraries are indexed on every core; below that, starting the
+            # processes would cost more than it saves.
+            procs = INDEX_PROCS if total >= PARALLEL_MIN else 1
+            parts = [
+                partial(read_papers, self.paths.database, first, last)
+                for first, last in store.id_ranges(procs)
+            ] if procs > 1 else []
+            return self.index.rebuild(
+                store.iter_papers(),
+                generation,
+                (lambda n: progress(n, total)) if progress else None,
+                parts=parts,
+                total=total,
+            )
+
+    def sync_index(self, progress: Progress | None = None) -> int:
+        """Bring the index up to the database: re-index just the papers changed since
+        (on every core when there are many, as after importing a large list)."""
+        state = self.index_state()
+        if state == "missing":
+            return self.rebuild_index(progress)
+        if state == "building":
+            return 0  # another process is building it, and will bring it up to date
+        with self._sync_lock, self.session() as store:
+            if store.generation() <= self.index.generation:
+                return 0
+            total = 0
+            many = store.count_changed(self.index.generation) >= PARALLEL_MIN
+
+            def changes(since: int) -> tuple[list[Paper], list[int], int]:
+                nonlocal total
+                papers, deleted, generation = store.changes_since(since)
+                total = len(papers)
+                return papers, deleted, generation
+
+            def plan(since: int) -> tuple[list[int], list[int], list[PaperSource], int]:
+                nonlocal total
+                changed, deleted, generation = store.changed_ids(since)
+                total = len(changed)
+                return changed, deleted, self._parts(changed, since, generation), generation
+
+            from reader.search.index import IndexBusy
+
+            report = (lambda n: progress(n, total)) if progress else None
+            try:
+                if many:
+                    return self.index.catch_up_in_parts(plan, report)
+                return self.index.catch_up(changes, report)
+            except IndexBusy:
+                # The write itself is stored; the index stays behind (its generation says
+                # so) and the next sync, here or in the other process, catches it up.
+                return 0
+            except Exception:  # noqa: BLE001 - a segment that cannot be read or updated
+                pass
+        # The index could not take the changes: a damaged file. It is derived, so it is
+        # rebuilt from the database (outside the lock, which the rebuild takes itself).
+        return self.mend_index(progress)
+
+    def _parts(self, ids: list[int], since: int, until: int) -> list[PaperSource]:
+        """Sources of the papers changed after ``since`` (up to ``until``) among ``ids``,
+        in one id range per indexing process, of about equal counts."""
+        procs = max(1, min(INDEX_PROCS, len(ids)))
+        bounds = [ids[len(ids) * k // procs] for k in range(procs)]
+        ends = [b - 1 for b in bounds[1:]] + [2**63 - 1]
+        return [
+            partial(read_papers, self.paths.database, first, last, since, until)
+            for first, last in zip(bounds, ends, strict=True)
+        ]
+
+    def mend_index(self, progress: Progress | None = None) -> int:
+        """Rebuild an index found damaged, letting go of its broken readers first."""
+        self.index.forget()
+        return self.rebuild_index(progress)

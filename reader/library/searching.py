@@ -1,0 +1,256 @@
+"""Searching a library: the index for words, the database for filters, "more like
+this", a "did you mean", and a reference (id, key or query) resolved to one paper."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from reader.errors import IndexDamaged
+from reader.models import Paper
+from reader.search.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
+from reader.store.database import Store
+from reader.text.render import plain_line, to_plain
+
+if TYPE_CHECKING:
+    pass
+
+from reader.library.base import LibraryBase
+
+#: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
+PROFILE_SIZE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOutcome:
+    """What a query found: ids best first, words to highlight, and anything to tell."""
+
+    query: str
+    ids: list[int]
+    scores: list[float] = field(default_factory=list)
+    terms: frozenset[str] = frozenset()
+    notice: str | None = None
+    #: For a ``like:`` ranking: its key terms with weights, and what it is like.
+    key_terms: tuple[tuple[str, float], ...] = ()
+    like: str = ""
+    #: When nothing matched: the query with its misspelt words corrected, which does match.
+    suggestion: str = ""
+    #: False when ``ids`` are only the best matches, asked for with ``first``: the rest,
+    #: and so the count, are not known yet.
+    complete: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The paper a reference (id, citation key or query) names, or the candidates."""
+
+    paper: Paper | None
+    candidates: list[Paper] = field(default_factory=list)
+    total: int = 0
+
+
+#: The words of a query as a plain match reads them (field names and operators apart).
+_WORD = re.compile(r"(?<![\w:])\w+(?!:)")
+
+
+def _filtered(
+    store: Store, ids: list[int], scores: list[float], filters: Sequence[Filter]
+) -> tuple[list[int], list[float]]:
+    """Keep the ids (and their scores, when given) that pass every filter."""
+    for f in filters:
+        flagged = store.tagged_ids(f.value) if f.flag == "tag" else store.flagged_ids(f.flag)
+        keep = [(i in flagged) != f.negated for i in ids]
+        ids = [i for i, k in zip(ids, keep, strict=True) if k]
+        if scores:
+            scores = [x for x, k in zip(scores, keep, strict=True) if k]
+    return ids, scores
+
+
+class Searching(LibraryBase):
+    """Searching a library (mixed into :class:`reader.library.core.Library`)."""
+
+    def search(
+        self,
+        query: str,
+        limit: int | None = None,
+        order: str = "relevance",
+        suggest: bool = True,
+        *,
+        first: int | None = None,
+        cancelled: Callable[[], bool] | None = None,
+        mend: bool = True,
+    ) -> SearchOutcome:
+        """Papers matching ``query`` (the full query language), best first (or in
+        ``order``, one of store.SORT_KEYS). When words of the query found nothing and
+        ``suggest`` holds, the outcome suggests the query with them corrected.
+
+        With ``first``, a query the index ranks alone may answer with its ``first`` best
+        matches only (``complete`` says whether those are all): that costs a fraction of
+        ranking every match. A search raises SearchCancelled once ``cancelled()`` is
+        true.
+
+        A damaged index is rebuilt from the database and the query run again, and the
+        outcome says so; with ``mend`` off, IndexDamaged is raised for the caller to mend
+        it (the reader answers from the database meanwhile: see search_database)."""
+        try:
+            return self._search(query, limit, order, suggest, first, cancelled)
+        except IndexDamaged as exc:
+            if not mend:
+                raise
+            rebuilt = self.mend_index()
+            outcome = self._search(query, limit, order, suggest, first, cancelled)
+            return replace(outcome, notice=(
+                f"The search index was damaged ({exc}); rebuilt it from the database "
+                f"({rebuilt:,} papers)"
+            ))
+
+    def search_database(self, query: str, notice: str) -> SearchOutcome:
+        """The papers whose title, abstract or note contain every word of ``query`` (its
+        filters applied), in browsing order: the answer while the index cannot give one."""
+        parsed = parse_query(query)
+        words = [w.lower() for w in _WORD.findall(parsed.text)
+                 if w not in ("AND", "OR", "NOT")]
+        with self.session() as store:
+            ids = store.plain_match(words)
+            ids, _ = _filtered(store, ids, [], parsed.filters)
+        return SearchOutcome(query, ids, notice=notice)
+
+    def _search(
+        self, query: str, limit: int | None, order: str, suggest: bool,
+        first: int | None, cancelled: Callable[[], bool] | None,
+    ) -> SearchOutcome:
+        parsed = parse_query(query)
+        notice = None
+        if parsed.unknown:
+            notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"
+        if parsed.like:
+            outcome = self._search_like(query, parsed, notice)
+        elif not parsed.text:
+            # Browsing, or filters alone: the database answers, in browsing order.
+            with self.session() as store:
+                ids, _ = _filtered(store, store.all_ids(), [], parsed.filters)
+            outcome = SearchOutcome(query, ids, notice=notice)
+        else:
+            in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
+            in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
+            sorted_later = order != "relevance"
+            # The index ranks the query alone: it may stop at the first matches.
+            quick = first is not None and not in_db and not sorted_later
+            top: int | None = None if in_db or sorted_later else limit
+            if first is not None and quick:
+                top = first if limit is None else min(limit, first)
+            hits = self.index.search(
+                ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled
+            )
+            ids, scores = hits.ids, hits.scores
+            if in_db:
+                with self.session() as store:
+                    ids, scores = _filtered(store, ids, scores, in_db)
+            if hits.fell_back and notice is None:
+                notice = "Could not read that query; searched its words instead"
+            complete = first is None or not quick or len(hits.ids) < first
+            outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete)
+            if not ids and suggest and notice is None:
+                outcome = replace(outcome, suggestion=self.suggestion(query))
+        if parsed.text or parsed.like:
+            building = self.index.partial()
+            if building is not None and outcome.notice is None:
+                done, total = building
+                outcome = replace(outcome, notice=f"partial: {done:,} of {total:,} indexed")
+        if order != "relevance":
+            with self.session() as store:
+                ordered = store.sort_ids(outcome.ids, order)
+            outcome = replace(outcome, ids=ordered, scores=[])
+        if limit is not None:
+            outcome = replace(outcome, ids=outcome.ids[:limit], scores=outcome.scores[:limit])
+        return outcome
+
+    def suggestion(self, query: str) -> str:
+        """A "did you mean" for a query that found nothing: ``query`` with the words the
+        index lacks corrected, if that query finds papers; else nothing."""
+        parsed = parse_query(query)
+        if not parsed.text or parsed.like or parsed.unknown:
+            return ""
+        corrections = self.index.corrections(parsed.text)
+        if not corrections:
+            return ""
+        suggested = query
+        for word, nearest in corrections:
+            at = re.search(rf"(?<!\S){re.escape(word)}(?!\S)", suggested)
+            if at is not None:
+                suggested = suggested[: at.start()] + nearest + suggested[at.end() :]
+        return suggested if self.search(suggested, limit=1, suggest=False).ids else ""
+
+    def _search_like(self, query: str, parsed: ParsedQuery, notice: str | None) -> SearchOutcome:
+        """Rank papers by how much they share with one paper, or with the starred ones."""
+        with self.session() as store:
+            if parsed.like.lower() == "starred":
+                # The most recently starred first, so a long-starred past doesn't drown
+                # what the user is after now.
+                targets = [
+                    r[0]
+                    for r in store.conn.execute(
+                        "SELECT id FROM papers WHERE starred = 1 ORDER BY updated_at DESC "
+                        "LIMIT ?",
+                        (PROFILE_SIZE,),
+                    )
+                ]
+                label = f"your {len(targets):,} starred papers" if targets else ""
+                if not targets:
+                    return SearchOutcome(
+                        query, [], notice="Star a few papers first: like:starred ranks papers "
+                        "by what they share with your starred ones",
+                    )
+            else:
+                ref = parsed.like
+                found = int(ref) if ref.isdigit() else store.id_for_key(ref)
+                if found is None or store.paper(found) is None:
+                    return SearchOutcome(query, [], notice=f"like: no paper with key {ref!r}")
+                targets = [found]
+                label = ""
+            papers = store.papers(targets)
+        if not label:
+            label = f"“{plain_line(papers[0].title) or papers[0].citekey}”"
+        text = "\n".join(f"{p.title}\n{to_plain(p.abstract)}" for p in papers)
+        hits, key_terms = self.index.similar(text, exclude=targets, limit=None)
+        ids, scores = hits.ids, hits.scores
+        terms: frozenset[str] = frozenset()
+        if parsed.text:
+            matched = self.index.search(ParsedQuery(parsed.text))
+            within = set(matched.ids)
+            keep = [i in within for i in ids]
+            ids = [i for i, k in zip(ids, keep, strict=True) if k]
+            scores = [x for x, k in zip(scores, keep, strict=True) if k]
+            terms = matched.terms
+        if parsed.filters:
+            with self.session() as store:
+                ids, scores = _filtered(store, ids, scores, list(parsed.filters))
+        return SearchOutcome(
+            query, ids, scores, terms, notice, key_terms=tuple(key_terms), like=label
+        )
+
+    def why(self, paper: Paper, outcome: SearchOutcome) -> list[str]:
+        """The key terms a "like" ranking shares with ``paper``: why it ranks."""
+        if not outcome.key_terms:
+            return []
+        from reader.search.index import shared_terms
+
+        return shared_terms(f"{paper.title}\n{to_plain(paper.abstract)}", list(outcome.key_terms))
+
+    def resolve(self, ref: str) -> Resolution:
+        """The paper named by an id, a citation key, or an unambiguous query."""
+        ref = ref.strip()
+        if ref.isdigit():
+            paper = self.store.paper(int(ref))
+            if paper is not None:
+                return Resolution(paper)
+        key_id = self.store.id_for_key(ref)
+        if key_id is not None:
+            return Resolution(self.store.paper(key_id))
+        found = self.search(ref)
+        papers = self.store.papers(found.ids[:10])
+        if len(found.ids) == 1:
+            return Resolution(papers[0], total=1)
+        return Resolution(None, papers, total=len(found.ids))

@@ -1,0 +1,165 @@
+"""Keeping a library safe: backups, restoring one, and the doctor that checks the
+database and the index and says what to do about damage."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reader.locations import LibraryPaths
+from reader.store.backup import (
+    automatic_backup,
+    check_library_file,
+    copy_database,
+    set_aside,
+    stamp,
+)
+from reader.store.database import migrations
+
+if TYPE_CHECKING:
+    pass
+
+from reader.library.base import LibraryBase
+
+
+class DoctorReport(list[str]):
+    """The lines ``reader doctor`` prints; ``ok`` is False when a problem remains."""
+
+    ok: bool = True
+
+
+def damaged_advice(root: Path) -> str:
+    """What to do about a damaged database: the newest backup to restore, if there is one."""
+    # `reader backup` writes to backups/ unless given a file, which people put beside the
+    # library: in its directory or next to it.
+    found = [p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")]
+    for place in (root, root.parent):
+        found += [p for p in place.glob("*.sqlite") if p != root / "library.sqlite"
+                  and _is_sqlite(p)]
+    backups = sorted(set(found), key=lambda p: p.stat().st_mtime)
+    if not backups:
+        return (
+            "no backup found; the file is left untouched (copy it somewhere safe before "
+            "trying sqlite3's .recover)"
+        )
+    return f"restore the newest backup with: reader restore {backups[-1]}"
+
+
+def restore_damaged(root: Path, source: Path) -> Path:
+    """Put a backup in place of a damaged database, which can be neither opened nor backed
+    up: it is moved aside whole into ``backups/``. Returns where it went."""
+    database = LibraryPaths(root).database
+    check_library_file(source, migrations()[-1][0])
+    aside = set_aside(database, root / "backups")
+    copy_database(source, database)
+    return aside
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether a file starts as an SQLite database does."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+class Upkeep(LibraryBase):
+    """Keeping a library safe (mixed into :class:`reader.library.core.Library`)."""
+
+    def backup(self, dest: Path | None = None) -> Path:
+        """A consistent copy of the database (safe while the reader runs elsewhere)."""
+        target = dest or self.paths.root / "backups" / f"library-{stamp()}.sqlite"
+        return copy_database(self.paths.database, target)
+
+    def restore(self, source: Path) -> Path | None:
+        """Replace the database with a backup; the current one is backed up first, and the
+        search index is rebuilt from what was restored. Returns that first backup."""
+        check_library_file(source, migrations()[-1][0])
+        saved = automatic_backup(self.paths.database, self.paths.root / "backups", "pre-restore")
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        try:
+            with self.session() as store:
+                src.backup(store.conn)
+        finally:
+            src.close()
+        self.close()
+        with self.session() as store:
+            store.migrate()
+        self.rebuild_index()
+        return saved
+
+    def doctor(self) -> DoctorReport:
+        """Check the database and the index; repair what is safe (the index); say what.
+
+        The database is only ever read here: a damaged one is reported with the way back (a
+        backup), never "repaired" by dropping what SQLite cannot read.
+        """
+        report = DoctorReport()
+        with self.session() as store:
+            try:
+                problems = [r[0] for r in store.conn.execute("PRAGMA integrity_check(10)")]
+                if problems == ["ok"]:
+                    orphans = store.conn.execute("PRAGMA foreign_key_check").fetchall()
+                    counts = store.stats()
+                    generation = store.generation()
+                    schema = store.schema_version
+            except sqlite3.DatabaseError as exc:
+                problems = [str(exc)]
+        if problems != ["ok"]:
+            report.ok = False
+            # SQLite's first finding, on one line ("*** in database main ***" opens it).
+            first = "; ".join(
+                line for line in problems[0].splitlines() if not line.startswith("***")
+            )
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            report.append(f"database: DAMAGED: {first}{more}")
+            report.append(damaged_advice(self.paths.root))
+            report.append("search index: not checked (the database comes first)")
+            return report
+        report.append(
+            f"database: ok (schema {schema}; {counts['papers']:,} papers, "
+            f"{counts['starred']:,} starred, {counts['with_notes']:,} with notes)"
+        )
+        if orphans:
+            report.ok = False
+            tables = sorted({row[0] for row in orphans})
+            report.append(
+                f"foreign keys: {len(orphans):,} rows of {', '.join(tables)} point at missing "
+                "rows (left as they are; nothing is deleted)"
+            )
+        why = self._index_problem(generation)
+        if why is None:
+            report.append(
+                f"search index: ok ({counts['papers']:,} documents, generation {generation})"
+            )
+            return report
+        rebuilt = self.mend_index()
+        report.append(f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)")
+        return report
+
+    def _index_problem(self, generation: int) -> str | None:
+        """What is wrong with the index against a database at ``generation``, if anything."""
+        if not self.index.usable():
+            return "missing or unreadable"
+        damage = self.index.check()
+        if damage is not None:
+            return f"damaged ({damage})"
+        indexed = self.index.generation
+        if indexed < generation:
+            return f"behind the database (generation {indexed} < {generation})"
+        if indexed > generation:
+            return (
+                f"ahead of the database (generation {indexed} > {generation}): built from "
+                "another copy"
+            )
+        in_index = self.index.ids()
+        with self.session() as store:
+            in_db = set(store.all_ids())
+        if in_index != in_db:
+            return (
+                f"{len(in_index - in_db):,} documents of papers no longer in the database, "
+                f"{len(in_db - in_index):,} papers missing"
+            )
+        return None
