@@ -14,19 +14,9 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult
-from reader.sources.jsonsniff import (
-    JsonRecord,
-    Outcome,
-    build_result,
-    clean_abstract,
-    clean_title,
-    finish_record,
-    iso_date,
-    load_records,
-    record_label,
-    string_list,
-    text_value,
-)
+from reader.sources.jsonfields import clean_abstract, clean_title, iso_date, string_list, text_value
+from reader.sources.jsonload import JsonRecord, load_records
+from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import arxiv_url, normalize_arxiv_id, normalize_doi
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported

@@ -18,21 +18,16 @@ from reader.record import (
     keep_written_doi,
 )
 from reader.sources import ParseResult
-from reader.sources.jsonsniff import (
-    TITLE_MAX,
-    JsonRecord,
-    Outcome,
-    build_result,
+from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
-    finish_record,
     iso_date,
-    load_records,
-    record_label,
     string_list,
     text_value,
     year_value,
 )
+from reader.sources.jsonload import JsonRecord, load_records
+from reader.sources.jsonsniff import TITLE_MAX, Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.text.render import plain_line
 

@@ -13,20 +13,20 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult
-from reader.sources.jsonsniff import (
-    JsonRecord,
-    Outcome,
-    build_result,
+from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
-    convert_records,
     date_from_epoch_ms,
-    finish_record,
-    iter_lines,
-    load_records,
-    record_label,
     string_list,
     venue_from_text,
+)
+from reader.sources.jsonload import JsonRecord, iter_lines, load_records
+from reader.sources.jsonsniff import (
+    Outcome,
+    build_result,
+    convert_records,
+    finish_record,
+    record_label,
 )
 from reader.text.identifiers import openreview_id, openreview_url
 

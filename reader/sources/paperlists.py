@@ -16,20 +16,16 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult
-from reader.sources.jsonsniff import (
-    JsonRecord,
-    Outcome,
-    build_result,
+from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
-    finish_record,
-    load_records,
-    record_label,
     string_list,
     text_value,
     venue_from_text,
     year_value,
 )
+from reader.sources.jsonload import JsonRecord, load_records
+from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import normalize_doi, openreview_id, openreview_url
 
 # How venues are spelled, by the lower-case name paperlists uses for their folders and files.

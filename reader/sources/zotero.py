@@ -17,16 +17,9 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
-from reader.sources.jsonsniff import (
-    JsonRecord,
-    Outcome,
-    build_result,
-    clean_abstract,
-    clean_title,
-    finish_record,
-    iso_date,
-    record_label,
-)
+from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
+from reader.sources.jsonload import JsonRecord
+from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 
 __all__ = ["looks_like_zotero", "parse"]

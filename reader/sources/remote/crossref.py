@@ -6,7 +6,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reader.models import PaperRecord
-from reader.sources.jsonsniff import clean_abstract, clean_title, iso_date, string_list
+from reader.sources.jsonfields import clean_abstract, clean_title, iso_date, string_list
 from reader.sources.remote.client import ACCEPT_JSON, Client, Failure, Outcome, read_json
 from reader.sources.remote.markup import jats_to_text
 from reader.sources.seed import TITLE_MAX

@@ -1,0 +1,155 @@
+"""Field helpers shared by the JSON importers: each accepts any JSON value and never
+raises (text, titles, abstracts, lists, years, dates, venues)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from typing import Any
+
+from reader.text.sanitize import clean_imported
+
+# --- field helpers --------------------------------------------------------------------------
+
+# Only what needs replacing: a run of blanks or a tab (not every single space).
+_H_SPACE = re.compile(r"[ \t]{2,}|\t")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d|21\d\d)(?!\d)")
+# A venue acronym has at least two capitals: ICLR, NeurIPS, CoRL, TMLR, COLM.
+_ACRONYM = re.compile(r"(?<![\w-])[A-Za-z]*[A-Z][a-z]*[A-Z][A-Za-z]*(?![\w-])")
+# Acronym-shaped words that name a site or a status, not a venue.
+_NOT_VENUES = frozenset({"OpenReview", "TL", "DR", "PDF", "URL", "DOI", "ID"})
+_MIN_YEAR, _MAX_YEAR = 1800, 2199
+
+
+def text_value(value: Any) -> str:
+    """``value`` as text: strings as they are, integers as digits, anything else empty."""
+    if isinstance(value, str):
+        if value.isascii():
+            return value  # no surrogate to check for (most values: a C check, no copy)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            # JSON can escape half a surrogate pair ("\\ud800"), which UTF-8 cannot store.
+            return _SURROGATE.sub("\ufffd", value)
+        return value
+    # Numbers do turn up where text belongs (an id, a numeric title); other types are junk.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return ""
+
+
+def clean_title(value: Any) -> str:
+    """Imported single-line text (title, name, venue): cleaned, whitespace folded."""
+    return " ".join(clean_imported(text_value(value)).split())
+
+
+def _fold_blanks(line: str) -> str:
+    """Runs of blanks and tabs as one space (the substring tests skip the regex for the
+    usual line, which has neither)."""
+    if "  " in line or "\t" in line:
+        return _H_SPACE.sub(" ", line)
+    return line
+
+
+def clean_abstract(value: Any, *, unwrap: bool = False, indented_paragraphs: bool = False) -> str:
+    """Imported abstract: cleaned, stripped, runs of spaces folded, paragraph breaks kept.
+
+    ``unwrap`` joins hard-wrapped lines within a paragraph; ``indented_paragraphs`` also
+    starts a paragraph at every indented line, as arXiv abstracts mark them.
+    """
+    text = clean_imported(text_value(value))
+    if indented_paragraphs:
+        text = re.sub(r"\n(?=[ \t]+\S)", "\n\n", text.strip("\n"))
+    paragraphs = []
+    for block in _BLANK_LINES.split(text):
+        lines = [_fold_blanks(line).strip() for line in block.split("\n")]
+        lines = [line for line in lines if line]
+        if lines:
+            paragraphs.append((" " if unwrap else "\n").join(lines))
+    return "\n\n".join(paragraphs)
+
+
+def string_list(value: Any, separator: str | None = None) -> list[str]:
+    """Distinct non-empty cleaned strings from a list, or from a string split on the
+    ``separator`` regex (the whole string when None)."""
+    if isinstance(value, list):
+        items = [text_value(item) for item in value]
+    else:
+        text = text_value(value)
+        items = re.split(separator, text) if separator else [text]
+    seen: dict[str, None] = {}
+    for item in items:
+        cleaned = clean_title(item)
+        if cleaned:
+            seen.setdefault(cleaned, None)
+    return list(seen)
+
+
+def year_value(value: Any) -> int | None:
+    """A plausible year from an integer or a string that holds one, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if _MIN_YEAR <= value <= _MAX_YEAR else None
+    if isinstance(value, str):
+        match = _YEAR.search(value)
+        return int(match.group(1)) if match else None
+    return None
+
+
+def iso_date(year: Any, month: Any = None, day: Any = None) -> str | None:
+    """``2020-05-01``, ``2020-05`` or ``2020`` from parts that may be numbers or digits."""
+    y = _small_int(year)
+    if y is None or not _MIN_YEAR <= y <= _MAX_YEAR:
+        return None
+    m = _small_int(month)
+    if m is None or not 1 <= m <= 12:
+        return f"{y:04d}"
+    d = _small_int(day)
+    if d is not None:
+        try:
+            return date(y, m, d).isoformat()
+        except ValueError:
+            pass  # 30 February: the month is still right
+    return f"{y:04d}-{m:02d}"
+
+
+def _small_int(value: Any) -> int | None:
+    """An integer from an int or a short digit string (as CSL date parts often are)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 4:
+        return int(value.strip())
+    return None
+
+
+def date_from_epoch_ms(value: Any) -> str | None:
+    """ISO date (UTC) of a millisecond timestamp such as OpenReview's ``cdate``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    if not _MIN_YEAR <= moment.year <= _MAX_YEAR:
+        return None
+    return moment.date().isoformat()
+
+
+def venue_from_text(text: str) -> tuple[str | None, int | None]:
+    """Venue acronym and year named in text such as ``Submitted to ICLR 2026``."""
+    year_match = _YEAR.search(text)
+    candidates = [m for m in _ACRONYM.finditer(text) if m.group(0) not in _NOT_VENUES]
+    year = int(year_match.group(1)) if year_match else None
+    if not candidates:
+        return None, year
+    if year_match is None:
+        return candidates[0].group(0), None
+    # The venue is the acronym nearest the year, preferring one before it ("ICLR 2026 …").
+    before = [m for m in candidates if m.end() <= year_match.start()]
+    chosen = before[-1] if before else candidates[0]
+    return chosen.group(0), year
