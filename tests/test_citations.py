@@ -9,7 +9,8 @@ from typing import Any
 import bibtexparser
 import pytest
 
-from reader.cite.citations import bibtex_entry, make_citekey
+from reader.cite.citations import bibtex_entry
+from reader.cite.keys import make_citekey
 from reader.models import Paper
 
 GDPVAL_TITLE = "GDPval: a benchmark evaluating AI model capabilities on real-world tasks"

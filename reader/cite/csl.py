@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reader.cite.citations import entry_key
+from reader.cite.keys import entry_key
 from reader.models import Paper
 from reader.record import (
     COLUMN_VARIABLES,

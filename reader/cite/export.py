@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reader.cite.citations import entry_key
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, render
+from reader.cite.keys import entry_key
 from reader.models import Paper
 from reader.record import source_doi
 from reader.text.render import plain_line, to_plain

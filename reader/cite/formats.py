@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from reader.cite.citations import bibtex_entry, entry_key
+from reader.cite.citations import bibtex_entry
 from reader.cite.csl import BUNDLED_STYLES as _BUNDLED
 from reader.cite.csl import (
     OUTPUTS,
@@ -33,6 +33,7 @@ from reader.cite.csl import (
     paper_url,
 )
 from reader.cite.format_names import CITATION_FORMATS
+from reader.cite.keys import entry_key
 from reader.models import Paper
 from reader.text.render import to_plain
 from reader.text.titles import DERIVED_MARK

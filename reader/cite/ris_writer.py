@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.cite.citations import entry_key
 from reader.cite.csl import csl_names, csl_type, paper_url
+from reader.cite.keys import entry_key
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.text.render import to_plain

@@ -9,7 +9,7 @@ exactly what changed.
 
 from __future__ import annotations
 
-from reader.cite.citations import CITEKEY
+from reader.cite.keys import CITEKEY
 from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, StoreError, migrations
 from reader.store.edits import Edits, edited_record
 from reader.store.marks import Marks

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from reader.cite.citations import CITEKEY
+from reader.cite.keys import CITEKEY
 from reader.models import ImportSummary, PaperRecord
 from reader.store.clock import now
 from reader.store.notes import (

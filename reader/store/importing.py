@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reader.cite.citations import CitekeyAllocator, usable_key
+from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.models import ImportSummary, PaperRecord
 from reader.record import NAME_VARIABLES, family_key, is_anonymous
 from reader.store.clock import now

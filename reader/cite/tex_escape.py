@@ -1,0 +1,212 @@
+"""Field values written as BibTeX: special characters escaped, TeX the source wrote kept as
+TeX, title words brace-protected from case changes, braces balanced whatever the input."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pylatexenc.latexencode import unicode_to_latex
+
+# LaTeX escapes for text fields. Braces are handled separately (see _escape_braces).
+TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "_": r"\_",
+    "#": r"\#",
+    "$": r"\$",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+# BibTeX counts every brace, escaped or not, when it looks for the end of a value, so a
+# stray "\}" would end the field early. "\{" and "\}" are only safe when the braces nest;
+# otherwise the brace-free text commands are used instead.
+NESTING_BRACES = {"{": r"\{", "}": r"\}"}
+LONE_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+
+# Math in stored text ($…$, $$…$$, \(…\), \[…\]), which every source we read writes in TeX
+# and an export writes back as it is. A "$" that opens or closes on a space is no math
+# delimiter ("costs $5 and $6").
+MATH = r"\$\$.+?\$\$|\$(?!\s)(?:[^$\\]|\\.)+?(?<!\s)\$|\\\(.+?\\\)|\\\[.+?\\\]"
+TEX_MATH = re.compile(MATH, re.DOTALL)
+# What an abstract read from a .bib file holds as TeX: math, and commands or control
+# symbols (\backslash, \%, \').
+TEX_KEPT = re.compile(MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\s])", re.DOTALL)
+# A private-use character stands in for math while a title's words are protected.
+KEPT_MARK = "\ue000"
+
+# A standalone "and" inside one author's name would split it into two authors.
+_AND_WORD = re.compile(r"(?<!\S)(and)(?!\S)", re.IGNORECASE)
+
+
+def escape_name_part(text: str) -> str:
+    """A part of a name, escaped; braced when a comma or an "and" would split it."""
+    escaped = _AND_WORD.sub(r"{\1}", escape_text(text))
+    return "{" + escaped + "}" if "," in escaped else escaped
+
+
+def ascii_field(name: str, value: str) -> str:
+    """A field value with non-ASCII characters as LaTeX (text) or percent-encoded (URL, DOI)."""
+    if value.isascii():
+        return value
+    if name in ("url", "doi", "eprint"):
+        # Identifiers are not LaTeX: an IRI's characters become UTF-8 percent escapes, the
+        # "%" escaped for LaTeX like the others in escape_url.
+        return "".join(
+            c if c.isascii() else "".join(f"\\%{b:02X}" for b in c.encode("utf-8"))
+            for c in value
+        )
+    # Braces around each replacement ("{\\'e}"): BibTeX then treats the accented letter as one
+    # character when it sorts, abbreviates or changes case.
+    return unicode_to_latex(
+        value,
+        non_ascii_only=True,
+        replacement_latex_protection="braces-all",
+        unknown_char_policy=unknown_char,
+    )
+
+
+def unknown_char(char: str) -> str:
+    """LaTeX for a character pylatexenc has no command for (CJK, emoji): its code point."""
+    return f"{{\\symbol{{\"{ord(char):04X}}}}}"
+
+
+def fold(text: str) -> str:
+    """Text on one line: whitespace and control characters become single spaces."""
+    out: list[str] = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if ch.isspace() or category in ("Cc", "Zl", "Zp"):
+            out.append(" ")
+        elif category == "Cs":
+            # A lone surrogate cannot be encoded when the entry is written to a file.
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def braces_nest(text: str) -> bool:
+    """Whether every brace in the text has a partner, in order."""
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def escape_text(text: str, braces: dict[str, str] | None = None) -> str:
+    """Text with BibTeX/LaTeX special characters escaped."""
+    if braces is None:
+        braces = NESTING_BRACES if braces_nest(text) else LONE_BRACES
+    return "".join(TEXT_ESCAPES.get(c) or braces.get(c) or c for c in text)
+
+
+def escape_tex(text: str, kept: re.Pattern[str]) -> str:
+    """Text for a BibTeX field with what ``kept`` matches (TeX) written as it is.
+
+    Around it, what plain text means literally is escaped (a lone "%", "&", "_", "$" …).
+    With :data:`TEX_KEPT`, TeX read from a .bib file is written back unchanged, so an
+    import of the export reads the same text again.
+    """
+    if not braces_nest(text):
+        # BibTeX counts every brace, so TeX with unpaired ones cannot be written as it is.
+        return escape_text(text, LONE_BRACES)
+    tex = kept is TEX_KEPT
+    if tex and not tex_braces_nest(text):
+        tex, kept = False, TEX_MATH
+    out: list[str] = []
+    last = 0
+    for match in kept.finditer(text):
+        if not (tex or tex_braces_nest(match.group(0))):
+            continue  # math whose braces pair with escaped ones outside it
+        out.append(escape_around_tex(text[last : match.start()], tex))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(escape_around_tex(text[last:], tex))
+    return "".join(out)
+
+
+def tex_braces_nest(text: str) -> bool:
+    """Whether braces nest both counting "\\{" and "\\}" (as BibTeX does) and not (as TeX)."""
+    return braces_nest(text) and braces_nest(re.sub(r"\\[{}]", "", text))
+
+
+def escape_around_tex(text: str, tex: bool) -> str:
+    """The text between kept TeX: specials escaped; braces kept when the source is TeX."""
+    if not tex:
+        return escape_text(text, NESTING_BRACES)
+    # "~" stays: in TeX source it is a tie, and the renderer reads it as one.
+    return "".join(c if c == "~" else TEXT_ESCAPES.get(c, c) for c in text)
+
+
+def escape_title(title: str) -> str:
+    """An escaped title whose mixed-case words are brace-protected from case changes.
+
+    Math is written as the title holds it, braced so that BibTeX does not recase it; the
+    words around it are escaped and protected as usual.
+    """
+    braces = NESTING_BRACES if braces_nest(title) else LONE_BRACES
+    kept: list[str] = []
+    if braces is NESTING_BRACES and KEPT_MARK not in title:
+
+        def mark(match: re.Match[str]) -> str:
+            if not tex_braces_nest(match.group(0)):
+                return match.group(0)
+            kept.append("{" + match.group(0) + "}")
+            return KEPT_MARK
+
+        title = TEX_MATH.sub(mark, title)
+    escaped = " ".join(escape_title_word(w, braces) for w in title.split(" "))
+    if not kept:
+        return escaped
+    pieces = iter(kept)
+    return re.sub(KEPT_MARK, lambda _m: next(pieces), escaped)
+
+
+def escape_title_word(word: str, braces: dict[str, str]) -> str:
+    """One escaped title word, its core wrapped in braces if styles must not recase it."""
+    alnum = [i for i, c in enumerate(word) if c.isalnum()]
+    if not alnum:
+        return escape_text(word, braces)
+    start, end = alnum[0], alnum[-1] + 1
+    core = word[start:end]
+    # Protect acronyms and mixed case (GDPval, KaLM-Embedding-V2, LLMs) and lone capitals
+    # other than "A" (Vitamin D, Am I …). The protecting braces go around the core only, so
+    # they open on a letter: "{\" would make BibTeX treat the group as an accent command.
+    # A core holding braces of its own is left alone rather than risk unbalancing it.
+    protect = (
+        any(c.isupper() for c in core[1:]) or (len(core) == 1 and core.isupper() and core != "A")
+    ) and not any(c in "{}" for c in core)
+    escaped = escape_text(core, braces)
+    if protect:
+        escaped = "{" + escaped + "}"
+    return escape_text(word[:start], braces) + escaped + escape_text(word[end:], braces)
+
+
+def escape_name(name: str) -> str:
+    """One author name, escaped so BibTeX reads it as exactly one name."""
+    escaped = _AND_WORD.sub(r"{\1}", escape_text(name))
+    # BibTeX takes at most two commas ("von Last, Jr, First"); anything more is not a
+    # personal name, so it is braced whole, like a corporate author.
+    if escaped.count(",") > 1:
+        escaped = "{" + escaped + "}"
+    return escaped
+
+
+def escape_url(url: str) -> str:
+    """A URL written verbatim except for what would break the braces or LaTeX."""
+    # Percent-encoding keeps the URL meaning the same; the "%" itself then needs "\%"
+    # because LaTeX reads it as a comment when BibTeX copies the URL into the .bbl file.
+    url = url.replace(" ", "%20").replace("{", "%7B").replace("}", "%7D").replace("\\", "%5C")
+    return url.replace("%", r"\%")
+
+
+def escape_doi(doi: str) -> str:
+    """A DOI written verbatim, minus characters that cannot appear in a braced value."""
+    return "".join(c for c in doi if c not in "{}\\ ").replace("%", r"\%")
