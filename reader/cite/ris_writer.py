@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.cite.csl import csl_names, csl_type, paper_url
+from reader.cite.csl_items import csl_names, csl_type, paper_url
 from reader.cite.keys import entry_key
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi

@@ -1,0 +1,244 @@
+"""Papers as CSL items: the record's type, names, dates and variables, with the meaning of
+BibTeX entry types and fields the styles expect (chapters, theses, series)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from reader.cite.csl_fixes import GOES_ON
+from reader.cite.csl_styles import Style
+from reader.cite.keys import entry_key
+from reader.models import Paper
+from reader.record import (
+    COLUMN_VARIABLES,
+    NAME_VARIABLES,
+    names_go_on,
+    source_doi,
+    split_name,
+)
+from reader.text.render import plain_line, to_plain
+
+ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+# Words citeproc-py must not recase: a capital after the first letter (arXiv, GDPval, LLMs), or a
+# Greek letter first (a symbol from rendered math, "α-nets": no style wants "Α-Nets").
+_KEEP_CASE = re.compile(r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u1fff])\S*")
+
+# BibTeX entry types whose ``type`` field names the sectional unit ("Part", "Section"), not a
+# genre: CSL styles read a chapter's genre as "Introduction to" the book (Chicago's "to").
+_UNIT_TYPES = frozenset({"inbook", "incollection", "bookinbook", "suppbook", "suppcollection"})
+# What a thesis is when its BibTeX entry type says so and no ``type`` field does.
+_THESIS_GENRES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis"}
+# Types whose BibTeX ``number`` is the volume's number in its series.
+_SERIES_NUMBERED = frozenset({"book", "chapter", "paper-conference"})
+_ORDINAL_WORDS = {
+    word: n
+    for n, words in enumerate(
+        ("first 1st", "second 2nd", "third 3rd", "fourth 4th", "fifth 5th", "sixth 6th",
+         "seventh 7th", "eighth 8th", "ninth 9th", "tenth 10th"),
+        start=1,
+    )
+    for word in words.split()
+}
+
+
+def csl_type(paper: Paper) -> str:
+    """The CSL item type: the source's, else paper-conference, article-journal, article
+    (preprint) or manuscript from the venue."""
+    venue = (paper.venue or "").strip().lower()
+    kind = (paper.kind or "").strip().lower()
+    if venue.startswith("arxiv") or (not venue and paper.arxiv_id and not paper.csl.get("type")):
+        return "article"
+    stored = paper.csl.get("type")
+    if isinstance(stored, str) and stored:
+        return stored
+    if not venue:
+        return "manuscript"
+    if kind in ("article", "article-journal", "journal-article"):
+        return "article-journal"
+    return "paper-conference"
+
+
+def csl_names(paper: Paper, variable: str = "author") -> list[dict[str, Any]]:
+    """The paper's names of one variable as CSL names: as the source structured them, else
+    split from the display names (authors only)."""
+    stored = paper.csl.get(variable)
+    if variable != "author":
+        return list(stored) if isinstance(stored, list) else []
+    if isinstance(stored, list) and len(stored) == len(paper.authors or []):
+        return list(stored)
+    return [n for n in (split_name(plain_line(a)) for a in paper.authors or []) if n]
+
+
+def paper_url(paper: Paper) -> str | None:
+    """The paper's own URL, else its arXiv or OpenReview page; None when it has none."""
+    if paper.url and paper.url.strip():
+        return paper.url.strip()
+    if paper.arxiv_id:
+        return f"https://arxiv.org/abs/{paper.arxiv_id}"
+    if paper.openreview_id:
+        return f"https://openreview.net/forum?id={paper.openreview_id}"
+    return None
+
+
+def _issued(paper: Paper) -> dict[str, Any] | None:
+    """CSL date parts from the ISO date when it agrees with the year, else from the year."""
+    match = ISO_DATE.match(paper.date or "")
+    if match and (paper.year is None or int(match.group(1)) == paper.year):
+        parts = [int(p) for p in match.groups() if p is not None]
+        if len(parts) < 2 or 1 <= parts[1] <= 12:
+            return {"date-parts": [parts]}
+    if paper.year is not None:
+        return {"date-parts": [[paper.year]]}
+    return None
+
+
+def one_line(text: str) -> str:
+    """Plain text on one line (LaTeX and Markdown rendered, whitespace folded)."""
+    return plain_line(text or "")
+
+
+def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
+    """The paper as a CSL-JSON item, ``id`` being its citation key; strings are plain text.
+
+    Everything the record holds goes in: the source's type, names, volume, issue, pages,
+    publisher and the rest of its CSL variables.
+    """
+    item: dict[str, Any] = {"id": entry_key(paper), "type": csl_type(paper)}
+    title = one_line(paper.title)
+    if title and not (paper.title_derived and paper.csl.get("type")):
+        item["title"] = title
+    names = csl_names(paper)
+    if names:
+        item["author"] = names
+    stored_issued = paper.csl.get("issued")
+    issued = stored_issued if isinstance(stored_issued, dict) else _issued(paper)
+    if issued:
+        item["issued"] = issued
+    venue = one_line(paper.venue or "")
+    if item["type"] == "article" and not paper.csl.get("type"):
+        # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it.
+        item["publisher"] = "arXiv"
+        if paper.arxiv_id:
+            item["number"] = paper.arxiv_id
+    elif venue:
+        item["container-title"] = venue
+    for variable, value in paper.csl.items():
+        if variable not in item and variable not in COLUMN_VARIABLES:
+            item[variable] = value
+    doi = source_doi(paper.csl, paper.doi)
+    if doi and doi.strip():
+        item["DOI"] = doi.strip()
+    url = paper_url(paper)
+    if url:
+        item["URL"] = url
+    if abstract and paper.abstract and paper.abstract.strip():
+        item["abstract"] = to_plain(paper.abstract).strip()
+    keywords = [k.strip() for k in paper.keywords or [] if k.strip()]
+    if keywords:
+        item["keyword"] = ", ".join(keywords)
+    source_fields = {
+        fmt: fields for fmt, fields in (paper.extra or {}).items()
+        if isinstance(fields, dict) and fields
+    }
+    bibtex = source_fields.get("bibtex")
+    if bibtex and paper.arxiv_id and "eprint" not in bibtex:
+        # The BibTeX record's eprint fields, which the record holds as its arXiv id.
+        bibtex = source_fields["bibtex"] = {
+            **bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"
+        }
+    if bibtex and "title" in item and item["title"] != " ".join((paper.title or "").split()):
+        # A BibTeX title is kept as TeX: the item has its text, custom the TeX it came as.
+        source_fields["bibtex"] = {**bibtex, "title": paper.title}
+    if source_fields:
+        # CSL's place for data without a variable (styles ignore it): the source's own fields
+        # and entry type, by format, so that an import of the item gives them back.
+        item["custom"] = source_fields
+    return item
+
+
+def _protect_case(text: str) -> str:
+    """Text for citeproc with mixed-case words (arXiv, GDPval) in ``nocase`` spans.
+
+    The spans wrap whole space-separated words: citeproc-py joins the words of a recased
+    string with single spaces, so a span ending inside a word would split it.
+    """
+    return _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
+
+
+def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> dict[str, Any]:
+    """The CSL item handed to citeproc-py: our id, case protection, only what styles use.
+
+    citeproc-py's HTML formatter escapes the style's own text but not the item's, so for HTML
+    the item's strings are escaped here (a title "<b>" must not become markup).
+    """
+    item = csl_item(paper, abstract=style.uses_abstract)
+    item["id"] = item_id
+    item.pop("keyword", None)
+    from citeproc import VARIABLES
+
+    # citeproc-py warns on stderr about any variable it does not know (a source's "WOS").
+    for variable in [v for v in item if v not in ("id", "type")]:
+        if variable.replace("-", "_") not in VARIABLES:
+            del item[variable]
+    for variable in NAME_VARIABLES:
+        if isinstance(item.get(variable), list) and item[variable] and names_go_on(
+            paper.extra, variable
+        ):
+            # CSL has no "and others": one more name makes the style end the list as it ends a
+            # long one, and _fix_entry turns that name into "et al." if the style shows it.
+            item[variable] = [*item[variable], {"family": GOES_ON}]
+    _bibtex_to_csl_meaning(item, paper)
+    if "page" in item:
+        # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
+        item["page"] = str(item["page"]).replace("\u2013", "-").replace("--", "-")
+    if "issued" in item and "issued" not in paper.csl:
+        # The cited year only: a stored full date is often the arXiv or OpenReview submission
+        # day, which APA and IEEE would print as if it were the publication date.
+        item["issued"] = {"date-parts": [item["issued"]["date-parts"][0][:1]]}
+    if escape:
+        for field, value in item.items():
+            if field in NAME_VARIABLES and isinstance(value, list):
+                item[field] = [
+                    {k: html_escape(v) if isinstance(v, str) else v for k, v in n.items()}
+                    for n in value
+                ]
+            elif isinstance(value, str) and field not in ("id", "type"):
+                item[field] = html_escape(value)
+    for field in ("title", "container-title", "publisher", "collection-title"):
+        if field in item:
+            item[field] = _protect_case(item[field])
+    return item
+
+
+def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
+    """Variables a BibTeX record fills with BibTeX's meaning, given to styles with CSL's.
+
+    The record keeps them as the source wrote them (an export writes them back); a style
+    needs what CSL means by them.
+    """
+    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
+    kind = source.get("@type") if isinstance(source, dict) else None
+    kind = kind.lower() if isinstance(kind, str) else ""
+    if kind in _UNIT_TYPES:
+        item.pop("genre", None)
+    elif kind in _THESIS_GENRES and not item.get("genre"):
+        item["genre"] = _THESIS_GENRES[kind]
+    edition = item.get("edition")
+    if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
+        # "Second": styles print a numeric edition as their own "2nd ed.".
+        item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
+    if (
+        source
+        and item.get("type") in _SERIES_NUMBERED
+        and item.get("collection-title")
+        and "number" in item
+        and "collection-number" not in item
+    ):
+        item["collection-number"] = item.pop("number")
+
+
+def html_escape(text: str) -> str:
+    """Text escaped for HTML content."""
+    return html.escape(text, quote=False)
