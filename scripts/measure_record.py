@@ -154,7 +154,8 @@ def bib_entries(text: str) -> list[dict[str, str]]:
     import bibtexparser
     from bibtexparser.model import String
 
-    from reader.sources.bibtex import _MONTHS, _evaluate
+    from reader.sources.bibtex import _evaluate
+    from reader.sources.bibtex_values import _MONTHS
 
     # Field values evaluated as BibTeX does ("Proc. " # STOC), with the file's @strings.
     library = bibtexparser.parse_string(text, parse_stack=[])

@@ -17,7 +17,15 @@ from pathlib import Path
 import pytest
 
 from reader.models import PaperRecord
-from reader.sources import ImportFormatError, ParseResult, arxiv_atom, bibtex, csv_table, ris
+from reader.sources import (
+    ImportFormatError,
+    ParseResult,
+    arxiv_atom,
+    bibtex,
+    bibtex_values,
+    csv_table,
+    ris,
+)
 from reader.sources.textsniff import detect_text_format
 from reader.text.render import plain_line
 
@@ -331,10 +339,10 @@ def test_bibtex_biblatex_fields() -> None:
 
 
 def test_bibtex_split_names() -> None:
-    assert bibtex.split_names("A B AND C D and others") == ["A B", "C D"]
-    assert bibtex.split_names("de la Fontaine, Jean") == ["Jean de la Fontaine"]
-    assert bibtex.split_names('M{\\"u}ller, J{\\"o}rg') == ["Jörg Müller"]
-    assert bibtex.split_names("  and  ") == []
+    assert bibtex_values.split_names("A B AND C D and others") == ["A B", "C D"]
+    assert bibtex_values.split_names("de la Fontaine, Jean") == ["Jean de la Fontaine"]
+    assert bibtex_values.split_names('M{\\"u}ller, J{\\"o}rg') == ["Jörg Müller"]
+    assert bibtex_values.split_names("  and  ") == []
 
 
 def test_bibtex_deep_nesting_does_not_escape() -> None:

@@ -18,7 +18,7 @@ from reader.cli import cli
 from reader.library import Library
 from reader.models import Paper, PaperRecord
 from reader.sources import parse_file, parse_text
-from reader.sources.bibtex import parse_names
+from reader.sources.bibtex_values import parse_names
 from reader.store.database import Store, migrations
 from reader.text.render import plain_line
 

@@ -221,7 +221,7 @@ _MONTH_MACROS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 def _title_without(title: str, subtitle: str) -> str:
     """The title with the source's subtitle, which the importer appended, taken off again
     (as TeX, or as plain text in a library imported before titles were kept as TeX)."""
-    from reader.sources.bibtex import plain_field, tex_field
+    from reader.sources.bibtex_values import plain_field, tex_field
 
     for form in (tex_field(subtitle), plain_field(subtitle)):
         if form and title.endswith(": " + form):

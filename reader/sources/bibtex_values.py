@@ -1,0 +1,289 @@
+"""BibTeX field values as text: TeX kept or made plain, abstracts, keywords, URLs and
+identifiers, years and months, and names split by BibTeX's rules (through bibtexparser)."""
+
+from __future__ import annotations
+
+import re
+
+from bibtexparser.middlewares.names import (
+    InvalidNameError,
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+
+from reader.record import (
+    display_name,
+    is_anonymous,
+)
+from reader.text.identifiers import normalize_arxiv_id
+from reader.text.render import to_plain
+from reader.text.sanitize import clean_imported
+
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_ISO_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+# ``{\noopsort{1973b}}1973``: a sort key hidden from the output, not the year.
+_NOOPSORT = re.compile(r"\\noopsort\s*\{[^{}]*\}")
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+_COMMA = re.compile(r",")
+_KEYWORD_SEP = re.compile(r"[,;]")
+# A ``~`` not preceded by a backslash is a tie (non-breaking space); ``\~n`` is an accent.
+_TIE = re.compile(r"(?<!\\)~")
+_URL_MACRO = re.compile(r"^\\url\s*\{(.*)\}$", re.DOTALL)
+# Mendeley writes ``10.1007/978-3-662-46803-6{\_}26``; identifiers are not LaTeX.
+_ESCAPED = re.compile(r"\\([_%&#$~])")
+_GROUP_BRACE = re.compile(r"(?<!\\)[{}]")
+_SPACES = re.compile(r"\s+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
+# Nesting deeper than this is not formatting but damage; pylatexenc would give up on it.
+_MAX_BRACE_DEPTH = 40
+
+_MONTHS = {
+    "jan": "January",
+    "feb": "February",
+    "mar": "March",
+    "apr": "April",
+    "may": "May",
+    "jun": "June",
+    "jul": "July",
+    "aug": "August",
+    "sep": "September",
+    "oct": "October",
+    "nov": "November",
+    "dec": "December",
+}
+_MONTH_NUMBERS = {abbr: n for n, abbr in enumerate(_MONTHS, start=1)}
+
+
+def closing_brace(text: str, start: int) -> int:
+    """Index of the brace closing the one at ``start``, or ``len(text)`` if it is never closed."""
+    depth = 0
+    i = start
+    n = len(text)
+    while i < n:
+        char = text[i]
+        if char == "\\":
+            i += 2  # an escaped brace does not count
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return n
+
+
+def closing_quote(text: str, start: int) -> int:
+    """Index of the quote closing the one at ``start`` (quotes inside braces do not count)."""
+    depth = 0
+    i = start + 1
+    n = len(text)
+    while i < n:
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(depth - 1, 0)
+        elif char == '"' and depth == 0:
+            return i
+        i += 1
+    return n
+
+
+def plain(value: str) -> str:
+    """A LaTeX field value (title, name, venue) as plain single-spaced Unicode."""
+    if not value:
+        return ""
+    value = clean_imported(value)
+    value = _TIE.sub(" ", value)
+    if _brace_depth(value) > _MAX_BRACE_DEPTH:
+        # pylatexenc gives up on nesting this deep and the braces would be shown as written.
+        value = re.sub(r"(?<!\\)[{}]", "", value)
+    return _SPACES.sub(" ", to_plain(value)).strip()
+
+
+def plain_field(value: str) -> str:
+    """A LaTeX field value as the importer stores names and venues (plain, single-spaced
+    Unicode)."""
+    return plain(value)
+
+
+def _tex_line(value: str) -> str:
+    """A field's TeX on one line, as the importer stores titles; "" when it says nothing."""
+    if not value:
+        return ""
+    value = clean_imported(value)
+    if _brace_depth(value) > _MAX_BRACE_DEPTH:
+        return plain(value)  # not formatting but damage: no renderer would read it
+    value = _SPACES.sub(" ", value).strip()
+    return value if value.strip("{} ") else ""
+
+
+def tex_field(value: str) -> str:
+    """A LaTeX field value as the importer stores titles (its TeX, single-spaced)."""
+    return _tex_line(value)
+
+
+def _brace_depth(value: str) -> int:
+    """The deepest brace nesting in ``value``."""
+    depth = deepest = 0
+    for char in value:
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth = max(depth - 1, 0)
+    return deepest
+
+
+def _abstract(value: str) -> str:
+    """The abstract as written, with hard line wraps joined and paragraph breaks kept."""
+    value = clean_imported(value).strip()
+    paragraphs = (_SPACES.sub(" ", p).strip() for p in _BLANK_LINE.split(value))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _keywords(value: str) -> list[str]:
+    """Keywords split on commas and semicolons, plain text, without repeats."""
+    keywords: list[str] = []
+    for part in _KEYWORD_SEP.split(value):
+        word = plain(part)
+        if word and word not in keywords:
+            keywords.append(word)
+    return keywords
+
+
+def _keys(value: str) -> list[str]:
+    """The citation keys of a biblatex ``ids`` field (other keys the entry answers to)."""
+    return [key for key in (_identifier(k) for k in value.split(",")) if key]
+
+
+def _url(fields: dict[str, str]) -> str | None:
+    """The entry's URL: ``url``, or a ``\\url{…}`` in ``howpublished``."""
+    for name in ("url", "howpublished"):
+        value = clean_imported(fields.get(name, "")).strip()
+        macro = _URL_MACRO.match(value)
+        if macro:
+            value = macro.group(1).strip()
+        elif name == "howpublished":
+            continue
+        value = _identifier(value)
+        if value:
+            # Some tools put several URLs in the field; the first is the paper's.
+            return value.split()[0]
+    return None
+
+
+def arxiv_id_of(fields: dict[str, str]) -> str | None:
+    """The arXiv id from ``eprint`` with ``archivePrefix``/``eprinttype`` arXiv, or elsewhere."""
+    prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
+    candidates = []
+    if prefix == "arxiv":
+        candidates.append(fields.get("eprint", ""))
+    candidates.append(fields.get("arxivid", ""))
+    url = fields.get("url", "")
+    if "arxiv.org/" in url:
+        candidates.append(url)
+    journal = fields.get("journal", "")
+    # Google Scholar's "arXiv preprint arXiv:2303.08774".
+    if journal.lower().startswith("arxiv"):
+        candidates.append(journal)
+    for candidate in candidates:
+        arxiv_id = normalize_arxiv_id(_identifier(candidate))
+        if arxiv_id:
+            return arxiv_id
+    return None
+
+
+def _identifier(value: str) -> str:
+    """A DOI, URL or eprint with LaTeX escapes and grouping braces removed."""
+    value = _ESCAPED.sub(r"\1", clean_imported(value))
+    return _GROUP_BRACE.sub("", value).strip()
+
+
+def _year_and_date(fields: dict[str, str]) -> tuple[int | None, str | None]:
+    """Year (``year`` or BibLaTeX ``date``) and an ISO date as precise as the entry allows."""
+    date_field = clean_imported(fields.get("date", ""))
+    iso = _ISO_DATE.match(date_field)
+    year_text = _NOOPSORT.sub("", fields.get("year", ""))
+    year_match = _YEAR.search(year_text)
+    year = int(year_match.group(1)) if year_match else None
+    if iso:
+        if year is None:
+            year = int(iso.group(1))
+        return year, iso.group(0).strip()
+    if year is None:
+        match = _YEAR.search(date_field)
+        return (int(match.group(1)), match.group(1)) if match else (None, None)
+    month = _month_number(fields.get("month", ""))
+    return year, f"{year:04d}-{month:02d}" if month else f"{year:04d}"
+
+
+def _month_number(value: str) -> int | None:
+    """1–12 for ``jan``, ``January``, ``{7}`` …; None for ``10~jan`` ranges and the unknown."""
+    text = value.strip().strip("{}").strip().lower()
+    if text.isdigit():
+        number = int(text)
+        return number if 1 <= number <= 12 else None
+    if text[:3] in _MONTH_NUMBERS and text.isalpha():
+        return _MONTH_NUMBERS[text[:3]]
+    return None
+
+
+def split_names(value: str) -> list[str]:
+    """Display names ("Given Family") of a BibTeX name list; ``others`` is dropped."""
+    return [display_name(n) for n in parse_names(value)[0]]
+
+
+def parse_names(value: str) -> tuple[list[dict[str, str]], bool]:
+    """CSL names of a BibTeX name list, and whether it ended in ``and others``.
+
+    bibtexparser splits the list at ``and`` outside braces and each name into First, von,
+    Last and Jr by BibTeX's rules ("First von Last", "von Last, First", "von Last, Jr,
+    First"); a name braced whole (``{National Cancer Institute}``) is a literal.
+    """
+    names: list[dict[str, str]] = []
+    others = False
+    for raw in split_multiple_persons_names(clean_imported(value)):
+        raw = _TIE.sub(" ", raw).strip()
+        if not raw:
+            continue
+        if raw.lower() == "others":
+            others = True
+            continue
+        if raw.lower() == "and":
+            continue  # an empty list between two "and"s
+        name = _parse_name(raw)
+        if name and not is_anonymous(name):
+            names.append(name)
+    return names, others
+
+
+def _parse_name(raw: str) -> dict[str, str] | None:
+    """One BibTeX name as a CSL name (plain Unicode parts)."""
+    if raw.startswith("{") and raw.endswith("}") and closing_brace(raw, 0) == len(raw) - 1:
+        literal = plain(raw)
+        return {"literal": literal} if literal else None
+    try:
+        parts = parse_single_name_into_parts(raw, strict=False)
+    except (InvalidNameError, ValueError, IndexError):
+        literal = plain(raw)
+        return {"literal": literal} if literal else None
+    name: dict[str, str] = {}
+    for variable, words in (
+        ("given", parts.first),
+        ("non-dropping-particle", parts.von),
+        ("family", parts.last),
+        ("suffix", parts.jr),
+    ):
+        text = plain(" ".join(words))
+        if text:
+            name[variable] = text
+    if "family" not in name and "given" in name:
+        # A single word is a family name, whatever its case.
+        name = {"family": name["given"], **{k: v for k, v in name.items() if k != "given"}}
+    return name or None
