@@ -25,6 +25,7 @@ from reader.sources import (
     bibtex_values,
     csv_table,
     ris,
+    ris_fields,
 )
 from reader.sources.textsniff import detect_text_format
 from reader.text.render import plain_line
@@ -454,10 +455,10 @@ def test_ris_not_ris_raises() -> None:
 
 
 def test_ris_display_name() -> None:
-    assert ris.display_name("Blomberg, Björn A.") == "Björn A. Blomberg"
-    assert ris.display_name("Smith, Jr., John") == "John Smith Jr."
-    assert ris.display_name("World Health Organization") == "World Health Organization"
-    assert ris.display_name(" , ") == ""
+    assert ris_fields.display_name("Blomberg, Björn A.") == "Björn A. Blomberg"
+    assert ris_fields.display_name("Smith, Jr., John") == "John Smith Jr."
+    assert ris_fields.display_name("World Health Organization") == "World Health Organization"
+    assert ris_fields.display_name(" , ") == ""
 
 
 # --- arXiv Atom ------------------------------------------------------------------------------

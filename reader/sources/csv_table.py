@@ -14,7 +14,7 @@ import re
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
-from reader.sources.ris import display_name as comma_name
+from reader.sources.ris_fields import display_name as comma_name
 from reader.text.identifiers import normalize_arxiv_id, normalize_doi
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported

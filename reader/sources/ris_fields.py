@@ -1,0 +1,231 @@
+"""A RIS record's tags as a CSL record: the type, the tags that map to variables, names
+"Last, First", and the notes that carry what RIS has no tag for (BibTeX fields our own
+export writes) back into the record."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reader.record import TEX_PREFIX, date_parts, is_anonymous
+from reader.text.sanitize import clean_imported
+
+# "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
+TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
+
+SPACES = re.compile(r"\s+")
+
+SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
+
+_ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
+_ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
+
+# RIS reference types as CSL types.
+_CSL_TYPES = {
+    "JOUR": "article-journal", "JFULL": "article-journal", "EJOUR": "article-journal",
+    "ABST": "article-journal", "INPR": "article-journal", "MGZN": "article-magazine",
+    "NEWS": "article-newspaper", "CONF": "paper-conference", "CPAPER": "paper-conference",
+    "BOOK": "book", "EBOOK": "book", "EDBOOK": "book", "CHAP": "chapter", "ECHAP": "chapter",
+    "THES": "thesis", "RPRT": "report", "UNPB": "manuscript", "MANSCPT": "manuscript",
+    "ELEC": "webpage", "WEB": "webpage", "DATA": "dataset", "COMP": "software",
+    "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
+    "GEN": "document", "PAMP": "pamphlet", "MAP": "map", "STAT": "legislation",
+}
+# Tags whose value is a CSL variable as it is (the first tag of a variable wins).
+_TEXT_VARIABLES = {
+    "VL": "volume", "IS": "issue", "PB": "publisher", "CY": "publisher-place",
+    "ET": "edition", "LA": "language", "T3": "collection-title",
+    "M3": "genre", "NV": "number-of-volumes", "ST": "title-short",
+    "J2": "container-title-short", "JA": "container-title-short", "C3": "event",
+    "SV": "number", "DP": "source",
+}
+# Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
+_NAME_TAGS = {"AU": "author", "A1": "author", "A2": "editor", "ED": "editor",
+              "A3": "collection-editor", "A4": "translator"}
+# Tags held in a record's columns or written back from its variables.
+_MODELED = frozenset(
+    "TY ER TI T1 AB N2 KW DO DA PY Y1 Y2 SP EP SN T2 JF JO BT ID N1 SE".split()
+) | frozenset(_TEXT_VARIABLES) | frozenset(_NAME_TAGS)
+
+
+def csl_and_extra(
+    tags: dict[str, object], lines: list[str]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The CSL variables of a record, and its tags the record does not model (verbatim)."""
+    code = fold_lines(first(tags, "TY")).upper()
+    csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
+    for tag, variable in _NAME_TAGS.items():
+        if tag == "A1" and csl.get("author"):
+            continue  # AU and A1 are two spellings of one list; two people may share a name
+        if tag == "ED" and csl.get("editor"):
+            continue
+        for raw in tag_values(tags, tag):
+            name = ris_name(raw)
+            if name and not is_anonymous(name):
+                csl.setdefault(variable, []).append(name)
+    for tag, variable in _TEXT_VARIABLES.items():
+        value = fold_lines(first(tags, tag))
+        if value and variable not in csl:
+            csl[variable] = value
+    notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
+    if notes:
+        csl["note"] = notes[0]
+    book_authors = [ris_name(n) for n in str(bibtex.pop("bookauthor", "")).split(" and ")]
+    if any(book_authors):
+        csl["container-author"] = [n for n in book_authors if n]
+    section = fold_lines(first(tags, "SE"))
+    if section:
+        # A chapter's SE is its number ("1.2"); elsewhere the section (of a newspaper …).
+        csl["chapter-number" if csl["type"] == "chapter" else "section"] = section
+    number_from_m1 = False
+    if "number" not in csl and (code == "RPRT" or bibtex):
+        number = fold_lines(first(tags, "M1"))  # RIS's "number": a report's, or any we wrote
+        if number:
+            csl["number"] = number
+            number_from_m1 = True
+    start, end = fold_lines(first(tags, "SP")), fold_lines(first(tags, "EP"))
+    if start:
+        csl["page"] = f"{start}-{end}" if end and end != start else start
+    numbers: dict[str, list[str]] = {}
+    for number in (fold_lines(v) for v in tag_values(tags, "SN") if v.strip()):
+        # SN holds an ISSN or an ISBN; the form of the number says which, else the type.
+        if _ISSN_FORM.fullmatch(number):
+            variable = "ISSN"
+        elif _ISBN_FORM.fullmatch(number.replace("-", "").replace(" ", "")):
+            variable = "ISBN"
+        else:
+            variable = "ISSN" if csl["type"].startswith("article") else "ISBN"
+        numbers.setdefault(variable, []).append(number)
+    for variable, values in numbers.items():
+        csl[variable] = " ".join(values)
+    issued = date_parts(iso(first(tags, "DA")) or iso(first(tags, "PY", "Y1")))
+    if issued:
+        csl["issued"] = {"date-parts": [issued]}
+    accessed = date_parts(iso(first(tags, "Y2")))
+    if accessed:
+        csl["accessed"] = {"date-parts": [accessed]}
+    kept: dict[str, Any] = {"@type": code} if code else {}
+    for line in lines:
+        match = TAG_LINE.match(line)
+        if match and match.group(1) not in _MODELED and (match.group(2) or "").strip():
+            kept.setdefault(match.group(1), []).append(match.group(2).strip())
+    if len(notes) > 1:
+        kept["N1"] = notes[1:]
+    if number_from_m1:
+        kept["M1"] = kept.get("M1", [])[1:]
+        if not kept["M1"]:
+            del kept["M1"]
+    if bibtex and kept.get("L1"):
+        # The file of the BibTeX record this RIS record was written from.
+        bibtex["file"] = kept["L1"][0]
+        if len(kept["L1"]) > 1:
+            kept["L1"] = kept["L1"][1:]
+        else:
+            del kept["L1"]
+    if start and end == start:
+        kept["EP"] = [end]  # a one-page article: the page is "97", the source said 97–97
+    for tag in ("JF", "JO", "BT"):
+        if first(tags, tag).strip() and not first(tags, "T2").strip():
+            kept["@venue"] = tag  # the tag the source named its journal or book with
+            break
+    # The first URL is the paper's own (a column); the others are kept as they came.
+    urls = kept.pop("UR", [])
+    if len(urls) > 1:
+        kept["UR"] = urls[1:]
+    return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
+
+
+def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """A record's notes, and the BibTeX fields our export carried in ``tex.`` note lines."""
+    notes: list[str] = []
+    bibtex: dict[str, Any] = {}
+    for raw in values:
+        value = fold_lines(raw)
+        name, colon, text = value.partition(":")
+        text = text.strip()
+        if not (colon and name.startswith(TEX_PREFIX) and " " not in name):
+            if value:
+                notes.append(value)
+            continue
+        name = name[len(TEX_PREFIX):]
+        if name == "entrytype":
+            bibtex["@type"] = text
+        elif name == "@fields":
+            pairs = (p.partition("=") for p in text.split(", "))
+            bibtex["@fields"] = {k: v for k, eq, v in pairs if eq and k and v}
+        elif name.startswith("@"):
+            bibtex[name] = [v for v in text.split(", ") if v]
+        elif name:
+            bibtex[name] = text
+    if bibtex and "@type" not in bibtex:  # not written by us: notes like any other
+        return [v for v in (fold_lines(raw) for raw in values) if v], {}
+    return notes, bibtex
+
+
+def iso(text: str) -> str:
+    """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``)."""
+    parts = [p for p in text.strip().split("/") if p.strip()]
+    return "-".join(parts[:3]) if parts and parts[0].strip().isdigit() else ""
+
+
+def ris_name(raw: str) -> dict[str, str] | None:
+    """A RIS name (``Last, First, Suffix``) as a CSL name; one without a comma is a literal."""
+    parts = [fold_lines(p) for p in raw.split(",")]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return {"literal": parts[0]}
+    last, rest = parts[0], parts[1:]
+    suffixes = [p for p in rest if p.lower() in SUFFIXES]
+    given = [p for p in rest if p.lower() not in SUFFIXES]
+    name = {"family": last}
+    if given:
+        name["given"] = " ".join(given)
+    if suffixes:
+        name["suffix"] = " ".join(suffixes)
+    return name
+
+
+def tag_values(tags: dict[str, object], tag: str) -> list[str]:
+    """All values of a tag as strings (rispy gives lists for list tags, else a string)."""
+    value = tags.get(tag)
+    if value is None:
+        # Tags rispy does not know (BT in older files) are collected under "UK".
+        unknown = tags.get("UK")
+        value = unknown.get(tag) if isinstance(unknown, dict) else None
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [clean_imported(str(v)) for v in value if v is not None]
+    return [clean_imported(str(value))]
+
+
+def first(tags: dict[str, object], *names: str) -> str:
+    """The first non-empty value among ``names``."""
+    for name in names:
+        for value in tag_values(tags, name):
+            if value.strip():
+                return value
+    return ""
+
+
+def fold_lines(value: str) -> str:
+    """``value`` on one line with single spaces."""
+    return SPACES.sub(" ", value).strip()
+
+
+def display_name(name: str) -> str:
+    """A name as "Given Family": ``Blomberg, Björn A.`` → ``Björn A. Blomberg``.
+
+    ``Last, First, Suffix`` (the RIS form) becomes ``First Last Suffix``; ``Last, Suffix, First``
+    is recognised by its suffix. A name without a comma is kept as written.
+    """
+    parts = [fold_lines(p) for p in name.split(",")]
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    last, rest = parts[0], parts[1:]
+    suffixes = [p for p in rest if p.lower() in SUFFIXES]
+    given = [p for p in rest if p.lower() not in SUFFIXES]
+    return " ".join([*given, last, *suffixes])
