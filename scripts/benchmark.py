@@ -95,7 +95,7 @@ from whoosh.qparser import FuzzyTermPlugin, MultifieldParser
 from whoosh.query import And, Term
 
 from reader.library import Library
-from reader.search.index import FIELD_BOOSTS, SEARCH_FIELDS, make_schema
+from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS, make_schema
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO.parent / "shared" / "data" / "iclr2026" / "submissions-sample.jsonl.gz"

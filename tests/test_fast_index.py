@@ -25,8 +25,9 @@ import reader.library.indexing as library_module
 import reader.search.build as index_build
 from reader.library import Library
 from reader.resources import sample_files
-from reader.search.index import SearchIndex, document, make_schema
+from reader.search.index import SearchIndex
 from reader.search.query import ParsedQuery
+from reader.search.schema import document, make_schema
 from reader.sources import parse_file
 from reader.ui.app import ReaderApp
 from tests.test_index_build import write_openreview

@@ -12,7 +12,8 @@ import pytest
 
 from reader.library import Library
 from reader.search.analysis import ANALYZER, STEMMED
-from reader.search.index import INDEX_VERSION, highlight_spans, shared_terms
+from reader.search.highlight import highlight_spans, shared_terms
+from reader.search.index import INDEX_VERSION
 from tests.conftest import SEEDS, paper_id_with
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from reader.library import Library
 from reader.models import PaperRecord
-from reader.search.index import stem_word
+from reader.search.analysis import stem_word
 from reader.search.query import Filter, parse_query
 from reader.store.database import StoreError
 from reader.store.highlights import anchor, display_text, sentences

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from reader.cite.export import export, export_notes, format_for_path
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
-    from reader.search.index import highlight_spans
+    from reader.search.highlight import highlight_spans
     from reader.sources.remote import FetchError
 
 #: Names bound on first use: name → (module, attribute).
@@ -62,7 +62,7 @@ _LAZY = {
     "export_notes": ("reader.cite.export", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
     "FetchError": ("reader.sources.remote", "FetchError"),
-    "highlight_spans": ("reader.search.index", "highlight_spans"),
+    "highlight_spans": ("reader.search.highlight", "highlight_spans"),
 }
 
 

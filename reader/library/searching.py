@@ -235,7 +235,7 @@ class Searching(LibraryBase):
         """The key terms a "like" ranking shares with ``paper``: why it ranks."""
         if not outcome.key_terms:
             return []
-        from reader.search.index import shared_terms
+        from reader.search.highlight import shared_terms
 
         return shared_terms(f"{paper.title}\n{to_plain(paper.abstract)}", list(outcome.key_terms))
 

@@ -315,7 +315,7 @@ def _build_part(
     A paper whose document is what the index holds (``known``: id → digest) is kept as it
     is, and reported so when the part is done. A segment ends at ``most`` postings, whatever
     its size."""
-    from reader.search.index import document  # the worker imports what the parent has
+    from reader.search.schema import document  # the worker imports what the parent has
 
     try:
         ix = whoosh_index.open_dir(path)

@@ -7,66 +7,51 @@ index is rebuilt and a stale one catches up on the rows changed since.
 
 from __future__ import annotations
 
-import copy
 import functools
-import hashlib
 import json
 import os
-import re
 import threading
 import time
-import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import STOP_WORDS
-from whoosh.codec.base import Automata
 from whoosh.collectors import WrappingCollector
-from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from whoosh.index import LockError
-from whoosh.matching import NullMatcher
 from whoosh.qparser import (
-    FieldAliasPlugin,
-    FuzzyTermPlugin,
     GroupPlugin,
     MultifieldParser,
-    MultifieldPlugin,
-    OperatorsPlugin,
-    QueryParser,
     WildcardPlugin,
     syntax,
 )
-from whoosh.query import And, FuzzyTerm, Not, NullQuery, Or, Prefix, Query, Term, Wildcard
+from whoosh.query import And, Not, NullQuery, Or, Query, Term
 from whoosh.searching import Searcher
 
 from reader.errors import IndexDamaged
 from reader.models import Paper
-from reader.search.analysis import ANALYZER, STEMMED, WORD, stem_word
+from reader.search.analysis import WORD
 from reader.search.build import FastSegmentWriter, build_in_processes
+from reader.search.highlight import highlight_terms
+from reader.search.parsing import (
+    FIELD_SPACE,
+    OPERATORS,
+    STOP_STEMS,
+    Parser,
+    has_empty_terms,
+    nearest_word,
+    plain_words,
+    widen_fuzzy,
+)
 from reader.search.query import Filter, ParsedQuery, SearchCancelled
-from reader.text.render import title_words, to_plain
+from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS, document, make_schema
 
 #: Bump when the schema or what is indexed changes (reader.search.analysis included: a test pins
 #: its output to this number): an index of another version is rebuilt.
 INDEX_VERSION = 5
-SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes", "tags", "highlight")
-FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
 _GENERATION_FILE = "reader-generation.json"
 _WRITER_TIMEOUT = 10.0
-#: The most typos a fuzzy word (``word~N``) forgives.
-_MAX_EDITS = 2
-# The letters at the start of a word given two typos that must be right: none (a typo in the
-# first letter is found too; see _Fuzzy._within).
-_FUZZY_PREFIX = 0
-# Typed words this long are also matched against the forms of stems (see _Fuzzy); the stems
-# matched that way are this long at least (`l` + `ion` is not `lion`).
-_FORMS_FROM = 5
-_SHORTEST_STEM = 3
-# Shorter words get no "did you mean": too many words are a typo or two from them.
-_SUGGEST_FROM = 4
 # Memory for each writer's posting pool before it spills a run to disk.
 _LIMIT_MB = 128
 # A full build writes its segments as separate files, not one compound file: Whoosh reads a
@@ -75,30 +60,6 @@ _LIMIT_MB = 128
 # are read from disk as needed.
 #: A zero-argument callable yielding papers; picklable, so a worker process can call it.
 PaperSource = Callable[[], Iterable[Paper]]
-STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
-#: Field names a query may also use (`author:lovelace`).
-_FIELD_ALIASES = {"authors": ["author"], "keywords": ["keyword"], "notes": ["note"]}
-# The words Whoosh's parser takes for operators where they have operands.
-_OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
-# `NOT`, or a `-` at the start of a word (`-title:copy`, `-"a phrase"`, `-word`), as the
-# filters take `-is:starred`; a hyphen inside a word (`state-of-the-art`) is no operator.
-_NOT = r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[^\s\-)]))"
-# The field names a query may use, and a space typed after one (`title: gdpval`).
-_FIELD_NAMES = frozenset(
-    {*SEARCH_FIELDS, "year", "venue", *(a for names in _FIELD_ALIASES.values() for a in names)}
-)
-_FIELD_SPACE = re.compile(rf"(?<![\w:])({'|'.join(sorted(_FIELD_NAMES))}):\s+(?=\S)")
-#: The stems of the stop words: common words say nothing about a paper's topic.
-_STOP_STEMS = frozenset(STOP_WORDS) | {stem_word(w) for w in STOP_WORDS}
-# Endings a word typed as a prefix may go on with. The stem of such a word can be shorter
-# than the prefix (`optimiz*`: optimization → optim), so a prefix also matches the stems of
-# these completions that cut into it.
-_ENDINGS = (
-    "", "e", "s", "es", "ed", "ing", "ion", "ions", "ation", "ations", "ate", "ates", "ative",
-    "ive", "ity", "ities", "ize", "ized", "izes", "izing", "ization", "izations", "al", "ally",
-    "er", "ers", "ness", "ment", "ments", "able", "ence", "ance", "ent", "ant", "ism", "ist",
-    "ous", "ful", "ic", "ical", "or", "ors",
-)
 
 
 class IndexBusy(Exception):
@@ -132,246 +93,6 @@ def describe_damage(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-class _Expanded:
-    """A query of several indexed words (a prefix, a pattern, a typo) that remembers its
-    expansion in each segment: the search expands it once and the highlighting reuses it."""
-
-    def _btexts(self, ixreader):  # type: ignore[no-untyped-def]
-        if not ixreader.is_atomic():
-            # The search expands the query in each segment: the union of those.
-            return list(dict.fromkeys(
-                word for leaf, _ in ixreader.leaf_readers() for word in self._btexts(leaf)
-            ))
-        memo: dict[int, tuple[Any, list[Any]]] = self.__dict__.setdefault("_expanded", {})
-        found = memo.get(id(ixreader))
-        if found is None or found[0] is not ixreader:
-            found = memo[id(ixreader)] = (ixreader, list(self._expand(ixreader)))
-        return found[1]
-
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
-        return super()._btexts(ixreader)  # type: ignore[misc]
-
-    def expansions(self) -> set[Any]:
-        """The words (bytes or text) the expansions done so far found."""
-        memo: dict[int, tuple[Any, list[Any]]] = self.__dict__.get("_expanded", {})
-        return {word for _, words in memo.values() for word in words}
-
-
-class _Prefix(_Expanded, Prefix):
-    """Words starting with a prefix. In a stemmed field the prefix is not stemmed (`spars*`
-    is not `spar*`): it matches the stems starting with it, and the stems of its completions
-    that cut into it (`generat*` also matches `gener`, the stem of generation)."""
-
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
-        yield from ixreader.expand_prefix(self.fieldname, self.text)
-        prefix = self.text
-        if self.fieldname not in STEMMED_FIELDS or not prefix:
-            return
-        for root in sorted({stem_word(prefix + ending) for ending in _ENDINGS}):
-            if (
-                not root.startswith(prefix)
-                and prefix.startswith(root[:-1])
-                and (self.fieldname, root) in ixreader
-            ):
-                yield root.encode("utf-8")
-
-
-class _Wildcard(_Expanded, Wildcard):
-    """A glob pattern. In a stemmed field it matches the stems the pattern matches, as
-    written or stemmed (`tran*former` matches `transform`)."""
-
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
-        words = list(Wildcard._btexts(self, ixreader))
-        if self.fieldname in STEMMED_FIELDS:
-            stemmed = stem_word(self.text)
-            if stemmed != self.text:
-                seen = set(words)
-                other = Wildcard(self.fieldname, stemmed)._btexts(ixreader)
-                words += [word for word in other if word not in seen]
-        return words
-
-    def normalize(self) -> Query:
-        query = super().normalize()
-        if type(query) is Prefix:  # a pattern whose only wildcard is a final `*`
-            return _Prefix(query.fieldname, query.text, boost=query.boost)
-        return query
-
-
-class _Fuzzy(_Expanded, FuzzyTerm):
-    """A word with typos: the indexed words within a few edits of it. A stemmed field holds
-    stems, so there a stem is found when the query's stem is within those edits of it, or
-    when the word as typed (``typed``: lower-cased and folded, not stemmed) is within them
-    of one of the stem's forms, the stem and an ending of _ENDINGS: `unlearnign` is three
-    edits from the stem `unlearn` but two from `unlearning`."""
-
-    typed = ""
-
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
-        words = self._within(ixreader, self.text, forms=False)
-        if self.fieldname in STEMMED_FIELDS and len(self.typed) >= _FORMS_FROM:
-            seen = set(words)
-            words += [
-                word
-                for word in self._within(ixreader, self.typed, forms=True)
-                if word not in seen and len(word) >= _SHORTEST_STEM
-            ]
-        return words
-
-    def _within(self, ixreader: Any, text: str, forms: bool) -> list[str]:
-        """The field's words the automaton for ``text`` accepts."""
-        # What SegmentReader.terms_within finds, faster: the automaton is built once for the
-        # word, not again for each field of each segment, and when the words must share a
-        # first letter they are read in order and each run through the automaton. Whoosh
-        # skips through the term list instead, with a binary search of the term file per
-        # skip: fifteen times slower for `benchmrak~` at 20,000 papers.
-        if not self.prefixlength and not forms:
-            # A typo in the first letter too: every word of the field is a candidate. The
-            # automaton run over all of them in Python took seconds; rapidfuzz compares the
-            # whole word list in C, read once per index reader.
-            from rapidfuzz.distance import Levenshtein
-            from rapidfuzz.process import extract
-
-            found = extract(text, _field_words(ixreader, self.fieldname),
-                            scorer=Levenshtein.distance, score_cutoff=self.maxdist, limit=None)
-            return [word for word, _distance, _index in found]
-        prefix = self.prefixlength or 1  # the forms of a stem are sought from its first letter
-        dfa = _levenshtein_dfa(text, self.maxdist, prefix, forms)
-        start = text[:prefix]
-        words = (word.decode("utf-8") for word in ixreader.expand_prefix(self.fieldname, start))
-        return [word for word in words if _accepts(dfa, word)]
-
-    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
-        # Whoosh scores every word a typo finds alike (constantscore): `machlr~` ranked a
-        # paper by Machin above one by Mächler. Each word found is scored as a word is, and
-        # weighed down by its edits from what was typed.
-        words = [_text(word) for word in self._btexts(searcher.reader()) if word]
-        if not words:
-            return NullMatcher()
-        typed = self.typed or self.text
-        terms = [
-            Term(self.fieldname, word,
-                 boost=1.0 / (1 + min(_edits(self.text, word), _edits(typed, word))))
-            for word in words
-        ]
-        return Or(terms, boost=self.boost).matcher(searcher, context)
-
-    def with_edits(self, maxdist: int, prefixlength: int) -> _Fuzzy:
-        """The same word with another number of edits allowed."""
-        query = _Fuzzy(
-            self.fieldname, self.text, boost=self.boost, maxdist=maxdist,
-            prefixlength=prefixlength,
-        )
-        query.typed = self.typed
-        return query
-
-
-_WORDS: weakref.WeakKeyDictionary[Any, dict[str, list[str]]] = weakref.WeakKeyDictionary()
-_WORDS_LOCK = threading.Lock()
-
-
-def _field_words(ixreader: Any, fieldname: str) -> list[str]:
-    """Every word a field holds, read once for each index reader (a write gives a new one)."""
-    with _WORDS_LOCK:
-        per_field = _WORDS.setdefault(ixreader, {})
-        if fieldname not in per_field:
-            per_field[fieldname] = [
-                word.decode("utf-8") for word in ixreader.lexicon(fieldname)
-            ]
-        return per_field[fieldname]
-
-
-@functools.lru_cache(maxsize=32)
-def _levenshtein_dfa(text: str, maxdist: int, prefix: int, forms: bool = False) -> Any:
-    """The automaton accepting the words within ``maxdist`` edits of ``text``; with
-    ``forms``, the words that are within them once one of _ENDINGS is added."""
-    dfa = Automata.levenshtein_dfa(text, maxdist, prefix)
-    if not forms:
-        return dfa
-    states = {dfa.initial, *dfa.transitions, *dfa.defaults.values()}
-    states.update(dest for moves in dfa.transitions.values() for dest in moves.values())
-    finals = set(dfa.final_states)
-    for state in states - finals:
-        for ending in _ENDINGS:
-            reached = state
-            for char in ending:
-                reached = dfa.next_state(reached, char)
-                if not reached:
-                    break
-            if reached and dfa.is_final(reached):
-                finals.add(state)
-                break
-    extended = copy.copy(dfa)
-    extended.final_states = finals
-    extended.outlabels = {}
-    return extended
-
-
-def _accepts(dfa: Any, word: str) -> bool:
-    """Whether the automaton accepts the word (a dead state is an empty one, or None)."""
-    state = dfa.start()
-    for char in word:
-        state = dfa.next_state(state, char)
-        if not state:
-            return False
-    return bool(dfa.is_final(state))
-
-
-class _Parser(QueryParser):
-    """Whoosh's multi-field parser over reader's fields and boosts, with a typo's tolerance
-    (``word~``) and field aliases (``author:``). Each word is analysed by its field's
-    analyzer (stemmed or not), except prefixes and patterns, which are only lower-cased:
-    Whoosh would stem them (`spars*` would become `spar*`)."""
-
-    def __init__(self, schema: Schema) -> None:
-        super().__init__(None, schema)
-        self.add_plugin(MultifieldPlugin(list(SEARCH_FIELDS), fieldboosts=FIELD_BOOSTS))
-        self.add_plugin(FuzzyTermPlugin())
-        self.add_plugin(FieldAliasPlugin(_FIELD_ALIASES))
-        self.replace_plugin(OperatorsPlugin(Not=_NOT))
-
-    def term_query(  # type: ignore[no-untyped-def]
-        self, fieldname, text, termclass, boost=1.0, tokenize=True, removestops=True
-    ):
-        if termclass in (Prefix, Wildcard) and fieldname in self.schema:
-            words = list(
-                self.schema[fieldname].process_text(
-                    text, mode="query", tokenize=False, removestops=False, no_morph=True
-                )
-            )
-            if not words:
-                return None
-            return (_Prefix if termclass is Prefix else _Wildcard)(fieldname, words[0], boost)
-        if termclass is FuzzyTerm:
-            query = super().term_query(fieldname, text, _Fuzzy, boost, tokenize, removestops)
-            if isinstance(query, _Fuzzy) and fieldname in self.schema:
-                typed = self.schema[fieldname].process_text(
-                    text, mode="query", tokenize=False, removestops=False, no_morph=True
-                )
-                query.typed = next(iter(typed), "")
-            return query
-        return super().term_query(fieldname, text, termclass, boost, tokenize, removestops)
-
-
-def make_schema() -> Schema:
-    """The index schema."""
-    return Schema(
-        id=ID(stored=True, unique=True),
-        # What the document was made of: a paper whose searchable text is unchanged by a
-        # write (an import that fills in a URL, say) is not indexed again.
-        digest=STORED(),
-        title=TEXT(analyzer=STEMMED),
-        abstract=TEXT(analyzer=STEMMED),
-        keywords=TEXT(analyzer=STEMMED),
-        authors=TEXT(analyzer=ANALYZER),
-        notes=TEXT(analyzer=STEMMED),
-        tags=TEXT(analyzer=ANALYZER),
-        highlight=TEXT(analyzer=STEMMED),
-        flags=KEYWORD(lowercase=True),
-        venue=KEYWORD(lowercase=True),
-        year=NUMERIC(),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class Hits:
     """Paper ids in rank order and the words to highlight."""
@@ -380,40 +101,6 @@ class Hits:
     scores: list[float] = field(default_factory=list)
     terms: frozenset[str] = field(default_factory=frozenset)
     fell_back: bool = False
-
-
-def document(paper: Paper) -> dict[str, object]:
-    """The index document of a paper."""
-    flags = []
-    if paper.starred:
-        flags.append("starred")
-    if paper.note.strip():
-        flags.append("notes")
-    doc: dict[str, object] = {
-        "id": str(paper.id),
-        "title": title_words(paper.title),
-        "abstract": to_plain(paper.abstract),
-        "keywords": " ".join(paper.keywords),
-        "authors": " ".join(paper.authors),
-        "notes": paper.note,
-        "tags": " ".join(paper.tags),
-        "highlight": "\n".join(f"{h.quote}\n{h.note}" for h in paper.highlights),
-        "flags": " ".join(flags),
-    }
-    if paper.venue:
-        doc["venue"] = paper.venue
-    if paper.year:
-        doc["year"] = paper.year
-    doc["digest"] = digest(doc)
-    return doc
-
-
-def digest(doc: dict[str, object]) -> str:
-    """A short fingerprint of what a document indexes."""
-    made_of = json.dumps(
-        {k: v for k, v in doc.items() if k != "digest"}, sort_keys=True, ensure_ascii=False
-    )
-    return hashlib.blake2b(made_of.encode("utf-8"), digest_size=12).hexdigest()
 
 
 class SearchIndex:
@@ -428,7 +115,7 @@ class SearchIndex:
         self._searcher_generation = -1
         #: (indexed, total) while this process builds the index in parts.
         self._building: tuple[int, int] | None = None
-        self._parser = _Parser(self.schema)
+        self._parser = Parser(self.schema)
         # Used when the query cannot be read: its words, all of which must match, as in a
         # query of plain words.
         self._plain_parser = MultifieldParser(
@@ -765,15 +452,15 @@ class SearchIndex:
     def parse(self, text: str) -> tuple[Query, bool]:
         """Parse free text with the full syntax; a query that syntax cannot read is parsed as
         its plain words, and the flag says so (never raises)."""
-        text = _FIELD_SPACE.sub(r"\1:", text)
+        text = FIELD_SPACE.sub(r"\1:", text)
         try:
             query = NullQuery if self._unreadable(text) else self._parser.parse(text)
         except Exception:  # noqa: BLE001 - the parser must never surface an error
             query = NullQuery
-        if query is NullQuery or _has_empty_terms(query):
+        if query is NullQuery or has_empty_terms(query):
             # Whoosh reads `(((` or `title:` as nothing at all rather than failing.
-            return self._plain_parser.parse(_plain_words(text)), True
-        return _widen_fuzzy(query), False
+            return self._plain_parser.parse(plain_words(text)), True
+        return widen_fuzzy(query), False
 
     def _unreadable(self, text: str) -> bool:
         """Whether the query breaks the syntax where Whoosh would quietly read something
@@ -792,7 +479,7 @@ class SearchIndex:
             if isinstance(node, syntax.WordNode):
                 if (
                     '"' in node.text
-                    or node.text in _OPERATORS
+                    or node.text in OPERATORS
                     or not WORD.search(node.text)
                     or (node.text[0] in "[{" and not {"]", "}"} & set(node.text))
                 ):
@@ -840,7 +527,7 @@ class SearchIndex:
             reader = self._current_searcher().reader()
             for node in nodes:
                 if isinstance(node, syntax.WordNode):
-                    nearest = _nearest_word(reader, node.text)
+                    nearest = nearest_word(reader, node.text)
                     if nearest:
                         found.append((node.text, nearest))
         return found
@@ -869,7 +556,7 @@ class SearchIndex:
             except Exception:  # noqa: BLE001 - a query that fails to run falls back too
                 if fell_back or not parsed.text:
                     return Hits([], fell_back=True)
-                query = self._plain_parser.parse(_plain_words(parsed.text))
+                query = self._plain_parser.parse(plain_words(parsed.text))
                 fell_back = True
                 results = _run(
                     searcher, And([query, *filters]) if filters else query, limit, cancelled
@@ -877,7 +564,7 @@ class SearchIndex:
             docs, scores = results
             stored = searcher.stored_fields
             ids = [int(stored(docnum)["id"]) for docnum in docs]
-            terms = _highlight_terms(query, searcher) if query is not None else frozenset()
+            terms = highlight_terms(query, searcher) if query is not None else frozenset()
         if len(set(ids)) < len(ids):
             # During a catch-up a changed paper's old and new documents may both be there.
             first = dict(zip(reversed(ids), reversed(scores), strict=True))
@@ -910,7 +597,7 @@ class SearchIndex:
             key_terms = [
                 (word, float(weight))
                 for word, weight in expanded
-                if word not in _STOP_STEMS and len(word) > 2 and not word.isdigit()
+                if word not in STOP_STEMS and len(word) > 2 and not word.isdigit()
             ][:numterms]
             if not key_terms:
                 return Hits([]), []
@@ -986,16 +673,6 @@ def _run(searcher: Searcher, query: Query, limit: int | None,
     return [hit.docnum for hit in hits], [float(hit.score or 0.0) for hit in hits]
 
 
-def shared_terms(text: str, key_terms: list[tuple[str, float]], top: int = 6) -> list[str]:
-    """The key terms of a "more like this" ranking that ``text`` contains, strongest
-    first: why a paper ranks where it does. Each is given as the word ``text`` first writes
-    it in (the key terms are stems: `capabilities`, not `capabl`)."""
-    written: dict[str, str] = {}
-    for token in ANALYZER(text, chars=True):
-        written.setdefault(stem_word(token.text), text[token.startchar : token.endchar].lower())
-    return [written[word] for word, _ in key_terms if word in written][:top]
-
-
 def _write_all(
     writer: Any,
     put: Callable[..., None],
@@ -1017,125 +694,8 @@ def _write_all(
     return count
 
 
-def _plain_words(text: str) -> str:
-    """The words of a query as plain words. Lower case, so that the fallback parser does
-    not take a stray ``AND`` or ``NOT`` for an operator (``NOT AND x`` crashed it)."""
-    return " ".join(word.lower() for word in WORD.findall(text))
-
-
-def _widen_fuzzy(query: Query) -> Query:
-    """Let ``word~`` forgive two edits on longer words, so a swapped pair of letters
-    (``benchmrak``) is found: Whoosh counts a transposition as two edits. More than two is
-    capped at two: ``x~9`` would match every word, and building its automaton takes
-    seconds (exponential in the distance)."""
-    if isinstance(query, _Fuzzy):
-        # The length of the word as typed: in a stemmed field the query holds its stem.
-        if query.maxdist == 1 and max(len(query.text), len(query.typed)) >= 5:
-            return query.with_edits(2, prefixlength=_FUZZY_PREFIX)
-        if query.maxdist > _MAX_EDITS:
-            return query.with_edits(_MAX_EDITS, query.prefixlength)
-        return query
-    if isinstance(query, FuzzyTerm):
-        return query
-    return query.apply(_widen_fuzzy)
-
-
-def _nearest_word(reader: Any, word: str) -> str | None:
-    """The word the index holds nearest to ``word`` (fewest edits, then most papers), as a
-    word is written rather than as its stem; None when the index holds the word itself or
-    nothing near it."""
-    typed = [token.text for token in ANALYZER(word)]
-    if len(typed) != 1 or len(typed[0]) < _SUGGEST_FROM or typed[0].isdigit():
-        return None
-    typed_word = typed[0]
-    stem = stem_word(typed_word)
-    if any(
-        (field, stem if field in STEMMED_FIELDS else typed_word) in reader
-        for field in SEARCH_FIELDS
-    ):
-        return None
-    edits = 2 if len(typed_word) >= _FORMS_FROM else 1
-    best: tuple[int, int, str] | None = None
-    for fieldname in SEARCH_FIELDS:
-        stemmed = fieldname in STEMMED_FIELDS
-        query = _Fuzzy(fieldname, stem if stemmed else typed_word, maxdist=edits,
-                       prefixlength=_FUZZY_PREFIX)
-        query.typed = typed_word
-        for term in query._btexts(reader):
-            text = _text(term)
-            written = _nearest_form(text, typed_word) if stemmed else text
-            key = (_edits(typed_word, written), -reader.doc_frequency(fieldname, text), written)
-            if best is None or key < best:
-                best = key
-    return best[2] if best is not None else None
-
-
-def _nearest_form(stem: str, typed: str) -> str:
-    """Of the words a stem stands for (the stem and an ending), the one nearest to what was
-    typed: the stem `unlearn` is written `unlearning` for `unlearnign`."""
-    forms = [stem + ending for ending in _ENDINGS if stem_word(stem + ending) == stem]
-    return min(forms or [stem], key=lambda form: (_edits(typed, form), len(form)))
-
-
-def _edits(a: str, b: str) -> int:
-    """The edits (insertions, deletions, substitutions, swaps of two neighbours) that turn
-    ``a`` into ``b``."""
-    before: list[int] = []
-    row = list(range(len(b) + 1))
-    for i, char in enumerate(a, 1):
-        earlier, before, row = before, row, [i] + [0] * len(b)
-        for j, other in enumerate(b, 1):
-            row[j] = min(before[j] + 1, row[j - 1] + 1, before[j - 1] + (char != other))
-            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
-                row[j] = min(row[j], earlier[j - 2] + 1)
-    return row[-1]
-
-
-def _has_empty_terms(query: Query) -> bool:
-    """Whether a parsed query holds a term with no text (what `title:` parses to)."""
-    return any(getattr(leaf, "text", None) in ("", b"") for leaf in query.leaves())
-
-
 def _filter_query(f: Filter) -> Query:
     term = Term("flags", f.flag)
     return Not(term) if f.negated else term
 
 
-def _highlight_terms(query: Query, searcher: Searcher) -> frozenset[str]:
-    """The indexed words a query matched (stems, in a stemmed field), with its prefixes,
-    patterns and typos expanded to the words they found."""
-    words: set[str] = set()
-    reader = searcher.reader()
-    # Leaf by leaf: Query.existing_terms reuses its `fieldname` argument as a loop variable
-    # and so skips every field after the first one it meets.
-    for leaf in query.leaves():
-        try:
-            found = leaf.expansions() if isinstance(leaf, _Expanded) else None
-            if found:  # what the search itself expanded it to: not expanded again
-                words.update(_text(word) for word in found)
-                continue
-            for fieldname, text in leaf.expanded_terms(reader):
-                if (fieldname, text) in reader:
-                    words.add(_text(text))
-        except Exception:  # noqa: BLE001 - highlighting is a nicety, never an error
-            continue
-    return frozenset(w for w in words if w)
-
-
-def _text(word: object) -> str:
-    """An indexed word (bytes from a term list, or text) as text."""
-    return word.decode("utf-8") if isinstance(word, bytes) else str(word)
-
-
-def highlight_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
-    """Character spans of the words of ``text`` that are among ``terms``: a word is marked
-    when its stem is (the query matched a stemmed field) or the word itself is (an author's
-    name, a tag)."""
-    if not terms or not text:
-        return []
-    spans = []
-    for token in ANALYZER(text, chars=True, mode="index"):
-        word = token.text
-        if word in terms or stem_word(word) in terms:
-            spans.append((token.startchar, token.endchar))
-    return spans

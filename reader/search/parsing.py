@@ -1,0 +1,368 @@
+"""Queries as Whoosh queries: the parser (field names, operators, NOT and -word), and terms
+that expand against the words of the index: prefixes, wildcards and typos (a Levenshtein
+automaton over a field's words, with the forms a stem takes), and the nearest word for a
+"did you mean"."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+import threading
+import weakref
+from typing import Any
+
+from whoosh.analysis import STOP_WORDS
+from whoosh.codec.base import Automata
+from whoosh.fields import Schema
+from whoosh.matching import NullMatcher
+from whoosh.qparser import (
+    FieldAliasPlugin,
+    FuzzyTermPlugin,
+    MultifieldPlugin,
+    OperatorsPlugin,
+    QueryParser,
+)
+from whoosh.query import FuzzyTerm, Or, Prefix, Query, Term, Wildcard
+
+from reader.search.analysis import ANALYZER, WORD, stem_word
+from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS, STEMMED_FIELDS
+
+#: The most typos a fuzzy word (``word~N``) forgives.
+_MAX_EDITS = 2
+# The letters at the start of a word given two typos that must be right: none (a typo in the
+# first letter is found too; see _Fuzzy._within).
+_FUZZY_PREFIX = 0
+# Typed words this long are also matched against the forms of stems (see _Fuzzy); the stems
+# matched that way are this long at least (`l` + `ion` is not `lion`).
+_FORMS_FROM = 5
+_SHORTEST_STEM = 3
+# Shorter words get no "did you mean": too many words are a typo or two from them.
+SUGGEST_FROM = 4
+
+#: Field names a query may also use (`author:lovelace`).
+_FIELD_ALIASES = {"authors": ["author"], "keywords": ["keyword"], "notes": ["note"]}
+# The words Whoosh's parser takes for operators where they have operands.
+OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
+# `NOT`, or a `-` at the start of a word (`-title:copy`, `-"a phrase"`, `-word`), as the
+# filters take `-is:starred`; a hyphen inside a word (`state-of-the-art`) is no operator.
+_NOT = r"(^|(?<=(\s|[()])))(NOT(?=\s)|-(?=[^\s\-)]))"
+# The field names a query may use, and a space typed after one (`title: gdpval`).
+_FIELD_NAMES = frozenset(
+    {*SEARCH_FIELDS, "year", "venue", *(a for names in _FIELD_ALIASES.values() for a in names)}
+)
+FIELD_SPACE = re.compile(rf"(?<![\w:])({'|'.join(sorted(_FIELD_NAMES))}):\s+(?=\S)")
+#: The stems of the stop words: common words say nothing about a paper's topic.
+STOP_STEMS = frozenset(STOP_WORDS) | {stem_word(w) for w in STOP_WORDS}
+# Endings a word typed as a prefix may go on with. The stem of such a word can be shorter
+# than the prefix (`optimiz*`: optimization → optim), so a prefix also matches the stems of
+# these completions that cut into it.
+_ENDINGS = (
+    "", "e", "s", "es", "ed", "ing", "ion", "ions", "ation", "ations", "ate", "ates", "ative",
+    "ive", "ity", "ities", "ize", "ized", "izes", "izing", "ization", "izations", "al", "ally",
+    "er", "ers", "ness", "ment", "ments", "able", "ence", "ance", "ent", "ant", "ism", "ist",
+    "ous", "ful", "ic", "ical", "or", "ors",
+)
+
+WORDS: weakref.WeakKeyDictionary[Any, dict[str, list[str]]] = weakref.WeakKeyDictionary()
+_WORDS_LOCK = threading.Lock()
+
+
+class Expanded:
+    """A query of several indexed words (a prefix, a pattern, a typo) that remembers its
+    expansion in each segment: the search expands it once and the highlighting reuses it."""
+
+    def _btexts(self, ixreader):  # type: ignore[no-untyped-def]
+        if not ixreader.is_atomic():
+            # The search expands the query in each segment: the union of those.
+            return list(dict.fromkeys(
+                word for leaf, _ in ixreader.leaf_readers() for word in self._btexts(leaf)
+            ))
+        memo: dict[int, tuple[Any, list[Any]]] = self.__dict__.setdefault("_expanded", {})
+        found = memo.get(id(ixreader))
+        if found is None or found[0] is not ixreader:
+            found = memo[id(ixreader)] = (ixreader, list(self._expand(ixreader)))
+        return found[1]
+
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        return super()._btexts(ixreader)  # type: ignore[misc]
+
+    def expansions(self) -> set[Any]:
+        """The words (bytes or text) the expansions done so far found."""
+        memo: dict[int, tuple[Any, list[Any]]] = self.__dict__.get("_expanded", {})
+        return {word for _, words in memo.values() for word in words}
+
+
+class _Prefix(Expanded, Prefix):
+    """Words starting with a prefix. In a stemmed field the prefix is not stemmed (`spars*`
+    is not `spar*`): it matches the stems starting with it, and the stems of its completions
+    that cut into it (`generat*` also matches `gener`, the stem of generation)."""
+
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        yield from ixreader.expand_prefix(self.fieldname, self.text)
+        prefix = self.text
+        if self.fieldname not in STEMMED_FIELDS or not prefix:
+            return
+        for root in sorted({stem_word(prefix + ending) for ending in _ENDINGS}):
+            if (
+                not root.startswith(prefix)
+                and prefix.startswith(root[:-1])
+                and (self.fieldname, root) in ixreader
+            ):
+                yield root.encode("utf-8")
+
+
+class _Wildcard(Expanded, Wildcard):
+    """A glob pattern. In a stemmed field it matches the stems the pattern matches, as
+    written or stemmed (`tran*former` matches `transform`)."""
+
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        words = list(Wildcard._btexts(self, ixreader))
+        if self.fieldname in STEMMED_FIELDS:
+            stemmed = stem_word(self.text)
+            if stemmed != self.text:
+                seen = set(words)
+                other = Wildcard(self.fieldname, stemmed)._btexts(ixreader)
+                words += [word for word in other if word not in seen]
+        return words
+
+    def normalize(self) -> Query:
+        query = super().normalize()
+        if type(query) is Prefix:  # a pattern whose only wildcard is a final `*`
+            return _Prefix(query.fieldname, query.text, boost=query.boost)
+        return query
+
+
+class _Fuzzy(Expanded, FuzzyTerm):
+    """A word with typos: the indexed words within a few edits of it. A stemmed field holds
+    stems, so there a stem is found when the query's stem is within those edits of it, or
+    when the word as typed (``typed``: lower-cased and folded, not stemmed) is within them
+    of one of the stem's forms, the stem and an ending of _ENDINGS: `unlearnign` is three
+    edits from the stem `unlearn` but two from `unlearning`."""
+
+    typed = ""
+
+    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+        words = self._within(ixreader, self.text, forms=False)
+        if self.fieldname in STEMMED_FIELDS and len(self.typed) >= _FORMS_FROM:
+            seen = set(words)
+            words += [
+                word
+                for word in self._within(ixreader, self.typed, forms=True)
+                if word not in seen and len(word) >= _SHORTEST_STEM
+            ]
+        return words
+
+    def _within(self, ixreader: Any, text: str, forms: bool) -> list[str]:
+        """The field's words the automaton for ``text`` accepts."""
+        # What SegmentReader.terms_within finds, faster: the automaton is built once for the
+        # word, not again for each field of each segment, and when the words must share a
+        # first letter they are read in order and each run through the automaton. Whoosh
+        # skips through the term list instead, with a binary search of the term file per
+        # skip: fifteen times slower for `benchmrak~` at 20,000 papers.
+        if not self.prefixlength and not forms:
+            # A typo in the first letter too: every word of the field is a candidate. The
+            # automaton run over all of them in Python took seconds; rapidfuzz compares the
+            # whole word list in C, read once per index reader.
+            from rapidfuzz.distance import Levenshtein
+            from rapidfuzz.process import extract
+
+            found = extract(text, _field_words(ixreader, self.fieldname),
+                            scorer=Levenshtein.distance, score_cutoff=self.maxdist, limit=None)
+            return [word for word, _distance, _index in found]
+        prefix = self.prefixlength or 1  # the forms of a stem are sought from its first letter
+        dfa = _levenshtein_dfa(text, self.maxdist, prefix, forms)
+        start = text[:prefix]
+        words = (word.decode("utf-8") for word in ixreader.expand_prefix(self.fieldname, start))
+        return [word for word in words if _accepts(dfa, word)]
+
+    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
+        # Whoosh scores every word a typo finds alike (constantscore): `machlr~` ranked a
+        # paper by Machin above one by Mächler. Each word found is scored as a word is, and
+        # weighed down by its edits from what was typed.
+        words = [term_text(word) for word in self._btexts(searcher.reader()) if word]
+        if not words:
+            return NullMatcher()
+        typed = self.typed or self.text
+        terms = [
+            Term(self.fieldname, word,
+                 boost=1.0 / (1 + min(_edits(self.text, word), _edits(typed, word))))
+            for word in words
+        ]
+        return Or(terms, boost=self.boost).matcher(searcher, context)
+
+    def with_edits(self, maxdist: int, prefixlength: int) -> _Fuzzy:
+        """The same word with another number of edits allowed."""
+        query = _Fuzzy(
+            self.fieldname, self.text, boost=self.boost, maxdist=maxdist,
+            prefixlength=prefixlength,
+        )
+        query.typed = self.typed
+        return query
+
+
+def _field_words(ixreader: Any, fieldname: str) -> list[str]:
+    """Every word a field holds, read once for each index reader (a write gives a new one)."""
+    with _WORDS_LOCK:
+        per_field = WORDS.setdefault(ixreader, {})
+        if fieldname not in per_field:
+            per_field[fieldname] = [
+                word.decode("utf-8") for word in ixreader.lexicon(fieldname)
+            ]
+        return per_field[fieldname]
+
+
+@functools.lru_cache(maxsize=32)
+def _levenshtein_dfa(text: str, maxdist: int, prefix: int, forms: bool = False) -> Any:
+    """The automaton accepting the words within ``maxdist`` edits of ``text``; with
+    ``forms``, the words that are within them once one of _ENDINGS is added."""
+    dfa = Automata.levenshtein_dfa(text, maxdist, prefix)
+    if not forms:
+        return dfa
+    states = {dfa.initial, *dfa.transitions, *dfa.defaults.values()}
+    states.update(dest for moves in dfa.transitions.values() for dest in moves.values())
+    finals = set(dfa.final_states)
+    for state in states - finals:
+        for ending in _ENDINGS:
+            reached = state
+            for char in ending:
+                reached = dfa.next_state(reached, char)
+                if not reached:
+                    break
+            if reached and dfa.is_final(reached):
+                finals.add(state)
+                break
+    extended = copy.copy(dfa)
+    extended.final_states = finals
+    extended.outlabels = {}
+    return extended
+
+
+def _accepts(dfa: Any, word: str) -> bool:
+    """Whether the automaton accepts the word (a dead state is an empty one, or None)."""
+    state = dfa.start()
+    for char in word:
+        state = dfa.next_state(state, char)
+        if not state:
+            return False
+    return bool(dfa.is_final(state))
+
+
+class Parser(QueryParser):
+    """Whoosh's multi-field parser over reader's fields and boosts, with a typo's tolerance
+    (``word~``) and field aliases (``author:``). Each word is analysed by its field's
+    analyzer (stemmed or not), except prefixes and patterns, which are only lower-cased:
+    Whoosh would stem them (`spars*` would become `spar*`)."""
+
+    def __init__(self, schema: Schema) -> None:
+        super().__init__(None, schema)
+        self.add_plugin(MultifieldPlugin(list(SEARCH_FIELDS), fieldboosts=FIELD_BOOSTS))
+        self.add_plugin(FuzzyTermPlugin())
+        self.add_plugin(FieldAliasPlugin(_FIELD_ALIASES))
+        self.replace_plugin(OperatorsPlugin(Not=_NOT))
+
+    def term_query(  # type: ignore[no-untyped-def]
+        self, fieldname, text, termclass, boost=1.0, tokenize=True, removestops=True
+    ):
+        if termclass in (Prefix, Wildcard) and fieldname in self.schema:
+            words = list(
+                self.schema[fieldname].process_text(
+                    text, mode="query", tokenize=False, removestops=False, no_morph=True
+                )
+            )
+            if not words:
+                return None
+            return (_Prefix if termclass is Prefix else _Wildcard)(fieldname, words[0], boost)
+        if termclass is FuzzyTerm:
+            query = super().term_query(fieldname, text, _Fuzzy, boost, tokenize, removestops)
+            if isinstance(query, _Fuzzy) and fieldname in self.schema:
+                typed = self.schema[fieldname].process_text(
+                    text, mode="query", tokenize=False, removestops=False, no_morph=True
+                )
+                query.typed = next(iter(typed), "")
+            return query
+        return super().term_query(fieldname, text, termclass, boost, tokenize, removestops)
+
+
+def plain_words(text: str) -> str:
+    """The words of a query as plain words. Lower case, so that the fallback parser does
+    not take a stray ``AND`` or ``NOT`` for an operator (``NOT AND x`` crashed it)."""
+    return " ".join(word.lower() for word in WORD.findall(text))
+
+
+def widen_fuzzy(query: Query) -> Query:
+    """Let ``word~`` forgive two edits on longer words, so a swapped pair of letters
+    (``benchmrak``) is found: Whoosh counts a transposition as two edits. More than two is
+    capped at two: ``x~9`` would match every word, and building its automaton takes
+    seconds (exponential in the distance)."""
+    if isinstance(query, _Fuzzy):
+        # The length of the word as typed: in a stemmed field the query holds its stem.
+        if query.maxdist == 1 and max(len(query.text), len(query.typed)) >= 5:
+            return query.with_edits(2, prefixlength=_FUZZY_PREFIX)
+        if query.maxdist > _MAX_EDITS:
+            return query.with_edits(_MAX_EDITS, query.prefixlength)
+        return query
+    if isinstance(query, FuzzyTerm):
+        return query
+    return query.apply(widen_fuzzy)
+
+
+def nearest_word(reader: Any, word: str) -> str | None:
+    """The word the index holds nearest to ``word`` (fewest edits, then most papers), as a
+    word is written rather than as its stem; None when the index holds the word itself or
+    nothing near it."""
+    typed = [token.text for token in ANALYZER(word)]
+    if len(typed) != 1 or len(typed[0]) < SUGGEST_FROM or typed[0].isdigit():
+        return None
+    typed_word = typed[0]
+    stem = stem_word(typed_word)
+    if any(
+        (field, stem if field in STEMMED_FIELDS else typed_word) in reader
+        for field in SEARCH_FIELDS
+    ):
+        return None
+    edits = 2 if len(typed_word) >= _FORMS_FROM else 1
+    best: tuple[int, int, str] | None = None
+    for fieldname in SEARCH_FIELDS:
+        stemmed = fieldname in STEMMED_FIELDS
+        query = _Fuzzy(fieldname, stem if stemmed else typed_word, maxdist=edits,
+                       prefixlength=_FUZZY_PREFIX)
+        query.typed = typed_word
+        for term in query._btexts(reader):
+            text = term_text(term)
+            written = _nearest_form(text, typed_word) if stemmed else text
+            key = (_edits(typed_word, written), -reader.doc_frequency(fieldname, text), written)
+            if best is None or key < best:
+                best = key
+    return best[2] if best is not None else None
+
+
+def _nearest_form(stem: str, typed: str) -> str:
+    """Of the words a stem stands for (the stem and an ending), the one nearest to what was
+    typed: the stem `unlearn` is written `unlearning` for `unlearnign`."""
+    forms = [stem + ending for ending in _ENDINGS if stem_word(stem + ending) == stem]
+    return min(forms or [stem], key=lambda form: (_edits(typed, form), len(form)))
+
+
+def _edits(a: str, b: str) -> int:
+    """The edits (insertions, deletions, substitutions, swaps of two neighbours) that turn
+    ``a`` into ``b``."""
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        earlier, before, row = before, row, [i] + [0] * len(b)
+        for j, other in enumerate(b, 1):
+            row[j] = min(before[j] + 1, row[j - 1] + 1, before[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                row[j] = min(row[j], earlier[j - 2] + 1)
+    return row[-1]
+
+
+def has_empty_terms(query: Query) -> bool:
+    """Whether a parsed query holds a term with no text (what `title:` parses to)."""
+    return any(getattr(leaf, "text", None) in ("", b"") for leaf in query.leaves())
+
+
+def term_text(word: object) -> str:
+    """An indexed word (bytes from a term list, or text) as text."""
+    return word.decode("utf-8") if isinstance(word, bytes) else str(word)

@@ -1,0 +1,72 @@
+"""What the index holds of a paper: the schema (fields, boosts, which are stemmed), a
+paper as a document, and the digest that tells whether its searchable text changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
+
+from reader.models import Paper
+from reader.search.analysis import ANALYZER, STEMMED
+from reader.text.render import title_words, to_plain
+
+SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes", "tags", "highlight")
+FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
+
+STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
+
+
+def make_schema() -> Schema:
+    """The index schema."""
+    return Schema(
+        id=ID(stored=True, unique=True),
+        # What the document was made of: a paper whose searchable text is unchanged by a
+        # write (an import that fills in a URL, say) is not indexed again.
+        digest=STORED(),
+        title=TEXT(analyzer=STEMMED),
+        abstract=TEXT(analyzer=STEMMED),
+        keywords=TEXT(analyzer=STEMMED),
+        authors=TEXT(analyzer=ANALYZER),
+        notes=TEXT(analyzer=STEMMED),
+        tags=TEXT(analyzer=ANALYZER),
+        highlight=TEXT(analyzer=STEMMED),
+        flags=KEYWORD(lowercase=True),
+        venue=KEYWORD(lowercase=True),
+        year=NUMERIC(),
+    )
+
+
+def document(paper: Paper) -> dict[str, object]:
+    """The index document of a paper."""
+    flags = []
+    if paper.starred:
+        flags.append("starred")
+    if paper.note.strip():
+        flags.append("notes")
+    doc: dict[str, object] = {
+        "id": str(paper.id),
+        "title": title_words(paper.title),
+        "abstract": to_plain(paper.abstract),
+        "keywords": " ".join(paper.keywords),
+        "authors": " ".join(paper.authors),
+        "notes": paper.note,
+        "tags": " ".join(paper.tags),
+        "highlight": "\n".join(f"{h.quote}\n{h.note}" for h in paper.highlights),
+        "flags": " ".join(flags),
+    }
+    if paper.venue:
+        doc["venue"] = paper.venue
+    if paper.year:
+        doc["year"] = paper.year
+    doc["digest"] = digest(doc)
+    return doc
+
+
+def digest(doc: dict[str, object]) -> str:
+    """A short fingerprint of what a document indexes."""
+    made_of = json.dumps(
+        {k: v for k, v in doc.items() if k != "digest"}, sort_keys=True, ensure_ascii=False
+    )
+    return hashlib.blake2b(made_of.encode("utf-8"), digest_size=12).hexdigest()
