@@ -20,6 +20,7 @@ import pytest
 from whoosh import index as whoosh_index
 
 import reader.search.index
+import reader.search.index_base
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import PaperList
@@ -133,7 +134,7 @@ def test_indexing_writers_never_block_a_search(lib: Path) -> None:
 def test_a_held_writer_lock_delays_indexing_but_loses_no_write(
     lib: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(reader.search.index, "_WRITER_TIMEOUT", 0.5)
+    monkeypatch.setattr(reader.search.index_base, "_WRITER_TIMEOUT", 0.5)
     library = Library(lib)
     paper_id = library.store.all_ids()[5]
     # Another process's writer, stuck: it holds the index's lock.
@@ -146,7 +147,7 @@ def test_a_held_writer_lock_delays_indexing_but_loses_no_write(
         assert paper is not None and paper.starred and "lockedword" in paper.note
         # A search answers from what the index holds (not yet the note) while the lock
         # stays held: one that waited for the lock would wait an hour.
-        monkeypatch.setattr(reader.search.index, "_WRITER_TIMEOUT", 3600.0)
+        monkeypatch.setattr(reader.search.index_base, "_WRITER_TIMEOUT", 3600.0)
         found: list[list[int]] = []
         searching = threading.Thread(target=lambda: found.append(library.search("lockedword").ids))
         searching.start()

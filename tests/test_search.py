@@ -13,7 +13,7 @@ import pytest
 from reader.library import Library
 from reader.search.analysis import ANALYZER, STEMMED
 from reader.search.highlight import highlight_spans, shared_terms
-from reader.search.index import INDEX_VERSION
+from reader.search.index_base import INDEX_VERSION
 from tests.conftest import SEEDS, paper_id_with
 
 

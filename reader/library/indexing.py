@@ -11,7 +11,7 @@ from reader.models import Paper
 from reader.store.database import read_papers
 
 if TYPE_CHECKING:
-    from reader.search.index import PaperSource
+    from reader.search.index_writing import PaperSource
 
 from reader.library.base import LibraryBase, Progress
 
@@ -89,7 +89,7 @@ class Indexing(LibraryBase):
                 total = len(changed)
                 return changed, deleted, self._parts(changed, since, generation), generation
 
-            from reader.search.index import IndexBusy
+            from reader.search.index_base import IndexBusy
 
             report = (lambda n: progress(n, total)) if progress else None
             try:

@@ -1,0 +1,199 @@
+"""Writing the index: a build from scratch (in worker processes for a large library,
+publishing segments as they finish), and catching up on the papers changed since the
+generation it reflects, skipping those whose searchable text is unchanged."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from whoosh import index as whoosh_index
+
+from reader.models import Paper
+from reader.search.build import FastSegmentWriter, build_in_processes
+from reader.search.index_base import _GENERATION_FILE, _LIMIT_MB, IndexBase
+from reader.search.schema import document
+
+# A full build writes its segments as separate files, not one compound file: Whoosh reads a
+# compound file through mmap and copies each part it opens into memory (the postings of a
+# 200k library are hundreds of MB, and every searcher copies them again). Separate files
+# are read from disk as needed.
+#: A zero-argument callable yielding papers; picklable, so a worker process can call it.
+PaperSource = Callable[[], Iterable[Paper]]
+
+
+def _write_all(
+    writer: Any,
+    put: Callable[..., None],
+    docs: Iterable[dict[str, object]],
+    progress: Callable[[int], None] | None,
+) -> int:
+    """Put every document with ``put`` and commit, or cancel all on any error."""
+    count = 0
+    try:
+        for doc in docs:
+            put(**doc)
+            count += 1
+            if progress is not None and count % 200 == 0:
+                progress(count)
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    return count
+
+
+class Writing(IndexBase):
+    """Builds and catch-ups (mixed into :class:`reader.search.index.SearchIndex`)."""
+
+    def rebuild(
+        self,
+        papers: Iterable[Paper],
+        generation: int,
+        progress: Callable[[int], None] | None = None,
+        *,
+        parts: Sequence[PaperSource] = (),
+        total: int = 0,
+    ) -> int:
+        """Build a fresh index; returns how many papers were indexed.
+
+        With ``parts`` (picklable callables, each yielding a share of the papers, ``total``
+        in all), every part is indexed in a process of its own into segments of its own,
+        each published as it is written: the build uses every core, the calling process
+        stays free, and searches run over what is indexed so far (see partial). Without
+        them, ``papers`` are indexed here, in one process.
+        """
+        with self._lock:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self._close()
+            # A build cut short must not leave the old generation behind: it would make the
+            # fresh (partial) index look merely stale.
+            (self.path / _GENERATION_FILE).unlink(missing_ok=True)
+            ix = whoosh_index.create_in(str(self.path), self.schema)
+            self._ix = ix
+            writer = FastSegmentWriter(ix, limitmb=_LIMIT_MB, compound=False)
+        if parts:
+            count = self._build(writer, parts, total, -1, progress)
+        else:
+            count = _write_all(writer, writer.add_document, map(document, papers), progress)
+        self._write_meta(generation)
+        if progress is not None:
+            progress(count)
+        return count
+
+    def _build(
+        self,
+        writer: FastSegmentWriter,
+        parts: Sequence[PaperSource],
+        total: int,
+        generation: int,
+        progress: Callable[[int], None] | None,
+        known: dict[int, str] | None = None,
+        before_commit: Callable[[set[int]], None] | None = None,
+    ) -> int:
+        """Index the parts in worker processes, publishing segments as they come."""
+        self._published(generation, total, 0)
+        try:
+            return build_in_processes(
+                writer, parts, progress,
+                functools.partial(self._published, generation, total), limitmb=_LIMIT_MB,
+                known=known, before_commit=before_commit,
+            )
+        except BaseException:
+            # Other processes wait for a build this live process claims: a failed one must
+            # give the claim up, or they would wait for it for as long as it runs.
+            self._write_meta(generation)
+            raise
+        finally:
+            self._building = None
+
+    def catch_up_in_parts(
+        self,
+        plan: Callable[[int], tuple[list[int], list[int], Sequence[PaperSource], int]],
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Apply many changes at once, on every core: ``plan(generation)`` gives the ids
+        of the papers changed and deleted since, sources (picklable) that yield the changed
+        papers in parts, and the generation that reaches. As with catch_up, the plan is
+        made once the writer lock is held. A changed paper whose searchable text is what
+        the index holds is not indexed again; the new versions of the others become
+        searchable segment by segment (see partial), and their old ones are deleted when
+        the last is written (meanwhile a search may meet both: it shows the paper once)."""
+        writer = self._writer()
+        try:
+            since = self.generation
+            changed, deleted, parts, generation = plan(since)
+            wanted = {str(i) for i in changed}
+            with writer.searcher() as searcher:
+                # Deletions first: SQLite may give a deleted paper's id to a new one.
+                for paper_id in deleted:
+                    writer.delete_by_term("id", str(paper_id), searcher=searcher)
+                known = {
+                    int(fields["id"]): fields.get("digest", "")
+                    for fields in searcher.all_stored_fields()
+                    if fields["id"] in wanted
+                }
+        except BaseException:
+            writer.cancel()
+            raise
+
+        def replace_old(kept: set[int]) -> None:
+            with writer.searcher() as searcher:
+                for paper_id in known:
+                    if paper_id not in kept:
+                        writer.delete_by_term("id", str(paper_id), searcher=searcher)
+
+        count = self._build(writer, parts, len(changed), since, progress, known, replace_old)
+        if generation > self.generation:
+            self._write_meta(generation)
+        return count
+
+    def catch_up(
+        self,
+        changes: Callable[[int], tuple[list[Paper], list[int], int]],
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Apply what changed since the index's generation: ``changes(generation)`` gives
+        the papers changed and the ids deleted since, and the generation that reaches.
+
+        The changes are read only once the writer lock is held. Two processes catching up at
+        once otherwise both read, then write in turn, and the later writer can put a paper's
+        older row over the newer one while the generation file says all is current.
+        """
+        writer = self._writer()
+        try:
+            papers, deleted, generation = changes(self.generation)
+            # Deletions first: SQLite may give a deleted paper's id to a new one.
+            for paper_id in deleted:
+                writer.delete_by_term("id", str(paper_id))
+        except BaseException:
+            writer.cancel()
+            raise
+        try:
+            docs = self._changed_documents(writer, papers)
+        except BaseException:
+            writer.cancel()
+            raise
+        if not docs and not deleted:
+            writer.cancel()
+            count = 0
+        else:
+            count = _write_all(writer, writer.update_document, docs, progress)
+        if generation > self.generation:
+            self._write_meta(generation)
+        return count
+
+    @staticmethod
+    def _changed_documents(writer: Any, papers: list[Paper]) -> list[dict[str, object]]:
+        """The documents of the papers whose searchable text differs from what the index
+        holds for them."""
+        docs = [document(paper) for paper in papers]
+        if not docs:
+            return docs
+        with writer.searcher() as searcher:
+            indexed = searcher.document
+            return [
+                doc for doc in docs
+                if (indexed(id=doc["id"]) or {}).get("digest") != doc["digest"]
+            ]
