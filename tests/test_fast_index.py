@@ -22,7 +22,7 @@ import pytest
 from whoosh import index as whoosh_index
 
 import reader.library.indexing as library_module
-import reader.search.build as index_build
+import reader.search.build_processes as build_processes
 from reader.library import Library
 from reader.resources import sample_files
 from reader.search.index import SearchIndex
@@ -145,7 +145,7 @@ def test_a_search_during_a_build_runs_over_what_is_indexed(
     library = empty_library
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
-    monkeypatch.setattr(index_build, "FIRST_SEGMENT", 10)
+    monkeypatch.setattr(build_processes, "FIRST_SEGMENT", 10)
     library.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
     during: list[tuple[int, list[int], str | None]] = []
     publish = library.index._published
@@ -207,7 +207,7 @@ async def test_the_reader_searches_a_partial_index_and_says_so(
     library = empty_library
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
-    monkeypatch.setattr(index_build, "FIRST_SEGMENT", 10)
+    monkeypatch.setattr(build_processes, "FIRST_SEGMENT", 10)
     library.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
     first, go = threading.Event(), threading.Event()
     publish = library.index._published
@@ -336,7 +336,7 @@ def test_fast_postings_of_many_papers_are_whooshs_own(
     expected = {q: plain.search(ParsedQuery(q)) for q in ("setting", "graph transport")}
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
-    monkeypatch.setattr(index_build, "SEGMENT_POSTINGS", 2_000)
+    monkeypatch.setattr(build_processes, "SEGMENT_POSTINGS", 2_000)
     library.rebuild_index()
     assert len(list(library.paths.index.glob("*.pst"))) > 2
     for query, hits in expected.items():
@@ -354,7 +354,7 @@ async def test_the_reader_searches_as_another_processs_import_is_indexed(
     each part becomes searchable ("partial: 30 of 80 indexed"), and once all is indexed."""
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
-    monkeypatch.setattr(index_build, "FIRST_SEGMENT", 10)
+    monkeypatch.setattr(build_processes, "FIRST_SEGMENT", 10)
     first, go = threading.Event(), threading.Event()
     publish = library.index._published
 

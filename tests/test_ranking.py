@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import reader.library.indexing as library_module
-import reader.search.build as index_build
+import reader.search.build_processes as build_processes
 import reader.search.ranking as ranking
 from reader.library import Library, parse_query
 from reader.search.index import Hits
@@ -52,7 +52,7 @@ def segmented(empty_library: Library, tmp_path: Path, monkeypatch: pytest.Monkey
     library = empty_library
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
-    monkeypatch.setattr(index_build, "FIRST_SEGMENT", 20)
+    monkeypatch.setattr(build_processes, "FIRST_SEGMENT", 20)
     library.import_files([write_openreview(tmp_path / "a.jsonl", 240)])
     for paper_id in (3, 50, 200):
         library.save_note(paper_id, "learning graph quokka notes")

@@ -11,7 +11,8 @@ from typing import Any
 from whoosh import index as whoosh_index
 
 from reader.models import Paper
-from reader.search.build import FastSegmentWriter, build_in_processes
+from reader.search.build import FastSegmentWriter
+from reader.search.build_processes import build_in_processes
 from reader.search.index_base import _GENERATION_FILE, _LIMIT_MB, IndexBase
 from reader.search.schema import document
 
