@@ -18,3 +18,25 @@ def test_import_contracts_are_kept() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
+
+
+#: A module longer than this says in its docstring why it must be one piece.
+MODULE_LINES = 400
+KEPT_WHOLE = "Kept whole:"
+
+
+def test_modules_are_short_or_say_why() -> None:
+    """No module of reader is over about 400 lines unless its docstring has a paragraph
+    starting "Kept whole:" that says why it cannot be split."""
+    import ast
+
+    long = []
+    for path in sorted((ROOT / "reader").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n")
+        if lines <= MODULE_LINES:
+            continue
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        if KEPT_WHOLE not in doc:
+            long.append(f"{path.relative_to(ROOT)}: {lines} lines")
+    assert not long, "modules over 400 lines that do not say why:\n" + "\n".join(long)

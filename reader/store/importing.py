@@ -1,5 +1,12 @@
 """Write an import into the library: new papers added, known ones merged, all in one
-transaction, with a record of what happened to each paper (for diffs and undo)."""
+transaction, with a record of what happened to each paper (for diffs and undo).
+
+Kept whole: :class:`_Import` is one import's transaction. Matching a record to a paper,
+adding it, and merging it into a known one share the import's caches of known papers, its
+counters and the rows it has written, and each step relies on what the one before it
+wrote within the same transaction; split across modules, those invariants would have no
+one place to be read.
+"""
 
 from __future__ import annotations
 
