@@ -367,3 +367,51 @@ def test_ris_keeps_a_doi_as_written(tmp_path: Path) -> None:
         "10.1103/physreva.67.042105", "10.1177/0193723504268729"
     ]
     assert export(list(library.store.iter_papers()), "ris") == first
+
+
+TEX_ABSTRACT = r"""@article{tex,
+  title = {R{\'e}nyi measures},
+  author = {Tan, Vincent},
+  journal = {IEEE Trans.},
+  year = {2014},
+  pages = {120--120},
+  abstract = {The R$\backslash$'enyi measures of states
+  {\$}\backslashtilde{\{}\backslashPhi{\}}{\$}, at 50\% of $n$.
+
+  A second paragraph with $\ell_1$.}
+}
+
+@article{plain,
+  title = {Plain},
+  author = {Doe, Jane},
+  year = {2014},
+  pages = {3--9},
+  abstract = {Nothing to render here.}
+}
+"""
+
+
+@pytest.mark.parametrize("fmt,name", [("ris", "b.ris"), ("csljson", "b.csl.json")])
+def test_a_tex_abstract_comes_back_as_stored(
+    tmp_path: Path, fmt: str, name: str
+) -> None:
+    first = _papers_by_key(_library_from(TEX_ABSTRACT, "a.bib", tmp_path))
+    text = export(list(first.values()), fmt)
+    # Written as TeX beside the plain text only where the two differ.
+    assert text.count("tex.abstract" if fmt == "ris" else '"abstract"') == (
+        1 if fmt == "ris" else 3
+    )
+    back = _papers_by_key(_library_from(text, name, tmp_path))
+    for key, paper in first.items():
+        assert back[key].abstract == paper.abstract, key
+    assert "\n\n" in back["tex"].abstract
+    assert export(list(back.values()), fmt) == text
+
+
+def test_ris_keeps_a_bibtex_range_of_one_page_as_written(tmp_path: Path) -> None:
+    first = _papers_by_key(_library_from(TEX_ABSTRACT, "a.bib", tmp_path))
+    ris = export(list(first.values()), "ris")
+    back = _papers_by_key(_library_from(ris, "b.ris", tmp_path))
+    assert [back[k].csl["page"] for k in ("tex", "plain")] == ["120-120", "3-9"]
+    assert export(list(back.values()), "ris") == ris
+    assert "pages = {120--120}" in export([back["tex"]], "bibtex")

@@ -151,6 +151,9 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     if bibtex and "title" in item and item["title"] != " ".join((paper.title or "").split()):
         # A BibTeX title is kept as TeX: the item has its text, custom the TeX it came as.
         source_fields["bibtex"] = {**bibtex, "title": paper.title}
+    if bibtex and "abstract" in item and item["abstract"] != paper.abstract:
+        # A BibTeX abstract likewise, paragraphs and all.
+        source_fields["bibtex"] = {**source_fields["bibtex"], "abstract": paper.abstract}
     if source_fields:
         # CSL's place for data without a variable (styles ignore it): the source's own fields
         # and entry type, by format, so that an import of the item gives them back.

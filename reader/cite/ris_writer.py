@@ -126,6 +126,9 @@ def ris_record(paper: Paper) -> str:
     if bibtex and title and not paper.title_derived and title != _line(paper.title):
         # A BibTeX title is kept as TeX: TI has its text, a note the TeX it came as.
         bibtex = {**bibtex, "title": paper.title}
+    if bibtex and paper.abstract and "\n\n".join(paragraphs) != paper.abstract:
+        # A BibTeX abstract is kept as TeX too, in a note of one paragraph a line.
+        bibtex = {**bibtex, "abstract": paper.abstract}
     lines += _bibtex_lines(bibtex, lines)
     return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
 
@@ -150,7 +153,10 @@ def _bibtex_lines(fields: dict[str, Any], written: list[tuple[str, str]]) -> lis
             text = ", ".join(str(v) for v in value)
         else:
             text = str(value)
-        text = _line(text)
+        if name == "abstract":
+            text = "\n".join(p for p in (_line(p) for p in text.split("\n\n")) if p)
+        else:
+            text = _line(text)
         if name == "file":
             if text and ("L1", text) not in written:
                 lines.append(("L1", text))

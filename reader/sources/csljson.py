@@ -29,7 +29,7 @@ from reader.sources.jsonfields import (
 from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import TITLE_MAX, Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
-from reader.text.render import plain_line
+from reader.text.render import plain_line, to_plain
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
 # The formats whose own fields an item's ``custom`` may carry (as reader exports them).
@@ -90,6 +90,11 @@ def _convert(record: JsonRecord) -> Outcome:
     tex_title = bibtex.pop("title", None)
     if isinstance(tex_title, str) and paper.title and plain_line(tex_title) == paper.title:
         paper.title = tex_title  # a BibTeX record's title, kept as the TeX it was written in
+    if bibtex.pop("abstract", None) is not None:
+        # Taken raw: the cleaned custom fields are on one line, the TeX abstract has paragraphs.
+        tex_abstract = clean_abstract(item["custom"]["bibtex"]["abstract"])
+        if to_plain(tex_abstract).split() == (paper.abstract or "").split():
+            paper.abstract = tex_abstract  # kept as the TeX it was written in
     if not paper.title and not paper.abstract:
         # A whole journal issue or a bare note: still a record, named by what it has.
         named = [venue or "", *(csl.get(v) for v in _STAND_IN_TITLES)]

@@ -14,8 +14,8 @@ from functools import partial
 import rispy
 
 from reader.models import PaperRecord
+from reader.record import TEX_PREFIX, keep_written_doi
 from reader.record import display_name as record_display
-from reader.record import keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, first, fold_lines, tag_values
@@ -152,7 +152,8 @@ def _stray(source: str, line: int) -> _Record:
 
 def _record(item: _Record, source: str) -> PaperRecord | None:
     """The paper of one record, or None when it has neither title nor abstract."""
-    parsed = rispy.loads("\n".join(item.lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
+    tex_abstract, lines = _tex_abstract(item.lines)
+    parsed = rispy.loads("\n".join(lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
     if not parsed:
         raise ValueError("rispy found no record")
     tags = parsed[0]
@@ -189,6 +190,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     tex_title = bibtex.pop("title", None)
     if isinstance(tex_title, str) and not title_derived and plain_line(tex_title) == title:
         title = tex_title  # a BibTeX record's title, kept as the TeX it was written in
+    if bibtex.pop("abstract", None) is not None:
+        if to_plain(tex_abstract).split() == abstract.split():
+            abstract = tex_abstract  # a BibTeX record's abstract, kept as TeX
     arxiv_id = None
     if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
         # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.
@@ -223,6 +227,31 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         csl=csl,
         extra=extra,
     )
+
+
+_TEX_ABSTRACT = f"{TEX_PREFIX}abstract:"
+
+
+def _tex_abstract(lines: list[str]) -> tuple[str, list[str]]:
+    """The TeX abstract our export wrote in a ``tex.abstract`` note, one paragraph a line,
+    and the record's lines without its continuation lines (which rispy takes for notes).
+    """
+    paragraphs: list[str] = []
+    rest: list[str] = []
+    reading = False
+    for line in lines:
+        match = TAG_LINE.match(line)
+        if match:
+            note = fold_lines(match.group(2) or "")
+            reading = match.group(1) == "N1" and note.startswith(_TEX_ABSTRACT)
+            if reading and not paragraphs:
+                paragraphs.append(note[len(_TEX_ABSTRACT):].strip())
+        elif reading:
+            if line.strip():
+                paragraphs.append(fold_lines(line))
+            continue
+        rest.append(line)
+    return "\n\n".join(paragraphs), rest
 
 
 def _abstract(lines: list[str], tag: str) -> str:

@@ -85,7 +85,8 @@ def csl_and_extra(
             number_from_m1 = True
     start, end = fold_lines(first(tags, "SP")), fold_lines(first(tags, "EP"))
     if start:
-        csl["page"] = f"{start}-{end}" if end and end != start else start
+        # A range of one page stays one when a BibTeX record wrote it ("120--120").
+        csl["page"] = f"{start}-{end}" if end and (end != start or bibtex) else start
     numbers: dict[str, list[str]] = {}
     for number in (fold_lines(v) for v in tag_values(tags, "SN") if v.strip()):
         # SN holds an ISSN or an ISBN; the form of the number says which, else the type.
@@ -122,7 +123,7 @@ def csl_and_extra(
             kept["L1"] = kept["L1"][1:]
         else:
             del kept["L1"]
-    if start and end == start:
+    if start and end == start and not bibtex:
         kept["EP"] = [end]  # a one-page article: the page is "97", the source said 97–97
     for tag in ("JF", "JO", "BT"):
         if first(tags, tag).strip() and not first(tags, "T2").strip():
