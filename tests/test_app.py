@@ -283,3 +283,21 @@ async def test_results_follow_the_index_after_a_write(library: Library) -> None:
         await settle(app, pilot)
         await settle(app, pilot)
         assert starred not in papers.ids and len(papers.ids) == len(before) - 1
+
+
+async def test_a_long_venue_leaves_room_for_the_title(library: Library) -> None:
+    """A row shows its title even when the venue is long: the venue is cut, the year shows."""
+    paper_id = library.all_ids()[0]
+    library.update_metadata(paper_id, {
+        "title": "Parallel Semigroups Everywhere",
+        "venue": "Proc. Fifteenth Annual ACM Symposium on the Theory of Computing and Its "
+                 "Applications to High Speed Computer and Algorithm Organization",
+        "year": 1983,
+    })
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        rows = [line for line in screen_text(app).splitlines() if "Semigroups" in line]
+        assert rows, screen_text(app)
+        assert "Parallel Semigroups Everywhere" in rows[0]
+        assert "Proc. Fi" in rows[0] and "…" in rows[0] and "1983" in rows[0]

@@ -195,9 +195,6 @@ class PaperList(ScrollView, can_focus=True):
         else:
             marks.append("•" if unseen else " ", style("paper-list--unseen"))
         marks.append(" ")
-        venue = plain_line(row.venue) if row.venue else ""
-        meta = " · ".join(p for p in (venue, str(row.year) if row.year else None) if p)
-        meta_text = Text(f" {meta}", style("paper-list--meta")) if meta else Text()
         tags = Text(" " + " ".join(f"#{t}" for t in row.tags), style("paper-list--tag"))
         if not row.tags:
             tags = Text()
@@ -210,6 +207,20 @@ class PaperList(ScrollView, can_focus=True):
         )
         if row.read:
             title.stylize(style("paper-list--read"))
+        venue = plain_line(row.venue) if row.venue else ""
+        year = str(row.year) if row.year else ""
+        meta_text = Text()
+        if venue or year:
+            # The venue gives way to the title: a long one ("Proc. Fifteenth Annual ACM
+            # Symposium on …") takes what the title leaves, at least a third of the row,
+            # and the year always shows.
+            tail = f" · {year}" if venue and year else year
+            venue_text = Text(f" {venue}" if venue else " ")
+            free = width - marks.cell_len - title.cell_len - tags.cell_len
+            limit = max(8, (width - marks.cell_len) // 3 - len(tail), free - len(tail))
+            if venue_text.cell_len > limit:
+                venue_text.truncate(limit, overflow="ellipsis")
+            meta_text = Text.assemble(venue_text, tail, style=style("paper-list--meta"))
         # Tags give way to the title when the row is narrow.
         room = max(1, width - marks.cell_len - meta_text.cell_len)
         if title.cell_len + tags.cell_len > room:
