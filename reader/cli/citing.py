@@ -86,7 +86,7 @@ def _write_osc52(text: str) -> None:
 @cli.command("export")
 @library_option
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS),
-              help="Default: from the file name (.bib, .json, .csl.json, .md, .csv).")
+              help="Default: from the file name (.bib, .ris, .csl.json, .json, .md, .csv).")
 @click.option("--query", "-q", default="", help="Only the papers this search finds.")
 @click.option("--starred", is_flag=True, help="Only starred papers.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
