@@ -415,3 +415,24 @@ def test_ris_keeps_a_bibtex_range_of_one_page_as_written(tmp_path: Path) -> None
     assert [back[k].csl["page"] for k in ("tex", "plain")] == ["120-120", "3-9"]
     assert export(list(back.values()), "ris") == ris
     assert "pages = {120--120}" in export([back["tex"]], "bibtex")
+
+
+def test_a_bibtex_url_comes_back_as_written(tmp_path: Path) -> None:
+    # Mendeley's two URLs joined by "$\backslash$n" (random-229.bib), and an escaped "%".
+    urls = [
+        r"http://arxiv.org/abs/1210.6367$\backslash$nhttp://dl.acm.org/citation.cfm?doid=2488608",
+        r"https://example.org/a\%20b_c",
+    ]
+    bib = "".join(
+        f"@misc{{k{i},\n  title = {{Paper {i}}},\n  url = {{{url}}},\n  year = {{2013}}\n}}\n"
+        for i, url in enumerate(urls)
+    )
+    first = _bibtex_of(_library_from(bib, "a.bib", tmp_path))
+    again = _library_from(first, "b.bib", tmp_path)
+    for url in urls:
+        assert f"url = {{{url}}}" in first
+    assert _bibtex_of(again) == first
+    assert sorted(p.url or "" for p in again.store.iter_papers()) == [
+        "http://arxiv.org/abs/1210.6367$\\backslash$nhttp://dl.acm.org/citation.cfm?doid=2488608",
+        "https://example.org/a%20b_c",
+    ]

@@ -151,6 +151,12 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if doi:
         fields.append(("doi", doi))
     url = escape_url(fold(paper.url or ""))
+    written_url = source.get("url") if isinstance(source, dict) else None
+    if isinstance(written_url, str) and paper.url and braces_nest(written_url):
+        from reader.sources.bibtex_values import url_of
+
+        if url_of({"url": written_url}) == paper.url:
+            url = written_url  # as the source wrote it, unless the URL was edited since
     if url:
         fields.append(("url", url))
     arxiv_id = escape_doi(fold(paper.arxiv_id or ""))

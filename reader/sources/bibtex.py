@@ -38,12 +38,12 @@ from reader.sources.bibtex_values import (
     _keys,
     _keywords,
     _tex_line,
-    _url,
     _year_and_date,
     arxiv_id_of,
     closing_brace,
     closing_quote,
     plain,
+    url_of,
 )
 from reader.text.identifiers import doi_as_written, normalize_doi
 from reader.text.render import to_plain
@@ -254,7 +254,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         venue=plain(venue_raw) or None,
         year=year,
         keywords=_keywords(fields.get("keywords") or fields.get("keyword") or ""),
-        url=_url(fields),
+        url=url_of(fields),
         doi=doi,
         source=f"{source}:{entry.line}",
         arxiv_id=arxiv_id_of(fields),

@@ -11,7 +11,7 @@ from reader.record import (
     csl_type_for_bibtex,
     date_parts,
 )
-from reader.sources.bibtex_values import arxiv_id_of, parse_names, plain
+from reader.sources.bibtex_values import arxiv_id_of, parse_names, plain, url_of
 from reader.text.sanitize import clean_imported
 
 # Crossref inheritance follows BibTeX (a child takes every field of its parent that it does
@@ -174,6 +174,11 @@ def csl_and_extra(
         for field, value in entry.fields.items()
         if (value.strip() or crossref) and field not in used
     }
+    raw_url = clean_imported(entry.fields.get("url", "")).strip()
+    if raw_url and (url_of({"url": raw_url}) != raw_url or any(c in raw_url for c in "\\%")):
+        # A url field is verbatim (biblatex, hyperref): one an export would write otherwise
+        # (escapes, a backslash, several URLs) is written back exactly as it came.
+        kept["url"] = raw_url
     raw_date = entry.fields.get("date", "").strip()
     if "/" in raw_date:
         kept["date"] = clean_imported(raw_date)  # a range ("1984/1986"): kept as written

@@ -162,7 +162,7 @@ def _keys(value: str) -> list[str]:
     return [key for key in (_identifier(k) for k in value.split(",")) if key]
 
 
-def _url(fields: dict[str, str]) -> str | None:
+def url_of(fields: dict[str, str]) -> str | None:
     """The entry's URL: ``url``, or a ``\\url{…}`` in ``howpublished``."""
     for name in ("url", "howpublished"):
         value = clean_imported(fields.get(name, "")).strip()
