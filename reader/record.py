@@ -121,7 +121,7 @@ _CSL_TO_BIBTEX = {
     "report": ("techreport", "report"),
     "thesis": ("phdthesis", "thesis"),
     "manuscript": ("unpublished", "unpublished"),
-    "webpage": ("misc", "online"),
+    "webpage": ("online", "online"),  # classic styles print an @online as a @misc
     "post-weblog": ("misc", "online"),
     "dataset": ("misc", "dataset"),
     "software": ("misc", "software"),

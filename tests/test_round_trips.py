@@ -436,3 +436,31 @@ def test_a_bibtex_url_comes_back_as_written(tmp_path: Path) -> None:
         "http://arxiv.org/abs/1210.6367$\\backslash$nhttp://dl.acm.org/citation.cfm?doid=2488608",
         "https://example.org/a%20b_c",
     ]
+
+
+def test_bibtex_keeps_short_titles_pmid_and_web_pages_of_csljson(tmp_path: Path) -> None:
+    source = _library_from((DATA / "items-26.csl.json").read_text("utf-8"), "a.json", tmp_path)
+    first = _papers_by_key(source)
+    back = _papers_by_key(_library_from(_bibtex_of(source), "b.bib", tmp_path))
+    variables = ("type", "title-short", "container-title-short", "PMID")
+    for key, paper in first.items():
+        assert [back[key].csl.get(v) for v in variables] == [
+            paper.csl.get(v) for v in variables], key
+    assert sum(p.csl.get("type") == "webpage" for p in back.values()) == 5
+    assert back["tannenbaum2019"].csl["PMID"] == "30894351"
+
+
+def test_a_short_title_in_tex_goes_back_out_as_written(tmp_path: Path) -> None:
+    bib = (
+        "@article{short,\n  title = {{BERT}: Pre-training},\n  journal = {J. of Tests},\n"
+        "  shorttitle = {{BERT}},\n  shortjournal = {J. {T}ests},\n  pmid = {123},\n"
+        "  year = {2019}\n}\n"
+    )
+    library = _library_from(bib, "a.bib", tmp_path)
+    [paper] = library.store.iter_papers()
+    assert (paper.csl["title-short"], paper.csl["container-title-short"]) == (
+        "BERT", "J. Tests")
+    out = _bibtex_of(library)
+    for field in ("shorttitle = {{BERT}}", "shortjournal = {J. {T}ests}", "pmid = {123}"):
+        assert out.count(field) == 1, field
+    assert _bibtex_of(_library_from(out, "b.bib", tmp_path)) == out

@@ -131,7 +131,9 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
             name = "journaltitle"
         value = venue if source or csl_type else _expand_venue(venue)
         fields.append((name, escape_text(value)))
-    fields += _record_fields(paper, entry_type, aliases, biblatex, inherited)
+    if entry_type == "article" and csl_type in ("article-newspaper", "article-magazine"):
+        fields.append(("entrysubtype", csl_type.removeprefix("article-")))
+    fields += _record_fields(paper, source, entry_type, aliases, biblatex, inherited)
     date = "" if "date" in source or "issued" in inherited else _iso_date(paper)
     if not (biblatex or aliases.get("issued") == "date"
             or (date.count("-") == 2 and "issued" in paper.csl)):
@@ -218,6 +220,9 @@ _BIBTEX_FIELDS = (
     ("ISSN", "issn"),
     ("language", "language"),
     ("note", "note"),
+    ("title-short", "shorttitle"),
+    ("container-title-short", "shortjournal"),
+    ("PMID", "pmid"),
 )
 _THESIS_TYPES = frozenset({"phdthesis", "mastersthesis", "thesis"})
 _REPORT_TYPES = frozenset({"techreport", "report"})
@@ -287,6 +292,7 @@ def _record_names(paper: Paper, variable: str) -> list[str] | None:
 
 def _record_fields(
     paper: Paper,
+    source: dict[str, object],
     entry_type: str,
     aliases: dict[str, str],
     biblatex: bool,
@@ -301,6 +307,8 @@ def _record_fields(
         if value in (None, "") or isinstance(value, dict | list) or variable in inherited:
             continue
         name = aliases.get(variable, default)
+        if isinstance(source, dict) and isinstance(source.get(name), str):
+            continue  # the source's own field, written as it came with the others
         if variable == "publisher" and variable not in aliases:
             if entry_type in _THESIS_TYPES:
                 name = "institution" if biblatex else "school"

@@ -64,7 +64,13 @@ _TEXT_VARIABLES = {
     "school": "publisher",
     "institution": "publisher",
     "organization": "publisher",
+    # Also kept as written (see _KEPT_AS_WRITTEN): their TeX goes back out unchanged.
+    "shorttitle": "title-short",
+    "shortjournal": "container-title-short",
+    "pmid": "PMID",
 }
+# Fields that are both a variable of the record and kept verbatim for an export.
+_KEPT_AS_WRITTEN = frozenset({"shorttitle", "shortjournal", "pmid"})
 _NAME_FIELDS = {"author": "author", "editor": "editor", "translator": "translator",
                 "bookauthor": "container-author"}
 # Fields a record holds in its columns (title, abstract, identifiers, keywords, dates, key
@@ -112,6 +118,11 @@ def csl_and_extra(
     """
     csl: dict[str, Any] = {"type": csl_type_for_bibtex(entry.kind)}
     used = set(_COLUMN_FIELDS)
+    subtype = plain(fields.get("entrysubtype", "")).lower()
+    if entry.kind == "article" and subtype in ("newspaper", "magazine"):
+        # biblatex's way of saying what kind of periodical an article is in.
+        csl["type"] = f"article-{subtype}"
+        used.add("entrysubtype")
     names: dict[str, str] = {}
     others: list[str] = []
     from_parent: set[str] = set()
@@ -136,7 +147,8 @@ def csl_and_extra(
             text = text.replace("–", "-")
         if text:
             csl[variable] = text
-            used.add(field)
+            if field not in _KEPT_AS_WRITTEN:
+                used.add(field)
             if _DEFAULT_FIELD.get(variable, field) != field:
                 names[variable] = field
             if field in inherited:
