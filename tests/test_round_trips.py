@@ -464,3 +464,43 @@ def test_a_short_title_in_tex_goes_back_out_as_written(tmp_path: Path) -> None:
     for field in ("shorttitle = {{BERT}}", "shortjournal = {J. {T}ests}", "pmid = {123}"):
         assert out.count(field) == 1, field
     assert _bibtex_of(_library_from(out, "b.bib", tmp_path)) == out
+
+
+MERGED_KEYS = r"""
+@article{wooters07,
+  title = {Entanglement of formation},
+  author = {Wootters, William K.},
+  year = {2007},
+  doi = {10.1000/eof},
+  ids = {wkw07}
+}
+
+@article{wootters07,
+  title = {Entanglement of formation},
+  author = {Wootters, William K.},
+  year = {2007},
+  doi = {10.1000/eof}
+}
+
+@article{plain,
+  title = {Plain},
+  author = {Doe, Jane},
+  year = {2014}
+}
+"""
+
+
+@pytest.mark.parametrize("fmt,name", [("ris", "b.ris"), ("csljson", "b.csl.json")])
+def test_key_aliases_come_back_from_our_export(tmp_path: Path, fmt: str, name: str) -> None:
+    first = _papers_by_key(_library_from(MERGED_KEYS, "a.bib", tmp_path))
+    assert first["wooters07"].aliases == ["wkw07", "wootters07"]
+    text = export(list(first.values()), fmt)
+    again = _library_from(text, name, tmp_path)
+    back = _papers_by_key(again)
+    assert sorted(back) == ["plain", "wooters07"]
+    assert back["wooters07"].aliases == ["wkw07", "wootters07"]
+    assert back["plain"].aliases == []
+    assert again.store.id_for_key("wootters07") == back["wooters07"].id
+    # The aliases are no note of the paper's, and the file comes out the same again.
+    assert "ids" not in (back["wooters07"].csl.get("note") or "")
+    assert export(list(back.values()), fmt) == text

@@ -154,10 +154,15 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     if bibtex and "abstract" in item and item["abstract"] != paper.abstract:
         # A BibTeX abstract likewise, paragraphs and all.
         source_fields["bibtex"] = {**source_fields["bibtex"], "abstract": paper.abstract}
-    if source_fields:
+    custom: dict[str, Any] = dict(source_fields)
+    if paper.aliases:
+        # The paper's other citation keys (biblatex's ids), so documents citing them still
+        # find it after an import.
+        custom["ids"] = list(paper.aliases)
+    if custom:
         # CSL's place for data without a variable (styles ignore it): the source's own fields
         # and entry type, by format, so that an import of the item gives them back.
-        item["custom"] = source_fields
+        item["custom"] = custom
     return item
 
 

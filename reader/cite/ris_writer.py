@@ -130,6 +130,10 @@ def ris_record(paper: Paper) -> str:
         # A BibTeX abstract is kept as TeX too, in a note of one paragraph a line.
         bibtex = {**bibtex, "abstract": paper.abstract}
     lines += _bibtex_lines(bibtex, lines)
+    if paper.aliases:
+        # The keys of entries merged into the paper and its former keys, which RIS has no tag
+        # for: documents citing them still find it after an import (biblatex's ids).
+        lines.append(("N1", f"{TEX_PREFIX}ids: {', '.join(paper.aliases)}"))
     return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
 
 

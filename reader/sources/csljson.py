@@ -84,6 +84,7 @@ def _convert(record: JsonRecord) -> Outcome:
         date=date,
         kind=clean_title(bibtex_type or item.get("type")) or None,
         citekey=clean_title(item.get("citation-key")) or clean_title(item.get("id")) or None,
+        aliases=_aliases(item.get("custom")),
         csl=csl,
         extra=extra,
     )
@@ -102,6 +103,13 @@ def _convert(record: JsonRecord) -> Outcome:
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
     return finish_record(paper, record, record_label(record, ("id", "citation-key")))
+
+
+def _aliases(custom: Any) -> list[str]:
+    """The paper's other citation keys, which our export keeps in ``custom`` as ``ids``."""
+    ids = custom.get("ids") if isinstance(custom, dict) else None
+    return [k for k in (clean_title(i) for i in ids if isinstance(i, str)) if k] if isinstance(
+        ids, list) else []
 
 
 def _source_fields(custom: Any) -> dict[str, dict[str, Any]]:

@@ -18,7 +18,14 @@ from reader.record import TEX_PREFIX, keep_written_doi
 from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
-from reader.sources.ris_fields import TAG_LINE, csl_and_extra, first, fold_lines, tag_values
+from reader.sources.ris_fields import (
+    TAG_LINE,
+    csl_and_extra,
+    first,
+    fold_lines,
+    ris_aliases,
+    tag_values,
+)
 from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.text.render import plain_line, to_plain
 from reader.text.sanitize import clean_imported
@@ -224,6 +231,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         date=date,
         kind=bibtex.get("@type") or _KINDS.get(kind_code, kind_code.lower() or None),
         citekey=fold_lines(first(tags, "ID")) or None,
+        aliases=ris_aliases(tags),
         csl=csl,
         extra=extra,
     )

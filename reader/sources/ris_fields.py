@@ -136,10 +136,23 @@ def csl_and_extra(
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
 
 
+_IDS = f"{TEX_PREFIX}ids:"
+
+
+def ris_aliases(tags: dict[str, object]) -> list[str]:
+    """The paper's other citation keys, which our export carried in a ``tex.ids`` note."""
+    for raw in tag_values(tags, "N1"):
+        value = fold_lines(raw)
+        if value.startswith(_IDS):
+            return [k for k in (p.strip() for p in value[len(_IDS):].split(",")) if k]
+    return []
+
+
 def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
     """A record's notes, and the BibTeX fields our export carried in ``tex.`` note lines."""
     notes: list[str] = []
     bibtex: dict[str, Any] = {}
+    values = [v for v in values if not fold_lines(v).startswith(_IDS)]  # see ris_aliases
     for raw in values:
         value = fold_lines(raw)
         name, colon, text = value.partition(":")
