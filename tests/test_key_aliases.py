@@ -82,13 +82,14 @@ def test_an_alias_is_never_another_papers_key(tmp_path: Path, bib: Path) -> None
     later.write_text("@article{wootters07, title={Something else}, year=2020}\n", "utf-8")
     summary = library.import_files([later], sync=False)
     assert "wootters07 → wootters07a" in summary.key_changes()
-    # The paper itself may take its alias as its key: then it is no longer an alias.
+    # The paper itself may take its alias as its key: then it is no longer an alias, and
+    # the key it had becomes one.
     own = library.store.id_for_key("wootters07")
     assert own is not None
     library.store.set_citekey(own, "wootters07")
     paper = library.store.paper(own)
-    assert paper is not None and (paper.citekey, paper.aliases) == ("wootters07", [])
-    assert library.store.id_for_key("wooters07") is None
+    assert paper is not None and (paper.citekey, paper.aliases) == ("wootters07", ["wooters07"])
+    assert library.store.id_for_key("wooters07") == own
 
 
 def test_aliases_go_out_as_biblatex_ids_and_come_back(tmp_path: Path, bib: Path) -> None:
@@ -114,3 +115,32 @@ async def test_the_detail_pane_names_the_aliases(tmp_path: Path, bib: Path) -> N
         app.query_one(PaperList).cursor = library.store.all_ids().index(paper_id)
         await settle(app, pilot)
         assert "@wooters07 (also @wootters07)" in " ".join(detail_text(app).split())
+
+
+def test_a_rekeyed_paper_still_answers_to_its_old_key(tmp_path: Path, bib: Path) -> None:
+    lib = tmp_path / "lib"
+    _cli(lib, "import", str(bib))
+    _cli(lib, "rekey", "other", "doe2010")
+    assert "@article{doe2010," in _cli(lib, "cite", "other")
+    assert "  ids = {other}" in _cli(lib, "cite", "doe2010")
+    # Back to the old key: it is the key again, and the other one the alias.
+    _cli(lib, "rekey", "doe2010", "other")
+    library = Library(lib)
+    paper = library.store.paper(library.store.id_for_key("doe2010") or 0)
+    assert paper is not None and (paper.citekey, paper.aliases) == ("other", ["doe2010"])
+
+
+def test_a_key_changed_in_the_details_form_stays_an_alias(tmp_path: Path, bib: Path) -> None:
+    library = Library(tmp_path / "lib")
+    library.import_files([bib], sync=False)
+    merged = library.store.id_for_key("wooters07")
+    assert merged is not None
+    library.update_metadata(merged, {"citekey": "wootters2007"})
+    paper = library.store.paper(merged)
+    assert paper is not None
+    assert (paper.citekey, paper.aliases) == ("wootters2007", ["wooters07", "wootters07"])
+    assert library.store.id_for_key("wooters07") == merged
+    # A key taken by another paper is refused and changes nothing.
+    with pytest.raises(StoreError, match="already belongs"):
+        library.update_metadata(merged, {"citekey": "other"})
+    assert library.store.paper(merged).aliases == ["wooters07", "wootters07"]  # type: ignore[union-attr]

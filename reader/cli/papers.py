@@ -210,7 +210,7 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
 @click.pass_context
 @handles_errors
 def rekey(ctx: click.Context, ref: str, new_key: str) -> None:
-    """Give a paper another citation key (its notes and marks stay with it)."""
+    """Give a paper another citation key (its notes and marks stay; the old key still works)."""
     library = open_library(ctx)
     library.sync_index()
     paper = resolve_one(library, ref)

@@ -117,6 +117,7 @@ class Edits(StoreBase):
                 raise StoreError(f"the key {citekey!r} already belongs to paper {owner}")
             # The paper's own alias may become its key: a key is never an alias as well.
             conn.execute("DELETE FROM citekey_aliases WHERE alias = ?", (citekey,))
+            keep_old_key(conn, paper_id, citekey)
             generation = self._bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET citekey = ?, updated_at = ?, generation = ? WHERE id = ?",
@@ -247,7 +248,9 @@ class Edits(StoreBase):
                     continue
                 if column == "citekey":
                     owner = key_owner(conn, str(value), paper_id)
-                    conn.execute("DELETE FROM citekey_aliases WHERE alias = ?", (value,))
+                    if owner is None:
+                        conn.execute("DELETE FROM citekey_aliases WHERE alias = ?", (value,))
+                        keep_old_key(conn, paper_id, str(value))
                 else:
                     row = conn.execute(
                         "SELECT id FROM papers WHERE doi = ? AND id != ?", (value, paper_id)
@@ -265,6 +268,18 @@ class Edits(StoreBase):
             if cur.rowcount == 0:
                 raise StoreError(f"no paper with id {paper_id}")
         return generation
+
+
+def keep_old_key(conn: sqlite3.Connection, paper_id: int, citekey: str) -> None:
+    """Keep a paper's key as its alias before it becomes ``citekey``, so that documents
+    citing the old key still find the paper (unless another paper has that key)."""
+    row = conn.execute("SELECT citekey FROM papers WHERE id = ?", (paper_id,)).fetchone()
+    old = row[0] if row else None
+    if old and old != citekey and key_owner(conn, old, paper_id) is None:
+        conn.execute(
+            "INSERT OR IGNORE INTO citekey_aliases (alias, paper_id) VALUES (?, ?)",
+            (old, paper_id),
+        )
 
 
 def edited_record(
