@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     import sqlite_utils
 
 
-
 BUSY_TIMEOUT_MS = 10_000
 #: The papers the last import (not undone) touched.
 LAST_IMPORT_ITEMS = (

@@ -59,7 +59,6 @@ class FetchResult:
     problems: list[str] = field(default_factory=list)
 
 
-
 # --- fetching -------------------------------------------------------------------------------
 
 def fetch(

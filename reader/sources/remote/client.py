@@ -53,7 +53,6 @@ class Endpoints:
         return cls(**values)
 
 
-
 #: What became of one id: its record, or the problem text (without the id in front).
 Outcome = PaperRecord | str
 
