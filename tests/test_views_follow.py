@@ -8,6 +8,7 @@ from pathlib import Path
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
+from reader.ui.features.base import SORT_KEY
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle
 from tests.waiting import until
@@ -75,3 +76,69 @@ async def test_a_search_typed_while_indexing_runs_again_when_indexing_ends(
         assert after > before
         assert len(papers.ids) == after
         assert f"{after:,} matches" in screen_text(app)
+
+
+def _more_papers(path: Path, count: int) -> Path:
+    """A list of ``count`` new papers, as OpenReview gives them."""
+    path.write_text(
+        "".join(
+            json.dumps({"id": f"more{n}", "content": {
+                "title": f"Wombat Burrow Survey Number {n}",
+                "abstract": f"Burrow {n} of the wombat colony is surveyed with radar.",
+            }}) + "\n"
+            for n in range(count)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+async def test_the_cursor_stays_on_its_paper_as_another_process_adds_papers_above_it(
+    library: Library, tmp_path: Path
+) -> None:
+    source = _more_papers(tmp_path / "more.jsonl", 60)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.set_sort("added")  # the newest first: the new papers come in above
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        await pilot.press("g", "j", "j", "j")
+        await settle(app, pilot)
+        chosen, line = papers.current_id, papers.cursor - papers.scroll_offset.y
+        shown = app.current_paper
+        assert line == 3 and shown is not None
+        other = Library(library.paths.root)
+        try:
+            other.import_files([source])
+        finally:
+            other.close()
+        await until(pilot, lambda: len(papers.ids) == 98, "the new papers are listed")
+        await settle(app, pilot)
+        assert papers.current_id == chosen
+        assert papers.cursor == 63
+        assert papers.cursor - papers.scroll_offset.y == line
+        assert shown.title[:30] in screen_text(app)
+
+
+async def test_a_list_the_user_has_not_moved_in_keeps_its_top_as_papers_come_in(
+    library: Library, tmp_path: Path
+) -> None:
+    source = _more_papers(tmp_path / "more.jsonl", 60)
+    library.set_meta(SORT_KEY, "added")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        assert papers.cursor == 0 and papers.scroll_offset.y == 0
+        other = Library(library.paths.root)
+        try:
+            other.import_files([source])
+        finally:
+            other.close()
+        await until(pilot, lambda: len(papers.ids) == 98, "the new papers are listed")
+        await settle(app, pilot)
+        # The newest paper is on top, under the cursor, and shown.
+        assert papers.cursor == 0 and papers.scroll_offset.y == 0
+        assert papers.current_id == max(papers.ids)
+        assert "Wombat Burrow Survey Number 59" in screen_text(app)

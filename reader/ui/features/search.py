@@ -152,6 +152,9 @@ class SearchFeature(AppBase):
             and outcome.ids[: len(papers.ids)] == papers.ids
         )
         self.outcome = outcome if outcome.query.strip() else None
+        # The paper of the last session is placed as the user left it, not as a cursor
+        # left at the top of the view by a search that could not answer yet.
+        restoring = self._restore_paper is not None
         keep = self._restore_paper or papers.current_id
         if self._restore_paper in outcome.ids or (
             outcome.ids and outcome.complete and self._index_ready
@@ -164,7 +167,8 @@ class SearchFeature(AppBase):
         if grows:
             papers.grow(outcome.ids)
         else:
-            papers.set_ids(outcome.ids, self.terms, keep=keep, keep_scroll=same_view)
+            papers.set_ids(outcome.ids, self.terms, keep=keep,
+                           keep_scroll=same_view and not restoring)
         self._update_status(outcome.notice or "")
         self.refresh_bindings()  # the footer offers a suggestion only while there is one
         if not outcome.ids and outcome.query.strip() and outcome.notice is None:

@@ -83,6 +83,11 @@ class PaperList(ScrollView, can_focus=True):
         #: Papers shown since the rows were fetched (the app owns the set), so a row turns
         #: "seen" at once rather than when its cached row is next read.
         self.seen: set[int] = set()
+        #: Whether the cursor is on a paper of the user's choosing (moved to, or kept from
+        #: the view before): it then stays on that paper as the view changes. Otherwise it
+        #: is at the top by default, and stays at the top.
+        self.pinned = False
+        self._placing = False
 
     # -- data -------------------------------------------------------------------------------
 
@@ -100,10 +105,16 @@ class PaperList(ScrollView, can_focus=True):
 
     def set_ids(self, ids: list[int], terms: frozenset[str] = frozenset(),
                 keep: int | None = None, keep_scroll: bool = False) -> None:
-        """Show these papers; the cursor stays on ``keep`` when it is among them (on the
-        same line of the screen with ``keep_scroll``, else mid-screen). The cursor hook is
-        called for the paper the cursor is then on, as for any move."""
+        """Show these papers; the cursor stays on ``keep`` when it is among them (mid-screen).
+
+        With ``keep_scroll`` the view is the same one, changed (papers came or went, or it
+        was sorted again): a cursor the user put on a paper stays on it, on the same line of
+        the screen, however many papers came in above it; one the user has not moved stays
+        at the top, on whatever paper is now first. The cursor hook is called for the
+        paper the cursor is then on, as for any move."""
         line = self.cursor - round(self.scroll_offset.y)
+        if keep_scroll and not self.pinned:
+            keep, line = None, 0
         self._ids = ids
         self.terms = terms
         self._drawn.clear()
@@ -113,7 +124,12 @@ class PaperList(ScrollView, can_focus=True):
         if not (keep_scroll and 0 <= line < self.size.height):
             line = self.size.height // 2
         self.scroll_to(y=max(0, position - line), animate=False)
-        self.cursor = position
+        self.pinned = keep is not None and position < len(ids) and ids[position] == keep
+        self._placing = True
+        try:
+            self.cursor = position
+        finally:
+            self._placing = False
         self.refresh()
 
     def drawn_row(self, paper_id: int) -> PaperRow | None:
@@ -242,6 +258,8 @@ class PaperList(ScrollView, can_focus=True):
         if clamped != new:
             self.cursor = clamped
             return
+        if not self._placing:
+            self.pinned = True  # moved by the user (a key, a click, the reading view)
         self.refresh_line(old)
         self.refresh_line(new)
         self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True)
