@@ -45,7 +45,7 @@ from reader.sources.bibtex_values import (
     plain,
     url_of,
 )
-from reader.text.identifiers import doi_as_written, normalize_doi
+from reader.text.identifiers import doi_as_written, normalize_doi, openreview_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -246,6 +246,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     written_doi = doi_as_written(_identifier(fields.get("doi", "")))
     doi = normalize_doi(written_doi)
     keep_written_doi(csl, written_doi, doi)
+    url = url_of(fields)
     return PaperRecord(
         abstract=abstract,
         title=title,
@@ -254,8 +255,10 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         venue=plain(venue_raw) or None,
         year=year,
         keywords=_keywords(fields.get("keywords") or fields.get("keyword") or ""),
-        url=url_of(fields),
+        url=url,
         doi=doi,
+        # An OpenReview forum's id identifies the paper as surely as a DOI.
+        openreview_id=openreview_id(url) if url and "openreview.net/" in url else None,
         source=f"{source}:{entry.line}",
         arxiv_id=arxiv_id_of(fields),
         date=date,
