@@ -3,9 +3,92 @@ not written again, and are not re-indexed; a real change still shows."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 
+from reader.cite.export import export
 from reader.library import Library
+
+# OpenReview records as the site writes them: plain text with TeX math, a backslash,
+# ties, carets and braces outside math, hard line breaks, a narrow no-break space.
+RECORDS = [
+    {
+        "id": "rev0001",
+        "content": {
+            "title": "Revenue Maximization Via The Estimation Of $s$-Concave Demand Functions",
+            "abstract": "We show that a C:\\temp path, a tie~here and x^2 survive.\n"
+            "A hard line break, 50% of \u202fcases and $\\alpha_1$ math.",
+            "keywords": ["pricing", "s-concavity"],
+            "venue": "ICLR 2026",
+        },
+    },
+    {
+        "id": "megs0002",
+        "content": {
+            "title": "MEGS^{2}: Memory-Efficient Gaussian Splatting via {Spherical} Gaussians",
+            "abstract": "Splatting with a_b and {braces} and \\textit{i.e.} written out.",
+            "venue": "ICLR 2026",
+        },
+    },
+]
+COLUMNS = (
+    "id, title, title_derived, abstract, abstract_key, kind, csl, extra, date, venue, year, "
+    "url, openreview_id, generation, updated_at"
+)
+
+
+def _rows(library: Library) -> list[tuple[object, ...]]:
+    with sqlite3.connect(library.paths.database) as conn:
+        return conn.execute(f"SELECT {COLUMNS} FROM papers ORDER BY id").fetchall()
+
+
+def _export(library: Library, path: Path) -> Path:
+    path.write_text(export(list(library.store.iter_papers()), "bibtex"), encoding="utf-8")
+    return path
+
+
+def _onto_sample(library: Library, tmp_path: Path) -> Library:
+    source = tmp_path / "submissions.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    library.import_files([source])
+    return library
+
+
+def test_the_libraries_own_bibtex_imported_again_changes_nothing(
+    library: Library, tmp_path: Path
+) -> None:
+    _onto_sample(library, tmp_path)
+    before = _rows(library)
+    bib = _export(library, tmp_path / "again.bib")
+
+    summary = library.import_files([bib], sync=False)
+
+    assert (summary.new, summary.merged, summary.unchanged) == (0, 0, len(before))
+    assert (summary.revised, summary.retitled) == (0, 0)
+    # Nothing written: no row is newer than the index, so nothing is indexed again.
+    assert _rows(library) == before
+    assert library.sync_index() == 0
+    assert _export(library, tmp_path / "third.bib").read_text() == bib.read_text()
+
+
+def test_a_real_change_in_the_bibtex_still_shows(library: Library, tmp_path: Path) -> None:
+    _onto_sample(library, tmp_path)
+    bib = _export(library, tmp_path / "again.bib")
+    text = bib.read_text(encoding="utf-8")
+    edited = text.replace("survive.", "survive, and so do tildes.").replace(
+        "Splatting via", "Splatting through"
+    )
+    assert edited.count("survive, and so do tildes.") == 1
+    bib.write_text(edited, encoding="utf-8")
+
+    summary = library.import_files([bib], sync=False)
+
+    assert (summary.new, summary.revised, summary.retitled) == (0, 1, 1)
+    assert summary.merged == 2 and summary.unchanged == summary.read - 2
+    papers = {p.openreview_id: p for p in library.store.iter_papers()}
+    assert "so do tildes" in papers["rev0001"].abstract
+    assert "Splatting through" in papers["megs0002"].title
 
 
 def test_a_bibtex_openreview_url_gives_the_papers_id(

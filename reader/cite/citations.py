@@ -12,24 +12,21 @@ from __future__ import annotations
 
 import re
 
+from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
-    TEX_KEPT,
-    TEX_MATH,
     ascii_field,
     braces_nest,
     escape_doi,
     escape_name,
     escape_name_part,
-    escape_tex,
     escape_text,
-    escape_title,
     escape_url,
     fold,
 )
 from reader.models import Paper
 
-__all__ = ["bibtex_entry"]
+__all__ = ["bibtex_entry", "bibtex_month", "bibtex_type"]
 
 
 # Well-known ML/NLP/CV venues, spelled out for reference managers; the acronym stays in
@@ -69,8 +66,6 @@ _VENUE_WITH_YEAR = re.compile(r"([A-Za-z]+)(?:\s+(\d{4}))?")
 _JOURNAL_KINDS = frozenset({"article", "article-journal", "journal-article"})
 _ISO_DATE = re.compile(r"(\d{4})(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?(?!\d)")
 
-_TEX_MARKUP = re.compile(r"[{}\\$]")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 
 
 def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) -> str:
@@ -99,17 +94,9 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
         if isinstance(source, dict) and source.get("crossref") else set()
     )
 
-    title = fold(paper.title or "")
-    subtitle = source.get("subtitle") if isinstance(source, dict) else None
-    if isinstance(subtitle, str):
-        title = _title_without(title, subtitle)
-    if title and source and not paper.title_derived and _TEX_MARKUP.search(title):
-        # A title read from a .bib file is TeX as its source wrote it (braces protecting its
-        # case included), and goes back as it came. One without any TeX (read from RIS, or
-        # never protected) is protected like any plain title.
-        fields.append(("title", escape_tex(title, TEX_KEPT)))
-    elif title and not (paper.title_derived and source):
-        fields.append(("title", escape_title(title)))
+    title = bibtex_title(paper)
+    if title:
+        fields.append(("title", title))
     others = source.get("@others", []) if isinstance(source, dict) else []
     authors = _record_names(paper, "author")
     if authors is None:
@@ -169,15 +156,9 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if keywords:
         name = aliases.get("keywords", "keywords")
         fields.append((name, ", ".join(escape_text(k) for k in keywords)))
-    # A blank line inside a braced value is legal BibTeX: paragraphs stay paragraphs.
-    abstract = "\n\n".join(
-        p for p in (fold(p) for p in _PARAGRAPH_BREAK.split(paper.abstract or "")) if p
-    )
+    abstract = bibtex_abstract(paper)
     if abstract:
-        # An abstract from a .bib file is TeX as its source wrote it; others are plain text
-        # with TeX math.
-        tex = escape_tex(abstract, TEX_KEPT if source else TEX_MATH)
-        fields.append(("abstract", tex))
+        fields.append(("abstract", abstract))
     if paper.aliases:
         # biblatex's key aliases: \cite{alias} finds the entry; classic BibTeX ignores them.
         fields.append(("ids", ", ".join(paper.aliases)))
@@ -229,15 +210,15 @@ _REPORT_TYPES = frozenset({"techreport", "report"})
 _MONTH_MACROS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 
 
-def _title_without(title: str, subtitle: str) -> str:
-    """The title with the source's subtitle, which the importer appended, taken off again
-    (as TeX, or as plain text in a library imported before titles were kept as TeX)."""
-    from reader.sources.bibtex_values import plain_field, tex_field
+def bibtex_type(paper: Paper) -> str:
+    """The entry type of the paper's classic BibTeX entry (``inproceedings``, ``misc`` …)."""
+    csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
+    return _entry_type(paper, bibtex_source(paper), csl_type, fold(paper.venue or ""), False)
 
-    for form in (tex_field(subtitle), plain_field(subtitle)):
-        if form and title.endswith(": " + form):
-            return title[: -len(form) - 2]
-    return title
+
+def bibtex_month(paper: Paper) -> str:
+    """The month macro of the paper's BibTeX entry (``nov``), or ""."""
+    return _month(paper)
 
 
 def _entry_type(

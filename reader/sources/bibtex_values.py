@@ -147,6 +147,11 @@ def _abstract(value: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
+def abstract_field(value: str) -> str:
+    """A BibTeX abstract as the importer stores it (its TeX, paragraphs kept)."""
+    return _abstract(value)
+
+
 def _keywords(value: str) -> list[str]:
     """Keywords split on commas and semicolons, plain text, without repeats."""
     keywords: list[str] = []

@@ -21,6 +21,7 @@ from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.models import ImportSummary, PaperRecord
 from reader.record import NAME_VARIABLES, family_key, is_anonymous
 from reader.store.clock import now
+from reader.store.echo import BibtexEcho
 from reader.store.highlights import reanchor
 from reader.store.identity import Known, Matcher, abstract_key, title_key
 from reader.text.identifiers import normalize_arxiv_id, normalize_doi
@@ -114,6 +115,7 @@ class _Import:
         self.problems = problems
         self.records_read = 0
         self.source = source
+        self.fmt = fmt
         self.stamp = now()
         self.generation = store._bump_generation()
         self.import_id = conn.execute(
@@ -349,14 +351,22 @@ class _Import:
         current = dict(zip([c.strip() for c in _MERGE_COLUMNS.split(",")], row, strict=True))
         updates: dict[str, Any] = {}
         done: set[str] = set()
+        echo = self._echo(current)
         if record.title and not record.title_derived:
             if current["title_derived"]:
                 updates.update(title=record.title, title_derived=0)
                 done.add("merged")
-            elif _norm(current["title"]) != _norm(record.title):
+            elif _norm(current["title"]) != _norm(record.title) and not (
+                echo and echo.title == record.title
+            ):
                 updates["title"] = record.title
                 done.add("retitled")
-        if record.abstract and key and key != current["abstract_key"]:
+        if (
+            record.abstract
+            and key
+            and key != current["abstract_key"]
+            and not (echo and echo.abstract == record.abstract)
+        ):
             if self.matcher.by_key.get(key, paper_id) == paper_id:
                 updates.update(abstract=record.abstract, abstract_key=key)
                 self.matcher.by_key[key] = paper_id
@@ -368,7 +378,8 @@ class _Import:
         for column in _FILL_IN:
             value = getattr(record, column)
             if value not in (None, "") and current[column] in (None, ""):
-                updates[column] = value
+                if not (echo and echo.implies(column, value)):
+                    updates[column] = value
         for column, value, index in (
             ("doi", doi, self.matcher.by_doi),
             ("arxiv_id", arxiv_id, self.matcher.by_arxiv),
@@ -381,7 +392,7 @@ class _Import:
         if record.withdrawn and not current["withdrawn"]:
             updates["withdrawn"] = 1
             done.add("withdrawn")
-        updates.update(self._merge_record(record, current))
+        updates.update(self._merge_record(record, current, echo))
         citekey = updates.get("citekey", current["citekey"])
         aliased = self._add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self._add_aliases(paper_id, record.aliases, citekey)
@@ -418,20 +429,29 @@ class _Import:
             added += 1
         return added
 
-    def _merge_record(self, record: PaperRecord, current: dict[str, Any]) -> dict[str, Any]:
+    def _echo(self, current: dict[str, Any]) -> BibtexEcho | None:
+        """What the paper's own BibTeX entry reads back as, when a BibTeX record meets a
+        paper that did not come from a .bib file (one that did reads back the same)."""
+        if self.fmt != "bibtex" or "bibtex" in json.loads(current["extra"] or "{}"):
+            return None
+        return BibtexEcho(current)
+
+    def _merge_record(
+        self, record: PaperRecord, current: dict[str, Any], echo: BibtexEcho | None = None
+    ) -> dict[str, Any]:
         """Column updates that fill in the CSL variables, source fields and key the paper
-        lacks (what the library has stays)."""
+        lacks (what the library has stays, and what its own export said is no news)."""
         updates: dict[str, Any] = {}
         csl = json.loads(current["csl"] or "{}")
         added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
-                 k not in csl}
+                 k not in csl and not (echo and echo.implies_variable(k, v))}
         if current["doi"] and normalize_doi(record.doi) != current["doi"]:
             added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
         if added:
             updates["csl"] = _json({**csl, **added})
         extra = json.loads(current["extra"] or "{}")
-        merged_extra = {fmt: {**fields, **extra.get(fmt, {})}
-                        for fmt, fields in record.extra.items()}
+        news = echo.news(record.extra) if echo else record.extra
+        merged_extra = {fmt: {**fields, **extra.get(fmt, {})} for fmt, fields in news.items()}
         if any(merged_extra[fmt] != extra.get(fmt) for fmt in merged_extra):
             updates["extra"] = _json({**extra, **merged_extra})
         wanted = usable_key(record.citekey)

@@ -1,0 +1,60 @@
+"""The title and abstract fields of a paper's BibTeX entry, written so that an import of
+them reads the paper's text back: TeX read from a .bib file as it came, plain text escaped
+around its math, a title's acronyms brace-protected."""
+
+from __future__ import annotations
+
+import re
+
+from reader.cite.tex_escape import TEX_KEPT, TEX_MATH, escape_tex, escape_title, fold
+from reader.models import Paper
+
+_TEX_MARKUP = re.compile(r"[{}\\$]")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+
+
+def bibtex_source(paper: Paper) -> dict[str, object]:
+    """The fields of the .bib entry the paper was read from ({} when none)."""
+    source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
+    return source if isinstance(source, dict) else {}
+
+
+def _title_without(title: str, subtitle: str) -> str:
+    """The title with the source's subtitle, which the importer appended, taken off again
+    (as TeX, or as plain text in a library imported before titles were kept as TeX)."""
+    from reader.sources.bibtex_values import plain_field, tex_field
+
+    for form in (tex_field(subtitle), plain_field(subtitle)):
+        if form and title.endswith(": " + form):
+            return title[: -len(form) - 2]
+    return title
+
+
+def bibtex_title(paper: Paper) -> str:
+    """The title field of the paper's BibTeX entry ("" when it has none to write)."""
+    source = bibtex_source(paper)
+    title = fold(paper.title or "")
+    subtitle = source.get("subtitle")
+    if isinstance(subtitle, str):
+        title = _title_without(title, subtitle)
+    if title and source and not paper.title_derived and _TEX_MARKUP.search(title):
+        # A title read from a .bib file is TeX as its source wrote it (braces protecting its
+        # case included), and goes back as it came. One without any TeX (read from RIS, or
+        # never protected) is protected like any plain title.
+        return escape_tex(title, TEX_KEPT)
+    if title and not (paper.title_derived and source):
+        return escape_title(title)
+    return ""
+
+
+def bibtex_abstract(paper: Paper) -> str:
+    """The abstract field of the paper's BibTeX entry ("" when it has none)."""
+    # A blank line inside a braced value is legal BibTeX: paragraphs stay paragraphs.
+    abstract = "\n\n".join(
+        p for p in (fold(p) for p in _PARAGRAPH_BREAK.split(paper.abstract or "")) if p
+    )
+    if not abstract:
+        return ""
+    # An abstract from a .bib file is TeX as its source wrote it; others are plain text
+    # with TeX math.
+    return escape_tex(abstract, TEX_KEPT if bibtex_source(paper) else TEX_MATH)

@@ -1,0 +1,106 @@
+"""A paper's own BibTeX entry read back: what an import of the library's export brings
+that is only the paper's text written out and read again.
+
+A paper that did not come from a .bib file is plain text with TeX math; its BibTeX entry
+escapes that text (``\\`` becomes ``\\textbackslash{}``), brace-protects title words, and
+says an entry type, a CSL type and a date its columns only imply. Read back, each is a
+different string saying the same thing, which a merge must not take as news: the same
+papers imported again as BibTeX are unchanged, and not re-indexed. (A paper read from a
+.bib file is written back as its source wrote it, and reads back the same.)
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from typing import Any
+
+from reader.cite.bibtex_text import bibtex_abstract, bibtex_title
+from reader.cite.citations import bibtex_month, bibtex_type
+from reader.models import Paper
+from reader.record import csl_type_for_bibtex, date_parts, display_name
+from reader.sources.bibtex_values import abstract_field, tex_field
+
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+
+
+class BibtexEcho:
+    """What the BibTeX entry of a stored paper (a merge's row of it) reads back as; each
+    part is worked out when first asked for."""
+
+    def __init__(self, current: dict[str, Any]) -> None:
+        self.paper = Paper(
+            id=0,
+            title=current["title"] or "",
+            title_derived=bool(current["title_derived"]),
+            abstract=current["abstract"] or "",
+            authors=json.loads(current["authors"] or "[]"),
+            venue=current["venue"],
+            year=current["year"],
+            keywords=json.loads(current["keywords"] or "[]"),
+            url=current["url"],
+            doi=current["doi"],
+            citekey=current["citekey"] or "",
+            starred=False,
+            note="",
+            added_at="",
+            arxiv_id=current["arxiv_id"],
+            date=current["date"],
+            kind=current["kind"],
+            csl=json.loads(current["csl"] or "{}"),
+            extra=json.loads(current["extra"] or "{}"),
+        )
+
+    @cached_property
+    def title(self) -> str:
+        """The title as an import of the entry stores it."""
+        return tex_field(bibtex_title(self.paper))
+
+    @cached_property
+    def abstract(self) -> str:
+        """The abstract as an import of the entry stores it."""
+        return abstract_field(bibtex_abstract(self.paper))
+
+    @cached_property
+    def kind(self) -> str:
+        """The entry type the export writes."""
+        return bibtex_type(self.paper)
+
+    @cached_property
+    def date(self) -> str | None:
+        """The date an import reads from the entry's year and month."""
+        year = self.paper.year
+        if year is None or not 0 <= year <= 9999:
+            return None
+        month = bibtex_month(self.paper)
+        return f"{year:04d}-{_MONTHS.index(month) + 1:02d}" if month else f"{year:04d}"
+
+    def implies(self, column: str, value: Any) -> bool:
+        """Whether a record's value for a column the paper lacks is only what the entry
+        said for it (its type, its year)."""
+        if column == "kind":
+            return bool(value == self.kind)
+        if column == "date":
+            return bool(value == self.date)
+        return False
+
+    def implies_variable(self, variable: str, value: Any) -> bool:
+        """Whether a record's CSL variable is only what the paper's columns say."""
+        if variable == "type":
+            return bool(value == csl_type_for_bibtex(self.kind))
+        if variable == "issued":
+            parts = date_parts(self.date)
+            return parts is not None and value == {"date-parts": [parts]}
+        if variable == "author" and isinstance(value, list):
+            names = [display_name(n) for n in value if isinstance(n, dict)]
+            return names == self.paper.authors
+        return False
+
+    def news(self, extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """A record's source fields without the entry type the export wrote."""
+        fields = extra.get("bibtex")
+        if not isinstance(fields, dict) or fields.get("@type") != self.kind:
+            return extra
+        rest = {name: value for name, value in fields.items() if name != "@type"}
+        others = {fmt: value for fmt, value in extra.items() if fmt != "bibtex"}
+        return {**others, "bibtex": rest} if rest else others
