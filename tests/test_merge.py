@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+from rapidfuzz import fuzz
 
 from reader.library import Library
 from reader.models import PaperRecord
 from reader.store.identity import MERGE_THRESHOLD, Matcher, abstract_key
+from reader.text.sanitize import normalize_for_identity
 from tests.conftest import paper_id_with
 
 GDPVAL_START = "We introduce GDPval, a benchmark"
@@ -28,6 +31,39 @@ def richer(library: Library, paper_id: int, **fields: object) -> PaperRecord:
     values: dict[str, object] = {"abstract": paper.abstract, "title": "", "title_derived": False}
     values.update(fields)
     return PaperRecord(**values)  # type: ignore[arg-type]
+
+
+def revised_down_to(abstract: str, ratio: float, rng: random.Random) -> str:
+    """A revision made of random word edits for as long as it stays ``ratio`` similar: the
+    hardest revision the merge must still find."""
+    words = abstract.split()
+    pool = abstract.split()
+    norm = normalize_for_identity(abstract)
+    last = abstract
+    while True:
+        at = rng.randrange(len(words))
+        edit = rng.random()
+        if edit < 0.4:
+            words[at] = rng.choice(pool)
+        elif edit < 0.7:
+            words.insert(at, rng.choice(pool))
+        else:
+            del words[at]
+        text = " ".join(words)
+        if fuzz.ratio(normalize_for_identity(text), norm) < ratio:
+            return last
+        last = text
+
+
+def test_a_revision_at_the_threshold_is_still_found(library: Library) -> None:
+    """The sketch that picks candidates must not miss what the threshold would merge."""
+    papers = [p for p in library.store.iter_papers() if len(p.abstract) > 200]
+    matcher = Matcher([], [(p.id, p.abstract) for p in papers])
+    rng = random.Random(7)
+    for paper in papers:
+        for _ in range(5):
+            text = revised_down_to(paper.abstract, MERGE_THRESHOLD, rng)
+            assert matcher.similar(text) == paper.id
 
 
 def test_a_richer_record_merges_and_keeps_the_users_work(library: Library) -> None:
