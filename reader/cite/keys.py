@@ -100,7 +100,10 @@ class CitekeyAllocator:
 
     def allocate(self, title: str, authors: list[str], year: int | None) -> str:
         """A free key for this paper, now taken."""
-        base = citekey_base(title, authors, year)
+        return self.allocate_from(citekey_base(title, authors, year))
+
+    def allocate_from(self, base: str) -> str:
+        """A free key of this :func:`citekey_base`, now taken."""
         n = self._next.get(base, 0)
         key = base + _letter_suffix(n) if n else base
         while key in self.taken:

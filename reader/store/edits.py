@@ -26,6 +26,7 @@ from reader.text.notemerge import merge
 if TYPE_CHECKING:
 
     from reader.store.importing import UndoResult
+    from reader.store.prepare import Prepared
 
 from reader.store.base import StoreBase, StoreError, key_owner
 
@@ -38,7 +39,7 @@ class Edits(StoreBase):
 
     def import_records(
         self,
-        records: Iterable[PaperRecord],
+        records: Iterable[PaperRecord | Prepared],
         source: str,
         fmt: str,
         progress: Callable[[int], None] | None = None,

@@ -146,8 +146,14 @@ class Matcher:
             norm = normalize_for_identity(abstract)
         if len(norm) < 80:
             return None  # too short to tell a revision from a coincidence
+        return self.similar_by_sketch(sketch(norm), abstract, norm)
+
+    def similar_by_sketch(
+        self, mine: list[int], abstract: str, norm: str | None = None
+    ) -> int | None:
+        """As :meth:`similar`, given the abstract's sketch (made where the record was
+        read); the abstract is normalised only when a known one shares enough of it."""
         buckets = self._buckets if self._buckets is not None else self._build()
-        mine = sketch(norm)
         if self._keys.isdisjoint(mine):
             return None
         votes: Counter[int] = Counter()
@@ -159,6 +165,8 @@ class Matcher:
         for paper_id, shared in votes.most_common(_MAX_CANDIDATES):
             if shared < MIN_SHARED:
                 break
+            if norm is None:
+                norm = normalize_for_identity(abstract)
             text = self._texts[paper_id]
             longer, shorter = max(len(text), len(norm)), min(len(text), len(norm))
             if longer > shorter * LENGTH_RATIO:

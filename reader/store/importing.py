@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.models import ImportSummary, PaperRecord
-from reader.record import NAME_VARIABLES, family_key, is_anonymous
+from reader.record import family_key, is_anonymous
 from reader.store.clock import now
 from reader.store.echo import BibtexEcho
 from reader.store.highlights import reanchor
-from reader.store.identity import Known, Matcher, abstract_key, title_key
-from reader.text.identifiers import normalize_arxiv_id, normalize_doi
+from reader.store.identity import Known, Matcher, title_key
+from reader.store.prepare import Prepared, dumps, prepare
+from reader.text.identifiers import normalize_doi
 from reader.text.render import title_words
 from reader.text.sanitize import normalize_for_identity
 
@@ -58,7 +59,7 @@ class UndoResult:
 
 def write_import(
     store: StoreBase,
-    records: Iterable[PaperRecord],
+    records: Iterable[PaperRecord | Prepared],
     source: str,
     fmt: str,
     progress: Callable[[int], None] | None = None,
@@ -151,15 +152,20 @@ class _Import:
         # Read when approximate matching first needs it, which most imports never do.
         yield from self.conn.execute("SELECT id, abstract FROM papers WHERE abstract != ''")
 
-    def run(self, records: Iterable[PaperRecord], progress: Callable[[int], None] | None) -> None:
-        """Import every record, then record the counts and what happened to each paper (so
-        far: a batched import runs once per batch)."""
+    def run(
+        self,
+        records: Iterable[PaperRecord | Prepared],
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        """Import every record (as read, or prepared by the process that read it), then
+        record the counts and what happened to each paper (so far: a batched import runs
+        once per batch)."""
         summary = self.summary
         for record in records:
             self.records_read += 1
             if progress is not None:
                 progress(self.records_read + len(self.problems))
-            self._one(record)
+            self._one(record if isinstance(record, Prepared) else prepare(record))
             if self.records_read % 500 == 0:
                 self._count_problems()
         self._count_problems()
@@ -193,33 +199,30 @@ class _Import:
         self.summary.skipped = len(self.summary.problems)
         self.summary.read = self.records_read + self.summary.skipped
 
-    def _one(self, record: PaperRecord) -> None:
-        _drop_anonymous(record)
-        doi = normalize_doi(record.doi)
-        arxiv_id = normalize_arxiv_id(record.arxiv_id)
-        norm = normalize_for_identity(record.abstract)
-        key = abstract_key(record.abstract, norm)
-        by_title = title_key(record.title, record.year, record.title_derived)
+    def _one(self, prepared: Prepared) -> None:
+        record, doi, arxiv_id, key = (
+            prepared.record, prepared.doi, prepared.arxiv_id, prepared.key
+        )
         ids = (doi, arxiv_id, record.openreview_id)
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
         if paper_id is None:
             for candidate, how in (
                 (self.matcher.exact(None, None, None, key), "abstract"),
-                (self.matcher.exact(None, None, None, None, by_title), "title"),
+                (self.matcher.exact(None, None, None, None, prepared.by_title), "title"),
             ):
-                if candidate is not None and self._same_paper(candidate, record, ids, how):
+                if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                     paper_id = candidate
                     break
-        if paper_id is None and not self.library_was_empty and record.abstract:
-            candidate = self.matcher.similar(record.abstract, norm)
-            if candidate is not None and self._same_paper(candidate, record, ids, "abstract"):
+        if paper_id is None and not self.library_was_empty and prepared.sketch:
+            candidate = self.matcher.similar_by_sketch(prepared.sketch, record.abstract)
+            if candidate is not None and self._same_paper(candidate, prepared, ids, "abstract"):
                 paper_id = candidate
         if paper_id is None:
-            paper_id = self._insert(record, doi, arxiv_id, key, by_title)
-            self.met.setdefault(paper_id, _fingerprint(record))
+            paper_id = self._insert(prepared)
+            self.met.setdefault(paper_id, prepared.fingerprint)
             return
         if paper_id not in self.met:
-            self.met[paper_id] = _fingerprint(record)
+            self.met[paper_id] = prepared.fingerprint
         action = self._merge(paper_id, record, doi, arxiv_id, key)
         if action == "unchanged":
             self.summary.unchanged += 1
@@ -236,7 +239,7 @@ class _Import:
     def _same_paper(
         self,
         paper_id: int,
-        record: PaperRecord,
+        prepared: Prepared,
         ids: tuple[str | None, str | None, str | None],
         how: str,
     ) -> bool:
@@ -247,7 +250,7 @@ class _Import:
         already stands for is this one only if the two records say the same.
         """
         if paper_id in self.met:
-            return self.met[paper_id] == _fingerprint(record)
+            return self.met[paper_id] == prepared.fingerprint
         row = self.conn.execute(
             "SELECT doi, arxiv_id, openreview_id, authors FROM papers WHERE id = ?", (paper_id,)
         ).fetchone()
@@ -258,28 +261,24 @@ class _Import:
             return False
         if how == "title":
             theirs = [a for a in json.loads(row[3] or "[]") if not is_anonymous(a)]
-            mine = record.authors
+            mine = prepared.record.authors
             if bool(mine) != bool(theirs):
                 return False
             if mine and family_key(mine[0]) != family_key(theirs[0]):
                 return False
         return True
 
-    def _insert(
-        self,
-        record: PaperRecord,
-        doi: str | None,
-        arxiv_id: str | None,
-        key: str | None,
-        by_title: str | None,
-    ) -> int:
-        wanted = usable_key(record.citekey)
+    def _insert(self, prepared: Prepared) -> int:
+        record, doi, arxiv_id, key = (
+            prepared.record, prepared.doi, prepared.arxiv_id, prepared.key
+        )
+        wanted = prepared.wanted_key
         if wanted:
             citekey, origin = self.citekeys.claim(wanted), "source"
             if citekey != record.citekey:
                 self.summary.renamed_keys.append((record.citekey or "", citekey))
         else:
-            citekey = self.citekeys.allocate(record.title, record.authors, record.year)
+            citekey = self.citekeys.allocate_from(prepared.key_base)
             origin = "generated"
         paper_id = self.conn.execute(
             "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
@@ -309,8 +308,8 @@ class _Import:
                 record.tldr,
                 record.primary_area,
                 record.kind,
-                _json(record.csl),
-                _json(record.extra),
+                dumps(record.csl),
+                dumps(record.extra),
                 origin,
             ),
         ).lastrowid
@@ -329,7 +328,7 @@ class _Import:
             )
         self._add_aliases(paper_id, record.aliases, citekey)
         self.matcher.add(
-            Known(paper_id, doi, arxiv_id, record.openreview_id, key, by_title)
+            Known(paper_id, doi, arxiv_id, record.openreview_id, key, prepared.by_title)
         )
         self.actions[paper_id] = "new"
         self.unwritten.add(paper_id)
@@ -448,12 +447,12 @@ class _Import:
         if current["doi"] and normalize_doi(record.doi) != current["doi"]:
             added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
         if added:
-            updates["csl"] = _json({**csl, **added})
+            updates["csl"] = dumps({**csl, **added})
         extra = json.loads(current["extra"] or "{}")
         news = echo.news(record.extra) if echo else record.extra
         merged_extra = {fmt: {**fields, **extra.get(fmt, {})} for fmt, fields in news.items()}
         if any(merged_extra[fmt] != extra.get(fmt) for fmt in merged_extra):
-            updates["extra"] = _json({**extra, **merged_extra})
+            updates["extra"] = dumps({**extra, **merged_extra})
         wanted = usable_key(record.citekey)
         if (
             wanted
@@ -465,49 +464,6 @@ class _Import:
             # user's documents cite.
             updates.update(citekey=self.citekeys.claim(wanted), citekey_origin="source")
         return updates
-
-
-def _drop_anonymous(record: PaperRecord) -> None:
-    """Remove "Anonymous" (no author at all) from the record's names."""
-    if any(is_anonymous(a) for a in record.authors):
-        record.authors = [a for a in record.authors if not is_anonymous(a)]
-    if not record.csl:
-        return  # most records (every OpenReview one) carry no names beyond the authors
-    for variable in NAME_VARIABLES:
-        names = record.csl.get(variable)
-        if isinstance(names, list) and any(
-            isinstance(n, dict) and is_anonymous(n) for n in names
-        ):
-            kept = [n for n in names if not (isinstance(n, dict) and is_anonymous(n))]
-            if kept:
-                record.csl[variable] = kept
-            else:
-                del record.csl[variable]
-
-
-def _fingerprint(record: PaperRecord) -> int:
-    """A digest of everything a record says about its paper (not where it was read), for
-    comparison within one import. Lists of text and scalars are hashed as they are; only
-    dicts (and lists of anything else) are written out, keys sorted."""
-    parts: list[object] = []
-    for name in _COMPARED:
-        value = getattr(record, name)
-        if isinstance(value, dict) or (
-            isinstance(value, list) and not all(isinstance(v, str) for v in value)
-        ):
-            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-        elif isinstance(value, list):
-            value = tuple(value)
-        parts.append(value)
-    return hash(tuple(parts))
-
-
-#: The fields of a record that say something about its paper.
-_COMPARED = tuple(name for name in PaperRecord.__slots__ if name != "source")
-
-
-def _json(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False) if value else "{}"
 
 
 def by_title_of(record: PaperRecord) -> str | None:

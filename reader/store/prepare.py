@@ -1,0 +1,112 @@
+"""What an import works out of a record alone, before the record meets the library.
+
+Identifiers normalised, the identities of the abstract and the title, the abstract's
+sketch, a digest for comparing records of one file and the citation key's base: none of it
+depends on what the library holds, so it can be worked out in the process that parses the
+file while another one writes (see :mod:`reader.library.read_ahead`), and the writer, the
+one part that cannot run twice at once, does only what needs the library.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from reader.cite.keys import citekey_base, usable_key
+from reader.models import PaperRecord
+from reader.record import NAME_VARIABLES, is_anonymous
+from reader.store.identity import abstract_key, sketch, title_key
+from reader.text.identifiers import normalize_arxiv_id, normalize_doi
+from reader.text.sanitize import normalize_for_identity
+
+#: Abstracts shorter than this (normalised) are too short to tell a revision from a
+#: coincidence, and are never matched approximately.
+MIN_SIMILAR_LENGTH = 80
+
+
+@dataclass(slots=True)
+class Prepared:
+    """A record and what was worked out of it for its import."""
+
+    record: PaperRecord
+    doi: str | None
+    arxiv_id: str | None
+    #: The abstract's identity (:func:`reader.store.identity.abstract_key`).
+    key: str | None
+    #: The title's identity (:func:`reader.store.identity.title_key`).
+    by_title: str | None
+    #: The abstract's near-duplicate sketch; empty when it is too short to match.
+    sketch: list[int]
+    #: A digest of everything the record says about its paper (see :func:`fingerprint`).
+    fingerprint: int
+    #: The source's key as the library can keep it, or None.
+    wanted_key: str | None
+    #: The base of a generated key, for a record without a usable key of its own.
+    key_base: str
+
+
+def prepare(record: PaperRecord) -> Prepared:
+    """Work out of ``record`` all its import needs that does not depend on the library
+    (anonymous names are dropped from the record first)."""
+    drop_anonymous(record)
+    norm = normalize_for_identity(record.abstract)
+    wanted = usable_key(record.citekey)
+    return Prepared(
+        record=record,
+        doi=normalize_doi(record.doi),
+        arxiv_id=normalize_arxiv_id(record.arxiv_id),
+        key=abstract_key(record.abstract, norm),
+        by_title=title_key(record.title, record.year, record.title_derived),
+        sketch=sketch(norm) if len(norm) >= MIN_SIMILAR_LENGTH else [],
+        fingerprint=fingerprint(record),
+        wanted_key=wanted,
+        key_base="" if wanted else citekey_base(record.title, record.authors, record.year),
+    )
+
+
+def dumps(value: dict[str, Any]) -> str:
+    """A dict column as stored: JSON, ``{}`` when empty."""
+    return json.dumps(value, ensure_ascii=False) if value else "{}"
+
+
+def drop_anonymous(record: PaperRecord) -> None:
+    """Remove "Anonymous" (no author at all) from the record's names."""
+    if any(is_anonymous(a) for a in record.authors):
+        record.authors = [a for a in record.authors if not is_anonymous(a)]
+    if not record.csl:
+        return  # most records (every OpenReview one) carry no names beyond the authors
+    for variable in NAME_VARIABLES:
+        names = record.csl.get(variable)
+        if isinstance(names, list) and any(
+            isinstance(n, dict) and is_anonymous(n) for n in names
+        ):
+            kept = [n for n in names if not (isinstance(n, dict) and is_anonymous(n))]
+            if kept:
+                record.csl[variable] = kept
+            else:
+                del record.csl[variable]
+
+
+def fingerprint(record: PaperRecord) -> int:
+    """A digest of everything a record says about its paper (not where it was read), for
+    comparison within one import. Lists of text and scalars are hashed as they are; only
+    dicts (and lists of anything else) are written out, keys sorted.
+
+    Python's string hash differs between processes unless forked from one another: a
+    digest is compared only with digests made by the same process or its forks."""
+    parts: list[object] = []
+    for name in _COMPARED:
+        value = getattr(record, name)
+        if isinstance(value, dict) or (
+            isinstance(value, list) and not all(isinstance(v, str) for v in value)
+        ):
+            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+        elif isinstance(value, list):
+            value = tuple(value)
+        parts.append(value)
+    return hash(tuple(parts))
+
+
+#: The fields of a record that say something about its paper.
+_COMPARED = tuple(name for name in PaperRecord.__slots__ if name != "source")
