@@ -42,6 +42,9 @@ class Imports(LibraryBase):
         A file's records are written as they are read (JSON lines are decoded one at a
         time), so a long list is never held whole; ``strict`` reads every file whole
         first, as it must know of every bad record before it writes."""
+        # Imported here: it brings the matching (numpy, rapidfuzz), no part of a start.
+        from reader.library.read_ahead import read_ahead
+
         parsed = [stream_file(Path(f), fmt) for f in files]
         if strict:
             parsed = [replace(item, records=iter(list(item.records))) for item in parsed]
@@ -61,11 +64,12 @@ class Imports(LibraryBase):
                     # The total as known now: each file read corrects its estimate.
                     progress(base + n, total)  # noqa: B023
 
-            with self.session() as store:
+            # --strict has read every record already; there is nothing to read ahead.
+            with self.session() as store, read_ahead(item, 0 if strict else None) as records:
                 source = str(item.path.resolve())
                 previous = store.previous_import(source)
                 part = store.import_records(
-                    item.records,
+                    records,
                     source,
                     item.format,
                     step,
@@ -113,3 +117,4 @@ class Imports(LibraryBase):
             if store.count():
                 return None
         return self.import_files(sample_files(), "seed")
+

@@ -1,0 +1,138 @@
+"""A long file's records parsed in a second process while the first one writes them.
+
+Parsing (decoding JSON, cleaning text, building records) and what can be worked out of a
+record alone (:mod:`reader.store.prepare`) are more than half of an import's work, and the
+writing cannot start a record before they are done; on a machine with two cores, a child
+process reads ahead and hands the prepared records over in chunks through a pipe, so that
+the two halves of the import run side by side. The pipe's buffer bounds how far the
+child runs ahead: a long list is still never held whole.
+
+The child is forked from the importing process, so it goes on with the very iterator the
+parent opened (the file read, its format found, nothing parsed yet) instead of reading the
+file again. Forking a process that runs other threads is not safe (a lock held by one of
+them stays held forever in the child), so a file is read ahead only from a process with
+one thread: ``reader import``, and the process a reader window starts for its imports.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import fields
+from multiprocessing.connection import Connection
+from typing import Any
+
+from reader.models import PaperRecord
+from reader.sources import ImportFormatError, StreamedFile
+from reader.store.prepare import Prepared, prepare
+
+#: Files with fewer records are parsed in the importing process: a child is not worth it.
+MIN_RECORDS = 2_000
+#: Records per message through the pipe: large enough that pickling is done in bulk, small
+#: enough that the writer starts soon.
+CHUNK = 250
+
+
+@contextmanager
+def read_ahead(
+    item: StreamedFile, min_records: int | None = None
+) -> Iterator[Iterator[PaperRecord | Prepared]]:
+    """The file's records, parsed and prepared by a child process when the file has at
+    least ``min_records`` (default :data:`MIN_RECORDS`; 0: never) and this process may
+    fork; otherwise its records as they are. Either way ``item.problems`` grows as they
+    are read. The child is stopped on leaving, if the import ended before the file did."""
+    wanted = MIN_RECORDS if min_records is None else min_records
+    if not wanted or item.count < wanted or not _may_fork():
+        yield item.records
+        return
+    records = _records_from_child(item)
+    try:
+        yield records
+    finally:
+        records.close()
+
+
+def _may_fork() -> bool:
+    return (
+        "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    )
+
+
+def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
+    """Start the child at the first record asked for; yield what it sends, and take in the
+    bad records it met (``item.problems`` grows as the records are read, as in-process)."""
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(target=_parse, args=(item, sending), daemon=True)
+    child.start()
+    sending.close()  # the child's end: its closing tells the parent the child is gone
+    finished = False
+    try:
+        while True:
+            try:
+                kind, records, problems = receiving.recv()
+            except EOFError:
+                raise ImportFormatError(
+                    f"{item.path}: the process reading the file stopped before its end"
+                ) from None
+            item.problems.extend(problems)
+            if kind == "error":
+                raise ImportFormatError(f"{item.path}: {records}")
+            for wire in records:
+                yield _from_wire(wire)
+            if kind == "end":
+                finished = True
+                return
+    finally:
+        receiving.close()
+        if not finished:
+            child.terminate()  # the import stopped early: the rest is not wanted
+        child.join()
+
+
+def _parse(item: StreamedFile, out: Connection) -> None:
+    """The child: parse the file's records and send them in chunks, each with the bad
+    records met since the last one."""
+    sent = 0
+    chunk: list[tuple[Any, ...]] = []
+
+    def send(kind: str, payload: Any) -> None:
+        nonlocal sent
+        problems = item.problems[sent:]
+        sent += len(problems)
+        out.send((kind, payload, problems))
+
+    try:
+        for record in item.records:
+            chunk.append(_to_wire(prepare(record)))
+            if len(chunk) == CHUNK:
+                send("records", chunk)
+                chunk = []
+        send("end", chunk)
+    except BrokenPipeError:
+        pass  # the parent stopped reading: nothing left to do
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
+        send("error", str(exc) or type(exc).__name__)
+    finally:
+        out.close()
+
+
+# Records cross the pipe as tuples of plain values: pickle writes and reads those in C,
+# where a dataclass with slots is rebuilt field by field in Python (it doubled the time the
+# writing process spent taking records in).
+_RECORD_FIELDS = tuple(f.name for f in fields(PaperRecord))
+_PREPARED_FIELDS = tuple(f.name for f in fields(Prepared) if f.name != "record")
+
+
+def _to_wire(prepared: Prepared) -> tuple[Any, ...]:
+    record = prepared.record
+    return (
+        tuple(getattr(record, name) for name in _RECORD_FIELDS),
+        *(getattr(prepared, name) for name in _PREPARED_FIELDS),
+    )
+
+
+def _from_wire(wire: tuple[Any, ...]) -> Prepared:
+    return Prepared(PaperRecord(*wire[0]), *wire[1:])

@@ -1,0 +1,162 @@
+"""A long file is parsed in a second process while the first one writes: the library ends
+the same as when one process does both, bad records are still reported, and the second
+process never outlives the import."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import reader.library.read_ahead as read_ahead_module
+from reader.library import Library
+from reader.library.read_ahead import read_ahead
+from reader.models import PaperRecord
+from reader.sources import ImportFormatError, StreamedFile, stream_file
+from reader.store.prepare import Prepared
+from tests.test_index_build import write_openreview
+
+REPO = Path(__file__).resolve().parents[1]
+
+needs_fork = pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="no fork here"
+)
+
+
+def long_list(path: Path, library: Library, count: int) -> Path:
+    """``count`` OpenReview records, then revisions of sample papers (merged by their
+    abstracts), a record repeated, and two bad lines."""
+    write_openreview(path, count)
+    sample = list(library.store.iter_papers())[:5]
+    with path.open("a", encoding="utf-8") as out:
+        for i, paper in enumerate(sample):
+            abstract = paper.abstract.replace(" the ", " a ", 2)
+            note = {"id": f"rev{i}", "content": {"title": f"Revised {i}", "abstract": abstract}}
+            out.write(json.dumps(note) + "\n")
+        out.write("{not json\n")
+        out.write(json.dumps({"id": "paper00003", "content": {"title": "Again"}}) + "\n")
+        out.write(json.dumps({"id": "x", "content": {}}) + "\n")
+    return path
+
+
+def stored(directory: Path) -> dict[str, list[tuple[object, ...]]]:
+    """What an import leaves in a library, without its clock."""
+    conn = sqlite3.connect(directory / "library.sqlite")
+    columns = [
+        row[1] for row in conn.execute("PRAGMA table_info(papers)")
+        if row[1] not in ("added_at", "updated_at", "generation")
+    ]
+    out = {
+        "papers": conn.execute(f"SELECT {', '.join(columns)} FROM papers ORDER BY id").fetchall(),
+        "items": conn.execute(
+            "SELECT paper_id, action FROM import_items ORDER BY paper_id").fetchall(),
+        "imports": conn.execute(
+            "SELECT read, new, present, merged, unchanged, skipped FROM imports").fetchall(),
+        "aliases": conn.execute("SELECT * FROM citekey_aliases ORDER BY alias").fetchall(),
+    }
+    conn.close()
+    return out
+
+
+def test_a_long_file_read_ahead_is_stored_as_when_read_in_one_process(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`reader import` (one thread: it reads ahead) and an import in this process with
+    reading ahead turned off leave the same papers, history and summary."""
+    count = read_ahead_module.MIN_RECORDS + 200
+    path = long_list(tmp_path / "long.jsonl", library, count)
+    library.close()
+    source = library.paths.root
+    ahead, inline = tmp_path / "ahead", tmp_path / "inline"
+    shutil.copytree(source, ahead)
+    shutil.copytree(source, inline)
+
+    done = subprocess.run(
+        [sys.executable, "-m", "reader", "--library", str(ahead), "import", str(path)],
+        capture_output=True, text=True, cwd=REPO, check=True,
+    )
+    monkeypatch.setattr(read_ahead_module, "MIN_RECORDS", 10**9)
+    one = Library(inline)
+    summary = one.import_files([path], sync=False)
+    one.close()
+
+    assert str(summary) in done.stdout
+    assert (summary.new, summary.merged, summary.skipped) == (count, 6, 2)
+    assert stored(ahead) == stored(inline)
+
+
+def _streamed(records: Iterator[PaperRecord], count: int) -> StreamedFile:
+    return StreamedFile(Path("made-up.jsonl"), "openreview", records, count)
+
+
+@needs_fork
+def test_records_come_from_a_child_with_the_bad_lines_met(
+    library: Library, tmp_path: Path
+) -> None:
+    if threading.active_count() > 1:
+        pytest.skip("this process runs threads: it reads in-process, as it must")
+    path = long_list(tmp_path / "long.jsonl", library, 300)
+    item = stream_file(path)
+    with read_ahead(item, min_records=1) as records:
+        first = next(records)
+        assert multiprocessing.active_children()  # parsing runs beside this process
+        rest = list(records)
+    assert not multiprocessing.active_children()
+    assert isinstance(first, Prepared)
+    assert [p.record.openreview_id for p in [first, *rest]][:3] == [
+        "paper00000", "paper00001", "paper00002"
+    ]
+    assert len(rest) + 1 == 300 + 5 + 1
+    assert len(item.problems) == 2 and "long.jsonl" in item.problems[0]
+
+
+@needs_fork
+def test_an_import_that_stops_early_stops_the_child(library: Library, tmp_path: Path) -> None:
+    if threading.active_count() > 1:
+        pytest.skip("this process runs threads: it reads in-process, as it must")
+    item = stream_file(write_openreview(tmp_path / "long.jsonl", 3_000))
+    with read_ahead(item, min_records=1) as records:
+        next(records)
+    assert not multiprocessing.active_children()
+
+
+@needs_fork
+def test_a_child_that_dies_is_a_clear_error(tmp_path: Path) -> None:
+    if threading.active_count() > 1:
+        pytest.skip("this process runs threads: it reads in-process, as it must")
+
+    def dying() -> Iterator[PaperRecord]:
+        yield PaperRecord(abstract="One abstract that is long enough to keep.", title="One")
+        os._exit(3)  # in the child: as if the machine killed it for its memory
+
+    with pytest.raises(ImportFormatError, match="stopped before its end"), read_ahead(
+        _streamed(dying(), 5_000), min_records=1
+    ) as records:
+        list(records)
+    assert not multiprocessing.active_children()
+
+
+def test_a_short_file_or_a_threaded_process_reads_in_process(tmp_path: Path) -> None:
+    item = stream_file(write_openreview(tmp_path / "short.jsonl", 10))
+    with read_ahead(item) as records:
+        assert records is item.records
+    with read_ahead(item, min_records=0) as records:
+        assert records is item.records
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        with read_ahead(item, min_records=1) as records:
+            assert records is item.records  # forking now could leave a lock held in the child
+    finally:
+        release.set()
+        other.join()
