@@ -13,7 +13,8 @@ from textual.widgets import Static
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from tests.test_app import SIZE, settle
-from tests.waiting import until
+from tests.test_index_build import write_openreview
+from tests.waiting import until, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -191,3 +192,47 @@ async def test_two_readers_and_the_cli_lose_no_press(library: Library) -> None:
                     and (row.starred, row.read) == stored(library, ids[index])
                 ), f"row {index} shows what is stored")
     other.close()
+
+
+#: A process that takes the index's writer lock and says it is building, as a reader window
+#: catching up on another process's import does, until it is killed.
+HOLD_INDEX = """
+import sys
+from reader.library import Library
+from pathlib import Path
+library = Library(Path(sys.argv[1]))
+writer = library.index._writer()
+library.index._published(library.index.generation, 1_000, 10)
+print("building", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_import_finishes_the_index_that_a_window_killed_mid_build_left(
+    library: Library, tmp_path: Path
+) -> None:
+    """`reader import` while a window indexes: the import waits for the window rather than
+    leave it the indexing, and takes over when the window dies mid-build."""
+    root = str(library.paths.root)
+    source = write_openreview(tmp_path / "more.jsonl", 50)
+    window = subprocess.Popen(
+        [sys.executable, "-c", HOLD_INDEX, root], cwd=ROOT, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    )
+    try:
+        assert window.stdout is not None and window.stdout.readline().strip() == "building"
+        said = tmp_path / "stderr.txt"
+        with said.open("w") as stderr:
+            importing = subprocess.Popen(
+                [sys.executable, "-m", "reader", "--library", root, "import", str(source)],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=stderr,
+            )
+        wait_for(lambda: "waiting" in said.read_text() or importing.poll() is not None,
+                 "the import finds the index busy")
+        assert importing.poll() is None, said.read_text()
+    finally:
+        window.kill()
+        window.wait()
+    assert importing.wait(timeout=120) == 0, said.read_text()
+    assert library.index_state() == "ok"
+    assert library.search("number 49").ids

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -101,9 +102,23 @@ def import_cmd(
         return
     bar = LazyProgress("Indexing")
     try:
-        library.sync_index(bar.update)
+        library.sync_index(bar.update, waiting=_waiting_once())
     finally:
         bar.close()
+
+
+def _waiting_once() -> Callable[[], None]:
+    """Says once, when an import finds the index busy, why it waits."""
+    told = False
+
+    def waiting() -> None:
+        nonlocal told
+        if not told:
+            told = True
+            click.echo("The search index is being written by another reader process: "
+                       "waiting to bring it up to date…", err=True)
+
+    return waiting
 
 
 @cli.command()
@@ -141,7 +156,9 @@ def _import_reporting(
     summary = library.import_files(files, fmt, report.progress("progress"), sync=False,
                                    batch=batch)
     report.send("imported", summary=summary_to_json(summary))
-    library.sync_index(report.progress("indexing"))
+    # Another window may be indexing the batches as they committed: this process waits
+    # for it and finishes what it leaves, whichever of the two quits first.
+    library.sync_index(report.progress("indexing"), waiting=lambda: None)
     report.send("indexed")
 
 

@@ -4,6 +4,8 @@ processes for a large library), caught up on what changed, mended when damaged."
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -21,6 +23,9 @@ INDEX_PROCS = max(1, min(4, os.cpu_count() or 1))
 
 #: Below this many papers the index is built in one process.
 PARALLEL_MIN = 2_000
+
+#: Seconds between two looks at an index another process is building from scratch.
+_BUSY_PAUSE = 0.2
 
 
 class Indexing(LibraryBase):
@@ -63,9 +68,30 @@ class Indexing(LibraryBase):
                 total=total,
             )
 
-    def sync_index(self, progress: Progress | None = None) -> int:
+    def sync_index(
+        self, progress: Progress | None = None, *, waiting: Callable[[], object] | None = None
+    ) -> int:
         """Bring the index up to the database: re-index just the papers changed since
-        (on every core when there are many, as after importing a large list)."""
+        (on every core when there are many, as after importing a large list).
+
+        Another process writing the index (a reader window catching up on the same papers)
+        makes a plain sync give up after a while and leave the rest to that process. With
+        ``waiting``, called whenever the index is found busy, the sync waits for it instead
+        and catches up on whatever is left once it lets go: the index ends complete and
+        current even if that process quits or dies mid-build."""
+        count = 0
+        while True:
+            if waiting is not None and self.index.partial() is not None:
+                # Another live process is building: it holds the lock until it is done.
+                waiting()
+                time.sleep(_BUSY_PAUSE)
+                continue
+            count += self._sync_once(progress)
+            if waiting is None or self.index_state() == "ok":
+                return count
+            waiting()
+
+    def _sync_once(self, progress: Progress | None) -> int:
         state = self.index_state()
         if state == "missing":
             return self.rebuild_index(progress)

@@ -139,6 +139,8 @@ class AppBase(App[None]):
         self._results_in = asyncio.Event()
         #: The worker following an import that runs in a process of its own, while it runs.
         self._import_worker: Worker[None] | None = None
+        #: Set once the user quits: the window waits for its writes and its index build.
+        self._quitting = False
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
@@ -366,6 +368,14 @@ class AppBase(App[None]):
             # Not waited for: the import goes on in its own process and finishes there.
             importing.cancel()
         others = [w for w in self.workers if w is not importing]
+        self._quitting = True
+        building = any(w.group in ("index", "prepare") and w.is_running for w in others)
+        if building and self._indexing is not None:
+            # An index build left now would leave the index behind the library until the
+            # next start (unless a `reader import` waiting for it takes over): it is
+            # finished first, in view.
+            done, total = self._indexing
+            self._index_progress(done, total)
         if others:  # (an empty list means every worker to wait_for_complete)
             await self.workers.wait_for_complete(others)
         try:

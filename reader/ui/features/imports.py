@@ -69,6 +69,10 @@ class ImportsFeature(AppBase):
 
     def _index_progress(self, done: int, total: int) -> None:
         self._indexing = (done, total)
+        if self._quitting:
+            # The window quits once its build is done (see action_quit), and says why.
+            self._set_status_note(f"Quitting once indexed: {done:,} of {total:,}…")
+            return
         self._set_status_note(f"Indexing {done:,} of {total:,}…")
         # A search shown over a partial index runs again as more of it is published.
         building = self.library.index_partial()
