@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from reader.cite.keys import citekey_base, usable_key
@@ -90,23 +91,27 @@ def drop_anonymous(record: PaperRecord) -> None:
 
 def fingerprint(record: PaperRecord) -> int:
     """A digest of everything a record says about its paper (not where it was read), for
-    comparison within one import. Lists of text and scalars are hashed as they are; only
-    dicts (and lists of anything else) are written out, keys sorted.
+    comparison within one import. Text, numbers and lists of text are hashed as they are;
+    the dicts are written out, keys sorted.
 
     Python's string hash differs between processes unless forked from one another: a
     digest is compared only with digests made by the same process or its forks."""
-    parts: list[object] = []
-    for name in _COMPARED:
-        value = getattr(record, name)
-        if isinstance(value, dict) or (
-            isinstance(value, list) and not all(isinstance(v, str) for v in value)
-        ):
-            value = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-        elif isinstance(value, list):
-            value = tuple(value)
-        parts.append(value)
-    return hash(tuple(parts))
+    return hash((
+        _scalars(record),
+        *(tuple(getattr(record, name)) for name in _LISTS),
+        *(_written(getattr(record, name)) for name in _DICTS),
+    ))
 
 
-#: The fields of a record that say something about its paper.
-_COMPARED = tuple(name for name in PaperRecord.__slots__ if name != "source")
+def _written(value: dict[str, Any]) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str) if value else ""
+
+
+#: The fields of a record that say something about its paper (all but where it was read),
+#: by kind: a field getter in C for the plain ones, as every record of an import is
+#: digested.
+_LISTS = ("authors", "keywords", "aliases")
+_DICTS = ("csl", "extra")
+_scalars = attrgetter(*(
+    name for name in PaperRecord.__slots__ if name not in (*_LISTS, *_DICTS, "source")
+))

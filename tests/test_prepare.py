@@ -1,0 +1,64 @@
+"""What an import works out of a record alone: the digest that tells two records of one
+file apart must see every field that says something about the paper."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+from reader.models import PaperRecord
+from reader.store.prepare import fingerprint, prepare
+
+FULL = PaperRecord(
+    abstract="An abstract long enough to be sketched, so that a revision of it would be found again.",
+    title="A title",
+    authors=["Ada Lovelace"],
+    venue="ICLR",
+    year=2026,
+    keywords=["graphs"],
+    url="https://example.org/a",
+    doi="10.1234/abc",
+    source="a.bib",
+    arxiv_id="2601.00001",
+    openreview_id="abc123",
+    date="2026-01-15",
+    tldr="In short.",
+    primary_area="learning",
+    kind="article",
+    citekey="lovelace2026title",
+    csl={"volume": "3"},
+    extra={"bibtex": {"note": "x"}},
+    note="A note.",
+    aliases=["ada26"],
+)
+
+CHANGED = {
+    "abstract": "Another abstract.", "title": "Another", "title_derived": True,
+    "authors": ["Alan Turing"], "venue": "NeurIPS", "year": 2025, "keywords": ["trees"],
+    "url": "https://example.org/b", "doi": "10.1234/abd", "source": "b.bib",
+    "arxiv_id": "2601.00002", "openreview_id": "abc124", "date": "2026-01-16",
+    "withdrawn": True, "tldr": "Briefly.", "primary_area": "vision", "kind": "book",
+    "citekey": "other", "csl": {"volume": "4"}, "extra": {"bibtex": {"note": "y"}},
+    "note": "Another note.", "aliases": ["alan25"],
+}
+
+
+def test_every_field_but_the_source_changes_the_digest() -> None:
+    assert {f.name for f in fields(PaperRecord)} == set(CHANGED)
+    for name, value in CHANGED.items():
+        other = replace(FULL, **{name: value})
+        same = name == "source"  # where a record was read says nothing of its paper
+        assert (fingerprint(other) == fingerprint(FULL)) is same, name
+
+
+def test_dicts_are_digested_whatever_their_key_order() -> None:
+    one = replace(FULL, csl={"volume": "3", "issue": "2"})
+    two = replace(FULL, csl={"issue": "2", "volume": "3"})
+    assert fingerprint(one) == fingerprint(two)
+
+
+def test_a_prepared_record_has_its_identities() -> None:
+    prepared = prepare(replace(FULL, authors=["Anonymous", "Ada Lovelace"]))
+    assert prepared.record.authors == ["Ada Lovelace"]
+    assert prepared.doi == "10.1234/abc" and prepared.key and len(prepared.sketch) == 16
+    assert prepared.wanted_key == "lovelace2026title" and prepared.key_base == ""
+    assert prepare(replace(FULL, citekey=None)).key_base.startswith("lovelace2026")
