@@ -512,7 +512,7 @@ def tui_import(root: Path, path: Path, total: int) -> dict[str, object]:
             if "browsable" not in out and shown in term.text[mark:]:
                 out["browsable"] = now - started
             if "first_results" not in out and re.search(
-                r"[1-9][\d,]* match(es)?, [\d,]+ seen +· [\d,]+ / [\d,]+ seen.*partial",
+                r"[1-9][\d,]* match(es)?, [\d,]+ seen +· +partial: [\d,]+ of",
                 term.text[mark:][-3000:],
             ):
                 out["first_results"] = now - started
