@@ -4,7 +4,6 @@ TeX, title words brace-protected from case changes, braces balanced whatever the
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from pylatexenc.latexencode import unicode_to_latex
 
@@ -35,6 +34,14 @@ TEX_MATH = re.compile(MATH, re.DOTALL)
 TEX_KEPT = re.compile(MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\s])", re.DOTALL)
 # A private-use character stands in for math while a title's words are protected.
 KEPT_MARK = "\ue000"
+
+# What escape_text replaces; in TeX from a .bib file, braces and ties stay.
+_SPECIAL = re.compile(r"[\\&%_#$~^{}]")
+_SPECIAL_IN_TEX = re.compile(r"[\\&%_#$^]")
+_BRACE = re.compile(r"[{}]")
+# Control characters and line or paragraph separators (Unicode categories Cc, Zl, Zp).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 # A standalone "and" inside one author's name would split it into two authors.
 _AND_WORD = re.compile(r"(?<!\S)(and)(?!\S)", re.IGNORECASE)
@@ -74,26 +81,20 @@ def unknown_char(char: str) -> str:
 
 def fold(text: str) -> str:
     """Text on one line: whitespace and control characters become single spaces."""
-    out: list[str] = []
-    for ch in text:
-        category = unicodedata.category(ch)
-        if ch.isspace() or category in ("Cc", "Zl", "Zp"):
-            out.append(" ")
-        elif category == "Cs":
-            # A lone surrogate cannot be encoded when the entry is written to a file.
-            out.append("\ufffd")
-        else:
-            out.append(ch)
-    return " ".join("".join(out).split())
+    text = _CONTROL.sub(" ", text)
+    if _SURROGATE.search(text):
+        # A lone surrogate cannot be encoded when the entry is written to a file.
+        text = _SURROGATE.sub("\ufffd", text)
+    return " ".join(text.split())
 
 
 def braces_nest(text: str) -> bool:
     """Whether every brace in the text has a partner, in order."""
     depth = 0
-    for ch in text:
-        if ch == "{":
+    for brace in _BRACE.findall(text):
+        if brace == "{":
             depth += 1
-        elif ch == "}":
+        else:
             depth -= 1
             if depth < 0:
                 return False
@@ -104,7 +105,7 @@ def escape_text(text: str, braces: dict[str, str] | None = None) -> str:
     """Text with BibTeX/LaTeX special characters escaped."""
     if braces is None:
         braces = NESTING_BRACES if braces_nest(text) else LONE_BRACES
-    return "".join(TEXT_ESCAPES.get(c) or braces.get(c) or c for c in text)
+    return _SPECIAL.sub(lambda m: TEXT_ESCAPES.get(m.group()) or braces[m.group()], text)
 
 
 def escape_tex(text: str, kept: re.Pattern[str]) -> str:
@@ -142,7 +143,7 @@ def escape_around_tex(text: str, tex: bool) -> str:
     if not tex:
         return escape_text(text, NESTING_BRACES)
     # "~" stays: in TeX source it is a tie, and the renderer reads it as one.
-    return "".join(c if c == "~" else TEXT_ESCAPES.get(c, c) for c in text)
+    return _SPECIAL_IN_TEX.sub(lambda m: TEXT_ESCAPES[m.group()], text)
 
 
 def escape_title(title: str) -> str:
