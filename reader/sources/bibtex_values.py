@@ -34,6 +34,10 @@ _ESCAPED = re.compile(r"\\([_%&#$~])")
 _GROUP_BRACE = re.compile(r"(?<!\\)[{}]")
 _SPACES = re.compile(r"\s+")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n\s*")
+# What the brace and quote scanners stop at: an escape (with the character it escapes),
+# a brace, a quote.
+_BRACE_MARK = re.compile(r"\\.|[{}]", re.DOTALL)
+_QUOTE_MARK = re.compile(r'\\.|[{}"]', re.DOTALL)
 # Nesting deeper than this is not formatting but damage; pylatexenc would give up on it.
 _MAX_BRACE_DEPTH = 40
 
@@ -57,41 +61,30 @@ _MONTH_NUMBERS = {abbr: n for n, abbr in enumerate(_MONTHS, start=1)}
 def closing_brace(text: str, start: int) -> int:
     """Index of the brace closing the one at ``start``, or ``len(text)`` if it is never closed."""
     depth = 0
-    i = start
-    n = len(text)
-    while i < n:
-        char = text[i]
-        if char == "\\":
-            i += 2  # an escaped brace does not count
-            continue
-        if char == "{":
+    # An escaped brace does not count.
+    for match in _BRACE_MARK.finditer(text, start):
+        mark = match.group()
+        if mark == "{":
             depth += 1
-        elif char == "}":
+        elif mark == "}":
             depth -= 1
             if depth == 0:
-                return i
-        i += 1
-    return n
+                return match.start()
+    return len(text)
 
 
 def closing_quote(text: str, start: int) -> int:
     """Index of the quote closing the one at ``start`` (quotes inside braces do not count)."""
     depth = 0
-    i = start + 1
-    n = len(text)
-    while i < n:
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "{":
+    for match in _QUOTE_MARK.finditer(text, start + 1):
+        mark = match.group()
+        if mark == "{":
             depth += 1
-        elif char == "}":
+        elif mark == "}":
             depth = max(depth - 1, 0)
-        elif char == '"' and depth == 0:
-            return i
-        i += 1
-    return n
+        elif mark == '"' and depth == 0:
+            return match.start()
+    return len(text)
 
 
 def plain(value: str) -> str:
