@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 
 import bibtexparser
 from bibtexparser.model import (
+    Block,
     DuplicateBlockKeyBlock,
     DuplicateFieldKeyBlock,
     Entry,
@@ -50,7 +52,7 @@ from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
 
-__all__ = ["parse"]
+__all__ = ["parse", "stream"]
 
 # bibtexparser logs every aborted block as a warning. With no handler configured, Python's
 # last-resort handler would print them onto the terminal the UI draws on; the problems are
@@ -63,6 +65,12 @@ TITLE_MAX = 160
 _BLOCK_START = re.compile(r"^[ \t]*@[A-Za-z_]\w*[ \t]*[{(]", re.MULTILINE)
 _FAILED_HEAD = re.compile(r"@\s*(\w*)\s*[{(]\s*([^\s,{}()=\"#]*)")
 _BARE_TOKEN = re.compile(r"[^\s#]+")
+# Every block start, at the beginning of a line or not: at least as many as the entries.
+_ANY_BLOCK_START = re.compile(r"@\w*[ \t]*[{(]")
+_CROSSREF = re.compile(r"\bcrossref\s*=", re.IGNORECASE)
+#: About how many characters of a file bibtexparser splits at a time, so that a long
+#: file is never held split whole.
+_CHUNK = 1 << 20
 
 
 def parse(text: str, source: str) -> ParseResult:
@@ -75,32 +83,32 @@ def parse(text: str, source: str) -> ParseResult:
         raise ImportFormatError(f"{source}: could not be read as BibTeX ({exc})") from exc
 
 
-def _parse(text: str, source: str) -> ParseResult:
+def stream(text: str, source: str, problems: list[str]) -> tuple[Iterator[PaperRecord], int]:
+    """The records of ``parse``, read a stretch of the file at a time as they are asked
+    for, and at most how many there are; problem lines are added to ``problems`` as their
+    blocks are met. A file with a ``crossref`` is read whole: a parent entry may come after
+    the entries that inherit from it."""
+    text = _checked(text, source)
+    if _CROSSREF.search(text):
+        result = parse(text, source)
+        problems.extend(result.problems)
+        return iter(result.records), len(result.records)
+    return _streamed(text, source, problems), len(_ANY_BLOCK_START.findall(text))
+
+
+def _checked(text: str, source: str) -> str:
+    """The text cleaned, or ImportFormatError when it has no BibTeX block at all."""
     # Cleaning first also turns lone CRs into LFs, so line numbers match what editors show.
     text = clean_imported(text)
     if not _BLOCK_START.search(text):
         raise ImportFormatError(f"{source}: not BibTeX (no @article{{…}}-style entry found)")
-    library = bibtexparser.parse_string(text, parse_stack=[])
+    return text
 
-    strings = dict(_MONTHS)
+
+def _parse(text: str, source: str) -> ParseResult:
+    text = _checked(text, source)
     result = ParseResult()
-    entries: list[Evaluated] = []
-    # Blocks in file order: an @string only applies to what follows it, as in BibTeX.
-    for block in library.blocks:
-        if isinstance(block, DuplicateBlockKeyBlock | DuplicateFieldKeyBlock):
-            inner = block.ignore_error_block
-            # A repeated key or field still describes a paper; keep it (first field wins).
-            if isinstance(inner, Entry):
-                entries.append(_evaluate_entry(inner, strings))
-            elif isinstance(inner, String):
-                strings[inner.key.lower()] = _evaluate(inner.value, strings)
-        elif isinstance(block, ParsingFailedBlock):
-            result.problems.append(_describe_failure(block, source))
-        elif isinstance(block, String):
-            strings[block.key.lower()] = _evaluate(block.value, strings)
-        elif isinstance(block, Entry):
-            entries.append(_evaluate_entry(block, strings))
-
+    entries = list(_entries(text, source, result.problems))
     by_key: dict[str, Evaluated] = {}
     for entry in entries:
         by_key.setdefault(entry.key.lower(), entry)
@@ -109,29 +117,95 @@ def _parse(text: str, source: str) -> ParseResult:
         for alias in _keys(entry.fields.get("ids", "")):
             by_key.setdefault(alias.lower(), entry)
     for entry in entries:
-        try:
-            record = _record(entry, by_key, source)
-        except Exception as exc:  # one odd entry must not cost the others
-            result.problems.append(
-                f"{source}:{entry.line}: entry '{entry.key}' could not be read ({exc})"
-            )
-            continue
-        if record is None:
-            result.problems.append(
-                f"{source}:{entry.line}: entry '{entry.key}' has neither title nor abstract;"
-                " skipped"
-            )
-        else:
+        record = _read(entry, by_key, source, result.problems)
+        if record is not None:
             result.records.append(record)
     return result
+
+
+def _streamed(
+    text: str, source: str, problems: list[str], chunk: int = _CHUNK
+) -> Iterator[PaperRecord]:
+    """The records of a text without crossrefs, each read as it is asked for."""
+    try:
+        for entry in _entries(text, source, problems, chunk):
+            record = _read(entry, {}, source, problems)
+            if record is not None:
+                yield record
+    except Exception as exc:  # a parser failure must not pass for a bug of the import
+        raise ImportFormatError(f"{source}: could not be read as BibTeX ({exc})") from exc
+
+
+def _read(
+    entry: Evaluated, by_key: dict[str, Evaluated], source: str, problems: list[str]
+) -> PaperRecord | None:
+    """The record of one entry, or None with a problem line saying why there is none."""
+    try:
+        record = _record(entry, by_key, source)
+    except Exception as exc:  # one odd entry must not cost the others
+        problems.append(f"{source}:{entry.line}: entry '{entry.key}' could not be read ({exc})")
+        return None
+    if record is None:
+        problems.append(
+            f"{source}:{entry.line}: entry '{entry.key}' has neither title nor abstract;"
+            " skipped"
+        )
+    return record
+
+
+def _entries(
+    text: str, source: str, problems: list[str], chunk: int = _CHUNK
+) -> Iterator[Evaluated]:
+    """The entries of the text in file order, their values evaluated; a problem line for
+    each block that could not be read."""
+    strings = dict(_MONTHS)
+    # Blocks in file order: an @string only applies to what follows it, as in BibTeX.
+    for block, lines_before in _blocks(text, chunk):
+        if isinstance(block, DuplicateBlockKeyBlock | DuplicateFieldKeyBlock):
+            inner = block.ignore_error_block
+            # A repeated key or field still describes a paper; keep it (first field wins).
+            if isinstance(inner, Entry):
+                yield _evaluate_entry(inner, strings, lines_before)
+            elif isinstance(inner, String):
+                strings[inner.key.lower()] = _evaluate(inner.value, strings)
+        elif isinstance(block, ParsingFailedBlock):
+            problems.append(_describe_failure(block, source, lines_before))
+        elif isinstance(block, String):
+            strings[block.key.lower()] = _evaluate(block.value, strings)
+        elif isinstance(block, Entry):
+            yield _evaluate_entry(block, strings, lines_before)
+
+
+def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
+    """bibtexparser's blocks of the text, split about ``chunk`` characters at a time, each
+    with the number of lines before its stretch.
+
+    A stretch ends where a block starts at the beginning of a line. bibtexparser starts a
+    block there whatever came before (one still open is cut off at it), so the stretches
+    give the blocks of the whole text. Each stretch is read with the start of the next one
+    after it, so that a block left open ends as it does in the whole text; the block that
+    start opens is the next stretch's.
+    """
+    start = lines_before = 0
+    while start < len(text):
+        following = _BLOCK_START.search(text, start + chunk) if start + chunk < len(text) else None
+        end = following.start() if following else len(text)
+        piece = text[start:end] + (following.group() if following else "")
+        blocks = bibtexparser.parse_string(piece, parse_stack=[]).blocks
+        if following and blocks and isinstance(blocks[-1], ParsingFailedBlock):
+            blocks = blocks[:-1]
+        for block in blocks:
+            yield block, lines_before
+        lines_before += text.count("\n", start, end)
+        start = end
 
 
 # --- blocks ----------------------------------------------------------------------------------
 
 
-def _describe_failure(block: ParsingFailedBlock, source: str) -> str:
+def _describe_failure(block: ParsingFailedBlock, source: str, lines_before: int = 0) -> str:
     """One problem line for a block bibtexparser could not read."""
-    line = (block.start_line or 0) + 1
+    line = lines_before + (block.start_line or 0) + 1
     raw = block.raw or ""
     head = _FAILED_HEAD.match(raw.lstrip())
     kind = head.group(1).lower() if head else ""
@@ -156,14 +230,14 @@ def _describe_failure(block: ParsingFailedBlock, source: str) -> str:
     return f"{source}:{line}: {what} {detail}; skipped"
 
 
-def _evaluate_entry(entry: Entry, strings: dict[str, str]) -> Evaluated:
+def _evaluate_entry(entry: Entry, strings: dict[str, str], lines_before: int = 0) -> Evaluated:
     """An entry with its field values evaluated against the @strings defined so far."""
     fields: dict[str, str] = {}
     for field in entry.fields:
         name = str(field.key).strip().lower()
         if name and name not in fields:
             fields[name] = _evaluate(str(field.value), strings)
-    line = (entry.start_line or 0) + 1
+    line = lines_before + (entry.start_line or 0) + 1
     return Evaluated(str(entry.entry_type).strip().lower(), str(entry.key).strip(), line, fields)
 
 
