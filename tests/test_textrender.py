@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.text.render import Rendered, plain_line, render, render_line, to_plain
+from reader.text.render import Rendered, _fold, plain_line, render, render_line, to_plain
 
 # Markers and placeholders of the renderer: none may ever reach its output.
 PRIVATE = re.compile("[\ue000-\ue005\U000f0000-\U0010ffff]")
@@ -519,3 +519,14 @@ def test_iclr_titles_render_without_tex_leftovers() -> None:
     assert len(titles) >= 28
     leftovers = [(t, plain_line(t)) for t in titles if TEX_LEFTOVER.search(plain_line(t))]
     assert leftovers == []
+
+
+def test_titles_whose_braces_only_group_read_as_the_converter_reads_them() -> None:
+    titles = [
+        "{GDPval}: Evaluating {AI} Model Performance on {Real-World} Tasks",
+        "Do {LLMs} Forget What They Should? {In-Context} Forgetting",
+        "{{Nested}} groups {and} {} empty ones",
+        "A { spaced } group",
+    ]
+    for title in titles:
+        assert render_line(title) == _fold(render(title)), title

@@ -272,6 +272,12 @@ def render_line(source: str) -> Rendered:
     folded = _WHITESPACE_RE.sub(" ", source).strip()
     if not _MAY_NEED_RENDERING.search(folded):
         return Rendered(folded, ())
+    if "\\" not in folded and "$" not in folded:
+        # Braces with no command or math only group (BibTeX titles protect words with
+        # them): the words are the text, as the converter would give them at far more cost.
+        words = folded.replace("{", "").replace("}", "")
+        if "  " not in words and words == words.strip() and not _MAY_NEED_RENDERING.search(words):
+            return Rendered(words, ())
     rendered = render(folded)
     if "  " not in rendered.text and not _LINE_BREAK_RE.search(rendered.text):
         return rendered
