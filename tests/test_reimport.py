@@ -104,3 +104,24 @@ def test_a_bibtex_openreview_url_gives_the_papers_id(
     empty_library.import_files([bib], sync=False)
     ids = {p.title: p.openreview_id for p in empty_library.store.iter_papers()}
     assert ids == {"A": "Ab-c_12", "B": None}
+
+
+def test_a_paper_without_ids_is_known_by_its_own_entry(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # A short abstract of the user's own list: no id, a title derived from it, and text
+    # whose escaped form is too far from it for approximate matching.
+    seed = tmp_path / "mine.txt"
+    seed.write_text(
+        "ICLR 2026 论文列表\n\nWe cut 50% of C:\\temp~x costs with a^b and_c.\n",
+        encoding="utf-8",
+    )
+    empty_library.import_files([seed], "seed", sync=False)
+    before = _rows(empty_library)
+    bib = _export(empty_library, tmp_path / "mine.bib")
+    assert r"C:\textbackslash{}temp\textasciitilde{}x" in bib.read_text(encoding="utf-8")
+
+    summary = empty_library.import_files([bib], sync=False)
+
+    assert (summary.new, summary.merged, summary.unchanged) == (0, 0, 1)
+    assert _rows(empty_library) == before

@@ -39,9 +39,10 @@ CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 # Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 _MERGE_COLUMNS = (
-    "title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
+    "id, title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
     "arxiv_id, openreview_id, csl, extra, citekey, citekey_origin, " + ", ".join(_FILL_IN)
 )
+_MERGE_NAMES = [c.strip() for c in _MERGE_COLUMNS.split(",")]
 
 
 class _DryRun(Exception):
@@ -213,6 +214,10 @@ class _Import:
                 if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                     paper_id = candidate
                     break
+        if paper_id is None and self.fmt == "bibtex":
+            candidate = self._own_entry(record)
+            if candidate is not None and self._same_paper(candidate, prepared, ids, "abstract"):
+                paper_id = candidate
         if paper_id is None and not self.library_was_empty and prepared.sketch:
             candidate = self.matcher.similar_by_sketch(prepared.sketch, record.abstract)
             if candidate is not None and self._same_paper(candidate, prepared, ids, "abstract"):
@@ -344,10 +349,8 @@ class _Import:
         key: str | None,
     ) -> str:
         """Fill in what the record knows better; returns the strongest action taken."""
-        row = self.conn.execute(
-            f"SELECT {_MERGE_COLUMNS} FROM papers WHERE id = ?", (paper_id,)
-        ).fetchone()
-        current = dict(zip([c.strip() for c in _MERGE_COLUMNS.split(",")], row, strict=True))
+        current = self._current("id", paper_id)
+        assert current is not None
         updates: dict[str, Any] = {}
         done: set[str] = set()
         echo = self._echo(current)
@@ -427,6 +430,23 @@ class _Import:
                 self.summary.aliased_keys.append((alias, citekey))
             added += 1
         return added
+
+    def _current(self, column: str, value: object) -> dict[str, Any] | None:
+        """The merge columns of the paper with this id or key."""
+        row = self.conn.execute(
+            f"SELECT {_MERGE_COLUMNS} FROM papers WHERE {column} = ?", (value,)
+        ).fetchone()
+        return dict(zip(_MERGE_NAMES, row, strict=True)) if row else None
+
+    def _own_entry(self, record: PaperRecord) -> int | None:
+        """The paper a BibTeX record is the library's own entry of: the one its key names,
+        when that paper's entry reads back as the record's abstract (found neither by
+        abstract nor by title when its escaped text and derived title differ)."""
+        current = self._current("citekey", record.citekey) if record.citekey else None
+        echo = self._echo(current) if current else None
+        if current and echo and record.abstract and echo.abstract == record.abstract:
+            return int(current["id"])
+        return None
 
     def _echo(self, current: dict[str, Any]) -> BibtexEcho | None:
         """What the paper's own BibTeX entry reads back as, when a BibTeX record meets a
