@@ -17,6 +17,7 @@ one thread: ``reader import``, and the process a reader window starts for its im
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import threading
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
@@ -95,6 +96,9 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
 def _parse(item: StreamedFile, out: Connection) -> None:
     """The child: parse the file's records and send them in chunks, each with the bad
     records met since the last one."""
+    # Ctrl-C reaches the whole process group: the parent stops the import, and this child
+    # with it, with one message instead of a second traceback from here.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sent = 0
     chunk: list[tuple[Any, ...]] = []
 
