@@ -141,6 +141,7 @@ class SearchFeature(AppBase):
             shown = set(self.seen_log[logged:])
             seen += sum(1 for i in outcome.ids if i in shown)
         same_view = (self.outcome.query if self.outcome else "").strip() == outcome.query.strip()
+        offered = self.outcome is not None and bool(self.outcome.suggestion)
         papers = self.paper_list
         # The rest of a query whose best matches are shown: the list grows below them, and
         # the cursor, the scroll and the detail pane stay where the user has them.
@@ -170,7 +171,10 @@ class SearchFeature(AppBase):
             papers.set_ids(outcome.ids, self.terms, keep=keep,
                            keep_scroll=same_view and not restoring)
         self._update_status(outcome.notice or "")
-        self.refresh_bindings()  # the footer offers a suggestion only while there is one
+        if offered != (self.outcome is not None and bool(self.outcome.suggestion)):
+            # The footer offers a suggestion only while there is one. Only then: the footer
+            # rebuilds itself on every refresh (tens of milliseconds, on every result).
+            self.refresh_bindings()
         if not outcome.ids and outcome.query.strip() and outcome.notice is None:
             # Once typing pauses: a query typed on would make the suggestion wasted work.
             self.set_timer(SUGGEST_AFTER_SECONDS, partial(self._suggest, seq, outcome.query))

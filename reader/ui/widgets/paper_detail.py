@@ -60,7 +60,13 @@ class PaperDetail(ScrollView, can_focus=True):
         empty: str = "No paper selected",
     ) -> None:
         """Show a paper (or ``empty`` for none) from its top, with the query's words
-        highlighted and, in a "like" view, the terms it shares."""
+        highlighted and, in a "like" view, the terms it shares. The same paper shown as it
+        is (the view run again as an import commits) is left as it is, where it is scrolled."""
+        if (
+            self._lines is not None
+            and (paper, terms, why, empty) == (self.paper, self.terms, self._why, self._empty)
+        ):
+            return
         self.paper = paper
         self.terms = terms
         self._why = why

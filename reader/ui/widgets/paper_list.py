@@ -116,8 +116,9 @@ class PaperList(ScrollView, can_focus=True):
         if keep_scroll and not self.pinned:
             keep, line = None, 0
         self._ids = ids
+        if terms != self.terms:
+            self._drawn.clear()  # the words highlighted changed
         self.terms = terms
-        self._drawn.clear()
         # Width 0: rows are cut to the view, so there is never a horizontal scrollbar.
         self.virtual_size = Size(0, len(ids))
         position = ids.index(keep) if keep is not None and keep in ids else 0
@@ -189,7 +190,10 @@ class PaperList(ScrollView, can_focus=True):
         look = (selected, selected and focused, width, row.id in self.marked,
                 row.id in self.seen, base)
         drawn = self._drawn.get(row.id)
-        if drawn is not None and drawn[0] is row and drawn[1] == look:
+        # Equal, not only the same: rows fetched again after a write elsewhere (every batch
+        # of an import) are mostly unchanged, and drawing them again makes garbage whose
+        # collection holds the keys up.
+        if drawn is not None and drawn[1] == look and drawn[0] == row:
             return drawn[2]
         line = self._line(row, width, selected=selected, focused=focused)
         segments = list(line.render(self.app.console))
