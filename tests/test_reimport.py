@@ -7,6 +7,8 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from reader.cite.export import export
 from reader.library import Library
 
@@ -124,4 +126,47 @@ def test_a_paper_without_ids_is_known_by_its_own_entry(
     summary = empty_library.import_files([bib], sync=False)
 
     assert (summary.new, summary.merged, summary.unchanged) == (0, 0, 1)
+    assert _rows(empty_library) == before
+
+
+DATA = Path(__file__).resolve().parent / "data"
+# Titles an export writes otherwise than their source: a tie and a dash outside braces, a
+# subtitle written apart, an acronym the export brace-protects; and two entries sharing a
+# title, as xampl.bib's minimal and full ones do.
+TITLES = r"""@thesis{geer,
+  title = {Earl, Saint, Bishop, Skald~-- and Music},
+  subtitle = {The Orkney Earldom},
+  author = {de Geer, Ingrid},
+  year = {1985}
+}
+@article{set,
+  title = {A carbene ligand for C--C coupling},
+  author = {Herrmann, W. A.},
+  year = 1999
+}
+@article{set-full,
+  title = {A carbene ligand for C--C coupling},
+  author = {Herrmann, W. A.},
+  journal = {J. Organomet. Chem.},
+  year = 1999
+}
+"""
+
+
+@pytest.mark.parametrize("name", ["xampl.bib", "random-229-first30.bib", "titles.bib"])
+def test_a_bib_files_papers_exported_and_imported_again_are_unchanged(
+    empty_library: Library, tmp_path: Path, name: str
+) -> None:
+    source = tmp_path / name
+    source.write_text(
+        TITLES if name == "titles.bib" else (DATA / name).read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    empty_library.import_files([source], sync=False)
+    before = _rows(empty_library)
+    bib = _export(empty_library, tmp_path / "again.bib")
+
+    summary = empty_library.import_files([bib], sync=False)
+
+    assert (summary.new, summary.merged, summary.unchanged) == (0, 0, len(before))
     assert _rows(empty_library) == before

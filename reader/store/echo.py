@@ -5,8 +5,9 @@ A paper that did not come from a .bib file is plain text with TeX math; its BibT
 escapes that text (``\\`` becomes ``\\textbackslash{}``), brace-protects title words, and
 says an entry type, a CSL type and a date its columns only imply. Read back, each is a
 different string saying the same thing, which a merge must not take as news: the same
-papers imported again as BibTeX are unchanged, and not re-indexed. (A paper read from a
-.bib file is written back as its source wrote it, and reads back the same.)
+papers imported again as BibTeX are unchanged, and not re-indexed. A paper read from a
+.bib file is mostly written back as its source wrote it; a title without TeX markup is
+protected like any plain title (``C--C`` as ``{C--C}``), and reads back so.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import json
 from functools import cached_property
 from typing import Any
 
-from reader.cite.bibtex_text import bibtex_abstract, bibtex_title
+from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title
 from reader.cite.citations import bibtex_month, bibtex_type
+from reader.cite.tex_escape import braces_nest, escape_text
 from reader.models import Paper
 from reader.record import csl_type_for_bibtex, date_parts, display_name
 from reader.sources.bibtex_values import abstract_field, tex_field
@@ -53,8 +55,16 @@ class BibtexEcho:
 
     @cached_property
     def title(self) -> str:
-        """The title as an import of the entry stores it."""
-        return tex_field(bibtex_title(self.paper))
+        """The title as an import of the entry stores it (with the source's subtitle, which
+        goes back out as a field of its own)."""
+        title = tex_field(bibtex_title(self.paper))
+        subtitle = bibtex_source(self.paper).get("subtitle")
+        if isinstance(subtitle, str):
+            written = subtitle if braces_nest(subtitle) else escape_text(subtitle)
+            subtitle = tex_field(written)
+            if title and subtitle:
+                title = f"{title}: {subtitle}"
+        return title
 
     @cached_property
     def abstract(self) -> str:

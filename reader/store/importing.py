@@ -216,7 +216,8 @@ class _Import:
                     break
         if paper_id is None and self.fmt == "bibtex":
             candidate = self._own_entry(record)
-            if candidate is not None and self._same_paper(candidate, prepared, ids, "abstract"):
+            how = "abstract" if record.abstract else "title"
+            if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                 paper_id = candidate
         if paper_id is None and not self.library_was_empty and prepared.sketch:
             candidate = self.matcher.similar_by_sketch(prepared.sketch, record.abstract)
@@ -440,20 +441,20 @@ class _Import:
 
     def _own_entry(self, record: PaperRecord) -> int | None:
         """The paper a BibTeX record is the library's own entry of: the one its key names,
-        when that paper's entry reads back as the record's abstract (found neither by
-        abstract nor by title when its escaped text and derived title differ)."""
+        when that paper's entry reads back as the record's title and abstract. (Its escaped
+        text, a derived title or a title shared with another paper keep it from being found
+        by abstract or by title.)"""
         current = self._current("citekey", record.citekey) if record.citekey else None
         echo = self._echo(current) if current else None
-        if current and echo and record.abstract and echo.abstract == record.abstract:
-            return int(current["id"])
-        return None
+        if current is None or echo is None or record.abstract != echo.abstract:
+            return None
+        if not record.title_derived and record.title != echo.title:
+            return None
+        return int(current["id"])
 
     def _echo(self, current: dict[str, Any]) -> BibtexEcho | None:
-        """What the paper's own BibTeX entry reads back as, when a BibTeX record meets a
-        paper that did not come from a .bib file (one that did reads back the same)."""
-        if self.fmt != "bibtex" or "bibtex" in json.loads(current["extra"] or "{}"):
-            return None
-        return BibtexEcho(current)
+        """What the paper's own BibTeX entry reads back as, when the record is BibTeX."""
+        return BibtexEcho(current) if self.fmt == "bibtex" else None
 
     def _merge_record(
         self, record: PaperRecord, current: dict[str, Any], echo: BibtexEcho | None = None
