@@ -93,7 +93,7 @@ def plain(value: str) -> str:
         return ""
     value = clean_imported(value)
     value = _TIE.sub(" ", value)
-    if _brace_depth(value) > _MAX_BRACE_DEPTH:
+    if _too_deep(value):
         # pylatexenc gives up on nesting this deep and the braces would be shown as written.
         value = re.sub(r"(?<!\\)[{}]", "", value)
     return _SPACES.sub(" ", to_plain(value)).strip()
@@ -110,7 +110,7 @@ def _tex_line(value: str) -> str:
     if not value:
         return ""
     value = clean_imported(value)
-    if _brace_depth(value) > _MAX_BRACE_DEPTH:
+    if _too_deep(value):
         return plain(value)  # not formatting but damage: no renderer would read it
     value = _SPACES.sub(" ", value).strip()
     return value if value.strip("{} ") else ""
@@ -121,16 +121,19 @@ def tex_field(value: str) -> str:
     return _tex_line(value)
 
 
-def _brace_depth(value: str) -> int:
-    """The deepest brace nesting in ``value``."""
-    depth = deepest = 0
+def _too_deep(value: str) -> bool:
+    """Whether braces in ``value`` nest deeper than formatting ever does."""
+    if value.count("{") <= _MAX_BRACE_DEPTH:
+        return False  # too few to nest that deep: most values are not looked at further
+    depth = 0
     for char in value:
         if char == "{":
             depth += 1
-            deepest = max(deepest, depth)
+            if depth > _MAX_BRACE_DEPTH:
+                return True
         elif char == "}":
             depth = max(depth - 1, 0)
-    return deepest
+    return False
 
 
 def _abstract(value: str) -> str:
