@@ -4,6 +4,7 @@ results over a partial index while it is built, and a "did you mean"."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import replace
 from functools import partial
 
@@ -17,6 +18,7 @@ from reader.library import (
     SearchOutcome,
     parse_query,
 )
+from reader.models import PaperRow
 from reader.ui import bindings
 from reader.ui.features.base import AppBase
 from reader.ui.keymap import key_label
@@ -32,6 +34,8 @@ FIRST_RESULTS = 100
 #: of CPU for `optimal` among 19,630 real records), and a first pass would only delay the
 #: count by the cost of a second search.
 FIRST_RESULTS_FROM = 50_000
+#: Rows of a new result read with it, in its worker: more than a screen.
+ROWS_AHEAD = 100
 
 
 class SearchFeature(AppBase):
@@ -100,7 +104,8 @@ class SearchFeature(AppBase):
             )
             if not outcome.complete:
                 # The best matches on screen at once; the rest, and their count, follow.
-                self.call_from_thread(self._show_results, seq, outcome)
+                self.call_from_thread(self._show_results, seq, outcome, 0, None,
+                                      self._first_rows(outcome.ids))
                 outcome = self.library.search(
                     query, order=self.sort_order, suggest=False, cancelled=replaced,
                     mend=False,
@@ -122,7 +127,26 @@ class SearchFeature(AppBase):
             )
         logged = len(self.seen_log)
         seen = self._count_seen(outcome.ids, self.seen_log[:logged])
-        self.call_from_thread(self._show_results, seq, outcome, seen, logged)
+        self.call_from_thread(self._show_results, seq, outcome, seen, logged,
+                              self._first_rows(outcome.ids))
+
+    def _first_rows(self, ids: list[int]) -> dict[int, PaperRow]:
+        """The rows the list will draw first of ``ids`` (its top, and around the paper under
+        the cursor), read here in the worker rather than by the list as it draws: every
+        result shown would otherwise query the database on the thread that echoes keys."""
+        wanted = ids[:ROWS_AHEAD]
+        current = self.paper_list.current_id
+        if current is not None and current not in wanted:
+            try:
+                at = ids.index(current)
+            except ValueError:
+                pass
+            else:
+                wanted += ids[max(0, at - ROWS_AHEAD // 2) : at + ROWS_AHEAD // 2]
+        try:
+            return self.library.rows(wanted)
+        except sqlite3.DatabaseError:
+            return {}  # the list reads them itself, and says what is wrong
 
     def _searchable(self) -> bool:
         """Whether a build under way has published papers a search can run over."""
@@ -130,10 +154,13 @@ class SearchFeature(AppBase):
         return building is not None and building[0] > 0
 
     def _show_results(
-        self, seq: int, outcome: SearchOutcome, seen: int = 0, logged: int | None = None
+        self, seq: int, outcome: SearchOutcome, seen: int = 0, logged: int | None = None,
+        rows: dict[int, PaperRow] | None = None,
     ) -> None:
         if seq != self._search_seq:
             return
+        if rows:
+            self.paper_list.prime({i: self.intents.apply(row) for i, row in rows.items()})
         self._shown_query = outcome.query
         self._results_in.set()
         if logged is not None and len(self.seen_log) > logged:

@@ -142,6 +142,14 @@ class PaperList(ScrollView, can_focus=True):
         self._ids = ids
         self.virtual_size = Size(0, len(ids))
 
+    def prime(self, rows: dict[int, PaperRow]) -> None:
+        """Keep rows read ahead (by a worker) for drawing, newer than those cached."""
+        self._cache.update(rows)
+        for paper_id in rows:
+            self._cache.move_to_end(paper_id)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
     def invalidate(self, paper_id: int) -> None:
         """Forget the cached row of a paper that changed, and redraw it."""
         self._cache.pop(paper_id, None)
