@@ -142,3 +142,58 @@ async def test_a_list_the_user_has_not_moved_in_keeps_its_top_as_papers_come_in(
         assert papers.cursor == 0 and papers.scroll_offset.y == 0
         assert papers.current_id == max(papers.ids)
         assert "Wombat Burrow Survey Number 59" in screen_text(app)
+
+
+
+def _wombats(path: Path, word: str, count: int) -> Path:
+    """``count`` new papers about wombats, titled "Wombat {word} …" (sorted by title)."""
+    path.write_text(
+        "".join(
+            json.dumps({"id": f"{word}{n}", "content": {
+                "title": f"Wombat {word} Census Number {n}",
+                "abstract": f"Tunnel {n} of the wombat colony is counted by {word}.",
+            }}) + "\n"
+            for n in range(count)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+async def test_a_search_result_keeps_its_line_as_more_results_come_in_above(
+    library: Library, tmp_path: Path
+) -> None:
+    library.set_meta(SORT_KEY, "title")
+    library.import_files([_more_papers(tmp_path / "first.jsonl", 2)])
+    library.sync_index()
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"wombat", "enter")
+        await until(pilot, lambda: app.outcome is not None and len(app.paper_list.ids) == 2,
+                    "the two matches")
+        await settle(app, pilot)
+        papers = app.paper_list
+        papers.focus()
+        await pilot.press("j")
+        await settle(app, pilot)
+        chosen = papers.current_id
+        assert papers.cursor == 1 and papers.scroll_offset.y == 0
+        other = Library(library.paths.root)
+        try:
+            # Above it (sorted by title), then below it: once there are rows enough below
+            # it, it is back on the line it was on.
+            other.import_files([_wombats(tmp_path / "a.jsonl", "Aardvark", 60)])
+            other.sync_index()
+            await until(pilot, lambda: len(papers.ids) == 62, "the matches above")
+            await settle(app, pilot)
+            assert papers.current_id == chosen and papers.cursor == 61
+            other.import_files([_wombats(tmp_path / "z.jsonl", "Zebra", 60)])
+            other.sync_index()
+        finally:
+            other.close()
+        await until(pilot, lambda: len(papers.ids) == 122, "the matches below")
+        await settle(app, pilot)
+        assert papers.current_id == chosen
+        assert papers.cursor == 61
+        assert papers.cursor - papers.scroll_offset.y == 1

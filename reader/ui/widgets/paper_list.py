@@ -88,6 +88,9 @@ class PaperList(ScrollView, can_focus=True):
         #: is at the top by default, and stays at the top.
         self.pinned = False
         self._placing = False
+        #: The screen line the cursor is kept on, while the view is too short to show it
+        #: there (None: the line it is on).
+        self._kept_line: int | None = None
 
     # -- data -------------------------------------------------------------------------------
 
@@ -113,6 +116,8 @@ class PaperList(ScrollView, can_focus=True):
         at the top, on whatever paper is now first. The cursor hook is called for the
         paper the cursor is then on, as for any move."""
         line = self.cursor - round(self.scroll_offset.y)
+        if self._kept_line is not None:
+            line = self._kept_line  # kept from before the list was too short to keep it
         if keep_scroll and not self.pinned:
             keep, line = None, 0
         self._ids = ids
@@ -124,7 +129,12 @@ class PaperList(ScrollView, can_focus=True):
         position = ids.index(keep) if keep is not None and keep in ids else 0
         if not (keep_scroll and 0 <= line < self.size.height):
             line = self.size.height // 2
-        self.scroll_to(y=max(0, position - line), animate=False)
+        # Forced: a list that had no scrollbar before it grew does not scroll otherwise
+        # (until its next layout), and the cursor would be dragged to the bottom line.
+        self.scroll_to(y=max(0, position - line), animate=False, force=True)
+        # A list too short below the cursor scrolls less than asked: the line is kept for
+        # when the view grows again, until the user moves.
+        self._kept_line = line if keep_scroll and round(self.scroll_y) != position - line else None
         self.pinned = keep is not None and position < len(ids) and ids[position] == keep
         self._placing = True
         try:
@@ -272,6 +282,7 @@ class PaperList(ScrollView, can_focus=True):
             return
         if not self._placing:
             self.pinned = True  # moved by the user (a key, a click, the reading view)
+            self._kept_line = None
         self.refresh_line(old)
         self.refresh_line(new)
         self.scroll_to_region(Region(0, new, 1, 1), animate=False, force=True)
