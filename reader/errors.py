@@ -12,6 +12,12 @@ class IndexDamaged(Exception):
     index is rebuilt from the database. The message says what failed, in one line."""
 
 
+class IndexBusy(Exception):
+    """Another process holds the index's writer lock (it is building the index or catching
+    it up); a database write that wanted indexing is stored, and the index catches up on a
+    later sync."""
+
+
 def file_size_limit() -> int | None:
     """The process's file-size limit in bytes (``ulimit -f``), when one is set."""
     try:

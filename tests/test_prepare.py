@@ -9,7 +9,7 @@ from reader.models import PaperRecord
 from reader.store.prepare import fingerprint, prepare
 
 FULL = PaperRecord(
-    abstract="An abstract long enough to be sketched, so that a revision of it would be found again.",
+    abstract="An abstract long enough to be sketched, so that its revision would be found again.",
     title="A title",
     authors=["Ada Lovelace"],
     venue="ICLR",

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from reader import __version__
-from reader.errors import describe_os_error, describe_write_error
+from reader.errors import IndexBusy, describe_os_error, describe_write_error
 from reader.library import (
     ImportFormatError,
     Library,
@@ -89,6 +89,8 @@ def handles_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (StoreError, ImportFormatError) as exc:
             raise UserError(str(exc)) from exc
+        except IndexBusy as exc:
+            raise UserError(f"{exc}; try again once it is done") from exc
         except sqlite3.DatabaseError as exc:
             # Damage found after the database opened (a bad page is only met when read).
             if _is_damage(exc):

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from reader.errors import IndexBusy
 from reader.models import Paper
 from reader.store.database import read_papers
 
@@ -90,11 +91,19 @@ class Indexing(LibraryBase):
             if waiting is None or self.index_state() == "ok":
                 return count
             waiting()
+            time.sleep(_BUSY_PAUSE)  # another process holds the index: look again soon
 
     def _sync_once(self, progress: Progress | None) -> int:
+        if self.index.partial() is not None or self.index.written_elsewhere():
+            # Another process is building or catching up the index, and will bring it up
+            # to date; a search meanwhile runs over what it has published.
+            return 0
         state = self.index_state()
         if state == "missing":
-            return self.rebuild_index(progress)
+            try:
+                return self.rebuild_index(progress)
+            except IndexBusy:
+                return 0  # another process took the index in the meantime
         if state == "building":
             return 0  # another process is building it, and will bring it up to date
         with self._sync_lock, self.session() as store:
@@ -114,8 +123,6 @@ class Indexing(LibraryBase):
                 changed, deleted, generation = store.changed_ids(since)
                 total = len(changed)
                 return changed, deleted, self._parts(changed, since, generation), generation
-
-            from reader.search.index_base import IndexBusy
 
             report = (lambda n: progress(n, total)) if progress else None
             try:

@@ -129,6 +129,14 @@ class Upkeep(LibraryBase):
                 f"foreign keys: {len(orphans):,} rows of {', '.join(tables)} point at missing "
                 "rows (left as they are; nothing is deleted)"
             )
+        building = self.index.partial()
+        if building is not None or self.index.written_elsewhere():
+            progress = f": {building[0]:,} of {building[1]:,} indexed" if building else ""
+            report.append(
+                f"search index: being written by another process{progress}; not checked "
+                "(it is brought up to date by that process)"
+            )
+            return report
         why = self._index_problem(generation)
         if why is None:
             report.append(

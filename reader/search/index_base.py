@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from whoosh import index as whoosh_index
+from whoosh.filedb.filestore import FileStorage
 from whoosh.index import LockError
 from whoosh.qparser import (
     MultifieldParser,
 )
 from whoosh.searching import Searcher
 
-from reader.errors import IndexDamaged
+from reader.errors import IndexBusy, IndexDamaged
 from reader.search.build import FastSegmentWriter
 from reader.search.parsing import (
     Parser,
@@ -37,15 +38,12 @@ _GENERATION_FILE = "reader-generation.json"
 
 
 _WRITER_TIMEOUT = 10.0
+#: The name Whoosh gives an index in its directory (its files and its write lock).
+_INDEX_NAME = whoosh_index._DEF_INDEX_NAME
 
 
 # Memory for each writer's posting pool before it spills a run to disk.
 _LIMIT_MB = 128
-
-
-class IndexBusy(Exception):
-    """Another process held the index's writer lock for too long; the database write that
-    wanted indexing is stored, and the index catches up on a later sync."""
 
 
 _T = TypeVar("_T")
@@ -172,6 +170,17 @@ class IndexBase:
         if self._ix is None:
             self._ix = whoosh_index.open_dir(str(self.path))
         return self._ix
+
+    def written_elsewhere(self) -> bool:
+        """Whether another process holds the index's write lock now (building it or
+        catching it up): a sync then leaves the work to it instead of waiting."""
+        if not self.path.is_dir():
+            return False
+        lock = FileStorage(str(self.path)).lock(f"{_INDEX_NAME}_WRITELOCK")
+        if lock.acquire(blocking=False):
+            lock.release()
+            return False
+        return True
 
     def _writer(self):  # type: ignore[no-untyped-def]
         """A writer, waiting for another process's lock rather than failing."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 
+from reader.errors import IndexBusy
 from reader.models import Paper
 from reader.search.build import FastSegmentWriter
 from reader.search.build_processes import build_in_processes
@@ -66,6 +67,11 @@ class Writing(IndexBase):
         them, ``papers`` are indexed here, in one process.
         """
         with self._lock:
+            if self.written_elsewhere():
+                # Creating the index now would replace the files that process is writing.
+                raise IndexBusy(
+                    f"the search index is being written by another process ({self.path})"
+                )
             self.path.mkdir(parents=True, exist_ok=True)
             self._close()
             # A build cut short must not leave the old generation behind: it would make the
