@@ -151,12 +151,17 @@ class ImportSummary:
     aliased_keys: list[tuple[str, str]] = field(default_factory=list)
 
     def __str__(self) -> str:
+        return self.line()
+
+    def line(self, where_skipped: str = "") -> str:
+        """The counts on one line; ``where_skipped`` follows the skipped count when there
+        are bad records (the CLI's " (see --verbose)")."""
         text = (
             f"{self.read:,} read: {self.new:,} new, {self.merged:,} merged, "
             f"{self.unchanged:,} unchanged, {self.skipped:,} skipped"
         )
         if self.skipped:
-            text += " (see --verbose)"
+            text += where_skipped
         if self.dry_run:
             text += " — dry run, nothing was written"
         return text

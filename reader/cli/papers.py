@@ -84,7 +84,8 @@ def import_cmd(
         bar.close()
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
-    click.echo(str(summary))
+    # The bad records are listed with --verbose; without it, say where they are.
+    click.echo(summary.line("" if verbose else " (see --verbose)"))
     if summary.key_changes():
         click.echo(summary.key_changes())
     for report in summary.reports:
@@ -138,7 +139,7 @@ def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
         summary = library.add(refs, timeout=timeout)
     except FetchError as exc:
         raise UserError(str(exc)) from exc
-    click.echo(str(summary).replace(" (see --verbose)", ""))
+    click.echo(str(summary))
     for problem in summary.problems:
         click.echo(problem, err=True)
     if summary.problems and not (summary.new or summary.merged or summary.unchanged):
