@@ -178,6 +178,18 @@ def test_undo_removes_what_the_last_import_added_but_keeps_starred(
     assert library.search("wombat").ids == [wombat]
 
 
+def test_undo_passes_over_an_import_that_added_nothing(library: Library, tmp_path: Path) -> None:
+    path = tmp_path / "more.txt"
+    path.write_text("NeurIPS 2025\n\nAn abstract about quokka behaviour in the wild.\n",
+                    encoding="utf-8")
+    library.import_files([path])
+    again = library.import_files([path])
+    assert again.new == 0 and again.unchanged == 1
+    result = library.undo_last_import()
+    assert result is not None and result.removed == 1  # the first import's paper
+    assert library.search("quokka").ids == []
+
+
 def test_dry_run_writes_nothing(empty_library: Library, tmp_path: Path) -> None:
     from tests.conftest import SEEDS
 

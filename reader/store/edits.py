@@ -70,12 +70,15 @@ class Edits(StoreBase):
         return (row[0], row[1]) if row else None
 
     def undo_last_import(self) -> UndoResult | None:
-        """Remove the papers the last import added, except those carrying the user's work."""
+        """Remove the papers the last import that added any added, except those carrying
+        the user's work (an import that added nothing, such as the same file again, would
+        leave nothing to undo and hide the one before)."""
         from reader.store.importing import UndoResult
 
         with self.transaction() as conn:
             row = conn.execute(
-                "SELECT id, path FROM imports WHERE undone_at IS NULL ORDER BY id DESC LIMIT 1"
+                "SELECT id, path FROM imports WHERE undone_at IS NULL AND new > 0 "
+                "ORDER BY id DESC LIMIT 1"
             ).fetchone()
             if row is None:
                 return None
