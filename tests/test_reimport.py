@@ -170,3 +170,21 @@ def test_a_bib_files_papers_exported_and_imported_again_are_unchanged(
 
     assert (summary.new, summary.merged, summary.unchanged) == (0, 0, len(before))
     assert _rows(empty_library) == before
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), [("ris", ".ris"), ("csljson", ".json")])
+def test_an_export_in_another_format_keeps_the_openreview_ids(
+    library: Library, tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    """The forum URL an export writes names the paper's OpenReview id, which an import of
+    that file takes back: the papers are found by it, not by their abstracts."""
+    from reader.sources import parse_file
+
+    _onto_sample(library, tmp_path)
+    papers = [p for p in library.store.iter_papers() if p.openreview_id]
+    path = tmp_path / f"export{suffix}"
+    path.write_text(export(papers, fmt), encoding="utf-8")
+    read = parse_file(path)
+    assert sorted(r.openreview_id or "" for r in read.records) == sorted(
+        p.openreview_id or "" for p in papers
+    )

@@ -48,7 +48,7 @@ from reader.sources.bibtex_values import (
     plain,
     url_of,
 )
-from reader.text.identifiers import doi_as_written, normalize_doi, openreview_id
+from reader.text.identifiers import doi_as_written, normalize_doi, openreview_forum_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -336,7 +336,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         url=url,
         doi=doi,
         # An OpenReview forum's id identifies the paper as surely as a DOI.
-        openreview_id=openreview_id(url) if url and "openreview.net/" in url else None,
+        openreview_id=openreview_forum_id(url),
         source=f"{source}:{entry.line}",
         arxiv_id=arxiv_id_of(fields),
         date=date,

@@ -28,7 +28,12 @@ from reader.sources.jsonfields import (
 )
 from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import TITLE_MAX, Outcome, build_result, finish_record, record_label
-from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
+from reader.text.identifiers import (
+    doi_as_written,
+    normalize_arxiv_id,
+    normalize_doi,
+    openreview_forum_id,
+)
 from reader.text.render import plain_line, to_plain
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
@@ -79,6 +84,7 @@ def _convert(record: JsonRecord) -> Outcome:
         year=int(date[:4]) if date else None,
         keywords=string_list(item.get("keyword"), r"\s*[,;]\s*"),
         url=url if url.startswith(("http://", "https://")) else None,
+        openreview_id=openreview_forum_id(url),
         doi=doi,
         arxiv_id=arxiv_id,
         date=date,

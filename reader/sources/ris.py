@@ -26,7 +26,12 @@ from reader.sources.ris_fields import (
     ris_aliases,
     tag_values,
 )
-from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
+from reader.text.identifiers import (
+    doi_as_written,
+    normalize_arxiv_id,
+    normalize_doi,
+    openreview_forum_id,
+)
 from reader.text.render import plain_line, to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -225,6 +230,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         year=year,
         keywords=keywords,
         url=urls[0] if urls else None,
+        openreview_id=openreview_forum_id(urls[0] if urls else None),
         arxiv_id=arxiv_id,
         doi=doi,
         source=f"{source}:{item.start}",

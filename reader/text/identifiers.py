@@ -62,6 +62,12 @@ def openreview_id(value: str | None) -> str | None:
     return text if _OPENREVIEW_ID.match(text) else None
 
 
+def openreview_forum_id(url: str | None) -> str | None:
+    """The id of the paper an OpenReview forum URL points to, or None for another URL: it
+    identifies the paper as surely as a DOI, in any format that carries the URL."""
+    return openreview_id(url) if url and "openreview.net/" in url else None
+
+
 def openreview_url(paper_id: str) -> str:
     """The forum URL of an OpenReview id."""
     return f"https://openreview.net/forum?id={paper_id}"
