@@ -48,7 +48,7 @@ from reader.sources.bibtex_values import (
     plain,
     url_of,
 )
-from reader.text.identifiers import doi_as_written, normalize_doi, openreview_forum_id
+from reader.text.identifiers import compared_doi, doi_as_written, openreview_forum_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -322,9 +322,10 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     year, date = _year_and_date(fields)
     csl, extra = csl_and_extra(entry, fields, date, venue_field, inherited)
     written_doi = doi_as_written(_identifier(fields.get("doi", "")))
-    doi = normalize_doi(written_doi)
-    keep_written_doi(csl, written_doi, doi)
     url = url_of(fields)
+    # A short DOI ("10/fqd6hj", as Better BibTeX writes) is kept as written.
+    doi = compared_doi(written_doi, url)
+    keep_written_doi(csl, written_doi, doi)
     return PaperRecord(
         abstract=abstract,
         title=title,

@@ -29,9 +29,9 @@ from reader.sources.jsonfields import (
 from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import TITLE_MAX, Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import (
+    compared_doi,
     doi_as_written,
     normalize_arxiv_id,
-    normalize_doi,
     openreview_forum_id,
 )
 from reader.text.render import plain_line, to_plain
@@ -56,11 +56,8 @@ def _convert(record: JsonRecord) -> Outcome:
     date = _issued(item.get("issued"))
     url = clean_title(_first(item.get("URL")))
     written_doi = doi_as_written(clean_title(_first(item.get("DOI"))))
-    doi = normalize_doi(written_doi)
-    if (doi is None or doi.startswith("10/")) and "doi" in url.lower():
-        # Zotero may export a short DOI ("10/fqd6hj"); the doi.org URL holds the full one,
-        # by which the paper is recognised. The short one is kept as written.
-        doi = normalize_doi(url) or doi
+    # Zotero may export a short DOI ("10/fqd6hj"); it is kept as written.
+    doi = compared_doi(written_doi, url)
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
     extra = _source_fields(item.get("custom"))
     bibtex = extra.get("bibtex", {})

@@ -20,7 +20,7 @@ from reader.sources import ImportFormatError, ParseResult
 from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
 from reader.sources.jsonload import JsonRecord
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
-from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
+from reader.text.identifiers import compared_doi, doi_as_written, normalize_arxiv_id
 
 __all__ = ["looks_like_zotero", "parse"]
 
@@ -139,11 +139,7 @@ def _convert(record: JsonRecord) -> Outcome:
     keywords = [clean_title(t.get("tag") if isinstance(t, dict) else t)
                 for t in item.get("tags") or []]
     written_doi = doi_as_written(clean_title(item.get("DOI")))
-    doi = normalize_doi(written_doi)
-    if (doi is None or doi.startswith("10/")) and "doi" in url.lower():
-        # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one, by which the paper
-        # is recognised. The short one is kept as written.
-        doi = normalize_doi(url) or doi
+    doi = compared_doi(written_doi, url)  # the short one is kept as written
     keep_written_doi(csl, written_doi, doi)
     kept = {k: v for k, v in item.items() if k not in _COLUMNS and k not in _VARIABLES
             and k not in _IGNORED and v not in (None, "", [], {})}

@@ -26,6 +26,19 @@ def normalize_doi(value: str | None) -> str | None:
     return written.lower() if written else None
 
 
+def compared_doi(written: str | None, url: str | None) -> str | None:
+    """The compared form of a source's DOI ``written`` as :func:`normalize_doi` gives it,
+    but the full DOI of a doi.org ``url`` when the written one is short or missing.
+
+    A short DOI (``10/fqd6hj``) and its full form name one paper; every format that writes
+    both a DOI and its link must be recognised by the same one.
+    """
+    doi = normalize_doi(written)
+    if (doi is None or doi.startswith("10/")) and url and "doi" in url.lower():
+        return normalize_doi(url) or doi
+    return doi
+
+
 def doi_as_written(value: str | None) -> str | None:
     """The DOI in ``value`` as its source spelled it (case, short form), without a resolver
     prefix or trailing punctuation; None when it holds no DOI."""
