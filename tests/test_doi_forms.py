@@ -86,6 +86,20 @@ def test_a_bibtex_short_doi_with_its_link_meets_the_full_doi(
     assert _column(empty_library, "SELECT count(*) FROM papers") == [1]
 
 
+def test_a_doi_comes_back_out_in_its_sources_case(empty_library: Library, tmp_path: Path) -> None:
+    empty_library.import_files([DATA / "arxiv-kaggle-30.jsonl"], sync=False)
+    text = _export(empty_library, tmp_path / "arxiv.bib").read_text(encoding="utf-8")
+    assert "doi = {10.1103/PhysRevD.76.013009}" in text
+    assert _column(
+        empty_library, "SELECT count(*) FROM papers WHERE doi = '10.1103/physrevd.76.013009'"
+    ) == [1]
+
+    # The same paper with its DOI in another case is still the same paper.
+    bib = tmp_path / "lower.bib"
+    bib.write_text(text.replace("PhysRevD", "physrevd"), encoding="utf-8")
+    assert empty_library.import_files([bib], sync=False).new == 0
+
+
 def test_the_same_bib_file_imported_again_is_unchanged(
     empty_library: Library, tmp_path: Path
 ) -> None:

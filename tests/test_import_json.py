@@ -275,7 +275,7 @@ def test_arxiv_sample_records() -> None:
         "arXiv",
         "article",
     )
-    assert first.doi == "10.1103/physrevd.76.013009"
+    assert first.doi == "10.1103/PhysRevD.76.013009"  # as written; compared in lower case
     assert (first.arxiv_id, first.url) == ("0704.0001", "https://arxiv.org/abs/0704.0001")
     assert first.keywords == ["hep-ph"] and first.source == "arxiv.jsonl:1"
     assert "\n" not in first.abstract  # hard line breaks are joined

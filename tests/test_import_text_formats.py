@@ -493,7 +493,7 @@ def test_atom_real_feed_fields() -> None:
 
     old_style = result.records[2]
     assert old_style.arxiv_id == "quant-ph/0210005"
-    assert result.records[3].doi == "10.1214/07-sts246b"
+    assert result.records[3].doi == "10.1214/07-STS246B"
     # MSC/ACM classes are listed as categories too, but are not arXiv categories.
     assert result.records[7].keywords == ["cs.LO"]
 
@@ -572,7 +572,7 @@ def test_csv_bom_crlf_multiline_and_semicolon_authors() -> None:
     )
     assert widgets.authors == ["Jane Doe", "Richard Roe", "Zoë Müller"]
     assert (widgets.year, widgets.venue) == (2021, "Journal of Widgetry")
-    assert widgets.doi == "10.1234/widgets.2021.7"
+    assert widgets.doi == "10.1234/WIDGETS.2021.7"
     assert widgets.url == "https://example.org/widgets"
     assert widgets.keywords == ["widgets", "sparsity", "gadgets"]
     assert widgets.source == "papers-bom-crlf.csv:2"

@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
-from reader.text.identifiers import arxiv_url, normalize_arxiv_id, normalize_doi
+from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -190,7 +190,7 @@ def _record(
         year=int(date_match.group(1)) if date_match else None,
         keywords=categories,
         url=url,
-        doi=normalize_doi(_text(element, f"{ARXIV}doi")),
+        doi=doi_as_written(_text(element, f"{ARXIV}doi")),
         source=where,
         arxiv_id=arxiv_id,
         date=date_match.group(0) if date_match else None,

@@ -17,7 +17,7 @@ from reader.sources import ParseResult
 from reader.sources.jsonfields import clean_abstract, clean_title, iso_date, string_list, text_value
 from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
-from reader.text.identifiers import arxiv_url, normalize_arxiv_id, normalize_doi
+from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 
@@ -51,7 +51,7 @@ def _convert(record: JsonRecord) -> Outcome:
         year=int(date[:4]) if date else None,
         keywords=string_list(item.get("categories"), r"\s+"),
         url=arxiv_url(arxiv_id) if arxiv_id else None,
-        doi=normalize_doi(text_value(item.get("doi"))),
+        doi=doi_as_written(text_value(item.get("doi"))),
         arxiv_id=arxiv_id,
         date=date,
         kind="article",

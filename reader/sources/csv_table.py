@@ -15,7 +15,7 @@ from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
 from reader.sources.ris_fields import display_name as comma_name
-from reader.text.identifiers import normalize_arxiv_id, normalize_doi
+from reader.text.identifiers import doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -238,7 +238,7 @@ def _record(row: list[str], columns: list[str | None], where: str) -> PaperRecor
         year=year,
         keywords=_keywords(values.get("keywords", "")),
         url=url,
-        doi=normalize_doi(values.get("doi")),
+        doi=doi_as_written(values.get("doi")),
         source=where,
         arxiv_id=arxiv_id,
         date=date,

@@ -17,7 +17,7 @@ from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.tagged import TaggedRecord, split_records
-from reader.text.identifiers import normalize_doi
+from reader.text.identifiers import doi_as_written
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -108,7 +108,7 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         year=year,
         keywords=keywords,
         url=f"https://pubmed.ncbi.nlm.nih.gov/{_fold(item.first('PMID'))}/",
-        doi=normalize_doi(doi),
+        doi=doi_as_written(doi),
         source=f"{source}:{item.line}",
         date=date,
         kind="article",

@@ -26,7 +26,7 @@ from reader.sources.jsonfields import (
 )
 from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
-from reader.text.identifiers import normalize_doi, openreview_id, openreview_url
+from reader.text.identifiers import doi_as_written, openreview_id, openreview_url
 
 # How venues are spelled, by the lower-case name paperlists uses for their folders and files.
 _VENUE_SPELLING = {
@@ -167,7 +167,7 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
         year=year or file_year,
         keywords=string_list(item.get("keywords"), r";"),
         url=url,
-        doi=normalize_doi(text_value(item.get("doi"))),
+        doi=doi_as_written(text_value(item.get("doi"))),
         openreview_id=forum_id,
         withdrawn=withdrawn,
         tldr=clean_title(item.get("tldr")) or None,

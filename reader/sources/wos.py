@@ -17,7 +17,7 @@ from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.tagged import TaggedRecord, split_records
-from reader.text.identifiers import normalize_doi
+from reader.text.identifiers import doi_as_written
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -111,7 +111,7 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         venue=_recase(_fold(item.first("SO"))) or None,
         year=year,
         keywords=keywords,
-        doi=normalize_doi(item.first("DI")),
+        doi=doi_as_written(item.first("DI")),
         source=f"{source}:{item.line}",
         date=date,
         kind="article" if csl["type"] == "article-journal" else None,

@@ -16,9 +16,9 @@ from typing import Any
 
 from reader.cite.keys import citekey_base, usable_key
 from reader.models import PaperRecord
-from reader.record import NAME_VARIABLES, is_anonymous
+from reader.record import NAME_VARIABLES, is_anonymous, keep_written_doi
 from reader.store.identity import abstract_key, sketch, title_key
-from reader.text.identifiers import normalize_arxiv_id, normalize_doi
+from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.text.sanitize import normalize_for_identity
 
 #: Abstracts shorter than this (normalised) are too short to tell a revision from a
@@ -51,11 +51,16 @@ def prepare(record: PaperRecord) -> Prepared:
     """Work out of ``record`` all its import needs that does not depend on the library
     (anonymous names are dropped from the record first)."""
     drop_anonymous(record)
+    written_doi = doi_as_written(record.doi)
+    doi = normalize_doi(written_doi)
+    if "DOI" not in record.csl:
+        # DOIs are compared in lower case; an export writes the one the source wrote.
+        keep_written_doi(record.csl, written_doi, doi)
     norm = normalize_for_identity(record.abstract)
     wanted = usable_key(record.citekey)
     return Prepared(
         record=record,
-        doi=normalize_doi(record.doi),
+        doi=doi,
         arxiv_id=normalize_arxiv_id(record.arxiv_id),
         key=abstract_key(record.abstract, norm),
         by_title=title_key(record.title, record.year, record.title_derived),
