@@ -42,9 +42,9 @@ def bibtex_title(paper: Paper) -> str:
         # case included), and goes back as it came. One without any TeX (read from RIS, or
         # never protected) is protected like any plain title.
         return escape_tex(title, TEX_KEPT)
-    if title and not (paper.title_derived and source):
-        return escape_title(title)
-    return ""
+    # A derived title is written too (marked as derived by the export), so that a library
+    # that reads the entry has the title the paper is cited and listed by.
+    return escape_title(title) if title else ""
 
 
 def bibtex_abstract(paper: Paper) -> str:
