@@ -8,9 +8,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from reader.library import Library
+from reader.search import index_base
 from reader.ui.app import ReaderApp
 from tests.test_app import SIZE, settle
 from tests.test_index_build import write_openreview
@@ -236,3 +238,44 @@ def test_an_import_finishes_the_index_that_a_window_killed_mid_build_left(
     assert importing.wait(timeout=120) == 0, said.read_text()
     assert library.index_state() == "ok"
     assert library.search("number 49").ids
+
+
+async def test_a_window_finishes_the_index_that_an_import_killed_mid_build_left(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other order: the process indexing another's import dies mid-build while a
+    window is open; the window, which left the build to it, finishes the index."""
+    # A window that waits for the index lock gives up soon (else the kill below would
+    # come while it still waits).
+    monkeypatch.setattr(index_base, "_WRITER_TIMEOUT", 0.5)
+    root = str(library.paths.root)
+    source = write_openreview(tmp_path / "more.jsonl", 50)
+    importing = subprocess.Popen(
+        [sys.executable, "-c", HOLD_INDEX, root], cwd=ROOT, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    )
+    app = ReaderApp(library)
+    try:
+        assert importing.stdout is not None
+        assert importing.stdout.readline().strip() == "building"
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            other = Library(library.paths.root)
+            try:
+                other.import_files([source], sync=False)
+            finally:
+                other.close()
+            await until(pilot, lambda: len(app.paper_list.ids) == 88, "the new papers are listed")
+            await until(pilot, lambda: not any(
+                w.group == "index" and w.is_running for w in app.workers
+            ), "the window leaves the index to the process building it")
+            assert library.index_state() == "stale"
+            importing.kill()
+            importing.wait()
+            await until(pilot, lambda: library.index_state() == "ok", "the window indexes them")
+            await pilot.press("slash", *"number 49")
+            await until(pilot, lambda: len(app.paper_list.ids) >= 1 and app.outcome is not None
+                        and app.outcome.query == "number 49", "the search finds them")
+    finally:
+        importing.kill()
+        importing.wait()

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
@@ -78,6 +78,7 @@ class AppBase(App[None]):
         def prepare_library(self) -> object: ...
         def run_query(self, query: str) -> None: ...
         def run_search(self, query: str) -> None: ...
+        def sync_index(self) -> object: ...
 
     def __init__(
         self,
@@ -141,6 +142,8 @@ class AppBase(App[None]):
         self._import_worker: Worker[None] | None = None
         #: Set once the user quits: the window waits for its writes and its index build.
         self._quitting = False
+        #: Whether a look at an index being built elsewhere is due (see sync_index).
+        self._sync_due = False
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
@@ -312,36 +315,6 @@ class AppBase(App[None]):
                 self.call_from_thread(self.sync_index)
 
         self.run_worker(run, thread=True, group="writes", exit_on_error=False)
-
-    @work(thread=True, group="index", exit_on_error=False)
-    def sync_index(self) -> None:
-        """Re-index what changed (one paper after a star or a note, or the papers another
-        process imported); a search typed while the index was behind is run again, so its
-        results are never stale, and while many papers are indexed it runs again as each
-        part of them becomes searchable."""
-        reported = False
-
-        def progress(done: int, total: int) -> None:
-            nonlocal reported
-            reported = True
-            self.call_from_thread(self._index_progress, done, total)
-
-        indexed = self.library.sync_index(progress)
-        if reported:
-            self.call_from_thread(self._caught_up)
-        if indexed and self._index_ready:
-            self.call_from_thread(self._rerun_query)
-
-    def _caught_up(self) -> None:
-        """A catch-up that reported its progress is over."""
-        self._indexing = None
-        self._published = 0
-        self._set_status_note("")
-
-    def _rerun_query(self) -> None:
-        query = self.query_one(SearchBox).value
-        if query.strip():
-            self.run_search(query)
 
     def send_osc52(self, text: str) -> None:
         """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""

@@ -20,6 +20,8 @@ from reader.ui.widgets.search_box import SearchBox
 
 #: Records an import started here writes per transaction.
 IMPORT_BATCH = 2_000
+#: How often a window looks again at an index another process is building.
+INDEX_RETRY_SECONDS = 2.0
 
 
 class ImportsFeature(AppBase):
@@ -195,3 +197,51 @@ class ImportsFeature(AppBase):
         if len(summary.problems) > 3:
             lines.append(f"… and {len(summary.problems) - 3} more (reader import --verbose)")
         self.notify("\n".join(lines), title="Imported", timeout=12)
+
+    @work(thread=True, group="index", exit_on_error=False)
+    def sync_index(self) -> None:
+        """Re-index what changed (one paper after a star or a note, or the papers another
+        process imported); a search typed while the index was behind is run again, so its
+        results are never stale, and while many papers are indexed it runs again as each
+        part of them becomes searchable.
+
+        While another build is under way (another process's import, another window) the
+        window does not wait on it: it looks again a little later, and finishes the work
+        itself if that build was cut short (its process quit or was killed)."""
+        if self.library.index_partial() is not None:
+            self.call_from_thread(self._sync_later)
+            return
+        reported = False
+
+        def progress(done: int, total: int) -> None:
+            nonlocal reported
+            reported = True
+            self.call_from_thread(self._index_progress, done, total)
+
+        indexed = self.library.sync_index(progress)
+        if reported:
+            self.call_from_thread(self._caught_up)
+        if indexed and self._index_ready:
+            self.call_from_thread(self._rerun_query)
+        if self.library.index_state() != "ok":
+            self.call_from_thread(self._sync_later)  # another process held the index
+
+    def _sync_later(self) -> None:
+        if not self._sync_due and not self._quitting:
+            self._sync_due = True
+            self.set_timer(INDEX_RETRY_SECONDS, self._sync_again)
+
+    def _sync_again(self) -> None:
+        self._sync_due = False
+        self.sync_index()
+
+    def _caught_up(self) -> None:
+        """A catch-up that reported its progress is over."""
+        self._indexing = None
+        self._published = 0
+        self._set_status_note("")
+
+    def _rerun_query(self) -> None:
+        query = self.query_one(SearchBox).value
+        if query.strip():
+            self.run_search(query)
