@@ -183,6 +183,7 @@ class AppBase(App[None]):
                 self.sort_order,
             ),
             keep=None if last_query else self._restore_paper,
+            restored=not last_query and self._restore_paper is not None,
         )
         self._view_seen = self._counts["seen"]  # the view is the whole library
         if last_query:

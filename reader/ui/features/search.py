@@ -196,7 +196,7 @@ class SearchFeature(AppBase):
             papers.grow(outcome.ids)
         else:
             papers.set_ids(outcome.ids, self.terms, keep=keep,
-                           keep_scroll=same_view and not restoring)
+                           keep_scroll=same_view and not restoring, restored=restoring)
         self._update_status(outcome.notice or "")
         if offered != (self.outcome is not None and bool(self.outcome.suggestion)):
             # The footer offers a suggestion only while there is one. Only then: the footer

@@ -88,6 +88,8 @@ class PaperList(ScrollView, can_focus=True):
         #: is at the top by default, and stays at the top.
         self.pinned = False
         self._placing = False
+        #: Whether the cursor is on the paper the last session ended on, not moved since.
+        self._restored = False
         #: The screen line the cursor is kept on, while the view is too short to show it
         #: there (None: the line it is on).
         self._kept_line: int | None = None
@@ -107,19 +109,25 @@ class PaperList(ScrollView, can_focus=True):
         return None
 
     def set_ids(self, ids: list[int], terms: frozenset[str] = frozenset(),
-                keep: int | None = None, keep_scroll: bool = False) -> None:
+                keep: int | None = None, keep_scroll: bool = False,
+                restored: bool = False) -> None:
         """Show these papers; the cursor stays on ``keep`` when it is among them (mid-screen).
 
         With ``keep_scroll`` the view is the same one, changed (papers came or went, or it
         was sorted again): a cursor the user put on a paper stays on it, on the same line of
         the screen, however many papers came in above it; one the user has not moved stays
-        at the top, on whatever paper is now first. The cursor hook is called for the
-        paper the cursor is then on, as for any move."""
+        at the top, on whatever paper is now first. A paper ``restored`` from the last
+        session was not put there by a move: it stays while the top of the view does, and
+        gives way to the top once papers come in there.
+
+        The cursor hook is called for the paper the cursor is then on, as for any move."""
         line = self.cursor - round(self.scroll_offset.y)
         if self._kept_line is not None:
             line = self._kept_line  # kept from before the list was too short to keep it
-        if keep_scroll and not self.pinned:
-            keep, line = None, 0
+        if not keep_scroll:
+            self._restored = restored
+        elif not self.pinned and not (self._restored and ids[:1] == self._ids[:1]):
+            keep, line, self._restored = None, 0, False
         self._ids = ids
         if terms != self.terms:
             self._drawn.clear()  # the words highlighted changed
@@ -135,7 +143,8 @@ class PaperList(ScrollView, can_focus=True):
         # A list too short below the cursor scrolls less than asked: the line is kept for
         # when the view grows again, until the user moves.
         self._kept_line = line if keep_scroll and round(self.scroll_y) != position - line else None
-        self.pinned = keep is not None and position < len(ids) and ids[position] == keep
+        kept = keep is not None and position < len(ids) and ids[position] == keep
+        self.pinned = kept and not self._restored
         self._placing = True
         try:
             self.cursor = position
@@ -282,6 +291,7 @@ class PaperList(ScrollView, can_focus=True):
             return
         if not self._placing:
             self.pinned = True  # moved by the user (a key, a click, the reading view)
+            self._restored = False
             self._kept_line = None
         self.refresh_line(old)
         self.refresh_line(new)

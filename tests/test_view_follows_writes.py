@@ -1,0 +1,73 @@
+"""An open reader's view follows what other processes write while it is open: its
+cursor, its counts and what it has marked seen."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from reader.ui.features.base import PAPER_KEY, SORT_KEY
+from tests.test_app import SIZE, screen_text, settle
+from tests.test_live import cli, status
+from tests.waiting import until
+
+
+def _wombats(path: Path, count: int) -> Path:
+    """``count`` new papers about wombats, as OpenReview lists them."""
+    path.write_text(
+        "".join(
+            json.dumps({"id": f"wombat{n}", "content": {
+                "title": f"Wombat Burrow Survey Number {n}",
+                "abstract": f"Burrow {n} of the wombat colony is surveyed with radar.",
+            }}) + "\n"
+            for n in range(count)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+async def test_a_restored_paper_is_not_a_move_newest_papers_come_in_on_top(
+    library: Library, tmp_path: Path
+) -> None:
+    newest = max(library.store.all_ids())
+    library.set_meta(SORT_KEY, "added")
+    library.set_meta(PAPER_KEY, str(newest))  # the last session ended on the top paper
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.paper_list
+        assert papers.current_id == newest and papers.cursor == 0
+        other = Library(library.paths.root)
+        try:
+            other.import_files([_wombats(tmp_path / "more.jsonl", 60)])
+        finally:
+            other.close()
+        await until(pilot, lambda: len(papers.ids) == 98, "the new papers are listed")
+        await settle(app, pilot)
+        assert papers.cursor == 0 and papers.scroll_offset.y == 0
+        assert papers.current_id == max(papers.ids)
+        assert "Wombat Burrow Survey Number 59" in screen_text(app)
+        assert status(app).startswith("1 / 98")
+
+
+async def test_counts_and_cursor_follow_an_import_undone_elsewhere(
+    library: Library, tmp_path: Path
+) -> None:
+    cli(library.paths.root, "import", str(_wombats(tmp_path / "more.jsonl", 5)))
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"wombat", "enter")
+        await until(pilot, lambda: "5 matches" in status(app), "the five matches")
+        await settle(app, pilot)
+        cli(library.paths.root, "import", "--undo")
+        await until(pilot, lambda: "No matches" in status(app) or "0 matches" in status(app),
+                    f"the status line follows the undo: {status(app)}")
+        await settle(app, pilot)
+        assert app.paper_list.ids == []
+        assert not status(app).startswith("1 / 5")
+        await pilot.press("j")
+        assert not status(app).startswith("2 /")
