@@ -71,3 +71,46 @@ async def test_counts_and_cursor_follow_an_import_undone_elsewhere(
         assert not status(app).startswith("1 / 5")
         await pilot.press("j")
         assert not status(app).startswith("2 /")
+
+
+def _seen(app: ReaderApp) -> int:
+    """The library's seen count, as the status line gives it."""
+    return app._counts["seen"]
+
+
+async def test_only_papers_the_user_has_been_on_are_seen(
+    library: Library, tmp_path: Path
+) -> None:
+    library.set_meta(SORT_KEY, "added")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.paper_list
+        assert _seen(app) == 1  # the paper under the cursor of the list in focus
+        # Papers an import brings to the top of a list the user has not moved in are
+        # shown, not looked at.
+        other = Library(library.paths.root)
+        try:
+            other.import_files([_wombats(tmp_path / "more.jsonl", 60)])
+        finally:
+            other.close()
+        await until(pilot, lambda: len(papers.ids) == 98, "the new papers are listed")
+        await settle(app, pilot)
+        assert papers.current_id == max(papers.ids) and _seen(app) == 1
+        # space passes over the paper it is on: it counts as seen, and so does the next.
+        await pilot.press("space")
+        await settle(app, pilot)
+        assert _seen(app) == 3 and papers.cursor == 1
+        # Typed a letter at a time: each partial query's top result is not looked at.
+        await pilot.press("slash")
+        for n, letter in enumerate("model"):
+            await pilot.press(letter)
+            typed = "model"[: n + 1]
+            await until(pilot, lambda q=typed: app.outcome is not None  # type: ignore[misc]
+                        and app.outcome.query == q, "the partial results")
+            await settle(app, pilot)
+        assert _seen(app) == 3
+        await pilot.press("enter")  # to the list: the top result is being looked at
+        await settle(app, pilot)
+        assert papers.has_focus and _seen(app) == 4
+        assert "4 / 98 seen" in status(app)

@@ -255,21 +255,25 @@ class AppBase(App[None]):
             )
 
     def _cursor_moved(self, _paper_id: int | None) -> None:
-        self._show_current()
+        # Seen once the user has been on it (README, Triage): not when results or an
+        # import place it under the cursor, nor while a query is typed.
+        papers = self.paper_list
+        self._show_current(saw=not papers.placing or (not papers.following and papers.has_focus))
         self._show_status()
 
-    def _show_current(self) -> None:
+    def _show_current(self, saw: bool = False) -> None:
         paper = self.current_paper
         why = self.library.why(paper, self.outcome) if paper and self.outcome else None
         empty = "No matches" if self.outcome is not None else "No paper selected"
         self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
-        if paper is not None:
+        if saw and paper is not None:
             self._saw(paper)
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
         paper = self.library.paper(event.paper_id)
         if paper is not None:
+            self._saw(paper)
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
                               self._highlight, self._unhighlight)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from textual import events
+
 from reader.models import Paper, PaperRow
 from reader.ui.features.base import AppBase
 from reader.ui.screens.reading import ReadingScreen
@@ -67,6 +69,9 @@ class TriageFeature(AppBase):
         ids = papers.ids
         if not ids:
             return
+        current = self.current_paper
+        if current is not None:
+            self._saw(current)  # passed over: the user has been on it
         library = self.library
         found = None
         for start, stop in ((papers.cursor + 1, len(ids)), (0, papers.cursor)):
@@ -95,6 +100,13 @@ class TriageFeature(AppBase):
     def action_for_you(self) -> None:
         """Unseen papers ranked by what they share with the starred ones."""
         self.run_query("like:starred is:unseen")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Coming to the list (from the search box, or at start) is being on its paper."""
+        if event.widget is self.paper_list:
+            paper = self.current_paper
+            if paper is not None:
+                self._saw(paper)
 
     def _saw(self, paper: Paper) -> None:
         """A paper was shown: it is seen from now on (stored with the next batch)."""

@@ -87,7 +87,7 @@ class PaperList(ScrollView, can_focus=True):
         #: the view before): it then stays on that paper as the view changes. Otherwise it
         #: is at the top by default, and stays at the top.
         self.pinned = False
-        self._placing = False
+        self._placing = self._following = False
         #: Whether the cursor is on the paper the last session ended on, not moved since.
         self._restored = False
         #: The screen line the cursor is kept on, while the view is too short to show it
@@ -100,6 +100,17 @@ class PaperList(ScrollView, can_focus=True):
     def ids(self) -> list[int]:
         """The ids shown, in order."""
         return self._ids
+
+    @property
+    def placing(self) -> bool:
+        """Whether the cursor is being placed by the view, not moved by the user."""
+        return self._placing
+
+    @property
+    def following(self) -> bool:
+        """Whether the cursor is being placed because the view changed under it (papers
+        came or went), not moved by the user nor placed in a view the user opened."""
+        return self._placing and self._following
 
     @property
     def current_id(self) -> int | None:
@@ -145,11 +156,11 @@ class PaperList(ScrollView, can_focus=True):
         self._kept_line = line if keep_scroll and round(self.scroll_y) != position - line else None
         kept = keep is not None and position < len(ids) and ids[position] == keep
         self.pinned = kept and not self._restored
-        self._placing = True
+        self._placing, self._following = True, keep_scroll
         try:
             self.cursor = position
         finally:
-            self._placing = False
+            self._placing = self._following = False
         self.refresh()
 
     def drawn_row(self, paper_id: int) -> PaperRow | None:
