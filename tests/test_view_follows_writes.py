@@ -114,3 +114,18 @@ async def test_only_papers_the_user_has_been_on_are_seen(
         await settle(app, pilot)
         assert papers.has_focus and _seen(app) == 4
         assert "4 / 98 seen" in status(app)
+
+
+async def test_progress_wins_over_the_counts_in_a_small_terminal(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        note = "Importing conference-papers.jsonl: 12,345/19,630"
+        app._set_status_note(note)
+        await pilot.pause()
+        shown = status(app)
+        assert shown.endswith(note) and len(shown) <= 78, shown
+        assert shown.startswith("1 / 38")
+        app._set_status_note("")
+        await pilot.pause()
+        assert "0 with notes" in status(app)  # the counts come back with the room

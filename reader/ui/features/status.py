@@ -40,6 +40,9 @@ class StatusFeature(AppBase):
             f"{counts.get('starred', 0):,} starred · {counts.get('read', 0):,} read · "
             f"{counts.get('with_notes', 0):,} with notes"
         )
+        short = f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen"
+        total = len(self.paper_list.ids)
+        room = self.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
         parts = []
         if self.marked:
             parts.append(f"{len(self.marked):,} marked (y copies them, V clears)")
@@ -60,9 +63,6 @@ class StatusFeature(AppBase):
             parts.append(self._notice)
             # The notice needs the room: the library's counts shrink to the seen count, or
             # go while it is shown if even that would cut the line (padding and place too).
-            short = f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen"
-            total = len(self.paper_list.ids)
-            room = self.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
             if len("  ·  ".join([*parts, short])) <= room:
                 parts.append(short)
         else:
@@ -71,6 +71,13 @@ class StatusFeature(AppBase):
             parts.append(f"sorted by {SORT_LABELS[self.sort_order]}")
         if self._status_note:
             parts.append(self._status_note)
+            if library in parts and len("  ·  ".join(parts)) > room:
+                # The progress needs the room more than the counts: they shrink to the
+                # seen count, or go while it is shown.
+                at = parts.index(library)
+                parts[at] = short
+                if len("  ·  ".join(parts)) > room:
+                    del parts[at]
         self._status_body = "  ·  ".join(parts)
         self._show_status()
 
