@@ -63,14 +63,22 @@ async def test_counts_and_cursor_follow_an_import_undone_elsewhere(
         await pilot.press("slash", *"wombat", "enter")
         await until(pilot, lambda: "5 matches" in status(app), "the five matches")
         await settle(app, pilot)
-        cli(library.paths.root, "import", "--undo")
-        await until(pilot, lambda: "No matches" in status(app) or "0 matches" in status(app),
-                    f"the status line follows the undo: {status(app)}")
-        await settle(app, pilot)
+        # The index is held while the undo runs, as by a process catching it up: the
+        # window searches again before the index has let go of the papers removed.
+        writer = library.index._writer()
+        try:
+            cli(library.paths.root, "import", "--undo")
+            await until(pilot, lambda: "1 / 38 seen" in status(app)
+                        and "0 matches" in status(app),
+                        "the status line follows the undo")
+            await settle(app, pilot)
+        finally:
+            writer.cancel()
         assert app.paper_list.ids == []
-        assert not status(app).startswith("1 / 5")
-        await pilot.press("j")
-        assert not status(app).startswith("2 /")
+        assert status(app).startswith("0 matches"), status(app)
+        await pilot.press("j", "s")
+        await settle(app, pilot)
+        assert status(app).startswith("0 matches") and "0 starred" in status(app)
 
 
 def _seen(app: ReaderApp) -> int:

@@ -138,6 +138,7 @@ class AppBase(App[None]):
         self._asked_query: str | None = None
         self._shown_query: str | None = None
         self._results_in = asyncio.Event()
+        self._papers_removed = False  # papers went while open: see SearchFeature._present
         #: The worker following an import that runs in a process of its own, while it runs.
         self._import_worker: Worker[None] | None = None
         #: Set once the user quits: the window waits for its writes and its index build.

@@ -125,10 +125,23 @@ class SearchFeature(AppBase):
             outcome = SearchOutcome(
                 query, [], notice="The search index is still being built; results follow"
             )
+        if self._papers_removed:
+            outcome = self._present(outcome)
         logged = len(self.seen_log)
         seen = self._count_seen(outcome.ids, self.seen_log[:logged])
         self.call_from_thread(self._show_results, seq, outcome, seen, logged,
                               self._first_rows(outcome.ids))
+
+    def _present(self, outcome: SearchOutcome) -> SearchOutcome:
+        """The outcome without papers the database no longer has: papers removed by
+        another process (an import undone) stay in the index until that process has
+        caught it up, and nothing tells this window when it has."""
+        present = set(self.library.all_ids())
+        if all(i in present for i in outcome.ids):
+            return outcome
+        kept = [n for n, i in enumerate(outcome.ids) if i in present]
+        scores = [outcome.scores[n] for n in kept] if outcome.scores else []
+        return replace(outcome, ids=[outcome.ids[n] for n in kept], scores=scores)
 
     def _first_rows(self, ids: list[int]) -> dict[int, PaperRow]:
         """The rows the list will draw first of ``ids`` (its top, and around the paper under

@@ -106,6 +106,8 @@ class StatusFeature(AppBase):
             self._update_status()
             return
         retouched = state.generation != previous.generation
+        if state.papers - previous.papers < max(0, state.last_id - previous.last_id):
+            self._papers_removed = True  # searches leave out what the index still holds
         if previous.papers_changed(state) or (self.outcome is not None and (retouched or moved)):
             # New or removed papers, or marks a query may select on (is:starred, tag:…).
             self._rerun_view()
