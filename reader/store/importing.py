@@ -487,10 +487,5 @@ class _Import:
         return updates
 
 
-def by_title_of(record: PaperRecord) -> str | None:
-    """The title identity of a record."""
-    return title_key(record.title, record.year, record.title_derived)
-
-
 def _norm(title: str | None) -> str:
     return normalize_for_identity(title_words(title or ""))
