@@ -19,10 +19,10 @@ import pytest
 
 import reader.library.read_ahead as read_ahead_module
 from reader.library import Library
-from reader.library.read_ahead import read_ahead
+from reader.library.read_ahead import hand_over, read_ahead
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, StreamedFile, stream_file
-from reader.store.prepare import Prepared
+from reader.store.prepare import Prepared, prepare
 from tests.test_index_build import write_openreview
 
 REPO = Path(__file__).resolve().parents[1]
@@ -160,3 +160,38 @@ def test_a_short_file_or_a_threaded_process_reads_in_process(tmp_path: Path) -> 
     finally:
         release.set()
         other.join()
+
+
+@needs_fork
+def test_the_writer_gets_the_same_records_whichever_process_prepared_them(
+    library: Library, tmp_path: Path
+) -> None:
+    """The writer waits for the first chunk (the child leaves it unprepared) and takes the
+    later ones as they come: each record is what preparing it in-process gives."""
+    if threading.active_count() > 1:
+        pytest.skip("this process runs threads: it reads in-process, as it must")
+    path = long_list(tmp_path / "long.jsonl", library, 1_200)
+    with read_ahead(stream_file(path), min_records=1) as records:
+        read = list(records)
+    assert read == [prepare(record) for record in stream_file(path).records]
+
+
+class _Flag:
+    """A stand-in for the shared flag: set once ``after`` records have been looked at."""
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+
+    @property
+    def value(self) -> int:
+        self.after -= 1
+        return int(self.after < 0)
+
+
+def test_a_chunk_is_prepared_until_the_writer_waits(tmp_path: Path) -> None:
+    records = list(stream_file(write_openreview(tmp_path / "ten.jsonl", 10)).records)
+    ready, rest = hand_over(list(records), _Flag(after=4))
+    assert len(ready) == 4 and len(rest) == 6
+    assert [PaperRecord(*fields) for fields in rest] == records[4:]
+    assert hand_over(list(records), _Flag(after=10**6))[1] == []
+    assert hand_over(list(records), _Flag(after=0))[0] == []

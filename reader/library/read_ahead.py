@@ -7,6 +7,12 @@ process reads ahead and hands the prepared records over in chunks through a pipe
 the two halves of the import run side by side. The pipe's buffer bounds how far the
 child runs ahead: a long list is still never held whole.
 
+Which process prepares a record is settled as they go: the child prepares the records it
+has parsed only while the writer is busy, and the moment the writer waits for records, the
+child hands over what it has, prepared or not, and the writer prepares the rest itself.
+Parsing alone is about as much work as preparing and writing together, so a fixed split
+would leave one process idle on some files and the other on others.
+
 The child is forked from the importing process, so it goes on with the very iterator the
 parent opened (the file read, its format found, nothing parsed yet) instead of reading the
 file again. Forking a process that runs other threads is not safe (a lock held by one of
@@ -23,6 +29,7 @@ from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import fields
 from multiprocessing.connection import Connection
+from operator import attrgetter
 from typing import Any
 
 from reader.models import PaperRecord
@@ -62,27 +69,41 @@ def _may_fork() -> bool:
 
 
 def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
-    """Start the child at the first record asked for; yield what it sends, and take in the
-    bad records it met (``item.problems`` grows as the records are read, as in-process)."""
+    """Start the child at the first record asked for; yield what it sends (preparing what
+    it left unprepared), and take in the bad records it met (``item.problems`` grows as
+    the records are read, as in-process)."""
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_parse, args=(item, sending), daemon=True)
+    # Set while this process waits for records: a flag in shared memory the child reads
+    # between two records.
+    waiting = context.RawValue("b", 0)
+    child = context.Process(target=_parse, args=(item, sending, waiting), daemon=True)
     child.start()
     sending.close()  # the child's end: its closing tells the parent the child is gone
     finished = False
     try:
         while True:
             try:
-                kind, records, problems = receiving.recv()
+                if receiving.poll():
+                    kind, payload, problems = receiving.recv()
+                else:
+                    waiting.value = 1
+                    try:
+                        kind, payload, problems = receiving.recv()
+                    finally:
+                        waiting.value = 0
             except EOFError:
                 raise ImportFormatError(
                     f"{item.path}: the process reading the file stopped before its end"
                 ) from None
             item.problems.extend(problems)
             if kind == "error":
-                raise ImportFormatError(f"{item.path}: {records}")
-            for wire in records:
+                raise ImportFormatError(f"{item.path}: {payload}")
+            ready, unprepared = payload
+            for wire in ready:
                 yield _from_wire(wire)
+            for fields_ in unprepared:
+                yield prepare(PaperRecord(*fields_))
             if kind == "end":
                 finished = True
                 return
@@ -93,14 +114,13 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
         child.join()
 
 
-def _parse(item: StreamedFile, out: Connection) -> None:
+def _parse(item: StreamedFile, out: Connection, waiting: Any) -> None:
     """The child: parse the file's records and send them in chunks, each with the bad
-    records met since the last one."""
+    records met since the last one; prepare each chunk's records until the writer waits."""
     # Ctrl-C reaches the whole process group: the parent stops the import, and this child
     # with it, with one message instead of a second traceback from here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sent = 0
-    chunk: list[tuple[Any, ...]] = []
 
     def send(kind: str, payload: Any) -> None:
         nonlocal sent
@@ -109,18 +129,30 @@ def _parse(item: StreamedFile, out: Connection) -> None:
         out.send((kind, payload, problems))
 
     try:
+        chunk: list[PaperRecord] = []
         for record in item.records:
-            chunk.append(_to_wire(prepare(record)))
+            chunk.append(record)
             if len(chunk) == CHUNK:
-                send("records", chunk)
+                send("records", hand_over(chunk, waiting))
                 chunk = []
-        send("end", chunk)
+        send("end", hand_over(chunk, waiting))
     except BrokenPipeError:
         pass  # the parent stopped reading: nothing left to do
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
         send("error", str(exc) or type(exc).__name__)
     finally:
         out.close()
+
+
+def hand_over(records: list[PaperRecord], waiting: Any) -> tuple[list[Any], list[Any]]:
+    """A chunk as sent: its records prepared, one by one, until ``waiting.value`` is set
+    (the writer has nothing left to write), and the rest as they were parsed."""
+    ready: list[Any] = []
+    for n, record in enumerate(records):
+        if waiting.value:
+            return ready, [_record_fields(r) for r in records[n:]]
+        ready.append(_to_wire(prepare(record)))
+    return ready, []
 
 
 # Records cross the pipe as tuples of plain values: pickle writes and reads those in C,
@@ -130,10 +162,12 @@ _RECORD_FIELDS = tuple(f.name for f in fields(PaperRecord))
 _PREPARED_FIELDS = tuple(f.name for f in fields(Prepared) if f.name != "record")
 
 
+_record_fields = attrgetter(*_RECORD_FIELDS)
+
+
 def _to_wire(prepared: Prepared) -> tuple[Any, ...]:
-    record = prepared.record
     return (
-        tuple(getattr(record, name) for name in _RECORD_FIELDS),
+        _record_fields(prepared.record),
         *(getattr(prepared, name) for name in _PREPARED_FIELDS),
     )
 
