@@ -42,6 +42,12 @@ def text_value(value: Any) -> str:
 
 def clean_title(value: Any) -> str:
     """Imported single-line text (title, name, venue): cleaned, whitespace folded."""
+    if isinstance(value, str) and value.isascii() and value.isprintable():
+        # Printable ASCII has nothing to clean, only spaces to fold: the usual name or
+        # keyword (an import reads dozens per record) is returned as it is.
+        if "  " not in value and value[:1] != " " and value[-1:] != " ":
+            return value
+        return " ".join(value.split())
     return " ".join(clean_imported(text_value(value)).split())
 
 

@@ -64,8 +64,9 @@ def sketch(normalized: str) -> list[int]:
     hashes = (runs[:-8] * _MIX ^ runs[8:]) * _SPREAD
     # Twice the sketch's size, so that a repeated shingle cannot leave the sketch short.
     kept = min(2 * SKETCH_SIZE, len(hashes) - 1)
-    smallest = np.partition(hashes, kept)[: kept + 1]
-    return np.unique(smallest)[:SKETCH_SIZE].tolist()  # type: ignore[no-any-return]
+    smallest = np.partition(hashes, kept)[: kept + 1].tolist()
+    # A set, not np.unique: for so few values numpy's call costs more than the work.
+    return sorted(set(smallest))[:SKETCH_SIZE]
 
 
 def title_key(title: str, year: int | None, derived: bool) -> str | None:
