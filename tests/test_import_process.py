@@ -18,7 +18,6 @@ import reader.ui.live as live_module
 from reader.library import Library
 from reader.library.import_process import run_import, summary_from_json, summary_to_json
 from reader.models import ImportSummary
-from reader.store.database import BUSY_TIMEOUT_MS
 from reader.ui.app import ReaderApp
 from tests.test_index_build import write_openreview
 
@@ -38,11 +37,17 @@ def hold_after_first_batch(database: Path, before: int) -> tuple[sqlite3.Connect
     """Wait for an import's first batch to commit, then take the write lock, so that the
     import waits for it before its next batch; the connection holding it and the papers
     committed by then."""
-    conn = sqlite3.connect(database, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
+    conn = sqlite3.connect(database, timeout=0, isolation_level=None, check_same_thread=False)
     while conn.execute("SELECT count(*) FROM papers").fetchone()[0] == before:
         threading.Event().wait(0.002)
-    conn.execute("BEGIN IMMEDIATE")
+    # Tried again at once, never after a busy handler's sleep: the import frees the lock
+    # only for the moment between two batches, and a sleeping waiter would miss them all.
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            break
+        except sqlite3.OperationalError:
+            continue
     return conn, conn.execute("SELECT count(*) FROM papers").fetchone()[0]
 
 

@@ -82,10 +82,13 @@ def write_import(
         with store.transaction() as conn:
             job = _Import(store, conn, summary, source, fmt, sha256, problems)
             job.run(itertools.islice(remaining, batch), progress)
-        while chunk := list(itertools.islice(remaining, batch)):
+        # Each batch is written as it is read, never gathered first: records read ahead by
+        # another process keep coming while this one writes.
+        for first in remaining:
             with store.transaction():
                 job.generation = store._bump_generation()
-                job.run(chunk, progress)
+                job.run(itertools.chain((first,), itertools.islice(remaining, batch - 1)),
+                        progress)
         return summary
     try:
         with store.transaction() as conn:
