@@ -16,7 +16,12 @@ from textual.pilot import Pilot
 import reader.ui.features.imports as app_module
 import reader.ui.live as live_module
 from reader.library import Library
-from reader.library.import_process import run_import, summary_from_json, summary_to_json
+from reader.library.import_process import (
+    ImportProcess,
+    run_import,
+    summary_from_json,
+    summary_to_json,
+)
 from reader.models import ImportSummary
 from reader.ui.app import ReaderApp
 from tests.test_index_build import write_openreview
@@ -137,6 +142,47 @@ def test_an_import_process_reports_progress_the_summary_and_failures(
     failed = list(run_import(library.paths.root, [tmp_path / "missing.jsonl"], batch=10))
     assert [e.kind for e in failed] == ["failed"]
     assert "missing.jsonl" in failed[0].message and "cannot read" in failed[0].message
+
+
+def test_an_import_process_started_before_its_file_is_named(
+    tmp_path: Path, library: Library
+) -> None:
+    """The reader starts its import process as the prompt opens: told the file later, it
+    imports as one started with it; let go instead, it exits having written nothing."""
+    before = library.store.count()
+    let_go = ImportProcess(library.paths.root, batch=10)
+    let_go.cancel()
+    assert let_go.proc.wait(timeout=60) == 0
+    assert library.store.count() == before
+
+    ready = ImportProcess(library.paths.root, batch=10)
+    path = write_openreview(tmp_path / "a.jsonl", 30)
+    events = list(run_import(library.paths.root, [path], batch=10, started=ready))
+    assert [e.kind for e in events][-1] == "indexed"
+    assert library.store.count() == before + 30
+    assert library.search("number 29").ids
+
+    ready = ImportProcess(library.paths.root, batch=10)
+    failed = list(run_import(library.paths.root, [tmp_path / "gone.jsonl"], 10, started=ready))
+    assert [e.kind for e in failed] == ["failed"] and "gone.jsonl" in failed[0].message
+
+
+async def test_an_import_prompt_let_go_leaves_no_process(library: Library) -> None:
+    """`i` starts the import process; escape lets it go, and so does closing the window
+    with the prompt open."""
+    app = ReaderApp(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("i")
+        ready = app._ready_import
+        assert ready is not None and ready.proc.poll() is None
+        await pilot.press("escape")
+        assert app._ready_import is None
+        assert ready.proc.wait(timeout=60) == 0
+        await pilot.press("i")
+        left_open = app._ready_import
+        assert left_open is not None
+    assert left_open.proc.wait(timeout=60) == 0
 
 
 def test_an_import_summary_survives_its_trip_between_processes() -> None:

@@ -49,6 +49,9 @@ from reader.text.sanitize import clean_imported
 @click.option("--events", is_flag=True, hidden=True,
               help="Report progress and the summary as JSON lines (for the reader's own "
               "imports).")
+@click.option("--paths-from-stdin", is_flag=True, hidden=True,
+              help="Get ready, then read the files to import as a JSON list from standard "
+              "input (the reader starts its import while the user names the file).")
 @click.pass_context
 @handles_errors
 def import_cmd(
@@ -61,10 +64,15 @@ def import_cmd(
     undo: bool,
     batch: int | None,
     events: bool,
+    paths_from_stdin: bool,
 ) -> None:
     """Import lists of papers: plain-text abstract lists, OpenReview and paperlists JSON,
     arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, CSV; .gz too."""
     library = open_library(ctx)
+    if paths_from_stdin:
+        files = _paths_when_ready(files)
+        if not files:
+            return  # the user named no file after all
     if undo:
         if files:
             raise UserError("--undo takes no files")
@@ -106,6 +114,28 @@ def import_cmd(
         library.sync_index(bar.update, waiting=_waiting_once())
     finally:
         bar.close()
+
+
+def _paths_when_ready(files: tuple[Path, ...]) -> tuple[Path, ...]:
+    """Load what an import runs on, then the paths on standard input (a JSON list; none
+    when it closes first), after ``files``."""
+    import importlib
+
+    from reader.sources import READERS
+
+    for module in (
+        "reader.library.read_ahead", "reader.store.importing", "reader.sources.jsonsniff",
+        "reader.sources.textsniff", "reader.sources.seed", *READERS.values(),
+    ):
+        importlib.import_module(module)
+    line = sys.stdin.readline()
+    try:
+        named = json.loads(line) if line.strip() else []
+    except ValueError:
+        raise UserError("--paths-from-stdin takes a JSON list of paths") from None
+    if not isinstance(named, list) or not all(isinstance(p, str) for p in named):
+        raise UserError("--paths-from-stdin takes a JSON list of paths")
+    return (*files, *(Path(p) for p in named))
 
 
 def _waiting_once() -> Callable[[], None]:

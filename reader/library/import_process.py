@@ -7,10 +7,16 @@ built. Run on a thread of the reader, it holds the interpreter a typing user nee
 process of its own it leaves the reader free, which learns of each committed batch the way
 it learns of any other process's writes (``reader.store.watch``), and of the progress and the
 summary from these events.
+
+Starting that process (the interpreter, its modules, the library opened) takes a third of
+a second or more, so the reader starts it while the user is still naming the file
+(:class:`ImportProcess` with no paths yet): the process gets ready, then waits for the
+paths on its standard input.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import selectors
@@ -88,13 +94,60 @@ class EventWriter:
         return report
 
 
-def import_argv(root: Path, paths: Sequence[Path], batch: int) -> list[str]:
+def import_argv(
+    root: Path, paths: Sequence[Path], batch: int, *, paths_later: bool = False
+) -> list[str]:
     """The command that imports ``paths`` into the library at ``root`` in batches of
-    ``batch`` records, reporting events."""
-    return [
+    ``batch`` records, reporting events; with ``paths_later``, the command that gets ready
+    and then reads the paths from its standard input."""
+    argv = [
         sys.executable, "-m", "reader", "--library", str(root), "import", "--events",
-        "--batch", str(batch), "--", *(str(p) for p in paths),
+        "--batch", str(batch),
     ]
+    if paths_later:
+        return [*argv, "--paths-from-stdin"]
+    return [*argv, "--", *(str(p) for p in paths)]
+
+
+class ImportProcess:
+    """An import process, started with its paths or told them later (:meth:`give`)."""
+
+    def __init__(self, root: Path, batch: int, paths: Sequence[Path] | None = None) -> None:
+        # Its standard error goes to a file, never to the reader's terminal (nor to the
+        # reader's sys.stderr, which inside the app has no descriptor).
+        self.errors = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.waiting = paths is None
+        # The process's own session: it outlives a reader that quits or a terminal that
+        # closes.
+        self.proc = subprocess.Popen(
+            import_argv(root, paths or [], batch, paths_later=self.waiting),
+            stdin=subprocess.PIPE if self.waiting else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            start_new_session=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+
+    def give(self, paths: Sequence[Path]) -> None:
+        """Tell a process started without paths what to import."""
+        assert self.waiting and self.proc.stdin is not None
+        self.waiting = False
+        # A process that died meanwhile is reported by its exit status (see run_import).
+        with contextlib.suppress(OSError):
+            self.proc.stdin.write(json.dumps([str(p) for p in paths]).encode() + b"\n")
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
+
+    def cancel(self) -> None:
+        """Let a process still waiting for its paths go: it exits, having imported
+        nothing."""
+        if self.waiting and self.proc.stdin is not None:
+            self.waiting = False
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+            self.errors.close()
 
 
 def run_import(
@@ -102,25 +155,22 @@ def run_import(
     paths: Sequence[Path],
     batch: int,
     stopped: Callable[[], bool] = lambda: False,
+    started: ImportProcess | None = None,
 ) -> Iterator[ImportEvent]:
-    """Import files into the library at ``root`` in a process of its own, and yield its
-    events as they come; a failure is a last ``failed`` event.
+    """Import files into the library at ``root`` in a process of its own (``started``
+    already, waiting for its paths, or started now), and yield its events as they come; a
+    failure is a last ``failed`` event.
 
     Once ``stopped()`` is true (looked at a few times a second), no more events are read and
     the process is left to finish on its own.
     """
-    # The process's own session: it outlives a reader that quits or a terminal that closes.
-    # Its standard error goes to a file, never to the reader's terminal (nor to the
-    # reader's sys.stderr, which inside the app has no descriptor).
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as errors:
-        proc = subprocess.Popen(
-            import_argv(root, paths, batch),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
+    if started is not None and started.waiting:
+        process = started
+        process.give(paths)
+    else:
+        process = ImportProcess(root, batch, paths)
+    proc, errors = process.proc, process.errors
+    with errors:
         assert proc.stdout is not None
         failed = False
         with selectors.DefaultSelector() as selector:

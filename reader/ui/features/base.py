@@ -38,6 +38,9 @@ from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
 from reader.ui.writes import OrderedWrites
 
+if TYPE_CHECKING:
+    from reader.library.import_process import ImportProcess
+
 SEARCH_PLACEHOLDER = (
     "/ to search: words, \"phrases\", prefix*, typo~, title:word, AND/OR/NOT, "
     "is:starred, is:unseen, tag:x, like:KEY"
@@ -141,6 +144,9 @@ class AppBase(App[None]):
         self._papers_removed = False  # papers went while open: see SearchFeature._present
         #: The worker following an import that runs in a process of its own, while it runs.
         self._import_worker: Worker[None] | None = None
+        #: The import process started as the import prompt opened, until it is given a
+        #: file (or let go).
+        self._ready_import: ImportProcess | None = None
         #: Set once the user quits: the window waits for its writes and its index build.
         self._quitting = False
         #: Whether a look at an index being built elsewhere is due (see sync_index).
@@ -338,6 +344,8 @@ class AppBase(App[None]):
         that runs app after app (the tests), each one's would otherwise never be freed."""
         gc.unfreeze()
         self.live.close()
+        if self._ready_import is not None:
+            self._ready_import.cancel()  # the window closed with the import prompt open
 
     async def action_quit(self) -> None:
         """Quit once pending writes are stored."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.worker import get_current_worker
@@ -17,6 +18,9 @@ from reader.models import ImportSummary
 from reader.ui.features.base import AppBase
 from reader.ui.screens.prompts import add_prompt, import_prompt
 from reader.ui.widgets.search_box import SearchBox
+
+if TYPE_CHECKING:
+    from reader.library.import_process import ImportProcess
 
 #: Records an import started here writes per transaction.
 IMPORT_BATCH = 2_000
@@ -97,11 +101,25 @@ class ImportsFeature(AppBase):
             self.run_search(query)
 
     def action_import_file(self) -> None:
-        """Ask for a file and import it in the background."""
+        """Ask for a file and import it in the background.
+
+        The import process is started as the prompt opens: it is ready (its interpreter
+        started, its modules loaded, the library opened) by the time the file is named.
+        """
+        from reader.library.import_process import ImportProcess
+
+        try:
+            ready: ImportProcess | None = ImportProcess(self.library.paths.root, IMPORT_BATCH)
+        except OSError:
+            ready = None  # started again once the file is named, and reported then
+        self._ready_import = ready
 
         def chosen(path: str | None) -> None:
+            self._ready_import = None
             if path is not None:
-                self.import_files([Path(path).expanduser()])
+                self.import_files([Path(path).expanduser()], ready)
+            elif ready is not None:
+                ready.cancel()
 
         self.push_screen(import_prompt(), chosen)
 
@@ -131,13 +149,14 @@ class ImportsFeature(AppBase):
             self.call_from_thread(self._set_status_note, "")
 
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
-    def import_files(self, paths: list[Path]) -> None:
+    def import_files(self, paths: list[Path], started: ImportProcess | None = None) -> None:
         """Import files, showing progress, then the summary as a notification.
 
-        The import and its indexing run in a process of their own (this thread only reads
-        its reports), so the window answers keys at once however long the list is. It
-        writes in batches: the list shows each batch's papers as it commits (the live
-        library notices the commits), instead of nothing new until the whole file is in.
+        The import and its indexing run in a process of their own (``started`` already,
+        waiting for its paths, or started now; this thread only reads its reports), so the
+        window answers keys at once however long the list is. It writes in batches: the
+        list shows each batch's papers as it commits (the live library notices the
+        commits), instead of nothing new until the whole file is in.
         """
         from reader.library.import_process import run_import
 
@@ -149,7 +168,7 @@ class ImportsFeature(AppBase):
         try:
             for event in run_import(
                 self.library.paths.root, [p.absolute() for p in paths], IMPORT_BATCH,
-                lambda: worker.is_cancelled,
+                lambda: worker.is_cancelled, started,
             ):
                 if event.kind == "progress":
                     self.call_from_thread(
