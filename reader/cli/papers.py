@@ -117,25 +117,15 @@ def import_cmd(
 
 
 def _paths_when_ready(files: tuple[Path, ...]) -> tuple[Path, ...]:
-    """Load what an import runs on, then the paths on standard input (a JSON list; none
-    when it closes first), after ``files``."""
-    import importlib
+    """Load what an import runs on, then read the paths on standard input (none when it
+    closes first), after ``files``."""
+    from reader.library.import_process import get_ready, paths_given
 
-    from reader.sources import READERS
-
-    for module in (
-        "reader.library.read_ahead", "reader.store.importing", "reader.sources.jsonsniff",
-        "reader.sources.textsniff", "reader.sources.seed", *READERS.values(),
-    ):
-        importlib.import_module(module)
-    line = sys.stdin.readline()
+    get_ready()
     try:
-        named = json.loads(line) if line.strip() else []
-    except ValueError:
-        raise UserError("--paths-from-stdin takes a JSON list of paths") from None
-    if not isinstance(named, list) or not all(isinstance(p, str) for p in named):
-        raise UserError("--paths-from-stdin takes a JSON list of paths")
-    return (*files, *(Path(p) for p in named))
+        return (*files, *paths_given(sys.stdin.readline()))
+    except ValueError as exc:
+        raise UserError(f"--paths-from-stdin: {exc}") from None
 
 
 def _waiting_once() -> Callable[[], None]:

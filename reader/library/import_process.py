@@ -17,6 +17,7 @@ paths on its standard input.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import selectors
@@ -107,6 +108,32 @@ def import_argv(
     if paths_later:
         return [*argv, "--paths-from-stdin"]
     return [*argv, "--", *(str(p) for p in paths)]
+
+
+def get_ready() -> None:
+    """Load the modules an import runs on (every format's reader among them): what a
+    process started before its file is named does while it waits."""
+    from reader.sources import READERS
+
+    for module in (
+        "reader.library.read_ahead", "reader.store.importing", "reader.sources.jsonsniff",
+        "reader.sources.textsniff", "reader.sources.seed", *READERS.values(),
+    ):
+        importlib.import_module(module)
+
+
+def paths_given(line: str) -> list[Path]:
+    """The paths of the JSON list that :meth:`ImportProcess.give` writes (none for an
+    empty line: the process was let go); ValueError for anything else."""
+    if not line.strip():
+        return []
+    try:
+        named = json.loads(line)
+    except ValueError:
+        named = None
+    if not isinstance(named, list) or not all(isinstance(p, str) for p in named):
+        raise ValueError("expected a JSON list of paths")
+    return [Path(p) for p in named]
 
 
 class ImportProcess:
