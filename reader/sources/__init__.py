@@ -148,7 +148,7 @@ def parse_text(text: str, source: str, fmt: str) -> ParseResult:
 def _read_known(path: Path, fmt: str | None) -> tuple[FileText, str]:
     """A file's text and its format (given, or detected from the content)."""
     content = read_text(path)
-    if not content.text.strip():
+    if not content.text or content.text.isspace():  # (strip() would copy it all)
         raise ImportFormatError(f"{path}: the file is empty")
     if fmt is None:
         fmt = detect_format(content.text)
