@@ -1,5 +1,5 @@
-"""The title and abstract fields of a paper's BibTeX entry, written so that an import of
-them reads the paper's text back: TeX read from a .bib file as it came, plain text escaped
+"""The title, abstract and TL;DR fields of a paper's BibTeX entry, written so that an import
+of them reads the paper's text back: TeX read from a .bib file as it came, plain text escaped
 around its math, a title's acronyms brace-protected."""
 
 from __future__ import annotations
@@ -58,3 +58,15 @@ def bibtex_abstract(paper: Paper) -> str:
     # An abstract from a .bib file is TeX as its source wrote it; others are plain text
     # with TeX math.
     return escape_tex(abstract, TEX_KEPT if bibtex_source(paper) else TEX_MATH)
+
+
+def bibtex_tldr(paper: Paper) -> str:
+    """The ``tldr`` field of the paper's BibTeX entry ("" when it has no TL;DR).
+
+    OpenReview's one-sentence summary has no standard field; ``tldr`` is the name it goes
+    by there (and in Semantic Scholar's data), written like the abstract it sums up.
+    """
+    tldr = fold(paper.tldr or "")
+    if not tldr:
+        return ""
+    return escape_tex(tldr, TEX_KEPT if bibtex_source(paper) else TEX_MATH)

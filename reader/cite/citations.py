@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title
+from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -159,6 +159,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     abstract = bibtex_abstract(paper)
     if abstract:
         fields.append(("abstract", abstract))
+    fields += _openreview_fields(paper)
     if paper.aliases:
         # biblatex's key aliases: \cite{alias} finds the entry; classic BibTeX ignores them.
         fields.append(("ids", ", ".join(paper.aliases)))
@@ -178,6 +179,23 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     )
     head = f"@{entry_type}{{{entry_key(paper)}"
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
+
+
+def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:
+    """What OpenReview says of a submission beyond its record, as fields an import reads back.
+
+    A withdrawn submission is biblatex's ``pubstate`` (its publication state, which biblatex
+    styles print and pandoc reads as CSL's ``status``); the TL;DR and the primary area have
+    no standard field and go by OpenReview's names, which BibTeX and biber ignore.
+    """
+    fields = [("pubstate", "withdrawn")] if paper.withdrawn else []
+    tldr = bibtex_tldr(paper)
+    if tldr:
+        fields.append(("tldr", tldr))
+    area = fold(paper.primary_area or "")
+    if area:
+        fields.append(("primaryarea", escape_text(area)))
+    return fields
 
 
 # Entry types whose container is a journal (``journal`` / ``journaltitle``).

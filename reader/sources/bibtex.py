@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import bibtexparser
 from bibtexparser.model import (
@@ -321,6 +322,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     venue_raw = fields[venue_field] if venue_field else ""
     year, date = _year_and_date(fields)
     csl, extra = csl_and_extra(entry, fields, date, venue_field, inherited)
+    withdrawn, tldr, area = _openreview_fields(entry, extra)
     written_doi = doi_as_written(_identifier(fields.get("doi", "")))
     url = url_of(fields)
     # A short DOI ("10/fqd6hj", as Better BibTeX writes) is kept as written.
@@ -341,12 +343,27 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         source=f"{source}:{entry.line}",
         arxiv_id=arxiv_id_of(fields),
         date=date,
+        withdrawn=withdrawn,
+        tldr=tldr or None,
+        primary_area=area or None,
         kind=entry.kind or None,
         citekey=entry.key or None,
         csl=csl,
         extra=extra,
         aliases=_keys(entry.fields.get("ids", "")),
     )
+
+
+def _openreview_fields(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> tuple[bool, str, str]:
+    """Whether the entry is withdrawn, its TL;DR (as TeX) and primary area: its own
+    ``pubstate = {withdrawn}``, ``tldr`` and ``primaryarea``, as an export writes them, which
+    are then no longer kept among its source fields. Another ``pubstate`` stays one."""
+    own = entry.fields
+    withdrawn = plain(own.get("pubstate", "")).lower() == "withdrawn"
+    kept = extra.get("bibtex", {})
+    for name in ("tldr", "primaryarea") + (("pubstate",) if withdrawn else ()):
+        kept.pop(name, None)
+    return withdrawn, _tex_line(own.get("tldr", "")), plain(own.get("primaryarea", ""))
 
 
 # --- names -----------------------------------------------------------------------------------

@@ -1,0 +1,117 @@
+"""What OpenReview says of a submission beyond its record (withdrawn, its TL;DR, its primary
+area) survives an export to .bib, .ris and .csl.json and an import of that file: into a fresh
+library, and into the library it came from, where the papers are unchanged."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reader.cite.export import export
+from reader.library import Library
+from reader.models import Paper
+from reader.text.render import to_plain
+
+TLDR = "A 50% cut in $\\mathcal{O}(n^2)$ cost & a C:\\temp path."
+AREA = "alignment, fairness, safety, privacy, and societal considerations"
+# As the OpenReview API gives them: a withdrawn submission and one under review.
+RECORDS = [
+    {
+        "id": "wdrn0001",
+        "cdate": 1758000000000,
+        "content": {
+            "title": {"value": "Withdrawn Before Review: Sparse Attention at Scale"},
+            "abstract": {"value": "We study sparse attention and its $k$-sparse limits."},
+            "authors": {"value": ["Ada Lovelace", "Alan Turing"]},
+            "TLDR": {"value": TLDR},
+            "primary_area": {"value": AREA},
+            "venue": {"value": "ICLR 2026 Conference Withdrawn Submission"},
+            "venueid": {"value": "ICLR.cc/2026/Conference/Withdrawn_Submission"},
+        },
+    },
+    {
+        "id": "kept0002",
+        "cdate": 1758000000000,
+        "content": {
+            "title": {"value": "Dense Retrieval Without Negatives"},
+            "abstract": {"value": "Retrieval trained on positives only."},
+            "TLDR": {"value": "Negatives are not needed."},
+            "primary_area": {"value": "applications to robotics"},
+            "venue": {"value": "ICLR 2026 Conference Submission"},
+            "venueid": {"value": "ICLR.cc/2026/Conference/Submission"},
+        },
+    },
+]
+FORMATS = [("bibtex", ".bib"), ("ris", ".ris"), ("csljson", ".csl.json")]
+
+
+@pytest.fixture
+def openreview_library(tmp_path: Path) -> Iterator[Library]:
+    """A library of the two OpenReview records (no sample papers: small and quick)."""
+    source = tmp_path / "submissions.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    library = Library(tmp_path / "openreview")
+    library.import_files([source])
+    yield library
+    library.close()
+
+
+def _papers(library: Library) -> dict[str, Paper]:
+    return {p.title: p for p in library.store.iter_papers()}
+
+
+def _field_lines(text: str) -> list[str]:
+    """The lines of an export that carry the withdrawn flag, the TL;DR or the area."""
+    return [line for line in text.splitlines() if any(
+        word in line for word in ("withdrawn", "tldr", "primaryarea")
+    )]
+
+
+def _write(library: Library, fmt: str, path: Path) -> Path:
+    path.write_text(export(list(library.store.iter_papers()), fmt), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), FORMATS)
+def test_an_export_imported_into_a_fresh_library_keeps_what_openreview_said(
+    openreview_library: Library, tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    before = _papers(openreview_library)
+    assert [p.title for p in before.values() if p.withdrawn] == [
+        "Withdrawn Before Review: Sparse Attention at Scale"
+    ]
+    path = _write(openreview_library, fmt, tmp_path / f"export{suffix}")
+
+    fresh = Library(tmp_path / "fresh")
+    try:
+        fresh.import_files([path])
+        after = _papers(fresh)
+        assert after.keys() == before.keys()
+        for title, paper in after.items():
+            assert paper.withdrawn == before[title].withdrawn, title
+            # The TL;DR may come back as the TeX an export wrote it in: it reads the same.
+            assert to_plain(paper.tldr or "") == to_plain(before[title].tldr or ""), title
+            assert paper.primary_area == before[title].primary_area, title
+        withdrawn = after["Withdrawn Before Review: Sparse Attention at Scale"]
+        assert fresh.search("is:withdrawn").ids == [withdrawn.id]
+        # The fresh library's export says it again, in the same words.
+        again = _write(fresh, fmt, tmp_path / f"again{suffix}").read_text()
+        assert _field_lines(again) == _field_lines(path.read_text())
+    finally:
+        fresh.close()
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), FORMATS)
+def test_an_export_imported_into_its_own_library_changes_nothing(
+    openreview_library: Library, tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    path = _write(openreview_library, fmt, tmp_path / f"export{suffix}")
+
+    summary = openreview_library.import_files([path], sync=False)
+
+    assert (summary.new, summary.merged, summary.unchanged) == (0, 0, len(RECORDS))
+    assert summary.withdrawn == 0
+    assert openreview_library.sync_index() == 0
