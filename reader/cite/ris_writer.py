@@ -130,11 +130,24 @@ def ris_record(paper: Paper) -> str:
         # A BibTeX abstract is kept as TeX too, in a note of one paragraph a line.
         bibtex = {**bibtex, "abstract": paper.abstract}
     lines += _bibtex_lines(bibtex, lines)
+    lines += _openreview_lines(paper)
     if paper.aliases:
         # The keys of entries merged into the paper and its former keys, which RIS has no tag
         # for: documents citing them still find it after an import (biblatex's ids).
         lines.append(("N1", f"{TEX_PREFIX}ids: {', '.join(paper.aliases)}"))
     return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
+
+
+def _openreview_lines(paper: Paper) -> list[tuple[str, str]]:
+    """What OpenReview says of a submission beyond its record, which RIS has no tags for, in
+    notes as the BibTeX fields it would be (``tex.pubstate: withdrawn``, ``tex.tldr: …``,
+    ``tex.primaryarea: …``): the form Better BibTeX reads in Zotero's Extra field."""
+    lines = [("N1", f"{TEX_PREFIX}pubstate: withdrawn")] if paper.withdrawn else []
+    for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area)):
+        text = _line(value or "")
+        if text:
+            lines.append(("N1", f"{TEX_PREFIX}{name}: {text}"))
+    return lines
 
 
 def _bibtex_lines(fields: dict[str, Any], written: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -24,6 +24,7 @@ from reader.sources.ris_fields import (
     first,
     fold_lines,
     ris_aliases,
+    ris_openreview,
     tag_values,
 )
 from reader.text.identifiers import (
@@ -221,6 +222,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         # is recognised. The DOI is kept as written.
         doi = normalize_doi(urls[0]) or doi
     keep_written_doi(csl, written_doi, doi)
+    withdrawn, tldr, area = ris_openreview(tags)
     return PaperRecord(
         abstract=abstract,
         title=title,
@@ -235,6 +237,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         doi=doi,
         source=f"{source}:{item.start}",
         date=date,
+        withdrawn=withdrawn,
+        tldr=tldr or None,
+        primary_area=area or None,
         kind=bibtex.get("@type") or _KINDS.get(kind_code, kind_code.lower() or None),
         citekey=fold_lines(first(tags, "ID")) or None,
         aliases=ris_aliases(tags),

@@ -137,6 +137,7 @@ def csl_and_extra(
 
 
 _IDS = f"{TEX_PREFIX}ids:"
+_PUBSTATE, _TLDR, _AREA = (f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea"))
 
 
 def ris_aliases(tags: dict[str, object]) -> list[str]:
@@ -148,11 +149,38 @@ def ris_aliases(tags: dict[str, object]) -> list[str]:
     return []
 
 
+def ris_openreview(tags: dict[str, object]) -> tuple[bool, str, str]:
+    """Whether the record is a withdrawn submission, its TL;DR and its primary area, which
+    our export carried in ``tex.pubstate: withdrawn``, ``tex.tldr`` and ``tex.primaryarea``
+    notes."""
+    withdrawn, tldr, area = False, "", ""
+    for raw in tag_values(tags, "N1"):
+        name, _, text = fold_lines(raw).partition(":")
+        text = text.strip()
+        if name == _PUBSTATE and text.lower() == "withdrawn":
+            withdrawn = True
+        elif name == _TLDR:
+            tldr = tldr or text
+        elif name == _AREA:
+            area = area or text
+    return withdrawn, tldr, area
+
+
+def _openreview_note(value: str) -> bool:
+    """Whether a note is one that :func:`ris_openreview` reads."""
+    name, _, text = value.partition(":")
+    return name in (_TLDR, _AREA) or (name == _PUBSTATE and text.strip().lower() == "withdrawn")
+
+
 def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
     """A record's notes, and the BibTeX fields our export carried in ``tex.`` note lines."""
     notes: list[str] = []
     bibtex: dict[str, Any] = {}
-    values = [v for v in values if not fold_lines(v).startswith(_IDS)]  # see ris_aliases
+    # See ris_aliases and ris_openreview.
+    values = [
+        v for v in values
+        if not (fold_lines(v).startswith(_IDS) or _openreview_note(fold_lines(v)))
+    ]
     for raw in values:
         value = fold_lines(raw)
         name, colon, text = value.partition(":")
