@@ -138,6 +138,10 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     keywords = [k.strip() for k in paper.keywords or [] if k.strip()]
     if keywords:
         item["keyword"] = ", ".join(keywords)
+    if paper.withdrawn and "status" not in item:
+        # CSL's publication status ("forthcoming", "retracted"), as pandoc reads biblatex's
+        # pubstate.
+        item["status"] = "withdrawn"
     source_fields = {
         fmt: fields for fmt, fields in (paper.extra or {}).items()
         if isinstance(fields, dict) and fields
@@ -159,6 +163,10 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
         # The paper's other citation keys (biblatex's ids), so documents citing them still
         # find it after an import.
         custom["ids"] = list(paper.aliases)
+    for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area)):
+        if value and value.strip():
+            # OpenReview's TL;DR and primary area, which CSL has no variables for.
+            custom[name] = value
     if custom:
         # CSL's place for data without a variable (styles ignore it): the source's own fields
         # and entry type, by format, so that an import of the item gives them back.
@@ -184,6 +192,10 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     item = csl_item(paper, abstract=style.uses_abstract)
     item["id"] = item_id
     item.pop("keyword", None)
+    if "status" not in paper.csl:
+        # A withdrawn flag says what OpenReview did with a submission, not what a citation
+        # of it prints.
+        item.pop("status", None)
     from citeproc import VARIABLES
 
     # citeproc-py warns on stderr about any variable it does not know (a source's "WOS").

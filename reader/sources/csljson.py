@@ -73,6 +73,7 @@ def _convert(record: JsonRecord) -> Outcome:
         del csl["container-title"]  # the venue column holds it
     bibtex_type = bibtex.get("@type")
     keep_written_doi(csl, written_doi, doi)
+    withdrawn, tldr, area = _openreview(item, csl)
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstract")),
         title=clean_title(_first(item.get("title"))),
@@ -85,6 +86,9 @@ def _convert(record: JsonRecord) -> Outcome:
         doi=doi,
         arxiv_id=arxiv_id,
         date=date,
+        withdrawn=withdrawn,
+        tldr=tldr or None,
+        primary_area=area or None,
         kind=clean_title(bibtex_type or item.get("type")) or None,
         citekey=clean_title(item.get("citation-key")) or clean_title(item.get("id")) or None,
         aliases=_aliases(item.get("custom")),
@@ -113,6 +117,18 @@ def _aliases(custom: Any) -> list[str]:
     ids = custom.get("ids") if isinstance(custom, dict) else None
     return [k for k in (clean_title(i) for i in ids if isinstance(i, str)) if k] if isinstance(
         ids, list) else []
+
+
+def _openreview(item: dict[str, Any], csl: dict[str, Any]) -> tuple[bool, str, str]:
+    """Whether the item is a withdrawn submission (its ``status``, then taken out of ``csl``),
+    its TL;DR and its primary area, which our export keeps in ``custom``."""
+    withdrawn = clean_title(item.get("status")).lower() == "withdrawn"
+    if withdrawn:
+        csl.pop("status", None)
+    custom = item.get("custom")
+    if not isinstance(custom, dict):
+        custom = {}
+    return withdrawn, clean_title(custom.get("tldr")), clean_title(custom.get("primaryarea"))
 
 
 def _source_fields(custom: Any) -> dict[str, dict[str, Any]]:
