@@ -124,3 +124,80 @@ def test_gzip_files_are_unpacked(empty_library: Library, tmp_path: Path) -> None
     path = tmp_path / "list.txt.gz"
     path.write_bytes(gzip.compress(SEEDS[0].read_bytes()))
     assert empty_library.import_files([path]).new == 19
+
+
+# --- text that is not an abstract list ----------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_SEEDS = sorted((ROOT.parent / "shared" / "data" / "seeds").glob("*.txt"))
+
+MARKDOWN_NOTES = """# NeurIPS 2024 reading notes
+
+Papers to read before the deadline, with a line or two about each one of them.
+
+## Setup
+
+```sh
+pip install reader
+```
+
+- sparse attention, worth a second look
+- diffusion for tables
+"""
+
+HEADED_MARKDOWN = MARKDOWN_NOTES.removeprefix("# ")
+
+PYTHON_SOURCE = '''"""Helpers for the ICLR 2026 experiments."""
+
+import json
+from pathlib import Path
+
+
+def load(path: Path) -> dict:
+    """Read one run's results."""
+    return json.loads(path.read_text())
+'''
+
+
+@pytest.mark.parametrize("path", SHARED_SEEDS, ids=lambda p: p.name)
+def test_each_shared_seed_file_is_still_an_abstract_list(path: Path) -> None:
+    parsed = parse_file(path)
+    assert (parsed.format, len(parsed.records)) == ("seed", 19)
+
+
+def test_the_projects_readme_is_refused_and_nothing_is_stored(empty_library: Library) -> None:
+    with pytest.raises(ImportFormatError) as caught:
+        empty_library.import_files([SEEDS[0], ROOT / "README.md"])
+    message = str(caught.value)
+    assert message.startswith(f"{ROOT / 'README.md'}: not a format reader knows: ")
+    # Why, what is accepted, and how to force it: on one line.
+    assert "its first line ('# reader') is Markdown or code" in message
+    assert "a header line naming venue and year" in message and "BibTeX" in message
+    assert "--format seed" in message and "\n" not in message
+    assert empty_library.store.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (MARKDOWN_NOTES, "its first line ('# NeurIPS 2024 reading notes') is Markdown or code"),
+        (HEADED_MARKDOWN, "line 5 ('## Setup') is Markdown or code, not an abstract"),
+        (PYTHON_SOURCE, "its first line ('\"\"\"Helpers for the ICLR 2026 experiments.\"\"\"')"),
+        ("We study graphs. They are nice.\n\nAnother abstract.\n", "names no venue and year"),
+    ],
+    ids=["markdown", "markdown-with-a-plain-header", "python", "no-header"],
+)
+def test_markdown_and_source_files_are_refused_saying_why(
+    empty_library: Library, tmp_path: Path, text: str, reason: str
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="not a format reader knows") as caught:
+        empty_library.import_files([path])
+    assert reason in str(caught.value)
+    assert empty_library.store.count() == 0
+
+
+def test_format_seed_reads_any_text_as_an_abstract_list(empty_library: Library) -> None:
+    summary = empty_library.import_files([ROOT / "README.md"], "seed")
+    assert summary.new > 10

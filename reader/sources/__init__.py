@@ -82,6 +82,11 @@ FORMATS = tuple(READERS)
 
 _JSON_START = re.compile(r"\A\s*[\[{]")
 _BINARY_SAMPLE = 8192
+_ACCEPTED = (
+    "reader imports plain-text abstract lists (a header line naming venue and year, such as "
+    "'ICLR 2026', then one abstract per paragraph), BibTeX, RIS, MEDLINE, Web of Science, "
+    "CSV, arXiv Atom, and the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +158,24 @@ def _read_known(path: Path, fmt: str | None) -> tuple[FileText, str]:
     if fmt is None:
         fmt = detect_format(content.text)
         if fmt is None:
-            raise ImportFormatError(
-                f"{path}: not a format reader knows (known: {', '.join(FORMATS)}); "
-                "name one with --format"
-            )
+            raise _unknown(path, content.text)
     elif fmt not in READERS:
         raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     return content, fmt
+
+
+def _unknown(path: Path, text: str) -> ImportFormatError:
+    """The refusal of a file of no known format: why it is none, what reader reads, and
+    how to name a format."""
+    if _JSON_START.match(text[:64]):
+        why = "it starts as JSON does but matches none of the JSON formats"
+        force = "name one with --format"
+    else:
+        from reader.sources.seed import abstract_list_problem
+
+        why = abstract_list_problem(text) or "its text matches no format"
+        force = "--format seed reads it as an abstract list anyway"
+    return ImportFormatError(f"{path}: not a format reader knows: {why}. {_ACCEPTED}; {force}")
 
 
 def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:

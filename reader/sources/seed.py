@@ -1,5 +1,12 @@
 """Plain-text abstract lists: a header line naming venue and year, then one abstract per
-blank-line-separated paragraph, with no titles (the format of the ICLR 2026 lists)."""
+blank-line-separated paragraph, with no titles (the format of the ICLR 2026 lists).
+
+Any text could be read that way, so a text is taken for one only when it starts as the
+lists do: its first line a header naming a venue and a year (``ICLR 2026 论文列表``), the
+paragraphs after it prose, none of them starting as Markdown or code does (a heading, a
+fence, a list item, a table row, a tag, a comment). A README, a source file or a file that
+is one long line is refused with the reason; ``--format seed`` reads it as a list anyway.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,7 @@ from collections.abc import Iterator
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.text.render import to_plain
-from reader.text.sanitize import clean_imported
+from reader.text.sanitize import clean_imported, visible
 from reader.text.titles import derive_title
 
 _YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20\d\d)(?!\d)")
@@ -20,6 +27,17 @@ _BLANK = re.compile(r"\n[ \t\u3000]*\n")
 _MAX_HEADER = 200
 # Derived titles are kept whole enough for a citation; lists cut them to their width.
 TITLE_MAX = 160
+
+#: How much of a text :func:`abstract_list_problem` reads: a dozen abstracts or more.
+SAMPLE = 20_000
+# What starts a Markdown heading, fence, rule or front matter, list item, table row, quote,
+# HTML tag, docstring or comment; an abstract starts with a word.
+_MARKUP = re.compile(
+    r"(?:#|`{3}|~{3}|-{3}|[-*+•][ \t]|\d{1,3}[.)][ \t]|[|>]|<|//|/\*|%|\"{3}|'{3})"
+)
+_NOT_HEADER = "not a header naming a venue and a year"
+_HEADER_LIKE = "the header of an abstract list does ('ICLR 2026 …')"
+_QUOTE = 60
 
 
 def parse_header(line: str) -> tuple[str | None, int | None]:
@@ -44,13 +62,47 @@ def parse_header(line: str) -> tuple[str | None, int | None]:
 
 
 def looks_like_abstract_list(text: str) -> bool:
-    """Whether a text reads as prose paragraphs (with or without a header line)."""
-    sample = text[:20_000]
-    if len(sample.split()) < 8:
-        return False
+    """Whether a text starts as a plain-text abstract list does."""
+    return abstract_list_problem(text) is None
+
+
+def abstract_list_problem(text: str) -> str | None:
+    """Why ``text`` does not start as a plain-text abstract list, or None when it does;
+    only its first :data:`SAMPLE` characters are read."""
+    sample = text[:SAMPLE].lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    blocks = _paragraphs(sample)
+    first = next(blocks, None)
+    if first is None:
+        return "it is empty"
+    header = first[0].split("\n", 1)[0]
+    if len(header) > _MAX_HEADER:
+        return f"its first line is longer than {_MAX_HEADER} characters, {_NOT_HEADER}"
+    if _MARKUP.match(header):
+        return f"its first line ({_quote(header)}) is Markdown or code, {_NOT_HEADER}"
+    venue, year = parse_header(header)
+    if venue is None or year is None:
+        return f"its first line ({_quote(header)}) names no venue and year, as {_HEADER_LIKE}"
+    if "\n" in first[0]:
+        return f"its header ({_quote(header)}) is not followed by a blank line"
+    abstracts = 0
+    for block, line in blocks:
+        if _MARKUP.match(block):
+            opening = block.split("\n", 1)[0]
+            return f"line {line} ({_quote(opening)}) is Markdown or code, not an abstract"
+        abstracts += 1
+    if not abstracts:
+        return f"its header ({_quote(header)}) is followed by no abstract"
     # Prose is mostly words; data formats are mostly punctuation and short tokens.
     letters = sum(c.isalpha() or c.isspace() for c in sample)
-    return letters / max(1, len(sample)) > 0.8
+    if letters / len(sample) <= 0.8:
+        return "it is mostly punctuation and digits, not prose"
+    return None
+
+
+def _quote(line: str) -> str:
+    """A line of the file, shortened and made safe to show in a one-line message."""
+    shown = line if len(line) <= _QUOTE else line[: _QUOTE - 1] + "…"
+    return "'" + visible(shown) + "'"
 
 
 def parse(text: str, source: str) -> ParseResult:
