@@ -115,6 +115,27 @@ def test_five_megabyte_abstract_and_ten_thousand_character_title(
     assert empty_library.search("adversarial").ids
 
 
+
+def test_five_megabyte_line_is_refused_having_read_only_its_start(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    import tracemalloc
+
+    path = tmp_path / "one-line.txt"
+    path.write_text(("dense retrieval over noisy corpora " * 150_000)[:5_000_000])
+    tracemalloc.start()
+    try:
+        with pytest.raises(ImportFormatError) as caught:
+            empty_library.import_files([path])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    message = str(caught.value)
+    assert message.startswith(f"{path}: not a format reader knows: its first line is longer ")
+    assert "\n" not in message and empty_library.store.count() == 0
+    # Judged from its first kilobytes: the file was never held whole, let alone copied.
+    assert peak < 1_000_000
+
 async def test_big_paper_renders_and_the_app_stays_responsive(
     empty_library: Library, tmp_path: Path
 ) -> None:

@@ -3,11 +3,13 @@
 Each format lives in its own module with ``parse(text, source) -> ParseResult``: good records,
 plus one line per bad record naming the file and the line or record. A file that is not
 what it claims (or not text at all) raises :class:`ImportFormatError`. The format is found
-from the content, not the file name; ``--format`` overrides; ``.gz`` files are unpacked.
+from the content, not the file name; ``--format`` overrides; ``.gz`` files are unpacked. A
+file of no known format is refused, saying why, having read only its first kilobytes.
 """
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import hashlib
 import importlib
@@ -82,6 +84,10 @@ FORMATS = tuple(READERS)
 
 _JSON_START = re.compile(r"\A\s*[\[{]")
 _BINARY_SAMPLE = 8192
+# Bytes of a file read to judge its format: more than the seed check's sample of
+# characters takes in any encoding, so that a file of no known format is refused having
+# read only this much (a one-line file of 38 MB is never held whole).
+_HEAD_BYTES = 128 * 1024
 _ACCEPTED = (
     "reader imports plain-text abstract lists (a header line naming venue and year, such as "
     "'ICLR 2026', then one abstract per paragraph), BibTeX, RIS, MEDLINE, Web of Science, "
@@ -101,21 +107,19 @@ class FileText:
 def read_text(path: Path) -> FileText:
     """Read a (possibly gzipped) text file: UTF-8 with or without BOM, else Latin-1 with a
     warning; a directory, an unreadable or a binary file is a clear error."""
-    if path.is_dir():
-        raise ImportFormatError(f"{path}: is a directory; name the files to import")
+    _refuse_directory(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        raise _unreadable(path, exc) from exc
     digest = hashlib.sha256(data).hexdigest()
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
-            raise ImportFormatError(f"{path}: a damaged gzip file: {exc}") from exc
+            raise _damaged_gzip(path, exc) from exc
     warnings = []
-    if b"\x00" in data[:_BINARY_SAMPLE]:
-        raise ImportFormatError(f"{path}: a binary file, not a list of papers")
+    _refuse_binary(path, data)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -125,6 +129,48 @@ def read_text(path: Path) -> FileText:
             "letters"
         )
     return FileText(text, digest, warnings)
+
+
+def read_head(path: Path) -> str:
+    """The start of a (possibly gzipped) text file, enough to judge its format, decoded as
+    :func:`read_text` decodes the whole; the same errors as it for a file it cannot read."""
+    _refuse_directory(path)
+    try:
+        with path.open("rb") as raw:
+            data = raw.read(_HEAD_BYTES)
+            if data[:2] == b"\x1f\x8b":
+                raw.seek(0)
+                try:
+                    with gzip.GzipFile(fileobj=raw) as unpacked:
+                        data = unpacked.read(_HEAD_BYTES)
+                except (OSError, EOFError, zlib.error) as exc:
+                    raise _damaged_gzip(path, exc) from exc
+    except OSError as exc:
+        raise _unreadable(path, exc) from exc
+    _refuse_binary(path, data)
+    try:
+        # Incremental: a character cut at the end of the head is left out, not an error.
+        return codecs.getincrementaldecoder("utf-8-sig")().decode(data)
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _refuse_directory(path: Path) -> None:
+    if path.is_dir():
+        raise ImportFormatError(f"{path}: is a directory; name the files to import")
+
+
+def _unreadable(path: Path, exc: OSError) -> ImportFormatError:
+    return ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}")
+
+
+def _damaged_gzip(path: Path, exc: Exception) -> ImportFormatError:
+    return ImportFormatError(f"{path}: a damaged gzip file: {exc}")
+
+
+def _refuse_binary(path: Path, data: bytes) -> None:
+    if b"\x00" in data[:_BINARY_SAMPLE]:
+        raise ImportFormatError(f"{path}: a binary file, not a list of papers")
 
 
 def detect_format(text: str) -> str | None:
@@ -152,6 +198,10 @@ def parse_text(text: str, source: str, fmt: str) -> ParseResult:
 
 def _read_known(path: Path, fmt: str | None) -> tuple[FileText, str]:
     """A file's text and its format (given, or detected from the content)."""
+    if fmt is None:
+        fmt = _sniff(path)
+    elif fmt not in READERS:
+        raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     content = read_text(path)
     if not content.text or content.text.isspace():  # (strip() would copy it all)
         raise ImportFormatError(f"{path}: the file is empty")
@@ -159,9 +209,20 @@ def _read_known(path: Path, fmt: str | None) -> tuple[FileText, str]:
         fmt = detect_format(content.text)
         if fmt is None:
             raise _unknown(path, content.text)
-    elif fmt not in READERS:
-        raise ImportFormatError(f"{path}: unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     return content, fmt
+
+
+def _sniff(path: Path) -> str | None:
+    """A text format judged from the file's start, None for JSON (judged from its first
+    record, read whole) or blank; a file of no known format is refused here, before the
+    rest of it is read."""
+    head = read_head(path)
+    if not head or head.isspace() or _JSON_START.match(head[:64]):
+        return None
+    fmt = detect_format(head)
+    if fmt is None:
+        raise _unknown(path, head)
+    return fmt
 
 
 def _unknown(path: Path, text: str) -> ImportFormatError:
