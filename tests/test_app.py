@@ -270,6 +270,25 @@ async def test_i_imports_a_file_and_reports_the_summary(library: Library, tmp_pa
     assert library.search("quokka").ids
 
 
+
+async def test_a_refused_file_is_named_with_its_first_line_shown_literally(
+    library: Library, tmp_path: Path
+) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("Notes [/] [@click=app.quit]quit[/]\n\nNothing to import here.\n")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i", *str(path), "enter")
+        await until(pilot, lambda: app._notifications, "the import's failure said")
+        await pilot.pause()
+        (failed,) = app._notifications
+        assert failed.title == "Import failed" and str(path) in failed.message
+        # The file's words are shown as written, never read as markup or as an action.
+        assert "('Notes [/] [@click=app.quit]quit[/]')" in failed.message
+        assert app.is_running and not failed.markup
+    assert library.store.count() == 38
+
 async def test_results_follow_the_index_after_a_write(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:

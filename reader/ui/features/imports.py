@@ -183,8 +183,9 @@ class ImportsFeature(AppBase):
                     self.call_from_thread(self._index_progress, event.done, event.total)
                 elif event.kind == "failed":
                     self.call_from_thread(self._set_status_note, "")
+                    # The message quotes the file, which is text, not markup.
                     self.call_from_thread(self.notify, event.message, title="Import failed",
-                                          severity="error", timeout=12)
+                                          severity="error", timeout=12, markup=False)
         finally:
             self._import_worker = None
         if worker.is_cancelled:
