@@ -230,12 +230,12 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
     how to name a format."""
     if _JSON_START.match(text[:64]):
         why = "it starts as JSON does but matches none of the JSON formats"
-        force = "name one with --format"
+        force = "name one with 'reader import --format'"
     else:
         from reader.sources.seed import abstract_list_problem
 
         why = abstract_list_problem(text) or "its text matches no format"
-        force = "--format seed reads it as an abstract list anyway"
+        force = "'reader import --format seed' reads it as an abstract list anyway"
     return ImportFormatError(f"{path}: not a format reader knows: {why}. {_ACCEPTED}; {force}")
 
 
