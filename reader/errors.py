@@ -18,6 +18,11 @@ class IndexBusy(Exception):
     later sync."""
 
 
+class IndexStopped(Exception):
+    """An index build was asked to stop (its process is quitting): what it published so
+    far is kept, and the next sync, in whichever process runs next, indexes the rest."""
+
+
 def file_size_limit() -> int | None:
     """The process's file-size limit in bytes (``ulimit -f``), when one is set."""
     try:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
+from reader.errors import IndexStopped
 from reader.library.core import (
     DoctorReport,
     Library,
@@ -80,8 +81,8 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
     "BackupError", "ChangeWatch", "CitationError", "DoctorReport", "FetchError",
-    "ImportFormatError", "Library", "LibraryState", "NoteSaved", "NoteState", "NoteVersion",
-    "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
+    "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
+    "NoteVersion", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
     "check", "configured_routes", "copy_text", "damaged_advice", "describe_writer",
     "display_text", "draft_dirs", "export", "export_notes", "format_for_path",
     "highlight_spans", "in_tmux", "is_damaged", "library_state", "normalize_tag",

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from reader.errors import IndexBusy
+from reader.errors import IndexBusy, IndexStopped
 from reader.models import Paper
 from reader.store.database import read_papers
 
@@ -49,8 +49,10 @@ class Indexing(LibraryBase):
             return "stale"
         return "ok"
 
-    def rebuild_index(self, progress: Progress | None = None) -> int:
-        """Index every paper from scratch."""
+    def rebuild_index(
+        self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None
+    ) -> int:
+        """Index every paper from scratch (IndexStopped once ``stopped()`` is true)."""
         with self._sync_lock, self.session() as store:
             total = store.count()
             generation = store.generation()
@@ -67,10 +69,15 @@ class Indexing(LibraryBase):
                 (lambda n: progress(n, total)) if progress else None,
                 parts=parts,
                 total=total,
+                stopped=stopped,
             )
 
     def sync_index(
-        self, progress: Progress | None = None, *, waiting: Callable[[], object] | None = None
+        self,
+        progress: Progress | None = None,
+        *,
+        waiting: Callable[[], object] | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> int:
         """Bring the index up to the database: re-index just the papers changed since
         (on every core when there are many, as after importing a large list).
@@ -79,7 +86,11 @@ class Indexing(LibraryBase):
         makes a plain sync give up after a while and leave the rest to that process. With
         ``waiting``, called whenever the index is found busy, the sync waits for it instead
         and catches up on whatever is left once it lets go: the index ends complete and
-        current even if that process quits or dies mid-build."""
+        current even if that process quits or dies mid-build.
+
+        Once ``stopped()`` is true (the process is quitting) the sync ends at its next safe
+        point: what it indexed so far is kept, the index stays behind the database (stale),
+        and the next sync, in this process or another, indexes the rest."""
         count = 0
         while True:
             if waiting is not None and self.index.partial() is not None:
@@ -87,13 +98,15 @@ class Indexing(LibraryBase):
                 waiting()
                 time.sleep(_BUSY_PAUSE)
                 continue
-            count += self._sync_once(progress)
+            count += self._sync_once(progress, stopped)
+            if stopped is not None and stopped():
+                return count
             if waiting is None or self.index_state() == "ok":
                 return count
             waiting()
             time.sleep(_BUSY_PAUSE)  # another process holds the index: look again soon
 
-    def _sync_once(self, progress: Progress | None) -> int:
+    def _sync_once(self, progress: Progress | None, stopped: Callable[[], bool] | None) -> int:
         if self.index.partial() is not None or self.index.written_elsewhere():
             # Another process is building or catching up the index, and will bring it up
             # to date; a search meanwhile runs over what it has published.
@@ -101,9 +114,9 @@ class Indexing(LibraryBase):
         state = self.index_state()
         if state == "missing":
             try:
-                return self.rebuild_index(progress)
-            except IndexBusy:
-                return 0  # another process took the index in the meantime
+                return self.rebuild_index(progress, stopped)
+            except (IndexBusy, IndexStopped):
+                return 0  # another process took the index in the meantime, or we quit
         if state == "building":
             return 0  # another process is building it, and will bring it up to date
         with self._sync_lock, self.session() as store:
@@ -127,8 +140,10 @@ class Indexing(LibraryBase):
             report = (lambda n: progress(n, total)) if progress else None
             try:
                 if many:
-                    return self.index.catch_up_in_parts(plan, report)
-                return self.index.catch_up(changes, report)
+                    return self.index.catch_up_in_parts(plan, report, stopped)
+                return self.index.catch_up(changes, report, stopped)
+            except IndexStopped:
+                return 0  # what was published is kept; the next sync does the rest
             except IndexBusy:
                 # The write itself is stored; the index stays behind (its generation says
                 # so) and the next sync, here or in the other process, catches it up.
@@ -137,7 +152,7 @@ class Indexing(LibraryBase):
                 pass
         # The index could not take the changes: a damaged file. It is derived, so it is
         # rebuilt from the database (outside the lock, which the rebuild takes itself).
-        return self.mend_index(progress)
+        return self.mend_index(progress, stopped)
 
     def _parts(self, ids: list[int], since: int, until: int) -> list[PaperSource]:
         """Sources of the papers changed after ``since`` (up to ``until``) among ``ids``,
@@ -150,7 +165,9 @@ class Indexing(LibraryBase):
             for first, last in zip(bounds, ends, strict=True)
         ]
 
-    def mend_index(self, progress: Progress | None = None) -> int:
+    def mend_index(
+        self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None
+    ) -> int:
         """Rebuild an index found damaged, letting go of its broken readers first."""
         self.index.forget()
-        return self.rebuild_index(progress)
+        return self.rebuild_index(progress, stopped)

@@ -16,6 +16,7 @@ from whoosh import index as whoosh_index
 from whoosh.index import TOC
 from whoosh.writing import SegmentWriter
 
+from reader.errors import IndexStopped
 from reader.search.build import PROGRESS_EVERY, FastSegmentWriter
 
 # The first segment a worker writes is small, so a search can start soon; each next one is
@@ -24,6 +25,8 @@ FIRST_SEGMENT = 200
 # A segment also ends at this many postings (about 150 an abstract), which bounds a worker's
 # memory: gathered by term, a posting takes about 20 bytes.
 SEGMENT_POSTINGS = 3_000_000
+#: Seconds between two looks at whether the build was asked to stop, while no worker reports.
+STOP_LOOK = 0.1
 
 
 def _build_part(
@@ -119,6 +122,7 @@ def build_in_processes(
     limitmb: int = 128,
     known: dict[int, str] | None = None,
     before_commit: Callable[[set[int]], None] | None = None,
+    stopped: Callable[[], bool] | None = None,
 ) -> int:
     """Index each part (a picklable callable yielding papers) in a process of its own and
     commit their segments with ``writer``'s, which holds the index lock throughout.
@@ -128,6 +132,11 @@ def build_in_processes(
     ``published(n)`` is called with how many that is. Papers whose document is what the
     index holds (``known``: id → digest) are not indexed again; ``before_commit`` is given
     their ids, to delete the old versions of the others. Returns how many were indexed.
+
+    Once ``stopped()`` is true (looked at every message, and every STOP_LOOK seconds) the
+    workers are ended and IndexStopped is raised: the segments published so far stay in
+    the index, as after a build whose process was killed, and the next catch-up keeps
+    them and indexes the rest.
     """
     storage = writer.storage
     schema = writer.schema
@@ -155,8 +164,10 @@ def build_in_processes(
             worker.start()
         done = count = indexed = 0
         while done < len(workers):
+            if stopped is not None and stopped():
+                raise IndexStopped(f"stopped at {indexed:,} of the papers")
             try:
-                kind, value = report.get(timeout=1.0)
+                kind, value = report.get(timeout=STOP_LOOK)
             except queue.Empty:
                 if any(w.exitcode not in (None, 0) for w in workers):
                     raise RuntimeError("an indexing process died") from None
@@ -193,6 +204,9 @@ def build_in_processes(
         for worker in workers:
             if worker.is_alive():
                 worker.terminate()
+        for worker in workers:
+            if worker.pid is not None:
+                worker.join(timeout=5.0)
         writer.cancel()
         raise
     ordered = [segments[k] for k in sorted(segments)]

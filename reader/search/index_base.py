@@ -21,7 +21,7 @@ from whoosh.qparser import (
 )
 from whoosh.searching import Searcher
 
-from reader.errors import IndexBusy, IndexDamaged
+from reader.errors import IndexBusy, IndexDamaged, IndexStopped
 from reader.search.build import FastSegmentWriter
 from reader.search.parsing import (
     Parser,
@@ -57,7 +57,7 @@ def reads_index(method: Callable[..., _T]) -> Callable[..., _T]:
     def wrapper(self: IndexBase, *args: Any, **kwargs: Any) -> _T:
         try:
             return method(self, *args, **kwargs)
-        except (IndexBusy, IndexDamaged, SearchCancelled):
+        except (IndexBusy, IndexDamaged, IndexStopped, SearchCancelled):
             raise
         except Exception as exc:  # noqa: BLE001 - whatever Whoosh meets in a damaged file
             self.forget()
@@ -182,14 +182,17 @@ class IndexBase:
             return False
         return True
 
-    def _writer(self):  # type: ignore[no-untyped-def]
-        """A writer, waiting for another process's lock rather than failing."""
+    def _writer(self, stopped: Callable[[], bool] | None = None):  # type: ignore[no-untyped-def]
+        """A writer, waiting for another process's lock rather than failing (IndexStopped
+        once ``stopped()`` is true)."""
         deadline = time.monotonic() + _WRITER_TIMEOUT
         while True:
             try:
                 with self._lock:
                     return FastSegmentWriter(self._open())
             except LockError as exc:
+                if stopped is not None and stopped():
+                    raise IndexStopped("stopped while another process held the index") from exc
                 if time.monotonic() > deadline:
                     raise IndexBusy(
                         f"the search index is being written by another process ({self.path})"

@@ -10,7 +10,7 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 
-from reader.errors import IndexBusy
+from reader.errors import IndexBusy, IndexStopped
 from reader.models import Paper
 from reader.search.build import FastSegmentWriter
 from reader.search.build_processes import build_in_processes
@@ -30,15 +30,20 @@ def _write_all(
     put: Callable[..., None],
     docs: Iterable[dict[str, object]],
     progress: Callable[[int], None] | None,
+    stopped: Callable[[], bool] | None = None,
 ) -> int:
-    """Put every document with ``put`` and commit, or cancel all on any error."""
+    """Put every document with ``put`` and commit, or cancel all on any error (and once
+    ``stopped()`` is true: IndexStopped)."""
     count = 0
     try:
         for doc in docs:
             put(**doc)
             count += 1
-            if progress is not None and count % 200 == 0:
-                progress(count)
+            if count % 200 == 0:
+                if stopped is not None and stopped():
+                    raise IndexStopped(f"stopped at {count:,} papers")
+                if progress is not None:
+                    progress(count)
     except BaseException:
         writer.cancel()
         raise
@@ -57,8 +62,10 @@ class Writing(IndexBase):
         *,
         parts: Sequence[PaperSource] = (),
         total: int = 0,
+        stopped: Callable[[], bool] | None = None,
     ) -> int:
-        """Build a fresh index; returns how many papers were indexed.
+        """Build a fresh index; returns how many papers were indexed (IndexStopped once
+        ``stopped()`` is true: the index is then missing, and built again by the next sync).
 
         With ``parts`` (picklable callables, each yielding a share of the papers, ``total``
         in all), every part is indexed in a process of its own into segments of its own,
@@ -81,9 +88,11 @@ class Writing(IndexBase):
             self._ix = ix
             writer = FastSegmentWriter(ix, limitmb=_LIMIT_MB, compound=False)
         if parts:
-            count = self._build(writer, parts, total, -1, progress)
+            count = self._build(writer, parts, total, -1, progress, stopped=stopped)
         else:
-            count = _write_all(writer, writer.add_document, map(document, papers), progress)
+            count = _write_all(
+                writer, writer.add_document, map(document, papers), progress, stopped
+            )
         self._write_meta(generation)
         if progress is not None:
             progress(count)
@@ -98,6 +107,7 @@ class Writing(IndexBase):
         progress: Callable[[int], None] | None,
         known: dict[int, str] | None = None,
         before_commit: Callable[[set[int]], None] | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> int:
         """Index the parts in worker processes, publishing segments as they come."""
         self._published(generation, total, 0)
@@ -105,7 +115,7 @@ class Writing(IndexBase):
             return build_in_processes(
                 writer, parts, progress,
                 functools.partial(self._published, generation, total), limitmb=_LIMIT_MB,
-                known=known, before_commit=before_commit,
+                known=known, before_commit=before_commit, stopped=stopped,
             )
         except BaseException:
             # Other processes wait for a build this live process claims: a failed one must
@@ -119,6 +129,7 @@ class Writing(IndexBase):
         self,
         plan: Callable[[int], tuple[list[int], list[int], Sequence[PaperSource], int]],
         progress: Callable[[int], None] | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> int:
         """Apply many changes at once, on every core: ``plan(generation)`` gives the ids
         of the papers changed and deleted since, sources (picklable) that yield the changed
@@ -127,7 +138,7 @@ class Writing(IndexBase):
         the index holds is not indexed again; the new versions of the others become
         searchable segment by segment (see partial), and their old ones are deleted when
         the last is written (meanwhile a search may meet both: it shows the paper once)."""
-        writer = self._writer()
+        writer = self._writer(stopped)
         try:
             since = self.generation
             changed, deleted, parts, generation = plan(since)
@@ -151,7 +162,9 @@ class Writing(IndexBase):
                     if paper_id not in kept:
                         writer.delete_by_term("id", str(paper_id), searcher=searcher)
 
-        count = self._build(writer, parts, len(changed), since, progress, known, replace_old)
+        count = self._build(
+            writer, parts, len(changed), since, progress, known, replace_old, stopped
+        )
         if generation > self.generation:
             self._write_meta(generation)
         return count
@@ -160,6 +173,7 @@ class Writing(IndexBase):
         self,
         changes: Callable[[int], tuple[list[Paper], list[int], int]],
         progress: Callable[[int], None] | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> int:
         """Apply what changed since the index's generation: ``changes(generation)`` gives
         the papers changed and the ids deleted since, and the generation that reaches.
@@ -168,7 +182,7 @@ class Writing(IndexBase):
         once otherwise both read, then write in turn, and the later writer can put a paper's
         older row over the newer one while the generation file says all is current.
         """
-        writer = self._writer()
+        writer = self._writer(stopped)
         try:
             papers, deleted, generation = changes(self.generation)
             # Deletions first: SQLite may give a deleted paper's id to a new one.
@@ -186,7 +200,7 @@ class Writing(IndexBase):
             writer.cancel()
             count = 0
         else:
-            count = _write_all(writer, writer.update_document, docs, progress)
+            count = _write_all(writer, writer.update_document, docs, progress, stopped)
         if generation > self.generation:
             self._write_meta(generation)
         return count
