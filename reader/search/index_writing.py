@@ -147,11 +147,14 @@ class Writing(IndexBase):
                 # Deletions first: SQLite may give a deleted paper's id to a new one.
                 for paper_id in deleted:
                     writer.delete_by_term("id", str(paper_id), searcher=searcher)
-                known = {
-                    int(fields["id"]): fields.get("digest", "")
-                    for fields in searcher.all_stored_fields()
-                    if fields["id"] in wanted
-                }
+                known: dict[int, str] = {}
+                for fields in searcher.all_stored_fields():
+                    if fields["id"] in wanted:
+                        paper_id = int(fields["id"])
+                        # Two documents of one paper: a catch-up cut short (stopped or
+                        # killed) had indexed its new version and not yet deleted the
+                        # old one. Indexed again, so that both old ones are deleted.
+                        known[paper_id] = "" if paper_id in known else fields.get("digest", "")
         except BaseException:
             writer.cancel()
             raise
@@ -213,8 +216,10 @@ class Writing(IndexBase):
         if not docs:
             return docs
         with writer.searcher() as searcher:
-            indexed = searcher.document
+            indexed = searcher.documents
+            # A paper held twice (a catch-up in parts cut short: see catch_up_in_parts) is
+            # indexed again, which replaces both.
             return [
                 doc for doc in docs
-                if (indexed(id=doc["id"]) or {}).get("digest") != doc["digest"]
+                if [d.get("digest") for d in indexed(id=doc["id"])] != [doc["digest"]]
             ]
