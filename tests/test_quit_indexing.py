@@ -1,5 +1,5 @@
-"""Quitting while the index is built: the build stops at once, and is finished by whoever
-runs next, with nothing lost and nothing held twice."""
+"""Quitting while the index is built: the window closes at once, and the build is finished
+by whoever runs next, with nothing lost and nothing held twice."""
 
 from __future__ import annotations
 
@@ -11,6 +11,10 @@ import pytest
 
 from reader.library import Library, indexing
 from reader.search import build_processes
+from reader.ui.app import ReaderApp
+from tests.test_app import SIZE, settle
+from tests.test_live import status
+from tests.waiting import until, wait_for
 
 WORDS = [
     "transport", "graph", "neural", "language", "models", "sparse", "benchmark", "learning",
@@ -44,6 +48,54 @@ def in_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build_processes, "FIRST_SEGMENT", 5)
 
 
+@pytest.mark.parametrize("keys", [("q",), ("q", "q")])
+async def test_quitting_while_indexing_another_process_import_stops_the_build(
+    library: Library, tmp_path: Path, in_parts: None, keys: tuple[str, ...]
+) -> None:
+    """Another process imports many papers; the open window indexes them. `q` (or `q q`)
+    closes the window without waiting for the build: what it indexed is kept, the index is
+    left behind the database but whole, and the next window finishes it."""
+    root = library.paths.root
+    total = 300
+    source = write_long_records(tmp_path / "long.jsonl", total, 1_000)
+    before = library.store.count()
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        other = Library(root)
+        try:
+            other.import_files([source], sync=False)
+        finally:
+            other.close()
+        await until(pilot, lambda: (
+            (built := library.index_partial()) is not None and 0 < built[0] < total
+        ), "the window publishes part of the new papers")
+        await pilot.press(*keys)
+        await until(pilot, lambda: not app.is_running, "the window closes")
+    library.close()
+
+    after = Library(root)
+    try:
+        assert after.store.count() == before + total
+        # The build was stopped, not finished: the index is behind the database, holds
+        # what was published, and reads through.
+        assert after.index_state() == "stale"
+        assert before < after.index.count() < before + total
+        assert after.index.check() is None
+        window = ReaderApp(after)
+        async with window.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: after.index_state() == "ok", "the next window catches up")
+            await settle(window, pilot)
+            await pilot.press("slash", *"number 299")
+            await until(pilot, lambda: window.outcome is not None
+                        and window.outcome.query == "number 299"
+                        and len(window.paper_list.ids) >= 1, "a search finds the new papers")
+        assert after.index.count() == before + total  # every paper, each once
+        assert after.search("setting 123").ids
+    finally:
+        after.close()
+
+
 def test_a_catch_up_stopped_midway_leaves_no_paper_twice(
     library: Library, tmp_path: Path, in_parts: None
 ) -> None:
@@ -71,3 +123,33 @@ def test_a_catch_up_stopped_midway_leaves_no_paper_twice(
     assert library.index.count() == count
     assert len(library.search("narwhal").ids) == total
     assert library.search("walrus").ids == []
+
+
+async def test_a_second_q_quits_while_a_write_waits_and_the_write_is_stored(
+    library: Library,
+) -> None:
+    """`q` waits for a star still waiting on another process's lock, and says so; a second
+    `q` closes the window at once, and the star is stored all the same once the lock goes."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.paper_list.current_id
+        assert paper_id is not None
+        blocker = Library(library.paths.root)
+        blocker.store.conn.execute("BEGIN IMMEDIATE")  # another process writing
+        try:
+            await pilot.press("s", "q")
+            await until(pilot, lambda: "Quitting once your changes are saved" in status(app),
+                        "the window says what it waits for")
+            assert app.is_running
+            await pilot.press("q")
+            await until(pilot, lambda: not app.is_running, "the second q quits")
+        finally:
+            blocker.store.conn.execute("ROLLBACK")
+            blocker.close()
+    reader = Library(library.paths.root)
+    try:
+        wait_for(lambda: (paper := reader.store.paper(paper_id)) is not None and paper.starred,
+                 "the star is stored")
+    finally:
+        reader.close()

@@ -11,6 +11,7 @@ from textual import work
 from textual.worker import get_current_worker
 
 from reader.library import (
+    IndexStopped,
     StoreError,
     parse_query,
 )
@@ -39,14 +40,26 @@ class ImportsFeature(AppBase):
             if summary is not None:
                 self.call_from_thread(self._sample_loaded, summary)
         state = self.library.index_state()
+        progress = self._report_indexing
         if state == "missing":
             self.call_from_thread(self._set_status_note, "Building the search index…")
-            self.library.rebuild_index(
-                lambda done, total: self.call_from_thread(self._index_progress, done, total)
-            )
+            try:
+                self.library.rebuild_index(progress, self._stopping)
+            except IndexStopped:
+                return  # quitting: the next start builds it
         elif state == "stale":
-            self.library.sync_index()
+            # An index left behind: a build cut short when a reader quit (or was killed)
+            # while indexing, or writes made while none ran. What it lacks is indexed now.
+            self.library.sync_index(progress, stopped=self._stopping)
         self.call_from_thread(self._index_done)
+
+    def _stopping(self) -> bool:
+        """Whether an index build under way is to stop: the window is quitting."""
+        return self._quitting
+
+    def _report_indexing(self, done: int, total: int) -> None:
+        """Show an index build's progress (called from its worker thread)."""
+        self.call_from_thread(self._index_progress, done, total)
 
     def _mend_index(self) -> None:
         """Rebuild an index a search found damaged (once, however many searches met it)."""
@@ -57,9 +70,10 @@ class ImportsFeature(AppBase):
         self.run_worker(self._rebuild_index, thread=True, group="prepare", exit_on_error=False)
 
     def _rebuild_index(self) -> None:
-        self.library.mend_index(
-            lambda done, total: self.call_from_thread(self._index_progress, done, total)
-        )
+        try:
+            self.library.mend_index(self._report_indexing, self._stopping)
+        except IndexStopped:
+            return  # quitting: the next start builds it
         self.call_from_thread(self._index_done)
 
     def _sample_loaded(self, summary: ImportSummary) -> None:
@@ -76,8 +90,8 @@ class ImportsFeature(AppBase):
     def _index_progress(self, done: int, total: int) -> None:
         self._indexing = (done, total)
         if self._quitting:
-            # The window quits once its build is done (see action_quit), and says why.
-            self._set_status_note(f"Quitting once indexed: {done:,} of {total:,}…")
+            # The build stops at its next safe point (see action_quit).
+            self._set_status_note(self._quit_note())
             return
         self._set_status_note(f"Indexing {done:,} of {total:,}…")
         # A search shown over a partial index runs again as more of it is published.
@@ -90,6 +104,8 @@ class ImportsFeature(AppBase):
                 self.run_search(query)
 
     def _index_done(self) -> None:
+        if self._quitting:
+            return  # the status line says what quitting waits for
         self._index_ready = True
         self._indexing = None
         self._published = 0
@@ -227,7 +243,12 @@ class ImportsFeature(AppBase):
 
         While another build is under way (another process's import, another window) the
         window does not wait on it: it looks again a little later, and finishes the work
-        itself if that build was cut short (its process quit or was killed)."""
+        itself if that build was cut short (its process quit or was killed).
+
+        Once the window quits, a sync under way stops at its next safe point (see
+        action_quit) and none starts."""
+        if self._quitting:
+            return
         if self.library.index_partial() is not None:
             self.call_from_thread(self._sync_later)
             return
@@ -238,7 +259,9 @@ class ImportsFeature(AppBase):
             reported = True
             self.call_from_thread(self._index_progress, done, total)
 
-        indexed = self.library.sync_index(progress)
+        indexed = self.library.sync_index(progress, stopped=self._stopping)
+        if self._quitting:
+            return
         if reported:
             self.call_from_thread(self._caught_up)
         if indexed and self._index_ready:

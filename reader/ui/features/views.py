@@ -61,9 +61,8 @@ class ViewsFeature(AppBase):
         self.library.delete_saved_search(name)
         self.notify(f"Deleted the saved search {name}")
 
-    def _remember(self) -> None:
-        """Write down the query, the sort and the selected paper for the next start."""
+    def _remember(self, query: str, current: int | None) -> None:
+        """Write down the query and the selected paper for the next start (in a worker)."""
         library = self.library
-        library.set_meta(QUERY_KEY, self.query_one(SearchBox).value)
-        current = self.paper_list.current_id
+        library.set_meta(QUERY_KEY, query)
         library.set_meta(PAPER_KEY, str(current) if current is not None else "")
