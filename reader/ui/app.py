@@ -1,8 +1,8 @@
 """The reader application: a list and a detail pane over one library.
 
 The class composes the features of ``reader.ui.features`` (search, triage, notes, tags and
-highlights, details, views, citations, imports, the status line), each of which keeps its
-actions beside the screens it opens; the keys of all of them are in one table,
+highlights, details, views, citations, imports, the status line, quitting), each of which
+keeps its actions beside the screens it opens; the keys of all of them are in one table,
 ``reader.ui.bindings``.
 """
 
@@ -18,6 +18,7 @@ from reader.ui.features.citations import CitationsFeature
 from reader.ui.features.details import DetailsFeature, paper_url
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
+from reader.ui.features.quitting import QuittingFeature
 from reader.ui.features.search import SearchFeature
 from reader.ui.features.status import StatusFeature
 from reader.ui.features.tags import TagsFeature
@@ -40,6 +41,7 @@ class ReaderApp(
     CitationsFeature,
     ImportsFeature,
     StatusFeature,
+    QuittingFeature,
     AppBase,
 ):
     """Browse, search, star, annotate and cite the papers of a library."""

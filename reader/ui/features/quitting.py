@@ -1,0 +1,65 @@
+"""Quitting: at once, with nothing lost. Writes asked for are stored; an index build under
+way stops at its next safe point and is finished by whoever runs next."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.worker import Worker
+
+from reader.ui.features.base import AppBase
+from reader.ui.widgets.search_box import SearchBox
+
+
+class QuittingFeature(AppBase):
+    """`q`: close the window once its writes are stored; a second `q` closes it at once."""
+
+    async def action_quit(self) -> None:
+        """Quit once pending writes are stored; an index build under way stops at its next
+        safe point, and the next reader to run finishes it. A second press quits at once."""
+        if self._quitting:
+            # Writes still under way are stored all the same: the process ends once they
+            # are (their threads are waited for), after the window has closed.
+            self.exit()
+            return
+        self._flush_seen()
+        importing = self._import_worker
+        if importing is not None:
+            # Not waited for: the import goes on in its own process and finishes there.
+            importing.cancel()
+        # Read by an index build under way (see sync_index), which stops at its next safe
+        # point: within a fraction of a second, where finishing it could take minutes. What
+        # it published is kept; the index stays behind the database, which every reader
+        # process (a window, `reader import`, `reader search`) catches up on.
+        self._quitting = True
+        self._set_status_note(self._quit_note())
+        self._remember_view()
+        others = [w for w in self.workers if w is not importing]
+        self.run_worker(self._leave_when_done(others), group="quit", exit_on_error=False)
+
+    def _quit_note(self) -> str:
+        """What quitting waits for, said in the status line."""
+        if self._indexing is not None:
+            done, total = self._indexing
+            return (f"Quitting: indexing stops at {done:,} of {total:,} "
+                    "(the next run finishes it)… q quits now")
+        return "Quitting once your changes are saved… q quits now"
+
+    def _remember_view(self) -> None:
+        """Write down the view for the next start, after the writes asked for before it
+        (in a worker: a database busy in another process holds up no key)."""
+        query = self.query_one(SearchBox).value
+        current = self.paper_list.current_id
+
+        def not_remembered(exc: Exception) -> None:
+            # A read-only library can't remember; remembering is a nicety, never a crash.
+            self.log.warning(f"could not remember the view: {exc}")
+
+        self._write(lambda: self._remember(query, current), lambda: None, not_remembered,
+                    reindex=False)
+
+    async def _leave_when_done(self, workers: list[Worker[Any]]) -> None:
+        """Quit once ``workers`` are done (writes stored, an index build stopped)."""
+        if workers:  # (an empty list means every worker to wait_for_complete)
+            await self.workers.wait_for_complete(workers)
+        self.exit()
