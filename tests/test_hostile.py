@@ -107,11 +107,15 @@ def test_five_megabyte_abstract_and_ten_thousand_character_title(
         json.dumps([{"id": "big", "type": "article", "title": title, "abstract": abstract}])
     )
     other = ("dense retrieval over noisy corpora " * 140_000)[:5_000_000]
-    (tmp_path / "big.txt").write_text(f"ICLR 2026\n\n{other}\n")
+    (tmp_path / "big.txt").write_text(f"ICLR 2026\n\n{other}\n\nA short abstract.\n")
     summary = empty_library.import_files([tmp_path / "big.csl.json", tmp_path / "big.txt"])
-    assert summary.new == 2
+    # A field named abstract is kept whatever its size; in a plain-text list a paragraph of
+    # 5 MB is no abstract, and is skipped, named.
+    assert (summary.new, summary.skipped) == (2, 1)
+    (problem,) = summary.problems
+    assert problem.startswith("big.txt:3: a paragraph of 4,900,000 characters, too long")
     lengths = sorted((len(p.title), len(p.abstract)) for p in empty_library.store.iter_papers())
-    assert lengths[-1] == (10_000, 5_000_000)
+    assert lengths == [(16, 17), (10_000, 5_000_000)]
     assert empty_library.search("adversarial").ids
 
 
@@ -123,18 +127,25 @@ def test_five_megabyte_line_is_refused_having_read_only_its_start(
 
     path = tmp_path / "one-line.txt"
     path.write_text(("dense retrieval over noisy corpora " * 150_000)[:5_000_000])
-    tracemalloc.start()
-    try:
-        with pytest.raises(ImportFormatError) as caught:
-            empty_library.import_files([path])
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    with pytest.raises(ImportFormatError) as caught:
+        empty_library.import_files([path])
     message = str(caught.value)
     assert message.startswith(f"{path}: not a format reader knows: its first line is longer ")
     assert "\n" not in message and empty_library.store.count() == 0
-    # Judged from its first kilobytes: the file was never held whole, let alone copied.
+    # Judged from its first kilobytes: the file is never held whole, let alone copied.
+    tracemalloc.start()
+    try:
+        with pytest.raises(ImportFormatError):
+            parse_file(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
     assert peak < 1_000_000
+    # Read as an abstract list on demand, its one paragraph is too long to be an abstract.
+    forced = parse_file(path, "seed")
+    assert forced.records == [] and len(forced.problems) == 1
+    assert forced.problems[0].startswith("one-line.txt:1: a paragraph of 5,000,000 characters")
+
 
 async def test_big_paper_renders_and_the_app_stays_responsive(
     empty_library: Library, tmp_path: Path

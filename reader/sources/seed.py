@@ -28,6 +28,9 @@ _MAX_HEADER = 200
 # Derived titles are kept whole enough for a citation; lists cut them to their width.
 TITLE_MAX = 160
 
+#: A paragraph longer than this is no abstract (the longest real ones are a few thousand
+#: characters): it is skipped, named, rather than stored, indexed and sketched whole.
+ABSTRACT_MAX = 100_000
 #: How much of a text :func:`abstract_list_problem` reads: a dozen abstracts or more.
 SAMPLE = 20_000
 # What starts a Markdown heading, fence, rule or front matter, list item, table row, quote,
@@ -74,7 +77,8 @@ def abstract_list_problem(text: str) -> str | None:
     first = next(blocks, None)
     if first is None:
         return "it is empty"
-    header = first[0].split("\n", 1)[0]
+    lines, _ = first
+    header = lines[0].strip()
     if len(header) > _MAX_HEADER:
         return f"its first line is longer than {_MAX_HEADER} characters, {_NOT_HEADER}"
     if _MARKUP.match(header):
@@ -82,12 +86,12 @@ def abstract_list_problem(text: str) -> str | None:
     venue, year = parse_header(header)
     if venue is None or year is None:
         return f"its first line ({_quote(header)}) names no venue and year, as {_HEADER_LIKE}"
-    if "\n" in first[0]:
+    if len(lines) > 1:
         return f"its header ({_quote(header)}) is not followed by a blank line"
     abstracts = 0
-    for block, line in blocks:
-        if _MARKUP.match(block):
-            opening = block.split("\n", 1)[0]
+    for lines, line in blocks:
+        opening = lines[0].strip()
+        if _MARKUP.match(opening):
             return f"line {line} ({_quote(opening)}) is Markdown or code, not an abstract"
         abstracts += 1
     if not abstracts:
@@ -107,20 +111,36 @@ def _quote(line: str) -> str:
 
 def parse(text: str, source: str) -> ParseResult:
     """Records of a plain-text abstract list; ``source`` names the file in messages."""
-    return ParseResult(list(records(text, source)))
+    result = ParseResult()
+    result.records = list(records(text, source, result.problems))
+    return result
 
 
-def records(text: str, source: str) -> Iterator[PaperRecord]:
-    """The records of a plain-text abstract list, one by one."""
+def records(
+    text: str, source: str, problems: list[str] | None = None
+) -> Iterator[PaperRecord]:
+    """The records of a plain-text abstract list, one by one; a paragraph too long to be an
+    abstract is skipped, with a line in ``problems``."""
     text = clean_imported(text)
-    if not text.strip():
+    if not text or text.isspace():
         raise ImportFormatError(f"{source}: the file is empty")
     venue: str | None = None
     year: int | None = None
     line_no = 1
     seen_header = False
-    for block, start_line in _paragraphs(text):
+    for lines, start_line in _paragraphs(text):
         line_no = start_line
+        size = sum(map(len, lines))
+        if size > ABSTRACT_MAX:
+            # Measured before it is joined: a file of one 40 MB line is not copied again.
+            seen_header = True
+            if problems is not None:
+                problems.append(
+                    f"{source}:{line_no}: a paragraph of {size:,} characters, too long for "
+                    f"an abstract (at most {ABSTRACT_MAX:,}); skipped"
+                )
+            continue
+        block = "\n".join(lines).strip()
         if not seen_header:
             seen_header = True
             if "\n" not in block and len(block) <= _MAX_HEADER:
@@ -140,8 +160,9 @@ def records(text: str, source: str) -> Iterator[PaperRecord]:
         )
 
 
-def _paragraphs(text: str) -> Iterator[tuple[str, int]]:
-    """Blank-line separated blocks of ``text`` with the line each starts on."""
+def _paragraphs(text: str) -> Iterator[tuple[list[str], int]]:
+    """The lines of each blank-line separated block of ``text``, with the line it starts
+    on."""
     block: list[str] = []
     start = 1
     for number, line in enumerate(text.split("\n"), start=1):
@@ -150,7 +171,7 @@ def _paragraphs(text: str) -> Iterator[tuple[str, int]]:
                 start = number
             block.append(line)
         elif block:
-            yield "\n".join(block).strip(), start
+            yield block, start
             block = []
     if block:
-        yield "\n".join(block).strip(), start
+        yield block, start
