@@ -62,3 +62,12 @@ def test_a_prepared_record_has_its_identities() -> None:
     assert prepared.doi == "10.1234/abc" and prepared.key and len(prepared.sketch) == 16
     assert prepared.wanted_key == "lovelace2026title" and prepared.key_base == ""
     assert prepare(replace(FULL, citekey=None)).key_base.startswith("lovelace2026")
+
+
+def test_a_sketch_is_made_of_the_start_of_a_text() -> None:
+    """An abstract of megabytes is sketched from its first SKETCH_CHARS characters, as
+    all of any real abstract is."""
+    from reader.store.identity import SKETCH_CHARS, sketch
+
+    start = " ".join(f"word{i}" for i in range(SKETCH_CHARS // 4))[:SKETCH_CHARS]
+    assert sketch(start + " and then many more words" * 100_000) == sketch(start)

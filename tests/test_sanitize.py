@@ -125,3 +125,21 @@ def test_identity_removes_zero_width_characters() -> None:
 
 def test_identity_of_blank_is_empty() -> None:
     assert normalize_for_identity(" \n\t\u00a0 ") == ""
+
+
+def test_a_long_text_is_normalised_in_pieces_as_it_would_be_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A text of megabytes (a file that is one long line) is normalised a piece at a time,
+    cut before whitespace; the key is the one the whole text gives."""
+    import random
+
+    import reader.text.sanitize as sanitize
+
+    rng = random.Random(7)
+    alphabet = "ab cdé\u200b\tΣﬁ\n  X\u00a0\u2003y\u0301¨"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 80)))
+             for _ in range(500)]
+    whole = [normalize_for_identity(t) for t in texts]
+    monkeypatch.setattr(sanitize, "_LONG", 5)
+    assert [normalize_for_identity(t) for t in texts] == whole

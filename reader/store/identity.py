@@ -30,6 +30,8 @@ LENGTH_RATIO = 1.2
 #: over the ICLR sample; distinct abstracts share one now and then, through a common phrase.
 SKETCH_SIZE = 16
 MIN_SHARED = 2
+#: How much of a text its sketch is made of (far more than any abstract).
+SKETCH_CHARS = 65_536
 _MAX_CANDIDATES = 12
 #: Odd multipliers that mix a shingle's two 8-byte halves into one well-spread integer.
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -57,7 +59,9 @@ def sketch(normalized: str) -> list[int]:
     a partial sort. Splitting into words and hashing pairs in Python took longer than all
     the rest of such an import.
     """
-    data = normalized.encode("utf-8")
+    # Only the start of a text: an abstract is a few thousand bytes, and one of megabytes (a
+    # file that is one long line) would take gigabytes of hashes.
+    data = normalized[:SKETCH_CHARS].encode("utf-8")
     if len(data) < 16 + SKETCH_SIZE:
         return []
     runs = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))

@@ -89,8 +89,34 @@ def visible(text: str) -> str:
     return text.translate(_VISIBLE_TABLE)
 
 
+#: Texts longer than this are normalised a piece at a time: the list of every word of a text
+#: of megabytes (a file that is one long line) takes ten times its size.
+_LONG = 1 << 20
+_WHITESPACE = re.compile(r"\s")
+
+
+def _long_for_identity(text: str) -> str:
+    """:func:`normalize_for_identity` of a long text, in pieces cut before a whitespace
+    (where no normalisation reaches across)."""
+    pieces = []
+    start = 0
+    while start < len(text):
+        cut = _WHITESPACE.search(text, start + _LONG)
+        end = cut.start() if cut else len(text)
+        if piece := _short_for_identity(text[start:end]):
+            pieces.append(piece)
+        start = end
+    return " ".join(pieces)
+
+
 def normalize_for_identity(text: str) -> str:
     """Return a comparison key: NFKC, case-folded, whitespace collapsed, zero-widths removed."""
+    if len(text) > _LONG:
+        return _long_for_identity(text)
+    return _short_for_identity(text)
+
+
+def _short_for_identity(text: str) -> str:
     if text.isascii():
         # NFKC and casefold are the identity and lower() on ASCII: skip the Unicode work.
         return " ".join(text.lower().split())
