@@ -252,6 +252,11 @@ def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:
         yield record
 
 
+def read_back(text: str, fmt: str) -> list[PaperRecord]:
+    """The records of a text in a known format, as an import of a file holding it has them."""
+    return list(_marks_dropped(parse_text(text, "export", fmt).records))
+
+
 def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
     """Read one file in the given format, or the format detected from its content."""
     path = Path(path)

@@ -8,6 +8,11 @@ different string saying the same thing, which a merge must not take as news: the
 papers imported again as BibTeX are unchanged, and not re-indexed. A paper read from a
 .bib file is mostly written back as its source wrote it; a title without TeX markup is
 protected like any plain title (``C--C`` as ``{C--C}``), and reads back so.
+
+RIS and CSL-JSON say less than BibTeX: their abstracts and titles are plain text, so a
+paper's TeX (``$k$``, ``\\emph{…}``) comes back rendered. :class:`ExportEcho` is what
+the paper's own RIS record or CSL-JSON item reads back as, made by the library's exporter
+and read by its importer, so that an import of that export keeps the TeX the library has.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from typing import Any
 
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title
 from reader.cite.citations import bibtex_month, bibtex_type
+from reader.cite.export import export
 from reader.cite.tex_escape import braces_nest, escape_text
-from reader.models import Paper
+from reader.models import Paper, PaperRecord
 from reader.record import csl_type_for_bibtex, date_parts, display_name
+from reader.sources import read_back
 from reader.sources.bibtex_values import abstract_field, tex_field
 
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
@@ -114,3 +121,80 @@ class BibtexEcho:
         rest = {name: value for name, value in fields.items() if name != "@type"}
         others = {fmt: value for fmt, value in extra.items() if fmt != "bibtex"}
         return {**others, "bibtex": rest} if rest else others
+
+
+class ExportEcho:
+    """What a stored paper (a merge's row of it) reads back as from its own export in
+    ``fmt`` (``ris``, ``csljson``): the record is made when first asked for."""
+
+    def __init__(self, current: dict[str, Any], fmt: str) -> None:
+        self.current = current
+        self.fmt = fmt
+
+    @cached_property
+    def record(self) -> PaperRecord | None:
+        """The paper exported in the format and imported again (None if it reads as none)."""
+        current = self.current
+        paper = Paper(
+            id=0,
+            title=current["title"] or "",
+            title_derived=bool(current["title_derived"]),
+            abstract=current["abstract"] or "",
+            authors=json.loads(current["authors"] or "[]"),
+            venue=current["venue"],
+            year=current["year"],
+            keywords=json.loads(current["keywords"] or "[]"),
+            url=current["url"],
+            doi=current["doi"],
+            citekey=current["citekey"] or "",
+            starred=False,
+            note="",
+            added_at="",
+            arxiv_id=current["arxiv_id"],
+            openreview_id=current["openreview_id"],
+            date=current["date"],
+            withdrawn=bool(current["withdrawn"]),
+            tldr=current["tldr"],
+            primary_area=current["primary_area"],
+            kind=current["kind"],
+            csl=json.loads(current["csl"] or "{}"),
+            extra=json.loads(current["extra"] or "{}"),
+        )
+        records = read_back(export([paper], self.fmt), self.fmt)
+        return records[0] if len(records) == 1 else None
+
+    @property
+    def title(self) -> str | None:
+        """The title as an import of the export stores it."""
+        return self.record.title if self.record else None
+
+    @property
+    def abstract(self) -> str | None:
+        """The abstract as an import of the export stores it."""
+        return self.record.abstract if self.record else None
+
+    def implies(self, column: str, value: Any) -> bool:
+        """Whether a record's value for a column the paper lacks is only what the export
+        said for it."""
+        return self.record is not None and value == getattr(self.record, column)
+
+    def implies_variable(self, variable: str, value: Any) -> bool:
+        """Whether a record's CSL variable is only what the export said for it."""
+        return self.record is not None and value == self.record.csl.get(variable)
+
+    def news(self, extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """A record's source fields without those the export wrote as they read back."""
+        if self.record is None:
+            return extra
+        echoed = self.record.extra
+        kept: dict[str, dict[str, Any]] = {}
+        for fmt, fields in extra.items():
+            own = echoed.get(fmt)
+            if not isinstance(fields, dict) or not isinstance(own, dict):
+                kept[fmt] = fields
+                continue
+            rest = {name: value for name, value in fields.items()
+                    if name not in own or own[name] != value}
+            if rest:
+                kept[fmt] = rest
+        return kept

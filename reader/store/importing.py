@@ -21,7 +21,7 @@ from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.models import ImportSummary, PaperRecord
 from reader.record import family_key, is_anonymous
 from reader.store.clock import now
-from reader.store.echo import BibtexEcho
+from reader.store.echo import BibtexEcho, ExportEcho
 from reader.store.highlights import reanchor
 from reader.store.identity import Known, Matcher, title_key
 from reader.store.prepare import Prepared, dumps, prepare
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 ACTIONS = ("new", "withdrawn", "retitled", "revised", "merged", "unchanged")
 CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 
+# Formats the library exports and reads back, whose own export of a paper is no news.
+_ECHOED = ("bibtex", "ris", "csljson")
 # Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 _MERGE_COLUMNS = (
@@ -217,7 +219,7 @@ class _Import:
                 if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                     paper_id = candidate
                     break
-        if paper_id is None and self.fmt == "bibtex":
+        if paper_id is None and self.fmt in _ECHOED:
             candidate = self._own_entry(record)
             how = "abstract" if record.abstract else "title"
             if candidate is not None and self._same_paper(candidate, prepared, ids, how):
@@ -358,13 +360,13 @@ class _Import:
         updates: dict[str, Any] = {}
         done: set[str] = set()
         echo = self._echo(current)
-        if record.title and not record.title_derived:
+        if record.title and not record.title_derived and not (
+            echo and echo.title == record.title
+        ):
             if current["title_derived"]:
                 updates.update(title=record.title, title_derived=0)
                 done.add("merged")
-            elif _norm(current["title"]) != _norm(record.title) and not (
-                echo and echo.title == record.title
-            ):
+            elif _norm(current["title"]) != _norm(record.title):
                 updates["title"] = record.title
                 done.add("retitled")
         if (
@@ -443,10 +445,10 @@ class _Import:
         return dict(zip(_MERGE_NAMES, row, strict=True)) if row else None
 
     def _own_entry(self, record: PaperRecord) -> int | None:
-        """The paper a BibTeX record is the library's own entry of: the one its key names,
-        when that paper's entry reads back as the record's title and abstract. (Its escaped
-        text, a derived title or a title shared with another paper keep it from being found
-        by abstract or by title.)"""
+        """The paper a record is the library's own entry of: the one its key names, when
+        that paper's entry reads back as the record's title and abstract. (Its escaped or
+        rendered text, a derived title or a title shared with another paper keep it from
+        being found by abstract or by title.)"""
         current = self._current("citekey", record.citekey) if record.citekey else None
         echo = self._echo(current) if current else None
         if current is None or echo is None or record.abstract != echo.abstract:
@@ -455,12 +457,18 @@ class _Import:
             return None
         return int(current["id"])
 
-    def _echo(self, current: dict[str, Any]) -> BibtexEcho | None:
-        """What the paper's own BibTeX entry reads back as, when the record is BibTeX."""
-        return BibtexEcho(current) if self.fmt == "bibtex" else None
+    def _echo(self, current: dict[str, Any]) -> BibtexEcho | ExportEcho | None:
+        """What the paper's own entry reads back as, when the record is in a format the
+        library exports (BibTeX, RIS, CSL-JSON)."""
+        if self.fmt == "bibtex":
+            return BibtexEcho(current)
+        return ExportEcho(current, self.fmt) if self.fmt in _ECHOED else None
 
     def _merge_record(
-        self, record: PaperRecord, current: dict[str, Any], echo: BibtexEcho | None = None
+        self,
+        record: PaperRecord,
+        current: dict[str, Any],
+        echo: BibtexEcho | ExportEcho | None = None,
     ) -> dict[str, Any]:
         """Column updates that fill in the CSL variables, source fields and key the paper
         lacks (what the library has stays, and what its own export said is no news)."""
