@@ -125,21 +125,26 @@ class BibtexEcho:
 
 class ExportEcho:
     """What a stored paper (a merge's row of it) reads back as from its own export in
-    ``fmt`` (``ris``, ``csljson``): the record is made when first asked for."""
+    ``fmt`` (``ris``, ``csljson``), made when first asked for.
+
+    Rendering a TeX abstract as plain text is most of an export's work, and only a record
+    whose abstract differs from the paper's needs it: the rest is read back from the
+    paper exported without its abstract (unless its title is derived from it).
+    """
 
     def __init__(self, current: dict[str, Any], fmt: str) -> None:
         self.current = current
         self.fmt = fmt
 
-    @cached_property
-    def record(self) -> PaperRecord | None:
-        """The paper exported in the format and imported again (None if it reads as none)."""
+    def _read_back(self, abstract: str) -> PaperRecord | None:
+        """The paper with this abstract exported in the format and imported again (None
+        if it reads as no record)."""
         current = self.current
         paper = Paper(
             id=0,
             title=current["title"] or "",
             title_derived=bool(current["title_derived"]),
-            abstract=current["abstract"] or "",
+            abstract=abstract,
             authors=json.loads(current["authors"] or "[]"),
             venue=current["venue"],
             year=current["year"],
@@ -163,6 +168,18 @@ class ExportEcho:
         records = read_back(export([paper], self.fmt), self.fmt)
         return records[0] if len(records) == 1 else None
 
+    @cached_property
+    def whole(self) -> PaperRecord | None:
+        """The paper's export read back."""
+        return self._read_back(self.current["abstract"] or "")
+
+    @cached_property
+    def record(self) -> PaperRecord | None:
+        """The paper's export read back, but for its abstract."""
+        if self.current["title_derived"] or not self.current["abstract"]:
+            return self.whole
+        return self._read_back("")
+
     @property
     def title(self) -> str | None:
         """The title as an import of the export stores it."""
@@ -171,7 +188,7 @@ class ExportEcho:
     @property
     def abstract(self) -> str | None:
         """The abstract as an import of the export stores it."""
-        return self.record.abstract if self.record else None
+        return self.whole.abstract if self.whole else None
 
     def implies(self, column: str, value: Any) -> bool:
         """Whether a record's value for a column the paper lacks is only what the export

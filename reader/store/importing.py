@@ -360,13 +360,16 @@ class _Import:
         updates: dict[str, Any] = {}
         done: set[str] = set()
         echo = self._echo(current)
-        if record.title and not record.title_derived and not (
-            echo and echo.title == record.title
-        ):
-            if current["title_derived"]:
+        if record.title and not record.title_derived:
+            # The echo is asked last: making it is the costly part.
+            if current["title_derived"] and not (echo and echo.title == record.title):
                 updates.update(title=record.title, title_derived=0)
                 done.add("merged")
-            elif _norm(current["title"]) != _norm(record.title):
+            elif (
+                not current["title_derived"]
+                and _norm(current["title"]) != _norm(record.title)
+                and not (echo and echo.title == record.title)
+            ):
                 updates["title"] = record.title
                 done.add("retitled")
         if (
