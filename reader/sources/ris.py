@@ -3,11 +3,13 @@
 The file is split into records here, line by line, so that every problem can name its line and
 one bad record never costs the others; each record is then read by rispy on its own. A record
 that never reaches its ``ER`` line, or holds a malformed tag line, is reported and skipped.
+An import reads the records one at a time as it writes them: a long list is never held whole.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -42,6 +44,7 @@ __all__ = ["parse"]
 TITLE_MAX = 160
 
 # A line that tries to be a tag line but is spaced wrongly ("AU - Smith", "TI   -x").
+_RECORD_START = re.compile(r"^TY  -", re.MULTILINE)
 _BROKEN_TAG = re.compile(r"^[A-Z][A-Z0-9](?: ?| {3,})-(?:\s|$)")
 _PARAGRAPH_END = re.compile(r"[.!?:]$")
 # A continuation line after a line this short is a section heading ("Results") or its text.
@@ -95,12 +98,25 @@ def parse(text: str, source: str) -> ParseResult:
         raise ImportFormatError(f"{source}: could not be read as RIS ({exc})") from exc
 
 
-def _parse(text: str, source: str) -> ParseResult:
-    lines = clean_imported(text).split("\n")
-    if not any(line.startswith("TY  -") for line in lines):
+def stream(text: str, source: str, problems: list[str]) -> tuple[Iterator[PaperRecord], int]:
+    """The records of ``parse``, each read when it is asked for, and at most how many there
+    are; problem lines are added to ``problems`` as their records are met. (A long list's
+    lines and records are never held all at once.)"""
+    text = _checked(text, source)
+    return _streamed(text, source, problems), len(_RECORD_START.findall(text))
+
+
+def _checked(text: str, source: str) -> str:
+    """The text cleaned, or ImportFormatError when no record starts in it."""
+    text = clean_imported(text)
+    if not _RECORD_START.search(text):
         raise ImportFormatError(f"{source}: not RIS (no 'TY  - ' line starts a record)")
+    return text
+
+
+def _parse(text: str, source: str) -> ParseResult:
     result = ParseResult()
-    for item in _split(lines, source):
+    for item in _split(_lines(_checked(text, source)), source):
         if item.error:
             result.problems.append(item.error)
             continue
@@ -108,9 +124,28 @@ def _parse(text: str, source: str) -> ParseResult:
     return result
 
 
-def _split(lines: list[str], source: str) -> list[_Record]:
+def _streamed(text: str, source: str, problems: list[str]) -> Iterator[PaperRecord]:
+    for item in _split(_lines(text), source):
+        if item.error:
+            problems.append(item.error)
+            continue
+        one = ParseResult()
+        one.add(f"{source}:{item.start}", partial(_record, item, source))
+        problems.extend(one.problems)
+        yield from one.records
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of a text, as ``text.split("\\n")`` has them, one at a time."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
+def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
     """The records of a file in order, tag lines outside any record as records in error."""
-    records: list[_Record] = []
     current: _Record | None = None
     stray: int | None = None  # first line of tag lines that belong to no record
     for number, raw in enumerate(lines, start=1):
@@ -119,14 +154,14 @@ def _split(lines: list[str], source: str) -> list[_Record]:
         tag = match.group(1) if match else None
         if tag == "TY":
             if stray is not None:
-                records.append(_stray(source, stray))
+                yield _stray(source, stray)
                 stray = None
             if current is not None:
                 current.error = (
                     f"{source}:{current.start}: record has no 'ER  -' line (the next record"
                     f" starts at line {number}); skipped"
                 )
-                records.append(current)
+                yield current
             current = _Record(number, [line])
         elif current is None:
             # Text before the first record (export headers such as "Provider: …") and blank
@@ -134,11 +169,11 @@ def _split(lines: list[str], source: str) -> list[_Record]:
             if (tag or _BROKEN_TAG.match(line)) and stray is None:
                 stray = number
             if tag == "ER" and stray is not None:
-                records.append(_stray(source, stray))
+                yield _stray(source, stray)
                 stray = None
         elif tag == "ER":
             current.lines.append("ER  - ")
-            records.append(current)
+            yield current
             current = None
         else:
             if tag is None and _BROKEN_TAG.match(line) and current.error is None:
@@ -148,13 +183,12 @@ def _split(lines: list[str], source: str) -> list[_Record]:
                 )
             current.lines.append(line)
     if stray is not None:
-        records.append(_stray(source, stray))
+        yield _stray(source, stray)
     if current is not None:
         current.error = (
             f"{source}:{current.start}: record has no 'ER  -' line (the file ends first); skipped"
         )
-        records.append(current)
-    return records
+        yield current
 
 
 def _stray(source: str, line: int) -> _Record:
