@@ -603,8 +603,8 @@ def _repeat_browsable(
 def run_real(label: str, count: int, work: Path,
              log: Callable[[str], None], repeats: int = 3) -> dict[str, object]:
     """The real-shaped corpus imported onto the sample library (CLI and TUI), imported
-    again (the same file, then the same papers as BibTeX), beside bare Whoosh (procs=2)
-    and FTS5 given the same records."""
+    again (the same file, then the same papers as BibTeX, RIS and CSL-JSON), beside bare
+    Whoosh (procs=2) and FTS5 given the same records."""
     out: dict[str, object] = {"papers": count}
     path = write_real_corpus(count, work)
     log(f"{label}: real corpus written ({path.stat().st_size / 1e6:.0f} MB)")
@@ -623,13 +623,15 @@ def run_real(label: str, count: int, work: Path,
         [sys.executable, "-m", "reader", "--library", str(root), "import", str(path)])
     out["reimport_same"] = {"seconds": again, "peak_rss_mb": rss, "output": said}
     log(f"{label}: the same file again {out['reimport_same']}")
-    bib = work / f"real-{count}.bib"
-    subprocess.run([sys.executable, "-m", "reader", "--library", str(root), "export",
-                    "--format", "bibtex", "-o", str(bib)], check=True, capture_output=True)
-    again, rss, said = peak_rss_of(
-        [sys.executable, "-m", "reader", "--library", str(root), "import", str(bib)])
-    out["reimport_bibtex"] = {"seconds": again, "peak_rss_mb": rss, "output": said}
-    log(f"{label}: the same papers as BibTeX {out['reimport_bibtex']}")
+    for fmt, suffix, name in (("bibtex", "bib", "BibTeX"), ("ris", "ris", "RIS"),
+                              ("csljson", "csl.json", "CSL-JSON")):
+        exported = work / f"real-{count}.{suffix}"
+        subprocess.run([sys.executable, "-m", "reader", "--library", str(root), "export",
+                        "--format", fmt, "-o", str(exported)], check=True, capture_output=True)
+        again, rss, said = peak_rss_of(
+            [sys.executable, "-m", "reader", "--library", str(root), "import", str(exported)])
+        out[f"reimport_{fmt}"] = {"seconds": again, "peak_rss_mb": rss, "output": said}
+        log(f"{label}: the same papers as {name} {out[f'reimport_{fmt}']}")
     tui_root = work / f"reader-real-tui-{label}"
     shutil.rmtree(tui_root, ignore_errors=True)
     shutil.copytree(base, tui_root)
@@ -1174,6 +1176,10 @@ def table_real(run: Run) -> str:
         ("peak RSS · the same file again", ("reimport_same", "peak_rss_mb"), "MB"),
         ("the same papers as BibTeX · `reader import`", ("reimport_bibtex", "seconds"), "s"),
         ("peak RSS · the same papers as BibTeX", ("reimport_bibtex", "peak_rss_mb"), "MB"),
+        ("the same papers as RIS · `reader import`", ("reimport_ris", "seconds"), "s"),
+        ("peak RSS · the same papers as RIS", ("reimport_ris", "peak_rss_mb"), "MB"),
+        ("the same papers as CSL-JSON · `reader import`", ("reimport_csljson", "seconds"), "s"),
+        ("peak RSS · the same papers as CSL-JSON", ("reimport_csljson", "peak_rss_mb"), "MB"),
         ("searchable · bare Whoosh procs=2 (into an empty index)",
          ("whoosh_procs2", "searchable"), "s"),
         ("searchable · SQLite FTS5 (into an empty table)", ("fts5", "searchable"), "s"),
