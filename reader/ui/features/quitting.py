@@ -39,10 +39,14 @@ class QuittingFeature(AppBase):
 
     def _quit_note(self) -> str:
         """What quitting waits for, said in the status line."""
-        if self._indexing is not None:
+        building = any(w.group in ("index", "prepare") and w.is_running for w in self.workers)
+        if building and self._indexing is not None:
             done, total = self._indexing
             return (f"Quitting: indexing stops at {done:,} of {total:,} "
                     "(the next run finishes it)… q quits now")
+        if self._import_worker is not None:
+            # An import started here: its process goes on, and indexes what it wrote.
+            return "Quitting: the import goes on in its own process… q quits now"
         return "Quitting once your changes are saved… q quits now"
 
     def _remember_view(self) -> None:
