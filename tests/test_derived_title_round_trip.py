@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reader.cite.export import export
+from reader.cite.formats import DERIVED_MARK
 from reader.library import Library
 
 SEED = "ICLR 2026\n\nWe cut 50% of GPU costs with a simple model-agnostic schedule for training.\n"
@@ -35,3 +36,30 @@ def test_a_derived_title_comes_back_from_bibtex_into_a_new_library(tmp_path: Pat
     finally:
         first.close()
         second.close()
+
+
+def test_a_derived_title_goes_through_ris_marked_and_comes_back_derived(
+    tmp_path: Path,
+) -> None:
+    """RIS, like the other exports, marks a title reader derived; read into another library
+    it is derived there too, and read back into its own library it is no news."""
+    seed = tmp_path / "seed.txt"
+    seed.write_text(
+        "ICLR 2026\n\nWe propose SparseFlow, a method that trains sparse networks by routing "
+        "gradients through a learned mask, and show it matches dense accuracy.\n",
+        encoding="utf-8",
+    )
+    first = Library(tmp_path / "first")
+    first.import_files([seed], "seed", sync=False)
+    (paper,) = list(first.store.iter_papers())
+    assert paper.title_derived
+    text = export([paper], "ris", tmp_path / "a.ris")
+    assert DERIVED_MARK in text
+    again = first.import_files([tmp_path / "a.ris"], sync=False)
+    assert (again.new, again.merged, again.unchanged) == (0, 0, 1)
+    second = Library(tmp_path / "second")
+    second.import_files([tmp_path / "a.ris"], sync=False)
+    (copy,) = list(second.store.iter_papers())
+    assert copy.title_derived and copy.title == paper.title
+    first.close()
+    second.close()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from reader.cite.format_names import EXPORT_FORMATS
-from reader.cite.formats import CitationError, link_url, render
+from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.keys import entry_key
 from reader.models import Paper
 from reader.record import source_doi
@@ -85,7 +85,8 @@ def export(papers: Sequence[Paper], fmt: str, path: Path | None = None) -> str:
     elif fmt == "ris":
         from reader.cite.ris_writer import ris_records
 
-        text = ris_records(papers)
+        # A derived title is marked as in every other export, so that it reads back as one.
+        text = ris_records([marked_derived(p) for p in papers])
     elif fmt == "markdown":
         text = "\n\n".join(_markdown_section(p) for p in papers)
     elif fmt == "csv":
