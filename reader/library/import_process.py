@@ -24,6 +24,7 @@ import selectors
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -175,6 +176,9 @@ class ImportProcess:
             if self.proc.stdout is not None:
                 self.proc.stdout.close()
             self.errors.close()
+            # Waited for beside the caller (a window's thread), so that the process, which
+            # exits at once, does not stay behind as a zombie until the next import.
+            threading.Thread(target=self.proc.wait, daemon=True).start()
 
 
 def run_import(
