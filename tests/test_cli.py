@@ -47,6 +47,14 @@ def test_search_json(run) -> None:
     assert len(json.loads(run("search", "model", "--json", "--limit", "3").output)) == 3
 
 
+def test_a_query_may_start_with_a_minus(run) -> None:
+    """`reader search -is:starred` (a README example) is a query, not an unknown option."""
+    run("import", *map(str, SEEDS))
+    run("star", "gdpval2026")
+    hits = json.loads(run("search", "-is:starred", "--json", "--limit", "50").output)
+    assert len(hits) == 37 and "gdpval2026" not in {h["citekey"] for h in hits}
+
+
 def test_search_exits_1_when_nothing_matches_like_grep(run) -> None:
     run("import", *map(str, SEEDS))
     assert run("search", "gdpval").exit_code == 0

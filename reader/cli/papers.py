@@ -194,7 +194,9 @@ def _undo(library: Library) -> None:
         click.echo(f"Kept {len(result.kept)} that carry your stars or notes: {keys}{more}.")
 
 
-@cli.command()
+# A query may start with a minus (`-is:starred`, `-title:survey`): words click does not know
+# as options are the query's.
+@cli.command(context_settings={"ignore_unknown_options": True})
 @library_option
 @click.argument("query", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of papers.")
