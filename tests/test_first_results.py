@@ -3,6 +3,8 @@ follow, and a search a newer query replaced is given up."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reader.library import Library
@@ -64,3 +66,19 @@ async def test_the_query_shown_run_again_keeps_the_cursor_below_the_first_matche
         await settle(app, pilot)
         assert papers.ids == every
         assert papers.current_id == every[5]
+
+
+def test_a_search_while_papers_are_written_but_not_yet_indexed_says_it_is_partial(
+    library: Library, tmp_path: Path
+) -> None:
+    """An import still writing (its index build not begun) leaves papers the index does not
+    hold: a search over the rest says so, as it does during a build, and stops saying it
+    once they are indexed."""
+    from tests.test_index_build import write_openreview
+
+    assert library.search("model").notice is None
+    library.import_files([write_openreview(tmp_path / "new.jsonl", 20)], sync=False)
+    total = library.store.count()
+    assert library.search("model").notice == f"partial: {total - 20:,} of {total:,} indexed"
+    library.sync_index()
+    assert library.search("model").notice is None

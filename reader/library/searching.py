@@ -155,7 +155,7 @@ class Searching(LibraryBase):
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query))
         if parsed.text or parsed.like:
-            building = self.index.partial()
+            building = self.index.partial() or self._behind()
             if building is not None and outcome.notice is None:
                 done, total = building
                 outcome = replace(outcome, notice=f"partial: {done:,} of {total:,} indexed")
@@ -166,6 +166,19 @@ class Searching(LibraryBase):
         if limit is not None:
             outcome = replace(outcome, ids=outcome.ids[:limit], scores=outcome.scores[:limit])
         return outcome
+
+    def _behind(self) -> tuple[int, int] | None:
+        """(indexed, total) when papers were written that the index does not hold yet (an
+        import still writing, before its index build starts); None when it holds them all."""
+        generation = self.index.generation
+        if generation < 0:
+            return None
+        with self.session() as store:
+            changed = store.count_changed(generation)
+            if not changed:
+                return None
+            total = store.count()
+        return max(0, total - changed), total
 
     def suggestion(self, query: str) -> str:
         """A "did you mean" for a query that found nothing: ``query`` with the words the
