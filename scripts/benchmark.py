@@ -487,6 +487,12 @@ def _hwm_mb(pid: int) -> float:
     return 0.0
 
 
+#: A search's results over a partial index, as the status line shows them.
+_PARTIAL_RESULTS = re.compile(
+    r"[1-9][\d,]* match(?:es)?, [\d,]+ seen +· +partial: (?P<indexed>[\d,]+) of"
+)
+
+
 def tui_import(root: Path, path: Path, total: int, *,
                browsable_only: bool = False) -> dict[str, object]:
     """The import as a user does it in the reader: ``i``, the file's path, enter; then a
@@ -505,35 +511,43 @@ def tui_import(root: Path, path: Path, total: int, *,
         term.settle(quiet=0.3)
         term.send(str(path))
         term.settle(quiet=0.3)
+        database = root / "library.sqlite"
+        papers_before = _papers_in(database)
+        shown = f"/ {total:,} seen"
         mark = len(term.text)
+
+        def observe() -> None:
+            """The list showing every paper; a search's first results over some of the new
+            papers (a partial index holding more than the library had before)."""
+            now = time.perf_counter()
+            if "browsable" not in out and term.text.find(shown, mark) >= 0:
+                out["browsable"] = now - started
+            if "first_results" not in out:
+                for found in _PARTIAL_RESULTS.finditer(term.text[-3000:]):
+                    if int(found.group("indexed").replace(",", "")) > papers_before:
+                        out["first_results"] = now - started
+                        break
+
         started = term.send("\r")
         # The prompt closes before the search box is opened (else "/" goes to the prompt).
-        term.settle(quiet=0.15, timeout=2.0)
+        term.settle(quiet=0.15, timeout=2.0, watch=observe)
         term.send("/")
-        term.settle(quiet=0.1, timeout=1.0)
+        term.settle(quiet=0.1, timeout=1.0, watch=observe)
         echoes: list[float] = []
         #: Peak RSS of each process the reader started (its import, that import's indexers).
         helpers: dict[int, float] = {}
-        shown = f"/ {total:,} seen"
-        database = root / "library.sqlite"
         target = None
         for n in range(1, len(typed) + 1):
+            if browsable_only and "browsable" in out:
+                _kill_with_descendants(term.proc.pid)
+                return out
             before = len(term.text)
             sent = term.send(typed[n - 1])
             echoed = term.wait_for(typed[:n].rstrip()[-10:], timeout=5.0, since=before)
             if echoed is not None:
                 echoes.append(echoed - sent)
+            observe()
             now = time.perf_counter()
-            if "browsable" not in out and shown in term.text[mark:]:
-                out["browsable"] = now - started
-                if browsable_only:
-                    _kill_with_descendants(term.proc.pid)
-                    return out
-            if "first_results" not in out and re.search(
-                r"[1-9][\d,]* match(es)?, [\d,]+ seen +· +partial: [\d,]+ of",
-                term.text[mark:][-3000:],
-            ):
-                out["first_results"] = now - started
             meta = _index_meta(root)
             if target is None and _papers_in(database) >= total:
                 target = _generation(database)
@@ -545,7 +559,7 @@ def tui_import(root: Path, path: Path, total: int, *,
                 helpers[pid] = max(helpers.get(pid, 0.0), _hwm_mb(pid))
             rest = 0.25 - (time.perf_counter() - sent)
             if rest > 0:
-                term.settle(quiet=rest, timeout=rest)
+                term.settle(quiet=rest, timeout=rest, watch=observe)
         deadline = time.perf_counter() + 600
         while "searchable" not in out and time.perf_counter() < deadline:
             if browsable_only and "browsable" in out:
@@ -555,8 +569,7 @@ def tui_import(root: Path, path: Path, total: int, *,
             for pid in _descendants(term.proc.pid):
                 helpers[pid] = max(helpers.get(pid, 0.0), _hwm_mb(pid))
             now = time.perf_counter()
-            if "browsable" not in out and shown in term.text[mark:]:
-                out["browsable"] = now - started
+            observe()
             if target is None and _papers_in(database) >= total:
                 target = _generation(database)
             meta = _index_meta(root)
@@ -757,13 +770,17 @@ class Terminal:
             self.pump(0.005)
         return time.perf_counter() if needle in self.text[since:] else None
 
-    def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
-        """Wait until the program has written nothing for ``quiet`` seconds."""
+    def settle(self, quiet: float = 0.15, timeout: float = 10.0,
+               watch: Callable[[], object] | None = None) -> None:
+        """Wait until the program has written nothing for ``quiet`` seconds; ``watch`` is
+        called after each read (a screen that keeps changing is watched while waited on)."""
         deadline = time.perf_counter() + timeout
         last = time.perf_counter()
         while time.perf_counter() < deadline:
             if self.pump(0.01):
                 last = time.perf_counter()
+                if watch is not None:
+                    watch()
             elif time.perf_counter() - last >= quiet:
                 return
 

@@ -34,6 +34,8 @@ from reader.models import ImportSummary
 
 #: Records read between two progress events (and at most this many are reported late).
 EVENT_EVERY = 500
+#: How much less of the processor an import started by a window gets than the window.
+NICENESS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +157,10 @@ class ImportProcess:
             start_new_session=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
+        # The import (and the processes it starts) yields the processor to the window that
+        # started it: keys are echoed at once while both cores parse, write and index.
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, self.proc.pid, NICENESS)
 
     def give(self, paths: Sequence[Path]) -> None:
         """Tell a process started without paths what to import."""
