@@ -18,6 +18,7 @@ and read by its importer, so that an import of that export keeps the TeX the lib
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -38,26 +39,11 @@ class BibtexEcho:
     part is worked out when first asked for."""
 
     def __init__(self, current: dict[str, Any]) -> None:
-        self.paper = Paper(
-            id=0,
-            title=current["title"] or "",
-            title_derived=bool(current["title_derived"]),
-            abstract=current["abstract"] or "",
-            authors=json.loads(current["authors"] or "[]"),
-            venue=current["venue"],
-            year=current["year"],
-            keywords=json.loads(current["keywords"] or "[]"),
-            url=current["url"],
-            doi=current["doi"],
-            citekey=current["citekey"] or "",
-            starred=False,
-            note="",
-            added_at="",
-            arxiv_id=current["arxiv_id"],
-            date=current["date"],
-            kind=current["kind"],
-            csl=json.loads(current["csl"] or "{}"),
-            extra=json.loads(current["extra"] or "{}"),
+        # What the BibTeX entry is made of: the OpenReview fields go out as fields of their
+        # own, which an import only ever fills in, so they are left out of the echo.
+        self.paper = paper_of(
+            current, current["abstract"] or "", openreview_id=None, withdrawn=False, tldr=None,
+            primary_area=None,
         )
 
     @cached_property
@@ -139,32 +125,7 @@ class ExportEcho:
     def _read_back(self, abstract: str) -> PaperRecord | None:
         """The paper with this abstract exported in the format and imported again (None
         if it reads as no record)."""
-        current = self.current
-        paper = Paper(
-            id=0,
-            title=current["title"] or "",
-            title_derived=bool(current["title_derived"]),
-            abstract=abstract,
-            authors=json.loads(current["authors"] or "[]"),
-            venue=current["venue"],
-            year=current["year"],
-            keywords=json.loads(current["keywords"] or "[]"),
-            url=current["url"],
-            doi=current["doi"],
-            citekey=current["citekey"] or "",
-            starred=False,
-            note="",
-            added_at="",
-            arxiv_id=current["arxiv_id"],
-            openreview_id=current["openreview_id"],
-            date=current["date"],
-            withdrawn=bool(current["withdrawn"]),
-            tldr=current["tldr"],
-            primary_area=current["primary_area"],
-            kind=current["kind"],
-            csl=json.loads(current["csl"] or "{}"),
-            extra=json.loads(current["extra"] or "{}"),
-        )
+        paper = paper_of(self.current, abstract)
         records = read_back(export([paper], self.fmt), self.fmt)
         return records[0] if len(records) == 1 else None
 
@@ -215,3 +176,34 @@ class ExportEcho:
             if rest:
                 kept[fmt] = rest
         return kept
+
+
+def paper_of(current: dict[str, Any], abstract: str, **fields: Any) -> Paper:
+    """The paper of a row of merge columns (with ``abstract``, and ``fields`` instead of
+    the row's), as the exporters take it."""
+    paper = Paper(
+        id=0,
+        title=current["title"] or "",
+        title_derived=bool(current["title_derived"]),
+        abstract=abstract,
+        authors=json.loads(current["authors"] or "[]"),
+        venue=current["venue"],
+        year=current["year"],
+        keywords=json.loads(current["keywords"] or "[]"),
+        url=current["url"],
+        doi=current["doi"],
+        citekey=current["citekey"] or "",
+        starred=False,
+        note="",
+        added_at="",
+        arxiv_id=current["arxiv_id"],
+        openreview_id=current["openreview_id"],
+        date=current["date"],
+        withdrawn=bool(current["withdrawn"]),
+        tldr=current["tldr"],
+        primary_area=current["primary_area"],
+        kind=current["kind"],
+        csl=json.loads(current["csl"] or "{}"),
+        extra=json.loads(current["extra"] or "{}"),
+    )
+    return replace(paper, **fields) if fields else paper
