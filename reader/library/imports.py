@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from reader.models import ImportSummary
 from reader.resources import sample_files
 from reader.sources import ImportFormatError, stream_file
+from reader.text.renderings import Renderings
 
 if TYPE_CHECKING:
     from reader.sources.remote import Endpoints
@@ -57,34 +58,42 @@ class Imports(LibraryBase):
         total = sum(p.count for p in parsed)
         summary = ImportSummary(dry_run=dry_run)
         done = 0
-        for item in parsed:
+        # What the merge renders to compare an export of the library's with is remembered
+        # for the next time, beside what the index build rendered.
+        renderings = Renderings.in_index(self.paths.index)
+        try:
+            for item in parsed:
 
-            def step(n: int, base: int = done) -> None:
-                if progress is not None:
-                    # The total as known now: each file read corrects its estimate.
-                    progress(base + n, total)  # noqa: B023
+                def step(n: int, base: int = done) -> None:
+                    if progress is not None:
+                        # The total as known now: each file read corrects its estimate.
+                        progress(base + n, total)  # noqa: B023
 
-            # --strict has read every record already; there is nothing to read ahead.
-            with self.session() as store, read_ahead(item, 0 if strict else None) as records:
-                source = str(item.path.resolve())
-                previous = store.previous_import(source)
-                part = store.import_records(
-                    records,
-                    source,
-                    item.format,
-                    step,
-                    sha256=item.sha256,
-                    problems=item.problems,
-                    dry_run=dry_run,
-                    batch=batch,
-                )
-            part.warnings = item.warnings
-            if previous is not None:
-                part.previous = previous[0]
-            done += part.read
-            total += part.read - item.count  # the count was at most that many
-            summary.add(part)
-            summary.reports.append(part)
+                # --strict has read every record already; there is nothing to read ahead.
+                with self.session() as store, read_ahead(item, 0 if strict else None) as records:
+                    source = str(item.path.resolve())
+                    previous = store.previous_import(source)
+                    part = store.import_records(
+                        records,
+                        source,
+                        item.format,
+                        step,
+                        sha256=item.sha256,
+                        problems=item.problems,
+                        dry_run=dry_run,
+                        batch=batch,
+                        renderings=renderings,
+                    )
+                part.warnings = item.warnings
+                if previous is not None:
+                    part.previous = previous[0]
+                done += part.read
+                total += part.read - item.count  # the count was at most that many
+                summary.add(part)
+                summary.reports.append(part)
+        finally:
+            renderings.save()
+            renderings.close()
         if sync and not dry_run:
             self.sync_index()
         return summary

@@ -10,6 +10,7 @@ import os
 import queue
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
@@ -18,6 +19,7 @@ from whoosh.writing import SegmentWriter
 
 from reader.errors import IndexStopped
 from reader.search.build import PROGRESS_EVERY, FastSegmentWriter
+from reader.text.renderings import Renderings
 
 # The first segment a worker writes is small, so a search can start soon; each next one is
 # twice as large, so a large build ends with few segments (searches cost per segment).
@@ -46,6 +48,7 @@ def _build_part(
     its size."""
     from reader.search.schema import document  # the worker imports what the parent has
 
+    renderings = Renderings.in_index(Path(path))
     try:
         ix = whoosh_index.open_dir(path)
         writer = None
@@ -58,6 +61,7 @@ def _build_part(
             if count % PROGRESS_EVERY == 0:
                 report.put(("progress", PROGRESS_EVERY))
             doc = document(paper)
+            renderings.note(paper.abstract, str(doc["abstract"]))
             if known and known.get(paper.id) == doc["digest"]:
                 kept.append(paper.id)
                 continue
@@ -77,9 +81,12 @@ def _build_part(
             done = in_segment + len(kept) - seen_kept
             report.put(("segment", (part, seq, writer._finalize_segment(), done)))
         report.put(("progress", count % PROGRESS_EVERY))
+        renderings.save()
         report.put(("done", (part, kept)))
     except BaseException as exc:  # noqa: BLE001 - handed to the parent, which raises it
         report.put(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        renderings.close()
 
 
 def _start_resource_tracker() -> None:

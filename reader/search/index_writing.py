@@ -5,7 +5,7 @@ generation it reflects, skipping those whose searchable text is unchanged."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from whoosh import index as whoosh_index
@@ -16,6 +16,7 @@ from reader.search.build import FastSegmentWriter
 from reader.search.build_processes import build_in_processes
 from reader.search.index_base import _GENERATION_FILE, _LIMIT_MB, IndexBase
 from reader.search.schema import document
+from reader.text.renderings import Renderings
 
 # A full build writes its segments as separate files, not one compound file: Whoosh reads a
 # compound file through mmap and copies each part it opens into memory (the postings of a
@@ -23,6 +24,14 @@ from reader.search.schema import document
 # are read from disk as needed.
 #: A zero-argument callable yielding papers; picklable, so a worker process can call it.
 PaperSource = Callable[[], Iterable[Paper]]
+
+
+def _documents(papers: Iterable[Paper], renderings: Renderings) -> Iterator[dict[str, object]]:
+    """The papers' index documents, the renderings of their abstracts noted on the way."""
+    for paper in papers:
+        doc = document(paper)
+        renderings.note(paper.abstract, str(doc["abstract"]))
+        yield doc
 
 
 def _write_all(
@@ -90,9 +99,12 @@ class Writing(IndexBase):
         if parts:
             count = self._build(writer, parts, total, -1, progress, stopped=stopped)
         else:
+            renderings = Renderings.in_index(self.path)
             count = _write_all(
-                writer, writer.add_document, map(document, papers), progress, stopped
+                writer, writer.add_document, _documents(papers, renderings), progress, stopped
             )
+            renderings.save()
+            renderings.close()
         self._write_meta(generation)
         if progress is not None:
             progress(count)
@@ -195,7 +207,7 @@ class Writing(IndexBase):
             writer.cancel()
             raise
         try:
-            docs = self._changed_documents(writer, papers)
+            docs = self._changed_documents(writer, papers, Renderings.in_index(self.path))
         except BaseException:
             writer.cancel()
             raise
@@ -209,10 +221,14 @@ class Writing(IndexBase):
         return count
 
     @staticmethod
-    def _changed_documents(writer: Any, papers: list[Paper]) -> list[dict[str, object]]:
+    def _changed_documents(
+        writer: Any, papers: list[Paper], renderings: Renderings
+    ) -> list[dict[str, object]]:
         """The documents of the papers whose searchable text differs from what the index
-        holds for them."""
-        docs = [document(paper) for paper in papers]
+        holds for them (the renderings of their abstracts remembered)."""
+        docs = list(_documents(papers, renderings))
+        renderings.save()
+        renderings.close()
         if not docs:
             return docs
         with writer.searcher() as searcher:

@@ -30,6 +30,8 @@ from reader.models import Paper, PaperRecord
 from reader.record import csl_type_for_bibtex, date_parts, display_name
 from reader.sources import read_back
 from reader.sources.bibtex_values import abstract_field, tex_field
+from reader.text.render import rendered_as, to_plain
+from reader.text.renderings import Renderings
 
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 
@@ -118,9 +120,12 @@ class ExportEcho:
     paper exported without its abstract (unless its title is derived from it).
     """
 
-    def __init__(self, current: dict[str, Any], fmt: str) -> None:
+    def __init__(
+        self, current: dict[str, Any], fmt: str, renderings: Renderings | None = None
+    ) -> None:
         self.current = current
         self.fmt = fmt
+        self.renderings = renderings
 
     def _read_back(self, abstract: str) -> PaperRecord | None:
         """The paper with this abstract exported in the format and imported again (None
@@ -132,12 +137,27 @@ class ExportEcho:
     @cached_property
     def whole(self) -> PaperRecord | None:
         """The paper's export read back."""
-        return self._read_back(self.current["abstract"] or "")
+        abstract = self.current["abstract"] or ""
+        with rendered_as({abstract: self._plain(abstract)}):
+            return self._read_back(abstract)
+
+    def _plain(self, abstract: str) -> str:
+        """The abstract rendered as plain text, as remembered if it was rendered before
+        (the index build renders every abstract); one rendered now is noted."""
+        if self.renderings is None:
+            return to_plain(abstract)
+        plain = self.renderings.recall(abstract)
+        if plain is None:
+            plain = to_plain(abstract)
+            self.renderings.note(abstract, plain)
+        return plain
 
     @cached_property
     def record(self) -> PaperRecord | None:
         """The paper's export read back, but for its abstract."""
-        if self.current["title_derived"] or not self.current["abstract"]:
+        # The abstract changes nothing else an import reads back (so for every paper of the
+        # ICLR 2026 list), so the whole export, once read back, serves.
+        if self.current["title_derived"] or not self.current["abstract"] or "whole" in vars(self):
             return self.whole
         return self._read_back("")
 

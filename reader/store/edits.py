@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from reader.store.importing import UndoResult
     from reader.store.prepare import Prepared
+    from reader.text.renderings import Renderings
 
 from reader.store.base import StoreBase, StoreError, key_owner
 
@@ -48,6 +49,7 @@ class Edits(StoreBase):
         problems: Sequence[str] = (),
         dry_run: bool = False,
         batch: int | None = None,
+        renderings: Renderings | None = None,
     ) -> ImportSummary:
         """Add new records and merge known ones, all in one transaction (or one for each
         ``batch`` records: see write_import)."""
@@ -57,7 +59,7 @@ class Edits(StoreBase):
 
         return write_import(
             self, records, source, fmt, progress, sha256=sha256, problems=problems,
-            dry_run=dry_run, batch=batch,
+            dry_run=dry_run, batch=batch, renderings=renderings,
         )
 
     def previous_import(self, source: str) -> tuple[str, str] | None:

@@ -27,6 +27,7 @@ from reader.store.identity import Known, Matcher, title_key
 from reader.store.prepare import Prepared, dumps, prepare
 from reader.text.identifiers import normalize_doi
 from reader.text.render import title_words
+from reader.text.renderings import Renderings
 from reader.text.sanitize import normalize_for_identity
 
 if TYPE_CHECKING:
@@ -71,18 +72,22 @@ def write_import(
     problems: Sequence[str] = (),
     dry_run: bool = False,
     batch: int | None = None,
+    renderings: Renderings | None = None,
 ) -> ImportSummary:
     """Add new records and merge known ones, in one transaction; see ImportSummary.
 
     With ``batch``, in one transaction per ``batch`` records instead, so that a reader
     shows the papers of a long list as each batch commits; every batch is a generation of
     its own, and the import history counts what the batches so far wrote.
+
+    ``renderings`` is where the plain renderings of the papers' abstracts are remembered:
+    an import of the library's own RIS or CSL-JSON export compares with them.
     """
     summary = ImportSummary(files=[source], dry_run=dry_run)
     if batch is not None and not dry_run:
         remaining = iter(records)
         with store.transaction() as conn:
-            job = _Import(store, conn, summary, source, fmt, sha256, problems)
+            job = _Import(store, conn, summary, source, fmt, sha256, problems, renderings)
             job.run(itertools.islice(remaining, batch), progress)
         # Each batch is written as it is read, never gathered first: records read ahead by
         # another process keep coming while this one writes.
@@ -94,7 +99,9 @@ def write_import(
         return summary
     try:
         with store.transaction() as conn:
-            _Import(store, conn, summary, source, fmt, sha256, problems).run(records, progress)
+            _Import(store, conn, summary, source, fmt, sha256, problems, renderings).run(
+                records, progress
+            )
             if dry_run:
                 raise _DryRun
     except _DryRun:
@@ -114,9 +121,12 @@ class _Import:
         fmt: str,
         sha256: str | None,
         problems: Sequence[str] = (),
+        renderings: Renderings | None = None,
     ) -> None:
         self.conn = conn
         self.summary = summary
+        #: Where the abstracts' plain renderings are remembered, for the echo.
+        self.renderings = renderings
         #: The bad records' lines: a list that grows while the records are read, when
         #: they are read as they are written.
         self.problems = problems
@@ -465,7 +475,7 @@ class _Import:
         library exports (BibTeX, RIS, CSL-JSON)."""
         if self.fmt == "bibtex":
             return BibtexEcho(current)
-        return ExportEcho(current, self.fmt) if self.fmt in _ECHOED else None
+        return ExportEcho(current, self.fmt, self.renderings) if self.fmt in _ECHOED else None
 
     def _merge_record(
         self,

@@ -32,6 +32,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from reader.text.latex import COMBINING, latex_to_text
@@ -252,11 +255,32 @@ _MAY_NEED_RENDERING = re.compile(
 )
 
 
+# Plain texts already rendered, by source: see rendered_as.
+_KNOWN: ContextVar[Mapping[str, str] | None] = ContextVar("_KNOWN", default=None)
+
+
+@contextmanager
+def rendered_as(known: Mapping[str, str]) -> Iterator[None]:
+    """Within, :func:`to_plain` answers with ``known``'s plain text for its sources (their
+    renderings, made before), so that code that renders, such as an exporter, need not
+    render them again."""
+    token = _KNOWN.set(known)
+    try:
+        yield
+    finally:
+        _KNOWN.reset(token)
+
+
 def to_plain(source: str) -> str:
     """Render *source* and return just the text."""
     if not _MAY_NEED_RENDERING.search(source):
         # Indexing a library calls this for every abstract; most are plain prose.
         return source
+    known = _KNOWN.get()
+    if known is not None:
+        plain = known.get(source)
+        if plain is not None:
+            return plain
     return render(source).text
 
 
