@@ -27,6 +27,7 @@ from reader.sources.ris_fields import (
     fold_lines,
     ris_aliases,
     ris_openreview,
+    tag_table,
     tag_values,
 )
 from reader.text.identifiers import (
@@ -203,7 +204,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     parsed = rispy.loads("\n".join(lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
     if not parsed:
         raise ValueError("rispy found no record")
-    tags = parsed[0]
+    tags = tag_table(parsed[0])
 
     title = fold_lines(first(tags, "TI", "T1"))
     abstract = _abstract(item.lines, "AB") or _abstract(item.lines, "N2")
@@ -295,8 +296,10 @@ def _tex_abstract(lines: list[str]) -> tuple[str, list[str]]:
     for line in lines:
         match = TAG_LINE.match(line)
         if match:
-            note = fold_lines(match.group(2) or "")
-            reading = match.group(1) == "N1" and note.startswith(_TEX_ABSTRACT)
+            reading = match.group(1) == "N1"
+            if reading:
+                note = fold_lines(match.group(2) or "")
+                reading = note.startswith(_TEX_ABSTRACT)
             if reading and not paragraphs:
                 paragraphs.append(note[len(_TEX_ABSTRACT):].strip())
         elif reading:

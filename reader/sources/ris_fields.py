@@ -13,7 +13,8 @@ from reader.text.sanitize import clean_imported
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
 TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 
-SPACES = re.compile(r"\s+")
+#: A record's values by tag, cleaned, as :func:`tag_table` makes them of rispy's result.
+Tags = dict[str, list[str]]
 
 SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 
@@ -49,7 +50,7 @@ _MODELED = frozenset(
 
 
 def csl_and_extra(
-    tags: dict[str, object], lines: list[str]
+    tags: Tags, lines: list[str]
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The CSL variables of a record, and its tags the record does not model (verbatim)."""
     code = fold_lines(first(tags, "TY")).upper()
@@ -64,9 +65,10 @@ def csl_and_extra(
             if name and not is_anonymous(name):
                 csl.setdefault(variable, []).append(name)
     for tag, variable in _TEXT_VARIABLES.items():
-        value = fold_lines(first(tags, tag))
-        if value and variable not in csl:
-            csl[variable] = value
+        if tag in tags and variable not in csl:
+            value = fold_lines(first(tags, tag))
+            if value:
+                csl[variable] = value
     notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
     if notes:
         csl["note"] = notes[0]
@@ -140,7 +142,7 @@ _IDS = f"{TEX_PREFIX}ids:"
 _PUBSTATE, _TLDR, _AREA = (f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea"))
 
 
-def ris_aliases(tags: dict[str, object]) -> list[str]:
+def ris_aliases(tags: Tags) -> list[str]:
     """The paper's other citation keys, which our export carried in a ``tex.ids`` note."""
     for raw in tag_values(tags, "N1"):
         value = fold_lines(raw)
@@ -149,7 +151,7 @@ def ris_aliases(tags: dict[str, object]) -> list[str]:
     return []
 
 
-def ris_openreview(tags: dict[str, object]) -> tuple[bool, str, str]:
+def ris_openreview(tags: Tags) -> tuple[bool, str, str]:
     """Whether the record is a withdrawn submission, its TL;DR and its primary area, which
     our export carried in ``tex.pubstate: withdrawn``, ``tex.tldr`` and ``tex.primaryarea``
     notes."""
@@ -229,24 +231,44 @@ def ris_name(raw: str) -> dict[str, str] | None:
     return name
 
 
-def tag_values(tags: dict[str, object], tag: str) -> list[str]:
-    """All values of a tag as strings (rispy gives lists for list tags, else a string)."""
-    value = tags.get(tag)
-    if value is None:
-        # Tags rispy does not know (BT in older files) are collected under "UK".
-        unknown = tags.get("UK")
-        value = unknown.get(tag) if isinstance(unknown, dict) else None
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return [clean_imported(str(v)) for v in value if v is not None]
-    return [clean_imported(str(value))]
+def tag_table(parsed: dict[str, object]) -> Tags:
+    """Every tag of a record rispy read, with all its values as cleaned strings (rispy gives
+    lists for list tags, else a string; tags it does not know, BT in older files, are
+    collected under "UK"). Cleaned once here, so that the many look-ups of a record's tags
+    need no more work than a dict's."""
+    table: Tags = {}
+    unknown = parsed.get("UK")
+    if isinstance(unknown, dict):
+        for tag, value in unknown.items():
+            if value is not None:
+                table[tag] = _cleaned(value)
+    for tag, value in parsed.items():
+        if tag != "UK" and value is not None:
+            table[tag] = _cleaned(value)
+    return table
 
 
-def first(tags: dict[str, object], *names: str) -> str:
+def _cleaned(value: object) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    # Printable ASCII has nothing clean_imported would change: most values skip it.
+    return [
+        text if text.isascii() and text.isprintable() else clean_imported(text)
+        for text in (str(v) for v in values if v is not None)
+    ]
+
+
+_NONE: list[str] = []
+
+
+def tag_values(tags: Tags, tag: str) -> list[str]:
+    """All values of a tag (the table's own list: not to be changed)."""
+    return tags.get(tag, _NONE)
+
+
+def first(tags: Tags, *names: str) -> str:
     """The first non-empty value among ``names``."""
     for name in names:
-        for value in tag_values(tags, name):
+        for value in tags.get(name, _NONE):
             if value.strip():
                 return value
     return ""
@@ -254,7 +276,10 @@ def first(tags: dict[str, object], *names: str) -> str:
 
 def fold_lines(value: str) -> str:
     """``value`` on one line with single spaces."""
-    return SPACES.sub(" ", value).strip()
+    if value.isascii() and value.isprintable() and "  " not in value:
+        return value.strip()  # (a space is the only blank printable ASCII has)
+    # split() and strip() know the same blanks as the regex ``\s``.
+    return " ".join(value.split())
 
 
 def display_name(name: str) -> str:
