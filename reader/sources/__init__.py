@@ -212,11 +212,12 @@ def _read_known(path: Path, fmt: str | None) -> tuple[FileText, str]:
     return content, fmt
 
 
-def _sniff(path: Path) -> str | None:
-    """A text format judged from the file's start, None for JSON (judged from its first
-    record, read whole) or blank; a file of no known format is refused here, before the
-    rest of it is read."""
-    head = read_head(path)
+def _sniff(path: Path, head: str | None = None) -> str | None:
+    """A text format judged from the file's start (``head``, read here if not given), None
+    for JSON (judged from its first record, read whole) or blank; a file of no known format
+    is refused here, before the rest of it is read."""
+    if head is None:
+        head = read_head(path)
     if not head or head.isspace() or _JSON_START.match(head[:64]):
         return None
     fmt = detect_format(head)
@@ -266,6 +267,10 @@ def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
     return ParsedFile(path, fmt, records, result.problems, content.warnings, content.sha256)
 
 
+#: A reader's records of a file, read as they are asked for, and at most how many there are.
+Streamed = tuple[Iterator[PaperRecord], int]
+
+
 @dataclass(frozen=True, slots=True)
 class StreamedFile:
     """One file's records, read as they are asked for (each once), and at most how many
@@ -282,10 +287,15 @@ class StreamedFile:
 
 def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
     """Open one file as parse_file reads it, its records converted one at a time as they
-    are asked for where the format allows (JSON lines), so that a large list is never
-    held whole; other formats are parsed here, whole. A file that is not of a known
-    format raises here, before any record is asked for."""
+    are asked for where the format allows, so that a long list is never held whole: RIS
+    and JSON arrays (CSL-JSON) are read from the file a record at a time, JSON lines and
+    BibTeX decoded a record or a stretch at a time from the text read whole; other formats
+    are parsed here, whole. A file that is not of a known format raises here, before any
+    record is asked for."""
     path = Path(path)
+    streamed = _stream_from_file(path, fmt)
+    if streamed is not None:
+        return streamed
     content, fmt = _read_known(path, fmt)
     module = importlib.import_module(READERS[fmt])
     problems: list[str] = []
@@ -297,4 +307,34 @@ def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
         records, count = iter(result.records), len(result.records)
     return StreamedFile(
         path, fmt, _marks_dropped(records), count, problems, content.warnings, content.sha256
+    )
+
+
+def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
+    """The file streamed by a reader that reads it from the disk a record at a time (its
+    ``stream_file``), or None when its format has none, or when the file's start does not
+    settle its format (a JSON file whose first record is longer than the start) or is
+    blank: read whole."""
+    if fmt is not None and fmt not in READERS:
+        return None  # (refused by _read_known)
+    head = read_head(path)
+    if not head.strip():
+        return None
+    if fmt is None:
+        fmt = _sniff(path, head) or detect_format(head)
+        if fmt is None:
+            return None
+    module = importlib.import_module(READERS[fmt])
+    if not hasattr(module, "stream_file"):
+        return None
+    from reader.sources.textfile import open_text
+
+    text = open_text(path)
+    problems: list[str] = []
+    streamed: Streamed | None = module.stream_file(text, path.name, problems)
+    if streamed is None:
+        return None
+    records, count = streamed
+    return StreamedFile(
+        path, fmt, _marks_dropped(records), count, problems, text.warnings, text.sha256
     )

@@ -17,7 +17,8 @@ from reader.record import (
     display_name,
     keep_written_doi,
 )
-from reader.sources import ParseResult
+from reader.sources import ParseResult, Streamed
+from reader.sources.jsonarray import iter_array
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
@@ -26,8 +27,16 @@ from reader.sources.jsonfields import (
     text_value,
     year_value,
 )
-from reader.sources.jsonload import JsonRecord, load_records
-from reader.sources.jsonsniff import TITLE_MAX, Outcome, build_result, finish_record, record_label
+from reader.sources.jsonload import JsonRecord, load_records, skip_ws
+from reader.sources.jsonsniff import (
+    TITLE_MAX,
+    Outcome,
+    build_result,
+    convert_records,
+    finish_record,
+    record_label,
+)
+from reader.sources.textfile import TextFile
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -36,6 +45,8 @@ from reader.text.identifiers import (
 )
 from reader.text.render import plain_line, to_plain
 
+# The keys that name an item in problem lines.
+_ID_KEYS = ("id", "citation-key")
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
 # The formats whose own fields an item's ``custom`` may carry (as reader exports them).
 _SOURCE_FORMATS = frozenset({"bibtex", "ris", "medline", "wos", "zotero"})
@@ -47,7 +58,27 @@ _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", 
 
 def parse(text: str, source: str) -> ParseResult:
     """Records of a CSL-JSON text (an array of items or one item); ``source`` names the file."""
-    return build_result(load_records(text, source), _convert, ("id", "citation-key"))
+    return build_result(load_records(text, source), _convert, _ID_KEYS)
+
+
+def stream_file(file: TextFile, source: str, problems: list[str]) -> Streamed | None:
+    """The records of ``parse`` for an array of items, each decoded from the file when it
+    is asked for, and how many items there are; problem lines are added to ``problems`` as
+    their items are met. None for any other text (a single item, an array that does not
+    start with an item, a file that is not UTF-8), which is read whole.
+
+    The array is read through once first, keeping nothing: a file that is not JSON is
+    refused with the error (and the line and column) ``parse`` gives, before any record
+    is asked for."""
+    head = file.head()
+    pos = skip_ws(head, 1 if head.startswith("\ufeff") else 0)
+    if file.encoding != "utf-8" or not head.startswith("[", pos):
+        return None
+    if not head.startswith("{", skip_ws(head, pos + 1)):
+        return None
+    count = sum(isinstance(item.value, dict) for item in iter_array(file.pieces(), source))
+    records = iter_array(file.pieces(), source)
+    return convert_records(records, _convert, problems, _ID_KEYS), count
 
 
 def _convert(record: JsonRecord) -> Outcome:
@@ -109,7 +140,7 @@ def _convert(record: JsonRecord) -> Outcome:
         stand_in = next((v for v in named if isinstance(v, str) and v), "")
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
-    return finish_record(paper, record, record_label(record, ("id", "citation-key")))
+    return finish_record(paper, record, record_label(record, _ID_KEYS))
 
 
 def _aliases(custom: Any) -> list[str]:

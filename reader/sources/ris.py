@@ -3,7 +3,8 @@
 The file is split into records here, line by line, so that every problem can name its line and
 one bad record never costs the others; each record is then read by rispy on its own. A record
 that never reaches its ``ER`` line, or holds a malformed tag line, is reported and skipped.
-An import reads the records one at a time as it writes them: a long list is never held whole.
+An import reads the file a record at a time as it writes them: a long list is never held
+whole, neither its text nor its records.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import rispy
 from reader.models import PaperRecord
 from reader.record import TEX_PREFIX, keep_written_doi
 from reader.record import display_name as record_display
-from reader.sources import ImportFormatError, ParseResult
+from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.dates import year_and_date
 from reader.sources.ris_fields import (
     TAG_LINE,
@@ -30,6 +31,7 @@ from reader.sources.ris_fields import (
     tag_table,
     tag_values,
 )
+from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,
     normalize_arxiv_id,
@@ -40,7 +42,7 @@ from reader.text.render import plain_line, to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
 
-__all__ = ["parse"]
+__all__ = ["parse", "stream_file"]
 
 TITLE_MAX = 160
 
@@ -99,12 +101,15 @@ def parse(text: str, source: str) -> ParseResult:
         raise ImportFormatError(f"{source}: could not be read as RIS ({exc})") from exc
 
 
-def stream(text: str, source: str, problems: list[str]) -> tuple[Iterator[PaperRecord], int]:
-    """The records of ``parse``, each read when it is asked for, and at most how many there
-    are; problem lines are added to ``problems`` as their records are met. (A long list's
-    lines and records are never held all at once.)"""
-    text = _checked(text, source)
-    return _streamed(text, source, problems), len(_RECORD_START.findall(text))
+def stream_file(file: TextFile, source: str, problems: list[str]) -> Streamed | None:
+    """The records of ``parse`` for the file's text, read from the file a record at a time
+    as they are asked for, and at most how many there are (the ``TY`` lines); problem lines
+    are added to ``problems`` as their records are met. None when no line starts a record:
+    the text read whole says why it is not RIS."""
+    count = file.count_lines_starting(b"TY  -")
+    if not count:
+        return None
+    return _streamed(cleaned_lines(file.pieces()), source, problems), count
 
 
 def _checked(text: str, source: str) -> str:
@@ -117,16 +122,12 @@ def _checked(text: str, source: str) -> str:
 
 def _parse(text: str, source: str) -> ParseResult:
     result = ParseResult()
-    for item in _split(_lines(_checked(text, source)), source):
-        if item.error:
-            result.problems.append(item.error)
-            continue
-        result.add(f"{source}:{item.start}", partial(_record, item, source))
+    result.records.extend(_streamed(_lines(_checked(text, source)), source, result.problems))
     return result
 
 
-def _streamed(text: str, source: str, problems: list[str]) -> Iterator[PaperRecord]:
-    for item in _split(_lines(text), source):
+def _streamed(lines: Iterable[str], source: str, problems: list[str]) -> Iterator[PaperRecord]:
+    for item in _split(lines, source):
         if item.error:
             problems.append(item.error)
             continue

@@ -1,0 +1,149 @@
+"""A file's text read a stretch at a time, as :func:`reader.sources.read_text` reads it whole.
+
+:func:`open_text` reads the file once to take its checksum and settle its encoding (UTF-8,
+or Latin-1 with the same warning when any byte is not UTF-8), keeping none of it; the text
+is then decoded again as it is asked for, so that a long list never sits in memory whole.
+Readers that work line by line take :func:`cleaned_lines`: the lines of
+``clean_imported(text)``, cut where no cleaning reaches across.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import hashlib
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from reader.sources import ImportFormatError
+from reader.text.sanitize import clean_imported
+
+__all__ = ["TextFile", "cleaned_lines", "open_text"]
+
+#: Bytes read from the file at a time.
+CHUNK = 1 << 20
+_BOM = codecs.BOM_UTF8
+
+
+@dataclass(frozen=True, slots=True)
+class TextFile:
+    """A text file whose checksum and encoding are known, read again as it is asked for."""
+
+    path: Path
+    sha256: str
+    #: ``utf-8`` (a leading BOM dropped, as ``utf-8-sig`` does) or ``latin-1``.
+    encoding: str
+    warnings: list[str]
+    chunk: int = CHUNK
+
+    def pieces(self) -> Iterator[str]:
+        """The decoded text, a piece at a time (a character is never cut in two)."""
+        if self.encoding == "latin-1":
+            for data in _chunks(self.path, self.chunk):
+                yield data.decode("latin-1")
+            return
+        pending = b""
+        for data in _after_bom(_chunks(self.path, self.chunk)):
+            data = pending + data
+            text, used = codecs.utf_8_decode(data, "strict", False)
+            pending = data[used:]
+            if text:
+                yield text
+        if pending:
+            yield codecs.utf_8_decode(pending, "strict", True)[0]
+
+    def head(self) -> str:
+        """The start of the text: its first piece."""
+        return next(self.pieces(), "")
+
+    def count_lines_starting(self, prefix: bytes) -> int:
+        """How many lines start with ``prefix`` (after a ``\\n``, a lone ``\\r`` or at the
+        start of the text), counted in the bytes: at most how many records start so."""
+        marks = (b"\n" + prefix, b"\r" + prefix)
+        found = 0
+        keep = len(prefix)
+        tail = b"\n"  # the start of the text starts a line
+        for data in _after_bom(_chunks(self.path, self.chunk)):
+            # The tail is shorter than a mark: a mark it holds whole was counted already.
+            window = tail + data
+            found += sum(window.count(mark) for mark in marks)
+            tail = window[max(len(window) - keep, 0):]
+        return found
+
+
+def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
+    """Read a (possibly gzipped) file through once: its checksum, and whether it is UTF-8
+    (else Latin-1, with the warning :func:`reader.sources.read_text` gives)."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as raw:
+            while data := raw.read(chunk):
+                digest.update(data)
+    except OSError as exc:
+        raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    encoding, warnings = "utf-8", []
+    pending, done = b"", 0
+    try:
+        for data in _after_bom(_chunks(path, chunk)):
+            data = pending + data
+            used = codecs.utf_8_decode(data, "strict", False)[1]
+            pending = data[used:]
+            done += used
+        codecs.utf_8_decode(pending, "strict", True)
+    except UnicodeDecodeError as exc:
+        encoding = "latin-1"
+        warnings.append(
+            f"{path}: not valid UTF-8 (byte {done + exc.start}); read as Latin-1 — check "
+            "accented letters"
+        )
+    return TextFile(path, digest.hexdigest(), encoding, warnings, chunk)
+
+
+def _chunks(path: Path, size: int) -> Iterator[bytes]:
+    """The file's bytes (unpacked when gzipped), ``size`` at a time."""
+    try:
+        with path.open("rb") as raw:
+            gzipped = raw.read(2) == b"\x1f\x8b"
+            raw.seek(0)
+            source = gzip.GzipFile(fileobj=raw) if gzipped else raw
+            while data := source.read(size):
+                yield data
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise ImportFormatError(f"{path}: a damaged gzip file: {exc}") from exc
+    except OSError as exc:
+        raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+
+
+def _after_bom(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The chunks without a UTF-8 byte order mark at the very start."""
+    started = b""
+    chunks = iter(chunks)
+    for data in chunks:
+        started += data
+        if len(started) >= len(_BOM) or not _BOM.startswith(started):
+            break
+    yield started.removeprefix(_BOM)
+    yield from chunks
+
+
+def cleaned_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The lines of ``clean_imported(text)`` for the text the pieces make up, as
+    ``.split("\\n")`` has them, one at a time.
+
+    Each stretch cleaned ends at a line end (``\\n``, or a ``\\r`` that no ``\\n`` follows):
+    a line end is never deleted and composes with nothing, so no cleaning reaches across
+    it, and cleaning the stretches one by one gives what cleaning the whole gives.
+    """
+    rest = ""
+    for piece in pieces:
+        rest += piece
+        # A "\r" at the very end may be the first half of a "\r\n": not a cut yet.
+        cut = max(rest.rfind("\n"), rest.rfind("\r", 0, len(rest) - 1))
+        if cut < 0:
+            continue
+        lines = clean_imported(rest[: cut + 1]).split("\n")
+        rest = rest[cut + 1:]
+        yield from lines[:-1]  # (the empty string after the last line end)
+    yield from clean_imported(rest).split("\n")

@@ -1,0 +1,103 @@
+"""A JSON array read an item at a time from its file gives what reading it whole gives: the
+same items with the same lines, the same errors at the same line and column, and for
+CSL-JSON the same records and problem lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reader.sources import ImportFormatError, csljson, parse_file, stream_file
+from reader.sources.jsonarray import iter_array
+from reader.sources.jsonload import JsonRecord, load_records
+from reader.sources.textfile import open_text
+
+DATA = Path(__file__).resolve().parent / "data"
+
+ITEMS = json.loads((DATA / "items-26.csl.json").read_text(encoding="utf-8"))
+
+TEXTS = [
+    json.dumps(ITEMS, indent=2, ensure_ascii=False),
+    json.dumps(ITEMS, ensure_ascii=False),
+    json.dumps(ITEMS[:5], indent="\t").replace("\n", "\r\n"),
+    '[{"type": "book", "title": "x"}, 1234567, 8.5e3, -2, true, null, "s", [1, 2]]',
+    '[{"a": 1e5}\n,\n\n  {"b": "\\u00e9\\ud834\\udd1e"}  ]  \n',
+    "[ ]",
+    # Broken: each must fail where the whole text fails.
+    '[\n {"id": "a"},\n {"id":\n]',
+    '[{"a": 1}] [',
+    '[{"a": 1}',
+    '[{"a": 1},',
+    '[{"a": 1}\n {"b": 2}]',
+    '[{"a": "cut \\u12"}]',
+    '[{"a": "never closed}]',
+    "[{}, " + "9" * 5000 + "]",
+    '[{"title": ' + "[" * 10_000 + "]" * 10_000 + "}]",
+    json.dumps(ITEMS[:3], indent=2)[:-40],
+]
+
+
+def _cut(text: str, size: int) -> list[str]:
+    return [text[i:i + size] for i in range(0, len(text), size)]
+
+
+def _outcome(read: object) -> list[JsonRecord] | str:
+    try:
+        return list(read())  # type: ignore[operator]
+    except ImportFormatError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 100, 10**6])
+def test_an_array_read_in_pieces_is_read_as_the_whole(size: int) -> None:
+    for text in TEXTS:
+        whole = _outcome(lambda: load_records(text, "f.json"))  # noqa: B023
+        pieces = _outcome(lambda: iter_array(_cut("\ufeff" + text, size), "f.json"))  # noqa: B023
+        assert pieces == whole, text[:60]
+
+
+def test_errors_name_the_line_and_column_of_the_whole_file() -> None:
+    text = json.dumps(ITEMS[:4], indent=2)
+    broken = text.replace('"title":', '"title": nope,', 3)
+    line = broken[: broken.index("nope")].count("\n") + 1
+    column = broken.index("nope") - broken.rfind("\n", 0, broken.index("nope"))
+    message = f"f.json:{line}:{column}: not valid JSON: Expecting value"
+    with pytest.raises(ImportFormatError, match=message):
+        list(iter_array(_cut(broken, 10), "f.json"))
+    with pytest.raises(ImportFormatError, match=message):
+        load_records(broken, "f.json")
+
+
+def test_csljson_is_streamed_from_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps([*ITEMS, 5, {"type": "book"}], indent=2), encoding="utf-8")
+    streamed = stream_file(path)
+    whole = parse_file(path)
+    assert streamed.format == whole.format == "csljson"
+    assert streamed.count == len(ITEMS) + 1  # the objects
+    assert list(streamed.records) == whole.records
+    assert streamed.problems == whole.problems
+    assert [p.split(":", 2)[2] for p in whole.problems] == [
+        " record #27 is a number, not an object; skipped",
+        " record #28 has no title or abstract; skipped",
+    ]
+    # Read in small pieces: what the reader makes of the text given whole.
+    problems: list[str] = []
+    in_pieces = csljson.stream_file(open_text(path, 64), "items.json", problems)
+    assert in_pieces is not None
+    given_whole = csljson.parse(path.read_text(encoding="utf-8"), "items.json")
+    assert (list(in_pieces[0]), problems) == (given_whole.records, given_whole.problems)
+
+
+def test_a_broken_array_is_refused_before_any_record(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    text = json.dumps(ITEMS, indent=2)
+    path.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(ImportFormatError) as whole:
+        parse_file(path)
+    with pytest.raises(ImportFormatError) as streamed:
+        stream_file(path)
+    assert str(streamed.value) == str(whole.value)
+    assert str(whole.value).startswith("bad.json:")
