@@ -171,6 +171,24 @@ def test_a_search_during_a_build_runs_over_what_is_indexed(
     assert library.index_state() == "ok"
 
 
+def test_workers_forked_from_the_warmed_server_index_as_spawned_ones_do(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reader's import process starts a fork server while it waits for its file; a
+    build then forks its workers from it, and they index every paper as before."""
+    before = {q: library.search(q).ids for q in QUERIES}
+    monkeypatch.setattr(build_processes, "_warm", None)
+    build_processes.warm_up()
+    assert build_processes._warm is not None
+    monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
+
+    assert library.rebuild_index() == library.store.count()
+
+    assert {q: library.search(q).ids for q in QUERIES} == before
+    assert library.index_state() == "ok"
+
+
 def test_a_large_import_onto_a_library_is_indexed_in_parts(
     tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:

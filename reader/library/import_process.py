@@ -116,8 +116,11 @@ def import_argv(
 def get_ready() -> None:
     """Load the modules an import runs on (every format's reader among them): what a
     process started before its file is named does while it waits."""
+    from reader.search.build_processes import warm_up
     from reader.sources import READERS
 
+    # The index is built once the papers are in: its workers are made ready too.
+    warm_up()
     for module in (
         "reader.library.read_ahead", "reader.store.importing", "reader.sources.jsonsniff",
         "reader.sources.textsniff", "reader.sources.seed", *READERS.values(),
