@@ -84,10 +84,12 @@ _KINDS = {
 
 @dataclass(slots=True)
 class _Record:
-    """The lines of one record between ``TY`` and ``ER``, and what is wrong with it."""
+    """The lines of one record between ``TY`` and ``ER``, the tag and value of each (None
+    and "" for a continuation line), and what is wrong with it."""
 
     start: int
     lines: list[str] = field(default_factory=list)
+    tags: list[tuple[str | None, str]] = field(default_factory=list)
     error: str | None = None
 
 
@@ -154,6 +156,7 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
         line = raw.rstrip()
         match = TAG_LINE.match(line)
         tag = match.group(1) if match else None
+        value = (match.group(2) or "") if match else ""
         if tag == "TY":
             if stray is not None:
                 yield _stray(source, stray)
@@ -164,7 +167,7 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
                     f" starts at line {number}); skipped"
                 )
                 yield current
-            current = _Record(number, [line])
+            current = _Record(number, [line], [(tag, value)])
         elif current is None:
             # Text before the first record (export headers such as "Provider: …") and blank
             # lines between records are normal; tag lines there mean a record lost its TY.
@@ -175,6 +178,7 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
                 stray = None
         elif tag == "ER":
             current.lines.append("ER  - ")
+            current.tags.append(("ER", ""))
             yield current
             current = None
         else:
@@ -184,6 +188,7 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
                     f" in the record starting at line {current.start}; skipped"
                 )
             current.lines.append(line)
+            current.tags.append((tag, value))
     if stray is not None:
         yield _stray(source, stray)
     if current is not None:
@@ -201,15 +206,15 @@ def _stray(source: str, line: int) -> _Record:
 
 def _record(item: _Record, source: str) -> PaperRecord | None:
     """The paper of one record, or None when it has neither title nor abstract."""
-    tex_abstract, lines = _tex_abstract(item.lines)
+    tex_abstract, lines = _tex_abstract(item)
     parsed = rispy.loads("\n".join(lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
     if not parsed:
         raise ValueError("rispy found no record")
     tags = tag_table(parsed[0])
 
     title = fold_lines(first(tags, "TI", "T1"))
-    abstract = _abstract(item.lines, "AB") or _abstract(item.lines, "N2")
-    csl, extra = csl_and_extra(tags, item.lines)
+    abstract = _abstract(item, "AB") or _abstract(item, "N2")
+    csl, extra = csl_and_extra(tags, item.tags)
     venue = fold_lines(first(tags, "T2", "JF", "JO", "BT", "J2", "JA")) or None
     title_derived = False
     if not title and abstract:
@@ -287,19 +292,18 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
 _TEX_ABSTRACT = f"{TEX_PREFIX}abstract:"
 
 
-def _tex_abstract(lines: list[str]) -> tuple[str, list[str]]:
+def _tex_abstract(item: _Record) -> tuple[str, list[str]]:
     """The TeX abstract our export wrote in a ``tex.abstract`` note, one paragraph a line,
     and the record's lines without its continuation lines (which rispy takes for notes).
     """
     paragraphs: list[str] = []
     rest: list[str] = []
     reading = False
-    for line in lines:
-        match = TAG_LINE.match(line)
-        if match:
-            reading = match.group(1) == "N1"
+    for line, (tag, value) in zip(item.lines, item.tags, strict=True):
+        if tag is not None:
+            reading = tag == "N1"
             if reading:
-                note = fold_lines(match.group(2) or "")
+                note = fold_lines(value)
                 reading = note.startswith(_TEX_ABSTRACT)
             if reading and not paragraphs:
                 paragraphs.append(note[len(_TEX_ABSTRACT):].strip())
@@ -311,7 +315,7 @@ def _tex_abstract(lines: list[str]) -> tuple[str, list[str]]:
     return "\n\n".join(paragraphs), rest
 
 
-def _abstract(lines: list[str], tag: str) -> str:
+def _abstract(item: _Record, tag: str) -> str:
     """The value of ``tag`` with its continuation lines, keeping paragraph breaks.
 
     rispy joins continuation lines with spaces, which runs the sections of a structured
@@ -320,13 +324,12 @@ def _abstract(lines: list[str], tag: str) -> str:
     line of the same paragraph.
     """
     pieces: list[str] = []
-    for line in lines:
-        match = TAG_LINE.match(line)
-        if match:
+    for line, (found, value) in zip(item.lines, item.tags, strict=True):
+        if found is not None:
             if pieces:
                 break
-            if match.group(1) == tag:
-                pieces.append(fold_lines(match.group(2) or ""))
+            if found == tag:
+                pieces.append(fold_lines(value))
         elif pieces:
             pieces.append(fold_lines(line))
     paragraphs: list[str] = []

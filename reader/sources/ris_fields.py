@@ -5,6 +5,7 @@ export writes) back into the record."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
@@ -50,9 +51,10 @@ _MODELED = frozenset(
 
 
 def csl_and_extra(
-    tags: Tags, lines: list[str]
+    tags: Tags, lines: Iterable[tuple[str | None, str]]
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-    """The CSL variables of a record, and its tags the record does not model (verbatim)."""
+    """The CSL variables of a record, and its tags the record does not model (verbatim);
+    ``lines`` are the tag and value of each of its lines (None for a continuation line)."""
     code = fold_lines(first(tags, "TY")).upper()
     csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
     for tag, variable in _NAME_TAGS.items():
@@ -108,10 +110,9 @@ def csl_and_extra(
     if accessed:
         csl["accessed"] = {"date-parts": [accessed]}
     kept: dict[str, Any] = {"@type": code} if code else {}
-    for line in lines:
-        match = TAG_LINE.match(line)
-        if match and match.group(1) not in _MODELED and (match.group(2) or "").strip():
-            kept.setdefault(match.group(1), []).append(match.group(2).strip())
+    for found, value in lines:
+        if found is not None and found not in _MODELED and value.strip():
+            kept.setdefault(found, []).append(value.strip())
     if len(notes) > 1:
         kept["N1"] = notes[1:]
     if number_from_m1:
