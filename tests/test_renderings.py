@@ -4,6 +4,7 @@ and a memo that is missing, unusable or made by another renderer is only time lo
 
 from __future__ import annotations
 
+import ast
 import json
 import sqlite3
 from pathlib import Path
@@ -12,8 +13,9 @@ import pytest
 
 from reader.cite.export import export
 from reader.library import Library
+from reader.text import renderings as renderings_module
 from reader.text.render import rendered_as, to_plain
-from reader.text.renderings import MEMO_FILE, Renderings
+from reader.text.renderings import MEMO_FILE, RENDERER_MODULES, Renderings
 
 TEX = "We bound $\\mathcal{O}(n^2)$ steps with \\emph{tight} limits."
 
@@ -124,3 +126,20 @@ def test_the_own_export_again_is_unchanged_whatever_the_memo(
     for paper in tex_library.store.iter_papers():
         if "\\emph" in paper.abstract:
             assert again.recall(paper.abstract) == to_plain(paper.abstract)
+
+
+def test_the_renderers_digest_is_made_of_every_module_rendering_runs_on() -> None:
+    """A change to any module the renderer imports must retire the renderings it made."""
+    folder = Path(renderings_module.__file__).parent
+    found: set[str] = set()
+    waiting = ["render"]
+    while waiting:
+        name = waiting.pop()
+        found.add(name)
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reader.text."):
+                module = node.module.rsplit(".", 1)[1]
+                if module not in found:
+                    waiting.append(module)
+    assert found == set(RENDERER_MODULES)

@@ -8,8 +8,8 @@ rendering read back (see :mod:`reader.store.echo`): the index build remembers wh
 rendered, and the import recalls it instead of rendering thousands of abstracts again.
 
 A rendering is filed under a digest of its source, and the memo says which renderer made
-its renderings (a digest of the code of ``reader.text`` and of the versions of pylatexenc
-and of Unicode's tables): a changed renderer never answers with what an older one made,
+its renderings (a digest of the renderer's code and of the versions of pylatexenc and of
+Unicode's tables): a changed renderer never answers with what an older one made,
 and replaces it. The file is derived data: losing it costs time
 only, and a memo that cannot be read or written is passed over.
 """
@@ -29,12 +29,18 @@ MEMO_FILE = "renderings.sqlite"
 _BUSY_SECONDS = 0.5
 
 
+#: The modules a rendering is made by: reader.text.render and what it imports of
+#: reader.text (a test keeps the list whole).
+RENDERER_MODULES = ("render", "latex", "protect", "markers", "texscripts")
+
+
 @functools.cache
 def renderer() -> bytes:
-    """A digest of what makes a rendering: the code of reader.text and the versions of
-    the libraries and tables it renders with."""
+    """A digest of what makes a rendering: the code of the renderer's modules and the
+    versions of the library and the tables it renders with."""
     made_of = hashlib.blake2b(digest_size=16)
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for name in RENDERER_MODULES:
+        path = Path(__file__).with_name(f"{name}.py")
         made_of.update(path.name.encode())
         made_of.update(path.read_bytes())
     made_of.update(version("pylatexenc").encode())
