@@ -240,7 +240,8 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     for paper in papers:
         click.echo(paper_line(paper))
     if len(outcome.ids) > len(papers):
-        click.echo(f"Showing {len(papers)} of {len(outcome.ids)}; --limit N shows more.", err=True)
+        shown = f"Showing {len(papers):,} of {len(outcome.ids):,}"
+        click.echo(f"{shown}; --limit N shows more.", err=True)
 
 
 @cli.command()

@@ -63,7 +63,7 @@ class CitationsFeature(AppBase):
             self.notify(str(exc), severity="error")
             return
         label = choice_label(fmt, style)
-        what = label if len(papers) == 1 else f"{len(papers)} papers as {label}"
+        what = label if len(papers) == 1 else f"{len(papers):,} papers as {label}"
         outcome = copy_text(
             text, what, osc52=self.send_osc52, file=self.library.paths.clipboard_file,
             routes=configured_routes(self.config.clipboard),
@@ -99,7 +99,7 @@ class CitationsFeature(AppBase):
         ids = sorted(self.marked) if self.marked else list(self.paper_list.ids)
         if not ids:
             return
-        what = f"{len(ids)} marked" if self.marked else f"the {len(ids)} papers shown"
+        what = f"{len(ids):,} marked" if self.marked else f"the {len(ids):,} papers shown"
 
         def chosen(path: str | None) -> None:
             if path:
@@ -132,6 +132,6 @@ def derived_warning(papers: list[Paper]) -> str:
             "marked so; e gives it the real title"
         )
     return (
-        f"{len(papers)} of these titles were derived from the abstract and are cited marked "
+        f"{len(papers):,} of these titles were derived from the abstract and are cited marked "
         "so; e on each gives it the real title"
     )

@@ -90,7 +90,7 @@ class CitePicker(ModalScreen[tuple[str, str] | None]):
         except CitationError as exc:
             text = f"Cannot render this choice: {exc}"
         if len(self.papers) > 20:
-            text += f"\n… and {len(self.papers) - 20} more"
+            text += f"\n… and {len(self.papers) - 20:,} more"
         self.query_one("#picker-preview", Static).update(text)
 
     def action_cancel(self) -> None:
