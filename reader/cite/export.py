@@ -73,15 +73,18 @@ _MAX_FILENAME = 100
 _YAML_BREAKS = {"\u0085": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
 
 
-def export(papers: Sequence[Paper], fmt: str, path: Path | None = None) -> str:
-    """The papers in an export format; written to ``path`` (atomically) when one is given.
+def export(
+    papers: Sequence[Paper], fmt: str, path: Path | None = None, *, compact: bool = False
+) -> str:
+    """The papers in an export format; written to ``path`` (atomically) when one is given;
+    ``compact``: CSL-JSON on one line (see :func:`reader.cite.formats.render`).
 
     Formats: ``bibtex``, ``biblatex``, ``csljson`` (as :func:`reader.cite.formats.render`), ``ris``,
     ``markdown`` (a section per paper), ``csv`` (one row per paper, ``CSV_COLUMNS``) and
     ``json`` (every field of every paper). Raises :class:`CitationError` for another format.
     """
     if fmt in ("bibtex", "biblatex", "csljson"):
-        text = render(papers, fmt)
+        text = render(papers, fmt, compact=compact)
     elif fmt == "ris":
         from reader.cite.ris_writer import ris_records
 

@@ -57,6 +57,7 @@ def render(
     *,
     output: str = "text",
     bibtex_unicode: bool = True,
+    compact: bool = False,
 ) -> str:
     """The papers in one citation format; ``style`` and ``output`` apply to ``text`` only.
 
@@ -65,6 +66,8 @@ def render(
 
     ``output`` is ``text`` (plain, for the clipboard), ``markdown`` or ``html``.
     ``bibtex_unicode`` False writes non-ASCII characters as LaTeX commands (classic BibTeX).
+    ``compact`` writes CSL-JSON on one line: the same items, made several times faster
+    (indented JSON is written by Python's pure-Python encoder), for a reader, not a person.
     Raises :class:`CitationError` for an unknown format, output or style, or a broken style file.
     """
     if fmt not in FORMATS:
@@ -81,7 +84,8 @@ def render(
             bibtex_entry(p, unicode=bibtex_unicode, biblatex=fmt == "biblatex") for p in papers
         )
     if fmt == "csljson":
-        return json.dumps([csl_item(p) for p in papers], ensure_ascii=False, indent=2)
+        items = [csl_item(p) for p in papers]
+        return json.dumps(items, ensure_ascii=False, indent=None if compact else 2)
     keys = [entry_key(p) for p in papers]
     if fmt == "key":
         return "\n".join(keys)

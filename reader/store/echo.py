@@ -131,7 +131,8 @@ class ExportEcho:
         """The paper with this abstract exported in the format and imported again (None
         if it reads as no record)."""
         paper = paper_of(self.current, abstract)
-        records = read_back(export([paper], self.fmt), self.fmt)
+        # Compact: the spaces of an indented export are nothing to its reader.
+        records = read_back(export([paper], self.fmt, compact=True), self.fmt)
         return records[0] if len(records) == 1 else None
 
     @cached_property
