@@ -65,6 +65,15 @@ def test_a_memo_that_cannot_be_opened_is_passed_over(tmp_path: Path) -> None:
     assert missing.recall(TEX) is None
 
 
+def test_a_memo_that_is_no_database_is_made_anew_when_written(tmp_path: Path) -> None:
+    (tmp_path / MEMO_FILE).write_bytes(b"not a database, but garbage " * 100)
+    assert Renderings(tmp_path / MEMO_FILE).recall(TEX) is None
+    memo = Renderings(tmp_path / MEMO_FILE)
+    memo.note(TEX, to_plain(TEX))
+    memo.save()
+    assert Renderings(tmp_path / MEMO_FILE).recall(TEX) == to_plain(TEX)
+
+
 def test_to_plain_answers_with_a_rendering_made_before() -> None:
     with rendered_as({TEX: "made before"}):
         assert to_plain(TEX) == "made before"

@@ -73,13 +73,36 @@ class Renderings:
 
     def _connection(self, create: bool) -> sqlite3.Connection | None:
         """The memo's connection, opened first time (None when there is no memo to read,
-        or it cannot be used)."""
+        or it cannot be used). A file that is no database is made anew when the memo is
+        to be written: what it held is derived."""
         if self._conn is not None or self._unusable:
             return self._conn
         if not create and not self.path.exists():
             return None
         try:
-            conn = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None)
+            conn, made_by = self._open()
+        except sqlite3.DatabaseError:
+            if not create:
+                self._unusable = True
+                return None
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+                conn, made_by = self._open()
+            except (sqlite3.Error, OSError):
+                self._unusable = True
+                return None
+        except (sqlite3.Error, OSError):
+            self._unusable = True
+            return None
+        self._conn = conn
+        self._current = made_by is not None and made_by[0] == renderer()
+        return conn
+
+    def _open(self) -> tuple[sqlite3.Connection, tuple[bytes] | None]:
+        """A connection to the memo, its tables made, and the renderer it says made them."""
+        conn = sqlite3.connect(self.path, timeout=_BUSY_SECONDS, isolation_level=None)
+        try:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             # A rendering is found by a 64-bit digest as its rowid: a row holds about a
@@ -90,12 +113,10 @@ class Renderings:
             )
             conn.execute("CREATE TABLE IF NOT EXISTS renderer (digest BLOB NOT NULL)")
             made_by = conn.execute("SELECT digest FROM renderer").fetchone()
-        except (sqlite3.Error, OSError):
-            self._unusable = True
-            return None
-        self._conn = conn
-        self._current = made_by is not None and made_by[0] == renderer()
-        return conn
+        except BaseException:
+            conn.close()
+            raise
+        return conn, made_by
 
     def recall(self, source: str) -> str | None:
         """The plain text ``source`` was rendered as, if remembered."""
