@@ -221,7 +221,7 @@ async def test_esc_during_a_failing_save_keeps_the_editor_open_with_no_cut_draft
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     (tmp_path / "tmp").mkdir()
     database = library.paths.database
-    big = "pasted words " * 20_000  # 260 KB, far past the limit
+    big = "pasted words " * 2_000  # 26 KB, far past the limit of 2 KB
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
