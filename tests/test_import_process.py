@@ -5,6 +5,8 @@ process's reports."""
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -17,6 +19,7 @@ import reader.ui.features.imports as app_module
 import reader.ui.live as live_module
 from reader.library import Library
 from reader.library.import_process import (
+    EventWriter,
     ImportProcess,
     run_import,
     summary_from_json,
@@ -197,3 +200,14 @@ def test_an_import_summary_survives_its_trip_between_processes() -> None:
     whole = ImportSummary(read=3, new=1, merged=1, skipped=1, retitled=1, reports=[part],
                           warnings=["w"], previous="2026-01-01T00:00")
     assert summary_from_json(summary_to_json(whole)) == whole
+
+
+def test_the_first_progress_of_a_kind_is_sent_at_once() -> None:
+    """The index's first published part is told at once (a search typed meanwhile answers
+    from it), then every EVENT_EVERY steps, and the last."""
+    out = io.StringIO()
+    report = EventWriter(out).progress("indexing")
+    for done in (200, 400, 600, 700, 1300, 1400):
+        report(done, 1400)
+    sent = [json.loads(line)["done"] for line in out.getvalue().splitlines()]
+    assert sent == [200, 700, 1300, 1400]

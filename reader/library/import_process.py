@@ -87,11 +87,14 @@ class EventWriter:
             self._out = None
 
     def progress(self, kind: str) -> Callable[[int, int], None]:
-        """A progress callback sending ``kind`` events every EVENT_EVERY steps and at the
-        last."""
+        """A progress callback sending ``kind`` events at the first step, every EVENT_EVERY
+        steps and at the last."""
 
         def report(done: int, total: int) -> None:
-            if done >= total or done - self._last.get(kind, 0) >= EVENT_EVERY:
+            # The first at once: for the index, it says its first part is published, and a
+            # search typed meanwhile can answer from it.
+            last = self._last.get(kind)
+            if last is None or done >= total or done - last >= EVENT_EVERY:
                 self._last[kind] = done
                 self.send(kind, done=done, total=total)
 
