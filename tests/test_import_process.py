@@ -47,7 +47,7 @@ def hold_after_first_batch(database: Path, before: int) -> tuple[sqlite3.Connect
     committed by then."""
     conn = sqlite3.connect(database, timeout=0, isolation_level=None, check_same_thread=False)
     while conn.execute("SELECT count(*) FROM papers").fetchone()[0] == before:
-        threading.Event().wait(0.002)
+        threading.Event().wait(0.02)
     # Tried again at once, never after a busy handler's sleep: the import frees the lock
     # only for the moment between two batches, and a sleeping waiter would miss them all.
     while True:
