@@ -261,3 +261,49 @@ def test_entries_without_abstract_or_ids_are_known_by_title_and_year(
     assert (again.new, again.unchanged) == (0, 1)
     other_year = PaperRecord(abstract="", title=record.title, year=1906)
     assert empty_library.store.import_records([other_year], "b.bib", "bibtex").new == 1
+
+
+@pytest.mark.parametrize("stand_in", ["N/A", ".", "No abstract available.", "TBD"])
+def test_papers_sharing_a_stand_in_for_an_abstract_stay_apart(
+    empty_library: Library, tmp_path: Path, stand_in: str
+) -> None:
+    """Sources write a stand-in where a paper has no abstract: two unrelated papers with
+    the same one, imported one after the other, are two papers, each as its source said."""
+    first = tmp_path / "a.bib"
+    first.write_text(
+        "@article{alpha2020, title={Quantum Entropy Bounds}, author={Smith, Alice},"
+        f" journal={{Phys Rev}}, year={{2020}}, abstract={{{stand_in}}}}}\n",
+        encoding="utf-8",
+    )
+    second = tmp_path / "b.bib"
+    second.write_text(
+        "@inproceedings{beta2023, title={Deep Learning for Protein Folding},"
+        " author={Jones, Bob}, booktitle={NeurIPS}, year={2023},"
+        f" abstract={{{stand_in}}}}}\n",
+        encoding="utf-8",
+    )
+    empty_library.import_files([first], sync=False)
+
+    summary = empty_library.import_files([second], sync=False)
+
+    assert (summary.new, summary.merged) == (1, 0)
+    papers = {p.citekey: p for p in empty_library.store.iter_papers()}
+    assert papers["alpha2020"].title == "Quantum Entropy Bounds"
+    assert papers["alpha2020"].authors == ["Alice Smith"]
+    assert papers["beta2023"].title == "Deep Learning for Protein Folding"
+    assert papers["beta2023"].year == 2023
+
+
+def test_the_same_stand_in_under_the_same_title_is_still_one_paper(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    entry = (
+        "@article{alpha2020, title={Quantum Entropy Bounds}, author={Smith, Alice},"
+        " journal={Phys Rev}, year={2020}, abstract={N/A}}\n"
+    )
+    (tmp_path / "a.bib").write_text(entry, encoding="utf-8")
+    (tmp_path / "b.bib").write_text(entry.replace("Phys Rev", "Physical Review"), "utf-8")
+    empty_library.import_files([tmp_path / "a.bib"], sync=False)
+    summary = empty_library.import_files([tmp_path / "b.bib"], sync=False)
+    assert summary.new == 0
+    assert empty_library.store.count() == 1

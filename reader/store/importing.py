@@ -40,6 +40,10 @@ CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 # Formats the library exports and reads back, whose own export of a paper is no news.
 _ECHOED = ("bibtex", "ris", "csljson")
 # Columns a richer record fills in when the library has nothing there yet.
+# An abstract of fewer words is no identity of a paper when titles disagree: a source's
+# stand-in for a missing abstract ("N/A", ".", "No abstract available.") is shared by
+# unrelated papers.
+PLACEHOLDER_WORDS = 12
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 _MERGE_COLUMNS = (
     "id, title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
@@ -267,18 +271,30 @@ class _Import:
         """Whether a paper found by its abstract or title is the record's paper.
 
         Different DOIs, arXiv ids or OpenReview ids are different papers; a title (with its
-        year) needs the first authors to agree; and a paper an earlier record of this file
-        already stands for is this one only if the two records say the same.
+        year) needs the first authors to agree; an abstract too short to tell papers apart
+        ("N/A", "No abstract available.") needs the titles to agree; and a paper an earlier
+        record of this file already stands for is this one only if the two records say the
+        same.
         """
         if paper_id in self.met:
             return self.met[paper_id] == prepared.fingerprint
         row = self.conn.execute(
-            "SELECT doi, arxiv_id, openreview_id, authors FROM papers WHERE id = ?", (paper_id,)
+            "SELECT doi, arxiv_id, openreview_id, authors, title, title_derived FROM papers "
+            "WHERE id = ?", (paper_id,)
         ).fetchone()
         if row is None:
             return False
         pairs = zip(ids, row[:3], strict=True)
         if any(mine and theirs and mine != theirs for mine, theirs in pairs):
+            return False
+        record = prepared.record
+        if (
+            how == "abstract"
+            and len(record.abstract.split()) < PLACEHOLDER_WORDS
+            and not record.title_derived
+            and not row[5]
+            and _norm(record.title) != _norm(row[4])
+        ):
             return False
         if how == "title":
             theirs = [a for a in json.loads(row[3] or "[]") if not is_anonymous(a)]
