@@ -74,6 +74,26 @@ def test_a_memo_that_is_no_database_is_made_anew_when_written(tmp_path: Path) ->
     assert Renderings(tmp_path / MEMO_FILE).recall(TEX) == to_plain(TEX)
 
 
+def test_a_memo_damaged_inside_is_let_go_and_made_anew(tmp_path: Path) -> None:
+    memo = Renderings(tmp_path / MEMO_FILE)
+    for n in range(300):  # pages enough that damage past the first one is met by a read
+        memo.note(f"$x_{{{n}}}$ " + "words " * 200, f"x{n} " + "words " * 200)
+    memo.save()
+    memo.close()
+    with open(tmp_path / MEMO_FILE, "r+b") as fh:
+        fh.seek(4096)
+        fh.write(b"\xff" * 65536)
+
+    damaged = Renderings(tmp_path / MEMO_FILE)
+    assert damaged.recall("$x_{7}$ " + "words " * 200) is None
+    damaged.note(TEX, to_plain(TEX))
+    damaged.save()
+    again = Renderings(tmp_path / MEMO_FILE)
+    assert again.recall(TEX) == to_plain(TEX)
+    with sqlite3.connect(tmp_path / MEMO_FILE) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
 def test_to_plain_answers_with_a_rendering_made_before() -> None:
     with rendered_as({TEX: "made before"}):
         assert to_plain(TEX) == "made before"

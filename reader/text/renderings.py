@@ -48,6 +48,11 @@ def renderer() -> bytes:
     return made_of.digest()
 
 
+def _damaged(exc: sqlite3.Error) -> bool:
+    """Whether an error says the memo's file is damaged or no database."""
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
 def _key(source: str) -> int:
     """The rowid a source's rendering is filed under: 64 bits of its digest."""
     digest = hashlib.blake2b(source.encode("utf-8", "surrogatepass"), digest_size=8).digest()
@@ -65,6 +70,8 @@ class Renderings:
         self._noted: dict[int, str] = {}
         #: Whether the memo's renderings were made by this renderer.
         self._current = False
+        #: Whether the memo was found damaged (it is made anew at the next save).
+        self._damaged = False
 
     @classmethod
     def in_index(cls, index: Path) -> Renderings:
@@ -81,20 +88,18 @@ class Renderings:
             return None
         try:
             conn, made_by = self._open()
-        except sqlite3.DatabaseError:
-            if not create:
+        except (sqlite3.Error, OSError) as exc:
+            damaged = isinstance(exc, sqlite3.Error) and _damaged(exc)
+            if not (create and damaged):
                 self._unusable = True
+                self._damaged = damaged
                 return None
             try:
-                for suffix in ("", "-wal", "-shm"):
-                    Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+                self._remove()
                 conn, made_by = self._open()
             except (sqlite3.Error, OSError):
                 self._unusable = True
                 return None
-        except (sqlite3.Error, OSError):
-            self._unusable = True
-            return None
         self._conn = conn
         self._current = made_by is not None and made_by[0] == renderer()
         return conn
@@ -130,7 +135,9 @@ class Renderings:
             row = conn.execute(
                 "SELECT plain FROM renderings WHERE key = ?", (_key(source),)
             ).fetchone()
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
+            if _damaged(exc):
+                self._let_go(damaged=True)
             return None
         return row[0] if row else None
 
@@ -144,6 +151,8 @@ class Renderings:
         """Write what was noted, in one transaction; what another renderer made goes."""
         if not self._noted:
             return
+        if self._damaged:
+            self._remove()
         conn = self._connection(create=True)
         if conn is None:
             self._noted.clear()
@@ -161,9 +170,29 @@ class Renderings:
                     self._noted.items(),
                 )
             self._current = True
-        except sqlite3.Error:
-            pass  # a memo busy or on a full disk: its renderings are made again next time
+        except sqlite3.Error as exc:
+            # A memo busy or on a full disk: its renderings are made again next time; a
+            # damaged one is made anew then.
+            if _damaged(exc):
+                self._let_go(damaged=True)
         self._noted.clear()
+
+    def _let_go(self, *, damaged: bool) -> None:
+        """Stop using the memo's connection (a damaged memo is removed at the next save)."""
+        self.close()
+        self._unusable = True
+        self._current = False
+        self._damaged = damaged
+
+    def _remove(self) -> None:
+        """Remove the memo's files, to make it anew."""
+        self.close()
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        except OSError:
+            return
+        self._unusable = self._damaged = False
 
     def close(self) -> None:
         """Close the memo's connection (what was noted and not saved is let go)."""
