@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from whoosh import index as whoosh_index
+from whoosh.reading import SegmentReader
 
 from reader.errors import IndexBusy, IndexStopped
 from reader.models import Paper
@@ -24,6 +25,39 @@ from reader.text.renderings import Renderings
 # are read from disk as needed.
 #: A zero-argument callable yielding papers; picklable, so a worker process can call it.
 PaperSource = Callable[[], Iterable[Paper]]
+
+
+#: A commit of a catch-up merges the index's smallest segments, together holding at most
+#: this many documents, once there are MERGE_FEWEST of them.
+MERGE_AT_MOST = 2_000
+MERGE_FEWEST = 4
+
+
+def merge_small(writer: Any, segments: list[Any]) -> list[Any]:
+    """The segments a commit keeps, after merging the smallest into its own (a merge
+    policy, as Whoosh's ``mergetype``).
+
+    Whoosh's MERGE_SMALL merges every segment below the first point where their documents
+    are fewer than a Fibonacci number of their count: once an index has twenty segments
+    (a build in parts and a few imports make them), that is nearly all of it, merged
+    through Whoosh's slow pool: minutes and hundreds of megabytes for a note edited. Here
+    a merge is bounded: small segments only, a few thousand documents at most.
+    """
+    chosen: list[Any] = []
+    total = 0
+    for segment in sorted(segments, key=lambda s: s.doc_count_all()):
+        count = segment.doc_count_all()
+        if total + count > MERGE_AT_MOST:
+            break
+        chosen.append(segment)
+        total += count
+    if len(chosen) < MERGE_FEWEST:
+        return list(segments)
+    for segment in chosen:
+        reader = SegmentReader(writer.storage, writer.schema, segment)
+        writer.add_reader(reader)
+        reader.close()
+    return [s for s in segments if all(s is not c for c in chosen)]
 
 
 def _documents(papers: Iterable[Paper], renderings: Renderings) -> Iterator[dict[str, object]]:
@@ -56,7 +90,7 @@ def _write_all(
     except BaseException:
         writer.cancel()
         raise
-    writer.commit()
+    writer.commit(mergetype=merge_small)
     return count
 
 

@@ -1,0 +1,39 @@
+"""Small writes keep the index small to change: a catch-up's commit merges only the
+smallest segments, never the large ones a build wrote."""
+
+from __future__ import annotations
+
+import pytest
+from whoosh import index as whoosh_index
+
+import reader.search.index_writing as index_writing
+from reader.library import Library
+
+
+def _segments(library: Library) -> dict[str, int]:
+    ix = whoosh_index.open_dir(str(library.paths.index))
+    try:
+        return {s.segment_id(): s.doc_count_all() for s in ix._segments()}
+    finally:
+        ix.close()
+
+
+def test_catch_ups_merge_small_segments_and_never_a_large_one(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The sample's segment (38 papers) stands for a large one.
+    monkeypatch.setattr(index_writing, "MERGE_AT_MOST", 20)
+    large = {name for name, count in _segments(library).items() if count > 20}
+    assert large
+    ids = library.store.all_ids()[:25]
+
+    for paper_id in ids:  # a star at a time, each indexed on its own
+        library.set_starred(paper_id, True)
+
+    after = _segments(library)
+    assert large <= set(after)
+    assert len(after) < 10  # 25 one-paper segments did not pile up
+    # At most 20 merged, and the commit's own paper beside them.
+    assert all(count <= 21 for name, count in after.items() if name not in large)
+    assert sorted(library.search("is:starred").ids) == sorted(ids)
+    assert library.search("transport").ids  # the large segment still answers
