@@ -13,6 +13,8 @@ import json
 import pickle
 import re
 import struct
+import subprocess
+import sys
 import threading
 import zlib
 from pathlib import Path
@@ -23,6 +25,8 @@ from whoosh import index as whoosh_index
 
 import reader.library.indexing as library_module
 import reader.search.build_processes as build_processes
+import reader.ui.features.imports as imports_module
+import reader.ui.live as live_module
 from reader.library import Library
 from reader.resources import sample_files
 from reader.search.index import SearchIndex
@@ -403,3 +407,76 @@ async def test_the_reader_searches_as_another_processs_import_is_indexed(
         go.set()
         await until(pilot, lambda: "partial" not in str(status.render())
                     and len(app.paper_list.ids) == sample + 80)
+
+
+async def test_a_search_follows_another_processs_build_to_its_end(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While another process (the import process of a window that has quit) indexes a
+    list, a search shown in this reader runs again as each part is published and once
+    the build is over, though this reader indexed nothing itself."""
+    # The reader notices the other's commit late, so that the other builds first.
+    monkeypatch.setattr(live_module, "POLL_SECONDS", 2.0)
+    monkeypatch.setattr(imports_module, "INDEX_RETRY_SECONDS", 0.2)
+    held, go = tmp_path / "held", tmp_path / "go"
+    script = tmp_path / "elsewhere.py"
+    script.write_text(ELSEWHERE, encoding="utf-8")
+    source = write_openreview(tmp_path / "a.jsonl", 80)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"setting")
+        await app.workers.wait_for_complete()
+        sample = len(app.paper_list.ids)
+        other = subprocess.Popen(
+            [sys.executable, str(script), str(library.paths.root), str(source), str(held),
+             str(go)], cwd=Path(__file__).resolve().parent.parent,
+        )
+        try:
+            await until(pilot, held.exists, "the other build held at its second part")
+            status = app.query_one("#status")
+            await until(pilot, lambda: re.search(r"partial: [1-7]0 of 80 indexed",
+                                                 str(status.render())), "a part followed")
+            assert sample < len(app.paper_list.ids) < sample + 80
+            go.touch()
+            await until(pilot, lambda: other.poll() is not None, "the other build ended")
+            assert other.returncode == 0
+            await until(pilot, lambda: "partial" not in str(status.render())
+                        and len(app.paper_list.ids) == sample + 80, "the end followed")
+        finally:
+            if other.poll() is None:
+                other.kill()
+                other.wait()
+
+
+# The other process: imports a list and indexes it in parts, holding at the second part
+# published until told to go on.
+ELSEWHERE = """
+import sys, time
+from pathlib import Path
+import reader.library.indexing as library_module
+import reader.search.build_processes as build_processes
+from reader.library import Library
+
+def main():
+    root, source, held, go = map(Path, sys.argv[1:])
+    library_module.PARALLEL_MIN = 1
+    library_module.INDEX_PROCS = 2
+    build_processes.FIRST_SEGMENT = 10
+    library = Library(root)
+    library.import_files([source], sync=False)
+    publish = library.index._published
+
+    def published(generation, total, indexed):
+        publish(generation, total, indexed)
+        if indexed > 10 and not held.exists():
+            held.touch()
+            while not go.exists():
+                time.sleep(0.02)
+
+    library.index._published = published
+    library.sync_index()
+    library.close()
+
+if __name__ == "__main__":
+    main()
+"""

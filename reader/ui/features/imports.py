@@ -249,7 +249,10 @@ class ImportsFeature(AppBase):
         action_quit) and none starts."""
         if self._quitting:
             return
-        if self.library.index_partial() is not None:
+        building = self.library.index_partial()
+        if building is not None:
+            # Another process builds: a search shown follows what it publishes.
+            self.call_from_thread(self._published_elsewhere, building[0])
             self.call_from_thread(self._sync_later)
             return
         reported = False
@@ -264,10 +267,25 @@ class ImportsFeature(AppBase):
             return
         if reported:
             self.call_from_thread(self._caught_up)
-        if indexed and self._index_ready:
+        if (indexed or self._shown_partial()) and self._index_ready:
+            # A search shown over part of the index (this build's or another process's)
+            # runs again over all of it.
             self.call_from_thread(self._rerun_query)
         if self.library.index_state() != "ok":
             self.call_from_thread(self._sync_later)  # another process held the index
+
+    def _shown_partial(self) -> bool:
+        """Whether the search shown was answered over part of the index."""
+        outcome = self.outcome
+        return outcome is not None and (outcome.notice or "").startswith("partial")
+
+    def _published_elsewhere(self, published: int) -> None:
+        """Another process's build has published ``published`` papers: a search shown runs
+        again when that is more than it was answered over."""
+        if published != self._published:
+            self._published = published
+            if published:
+                self._rerun_query()
 
     def _sync_later(self) -> None:
         if not self._sync_due and not self._quitting:
