@@ -112,7 +112,8 @@ def export_cmd(
     if out is None:
         click.echo(written.rstrip("\n"))
     else:
-        click.echo(f"Exported {len(papers):,} papers as {chosen} to {out}")
+        noun = "paper" if len(papers) == 1 else "papers"
+        click.echo(f"Exported {len(papers):,} {noun} as {chosen} to {out}")
 
 
 @cli.group()

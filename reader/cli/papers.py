@@ -187,7 +187,8 @@ def _undo(library: Library) -> None:
     result = library.undo_last_import()
     if result is None:
         raise UserError("there is no import to undo")
-    click.echo(f"Removed {result.removed:,} papers added by the import of {result.path}.")
+    noun = "paper" if result.removed == 1 else "papers"
+    click.echo(f"Removed {result.removed:,} {noun} added by the import of {result.path}.")
     if result.kept:
         keys = ", ".join(key for _, key in result.kept[:20])
         more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""

@@ -119,8 +119,9 @@ class CitationsFeature(AppBase):
         except (CitationError, OSError) as exc:
             self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
             return
+        noun = "paper" if len(ids) == 1 else "papers"
         self.call_from_thread(
-            self.notify, f"Exported {len(ids):,} papers as {fmt} to {path}", title="Exported"
+            self.notify, f"Exported {len(ids):,} {noun} as {fmt} to {path}", title="Exported"
         )
 
 

@@ -105,7 +105,7 @@ def export_prompt(what: str) -> PromptScreen:
     """Ask where to export papers."""
     return PromptScreen(
         f"Export {what}",
-        "file to write (→ completes): .bib, .json, .csl.json, .md, .csv",
+        "file to write (→ completes): .bib, .ris, .csl.json, .json, .md, .csv",
         "The format follows the file name: .bib BibTeX, .csl.json CSL-JSON, .json every field, "
         ".md Markdown with notes, .csv a table.",
         PathSuggester(),
