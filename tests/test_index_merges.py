@@ -22,18 +22,25 @@ def test_catch_ups_merge_small_segments_and_never_a_large_one(
     library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The sample's segment (38 papers) stands for a large one.
-    monkeypatch.setattr(index_writing, "MERGE_AT_MOST", 20)
-    large = {name for name, count in _segments(library).items() if count > 20}
+    monkeypatch.setattr(index_writing, "MERGE_BELOW", 20)
+    large = {name for name, count in _segments(library).items() if count >= 20}
     assert large
-    ids = library.store.all_ids()[:25]
+    ids = library.store.all_ids()
 
-    for paper_id in ids:  # a star at a time, each indexed on its own
+    for paper_id in ids[:25]:  # a star at a time, each indexed on its own
         library.set_starred(paper_id, True)
 
     after = _segments(library)
     assert large <= set(after)
     assert len(after) < 10  # 25 one-paper segments did not pile up
-    # At most 20 merged, and the commit's own paper beside them.
-    assert all(count <= 21 for name, count in after.items() if name not in large)
-    assert sorted(library.search("is:starred").ids) == sorted(ids)
+    grown = {name for name, count in after.items() if count >= 20} - large
+    assert grown  # small ones merged until one grew past the bound...
+
+    for paper_id in ids[25:33]:
+        library.set_starred(paper_id, True)
+
+    later = _segments(library)
+    assert large | grown <= set(later)  # ...and it is never merged again
+    assert len(later) < 10
+    assert sorted(library.search("is:starred").ids) == sorted(ids[:33])
     assert library.search("transport").ids  # the large segment still answers

@@ -27,9 +27,9 @@ from reader.text.renderings import Renderings
 PaperSource = Callable[[], Iterable[Paper]]
 
 
-#: A commit of a catch-up merges the index's smallest segments, together holding at most
-#: this many documents, once there are MERGE_FEWEST of them.
-MERGE_AT_MOST = 2_000
+#: A commit of a catch-up merges the index's segments of fewer documents than this (those
+#: of small writes: a star, a note, a short list) once there are MERGE_FEWEST of them.
+MERGE_BELOW = 100
 MERGE_FEWEST = 4
 
 
@@ -41,16 +41,10 @@ def merge_small(writer: Any, segments: list[Any]) -> list[Any]:
     are fewer than a Fibonacci number of their count: once an index has twenty segments
     (a build in parts and a few imports make them), that is nearly all of it, merged
     through Whoosh's slow pool: minutes and hundreds of megabytes for a note edited. Here
-    a merge is bounded: small segments only, a few thousand documents at most.
+    only segments of small writes are merged, so a merge stays small, and a segment that
+    has grown past MERGE_BELOW is never merged again.
     """
-    chosen: list[Any] = []
-    total = 0
-    for segment in sorted(segments, key=lambda s: s.doc_count_all()):
-        count = segment.doc_count_all()
-        if total + count > MERGE_AT_MOST:
-            break
-        chosen.append(segment)
-        total += count
+    chosen = [s for s in segments if s.doc_count_all() < MERGE_BELOW]
     if len(chosen) < MERGE_FEWEST:
         return list(segments)
     for segment in chosen:
