@@ -106,7 +106,7 @@ def export_prompt(what: str) -> PromptScreen:
     return PromptScreen(
         f"Export {what}",
         "file to write (→ completes): .bib, .ris, .csl.json, .json, .md, .csv",
-        "The format follows the file name: .bib BibTeX, .csl.json CSL-JSON, .json every field, "
-        ".md Markdown with notes, .csv a table.",
+        "The format follows the file name: .bib BibTeX, .ris RIS, .csl.json CSL-JSON, "
+        ".json every field, .md Markdown with notes, .csv a table.",
         PathSuggester(),
     )
