@@ -80,8 +80,7 @@ class Renderings:
 
     def _connection(self, create: bool) -> sqlite3.Connection | None:
         """The memo's connection, opened first time (None when there is no memo to read,
-        or it cannot be used). A file that is no database is made anew when the memo is
-        to be written: what it held is derived."""
+        or it cannot be used: a damaged one is made anew by the next save)."""
         if self._conn is not None or self._unusable:
             return self._conn
         if not create and not self.path.exists():
@@ -89,17 +88,9 @@ class Renderings:
         try:
             conn, made_by = self._open()
         except (sqlite3.Error, OSError) as exc:
-            damaged = isinstance(exc, sqlite3.Error) and _damaged(exc)
-            if not (create and damaged):
-                self._unusable = True
-                self._damaged = damaged
-                return None
-            try:
-                self._remove()
-                conn, made_by = self._open()
-            except (sqlite3.Error, OSError):
-                self._unusable = True
-                return None
+            self._unusable = True
+            self._damaged = isinstance(exc, sqlite3.Error) and _damaged(exc)
+            return None
         self._conn = conn
         self._current = made_by is not None and made_by[0] == renderer()
         return conn
@@ -137,7 +128,7 @@ class Renderings:
             ).fetchone()
         except sqlite3.Error as exc:
             if _damaged(exc):
-                self._let_go(damaged=True)
+                self._found_damaged()
             return None
         return row[0] if row else None
 
@@ -154,6 +145,10 @@ class Renderings:
         if self._damaged:
             self._remove()
         conn = self._connection(create=True)
+        if conn is None and self._damaged:
+            # What it held is derived: a file that is no database is made anew.
+            self._remove()
+            conn = self._connection(create=True)
         if conn is None:
             self._noted.clear()
             return
@@ -174,15 +169,14 @@ class Renderings:
             # A memo busy or on a full disk: its renderings are made again next time; a
             # damaged one is made anew then.
             if _damaged(exc):
-                self._let_go(damaged=True)
+                self._found_damaged()
         self._noted.clear()
 
-    def _let_go(self, *, damaged: bool) -> None:
-        """Stop using the memo's connection (a damaged memo is removed at the next save)."""
+    def _found_damaged(self) -> None:
+        """Stop using a memo found damaged; the next save makes it anew."""
         self.close()
-        self._unusable = True
+        self._unusable = self._damaged = True
         self._current = False
-        self._damaged = damaged
 
     def _remove(self) -> None:
         """Remove the memo's files, to make it anew."""
