@@ -3,6 +3,7 @@ another reader) within a second: new papers, stars, notes, read marks, and the c
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
+import reader.ui.live as live_module
 from reader.library import Library
 from reader.search import index_base
 from reader.ui.app import ReaderApp
@@ -279,3 +281,38 @@ async def test_a_window_finishes_the_index_that_an_import_killed_mid_build_left(
     finally:
         importing.kill()
         importing.wait()
+
+
+async def test_a_window_redraws_its_own_imports_batches_less_often(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawing each batch takes CPU from the import beside it: while the window's own
+    import runs, it reads the library at most every IMPORTING_SECONDS; otherwise at every
+    look that finds a commit."""
+    monkeypatch.setattr(live_module, "POLL_SECONDS", 0.02)
+    monkeypatch.setattr(live_module, "IMPORTING_SECONDS", 0.5)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        reads: list[float] = []
+        live = app.live
+        read = live._read
+
+        def counted() -> None:
+            reads.append(asyncio.get_running_loop().time())
+            read()
+
+        monkeypatch.setattr(live, "_read", counted)
+        assert live._watch is not None
+        monkeypatch.setattr(live._watch, "changed", lambda: True)  # a commit at every look
+        await pilot.pause(0.5)
+        alone = len(reads)
+        app._import_worker = object()  # type: ignore[assignment]
+        try:
+            reads.clear()
+            await pilot.pause(1.2)
+            importing = len(reads)
+        finally:
+            app._import_worker = None
+    assert alone >= 5
+    assert 1 <= importing <= 3

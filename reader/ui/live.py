@@ -9,6 +9,7 @@ in one transaction, and the app redraws what depends on what moved.
 from __future__ import annotations
 
 import sqlite3
+import time
 from typing import TYPE_CHECKING
 
 from reader.library import ChangeWatch, LibraryState, StoreError
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
 
 #: How often the window looks for writes made elsewhere (they show within twice this).
 POLL_SECONDS = 0.3
+#: While this window's own import runs, how often at most it redraws for its batches:
+#: drawing the list takes CPU from the import beside it on a small machine, and the
+#: import's end is drawn at once when the import says it is done.
+IMPORTING_SECONDS = 0.6
 
 
 class LiveLibrary:
@@ -28,6 +33,7 @@ class LiveLibrary:
         self._watch: ChangeWatch | None = None
         self._reading = False
         self._again = False
+        self._read_at = 0.0
 
     def start(self) -> None:
         """Read the state once, then look for commits every ``POLL_SECONDS``."""
@@ -37,6 +43,8 @@ class LiveLibrary:
 
     def poll(self) -> None:
         """Read the state again when something was committed since the last look."""
+        if self._app.importing and time.monotonic() - self._read_at < IMPORTING_SECONDS:
+            return
         if self._watch is None or not self._watch.changed():
             return
         if self._reading:
@@ -46,6 +54,7 @@ class LiveLibrary:
 
     def _read(self) -> None:
         self._reading = True
+        self._read_at = time.monotonic()
         self._app.run_worker(self._observe, thread=True, group="live", exit_on_error=False)
 
     def _observe(self) -> None:

@@ -167,6 +167,11 @@ class AppBase(App[None]):
         return self.query_one(PaperList)
 
     @property
+    def importing(self) -> bool:
+        """Whether an import started in this window is running (in its own process)."""
+        return self._import_worker is not None
+
+    @property
     def terms(self) -> frozenset[str]:
         """The words of the current query, for highlighting."""
         return self.outcome.terms if self.outcome else frozenset()
