@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -246,8 +247,12 @@ async def test_missing_index_is_rebuilt_at_start(library: Library) -> None:
     assert library.index_state() == "ok"
 
 
-async def test_i_imports_a_file_and_reports_the_summary(library: Library, tmp_path: Path) -> None:
-    path = tmp_path / "neurips.txt"
+async def test_i_imports_a_file_and_reports_the_summary(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Named from the working directory: a path typed key by key is slow to type.
+    monkeypatch.chdir(tmp_path)
+    path = Path("neurips.txt")
     path.write_text(
         "NeurIPS 2025 accepted papers\n\nWe introduce Quokka, a benchmark for marsupial "
         "vision models across many habitats and seasons.\n",
@@ -263,7 +268,7 @@ async def test_i_imports_a_file_and_reports_the_summary(library: Library, tmp_pa
         assert len(app.query_one(PaperList).ids) == 39
         messages = " ".join(n.message for n in app._notifications)
         assert "1 read: 1 new" in messages
-        await pilot.press("i", *str(tmp_path / "missing.txt"), "enter")
+        await pilot.press("i", *"missing.txt", "enter")
         await settle(app, pilot)
         messages = " ".join(n.message for n in app._notifications)
         assert "cannot read" in messages

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.screens.cite_picker import CitePicker
@@ -47,8 +49,11 @@ async def test_Y_picks_a_style_with_a_preview_and_remembers_it(library: Library)
         assert picker.query_one("#picker-choices").highlighted == 3  # type: ignore[attr-defined]
 
 
-async def test_x_exports_the_view_to_a_file(library: Library, tmp_path: Path) -> None:
-    out = tmp_path / "view.json"
+async def test_x_exports_the_view_to_a_file(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a short name: a path is typed key by key
+    out = Path("view.json")
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
