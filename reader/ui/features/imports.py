@@ -94,14 +94,8 @@ class ImportsFeature(AppBase):
             self._set_status_note(self._quit_note())
             return
         self._set_status_note(f"Indexing {done:,} of {total:,}…")
-        # A search shown over a partial index runs again as more of it is published.
         building = self.library.index_partial()
-        published = building[0] if building else 0
-        if published != self._published:
-            self._published = published
-            query = self.query_one(SearchBox).value
-            if published and (parse_query(query).text or parse_query(query).like):
-                self.run_search(query)
+        self._published_more(building[0] if building else 0)
 
     def _index_done(self) -> None:
         if self._quitting:
@@ -252,7 +246,7 @@ class ImportsFeature(AppBase):
         building = self.library.index_partial()
         if building is not None:
             # Another process builds: a search shown follows what it publishes.
-            self.call_from_thread(self._published_elsewhere, building[0])
+            self.call_from_thread(self._published_more, building[0])
             self.call_from_thread(self._sync_later)
             return
         reported = False
@@ -279,13 +273,14 @@ class ImportsFeature(AppBase):
         outcome = self.outcome
         return outcome is not None and (outcome.notice or "").startswith("partial")
 
-    def _published_elsewhere(self, published: int) -> None:
-        """Another process's build has published ``published`` papers: a search shown runs
-        again when that is more than it was answered over."""
+    def _published_more(self, published: int) -> None:
+        """A build (here or in another process) has published ``published`` papers: a
+        search shown over a partial index runs again as more of it is published."""
         if published != self._published:
             self._published = published
-            if published:
-                self._rerun_query()
+            query = self.query_one(SearchBox).value
+            if published and (parse_query(query).text or parse_query(query).like):
+                self.run_search(query)
 
     def _sync_later(self) -> None:
         if not self._sync_due and not self._quitting:
