@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -222,3 +223,18 @@ def test_threads_of_one_process_share_the_library(lib: Path) -> None:
     assert all(note.startswith("thread") for note in notes.values())
     assert_index_agrees(library)
     library.close()
+
+
+def test_closing_the_library_leaves_a_worker_its_connection(lib: Path) -> None:
+    """A window closed while a write's thread still runs: the thread's write is stored and
+    its connection closed as it gives it back (SQLite closed under it could crash)."""
+    library = Library(lib)
+    paper_id = library.store.all_ids()[0]
+    with library.session() as store:
+        library.close()
+        store.save_note(paper_id, "written after the window closed")
+    with pytest.raises(sqlite3.ProgrammingError):
+        store.conn.execute("SELECT 1")
+    reopened = Library(lib)
+    assert reopened.store.paper(paper_id).note == "written after the window closed"
+    reopened.close()

@@ -37,6 +37,9 @@ class LibraryBase:
         self._local = threading.local()
         self._stores: list[Store] = []
         self._stores_lock = threading.Lock()
+        # Connections a worker thread holds right now: close() leaves each to be closed as
+        # it comes back, since closing a connection under a thread using it can crash.
+        self._lent: set[Store] = set()
         # Connections for short-lived worker threads, lent one thread at a time.
         self._pool: queue.LifoQueue[Store] = queue.LifoQueue()
         self._sync_lock = threading.Lock()
@@ -78,18 +81,28 @@ class LibraryBase:
             store = self._pool.get_nowait()
         except queue.Empty:
             store = self._open_store()
+        with self._stores_lock:
+            self._lent.add(store)
         try:
             yield store
         finally:
-            self._pool.put(store)
+            with self._stores_lock:
+                self._lent.discard(store)
+                if store in self._stores:
+                    self._pool.put(store)
+                else:  # the library was closed meanwhile
+                    store.close()
 
     def close(self) -> None:
-        """Close every connection and the index."""
+        """Close every connection and the index. A connection lent to a worker thread is
+        closed when the thread gives it back: a window that closed may leave a write's
+        thread finishing, and SQLite must not be closed under it."""
         if "index" in self.__dict__:
             self.index.close()
         with self._stores_lock:
             for store in self._stores:
-                store.close()
+                if store not in self._lent:
+                    store.close()
             self._stores.clear()
         self._local = threading.local()
         self._pool = queue.LifoQueue()
