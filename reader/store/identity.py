@@ -159,7 +159,9 @@ class Matcher:
         """As :meth:`similar`, given the abstract's sketch (made where the record was
         read); the abstract is normalised only when a known one shares enough of it."""
         buckets = self._buckets if self._buckets is not None else self._build()
-        if self._keys.isdisjoint(mine):
+        # No known abstract can share MIN_SHARED of these unless as many are known at all:
+        # most records of a list share one or none (a common phrase), and stop here.
+        if len(self._keys.intersection(mine)) < MIN_SHARED:
             return None
         votes: Counter[int] = Counter()
         for h in mine:
