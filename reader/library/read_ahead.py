@@ -41,6 +41,8 @@ MIN_RECORDS = 2_000
 #: Records per message through the pipe: large enough that pickling is done in bulk, small
 #: enough that the writer starts soon.
 CHUNK = 250
+#: The pipe's buffer asked for: about two chunks of OpenReview records.
+PIPE_BYTES = 1 << 20
 
 
 @contextmanager
@@ -74,6 +76,7 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
     the records are read, as in-process)."""
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
+    _widen(sending)
     # Set while this process waits for records: a flag in shared memory the child reads
     # between two records.
     waiting = context.RawValue("b", 0)
@@ -112,6 +115,19 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
         if not finished:
             child.terminate()  # the import stopped early: the rest is not wanted
         child.join()
+
+
+def _widen(pipe: Connection) -> None:
+    """Give the pipe room for a few chunks where the system allows it (Linux: up to 1 MiB
+    without privileges). A chunk is several times the usual 64 KiB, so the child otherwise
+    sat blocked in its send until the writer had finished the chunk before, and the writer
+    then waited for the next one to be parsed: each process idled a sixth of the time."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):
+        pass  # another system, or a lower limit: the usual buffer does, only slower
 
 
 def _parse(item: StreamedFile, out: Connection, waiting: Any) -> None:
