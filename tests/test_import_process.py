@@ -147,6 +147,30 @@ def test_an_import_process_reports_progress_the_summary_and_failures(
     assert "missing.jsonl" in failed[0].message and "cannot read" in failed[0].message
 
 
+def test_a_batched_import_leaves_the_log_to_one_checkpoint(
+    tmp_path: Path, library: Library
+) -> None:
+    """Batches commit without copying the write-ahead log into the database each time (a
+    sixth of an import's writing); one checkpoint copies it in, without waiting for a
+    reader reading meanwhile, and the connection checkpoints as usual afterwards."""
+    database = library.paths.database
+    library.checkpoint()
+    before = database.stat().st_size
+    library.import_files([write_openreview(tmp_path / "a.jsonl", 60)], batch=10, sync=False)
+    assert database.stat().st_size == before, "the papers are in the log, not yet copied"
+    reading = sqlite3.connect(database, isolation_level=None)
+    try:
+        reading.execute("BEGIN")
+        assert reading.execute("SELECT count(*) FROM papers").fetchone()[0] > 60
+        library.checkpoint()  # with the reader's transaction open
+        reading.execute("COMMIT")
+    finally:
+        reading.close()
+    assert database.stat().st_size > before
+    with library.session() as store:
+        assert store.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
+
+
 def test_an_import_process_started_before_its_file_is_named(
     tmp_path: Path, library: Library
 ) -> None:

@@ -177,6 +177,7 @@ def _import_reporting(
     summary = library.import_files(files, fmt, report.progress("progress"), sync=False,
                                    batch=batch)
     report.send("imported", summary=summary_to_json(summary))
+    library.checkpoint()
     # Another window may be indexing the batches as they committed: this process waits
     # for it and finishes what it leaves, whichever of the two quits first.
     library.sync_index(report.progress("indexing"), waiting=lambda: None)

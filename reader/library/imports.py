@@ -98,6 +98,13 @@ class Imports(LibraryBase):
             self.sync_index()
         return summary
 
+    def checkpoint(self) -> None:
+        """Copy into the database what a batched import left in the write-ahead log (it
+        grows the log instead of copying at every batch: reader.store.importing), once
+        the papers show; it waits for no reader."""
+        with self.session() as store:
+            store.checkpoint()
+
     def add(
         self, refs: Sequence[str], endpoints: Endpoints | None = None, timeout: float = 10.0
     ) -> ImportSummary:

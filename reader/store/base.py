@@ -3,6 +3,7 @@ the numbered migrations, transactions, the change generation and remembered sett
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import sqlite3
@@ -165,6 +166,13 @@ class StoreBase:
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
                 raise
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database as far as readers allow, waiting for
+        none of them (PASSIVE); what is left is copied at a later commit. A full disk
+        loses nothing: the log still holds it."""
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def _bump_generation(self) -> int:
         """Advance the library generation inside the current transaction and return it."""

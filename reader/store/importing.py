@@ -14,6 +14,7 @@ import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -39,11 +40,14 @@ CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 
 # Formats the library exports and reads back, whose own export of a paper is no news.
 _ECHOED = ("bibtex", "ris", "csljson")
-# Columns a richer record fills in when the library has nothing there yet.
 # An abstract of fewer words is no identity of a paper when titles disagree: a source's
 # stand-in for a missing abstract ("N/A", ".", "No abstract available.") is shared by
 # unrelated papers.
 PLACEHOLDER_WORDS = 12
+#: How far the write-ahead log may grow while a batched import commits (pages of 4 KiB:
+#: 64 MiB, a list of about 20,000 OpenReview records).
+IMPORT_WAL_PAGES = 16_384
+# Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 _MERGE_COLUMNS = (
     "id, title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
@@ -89,17 +93,18 @@ def write_import(
     """
     summary = ImportSummary(files=[source], dry_run=dry_run)
     if batch is not None and not dry_run:
-        remaining = iter(records)
-        with store.transaction() as conn:
-            job = _Import(store, conn, summary, source, fmt, sha256, problems, renderings)
-            job.run(itertools.islice(remaining, batch), progress)
-        # Each batch is written as it is read, never gathered first: records read ahead by
-        # another process keep coming while this one writes.
-        for first in remaining:
-            with store.transaction():
-                job.generation = store._bump_generation()
-                job.run(itertools.chain((first,), itertools.islice(remaining, batch - 1)),
-                        progress)
+        with _checkpoints_put_off(store.conn):
+            remaining = iter(records)
+            with store.transaction() as conn:
+                job = _Import(store, conn, summary, source, fmt, sha256, problems, renderings)
+                job.run(itertools.islice(remaining, batch), progress)
+            # Each batch is written as it is read, never gathered first: records read
+            # ahead by another process keep coming while this one writes.
+            for first in remaining:
+                with store.transaction():
+                    job.generation = store._bump_generation()
+                    job.run(itertools.chain((first,), itertools.islice(remaining, batch - 1)),
+                            progress)
         return summary
     try:
         with store.transaction() as conn:
@@ -111,6 +116,24 @@ def write_import(
     except _DryRun:
         pass
     return summary
+
+
+@contextmanager
+def _checkpoints_put_off(conn: sqlite3.Connection) -> Iterator[None]:
+    """Let the write-ahead log grow to IMPORT_WAL_PAGES while a batched import commits.
+
+    SQLite copies the log into the database (and syncs both) at the first commit past a
+    thousand pages: a batch of an import is several thousand, so every batch waited for a
+    copy of itself, a sixth of the writing. One import in a single transaction (the
+    command line's) grows the log as far anyway. The log is copied once the papers show
+    (:meth:`reader.store.base.StoreBase.checkpoint`), or at the next commit past the usual
+    thousand pages."""
+    (usual,) = conn.execute("PRAGMA wal_autocheckpoint").fetchone()
+    conn.execute(f"PRAGMA wal_autocheckpoint = {IMPORT_WAL_PAGES}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA wal_autocheckpoint = {usual}")
 
 
 class _Import:
