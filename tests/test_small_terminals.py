@@ -76,7 +76,7 @@ async def test_resizing_again_and_again_never_breaks(library: Library) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         keys = ["j", "enter", "escape", "n", "escape", "question_mark", "escape", "G", "g"]
-        for step in range(18):
+        for step in range(12):
             # Down to absurd sizes and back; keys in between, on every screen.
             size = (rng.randint(1, 200), rng.randint(1, 60))
             await pilot.resize_terminal(*size)
