@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+import reader.store.base
 import reader.ui.features.imports as app_module
 import reader.ui.live as live_module
 from reader.library import Library
@@ -169,6 +171,45 @@ def test_a_batched_import_leaves_the_log_to_one_checkpoint(
     assert database.stat().st_size > before
     with library.session() as store:
         assert store.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000
+
+
+def test_the_log_an_import_grew_is_cut_back_once_it_starts_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import grows the write-ahead log; once it is copied in and a later write starts
+    it over, the file on disk shrinks to the size kept, not the import's for good."""
+    monkeypatch.setattr(reader.store.base, "WAL_KEPT_BYTES", 64 << 10)
+    library = Library(tmp_path / "lib")
+    try:
+        library.import_files([write_openreview(tmp_path / "a.jsonl", 300)], batch=100)
+        wal = library.paths.database.with_name("library.sqlite-wal")
+        assert wal.stat().st_size > 64 << 10
+        library.checkpoint()
+        library.set_starred(library.store.all_ids()[0], True)
+        assert wal.stat().st_size <= 64 << 10
+    finally:
+        library.close()
+
+
+def test_the_import_process_runs_this_reader_whatever_the_directory(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A directory holding a package named ``reader`` (a checkout, say) is not where the
+    import process's code comes from: it runs the code of the window that started it, and
+    relative paths still name what they named."""
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "reader").mkdir(parents=True)
+    (elsewhere / "reader" / "__init__.py").write_text("")
+    (elsewhere / "reader" / "__main__.py").write_text(
+        "open('wrong-reader-ran', 'w').close()\n"
+    )
+    write_openreview(elsewhere / "a.jsonl", 20)
+    monkeypatch.chdir(elsewhere)
+    events = list(run_import(Path(os.path.relpath(library.paths.root)), [Path("a.jsonl")],
+                             batch=10))
+    assert not (elsewhere / "wrong-reader-ran").exists()
+    assert [e.kind for e in events][-1] == "indexed"
+    assert library.search("number 19").ids
 
 
 def test_an_import_process_started_before_its_file_is_named(

@@ -101,6 +101,12 @@ class EventWriter:
         return report
 
 
+#: The directory holding the reader package that is running. The import process runs in
+#: it, so that ``-m reader`` finds this same code first: run from the user's directory, it
+#: would take any ``reader`` found there (a checkout not installed again after a pull, say).
+PACKAGE_HOME = str(Path(__file__).resolve().parent.parent.parent)
+
+
 def import_argv(
     root: Path, paths: Sequence[Path], batch: int, *, paths_later: bool = False
 ) -> list[str]:
@@ -108,12 +114,12 @@ def import_argv(
     ``batch`` records, reporting events; with ``paths_later``, the command that gets ready
     and then reads the paths from its standard input."""
     argv = [
-        sys.executable, "-m", "reader", "--library", str(root), "import", "--events",
-        "--batch", str(batch),
+        sys.executable, "-m", "reader", "--library", str(Path(root).absolute()), "import",
+        "--events", "--batch", str(batch),
     ]
     if paths_later:
         return [*argv, "--paths-from-stdin"]
-    return [*argv, "--", *(str(p) for p in paths)]
+    return [*argv, "--", *(str(Path(p).absolute()) for p in paths)]
 
 
 def get_ready() -> None:
@@ -162,6 +168,7 @@ class ImportProcess:
             stderr=self.errors,
             start_new_session=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            cwd=PACKAGE_HOME,
         )
         # The import (and the processes it starts) yields the processor to the window that
         # started it: keys are echoed at once while both cores parse, write and index.
@@ -174,7 +181,8 @@ class ImportProcess:
         self.waiting = False
         # A process that died meanwhile is reported by its exit status (see run_import).
         with contextlib.suppress(OSError):
-            self.proc.stdin.write(json.dumps([str(p) for p in paths]).encode() + b"\n")
+            named = [str(Path(p).absolute()) for p in paths]
+            self.proc.stdin.write(json.dumps(named).encode() + b"\n")
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
 

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 
 BUSY_TIMEOUT_MS = 10_000
+#: What the write-ahead log is cut back to on disk when it starts over.
+WAL_KEPT_BYTES = 4 << 20
 #: The papers the last import (not undone) touched.
 LAST_IMPORT_ITEMS = (
     "SELECT paper_id FROM import_items WHERE import_id = "
@@ -79,6 +81,9 @@ class StoreBase:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA synchronous = NORMAL")
+            # The log is cut back to this when it starts over; an import grows it to tens of
+            # megabytes, and without a limit it kept that size on disk for good.
+            conn.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open the library database {path}: {exc}") from exc
         self.conn = conn
