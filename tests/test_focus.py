@@ -4,17 +4,21 @@ the list and in the reading view."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual import events
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from reader.library import Library
 from reader.ui.app import KEYS_ON_PAPER, TYPING_HERE, ReaderApp, SearchBox
+from reader.ui.screens.prompts import PromptScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle
 from tests.test_live import status
+from tests.waiting import until
 
 
 def burst(app: ReaderApp, *keys: str) -> None:
@@ -116,3 +120,35 @@ async def test_the_list_and_the_reading_view_show_the_place(library: Library) ->
         await settle(app, pilot)
         shown = len(app.paper_list.ids)
         assert status(app).startswith(f"1 / {shown}  ·")
+
+
+async def test_keys_typed_right_behind_enter_in_a_prompt_act_on_the_view(
+    library: Library, tmp_path: Path
+) -> None:
+    """Enter answers a prompt at once: a key that came with it (a fast typist's, or a
+    terminal's over a slow link) acts on the list below, not on the line answered."""
+    missing = tmp_path / "nothing-here.ris"
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        await pilot.press("i")
+        app.screen.query_one(Input).value = str(missing)
+        burst(app, "enter", "j")
+        await until(pilot, lambda: not isinstance(app.screen, PromptScreen), "the prompt")
+        await settle(app, pilot)
+        assert app.paper_list.current_id != first  # j moved down
+        # The import names the file it could not read: the name as typed, nothing after it.
+        await until(pilot, lambda: app._notifications, "the import's failure said")
+        (failed,) = app._notifications
+        assert f"{missing}:" in failed.message
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TagEditor), "the tag editor")
+        app.screen.query_one(Input).value = ""
+        burst(app, *"foo", "enter", "s")
+        await until(pilot, lambda: not isinstance(app.screen, TagEditor), "the tags saved")
+        await settle(app, pilot)
+        paper = app.paper_list.current_id
+    assert paper is not None
+    assert library.store.paper(paper).tags == ["foo"]
+    assert library.store.flagged_ids("starred") == {paper}

@@ -97,11 +97,14 @@ VERSIONS: list[BindingType] = [
 
 #: The one-line prompts (import a file, add by id).
 PROMPT: list[BindingType] = [
+    # A priority binding, so that keys typed right behind enter act on the view below.
+    Binding("enter", "answer", "Answer", id="prompt.answer", priority=True),
     Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
 ]
 
 #: The tag editor.
 TAGS: list[BindingType] = [
+    Binding("enter", "save", "Save", id="tags.save", priority=True),
     Binding("escape", "cancel", "Cancel", id="tags.cancel"),
 ]
 

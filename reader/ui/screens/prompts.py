@@ -11,6 +11,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from reader.ui import bindings
+from reader.ui.queued_keys import take_typed
 
 
 class PathSuggester(Suggester):
@@ -71,10 +72,14 @@ class PromptScreen(ModalScreen[str | None]):
                         suggester=self._suggester, id="prompt-input")
             yield Static(self._help, id="prompt-help", markup=False)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Return what was typed (an empty answer only where one means something)."""
-        if event.value.strip() or self._allow_empty:
-            self.dismiss(event.value.strip())
+    async def action_answer(self) -> None:
+        """Return what was typed (an empty answer only where one means something), at once:
+        keys typed right behind enter go to the view below, not into this line."""
+        box = self.query_one(Input)
+        await take_typed(box)
+        value = box.value.strip()
+        if value or self._allow_empty:
+            self.dismiss(value)
 
     def action_cancel(self) -> None:
         """Close without doing anything."""

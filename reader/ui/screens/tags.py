@@ -13,6 +13,7 @@ from reader.text.render import plain_line
 from reader.text.sanitize import visible
 from reader.text.tags import parse_tags
 from reader.ui import bindings
+from reader.ui.queued_keys import take_typed
 
 
 class TagSuggester(Suggester):
@@ -68,9 +69,12 @@ class TagEditor(ModalScreen[list[str] | None]):
             out.append(f" … and {len(self._known) - len(shown):,} more", style="dim")
         return out
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Save the tags as typed (an empty line removes them all)."""
-        self.dismiss(parse_tags(event.value))
+    async def action_save(self) -> None:
+        """Save the tags as typed (an empty line removes them all), at once: keys typed
+        right behind enter act on the paper, not on its tags."""
+        box = self.query_one(Input)
+        await take_typed(box)
+        self.dismiss(parse_tags(box.value))
 
     def action_cancel(self) -> None:
         """Close without changing anything."""

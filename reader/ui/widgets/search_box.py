@@ -3,11 +3,10 @@ once the results of what was typed are in."""
 
 from __future__ import annotations
 
-import asyncio
-
 from textual.widgets import Input
 
 from reader.ui import bindings
+from reader.ui.queued_keys import take_typed
 from reader.ui.widgets.paper_list import PaperList
 
 #: The search box's border, saying where keys go.
@@ -38,7 +37,7 @@ class SearchBox(Input):
         the keys pressed next then act on the paper highlighted in those results (they
         wait, in order, behind this one)."""
         app = self.app
-        await self._take_typed()
+        await take_typed(self)
         # The app's search (reader.ui.features.search) knows when results are shown.
         results_shown = getattr(app, "results_shown", None)
         if results_shown is not None:
@@ -48,14 +47,6 @@ class SearchBox(Input):
 
     async def action_escape(self) -> None:
         """Clear the query (the whole library shows again) and go to the list."""
-        await self._take_typed()
+        await take_typed(self)
         self.value = ""
         await self.action_to_list()
-
-    async def _take_typed(self) -> None:
-        """Let the box take the keys typed before this one that still wait in its queue
-        (this key was handled first, being a priority binding)."""
-        for _ in range(100):
-            if self._message_queue.empty():
-                return
-            await asyncio.sleep(0)
