@@ -7,6 +7,7 @@ worker processes.
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -326,3 +327,18 @@ def test_plain_text_shortcut_agrees_on_the_bundled_sample() -> None:
     for path in sample_files():
         for paragraph in path.read_text(encoding="utf-8").split("\n\n"):
             assert to_plain(paragraph) == render(paragraph).text
+
+
+def test_indexing_workers_yield_the_processor_to_the_process_that_started_them() -> None:
+    """A window's own index workers run below it, so its keys and drawing come first; a
+    worker of a process already yielding (the reader's import) yields as much, not more."""
+    from reader.search.build_processes import WORKER_NICENESS, _yield_processor
+
+    worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        _yield_processor(worker.pid)
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, worker.pid) == max(own, WORKER_NICENESS)
+    finally:
+        worker.kill()
+        worker.wait()
