@@ -121,7 +121,19 @@ async def test_quitting_leaves_the_import_to_finish_in_its_process(
         while library.store.count() == before:  # the first batch
             await asyncio.sleep(0.005)
         await pilot.press("q")
-        await until(pilot, lambda: not app.is_running, "the reader quits")
+        notes: list[str] = []
+
+        def quit_and_note() -> bool:
+            if app.is_running:
+                notes.append(str(app.query_one("#status").render()))
+            return not app.is_running
+
+        await until(pilot, quit_and_note, "the reader quits")
+    # Once it says it is quitting, the window says nothing else (no import progress).
+    said = [n for n in notes if "Quitting" in n or "Importing" in n]
+    quitting = [n for n in said if "Quitting" in n]
+    if quitting:
+        assert all("Quitting" in n for n in said[said.index(quitting[0]):]), said
     for _ in range(3000):
         if library.store.count() == before + total and library.index_state() == "ok":
             break

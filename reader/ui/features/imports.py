@@ -180,6 +180,8 @@ class ImportsFeature(AppBase):
                 self.library.paths.root, [p.absolute() for p in paths], IMPORT_BATCH,
                 lambda: worker.is_cancelled, started,
             ):
+                if worker.is_cancelled:
+                    break  # the window is quitting: its status line says so, and stays
                 if event.kind == "progress":
                     self.call_from_thread(
                         self._set_status_note,
