@@ -177,9 +177,8 @@ def _import_reporting(
     summary = library.import_files(files, fmt, report.progress("progress"), sync=False,
                                    batch=batch)
     report.send("imported", summary=summary_to_json(summary))
-    # The log the batches grew, copied into the database now that the papers show; a
-    # window reading an older state meanwhile holds part of it back, which the second
-    # checkpoint, after indexing, copies in.
+    # The log the batches grew, copied in now that the papers show (and again after
+    # indexing: a window reading meanwhile may hold part of it back).
     library.checkpoint()
     # Another window may be indexing the batches as they committed: this process waits
     # for it and finishes what it leaves, whichever of the two quits first.
