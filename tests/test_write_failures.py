@@ -301,3 +301,36 @@ def test_an_import_past_the_file_size_limit_says_so(library: Library, tmp_path: 
     assert done.returncode == 1
     assert "file-size limit" in done.stderr and "rollback" not in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@contextmanager
+def unwritable(folder: Path) -> Iterator[None]:
+    """``folder`` made unwritable even to root (its immutable flag), or the test skipped
+    where the system cannot do that."""
+    made = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
+    if made.returncode != 0 or os.access(folder, os.W_OK):
+        subprocess.run(["chattr", "-i", str(folder)], capture_output=True, check=False)
+        pytest.skip("cannot make a directory unwritable here")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+def test_a_library_in_an_unwritable_directory_says_why_it_cannot_open(
+    library: Library,
+) -> None:
+    """SQLite needs to write its working files beside the database even to read it: the
+    message says the directory is the trouble, not only "unable to open database file"."""
+    root = library.paths.root
+    library.close()
+    for name in ("library.sqlite-wal", "library.sqlite-shm"):
+        (root / name).unlink(missing_ok=True)
+    with unwritable(root):
+        result = subprocess.run(
+            [sys.executable, "-m", "reader", "--library", str(root), "stats"],
+            capture_output=True, text=True, cwd=ROOT, timeout=60,
+        )
+    assert result.returncode == 1
+    assert f"its directory {root} cannot be written to" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr

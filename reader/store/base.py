@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -52,6 +53,17 @@ def _migration_lock(database: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _why(database: Path, exc: sqlite3.DatabaseError) -> str:
+    """SQLite's reason a database would not open, with the likely cause where its own words
+    name none: SQLite keeps its working files beside the database, so even reading needs a
+    directory it may write to."""
+    folder = database.parent
+    if "unable to open" in str(exc) and folder.is_dir() and not os.access(folder, os.W_OK):
+        return (f"{exc} (its directory {folder} cannot be written to, and SQLite keeps its "
+                "working files there, even to read)")
+    return str(exc)
+
+
 def migrations() -> list[tuple[int, Path]]:
     """The numbered migrations shipped with reader, in order."""
     found = []
@@ -85,7 +97,7 @@ class StoreBase:
             # megabytes, and without a limit it kept that size on disk for good.
             conn.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open the library database {path}: {exc}") from exc
+            raise StoreError(f"cannot open the library database {path}: {_why(path, exc)}") from exc
         self.conn = conn
         self.migrate()
 
