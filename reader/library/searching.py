@@ -155,7 +155,7 @@ class Searching(LibraryBase):
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query))
         if parsed.text or parsed.like:
-            building = self.index.partial() or self._behind()
+            building = self._searchable_of_all()
             if building is not None and outcome.notice is None:
                 done, total = building
                 outcome = replace(outcome, notice=f"partial: {done:,} of {total:,} indexed")
@@ -166,6 +166,20 @@ class Searching(LibraryBase):
         if limit is not None:
             outcome = replace(outcome, ids=outcome.ids[:limit], scores=outcome.scores[:limit])
         return outcome
+
+    def _searchable_of_all(self) -> tuple[int, int] | None:
+        """(searchable, papers in the library) while the index is behind: a build under way
+        counts the papers it has published on top of those indexed before it (a catch-up of
+        an import's papers builds only those), so the count only grows, out of the
+        library's papers throughout; None when the index holds them all."""
+        building = self.index.partial()
+        if building is None:
+            return self._behind()
+        done, total = building
+        with self.session() as store:
+            papers = store.count()
+        before = max(0, papers - total)
+        return min(papers, before + done), max(papers, total)
 
     def _behind(self) -> tuple[int, int] | None:
         """(indexed, total) when papers were written that the index does not hold yet (an
