@@ -169,17 +169,16 @@ class Searching(LibraryBase):
 
     def _searchable_of_all(self) -> tuple[int, int] | None:
         """(searchable, papers in the library) while the index is behind: a build under way
-        counts the papers it has published on top of those indexed before it (a catch-up of
-        an import's papers builds only those), so the count only grows, out of the
-        library's papers throughout; None when the index holds them all."""
+        adds what it has published to the papers indexed before it began (its records say
+        the generation it started from), so the count only grows, out of the library's
+        papers throughout, and papers written since the build began count as not yet
+        searchable; None when the index holds them all."""
+        behind = self._behind()
         building = self.index.partial()
-        if building is None:
-            return self._behind()
-        done, total = building
-        with self.session() as store:
-            papers = store.count()
-        before = max(0, papers - total)
-        return min(papers, before + done), max(papers, total)
+        if behind is None or building is None:
+            return behind or building
+        indexed, papers = behind
+        return min(papers, indexed + building[0]), papers
 
     def _behind(self) -> tuple[int, int] | None:
         """(indexed, total) when papers were written that the index does not hold yet (an
