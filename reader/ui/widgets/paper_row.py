@@ -1,0 +1,79 @@
+"""One row of the paper list: its marks, title, tags, venue and year, fitted to a width."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.style import Style
+from rich.text import Text
+
+from reader.models import PaperRow
+from reader.text.render import plain_line
+from reader.ui.text import title_text
+
+#: The style of one of the list's component classes ("paper-list--star").
+StyleOf = Callable[[str], Style]
+
+
+def row_text(
+    row: PaperRow,
+    width: int,
+    style: StyleOf,
+    *,
+    terms: frozenset[str],
+    marked: bool,
+    seen: bool,
+    selected: bool,
+    focused: bool,
+) -> Text:
+    """The row of a paper, ``width`` cells wide: ``marked`` when it is in the basket, ``seen``
+    when shown this session, the query's ``terms`` highlighted in its title, and drawn as
+    the cursor's row when ``selected`` (dimmer when the list has no focus)."""
+    marks = Text()
+    marks.append("▌" if marked else " ", style("paper-list--marked"))
+    marks.append("★" if row.starred else " ", style("paper-list--star"))
+    marks.append("✎" if row.has_note else " ", style("paper-list--note"))
+    unseen = not row.seen and not seen
+    if row.read:
+        marks.append("✓", style("paper-list--read"))
+    else:
+        marks.append("•" if unseen else " ", style("paper-list--unseen"))
+    marks.append(" ")
+    tags = Text(" " + " ".join(f"#{t}" for t in row.tags), style("paper-list--tag"))
+    if not row.tags:
+        tags = Text()
+    title = title_text(
+        row.title,
+        row.title_derived,
+        terms,
+        style("paper-list--highlight"),
+        style("paper-list--derived"),
+    )
+    if row.read:
+        title.stylize(style("paper-list--read"))
+    venue = plain_line(row.venue) if row.venue else ""
+    year = str(row.year) if row.year else ""
+    meta_text = Text()
+    if venue or year:
+        # The venue gives way to the title: a long one ("Proc. Fifteenth Annual ACM
+        # Symposium on …") takes what the title leaves, at least a third of the row,
+        # and the year always shows.
+        tail = f" · {year}" if venue and year else year
+        venue_text = Text(f" {venue}" if venue else " ")
+        free = width - marks.cell_len - title.cell_len - tags.cell_len
+        limit = max(8, (width - marks.cell_len) // 3 - len(tail), free - len(tail))
+        if venue_text.cell_len > limit:
+            venue_text.truncate(limit, overflow="ellipsis")
+        meta_text = Text.assemble(venue_text, tail, style=style("paper-list--meta"))
+    # Tags give way to the title when the row is narrow.
+    room = max(1, width - marks.cell_len - meta_text.cell_len)
+    if title.cell_len + tags.cell_len > room:
+        tags.truncate(max(0, room - min(title.cell_len, room * 2 // 3)), overflow="ellipsis")
+    title.truncate(max(1, room - tags.cell_len), overflow="ellipsis", pad=True)
+    line = Text.assemble(marks, title, tags, meta_text, no_wrap=True, end="")
+    if selected:
+        cursor_style = style("paper-list--cursor")
+        if not focused:
+            cursor_style = Style(bgcolor=cursor_style.bgcolor)
+        line.stylize(cursor_style)
+    return line
