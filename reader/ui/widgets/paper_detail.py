@@ -17,10 +17,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from reader.models import Paper
+from reader.ui.widgets.component_styles import ComponentStyles
 from reader.ui.widgets.paper_view import paper_parts
 
 
-class PaperDetail(ScrollView, can_focus=True):
+class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
     """The paper under the list's cursor: title, details, abstract, note, highlights.
     Tab reaches it; then the arrow and page keys scroll it, as the mouse wheel does."""
 
@@ -47,6 +48,7 @@ class PaperDetail(ScrollView, can_focus=True):
         #: The pane's lines at ``_width``; None when they must be wrapped again.
         self._lines: list[Strip] | None = None
         self._width = 0
+        self._base = Style()
         #: What every line of a repaint needs: the lines, the top line, the height shown,
         #: the base style.
         self._frame: tuple[list[Strip], int, int, Style] = ([], 0, 0, Style())
@@ -85,7 +87,7 @@ class PaperDetail(ScrollView, can_focus=True):
 
     def _blocks(self) -> list[Text | None]:
         """The pane from top to bottom: texts to wrap, and None for a horizontal rule."""
-        style = self.get_component_rich_style
+        style = self.component_style
         parts = paper_parts(self.paper, self.terms, style, why=self._why, empty=self._empty)
         blank = Text()
         # Styles as spans: Text.render, which draws each wrapped line, ignores a base style.
@@ -111,23 +113,28 @@ class PaperDetail(ScrollView, can_focus=True):
         return blocks
 
     def _wrap(self) -> list[Strip]:
-        """The pane's lines, wrapped to its width (kept until the paper or width changes)."""
+        """The pane's lines, wrapped to its width and drawn on its base style (kept until
+        the paper, the width or the style changes): each line is made once, whole, rather
+        than padded and styled again every time the pane is painted."""
         width = self.scrollable_content_region.width
-        if self._lines is not None and width == self._width:
+        base = self.rich_style
+        if self._lines is not None and (width, base) == (self._width, self._base):
             return self._lines
-        self._width = width
+        self._width, self._base = width, base
         lines: list[Strip] = []
         if width > 0:
             console = self.app.console
-            rule = self.get_component_rich_style("paper-detail--rule")
+            rule = self.component_style("paper-detail--rule")
+            blank = Strip.blank(width, base)
             for block in self._blocks():
                 if block is None:
-                    lines.append(Strip([Segment("─" * width, rule)], width))
+                    lines.append(Strip([Segment("─" * width, base + rule)], width))
                 elif not block:
-                    lines.append(Strip.blank(width))
+                    lines.append(blank)
                 else:
                     for line in block.wrap(console, width):
-                        lines.append(Strip(list(line.render(console)), line.cell_len))
+                        segments = Segment.adjust_line_length(list(line.render(console)), width)
+                        lines.append(Strip(Segment.apply_style(segments, base), width))
         self._lines = lines
         self._resize_virtual(Size(width, len(lines)))
         return lines
@@ -165,13 +172,13 @@ class PaperDetail(ScrollView, can_focus=True):
             return self._more(base)
         if index >= len(lines):
             return Strip.blank(self._width, base)
-        return lines[index].adjust_cell_length(self._width, base).apply_style(base)
+        return lines[index]
 
     def _more(self, base: Style) -> Strip:
         """The line that stands in for a scrollbar: there is more below (the mouse wheel, or
         the arrow keys once Tab has reached the pane, scroll it; Enter on the list opens the
         paper in the reading view)."""
-        label = Text("▼ more below", self.get_component_rich_style("paper-detail--more"))
+        label = Text("▼ more below", self.component_style("paper-detail--more"))
         label.align("right", self._width)
         return Strip(list(label.render(self.app.console)), self._width).apply_style(base)
 

@@ -28,6 +28,7 @@ from textual.strip import Strip
 
 from reader.models import PaperRow
 from reader.ui import bindings
+from reader.ui.widgets.component_styles import ComponentStyles
 from reader.ui.widgets.paper_row import row_text
 
 RowFetcher = Callable[[Sequence[int]], dict[int, PaperRow]]
@@ -42,7 +43,7 @@ RAIL = "│"
 THUMB = "┃"
 
 
-class PaperList(ScrollView, can_focus=True):
+class PaperList(ScrollView, ComponentStyles, can_focus=True):
     """A keyboard-driven list of papers, one line each."""
 
     BINDINGS = bindings.PAPER_LIST
@@ -265,7 +266,7 @@ class PaperList(ScrollView, can_focus=True):
         cell = self._rail_cells.get((on_thumb, base))
         if cell is None:
             kind = "paper-list--thumb" if on_thumb else "paper-list--rail"
-            cell = Segment(THUMB if on_thumb else RAIL, base + self.get_component_rich_style(kind))
+            cell = Segment(THUMB if on_thumb else RAIL, base + self.component_style(kind))
             self._rail_cells[on_thumb, base] = cell
         return Strip([*line, cell], line.cell_length + 1)
 
@@ -289,7 +290,7 @@ class PaperList(ScrollView, can_focus=True):
         line = row_text(
             row,
             width,
-            self.get_component_rich_style,
+            self.component_style,
             terms=self.terms,
             marked=row.id in self.marked,
             seen=row.id in self.seen,
