@@ -189,3 +189,28 @@ def test_rekey_keeps_notes_and_marks(run) -> None:
     assert hit["citekey"] == "patwardhan2025gdpval" and hit["starred"]
     assert "already belongs" in run("rekey", "sc2026", "patwardhan2025gdpval", ok=False).output
     assert "not a usable" in run("rekey", "sc2026", "bad key{", ok=False).output
+
+
+def test_a_command_runs_with_the_collector_on(tmp_path: Path) -> None:
+    """The entry point turns the collector off while the modules are imported (it made a
+    quarter of the reader's start); a command turns it on again before it runs."""
+    import gc
+    import subprocess
+    import sys
+
+    script = (
+        "import gc, sys\n"
+        "from reader.entry import main\n"
+        "sys.argv = ['reader', '--library', sys.argv[1], 'stats']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('collector on' if gc.isenabled() else 'collector off')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "lib")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert "collector on" in done.stdout, done.stdout + done.stderr
+    assert gc.isenabled()

@@ -114,22 +114,24 @@ def cli(ctx: click.Context) -> None:
 
     Run without a command to open the reader.
     """
-    if ctx.invoked_subcommand is None:
-        # No collections until the first frame (the app turns them on again then): starting
-        # allocates Textual's objects by the thousand, and every full collection walks them
-        # all, for nothing, as they live as long as the app.
-        gc.disable()
-        library = open_library(ctx)
-        # The check reads every row of a large library; it runs on another core while the
-        # interface is imported (SQLite lets go of the GIL as it reads), so a library of
-        # 200,000 papers opens about as fast as one of 1,000.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            check = pool.submit(_check_readable, library)
-            from reader.ui.app import ReaderApp
+    if ctx.invoked_subcommand is not None:
+        gc.enable()  # turned off while the command's modules were imported (reader.entry)
+        return
+    # No collections until the first frame (the app turns them on again then): starting
+    # allocates Textual's objects by the thousand, and every full collection walks them
+    # all, for nothing, as they live as long as the app.
+    gc.disable()
+    library = open_library(ctx)
+    # The check reads every row of a large library; it runs on another core while the
+    # interface is imported (SQLite lets go of the GIL as it reads), so a library of
+    # 200,000 papers opens about as fast as one of 1,000.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        check = pool.submit(_check_readable, library)
+        from reader.ui.app import ReaderApp
 
-            ids, counts = check.result()
-        ReaderApp(library, ids=ids, counts=counts).run()
-        library.close()
+        ids, counts = check.result()
+    ReaderApp(library, ids=ids, counts=counts).run()
+    library.close()
 
 
 def _check_readable(library: Library) -> tuple[list[int], dict[str, int]]:

@@ -20,7 +20,6 @@ import functools
 import hashlib
 import sqlite3
 import unicodedata
-from importlib.metadata import version
 from pathlib import Path
 
 #: The memo's file name in the index directory.
@@ -38,6 +37,10 @@ RENDERER_MODULES = ("render", "latex", "protect", "markers", "texscripts")
 def renderer() -> bytes:
     """A digest of what makes a rendering: the code of the renderer's modules and the
     versions of the library and the tables it renders with."""
+    # Imported here: importlib.metadata and the email package it loads are a tenth of what
+    # the reader imports before its first frame, and only an import needs them.
+    from importlib.metadata import version
+
     made_of = hashlib.blake2b(digest_size=16)
     for name in RENDERER_MODULES:
         path = Path(__file__).with_name(f"{name}.py")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from functools import partial
+from typing import TYPE_CHECKING
 
 from reader.errors import describe_write_error
 from reader.library import (
@@ -12,7 +13,9 @@ from reader.library import (
     write_draft,
 )
 from reader.ui.features.base import AppBase
-from reader.ui.screens.note import NoteScreen
+
+if TYPE_CHECKING:
+    from reader.ui.screens.note import NoteScreen
 
 
 class NotesFeature(AppBase):
@@ -28,6 +31,10 @@ class NotesFeature(AppBase):
         except sqlite3.DatabaseError as exc:
             self._damaged(exc)
             return
+        # Imported when first opened: the editor's TextArea is a tenth of what the reader
+        # imports before its first frame.
+        from reader.ui.screens.note import NoteScreen
+
         self.push_screen(
             NoteScreen(
                 paper,
@@ -55,6 +62,8 @@ class NotesFeature(AppBase):
 
     def _note_editor(self, paper_id: int) -> NoteScreen | None:
         """The open note editor of a paper, if any (it may be under a versions list)."""
+        from reader.ui.screens.note import NoteScreen
+
         for screen in reversed(self.screen_stack):
             if isinstance(screen, NoteScreen) and screen.paper.id == paper_id:
                 return screen
