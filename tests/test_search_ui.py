@@ -86,3 +86,48 @@ async def test_a_did_you_mean_is_read_whole_at_120_and_80_columns(
         assert line in screen_text(app)
         # The library's counts shrink first, and go only where they would cut the line.
         assert ("/ 38 seen" in line) == (size[0] == 120) and "starred" not in line
+
+
+async def test_keys_typed_faster_than_a_search_run_one_search_at_a_time(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each key starts a search; while one runs, the others wait, and only the newest
+    query asked runs next: the words typed in between are never searched."""
+    import threading
+    import time
+
+    running: list[str] = []
+    most = 0
+    searched: list[str] = []
+    lock = threading.Lock()
+    search = library.search
+
+    def slow_search(query: str, **kwargs: object) -> object:
+        nonlocal most
+        with lock:
+            running.append(query)
+            most = max(most, len(running))
+            searched.append(query)
+        try:
+            time.sleep(0.05)  # a search that takes longer than a key
+            return search(query, **kwargs)  # type: ignore[arg-type]
+        finally:
+            with lock:
+                running.remove(query)
+
+    monkeypatch.setattr(library, "search", slow_search)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        box = app.query_one(SearchBox)
+        box.value = "t"
+        await until(pilot, lambda: bool(running))  # its search is under way
+        for n in range(2, len("transport") + 1):
+            box.value = "transport"[:n]  # faster than a search: no pause between keys
+        await until(pilot, lambda: app.outcome is not None and app.outcome.query == "transport")
+        await settle(app, pilot)
+        assert most == 1
+        assert searched[-1] == "transport"
+        assert searched == ["t", "transport"]
+        assert app.query_one(PaperList).ids == search("transport").ids

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -107,6 +108,8 @@ class AppBase(App[None]):
         self.marked: set[int] = set()
         self.outcome: SearchOutcome | None = None
         self._search_seq = 0
+        #: Held by the search running (see SearchFeature._search_job).
+        self._search_running = threading.Lock()
         self._index_ready = False
         #: (indexed, total) while the index is being built (from scratch, or after an import).
         self._indexing: tuple[int, int] | None = None

@@ -81,8 +81,16 @@ class SearchFeature(AppBase):
         )
 
     def _search_job(self, seq: int, query: str, first: int | None = None) -> None:
-        if seq != self._search_seq:
-            return  # a newer query is already on its way
+        # One search at a time, the newest: keys typed faster than a search runs would
+        # otherwise each start one at once, all but the last for nothing, and beside an
+        # index being built they took a third of a core from it. A search that a newer
+        # query replaces gives way between the index's segments.
+        with self._search_running:
+            if seq != self._search_seq:
+                return  # a newer query is already on its way
+            self._search_now(seq, query, first)
+
+    def _search_now(self, seq: int, query: str, first: int | None) -> None:
         parsed = parse_query(query)
         if not self._index_ready and (parsed.text or parsed.like) and not self._searchable():
             # The index is locked while it is built: say so at once instead of waiting on it;
