@@ -28,6 +28,9 @@ QUERIES = [
     "(graph OR memory) learning", "title:learning", "keywords:agents", "transport^3 graph",
     "benchmrak~", "learnign~ graph", "spars*", "\"optimal transport\"", "is:starred",
     "learning is:starred", "learning -is:starred", "quokka", "setting 17",
+    # Several words (an AND put together from its parts' arrays), a boosted AND in one.
+    "learning setting graph neural", "(graph learning)^2 memory",
+    "learning (setting AND models)^0.5",
 ]
 
 

@@ -37,8 +37,10 @@ from whoosh.matching import (
 )
 from whoosh.matching.combo import ArrayUnionMatcher
 from whoosh.matching.wrappers import FilterMatcher
+from whoosh.query import And
 from whoosh.query.wrappers import WrappingQuery
 from whoosh.scoring import BM25FScorer, WeightScorer
+from whoosh.util import make_weighted_tree
 from whoosh.util.numeric import byte_to_length
 
 from reader.search.index import matching_context
@@ -75,10 +77,9 @@ def ranked(
     for subsearcher, offset in searcher.leaf_searchers():
         if cancelled is not None and cancelled():
             raise SearchCancelled
-        matcher = query.matcher(subsearcher, context)
         count = subsearcher.reader().doc_count_all()
         try:
-            found, score = _evaluate(matcher, subsearcher, count)
+            found, score = _segment(query, subsearcher, context, count).arrays
         except _Unknown:
             return None
         at = np.flatnonzero(found)
@@ -89,6 +90,57 @@ def ranked(
     all_docs, all_scores = np.concatenate(docs), np.concatenate(scores)
     order = np.lexsort((all_docs, -all_scores))
     return all_docs[order], all_scores[order]
+
+
+class _Part:
+    """What a query matches in a segment and the scores, standing where Whoosh's matcher
+    for it stands in the tree of an AND. Ordered as Whoosh orders its matchers where two
+    parts weigh the same when it builds that tree (by their classes, oddly), so that the
+    tree, and the order its scores are added in, is Whoosh's."""
+
+    __slots__ = ("arrays", "kind")
+
+    def __init__(self, kind: type, arrays: tuple[Any, Any]) -> None:
+        self.kind = kind
+        self.arrays = arrays
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Part) and self.kind is other.kind
+
+    def __lt__(self, other: _Part) -> bool:
+        return other.kind is self.kind
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @staticmethod
+    def intersect(a: _Part, b: _Part) -> _Part:
+        """Both parts, as an IntersectionMatcher of them scores."""
+        found_a, score_a = a.arrays
+        found_b, score_b = b.arrays
+        found = found_a & found_b
+        return _Part(IntersectionMatcher, (found, np.where(found, score_a + score_b, 0.0)))
+
+
+def _segment(query: Any, searcher: Any, context: Any, count: int) -> _Part:
+    """What ``query`` matches in a segment of ``count`` documents, and the scores.
+
+    An AND of several parts is put together here from its parts, in the tree Whoosh would
+    build of their matchers: a Whoosh IntersectionMatcher, made for every segment, first
+    walks its parts' postings in Python to their first common document, and for a query
+    of several words typed over an index being built that was most of each search."""
+    if type(query) is And and len(query.subqueries) > 1:
+        reader = searcher.reader()
+        parts = [
+            (0 - sub.estimate_size(reader), _segment(sub, searcher, context, count))
+            for sub in query.subqueries
+        ]
+        part = make_weighted_tree(_Part.intersect, parts)
+        if query.boost != 1.0:
+            found, score = part.arrays
+            part = _Part(WrappingMatcher, (found, score * query.boost))
+        return part
+    matcher = query.matcher(searcher, context)
+    return _Part(type(matcher), _evaluate(matcher, searcher, count))
 
 
 def _evaluate(matcher: Any, searcher: Any, count: int) -> tuple[Any, Any]:
