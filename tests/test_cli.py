@@ -173,6 +173,11 @@ def test_export_and_notes_export(run, tmp_path: Path) -> None:
     assert [p["citekey"] for p in data] == ["gdpval2026"] and data[0]["note"] == "A note."
     bib = run("export", "--query", "benchmark").output
     assert bib.count("@inproceedings{") > 5
+    # A query that matches nothing says so, and writes nothing (not an empty file).
+    none = tmp_path / "none.bib"
+    nothing = run("export", "--query", "quokkazzz", "-o", str(none), ok=False)
+    assert "no paper matches 'quokkazzz'; nothing exported" in nothing.output
+    assert not none.exists()
     notes_dir = tmp_path / "notes"
     first = run("notes", "export", str(notes_dir)).output
     assert first.startswith("1 written")

@@ -103,6 +103,10 @@ def export_cmd(
     library.sync_index()
     text = f"{query} is:starred" if starred else query
     ids = library.search(text).ids
+    if not ids:
+        # Nothing written: an empty file (or an old one emptied) would look like an export.
+        found = f"no paper matches {text.strip()!r}" if text.strip() else "the library is empty"
+        raise UserError(f"{found}; nothing exported")
     papers = library.papers(ids)
     try:
         chosen = fmt or (format_for_path(out) if out else "bibtex")
