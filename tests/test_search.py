@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reader.library import Library
+from reader.library import Library, parse_query
 from reader.search.analysis import ANALYZER, STEMMED
 from reader.search.highlight import highlight_spans, shared_terms
 from reader.search.index_base import INDEX_VERSION
@@ -462,3 +462,41 @@ def test_query_table_over_the_sample(
     assert outcome.notice is None
     if suggestion:
         assert sample.search(suggestion).ids
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "filters", "or_ignored"),
+    [
+        ("NOT is:starred", "", [("starred", True)], False),
+        ("diffusion NOT is:withdrawn", "diffusion", [("withdrawn", True)], False),
+        ("graph (NOT is:starred)", "graph", [("starred", True)], False),
+        ("is:starred OR diffusion", "diffusion", [("starred", False)], True),
+        ("(is:starred OR tag:llm)", "", [("starred", False), ("tag", False)], True),
+        ("(is:starred OR tag:llm) OR graph", "graph", [("starred", False), ("tag", False)], True),
+        ("graph OR memory is:starred", "graph OR memory", [("starred", False)], False),
+        ("not is:starred", "not", [("starred", False)], False),  # lower case: a word
+        ("()", "()", [], False),
+    ],
+)
+def test_not_negates_a_filter_and_or_beside_one_is_left_out(
+    query: str, text: str, filters: list[tuple[str, bool]], or_ignored: bool
+) -> None:
+    """`NOT is:x` is `-is:x`; an OR beside a filter cannot widen the search (filters only
+    narrow it), so it is left out, and the search says so, instead of the whole query
+    failing to parse."""
+    parsed = parse_query(query)
+    assert parsed.text == text
+    assert [(f.flag, f.negated) for f in parsed.filters] == filters
+    assert parsed.or_ignored == or_ignored
+
+
+def test_not_before_a_filter_excludes_it(library: Library) -> None:
+    every = library.search("").ids
+    starred = library.search("benchmark").ids[0]
+    library.set_starred(starred, True)
+    outcome = library.search("NOT is:starred")
+    assert starred not in outcome.ids and len(outcome.ids) == len(every) - 1
+    assert outcome.notice is None
+    widened = library.search("is:starred OR benchmark")
+    assert widened.ids == library.search("benchmark is:starred").ids
+    assert widened.notice == "Filters only narrow a search: OR beside a filter was ignored"

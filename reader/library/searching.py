@@ -125,6 +125,8 @@ class Searching(LibraryBase):
         notice = None
         if parsed.unknown:
             notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"
+        elif parsed.or_ignored:
+            notice = "Filters only narrow a search: OR beside a filter was ignored"
         if parsed.like:
             outcome = self._search_like(query, parsed, notice)
         elif not parsed.text:

@@ -8,8 +8,18 @@ from dataclasses import dataclass, field
 
 from reader.text.tags import normalize_tag
 
-# Filters are whole words; a leading '-' negates one ("-is:starred").
-_FILTER = re.compile(r"(?<!\S)(-?)(is|has|tag|like):(\S+)(?!\S)", re.IGNORECASE)
+# Filters are whole words; a leading '-' or NOT (in capitals, as the other operators)
+# negates one ("-is:starred", "NOT is:starred").
+# A group's parentheses may touch one: "(is:starred OR tag:llm)".
+_FILTER = re.compile(
+    r"(?<![^\s(])(-|(?-i:NOT)\s+)?(is|has|tag|like):([^\s()]+)(?![^\s)])", re.IGNORECASE
+)
+#: Where a filter stood in the text, while OR beside one is looked for.
+_MARK = "\x00"
+#: OR before or after a filter (filters are combined with the rest by AND only).
+_OR_BESIDE = re.compile(rf"(?<!\S)OR\s*(?={_MARK})|(?<={_MARK})\s*OR(?!\S)")
+#: A group that held filters only.
+_FILTERS_GROUP = re.compile(rf"\(\s*(?:{_MARK}\s*)+\)")
 
 #: ``is:``/``has:`` words and the flag each stands for, with whether it is the flag's
 #: negation (``is:unseen`` is "not seen", so the database hands over the smaller set).
@@ -52,6 +62,8 @@ class ParsedQuery:
     filters: tuple[Filter, ...] = ()
     unknown: tuple[str, ...] = field(default=())
     like: str = ""
+    #: Whether an OR beside a filter was left out (filters only narrow the rest).
+    or_ignored: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -74,23 +86,36 @@ def parse_query(query: str) -> ParsedQuery:
                 filters.append(Filter("tag", negated, tag))
             else:
                 unknown.append(match.group(0))
-            return " "
+            return _MARK
         if kind == "like":
             if negated or like:
                 unknown.append(match.group(0))
             else:
                 like = value
-            return " "
+            return _MARK
         known = KNOWN_FILTERS.get((kind, value.lower()))
         if known is None:
             unknown.append(match.group(0))
         else:
             flag, inverse = known
             filters.append(Filter(flag, negated=negated != inverse))
-        return " "
+        return _MARK
 
-    text = _FILTER.sub(take, query)
-    return ParsedQuery(" ".join(text.split()), tuple(filters), tuple(unknown), like)
+    text = _FILTER.sub(take, query.replace(_MARK, " "))
+    or_ignored = False
+    while True:
+        # A group of filters alone stands as one filter, and an OR beside one goes; until
+        # neither is left ("(is:starred OR tag:x) OR graph").
+        grouped = _FILTERS_GROUP.sub(_MARK, text)
+        stepped = _OR_BESIDE.sub(" ", grouped)
+        or_ignored = or_ignored or stepped != grouped
+        if stepped == text:
+            break
+        text = stepped
+    text = text.replace(_MARK, " ")
+    return ParsedQuery(
+        " ".join(text.split()), tuple(filters), tuple(unknown), like, or_ignored=or_ignored
+    )
 
 
 def filter_help() -> str:
