@@ -131,3 +131,33 @@ async def test_keys_typed_faster_than_a_search_run_one_search_at_a_time(
         assert searched[-1] == "transport"
         assert searched == ["t", "transport"]
         assert app.query_one(PaperList).ids == search("transport").ids
+
+
+async def test_esc_goes_back_to_the_paper_of_before_the_search(library: Library) -> None:
+    """A search looked at and cleared with esc leaves the list where it was, and the
+    paper its results showed first stays unseen; a paper chosen in the results stays."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        for _ in range(20):
+            await pilot.press("j")
+        await settle(app, pilot)
+        before = papers.current_id
+        seen_before = app._counts["seen"]
+        await pilot.press("slash", *"benchmark")
+        await settle(app, pilot)
+        top = papers.current_id
+        assert top != before and before not in papers.ids
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert papers.current_id == before and papers.cursor == 20
+        assert app._counts["seen"] == seen_before
+        assert top not in app.seen_now
+        # Moved in the results: esc keeps the paper chosen.
+        await pilot.press("slash", *"benchmark", "enter", "j")
+        await settle(app, pilot)
+        chosen = papers.current_id
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert papers.current_id == chosen

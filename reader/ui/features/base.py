@@ -132,6 +132,10 @@ class AppBase(App[None]):
         self._view_seen = 0
         self.sort_order = "relevance"
         self._restore_paper: int | None = None
+        #: The paper under the cursor when the search box was last entered, and where the
+        #: list goes back to when the search is cleared (see SearchFeature.leave_search).
+        self._paper_before_search: int | None = None
+        self._return_paper: int | None = None
         self._seen_warned = False
         #: The library's ids (and above, its counts) when the caller has just read them:
         #: each read costs a walk of a large library before the first frame.

@@ -205,6 +205,8 @@ class SearchFeature(AppBase):
         # left at the top of the view by a search that could not answer yet.
         restoring = self._restore_paper is not None
         keep = self._restore_paper or papers.current_id
+        if self._return_paper is not None and not outcome.query.strip():
+            keep, self._return_paper = self._return_paper, None
         if self._restore_paper in outcome.ids or (
             outcome.ids and outcome.complete and self._index_ready
         ):
@@ -279,6 +281,8 @@ class SearchFeature(AppBase):
     def action_focus_search(self) -> None:
         """Put the cursor in the search box (leaving the reading view for the list)."""
         box = self.query_one(SearchBox)
+        if not box.value:
+            self._paper_before_search = self.paper_list.current_id
         if isinstance(self.screen, ReadingScreen):
             self.pop_screen()
             self.call_after_refresh(box.focus)
@@ -287,9 +291,18 @@ class SearchFeature(AppBase):
             # right behind `/` belong to the box.
             self.screen.set_focus(box)
 
+    def leave_search(self) -> None:
+        """The query is being cleared: the list goes back to the paper it was on before
+        the search, unless the user moved to another in the results (which then stays).
+        A cursor the results placed is not pinned; one on the paper of before, kept by
+        results that hold it, is."""
+        if not self.paper_list.pinned:
+            self._return_paper = self._paper_before_search
+
     def action_clear_search(self) -> None:
         """Clear the query and show the whole library."""
         box = self.query_one(SearchBox)
         if box.value:
+            self.leave_search()
             box.value = ""  # posts Changed, which shows everything again
         self.paper_list.focus()
