@@ -161,3 +161,28 @@ async def test_esc_goes_back_to_the_paper_of_before_the_search(library: Library)
         await pilot.press("escape")
         await settle(app, pilot)
         assert papers.current_id == chosen
+
+
+async def test_a_new_query_starts_at_its_best_match(library: Library) -> None:
+    """The paper under the cursor does not hold a new query's list to itself: the list
+    opens at the best match, also when that paper is among the results."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        await pilot.press("G")
+        await settle(app, pilot)
+        last = papers.current_id
+        assert last is not None
+        paper = library.paper(last)
+        assert paper is not None
+        word = next(
+            w for w in paper.abstract.lower().split()
+            if w.isalpha() and len(w) > 5
+            and last in (ids := library.search(w).ids) and len(ids) > 3 and ids[0] != last
+        )
+        await pilot.press("slash")
+        app.query_one(SearchBox).value = word  # typed in one go (or pasted)
+        await settle(app, pilot)
+        assert last in papers.ids
+        assert papers.cursor == 0 and papers.current_id == library.search(word).ids[0]

@@ -205,6 +205,9 @@ class SearchFeature(AppBase):
         # left at the top of the view by a search that could not answer yet.
         restoring = self._restore_paper is not None
         keep = self._restore_paper or papers.current_id
+        if not same_view and not restoring and outcome.query.strip():
+            # A new query starts at its best match, wherever the cursor was.
+            keep = None
         if self._return_paper is not None and not outcome.query.strip():
             keep, self._return_paper = self._return_paper, None
         if self._restore_paper in outcome.ids or (
