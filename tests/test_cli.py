@@ -178,6 +178,9 @@ def test_export_and_notes_export(run, tmp_path: Path) -> None:
     nothing = run("export", "--query", "quokkazzz", "-o", str(none), ok=False)
     assert "no paper matches 'quokkazzz'; nothing exported" in nothing.output
     assert not none.exists()
+    # What `search` says of a query, `export` says too.
+    odd = run("export", "--query", "is:bogus benchmark", "-o", str(tmp_path / "odd.bib"))
+    assert "Ignored unknown filter is:bogus" in odd.output
     notes_dir = tmp_path / "notes"
     first = run("notes", "export", str(notes_dir)).output
     assert first.startswith("1 written")

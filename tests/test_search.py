@@ -475,6 +475,9 @@ def test_query_table_over_the_sample(
         ("(is:starred OR tag:llm) OR graph", "graph", [("starred", False), ("tag", False)], True),
         ("graph OR memory is:starred", "graph OR memory", [("starred", False)], False),
         ("not is:starred", "not", [("starred", False)], False),  # lower case: a word
+        ("benchmark AND is:starred", "benchmark", [("starred", False)], False),
+        ("benchmark AND NOT is:starred", "benchmark", [("starred", True)], False),
+        ("(is:starred AND tag:x) OR graph", "graph", [("starred", False), ("tag", False)], True),
         ("()", "()", [], False),
     ],
 )

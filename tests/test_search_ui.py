@@ -154,6 +154,12 @@ async def test_esc_goes_back_to_the_paper_of_before_the_search(library: Library)
         assert papers.current_id == before and papers.cursor == 20
         assert app._counts["seen"] == seen_before
         assert top not in app.seen_now
+        # The box emptied by hand, then esc: the same.
+        await pilot.press("slash", *"benchmark", "ctrl+u")
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert papers.current_id == before and app._counts["seen"] == seen_before
         # Moved in the results: esc keeps the paper chosen.
         await pilot.press("slash", *"benchmark", "enter", "j")
         await settle(app, pilot)

@@ -102,7 +102,10 @@ def export_cmd(
     library = open_library(ctx)
     library.sync_index()
     text = f"{query} is:starred" if starred else query
-    ids = library.search(text).ids
+    outcome = library.search(text)
+    if outcome.notice:
+        click.echo(outcome.notice, err=True)  # as `reader search` says it
+    ids = outcome.ids
     if not ids:
         # Nothing written: an empty file (or an old one emptied) would look like an export.
         found = f"no paper matches {text.strip()!r}" if text.strip() else "the library is empty"

@@ -18,6 +18,8 @@ _FILTER = re.compile(
 _MARK = "\x00"
 #: OR before or after a filter (filters are combined with the rest by AND only).
 _OR_BESIDE = re.compile(rf"(?<!\S)OR\s*(?={_MARK})|(?<={_MARK})\s*OR(?!\S)")
+#: AND before or after a filter: what a filter does anyway.
+_AND_BESIDE = re.compile(rf"(?<![^\s(])AND\s*(?={_MARK})|(?<={_MARK})\s*AND(?![^\s)])")
 #: A group that held filters only.
 _FILTERS_GROUP = re.compile(rf"\(\s*(?:{_MARK}\s*)+\)")
 
@@ -106,7 +108,7 @@ def parse_query(query: str) -> ParsedQuery:
     while True:
         # A group of filters alone stands as one filter, and an OR beside one goes; until
         # neither is left ("(is:starred OR tag:x) OR graph").
-        grouped = _FILTERS_GROUP.sub(_MARK, text)
+        grouped = _AND_BESIDE.sub(_MARK, _FILTERS_GROUP.sub(_MARK, text))
         stepped = _OR_BESIDE.sub(" ", grouped)
         or_ignored = or_ignored or stepped != grouped
         if stepped == text:

@@ -133,7 +133,7 @@ class AppBase(App[None]):
         self.sort_order = "relevance"
         self._restore_paper: int | None = None
         #: The paper under the cursor when the search box was last entered, and where the
-        #: list goes back to when the search is cleared (see SearchFeature.leave_search).
+        #: list goes back to when the search is cleared (see SearchFeature.run_search).
         self._paper_before_search: int | None = None
         self._return_paper: int | None = None
         self._seen_warned = False

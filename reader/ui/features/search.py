@@ -65,6 +65,11 @@ class SearchFeature(AppBase):
 
     def run_search(self, query: str) -> None:
         """Search in a worker; only the newest query's results are shown."""
+        if not query.strip() and self.outcome is not None and not self.paper_list.pinned:
+            # The search is cleared (esc, or the box emptied) with the cursor where the
+            # results put it: the list goes back to the paper it was on before. A paper
+            # the user moved to in the results stays (the cursor is pinned to it).
+            self._return_paper = self._paper_before_search
         self._asked_query = query
         self._search_seq += 1
         # A new query shows its best matches first. The query shown, run again (after a
@@ -294,18 +299,9 @@ class SearchFeature(AppBase):
             # right behind `/` belong to the box.
             self.screen.set_focus(box)
 
-    def leave_search(self) -> None:
-        """The query is being cleared: the list goes back to the paper it was on before
-        the search, unless the user moved to another in the results (which then stays).
-        A cursor the results placed is not pinned; one on the paper of before, kept by
-        results that hold it, is."""
-        if not self.paper_list.pinned:
-            self._return_paper = self._paper_before_search
-
     def action_clear_search(self) -> None:
         """Clear the query and show the whole library."""
         box = self.query_one(SearchBox)
         if box.value:
-            self.leave_search()
             box.value = ""  # posts Changed, which shows everything again
         self.paper_list.focus()

@@ -49,8 +49,5 @@ class SearchBox(Input):
         """Clear the query (the whole library shows again, at the paper the list was on
         before the search unless another was chosen in the results) and go to the list."""
         await take_typed(self)
-        leave_search = getattr(self.app, "leave_search", None)
-        if leave_search is not None and self.value:
-            leave_search()
         self.value = ""
         await self.action_to_list()
