@@ -178,9 +178,14 @@ def test_export_and_notes_export(run, tmp_path: Path) -> None:
     nothing = run("export", "--query", "quokkazzz", "-o", str(none), ok=False)
     assert "no paper matches 'quokkazzz'; nothing exported" in nothing.output
     assert not none.exists()
-    # What `search` says of a query, `export` says too.
-    odd = run("export", "--query", "is:bogus benchmark", "-o", str(tmp_path / "odd.bib"))
-    assert "Ignored unknown filter is:bogus" in odd.output
+    # A query not searched as written (a misspelt filter, an OR beside a filter) exports
+    # nothing: the file would hold other papers than those asked for.
+    for query in ("is:stared", "is:bogus benchmark", "is:starred OR benchmark"):
+        odd = tmp_path / "odd.bib"
+        refused = run("export", "--query", query, "-o", str(odd), ok=False)
+        assert "nothing exported" in refused.output and not odd.exists(), query
+    assert "Ignored unknown filter is:stared" in run(
+        "export", "--query", "is:stared", ok=False).output
     notes_dir = tmp_path / "notes"
     first = run("notes", "export", str(notes_dir)).output
     assert first.startswith("1 written")

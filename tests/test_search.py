@@ -479,6 +479,8 @@ def test_query_table_over_the_sample(
         ("benchmark AND NOT is:starred", "benchmark", [("starred", True)], False),
         ("(is:starred AND tag:x) OR graph", "graph", [("starred", False), ("tag", False)], True),
         ("()", "()", [], False),
+        ("NOT (is:starred)", "", [("starred", True)], False),
+        ("benchmark -(tag:x)", "benchmark", [("tag", True)], False),
     ],
 )
 def test_not_negates_a_filter_and_or_beside_one_is_left_out(
@@ -503,3 +505,18 @@ def test_not_before_a_filter_excludes_it(library: Library) -> None:
     widened = library.search("is:starred OR benchmark")
     assert widened.ids == library.search("benchmark is:starred").ids
     assert widened.notice == "Filters only narrow a search: OR beside a filter was ignored"
+
+
+@pytest.mark.parametrize(
+    ("query", "in_group"),
+    [
+        ("NOT (diffusion is:starred)", True),
+        ("(benchmark is:starred) OR protein", True),
+        ("(diffusion is:starred) graph", False),  # an AND group: the same either way
+        ("graph is:starred", False),
+    ],
+)
+def test_a_filter_whose_group_an_or_or_a_not_changes_is_said_so(query: str, in_group: bool) -> None:
+    """A filter narrows the whole search: inside a group that NOT negates or that OR
+    joins to others it cannot mean what it says there, and the search says so."""
+    assert parse_query(query).filter_in_group == in_group

@@ -97,12 +97,17 @@ def export_cmd(
     ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
 ) -> None:
     """Export papers: BibTeX, BibLaTeX, CSL-JSON, RIS, Markdown, CSV or JSON (every field)."""
-    from reader.library import CitationError, export, format_for_path
+    from reader.library import CitationError, export, format_for_path, parse_query
 
     library = open_library(ctx)
     library.sync_index()
     text = f"{query} is:starred" if starred else query
+    parsed = parse_query(text)
     outcome = library.search(text)
+    if parsed.unknown or parsed.or_ignored or parsed.filter_in_group:
+        # Searched otherwise than written: a file of other papers than those asked for
+        # would look like the export asked for.
+        raise UserError(f"{outcome.notice}; nothing exported")
     if outcome.notice:
         click.echo(outcome.notice, err=True)  # as `reader search` says it
     ids = outcome.ids

@@ -127,6 +127,11 @@ class Searching(LibraryBase):
             notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"
         elif parsed.or_ignored:
             notice = "Filters only narrow a search: OR beside a filter was ignored"
+        elif parsed.filter_in_group:
+            notice = (
+                "Filters only narrow the whole search: a filter inside parentheses with OR "
+                "or NOT was applied to all of it"
+            )
         if parsed.like:
             outcome = self._search_like(query, parsed, notice)
         elif not parsed.text:

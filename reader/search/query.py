@@ -22,6 +22,13 @@ _OR_BESIDE = re.compile(rf"(?<!\S)OR\s*(?={_MARK})|(?<={_MARK})\s*OR(?!\S)")
 _AND_BESIDE = re.compile(rf"(?<![^\s(])AND\s*(?={_MARK})|(?<={_MARK})\s*AND(?![^\s)])")
 #: A group that held filters only.
 _FILTERS_GROUP = re.compile(rf"\(\s*(?:{_MARK}\s*)+\)")
+#: One filter alone in a group that NOT or '-' negates: "NOT (is:starred)".
+_NEGATED_GROUP = re.compile(
+    r"(?<![^\s(])(?:(?-i:NOT)\s+|-)\(\s*((?:is|has|tag|like):[^\s()]+)\s*\)(?![^\s)])",
+    re.IGNORECASE,
+)
+#: What makes a filter's place in a group matter: an OR, or a negated group.
+_BOOLEAN = re.compile(r"(?<!\S)OR(?!\S)|(?:(?<!\S)(?-i:NOT)\s+|(?<![^\s(])-)\(")
 
 #: ``is:``/``has:`` words and the flag each stands for, with whether it is the flag's
 #: negation (``is:unseen`` is "not seen", so the database hands over the smaller set).
@@ -66,6 +73,9 @@ class ParsedQuery:
     like: str = ""
     #: Whether an OR beside a filter was left out (filters only narrow the rest).
     or_ignored: bool = False
+    #: Whether a filter stood in a group whose meaning an OR or a NOT changes; it was
+    #: applied to the whole search all the same.
+    filter_in_group: bool = False
 
     @property
     def is_empty(self) -> bool:
@@ -103,7 +113,13 @@ def parse_query(query: str) -> ParsedQuery:
             filters.append(Filter(flag, negated=negated != inverse))
         return _MARK
 
-    text = _FILTER.sub(take, query.replace(_MARK, " "))
+    query = _NEGATED_GROUP.sub(r"-\1", query.replace(_MARK, " "))
+    in_group = False
+    if _BOOLEAN.search(query):
+        for match in _FILTER.finditer(query):
+            before = query[: match.start()]
+            in_group = in_group or before.count("(") > before.count(")")
+    text = _FILTER.sub(take, query)
     or_ignored = False
     while True:
         # A group of filters alone stands as one filter, and an OR beside one goes; until
@@ -116,7 +132,8 @@ def parse_query(query: str) -> ParsedQuery:
         text = stepped
     text = text.replace(_MARK, " ")
     return ParsedQuery(
-        " ".join(text.split()), tuple(filters), tuple(unknown), like, or_ignored=or_ignored
+        " ".join(text.split()), tuple(filters), tuple(unknown), like, or_ignored=or_ignored,
+        filter_in_group=in_group,
     )
 
 
