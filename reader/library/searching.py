@@ -128,10 +128,7 @@ class Searching(LibraryBase):
         elif parsed.or_ignored:
             notice = "Filters only narrow a search: OR beside a filter was ignored"
         elif parsed.filter_in_group:
-            notice = (
-                "Filters only narrow the whole search: a filter inside parentheses with OR "
-                "or NOT was applied to all of it"
-            )
+            notice = "A filter in a group with OR or NOT narrowed the whole search"
         if parsed.like:
             outcome = self._search_like(query, parsed, notice)
         elif not parsed.text:
