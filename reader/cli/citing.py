@@ -102,9 +102,8 @@ def export_cmd(
     library = open_library(ctx)
     library.sync_index()
     text = f"{query} is:starred" if starred else query
-    parsed = parse_query(text)
     outcome = library.search(text)
-    if parsed.unknown or parsed.or_ignored or parsed.filter_in_group:
+    if not parse_query(text).as_written:
         # Searched otherwise than written: a file of other papers than those asked for
         # would look like the export asked for.
         raise UserError(f"{outcome.notice}; nothing exported")

@@ -78,6 +78,12 @@ class ParsedQuery:
     filter_in_group: bool = False
 
     @property
+    def as_written(self) -> bool:
+        """Whether the search runs as the query is written: no filter misspelt, no OR
+        beside a filter left out, no filter taken out of an OR or NOT group."""
+        return not (self.unknown or self.or_ignored or self.filter_in_group)
+
+    @property
     def is_empty(self) -> bool:
         """True when the query neither searches nor filters."""
         return not self.text and not self.filters and not self.like
