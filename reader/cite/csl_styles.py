@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reader.errors import BadInput
+
 CSL_DIR = Path(__file__).resolve().parent / "styles"
 
 #: Our short names for the bundled styles, and their files in ``reader/cite/styles/``.
@@ -30,7 +32,7 @@ _CS = f"{{{_NS}}}"
 _RENDERING = frozenset(f"{_CS}{tag}" for tag in ("text", "number", "label", "date", "names"))
 
 
-class CitationError(Exception):
+class CitationError(BadInput):
     """An unknown style or format, or a style file that cannot be used; one line to show."""
 
 

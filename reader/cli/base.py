@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -16,13 +15,8 @@ from typing import Any, TypeVar
 import click
 
 from reader import __version__
-from reader.errors import IndexBusy, describe_os_error, describe_write_error
-from reader.library import (
-    ImportFormatError,
-    Library,
-    StoreError,
-    damaged_advice,
-)
+from reader.errors import Damaged, IndexBusy, IndexDamaged, ReaderError
+from reader.library import Library, damaged_advice, translated
 from reader.locations import default_library_dir
 from reader.models import Paper
 from reader.text.render import plain_line
@@ -30,6 +24,9 @@ from reader.text.render import plain_line
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# Not a ReaderError: it is how the command *says* one (click prints its line and exits
+# with status 1), made at the edge from the ReaderError or from the command's own check.
+# click declares ``message`` final, so it could not be one without a quarrel with mypy.
 class UserError(click.ClickException):
     """A problem explained in one line, with exit status 1."""
 
@@ -59,18 +56,10 @@ def open_library(ctx: click.Context) -> Library:
     root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
     try:
         return Library(root)
-    except StoreError as exc:
-        if _is_damage(exc.__cause__):
-            raise UserError(f"{exc}; {damaged_advice(root)}") from exc
+    except Damaged as exc:
+        raise UserError(f"{exc}; {damaged_advice(root)}") from exc
+    except ReaderError as exc:
         raise UserError(str(exc)) from exc
-    except OSError as exc:
-        raise UserError(str(exc)) from exc
-
-
-def _is_damage(exc: BaseException | None) -> bool:
-    """Whether SQLite found the file itself damaged (not merely locked or read-only: those
-    are OperationalError, a subclass)."""
-    return type(exc) is sqlite3.DatabaseError
 
 
 def library_root() -> Path:
@@ -86,21 +75,21 @@ def handles_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
-        except (StoreError, ImportFormatError) as exc:
-            raise UserError(str(exc)) from exc
+            # What the command meets beside the library (a file it writes, say) is
+            # translated as the library's own errors are.
+            with translated():
+                return func(*args, **kwargs)
         except IndexBusy as exc:
             raise UserError(f"{exc}; try again once it is done") from exc
-        except sqlite3.DatabaseError as exc:
+        except IndexDamaged as exc:
+            raise UserError(exc.line()) from exc
+        except Damaged as exc:
             # Damage found after the database opened (a bad page is only met when read).
-            if _is_damage(exc):
-                raise UserError(
-                    f"the library database is damaged ({exc}); {damaged_advice(library_root())}"
-                ) from exc
-            raise UserError(f"the library database: {describe_write_error(exc)}") from exc
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            raise UserError(f"{where}{describe_os_error(exc)}") from exc
+            raise UserError(
+                f"the library database is damaged ({exc}); {damaged_advice(library_root())}"
+            ) from exc
+        except ReaderError as exc:
+            raise UserError(exc.line()) from exc
 
     return wrapper  # type: ignore[return-value]
 
@@ -142,9 +131,9 @@ def _check_readable(library: Library) -> tuple[list[int], dict[str, int]]:
         ids = library.all_ids()
         counts = library.triage_counts()
         library.generation()
-    except sqlite3.DatabaseError as exc:
+    except ReaderError as exc:
         library.close()
-        if _is_damage(exc):
+        if isinstance(exc, Damaged):
             raise UserError(
                 f"the library database is damaged ({exc}); {damaged_advice(library.paths.root)}"
             ) from exc

@@ -30,6 +30,7 @@ from reader.library.core import (
     damaged_advice,
     restore_damaged,
 )
+from reader.library.door import translated
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
 from reader.store.backup import BackupError, is_damaged
@@ -87,5 +88,5 @@ __all__ = [
     "display_text", "draft_dirs", "export", "export_notes", "format_for_path",
     "highlight_spans", "in_tmux", "is_damaged", "library_state", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "window_writer", "words", "write_draft",
+    "restore_damaged", "sentences", "translated", "window_writer", "words", "write_draft",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from reader.store.database import StoreError
+from reader.store.database import PaperNotFound, StoreError
 from reader.store.highlights import display_text
 from reader.store.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
 from reader.text.tags import normalize_tag
@@ -93,7 +93,7 @@ class Annotations(LibraryBase):
         with self.session() as store:
             paper = store.paper(paper_id)
             if paper is None:
-                raise StoreError(f"no paper with id {paper_id}")
+                raise PaperNotFound(f"no paper with id {paper_id}")
             text = display_text(paper.abstract)
             if not 0 <= start < end <= len(text) or not text[start:end].strip():
                 raise StoreError("nothing to highlight there")

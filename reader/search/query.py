@@ -48,6 +48,7 @@ KNOWN_FILTERS: dict[tuple[str, str], tuple[str, bool]] = {
 INDEX_FLAGS = frozenset({"starred", "notes"})
 
 
+# Not a ReaderError (reader/errors.py): control flow, never shown; the newer query answers.
 class SearchCancelled(Exception):
     """A search given up because a newer query replaced it before it was done."""
 

@@ -60,6 +60,7 @@ _POSTINGS: weakref.WeakKeyDictionary[Any, OrderedDict[Any, tuple[Any, Any]]] = (
 _LOCK = threading.Lock()
 
 
+# Not a ReaderError (reader/errors.py): control flow, caught here to fall back to Whoosh.
 class _Unknown(Exception):
     """A matcher whose scores this module cannot reproduce."""
 

@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reader.errors import BadInput
 from reader.models import PaperRecord
 from reader.text.render import title_words
 from reader.text.titles import strip_derived_mark
 
 
-class ImportFormatError(Exception):
+class ImportFormatError(BadInput):
     """A file could not be read as a list of papers; the message names file and line."""
 
 

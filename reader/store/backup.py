@@ -11,11 +11,13 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from reader.errors import BadInput
+
 #: Automatic backups (before a migration or a restore) kept per kind.
 KEEP_AUTOMATIC = 3
 
 
-class BackupError(Exception):
+class BackupError(BadInput):
     """A backup or restore that could not be done, in one line."""
 
 

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reader.errors import BadInput, Damaged, NotFound, is_damage
 from reader.resources import migrations_dir
 from reader.store.backup import BackupError, automatic_backup
 from reader.store.clock import now
@@ -33,8 +34,23 @@ LAST_IMPORT_ITEMS = (
 _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
 
 
-class StoreError(Exception):
-    """A library database problem the user must be told about in one line."""
+class StoreError(BadInput):
+    """A library database problem the user must be told about in one line: mostly a change
+    it refuses (a key that belongs to another paper, a field that cannot be edited)."""
+
+
+class StoreDamaged(StoreError, Damaged):
+    """The database would not open because SQLite finds it damaged or not a database."""
+
+
+class PaperNotFound(StoreError, NotFound):
+    """No paper has the id asked for (removed meanwhile, or never there)."""
+
+
+def _refused(text: str, exc: sqlite3.DatabaseError) -> StoreError:
+    """The error for a database that would not open: damaged, or refused for another
+    reason (named by ``text``)."""
+    return StoreDamaged(text) if is_damage(exc) else StoreError(text)
 
 
 @contextmanager
@@ -97,7 +113,9 @@ class StoreBase:
             # megabytes, and without a limit it kept that size on disk for good.
             conn.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open the library database {path}: {_why(path, exc)}") from exc
+            raise _refused(
+                f"cannot open the library database {path}: {_why(path, exc)}", exc
+            ) from exc
         self.conn = conn
         self.migrate()
 
@@ -125,7 +143,7 @@ class StoreBase:
         try:
             current = self.schema_version
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path} is not a reader library: {exc}") from exc
+            raise _refused(f"{self.path} is not a reader library: {exc}", exc) from exc
         if current > latest:
             raise StoreError(
                 f"{self.path} was written by a newer reader (schema {current}, this reader "
@@ -229,7 +247,7 @@ class StoreBase:
                 (generation, stamp, *chunk),
             )
             if cur.rowcount == 0 and len(paper_ids) == 1:
-                raise StoreError(f"no paper with id {paper_ids[0]}")
+                raise PaperNotFound(f"no paper with id {paper_ids[0]}")
         return generation
 
 

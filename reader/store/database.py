@@ -10,14 +10,21 @@ exactly what changed.
 from __future__ import annotations
 
 from reader.cite.keys import CITEKEY
-from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, StoreError, migrations
+from reader.store.base import (
+    BUSY_TIMEOUT_MS,
+    PaperNotFound,
+    StoreBase,
+    StoreDamaged,
+    StoreError,
+    migrations,
+)
 from reader.store.edits import Edits, edited_record
 from reader.store.marks import Marks
 from reader.store.reading import SORT_KEYS, Reading, read_papers
 
 __all__ = [
-    "BUSY_TIMEOUT_MS", "CITEKEY", "SORT_KEYS", "Store", "StoreError", "edited_record",
-    "migrations", "read_papers",
+    "BUSY_TIMEOUT_MS", "CITEKEY", "SORT_KEYS", "PaperNotFound", "Store", "StoreDamaged",
+    "StoreError", "edited_record", "migrations", "read_papers",
 ]
 
 

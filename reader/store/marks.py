@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
     pass
 
-from reader.store.base import LAST_IMPORT_ITEMS, StoreBase, StoreError
+from reader.store.base import LAST_IMPORT_ITEMS, PaperNotFound, StoreBase, StoreError
 
 
 class Marks(StoreBase):
@@ -43,7 +43,7 @@ class Marks(StoreBase):
                 (int(starred), now(), generation, paper_id),
             )
             if cur.rowcount == 0:
-                raise StoreError(f"no paper with id {paper_id}")
+                raise PaperNotFound(f"no paper with id {paper_id}")
         return generation
 
     def mark_seen(self, paper_ids: Iterable[int]) -> int:
@@ -74,7 +74,7 @@ class Marks(StoreBase):
                 (stamp if read else None, stamp, paper_id),
             )
             if cur.rowcount == 0:
-                raise StoreError(f"no paper with id {paper_id}")
+                raise PaperNotFound(f"no paper with id {paper_id}")
 
     def triage_counts(self) -> dict[str, int]:
         """Papers in the library, and how many are seen, read, starred and have notes."""

@@ -8,11 +8,11 @@ in one transaction, and the app redraws what depends on what moved.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from typing import TYPE_CHECKING
 
-from reader.library import ChangeWatch, LibraryState, StoreError
+from reader.errors import ReaderError
+from reader.library import ChangeWatch, LibraryState
 
 if TYPE_CHECKING:
     from reader.ui.features.base import AppBase
@@ -64,7 +64,7 @@ class LiveLibrary:
         state: LibraryState | None
         try:
             state = app.library.state(app.seen_log[:logged])
-        except (sqlite3.Error, StoreError):
+        except ReaderError:
             state = None  # a damaged or vanished library is reported where it is read
         app.call_from_thread(self._apply, state, logged)
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from reader.errors import NetworkError
 from reader.models import PaperRecord
 from reader.sources.remote.arxiv import fetch_arxiv
 from reader.sources.remote.client import MAX_BYTES, Client, Endpoints, Outcome
@@ -47,7 +48,7 @@ _WORKERS = 4
 _SERVICE = {"arxiv": "arXiv", "doi": "Crossref", "openreview": "OpenReview"}
 
 
-class FetchError(Exception):
+class FetchError(NetworkError):
     """One clear line for the user (names the id and the service)."""
 
 

@@ -17,6 +17,7 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
+from reader.errors import NetworkError
 from reader.models import PaperRecord
 from reader.sources.remote.markup import jats_to_text
 
@@ -60,7 +61,7 @@ Outcome = PaperRecord | str
 # --- HTTP -----------------------------------------------------------------------------------
 
 
-class Failure(Exception):
+class Failure(NetworkError):
     """No usable answer came; the message is the problem text."""
 
 

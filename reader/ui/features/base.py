@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -17,6 +16,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker
 
 from reader.config import Config
+from reader.errors import ReaderError
 from reader.library import (
     SORT_KEYS,
     Library,
@@ -251,7 +251,7 @@ class AppBase(App[None]):
             return None
         try:
             paper = self.library.paper(paper_id)
-        except sqlite3.DatabaseError as exc:
+        except ReaderError as exc:
             self._damaged(exc)
             return None
         return self.intents.apply(paper) if paper is not None else None
@@ -261,7 +261,7 @@ class AppBase(App[None]):
         try:
             rows = self.library.rows(ids)
             return {i: self.intents.apply(row) for i, row in rows.items()}
-        except sqlite3.DatabaseError as exc:
+        except ReaderError as exc:
             self._damaged(exc)
             return {}
 

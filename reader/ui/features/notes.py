@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from functools import partial
 from typing import TYPE_CHECKING
 
-from reader.errors import describe_write_error
+from reader.errors import ReaderError, describe_write_error
 from reader.library import (
     NoteSaved,
     draft_dirs,
@@ -28,7 +27,7 @@ class NotesFeature(AppBase):
             return
         try:
             state = self.library.note(paper.id)
-        except sqlite3.DatabaseError as exc:
+        except ReaderError as exc:
             self._damaged(exc)
             return
         # Imported when first opened: the editor's TextArea is a tenth of what the reader

@@ -4,7 +4,6 @@ results over a partial index while it is built, and a "did you mean"."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from dataclasses import replace
 from functools import partial
 
@@ -12,7 +11,7 @@ from textual import on
 from textual.binding import Binding
 from textual.widgets import Input
 
-from reader.errors import IndexDamaged
+from reader.errors import IndexDamaged, ReaderError
 from reader.library import (
     SearchCancelled,
     SearchOutcome,
@@ -171,7 +170,7 @@ class SearchFeature(AppBase):
                 wanted += ids[max(0, at - ROWS_AHEAD // 2) : at + ROWS_AHEAD // 2]
         try:
             return self.library.rows(wanted)
-        except sqlite3.DatabaseError:
+        except ReaderError:
             return {}  # the list reads them itself, and says what is wrong
 
     def _searchable(self) -> bool:
