@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 
@@ -206,3 +207,27 @@ class ImportSummary:
         self.renamed_keys += other.renamed_keys
         self.aliased_keys += other.aliased_keys
         self.files += other.files
+
+
+class IndexState(StrEnum):
+    """How the search index stands against the database (equal to its name as a string,
+    ``"ok"`` and so on, as it is written in logs and tests)."""
+
+    #: Up to date with the database.
+    OK = "ok"
+    #: Behind the database: catching up indexes what changed.
+    STALE = "stale"
+    #: Absent, unreadable, of another version, or built from another copy of the
+    #: database: it is built from scratch.
+    MISSING = "missing"
+    #: Another process is building it from scratch and will bring it up to date.
+    BUILDING = "building"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexProgress:
+    """How far an index build under way has got: ``indexed`` of ``total`` papers are
+    searchable."""
+
+    indexed: int
+    total: int

@@ -10,7 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from reader.errors import IndexBusy, IndexStopped
-from reader.models import Paper
+from reader.models import IndexState, Paper
 from reader.store.database import read_papers
 
 if TYPE_CHECKING:
@@ -32,22 +32,22 @@ _BUSY_PAUSE = 0.2
 class Indexing(LibraryBase):
     """The search index kept in step with the database."""
 
-    def index_state(self) -> str:
-        """``ok``, ``stale`` (behind the database), ``missing`` (absent or unreadable) or
-        ``building`` (another process is building it from scratch)."""
+    def index_state(self) -> IndexState:
+        """Whether the index is up to date, behind the database, missing (absent or
+        unreadable) or being built from scratch by another process."""
         if self.index.generation < 0 and self.index.partial() is not None:
-            return "building"
+            return IndexState.BUILDING
         if not self.index.usable():
-            return "missing"
+            return IndexState.MISSING
         with self.session() as store:
             current = store.generation()
         if self.index.generation > current:
             # Built from another copy of the database (one restored or copied in by hand):
             # catching up cannot remove what it holds beyond this one.
-            return "missing"
+            return IndexState.MISSING
         if self.index.generation < current:
-            return "stale"
-        return "ok"
+            return IndexState.STALE
+        return IndexState.OK
 
     def rebuild_index(
         self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None
@@ -101,7 +101,7 @@ class Indexing(LibraryBase):
             count += self._sync_once(progress, stopped)
             if stopped is not None and stopped():
                 return count
-            if waiting is None or self.index_state() == "ok":
+            if waiting is None or self.index_state() is IndexState.OK:
                 return count
             waiting()
             time.sleep(_BUSY_PAUSE)  # another process holds the index: look again soon
@@ -112,12 +112,12 @@ class Indexing(LibraryBase):
             # to date; a search meanwhile runs over what it has published.
             return 0
         state = self.index_state()
-        if state == "missing":
+        if state is IndexState.MISSING:
             try:
                 return self.rebuild_index(progress, stopped)
             except (IndexBusy, IndexStopped):
                 return 0  # another process took the index in the meantime, or we quit
-        if state == "building":
+        if state is IndexState.BUILDING:
             return 0  # another process is building it, and will bring it up to date
         with self._sync_lock, self.session() as store:
             if store.generation() <= self.index.generation:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from reader.errors import IndexDamaged
-from reader.models import Paper
+from reader.models import IndexProgress, Paper
 from reader.search.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
 from reader.store.database import Store
 from reader.text.render import plain_line, to_plain
@@ -40,6 +40,9 @@ class SearchOutcome:
     #: False when ``ids`` are only the best matches, asked for with ``first``: the rest,
     #: and so the count, are not known yet.
     complete: bool = True
+    #: How much of the library the index held when it answered, while it is behind (a
+    #: build or an import under way); None when it held every paper.
+    partial: IndexProgress | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,9 +163,11 @@ class Searching(LibraryBase):
                 outcome = replace(outcome, suggestion=self.suggestion(query))
         if parsed.text or parsed.like:
             building = self._searchable_of_all()
-            if building is not None and outcome.notice is None:
-                done, total = building
-                outcome = replace(outcome, notice=f"partial: {done:,} of {total:,} indexed")
+            if building is not None:
+                partial = IndexProgress(*building)
+                outcome = replace(outcome, partial=partial, notice=outcome.notice or (
+                    f"partial: {partial.indexed:,} of {partial.total:,} indexed"
+                ))
         if order != "relevance":
             with self.session() as store:
                 ordered = store.sort_ids(outcome.ids, order)

@@ -15,7 +15,7 @@ from reader.library import (
     StoreError,
     parse_query,
 )
-from reader.models import ImportSummary
+from reader.models import ImportSummary, IndexState
 from reader.ui.features.base import AppBase
 from reader.ui.screens.prompts import add_prompt, import_prompt
 from reader.ui.widgets.search_box import SearchBox
@@ -41,13 +41,13 @@ class ImportsFeature(AppBase):
                 self.call_from_thread(self._sample_loaded, summary)
         state = self.library.index_state()
         progress = self._report_indexing
-        if state == "missing":
+        if state is IndexState.MISSING:
             self.call_from_thread(self._set_status_note, "Building the search index…")
             try:
                 self.library.rebuild_index(progress, self._stopping)
             except IndexStopped:
                 return  # quitting: the next start builds it
-        elif state == "stale":
+        elif state is IndexState.STALE:
             # An index left behind: a build cut short when a reader quit (or was killed)
             # while indexing, or writes made while none ran. What it lacks is indexed now.
             self.library.sync_index(progress, stopped=self._stopping)
@@ -267,13 +267,13 @@ class ImportsFeature(AppBase):
             # A search shown over part of the index (this build's or another process's)
             # runs again over all of it.
             self.call_from_thread(self._rerun_query)
-        if self.library.index_state() != "ok":
+        if self.library.index_state() is not IndexState.OK:
             self.call_from_thread(self._sync_later)  # another process held the index
 
     def _shown_partial(self) -> bool:
         """Whether the search shown was answered over part of the index."""
         outcome = self.outcome
-        return outcome is not None and (outcome.notice or "").startswith("partial")
+        return outcome is not None and outcome.partial is not None
 
     def _published_more(self, published: int) -> None:
         """A build (here or in another process) has published ``published`` papers: a
