@@ -10,11 +10,8 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.worker import get_current_worker
 
-from reader.library import (
-    IndexStopped,
-    StoreError,
-    parse_query,
-)
+from reader.errors import ReaderError
+from reader.library import IndexStopped, parse_query
 from reader.models import ImportSummary, IndexState
 from reader.ui.features.base import AppBase
 from reader.ui.screens.prompts import add_prompt, import_prompt
@@ -145,12 +142,10 @@ class ImportsFeature(AppBase):
     @work(thread=True, exclusive=True, group="import", exit_on_error=False)
     def add_papers(self, refs: list[str]) -> None:
         """Fetch and import papers by id, then report as an import does."""
-        from reader.library import FetchError
-
         self.call_from_thread(self._set_status_note, f"Fetching {' '.join(refs)}…")
         try:
             summary = self.library.add(refs)
-        except (FetchError, StoreError) as exc:
+        except ReaderError as exc:  # the network, an id not understood, the library
             self.call_from_thread(self.notify, str(exc), title="Add failed",
                                   severity="error", timeout=12)
         else:
