@@ -131,7 +131,7 @@ def get_ready() -> None:
     # The index is built once the papers are in: its workers are made ready too.
     warm_up()
     for module in (
-        "reader.library.read_ahead", "reader.store.importing", "reader.sources.jsonsniff",
+        "reader.library.read_ahead", "reader.intake.merge", "reader.sources.jsonsniff",
         "reader.sources.textsniff", "reader.sources.seed", *READERS.values(),
     ):
         importlib.import_module(module)
