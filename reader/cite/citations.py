@@ -106,11 +106,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if authors or "author" in others:
         fields.append(("author", " and ".join(authors + (["others"] if "author" in others
                                                          else []))))
-    for variable, name in (("editor", "editor"), ("translator", "translator"),
-                           ("container-author", "bookauthor")):
-        names = _record_names(paper, variable) or []
-        if names and variable not in inherited:
-            fields.append((name, " and ".join(names + (["others"] if name in others else []))))
+    fields += _other_names(paper, others, inherited)
     if venue and "container-title" not in inherited:
         default = ("journaltitle" if biblatex else "journal") if journal else "booktitle"
         name = aliases.get("container-title", default)
@@ -181,6 +177,53 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
 
 
+# The record's other name variables and the biblatex name lists that hold them: a role of
+# editora, editorb or editorc is named by its ``…type`` field (biblatex's standard roles).
+_NAME_LISTS = (
+    ("editor", "editor", ""),
+    ("translator", "translator", ""),
+    ("container-author", "bookauthor", ""),
+    ("contributor", "editora", "collaborator"),
+    ("compiler", "editorb", "compiler"),
+    ("organizer", "editorc", "organizer"),
+)
+_LISTED = frozenset(("author", *(variable for variable, _, _ in _NAME_LISTS)))
+
+
+def _other_names(paper: Paper, others: list[str], inherited: set[str]) -> list[tuple[str, str]]:
+    """The names beyond the authors: in biblatex's name lists where it has one for the
+    role, else as lines of an ``extra`` field (``collection-editor: Family || Given``), the
+    form Zotero and Better BibTeX read such names in."""
+    from reader.record import NAME_VARIABLES
+
+    fields: list[tuple[str, str]] = []
+    for variable, name, role in _NAME_LISTS:
+        names = _record_names(paper, variable) or []
+        if names and variable not in inherited:
+            fields.append((name, " and ".join(names + (["others"] if name in others else []))))
+            if role:
+                fields.append((f"{name}type", role))
+    lines = []
+    for variable in NAME_VARIABLES:
+        stored = paper.csl.get(variable)
+        if variable in _LISTED or variable in inherited or not isinstance(stored, list):
+            continue
+        for person in stored:
+            if not isinstance(person, dict):
+                continue
+            literal = escape_text(fold(str(person.get("literal", ""))))
+            family = escape_text(" ".join(
+                fold(str(person[p])) for p in ("non-dropping-particle", "family") if person.get(p)
+            ))
+            given = escape_text(fold(str(person.get("given", ""))))
+            text = literal or (f"{family} || {given}" if given else family)
+            if text:
+                lines.append(f"{variable}: {text}")
+    if lines:
+        fields.append(("extra", "\n".join(lines)))
+    return fields
+
+
 def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:
     """What OpenReview says of a submission beyond its record, as fields an import reads back.
 
@@ -222,6 +265,9 @@ _BIBTEX_FIELDS = (
     ("title-short", "shorttitle"),
     ("container-title-short", "shortjournal"),
     ("PMID", "pmid"),
+    ("original-title", "origtitle"),
+    ("original-publisher", "origpublisher"),
+    ("original-publisher-place", "origlocation"),
 )
 _THESIS_TYPES = frozenset({"phdthesis", "mastersthesis", "thesis"})
 _REPORT_TYPES = frozenset({"techreport", "report"})
@@ -322,13 +368,13 @@ def _record_fields(
             text = re.sub(r"\s*[-\u2013\u2014]+\s*", "--", text)
         fields.append((name, escape_text(text)))
         written.add(name)
-    accessed = paper.csl.get("accessed")
-    if isinstance(accessed, dict):
-        from reader.record import iso_from_parts
+    from reader.record import iso_from_parts
 
-        iso = iso_from_parts(accessed)
-        if iso:
-            fields.append(("urldate", iso))
+    for variable, name in (("accessed", "urldate"), ("original-date", "origdate"),
+                           ("event-date", "eventdate")):
+        iso = iso_from_parts(paper.csl.get(variable))
+        if iso and variable not in inherited and not isinstance(source.get(name), str):
+            fields.append((name, iso))
     return fields
 
 

@@ -386,6 +386,13 @@ class _Import:
                 "ON CONFLICT (paper_id) DO NOTHING",
                 (paper_id, record.note, self.stamp, version),
             )
+        if record.tags:
+            # The source library's tags are the new paper's first tags; a paper already
+            # there keeps the tags its user gave it.
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO tags (paper_id, tag) VALUES (?, ?)",
+                [(paper_id, tag) for tag in record.tags],
+            )
         self._add_aliases(paper_id, record.aliases, citekey)
         self.matcher.add(
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, prepared.by_title)
