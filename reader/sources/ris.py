@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 import rispy
 
@@ -22,8 +23,13 @@ from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.dates import year_and_date
 from reader.sources.ris_fields import (
+    EBSCO,
+    OVID,
+    REFWORKS,
     TAG_LINE,
+    Tags,
     csl_and_extra,
+    exporter,
     first,
     fold_lines,
     ris_aliases,
@@ -50,6 +56,10 @@ TITLE_MAX = 160
 _RECORD_START = re.compile(r"^TY  -", re.MULTILINE)
 _BROKEN_TAG = re.compile(r"^[A-Z][A-Z0-9](?: ?| {3,})-(?:\s|$)")
 _PARAGRAPH_END = re.compile(r"[.!?:]$")
+# Where one tag line is glued to the next on one line: a run of spaces before "XX  - ".
+_GLUED = re.compile(r"\s{3,}(?=[A-Z][A-Z0-9]  - )")
+# Ovid numbers the records of an export: "6. " on a line of its own before each.
+_RECORD_NUMBER = re.compile(r"^\s*\d+\.\s*$")
 # A continuation line after a line this short is a section heading ("Results") or its text.
 _MAX_HEADING = 40
 
@@ -91,6 +101,8 @@ class _Record:
     lines: list[str] = field(default_factory=list)
     tags: list[tuple[str | None, str]] = field(default_factory=list)
     error: str | None = None
+    #: Whether a bare number ("6.") came before it, as Ovid numbers the records it exports.
+    numbered: bool = False
 
 
 def parse(text: str, source: str) -> ParseResult:
@@ -152,11 +164,8 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
     """The records of a file in order, tag lines outside any record as records in error."""
     current: _Record | None = None
     stray: int | None = None  # first line of tag lines that belong to no record
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip()
-        match = TAG_LINE.match(line)
-        tag = match.group(1) if match else None
-        value = (match.group(2) or "") if match else ""
+    numbered = False
+    for number, line, tag, value in _tag_lines(lines):
         if tag == "TY":
             if stray is not None:
                 yield _stray(source, stray)
@@ -167,8 +176,11 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
                     f" starts at line {number}); skipped"
                 )
                 yield current
-            current = _Record(number, [line], [(tag, value)])
+            current = _Record(number, [line], [(tag, value)], numbered=numbered)
+            numbered = False
         elif current is None:
+            if line.strip():
+                numbered = bool(_RECORD_NUMBER.match(line))
             # Text before the first record (export headers such as "Provider: …") and blank
             # lines between records are normal; tag lines there mean a record lost its TY.
             if (tag or _BROKEN_TAG.match(line)) and stray is None:
@@ -198,6 +210,27 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
         yield current
 
 
+def _tag_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, str | None, str]]:
+    """Each line's number, text, tag and value (None and "" for a line without a tag).
+
+    A line holding several tag lines glued together with runs of spaces (``UR  - https://…
+    U2  - L2029880245``, as Rayyan writes some) is given as those lines, each its own tag.
+    """
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        match = TAG_LINE.match(line)
+        if not match:
+            yield number, line, None, ""
+            continue
+        if "  - " not in (match.group(2) or "")[1:]:
+            yield number, line, match.group(1), match.group(2) or ""
+            continue
+        for piece in _GLUED.split(line):
+            found = TAG_LINE.match(piece)
+            if found:
+                yield number, piece, found.group(1), found.group(2) or ""
+
+
 def _stray(source: str, line: int) -> _Record:
     """A record in error for tag lines found outside any record."""
     message = f"{source}:{line}: tag lines outside a record (no 'TY  - ' line before them); skipped"
@@ -214,7 +247,8 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
 
     title = fold_lines(first(tags, "TI", "T1"))
     abstract = _abstract(item, "AB") or _abstract(item, "N2")
-    csl, extra = csl_and_extra(tags, item.tags)
+    tool = exporter(tags, item.numbered)
+    csl, extra = csl_and_extra(tags, item.tags, tool)
     venue = fold_lines(first(tags, "T2", "JF", "JO", "BT", "J2", "JA")) or None
     title_derived = False
     if not title and abstract:
@@ -238,7 +272,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             if word and word not in keywords:
                 keywords.append(word)
     year, date = year_and_date(first(tags, "PY", "Y1", "DA"), first(tags, "DA", "PY", "Y1"))
-    urls = [fold_lines(url) for url in tag_values(tags, "UR") if url.strip()]
+    urls = [url for value in tag_values(tags, "UR") for url in _links(value)]
     kind_code = fold_lines(first(tags, "TY")).upper()
     bibtex = extra.get("bibtex", {})
     tex_title = bibtex.pop("title", None)
@@ -256,7 +290,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             urls = urls[1:]  # the export's link to it, not a URL of the source
     elif urls and "arxiv.org/" in urls[0]:
         arxiv_id = normalize_arxiv_id(urls[0])
-    written_doi = doi_as_written(fold_lines(first(tags, "DO")))
+    written_doi = doi_as_written(fold_lines(first(tags, "DO")) or _linked_doi(tags))
     doi = normalize_doi(written_doi)
     if doi and doi.startswith("10/") and urls and "doi" in urls[0].lower():
         # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one, by which the paper
@@ -282,11 +316,52 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         tldr=tldr or None,
         primary_area=area or None,
         kind=bibtex.get("@type") or _KINDS.get(kind_code, kind_code.lower() or None),
-        citekey=fold_lines(first(tags, "ID")) or None,
+        citekey=_citekey(tags, tool, extra),
         aliases=ris_aliases(tags),
         csl=csl,
         extra=extra,
     )
+
+
+# Tags where a tool puts a link to the paper or its DOI when it has no DO line: EBSCO writes
+# the DOI in L3, Ovid and Embase a doi.org link in L1 or L2.
+_DOI_PLACES = ("L3", "L1", "L2", "LK", "UR")
+_BARE_DOI = re.compile(r"10\.\d{4,9}/\S+")
+_DOI_LINK = re.compile(r"https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)", re.IGNORECASE)
+_LINK = re.compile(r"(?:https?|ftp)://\S+")
+
+
+def _links(value: str) -> list[str]:
+    """The links of a UR value: one, or several a space apart (as RefWorks writes them)."""
+    value = fold_lines(value)
+    links = _LINK.findall(value)
+    return links if len(links) > 1 else [value] if value else []
+
+
+def _linked_doi(tags: Tags) -> str:
+    """A DOI the record gives outside DO: bare in L3, or as a doi.org link."""
+    for tag in _DOI_PLACES:
+        for value in tag_values(tags, tag):
+            value = value.strip()
+            if tag == "L3" and _BARE_DOI.fullmatch(value):
+                return value
+            link = _DOI_LINK.match(value)
+            if link:
+                return link.group(1)
+    return ""
+
+
+def _citekey(tags: Tags, tool: str, extra: dict[str, dict[str, Any]]) -> str | None:
+    """The record's ID as its citation key, unless it is a number a tool gave the record in
+    its own database (Ovid's accession numbers, EndNote's record numbers, RefWorks' RefIDs),
+    which is kept with the record's other tags instead."""
+    key = fold_lines(first(tags, "ID"))
+    if not key:
+        return None
+    if key.isdigit() or tool in (OVID, EBSCO, REFWORKS):
+        extra.setdefault("ris", {})["ID"] = [key]
+        return None
+    return key
 
 
 _TEX_ABSTRACT = f"{TEX_PREFIX}abstract:"

@@ -1,6 +1,15 @@
 """A RIS record's tags as a CSL record: the type, the tags that map to variables, names
 "Last, First", and the notes that carry what RIS has no tag for (BibTeX fields our own
-export writes) back into the record."""
+export writes) back into the record.
+
+Some tags mean what the exporting tool makes them mean, so the tool is read from the record
+first (:func:`exporter`): Ovid fills ``A2`` with the authors of the cited references, ``M3``
+with its classification and ``Y2`` with the publication date again; the bibliographic
+databases (Ovid, EBSCO, Scopus, Web of Science) fill ``M3`` with their document type, which
+no citation prints; Web of Science's ``C3`` names the authors' organisations, Rayyan's
+``CY`` their addresses. A tag a tool gives its own meaning is kept as it came (and written
+back by a RIS export), never read as the standard's field.
+"""
 
 from __future__ import annotations
 
@@ -50,27 +59,85 @@ _MODELED = frozenset(
 ) | frozenset(_TEXT_VARIABLES) | frozenset(_NAME_TAGS)
 
 
+#: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
+OVID, EBSCO, SCOPUS, WOS, RAYYAN, REFWORKS = (
+    "ovid", "ebsco", "scopus", "wos", "rayyan", "refworks")
+# Bibliographic databases: their M3 is the database's document type or classification.
+_DATABASES = frozenset({OVID, EBSCO, SCOPUS, WOS})
+# Tags a tool fills with something else than the standard's field: kept as they came.
+_OWN_MEANINGS = {OVID: {"A2", "M3", "Y2"}, WOS: {"C3"}, RAYYAN: {"CY"}}
+# Reference types whose M3 ("type of work") is a kind of article, not a genre to cite.
+_ARTICLE_CODES = frozenset({"JOUR", "JFULL", "EJOUR", "ABST", "INPR", "MGZN", "NEWS"})
+# Ovid's database line: "APA PsycInfo <1806 to December Week 1 2024>".
+_OVID_DATABASE = re.compile(r"<\d{4} to [^>]*>")
+# A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
+_NAME_MAX = 120
+
+
+def exporter(tags: Tags, numbered: bool = False) -> str:
+    """The tool that exported a record, where it gives tags meanings of its own ("" for any
+    other): read from the record itself, ``numbered`` saying a bare record number ("6.")
+    came before it, as in Ovid's exports."""
+    database = " ".join(tag_values(tags, "DB") + tag_values(tags, "DP")).lower()
+    accession = first(tags, "AN")
+    if numbered or "ovid" in database or _OVID_DATABASE.search(database):
+        return OVID
+    if "ebsco" in database:
+        return EBSCO
+    if accession.startswith("WOS:") or "WE" in tags:
+        return WOS
+    if accession.startswith("rayyan-"):
+        return RAYYAN
+    if first(tags, "ID").startswith("RefID:"):
+        return REFWORKS
+    if "scopus" in database or "scopus.com/" in first(tags, "UR"):
+        return SCOPUS
+    return ""
+
+
+def own_meanings(tool: str) -> frozenset[str]:
+    """The tags ``tool`` fills with something else than the standard's field."""
+    return frozenset(_OWN_MEANINGS.get(tool, ()))
+
+
 def csl_and_extra(
-    tags: Tags, lines: Iterable[tuple[str | None, str]]
+    tags: Tags, lines: Iterable[tuple[str | None, str]], tool: str = ""
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The CSL variables of a record, and its tags the record does not model (verbatim);
-    ``lines`` are the tag and value of each of its lines (None for a continuation line)."""
+    ``lines`` are the tag and value of each of its lines (None for a continuation line),
+    ``tool`` the exporter (see :func:`exporter`)."""
     code = fold_lines(first(tags, "TY")).upper()
     csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
+    own = set(own_meanings(tool))
+    if tool in _DATABASES or code in _ARTICLE_CODES:
+        own.add("M3")
     for tag, variable in _NAME_TAGS.items():
         if tag == "A1" and csl.get("author"):
             continue  # AU and A1 are two spellings of one list; two people may share a name
         if tag == "ED" and csl.get("editor"):
             continue
-        for raw in tag_values(tags, tag):
+        if tag in own:
+            continue
+        values = tag_values(tags, tag)
+        if any(len(fold_lines(v)) > _NAME_MAX for v in values):
+            own.add(tag)  # not names: a list of them run together
+            continue
+        for raw in values:
             name = ris_name(raw)
             if name and not is_anonymous(name):
                 csl.setdefault(variable, []).append(name)
     for tag, variable in _TEXT_VARIABLES.items():
-        if tag in tags and variable not in csl:
+        if tag in tags and variable not in csl and tag not in own:
             value = fold_lines(first(tags, tag))
             if value:
                 csl[variable] = value
+    if "issue" in csl:
+        issue = _issue(csl["issue"])
+        if issue:
+            csl["issue"] = issue
+        else:
+            del csl["issue"]
+            own.add("IS")
     notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
     if notes:
         csl["note"] = notes[0]
@@ -107,11 +174,17 @@ def csl_and_extra(
     if issued:
         csl["issued"] = {"date-parts": [issued]}
     accessed = date_parts(iso(first(tags, "Y2")))
-    if accessed:
+    if accessed and "Y2" not in own and (not issued or accessed[:1] >= issued[:1]) and (
+        accessed != issued
+    ):
         csl["accessed"] = {"date-parts": [accessed]}
+    elif accessed:
+        # Not a day the record was looked at: the publication date again (Ovid, Citavi), a
+        # secondary date of the old RIS, or a day before it was published.
+        own.add("Y2")
     kept: dict[str, Any] = {"@type": code} if code else {}
     for found, value in lines:
-        if found is not None and found not in _MODELED and value.strip():
+        if found is not None and (found not in _MODELED or found in own) and value.strip():
             kept.setdefault(found, []).append(value.strip())
     if len(notes) > 1:
         kept["N1"] = notes[1:]
@@ -137,6 +210,26 @@ def csl_and_extra(
     if len(urls) > 1:
         kept["UR"] = urls[1:]
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
+
+
+# An issue dated with its month ("1 January", as Embase writes some).
+_ISSUE_MONTH = re.compile(
+    r"^(\S+)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$", re.IGNORECASE
+)
+# More words than an issue has: the value of another field (an affiliation, as some
+# records passed through Embase carry).
+_ISSUE_WORDS = 4
+
+
+def _issue(value: str) -> str:
+    """An issue as the record means it: without the month it is dated with, and "" for a
+    value that is no issue (words without a number)."""
+    dated = _ISSUE_MONTH.match(value)
+    if dated and any(c.isdigit() for c in dated.group(1)):
+        return dated.group(1)
+    if len(value.split()) > _ISSUE_WORDS and not any(c.isdigit() for c in value):
+        return ""
+    return value
 
 
 _IDS = f"{TEX_PREFIX}ids:"
