@@ -95,7 +95,7 @@ _KINDS = {
 @dataclass(slots=True)
 class _Record:
     """The lines of one record between ``TY`` and ``ER``, the tag and value of each (None
-    and "" for a continuation line), and what is wrong with it."""
+    and the line for a continuation line), and what is wrong with it."""
 
     start: int
     lines: list[str] = field(default_factory=list)
@@ -211,7 +211,7 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
 
 
 def _tag_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, str | None, str]]:
-    """Each line's number, text, tag and value (None and "" for a line without a tag).
+    """Each line's number, text, tag and value (None and the text for a line without a tag).
 
     A line holding several tag lines glued together with runs of spaces (``UR  - https://…
     U2  - L2029880245``, as Rayyan writes some) is given as those lines, each its own tag.
@@ -220,7 +220,7 @@ def _tag_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, str | None, str
         line = raw.rstrip()
         match = TAG_LINE.match(line)
         if not match:
-            yield number, line, None, ""
+            yield number, line, None, line
             continue
         if "  - " not in (match.group(2) or "")[1:]:
             yield number, line, match.group(1), match.group(2) or ""

@@ -104,7 +104,8 @@ def csl_and_extra(
     tags: Tags, lines: Iterable[tuple[str | None, str]], tool: str = ""
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The CSL variables of a record, and its tags the record does not model (verbatim);
-    ``lines`` are the tag and value of each of its lines (None for a continuation line),
+    ``lines`` are the tag and value of each of its lines (None and the line's text for a
+    continuation line),
     ``tool`` the exporter (see :func:`exporter`)."""
     code = fold_lines(first(tags, "TY")).upper()
     csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
@@ -183,9 +184,18 @@ def csl_and_extra(
         # secondary date of the old RIS, or a day before it was published.
         own.add("Y2")
     kept: dict[str, Any] = {"@type": code} if code else {}
+    keeping, last = False, ""
     for found, value in lines:
-        if found is not None and (found not in _MODELED or found in own) and value.strip():
+        if found is None:
+            if keeping and value.strip():
+                # A continuation line (Ovid's A2 runs on for every reference): the value's.
+                kept_values = kept[last]
+                kept_values[-1] = f"{kept_values[-1]} {value.strip()}".strip()
+            continue
+        keeping = (found not in _MODELED or found in own) and bool(value.strip())
+        if keeping:
             kept.setdefault(found, []).append(value.strip())
+            last = found
     if len(notes) > 1:
         kept["N1"] = notes[1:]
     if number_from_m1:
