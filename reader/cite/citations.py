@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
@@ -19,7 +20,6 @@ from reader.cite.tex_escape import (
     braces_nest,
     escape_doi,
     escape_name,
-    escape_name_part,
     escape_text,
     escape_url,
     fold,
@@ -98,7 +98,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if title:
         fields.append(("title", title))
     others = source.get("@others", []) if isinstance(source, dict) else []
-    authors = _record_names(paper, "author")
+    authors = record_names(paper, "author")
     if authors is None:
         authors = [escape_name(n) for n in (fold(a) for a in (paper.authors or [])) if n]
     if "author" in inherited:
@@ -106,7 +106,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if authors or "author" in others:
         fields.append(("author", " and ".join(authors + (["others"] if "author" in others
                                                          else []))))
-    fields += _other_names(paper, others, inherited)
+    fields += other_names(paper, others, inherited)
     if venue and "container-title" not in inherited:
         default = ("journaltitle" if biblatex else "journal") if journal else "booktitle"
         name = aliases.get("container-title", default)
@@ -175,53 +175,6 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     )
     head = f"@{entry_type}{{{entry_key(paper)}"
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
-
-
-# The record's other name variables and the biblatex name lists that hold them: a role of
-# editora, editorb or editorc is named by its ``…type`` field (biblatex's standard roles).
-_NAME_LISTS = (
-    ("editor", "editor", ""),
-    ("translator", "translator", ""),
-    ("container-author", "bookauthor", ""),
-    ("contributor", "editora", "collaborator"),
-    ("compiler", "editorb", "compiler"),
-    ("organizer", "editorc", "organizer"),
-)
-_LISTED = frozenset(("author", *(variable for variable, _, _ in _NAME_LISTS)))
-
-
-def _other_names(paper: Paper, others: list[str], inherited: set[str]) -> list[tuple[str, str]]:
-    """The names beyond the authors: in biblatex's name lists where it has one for the
-    role, else as lines of an ``extra`` field (``collection-editor: Family || Given``), the
-    form Zotero and Better BibTeX read such names in."""
-    from reader.record import NAME_VARIABLES
-
-    fields: list[tuple[str, str]] = []
-    for variable, name, role in _NAME_LISTS:
-        names = _record_names(paper, variable) or []
-        if names and variable not in inherited:
-            fields.append((name, " and ".join(names + (["others"] if name in others else []))))
-            if role:
-                fields.append((f"{name}type", role))
-    lines = []
-    for variable in NAME_VARIABLES:
-        stored = paper.csl.get(variable)
-        if variable in _LISTED or variable in inherited or not isinstance(stored, list):
-            continue
-        for person in stored:
-            if not isinstance(person, dict):
-                continue
-            literal = escape_text(fold(str(person.get("literal", ""))))
-            family = escape_text(" ".join(
-                fold(str(person[p])) for p in ("non-dropping-particle", "family") if person.get(p)
-            ))
-            given = escape_text(fold(str(person.get("given", ""))))
-            text = literal or (f"{family} || {given}" if given else family)
-            if text:
-                lines.append(f"{variable}: {text}")
-    if lines:
-        fields.append(("extra", "\n".join(lines)))
-    return fields
 
 
 def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:
@@ -303,36 +256,6 @@ def _entry_type(
     if biblatex and (paper.url or paper.arxiv_id):
         return "online"
     return "misc"
-
-
-def _record_names(paper: Paper, variable: str) -> list[str] | None:
-    """The record's names of one variable as BibTeX names, None when it has none stored."""
-    names = paper.csl.get(variable)
-    if not isinstance(names, list) or not names:
-        return None
-    if variable == "author" and len(names) != len(paper.authors or []):
-        return None  # the names were edited since: the display names are the truth
-    out = []
-    for name in names:
-        if not isinstance(name, dict):
-            continue
-        literal = fold(str(name.get("literal", "")))
-        if literal:
-            out.append("{" + escape_text(literal) + "}")
-            continue
-        family = " ".join(
-            fold(str(name.get(p, ""))) for p in ("non-dropping-particle", "family")
-            if name.get(p)
-        )
-        given = " ".join(
-            fold(str(name.get(p, ""))) for p in ("given", "dropping-particle") if name.get(p)
-        )
-        suffix = fold(str(name.get("suffix", "")))
-        family = escape_name_part(family)
-        parts = [family, escape_name_part(suffix), escape_name_part(given)] if suffix else [
-            family, escape_name_part(given)]
-        out.append(", ".join(p for p in parts if p) if given or suffix else family)
-    return [n for n in out if n]
 
 
 def _record_fields(

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 import rispy
 
@@ -23,13 +22,8 @@ from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.dates import year_and_date
 from reader.sources.ris_fields import (
-    EBSCO,
-    OVID,
-    REFWORKS,
     TAG_LINE,
-    Tags,
     csl_and_extra,
-    exporter,
     first,
     fold_lines,
     ris_aliases,
@@ -37,6 +31,7 @@ from reader.sources.ris_fields import (
     tag_table,
     tag_values,
 )
+from reader.sources.ris_tools import exporter, linked_doi, links, record_key
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,
@@ -272,7 +267,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             if word and word not in keywords:
                 keywords.append(word)
     year, date = year_and_date(first(tags, "PY", "Y1", "DA"), first(tags, "DA", "PY", "Y1"))
-    urls = [url for value in tag_values(tags, "UR") for url in _links(value)]
+    urls = [url for value in tag_values(tags, "UR") for url in links(value)]
     kind_code = fold_lines(first(tags, "TY")).upper()
     bibtex = extra.get("bibtex", {})
     tex_title = bibtex.pop("title", None)
@@ -290,7 +285,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             urls = urls[1:]  # the export's link to it, not a URL of the source
     elif urls and "arxiv.org/" in urls[0]:
         arxiv_id = normalize_arxiv_id(urls[0])
-    written_doi = doi_as_written(fold_lines(first(tags, "DO")) or _linked_doi(tags))
+    written_doi = doi_as_written(fold_lines(first(tags, "DO")) or linked_doi(tags))
     doi = normalize_doi(written_doi)
     if doi and doi.startswith("10/") and urls and "doi" in urls[0].lower():
         # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one, by which the paper
@@ -316,52 +311,11 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         tldr=tldr or None,
         primary_area=area or None,
         kind=bibtex.get("@type") or _KINDS.get(kind_code, kind_code.lower() or None),
-        citekey=_citekey(tags, tool, extra),
+        citekey=record_key(tags, tool, extra),
         aliases=ris_aliases(tags),
         csl=csl,
         extra=extra,
     )
-
-
-# Tags where a tool puts a link to the paper or its DOI when it has no DO line: EBSCO writes
-# the DOI in L3, Ovid and Embase a doi.org link in L1 or L2.
-_DOI_PLACES = ("L3", "L1", "L2", "LK", "UR")
-_BARE_DOI = re.compile(r"10\.\d{4,9}/\S+")
-_DOI_LINK = re.compile(r"https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)", re.IGNORECASE)
-_LINK = re.compile(r"(?:https?|ftp)://\S+")
-
-
-def _links(value: str) -> list[str]:
-    """The links of a UR value: one, or several a space apart (as RefWorks writes them)."""
-    value = fold_lines(value)
-    links = _LINK.findall(value)
-    return links if len(links) > 1 else [value] if value else []
-
-
-def _linked_doi(tags: Tags) -> str:
-    """A DOI the record gives outside DO: bare in L3, or as a doi.org link."""
-    for tag in _DOI_PLACES:
-        for value in tag_values(tags, tag):
-            value = value.strip()
-            if tag == "L3" and _BARE_DOI.fullmatch(value):
-                return value
-            link = _DOI_LINK.match(value)
-            if link:
-                return link.group(1)
-    return ""
-
-
-def _citekey(tags: Tags, tool: str, extra: dict[str, dict[str, Any]]) -> str | None:
-    """The record's ID as its citation key, unless it is a number a tool gave the record in
-    its own database (Ovid's accession numbers, EndNote's record numbers, RefWorks' RefIDs),
-    which is kept with the record's other tags instead."""
-    key = fold_lines(first(tags, "ID"))
-    if not key:
-        return None
-    if key.isdigit() or tool in (OVID, EBSCO, REFWORKS):
-        extra.setdefault("ris", {})["ID"] = [key]
-        return None
-    return key
 
 
 _TEX_ABSTRACT = f"{TEX_PREFIX}abstract:"

@@ -2,13 +2,8 @@
 "Last, First", and the notes that carry what RIS has no tag for (BibTeX fields our own
 export writes) back into the record.
 
-Some tags mean what the exporting tool makes them mean, so the tool is read from the record
-first (:func:`exporter`): Ovid fills ``A2`` with the authors of the cited references, ``M3``
-with its classification and ``Y2`` with the publication date again; the bibliographic
-databases (Ovid, EBSCO, Scopus, Web of Science) fill ``M3`` with their document type, which
-no citation prints; Web of Science's ``C3`` names the authors' organisations, Rayyan's
-``CY`` their addresses. A tag a tool gives its own meaning is kept as it came (and written
-back by a RIS export), never read as the standard's field.
+A tag the exporting tool gives a meaning of its own (see :mod:`reader.sources.ris_tools`)
+is kept as it came, and written back by a RIS export, never read as the standard's field.
 """
 
 from __future__ import annotations
@@ -18,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
+from reader.sources.ris_tools import ARTICLE_CODES, DATABASES, NAME_MAX, issue, own_meanings
 from reader.text.sanitize import clean_imported
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
@@ -59,47 +55,6 @@ _MODELED = frozenset(
 ) | frozenset(_TEXT_VARIABLES) | frozenset(_NAME_TAGS)
 
 
-#: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
-OVID, EBSCO, SCOPUS, WOS, RAYYAN, REFWORKS = (
-    "ovid", "ebsco", "scopus", "wos", "rayyan", "refworks")
-# Bibliographic databases: their M3 is the database's document type or classification.
-_DATABASES = frozenset({OVID, EBSCO, SCOPUS, WOS})
-# Tags a tool fills with something else than the standard's field: kept as they came.
-_OWN_MEANINGS = {OVID: {"A2", "M3", "Y2"}, WOS: {"C3"}, RAYYAN: {"CY"}}
-# Reference types whose M3 ("type of work") is a kind of article, not a genre to cite.
-_ARTICLE_CODES = frozenset({"JOUR", "JFULL", "EJOUR", "ABST", "INPR", "MGZN", "NEWS"})
-# Ovid's database line: "APA PsycInfo <1806 to December Week 1 2024>".
-_OVID_DATABASE = re.compile(r"<\d{4} to [^>]*>")
-# A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
-_NAME_MAX = 120
-
-
-def exporter(tags: Tags, numbered: bool = False) -> str:
-    """The tool that exported a record, where it gives tags meanings of its own ("" for any
-    other): read from the record itself, ``numbered`` saying a bare record number ("6.")
-    came before it, as in Ovid's exports."""
-    database = " ".join(tag_values(tags, "DB") + tag_values(tags, "DP")).lower()
-    accession = first(tags, "AN")
-    if numbered or "ovid" in database or _OVID_DATABASE.search(database):
-        return OVID
-    if "ebsco" in database:
-        return EBSCO
-    if accession.startswith("WOS:") or "WE" in tags:
-        return WOS
-    if accession.startswith("rayyan-"):
-        return RAYYAN
-    if first(tags, "ID").startswith("RefID:"):
-        return REFWORKS
-    if "scopus" in database or "scopus.com/" in first(tags, "UR"):
-        return SCOPUS
-    return ""
-
-
-def own_meanings(tool: str) -> frozenset[str]:
-    """The tags ``tool`` fills with something else than the standard's field."""
-    return frozenset(_OWN_MEANINGS.get(tool, ()))
-
-
 def csl_and_extra(
     tags: Tags, lines: Iterable[tuple[str | None, str]], tool: str = ""
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -110,7 +65,7 @@ def csl_and_extra(
     code = fold_lines(first(tags, "TY")).upper()
     csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
     own = set(own_meanings(tool))
-    if tool in _DATABASES or code in _ARTICLE_CODES:
+    if tool in DATABASES or code in ARTICLE_CODES:
         own.add("M3")
     for tag, variable in _NAME_TAGS.items():
         if tag == "A1" and csl.get("author"):
@@ -120,7 +75,7 @@ def csl_and_extra(
         if tag in own:
             continue
         values = tag_values(tags, tag)
-        if any(len(fold_lines(v)) > _NAME_MAX for v in values):
+        if any(len(fold_lines(v)) > NAME_MAX for v in values):
             own.add(tag)  # not names: a list of them run together
             continue
         for raw in values:
@@ -133,9 +88,9 @@ def csl_and_extra(
             if value:
                 csl[variable] = value
     if "issue" in csl:
-        issue = _issue(csl["issue"])
-        if issue:
-            csl["issue"] = issue
+        number = issue(csl["issue"])
+        if number:
+            csl["issue"] = number
         else:
             del csl["issue"]
             own.add("IS")
@@ -220,26 +175,6 @@ def csl_and_extra(
     if len(urls) > 1:
         kept["UR"] = urls[1:]
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
-
-
-# An issue dated with its month ("1 January", as Embase writes some).
-_ISSUE_MONTH = re.compile(
-    r"^(\S+)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$", re.IGNORECASE
-)
-# More words than an issue has: the value of another field (an affiliation, as some
-# records passed through Embase carry).
-_ISSUE_WORDS = 4
-
-
-def _issue(value: str) -> str:
-    """An issue as the record means it: without the month it is dated with, and "" for a
-    value that is no issue (words without a number)."""
-    dated = _ISSUE_MONTH.match(value)
-    if dated and any(c.isdigit() for c in dated.group(1)):
-        return dated.group(1)
-    if len(value.split()) > _ISSUE_WORDS and not any(c.isdigit() for c in value):
-        return ""
-    return value
 
 
 _IDS = f"{TEX_PREFIX}ids:"
