@@ -7,6 +7,7 @@ from pathlib import Path
 
 from textual import work
 
+from reader.errors import ReaderError
 from reader.library import (
     configured_routes,
     copy_text,
@@ -110,13 +111,13 @@ class CitationsFeature(AppBase):
     @work(thread=True, group="export", exit_on_error=False)
     def export_papers(self, ids: list[int], path: Path) -> None:
         """Write the papers to a file in the background."""
-        from reader.library import CitationError, export, format_for_path
+        from reader.library import export, format_for_path
 
         try:
             fmt = format_for_path(path)
             papers = self.library.papers(ids)
             export(papers, fmt, path)
-        except (CitationError, OSError) as exc:
+        except (ReaderError, OSError) as exc:  # a format, the library, the file written
             self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
             return
         noun = "paper" if len(ids) == 1 else "papers"
