@@ -72,6 +72,7 @@ class AppBase(App[None]):
         def _quit_note(self) -> str: ...
         def _refresh_counts(self) -> None: ...
         def _remember(self, query: str, current: int | None) -> None: ...
+        def _rerun_view(self) -> None: ...
         def _saw(self, paper: Paper) -> None: ...
         def _set_status_note(self, note: str) -> None: ...
         def _show_shown(self) -> None: ...
@@ -101,6 +102,8 @@ class AppBase(App[None]):
         self.library = library
         self.load_sample = load_sample
         self.writes = OrderedWrites()
+        #: Writes asked for whose outcome the window has not yet drawn.
+        self._writing = 0
         #: Stars and read marks asked for by a key and not yet stored.
         self.intents = Intents()
         #: How this window signs the note versions it saves.
@@ -122,6 +125,10 @@ class AppBase(App[None]):
         #: The papers of ``seen_now`` in the order they were shown: it only grows, so a
         #: worker counting a prefix of it knows which papers were shown after it looked.
         self.seen_log: list[int] = []
+        #: The papers stored as seen, read once (by the first search that counts them) and
+        #: kept current by this window's writes; None until read, or when another writer
+        #: changed them (see StatusFeature.library_changed).
+        self._stored_seen: set[int] | None = None
         #: Follows writes made elsewhere; the state of the library it last read.
         self.live = LiveLibrary(self)
         self._library_state: LibraryState | None = None
@@ -316,28 +323,57 @@ class AppBase(App[None]):
                 self.screen.show(self.current_paper)
         self._update_status()
 
+    def _rewritten(self, paper_id: int) -> None:
+        """A write of this window changed what the index holds of a paper (its note, tags,
+        highlights or record), and the library has re-indexed it: redraw the paper, and
+        run the view's query again, which may find it or lose it now."""
+        self._refresh_paper(paper_id)
+        if self.outcome is not None:
+            self._rerun_view()
+
+    def _show_marks(self, paper_id: int) -> None:
+        """Redraw a paper whose marks were just asked for, from what the window shows of
+        it (the row drawn, the paper in the detail pane and the reading view): the marks
+        are the only thing that changed, so nothing is read again."""
+        papers = self.paper_list
+        row = papers.drawn_row(paper_id)
+        if row is not None:
+            papers.prime({paper_id: self.intents.apply(row)})
+            papers.refresh()
+        else:
+            papers.invalidate(paper_id)
+        detail = self.query_one("#detail", PaperDetail)
+        if detail.paper is not None and detail.paper.id == paper_id:
+            detail.restate(self.intents.apply(detail.paper))
+        screen = self.screen
+        if isinstance(screen, ReadingScreen) and screen.paper.id == paper_id:
+            screen.show(self.intents.apply(screen.paper))
+
     def _write(
         self,
         job: Callable[[], object],
         on_done: Callable[[], None],
         on_error: Callable[[Exception], None],
-        *,
-        reindex: bool = True,
     ) -> None:
-        """Run a database write in a worker, in the order the user asked for it; then
-        re-index what it changed."""
+        """Run a database write in a worker, in the order the user asked for it (the
+        library decides what it costs the index)."""
         ticket = self.writes.ticket()
+        self._writing += 1
+
+        def finish(then: Callable[..., None], *args: object) -> None:
+            self._writing -= 1
+            then(*args)
+            if self.library.index_owed:
+                self.sync_index()  # the index was busy as the write was stored
 
         def run() -> None:
             with self.writes.turn(ticket):
                 try:
                     job()
                 except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
-                    self.call_from_thread(on_error, exc)
+                    self.call_from_thread(finish, on_error, exc)
                     return
-            self.call_from_thread(on_done)
-            if reindex:
-                self.call_from_thread(self.sync_index)
+            self.call_from_thread(finish, on_done)
 
         self.run_worker(run, thread=True, group="writes", exit_on_error=False)
 

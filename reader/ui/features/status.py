@@ -106,23 +106,41 @@ class StatusFeature(AppBase):
             self._update_status()
             return
         retouched = state.generation != previous.generation
+        # This window's own writes redraw what they changed as they are done, and those
+        # still under way will: only what another writer did is redrawn here.
+        others = retouched and not self.library.written_here(
+            previous.generation, state.generation
+        )
+        if moved and not others and self._writing:
+            moved = False
+        if self._stored_seen is not None and len(self._stored_seen) != state.counts["seen"]:
+            self._stored_seen = None  # another writer marked papers seen: read them again
         if state.papers - previous.papers < max(0, state.last_id - previous.last_id):
             self._papers_removed = True  # searches leave out what the index still holds
-        if previous.papers_changed(state) or (self.outcome is not None and (retouched or moved)):
+        if previous.papers_changed(state) or (self.outcome is not None and (others or moved)):
             # New or removed papers, or marks a query may select on (is:starred, tag:…).
             self._rerun_view()
-        if retouched or moved:
+        if others or moved:
             self.paper_list.invalidate_all()
             self._show_shown()
-        if retouched and self._import_worker is None:
-            # An import running here indexes its own papers, in its own process.
+        if retouched and self._import_worker is None and (
+            others or self.library.index_owed
+        ):
+            # An import running here indexes its own papers, in its own process; this
+            # window's own writes were indexed as they were stored, unless the index was
+            # busy then.
             self.sync_index()
         self._update_status()
 
     def _rerun_view(self) -> None:
         """Run the view's query again (the list keeps its cursor and scroll)."""
         query = self.query_one(SearchBox).value
-        if self._index_ready or not (parse_query(query).text or parse_query(query).like):
+        outcome = self.outcome
+        parsed = (
+            outcome.parsed if outcome is not None and outcome.query == query
+            and outcome.parsed is not None else parse_query(query)
+        )
+        if self._index_ready or not (parsed.text or parsed.like):
             self.run_search(query)
 
     def _show_shown(self) -> None:
