@@ -27,6 +27,7 @@ from reader.library import (
     window_writer,
 )
 from reader.models import Paper, PaperRow
+from reader.ui import bindings
 from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
@@ -49,13 +50,6 @@ SEARCH_PLACEHOLDER = (
 SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
 #: How often papers shown are written down as seen (batched: one write, not one per key).
 SEEN_FLUSH_SECONDS = 0.5
-#: App actions that need the list's current paper at hand.
-_PAPER_ACTIONS = {
-    "focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search", "import_file",
-    "add_by_id", "pick_citation", "toggle_mark", "clear_marks", "export", "toggle_read",
-    "next_unseen", "edit_tags", "more_like", "for_you", "edit_metadata", "open_url",
-    "cycle_sort", "save_search", "open_saved",
-}
 
 
 class AppBase(App[None]):
@@ -239,12 +233,12 @@ class AppBase(App[None]):
                 and (len(self.screen_stack) == 1 or isinstance(self.screen, ReadingScreen))
             )
         if (
-            action in _PAPER_ACTIONS
+            action in bindings.PAPER_ACTIONS
             and len(self.screen_stack) > 1
             and not isinstance(self.screen, ReadingScreen)
         ):
             return False
-        if isinstance(self.focused, SearchBox) and action in _PAPER_ACTIONS | {"help", "quit"}:
+        if isinstance(self.focused, SearchBox) and action in bindings.TYPED_IN_BOX:
             # Typed into the box, not run: the footer offers the box's own keys instead.
             return False
         return True
