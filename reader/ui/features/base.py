@@ -8,6 +8,7 @@ import gc
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -52,6 +53,20 @@ SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
 SEEN_FLUSH_SECONDS = 0.5
 
 
+class Rerun(Enum):
+    """Why the view's query runs again, which says which queries need to."""
+
+    #: The papers or their marks changed: every query, but one of words while the index
+    #: is built (it says "still indexing"; the index's end runs it).
+    CHANGED = "changed"
+    #: An index build under way made more papers searchable: queries of words.
+    INDEX_GREW = "index grew"
+    #: The index holds everything now: any query typed.
+    INDEX_DONE = "index done"
+    #: The sort order changed, or an import came in: the view as it is.
+    VIEW = "view"
+
+
 class AppBase(App[None]):
     """The app's state and the parts every feature uses; the features are mixed in by
     :class:`reader.ui.app.ReaderApp`."""
@@ -66,14 +81,13 @@ class AppBase(App[None]):
         def _quit_note(self) -> str: ...
         def _refresh_counts(self) -> None: ...
         def _remember(self, query: str, current: int | None) -> None: ...
-        def _rerun_view(self) -> None: ...
+        def rerun_view(self, why: Rerun) -> None: ...
         def _saw(self, paper: Paper) -> None: ...
         def _set_status_note(self, note: str) -> None: ...
         def _show_shown(self) -> None: ...
         def _show_status(self) -> None: ...
         def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
         def _update_status(self, notice: str | None = None) -> None: ...
-        def library_changed(self, state: LibraryState, logged: int) -> None: ...
         def prepare_library(self) -> object: ...
         def run_query(self, query: str) -> None: ...
         def run_search(self, query: str) -> None: ...
@@ -124,7 +138,7 @@ class AppBase(App[None]):
         #: changed them (see StatusFeature.library_changed).
         self._stored_seen: set[int] | None = None
         #: Follows writes made elsewhere; the state of the library it last read.
-        self.live = LiveLibrary(self)
+        self.live = LiveLibrary(self, library, self.seen_log, lambda: self.importing)
         self._library_state: LibraryState | None = None
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
         #: between writes so moving the cursor never counts the whole library.
@@ -323,7 +337,7 @@ class AppBase(App[None]):
         run the view's query again, which may find it or lose it now."""
         self._refresh_paper(paper_id)
         if self.outcome is not None:
-            self._rerun_view()
+            self.rerun_view(Rerun.CHANGED)
 
     def _show_marks(self, paper_id: int) -> None:
         """Redraw a paper whose marks were just asked for, from what the window shows of

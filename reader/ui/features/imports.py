@@ -13,12 +13,10 @@ from textual.worker import get_current_worker
 from reader.library import (
     IndexStopped,
     StoreError,
-    parse_query,
 )
 from reader.models import ImportSummary
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
 from reader.ui.screens.prompts import add_prompt, import_prompt
-from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
     from reader.library.import_process import ImportProcess
@@ -106,9 +104,7 @@ class ImportsFeature(AppBase):
         # The open index is long-lived too (see on_mount).
         gc.freeze()
         self._set_status_note("")
-        query = self.query_one(SearchBox).value
-        if query.strip():
-            self.run_search(query)
+        self.rerun_view(Rerun.INDEX_DONE)
 
     def action_import_file(self) -> None:
         """Ask for a file and import it in the background.
@@ -213,13 +209,13 @@ class ImportsFeature(AppBase):
         self._indexing = None
         self._published = 0
         self._set_status_note("")
-        self._rerun_query()
+        self.rerun_view(Rerun.INDEX_DONE)
 
     def _imported(self, summary: ImportSummary) -> None:
         self._refresh_counts()
         # The rows drawn so far may have been retitled or re-marked by a merge.
         self.paper_list.invalidate_all()
-        self.run_search(self.query_one(SearchBox).value)
+        self.rerun_view(Rerun.VIEW)
         lines = [str(summary)]
         lines += [changes for r in summary.reports if (changes := r.changes())]
         if summary.key_changes():
@@ -266,7 +262,7 @@ class ImportsFeature(AppBase):
         if (indexed or self._shown_partial()) and self._index_ready:
             # A search shown over part of the index (this build's or another process's)
             # runs again over all of it.
-            self.call_from_thread(self._rerun_query)
+            self.call_from_thread(self.rerun_view, Rerun.INDEX_DONE)
         if self.library.index_state() != "ok":
             self.call_from_thread(self._sync_later)  # another process held the index
 
@@ -280,9 +276,8 @@ class ImportsFeature(AppBase):
         search shown over a partial index runs again as more of it is published."""
         if published != self._published:
             self._published = published
-            query = self.query_one(SearchBox).value
-            if published and (parse_query(query).text or parse_query(query).like):
-                self.run_search(query)
+            if published:
+                self.rerun_view(Rerun.INDEX_GREW)
 
     def _sync_later(self) -> None:
         if not self._sync_due and not self._quitting:
@@ -298,8 +293,3 @@ class ImportsFeature(AppBase):
         self._indexing = None
         self._published = 0
         self._set_status_note("")
-
-    def _rerun_query(self) -> None:
-        query = self.query_one(SearchBox).value
-        if query.strip():
-            self.run_search(query)

@@ -21,7 +21,7 @@ from reader.library import (
 )
 from reader.models import PaperRow
 from reader.ui import bindings
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
 from reader.ui.keymap import key_label
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.search_box import SearchBox
@@ -293,6 +293,26 @@ class SearchFeature(AppBase):
             wanted = set(ids)
             return sum(1 for i in seen if i in wanted)
         return sum(1 for i in ids if i in seen)
+
+    def rerun_view(self, why: Rerun) -> None:
+        """Run the view's query again (the list keeps its cursor and scroll), if ``why``
+        can change what it finds."""
+        query = self.query_one(SearchBox).value
+        outcome = self.outcome
+        if why is Rerun.VIEW:
+            self.run_search(query)
+            return
+        if why is Rerun.INDEX_DONE:
+            if query.strip():
+                self.run_search(query)
+            return
+        parsed = (
+            outcome.parsed if outcome is not None and outcome.query == query
+            and outcome.parsed is not None else parse_query(query)
+        )
+        searches = bool(parsed.text or parsed.like)
+        if searches if why is Rerun.INDEX_GREW else self._index_ready or not searches:
+            self.run_search(query)
 
     def run_query(self, query: str) -> None:
         """Put a query in the search box and run it (views, saved searches, tags)."""

@@ -3,16 +3,16 @@ writes by other windows and the CLI followed within a second."""
 
 from __future__ import annotations
 
+from textual import on
 from textual.widgets import Static
 
 from reader.library import (
     LibraryState,
-    parse_query,
 )
 from reader.ui.commands import SORT_LABELS
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
+from reader.ui.live import LiveLibrary
 from reader.ui.screens.reading import ReadingScreen
-from reader.ui.widgets.search_box import SearchBox
 
 
 class StatusFeature(AppBase):
@@ -93,6 +93,10 @@ class StatusFeature(AppBase):
         if isinstance(self.screen, ReadingScreen):
             self.screen.show_status(text)
 
+    @on(LiveLibrary.Changed)
+    def _library_changed(self, message: LiveLibrary.Changed) -> None:
+        self.library_changed(message.state, message.logged)
+
     def library_changed(self, state: LibraryState, logged: int) -> None:
         """Something was committed (here or elsewhere): bring the counts, the rows, the
         paper shown and the view up to ``state``, read when the seen log was ``logged``
@@ -119,7 +123,7 @@ class StatusFeature(AppBase):
             self._papers_removed = True  # searches leave out what the index still holds
         if previous.papers_changed(state) or (self.outcome is not None and (others or moved)):
             # New or removed papers, or marks a query may select on (is:starred, tag:…).
-            self._rerun_view()
+            self.rerun_view(Rerun.CHANGED)
         if others or moved:
             self.paper_list.invalidate_all()
             self._show_shown()
@@ -131,17 +135,6 @@ class StatusFeature(AppBase):
             # busy then.
             self.sync_index()
         self._update_status()
-
-    def _rerun_view(self) -> None:
-        """Run the view's query again (the list keeps its cursor and scroll)."""
-        query = self.query_one(SearchBox).value
-        outcome = self.outcome
-        parsed = (
-            outcome.parsed if outcome is not None and outcome.query == query
-            and outcome.parsed is not None else parse_query(query)
-        )
-        if self._index_ready or not (parsed.text or parsed.like):
-            self.run_search(query)
 
     def _show_shown(self) -> None:
         """Redraw the paper shown in the detail pane and the reading view."""

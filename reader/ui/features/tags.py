@@ -8,7 +8,7 @@ from reader.library import (
     normalize_tag,
 )
 from reader.models import Paper
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
 from reader.ui.screens.prompts import PromptScreen
 from reader.ui.screens.tags import TagEditor
 
@@ -62,7 +62,7 @@ class TagsFeature(AppBase):
         self.paper_list.invalidate_all()
         self._show_current()
         if self.outcome is not None:
-            self._rerun_view()  # the index holds tags: the view may find others now
+            self.rerun_view(Rerun.CHANGED)  # the index holds tags: the view may find others now
         self.notify(message)
 
     def _highlight(self, paper: Paper, start: int, end: int) -> None:

@@ -9,7 +9,7 @@ from functools import partial
 from textual import events
 
 from reader.models import Paper, PaperRow
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
 from reader.ui.screens.reading import ReadingScreen
 
 
@@ -57,7 +57,7 @@ class TriageFeature(AppBase):
             self._refresh_counts()
             self._update_status()
             if self._view_selects_on(mark):
-                self._rerun_view()
+                self.rerun_view(Rerun.CHANGED)
 
         self._write(job, done, failed)
 
