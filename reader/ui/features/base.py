@@ -30,6 +30,7 @@ from reader.library import (
 from reader.models import Paper, PaperRow
 from reader.ui import bindings
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.index_status import IndexStatus
 from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
@@ -76,8 +77,6 @@ class AppBase(App[None]):
         # declared here so that each feature may call another's.
         def _flush_seen(self) -> None: ...
         def _highlight(self, paper: Paper, start: int, end: int) -> None: ...
-        def _index_progress(self, done: int, total: int) -> None: ...
-        def _mend_index(self) -> None: ...
         def _quit_note(self) -> str: ...
         def _refresh_counts(self) -> None: ...
         def _remember(self, query: str, current: int | None) -> None: ...
@@ -91,7 +90,6 @@ class AppBase(App[None]):
         def prepare_library(self) -> object: ...
         def run_query(self, query: str) -> None: ...
         def run_search(self, query: str) -> None: ...
-        def sync_index(self) -> object: ...
 
     def __init__(
         self,
@@ -121,11 +119,8 @@ class AppBase(App[None]):
         self._search_seq = 0
         #: Held by the search running (see SearchFeature._search_job).
         self._search_running = threading.Lock()
-        self._index_ready = False
         #: (indexed, total) while the index is being built (from scratch, or after an import).
-        self._indexing: tuple[int, int] | None = None
         #: How many papers the build under way had made searchable at the last search.
-        self._published = 0
         self._status_note = ""
         #: Papers shown this session (drawn as seen at once) and those not yet stored.
         self.seen_now: set[int] = set()
@@ -138,6 +133,8 @@ class AppBase(App[None]):
         #: changed them (see StatusFeature.library_changed).
         self._stored_seen: set[int] | None = None
         #: Follows writes made elsewhere; the state of the library it last read.
+        #: The search index: ready, or how far its build is; and the work that keeps it.
+        self.index_status = IndexStatus(self, library)
         self.live = LiveLibrary(self, library, self.seen_log, lambda: self.importing)
         self._library_state: LibraryState | None = None
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
@@ -172,8 +169,6 @@ class AppBase(App[None]):
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see action_quit).
         self._quitting = False
-        #: Whether a look at an index being built elsewhere is due (see sync_index).
-        self._sync_due = False
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
@@ -372,7 +367,7 @@ class AppBase(App[None]):
             self._writing -= 1
             then(*args)
             if self.library.index_owed:
-                self.sync_index()  # the index was busy as the write was stored
+                self.index_status.sync()  # the index was busy as the write was stored
 
         def run() -> None:
             with self.writes.turn(ticket):

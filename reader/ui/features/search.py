@@ -110,10 +110,11 @@ class SearchFeature(AppBase):
 
     def _search_now(self, seq: int, query: str, first: int | None) -> None:
         parsed = parse_query(query)
-        if not self._index_ready and (parsed.text or parsed.like) and not self._searchable():
+        index = self.index_status
+        if not index.ready and (parsed.text or parsed.like) and not self._searchable():
             # The index is locked while it is built: say so at once instead of waiting on it;
             # the query runs again when the index is done.
-            done, total = self._indexing or (0, 0)
+            done, total = index.building or (0, 0)
             progress = f" ({done:,} of {total:,} papers)" if total else ""
             outcome = SearchOutcome(
                 query, [], notice=f"Still indexing{progress}; results when it is done",
@@ -145,9 +146,9 @@ class SearchFeature(AppBase):
                 query, f"The search index is damaged ({exc}): rebuilding it · meanwhile "
                 "these are papers containing the words", parsed,
             )
-            self.call_from_thread(self._mend_index)
+            self.call_from_thread(index.mend)
         except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
-            if self._index_ready:
+            if index.ready:
                 raise
             outcome = SearchOutcome(
                 query, [], notice="The search index is still being built; results follow",
@@ -231,7 +232,7 @@ class SearchFeature(AppBase):
         if self._return_paper is not None and not outcome.query.strip():
             keep, self._return_paper = self._return_paper, None
         if self._restore_paper in outcome.ids or (
-            outcome.ids and outcome.complete and self._index_ready
+            outcome.ids and outcome.complete and self.index_status.ready
         ):
             # Kept until a search can answer: the first one may only say "still indexing",
             # or show only the best matches.
@@ -311,7 +312,7 @@ class SearchFeature(AppBase):
             and outcome.parsed is not None else parse_query(query)
         )
         searches = bool(parsed.text or parsed.like)
-        if searches if why is Rerun.INDEX_GREW else self._index_ready or not searches:
+        if searches if why is Rerun.INDEX_GREW else self.index_status.ready or not searches:
             self.run_search(query)
 
     def run_query(self, query: str) -> None:

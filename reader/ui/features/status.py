@@ -11,8 +11,10 @@ from reader.library import (
 )
 from reader.ui.commands import SORT_LABELS
 from reader.ui.features.base import AppBase, Rerun
+from reader.ui.index_status import IndexStatus
 from reader.ui.live import LiveLibrary
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_list import PaperList
 
 
 class StatusFeature(AppBase):
@@ -93,8 +95,56 @@ class StatusFeature(AppBase):
         if isinstance(self.screen, ReadingScreen):
             self.screen.show_status(text)
 
+    @on(IndexStatus.Building)
+    def _index_building(self, _message: IndexStatus.Building) -> None:
+        self._set_status_note("Building the search index…")
+
+    @on(IndexStatus.Mending)
+    def _index_mending(self, _message: IndexStatus.Mending) -> None:
+        self._set_status_note("Rebuilding the damaged search index…")
+
+    @on(IndexStatus.Progress)
+    def _index_progress(self, message: IndexStatus.Progress) -> None:
+        grew = self.index_status.progressed(message.done, message.total)
+        if self._quitting:
+            # The build stops at its next safe point (see action_quit).
+            self._set_status_note(self._quit_note())
+            return
+        self._set_status_note(f"Indexing {message.done:,} of {message.total:,}…")
+        if grew:
+            self.rerun_view(Rerun.INDEX_GREW)
+
+    @on(IndexStatus.Grew)
+    def _index_grew(self, _message: IndexStatus.Grew) -> None:
+        self.rerun_view(Rerun.INDEX_GREW)
+
+    @on(IndexStatus.Built)
+    def _index_built(self, _message: IndexStatus.Built) -> None:
+        if self._quitting:
+            return  # the status line says what quitting waits for
+        self.index_status.built()
+        self._set_status_note("")
+        self.rerun_view(Rerun.INDEX_DONE)
+
+    @on(IndexStatus.Synced)
+    def _index_synced(self, message: IndexStatus.Synced) -> None:
+        if message.reported:
+            self.index_status.caught_up()
+            self._set_status_note("")
+        if self.index_status.ready and (message.indexed or self._shown_partial()):
+            # A search shown over part of the index (this build's or another process's)
+            # runs again over all of it.
+            self.rerun_view(Rerun.INDEX_DONE)
+
+    def _shown_partial(self) -> bool:
+        """Whether the search shown was answered over part of the index."""
+        outcome = self.outcome
+        return outcome is not None and (outcome.notice or "").startswith("partial")
+
     @on(LiveLibrary.Changed)
     def _library_changed(self, message: LiveLibrary.Changed) -> None:
+        if not self.query(PaperList):
+            return  # a state read as the window closed, handled after its list went
         self.library_changed(message.state, message.logged)
 
     def library_changed(self, state: LibraryState, logged: int) -> None:
@@ -133,7 +183,7 @@ class StatusFeature(AppBase):
             # An import running here indexes its own papers, in its own process; this
             # window's own writes were indexed as they were stored, unless the index was
             # busy then.
-            self.sync_index()
+            self.index_status.sync()
         self._update_status()
 
     def _show_shown(self) -> None:
