@@ -334,24 +334,6 @@ class AppBase(App[None]):
         if self.outcome is not None:
             self.rerun_view(Rerun.CHANGED)
 
-    def _show_marks(self, paper_id: int) -> None:
-        """Redraw a paper whose marks were just asked for, from what the window shows of
-        it (the row drawn, the paper in the detail pane and the reading view): the marks
-        are the only thing that changed, so nothing is read again."""
-        papers = self.paper_list
-        row = papers.drawn_row(paper_id)
-        if row is not None:
-            papers.prime({paper_id: self.intents.apply(row)})
-            papers.refresh()
-        else:
-            papers.invalidate(paper_id)
-        detail = self.query_one("#detail", PaperDetail)
-        if detail.paper is not None and detail.paper.id == paper_id:
-            detail.restate(self.intents.apply(detail.paper))
-        screen = self.screen
-        if isinstance(screen, ReadingScreen) and screen.paper.id == paper_id:
-            screen.show(self.intents.apply(screen.paper))
-
     def _write(
         self,
         job: Callable[[], object],

@@ -11,6 +11,7 @@ from textual import events
 from reader.models import Paper, PaperRow
 from reader.ui.features.base import AppBase, Rerun
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_detail import PaperDetail
 
 
 class TriageFeature(AppBase):
@@ -60,6 +61,24 @@ class TriageFeature(AppBase):
                 self.rerun_view(Rerun.CHANGED)
 
         self._write(job, done, failed)
+
+    def _show_marks(self, paper_id: int) -> None:
+        """Redraw a paper whose marks were just asked for, from what the window shows of
+        it (the row drawn, the paper in the detail pane and the reading view): the marks
+        are the only thing that changed, so nothing is read again."""
+        papers = self.paper_list
+        row = papers.drawn_row(paper_id)
+        if row is not None:
+            papers.prime({paper_id: self.intents.apply(row)})
+            papers.refresh()
+        else:
+            papers.invalidate(paper_id)
+        detail = self.query_one("#detail", PaperDetail)
+        if detail.paper is not None and detail.paper.id == paper_id:
+            detail.restate(self.intents.apply(detail.paper))
+        screen = self.screen
+        if isinstance(screen, ReadingScreen) and screen.paper.id == paper_id:
+            screen.show(self.intents.apply(screen.paper))
 
     def _view_selects_on(self, mark: str) -> bool:
         """Whether the view shown would change with ``mark`` of a paper: a filter on it,
