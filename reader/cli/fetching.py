@@ -60,13 +60,28 @@ def fetch_openreview(
     OPENREVIEW_PASSWORD in the environment, or the password in the OS keyring under
     openreview.net (with the `keyring` extra). They are never stored by reader.
     """
-    from reader.library import FetchError, NotesFetcher, find_credentials
-
     chosen = sum(bool(x) for x in (refs, venue, starred or query))
     if chosen != 1:
         raise UserError("name what to fetch: paper ids, --starred, --query Q or --venue VENUEID "
                         "(one of them)")
     library = open_library(ctx)
+    try:
+        code = _fetch_and_import(library, refs, starred, query, venue, out, no_import,
+                                 restart, page_size, timeout)
+    finally:
+        library.close()  # the index files a search or an import opened
+    if code:
+        ctx.exit(code)
+
+
+def _fetch_and_import(
+    library: Library, refs: tuple[str, ...], starred: bool, query: str, venue: str,
+    out: Path | None, no_import: bool, restart: bool, page_size: int, timeout: float,
+) -> int:
+    """Fetch, write and import; the exit status (130 when interrupted, 1 when stopped by
+    a failure after some papers came)."""
+    from reader.library import FetchError, NotesFetcher, find_credentials
+
     try:
         plan = _plan(library, refs, starred, query, venue)
         cache = library.paths.cache / "openreview"
@@ -100,8 +115,9 @@ def fetch_openreview(
                    "command again to fetch the rest.", err=True)
     if not no_import and outcome.papers:
         _import(library, path)
-    if outcome.stopped is not None:
-        ctx.exit(130 if outcome.stopped == "interrupted" else 1)
+    if outcome.stopped is None:
+        return 0
+    return 130 if outcome.stopped == "interrupted" else 1
 
 
 def _plan(library: Library, refs: tuple[str, ...], starred: bool, query: str, venue: str) -> Plan:
