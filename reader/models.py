@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from reader.signals import Reply, Signals
+
 
 @dataclass(slots=True)
 class PaperRecord:
@@ -40,6 +42,10 @@ class PaperRecord:
     note: str | None = None
     #: Other keys the source says the entry answers to (biblatex ``ids``).
     aliases: list[str] = field(default_factory=list)
+    #: The replies the source gave with the paper (reviews, decisions, comments), in order.
+    replies: list[Reply] = field(default_factory=list)
+    #: What the source says of its reviews and decision (see :mod:`reader.signals`).
+    signals: Signals | None = None
 
 
 @dataclass(slots=True, frozen=True)

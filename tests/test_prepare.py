@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from reader.models import PaperRecord
+from reader.signals import Reply, Signals
 from reader.store.prepare import fingerprint, prepare
 
 FULL = PaperRecord(
@@ -39,6 +40,8 @@ CHANGED = {
     "withdrawn": True, "tldr": "Briefly.", "primary_area": "vision", "kind": "book",
     "citekey": "other", "csl": {"volume": "4"}, "extra": {"bibtex": {"note": "y"}},
     "note": "Another note.", "aliases": ["alan25"],
+    "replies": [Reply("r1", "abc123", "abc123", "Official_Review", {"rating": 6})],
+    "signals": Signals(decision="poster"),
 }
 
 
