@@ -12,7 +12,7 @@ any JSON value and never raise are :mod:`reader.sources.jsonfields`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from reader.models import PaperRecord
 from reader.record import CSL_TYPES as _CSL_TYPES
@@ -134,6 +134,8 @@ def _classify(value: Any) -> str | None:
 
 #: What an importer makes of one record: a paper, or the text of a problem line.
 Outcome = PaperRecord | str
+#: What a conversion makes of one record when it is not simply a paper.
+Made = TypeVar("Made")
 
 
 def build_result(
@@ -155,12 +157,13 @@ def build_result(
 
 def convert_records(
     records: Iterable[JsonRecord],
-    convert: Callable[[JsonRecord], Outcome],
+    convert: Callable[[JsonRecord], Made | str],
     problems: list[str],
     id_keys: tuple[str, ...] = ("id",),
-) -> Iterator[PaperRecord]:
-    """The papers ``convert`` makes of the records, one at a time, as build_result makes
-    them; each problem line is added to ``problems`` as its record is met."""
+) -> Iterator[Made]:
+    """What ``convert`` makes of the records (papers, as a rule), one at a time, as
+    build_result makes them; each problem line is added to ``problems`` as its record is
+    met."""
     for record in records:
         if isinstance(record.value, Unreadable):
             problems.append(f"{record.location}: {record.value.reason}; line skipped")
