@@ -37,6 +37,7 @@ __all__ = [
     "Score",
     "Signals",
     "aggregate_signals",
+    "finite",
     "kind_of",
     "kind_of_invitation",
     "latest_replies",
@@ -164,21 +165,39 @@ def parse_score(name: str, value: Any) -> Score | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        number = float(value)
-        if not math.isfinite(number):
-            return Score(name, None, str(value))
-        raw = str(value) if isinstance(value, int) else repr(value)
-        return Score(name, number, raw)
+        raw = repr(value) if isinstance(value, float) else _digits(value)
+        return Score(name, finite(value), raw)
     if not isinstance(value, str):
         return None
     match = _SCORE_TEXT.match(value)
     if match is not None:
         label = match.group(2) or ""
-        if len(label) <= _MAX_LABEL and "\n" not in label.strip():
-            return Score(name, float(match.group(1)), value)
+        number = finite(match.group(1))
+        if len(label) <= _MAX_LABEL and "\n" not in label.strip() and number is not None:
+            return Score(name, number, value)
     if name in SCORE_FIELDS:
         return Score(name, None, value)
     return None
+
+
+def finite(value: Any) -> float | None:
+    """A number (or the digits of one) as a finite float; None for what is none (an
+    integer too large for a float, infinity, NaN, text that is no number)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _digits(value: int) -> str:
+    """An integer's digits; a few of them for one too long to print whole."""
+    try:
+        return str(value)
+    except ValueError:  # more digits than Python will convert
+        return "<a number too long to show>"
 
 
 #: Fields that are scores whatever they hold (a rating "N/A" is a rating with no number).
@@ -473,7 +492,12 @@ class Signals:
 
 
 def _mean(values: Sequence[float]) -> float | None:
-    return sum(values) / len(values) if values else None
+    if not values:
+        return None
+    try:
+        return finite(math.fsum(values) / len(values))
+    except OverflowError:  # ratings of absurd size
+        return None
 
 
 def _std(values: Sequence[float]) -> float | None:
@@ -482,8 +506,12 @@ def _std(values: Sequence[float]) -> float | None:
         return None
     if len(values) == 1:
         return 0.0
-    mean = sum(values) / len(values)
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    mean = _mean(values)
+    try:
+        spread = math.fsum((v - mean) ** 2 for v in values) if mean is not None else math.inf
+    except OverflowError:  # ratings of absurd size: no spread worth showing
+        return None
+    return finite(math.sqrt(spread / (len(values) - 1)))
 
 
 def aggregate_signals(
@@ -644,18 +672,21 @@ def number_list(value: Any) -> list[float] | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
-        return [float(value)] if math.isfinite(value) else None
+        number = finite(value)
+        return [number] if number is not None else None
     if isinstance(value, list):
-        found = [float(v) for v in value
-                 if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)]
-        found += [n for v in value if isinstance(v, str) for n in (number_list(v) or [])]
+        found = []
+        for item in value:
+            if isinstance(item, int | float | str) and not isinstance(item, bool):
+                found += number_list(item) or []
         return found or None
     if isinstance(value, str):
         parts = re.split(r"[;,|]", value) if re.search(r"[;,|]", value) else value.split()
         numbers = []
         for part in parts:
             match = _NUMBER.match(part.strip())
-            if match:
-                numbers.append(float(match.group(0)))
+            number = finite(match.group(0)) if match else None
+            if number is not None:
+                numbers.append(number)
         return numbers or None
     return None

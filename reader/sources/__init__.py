@@ -82,6 +82,7 @@ READERS = {
     "zotero": "reader.sources.zotero",
     "medline": "reader.sources.medline",
     "wos": "reader.sources.wos",
+    "json-table": "reader.sources.jsontable",
 }
 FORMATS = tuple(READERS)
 
@@ -94,7 +95,8 @@ _HEAD_BYTES = 128 * 1024
 _ACCEPTED = (
     "reader imports plain-text abstract lists (a header line naming venue and year, such as "
     "'ICLR 2026', then one abstract per paragraph), BibTeX, RIS, MEDLINE, Web of Science, "
-    "CSV, arXiv Atom, and the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero"
+    "CSV, arXiv Atom, the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero, and "
+    "JSON lists of papers whose keys are CSV column names"
 )
 
 

@@ -18,7 +18,14 @@ from reader.models import PaperRecord
 from reader.record import CSL_TYPES as _CSL_TYPES
 from reader.sources import ParseResult
 from reader.sources.jsonfields import clean_title
-from reader.sources.jsonload import DECODER, JsonRecord, Unreadable, describe, skip_ws
+from reader.sources.jsonload import (
+    DECODER,
+    JsonRecord,
+    Unreadable,
+    describe,
+    skip_ws,
+    wrapped_list,
+)
 from reader.sources.seed import TITLE_MAX
 from reader.text.render import to_plain
 from reader.text.titles import derive_title
@@ -32,7 +39,7 @@ __all__ = [
     "record_label",
 ]
 
-FORMATS = ("openreview", "paperlists", "arxiv-kaggle", "csljson", "zotero")
+FORMATS = ("openreview", "paperlists", "arxiv-kaggle", "csljson", "zotero", "json-table")
 
 # Characters of an abstract rendered to derive a title: well past what derive_title reads.
 _DERIVE_SOURCE = 20_000
@@ -114,6 +121,10 @@ def _classify(value: Any) -> str | None:
     notes = value.get("notes")
     if "content" not in value and isinstance(notes, list) and notes:
         return _classify(notes[0])  # an OpenReview API response: {"notes": [...]}
+    inner = wrapped_list(value)
+    if inner is not None:
+        found = _classify(inner[0])  # {"generated_at": …, "papers": [...]}
+        return found if found in _UNWRAPPING else None
     keys = set(value)
     if isinstance(value.get("content"), dict):
         return "openreview"
@@ -127,7 +138,13 @@ def _classify(value: Any) -> str | None:
         return "csljson"
     if "title" in keys and len(keys & _PAPERLISTS_KEYS) >= 2:
         return "paperlists"
-    return None
+    from reader.sources.jsontable import looks_like_table
+
+    return "json-table" if looks_like_table(value) else None
+
+
+# The formats whose readers take a list of papers wrapped in an object.
+_UNWRAPPING = frozenset({"openreview", "paperlists", "json-table"})
 
 
 # --- per-record conversion ------------------------------------------------------------------

@@ -28,7 +28,7 @@ from reader.sources.jsonfields import (
     string_list,
     venue_from_text,
 )
-from reader.sources.jsonload import JsonRecord, iter_lines, load_records
+from reader.sources.jsonload import JsonRecord, iter_lines, load_records, unwrap_lists
 from reader.sources.jsonsniff import (
     Outcome,
     convert_records,
@@ -78,7 +78,7 @@ def parse(text: str, source: str) -> ParseResult:
     """Records of an OpenReview JSON-lines or JSON-array text; ``source`` names the file.
     Replies whose paper is not in the text are in the result's ``orphans``."""
     result = ParseResult()
-    records = _unwrap_notes(load_records(text, source))
+    records = _unwrap_notes(unwrap_lists(load_records(text, source)))
     result.records.extend(_papers(records, source, result.problems, result.orphans))
     return result
 
