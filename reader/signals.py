@@ -129,8 +129,22 @@ def normalize_decision(raw: Any) -> str | None:
 # "6: Marginally above acceptance threshold", "3 good", "8", "-1", "4.5". The words after a
 # number are its label; a number followed by something that is not a separator is not a score.
 _SCORE_TEXT = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?:(?::|\.(?!\d)|\)|-|–|—)\s*(.*))?\Z", re.S)
+# "3 good" (ICLR 2024's soundness): a number and words, read so only in a score field.
+_SCORE_WORDS = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s+(\S.*)\Z", re.S)
 # Labels are short and on one line; a longer text opening with "1." is a numbered list.
 _MAX_LABEL = 200
+
+
+def _split_number(text: str, loose: bool) -> tuple[str, str] | None:
+    """The number a score's text opens with and the words after it; ``loose`` also
+    takes a number followed by words with no separator (``"3 good"``)."""
+    match = _SCORE_TEXT.match(text) or (_SCORE_WORDS.match(text) if loose else None)
+    if match is None:
+        return None
+    label = (match.group(2) or "").strip()
+    if len(label) > _MAX_LABEL or "\n" in label:
+        return None
+    return match.group(1), label
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,10 +161,8 @@ class Score:
     def label(self) -> str:
         """The words after the number (``"Marginally above acceptance threshold"``), or the
         whole text when there is no number."""
-        match = _SCORE_TEXT.match(self.raw)
-        if match is None:
-            return self.raw.strip()
-        return (match.group(2) or "").strip()
+        split = _split_number(self.raw, loose=True)
+        return self.raw.strip() if split is None else split[1]
 
     def as_json(self) -> dict[str, Any]:
         """``{"value": 6.0, "raw": "6: …"}``, as the store keeps a version's scores."""
@@ -169,12 +181,10 @@ def parse_score(name: str, value: Any) -> Score | None:
         return Score(name, finite(value), raw)
     if not isinstance(value, str):
         return None
-    match = _SCORE_TEXT.match(value)
-    if match is not None:
-        label = match.group(2) or ""
-        number = finite(match.group(1))
-        if len(label) <= _MAX_LABEL and "\n" not in label.strip() and number is not None:
-            return Score(name, number, value)
+    split = _split_number(value, loose=name in SCORE_FIELDS)
+    number = finite(split[0]) if split else None
+    if number is not None:
+        return Score(name, number, value)
     if name in SCORE_FIELDS:
         return Score(name, None, value)
     return None
@@ -375,9 +385,12 @@ class Reply:
         return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def scores_json(self) -> str:
-        """The scores as compact JSON text: ``{"rating": {"value": 6.0, "raw": "6"}, …}``."""
+        """The scores as compact JSON text, each with its number and the content's own
+        value (``{"rating": {"value": 6.0, "raw": 6}, …}``): a version's scores, from
+        which its content is rebuilt with the text of another version."""
         return json.dumps(
-            {name: score.as_json() for name, score in self.scores.items()},
+            {name: {"value": score.value, "raw": self.content.get(name, score.raw)}
+             for name, score in self.scores.items()},
             ensure_ascii=False,
             separators=(",", ":"),
         )

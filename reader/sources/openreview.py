@@ -223,10 +223,14 @@ def _convert(record: JsonRecord) -> Outcome:
     venue_text = clean_title(_value(content.get("venue")))
     venue, year = venue_from_text(venue_text)
     venueid = clean_title(_value(content.get("venueid")))
-    if venue is None and (match := _VENUEID.match(venueid)):
-        venue = match.group(1)
-    if year is None and (match := _VENUEID_YEAR.search(venueid)):
-        year = int(match.group(1))
+    # API v1 notes name no venueid; their invitation names the venue the same way
+    # ("ICLR.cc/2019/Conference/-/Blind_Submission").
+    invitation = note.get("invitation")
+    for where in (venueid, invitation if isinstance(invitation, str) else ""):
+        if venue is None and (match := _VENUEID.match(where)):
+            venue = match.group(1)
+        if year is None and (match := _VENUEID_YEAR.search(where)):
+            year = int(match.group(1))
     created = date_from_epoch_ms(note.get("cdate")) or date_from_epoch_ms(note.get("tcdate"))
     if year is None and created:
         year = int(created[:4])

@@ -13,8 +13,9 @@ rows say; the read functions serve one paper or a list of them.
   was in the library, by its OpenReview id).
 - :func:`write_signals` stores a paper's signals, saying whether its ratings or its
   decision changed.
-- :func:`replies_of`, :func:`signals_of`, :func:`signals_rows`, :func:`rating_history`
-  and :func:`papers_with_changed_ratings` read them back.
+- :func:`replies_of`, :func:`waiting_replies`, :func:`signals_of`, :func:`signals_rows`,
+  :func:`rating_history`, :func:`version_text` and :func:`papers_with_changed_ratings`
+  read them back.
 """
 
 from __future__ import annotations
@@ -321,22 +322,31 @@ def rating_history(conn: sqlite3.Connection, paper_id: int) -> dict[str, list[Re
 
 
 def version_text(conn: sqlite3.Connection, note_id: str, mdate: int) -> dict[str, Any] | None:
-    """The content of one version of a reply (None when that version was never seen): its
-    own copy, else that of the next newer version holding one, else the reply's newest."""
+    """The content of one version of a reply (None when that version was never seen): the
+    text of its own copy, else of the next newer version holding one, else of the reply's
+    newest; the scores its own."""
     row = conn.execute(
-        "SELECT v.reply_id FROM reply_versions v JOIN replies r ON r.id = v.reply_id "
+        "SELECT v.reply_id, v.scores FROM reply_versions v JOIN replies r ON r.id = v.reply_id "
         "WHERE r.note_id = ? AND v.mdate = ?",
         (note_id, mdate),
     ).fetchone()
     if row is None:
         return None
+    content = _text_of(conn, row[0], mdate)
+    for name, score in json.loads(row[1]).items():
+        content[name] = score["raw"]
+    return content
+
+
+def _text_of(conn: sqlite3.Connection, reply_row: int, mdate: int) -> dict[str, Any]:
+    """The content stored for the text of a version at ``mdate`` (see version_text)."""
     kept = conn.execute(
         "SELECT content FROM reply_versions WHERE reply_id = ? AND mdate >= ? "
         "AND content IS NOT NULL ORDER BY mdate LIMIT 1",
-        (row[0], mdate),
+        (reply_row, mdate),
     ).fetchone()
     if kept is None:
-        kept = conn.execute("SELECT content FROM replies WHERE id = ?", (row[0],)).fetchone()
+        kept = conn.execute("SELECT content FROM replies WHERE id = ?", (reply_row,)).fetchone()
     return _unpack(kept[0])
 
 
