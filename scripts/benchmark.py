@@ -26,6 +26,10 @@ What it measures, on the same papers for every engine:
   search-as-you-type (typing a query at 60 ms a key: the time from the last key until the
   status line shows its match count) and the echo of every key typed while searches run;
 * **memory**: the app's peak RSS (``VmHWM``) over all of the above.
+* **the machine**: before each figure the one-minute load is read; over 1.5 per core the
+  run waits (``--settle``, 180 s at most) for it to fall. Each figure's wall time is kept
+  with its CPU time and the load before and after it (``scripts/quiet.py``), and a figure
+  taken over the limit is printed as "not a result", never as a figure.
 * **onto the sample** (``--onto-sample 19.6k``): the path a user takes. A library as a first
   start leaves it (the bundled sample, indexed), then the 19,630 whole real records of
   ``scripts/real_corpus.py`` imported onto it: by ``reader import`` as a process, followed
@@ -85,10 +89,11 @@ import tempfile
 import termios
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from fcntl import ioctl
 from pathlib import Path
 
+from quiet import Gauge, load
 from real_corpus import ICLR_2026, write_real_corpus
 from whoosh import index as whoosh_index
 from whoosh.qparser import FuzzyTermPlugin, MultifieldParser
@@ -611,8 +616,14 @@ def _repeat_browsable(
     every other figure): the time on a machine shared with others varies by a fifth or
     more from one run to the next, so the median is kept, and every run beside it."""
     runs = [float(first["browsable"])]  # type: ignore[arg-type]
+    quiet = [_quiet(first)]
     for _ in range(repeats - 1):
-        runs.append(float(measure(fresh())["browsable"]))  # type: ignore[arg-type]
+        again = measure(fresh())
+        runs.append(float(again["browsable"]))  # type: ignore[arg-type]
+        quiet.append(_quiet(again))
+    # The median is a result only when every run it is taken from was.
+    if isinstance(first.get("conditions"), dict):
+        first["conditions"]["quiet"] = all(quiet)  # type: ignore[index]
     first["browsable_runs"] = runs
     first["browsable_first"] = runs[0]
     first["browsable"] = statistics.median(runs)
@@ -621,8 +632,8 @@ def _repeat_browsable(
     )
 
 
-def run_real(label: str, count: int, work: Path,
-             log: Callable[[str], None], repeats: int = 3) -> dict[str, object]:
+def run_real(label: str, count: int, work: Path, log: Callable[[str], None],
+             gauge: Gauge, repeats: int = 3) -> dict[str, object]:
     """The real-shaped corpus imported onto the sample library (CLI and TUI), imported
     again (the same file, then the same papers as BibTeX, RIS and CSL-JSON), beside bare
     Whoosh (procs=2) and FTS5 given the same records."""
@@ -634,40 +645,53 @@ def run_real(label: str, count: int, work: Path,
     root = work / f"reader-real-{label}"
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(base, root)
-    out["cli"] = cli = cli_import(root, path, expected + 1)
+    out["cli"] = cli = gauge.figure(
+        f"{label}: reader import onto the sample", lambda: cli_import(root, path, expected + 1))
     total = _papers_in(root / "library.sqlite")
     cli["papers_after"] = total
     _repeat_browsable(cli, repeats, lambda: _fresh_copy(base, work / "again"),
-                      lambda again: cli_import(again, path, total, browsable_only=True))
+                      lambda again: gauge.figure(
+                          f"{label}: reader import onto the sample, to browsable",
+                          lambda: cli_import(again, path, total, browsable_only=True)))
     log(f"{label}: CLI import onto the sample {out['cli']}")
-    again, rss, said = peak_rss_of(
-        [sys.executable, "-m", "reader", "--library", str(root), "import", str(path)])
-    out["reimport_same"] = {"seconds": again, "peak_rss_mb": rss, "output": said}
+    (again, rss, said), conditions = gauge.take(
+        f"{label}: the same file again", lambda: peak_rss_of(
+            [sys.executable, "-m", "reader", "--library", str(root), "import", str(path)]))
+    out["reimport_same"] = {"seconds": again, "peak_rss_mb": rss, "output": said,
+                            "conditions": asdict(conditions)}
     log(f"{label}: the same file again {out['reimport_same']}")
     for fmt, suffix, name in (("bibtex", "bib", "BibTeX"), ("ris", "ris", "RIS"),
                               ("csljson", "csl.json", "CSL-JSON")):
         exported = work / f"real-{count}.{suffix}"
         subprocess.run([sys.executable, "-m", "reader", "--library", str(root), "export",
                         "--format", fmt, "-o", str(exported)], check=True, capture_output=True)
-        again, rss, said = peak_rss_of(
-            [sys.executable, "-m", "reader", "--library", str(root), "import", str(exported)])
-        out[f"reimport_{fmt}"] = {"seconds": again, "peak_rss_mb": rss, "output": said}
+        (again, rss, said), conditions = gauge.take(
+            f"{label}: the same papers as {name}", lambda exported=exported: peak_rss_of(
+                [sys.executable, "-m", "reader", "--library", str(root), "import",
+                 str(exported)]))
+        out[f"reimport_{fmt}"] = {"seconds": again, "peak_rss_mb": rss, "output": said,
+                                  "conditions": asdict(conditions)}
         log(f"{label}: the same papers as {name} {out[f'reimport_{fmt}']}")
     tui_root = work / f"reader-real-tui-{label}"
     shutil.rmtree(tui_root, ignore_errors=True)
     shutil.copytree(base, tui_root)
-    out["tui"] = tui = tui_import(tui_root, path, total)
+    out["tui"] = tui = gauge.figure(f"{label}: `i` onto the sample",
+                                    lambda: tui_import(tui_root, path, total))
     _repeat_browsable(tui, repeats, lambda: _fresh_copy(base, work / "again"),
-                      lambda again: tui_import(again, path, total, browsable_only=True))
+                      lambda again: gauge.figure(
+                          f"{label}: `i` onto the sample, to browsable",
+                          lambda: tui_import(again, path, total, browsable_only=True)))
     log(f"{label}: TUI import onto the sample {out['tui']}")
     directory = work / f"whoosh2-real-{label}"
     shutil.rmtree(directory, ignore_errors=True)
-    out["whoosh_procs2"] = {"searchable": import_whoosh(path, directory, 2)}
+    out["whoosh_procs2"] = gauge.figure(
+        f"{label}: bare Whoosh procs=2",
+        lambda: {"searchable": import_whoosh(path, directory, 2)})
     shutil.rmtree(directory, ignore_errors=True)
     fts_db = work / f"fts5-real-{label}.db"
     fts_db.unlink(missing_ok=True)
-    fts = import_fts5(path, fts_db)
-    out["fts5"] = {"browsable": fts, "searchable": fts}
+    fts, conditions = gauge.take(f"{label}: SQLite FTS5", lambda: import_fts5(path, fts_db))
+    out["fts5"] = {"browsable": fts, "searchable": fts, "conditions": asdict(conditions)}
     log(f"{label}: whoosh procs=2 {out['whoosh_procs2']}, fts5 {out['fts5']}")
     return out
 
@@ -1051,7 +1075,7 @@ class Run:
 
 
 def run_size(label: str, count: int, pools: Pools, work: Path, args: argparse.Namespace,
-             log: Callable[[str], None]) -> dict[str, object]:
+             log: Callable[[str], None], gauge: Gauge) -> dict[str, object]:
     """All the measurements at one library size."""
     out: dict[str, object] = {"papers": count, "real": label in REAL}
     if label in REAL:
@@ -1061,30 +1085,34 @@ def run_size(label: str, count: int, pools: Pools, work: Path, args: argparse.Na
     log(f"{label}: corpus written ({path.stat().st_size / 1e6:.0f} MB)")
     root = work / f"reader-{label}"
     shutil.rmtree(root, ignore_errors=True)
-    out["reader"] = import_reader(path, root)
+    out["reader"] = gauge.figure(f"{label}: reader import", lambda: import_reader(path, root))
     log(f"{label}: reader {out['reader']}")
     if args.tui_only:
-        out["tui"] = measure_tui(root, args.presses)
+        out["tui"] = gauge.figure(f"{label}: TUI", lambda: measure_tui(root, args.presses))
         log(f"{label}: tui {out['tui']}")
         return out
     db = work / f"sqlite-{label}.db"
     db.unlink(missing_ok=True)
-    out["sqlite"] = {"browsable": import_sqlite(path, db)}
+    out["sqlite"] = gauge.figure(f"{label}: sqlite3 executemany",
+                                 lambda: {"browsable": import_sqlite(path, db)})
     fts_db = work / f"fts5-{label}.db"
     fts_db.unlink(missing_ok=True)
-    fts = import_fts5(path, fts_db)
-    out["fts5"] = {"browsable": fts, "searchable": fts}
+    fts, conditions = gauge.take(f"{label}: SQLite FTS5", lambda: import_fts5(path, fts_db))
+    out["fts5"] = {"browsable": fts, "searchable": fts, "conditions": asdict(conditions)}
     log(f"{label}: sqlite {out['sqlite']}, fts5 {out['fts5']}")
     if count <= SIZES[args.whoosh_max]:
         for procs in (1, 2):
             directory = work / f"whoosh{procs}-{label}"
             shutil.rmtree(directory, ignore_errors=True)
-            out[f"whoosh_procs{procs}"] = {"searchable": import_whoosh(path, directory, procs)}
+            out[f"whoosh_procs{procs}"] = gauge.figure(
+                f"{label}: bare Whoosh procs={procs}",
+                lambda directory=directory, procs=procs: {
+                    "searchable": import_whoosh(path, directory, procs)})
             shutil.rmtree(directory, ignore_errors=True)
             log(f"{label}: whoosh procs={procs} {out[f'whoosh_procs{procs}']}")
-    out["queries"] = query_times(root, fts_db)
+    out["queries"] = gauge.figure(f"{label}: queries", lambda: query_times(root, fts_db))
     log(f"{label}: queries {out['queries']['latency']}")
-    out["tui"] = measure_tui(root, args.presses)
+    out["tui"] = gauge.figure(f"{label}: TUI", lambda: measure_tui(root, args.presses))
     log(f"{label}: tui {out['tui']}")
     if not args.skip_cobib and count <= SIZES[args.cobib_max]:
         cobib = args.cobib or shutil.which("cobib")
@@ -1095,11 +1123,29 @@ def run_size(label: str, count: int, pools: Pools, work: Path, args: argparse.Na
             home = work / f"cobib-{label}"
             shutil.rmtree(home, ignore_errors=True)
             try:
-                out["cobib"] = measure_cobib(cobib, bib, home, min(args.presses, 50))
+                out["cobib"] = gauge.figure(
+                    f"{label}: coBib",
+                    lambda: measure_cobib(cobib, bib, home, min(args.presses, 50)))
             except Exception as exc:  # noqa: BLE001 - a peer that fails is reported, not fatal
                 out["cobib"] = {"error": f"{type(exc).__name__}: {exc}"}
         log(f"{label}: cobib {out['cobib']}")
     return out
+
+
+def _quiet(data: object) -> bool:
+    """Whether a figure's dict was taken under the load limit (a figure with no
+    conditions, such as a ratio, is judged by the figures it is made of)."""
+    conditions = data.get("conditions") if isinstance(data, dict) else None
+    return not isinstance(conditions, dict) or bool(conditions.get("quiet", True))
+
+
+def _cell(data: dict, keys: tuple[str, ...], unit: str) -> str:
+    """A table cell: the figure, or why it is not a result."""
+    value = _get(data, *keys)
+    if value is not None and not _quiet(data.get(keys[0])):
+        seen = _get(data, keys[0], "conditions", "load_before")
+        return f"not a result (load {seen:.1f})" if isinstance(seen, float) else "not a result"
+    return _fmt(value, unit)
 
 
 def _fmt(value: object, unit: str = "") -> str:
@@ -1173,7 +1219,7 @@ def table(run: Run) -> str:
     ) + " |"
     lines = [header, "|---|" + "---:|" * len(labels)]
     for name, keys, unit in rows:
-        cells = [_fmt(_get(run.sizes[label], *keys), unit) for label in labels]
+        cells = [_cell(run.sizes[label], keys, unit) for label in labels]
         if all(c == "—" for c in cells):
             continue
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -1222,7 +1268,7 @@ def table_real(run: Run) -> str:
     ) + " |"
     lines = [header, "|---|" + "---:|" * len(labels)]
     for name, keys, unit in rows:
-        cells = [_fmt(_get(run.real[label], *keys), unit) for label in labels]
+        cells = [_cell(run.real[label], keys, unit) for label in labels]
         if all(c == "—" for c in cells):
             continue
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -1259,6 +1305,9 @@ def main() -> None:
                         help="runs of each import onto the sample to the browsable mark "
                         "(the median is shown)")
     parser.add_argument("--skip-cobib", action="store_true")
+    parser.add_argument("--settle", type=float, default=180.0,
+                        help="seconds to wait, at most, for the load to fall under 1.5 per "
+                        "core before each figure")
     parser.add_argument("--tui-only", action="store_true",
                         help="import with reader, then measure its TUI only")
     parser.add_argument("--cobib", help="the cobib executable (default: on PATH)")
@@ -1275,22 +1324,26 @@ def main() -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
     pools = load_pools(SAMPLE)
+    gauge = Gauge(log, settle=args.settle)
+    log(f"{gauge.limit:.1f} is the load limit ({os.cpu_count()} cores); load now {load():.2f}")
     run = Run()
     began = time.perf_counter()
     with contextlib.ExitStack() as stack:
         work = args.workdir or Path(stack.enter_context(tempfile.TemporaryDirectory()))
         work.mkdir(parents=True, exist_ok=True)
         for label in onto:
-            run.real[label] = run_real(label, ONTO_SAMPLE[label], work, log, args.repeats)
+            run.real[label] = run_real(label, ONTO_SAMPLE[label], work, log, gauge,
+                                       args.repeats)
         for label in labels:
-            data = run_size(label, SIZES[label], pools, work, args, log)
+            data = run_size(label, SIZES[label], pools, work, args, log, gauge)
             add_ratios(data)
             run.sizes[label] = data
-    load = os.getloadavg()
+    after = os.getloadavg()
     result = {
         "machine": {"cores": os.cpu_count(), "python": platform.python_version(),
                     "sqlite": sqlite3.sqlite_version, "platform": platform.platform(),
-                    "load_average_after": load},
+                    "load_average_after": after, "load_limit": gauge.limit},
+        "figures": [asdict(each) for each in gauge.taken],
         "total_seconds": time.perf_counter() - began,
         "sizes": run.sizes,
         "onto_sample": run.real,
@@ -1300,8 +1353,12 @@ def main() -> None:
         print(table_real(run) + "\n")
     if run.sizes:
         print(table(run))
+    print("\n" + gauge.table())
+    if not gauge.all_quiet():
+        print("\nSome figures were taken over the load limit: they are not results. "
+              "Run again on a quiet machine.")
     print(
-        f"\n{os.cpu_count()} cores · load average after the run {load[0]:.2f} · "
+        f"\n{os.cpu_count()} cores · load average after the run {after[0]:.2f} · "
         f"{result['total_seconds'] / 60:.1f} min · JSON in {args.json}"
     )
 

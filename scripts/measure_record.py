@@ -303,6 +303,7 @@ def measure(path: Path) -> tuple[int, int, Counter[str], Counter[str], str]:
     """(entries in the file, papers imported, fields present, fields survived, note)."""
     from reader.cite.export import export
     from reader.cite.format_names import EXPORT_FORMATS
+    from reader.intake.merge import import_records
     from reader.sources import ImportFormatError, detect_format, parse_file, read_text
     from reader.store.database import Store
 
@@ -324,7 +325,7 @@ def measure(path: Path) -> tuple[int, int, Counter[str], Counter[str], str]:
             parsed = parse_file(path)
         except ImportFormatError as exc:
             return len(source), 0, present, survived, f"refused: {exc}"
-        store.import_records(parsed.records, str(path), parsed.format)
+        import_records(store, parsed.records, str(path), parsed.format)
         papers = list(store.iter_papers())
         store.close()
     if out_fmt not in EXPORT_FORMATS:

@@ -10,6 +10,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import PaperRecord
 from reader.ui.app import ReaderApp
@@ -194,7 +195,8 @@ HOSTILE = [
 
 
 async def test_hostile_abstracts_render_literally(empty_library: Library) -> None:
-    empty_library.store.import_records(
+    import_records(
+        empty_library.store,
         [PaperRecord(abstract=a, title=f"Hostile {i} [bold]x[/]", title_derived=True)
          for i, a in enumerate(HOSTILE)],
         "hostile.txt",

@@ -1,5 +1,6 @@
-"""The architecture holds: the import contracts in pyproject.toml (one door into the core,
-sources apart from the library, the store apart from the index, text at the bottom)."""
+"""The architecture holds: the import contracts in pyproject.toml (the layers, one door into
+the core, sources apart from the library, the store apart from the index and the import
+logic, text at the bottom)."""
 
 from __future__ import annotations
 

@@ -20,8 +20,8 @@ import reader.store.base
 import reader.ui.features.imports as app_module
 import reader.ui.live as live_module
 from reader.library import Library
+from reader.library.import_main import EventWriter
 from reader.library.import_process import (
-    EventWriter,
     ImportProcess,
     run_import,
     summary_from_json,

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz
 
+from reader.intake.identity import MERGE_THRESHOLD, Matcher, abstract_key
+from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import PaperRecord
-from reader.store.identity import MERGE_THRESHOLD, Matcher, abstract_key
 from reader.text.sanitize import normalize_for_identity
 from tests.conftest import paper_id_with
 
@@ -81,7 +82,7 @@ def test_a_richer_record_merges_and_keeps_the_users_work(library: Library) -> No
         authors=["Tejal Patwardhan", "Rachel Dias"],
         url="https://openreview.net/forum?id=abc123XYZ",
     )
-    summary = library.store.import_records([record], "openreview.jsonl", "openreview")
+    summary = import_records(library.store, [record], "openreview.jsonl", "openreview")
     assert (summary.new, summary.merged, summary.revised) == (0, 1, 1)
     after = library.store.paper(gdpval)
     assert after is not None
@@ -95,13 +96,14 @@ def test_a_richer_record_merges_and_keeps_the_users_work(library: Library) -> No
 
 def test_ids_win_over_abstracts(library: Library) -> None:
     gdpval = paper_id_with(library, GDPVAL_START)
-    library.store.import_records(
+    import_records(
+        library.store,
         [richer(library, gdpval, doi="10.1234/GDPVAL", title="GDPval")], "a.bib", "bibtex"
     )
     # Same DOI (spelled differently), entirely different abstract: still the same paper.
     record = PaperRecord(abstract="Something else entirely.", title="GDPval v2",
                          doi="https://doi.org/10.1234/gdpval")
-    summary = library.store.import_records([record], "b.bib", "bibtex")
+    summary = import_records(library.store, [record], "b.bib", "bibtex")
     assert summary.new == 0 and summary.retitled == 1
     assert library.store.paper(gdpval).title == "GDPval v2"  # type: ignore[union-attr]
 
@@ -110,7 +112,7 @@ def test_duplicates_within_one_import_collapse(empty_library: Library) -> None:
     record = PaperRecord(abstract="A long enough abstract about graphs and words. " * 3,
                          title="T", arxiv_id="2401.01234")
     again = PaperRecord(abstract="Different text.", title="T", arxiv_id="arXiv:2401.01234v3")
-    summary = empty_library.store.import_records([record, again], "x", "arxiv-kaggle")
+    summary = import_records(empty_library.store, [record, again], "x", "arxiv-kaggle")
     assert (summary.read, summary.new, summary.unchanged + summary.merged) == (2, 1, 1)
     assert empty_library.store.count() == 1
 
@@ -122,8 +124,9 @@ def test_a_shared_boilerplate_opening_does_not_merge(empty_library: Library) -> 
     )
     first = opening + "We study calibration of confidence under distribution shift in detail."
     second = opening + "We propose a retrieval method for multilingual code search at scale."
-    empty_library.store.import_records([PaperRecord(abstract=first, title="A")], "a", "seed")
-    summary = empty_library.store.import_records(
+    import_records(empty_library.store, [PaperRecord(abstract=first, title="A")], "a", "seed")
+    summary = import_records(
+        empty_library.store,
         [PaperRecord(abstract=second, title="B")], "b", "seed"
     )
     assert summary.new == 1
@@ -145,11 +148,11 @@ def test_the_threshold_separates_revisions_from_distinct_papers(library: Library
 def test_reimport_reports_changes_and_filters_find_them(library: Library) -> None:
     gdpval = paper_id_with(library, GDPVAL_START)
     first = richer(library, gdpval, title="GDPval", openreview_id="id1")
-    library.store.import_records([first], "list.jsonl", "openreview")
+    import_records(library.store, [first], "list.jsonl", "openreview")
     changed = richer(library, gdpval, title="GDPval: Renamed", openreview_id="id1",
                      withdrawn=True)
     brand_new = PaperRecord(abstract="A brand new paper about quokkas.", title="Quokkas")
-    summary = library.store.import_records([changed, brand_new], "list.jsonl", "openreview")
+    summary = import_records(library.store, [changed, brand_new], "list.jsonl", "openreview")
     library.sync_index()
     assert summary.withdrawn == 1 and summary.new == 1
     assert "1 withdrawn" in summary.changes()
@@ -256,11 +259,11 @@ def test_entries_without_abstract_or_ids_are_known_by_title_and_year(
     empty_library: Library,
 ) -> None:
     record = PaperRecord(abstract="", title="On the Electrodynamics of Moving Bodies", year=1905)
-    empty_library.store.import_records([record], "a.bib", "bibtex")
-    again = empty_library.store.import_records([record], "a.bib", "bibtex")
+    import_records(empty_library.store, [record], "a.bib", "bibtex")
+    again = import_records(empty_library.store, [record], "a.bib", "bibtex")
     assert (again.new, again.unchanged) == (0, 1)
     other_year = PaperRecord(abstract="", title=record.title, year=1906)
-    assert empty_library.store.import_records([other_year], "b.bib", "bibtex").new == 1
+    assert import_records(empty_library.store, [other_year], "b.bib", "bibtex").new == 1
 
 
 @pytest.mark.parametrize("stand_in", ["N/A", ".", "No abstract available.", "TBD"])

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
+from reader.intake.merge import import_records
 from reader.library import Library
 from reader.store.database import Store
 from reader.store.notes import CLI, HEAD
@@ -121,7 +122,7 @@ def test_cli_history_show_and_restore(library: Library) -> None:
 
 def test_migration_keeps_existing_notes_as_their_first_version(tmp_path: Path) -> None:
     store = Store(tmp_path / "lib.sqlite")
-    store.import_records([], "x", "seed")
+    import_records(store, [], "x", "seed")
     assert store.note_versions(1) == []
     assert store.note(1).version is None
 
@@ -336,7 +337,7 @@ _step = st.tuples(st.sampled_from(["a", "b", "cli"]), st.sampled_from(["type", "
 def test_any_interleaving_keeps_every_typed_word(tmp_path_factory, steps) -> None:  # type: ignore[no-untyped-def]
     store = Store(tmp_path_factory.mktemp("prop") / "library.sqlite")
     try:
-        store.import_records([], "x", "seed")
+        import_records(store, [], "x", "seed")
         store.conn.execute(
             "INSERT INTO papers (title, abstract, citekey, added_at, updated_at) "
             "VALUES ('t', 'a', 'k', '', '')"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
+from reader.intake.prepare import fingerprint, prepare
 from reader.models import PaperRecord
 from reader.signals import Reply, Signals
-from reader.store.prepare import fingerprint, prepare
 
 FULL = PaperRecord(
     abstract="An abstract long enough to be sketched, so that its revision would be found again.",
@@ -70,7 +70,7 @@ def test_a_prepared_record_has_its_identities() -> None:
 def test_a_sketch_is_made_of_the_start_of_a_text() -> None:
     """An abstract of megabytes is sketched from its first SKETCH_CHARS characters, as
     all of any real abstract is."""
-    from reader.store.identity import SKETCH_CHARS, sketch
+    from reader.intake.identity import SKETCH_CHARS, sketch
 
     start = " ".join(f"word{i}" for i in range(SKETCH_CHARS // 4))[:SKETCH_CHARS]
     assert sketch(start + " and then many more words" * 100_000) == sketch(start)

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 import reader.library.read_ahead as read_ahead_module
+from reader.intake.prepare import Prepared, prepare
 from reader.library import Library
 from reader.library.read_ahead import hand_over, read_ahead
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, StreamedFile, stream_file
-from reader.store.prepare import Prepared, prepare
 from tests.test_index_build import write_openreview
 
 REPO = Path(__file__).resolve().parents[1]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from reader.cite.export import export
 from reader.cite.formats import render
 from reader.cli import cli
+from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import Paper, PaperRecord
 from reader.sources import parse_file, parse_text
@@ -87,7 +88,7 @@ def test_the_sources_key_is_kept_and_a_taken_key_gets_a_suffix(empty_library: Li
     }
     other = PaperRecord(abstract="", title="A different paper", citekey="Rame72", year=1990,
                         authors=["Ann Other"])
-    summary = empty_library.store.import_records([other], "other.bib", "bibtex")
+    summary = import_records(empty_library.store, [other], "other.bib", "bibtex")
     assert summary.renamed_keys == [("Rame72", "Rame72a")]
     assert "Rame72 → Rame72a" in summary.key_changes()
     assert by_key(empty_library)["Rame72a"].title == "A different paper"
@@ -95,10 +96,10 @@ def test_the_sources_key_is_kept_and_a_taken_key_gets_a_suffix(empty_library: Li
 
 def test_a_merge_gives_a_generated_key_the_sources_key(empty_library: Library) -> None:
     store = empty_library.store
-    store.import_records([PaperRecord(abstract="", title="Iterative Curves", year=1972,
+    import_records(store, [PaperRecord(abstract="", title="Iterative Curves", year=1972,
                                       authors=["Urs Ramer"])], "a.json", "openreview")
     assert list(by_key(empty_library)) == ["ramer1972iterative"]
-    store.import_records([PaperRecord(abstract="", title="Iterative Curves", year=1972,
+    import_records(store, [PaperRecord(abstract="", title="Iterative Curves", year=1972,
                                       authors=["Urs Ramer"], citekey="Rame72")], "b.bib", "bibtex")
     assert list(by_key(empty_library)) == ["Rame72"]
 
@@ -130,8 +131,8 @@ def test_different_arxiv_ids_are_different_papers_whatever_the_abstract(
 ) -> None:
     first = PaperRecord(abstract=ABSTRACT, title="First", arxiv_id="2401.00001")
     second = PaperRecord(abstract=ABSTRACT, title="Second", arxiv_id="2401.00002")
-    empty_library.store.import_records([first], "a.xml", "arxiv-atom")
-    summary = empty_library.store.import_records([second], "b.xml", "arxiv-atom")
+    import_records(empty_library.store, [first], "a.xml", "arxiv-atom")
+    summary = import_records(empty_library.store, [second], "b.xml", "arxiv-atom")
     assert summary.new == 1
     papers = list(empty_library.store.iter_papers())
     assert [(p.title, p.arxiv_id) for p in papers] == [
@@ -145,7 +146,8 @@ def test_entries_of_one_file_stay_apart_unless_identical(empty_library: Library)
                     citekey=f"cal{n}", csl={"number": str(n)})
         for n in range(71)
     ]
-    summary = empty_library.store.import_records(
+    summary = import_records(
+        empty_library.store,
         [*calendars, calendars[0]], "calendars.bib", "bibtex"
     )
     assert (summary.new, summary.unchanged) == (71, 1)
@@ -161,17 +163,17 @@ def test_title_and_year_need_the_first_authors_to_agree(empty_library: Library) 
     store = empty_library.store
     paper = PaperRecord(abstract="", title="Attention Is All You Need", year=2017,
                         authors=["Ashish Vaswani"])
-    store.import_records([paper], "a.bib", "bibtex")
+    import_records(store, [paper], "a.bib", "bibtex")
     other = PaperRecord(abstract="", title=paper.title, year=2017, authors=["Someone Else"])
-    assert store.import_records([other], "b.bib", "bibtex").new == 1
+    assert import_records(store, [other], "b.bib", "bibtex").new == 1
     same = PaperRecord(abstract="", title=paper.title, year=2017, authors=["A. Vaswani"],
                        venue="NeurIPS")
-    assert store.import_records([same], "c.bib", "bibtex").merged == 1
+    assert import_records(store, [same], "c.bib", "bibtex").merged == 1
 
 
 def test_anonymous_is_no_author(empty_library: Library) -> None:
     record = PaperRecord(abstract=ABSTRACT, title="Under review", authors=["Anonymous"])
-    empty_library.store.import_records([record], "or.bib", "bibtex")
+    import_records(empty_library.store, [record], "or.bib", "bibtex")
     [paper] = empty_library.store.iter_papers()
     assert paper.authors == []
     assert paper.citekey == "under2026review"[:0] + paper.citekey  # generated, author-less

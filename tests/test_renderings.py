@@ -13,9 +13,10 @@ import pytest
 
 from reader.cite.export import export
 from reader.library import Library
-from reader.text import renderings as renderings_module
+from reader.search.renderings import MEMO_FILE, Renderings
+from reader.text import renderer as renderings_module
 from reader.text.render import rendered_as, to_plain
-from reader.text.renderings import MEMO_FILE, RENDERER_MODULES, Renderings
+from reader.text.renderer import RENDERER_MODULES
 
 TEX = "We bound $\\mathcal{O}(n^2)$ steps with \\emph{tight} limits."
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from reader.intake.merge import import_records
 from reader.models import PaperRecord
 from reader.store.database import Store, StoreError, migrations
 
@@ -52,7 +53,7 @@ def test_an_import_is_one_transaction(tmp_path: Path) -> None:
         raise RuntimeError("the disk fell off")
 
     with pytest.raises(RuntimeError):
-        store.import_records(records(), "x.txt", "seed")
+        import_records(store, records(), "x.txt", "seed")
     assert store.count() == 0
     assert store.db["imports"].count == 0
 
@@ -60,10 +61,10 @@ def test_an_import_is_one_transaction(tmp_path: Path) -> None:
 def test_writes_advance_the_generation(tmp_path: Path) -> None:
     store = Store(tmp_path / "lib.sqlite")
     start = store.generation()
-    store.import_records([PaperRecord(abstract="An abstract.", title="T")], "x", "seed")
+    import_records(store, [PaperRecord(abstract="An abstract.", title="T")], "x", "seed")
     (paper,) = store.iter_papers()
     store.set_starred(paper.id, True)
-    store.set_note(paper.id, "my note")
+    store.save_note(paper.id, "my note")
     assert store.generation() == start + 3
     changed, deleted, generation = store.changes_since(start + 1)
     assert [p.id for p in changed] == [paper.id] and deleted == []

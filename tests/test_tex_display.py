@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from reader.cite.formats import render
+from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import PaperRecord
 from reader.ui.app import ReaderApp
@@ -37,7 +38,7 @@ def tex_library(empty_library: Library) -> Library:
         PaperRecord(abstract="A manual for a programming language.", title=CONNIVER,
                     year=1972),
     ]
-    empty_library.store.import_records(records, "tex.bib", "bibtex")
+    import_records(empty_library.store, records, "tex.bib", "bibtex")
     return empty_library
 
 
@@ -120,7 +121,8 @@ def test_reader_search_prints_titles_rendered(tmp_path: Path) -> None:
     from reader.cli import cli
 
     library = Library(tmp_path / "clilib")
-    library.store.import_records(
+    import_records(
+        library.store,
         [PaperRecord(abstract="Monocular depth.", title=DEPTH, venue="ICLR", year=2026)],
         "tex.jsonl", "openreview",
     )
@@ -143,7 +145,7 @@ def test_a_highlight_chosen_under_an_older_rendering_stays_on_its_passage(
     from reader.ui.widgets.paper_view import paper_parts
 
     abstract = r"Each $x_i$ is a sample. We bound the error of every sample."
-    empty_library.store.import_records([PaperRecord(abstract=abstract, title="T")], "t", "seed")
+    import_records(empty_library.store, [PaperRecord(abstract=abstract, title="T")], "t", "seed")
     paper = next(empty_library.store.iter_papers())
     shown = display_text(paper.abstract)
     assert shown.startswith("Each xᵢ is a sample.")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import PaperRecord
 from reader.search.analysis import stem_word
@@ -104,7 +105,8 @@ def test_highlight_is_stored_searchable_and_reanchored(library: Library, tmp_pat
 
     # A revised abstract (a word added up front) moves the highlight with its quote.
     revised = "Revised. " + paper.abstract
-    summary = library.store.import_records(
+    summary = import_records(
+        library.store,
         [PaperRecord(abstract=revised, title=paper.title, doi="10.1/gdpval")], "x", "test"
     )
     # The record matched by title? If not, merge it via the DOI next time; check outcome:
@@ -114,14 +116,15 @@ def test_highlight_is_stored_searchable_and_reanchored(library: Library, tmp_pat
 def test_reanchoring_on_a_revised_abstract(empty_library: Library, tmp_path: Path) -> None:
     lib = empty_library
     abstract = "First sentence here. The key finding is large. Last words."
-    lib.store.import_records([PaperRecord(abstract=abstract, title="A paper",
+    import_records(lib.store, [PaperRecord(abstract=abstract, title="A paper",
                                           doi="10.1000/one")], "a", "test")
     paper_id = lib.store.all_ids()[0]
     start = abstract.index("The key")
     lib.add_highlight(paper_id, start, start + len("The key finding is large."))
     lib.add_highlight(paper_id, 0, len("First sentence here."))
     revised = "A new opening. The key finding is large. Last words, revised."
-    summary = lib.store.import_records(
+    summary = import_records(
+        lib.store,
         [PaperRecord(abstract=revised, title="A paper", doi="10.1000/one")], "b", "test"
     )
     assert summary.revised == 1

@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Callable
 
 from reader.models import Paper
+from reader.text.identifiers import CITEKEY
 from reader.text.render import plain_line
 
 # Caps on the two key parts, so keys built from long words stay typeable.
@@ -58,8 +59,6 @@ ASCII_EXTRA = str.maketrans(
 _NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 
 _NON_KEY_CHARS = re.compile(r"[^a-z0-9]+")
-# Safe in BibTeX, LaTeX \cite and pandoc alike (pandoc lets a key start with a digit or "_").
-CITEKEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-:./+]{0,99}")
 # Characters BibTeX, biber and bibtexparser all accept inside an entry key.
 _UNSAFE_KEY_CHARS = re.compile(r"[^A-Za-z0-9_:.+/-]+")
 
@@ -97,10 +96,6 @@ class CitekeyAllocator:
     def __init__(self, taken: set[str]) -> None:
         self.taken = taken
         self._next: dict[str, int] = {}
-
-    def allocate(self, title: str, authors: list[str], year: int | None) -> str:
-        """A free key for this paper, now taken."""
-        return self.allocate_from(citekey_base(title, authors, year))
 
     def allocate_from(self, base: str) -> str:
         """A free key of this :func:`citekey_base`, now taken."""

@@ -4,7 +4,6 @@ search, star, rekey, stats and notes."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,12 +45,6 @@ from reader.text.sanitize import clean_imported
               help="Remove what the last import added (papers with stars or notes stay).")
 @click.option("--batch", type=click.IntRange(min=1), hidden=True,
               help="Commit every N records (an open reader shows them as they commit).")
-@click.option("--events", is_flag=True, hidden=True,
-              help="Report progress and the summary as JSON lines (for the reader's own "
-              "imports).")
-@click.option("--paths-from-stdin", is_flag=True, hidden=True,
-              help="Get ready, then read the files to import as a JSON list from standard "
-              "input (the reader starts its import while the user names the file).")
 @click.pass_context
 @handles_errors
 def import_cmd(
@@ -63,16 +56,10 @@ def import_cmd(
     verbose: bool,
     undo: bool,
     batch: int | None,
-    events: bool,
-    paths_from_stdin: bool,
 ) -> None:
     """Import lists of papers: plain-text abstract lists, OpenReview and paperlists JSON,
     arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, CSV; .gz too."""
     library = open_library(ctx)
-    if paths_from_stdin:
-        files = _paths_when_ready(files)
-        if not files:
-            return  # the user named no file after all
     if undo:
         if files:
             raise UserError("--undo takes no files")
@@ -80,13 +67,10 @@ def import_cmd(
         return
     if not files:
         raise UserError("name the files to import (or --undo)")
-    if events:
-        _import_reporting(library, files, fmt, batch)
-        return
     bar = LazyProgress("Importing")
     try:
         summary = library.import_files(
-            files, fmt, bar.update, sync=False, strict=strict, dry_run=dry_run
+            files, fmt, bar.update, sync=False, strict=strict, dry_run=dry_run, batch=batch
         )
     finally:
         bar.close()
@@ -114,18 +98,6 @@ def import_cmd(
         library.sync_index(bar.update, waiting=_waiting_once())
     finally:
         bar.close()
-
-
-def _paths_when_ready(files: tuple[Path, ...]) -> tuple[Path, ...]:
-    """Load what an import runs on, then read the paths on standard input (none when it
-    closes first), after ``files``."""
-    from reader.library.import_process import get_ready, paths_given
-
-    get_ready()
-    try:
-        return (*files, *paths_given(sys.stdin.readline()))
-    except ValueError as exc:
-        raise UserError(f"--paths-from-stdin: {exc}") from None
 
 
 def _waiting_once() -> Callable[[], None]:
@@ -164,27 +136,6 @@ def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
         click.echo(problem, err=True)
     if summary.problems and not (summary.new or summary.merged or summary.unchanged):
         ctx.exit(1)
-
-
-def _import_reporting(
-    library: Library, files: tuple[Path, ...], fmt: str | None, batch: int | None
-) -> None:
-    """Import and index, reporting as JSON lines on stdout what a reader shows (see
-    reader.library.import_process)."""
-    from reader.library.import_process import EventWriter, summary_to_json
-
-    report = EventWriter(sys.stdout)
-    summary = library.import_files(files, fmt, report.progress("progress"), sync=False,
-                                   batch=batch)
-    report.send("imported", summary=summary_to_json(summary))
-    # The log the batches grew, copied in now that the papers show (and again after
-    # indexing: a window reading meanwhile may hold part of it back).
-    library.checkpoint()
-    # Another window may be indexing the batches as they committed: this process waits
-    # for it and finishes what it leaves, whichever of the two quits first.
-    library.sync_index(report.progress("indexing"), waiting=lambda: None)
-    library.checkpoint()
-    report.send("indexed")
 
 
 def _undo(library: Library) -> None:

@@ -1,6 +1,6 @@
-"""An import run by a process of its own, as the reader runs one: ``reader import`` with
-``--events`` reports its progress as JSON lines on its standard output, and the process
-that started it reads them.
+"""An import run by a process of its own, as the reader runs one: the process
+(:mod:`reader.library.import_main`) reports its progress, its summary and any failure as
+JSON lines on its standard output, and the process that started it reads them.
 
 An import of twenty thousand records keeps a core busy for seconds, and then the index is
 built. Run on a thread of the reader, it holds the interpreter a typing user needs; in a
@@ -17,7 +17,6 @@ paths on its standard input.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import os
 import selectors
@@ -28,12 +27,10 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from reader.models import ImportSummary
 
-#: Records read between two progress events (and at most this many are reported late).
-EVENT_EVERY = 500
 #: How much less of the processor an import started by a window gets than the window.
 NICENESS = 5
 
@@ -42,13 +39,15 @@ NICENESS = 5
 class ImportEvent:
     """One report of an import process: ``progress`` (records read), ``imported`` (every
     record written: ``summary``), ``indexing`` (papers indexed), ``indexed``, or ``failed``
-    (``message``, as the command line said it)."""
+    (``message``, in one line as the command line says it, and ``error``, the kind of
+    failure: see :mod:`reader.library.import_main`)."""
 
     kind: str
     done: int = 0
     total: int = 0
     summary: ImportSummary | None = None
     message: str = ""
+    error: str = ""
 
 
 def summary_to_json(summary: ImportSummary) -> dict[str, Any]:
@@ -64,45 +63,8 @@ def summary_from_json(data: dict[str, Any]) -> ImportSummary:
     return ImportSummary(**fields)
 
 
-class EventWriter:
-    """Writes an import's events as JSON lines (the import process's side).
-
-    Once the reader that reads them has gone (it quit while the import ran), writing fails:
-    the import goes on without reporting, so a list is never left half imported because
-    its window closed.
-    """
-
-    def __init__(self, out: IO[str]) -> None:
-        self._out: IO[str] | None = out
-        self._last: dict[str, int] = {}
-
-    def send(self, kind: str, **fields: Any) -> None:
-        """Write one event."""
-        if self._out is None:
-            return
-        try:
-            self._out.write(json.dumps({"event": kind, **fields}, ensure_ascii=False) + "\n")
-            self._out.flush()
-        except (OSError, ValueError):
-            self._out = None
-
-    def progress(self, kind: str) -> Callable[[int, int], None]:
-        """A progress callback sending ``kind`` events at the first step, every EVENT_EVERY
-        steps and at the last."""
-
-        def report(done: int, total: int) -> None:
-            # The first at once: for the index, it says its first part is published, and a
-            # search typed meanwhile can answer from it.
-            last = self._last.get(kind)
-            if last is None or done >= total or done - last >= EVENT_EVERY:
-                self._last[kind] = done
-                self.send(kind, done=done, total=total)
-
-        return report
-
-
 #: The directory holding the reader package that is running. The import process runs in
-#: it, so that ``-m reader`` finds this same code first: run from the user's directory, it
+#: it, so that ``-m reader…`` finds this same code first: run from the user's directory, it
 #: would take any ``reader`` found there (a checkout not installed again after a pull, say).
 PACKAGE_HOME = str(Path(__file__).resolve().parent.parent.parent)
 
@@ -114,41 +76,12 @@ def import_argv(
     ``batch`` records, reporting events; with ``paths_later``, the command that gets ready
     and then reads the paths from its standard input."""
     argv = [
-        sys.executable, "-m", "reader", "--library", str(Path(root).absolute()), "import",
-        "--events", "--batch", str(batch),
+        sys.executable, "-m", "reader.library.import_main",
+        "--library", str(Path(root).absolute()), "--batch", str(batch),
     ]
     if paths_later:
         return [*argv, "--paths-from-stdin"]
     return [*argv, "--", *(str(Path(p).absolute()) for p in paths)]
-
-
-def get_ready() -> None:
-    """Load the modules an import runs on (every format's reader among them): what a
-    process started before its file is named does while it waits."""
-    from reader.search.build_processes import warm_up
-    from reader.sources import READERS
-
-    # The index is built once the papers are in: its workers are made ready too.
-    warm_up()
-    for module in (
-        "reader.library.read_ahead", "reader.store.importing", "reader.sources.jsonsniff",
-        "reader.sources.textsniff", "reader.sources.seed", *READERS.values(),
-    ):
-        importlib.import_module(module)
-
-
-def paths_given(line: str) -> list[Path]:
-    """The paths of the JSON list that :meth:`ImportProcess.give` writes (none for an
-    empty line: the process was let go); ValueError for anything else."""
-    if not line.strip():
-        return []
-    try:
-        named = json.loads(line)
-    except ValueError:
-        named = None
-    if not isinstance(named, list) or not all(isinstance(p, str) for p in named):
-        raise ValueError("expected a JSON list of paths")
-    return [Path(p) for p in named]
 
 
 class ImportProcess:
@@ -266,15 +199,12 @@ def _event(line: bytes) -> ImportEvent | None:
         int(data.get("total", 0)),
         summary_from_json(summary) if isinstance(summary, dict) else None,
         str(data.get("message", "")),
+        str(data.get("kind", "")),
     )
 
 
 def _failure(stderr: str, code: int) -> str:
-    """What the command line said when it failed (its ``Error:`` line), else its last
-    line."""
+    """Why a process that reported no failure stopped: the last line it wrote on its
+    standard error (a traceback's), else its exit status."""
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    for line in reversed(lines):
-        if line.startswith("Error: "):
-            return line.removeprefix("Error: ")
     return lines[-1] if lines else f"the import stopped (exit status {code})"
-

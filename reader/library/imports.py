@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 from reader.models import ImportSummary
 from reader.resources import sample_files
+from reader.search.renderings import Renderings
 from reader.sources import ImportFormatError, stream_file
-from reader.text.renderings import Renderings
 
 if TYPE_CHECKING:
     from reader.sources.remote import Endpoints
-    from reader.store.importing import UndoResult
+    from reader.store.import_rows import UndoResult
 
 from reader.library.base import LibraryBase, Progress
 
@@ -43,7 +43,8 @@ class Imports(LibraryBase):
         A file's records are written as they are read (JSON lines are decoded one at a
         time), so a long list is never held whole; ``strict`` reads every file whole
         first, as it must know of every bad record before it writes."""
-        # Imported here: it brings the matching (numpy, rapidfuzz), no part of a start.
+        # Imported here: they bring the matching (numpy, rapidfuzz), no part of a start.
+        from reader.intake.merge import import_records
         from reader.library.read_ahead import read_ahead
 
         parsed = [stream_file(Path(f), fmt) for f in files]
@@ -73,7 +74,8 @@ class Imports(LibraryBase):
                 with self.session() as store, read_ahead(item, 0 if strict else None) as records:
                     source = str(item.path.resolve())
                     previous = store.previous_import(source)
-                    part = store.import_records(
+                    part = import_records(
+                        store,
                         records,
                         source,
                         item.format,
@@ -100,7 +102,7 @@ class Imports(LibraryBase):
 
     def checkpoint(self) -> None:
         """Copy into the database what a batched import left in the write-ahead log (it
-        grows the log instead of copying at every batch: reader.store.importing), once
+        grows the log instead of copying at every batch: reader.store.import_rows), once
         the papers show; it waits for no reader."""
         with self.session() as store:
             store.checkpoint()
@@ -110,12 +112,14 @@ class Imports(LibraryBase):
     ) -> ImportSummary:
         """Fetch papers by arXiv id, DOI or OpenReview id and import them like a file."""
         # The network client is imported on first use: most runs never fetch anything.
+        from reader.intake.merge import import_records
         from reader.sources.remote import Endpoints, fetch
 
         fetched = fetch(refs, endpoints or Endpoints.from_env(), timeout=timeout)
         with self.session() as store:
-            summary = store.import_records(
-                fetched.records, "add: " + " ".join(refs), "remote", problems=fetched.problems
+            summary = import_records(
+                store, fetched.records, "add: " + " ".join(refs), "remote",
+                problems=fetched.problems,
             )
         self.sync_index()
         return summary

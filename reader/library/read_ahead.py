@@ -1,7 +1,7 @@
 """A long file's records parsed in a second process while the first one writes them.
 
 Parsing (decoding JSON, cleaning text, building records) and what can be worked out of a
-record alone (:mod:`reader.store.prepare`) are more than half of an import's work, and the
+record alone (:mod:`reader.intake.prepare`) are more than half of an import's work, and the
 writing cannot start a record before they are done; on a machine with two cores, a child
 process reads ahead and hands the prepared records over in chunks through a pipe, so that
 the two halves of the import run side by side. The pipe's buffer bounds how far the
@@ -32,9 +32,9 @@ from multiprocessing.connection import Connection
 from operator import attrgetter
 from typing import Any
 
+from reader.intake.prepare import Prepared, prepare
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, StreamedFile
-from reader.store.prepare import Prepared, prepare
 
 #: Files with fewer records are parsed in the importing process: a child is not worth it.
 MIN_RECORDS = 2_000

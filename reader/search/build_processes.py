@@ -21,7 +21,7 @@ from whoosh.writing import SegmentWriter
 
 from reader.errors import IndexStopped
 from reader.search.build import PROGRESS_EVERY, FastSegmentWriter
-from reader.text.renderings import Renderings
+from reader.search.renderings import Renderings
 
 # The first segment a worker writes is small, so a search can start soon; each next one is
 # twice as large, so a large build ends with few segments (searches cost per segment).

@@ -16,8 +16,8 @@ from reader.models import Paper
 from reader.search.build import FastSegmentWriter
 from reader.search.build_processes import build_in_processes
 from reader.search.index_base import _GENERATION_FILE, _LIMIT_MB, IndexBase
+from reader.search.renderings import Renderings
 from reader.search.schema import document
-from reader.text.renderings import Renderings
 
 # A full build writes its segments as separate files, not one compound file: Whoosh reads a
 # compound file through mmap and copies each part it opens into memory (the postings of a

@@ -12,7 +12,6 @@ from bibtexparser.middlewares.names import (
 )
 
 from reader.record import (
-    display_name,
     is_anonymous,
 )
 from reader.text.identifiers import normalize_arxiv_id
@@ -233,11 +232,6 @@ def _month_number(value: str) -> int | None:
     if text[:3] in _MONTH_NUMBERS and text.isalpha():
         return _MONTH_NUMBERS[text[:3]]
     return None
-
-
-def split_names(value: str) -> list[str]:
-    """Display names ("Given Family") of a BibTeX name list; ``others`` is dropped."""
-    return [display_name(n) for n in parse_names(value)[0]]
 
 
 def parse_names(value: str) -> tuple[list[dict[str, str]], bool]:

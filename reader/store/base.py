@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from reader.resources import migrations_dir
 from reader.store.backup import BackupError, automatic_backup
+from reader.store.chunks import in_chunks
 from reader.store.clock import now
 
 if TYPE_CHECKING:
@@ -221,9 +222,7 @@ class StoreBase:
         """Bump the generation and stamp the papers with it, so the index re-reads them."""
         generation = self._bump_generation()
         stamp = now()
-        for start in range(0, len(paper_ids), 500):
-            chunk = paper_ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(paper_ids):
             cur = conn.execute(
                 f"UPDATE papers SET generation = ?, updated_at = ? WHERE id IN ({marks})",
                 (generation, stamp, *chunk),

@@ -9,11 +9,11 @@ exactly what changed.
 
 from __future__ import annotations
 
-from reader.cite.keys import CITEKEY
 from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, StoreError, migrations
 from reader.store.edits import Edits, edited_record
 from reader.store.marks import Marks
 from reader.store.reading import SORT_KEYS, Reading, read_papers
+from reader.text.identifiers import CITEKEY
 
 __all__ = [
     "BUSY_TIMEOUT_MS", "CITEKEY", "SORT_KEYS", "Store", "StoreError", "edited_record",
@@ -26,4 +26,5 @@ class Store(Reading, Marks, Edits, StoreBase):
 
     # The connection, schema and transactions are in reader/store/base.py; reading papers in
     # reading.py; stars, seen and read marks, tags, highlights and saved searches in
-    # marks.py; imports, keys, notes and metadata edits in edits.py.
+    # marks.py; undoing imports, keys, notes and metadata edits in edits.py (the rows an
+    # import writes are in import_rows.py).

@@ -1,16 +1,15 @@
-"""Changing papers: imports written and undone, citation keys, notes saved as versions
-(merged with another writer's), metadata edited by hand."""
+"""Changing papers: imports looked up and undone, citation keys, notes saved as versions
+(merged with another writer's), metadata edited by hand. (An import's rows are written by
+:mod:`reader.store.import_rows`, as the layer above decides them.)"""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
 
-from reader.cite.keys import CITEKEY
-from reader.models import ImportSummary, PaperRecord
+from reader.store.base import StoreBase, StoreError, key_owner
 from reader.store.clock import now
+from reader.store.import_rows import UndoResult
 from reader.store.notes import (
     CLI,
     EARLIER,
@@ -21,15 +20,8 @@ from reader.store.notes import (
     describe_writer,
     local_time,
 )
+from reader.text.identifiers import CITEKEY
 from reader.text.notemerge import merge
-
-if TYPE_CHECKING:
-
-    from reader.store.importing import UndoResult
-    from reader.store.prepare import Prepared
-    from reader.text.renderings import Renderings
-
-from reader.store.base import StoreBase, StoreError, key_owner
 
 #: Variables of the bibliographic record the details form edits.
 _RECORD_EDITS = ("type", "volume", "issue", "page", "publisher", "publisher-place", "editor")
@@ -37,30 +29,6 @@ _RECORD_EDITS = ("type", "volume", "issue", "page", "publisher", "publisher-plac
 
 class Edits(StoreBase):
     """Changing papers (mixed into :class:`reader.store.database.Store`)."""
-
-    def import_records(
-        self,
-        records: Iterable[PaperRecord | Prepared],
-        source: str,
-        fmt: str,
-        progress: Callable[[int], None] | None = None,
-        *,
-        sha256: str | None = None,
-        problems: Sequence[str] = (),
-        dry_run: bool = False,
-        batch: int | None = None,
-        renderings: Renderings | None = None,
-    ) -> ImportSummary:
-        """Add new records and merge known ones, all in one transaction (or one for each
-        ``batch`` records: see write_import)."""
-        # Imported here: matching records (rapidfuzz, hashing) is no part of opening the
-        # reader, and its imports cost every start.
-        from reader.store.importing import write_import
-
-        return write_import(
-            self, records, source, fmt, progress, sha256=sha256, problems=problems,
-            dry_run=dry_run, batch=batch, renderings=renderings,
-        )
 
     def previous_import(self, source: str) -> tuple[str, str] | None:
         """Time and sha256 of the latest import of ``source`` (not undone), if any."""
@@ -75,8 +43,6 @@ class Edits(StoreBase):
         """Remove the papers the last import that added any added, except those carrying
         the user's work (an import that added nothing, such as the same file again, would
         leave nothing to undo and hide the one before)."""
-        from reader.store.importing import UndoResult
-
         with self.transaction() as conn:
             row = conn.execute(
                 "SELECT id, path FROM imports WHERE undone_at IS NULL AND new > 0 "
@@ -132,12 +98,6 @@ class Edits(StoreBase):
             if cur.rowcount == 0:
                 raise StoreError(f"no paper with id {paper_id}")
         return generation
-
-    def set_note(self, paper_id: int, body: str) -> int:
-        """Store a paper's note as given (an empty note is kept as empty), as a new version
-        by the CLI; returns the generation."""
-        self.save_note(paper_id, body)
-        return self.generation()
 
     def note(self, paper_id: int) -> NoteState:
         """A paper's note as stored now, with the version that holds it."""

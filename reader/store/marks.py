@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from reader.store.chunks import in_chunks
 from reader.store.clock import now
 
 if TYPE_CHECKING:
@@ -56,9 +57,7 @@ class Marks(StoreBase):
         changed = 0
         stamp = now()
         with self.transaction() as conn:
-            for start in range(0, len(wanted), 500):
-                chunk = wanted[start : start + 500]
-                marks = ",".join("?" * len(chunk))
+            for chunk, marks in in_chunks(wanted):
                 changed += conn.execute(
                     f"UPDATE papers SET seen_at = ? WHERE seen_at IS NULL AND id IN ({marks})",
                     (stamp, *chunk),
@@ -96,9 +95,7 @@ class Marks(StoreBase):
         """How many of ``ids`` are not marked seen in the database."""
         wanted = list(ids)
         unseen = 0
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(wanted):
             unseen += self.conn.execute(
                 f"SELECT count(*) FROM papers WHERE seen_at IS NULL AND id IN ({marks})", chunk
             ).fetchone()[0]
@@ -106,9 +103,8 @@ class Marks(StoreBase):
 
     def first_unseen(self, ids: list[int], start: int = 0) -> int | None:
         """The position in ``ids`` of the first unseen paper at or after ``start``."""
-        for offset in range(start, len(ids), 500):
-            chunk = ids[offset : offset + 500]
-            marks = ",".join("?" * len(chunk))
+        offset = start
+        for chunk, marks in in_chunks(ids, start):
             unseen = {
                 r[0]
                 for r in self.conn.execute(
@@ -118,6 +114,7 @@ class Marks(StoreBase):
             for n, paper_id in enumerate(chunk):
                 if paper_id in unseen:
                     return offset + n
+            offset += len(chunk)
         return None
 
     def set_tags(self, paper_id: int, tags: Iterable[str]) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.models import Highlight, Paper, PaperRow
+from reader.store.chunks import in_chunks
 
 if TYPE_CHECKING:
 
@@ -76,10 +77,7 @@ class Reading(StoreBase):
         """The list columns of the given papers, keyed by id (missing ids are left out)."""
         wanted = list(ids)
         out: dict[int, PaperRow] = {}
-        # Chunked to stay under SQLite's host-parameter limit.
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(wanted):
             sql = (
                 "SELECT p.id, p.title, p.title_derived, p.venue, p.year, p.starred, "
                 "n.paper_id IS NOT NULL AND trim(n.body) != '', "
@@ -104,9 +102,7 @@ class Reading(StoreBase):
         """Papers with their notes, in the order of ``ids``."""
         wanted = list(ids)
         by_id: dict[int, Paper] = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_chunks(wanted):
             sql = (
                 f"SELECT {_PAPER_COLUMNS} FROM papers p "
                 f"LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks})"
@@ -222,9 +218,7 @@ class Reading(StoreBase):
             keys = dict(self.conn.execute(f"SELECT id, {column} FROM papers"))
         else:
             keys = {}
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                marks = ",".join("?" * len(chunk))
+            for chunk, marks in in_chunks(ids):
                 keys.update(
                     self.conn.execute(
                         f"SELECT id, {column} FROM papers WHERE id IN ({marks})", chunk

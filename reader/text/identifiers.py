@@ -1,5 +1,6 @@
 """Paper identifiers (DOI, arXiv id, OpenReview id) in one canonical spelling each, so
-that the same paper from two sources is recognised as one."""
+that the same paper from two sources is recognised as one; and what a citation key may
+be made of."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ _ARXIV_NEW = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
 _ARXIV_OLD = re.compile(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
 _OPENREVIEW_ID = re.compile(r"^[\w\-]{6,20}$")
+#: A usable citation key: safe in BibTeX, LaTeX \cite and pandoc alike (pandoc lets a key
+#: start with a digit or "_").
+CITEKEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-:./+]{0,99}")
 
 
 def normalize_doi(value: str | None) -> str | None:

@@ -15,9 +15,9 @@ from operator import attrgetter
 from typing import Any
 
 from reader.cite.keys import citekey_base, usable_key
+from reader.intake.identity import abstract_key, sketch, title_key
 from reader.models import PaperRecord
 from reader.record import NAME_VARIABLES, is_anonymous, keep_written_doi
-from reader.store.identity import abstract_key, sketch, title_key
 from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.text.sanitize import normalize_for_identity
 
@@ -33,9 +33,9 @@ class Prepared:
     record: PaperRecord
     doi: str | None
     arxiv_id: str | None
-    #: The abstract's identity (:func:`reader.store.identity.abstract_key`).
+    #: The abstract's identity (:func:`reader.intake.identity.abstract_key`).
     key: str | None
-    #: The title's identity (:func:`reader.store.identity.title_key`).
+    #: The title's identity (:func:`reader.intake.identity.title_key`).
     by_title: str | None
     #: The abstract's near-duplicate sketch; empty when it is too short to match.
     sketch: list[int]
@@ -69,11 +69,6 @@ def prepare(record: PaperRecord) -> Prepared:
         wanted_key=wanted,
         key_base="" if wanted else citekey_base(record.title, record.authors, record.year),
     )
-
-
-def dumps(value: dict[str, Any]) -> str:
-    """A dict column as stored: JSON, ``{}`` when empty."""
-    return json.dumps(value, ensure_ascii=False) if value else "{}"
 
 
 def drop_anonymous(record: PaperRecord) -> None:

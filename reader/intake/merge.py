@@ -1,7 +1,9 @@
-"""Write an import into the library: new papers added, known ones merged, all in one
-transaction, with a record of what happened to each paper (for diffs and undo).
+"""Which paper a record is and what of it merges into a known one: an import decided
+record by record, and written by the store (:mod:`reader.store.import_rows`) in one
+transaction, or one per batch, with a record of what happened to each paper (for diffs and
+undo).
 
-Kept whole: :class:`_Import` is one import's transaction. Matching a record to a paper,
+Kept whole: :class:`_Import` is one import's decisions. Matching a record to a paper,
 adding it, and merging it into a known one share the import's caches of known papers, its
 counters and the rows it has written, and each step relies on what the one before it
 wrote within the same transaction; split across modules, those invariants would have no
@@ -12,26 +14,22 @@ from __future__ import annotations
 
 import itertools
 import json
-import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from reader.cite.keys import CitekeyAllocator, usable_key
+from reader.intake.echo import BibtexEcho, ExportEcho
+from reader.intake.identity import Known, Matcher, title_key
+from reader.intake.prepare import Prepared, prepare
 from reader.models import ImportSummary, PaperRecord
 from reader.record import family_key, is_anonymous
-from reader.store.clock import now
-from reader.store.echo import BibtexEcho, ExportEcho
-from reader.store.highlights import reanchor
-from reader.store.identity import Known, Matcher, title_key
-from reader.store.prepare import Prepared, dumps, prepare
+from reader.store.import_rows import ImportRows, checkpoints_put_off, dumps
 from reader.text.identifiers import normalize_doi
 from reader.text.render import title_words
-from reader.text.renderings import Renderings
 from reader.text.sanitize import normalize_for_identity
 
 if TYPE_CHECKING:
+    from reader.search.renderings import Renderings
     from reader.store.base import StoreBase
 
 #: What an import did to a paper, strongest first: the label a paper gets in import_items.
@@ -44,32 +42,15 @@ _ECHOED = ("bibtex", "ris", "csljson")
 # stand-in for a missing abstract ("N/A", ".", "No abstract available.") is shared by
 # unrelated papers.
 PLACEHOLDER_WORDS = 12
-#: How far the write-ahead log may grow while a batched import commits (pages of 4 KiB:
-#: 64 MiB, a list of about 20,000 OpenReview records).
-IMPORT_WAL_PAGES = 16_384
 # Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
-_MERGE_COLUMNS = (
-    "id, title, title_derived, abstract, abstract_key, authors, keywords, withdrawn, doi, "
-    "arxiv_id, openreview_id, csl, extra, citekey, citekey_origin, " + ", ".join(_FILL_IN)
-)
-_MERGE_NAMES = [c.strip() for c in _MERGE_COLUMNS.split(",")]
 
 
 class _DryRun(Exception):
     """Raised inside the transaction of a dry run, so that nothing is written."""
 
 
-@dataclass(slots=True)
-class UndoResult:
-    """What undoing an import removed and what it kept."""
-
-    path: str
-    removed: int = 0
-    kept: list[tuple[int, str]] = field(default_factory=list)
-
-
-def write_import(
+def import_records(
     store: StoreBase,
     records: Iterable[PaperRecord | Prepared],
     source: str,
@@ -93,24 +74,24 @@ def write_import(
     """
     summary = ImportSummary(files=[source], dry_run=dry_run)
     if batch is not None and not dry_run:
-        with _checkpoints_put_off(store.conn):
+        with checkpoints_put_off(store.conn):
             remaining = iter(records)
-            with store.transaction() as conn:
-                job = _Import(store, conn, summary, source, fmt, sha256, problems, renderings)
+            with store.transaction():
+                rows = ImportRows(store, source, fmt, sha256)
+                job = _Import(rows, summary, fmt, problems, renderings)
                 job.run(itertools.islice(remaining, batch), progress)
             # Each batch is written as it is read, never gathered first: records read
             # ahead by another process keep coming while this one writes.
             for first in remaining:
                 with store.transaction():
-                    job.generation = store._bump_generation()
+                    rows.next_batch()
                     job.run(itertools.chain((first,), itertools.islice(remaining, batch - 1)),
                             progress)
         return summary
     try:
-        with store.transaction() as conn:
-            _Import(store, conn, summary, source, fmt, sha256, problems, renderings).run(
-                records, progress
-            )
+        with store.transaction():
+            rows = ImportRows(store, source, fmt, sha256)
+            _Import(rows, summary, fmt, problems, renderings).run(records, progress)
             if dry_run:
                 raise _DryRun
     except _DryRun:
@@ -118,39 +99,18 @@ def write_import(
     return summary
 
 
-@contextmanager
-def _checkpoints_put_off(conn: sqlite3.Connection) -> Iterator[None]:
-    """Let the write-ahead log grow to IMPORT_WAL_PAGES while a batched import commits.
-
-    SQLite copies the log into the database (and syncs both) at the first commit past a
-    thousand pages: a batch of an import is several thousand, so every batch waited for a
-    copy of itself, a sixth of the writing. One import in a single transaction (the
-    command line's) grows the log as far anyway. The log is copied once the papers show
-    (:meth:`reader.store.base.StoreBase.checkpoint`), or at the next commit past the usual
-    thousand pages."""
-    (usual,) = conn.execute("PRAGMA wal_autocheckpoint").fetchone()
-    conn.execute(f"PRAGMA wal_autocheckpoint = {IMPORT_WAL_PAGES}")
-    try:
-        yield
-    finally:
-        conn.execute(f"PRAGMA wal_autocheckpoint = {usual}")
-
-
 class _Import:
     """One import in progress inside its transaction."""
 
     def __init__(
         self,
-        store: StoreBase,
-        conn: sqlite3.Connection,
+        rows: ImportRows,
         summary: ImportSummary,
-        source: str,
         fmt: str,
-        sha256: str | None,
         problems: Sequence[str] = (),
         renderings: Renderings | None = None,
     ) -> None:
-        self.conn = conn
+        self.rows = rows
         self.summary = summary
         #: Where the abstracts' plain renderings are remembered, for the echo.
         self.renderings = renderings
@@ -158,21 +118,10 @@ class _Import:
         #: they are read as they are written.
         self.problems = problems
         self.records_read = 0
-        self.source = source
         self.fmt = fmt
-        self.stamp = now()
-        self.generation = store._bump_generation()
-        self.import_id = conn.execute(
-            "INSERT INTO imports (path, format, imported_at, read, new, present, sha256) "
-            "VALUES (?, ?, ?, 0, 0, 0, ?)",
-            (source, fmt, self.stamp, sha256),
-        ).lastrowid
-        self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
-        self.matcher = Matcher(self._known(), self._abstracts())
-        taken = {row[0] for row in conn.execute(
-            "SELECT citekey FROM papers UNION ALL SELECT alias FROM citekey_aliases"
-        )}
-        self.citekeys = CitekeyAllocator(taken)
+        self.library_was_empty = rows.library_was_empty
+        self.matcher = Matcher(self._known(), rows.abstracts())
+        self.citekeys = CitekeyAllocator(rows.taken_keys())
         self.actions: dict[int, str] = {}
         #: Papers whose action is not yet in import_items.
         self.unwritten: set[int] = set()
@@ -182,18 +131,11 @@ class _Import:
         self.met: dict[int, int] = {}
 
     def _known(self) -> Iterator[Known]:
-        for row in self.conn.execute(
-            "SELECT id, doi, arxiv_id, openreview_id, abstract_key, title, year, title_derived "
-            "FROM papers"
-        ):
+        for row in self.rows.known():
             paper_id, doi, arxiv_id, openreview_id, key, title, year, derived = row
             yield Known(
                 paper_id, doi, arxiv_id, openreview_id, key, title_key(title, year, bool(derived))
             )
-
-    def _abstracts(self) -> Iterator[tuple[int, str]]:
-        # Read when approximate matching first needs it, which most imports never do.
-        yield from self.conn.execute("SELECT id, abstract FROM papers WHERE abstract != ''")
 
     def run(
         self,
@@ -214,25 +156,10 @@ class _Import:
         self._count_problems()
         # Only what this batch added or upgraded (rewriting every earlier batch's rows each
         # time made a batched import's history quadratic in its length).
-        self.conn.executemany(
-            "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?) "
-            "ON CONFLICT (import_id, paper_id) DO UPDATE SET action = excluded.action",
-            [(self.import_id, pid, self.actions[pid]) for pid in self.unwritten],
+        self.rows.write_history(
+            [(pid, self.actions[pid]) for pid in self.unwritten], summary
         )
         self.unwritten.clear()
-        self.conn.execute(
-            "UPDATE imports SET read = ?, new = ?, present = ?, merged = ?, unchanged = ?, "
-            "skipped = ? WHERE id = ?",
-            (
-                summary.read,
-                summary.new,
-                summary.merged + summary.unchanged,
-                summary.merged,
-                summary.unchanged,
-                summary.skipped,
-                self.import_id,
-            ),
-        )
 
     def _count_problems(self) -> None:
         """Take in the bad records met so far, which count as read and skipped."""
@@ -301,10 +228,7 @@ class _Import:
         """
         if paper_id in self.met:
             return self.met[paper_id] == prepared.fingerprint
-        row = self.conn.execute(
-            "SELECT doi, arxiv_id, openreview_id, authors, title, title_derived FROM papers "
-            "WHERE id = ?", (paper_id,)
-        ).fetchone()
+        row = self.rows.identity(paper_id)
         if row is None:
             return False
         pairs = zip(ids, row[:3], strict=True)
@@ -340,52 +264,10 @@ class _Import:
         else:
             citekey = self.citekeys.allocate_from(prepared.key_base)
             origin = "generated"
-        paper_id = self.conn.execute(
-            "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
-            "year, keywords, url, doi, citekey, source, added_at, updated_at, generation, "
-            "arxiv_id, openreview_id, date, withdrawn, tldr, primary_area, kind, csl, extra, "
-            "citekey_origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                record.title,
-                int(record.title_derived),
-                record.abstract,
-                key,
-                json.dumps(record.authors, ensure_ascii=False),
-                record.venue,
-                record.year,
-                json.dumps(record.keywords, ensure_ascii=False),
-                record.url,
-                doi,
-                citekey,
-                record.source or self.source,
-                self.stamp,
-                self.stamp,
-                self.generation,
-                arxiv_id,
-                record.openreview_id,
-                record.date,
-                int(record.withdrawn),
-                record.tldr,
-                record.primary_area,
-                record.kind,
-                dumps(record.csl),
-                dumps(record.extra),
-                origin,
-            ),
-        ).lastrowid
-        assert paper_id is not None
-        if record.note and record.note.strip():
-            # The source's note (Zotero's child notes) is the paper's first note version.
-            version = self.conn.execute(
-                "INSERT INTO note_versions (paper_id, body, saved_at, writer, kind) "
-                "VALUES (?, ?, ?, 'an import', 'save')",
-                (paper_id, record.note, self.stamp),
-            ).lastrowid
-            self.conn.execute(
-                "INSERT INTO notes (paper_id, body, updated_at, version_id) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (paper_id) DO NOTHING",
-                (paper_id, record.note, self.stamp, version),
-            )
+        paper_id = self.rows.insert_paper(
+            record, abstract_key=key, doi=doi, arxiv_id=arxiv_id, citekey=citekey,
+            origin=origin,
+        )
         self._add_aliases(paper_id, record.aliases, citekey)
         self.matcher.add(
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, prepared.by_title)
@@ -459,13 +341,7 @@ class _Import:
         if not updates and not aliased:
             return "unchanged"
         done.add("merged")
-        updates.update(updated_at=self.stamp, generation=self.generation)
-        assignments = ", ".join(f"{column} = ?" for column in updates)
-        self.conn.execute(
-            f"UPDATE papers SET {assignments} WHERE id = ?", (*updates.values(), paper_id)
-        )
-        if "abstract" in updates:
-            reanchor(self.conn, paper_id, updates["abstract"])
+        self.rows.update_paper(paper_id, updates)
         return next(action for action in ACTIONS if action in done)
 
 
@@ -480,9 +356,7 @@ class _Import:
             alias = usable_key(key)
             if not alias or alias == citekey or alias in self.citekeys.taken:
                 continue
-            self.conn.execute(
-                "INSERT INTO citekey_aliases (alias, paper_id) VALUES (?, ?)", (alias, paper_id)
-            )
+            self.rows.add_alias(alias, paper_id)
             self.citekeys.taken.add(alias)
             if merged:
                 self.summary.aliased_keys.append((alias, citekey))
@@ -491,10 +365,7 @@ class _Import:
 
     def _current(self, column: str, value: object) -> dict[str, Any] | None:
         """The merge columns of the paper with this id or key."""
-        row = self.conn.execute(
-            f"SELECT {_MERGE_COLUMNS} FROM papers WHERE {column} = ?", (value,)
-        ).fetchone()
-        return dict(zip(_MERGE_NAMES, row, strict=True)) if row else None
+        return self.rows.current(column, value)
 
     def _own_entry(self, record: PaperRecord) -> int | None:
         """The paper a record is the library's own entry of: the one its key names, when

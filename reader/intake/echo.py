@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title
 from reader.cite.citations import bibtex_month, bibtex_type
@@ -31,7 +31,9 @@ from reader.record import csl_type_for_bibtex, date_parts, display_name
 from reader.sources import read_back
 from reader.sources.bibtex_values import abstract_field, tex_field
 from reader.text.render import rendered_as, to_plain
-from reader.text.renderings import Renderings
+
+if TYPE_CHECKING:
+    from reader.search.renderings import Renderings
 
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 

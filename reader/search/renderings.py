@@ -1,10 +1,10 @@
 """Renderings remembered: the plain text of abstracts written in TeX, kept in a SQLite file
-in the index directory.
+in the index directory, beside the index that made them.
 
 Rendering an abstract's TeX is the costliest step of indexing it, and of exporting it as
 RIS or CSL-JSON, whose abstracts are plain text. An import of such an export compares each
 incoming abstract with the rendering of the paper's own TeX, to see that it is only that
-rendering read back (see :mod:`reader.store.echo`): the index build remembers what it
+rendering read back (see :mod:`reader.intake.echo`): the index build remembers what it
 rendered, and the import recalls it instead of rendering thousands of abstracts again.
 
 A rendering is filed under a digest of its source, and the memo says which renderer made
@@ -16,39 +16,16 @@ only, and a memo that cannot be read or written is passed over.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import sqlite3
-import unicodedata
 from pathlib import Path
+
+from reader.text.renderer import renderer
 
 #: The memo's file name in the index directory.
 MEMO_FILE = "renderings.sqlite"
 # A memo is never worth waiting long for: another process writing it only costs a miss.
 _BUSY_SECONDS = 0.5
-
-
-#: The modules a rendering is made by: reader.text.render and what it imports of
-#: reader.text (a test keeps the list whole).
-RENDERER_MODULES = ("render", "latex", "protect", "markers", "texscripts")
-
-
-@functools.cache
-def renderer() -> bytes:
-    """A digest of what makes a rendering: the code of the renderer's modules and the
-    versions of the library and the tables it renders with."""
-    # Imported here: importlib.metadata and the email package it loads are a tenth of what
-    # the reader imports before its first frame, and only an import needs them.
-    from importlib.metadata import version
-
-    made_of = hashlib.blake2b(digest_size=16)
-    for name in RENDERER_MODULES:
-        path = Path(__file__).with_name(f"{name}.py")
-        made_of.update(path.name.encode())
-        made_of.update(path.read_bytes())
-    made_of.update(version("pylatexenc").encode())
-    made_of.update(unicodedata.unidata_version.encode())
-    return made_of.digest()
 
 
 def _damaged(exc: sqlite3.Error) -> bool:

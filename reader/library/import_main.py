@@ -1,0 +1,191 @@
+"""The import process's own entry point: ``python -m reader.library.import_main``, which
+the reader starts for its imports (:mod:`reader.library.import_process`).
+
+It speaks JSON lines only, one object a line on its standard output, each with an
+``event``: ``progress`` and ``indexing`` (``done`` of ``total``), ``imported`` (the
+``summary``), ``indexed``, and ``failed``, whose ``kind`` says what failed (``damaged``,
+``busy``, ``bad-input``, ``library``, ``system``, ``unexpected``) and whose ``message``
+says it in one line. Nothing it writes is meant for a terminal; a traceback, should one
+happen, goes to its standard error.
+
+Usage: ``--library DIR --batch N`` followed by ``-- FILE …``, or by ``--paths-from-stdin``
+to get ready first (interpreter, modules, library) and then read the files as a JSON list
+on standard input (an empty line: nothing to import).
+
+Only the standard library is imported at the top: the index build's worker processes are
+forked from a process that loads this module again (as the main module of its parent),
+and need none of the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sqlite3
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+#: Records read between two progress events (and at most this many are reported late).
+EVENT_EVERY = 500
+
+
+class BadPaths(ValueError):
+    """What came on standard input is not the JSON list of paths expected."""
+
+
+class EventWriter:
+    """Writes an import's events as JSON lines.
+
+    Once the reader that reads them has gone (it quit while the import ran), writing fails:
+    the import goes on without reporting, so a list is never left half imported because
+    its window closed.
+    """
+
+    def __init__(self, out: IO[str]) -> None:
+        self._out: IO[str] | None = out
+        self._last: dict[str, int] = {}
+
+    def send(self, event: str, /, **fields: Any) -> None:
+        """Write one event."""
+        if self._out is None:
+            return
+        try:
+            self._out.write(json.dumps({"event": event, **fields}, ensure_ascii=False) + "\n")
+            self._out.flush()
+        except (OSError, ValueError):
+            self._out = None
+
+    def progress(self, kind: str) -> Callable[[int, int], None]:
+        """A progress callback sending ``kind`` events at the first step, every EVENT_EVERY
+        steps and at the last."""
+
+        def report(done: int, total: int) -> None:
+            # The first at once: for the index, it says its first part is published, and a
+            # search typed meanwhile can answer from it.
+            last = self._last.get(kind)
+            if last is None or done >= total or done - last >= EVENT_EVERY:
+                self._last[kind] = done
+                self.send(kind, done=done, total=total)
+
+        return report
+
+
+def get_ready() -> None:
+    """Load the modules an import runs on (every format's reader among them): what a
+    process started before its file is named does while it waits."""
+    from reader.search.build_processes import warm_up
+    from reader.sources import READERS
+
+    # The index is built once the papers are in: its workers are made ready too.
+    warm_up()
+    for module in (
+        "reader.library.read_ahead", "reader.intake.merge", "reader.sources.jsonsniff",
+        "reader.sources.textsniff", "reader.sources.seed", *READERS.values(),
+    ):
+        importlib.import_module(module)
+
+
+def paths_given(line: str) -> list[Path]:
+    """The paths of the JSON list that :meth:`ImportProcess.give` writes (none for an
+    empty line: the process was let go); ValueError for anything else."""
+    if not line.strip():
+        return []
+    try:
+        named = json.loads(line)
+    except ValueError:
+        named = None
+    if not isinstance(named, list) or not all(isinstance(p, str) for p in named):
+        raise ValueError("expected a JSON list of paths")
+    return [Path(p) for p in named]
+
+
+def failure(exc: BaseException, root: Path) -> tuple[str, str]:
+    """The kind of a failure and what it means in one line, as the command line says it
+    (a damaged database with the backup to restore; a full disk as such)."""
+    from reader.errors import IndexBusy, describe_os_error, describe_write_error
+    from reader.library import ImportFormatError, StoreError, damaged_advice
+
+    if isinstance(exc, StoreError):
+        if _is_damage(exc.__cause__):
+            return "damaged", f"{exc}; {damaged_advice(root)}"
+        return "library", str(exc)
+    if isinstance(exc, (ImportFormatError, BadPaths)):
+        return "bad-input", str(exc)
+    if isinstance(exc, IndexBusy):
+        return "busy", f"{exc}; try again once it is done"
+    if isinstance(exc, sqlite3.DatabaseError):
+        # Damage found after the database opened (a bad page is only met when read).
+        if _is_damage(exc):
+            return "damaged", f"the library database is damaged ({exc}); {damaged_advice(root)}"
+        return "library", f"the library database: {describe_write_error(exc)}"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return "system", f"{where}{describe_os_error(exc)}"
+    return "unexpected", f"{type(exc).__name__}: {exc}"
+
+
+def _is_damage(exc: BaseException | None) -> bool:
+    """Whether SQLite found the file itself damaged (not merely locked or read-only: those
+    are OperationalError, a subclass)."""
+    return type(exc) is sqlite3.DatabaseError
+
+
+def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
+        report: EventWriter) -> None:
+    """Open the library, get the paths (from standard input once ready, if so told),
+    import them in batches and index them, reporting as it goes."""
+    from reader.library import Library
+
+    library = Library(root)
+    try:
+        if paths_from_stdin:
+            get_ready()
+            try:
+                paths = [*paths, *paths_given(sys.stdin.readline())]
+            except ValueError as exc:
+                raise BadPaths(f"the paths given: {exc}") from None
+            if not paths:
+                return  # the user named no file after all
+        summary = library.import_files(paths, None, report.progress("progress"), sync=False,
+                                       batch=batch)
+        from reader.library.import_process import summary_to_json
+
+        report.send("imported", summary=summary_to_json(summary))
+        # The log the batches grew, copied in now that the papers show (and again after
+        # indexing: a window reading meanwhile may hold part of it back).
+        library.checkpoint()
+        # Another window may be indexing the batches as they committed: this process waits
+        # for it and finishes what it leaves, whichever of the two quits first.
+        library.sync_index(report.progress("indexing"), waiting=lambda: None)
+        library.checkpoint()
+        report.send("indexed")
+    finally:
+        library.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run an import as told by ``argv``; the exit status is 1 when it failed."""
+    parser = argparse.ArgumentParser(prog="python -m reader.library.import_main")
+    parser.add_argument("--library", type=Path, required=True)
+    parser.add_argument("--batch", type=int, required=True)
+    parser.add_argument("--paths-from-stdin", action="store_true")
+    parser.add_argument("paths", nargs="*", type=Path)
+    args = parser.parse_args(argv)
+    report = EventWriter(sys.stdout)
+    try:
+        run(args.library, args.paths, args.batch, args.paths_from_stdin, report)
+    except Exception as exc:
+        kind, message = failure(exc, args.library)
+        if kind == "unexpected":
+            traceback.print_exc()
+        report.send("failed", kind=kind, message=message)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

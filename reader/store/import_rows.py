@@ -1,0 +1,225 @@
+"""The rows an import writes, once the layer above has decided them: the import's entry in
+the history, papers added, columns of known papers filled in, citation-key aliases, what
+happened to each paper (for diffs and undo) and the counts.
+
+Which record is which paper, and what of it merges into a known one, is no part of
+storage: it is decided in :mod:`reader.intake.merge`, which calls these inside the
+transactions it opens with :meth:`reader.store.base.StoreBase.transaction`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from reader.models import ImportSummary, PaperRecord
+from reader.store.clock import now
+from reader.store.highlights import reanchor
+
+if TYPE_CHECKING:
+    from reader.store.base import StoreBase
+
+#: How far the write-ahead log may grow while a batched import commits (pages of 4 KiB:
+#: 64 MiB, a list of about 20,000 OpenReview records).
+IMPORT_WAL_PAGES = 16_384
+#: The columns of a known paper an import compares a record with.
+MERGE_NAMES = [
+    "id", "title", "title_derived", "abstract", "abstract_key", "authors", "keywords",
+    "withdrawn", "doi", "arxiv_id", "openreview_id", "csl", "extra", "citekey",
+    "citekey_origin", "venue", "year", "url", "date", "tldr", "primary_area", "kind",
+]
+_MERGE_COLUMNS = ", ".join(MERGE_NAMES)
+
+
+@dataclass(slots=True)
+class UndoResult:
+    """What undoing an import removed and what it kept."""
+
+    path: str
+    removed: int = 0
+    kept: list[tuple[int, str]] = field(default_factory=list)
+
+
+def dumps(value: dict[str, Any]) -> str:
+    """A dict column as stored: JSON, ``{}`` when empty."""
+    return json.dumps(value, ensure_ascii=False) if value else "{}"
+
+
+@contextmanager
+def checkpoints_put_off(conn: sqlite3.Connection) -> Iterator[None]:
+    """Let the write-ahead log grow to IMPORT_WAL_PAGES while a batched import commits.
+
+    SQLite copies the log into the database (and syncs both) at the first commit past a
+    thousand pages: a batch of an import is several thousand, so every batch waited for a
+    copy of itself, a sixth of the writing. One import in a single transaction (the
+    command line's) grows the log as far anyway. The log is copied once the papers show
+    (:meth:`reader.store.base.StoreBase.checkpoint`), or at the next commit past the usual
+    thousand pages."""
+    (usual,) = conn.execute("PRAGMA wal_autocheckpoint").fetchone()
+    conn.execute(f"PRAGMA wal_autocheckpoint = {IMPORT_WAL_PAGES}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA wal_autocheckpoint = {usual}")
+
+
+class ImportRows:
+    """One import's writes, inside the transaction open on ``store``'s connection: made
+    when the import starts, it enters the import in the history and takes a generation."""
+
+    def __init__(self, store: StoreBase, source: str, fmt: str, sha256: str | None) -> None:
+        self.store = store
+        self.conn = conn = store.conn
+        self.source = source
+        self.stamp = now()
+        self.generation = store._bump_generation()
+        import_id = conn.execute(
+            "INSERT INTO imports (path, format, imported_at, read, new, present, sha256) "
+            "VALUES (?, ?, ?, 0, 0, 0, ?)",
+            (source, fmt, self.stamp, sha256),
+        ).lastrowid
+        assert import_id is not None
+        self.import_id = import_id
+        #: Whether the library held no paper when the import started.
+        self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
+
+    def next_batch(self) -> None:
+        """A new transaction of a batched import: its own generation."""
+        self.generation = self.store._bump_generation()
+
+    def known(self) -> Iterator[tuple[int, str | None, str | None, str | None, str | None,
+                                      str, int | None, int]]:
+        """Every paper's identifying columns: id, doi, arxiv_id, openreview_id,
+        abstract_key, title, year, title_derived."""
+        yield from self.conn.execute(
+            "SELECT id, doi, arxiv_id, openreview_id, abstract_key, title, year, title_derived "
+            "FROM papers"
+        )
+
+    def abstracts(self) -> Iterator[tuple[int, str]]:
+        """Every paper's id and abstract (the papers that have one)."""
+        yield from self.conn.execute("SELECT id, abstract FROM papers WHERE abstract != ''")
+
+    def taken_keys(self) -> set[str]:
+        """Every citation key and alias in the library."""
+        return {row[0] for row in self.conn.execute(
+            "SELECT citekey FROM papers UNION ALL SELECT alias FROM citekey_aliases"
+        )}
+
+    def identity(self, paper_id: int) -> tuple[Any, ...] | None:
+        """A paper's doi, arxiv_id, openreview_id, authors (JSON), title and
+        title_derived."""
+        row = self.conn.execute(
+            "SELECT doi, arxiv_id, openreview_id, authors, title, title_derived FROM papers "
+            "WHERE id = ?", (paper_id,)
+        ).fetchone()
+        return tuple(row) if row else None
+
+    def current(self, column: str, value: object) -> dict[str, Any] | None:
+        """The merge columns (MERGE_NAMES) of the paper with this id or key."""
+        row = self.conn.execute(
+            f"SELECT {_MERGE_COLUMNS} FROM papers WHERE {column} = ?", (value,)
+        ).fetchone()
+        return dict(zip(MERGE_NAMES, row, strict=True)) if row else None
+
+    def insert_paper(
+        self,
+        record: PaperRecord,
+        *,
+        abstract_key: str | None,
+        doi: str | None,
+        arxiv_id: str | None,
+        citekey: str,
+        origin: str,
+    ) -> int:
+        """Add a paper (and the note that came with it, as its first version)."""
+        paper_id = self.conn.execute(
+            "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
+            "year, keywords, url, doi, citekey, source, added_at, updated_at, generation, "
+            "arxiv_id, openreview_id, date, withdrawn, tldr, primary_area, kind, csl, extra, "
+            "citekey_origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                record.title,
+                int(record.title_derived),
+                record.abstract,
+                abstract_key,
+                json.dumps(record.authors, ensure_ascii=False),
+                record.venue,
+                record.year,
+                json.dumps(record.keywords, ensure_ascii=False),
+                record.url,
+                doi,
+                citekey,
+                record.source or self.source,
+                self.stamp,
+                self.stamp,
+                self.generation,
+                arxiv_id,
+                record.openreview_id,
+                record.date,
+                int(record.withdrawn),
+                record.tldr,
+                record.primary_area,
+                record.kind,
+                dumps(record.csl),
+                dumps(record.extra),
+                origin,
+            ),
+        ).lastrowid
+        assert paper_id is not None
+        if record.note and record.note.strip():
+            # The source's note (Zotero's child notes) is the paper's first note version.
+            version = self.conn.execute(
+                "INSERT INTO note_versions (paper_id, body, saved_at, writer, kind) "
+                "VALUES (?, ?, ?, 'an import', 'save')",
+                (paper_id, record.note, self.stamp),
+            ).lastrowid
+            self.conn.execute(
+                "INSERT INTO notes (paper_id, body, updated_at, version_id) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (paper_id) DO NOTHING",
+                (paper_id, record.note, self.stamp, version),
+            )
+        return paper_id
+
+    def add_alias(self, alias: str, paper_id: int) -> None:
+        """Let the paper answer to ``alias`` too."""
+        self.conn.execute(
+            "INSERT INTO citekey_aliases (alias, paper_id) VALUES (?, ?)", (alias, paper_id)
+        )
+
+    def update_paper(self, paper_id: int, updates: dict[str, Any]) -> None:
+        """Write the merged columns, stamped with the import's time and generation; a new
+        abstract moves the paper's highlights onto it."""
+        updates = {**updates, "updated_at": self.stamp, "generation": self.generation}
+        assignments = ", ".join(f"{column} = ?" for column in updates)
+        self.conn.execute(
+            f"UPDATE papers SET {assignments} WHERE id = ?", (*updates.values(), paper_id)
+        )
+        if "abstract" in updates:
+            reanchor(self.conn, paper_id, updates["abstract"])
+
+    def write_history(self, actions: Iterable[tuple[int, str]], summary: ImportSummary) -> None:
+        """Record what happened to these papers (an action replaces the one written
+        before, by an earlier batch) and the import's counts so far."""
+        self.conn.executemany(
+            "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?) "
+            "ON CONFLICT (import_id, paper_id) DO UPDATE SET action = excluded.action",
+            [(self.import_id, paper_id, action) for paper_id, action in actions],
+        )
+        self.conn.execute(
+            "UPDATE imports SET read = ?, new = ?, present = ?, merged = ?, unchanged = ?, "
+            "skipped = ? WHERE id = ?",
+            (
+                summary.read,
+                summary.new,
+                summary.merged + summary.unchanged,
+                summary.merged,
+                summary.unchanged,
+                summary.skipped,
+                self.import_id,
+            ),
+        )
