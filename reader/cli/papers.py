@@ -80,6 +80,8 @@ def import_cmd(
     click.echo(summary.line("" if verbose else " (see --verbose)"))
     if summary.key_changes():
         click.echo(summary.key_changes())
+    if summary.signals_line():
+        click.echo(summary.signals_line())
     for report in summary.reports:
         if report.previous is not None:
             changes = ", ".join(

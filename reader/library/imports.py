@@ -85,6 +85,7 @@ class Imports(LibraryBase):
                         dry_run=dry_run,
                         batch=batch,
                         renderings=renderings,
+                        orphans=item.orphans,
                     )
                 part.warnings = item.warnings
                 if previous is not None:
