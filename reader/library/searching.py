@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING
 
 from reader.errors import IndexDamaged
 from reader.models import Paper
-from reader.search.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
+from reader.search.query import (
+    INDEX_FLAGS,
+    NUMBER_FILTERS,
+    SIGNAL_FLAGS,
+    Filter,
+    ParsedQuery,
+    parse_query,
+)
+from reader.store import signal_queries
 from reader.store.database import Store
 from reader.text.render import plain_line, to_plain
 
@@ -60,12 +68,29 @@ def _filtered(
 ) -> tuple[list[int], list[float]]:
     """Keep the ids (and their scores, when given) that pass every filter."""
     for f in filters:
-        flagged = store.tagged_ids(f.value) if f.flag == "tag" else store.flagged_ids(f.flag)
+        flagged = _selected(store, f)
         keep = [(i in flagged) != f.negated for i in ids]
         ids = [i for i, k in zip(ids, keep, strict=True) if k]
         if scores:
             scores = [x for x, k in zip(scores, keep, strict=True) if k]
     return ids, scores
+
+
+def _selected(store: Store, f: Filter) -> set[int]:
+    """The papers a filter selects, before its negation: marks from the papers, conference
+    signals (``rating:>=6``, ``decision:oral``, ``has:reviews`` …) from paper_signals."""
+    if f.flag == "tag":
+        return store.tagged_ids(f.value)
+    if f.flag in NUMBER_FILTERS and f.bounds is not None:
+        b = f.bounds
+        return signal_queries.number_ids(
+            store.conn, f.flag, b.low, b.high, low_open=b.low_open, high_open=b.high_open
+        )
+    if f.flag == "decision":
+        return signal_queries.decision_ids(store.conn, f.value.split("|"))
+    if f.flag in SIGNAL_FLAGS:
+        return signal_queries.flag_ids(store.conn, f.flag)
+    return store.flagged_ids(f.flag)
 
 
 class Searching(LibraryBase):
@@ -122,13 +147,7 @@ class Searching(LibraryBase):
         first: int | None, cancelled: Callable[[], bool] | None,
     ) -> SearchOutcome:
         parsed = parse_query(query)
-        notice = None
-        if parsed.unknown:
-            notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"
-        elif parsed.or_ignored:
-            notice = "Filters only narrow a search: OR beside a filter was ignored"
-        elif parsed.filter_in_group:
-            notice = "A filter in a group with OR or NOT narrowed the whole search"
+        notice = parsed.notice()
         if parsed.like:
             outcome = self._search_like(query, parsed, notice)
         elif not parsed.text:
