@@ -20,6 +20,7 @@ from reader.search.query import (
 )
 from reader.store import signal_queries
 from reader.store.database import Store
+from reader.text.identifiers import normalize_arxiv_id, normalize_doi, openreview_id
 from reader.text.render import plain_line, to_plain
 
 if TYPE_CHECKING:
@@ -91,6 +92,26 @@ def _selected(store: Store, f: Filter) -> set[int]:
     if f.flag in SIGNAL_FLAGS:
         return signal_queries.flag_ids(store.conn, f.flag)
     return store.flagged_ids(f.flag)
+
+
+def _by_identifier(store: Store, ref: str) -> int | None:
+    """The paper whose DOI, arXiv id or OpenReview id ``ref`` is (in any of the spellings
+    the importers read), or None. A reference with a space is a query, not an identifier."""
+    if not ref or any(c.isspace() for c in ref):
+        return None
+    candidates = (
+        ("doi", normalize_doi(ref)),
+        ("arxiv_id", normalize_arxiv_id(ref)),
+        ("openreview_id", openreview_id(ref)),
+    )
+    for column, value in candidates:
+        if value:
+            row = store.conn.execute(
+                f"SELECT id FROM papers WHERE {column} = ?", (value,)
+            ).fetchone()
+            if row is not None:
+                return int(row[0])
+    return None
 
 
 class Searching(LibraryBase):
@@ -289,7 +310,9 @@ class Searching(LibraryBase):
         return shared_terms(f"{paper.title}\n{to_plain(paper.abstract)}", list(outcome.key_terms))
 
     def resolve(self, ref: str) -> Resolution:
-        """The paper named by an id, a citation key, or an unambiguous query."""
+        """The paper named by an id, a citation key, an OpenReview id (``hcuEdq6eKD``, or
+        its forum URL), an arXiv id (``2401.01234``, ``arXiv:2401.01234v2``, its URL), a
+        DOI (``10.1145/…``, ``doi:…``, its URL), or an unambiguous query."""
         ref = ref.strip()
         if ref.isdigit():
             paper = self.store.paper(int(ref))
@@ -298,6 +321,9 @@ class Searching(LibraryBase):
         key_id = self.store.id_for_key(ref)
         if key_id is not None:
             return Resolution(self.store.paper(key_id))
+        named = _by_identifier(self.store, ref)
+        if named is not None:
+            return Resolution(self.store.paper(named))
         found = self.search(ref)
         papers = self.store.papers(found.ids[:10])
         if len(found.ids) == 1:
