@@ -19,10 +19,10 @@ import re
 from typing import Any
 
 from reader.models import PaperRecord
-from reader.signals import Signals, aggregate_signals, normalize_decision, number_list
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
 from reader.sources.ris_fields import display_name as comma_name
+from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.text.identifiers import (
     doi_as_written,
     normalize_arxiv_id,
@@ -101,28 +101,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # One rating per review; a column of one number per paper is read as the mean.
     "ratings": ("ratings", "scores", "review ratings", "all ratings", "rating list"),
     "rating_avg": (
-        "rating avg",
-        "ratings avg",
-        "avg rating",
-        "average rating",
-        "mean rating",
-        "rating mean",
-        "avg score",
-        "average score",
-        "rating",
-        "score",
+        "rating avg", "ratings avg", "avg rating", "average rating", "mean rating",
+        "rating mean", "avg score", "average score", "rating", "score",
     ),
     "rating_std": ("rating std", "ratings std", "std rating", "rating stdev"),
     "rating_count": (
-        "n ratings",
-        "num ratings",
-        "number of ratings",
-        "rating count",
-        "ratings count",
-        "n reviews",
-        "num reviews",
-        "number of reviews",
-        "review count",
+        "n ratings", "num ratings", "number of ratings", "rating count", "ratings count",
+        "n reviews", "num reviews", "number of reviews", "review count",
     ),
     "confidence": ("confidence", "confidences"),
     "confidence_avg": ("confidence avg", "avg confidence", "mean confidence"),
@@ -299,7 +284,7 @@ def record_from_values(
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
         title_derived = True
     venue_text = _fold(values.get("venue", ""))
-    venue, venue_year, venue_decision = _venue_and_decision(venue_text)
+    venue, venue_year, venue_decision = venue_and_decision(venue_text)
     year, date = year_and_date(values.get("year", ""), values.get("date", ""))
     year = year or venue_year
     url = _fold(values.get("url", "")) or None
@@ -324,59 +309,14 @@ def record_from_values(
         kind=_fold(values.get("kind", "")).lower() or None,
         extra={"table": dict(other)} if other else {},
     )
-    for field in _NUMBER_FIELDS:
-        if values.get(field) and number_list(values[field]) is None:
-            # "N/A", "-": not a number, but what the source said; kept as written.
-            record.extra.setdefault("table", {})[field] = values[field]
+    for field, text in unread_numbers(values).items():
+        # "N/A", "-": not a number, but what the source said; kept as written.
+        record.extra.setdefault("table", {})[field] = text
     decision = _fold(values.get("decision", "")) or venue_decision
-    record.signals = _signals(values, decision, record.venue, record.year)
+    record.signals = table_signals(values, decision, record.venue, record.year)
     if record.signals is not None and record.signals.decision == "withdrawn":
         record.withdrawn = True
     return record
-
-
-# Fields whose text is numbers; one that holds none is kept in extra["table"].
-_NUMBER_FIELDS = (
-    "ratings", "rating_avg", "rating_std", "rating_count", "confidence", "confidence_avg"
-)
-# "ICLR 2026 Oral", "NeurIPS 2024 Spotlight": a venue, a year, then a decision.
-_VENUE_DECISION = re.compile(r"^(?P<venue>\S.*?)\s+(?P<year>(?:19|20)\d\d)\s+(?P<rest>\S.*)$")
-
-
-def _venue_and_decision(text: str) -> tuple[str, int | None, str]:
-    """``"ICLR 2026 Oral"`` → ICLR, 2026, "ICLR 2026 Oral" (the raw decision); any venue
-    whose words after a year name no decision stays as it is."""
-    match = _VENUE_DECISION.match(text)
-    if match is None or normalize_decision(match.group("rest")) in (None, "pending"):
-        return text, None, ""
-    return match.group("venue"), int(match.group("year")), text
-
-
-def _signals(
-    values: dict[str, str], decision: str, venue: str | None, year: int | None
-) -> Signals | None:
-    """The ratings and the decision a row gives, as signals."""
-    ratings = number_list(values.get("ratings")) or []
-    averages = number_list(values.get("rating_avg")) or []
-    if not ratings and len(averages) > 1:
-        ratings, averages = averages, []  # a "rating" column holding every review's rating
-    count = number_list(values.get("rating_count"))
-    std = number_list(values.get("rating_std"))
-    confidences = number_list(values.get("confidence")) or []
-    confidence_avg = number_list(values.get("confidence_avg"))
-    if not ratings and len(confidences) == 1:
-        confidence_avg, confidences = confidence_avg or confidences, []
-    return aggregate_signals(
-        ratings,
-        confidences if len(confidences) == len(ratings) else (),
-        decision=decision or None,
-        rating_mean=averages[0] if averages else None,
-        rating_std=std[0] if std else None,
-        rating_count=int(count[0]) if count else None,
-        confidence_mean=confidence_avg[0] if confidence_avg else None,
-        venue=venue,
-        year=year,
-    )
 
 
 def _fold(value: str) -> str:

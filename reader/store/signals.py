@@ -16,6 +16,10 @@ rows say; the read functions serve one paper or a list of them.
 - :func:`replies_of`, :func:`waiting_replies`, :func:`signals_of`, :func:`signals_rows`,
   :func:`rating_history`, :func:`version_text` and :func:`papers_with_changed_ratings`
   read them back.
+
+Kept whole: the writes and the reads share one encoding of the rows (content compressed;
+a version's text is that of the next newer version holding a copy, else the reply's
+own), which a reader split from its writer could silently stop agreeing with.
 """
 
 from __future__ import annotations
