@@ -183,11 +183,6 @@ class ParsedQuery:
             self.unknown or self.unknown_fields or self.or_ignored or self.filter_in_group
         )
 
-    @property
-    def is_empty(self) -> bool:
-        """True when the query neither searches nor filters."""
-        return not self.text and not self.filters and not self.like and not self.reviews
-
     def notice(self) -> str | None:
         """What to tell about how the query was read: an unknown field or filter left
         out, an OR beside a filter, a filter in a group; None when it runs as written."""
