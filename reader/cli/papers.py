@@ -28,6 +28,7 @@ from reader.library import (
     Library,
     NoteSaved,
     describe_writer,
+    parse_query,
 )
 from reader.models import Paper
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START
@@ -99,6 +100,12 @@ def import_cmd(
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update, waiting=_waiting_once())
+    finally:
+        bar.close()
+    # The abstracts are searchable now; then the words of the reviews.
+    bar = LazyProgress("Indexing review text")
+    try:
+        library.sync_reviews(bar.update)
     finally:
         bar.close()
 
@@ -174,6 +181,11 @@ def search(
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update)
+        parsed = parse_query(text)
+        if parsed.reviews or parsed.not_reviews:
+            bar.close()
+            bar = LazyProgress("Indexing review text")
+            library.sync_reviews(bar.update)
         outcome = library.search(text, order=order, mend=False)
     except IndexDamaged as exc:
         bar.close()

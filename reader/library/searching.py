@@ -77,6 +77,15 @@ def _filtered(
     return ids, scores
 
 
+def _kept(
+    ids: list[int], scores: list[float], keep: Callable[[int], bool]
+) -> tuple[list[int], list[float]]:
+    """The ids that ``keep`` keeps, with their scores (when given)."""
+    chosen = [keep(i) for i in ids]
+    kept_scores = [x for x, k in zip(scores, chosen, strict=True) if k] if scores else scores
+    return [i for i, k in zip(ids, chosen, strict=True) if k], kept_scores
+
+
 def _selected(store: Store, f: Filter) -> set[int]:
     """The papers a filter selects, before its negation: marks from the papers, conference
     signals (``rating:>=6``, ``decision:oral``, ``has:reviews`` …) from paper_signals."""
@@ -169,8 +178,21 @@ class Searching(LibraryBase):
     ) -> SearchOutcome:
         parsed = parse_query(query)
         notice = parsed.notice()
+        reviewed: list[int] | None = None
+        unwanted: set[int] = set()
+        if parsed.reviews or parsed.not_reviews:
+            found, unwanted, said = self.search_reviews(parsed)
+            reviewed = found if parsed.reviews else None
+            notice = notice or said
         if parsed.like:
             outcome = self._search_like(query, parsed, notice)
+        elif not parsed.text and reviewed is not None:
+            # Review words alone: ranked by how well the reviews match.
+            with self.session() as store:
+                existing = set(store.all_ids())
+                ids, _ = _filtered(store, [i for i in reviewed if i in existing], [],
+                                   parsed.filters)
+            outcome = SearchOutcome(query, ids, notice=notice)
         elif not parsed.text:
             # Browsing, or filters alone: the database answers, in browsing order.
             with self.session() as store:
@@ -179,7 +201,7 @@ class Searching(LibraryBase):
         else:
             in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
             in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
-            sorted_later = order != "relevance"
+            sorted_later = order != "relevance" or reviewed is not None or bool(unwanted)
             # The index ranks the query alone: it may stop at the first matches.
             quick = first is not None and not in_db and not sorted_later
             top: int | None = None if in_db or sorted_later else limit
@@ -189,6 +211,8 @@ class Searching(LibraryBase):
                 ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled
             )
             ids, scores = hits.ids, hits.scores
+            if reviewed is not None:
+                ids, scores = _kept(ids, scores, set(reviewed).__contains__)
             if in_db:
                 with self.session() as store:
                     ids, scores = _filtered(store, ids, scores, in_db)
@@ -198,6 +222,9 @@ class Searching(LibraryBase):
             outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete)
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query))
+        if unwanted:
+            ids, scores = _kept(outcome.ids, outcome.scores, lambda i: i not in unwanted)
+            outcome = replace(outcome, ids=ids, scores=scores)
         if parsed.text or parsed.like:
             building = self._searchable_of_all()
             if building is not None and outcome.notice is None:
