@@ -78,10 +78,22 @@ READING: list[BindingType] = [
     Binding("h", "highlight", "Highlight", id="reading.highlight"),
     Binding("H", "remove_highlight", "Remove highlight", id="reading.remove_highlight",
             show=False),
+    Binding("right_square_bracket", "next_reply", "Next review", id="reading.next_reply"),
+    Binding("left_square_bracket", "previous_reply", "Previous review",
+            id="reading.previous_reply", show=False),
+    Binding("z", "whole_reply", "Show a cut review whole", id="reading.whole_reply",
+            show=False),
     Binding("pagedown", "scroll_page_down", "Scroll down", id="reading.page_down",
             show=False),
     Binding("pageup", "scroll_page_up", "Scroll up", id="reading.page_up", show=False),
     Binding("escape,q", "close", "Back", id="reading.close"),
+]
+
+#: A review too long for the reading view, shown whole.
+WHOLE_TEXT: list[BindingType] = [
+    Binding("j", "scroll_down", "Scroll down", id="whole.down", show=False),
+    Binding("k", "scroll_up", "Scroll up", id="whole.up", show=False),
+    Binding("escape,q,z", "close", "Back", id="whole.close"),
 ]
 
 #: The note editor.
@@ -132,6 +144,7 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("List", PAPER_LIST),
     ("Search box", SEARCH),
     ("Reading view", READING),
+    ("A review shown whole", WHOLE_TEXT),
     ("Note editor", NOTE_EDITOR),
     ("Note versions", VERSIONS),
     ("Prompts", PROMPT),
