@@ -22,6 +22,7 @@ APP: list[BindingType] = [
     Binding("e", "edit_metadata", "Edit details", id="paper.edit", show=False),
     Binding("o", "open_url", "Open in browser", id="paper.open", show=False),
     Binding("O", "cycle_sort", "Sort", id="app.sort", show=False),
+    Binding("R", "overview", "Ratings overview", id="app.overview", show=False),
     Binding("S", "save_search", "Save search", id="app.save_search", show=False),
     *[
         Binding(str(n), f"open_saved({n})", f"Saved search {n}", id=f"app.saved_{n}",
@@ -96,6 +97,13 @@ WHOLE_TEXT: list[BindingType] = [
     Binding("escape,q,z", "close", "Back", id="whole.close"),
 ]
 
+#: The conference overview.
+OVERVIEW: list[BindingType] = [
+    Binding("j,down", "scroll_down", "Scroll down", id="overview.down", show=False),
+    Binding("k,up", "scroll_up", "Scroll up", id="overview.up", show=False),
+    Binding("escape,q,R", "close", "Back", id="overview.close"),
+]
+
 #: The note editor.
 NOTE_EDITOR: list[BindingType] = [
     Binding("escape", "close", "Save and close", id="note.close"),
@@ -145,6 +153,7 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("Search box", SEARCH),
     ("Reading view", READING),
     ("A review shown whole", WHOLE_TEXT),
+    ("Ratings overview", OVERVIEW),
     ("Note editor", NOTE_EDITOR),
     ("Note versions", VERSIONS),
     ("Prompts", PROMPT),

@@ -224,3 +224,36 @@ def histogram_line(
     for n, count in enumerate(counts):
         out.append(bar(count, most), mark_style if n == where else style)
     return out
+
+
+#: A horizontal bar's partial cell, by eighths (none, then one eighth to seven).
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def horizontal_bar(count: int, most: int, width: int) -> str:
+    """A bar ``width`` cells long for ``most``, to the eighth of a cell; at least a sliver
+    for a count that is not zero."""
+    if count <= 0 or most <= 0 or width <= 0:
+        return ""
+    eighths = max(1, round(count / most * width * 8))
+    return "█" * (eighths // 8) + (_EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def column_chart(counts: Sequence[int], height: int, column: int, style: Style) -> Text:
+    """Counts drawn as columns ``height`` lines tall, ``column`` cells wide each (with a
+    cell between), tops to the eighth of a line; an empty bin stays empty, any other shows
+    at least the lowest block."""
+    most = max(counts, default=0)
+    if most <= 0:
+        return Text()
+    # Eighths of a line each column reaches.
+    levels = [0 if c <= 0 else max(1, round(c / most * height * 8)) for c in counts]
+    lines = []
+    for row in range(height, 0, -1):
+        cells = []
+        for level in levels:
+            filled = level - (row - 1) * 8
+            cell = "█" if filled >= 8 else (BLOCKS[filled - 1] if filled > 0 else " ")
+            cells.append(cell * column)
+        lines.append(" ".join(cells).rstrip())
+    return Text("\n".join(lines), style)

@@ -27,8 +27,9 @@ Highlighter = Callable[[Paper, int, int], None]
 Remover = Callable[[Paper, list[int]], None]
 #: Reads a paper's replies, threaded (by paper id).
 Replies = Callable[[int], Discussion]
-#: Reply bodies rendered in one go before they are put on screen: the first few at once.
-BODY_BATCH = 3
+#: Reply bodies put on screen as soon as they are rendered (enough to fill the screen at the
+#: first review); the others are put in together, since each putting lays the view out.
+FIRST_BODIES = 2
 #: The styles a reply's body is drawn with (read on the UI thread, used by the worker).
 _BODY_STYLES = ("paper-view--highlight", "paper-view--section", "paper-view--reply-meta")
 
@@ -102,40 +103,55 @@ class ReadingScreen(Screen[None]):
             self.selection = None
         self._redraw(keep_scroll=same)
         if not same:
-            self._show_replies(paper)
+            # After the paper is drawn: the abstract shows at once, the replies come in
+            # behind it.
+            self._shown_replies = paper.id
+            self.replies = []
+            self.query_one(PaperView).show_discussion(Discussion())
+            self.call_after_refresh(self._show_replies, paper)
 
     # -- replies ----------------------------------------------------------------------------
 
     def _show_replies(self, paper: Paper) -> None:
-        """Show the paper's replies: headings at once, bodies as a worker renders them."""
-        self._shown_replies = paper.id
-        discussion = self._replies(paper.id) if self._replies is not None else Discussion()
+        """Show the paper's replies: a worker reads them (a review may be megabytes), the
+        headings go up as soon as they are read, the bodies as they are rendered."""
+        if self._shown_replies != paper.id or self._replies is None:
+            return  # another paper was shown meanwhile
         view = self.query_one(PaperView)
-        self.replies = view.show_discussion(discussion)
-        if not self.replies:
-            return
         styles = {name: view.get_component_rich_style(name) for name in _BODY_STYLES}
-        boxes, terms, token = list(self.replies), self._terms, paper.id
+        read, terms, token = self._replies, self._terms, paper.id
 
         def style(name: str) -> Style:
             return styles.get(name, Style())
 
-        def render() -> None:
+        def work() -> None:
+            discussion = read(token)
+            try:
+                boxes = self.app.call_from_thread(self._mount_replies, token, discussion)
+            except RuntimeError:  # the window closed meanwhile
+                return
             batch: list[tuple[ReplyBox, object, bool]] = []
             for n, box in enumerate(boxes):
                 if self._shown_replies != token:
                     return  # another paper is shown: its own worker renders its replies
                 body, cut = reply_body(box.posting.reply, terms, style)
                 batch.append((box, body, cut))
-                if len(batch) >= BODY_BATCH or n == len(boxes) - 1:
+                if n + 1 == FIRST_BODIES or n == len(boxes) - 1:
                     try:
                         self.app.call_from_thread(self._put_bodies, token, batch)
-                    except RuntimeError:  # the window closed meanwhile
+                    except RuntimeError:
                         return
                     batch = []
 
-        self.run_worker(render, thread=True, exclusive=True, group="replies",
+        self.run_worker(work, thread=True, exclusive=True, group="replies",
                         exit_on_error=False)
+
+    def _mount_replies(self, token: int, discussion: Discussion) -> list[ReplyBox]:
+        """Show the headings of the replies read, if their paper still shows."""
+        if token != self._shown_replies:
+            return []
+        self.replies = self.query_one(PaperView).show_discussion(discussion)
+        return list(self.replies)
 
     def _put_bodies(self, token: int, batch: list[tuple[ReplyBox, object, bool]]) -> None:
         """Put rendered bodies in their replies, if the paper they belong to still shows."""
