@@ -30,6 +30,7 @@ FULL = PaperRecord(
     extra={"bibtex": {"note": "x"}},
     note="A note.",
     aliases=["ada26"],
+    tags=["vigtig"],
 )
 
 CHANGED = {
@@ -40,6 +41,7 @@ CHANGED = {
     "withdrawn": True, "tldr": "Briefly.", "primary_area": "vision", "kind": "book",
     "citekey": "other", "csl": {"volume": "4"}, "extra": {"bibtex": {"note": "y"}},
     "note": "Another note.", "aliases": ["alan25"],
+    "tags": ["later"],
     "replies": [Reply("r1", "abc123", "abc123", "Official_Review", {"rating": 6})],
     "signals": Signals(decision="poster"),
 }

@@ -17,6 +17,7 @@ from reader.sources.csv_table import column_field, record_from_values
 from reader.sources.jsonfields import text_value
 from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
 from reader.sources.jsonsniff import Outcome, build_result, record_label
+from reader.text.sanitize import clean_imported
 
 __all__ = ["looks_like_table", "parse"]
 
@@ -66,4 +67,5 @@ def _text(value: Any) -> str:
     if isinstance(value, list):
         parts = [_text(item.get("name") if isinstance(item, dict) else item) for item in value]
         return _JOIN.join(part for part in parts if part)
-    return text_value(value).strip()
+    # Cleaned as a table's cells are: no control or zero-width characters.
+    return clean_imported(text_value(value)).strip()
