@@ -322,7 +322,9 @@ async def test_many_long_reviews_open_fast_and_a_huge_one_is_cut(tmp_path: Path)
             await pilot.press("z")
             await pilot.pause()
             assert isinstance(app.screen, WholeTextScreen)
-            assert time.perf_counter() - started < 1.0
+            # Shown without laying the whole text out (a TextArea takes half a minute over
+            # 10 MB): the bound leaves room for a loaded machine.
+            assert time.perf_counter() - started < 2.0
             text = app.screen.query_one(LongText)
             assert text.line_count >= 100_000
             await pilot.press("end")

@@ -90,18 +90,14 @@ READING: list[BindingType] = [
     Binding("escape,q", "close", "Back", id="reading.close"),
 ]
 
-#: A review too long for the reading view, shown whole.
+#: A review too long for the reading view, shown whole (the arrow and page keys scroll it).
 WHOLE_TEXT: list[BindingType] = [
-    Binding("j", "scroll_down", "Scroll down", id="whole.down", show=False),
-    Binding("k", "scroll_up", "Scroll up", id="whole.up", show=False),
-    Binding("escape,q,z", "close", "Back", id="whole.close"),
+    Binding("escape,q,z", "close", "Close the whole review", id="whole.close"),
 ]
 
-#: The conference overview.
+#: The ratings overview (the arrow and page keys scroll it).
 OVERVIEW: list[BindingType] = [
-    Binding("j,down", "scroll_down", "Scroll down", id="overview.down", show=False),
-    Binding("k,up", "scroll_up", "Scroll up", id="overview.up", show=False),
-    Binding("escape,q,R", "close", "Back", id="overview.close"),
+    Binding("escape,q,R", "close", "Close the overview", id="overview.close"),
 ]
 
 #: The note editor.
@@ -152,8 +148,7 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("List", PAPER_LIST),
     ("Search box", SEARCH),
     ("Reading view", READING),
-    ("A review shown whole", WHOLE_TEXT),
-    ("Ratings overview", OVERVIEW),
+    ("Other screens", [*OVERVIEW, *WHOLE_TEXT]),
     ("Note editor", NOTE_EDITOR),
     ("Note versions", VERSIONS),
     ("Prompts", PROMPT),

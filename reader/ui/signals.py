@@ -120,7 +120,7 @@ def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) 
             if not ratings and signals.rating_count:
                 line.append(f" of {signals.rating_count}", muted)
         if signals.scale is not None:
-            line.append(f"  on {_scale_text(signals.scale)}", muted)
+            line.append(f"  of {number(signals.scale.low)}–{number(signals.scale.high)}", muted)
         lines.append(line)
     if confidences_beside or signals.confidence_mean is not None:
         line = _label("Confidence", label)
@@ -163,12 +163,6 @@ def _ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def _scale_text(scale: RatingScale) -> str:
-    if scale.steps:
-        return "{" + ", ".join(number(step) for step in scale.steps) + "}"
-    return f"{number(scale.low)}–{number(scale.high)}"
 
 
 def bins_for(values: Sequence[float], scale: RatingScale | None) -> tuple[float, float, int]:

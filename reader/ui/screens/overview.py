@@ -130,14 +130,6 @@ class OverviewScreen(Screen[None]):
                 out.append(f" {count:,}\n", axis)
         return out
 
-    def action_scroll_down(self) -> None:
-        """Scroll the pictures a line down."""
-        self.query_one("#overview-body", VerticalScroll).scroll_down(animate=False)
-
-    def action_scroll_up(self) -> None:
-        """Scroll the pictures a line up."""
-        self.query_one("#overview-body", VerticalScroll).scroll_up(animate=False)
-
     def action_close(self) -> None:
         """Back to the list."""
         self.dismiss(None)

@@ -106,7 +106,9 @@ class ReadingScreen(Screen[None]):
             # After the paper is drawn: the abstract shows at once, the replies come in
             # behind it.
             self._shown_replies = paper.id
-            self.replies = []
+            if self.replies:
+                self.replies = []
+                self.refresh_bindings()
             self.query_one(PaperView).show_discussion(Discussion())
             self.call_after_refresh(self._show_replies, paper)
 
@@ -150,8 +152,17 @@ class ReadingScreen(Screen[None]):
         """Show the headings of the replies read, if their paper still shows."""
         if token != self._shown_replies:
             return []
+        had = bool(self.replies)
         self.replies = self.query_one(PaperView).show_discussion(discussion)
+        if had != bool(self.replies):
+            self.refresh_bindings()  # the review keys show only for a paper with replies
         return list(self.replies)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The review keys act (and the footer offers them) where the paper has replies."""
+        if action in ("next_reply", "previous_reply", "whole_reply"):
+            return bool(self.replies)
+        return True
 
     def _put_bodies(self, token: int, batch: list[tuple[ReplyBox, object, bool]]) -> None:
         """Put rendered bodies in their replies, if the paper they belong to still shows."""
@@ -179,10 +190,11 @@ class ReadingScreen(Screen[None]):
             if not ahead:
                 self.notify("That was the last review")
                 return
-            view.scroll_to(y=ahead[0] - 1, animate=False)
+            view.scroll_to(y=ahead[0] - 1, animate=False, immediate=True)
         else:
             behind = [y for y, _ in heads if y < top]
-            view.scroll_to(y=max(0, behind[-1] - 1) if behind else 0, animate=False)
+            view.scroll_to(y=max(0, behind[-1] - 1) if behind else 0, animate=False,
+                           immediate=True)
 
     def action_next_reply(self) -> None:
         """Scroll to the next review (or meta-review, decision, reply to the paper)."""

@@ -98,14 +98,6 @@ class WholeTextScreen(Screen[None]):
         """The text takes the keys."""
         self.query_one(LongText).focus()
 
-    def action_scroll_down(self) -> None:
-        """Scroll the text a line down."""
-        self.query_one(LongText).scroll_down(animate=False)
-
-    def action_scroll_up(self) -> None:
-        """Scroll the text a line up."""
-        self.query_one(LongText).scroll_up(animate=False)
-
     def action_close(self) -> None:
         """Back to the reading view."""
         self.dismiss(None)

@@ -117,10 +117,9 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
             title.stylize_before(title.style)  # a derived title stays muted
         title.stylize_before(style("paper-detail--title"))
         blocks: list[Text | None] = [blank, title]
-        if parts.meta:
-            blocks.append(_styled(parts.meta, style("paper-detail--meta")))
-        blocks.append(blank)
         if self.signals is not None:
+            # Under the title, above the paper's details: what a reader triaging a
+            # conference looks at first, on screen even in a small terminal.
             blocks += [
                 signals_block(
                     self.signals, style("paper-detail--signals-label"),
@@ -128,6 +127,9 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
                 ),
                 blank,
             ]
+        if parts.meta:
+            blocks.append(_styled(parts.meta, style("paper-detail--meta")))
+        blocks.append(blank)
         if parts.why is not None:
             blocks += [_styled(parts.why, style("paper-detail--why")), blank]
         if parts.abstract:
