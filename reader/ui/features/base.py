@@ -9,7 +9,6 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from enum import Enum
-from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -36,7 +35,6 @@ from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
-from reader.ui.screens.overview import OverviewScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.signals import SignalsLookup
 from reader.ui.widgets.paper_detail import PaperDetail
@@ -374,15 +372,6 @@ class AppBase(App[None]):
         driver = self._driver  # Textual has no public way to write a raw sequence
         if in_tmux() and driver is not None:
             driver.write(osc52_sequence(text, tmux=True))
-
-    def action_overview(self) -> None:
-        """Show the ratings and decisions of the papers in the view, drawn."""
-        what = f"this view ({len(self.paper_list.ids):,} papers)" if self.outcome else (
-            f"the library ({len(self.paper_list.ids):,} papers)"
-        )
-        self.push_screen(OverviewScreen(
-            self.paper_list.ids, partial(self.library.view_signals, ratings=True), what
-        ))
 
     def action_help(self) -> None:
         """Show every key."""
