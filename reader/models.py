@@ -128,6 +128,10 @@ class PaperRow:
     tags: tuple[str, ...] = ()
     seen: bool = False
     read: bool = False
+    #: The mean of its official reviews' ratings, and its decision (one of
+    #: ``reader.signals.DECISIONS``), when the library holds conference signals for it.
+    rating: float | None = None
+    decision: str | None = None
 
 
 @dataclass(slots=True)

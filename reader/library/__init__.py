@@ -30,6 +30,7 @@ from reader.library.core import (
     damaged_advice,
     restore_damaged,
 )
+from reader.library.signals import Discussion, Posting, ViewSignals
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
 from reader.store.backup import BackupError, is_damaged
@@ -96,9 +97,10 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
-    "BackupError", "ChangeWatch", "CitationError", "DoctorReport", "FetchError",
+    "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
-    "NoteVersion", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
+    "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
+    "ViewSignals",
     "check", "configured_routes", "copy_text", "damaged_advice", "describe_writer",
     "display_text", "draft_dirs", "export", "export_notes", "format_for_path",
     "highlight_spans", "in_tmux", "is_damaged", "library_state", "normalize_tag",

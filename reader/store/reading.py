@@ -88,13 +88,17 @@ class Reading(StoreBase):
                 "n.paper_id IS NOT NULL AND trim(n.body) != '', "
                 "(SELECT group_concat(tag, ' ') FROM "
                 "(SELECT tag FROM tags WHERE paper_id = p.id ORDER BY tag)), "
-                "p.seen_at IS NOT NULL, p.read_at IS NOT NULL "
-                f"FROM papers p LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks})"
+                "p.seen_at IS NOT NULL, p.read_at IS NOT NULL, s.rating_mean, s.decision "
+                "FROM papers p LEFT JOIN notes n ON n.paper_id = p.id "
+                # The conference signals the row shows, in the same read: a page of the
+                # list stays one statement.
+                "LEFT JOIN paper_signals s ON s.paper_id = p.id "
+                f"WHERE p.id IN ({marks})"
             )
             for r in self.conn.execute(sql, chunk):
                 out[r[0]] = PaperRow(
                     r[0], r[1], bool(r[2]), r[3], r[4], bool(r[5]), bool(r[6]),
-                    tuple((r[7] or "").split()), bool(r[8]), bool(r[9]),
+                    tuple((r[7] or "").split()), bool(r[8]), bool(r[9]), r[10], r[11],
                 )
         return out
 

@@ -36,6 +36,7 @@ from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.signals import SignalsLookup
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
@@ -174,7 +175,9 @@ class AppBase(App[None]):
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
         with Horizontal(id="main"):
             yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
-            yield PaperDetail(id="detail")
+            yield PaperDetail(
+                id="detail", signals=SignalsLookup(self.library, lambda: self.paper_list.ids)
+            )
         yield Static(id="status", markup=False)
         yield Footer()
 
@@ -306,7 +309,8 @@ class AppBase(App[None]):
             self._saw(paper)
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
-                              self._highlight, self._unhighlight)
+                              self._highlight, self._unhighlight,
+                              replies=self.library.discussion)
             )
             self._show_status()
 
