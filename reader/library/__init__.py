@@ -30,9 +30,11 @@ from reader.library.core import (
     damaged_advice,
     restore_damaged,
 )
+from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
-from reader.store.backup import BackupError, is_damaged
+from reader.store.backup import BackupError, is_damaged, lost_database
+from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, write_draft
 from reader.store.highlights import display_text, placed, sentences, words
@@ -83,9 +85,10 @@ __all__ = [
     "BackupError", "ChangeWatch", "CitationError", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "check", "configured_routes", "copy_text", "damaged_advice", "describe_writer",
-    "display_text", "draft_dirs", "export", "export_notes", "format_for_path",
-    "highlight_spans", "in_tmux", "is_damaged", "library_state", "normalize_tag",
+    "DatabaseLost", "check", "configured_routes", "copy_text", "damaged_advice",
+    "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
+    "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
+    "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
     "restore_damaged", "sentences", "window_writer", "words", "write_draft",
 ]

@@ -46,6 +46,18 @@ def damaged_advice(root: Path) -> str:
     return f"restore the newest backup with: reader restore {backups[-1]}"
 
 
+def lost_advice(root: Path) -> str:
+    """What to do about a database lost beside what its library left: restore a backup;
+    with none, the files are left as they are, and starting anew is the user's choice."""
+    advice = damaged_advice(root)
+    if advice.startswith("no backup found"):
+        return (
+            "no backup found; nothing was written (to start a new library here, move "
+            f"{LibraryPaths(root).database.name} and the rest of {root} aside first)"
+        )
+    return advice
+
+
 def restore_damaged(root: Path, source: Path) -> Path:
     """Put a backup in place of a damaged database, which can be neither opened nor backed
     up: it is moved aside whole into ``backups/``. Returns where it went."""

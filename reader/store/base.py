@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.resources import migrations_dir
-from reader.store.backup import BackupError, automatic_backup
+from reader.store.backup import BackupError, automatic_backup, lost_database
 from reader.store.chunks import in_chunks
 from reader.store.clock import now
 
@@ -36,6 +36,11 @@ _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
 
 class StoreError(Exception):
     """A library database problem the user must be told about in one line."""
+
+
+class DatabaseLost(StoreError):
+    """The database is missing or empty beside what a library leaves: damage, told with
+    the way back, and never made a new library over."""
 
 
 @contextmanager
@@ -81,6 +86,9 @@ class StoreBase:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        lost = lost_database(path)
+        if lost is not None:
+            raise DatabaseLost(lost)
         try:
             # check_same_thread is off because worker threads borrow pooled connections; the
             # library lends each connection to one thread at a time.
