@@ -25,7 +25,7 @@ from reader.library import (
     damaged_advice,
     lost_advice,
 )
-from reader.locations import default_library_dir
+from reader.locations import NotALibraryDirectory, default_library_dir
 from reader.models import Paper
 from reader.text.render import plain_line
 
@@ -63,6 +63,8 @@ def open_library(ctx: click.Context) -> Library:
         return Library(root)
     except DatabaseLost as exc:
         raise UserError(f"{exc}; {lost_advice(root)}") from exc
+    except NotALibraryDirectory as exc:
+        raise UserError(str(exc)) from exc
     except StoreError as exc:
         if _is_damage(exc.__cause__):
             raise UserError(f"{exc}; {damaged_advice(root)}") from exc
