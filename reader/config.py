@@ -36,13 +36,18 @@ SETTINGS = ("keymap", "theme", "citation", "clipboard")
 
 MODIFIERS = ("ctrl", "alt", "shift", "meta", "super", "hyper")
 
+#: Textual's short names for a few characters, by their Unicode names the Textual way.
+SHORT_KEY_NAMES = {
+    "solidus": "slash", "reverse_solidus": "backslash", "commercial_at": "at",
+    "hyphen_minus": "minus", "plus_sign": "plus", "low_line": "underscore",
+}
+
 #: Key names that are not characters (characters go by their Unicode name or themselves).
 NAMED_KEYS = frozenset(
     {
         "escape", "enter", "tab", "space", "backspace", "delete", "insert", "home", "end",
         "pageup", "pagedown", "up", "down", "left", "right",
-        # Textual's short names for a few characters whose Unicode names are long.
-        "slash", "backslash", "at", "minus", "plus", "underscore",
+        *SHORT_KEY_NAMES.values(),
     }
     | {f"f{n}" for n in range(1, 25)}
 )

@@ -40,6 +40,9 @@ class PaperRecord:
     note: str | None = None
     #: Other keys the source says the entry answers to (biblatex ``ids``).
     aliases: list[str] = field(default_factory=list)
+    #: The user's own tags in the source library (Zotero's manual tags), normalised: they
+    #: become the paper's tags when the import adds it, and never touch a paper already there.
+    tags: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True, frozen=True)

@@ -171,7 +171,7 @@ def test_a_search_during_a_build_runs_over_what_is_indexed(
     assert counts == sorted(counts) and counts[-1] == 80
     final = library.search("setting")
     assert final.notice is None
-    assert sorted(final.ids) == library.store.all_ids() or len(final.ids) == 80
+    assert sorted(final.ids) == library.store.all_ids() and len(final.ids) == 80
     assert library.index_state() == "ok"
 
 

@@ -29,6 +29,7 @@ FULL = PaperRecord(
     extra={"bibtex": {"note": "x"}},
     note="A note.",
     aliases=["ada26"],
+    tags=["vigtig"],
 )
 
 CHANGED = {
@@ -39,6 +40,7 @@ CHANGED = {
     "withdrawn": True, "tldr": "Briefly.", "primary_area": "vision", "kind": "book",
     "citekey": "other", "csl": {"volume": "4"}, "extra": {"bibtex": {"note": "y"}},
     "note": "Another note.", "aliases": ["alan25"],
+    "tags": ["later"],
 }
 
 

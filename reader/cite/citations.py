@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
@@ -19,7 +20,6 @@ from reader.cite.tex_escape import (
     braces_nest,
     escape_doi,
     escape_name,
-    escape_name_part,
     escape_text,
     escape_url,
     fold,
@@ -98,7 +98,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if title:
         fields.append(("title", title))
     others = source.get("@others", []) if isinstance(source, dict) else []
-    authors = _record_names(paper, "author")
+    authors = record_names(paper, "author")
     if authors is None:
         authors = [escape_name(n) for n in (fold(a) for a in (paper.authors or [])) if n]
     if "author" in inherited:
@@ -106,11 +106,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     if authors or "author" in others:
         fields.append(("author", " and ".join(authors + (["others"] if "author" in others
                                                          else []))))
-    for variable, name in (("editor", "editor"), ("translator", "translator"),
-                           ("container-author", "bookauthor")):
-        names = _record_names(paper, variable) or []
-        if names and variable not in inherited:
-            fields.append((name, " and ".join(names + (["others"] if name in others else []))))
+    fields += other_names(paper, others, inherited)
     if venue and "container-title" not in inherited:
         default = ("journaltitle" if biblatex else "journal") if journal else "booktitle"
         name = aliases.get("container-title", default)
@@ -222,6 +218,9 @@ _BIBTEX_FIELDS = (
     ("title-short", "shorttitle"),
     ("container-title-short", "shortjournal"),
     ("PMID", "pmid"),
+    ("original-title", "origtitle"),
+    ("original-publisher", "origpublisher"),
+    ("original-publisher-place", "origlocation"),
 )
 _THESIS_TYPES = frozenset({"phdthesis", "mastersthesis", "thesis"})
 _REPORT_TYPES = frozenset({"techreport", "report"})
@@ -259,36 +258,6 @@ def _entry_type(
     return "misc"
 
 
-def _record_names(paper: Paper, variable: str) -> list[str] | None:
-    """The record's names of one variable as BibTeX names, None when it has none stored."""
-    names = paper.csl.get(variable)
-    if not isinstance(names, list) or not names:
-        return None
-    if variable == "author" and len(names) != len(paper.authors or []):
-        return None  # the names were edited since: the display names are the truth
-    out = []
-    for name in names:
-        if not isinstance(name, dict):
-            continue
-        literal = fold(str(name.get("literal", "")))
-        if literal:
-            out.append("{" + escape_text(literal) + "}")
-            continue
-        family = " ".join(
-            fold(str(name.get(p, ""))) for p in ("non-dropping-particle", "family")
-            if name.get(p)
-        )
-        given = " ".join(
-            fold(str(name.get(p, ""))) for p in ("given", "dropping-particle") if name.get(p)
-        )
-        suffix = fold(str(name.get("suffix", "")))
-        family = escape_name_part(family)
-        parts = [family, escape_name_part(suffix), escape_name_part(given)] if suffix else [
-            family, escape_name_part(given)]
-        out.append(", ".join(p for p in parts if p) if given or suffix else family)
-    return [n for n in out if n]
-
-
 def _record_fields(
     paper: Paper,
     source: dict[str, object],
@@ -322,13 +291,13 @@ def _record_fields(
             text = re.sub(r"\s*[-\u2013\u2014]+\s*", "--", text)
         fields.append((name, escape_text(text)))
         written.add(name)
-    accessed = paper.csl.get("accessed")
-    if isinstance(accessed, dict):
-        from reader.record import iso_from_parts
+    from reader.record import iso_from_parts
 
-        iso = iso_from_parts(accessed)
-        if iso:
-            fields.append(("urldate", iso))
+    for variable, name in (("accessed", "urldate"), ("original-date", "origdate"),
+                           ("event-date", "eventdate")):
+        iso = iso_from_parts(paper.csl.get(variable))
+        if iso and variable not in inherited and not isinstance(source.get(name), str):
+            fields.append((name, iso))
     return fields
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 from reader.models import Paper
+from reader.record import display_name
 from reader.text.identifiers import CITEKEY
 from reader.text.render import plain_line
 
@@ -84,6 +86,26 @@ def citekey_base(title: str, authors: list[str], year: int | None) -> str:
     family = _family_name([plain_line(authors[0])] if authors else [])
     year_part = _NON_KEY_CHARS.sub("", str(year)) if year is not None else ""
     return f"{family}{year_part}{word}" if family else f"{word}{year_part}"
+
+
+# Who a work is by when it has no authors, in the order a key takes them from: an edited
+# book is cited by its editors ("Mapping the Field", eds. Smith and Lee → smith1986mapping).
+_KEY_ROLES = ("editor", "compiler", "organizer", "director", "contributor", "translator")
+
+
+def key_names(authors: list[str], csl: dict[str, Any]) -> list[str]:
+    """The names a key is built from: the authors, else the record's editors (or, failing
+    them, its compilers, organizers, directors, contributors, translators)."""
+    if authors:
+        return authors
+    for role in _KEY_ROLES:
+        names = csl.get(role)
+        if isinstance(names, list):
+            shown = [display_name(n) for n in names if isinstance(n, dict)]
+            shown = [n for n in shown if n]
+            if shown:
+                return shown
+    return []
 
 
 class CitekeyAllocator:
@@ -184,7 +206,8 @@ def entry_key(paper: Paper) -> str:
     key = _UNSAFE_KEY_CHARS.sub("", ascii_keep_case(paper.citekey or ""))
     if key:
         return key
-    return make_citekey(paper.title or "", paper.authors or [], paper.year, lambda _k: False)
+    names = key_names(paper.authors or [], paper.csl if isinstance(paper.csl, dict) else {})
+    return make_citekey(paper.title or "", names, paper.year, lambda _k: False)
 
 
 def ascii_keep_case(text: str) -> str:

@@ -66,12 +66,13 @@ def ascii_field(name: str, value: str) -> str:
         )
     # Braces around each replacement ("{\\'e}"): BibTeX then treats the accented letter as one
     # character when it sorts, abbreviates or changes case.
-    return unicode_to_latex(
+    escaped: str = unicode_to_latex(
         value,
         non_ascii_only=True,
         replacement_latex_protection="braces-all",
         unknown_char_policy=unknown_char,
     )
+    return escaped
 
 
 def unknown_char(char: str) -> str:

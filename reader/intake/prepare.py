@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from reader.cite.keys import citekey_base, usable_key
+from reader.cite.keys import citekey_base, key_names, usable_key
 from reader.intake.identity import abstract_key, sketch, title_key
 from reader.models import PaperRecord
 from reader.record import NAME_VARIABLES, is_anonymous, keep_written_doi
@@ -67,7 +67,9 @@ def prepare(record: PaperRecord) -> Prepared:
         sketch=sketch(norm) if len(norm) >= MIN_SIMILAR_LENGTH else [],
         fingerprint=fingerprint(record),
         wanted_key=wanted,
-        key_base="" if wanted else citekey_base(record.title, record.authors, record.year),
+        key_base="" if wanted else citekey_base(
+            record.title, key_names(record.authors, record.csl), record.year
+        ),
     )
 
 
@@ -110,7 +112,7 @@ def _written(value: dict[str, Any]) -> str:
 #: The fields of a record that say something about its paper (all but where it was read),
 #: by kind: a field getter in C for the plain ones, as every record of an import is
 #: digested.
-_LISTS = ("authors", "keywords", "aliases")
+_LISTS = ("authors", "keywords", "aliases", "tags")
 _DICTS = ("csl", "extra")
 _scalars = attrgetter(*(
     name for name in PaperRecord.__slots__ if name not in (*_LISTS, *_DICTS, "source")

@@ -61,7 +61,7 @@ def stem_word(word: str) -> str:
     return stem(word) if len(word) <= _LONGEST_STEMMED else word
 
 
-class FoldFilter(Filter):
+class FoldFilter(Filter):  # type: ignore[misc]  # untyped base
     """Folds each token's accents (see :func:`fold`)."""
 
     def __call__(self, tokens: Iterator[Any]) -> Iterator[Any]:

@@ -116,13 +116,15 @@ def _encode_positions(poslist: list[int]) -> bytes:
         return _single_position(poslist[0])
     deltas = [poslist[0]]
     deltas += [b - a for a, b in zip(poslist, poslist[1:], strict=False)]
-    return pack_uint(len(deltas)) + dumps(deltas, 2)
+    encoded: bytes = pack_uint(len(deltas)) + dumps(deltas, 2)
+    return encoded
 
 
 @functools.lru_cache(maxsize=4096)
 def _single_position(pos: int) -> bytes:
     """The encoding of a word met once, at ``pos`` (most words of an abstract)."""
-    return pack_uint(1) + dumps([pos], 2)
+    encoded: bytes = pack_uint(1) + dumps([pos], 2)
+    return encoded
 
 
 class _Lengths:
@@ -139,7 +141,7 @@ class _Lengths:
 
 #: A term's postings as a segment gathers them: documents, weights and encoded values, in
 #: document order (documents are added in order, so nothing needs sorting but the terms).
-_Postings = tuple[array, array, list]
+_Postings = tuple["array[int]", "array[float]", list[bytes]]
 
 
 def _write_postings(fieldwriter: Any, schema: Any, lengths: _Lengths,
@@ -186,7 +188,7 @@ def _write_postings(fieldwriter: Any, schema: Any, lengths: _Lengths,
         fieldwriter.finish_field()
 
 
-class FastSegmentWriter(SegmentWriter):
+class FastSegmentWriter(SegmentWriter):  # type: ignore[misc]  # untyped base
     """A Whoosh segment writer that analyses known text fields in one pass, gathers the
     postings by term in memory and keeps the field lengths there: the same postings, in a
     fraction of the time.

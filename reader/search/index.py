@@ -73,7 +73,7 @@ class SearchIndex(Writing, IndexBase):
             # Each term's scorer asks for its field's average length, which Whoosh sums over
             # every segment each time: a query of three words over 7 fields in 30 segments
             # summed 20,000 segment lengths. The searcher's index does not change.
-            searcher.avg_field_length = functools.lru_cache(maxsize=None)(  # type: ignore[method-assign]
+            searcher.avg_field_length = functools.lru_cache(maxsize=None)(
                 searcher.avg_field_length
             )
             self._searcher = searcher
@@ -296,7 +296,7 @@ class SearchIndex(Writing, IndexBase):
         return Hits(ids, scores, frozenset(w for w, _ in key_terms)), key_terms
 
 
-class _Cancellable(WrappingCollector):
+class _Cancellable(WrappingCollector):  # type: ignore[misc]  # untyped base
     """Collects what its child collects, and gives up (SearchCancelled) once ``cancelled()``
     is true, asked every few dozen matches: ranking the matches of common words in a large
     library takes from a tenth of a second to seconds, and by then the user has typed the

@@ -145,7 +145,8 @@ class IndexBase:
     @property
     def generation(self) -> int:
         """The library generation the index reflects, or -1 when unknown."""
-        return self._read_meta()["generation"]
+        generation: int = self._read_meta()["generation"]
+        return generation
 
     def usable(self) -> bool:
         """Whether an index of this version exists and opens."""
@@ -182,7 +183,7 @@ class IndexBase:
             return False
         return True
 
-    def _writer(self, stopped: Callable[[], bool] | None = None):  # type: ignore[no-untyped-def]
+    def _writer(self, stopped: Callable[[], bool] | None = None) -> Any:
         """A writer, waiting for another process's lock rather than failing (IndexStopped
         once ``stopped()`` is true)."""
         deadline = time.monotonic() + _WRITER_TIMEOUT

@@ -10,6 +10,7 @@ import functools
 import re
 import threading
 import weakref
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from whoosh.analysis import STOP_WORDS
@@ -72,7 +73,7 @@ class Expanded:
     """A query of several indexed words (a prefix, a pattern, a typo) that remembers its
     expansion in each segment: the search expands it once and the highlighting reuses it."""
 
-    def _btexts(self, ixreader):  # type: ignore[no-untyped-def]
+    def _btexts(self, ixreader: Any) -> list[Any]:
         if not ixreader.is_atomic():
             # The search expands the query in each segment: the union of those.
             return list(dict.fromkeys(
@@ -84,8 +85,10 @@ class Expanded:
             found = memo[id(ixreader)] = (ixreader, list(self._expand(ixreader)))
         return found[1]
 
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
-        return super()._btexts(ixreader)  # type: ignore[misc]
+    def _expand(self, ixreader: Any) -> Iterable[Any]:
+        """The words the query matches in one segment, as Whoosh's own query finds them."""
+        words: Iterable[Any] = super()._btexts(ixreader)  # type: ignore[misc]
+        return words
 
     def expansions(self) -> set[Any]:
         """The words (bytes or text) the expansions done so far found."""
@@ -93,12 +96,12 @@ class Expanded:
         return {word for _, words in memo.values() for word in words}
 
 
-class _Prefix(Expanded, Prefix):
+class _Prefix(Expanded, Prefix):  # type: ignore[misc]  # untyped base
     """Words starting with a prefix. In a stemmed field the prefix is not stemmed (`spars*`
     is not `spar*`): it matches the stems starting with it, and the stems of its completions
     that cut into it (`generat*` also matches `gener`, the stem of generation)."""
 
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+    def _expand(self, ixreader: Any) -> Iterator[Any]:
         yield from ixreader.expand_prefix(self.fieldname, self.text)
         prefix = self.text
         if self.fieldname not in STEMMED_FIELDS or not prefix:
@@ -112,11 +115,11 @@ class _Prefix(Expanded, Prefix):
                 yield root.encode("utf-8")
 
 
-class _Wildcard(Expanded, Wildcard):
+class _Wildcard(Expanded, Wildcard):  # type: ignore[misc]  # untyped base
     """A glob pattern. In a stemmed field it matches the stems the pattern matches, as
     written or stemmed (`tran*former` matches `transform`)."""
 
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+    def _expand(self, ixreader: Any) -> list[Any]:
         words = list(Wildcard._btexts(self, ixreader))
         if self.fieldname in STEMMED_FIELDS:
             stemmed = stem_word(self.text)
@@ -133,7 +136,7 @@ class _Wildcard(Expanded, Wildcard):
         return query
 
 
-class _Fuzzy(Expanded, FuzzyTerm):
+class _Fuzzy(Expanded, FuzzyTerm):  # type: ignore[misc]  # untyped base
     """A word with typos: the indexed words within a few edits of it. A stemmed field holds
     stems, so there a stem is found when the query's stem is within those edits of it, or
     when the word as typed (``typed``: lower-cased and folded, not stemmed) is within them
@@ -142,7 +145,7 @@ class _Fuzzy(Expanded, FuzzyTerm):
 
     typed = ""
 
-    def _expand(self, ixreader):  # type: ignore[no-untyped-def]
+    def _expand(self, ixreader: Any) -> list[str]:
         words = self._within(ixreader, self.text, forms=False)
         if self.fieldname in STEMMED_FIELDS and len(self.typed) >= _FORMS_FROM:
             seen = set(words)
@@ -176,7 +179,7 @@ class _Fuzzy(Expanded, FuzzyTerm):
         words = (word.decode("utf-8") for word in ixreader.expand_prefix(self.fieldname, start))
         return [word for word in words if _accepts(dfa, word)]
 
-    def matcher(self, searcher, context=None):  # type: ignore[no-untyped-def]
+    def matcher(self, searcher: Any, context: Any = None) -> Any:
         # Whoosh scores every word a typo finds alike (constantscore): `machlr~` ranked a
         # paper by Machin above one by Mächler. Each word found is scored as a word is, and
         # weighed down by its edits from what was typed.
@@ -248,7 +251,7 @@ def _accepts(dfa: Any, word: str) -> bool:
     return bool(dfa.is_final(state))
 
 
-class Parser(QueryParser):
+class Parser(QueryParser):  # type: ignore[misc]  # untyped base
     """Whoosh's multi-field parser over reader's fields and boosts, with a typo's tolerance
     (``word~``) and field aliases (``author:``). Each word is analysed by its field's
     analyzer (stemmed or not), except prefixes and patterns, which are only lower-cased:
@@ -261,9 +264,10 @@ class Parser(QueryParser):
         self.add_plugin(FieldAliasPlugin(_FIELD_ALIASES))
         self.replace_plugin(OperatorsPlugin(Not=_NOT))
 
-    def term_query(  # type: ignore[no-untyped-def]
-        self, fieldname, text, termclass, boost=1.0, tokenize=True, removestops=True
-    ):
+    def term_query(
+        self, fieldname: str, text: str, termclass: type[Query], boost: float = 1.0,
+        tokenize: bool = True, removestops: bool = True,
+    ) -> Query | None:
         if termclass in (Prefix, Wildcard) and fieldname in self.schema:
             words = list(
                 self.schema[fieldname].process_text(

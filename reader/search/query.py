@@ -83,11 +83,6 @@ class ParsedQuery:
         beside a filter left out, no filter taken out of an OR or NOT group."""
         return not (self.unknown or self.or_ignored or self.filter_in_group)
 
-    @property
-    def is_empty(self) -> bool:
-        """True when the query neither searches nor filters."""
-        return not self.text and not self.filters and not self.like
-
 
 def parse_query(query: str) -> ParsedQuery:
     """Split ``query`` into free text and known filters; unknown filters are reported."""

@@ -134,7 +134,7 @@ def _segment(query: Any, searcher: Any, context: Any, count: int) -> _Part:
             (0 - sub.estimate_size(reader), _segment(sub, searcher, context, count))
             for sub in query.subqueries
         ]
-        part = make_weighted_tree(_Part.intersect, parts)
+        part: _Part = make_weighted_tree(_Part.intersect, parts)
         if query.boost != 1.0:
             found, score = part.arrays
             part = _Part(WrappingMatcher, (found, score * query.boost))

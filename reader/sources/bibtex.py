@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import bibtexparser
+from bibtexparser.entrypoint import parse_string
 from bibtexparser.model import (
     Block,
     DuplicateBlockKeyBlock,
@@ -198,7 +198,7 @@ def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
         blocks: Sequence[Block] | None = split_plain(text[start:end])
         if blocks is None:
             piece = text[start:end] + (following.group() if following else "")
-            blocks = bibtexparser.parse_string(piece, parse_stack=[]).blocks
+            blocks = parse_string(piece, parse_stack=[]).blocks
             if following and blocks and isinstance(blocks[-1], ParsingFailedBlock):
                 blocks = blocks[:-1]
         for block in blocks:

@@ -68,7 +68,15 @@ _TEXT_VARIABLES = {
     "shorttitle": "title-short",
     "shortjournal": "container-title-short",
     "pmid": "PMID",
+    "origtitle": "original-title",
+    "origpublisher": "original-publisher",
+    "origlocation": "original-publisher-place",
 }
+# biblatex's further editor lists, whose ``…type`` field names the role, and the CSL name
+# variable of each role CSL has one for (biblatex's own standard roles).
+_EDITOR_LISTS = ("editora", "editorb", "editorc")
+_EDITOR_ROLES = {"collaborator": "contributor", "compiler": "compiler",
+                 "organizer": "organizer", "editor": "editor"}
 # Fields that are both a variable of the record and kept verbatim for an export.
 _KEPT_AS_WRITTEN = frozenset({"shorttitle", "shortjournal", "pmid"})
 _NAME_FIELDS = {"author": "author", "editor": "editor", "translator": "translator",
@@ -137,6 +145,14 @@ def csl_and_extra(
                     from_parent.add(variable)
             if has_others and field not in inherited:
                 others.append(field)
+    for field in _EDITOR_LISTS:
+        variable = _EDITOR_ROLES.get(plain(fields.get(f"{field}type", "")).strip().lower(), "")
+        value = fields.get(field, "")
+        if variable and variable not in csl and value.strip() and field not in inherited:
+            parsed, _ = parse_names(value)
+            if parsed:
+                csl[variable] = parsed
+                used.update((field, f"{field}type"))
     for field, value in fields.items():
         target = _TEXT_VARIABLES.get(field)
         if target is None or not value.strip() or target in csl:
@@ -173,9 +189,13 @@ def csl_and_extra(
         csl["issued"] = {"date-parts": [parts]}
         if fields.get("date"):
             names["issued"] = "date"
-    accessed = date_parts(clean_imported(fields.get("urldate", "")))
-    if accessed:
-        csl["accessed"] = {"date-parts": [accessed]}
+    for field, variable in (("urldate", "accessed"), ("origdate", "original-date"),
+                            ("eventdate", "event-date")):
+        found = date_parts(clean_imported(fields.get(field, "")))
+        if found and (field == "urldate" or "/" not in fields.get(field, "")):
+            # A range ("1984/1986") is kept as written.
+            csl[variable] = {"date-parts": [found]}
+            used.add(field)
     if arxiv_id_of(fields):
         used.update(("eprint", "archiveprefix", "eprinttype"))
     # An empty field of a child keeps its parent's value out (xampl's organization = ""),

@@ -29,13 +29,13 @@ from reader.sources.jsonfields import (
 )
 from reader.sources.jsonload import JsonRecord, load_records, skip_ws
 from reader.sources.jsonsniff import (
-    TITLE_MAX,
     Outcome,
     build_result,
     convert_records,
     finish_record,
     record_label,
 )
+from reader.sources.seed import TITLE_MAX
 from reader.sources.textfile import TextFile
 from reader.text.identifiers import (
     compared_doi,

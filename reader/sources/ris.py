@@ -31,6 +31,7 @@ from reader.sources.ris_fields import (
     tag_table,
     tag_values,
 )
+from reader.sources.ris_tools import exporter, linked_doi, links, record_key
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,
@@ -50,6 +51,10 @@ TITLE_MAX = 160
 _RECORD_START = re.compile(r"^TY  -", re.MULTILINE)
 _BROKEN_TAG = re.compile(r"^[A-Z][A-Z0-9](?: ?| {3,})-(?:\s|$)")
 _PARAGRAPH_END = re.compile(r"[.!?:]$")
+# Where one tag line is glued to the next on one line: a run of spaces before "XX  - ".
+_GLUED = re.compile(r"\s{3,}(?=[A-Z][A-Z0-9]  - )")
+# Ovid numbers the records of an export: "6. " on a line of its own before each.
+_RECORD_NUMBER = re.compile(r"^\s*\d+\.\s*$")
 # A continuation line after a line this short is a section heading ("Results") or its text.
 _MAX_HEADING = 40
 
@@ -85,12 +90,14 @@ _KINDS = {
 @dataclass(slots=True)
 class _Record:
     """The lines of one record between ``TY`` and ``ER``, the tag and value of each (None
-    and "" for a continuation line), and what is wrong with it."""
+    and the line for a continuation line), and what is wrong with it."""
 
     start: int
     lines: list[str] = field(default_factory=list)
     tags: list[tuple[str | None, str]] = field(default_factory=list)
     error: str | None = None
+    #: Whether a bare number ("6.") came before it, as Ovid numbers the records it exports.
+    numbered: bool = False
 
 
 def parse(text: str, source: str) -> ParseResult:
@@ -152,11 +159,8 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
     """The records of a file in order, tag lines outside any record as records in error."""
     current: _Record | None = None
     stray: int | None = None  # first line of tag lines that belong to no record
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip()
-        match = TAG_LINE.match(line)
-        tag = match.group(1) if match else None
-        value = (match.group(2) or "") if match else ""
+    numbered = False
+    for number, line, tag, value in _tag_lines(lines):
         if tag == "TY":
             if stray is not None:
                 yield _stray(source, stray)
@@ -167,8 +171,11 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
                     f" starts at line {number}); skipped"
                 )
                 yield current
-            current = _Record(number, [line], [(tag, value)])
+            current = _Record(number, [line], [(tag, value)], numbered=numbered)
+            numbered = False
         elif current is None:
+            if line.strip():
+                numbered = bool(_RECORD_NUMBER.match(line))
             # Text before the first record (export headers such as "Provider: …") and blank
             # lines between records are normal; tag lines there mean a record lost its TY.
             if (tag or _BROKEN_TAG.match(line)) and stray is None:
@@ -198,6 +205,27 @@ def _split(lines: Iterable[str], source: str) -> Iterator[_Record]:
         yield current
 
 
+def _tag_lines(lines: Iterable[str]) -> Iterator[tuple[int, str, str | None, str]]:
+    """Each line's number, text, tag and value (None and the text for a line without a tag).
+
+    A line holding several tag lines glued together with runs of spaces (``UR  - https://…
+    U2  - L2029880245``, as Rayyan writes some) is given as those lines, each its own tag.
+    """
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        match = TAG_LINE.match(line)
+        if not match:
+            yield number, line, None, line
+            continue
+        if "  - " not in (match.group(2) or "")[1:]:
+            yield number, line, match.group(1), match.group(2) or ""
+            continue
+        for piece in _GLUED.split(line):
+            found = TAG_LINE.match(piece)
+            if found:
+                yield number, piece, found.group(1), found.group(2) or ""
+
+
 def _stray(source: str, line: int) -> _Record:
     """A record in error for tag lines found outside any record."""
     message = f"{source}:{line}: tag lines outside a record (no 'TY  - ' line before them); skipped"
@@ -214,7 +242,8 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
 
     title = fold_lines(first(tags, "TI", "T1"))
     abstract = _abstract(item, "AB") or _abstract(item, "N2")
-    csl, extra = csl_and_extra(tags, item.tags)
+    tool = exporter(tags, item.numbered)
+    csl, extra = csl_and_extra(tags, item.tags, tool)
     venue = fold_lines(first(tags, "T2", "JF", "JO", "BT", "J2", "JA")) or None
     title_derived = False
     if not title and abstract:
@@ -238,7 +267,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             if word and word not in keywords:
                 keywords.append(word)
     year, date = year_and_date(first(tags, "PY", "Y1", "DA"), first(tags, "DA", "PY", "Y1"))
-    urls = [fold_lines(url) for url in tag_values(tags, "UR") if url.strip()]
+    urls = [url for value in tag_values(tags, "UR") for url in links(value)]
     kind_code = fold_lines(first(tags, "TY")).upper()
     bibtex = extra.get("bibtex", {})
     tex_title = bibtex.pop("title", None)
@@ -256,7 +285,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             urls = urls[1:]  # the export's link to it, not a URL of the source
     elif urls and "arxiv.org/" in urls[0]:
         arxiv_id = normalize_arxiv_id(urls[0])
-    written_doi = doi_as_written(fold_lines(first(tags, "DO")))
+    written_doi = doi_as_written(fold_lines(first(tags, "DO")) or linked_doi(tags))
     doi = normalize_doi(written_doi)
     if doi and doi.startswith("10/") and urls and "doi" in urls[0].lower():
         # A short DOI ("10/fqd6hj"): the doi.org URL holds the full one, by which the paper
@@ -282,7 +311,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         tldr=tldr or None,
         primary_area=area or None,
         kind=bibtex.get("@type") or _KINDS.get(kind_code, kind_code.lower() or None),
-        citekey=fold_lines(first(tags, "ID")) or None,
+        citekey=record_key(tags, tool, extra),
         aliases=ris_aliases(tags),
         csl=csl,
         extra=extra,

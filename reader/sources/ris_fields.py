@@ -1,6 +1,10 @@
 """A RIS record's tags as a CSL record: the type, the tags that map to variables, names
 "Last, First", and the notes that carry what RIS has no tag for (BibTeX fields our own
-export writes) back into the record."""
+export writes) back into the record.
+
+A tag the exporting tool gives a meaning of its own (see :mod:`reader.sources.ris_tools`)
+is kept as it came, and written back by a RIS export, never read as the standard's field.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
+from reader.sources.ris_tools import ARTICLE_CODES, DATABASES, NAME_MAX, issue, own_meanings
 from reader.text.sanitize import clean_imported
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
@@ -51,26 +56,44 @@ _MODELED = frozenset(
 
 
 def csl_and_extra(
-    tags: Tags, lines: Iterable[tuple[str | None, str]]
+    tags: Tags, lines: Iterable[tuple[str | None, str]], tool: str = ""
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The CSL variables of a record, and its tags the record does not model (verbatim);
-    ``lines`` are the tag and value of each of its lines (None for a continuation line)."""
+    ``lines`` are the tag and value of each of its lines (None and the line's text for a
+    continuation line),
+    ``tool`` the exporter (see :func:`exporter`)."""
     code = fold_lines(first(tags, "TY")).upper()
     csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
+    own = set(own_meanings(tool))
+    if tool in DATABASES or code in ARTICLE_CODES:
+        own.add("M3")
     for tag, variable in _NAME_TAGS.items():
         if tag == "A1" and csl.get("author"):
             continue  # AU and A1 are two spellings of one list; two people may share a name
         if tag == "ED" and csl.get("editor"):
             continue
-        for raw in tag_values(tags, tag):
+        if tag in own:
+            continue
+        values = tag_values(tags, tag)
+        if any(len(fold_lines(v)) > NAME_MAX for v in values):
+            own.add(tag)  # not names: a list of them run together
+            continue
+        for raw in values:
             name = ris_name(raw)
             if name and not is_anonymous(name):
                 csl.setdefault(variable, []).append(name)
     for tag, variable in _TEXT_VARIABLES.items():
-        if tag in tags and variable not in csl:
+        if tag in tags and variable not in csl and tag not in own:
             value = fold_lines(first(tags, tag))
             if value:
                 csl[variable] = value
+    if "issue" in csl:
+        number = issue(csl["issue"])
+        if number:
+            csl["issue"] = number
+        else:
+            del csl["issue"]
+            own.add("IS")
     notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
     if notes:
         csl["note"] = notes[0]
@@ -107,12 +130,27 @@ def csl_and_extra(
     if issued:
         csl["issued"] = {"date-parts": [issued]}
     accessed = date_parts(iso(first(tags, "Y2")))
-    if accessed:
+    if accessed and "Y2" not in own and (not issued or accessed[:1] >= issued[:1]) and (
+        accessed != issued
+    ):
         csl["accessed"] = {"date-parts": [accessed]}
+    elif accessed:
+        # Not a day the record was looked at: the publication date again (Ovid, Citavi), a
+        # secondary date of the old RIS, or a day before it was published.
+        own.add("Y2")
     kept: dict[str, Any] = {"@type": code} if code else {}
+    keeping, last = False, ""
     for found, value in lines:
-        if found is not None and found not in _MODELED and value.strip():
+        if found is None:
+            if keeping and value.strip():
+                # A continuation line (Ovid's A2 runs on for every reference): the value's.
+                kept_values = kept[last]
+                kept_values[-1] = f"{kept_values[-1]} {value.strip()}".strip()
+            continue
+        keeping = (found not in _MODELED or found in own) and bool(value.strip())
+        if keeping:
             kept.setdefault(found, []).append(value.strip())
+            last = found
     if len(notes) > 1:
         kept["N1"] = notes[1:]
     if number_from_m1:

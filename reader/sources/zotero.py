@@ -6,6 +6,11 @@ Item types become CSL types and fields CSL variables as Zotero itself maps them;
 become names ({firstName, lastName} or {name}, a literal) under the CSL variable of their
 role; the child notes, HTML, become the paper's note in Markdown. Fields without a CSL
 variable are kept for a Zotero export.
+
+The lines of ``extra`` become the fields they name (see :mod:`reader.sources.zotero_extra`):
+the citation key, BibTeX fields for an export, CSL variables; the rest stays a note. Tags
+the user gave (Zotero's manual tags) become the paper's tags; the automatic ones, which
+Zotero took from the database the item came from (its subject headings), are keywords.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from reader.sources import ImportFormatError, ParseResult
 from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
 from reader.sources.jsonload import JsonRecord
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
+from reader.sources.zotero_extra import read_extra
 from reader.text.identifiers import compared_doi, doi_as_written, normalize_arxiv_id
+from reader.text.tags import normalize_tag
 
 __all__ = ["looks_like_zotero", "parse"]
 
@@ -51,7 +58,7 @@ _VARIABLES = {
     "libraryCatalog": "source", "archive": "archive", "archiveLocation": "archive_location",
     "callNumber": "call-number", "reportNumber": "number", "number": "number",
     "thesisType": "genre", "reportType": "genre", "websiteType": "genre",
-    "conferenceName": "event", "section": "section", "extra": "note",
+    "conferenceName": "event", "section": "section",
     "versionNumber": "version", "rights": "license", "PMID": "PMID", "PMCID": "PMCID",
 }
 _CONTAINERS = ("publicationTitle", "bookTitle", "proceedingsTitle", "websiteTitle",
@@ -67,7 +74,7 @@ _ROLES = {
     "podcaster": "author", "cartographer": "author", "sponsor": "author",
 }
 _COLUMNS = frozenset({"title", "abstractNote", "url", "DOI", "date", "accessDate", "creators",
-                      "tags", "notes", "itemType", "citationKey", *_CONTAINERS})
+                      "tags", "notes", "itemType", "citationKey", "extra", *_CONTAINERS})
 _IGNORED = frozenset({"itemID", "key", "version", "uri", "attachments", "collections",
                       "relations", "dateAdded", "dateModified", "select", "itemKey",
                       "libraryID"})
@@ -76,7 +83,8 @@ _MONTHS = {m: n for n, m in enumerate(
 _ISO = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _WRITTEN = re.compile(r"([A-Za-z]{3,})\.?\s+(?:(\d{1,2}),?\s+)?(\d{4})")
 _DAY_FIRST = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,})\.?\s+(\d{4})")
-_CITATION_KEY = re.compile(r"^\s*Citation Key:\s*(\S+)\s*$", re.MULTILINE | re.IGNORECASE)
+# Zotero's tag type for a tag an import or a translator added, not the user.
+_AUTOMATIC_TAG = 1
 
 
 def looks_like_zotero(value: Any) -> bool:
@@ -120,13 +128,15 @@ def _convert(record: JsonRecord) -> Outcome:
         text = clean_title(value if not isinstance(value, list) else "\n".join(map(str, value)))
         if text and variable not in csl:
             csl[variable] = text
-    if isinstance(csl.get("note"), str):
-        # Better BibTeX keeps the key in "extra"; it is the key, not a note.
-        note = _CITATION_KEY.sub("", csl["note"]).strip()
-        if note:
-            csl["note"] = note
-        else:
-            del csl["note"]
+    written_extra = item.get("extra")
+    extra_lines = written_extra if isinstance(written_extra, list) else str(
+        written_extra or "").splitlines()
+    extra = read_extra([clean_title(line) for line in extra_lines], _date)
+    if extra.notes:
+        csl["note"] = "\n".join(extra.notes)
+    for variable, value in extra.csl.items():
+        if variable == "type" or variable not in csl:
+            csl[variable] = value
     issued = _date(clean_title(item.get("date")))
     if issued:
         csl["issued"] = {"date-parts": [date_parts(issued)]}
@@ -135,30 +145,38 @@ def _convert(record: JsonRecord) -> Outcome:
         csl["accessed"] = {"date-parts": [date_parts(accessed)]}
     container = next((clean_title(item.get(f)) for f in _CONTAINERS if clean_title(item.get(f))),
                      "")
-    url = clean_title(item.get("url"))
-    keywords = [clean_title(t.get("tag") if isinstance(t, dict) else t)
-                for t in item.get("tags") or []]
-    written_doi = doi_as_written(clean_title(item.get("DOI")))
+    url = clean_title(item.get("url")) or str(csl.pop("URL", ""))
+    keywords, tags = _tags(item.get("tags"))
+    written_doi = doi_as_written(clean_title(item.get("DOI")) or str(csl.pop("DOI", "")))
+    csl.pop("DOI", None)
+    csl.pop("URL", None)
     doi = compared_doi(written_doi, url)  # the short one is kept as written
     keep_written_doi(csl, written_doi, doi)
     kept = {k: v for k, v in item.items() if k not in _COLUMNS and k not in _VARIABLES
             and k not in _IGNORED and v not in (None, "", [], {})}
+    arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
+    if extra.arxiv_id and not arxiv_id:
+        arxiv_id = normalize_arxiv_id(extra.arxiv_id)
+    sources: dict[str, dict[str, Any]] = {"zotero": kept} if kept else {}
+    if extra.bibtex:
+        sources["bibtex"] = dict(extra.bibtex)
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstractNote")),
         title=clean_title(item.get("title")),
         authors=[display_name(n) for n in csl.get("author", [])],
         venue=container or None,
         year=int(issued[:4]) if issued else None,
-        keywords=[k for k in keywords if k],
+        keywords=keywords,
         url=url if url.startswith(("http://", "https://")) else None,
         doi=doi,
-        arxiv_id=normalize_arxiv_id(url) if "arxiv.org/" in url else None,
+        arxiv_id=arxiv_id,
         date=issued,
         kind=str(item.get("itemType") or "") or None,
-        citekey=_citation_key(item),
+        citekey=clean_title(item.get("citationKey")) or extra.citekey,
         csl=csl,
-        extra={"zotero": kept} if kept else {},
+        extra=sources,
         note=_notes(item.get("notes")),
+        tags=tags,
     )
     return finish_record(paper, record, record_label(record, ("citationKey", "itemID")))
 
@@ -177,14 +195,24 @@ def _name(creator: dict[str, Any]) -> dict[str, str] | None:
     return name
 
 
-def _citation_key(item: dict[str, Any]) -> str | None:
-    """The item's citation key: ``citationKey``, or a "Citation Key:" line in ``extra``."""
-    key = clean_title(item.get("citationKey"))
-    if key:
-        return key
-    extra = item.get("extra")
-    match = _CITATION_KEY.search(extra) if isinstance(extra, str) else None
-    return match.group(1) if match else None
+def _tags(value: Any) -> tuple[list[str], list[str]]:
+    """The item's automatic tags as keywords (as written) and its manual tags as the
+    library's tags (normalised), each without repeats."""
+    keywords: list[str] = []
+    tags: list[str] = []
+    for entry in value if isinstance(value, list) else []:
+        text = clean_title(entry.get("tag") if isinstance(entry, dict) else entry)
+        if not text:
+            continue
+        automatic = isinstance(entry, dict) and str(entry.get("type", "")) == str(_AUTOMATIC_TAG)
+        if automatic:
+            if text not in keywords:
+                keywords.append(text)
+            continue
+        tag = normalize_tag(text)
+        if tag and tag not in tags:
+            tags.append(tag)
+    return keywords, tags
 
 
 def _date(text: str) -> str | None:

@@ -183,6 +183,13 @@ class ImportRows:
                 "ON CONFLICT (paper_id) DO NOTHING",
                 (paper_id, record.note, self.stamp, version),
             )
+        if record.tags:
+            # The source library's tags are the new paper's first tags; a paper already
+            # there keeps the tags its user gave it.
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO tags (paper_id, tag) VALUES (?, ?)",
+                [(paper_id, tag) for tag in record.tags],
+            )
         return paper_id
 
     def add_alias(self, alias: str, paper_id: int) -> None:

@@ -85,7 +85,7 @@ def _href(node: Any, l2t: LatexNodes2Text) -> str:
 
 def _unknown_macro(node: Any, l2t: LatexNodes2Text) -> str:
     r"""Show a macro nobody defined as written, e.g. ``\tool`` or ``\mymacro{arg}``."""
-    out = "\\" + node.macroname
+    out: str = "\\" + node.macroname
     args = node.nodeargd.argnlist if node.nodeargd is not None else None
     for arg in args or ():
         if arg is None:
@@ -182,7 +182,7 @@ def _node_end(node: Any) -> int | None:
     return pos + length if isinstance(pos, int) and isinstance(length, int) else None
 
 
-class _Converter(LatexNodes2Text):
+class _Converter(LatexNodes2Text):  # type: ignore[misc]  # untyped base
     """pylatexenc's converter with our macros, source spacing and visible unknown macros."""
 
     def is_unknown(self, name: str) -> bool:

@@ -8,15 +8,12 @@ from collections.abc import Iterator, Mapping
 from textual.binding import Binding
 from textual.keys import format_key
 
+from reader.config import SHORT_KEY_NAMES
 from reader.ui import bindings
 
 #: How the help screen writes some keys; the rest as Textual's footer does.
 _LABELS = {"slash": "/", "question_mark": "?", "escape": "esc", "down": "↓", "up": "↑",
            "pagedown": "PgDn", "pageup": "PgUp", "enter": "enter", "space": "space"}
-
-#: Textual's names for characters whose Unicode names it shortens.
-_SHORT_NAMES = {"solidus": "slash", "reverse_solidus": "backslash", "commercial_at": "at",
-                "hyphen_minus": "minus", "plus_sign": "plus", "low_line": "underscore"}
 
 
 def binding_groups() -> Iterator[list[Binding]]:
@@ -60,7 +57,7 @@ def normalize_key(key: str) -> str:
             name = unicodedata.name(name).lower().replace("-", "_").replace(" ", "_")
         except ValueError:
             pass
-        name = _SHORT_NAMES.get(name, name)
+        name = SHORT_KEY_NAMES.get(name, name)
     return "+".join([*modifiers, name])
 
 

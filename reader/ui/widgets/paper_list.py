@@ -13,13 +13,13 @@ row's cached line, so it costs nothing until the thumb moves.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -83,7 +83,7 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
         self._fetch = fetch
         self._on_cursor = on_cursor
         self._ids: list[int] = []
-        self._cache: OrderedDict[int, PaperRow] = OrderedDict()
+        self._cache: LRUCache[int, PaperRow] = LRUCache(CACHE_SIZE)
         #: Drawn rows by paper id: the row drawn, what else its look depends on, the line.
         #: Scrolling by a line redraws every line on screen, and all but one are here.
         self._drawn: dict[int, tuple[PaperRow, tuple[object, ...], Strip]] = {}
@@ -192,15 +192,14 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
 
     def prime(self, rows: dict[int, PaperRow]) -> None:
         """Keep rows read ahead (by a worker) for drawing, newer than those cached."""
-        self._cache.update(rows)
-        for paper_id in rows:
-            self._cache.move_to_end(paper_id)
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        for paper_id, row in rows.items():
+            # LRUCache.set keeps the value of a key it holds: the newer row replaces it.
+            self._cache.discard(paper_id)
+            self._cache.set(paper_id, row)
 
     def invalidate(self, paper_id: int) -> None:
         """Forget the cached row of a paper that changed, and redraw it."""
-        self._cache.pop(paper_id, None)
+        self._cache.discard(paper_id)
         self.refresh()
 
     def invalidate_all(self) -> None:
@@ -212,14 +211,12 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
         paper_id = self._ids[index]
         row = self._cache.get(paper_id)
         if row is not None:
-            self._cache.move_to_end(paper_id)
             return row
         # Fetch the page around the missing row in one query.
         start = max(0, index - PAGE // 4)
         wanted = [i for i in self._ids[start : start + PAGE] if i not in self._cache]
-        self._cache.update(self._fetch(wanted))
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        for fetched_id, fetched in self._fetch(wanted).items():
+            self._cache.set(fetched_id, fetched)
         return self._cache.get(paper_id)
 
     # -- drawing ----------------------------------------------------------------------------

@@ -1,0 +1,133 @@
+"""Which tool exported a RIS record, and the tags it gives a meaning of its own.
+
+The tool is read from the record itself (:func:`exporter`): Ovid numbers the records of an
+export and names its databases with their years (``ERIC <1992 to June 2024>``); EBSCO
+names itself in ``DP``; Web of Science and Rayyan give accession numbers of their own form,
+RefWorks ``RefID:`` record ids, Scopus its name and links. Ovid fills ``A2`` with the
+authors of the cited references, ``M3`` with its classification and ``Y2`` with the
+publication date again; the bibliographic databases fill ``M3`` with their document type,
+which no citation prints; Web of Science's ``C3`` names the authors' organisations,
+Rayyan's ``CY`` their addresses. Tools also put a DOI outside ``DO`` (EBSCO in ``L3``, a
+doi.org link in ``L1`` or ``L2``), several links on one ``UR`` line (RefWorks), and their
+record numbers in ``ID`` (EndNote, RefWorks, Ovid), which are no citation keys.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
+Tags = dict[str, list[str]]
+
+__all__ = ["exporter", "issue", "linked_doi", "links", "own_meanings", "record_key"]
+
+#: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
+OVID, EBSCO, SCOPUS, WOS, RAYYAN, REFWORKS = (
+    "ovid", "ebsco", "scopus", "wos", "rayyan", "refworks")
+# Bibliographic databases: their M3 is the database's document type or classification.
+DATABASES = frozenset({OVID, EBSCO, SCOPUS, WOS})
+# Tags a tool fills with something else than the standard's field: kept as they came.
+_OWN_MEANINGS = {OVID: {"A2", "M3", "Y2"}, WOS: {"C3"}, RAYYAN: {"CY"}}
+# Reference types whose M3 ("type of work") is a kind of article, not a genre to cite.
+ARTICLE_CODES = frozenset({"JOUR", "JFULL", "EJOUR", "ABST", "INPR", "MGZN", "NEWS"})
+# Ovid's database line: "APA PsycInfo <1806 to December Week 1 2024>".
+_OVID_DATABASE = re.compile(r"<\d{4} to [^>]*>")
+# A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
+NAME_MAX = 120
+
+
+def exporter(tags: Tags, numbered: bool = False) -> str:
+    """The tool that exported a record, where it gives tags meanings of its own ("" for any
+    other): read from the record itself, ``numbered`` saying a bare record number ("6.")
+    came before it, as in Ovid's exports."""
+    database = " ".join(tags.get("DB", []) + tags.get("DP", [])).lower()
+    accession = _first(tags, "AN")
+    if numbered or "ovid" in database or _OVID_DATABASE.search(database):
+        return OVID
+    if "ebsco" in database:
+        return EBSCO
+    if accession.startswith("WOS:") or "WE" in tags:
+        return WOS
+    if accession.startswith("rayyan-"):
+        return RAYYAN
+    if _first(tags, "ID").startswith("RefID:"):
+        return REFWORKS
+    if "scopus" in database or "scopus.com/" in _first(tags, "UR"):
+        return SCOPUS
+    return ""
+
+
+def own_meanings(tool: str) -> frozenset[str]:
+    """The tags ``tool`` fills with something else than the standard's field."""
+    return frozenset(_OWN_MEANINGS.get(tool, ()))
+
+
+# An issue dated with its month ("1 January", as Embase writes some).
+_ISSUE_MONTH = re.compile(
+    r"^(\S+)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$", re.IGNORECASE
+)
+# More words than an issue has: the value of another field (an affiliation, as some
+# records passed through Embase carry).
+_ISSUE_WORDS = 4
+
+
+def issue(value: str) -> str:
+    """An issue as the record means it: without the month it is dated with, and "" for a
+    value that is no issue (words without a number)."""
+    dated = _ISSUE_MONTH.match(value)
+    if dated and any(c.isdigit() for c in dated.group(1)):
+        return dated.group(1)
+    if len(value.split()) > _ISSUE_WORDS and not any(c.isdigit() for c in value):
+        return ""
+    return value
+
+
+# Tags where a tool puts a link to the paper or its DOI when it has no DO line: EBSCO writes
+# the DOI in L3, Ovid and Embase a doi.org link in L1 or L2.
+_DOI_PLACES = ("L3", "L1", "L2", "LK", "UR")
+_BARE_DOI = re.compile(r"10\.\d{4,9}/\S+")
+_DOI_LINK = re.compile(r"https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)", re.IGNORECASE)
+_LINK = re.compile(r"(?:https?|ftp)://\S+")
+
+
+def links(value: str) -> list[str]:
+    """The links of a UR value: one, or several a space apart (as RefWorks writes them)."""
+    value = _one_line(value)
+    found = _LINK.findall(value)
+    return found if len(found) > 1 else [value] if value else []
+
+
+def linked_doi(tags: Tags) -> str:
+    """A DOI the record gives outside DO: bare in L3, or as a doi.org link."""
+    for tag in _DOI_PLACES:
+        for value in tags.get(tag, []):
+            value = value.strip()
+            if tag == "L3" and _BARE_DOI.fullmatch(value):
+                return value
+            link = _DOI_LINK.match(value)
+            if link:
+                return link.group(1)
+    return ""
+
+
+def record_key(tags: Tags, tool: str, extra: dict[str, dict[str, Any]]) -> str | None:
+    """The record's ID as its citation key, unless it is a number a tool gave the record in
+    its own database (Ovid's accession numbers, EndNote's record numbers, RefWorks' RefIDs),
+    which is kept with the record's other tags instead."""
+    key = _one_line(_first(tags, "ID"))
+    if not key:
+        return None
+    if key.isdigit() or tool in (OVID, EBSCO, REFWORKS):
+        extra.setdefault("ris", {})["ID"] = [key]
+        return None
+    return key
+
+
+def _first(tags: Tags, name: str) -> str:
+    """The first non-empty value of a tag."""
+    return next((v for v in tags.get(name, []) if v.strip()), "")
+
+
+def _one_line(value: str) -> str:
+    return " ".join(value.split())

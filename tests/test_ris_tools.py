@@ -1,0 +1,202 @@
+"""RIS as each tool writes it: the same records exported by Embase, EndNote, Mendeley,
+Rayyan, RefWorks and Zotero land as the same papers, field for field, and the tags a tool
+gives a meaning of its own (Ovid's A2, M3 and Y2, EBSCO's L3, Web of Science's C3, Rayyan's
+glued lines) are read as that tool means them."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reader.cite.export import export
+from reader.cite.formats import render
+from reader.library import Library
+from reader.models import Paper
+from reader.sources import parse_text
+
+TOOLS = Path(__file__).parent / "data" / "ris-tools"
+# The tools that exported the same ten records.
+SAME_RECORDS = ("embase", "endnote", "mendeley", "rayyan", "refworks", "zotero")
+
+
+def _fold(value: Any) -> str:
+    text = unicodedata.normalize("NFKD", str(value or ""))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+
+
+def _papers(tmp_path: Path, tool: str) -> list[Paper]:
+    library = Library(tmp_path / tool)
+    summary = library.import_files([TOOLS / f"{tool}.ris"], sync=False)
+    assert summary.skipped == 0
+    papers = library.papers(library.all_ids())
+    library.close()
+    return papers
+
+
+def _fields(paper: Paper) -> tuple[Any, ...]:
+    """What every tool carries of the shared records (the venue aside: Rayyan and RefWorks
+    give some journals only by their short names)."""
+    return (
+        tuple(_fold(n.get("family")) for n in paper.csl.get("author", [])),
+        paper.year,
+        paper.csl.get("volume"),
+        paper.csl.get("issue"),
+        paper.csl.get("page"),
+        paper.doi,
+        _fold(paper.abstract),
+        paper.url,
+    )
+
+
+def test_six_tools_give_the_same_papers(tmp_path: Path) -> None:
+    landed = {
+        tool: {_fold(p.title): p for p in _papers(tmp_path, tool)} for tool in SAME_RECORDS
+    }
+    titles = set(landed["embase"])
+    assert len(titles) == 10
+    for tool, papers in landed.items():
+        assert set(papers) == titles, tool
+    for title in titles:
+        reference = _fields(landed["embase"][title])
+        for tool in SAME_RECORDS:
+            assert _fields(landed[tool][title]) == reference, (tool, title)
+        keywords = {tool: {_fold(k) for k in landed[tool][title].keywords}
+                    for tool in SAME_RECORDS}
+        assert len({frozenset(k) for k in keywords.values() if k}) <= 1, title
+        venues = {_fold(landed[tool][title].venue) for tool in SAME_RECORDS}
+        shorts = {_fold(landed[tool][title].csl.get("container-title-short"))
+                  for tool in SAME_RECORDS}
+        assert venues <= {_fold(landed["embase"][title].venue)} | shorts, title
+
+
+def test_embase_issues_dated_by_month_and_a_stray_affiliation(tmp_path: Path) -> None:
+    zotero = {_fold(p.title)[:20]: p for p in _papers(tmp_path, "zotero")}
+    assert zotero["stratigraphic archit"].csl["issue"] == "1"  # "1 January"
+    # An affiliation Zotero's file carries in IS is no issue, and is kept as it came.
+    specimen = zotero["description of a new"]
+    assert "issue" not in specimen.csl
+    assert specimen.extra["ris"]["IS"] == [
+        "(Boisvert C.) Brigham Young University, Provo, UT, United States"]
+
+
+def test_a_database_document_type_is_no_genre_in_a_citation(tmp_path: Path) -> None:
+    for tool in ("embase", "cinahl", "scopus", "endnote"):
+        papers = _papers(tmp_path, tool)
+        assert all("genre" not in p.csl for p in papers), tool
+        assert "[Article]" not in render(papers, "text", "apa"), tool
+        assert any(p.extra["ris"].get("M3") for p in papers), tool  # kept for a RIS export
+
+
+def test_ebsco_and_ovid_dois_outside_do(tmp_path: Path) -> None:
+    cinahl = _papers(tmp_path, "cinahl")
+    assert sum(1 for p in cinahl if p.doi) == 9  # EBSCO writes the DOI in L3
+    eric = {p.doi for p in _papers(tmp_path, "eric_ovid") if p.doi}
+    assert eric == {"10.1080/21548455.2016.1200155", "10.1186/s40594-016-0044-1",
+                    "10.1007/s11191-010-9287-2"}  # doi.org links in L1
+
+
+def test_ovid_y2_and_accession_numbers(tmp_path: Path) -> None:
+    papers = _papers(tmp_path, "eric_ovid")
+    assert all("accessed" not in p.csl for p in papers)
+    assert all(p.extra["ris"]["Y2"] for p in papers)
+    # ERIC's accession numbers are kept with the record, not taken for citation keys.
+    keys = {p.citekey for p in papers}
+    assert "stokes1989creationism" in keys
+    assert not any(re.fullmatch(r"E[DJ]\d+", k) for k in keys)
+    assert {p.extra["ris"]["ID"][0] for p in papers} >= {"EJ389705", "EJ1251011"}
+
+
+def test_record_numbers_are_no_keys(tmp_path: Path) -> None:
+    for tool in ("endnote", "refworks"):
+        keys = {p.citekey for p in _papers(tmp_path, tool)}
+        assert "boisvert2024description" in keys, tool
+        assert not any(k.isdigit() or k.lower().startswith("refid") for k in keys), tool
+
+
+def test_rayyan_glued_lines_and_refworks_url_lists(tmp_path: Path) -> None:
+    rayyan = {_fold(p.title)[:20]: p for p in _papers(tmp_path, "rayyan")}
+    cellular = rayyan["cellular structure o"]
+    assert cellular.url == (
+        "https://www.embase.com/search/results?subaction=viewrecord&id=L2029880245&from=export")
+    assert cellular.extra["ris"]["U2"] == ["L2029880245"]
+    assert cellular.extra["ris"]["LK"][0].startswith("https://utrechtuniversity")
+    assert cellular.extra["ris"]["CY"][0].startswith("Z. Yang, School of")  # an address
+    assert "publisher-place" not in cellular.csl
+    refworks = {_fold(p.title)[:20]: p for p in _papers(tmp_path, "refworks")}
+    assert refworks["cellular structure o"].url == cellular.url
+
+
+def test_web_of_science_organisations_are_no_event(tmp_path: Path) -> None:
+    papers = _papers(tmp_path, "webofscience")
+    assert all("event" not in p.csl for p in papers)
+    assert any(p.extra["ris"].get("C3") for p in papers)
+
+
+OVID_PSYCINFO = """\
+1.
+TY  - JOUR
+DB  - APA PsycInfo <1806 to December Week 1 2024>
+AN  - 2016-12345-001
+ID  - 2016-12345-001
+T1  - Play fighting in juvenile rats
+A1  - Pellis, Sergio M.
+A2  - Aldis, O.
+  Bekoff, M.
+  Burghardt, G. M.
+  Fagen, R.
+  Panksepp, J.
+  Pellis, V. C.
+  Power, T. G.
+  Smith, P. K.
+  Spinka, M.
+  Vanderschuren, L. J. M. J.
+Y1  - 2016//
+Y2  - 2016//
+M3  - Social & Instinctive Behavior [2440]
+JF  - Behavioural Processes
+VL  - 128
+SP  - 1
+EP  - 10
+ER  -
+"""
+
+
+def test_ovid_references_and_classification() -> None:
+    [record] = parse_text(OVID_PSYCINFO, "psycinfo.ris", "ris").records
+    assert "editor" not in record.csl
+    assert "genre" not in record.csl and "accessed" not in record.csl
+    assert record.citekey is None
+    assert record.extra["ris"]["M3"] == ["Social & Instinctive Behavior [2440]"]
+    [references] = record.extra["ris"]["A2"]
+    assert references.startswith("Aldis, O. Bekoff, M.") and "Vanderschuren" in references
+    paper = Paper(
+        id=1, title=record.title, title_derived=False, abstract="", authors=record.authors,
+        venue=record.venue, year=record.year, keywords=[], url=None, doi=None,
+        citekey="pellis2016play", starred=False, note="", added_at="", csl=record.csl,
+        extra=record.extra,
+    )
+    cited = render([paper], "text", "apa")
+    assert "Social & Instinctive" not in cited and "Aldis" not in cited
+    assert "M3  - Social & Instinctive Behavior [2440]" in export([paper], "ris")
+
+
+@pytest.mark.parametrize(
+    ("y2", "accessed"),
+    [
+        ("2016/03/01", [[2016, 3, 1]]),  # a later day, with a link: the day it was read
+        ("2014///", None),  # before it was published: another date (Citavi)
+        ("2015///", None),  # the publication date again
+    ],
+)
+def test_y2_is_an_access_date_only_when_it_can_be(y2: str, accessed: Any) -> None:
+    text = (
+        "TY  - JOUR\nTI  - A title\nAU  - Doe, Jane\nPY  - 2015\nUR  - https://example.org/a\n"
+        f"Y2  - {y2}\nER  - \n"
+    )
+    [record] = parse_text(text, "a.ris", "ris").records
+    assert record.csl.get("accessed", {}).get("date-parts") == accessed

@@ -1,0 +1,150 @@
+"""A Zotero / Better BibTeX library lands as its author meant: tags are the library's tags,
+the lines of ``extra`` are the fields they name (and go back out as those fields), every
+creator reaches BibTeX, and a book with editors only is keyed by its editors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from reader.cite.formats import render
+from reader.library import Library
+from reader.models import Paper
+from reader.sources import parse_text
+
+
+def _item(**fields: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"itemType": "book", "title": "Mapping the Field", "date": "1986"}
+    item.update(fields)
+    return item
+
+
+EDITED_BOOK = _item(
+    creators=[
+        {"creatorType": "editor", "firstName": "Anna", "lastName": "Smith"},
+        {"creatorType": "contributor", "firstName": "Bo", "lastName": "Lee"},
+        {"creatorType": "seriesEditor", "firstName": "Cy", "lastName": "Dunn"},
+        {"creatorType": "translator", "firstName": "Di", "lastName": "Eve"},
+    ],
+    publisher="Sage",
+    tags=[{"tag": "vigtig"}, {"tag": "To Read"}, {"tag": "Sport sociology", "type": 1}],
+)
+CHAPTER = {
+    "itemType": "bookSection", "title": "Sport and the body", "date": "2004",
+    "bookTitle": "Sport Matters",
+    "creators": [
+        {"creatorType": "author", "firstName": "Ian", "lastName": "Brittain"},
+        {"creatorType": "bookAuthor", "firstName": "Jo", "lastName": "Grant"},
+    ],
+    "extra": "\n".join([
+        "Citation Key: brittain2004sport",
+        "tex.options= usetranslator=false",
+        "tex.howpublished: print",
+        "original-date: 1950",
+        "Original Title: Le sport et le corps",
+        "DOI: 10.1234/sport.2004",
+        "Read the second half first",
+    ]),
+}
+
+
+def _write(tmp_path: Path, *items: dict[str, Any]) -> Path:
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps({"config": {"label": "BetterBibTeX JSON"}, "items": list(items)}))
+    return path
+
+
+def _by_title(library: Library) -> dict[str, Paper]:
+    return {p.title: p for p in library.papers(library.all_ids())}
+
+
+def test_manual_tags_are_tags_and_automatic_ones_keywords(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    empty_library.import_files([_write(tmp_path, EDITED_BOOK)])
+    paper = _by_title(empty_library)["Mapping the Field"]
+    assert paper.tags == ["to-read", "vigtig"]
+    assert paper.keywords == ["Sport sociology"]
+    assert empty_library.search("tag:vigtig").ids == [paper.id]
+    assert not empty_library.search("keywords:vigtig").ids
+
+
+def test_a_second_import_leaves_the_tags_the_user_set(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, EDITED_BOOK)
+    empty_library.import_files([path])
+    paper = _by_title(empty_library)["Mapping the Field"]
+    empty_library.set_tags(paper.id, ["done"])
+    empty_library.import_files([path])
+    assert _by_title(empty_library)["Mapping the Field"].tags == ["done"]
+
+
+def test_extra_lines_become_the_fields_they_name() -> None:
+    text = json.dumps({"config": {}, "items": [CHAPTER]})
+    [record] = parse_text(text, "z.json", "zotero").records
+    assert record.citekey == "brittain2004sport"
+    assert record.doi == "10.1234/sport.2004"
+    assert record.extra["bibtex"] == {"options": "usetranslator=false", "howpublished": "print"}
+    assert record.csl["original-date"] == {"date-parts": [[1950]]}
+    assert record.csl["original-title"] == "Le sport et le corps"
+    assert record.csl["note"] == "Read the second half first"
+    assert record.csl["container-author"] == [{"family": "Grant", "given": "Jo"}]
+
+
+def _fields(paper: Paper) -> tuple[Any, ...]:
+    return (
+        paper.citekey, paper.doi, paper.csl.get("original-date"),
+        paper.csl.get("original-title"), paper.csl.get("note"),
+        paper.csl.get("container-author"), paper.extra.get("bibtex", {}).get("options"),
+        paper.extra.get("bibtex", {}).get("howpublished"),
+    )
+
+
+def test_extra_fields_go_back_out_and_come_back(tmp_path: Path) -> None:
+    first = Library(tmp_path / "first")
+    first.import_files([_write(tmp_path, CHAPTER)], sync=False)
+    [paper] = first.papers(first.all_ids())
+    bibtex = render([paper], "biblatex")
+    assert bibtex.startswith("@incollection{brittain2004sport,")
+    for line in ("  options = {usetranslator=false}", "  howpublished = {print}",
+                 "  origdate = {1950}", "  bookauthor = {Grant, Jo}",
+                 "  doi = {10.1234/sport.2004}"):
+        assert line in bibtex
+    item = json.loads(render([paper], "csljson"))[0]
+    assert (item["id"], item["original-date"], item["DOI"]) == (
+        "brittain2004sport", {"date-parts": [[1950]]}, "10.1234/sport.2004")
+    assert item["custom"]["bibtex"]["options"] == "usetranslator=false"
+    for fmt, text in (("bibtex", bibtex), ("csljson", json.dumps([item]))):
+        path = tmp_path / f"again.{fmt}"
+        path.write_text(text)
+        again = Library(tmp_path / f"again-{fmt}")
+        again.import_files([path], sync=False)
+        [back] = again.papers(again.all_ids())
+        assert _fields(back)[:6] == _fields(paper)[:6], fmt
+        assert back.extra["bibtex"]["options"] == "usetranslator=false", fmt
+        again.close()
+    first.close()
+
+
+def test_every_creator_reaches_bibtex(empty_library: Library, tmp_path: Path) -> None:
+    empty_library.import_files([_write(tmp_path, EDITED_BOOK)], sync=False)
+    [paper] = empty_library.papers(empty_library.all_ids())
+    entry = render([paper], "biblatex")
+    for line in ("  editor = {Smith, Anna}", "  translator = {Eve, Di}",
+                 "  editora = {Lee, Bo}", "  editoratype = {collaborator}",
+                 "  extra = {collection-editor: Dunn || Cy}"):
+        assert line in entry
+    path = tmp_path / "again.bib"
+    path.write_text(entry)
+    [record] = parse_text(entry, "again.bib", "bibtex").records
+    assert record.csl["contributor"] == [{"family": "Lee", "given": "Bo"}]
+
+
+def test_an_edited_book_is_keyed_by_its_editors(empty_library: Library, tmp_path: Path) -> None:
+    book = _item(creators=[{"creatorType": "editor", "firstName": "Anna", "lastName": "Smith"}])
+    empty_library.import_files([_write(tmp_path, book)], sync=False)
+    [paper] = empty_library.papers(empty_library.all_ids())
+    assert paper.citekey == "smith1986mapping"
+    assert render([paper], "key") == "smith1986mapping"
