@@ -290,6 +290,7 @@ def note(
     if history or show is not None or restore is not None:
         _note_history(library, paper, show, restore)
         return
+    library.store.refuse_writes()  # before the editor opens, not after the words are typed
     start = library.note(paper.id)
     if text is None:
         if append:

@@ -50,7 +50,10 @@ class Annotations(LibraryBase):
             return store.note_versions(paper_id)
 
     def mark_seen(self, paper_ids: Sequence[int]) -> int:
-        """Record that papers were shown (nothing to re-index)."""
+        """Record that papers were shown (nothing to re-index); a read-only library keeps
+        no such record, and there is nothing to tell about it."""
+        if self.read_only is not None:
+            return 0
         with self.session() as store:
             return store.mark_seen(paper_ids)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.locations import LibraryPaths
+from reader.store.base import read_only_reason
 from reader.store.database import Store
 
 if TYPE_CHECKING:
@@ -32,8 +33,12 @@ class LibraryBase:
         def sync_index(self, progress: Progress | None = None) -> int: ...
         def mend_index(self, progress: Progress | None = None) -> int: ...
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, read_only: str | None = None) -> None:
+        """Open the library in ``root`` (made when new); read-only when ``read_only``
+        says why, or when it cannot be written to (:func:`read_only_reason`)."""
         self.paths = LibraryPaths(root).ensure()
+        #: Why the library can only be read, or None.
+        self.read_only = read_only or read_only_reason(self.paths.database)
         self._local = threading.local()
         self._stores: list[Store] = []
         self._stores_lock = threading.Lock()
@@ -61,7 +66,7 @@ class LibraryBase:
         return self.index.partial()
 
     def _open_store(self) -> Store:
-        store = Store(self.paths.database)
+        store = Store(self.paths.database, self.read_only)
         with self._stores_lock:
             self._stores.append(store)
         return store

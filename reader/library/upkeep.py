@@ -141,6 +141,15 @@ class Upkeep(LibraryBase):
                 f"foreign keys: {len(orphans):,} rows of {', '.join(tables)} point at missing "
                 "rows (left as they are; nothing is deleted)"
             )
+        if self.read_only is not None:
+            why = self._index_problem(generation) if self.index.usable() else "missing"
+            report.append(
+                f"search index: {why or 'ok'}; not rebuilt, as the library is read-only "
+                f"({self.read_only})" if why else
+                f"search index: ok ({counts['papers']:,} documents, generation {generation}; "
+                "the library is read-only)"
+            )
+            return report
         building = self.index.partial()
         if building is not None or self.index.written_elsewhere():
             progress = f": {building[0]:,} of {building[1]:,} indexed" if building else ""

@@ -212,6 +212,12 @@ class AppBase(App[None]):
             self._restore_paper = None
         self.paper_list.focus()
         self._update_status()
+        if library.read_only is not None:
+            self.notify(
+                f"Read-only library ({library.read_only}): search, read, cite and export; "
+                "stars, notes, tags and imports cannot be saved",
+                title="read-only", timeout=12,
+            )
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
