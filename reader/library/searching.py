@@ -6,18 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from reader.errors import IndexDamaged
+from reader.library.base import LibraryBase
 from reader.models import Paper
 from reader.search.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
 from reader.store.database import Store
 from reader.text.render import plain_line, to_plain
-
-if TYPE_CHECKING:
-    pass
-
-from reader.library.base import LibraryBase
 
 #: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
 PROFILE_SIZE = 200
@@ -40,6 +35,8 @@ class SearchOutcome:
     #: False when ``ids`` are only the best matches, asked for with ``first``: the rest,
     #: and so the count, are not known yet.
     complete: bool = True
+    #: The query as parsed (once, for the search), for whoever asks what it selects on.
+    parsed: ParsedQuery | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +78,7 @@ class Searching(LibraryBase):
         first: int | None = None,
         cancelled: Callable[[], bool] | None = None,
         mend: bool = True,
+        parsed: ParsedQuery | None = None,
     ) -> SearchOutcome:
         """Papers matching ``query`` (the full query language), best first (or in
         ``order``, one of store.SORT_KEYS). When words of the query found nothing and
@@ -93,35 +91,41 @@ class Searching(LibraryBase):
 
         A damaged index is rebuilt from the database and the query run again, and the
         outcome says so; with ``mend`` off, IndexDamaged is raised for the caller to mend
-        it (the reader answers from the database meanwhile: see search_database)."""
+        it (the reader answers from the database meanwhile: see search_database).
+
+        ``parsed`` is ``query`` already parsed (by a caller that had to look at it first):
+        a query is parsed once."""
+        parsed = parsed if parsed is not None else parse_query(query)
         try:
-            return self._search(query, limit, order, suggest, first, cancelled)
+            outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
+            return replace(outcome, parsed=parsed)
         except IndexDamaged as exc:
             if not mend:
                 raise
             rebuilt = self.mend_index()
-            outcome = self._search(query, limit, order, suggest, first, cancelled)
-            return replace(outcome, notice=(
+            outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
+            return replace(outcome, parsed=parsed, notice=(
                 f"The search index was damaged ({exc}); rebuilt it from the database "
                 f"({rebuilt:,} papers)"
             ))
 
-    def search_database(self, query: str, notice: str) -> SearchOutcome:
+    def search_database(
+        self, query: str, notice: str, parsed: ParsedQuery | None = None
+    ) -> SearchOutcome:
         """The papers whose title, abstract or note contain every word of ``query`` (its
         filters applied), in browsing order: the answer while the index cannot give one."""
-        parsed = parse_query(query)
+        parsed = parsed if parsed is not None else parse_query(query)
         words = [w.lower() for w in _WORD.findall(parsed.text)
                  if w not in ("AND", "OR", "NOT")]
         with self.session() as store:
             ids = store.plain_match(words)
             ids, _ = _filtered(store, ids, [], parsed.filters)
-        return SearchOutcome(query, ids, notice=notice)
+        return SearchOutcome(query, ids, notice=notice, parsed=parsed)
 
     def _search(
-        self, query: str, limit: int | None, order: str, suggest: bool,
+        self, query: str, parsed: ParsedQuery, limit: int | None, order: str, suggest: bool,
         first: int | None, cancelled: Callable[[], bool] | None,
     ) -> SearchOutcome:
-        parsed = parse_query(query)
         notice = None
         if parsed.unknown:
             notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"

@@ -41,6 +41,28 @@ APP: list[BindingType] = [
     Binding("q", "quit", "Quit", id="app.quit"),
 ]
 
+#: Keys of the main screen that act on any screen (the others act where a paper is at hand:
+#: the main screen and the reading view).
+EVERY_SCREEN = frozenset({"app.help", "app.quit"})
+#: The key offered only while a search suggests a query.
+SUGGESTION = "search.suggestion"
+
+
+def actions_of(table: list[BindingType], leave_out: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The names of the actions bound in ``table`` (without their arguments), but for the
+    bindings whose ids are in ``leave_out``."""
+    return frozenset(
+        binding.action.split("(", 1)[0]
+        for binding in table
+        if isinstance(binding, Binding) and binding.id not in leave_out
+    )
+
+
+#: The actions of the main screen that need the list's current paper at hand.
+PAPER_ACTIONS = actions_of(APP, EVERY_SCREEN | {SUGGESTION})
+#: The actions of the main screen that the search box takes as typing when it has focus.
+TYPED_IN_BOX = actions_of(APP, frozenset({SUGGESTION}))
+
 #: The paper list.
 PAPER_LIST: list[BindingType] = [
     Binding("j,down", "cursor_down", "Next paper", id="list.down", show=False),

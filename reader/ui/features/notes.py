@@ -51,7 +51,7 @@ class NotesFeature(AppBase):
 
         def job() -> None:
             result.append(self.library.save_note(
-                paper_id, text, sync=False, base=base, writer=self.writer, kind=kind,
+                paper_id, text, base=base, writer=self.writer, kind=kind,
             ))
 
         self._write(
@@ -73,7 +73,7 @@ class NotesFeature(AppBase):
         editor = self._note_editor(paper_id)
         if editor is not None:
             editor.saved(text, result)
-        self._refresh_paper(paper_id)
+        self._rewritten(paper_id)
 
     def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
         draft = write_draft(text, f"note-{paper_id}", draft_dirs(self.library.paths.drafts))

@@ -6,7 +6,7 @@ from reader.library import (
     SORT_KEYS,
 )
 from reader.ui.commands import SORT_LABELS
-from reader.ui.features.base import PAPER_KEY, QUERY_KEY, SORT_KEY, AppBase
+from reader.ui.features.base import PAPER_KEY, QUERY_KEY, SORT_KEY, AppBase, Rerun
 from reader.ui.screens.prompts import PromptScreen
 from reader.ui.widgets.search_box import SearchBox
 
@@ -23,7 +23,7 @@ class ViewsFeature(AppBase):
         """Sort the view (and every later one) by ``order``; remembered between runs."""
         self.sort_order = order
         self.library.set_meta(SORT_KEY, order)
-        self.run_search(self.query_one(SearchBox).value)
+        self.rerun_view(Rerun.VIEW)
         self.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
 
     def action_save_search(self) -> None:

@@ -78,6 +78,11 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
 
+    def restate(self, paper: Paper) -> None:
+        """Show the paper shown again as changed (its marks), with the same words and
+        terms highlighted."""
+        self.show(paper, self.terms, why=self._why, empty=self._empty)
+
     @property
     def text(self) -> str:
         """Everything the pane shows, as plain text (one line per line on screen)."""
