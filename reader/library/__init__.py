@@ -36,7 +36,7 @@ from reader.sources import FORMATS, ImportFormatError
 from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
-from reader.store.drafts import draft_dirs, write_draft
+from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
 from reader.store.highlights import display_text, placed, sentences, words
 from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
@@ -90,5 +90,6 @@ __all__ = [
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "window_writer", "words", "write_draft",
+    "restore_damaged", "sentences", "waiting_drafts", "window_writer", "words",
+    "write_draft",
 ]

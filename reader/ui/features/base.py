@@ -23,8 +23,10 @@ from reader.library import (
     Library,
     LibraryState,
     SearchOutcome,
+    draft_dirs,
     in_tmux,
     osc52_sequence,
+    waiting_drafts,
     window_writer,
 )
 from reader.models import Paper, PaperRow
@@ -222,6 +224,15 @@ class AppBase(App[None]):
             self._restore_paper = None
         self.paper_list.focus()
         self._update_status()
+        drafts = waiting_drafts(draft_dirs(library.paths.drafts))
+        if drafts:
+            # A save that failed left the text there: said at start, or it is forgotten.
+            more = f" and {len(drafts) - 1} more" if len(drafts) > 1 else ""
+            self.notify(
+                f"Note drafts wait to be restored (saves that failed): {drafts[-1]}{more}; "
+                "paste what you want to keep into the note, then delete the draft",
+                title="drafts", timeout=20,
+            )
         if library.read_only is not None:
             self.notify(
                 f"Read-only library ({library.read_only}): search, read, cite and export; "
