@@ -92,3 +92,34 @@ def test_a_new_directory_or_a_lone_empty_file_is_a_new_library(tmp_path: Path) -
     library = Library(lone)
     assert library.store.count() == 0
     library.close()
+
+
+def test_a_database_behind_its_index_is_named_as_possible_loss(
+    pristine: Path, tmp_path: Path
+) -> None:
+    """Stars the index saw and the database no longer holds (its log lost, an older copy
+    put back): the doctor names the possible loss and keeps the index and the log aside
+    before it rebuilds, never explaining it away."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    older = tmp_path / "older.sqlite"
+    library = Library(root)
+    library.backup(older)
+    for paper_id in library.store.all_ids()[1:3]:
+        library.set_starred(paper_id, True)
+    library.close()
+    for extra in ("-wal", "-shm"):
+        (root / f"library.sqlite{extra}").unlink(missing_ok=True)
+    shutil.copy(older, root / "library.sqlite")
+    (root / "library.sqlite-wal").write_bytes(b"\x00" * 64)  # what is left of the log
+    result = run(root, "doctor")
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith("database: ok")
+    assert "search index: AHEAD of the database" in lines[1]
+    assert "the database may have lost changes the index saw" in lines[1]
+    assert "built from another copy" not in result.output
+    (kept,) = (root / "kept").iterdir()
+    assert f"kept in {kept}" in lines[1]
+    assert (kept / "index").is_dir() and (kept / "library.sqlite-wal").is_file()
+    assert lines[2].startswith("restore the newest backup with: reader restore")
