@@ -41,6 +41,11 @@ class LibraryPaths:
         return self.root / "clipboard.txt"
 
     @property
+    def cache(self) -> Path:
+        """What can be fetched again: pages from the web, kept so a stopped fetch goes on."""
+        return self.root / "cache"
+
+    @property
     def drafts(self) -> Path:
         """Where unsaved notes go when the database refuses a write."""
         return self.root / "drafts"

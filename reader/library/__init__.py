@@ -55,7 +55,15 @@ if TYPE_CHECKING:
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
     from reader.search.highlight import highlight_spans
-    from reader.sources.remote import FetchError
+    from reader.sources.remote import FetchError, classify
+    from reader.sources.remote.openreview_login import find_credentials
+    from reader.sources.remote.openreview_notes import (
+        NotesFetcher,
+        Outcome,
+        Plan,
+        forums_plan,
+        venue_plan,
+    )
 
 #: Names bound on first use: name → (module, attribute).
 _LAZY = {
@@ -65,6 +73,14 @@ _LAZY = {
     "export_notes": ("reader.cite.export", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
     "FetchError": ("reader.sources.remote", "FetchError"),
+    "classify": ("reader.sources.remote", "classify"),
+    # `reader fetch openreview`: a venue or forums with their replies, into a file.
+    "NotesFetcher": ("reader.sources.remote.openreview_notes", "NotesFetcher"),
+    "forums_plan": ("reader.sources.remote.openreview_notes", "forums_plan"),
+    "venue_plan": ("reader.sources.remote.openreview_notes", "venue_plan"),
+    "find_credentials": ("reader.sources.remote.openreview_login", "find_credentials"),
+    "Outcome": ("reader.sources.remote.openreview_notes", "Outcome"),
+    "Plan": ("reader.sources.remote.openreview_notes", "Plan"),
     "highlight_spans": ("reader.search.highlight", "highlight_spans"),
 }
 
@@ -93,3 +109,6 @@ __all__ = [
     "restore_damaged", "sentences", "waiting_drafts", "window_writer", "words",
     "write_draft",
 ]
+# What `reader fetch openreview` uses (bound on first use, above).
+__all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",
+            "venue_plan"]
