@@ -23,10 +23,8 @@ from reader.library import (
     Library,
     LibraryState,
     SearchOutcome,
-    draft_dirs,
     in_tmux,
     osc52_sequence,
-    waiting_drafts,
     window_writer,
 )
 from reader.models import Paper, PaperRow
@@ -38,6 +36,7 @@ from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.start_notices import start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
@@ -224,21 +223,8 @@ class AppBase(App[None]):
             self._restore_paper = None
         self.paper_list.focus()
         self._update_status()
-        drafts = waiting_drafts(draft_dirs(library.paths.drafts))
-        if drafts:
-            # A save that failed left the text there: said at start, or it is forgotten.
-            more = f" and {len(drafts) - 1} more" if len(drafts) > 1 else ""
-            self.notify(
-                f"Note drafts wait to be restored (saves that failed): {drafts[-1]}{more}; "
-                "paste what you want to keep into the note, then delete the draft",
-                title="drafts", timeout=20,
-            )
-        if library.read_only is not None:
-            self.notify(
-                f"Read-only library ({library.read_only}): search, read, cite and export; "
-                "stars, notes, tags and imports cannot be saved",
-                title="read-only", timeout=12,
-            )
+        for title, message in start_notices(library):
+            self.notify(message, title=title, timeout=20)
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
