@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from reader.signals import Reply, Signals
+
 
 @dataclass(slots=True)
 class PaperRecord:
@@ -43,6 +45,10 @@ class PaperRecord:
     #: The user's own tags in the source library (Zotero's manual tags), normalised: they
     #: become the paper's tags when the import adds it, and never touch a paper already there.
     tags: list[str] = field(default_factory=list)
+    #: The replies the source gave with the paper (reviews, decisions, comments), in order.
+    replies: list[Reply] = field(default_factory=list)
+    #: What the source says of its reviews and decision (see :mod:`reader.signals`).
+    signals: Signals | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -152,6 +158,14 @@ class ImportSummary:
     renamed_keys: list[tuple[str, str]] = field(default_factory=list)
     #: Keys of entries merged into a paper with another key, kept as aliases: (alias, key).
     aliased_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: Conference signals: papers known before whose ratings moved, papers given a new
+    #: decision, replies new to the library, later versions of replies already there,
+    #: and replies kept for papers not in the library.
+    ratings_changed: int = 0
+    new_decisions: int = 0
+    replies_new: int = 0
+    reply_versions: int = 0
+    replies_waiting: int = 0
 
     def __str__(self) -> str:
         return self.line()
@@ -182,6 +196,27 @@ class ImportSummary:
         ]
         return ", ".join(parts)
 
+    def signals_line(self) -> str:
+        """What the import did of conference signals, e.g. ``300 papers with changed
+        ratings, 41 new decisions; 1,666 replies (23 edited); 2 kept for papers not in the
+        library``; empty when it read none."""
+        parts = []
+        if self.ratings_changed:
+            plural = "s" if self.ratings_changed != 1 else ""
+            parts.append(f"{self.ratings_changed:,} paper{plural} with changed ratings")
+        if self.new_decisions:
+            plural = "s" if self.new_decisions != 1 else ""
+            parts.append(f"{self.new_decisions:,} new decision{plural}")
+        text = ", ".join(parts)
+        if self.replies_new or self.reply_versions:
+            replies = f"{self.replies_new:,} new repl{'y' if self.replies_new == 1 else 'ies'}"
+            if self.reply_versions:
+                replies += f" ({self.reply_versions:,} new versions of replies already there)"
+            text = f"{text}; {replies}" if text else replies
+        if self.replies_waiting:
+            text += f"; {self.replies_waiting:,} kept for papers not in the library"
+        return text
+
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
         entries kept as aliases (``wooters07 → wootters07``), a line each."""
@@ -202,7 +237,8 @@ class ImportSummary:
     def add(self, other: ImportSummary) -> None:
         """Add another file's counts to these."""
         for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
-                     "withdrawn"):
+                     "withdrawn", "ratings_changed", "new_decisions", "replies_new",
+                     "reply_versions", "replies_waiting"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
         self.warnings += other.warnings

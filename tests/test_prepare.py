@@ -7,6 +7,7 @@ from dataclasses import fields, replace
 
 from reader.intake.prepare import fingerprint, prepare
 from reader.models import PaperRecord
+from reader.signals import Reply, Signals
 
 FULL = PaperRecord(
     abstract="An abstract long enough to be sketched, so that its revision would be found again.",
@@ -41,6 +42,8 @@ CHANGED = {
     "citekey": "other", "csl": {"volume": "4"}, "extra": {"bibtex": {"note": "y"}},
     "note": "Another note.", "aliases": ["alan25"],
     "tags": ["later"],
+    "replies": [Reply("r1", "abc123", "abc123", "Official_Review", {"rating": 6})],
+    "signals": Signals(decision="poster"),
 }
 
 

@@ -27,6 +27,7 @@ from reader.library import (
 )
 from reader.locations import NotALibraryDirectory, default_library_dir
 from reader.models import Paper
+from reader.signals import Signals
 from reader.text.render import plain_line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -181,7 +182,12 @@ class LazyProgress:
             self.bar.__exit__(None, None, None)
 
 
-def paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
+def paper_json(
+    paper: Paper, score: float | None = None, signals: Signals | None = None
+) -> dict[str, Any]:
+    """A paper as a row of ``reader search --json``: its fields, its ids for scripts to
+    join on, and its conference signals (``rating`` the mean, ``ratings``, ``decision``,
+    ``reviews`` a count; null or empty when it has none)."""
     return {
         "id": paper.id,
         "citekey": paper.citekey,
@@ -193,6 +199,13 @@ def paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
         "starred": paper.starred,
         "has_note": bool(paper.note.strip()),
         "score": score,
+        "openreview_id": paper.openreview_id,
+        "arxiv_id": paper.arxiv_id,
+        "doi": paper.doi,
+        "rating": signals.rating_mean if signals else None,
+        "ratings": list(signals.ratings) if signals else [],
+        "decision": signals.decision if signals else None,
+        "reviews": signals.reviews if signals else None,
     }
 
 

@@ -19,6 +19,7 @@ from reader.store.database import Store
 
 if TYPE_CHECKING:
     from reader.search.index import SearchIndex
+    from reader.search.query import ParsedQuery
 
 
 Progress = Callable[[int, int], None]
@@ -34,6 +35,10 @@ class LibraryBase:
         def sync_index(self, progress: Progress | None = None) -> int: ...
         def mend_index(self, progress: Progress | None = None) -> int: ...
         def _index_now(self) -> bool: ...
+        def sync_reviews(self, progress: Progress | None = None) -> int: ...
+        def search_reviews(
+            self, parsed: ParsedQuery
+        ) -> tuple[list[int], set[int], str | None]: ...
 
     def __init__(self, root: Path, read_only: str | None = None) -> None:
         """Open the library in ``root`` (made when new); read-only when ``read_only``

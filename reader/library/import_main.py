@@ -163,6 +163,8 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
         library.sync_index(report.progress("indexing"), waiting=lambda: None)
         library.checkpoint()
         report.send("indexed")
+        # Review text once the abstracts are searchable: never before them.
+        library.sync_reviews()
     finally:
         library.close()
 

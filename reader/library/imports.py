@@ -86,6 +86,7 @@ class Imports(LibraryBase):
                         dry_run=dry_run,
                         batch=batch,
                         renderings=renderings,
+                        orphans=item.orphans,
                     )
                 part.warnings = item.warnings
                 if previous is not None:
@@ -99,6 +100,8 @@ class Imports(LibraryBase):
             renderings.close()
         if sync and not dry_run:
             self.sync_index()
+            # After the abstracts: review text never delays them.
+            self.sync_reviews()
         return summary
 
     def checkpoint(self) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reader.models import PaperRecord
+from reader.signals import Reply
 from reader.sources.limits import field_limit, megabytes
 from reader.text.render import title_words
 from reader.text.titles import strip_derived_mark
@@ -38,6 +39,8 @@ class ParseResult:
 
     records: list[PaperRecord] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: Replies whose paper is not in the text (OpenReview), kept for when it is imported.
+    orphans: list[Reply] = field(default_factory=list)
 
     def add(self, where: str, read: Callable[[], PaperRecord | None]) -> None:
         """Keep the record ``read()`` makes of the item at ``where`` (``file:line``), or
@@ -79,6 +82,7 @@ READERS = {
     "zotero": "reader.sources.zotero",
     "medline": "reader.sources.medline",
     "wos": "reader.sources.wos",
+    "json-table": "reader.sources.jsontable",
 }
 FORMATS = tuple(READERS)
 
@@ -91,7 +95,8 @@ _HEAD_BYTES = 128 * 1024
 _ACCEPTED = (
     "reader imports plain-text abstract lists (a header line naming venue and year, such as "
     "'ICLR 2026', then one abstract per paragraph), BibTeX, RIS, MEDLINE, Web of Science, "
-    "CSV, arXiv Atom, and the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero"
+    "CSV, arXiv Atom, the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero, and "
+    "JSON lists of papers whose keys are CSV column names"
 )
 
 
@@ -316,6 +321,8 @@ class StreamedFile:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     sha256: str = ""
+    #: Replies whose paper is not in the file, filled in once its records are all read.
+    orphans: list[Reply] = field(default_factory=list)
 
 
 def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
@@ -332,16 +339,31 @@ def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
     content, fmt = _read_known(path, fmt)
     module = importlib.import_module(READERS[fmt])
     problems: list[str] = []
-    if hasattr(module, "stream"):
+    orphans: list[Reply] = []
+    if fmt in _KEEPS_ORPHANS:
+        records, count = module.stream(content.text, path.name, problems, orphans)
+    elif hasattr(module, "stream"):
         records, count = module.stream(content.text, path.name, problems)
     else:
         result: ParseResult = module.parse(content.text, path.name)
         problems = result.problems
+        orphans = result.orphans
         records, count = iter(result.records), len(result.records)
     records = _within_field_limit(records, problems)
     return StreamedFile(
-        path, fmt, _marks_dropped(records), count, problems, content.warnings, content.sha256
+        path,
+        fmt,
+        _marks_dropped(records),
+        count,
+        problems,
+        content.warnings,
+        content.sha256,
+        orphans,
     )
+
+
+# Formats whose ``stream`` also hands back the replies whose paper is not in the file.
+_KEEPS_ORPHANS = frozenset({"openreview"})
 
 
 def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:

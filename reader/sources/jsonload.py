@@ -77,6 +77,38 @@ def load_records(text: str, source: str) -> list[JsonRecord]:
     return records
 
 
+# Keys that make an object a paper (or a note), never a wrapper around a list of them.
+_PAPER_KEYS = frozenset({"title", "abstract", "content", "id", "paper", "name"})
+
+
+def wrapped_list(value: Any) -> list[Any] | None:
+    """The list of paper objects an object wraps, as ``{"generated_at": …, "papers":
+    [...]}`` does: its one value that is a non-empty list of objects, when it has no key a
+    paper itself would have; None for any other value."""
+    if not isinstance(value, dict) or _PAPER_KEYS & {str(k).lower() for k in value}:
+        return None
+    lists = [
+        item for item in value.values()
+        if isinstance(item, list) and item and all(isinstance(x, dict) for x in item[:10])
+    ]
+    return lists[0] if len(lists) == 1 else None
+
+
+def unwrap_lists(records: list[JsonRecord]) -> list[JsonRecord]:
+    """The records of a text, with an object that wraps a list of papers (see
+    :func:`wrapped_list`) as the papers of that list, each numbered by its place."""
+    if len(records) != 1:
+        return records
+    (record,) = records
+    inner = wrapped_list(record.value)
+    if inner is None:
+        return records
+    return [
+        JsonRecord(item, f"{record.file}#{index}", record.file, record.line, index)
+        for index, item in enumerate(inner, start=1)
+    ]
+
+
 def skip_ws(text: str, pos: int) -> int:
     """The position of the first non-whitespace character at or after ``pos``."""
     match = _JSON_WS.match(text, pos)

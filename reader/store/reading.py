@@ -8,10 +8,11 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reader.models import Highlight, Paper, PaperRow
 from reader.store.chunks import in_chunks
+from reader.store.signal_queries import SIGNAL_ORDERS, signal_sort_keys
 
 if TYPE_CHECKING:
 
@@ -39,6 +40,10 @@ SORT_KEYS = {
     "year": "year",
     "added": "id",
     "starred": "starred",
+    # Read from the conference signals (reader.store.signal_queries), highest first.
+    "rating": "rating_mean",
+    "spread": "rating_std",
+    "weighted": "rating_mean",
 }
 
 _TEX_MARKUP = re.compile(r"[{}$]|\\[A-Za-z]+\s*|\\.")
@@ -210,11 +215,16 @@ class Reading(StoreBase):
 
     def sort_ids(self, ids: list[int], order: str) -> list[int]:
         """``ids`` in the given order: ``relevance`` (as given), ``title``, ``year`` (newest
-        first), ``added`` (newest first) or ``starred`` (starred first, otherwise as given)."""
+        first), ``added`` (newest first), ``starred`` (starred first, otherwise as given),
+        ``rating`` (mean rating, highest first), ``spread`` (the most divided ratings
+        first) or ``weighted`` (confidence-weighted rating, highest first); papers without
+        the value last, in the order given."""
         if order not in SORT_KEYS or order == "relevance" or len(ids) < 2:
             return ids
         column = SORT_KEYS[order]
-        if len(ids) > 5_000:
+        if order in SIGNAL_ORDERS:
+            keys: dict[int, Any] = dict(signal_sort_keys(self.conn, order))
+        elif len(ids) > 5_000:
             keys = dict(self.conn.execute(f"SELECT id, {column} FROM papers"))
         else:
             keys = {}

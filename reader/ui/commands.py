@@ -22,6 +22,9 @@ SORT_LABELS = {
     "year": "year, newest first",
     "added": "date added, newest first",
     "starred": "starred first",
+    "rating": "mean rating, highest first",
+    "spread": "spread of ratings, most divided first",
+    "weighted": "confidence-weighted rating, highest first",
 }
 
 Command = tuple[str, str, Callable[[], object]]

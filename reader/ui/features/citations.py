@@ -115,7 +115,7 @@ class CitationsFeature(AppBase):
         try:
             fmt = format_for_path(path)
             papers = self.library.papers(ids)
-            export(papers, fmt, path)
+            export(papers, fmt, path, signals=self.library.signals(ids))
         except (CitationError, OSError) as exc:
             self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
             return

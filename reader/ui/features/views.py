@@ -15,7 +15,8 @@ class ViewsFeature(AppBase):
     """Sort orders and saved searches."""
 
     def action_cycle_sort(self) -> None:
-        """Sort the view by the next order: relevance, title, year, added, starred first."""
+        """Sort the view by the next order: relevance, title, year, added, starred first,
+        mean rating, spread of ratings, confidence-weighted rating."""
         orders = list(SORT_KEYS)
         self.set_sort(orders[(orders.index(self.sort_order) + 1) % len(orders)])
 
