@@ -51,6 +51,22 @@ class LibraryPaths:
         return self.root / "drafts"
 
     def ensure(self) -> LibraryPaths:
-        """Create the library directory if needed and return self."""
-        self.root.mkdir(parents=True, exist_ok=True)
+        """Create the library directory if needed and return self; a path that is no
+        directory (a file where the library should be) is :class:`NotALibraryDirectory`."""
+        if self.root.exists() and not self.root.is_dir():
+            raise NotALibraryDirectory(
+                f"{self.root} is a file, not a library directory: point READER_HOME (or "
+                "--library) at a directory, or move the file away"
+            )
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise NotALibraryDirectory(
+                f"cannot make the library directory {self.root}: {exc.strerror or exc}"
+            ) from exc
         return self
+
+
+class NotALibraryDirectory(Exception):
+    """The library's path cannot be a library directory; the message says why, in one
+    line."""

@@ -18,12 +18,14 @@ import click
 from reader import __version__
 from reader.errors import IndexBusy, describe_os_error, describe_write_error
 from reader.library import (
+    DatabaseLost,
     ImportFormatError,
     Library,
     StoreError,
     damaged_advice,
+    lost_advice,
 )
-from reader.locations import default_library_dir
+from reader.locations import NotALibraryDirectory, default_library_dir
 from reader.models import Paper
 from reader.signals import Signals
 from reader.text.render import plain_line
@@ -60,6 +62,10 @@ def open_library(ctx: click.Context) -> Library:
     root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
     try:
         return Library(root)
+    except DatabaseLost as exc:
+        raise UserError(f"{exc}; {lost_advice(root)}") from exc
+    except NotALibraryDirectory as exc:
+        raise UserError(str(exc)) from exc
     except StoreError as exc:
         if _is_damage(exc.__cause__):
             raise UserError(f"{exc}; {damaged_advice(root)}") from exc

@@ -44,7 +44,8 @@ from reader.text.sanitize import clean_imported
 @click.option("--dry-run", is_flag=True, help="Report what would happen; write nothing.")
 @click.option("--verbose", "-v", is_flag=True, help="List every bad record.")
 @click.option("--undo", is_flag=True,
-              help="Remove what the last import added (papers with stars or notes stay).")
+              help="Remove what the last import added (papers carrying your stars, notes, "
+                   "read marks, tags or highlights stay).")
 @click.option("--batch", type=click.IntRange(min=1), hidden=True,
               help="Commit every N records (an open reader shows them as they commit).")
 @click.pass_context
@@ -157,7 +158,10 @@ def _undo(library: Library) -> None:
     if result.kept:
         keys = ", ".join(key for _, key in result.kept[:20])
         more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""
-        click.echo(f"Kept {len(result.kept)} that carry your stars or notes: {keys}{more}.")
+        kept = library.papers(paper_id for paper_id, _ in result.kept)
+        what = ("stars or notes" if all(p.starred or p.note.strip() for p in kept)
+                else "work (stars, notes, read marks, tags or highlights)")
+        click.echo(f"Kept {len(result.kept)} that carry your {what}: {keys}{more}.")
 
 
 # A query may start with a minus (`-is:starred`, `-title:survey`): words click does not know
@@ -306,6 +310,7 @@ def note(
     if history or show is not None or restore is not None:
         _note_history(library, paper, show, restore)
         return
+    library.store.refuse_writes()  # before the editor opens, not after the words are typed
     start = library.note(paper.id)
     if text is None:
         if append:

@@ -31,11 +31,13 @@ from reader.library.core import (
     restore_damaged,
 )
 from reader.library.signals import Discussion, Posting, ViewSignals
+from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
-from reader.store.backup import BackupError, is_damaged
+from reader.store.backup import BackupError, is_damaged, lost_database
+from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
-from reader.store.drafts import draft_dirs, write_draft
+from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
 from reader.store.highlights import display_text, placed, sentences, words
 from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
@@ -100,12 +102,13 @@ __all__ = [
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "ViewSignals",
-    "check", "configured_routes", "copy_text", "damaged_advice", "describe_writer",
-    "display_text", "draft_dirs", "export", "export_notes", "format_for_path",
-    "highlight_spans", "in_tmux", "is_damaged", "library_state", "normalize_tag",
+    "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text", "damaged_advice",
+    "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
+    "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
+    "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "window_writer", "words", "write_draft",
+    "restore_damaged", "sentences", "waiting_drafts", "window_writer", "words",
+    "write_draft",
 ]
 # What `reader fetch openreview` uses (bound on first use, above).
 __all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",

@@ -50,7 +50,10 @@ class Annotations(LibraryBase):
             return store.note_versions(paper_id)
 
     def mark_seen(self, paper_ids: Sequence[int]) -> int:
-        """Record that papers were shown; returns how many were seen for the first time."""
+        """Record that papers were shown; returns how many were seen for the first time. A
+        read-only library keeps no such record, and there is nothing to tell about it."""
+        if self.read_only is not None:
+            return 0
         with self.session() as store:
             count = store.mark_seen(paper_ids)
         self._changed(Change(frozenset(paper_ids), frozenset({SEEN})))

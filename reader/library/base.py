@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from reader.library.changes import Change
 from reader.locations import LibraryPaths
+from reader.store.base import read_only_reason
 from reader.store.database import Store
 
 if TYPE_CHECKING:
@@ -39,8 +40,12 @@ class LibraryBase:
             self, parsed: ParsedQuery
         ) -> tuple[list[int], set[int], str | None]: ...
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, read_only: str | None = None) -> None:
+        """Open the library in ``root`` (made when new); read-only when ``read_only``
+        says why, or when it cannot be written to (:func:`read_only_reason`)."""
         self.paths = LibraryPaths(root).ensure()
+        #: Why the library can only be read, or None.
+        self.read_only = read_only or read_only_reason(self.paths.database)
         self._local = threading.local()
         self._stores: list[Store] = []
         self._stores_lock = threading.Lock()
@@ -97,7 +102,7 @@ class LibraryBase:
             return all(g in self._written for g in range(since + 1, until + 1))
 
     def _open_store(self) -> Store:
-        store = Store(self.paths.database)
+        store = Store(self.paths.database, self.read_only)
         with self._stores_lock:
             self._stores.append(store)
         return store

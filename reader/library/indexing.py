@@ -53,6 +53,7 @@ class Indexing(LibraryBase):
         self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None
     ) -> int:
         """Index every paper from scratch (IndexStopped once ``stopped()`` is true)."""
+        self.store.refuse_writes()
         with self._sync_lock, self.session() as store:
             total = store.count()
             generation = store.generation()
@@ -90,7 +91,11 @@ class Indexing(LibraryBase):
 
         Once ``stopped()`` is true (the process is quitting) the sync ends at its next safe
         point: what it indexed so far is kept, the index stays behind the database (stale),
-        and the next sync, in this process or another, indexes the rest."""
+        and the next sync, in this process or another, indexes the rest.
+
+        A read-only library's index is searched as it is: nothing is written to it."""
+        if self.read_only is not None:
+            return 0
         count = 0
         while True:
             if waiting is not None and self.index.partial() is not None:

@@ -37,6 +37,7 @@ from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.signals import SignalsLookup
+from reader.ui.start_notices import start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
@@ -225,6 +226,8 @@ class AppBase(App[None]):
             self._restore_paper = None
         self.paper_list.focus()
         self._update_status()
+        for title, message in start_notices(library):
+            self.notify(message, title=title, timeout=20)
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
