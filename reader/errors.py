@@ -9,19 +9,24 @@ answer and the root for the rest::
     ReaderError                      anything reader can explain in one line
     ├── Damaged                      a file of the library cannot be read as what it is
     │   ├── StoreDamaged             (store/base.py) the database would not open: damaged
+    │   ├── DatabaseLost             (store/base.py) the database gone or emptied beside
+    │   │                            what a library leaves
     │   └── IndexDamaged             a search index file: the index is rebuilt
     ├── Busy                         another process holds the library (or its index)
     │   └── IndexBusy                another process writes the index
     ├── DiskFull                     a full disk, a used-up quota, a file-size limit
     ├── ReadOnly                     the library (or a file asked for) cannot be written
+    │   └── ReadOnlyLibrary          (store/base.py) a write to a library opened read-only
     ├── BadInput                     a file or a value that cannot be read or used
     │   ├── ImportFormatError        (sources) a file that is not a list of papers
     │   ├── CitationError            (cite) an unknown style or format, a broken style
     │   ├── BackupError              (store/backup.py) a backup that cannot be used
-    │   └── StoreError               (store/base.py) a change the library refuses
-    │       └── StoreDamaged         (also a Damaged, above)
+    │   ├── NotALibraryDirectory     (locations.py) a library path that cannot be one
+    │   └── StoreError               (store/base.py) a change the library refuses; its
+    │                                subclasses StoreDamaged, DatabaseLost, ReadOnlyLibrary
+    │                                and PaperNotFound are also of the kind they name
     ├── NotFound                     no paper matches what was named
-    │   └── PaperNotFound            (store/base.py) no paper with that id (a StoreError)
+    │   └── PaperNotFound            (store/base.py) no paper with that id
     └── NetworkError                 a service could not be reached or answered badly
         ├── FetchError               (sources/remote) the ids asked for, said why
         └── Failure                  (sources/remote/client.py) one request's answer
@@ -31,7 +36,7 @@ turns them into these kinds with :func:`translate`, keeping the wording of
 :func:`describe_write_error`, so no front end needs to know SQLite.
 
 Outside the tree, on purpose: ``IndexStopped`` (below), ``SearchCancelled``
-(search/query.py), search/ranking.py's ``_Unknown`` and the store's ``_DryRun`` are
+(search/query.py), search/ranking.py's ``_Unknown`` and intake's ``_DryRun`` are
 control flow (a build asked to stop, a query replaced, a scorer to fall back from, a dry
 run rolled back), never shown to anyone as an error; the CLI's ``UserError`` is a
 ReaderError as the command says it (click's exception, which prints a line and exits).

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import platformdirs
 
+from reader.errors import BadInput
+
 APP_NAME = "reader"
 
 
@@ -41,11 +43,32 @@ class LibraryPaths:
         return self.root / "clipboard.txt"
 
     @property
+    def cache(self) -> Path:
+        """What can be fetched again: pages from the web, kept so a stopped fetch goes on."""
+        return self.root / "cache"
+
+    @property
     def drafts(self) -> Path:
         """Where unsaved notes go when the database refuses a write."""
         return self.root / "drafts"
 
     def ensure(self) -> LibraryPaths:
-        """Create the library directory if needed and return self."""
-        self.root.mkdir(parents=True, exist_ok=True)
+        """Create the library directory if needed and return self; a path that is no
+        directory (a file where the library should be) is :class:`NotALibraryDirectory`."""
+        if self.root.exists() and not self.root.is_dir():
+            raise NotALibraryDirectory(
+                f"{self.root} is a file, not a library directory: point READER_HOME (or "
+                "--library) at a directory, or move the file away"
+            )
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise NotALibraryDirectory(
+                f"cannot make the library directory {self.root}: {exc.strerror or exc}"
+            ) from exc
         return self
+
+
+class NotALibraryDirectory(BadInput):
+    """The library's path cannot be a library directory; the message says why, in one
+    line."""

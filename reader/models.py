@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from reader.signals import Reply, Signals
+
 
 @dataclass(slots=True)
 class PaperRecord:
@@ -25,6 +27,10 @@ class PaperRecord:
     openreview_id: str | None = None
     #: Publication or submission date, ISO 8601 (``2026-01-15`` or just ``2026``).
     date: str | None = None
+    #: When the source last modified the record (OpenReview ``mdate``, arXiv's latest
+    #: version, an ``updated`` field), ISO 8601 in UTC (``2026-01-15T09:30:00Z``, or a
+    #: date alone): an import never puts the text of an older record over a newer one.
+    modified: str | None = None
     withdrawn: bool = False
     tldr: str | None = None
     primary_area: str | None = None
@@ -44,6 +50,10 @@ class PaperRecord:
     #: The user's own tags in the source library (Zotero's manual tags), normalised: they
     #: become the paper's tags when the import adds it, and never touch a paper already there.
     tags: list[str] = field(default_factory=list)
+    #: The replies the source gave with the paper (reviews, decisions, comments), in order.
+    replies: list[Reply] = field(default_factory=list)
+    #: What the source says of its reviews and decision (see :mod:`reader.signals`).
+    signals: Signals | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -123,6 +133,10 @@ class PaperRow:
     tags: tuple[str, ...] = ()
     seen: bool = False
     read: bool = False
+    #: The mean of its official reviews' ratings, and its decision (one of
+    #: ``reader.signals.DECISIONS``), when the library holds conference signals for it.
+    rating: float | None = None
+    decision: str | None = None
 
 
 @dataclass(slots=True)
@@ -153,6 +167,20 @@ class ImportSummary:
     renamed_keys: list[tuple[str, str]] = field(default_factory=list)
     #: Keys of entries merged into a paper with another key, kept as aliases: (alias, key).
     aliased_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: Conference signals: papers known before whose ratings moved, papers given a new
+    #: decision, replies new to the library, later versions of replies already there,
+    #: and replies kept for papers not in the library.
+    ratings_changed: int = 0
+    new_decisions: int = 0
+    replies_new: int = 0
+    reply_versions: int = 0
+    replies_waiting: int = 0
+    #: Texts of papers already there that the file had only in an older-dated version,
+    #: kept as they were; and texts replaced where no date told which was newer, the old
+    #: text kept as a revision (``reader revisions REF``).
+    older_abstracts: int = 0
+    older_titles: int = 0
+    revisions_kept: int = 0
 
     def __str__(self) -> str:
         return self.line()
@@ -183,6 +211,48 @@ class ImportSummary:
         ]
         return ", ".join(parts)
 
+    def signals_line(self) -> str:
+        """What the import did of conference signals, e.g. ``300 papers with changed
+        ratings, 41 new decisions; 1,666 replies (23 edited); 2 kept for papers not in the
+        library``; empty when it read none."""
+        parts = []
+        if self.ratings_changed:
+            plural = "s" if self.ratings_changed != 1 else ""
+            parts.append(f"{self.ratings_changed:,} paper{plural} with changed ratings")
+        if self.new_decisions:
+            plural = "s" if self.new_decisions != 1 else ""
+            parts.append(f"{self.new_decisions:,} new decision{plural}")
+        text = ", ".join(parts)
+        if self.replies_new or self.reply_versions:
+            replies = f"{self.replies_new:,} new repl{'y' if self.replies_new == 1 else 'ies'}"
+            if self.reply_versions:
+                replies += f" ({self.reply_versions:,} new versions of replies already there)"
+            text = f"{text}; {replies}" if text else replies
+        if self.replies_waiting:
+            text += f"; {self.replies_waiting:,} kept for papers not in the library"
+        return text
+
+    def text_line(self) -> str:
+        """What became of the texts the file would have replaced, e.g. ``3 abstracts
+        replaced by older-dated text were kept as they were; 2 replaced, the old text kept
+        as revisions (reader revisions REF)``; empty when nothing was replaced."""
+        kept = [
+            f"{n:,} {what}{'s' * (n != 1)}"
+            for n, what in ((self.older_abstracts, "abstract"), (self.older_titles, "title"))
+            if n
+        ]
+        parts = []
+        if kept:
+            one = self.older_abstracts + self.older_titles == 1
+            parts.append(f"{' and '.join(kept)} replaced by older-dated text "
+                         f"{'was kept as it was' if one else 'were kept as they were'}")
+        if self.revisions_kept:
+            parts.append(
+                f"{self.revisions_kept:,} replaced, the old text kept as "
+                f"revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
+            )
+        return "; ".join(parts)
+
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
         entries kept as aliases (``wooters07 → wootters07``), a line each."""
@@ -203,7 +273,9 @@ class ImportSummary:
     def add(self, other: ImportSummary) -> None:
         """Add another file's counts to these."""
         for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
-                     "withdrawn"):
+                     "withdrawn", "ratings_changed", "new_decisions", "replies_new",
+                     "reply_versions", "replies_waiting", "older_abstracts", "older_titles",
+                     "revisions_kept"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
         self.warnings += other.warnings

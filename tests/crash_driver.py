@@ -79,11 +79,19 @@ def main(argv: list[str]) -> int:
             part, parts = map(int, flag.removeprefix("--part=").split("/"))
             ids = ids[part::parts]
     for kind, paper_id, value in write_plan(ids, count, seed):
+        # With --no-index, written through the store: the library would index them.
         if kind == "star":
-            library.set_starred(paper_id, bool(value), sync=index)
+            if index:
+                library.set_starred(paper_id, bool(value))
+            else:
+                library.store.set_starred(paper_id, bool(value))
             say(f"star {paper_id} {value}")
         else:
-            library.save_note(paper_id, note_text(paper_id, value, seed), sync=index)
+            text = note_text(paper_id, value, seed)
+            if index:
+                library.save_note(paper_id, text)
+            else:
+                library.store.save_note(paper_id, text)
             say(f"note {paper_id} {value}")
     say("done")
     library.close()

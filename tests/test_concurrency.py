@@ -207,7 +207,7 @@ def test_threads_of_one_process_share_the_library(lib: Path) -> None:
         try:
             for k in range(100):
                 paper_id = ids[(part + 4 * k) % len(ids)]
-                library.save_note(paper_id, f"thread {part} wrote {k}", sync=False)
+                library.save_note(paper_id, f"thread {part} wrote {k}")
         except BaseException as exc:  # noqa: BLE001 - collected and asserted on below
             errors.append(exc)
 

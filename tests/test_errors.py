@@ -42,7 +42,9 @@ from reader.library import (
     SearchCancelled,
     StoreError,
 )
+from reader.locations import NotALibraryDirectory
 from reader.models import IndexState
+from reader.store.base import DatabaseLost, ReadOnlyLibrary
 
 
 @pytest.fixture
@@ -115,8 +117,12 @@ def test_a_read_only_library_file_is_read_only(immutable: Path) -> None:
             library.set_starred(_first_id(library), True)
     finally:
         library.close()
-    assert caught.value.message.startswith("the library is read-only (")
-    assert "readonly" in str(caught.value)
+    # The library found it read-only as it opened, and says so in its own words.
+    assert isinstance(caught.value, ReadOnlyLibrary)
+    assert f"the library in {immutable} is read-only (library.sqlite cannot be written to)" in (
+        caught.value.message
+    )
+    assert caught.value.title == "Read-only"
 
 
 def test_a_full_disk_is_disk_full(library: Library) -> None:
@@ -163,8 +169,9 @@ def test_a_garbage_file_is_damaged_at_open(copied: Path) -> None:
         (copied / name).unlink(missing_ok=True)
     with pytest.raises(Damaged) as caught:
         Library(copied)
-    # Still the StoreError it always was, with the same words.
+    # Still the StoreError it always was, with the same words; titled as its kind.
     assert isinstance(caught.value, StoreError)
+    assert caught.value.title == "Library damaged"
     assert str(caught.value) == (
         f"cannot open the library database {database}: file is not a database"
     )
@@ -208,6 +215,8 @@ def test_every_error_a_user_sees_is_a_kind_and_control_flow_is_not() -> None:
     assert issubclass(CitationError, BadInput)
     assert issubclass(BackupError, BadInput)
     assert issubclass(StoreError, BadInput)
+    assert issubclass(NotALibraryDirectory, BadInput)
+    assert issubclass(ReadOnlyLibrary, ReadOnly) and issubclass(DatabaseLost, Damaged)
     assert issubclass(FetchError, NetworkError)
     assert issubclass(IndexDamaged, Damaged) and issubclass(IndexBusy, Busy)
     for kind in (Damaged, Busy, DiskFull, ReadOnly, BadInput, NotFound, NetworkError):

@@ -54,8 +54,8 @@ HOSTILE = Paper(
 def papers(library: Library) -> list[Paper]:
     """The 38 sample papers, one of them starred with a hostile note, and a hostile paper."""
     gdpval = paper_id_with(library, "We introduce GDPval")
-    library.save_note(gdpval, HOSTILE_NOTE, sync=False)
-    library.set_starred(gdpval, True, sync=False)
+    library.save_note(gdpval, HOSTILE_NOTE)
+    library.set_starred(gdpval, True)
     return [*library.store.iter_papers(), HOSTILE]
 
 

@@ -25,7 +25,7 @@ from whoosh import index as whoosh_index
 
 import reader.library.indexing as library_module
 import reader.search.build_processes as build_processes
-import reader.ui.features.imports as imports_module
+import reader.ui.index_status as index_status_module
 import reader.ui.live as live_module
 from reader.library import Library
 from reader.resources import sample_files
@@ -419,7 +419,7 @@ async def test_a_search_follows_another_processs_build_to_its_end(
     the build is over, though this reader indexed nothing itself."""
     # The reader notices the other's commit late, so that the other builds first.
     monkeypatch.setattr(live_module, "POLL_SECONDS", 2.0)
-    monkeypatch.setattr(imports_module, "INDEX_RETRY_SECONDS", 0.2)
+    monkeypatch.setattr(index_status_module, "INDEX_RETRY_SECONDS", 0.2)
     held, go = tmp_path / "held", tmp_path / "go"
     script = tmp_path / "elsewhere.py"
     script.write_text(ELSEWHERE, encoding="utf-8")

@@ -243,8 +243,8 @@ def test_seed_list_then_openreview_sample_keeps_marks_and_gets_real_titles(
     library.import_files([SEEDS[0]], sync=False)
     seed_ids = library.store.all_ids()
     gdpval = paper_id_with(library, GDPVAL_START)
-    library.set_starred(gdpval, True, sync=False)
-    library.save_note(gdpval, "grading service", sync=False)
+    library.set_starred(gdpval, True)
+    library.save_note(gdpval, "grading service")
     summary = library.import_files([sample], sync=False)
     assert str(summary) == "3,019 read: 3,000 new, 19 merged, 0 unchanged, 0 skipped"
     assert library.store.count() == 3019

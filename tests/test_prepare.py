@@ -7,6 +7,7 @@ from dataclasses import fields, replace
 
 from reader.intake.prepare import fingerprint, prepare
 from reader.models import PaperRecord
+from reader.signals import Reply, Signals
 
 FULL = PaperRecord(
     abstract="An abstract long enough to be sketched, so that its revision would be found again.",
@@ -21,6 +22,7 @@ FULL = PaperRecord(
     arxiv_id="2601.00001",
     openreview_id="abc123",
     date="2026-01-15",
+    modified="2026-01-20T10:00:00Z",
     tldr="In short.",
     primary_area="learning",
     kind="article",
@@ -37,10 +39,13 @@ CHANGED = {
     "authors": ["Alan Turing"], "venue": "NeurIPS", "year": 2025, "keywords": ["trees"],
     "url": "https://example.org/b", "doi": "10.1234/abd", "source": "b.bib",
     "arxiv_id": "2601.00002", "openreview_id": "abc124", "date": "2026-01-16",
+    "modified": "2026-01-21T10:00:00Z",
     "withdrawn": True, "tldr": "Briefly.", "primary_area": "vision", "kind": "book",
     "citekey": "other", "csl": {"volume": "4"}, "extra": {"bibtex": {"note": "y"}},
     "note": "Another note.", "aliases": ["alan25"],
     "tags": ["later"],
+    "replies": [Reply("r1", "abc123", "abc123", "Official_Review", {"rating": 6})],
+    "signals": Signals(decision="poster"),
 }
 
 

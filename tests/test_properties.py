@@ -52,6 +52,7 @@ SAMPLES = {
     "zotero": DATA / "zotero-2.json",
     "medline": DATA / "pubmed-3.nbib",
     "wos": DATA / "wos-2.txt",
+    "json-table": DATA / "orals-8.json",
 }
 assert set(SAMPLES) == set(FORMATS), "every importer needs a sample to mutate"
 # Only the first few kilobytes: mutations are what matter, and they stay fast.

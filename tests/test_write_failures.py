@@ -320,17 +320,23 @@ def unwritable(folder: Path) -> Iterator[None]:
 def test_a_library_in_an_unwritable_directory_says_why_it_cannot_open(
     library: Library,
 ) -> None:
-    """SQLite needs to write its working files beside the database even to read it: the
-    message says the directory is the trouble, not only "unable to open database file"."""
+    """SQLite needs to write its working files beside the database even to read it: such a
+    library opens read-only (as a file nothing changes), and a write says the directory is
+    the trouble, not only "unable to open database file"."""
     root = library.paths.root
     library.close()
     for name in ("library.sqlite-wal", "library.sqlite-shm"):
         (root / name).unlink(missing_ok=True)
     with unwritable(root):
-        result = subprocess.run(
+        read = subprocess.run(
             [sys.executable, "-m", "reader", "--library", str(root), "stats"],
             capture_output=True, text=True, cwd=ROOT, timeout=60,
         )
+        result = subprocess.run(
+            [sys.executable, "-m", "reader", "--library", str(root), "star", "1"],
+            capture_output=True, text=True, cwd=ROOT, timeout=60,
+        )
+    assert read.returncode == 0 and read.stdout.strip().endswith("with notes"), read.stderr
     assert result.returncode == 1
     assert f"its directory {root} cannot be written to" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr

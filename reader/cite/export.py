@@ -20,7 +20,7 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,14 +28,17 @@ from typing import Any
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.keys import entry_key
+from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fields
 from reader.models import Paper
 from reader.record import source_doi
+from reader.signals import Signals
 from reader.text.render import plain_line, to_plain
 
 __all__ = [
     "CSV_COLUMNS",
     "EXPORT_FORMATS",
     "NOTES_MANIFEST",
+    "SIGNAL_COLUMNS",
     "NotesExportResult",
     "export",
     "export_notes",
@@ -74,7 +77,12 @@ _YAML_BREAKS = {"\u0085": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
 
 
 def export(
-    papers: Sequence[Paper], fmt: str, path: Path | None = None, *, compact: bool = False
+    papers: Sequence[Paper],
+    fmt: str,
+    path: Path | None = None,
+    *,
+    compact: bool = False,
+    signals: Mapping[int, Signals] | None = None,
 ) -> str:
     """The papers in an export format; written to ``path`` (atomically) when one is given;
     ``compact``: CSL-JSON on one line (see :func:`reader.cite.formats.render`).
@@ -82,6 +90,8 @@ def export(
     Formats: ``bibtex``, ``biblatex``, ``csljson`` (as :func:`reader.cite.formats.render`), ``ris``,
     ``markdown`` (a section per paper), ``csv`` (one row per paper, ``CSV_COLUMNS``) and
     ``json`` (every field of every paper). Raises :class:`CitationError` for another format.
+    Given ``signals`` (by paper id), CSV and JSON carry them: the mean rating
+    (``rating``), the ratings and the decision, empty for a paper without.
     """
     if fmt in ("bibtex", "biblatex", "csljson"):
         text = render(papers, fmt, compact=compact)
@@ -93,9 +103,13 @@ def export(
     elif fmt == "markdown":
         text = "\n\n".join(_markdown_section(p) for p in papers)
     elif fmt == "csv":
-        text = _csv(papers)
+        text = _csv(papers, signals)
     elif fmt == "json":
-        text = json.dumps([_json_object(p) for p in papers], ensure_ascii=False, indent=2)
+        objects = [_json_object(p) for p in papers]
+        if signals is not None:
+            for obj, paper in zip(objects, papers, strict=True):
+                obj.update(signal_fields(signals.get(paper.id)))
+        text = json.dumps(objects, ensure_ascii=False, indent=2)
     else:
         raise CitationError(f"unknown export format {fmt!r} (known: {', '.join(EXPORT_FORMATS)})")
     if text and not text.endswith("\n"):
@@ -171,7 +185,7 @@ def _markdown_section(paper: Paper) -> str:
 # --- CSV and JSON ----------------------------------------------------------------------------
 
 
-def _csv(papers: Sequence[Paper]) -> str:
+def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
     """One row per paper under a fixed header; the csv module quotes commas, quotes, newlines.
 
     Values are written as stored (the abstract with its LaTeX), so the file can be read back;
@@ -179,8 +193,9 @@ def _csv(papers: Sequence[Paper]) -> str:
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS + (SIGNAL_COLUMNS if signals is not None else ()))
     for p in papers:
+        cells = signal_cells(signals.get(p.id)) if signals is not None else []
         writer.writerow(
             [
                 p.id,
@@ -197,6 +212,7 @@ def _csv(papers: Sequence[Paper]) -> str:
                 _bool(p.starred),
                 p.note or "",
                 p.abstract or "",
+                *cells,
             ]
         )
     return buffer.getvalue()

@@ -16,9 +16,17 @@ import click
 
 from reader import __version__
 from reader.errors import Damaged, IndexBusy, IndexDamaged, ReaderError
-from reader.library import Library, damaged_advice, translated
+from reader.library import (
+    DatabaseLost,
+    Library,
+    StoreError,
+    damaged_advice,
+    lost_advice,
+    translated,
+)
 from reader.locations import default_library_dir
 from reader.models import Paper
+from reader.signals import Signals
 from reader.text.render import plain_line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,6 +64,8 @@ def open_library(ctx: click.Context) -> Library:
     root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
     try:
         return Library(root)
+    except DatabaseLost as exc:
+        raise UserError(f"{exc}; {lost_advice(root)}") from exc
     except Damaged as exc:
         raise UserError(f"{exc}; {damaged_advice(root)}") from exc
     except ReaderError as exc:
@@ -81,7 +91,7 @@ def handles_errors(func: F) -> F:
                 return func(*args, **kwargs)
         except IndexBusy as exc:
             raise UserError(f"{exc}; try again once it is done") from exc
-        except IndexDamaged as exc:
+        except (IndexDamaged, StoreError) as exc:  # each says what it is in its line
             raise UserError(exc.line()) from exc
         except Damaged as exc:
             # Damage found after the database opened (a bad page is only met when read).
@@ -164,7 +174,12 @@ class LazyProgress:
             self.bar.__exit__(None, None, None)
 
 
-def paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
+def paper_json(
+    paper: Paper, score: float | None = None, signals: Signals | None = None
+) -> dict[str, Any]:
+    """A paper as a row of ``reader search --json``: its fields, its ids for scripts to
+    join on, and its conference signals (``rating`` the mean, ``ratings``, ``decision``,
+    ``reviews`` a count; null or empty when it has none)."""
     return {
         "id": paper.id,
         "citekey": paper.citekey,
@@ -176,6 +191,13 @@ def paper_json(paper: Paper, score: float | None = None) -> dict[str, Any]:
         "starred": paper.starred,
         "has_note": bool(paper.note.strip()),
         "score": score,
+        "openreview_id": paper.openreview_id,
+        "arxiv_id": paper.arxiv_id,
+        "doi": paper.doi,
+        "rating": signals.rating_mean if signals else None,
+        "ratings": list(signals.ratings) if signals else [],
+        "decision": signals.decision if signals else None,
+        "reviews": signals.reviews if signals else None,
     }
 
 

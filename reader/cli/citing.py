@@ -117,7 +117,7 @@ def export_cmd(
     papers = library.papers(ids)
     try:
         chosen = fmt or (format_for_path(out) if out else "bibtex")
-        written = export(papers, chosen, out)
+        written = export(papers, chosen, out, signals=library.signals(ids))
     except CitationError as exc:
         raise UserError(str(exc)) from exc
     if out is None:

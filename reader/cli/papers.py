@@ -24,9 +24,11 @@ from reader.errors import IndexDamaged
 from reader.library import (
     CLI,
     FORMATS,
+    SORT_KEYS,
     Library,
     NoteSaved,
     describe_writer,
+    parse_query,
 )
 from reader.models import Paper
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START
@@ -42,7 +44,8 @@ from reader.text.sanitize import clean_imported
 @click.option("--dry-run", is_flag=True, help="Report what would happen; write nothing.")
 @click.option("--verbose", "-v", is_flag=True, help="List every bad record.")
 @click.option("--undo", is_flag=True,
-              help="Remove what the last import added (papers with stars or notes stay).")
+              help="Remove what the last import added (papers carrying your stars, notes, "
+                   "read marks, tags or highlights stay).")
 @click.option("--batch", type=click.IntRange(min=1), hidden=True,
               help="Commit every N records (an open reader shows them as they commit).")
 @click.pass_context
@@ -80,6 +83,10 @@ def import_cmd(
     click.echo(summary.line("" if verbose else " (see --verbose)"))
     if summary.key_changes():
         click.echo(summary.key_changes())
+    if summary.signals_line():
+        click.echo(summary.signals_line())
+    if summary.text_line():
+        click.echo(summary.text_line())
     for report in summary.reports:
         if report.previous is not None:
             changes = ", ".join(
@@ -96,6 +103,12 @@ def import_cmd(
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update, waiting=_waiting_once())
+    finally:
+        bar.close()
+    # The abstracts are searchable now; then the words of the reviews.
+    bar = LazyProgress("Indexing review text")
+    try:
+        library.sync_reviews(bar.update)
     finally:
         bar.close()
 
@@ -147,7 +160,10 @@ def _undo(library: Library) -> None:
     if result.kept:
         keys = ", ".join(key for _, key in result.kept[:20])
         more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""
-        click.echo(f"Kept {len(result.kept)} that carry your stars or notes: {keys}{more}.")
+        kept = library.papers(paper_id for paper_id, _ in result.kept)
+        what = ("stars or notes" if all(p.starred or p.note.strip() for p in kept)
+                else "work (stars, notes, read marks, tags or highlights)")
+        click.echo(f"Kept {len(result.kept)} that carry your {what}: {keys}{more}.")
 
 
 # A query may start with a minus (`-is:starred`, `-title:survey`): words click does not know
@@ -157,9 +173,13 @@ def _undo(library: Library) -> None:
 @click.argument("query", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of papers.")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--sort", "order", type=click.Choice(list(SORT_KEYS)), default="relevance",
+              show_default=True, help="Order: rating (mean), spread, weighted (by confidence)…")
 @click.pass_context
 @handles_errors
-def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int) -> None:
+def search(
+    ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int, order: str
+) -> None:
     """Search the library (same syntax as in the reader). Exits with status 1 when nothing
     matches, as grep does."""
     library = open_library(ctx)
@@ -167,7 +187,12 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update)
-        outcome = library.search(text, mend=False)
+        parsed = parse_query(text)
+        if parsed.reviews or parsed.not_reviews:
+            bar.close()
+            bar = LazyProgress("Indexing review text")
+            library.sync_reviews(bar.update)
+        outcome = library.search(text, order=order, mend=False)
     except IndexDamaged as exc:
         bar.close()
         click.echo(
@@ -175,7 +200,7 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
         )
         bar = LazyProgress("Rebuilding the index")
         library.mend_index(bar.update)
-        outcome = library.search(text)
+        outcome = library.search(text, order=order)
     finally:
         bar.close()
     if outcome.notice:
@@ -183,8 +208,9 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     papers = library.papers(outcome.ids[:limit])
     scores = dict(zip(outcome.ids, outcome.scores, strict=False))
     if as_json:
-        click.echo(json.dumps([paper_json(p, scores.get(p.id)) for p in papers], indent=2,
-                              ensure_ascii=False))
+        signals = library.signals(p.id for p in papers)
+        rows = [paper_json(p, scores.get(p.id), signals.get(p.id)) for p in papers]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
     elif not papers:
         click.echo("No papers match.", err=True)
     if not papers:
@@ -286,6 +312,7 @@ def note(
     if history or show is not None or restore is not None:
         _note_history(library, paper, show, restore)
         return
+    library.store.refuse_writes()  # before the editor opens, not after the words are typed
     start = library.note(paper.id)
     if text is None:
         if append:

@@ -21,6 +21,8 @@ from reader.library import (
     BackupError,
     configured_routes,
     is_damaged,
+    lost_advice,
+    lost_database,
     restore_damaged,
 )
 from reader.locations import LibraryPaths
@@ -95,6 +97,14 @@ def restore(ctx: click.Context, source: Path, yes: bool) -> None:
 @handles_errors
 def doctor(ctx: click.Context) -> None:
     """Check the database and the search index; rebuild the index if it needs it."""
+    root = library_root()
+    lost = lost_database(LibraryPaths(root).database)
+    if lost is not None:
+        # Nothing is opened: opening would make a new, empty library of it.
+        click.echo(f"database: DAMAGED: {lost}")
+        click.echo(lost_advice(root))
+        click.echo("search index: not checked (the database comes first)")
+        ctx.exit(1)
     report = open_library(ctx).doctor()
     for line in report:
         click.echo(line)

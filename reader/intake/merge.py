@@ -21,8 +21,10 @@ from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Known, Matcher, title_key
 from reader.intake.prepare import Prepared, prepare
+from reader.intake.signals import SignalsIntake
 from reader.models import ImportSummary, PaperRecord
 from reader.record import family_key, is_anonymous
+from reader.signals import Reply
 from reader.store.import_rows import ImportRows, checkpoints_put_off, dumps
 from reader.text.identifiers import normalize_doi
 from reader.text.render import title_words
@@ -62,8 +64,13 @@ def import_records(
     dry_run: bool = False,
     batch: int | None = None,
     renderings: Renderings | None = None,
+    orphans: Sequence[Reply] = (),
 ) -> ImportSummary:
     """Add new records and merge known ones, in one transaction; see ImportSummary.
+
+    The records' replies and signals are written with them (:mod:`reader.intake.signals`);
+    ``orphans``, replies whose paper was not in the file (a list that fills while the
+    records are read), are kept once they are all read, for when their papers come.
 
     With ``batch``, in one transaction per ``batch`` records instead, so that a reader
     shows the papers of a long list as each batch commits; every batch is a generation of
@@ -87,11 +94,16 @@ def import_records(
                     rows.next_batch()
                     job.run(itertools.chain((first,), itertools.islice(remaining, batch - 1)),
                             progress)
+            if orphans:
+                with store.transaction():
+                    job.signals.orphans(orphans)
         return summary
     try:
         with store.transaction():
             rows = ImportRows(store, source, fmt, sha256)
-            _Import(rows, summary, fmt, problems, renderings).run(records, progress)
+            job = _Import(rows, summary, fmt, problems, renderings)
+            job.run(records, progress)
+            job.signals.orphans(orphans)
             if dry_run:
                 raise _DryRun
     except _DryRun:
@@ -129,6 +141,8 @@ class _Import:
         #: says (not the record: a long list is not held whole): entries of one file are
         #: one paper only when they share an identifier or say the same.
         self.met: dict[int, int] = {}
+        #: The records' replies and signals, written beside their papers.
+        self.signals = SignalsIntake(rows.conn, rows.import_id, rows.stamp, summary)
 
     def _known(self) -> Iterator[Known]:
         for row in self.rows.known():
@@ -195,7 +209,9 @@ class _Import:
         if paper_id is None:
             paper_id = self._insert(prepared)
             self.met.setdefault(paper_id, prepared.fingerprint)
+            self.signals.paper(paper_id, record, new=True)
             return
+        self.signals.paper(paper_id, record)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
         action = self._merge(paper_id, record, doi, arxiv_id, key)
@@ -291,6 +307,13 @@ class _Import:
         updates: dict[str, Any] = {}
         done: set[str] = set()
         echo = self._echo(current)
+        # A record dated before the text the paper has is an older version of it: its
+        # title and abstract do not go back over newer ones.
+        older = bool(
+            record.modified and current["text_modified"]
+            and record.modified < current["text_modified"]
+        )
+        replaced: list[str] = []
         if record.title and not record.title_derived:
             # The echo is asked last: making it is the costly part.
             if current["title_derived"] and not (echo and echo.title == record.title):
@@ -301,18 +324,29 @@ class _Import:
                 and _norm(current["title"]) != _norm(record.title)
                 and not (echo and echo.title == record.title)
             ):
-                updates["title"] = record.title
-                done.add("retitled")
+                if older:
+                    self.summary.older_titles += 1
+                else:
+                    updates["title"] = record.title
+                    replaced.append("title")
+                    done.add("retitled")
         if (
             record.abstract
             and key
             and key != current["abstract_key"]
             and not (echo and echo.abstract == record.abstract)
+            and self.matcher.by_key.get(key, paper_id) == paper_id
         ):
-            if self.matcher.by_key.get(key, paper_id) == paper_id:
+            if older:
+                self.summary.older_abstracts += 1
+            else:
                 updates.update(abstract=record.abstract, abstract_key=key)
                 self.matcher.by_key[key] = paper_id
+                replaced.append("abstract")
                 done.add("revised")
+        if replaced:
+            self._keep_replaced(paper_id, record, current, replaced)
+            updates["text_modified"] = record.modified
         if record.authors and current["authors"] in ("[]", "", None):
             updates["authors"] = json.dumps(record.authors, ensure_ascii=False)
         if record.keywords and current["keywords"] in ("[]", "", None):
@@ -344,6 +378,17 @@ class _Import:
         self.rows.update_paper(paper_id, updates)
         return next(action for action in ACTIONS if action in done)
 
+    def _keep_replaced(
+        self, paper_id: int, record: PaperRecord, current: dict[str, Any], fields: list[str]
+    ) -> None:
+        """Keep the title and abstract the record replaces as revisions (the user can put
+        them back), and count those no date said were older."""
+        undated = not (record.modified and current["text_modified"])
+        for name in fields:
+            if current[name]:
+                self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
+                if undated:
+                    self.summary.revisions_kept += 1
 
     def _add_aliases(
         self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False

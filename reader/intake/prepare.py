@@ -102,6 +102,7 @@ def fingerprint(record: PaperRecord) -> int:
         _scalars(record),
         *(tuple(getattr(record, name)) for name in _LISTS),
         *(_written(getattr(record, name)) for name in _DICTS),
+        tuple((reply.id, reply.modified) for reply in record.replies),
     ))
 
 
@@ -115,5 +116,6 @@ def _written(value: dict[str, Any]) -> str:
 _LISTS = ("authors", "keywords", "aliases", "tags")
 _DICTS = ("csl", "extra")
 _scalars = attrgetter(*(
-    name for name in PaperRecord.__slots__ if name not in (*_LISTS, *_DICTS, "source")
+    name for name in PaperRecord.__slots__
+    if name not in (*_LISTS, *_DICTS, "source", "replies")
 ))

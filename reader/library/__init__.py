@@ -31,11 +31,14 @@ from reader.library.core import (
     restore_damaged,
 )
 from reader.library.door import translated
+from reader.library.signals import Discussion, Posting, ViewSignals
+from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
-from reader.store.backup import BackupError, is_damaged
+from reader.store.backup import BackupError, is_damaged, lost_database
+from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
-from reader.store.drafts import draft_dirs, write_draft
+from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
 from reader.store.highlights import display_text, placed, sentences, words
 from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
@@ -46,6 +49,7 @@ from reader.store.notes import (
     describe_writer,
     window_writer,
 )
+from reader.store.revisions import TextRevision
 from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
@@ -54,7 +58,15 @@ if TYPE_CHECKING:
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
     from reader.search.highlight import highlight_spans
-    from reader.sources.remote import FetchError
+    from reader.sources.remote import FetchError, classify
+    from reader.sources.remote.openreview_login import find_credentials
+    from reader.sources.remote.openreview_notes import (
+        NotesFetcher,
+        Outcome,
+        Plan,
+        forums_plan,
+        venue_plan,
+    )
 
 #: Names bound on first use: name → (module, attribute).
 _LAZY = {
@@ -64,6 +76,14 @@ _LAZY = {
     "export_notes": ("reader.cite.export", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
     "FetchError": ("reader.sources.remote", "FetchError"),
+    "classify": ("reader.sources.remote", "classify"),
+    # `reader fetch openreview`: a venue or forums with their replies, into a file.
+    "NotesFetcher": ("reader.sources.remote.openreview_notes", "NotesFetcher"),
+    "forums_plan": ("reader.sources.remote.openreview_notes", "forums_plan"),
+    "venue_plan": ("reader.sources.remote.openreview_notes", "venue_plan"),
+    "find_credentials": ("reader.sources.remote.openreview_login", "find_credentials"),
+    "Outcome": ("reader.sources.remote.openreview_notes", "Outcome"),
+    "Plan": ("reader.sources.remote.openreview_notes", "Plan"),
     "highlight_spans": ("reader.search.highlight", "highlight_spans"),
 }
 
@@ -81,12 +101,18 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
-    "BackupError", "ChangeWatch", "CitationError", "DoctorReport", "FetchError",
+    "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
-    "NoteVersion", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "check", "configured_routes", "copy_text", "damaged_advice", "describe_writer",
-    "display_text", "draft_dirs", "export", "export_notes", "format_for_path",
-    "highlight_spans", "in_tmux", "is_damaged", "library_state", "normalize_tag",
+    "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
+    "TextRevision", "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text",
+    "damaged_advice",
+    "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
+    "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
+    "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "translated", "window_writer", "words", "write_draft",
+    "restore_damaged", "sentences", "translated", "waiting_drafts", "window_writer", "words",
+    "write_draft",
 ]
+# What `reader fetch openreview` uses (bound on first use, above).
+__all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",
+            "venue_plan"]

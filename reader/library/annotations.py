@@ -1,42 +1,42 @@
 """The reader's own marks on papers: stars, notes and their versions, seen and read,
-tags, highlights, and metadata edits; each write also reaches the index."""
+tags, highlights, and metadata edits.
+
+Each write says what it changed (a :class:`~reader.library.changes.Change`) and the library
+decides what follows (:meth:`LibraryBase._changed`): a read or seen mark costs the index
+nothing; a star, a note, a tag, a highlight or an edited record re-indexes those papers.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from reader.library.base import LibraryBase
+from reader.library.changes import HIGHLIGHTS, METADATA, NOTE, READ, SEEN, STARRED, TAGS, Change
 from reader.store.database import PaperNotFound, StoreError
 from reader.store.highlights import display_text
 from reader.store.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
 from reader.text.tags import normalize_tag
 
-if TYPE_CHECKING:
-    pass
-
-from reader.library.base import LibraryBase
-
 
 class Annotations(LibraryBase):
     """The reader's own marks on papers (mixed into :class:`reader.library.core.Library`)."""
 
-    def set_starred(self, paper_id: int, starred: bool, sync: bool = True) -> None:
-        """Star or unstar a paper (stored at once), then re-index it."""
+    def set_starred(self, paper_id: int, starred: bool) -> Change:
+        """Star or unstar a paper (stored at once)."""
         with self.session() as store:
-            store.set_starred(paper_id, starred)
-        if sync:
-            self.sync_index()
+            generation = store.set_starred(paper_id, starred)
+        return self._changed(Change.of(paper_id, STARRED, generation=generation))
 
     def save_note(
-        self, paper_id: int, body: str, sync: bool = True, *, base: int | None = HEAD,
-        writer: str = CLI, kind: str = "save",
+        self, paper_id: int, body: str, *, base: int | None = HEAD, writer: str = CLI,
+        kind: str = "save",
     ) -> NoteSaved:
         """Store a paper's note as a new version written from version ``base`` (merged with
-        what another writer stored since), then re-index it."""
+        what another writer stored since)."""
         with self.session() as store:
             saved = store.save_note(paper_id, body, base, writer, kind)
-        if sync:
-            self.sync_index()
+            generation = store.generation()
+        self._changed(Change.of(paper_id, NOTE, generation=generation))
         return saved
 
     def note(self, paper_id: int) -> NoteState:
@@ -50,44 +50,49 @@ class Annotations(LibraryBase):
             return store.note_versions(paper_id)
 
     def mark_seen(self, paper_ids: Sequence[int]) -> int:
-        """Record that papers were shown (nothing to re-index)."""
+        """Record that papers were shown; returns how many were seen for the first time. A
+        read-only library keeps no such record, and there is nothing to tell about it."""
+        if self.read_only is not None:
+            return 0
         with self.session() as store:
-            return store.mark_seen(paper_ids)
+            count = store.mark_seen(paper_ids)
+        self._changed(Change(frozenset(paper_ids), frozenset({SEEN})))
+        return count
 
-    def set_read(self, paper_id: int, read: bool) -> None:
-        """Mark a paper read or unread (nothing to re-index)."""
+    def set_read(self, paper_id: int, read: bool) -> Change:
+        """Mark a paper read (and so seen) or unread."""
         with self.session() as store:
             store.set_read(paper_id, read)
+        return self._changed(Change.of(paper_id, READ, SEEN))
 
-    def set_tags(self, paper_id: int, tags: Sequence[str], sync: bool = True) -> None:
-        """Give a paper exactly these tags (normalised here), then re-index it."""
+    def set_tags(self, paper_id: int, tags: Sequence[str]) -> Change:
+        """Give a paper exactly these tags (normalised here)."""
         with self.session() as store:
-            store.set_tags(paper_id, [t for t in (normalize_tag(t) for t in tags) if t])
-        if sync:
-            self.sync_index()
+            generation = store.set_tags(
+                paper_id, [t for t in (normalize_tag(t) for t in tags) if t]
+            )
+        return self._changed(Change.of(paper_id, TAGS, generation=generation))
 
-    def rename_tag(self, old: str, new: str, sync: bool = True) -> int:
+    def rename_tag(self, old: str, new: str) -> int:
         """Rename a tag on every paper; returns how many papers carried it."""
         target = normalize_tag(new)
         if not target:
             raise StoreError(f"{new!r} is not a usable tag")
         with self.session() as store:
             count = store.rename_tag(normalize_tag(old), target)
-        if sync:
-            self.sync_index()
+            generation = store.generation()
+        self._changed(Change.of(None, TAGS, generation=generation))
         return count
 
-    def delete_tag(self, tag: str, sync: bool = True) -> int:
+    def delete_tag(self, tag: str) -> int:
         """Remove a tag from every paper; returns how many carried it."""
         with self.session() as store:
             count = store.delete_tag(normalize_tag(tag))
-        if sync:
-            self.sync_index()
+            generation = store.generation()
+        self._changed(Change.of(None, TAGS, generation=generation))
         return count
 
-    def add_highlight(
-        self, paper_id: int, start: int, end: int, note: str = "", sync: bool = True
-    ) -> int:
+    def add_highlight(self, paper_id: int, start: int, end: int, note: str = "") -> int:
         """Highlight characters ``start``–``end`` of the abstract as shown; the quote is
         taken from the stored abstract, so offsets and quote always agree."""
         with self.session() as store:
@@ -98,27 +103,26 @@ class Annotations(LibraryBase):
             if not 0 <= start < end <= len(text) or not text[start:end].strip():
                 raise StoreError("nothing to highlight there")
             highlight_id = store.add_highlight(paper_id, start, end, text[start:end], note)
-        if sync:
-            self.sync_index()
+            generation = store.generation()
+        self._changed(Change.of(paper_id, HIGHLIGHTS, generation=generation))
         return highlight_id
 
-    def set_highlight_note(self, highlight_id: int, note: str, sync: bool = True) -> None:
+    def set_highlight_note(self, highlight_id: int, note: str) -> Change:
         """Change a highlight's note."""
         with self.session() as store:
             store.set_highlight_note(highlight_id, note)
-        if sync:
-            self.sync_index()
+            generation = store.generation()
+        return self._changed(Change.of(None, HIGHLIGHTS, generation=generation))
 
-    def delete_highlight(self, highlight_id: int, sync: bool = True) -> None:
+    def delete_highlight(self, highlight_id: int) -> Change:
         """Remove a highlight."""
         with self.session() as store:
             store.delete_highlight(highlight_id)
-        if sync:
-            self.sync_index()
+            generation = store.generation()
+        return self._changed(Change.of(None, HIGHLIGHTS, generation=generation))
 
-    def update_metadata(self, paper_id: int, values: dict[str, object], sync: bool = True) -> None:
-        """Store checked metadata edits (see reader.store.metadata.check), then re-index."""
+    def update_metadata(self, paper_id: int, values: dict[str, object]) -> Change:
+        """Store checked metadata edits (see reader.store.metadata.check)."""
         with self.session() as store:
-            store.update_metadata(paper_id, values)
-        if sync:
-            self.sync_index()
+            generation = store.update_metadata(paper_id, values)
+        return self._changed(Change.of(paper_id, METADATA, generation=generation))

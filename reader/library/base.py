@@ -12,11 +12,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reader.library.changes import Change
 from reader.locations import LibraryPaths
+from reader.store.base import read_only_reason
 from reader.store.database import Store
 
 if TYPE_CHECKING:
     from reader.search.index import SearchIndex
+    from reader.search.query import ParsedQuery
 
 
 Progress = Callable[[int, int], None]
@@ -31,9 +34,18 @@ class LibraryBase:
         def rebuild_index(self, progress: Progress | None = None) -> int: ...
         def sync_index(self, progress: Progress | None = None) -> int: ...
         def mend_index(self, progress: Progress | None = None) -> int: ...
+        def _index_now(self) -> bool: ...
+        def sync_reviews(self, progress: Progress | None = None) -> int: ...
+        def search_reviews(
+            self, parsed: ParsedQuery
+        ) -> tuple[list[int], set[int], str | None]: ...
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, read_only: str | None = None) -> None:
+        """Open the library in ``root`` (made when new); read-only when ``read_only``
+        says why, or when it cannot be written to (:func:`read_only_reason`)."""
         self.paths = LibraryPaths(root).ensure()
+        #: Why the library can only be read, or None.
+        self.read_only = read_only or read_only_reason(self.paths.database)
         self._local = threading.local()
         self._stores: list[Store] = []
         self._stores_lock = threading.Lock()
@@ -43,6 +55,10 @@ class LibraryBase:
         # Connections for short-lived worker threads, lent one thread at a time.
         self._pool: queue.LifoQueue[Store] = queue.LifoQueue()
         self._sync_lock = threading.Lock()
+        # The generations this library's own writes reached (see written_here).
+        self._written: set[int] = set()
+        self._written_lock = threading.Lock()
+        self._index_owed = False
         self.store  # noqa: B018 - open (and migrate) now, so errors surface at start
 
     @cached_property
@@ -60,8 +76,33 @@ class LibraryBase:
             return None
         return self.index.partial()
 
+    def _changed(self, change: Change) -> Change:
+        """What follows a write, decided here and not by its caller: the index re-reads
+        the papers when it holds what changed, at once unless another writer holds it (it
+        then catches up with its next sync); marks it does not hold cost it nothing."""
+        if change.generation is not None:
+            with self._written_lock:
+                self._written.add(change.generation)
+        if change.indexed and not self._index_now():
+            self._index_owed = True
+        return change
+
+    @property
+    def index_owed(self) -> bool:
+        """Whether a write found the index busy (another thread or process writing it) and
+        left it behind the database, for the next sync to catch up."""
+        return self._index_owed
+
+    def written_here(self, since: int, until: int) -> bool:
+        """Whether every change of generation after ``since`` up to ``until`` was written
+        through this library (this window), none by another process."""
+        with self._written_lock:
+            if until - since > len(self._written):
+                return False
+            return all(g in self._written for g in range(since + 1, until + 1))
+
     def _open_store(self) -> Store:
-        store = Store(self.paths.database)
+        store = Store(self.paths.database, self.read_only)
         with self._stores_lock:
             self._stores.append(store)
         return store

@@ -107,13 +107,15 @@ def failure(exc: BaseException, root: Path) -> tuple[str, str]:
     (a damaged database with the backup to restore; a full disk as such). What the library
     raises is a ReaderError already; what came from beside it is translated here."""
     from reader.errors import DATABASE, Damaged, IndexBusy, IndexDamaged, ReaderError, translate
-    from reader.library import ImportFormatError, StoreError, damaged_advice
+    from reader.library import DatabaseLost, ImportFormatError, StoreError, damaged_advice
 
     if isinstance(exc, BadPaths):
         return "bad-input", str(exc)
     error = exc if isinstance(exc, ReaderError) else translate(exc)
     if error is None:
         return "unexpected", f"{type(exc).__name__}: {exc}"
+    if isinstance(error, DatabaseLost):
+        return "library", str(error)  # its message says what was lost and the way back
     if isinstance(error, Damaged) and not isinstance(error, IndexDamaged):
         if isinstance(error, StoreError):  # found as the database opened
             return "damaged", f"{error}; {damaged_advice(root)}"
@@ -159,6 +161,8 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
         library.sync_index(report.progress("indexing"), waiting=lambda: None)
         library.checkpoint()
         report.send("indexed")
+        # Review text once the abstracts are searchable: never before them.
+        library.sync_reviews()
     finally:
         library.close()
 

@@ -47,6 +47,7 @@ class Imports(LibraryBase):
         from reader.intake.merge import import_records
         from reader.library.read_ahead import read_ahead
 
+        self.store.refuse_writes()
         parsed = [stream_file(Path(f), fmt) for f in files]
         if strict:
             parsed = [replace(item, records=iter(list(item.records))) for item in parsed]
@@ -85,6 +86,7 @@ class Imports(LibraryBase):
                         dry_run=dry_run,
                         batch=batch,
                         renderings=renderings,
+                        orphans=item.orphans,
                     )
                 part.warnings = item.warnings
                 if previous is not None:
@@ -98,6 +100,8 @@ class Imports(LibraryBase):
             renderings.close()
         if sync and not dry_run:
             self.sync_index()
+            # After the abstracts: review text never delays them.
+            self.sync_reviews()
         return summary
 
     def checkpoint(self) -> None:
@@ -134,7 +138,7 @@ class Imports(LibraryBase):
     def import_sample_if_empty(self) -> ImportSummary | None:
         """Load the bundled ICLR 2026 sample into an empty library."""
         with self.session() as store:
-            if store.count():
+            if store.count() or self.read_only is not None:
                 return None
         return self.import_files(sample_files(), "seed")
 

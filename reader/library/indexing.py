@@ -53,6 +53,7 @@ class Indexing(LibraryBase):
         self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None
     ) -> int:
         """Index every paper from scratch (IndexStopped once ``stopped()`` is true)."""
+        self.store.refuse_writes()
         with self._sync_lock, self.session() as store:
             total = store.count()
             generation = store.generation()
@@ -90,7 +91,11 @@ class Indexing(LibraryBase):
 
         Once ``stopped()`` is true (the process is quitting) the sync ends at its next safe
         point: what it indexed so far is kept, the index stays behind the database (stale),
-        and the next sync, in this process or another, indexes the rest."""
+        and the next sync, in this process or another, indexes the rest.
+
+        A read-only library's index is searched as it is: nothing is written to it."""
+        if self.read_only is not None:
+            return 0
         count = 0
         while True:
             if waiting is not None and self.index.partial() is not None:
@@ -106,7 +111,17 @@ class Indexing(LibraryBase):
             waiting()
             time.sleep(_BUSY_PAUSE)  # another process holds the index: look again soon
 
-    def _sync_once(self, progress: Progress | None, stopped: Callable[[], bool] | None) -> int:
+    def _index_now(self) -> bool:
+        """Catch the index up on a write just made, waiting for no one: when another
+        thread or process is writing the index, it is left behind the database (its
+        generation says so) for the next sync. Returns whether it was caught up."""
+        return self._sync_once(None, None, wait=False) >= 0 and self.index_state() == "ok"
+
+    def _sync_once(
+        self, progress: Progress | None, stopped: Callable[[], bool] | None, *,
+        wait: bool = True,
+    ) -> int:
+        """Papers indexed (-1 when ``wait`` is off and another thread holds the index)."""
         if self.index.partial() is not None or self.index.written_elsewhere():
             # Another process is building or catching up the index, and will bring it up
             # to date; a search meanwhile runs over what it has published.
@@ -119,7 +134,26 @@ class Indexing(LibraryBase):
                 return 0  # another process took the index in the meantime, or we quit
         if state is IndexState.BUILDING:
             return 0  # another process is building it, and will bring it up to date
-        with self._sync_lock, self.session() as store:
+        if not self._sync_lock.acquire(blocking=wait):
+            return -1
+        try:
+            indexed = self._catch_up(progress, stopped)
+        finally:
+            self._sync_lock.release()
+        if indexed is not None:
+            return indexed
+        # The index could not take the changes: a damaged file. It is derived, so it is
+        # rebuilt from the database (outside the lock, which the rebuild takes itself).
+        return self.mend_index(progress, stopped)
+
+    def _catch_up(
+        self, progress: Progress | None, stopped: Callable[[], bool] | None
+    ) -> int | None:
+        """Index what changed since the index's generation (under the sync lock); None
+        when the index could not take it (damaged)."""
+        with self.session() as store:
+            # Whatever a write left behind is caught up now (or the index is rebuilt).
+            self._index_owed = False
             if store.generation() <= self.index.generation:
                 return 0
             total = 0
@@ -149,10 +183,7 @@ class Indexing(LibraryBase):
                 # so) and the next sync, here or in the other process, catches it up.
                 return 0
             except Exception:  # noqa: BLE001 - a segment that cannot be read or updated
-                pass
-        # The index could not take the changes: a damaged file. It is derived, so it is
-        # rebuilt from the database (outside the lock, which the rebuild takes itself).
-        return self.mend_index(progress, stopped)
+                return None
 
     def _parts(self, ids: list[int], since: int, until: int) -> list[PaperSource]:
         """Sources of the papers changed after ``since`` (up to ``until``) among ``ids``,

@@ -88,11 +88,11 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
         while True:
             try:
                 if receiving.poll():
-                    kind, payload, problems = receiving.recv()
+                    kind, payload, problems, orphans = receiving.recv()
                 else:
                     waiting.value = 1
                     try:
-                        kind, payload, problems = receiving.recv()
+                        kind, payload, problems, orphans = receiving.recv()
                     finally:
                         waiting.value = 0
             except EOFError:
@@ -100,6 +100,7 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
                     f"{item.path}: the process reading the file stopped before its end"
                 ) from None
             item.problems.extend(problems)
+            item.orphans.extend(orphans)
             if kind == "error":
                 raise ImportFormatError(f"{item.path}: {payload}")
             ready, unprepared = payload
@@ -136,13 +137,17 @@ def _parse(item: StreamedFile, out: Connection, waiting: Any) -> None:
     # Ctrl-C reaches the whole process group: the parent stops the import, and this child
     # with it, with one message instead of a second traceback from here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sent = 0
+    sent = sent_orphans = 0
 
     def send(kind: str, payload: Any) -> None:
-        nonlocal sent
+        # With each chunk, the bad records and the replies without their paper met since
+        # the last one.
+        nonlocal sent, sent_orphans
         problems = item.problems[sent:]
         sent += len(problems)
-        out.send((kind, payload, problems))
+        orphans = item.orphans[sent_orphans:]
+        sent_orphans += len(orphans)
+        out.send((kind, payload, problems, orphans))
 
     try:
         chunk: list[PaperRecord] = []

@@ -6,18 +6,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from reader.errors import IndexDamaged
-from reader.models import IndexProgress, Paper
-from reader.search.query import INDEX_FLAGS, Filter, ParsedQuery, filter_help, parse_query
-from reader.store.database import Store
-from reader.text.render import plain_line, to_plain
-
-if TYPE_CHECKING:
-    pass
-
 from reader.library.base import LibraryBase
+from reader.models import IndexProgress, Paper
+from reader.search.query import (
+    INDEX_FLAGS,
+    NUMBER_FILTERS,
+    SIGNAL_FLAGS,
+    Filter,
+    ParsedQuery,
+    parse_query,
+)
+from reader.store import signal_queries
+from reader.store.database import Store
+from reader.text.identifiers import normalize_arxiv_id, normalize_doi, openreview_id
+from reader.text.render import plain_line, to_plain
 
 #: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
 PROFILE_SIZE = 200
@@ -40,6 +44,8 @@ class SearchOutcome:
     #: False when ``ids`` are only the best matches, asked for with ``first``: the rest,
     #: and so the count, are not known yet.
     complete: bool = True
+    #: The query as parsed (once, for the search), for whoever asks what it selects on.
+    parsed: ParsedQuery | None = None
     #: How much of the library the index held when it answered, while it is behind (a
     #: build or an import under way); None when it held every paper.
     partial: IndexProgress | None = None
@@ -63,12 +69,58 @@ def _filtered(
 ) -> tuple[list[int], list[float]]:
     """Keep the ids (and their scores, when given) that pass every filter."""
     for f in filters:
-        flagged = store.tagged_ids(f.value) if f.flag == "tag" else store.flagged_ids(f.flag)
+        flagged = _selected(store, f)
         keep = [(i in flagged) != f.negated for i in ids]
         ids = [i for i, k in zip(ids, keep, strict=True) if k]
         if scores:
             scores = [x for x, k in zip(scores, keep, strict=True) if k]
     return ids, scores
+
+
+def _kept(
+    ids: list[int], scores: list[float], keep: Callable[[int], bool]
+) -> tuple[list[int], list[float]]:
+    """The ids that ``keep`` keeps, with their scores (when given)."""
+    chosen = [keep(i) for i in ids]
+    kept_scores = [x for x, k in zip(scores, chosen, strict=True) if k] if scores else scores
+    return [i for i, k in zip(ids, chosen, strict=True) if k], kept_scores
+
+
+def _selected(store: Store, f: Filter) -> set[int]:
+    """The papers a filter selects, before its negation: marks from the papers, conference
+    signals (``rating:>=6``, ``decision:oral``, ``has:reviews`` …) from paper_signals."""
+    if f.flag == "tag":
+        return store.tagged_ids(f.value)
+    if f.flag in NUMBER_FILTERS and f.bounds is not None:
+        b = f.bounds
+        return signal_queries.number_ids(
+            store.conn, f.flag, b.low, b.high, low_open=b.low_open, high_open=b.high_open
+        )
+    if f.flag == "decision":
+        return signal_queries.decision_ids(store.conn, f.value.split("|"))
+    if f.flag in SIGNAL_FLAGS:
+        return signal_queries.flag_ids(store.conn, f.flag)
+    return store.flagged_ids(f.flag)
+
+
+def _by_identifier(store: Store, ref: str) -> int | None:
+    """The paper whose DOI, arXiv id or OpenReview id ``ref`` is (in any of the spellings
+    the importers read), or None. A reference with a space is a query, not an identifier."""
+    if not ref or any(c.isspace() for c in ref):
+        return None
+    candidates = (
+        ("doi", normalize_doi(ref)),
+        ("arxiv_id", normalize_arxiv_id(ref)),
+        ("openreview_id", openreview_id(ref)),
+    )
+    for column, value in candidates:
+        if value:
+            row = store.conn.execute(
+                f"SELECT id FROM papers WHERE {column} = ?", (value,)
+            ).fetchone()
+            if row is not None:
+                return int(row[0])
+    return None
 
 
 class Searching(LibraryBase):
@@ -84,6 +136,7 @@ class Searching(LibraryBase):
         first: int | None = None,
         cancelled: Callable[[], bool] | None = None,
         mend: bool = True,
+        parsed: ParsedQuery | None = None,
     ) -> SearchOutcome:
         """Papers matching ``query`` (the full query language), best first (or in
         ``order``, one of store.SORT_KEYS). When words of the query found nothing and
@@ -96,44 +149,57 @@ class Searching(LibraryBase):
 
         A damaged index is rebuilt from the database and the query run again, and the
         outcome says so; with ``mend`` off, IndexDamaged is raised for the caller to mend
-        it (the reader answers from the database meanwhile: see search_database)."""
+        it (the reader answers from the database meanwhile: see search_database).
+
+        ``parsed`` is ``query`` already parsed (by a caller that had to look at it first):
+        a query is parsed once."""
+        parsed = parsed if parsed is not None else parse_query(query)
         try:
-            return self._search(query, limit, order, suggest, first, cancelled)
+            outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
+            return replace(outcome, parsed=parsed)
         except IndexDamaged as exc:
             if not mend:
                 raise
             rebuilt = self.mend_index()
-            outcome = self._search(query, limit, order, suggest, first, cancelled)
-            return replace(outcome, notice=(
+            outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
+            return replace(outcome, parsed=parsed, notice=(
                 f"The search index was damaged ({exc}); rebuilt it from the database "
                 f"({rebuilt:,} papers)"
             ))
 
-    def search_database(self, query: str, notice: str) -> SearchOutcome:
+    def search_database(
+        self, query: str, notice: str, parsed: ParsedQuery | None = None
+    ) -> SearchOutcome:
         """The papers whose title, abstract or note contain every word of ``query`` (its
         filters applied), in browsing order: the answer while the index cannot give one."""
-        parsed = parse_query(query)
+        parsed = parsed if parsed is not None else parse_query(query)
         words = [w.lower() for w in _WORD.findall(parsed.text)
                  if w not in ("AND", "OR", "NOT")]
         with self.session() as store:
             ids = store.plain_match(words)
             ids, _ = _filtered(store, ids, [], parsed.filters)
-        return SearchOutcome(query, ids, notice=notice)
+        return SearchOutcome(query, ids, notice=notice, parsed=parsed)
 
     def _search(
-        self, query: str, limit: int | None, order: str, suggest: bool,
+        self, query: str, parsed: ParsedQuery, limit: int | None, order: str, suggest: bool,
         first: int | None, cancelled: Callable[[], bool] | None,
     ) -> SearchOutcome:
-        parsed = parse_query(query)
-        notice = None
-        if parsed.unknown:
-            notice = f"Ignored unknown filter {', '.join(parsed.unknown)} (known: {filter_help()})"
-        elif parsed.or_ignored:
-            notice = "Filters only narrow a search: OR beside a filter was ignored"
-        elif parsed.filter_in_group:
-            notice = "A filter in a group with OR or NOT narrowed the whole search"
+        notice = parsed.notice()
+        reviewed: list[int] | None = None
+        unwanted: set[int] = set()
+        if parsed.reviews or parsed.not_reviews:
+            found, unwanted, said = self.search_reviews(parsed)
+            reviewed = found if parsed.reviews else None
+            notice = notice or said
         if parsed.like:
             outcome = self._search_like(query, parsed, notice)
+        elif not parsed.text and reviewed is not None:
+            # Review words alone: ranked by how well the reviews match.
+            with self.session() as store:
+                existing = set(store.all_ids())
+                ids, _ = _filtered(store, [i for i in reviewed if i in existing], [],
+                                   parsed.filters)
+            outcome = SearchOutcome(query, ids, notice=notice, parsed=parsed)
         elif not parsed.text:
             # Browsing, or filters alone: the database answers, in browsing order.
             with self.session() as store:
@@ -142,7 +208,7 @@ class Searching(LibraryBase):
         else:
             in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
             in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
-            sorted_later = order != "relevance"
+            sorted_later = order != "relevance" or reviewed is not None or bool(unwanted)
             # The index ranks the query alone: it may stop at the first matches.
             quick = first is not None and not in_db and not sorted_later
             top: int | None = None if in_db or sorted_later else limit
@@ -152,6 +218,8 @@ class Searching(LibraryBase):
                 ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled
             )
             ids, scores = hits.ids, hits.scores
+            if reviewed is not None:
+                ids, scores = _kept(ids, scores, set(reviewed).__contains__)
             if in_db:
                 with self.session() as store:
                     ids, scores = _filtered(store, ids, scores, in_db)
@@ -161,6 +229,9 @@ class Searching(LibraryBase):
             outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete)
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query))
+        if unwanted:
+            ids, scores = _kept(outcome.ids, outcome.scores, lambda i: i not in unwanted)
+            outcome = replace(outcome, ids=ids, scores=scores)
         if parsed.text or parsed.like:
             building = self._searchable_of_all()
             if building is not None:
@@ -275,7 +346,9 @@ class Searching(LibraryBase):
         return shared_terms(f"{paper.title}\n{to_plain(paper.abstract)}", list(outcome.key_terms))
 
     def resolve(self, ref: str) -> Resolution:
-        """The paper named by an id, a citation key, or an unambiguous query."""
+        """The paper named by an id, a citation key, an OpenReview id (``hcuEdq6eKD``, or
+        its forum URL), an arXiv id (``2401.01234``, ``arXiv:2401.01234v2``, its URL), a
+        DOI (``10.1145/…``, ``doi:…``, its URL), or an unambiguous query."""
         ref = ref.strip()
         if ref.isdigit():
             paper = self.store.paper(int(ref))
@@ -284,6 +357,9 @@ class Searching(LibraryBase):
         key_id = self.store.id_for_key(ref)
         if key_id is not None:
             return Resolution(self.store.paper(key_id))
+        named = _by_identifier(self.store, ref)
+        if named is not None:
+            return Resolution(self.store.paper(named))
         found = self.search(ref)
         papers = self.store.papers(found.ids[:10])
         if len(found.ids) == 1:

@@ -3,6 +3,7 @@ database and the index and says what to do about damage."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
     pass
 
 from reader.library.base import LibraryBase
+
+# How the doctor starts the finding of an index that disagrees with the database.
+_DISAGREES = "disagrees with the database: "
 
 
 class DoctorReport(list[str]):
@@ -44,6 +48,18 @@ def damaged_advice(root: Path) -> str:
             "trying sqlite3's .recover)"
         )
     return f"restore the newest backup with: reader restore {backups[-1]}"
+
+
+def lost_advice(root: Path) -> str:
+    """What to do about a database lost beside what its library left: restore a backup;
+    with none, the files are left as they are, and starting anew is the user's choice."""
+    advice = damaged_advice(root)
+    if advice.startswith("no backup found"):
+        return (
+            "no backup found; nothing was written (to start a new library here, move "
+            f"{LibraryPaths(root).database.name} and the rest of {root} aside first)"
+        )
+    return advice
 
 
 def restore_damaged(root: Path, source: Path) -> Path:
@@ -129,6 +145,15 @@ class Upkeep(LibraryBase):
                 f"foreign keys: {len(orphans):,} rows of {', '.join(tables)} point at missing "
                 "rows (left as they are; nothing is deleted)"
             )
+        if self.read_only is not None:
+            why = self._index_problem(generation) if self.index.usable() else "missing"
+            report.append(
+                f"search index: {why or 'ok'}; not rebuilt, as the library is read-only "
+                f"({self.read_only})" if why else
+                f"search index: ok ({counts['papers']:,} documents, generation {generation}; "
+                "the library is read-only)"
+            )
+            return report
         building = self.index.partial()
         if building is not None or self.index.written_elsewhere():
             progress = f": {building[0]:,} of {building[1]:,} indexed" if building else ""
@@ -143,9 +168,35 @@ class Upkeep(LibraryBase):
                 f"search index: ok ({counts['papers']:,} documents, generation {generation})"
             )
             return report
+        ahead = self.index.usable() and self.index.generation > generation
+        evidence = ahead or why.startswith(_DISAGREES)
+        kept = self._keep_aside() if evidence else None
         rebuilt = self.mend_index()
-        report.append(f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)")
+        line = f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)"
+        if kept is not None:
+            line += f"; the index it replaced and the write-ahead log are kept in {kept}"
+        report.append(line)
+        if ahead:
+            # The index saw changes the database no longer holds: never explained away.
+            report.ok = False
+            report.append(damaged_advice(self.paths.root))
         return report
+
+    def _keep_aside(self) -> Path | None:
+        """Copy the index and the write-ahead log into a dated folder of the library before
+        a rebuild replaces what may be the only trace of lost changes; None when nothing
+        could be copied."""
+        folder = self.paths.root / "kept" / f"before-rebuild-{stamp()}"
+        try:
+            folder.mkdir(parents=True)
+            if self.paths.index.is_dir():
+                shutil.copytree(self.paths.index, folder / "index")
+            wal = self.paths.database.with_name(self.paths.database.name + "-wal")
+            if wal.is_file():
+                shutil.copy2(wal, folder / wal.name)
+        except OSError:
+            return None
+        return folder
 
     def _index_problem(self, generation: int) -> str | None:
         """What is wrong with the index against a database at ``generation``, if anything."""
@@ -159,15 +210,16 @@ class Upkeep(LibraryBase):
             return f"behind the database (generation {indexed} < {generation})"
         if indexed > generation:
             return (
-                f"ahead of the database (generation {indexed} > {generation}): built from "
-                "another copy"
+                f"AHEAD of the database (generation {indexed} > {generation}): the database "
+                "may have lost changes the index saw (a damaged or missing write-ahead log, "
+                "an older copy put in its place)"
             )
         in_index = self.index.ids()
         with self.session() as store:
             in_db = set(store.all_ids())
         if in_index != in_db:
             return (
-                f"{len(in_index - in_db):,} documents of papers no longer in the database, "
-                f"{len(in_db - in_index):,} papers missing"
+                f"{_DISAGREES}{len(in_index - in_db):,} documents of papers no longer in the "
+                f"database, {len(in_db - in_index):,} papers missing"
             )
         return None

@@ -44,6 +44,7 @@ def _build_part(
     first: int,
     known: dict[int, str],
     most: int,
+    to_document: Any = None,
 ) -> None:
     """Index one share of the papers (in a worker process) into segments of growing size,
     reporting each segment as it is written; progress and errors travel on the same queue.
@@ -64,8 +65,11 @@ def _build_part(
             count += 1
             if count % PROGRESS_EVERY == 0:
                 report.put(("progress", PROGRESS_EVERY))
-            doc = document(paper)
-            renderings.note(paper.abstract, str(doc["abstract"]))
+            if to_document is not None:  # an item other than a paper (see Writing.DOCUMENT)
+                doc = to_document(paper)
+            else:
+                doc = document(paper)
+                renderings.note(paper.abstract, str(doc["abstract"]))
             if known and known.get(paper.id) == doc["digest"]:
                 kept.append(paper.id)
                 continue
@@ -167,6 +171,7 @@ def build_in_processes(
     known: dict[int, str] | None = None,
     before_commit: Callable[[set[int]], None] | None = None,
     stopped: Callable[[], bool] | None = None,
+    to_document: Callable[[Any], dict[str, object]] | None = None,
 ) -> int:
     """Index each part (a picklable callable yielding papers) in a process of its own and
     commit their segments with ``writer``'s, which holds the index lock throughout.
@@ -176,6 +181,9 @@ def build_in_processes(
     ``published(n)`` is called with how many that is. Papers whose document is what the
     index holds (``known``: id → digest) are not indexed again; ``before_commit`` is given
     their ids, to delete the old versions of the others. Returns how many were indexed.
+
+    With ``to_document``, the parts yield items other than papers, each made a document
+    by it (a module-level function, handed to the workers).
 
     Once ``stopped()`` is true (looked at every message, and every STOP_LOOK seconds) the
     workers are ended and IndexStopped is raised: the segments published so far stay in
@@ -194,7 +202,7 @@ def build_in_processes(
         context.Process(
             target=_build_part,
             args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {},
-                  SEGMENT_POSTINGS),
+                  SEGMENT_POSTINGS, to_document),
             daemon=True,
         )
         for n, source in enumerate(parts)

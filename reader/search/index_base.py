@@ -11,9 +11,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from whoosh import index as whoosh_index
+from whoosh.fields import Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import LockError
 from whoosh.qparser import (
@@ -80,20 +81,28 @@ class IndexBase:
         def count(self) -> int: ...
         def forget(self) -> None: ...
 
+    #: The fields a query searches, and their boosts; the schema (an index of another kind
+    #: of document, such as reader.search.reviews, names its own).
+    FIELDS: ClassVar[tuple[str, ...]] = SEARCH_FIELDS
+    BOOSTS: ClassVar[dict[str, float]] = FIELD_BOOSTS
+
+    def _make_schema(self) -> Schema:
+        return make_schema()
+
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.schema = make_schema()
+        self.schema = self._make_schema()
         self._lock = threading.Lock()
         self._ix: whoosh_index.Index | None = None
         self._searcher: Searcher | None = None
         self._searcher_generation = -1
         #: (indexed, total) while this process builds the index in parts.
         self._building: tuple[int, int] | None = None
-        self._parser = Parser(self.schema)
+        self._parser = Parser(self.schema, self.FIELDS, self.BOOSTS)
         # Used when the query cannot be read: its words, all of which must match, as in a
         # query of plain words.
         self._plain_parser = MultifieldParser(
-            list(SEARCH_FIELDS), self.schema, fieldboosts=FIELD_BOOSTS
+            list(self.FIELDS), self.schema, fieldboosts=self.BOOSTS
         )
 
     def _read_meta(self) -> dict[str, Any]:

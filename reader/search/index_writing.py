@@ -25,6 +25,9 @@ from reader.search.schema import document
 # are read from disk as needed.
 #: A zero-argument callable yielding papers; picklable, so a worker process can call it.
 PaperSource = Callable[[], Iterable[Paper]]
+#: What makes an index document of an item other than a paper (a module-level function, so
+#: a worker process can be handed it); the item has an ``id``.
+ToDocument = Callable[[Any], dict[str, object]]
 
 
 #: A commit of a catch-up merges the index's segments of fewer documents than this (those
@@ -54,9 +57,15 @@ def merge_small(writer: Any, segments: list[Any]) -> list[Any]:
     return [s for s in segments if all(s is not c for c in chosen)]
 
 
-def _documents(papers: Iterable[Paper], renderings: Renderings) -> Iterator[dict[str, object]]:
-    """The papers' index documents, the renderings of their abstracts noted on the way."""
+def _documents(
+    papers: Iterable[Any], renderings: Renderings, to_document: ToDocument | None = None
+) -> Iterator[dict[str, object]]:
+    """The papers' index documents, the renderings of their abstracts noted on the way; or,
+    with ``to_document``, the documents it makes of the items given."""
     for paper in papers:
+        if to_document is not None:
+            yield to_document(paper)
+            continue
         doc = document(paper)
         renderings.note(paper.abstract, str(doc["abstract"]))
         yield doc
@@ -90,6 +99,11 @@ def _write_all(
 
 class Writing(IndexBase):
     """Builds and catch-ups (mixed into :class:`reader.search.index.SearchIndex`)."""
+
+    def _to_document(self) -> ToDocument | None:
+        """What makes the documents of an index of items other than papers (None: papers,
+        with reader.search.schema.document)."""
+        return None
 
     def rebuild(
         self,
@@ -129,7 +143,8 @@ class Writing(IndexBase):
         else:
             renderings = Renderings.in_index(self.path)
             count = _write_all(
-                writer, writer.add_document, _documents(papers, renderings), progress, stopped
+                writer, writer.add_document, _documents(papers, renderings, self._to_document()),
+                progress, stopped,
             )
             renderings.save()
             renderings.close()
@@ -156,6 +171,7 @@ class Writing(IndexBase):
                 writer, parts, progress,
                 functools.partial(self._published, generation, total), limitmb=_LIMIT_MB,
                 known=known, before_commit=before_commit, stopped=stopped,
+                to_document=self._to_document(),
             )
         except BaseException:
             # Other processes wait for a build this live process claims: a failed one must
@@ -235,7 +251,9 @@ class Writing(IndexBase):
             writer.cancel()
             raise
         try:
-            docs = self._changed_documents(writer, papers, Renderings.in_index(self.path))
+            docs = self._changed_documents(
+                writer, papers, Renderings.in_index(self.path), self._to_document()
+            )
         except BaseException:
             writer.cancel()
             raise
@@ -250,11 +268,12 @@ class Writing(IndexBase):
 
     @staticmethod
     def _changed_documents(
-        writer: Any, papers: list[Paper], renderings: Renderings
+        writer: Any, papers: list[Any], renderings: Renderings,
+        to_document: ToDocument | None = None,
     ) -> list[dict[str, object]]:
         """The documents of the papers whose searchable text differs from what the index
         holds for them (the renderings of their abstracts remembered)."""
-        docs = list(_documents(papers, renderings))
+        docs = list(_documents(papers, renderings, to_document))
         renderings.save()
         renderings.close()
         if not docs:

@@ -257,9 +257,15 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
     analyzer (stemmed or not), except prefixes and patterns, which are only lower-cased:
     Whoosh would stem them (`spars*` would become `spar*`)."""
 
-    def __init__(self, schema: Schema) -> None:
+    def __init__(
+        self,
+        schema: Schema,
+        fields: tuple[str, ...] = SEARCH_FIELDS,
+        boosts: dict[str, float] | None = None,
+    ) -> None:
         super().__init__(None, schema)
-        self.add_plugin(MultifieldPlugin(list(SEARCH_FIELDS), fieldboosts=FIELD_BOOSTS))
+        chosen = FIELD_BOOSTS if boosts is None else boosts
+        self.add_plugin(MultifieldPlugin(list(fields), fieldboosts=chosen))
         self.add_plugin(FuzzyTermPlugin())
         self.add_plugin(FieldAliasPlugin(_FIELD_ALIASES))
         self.replace_plugin(OperatorsPlugin(Not=_NOT))

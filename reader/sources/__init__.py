@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 import gzip
-import hashlib
 import importlib
 import re
 import zlib
@@ -21,6 +20,8 @@ from pathlib import Path
 
 from reader.errors import BadInput
 from reader.models import PaperRecord
+from reader.signals import Reply
+from reader.sources.limits import field_limit, megabytes
 from reader.text.render import title_words
 from reader.text.titles import strip_derived_mark
 
@@ -39,6 +40,8 @@ class ParseResult:
 
     records: list[PaperRecord] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: Replies whose paper is not in the text (OpenReview), kept for when it is imported.
+    orphans: list[Reply] = field(default_factory=list)
 
     def add(self, where: str, read: Callable[[], PaperRecord | None]) -> None:
         """Keep the record ``read()`` makes of the item at ``where`` (``file:line``), or
@@ -80,6 +83,7 @@ READERS = {
     "zotero": "reader.sources.zotero",
     "medline": "reader.sources.medline",
     "wos": "reader.sources.wos",
+    "json-table": "reader.sources.jsontable",
 }
 FORMATS = tuple(READERS)
 
@@ -92,7 +96,8 @@ _HEAD_BYTES = 128 * 1024
 _ACCEPTED = (
     "reader imports plain-text abstract lists (a header line naming venue and year, such as "
     "'ICLR 2026', then one abstract per paragraph), BibTeX, RIS, MEDLINE, Web of Science, "
-    "CSV, arXiv Atom, and the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero"
+    "CSV, arXiv Atom, the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero, and "
+    "JSON lists of papers whose keys are CSV column names"
 )
 
 
@@ -107,18 +112,12 @@ class FileText:
 
 def read_text(path: Path) -> FileText:
     """Read a (possibly gzipped) text file: UTF-8 with or without BOM, else Latin-1 with a
-    warning; a directory, an unreadable or a binary file is a clear error."""
-    _refuse_directory(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise _unreadable(path, exc) from exc
-    digest = hashlib.sha256(data).hexdigest()
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise _damaged_gzip(path, exc) from exc
+    warning; a directory, a pipe or device, an unreadable or a binary file is a clear
+    error, and so is one over the bounds of :mod:`reader.sources.limits` (counted as it is
+    unpacked, so a small file that unpacks to gigabytes is refused at the bound)."""
+    from reader.sources.textfile import read_bounded
+
+    data, digest = read_bounded(path)
     warnings = []
     _refuse_binary(path, data)
     try:
@@ -157,8 +156,10 @@ def read_head(path: Path) -> str:
 
 
 def _refuse_directory(path: Path) -> None:
-    if path.is_dir():
-        raise ImportFormatError(f"{path}: is a directory; name the files to import")
+    """Refuse a directory, a pipe, a socket or a device before opening it."""
+    from reader.sources.textfile import refuse_special
+
+    refuse_special(path)
 
 
 def _unreadable(path: Path, exc: OSError) -> ImportFormatError:
@@ -254,6 +255,43 @@ def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:
         yield record
 
 
+def _within_field_limit(
+    records: Iterable[PaperRecord], problems: list[str]
+) -> Iterator[PaperRecord]:
+    """The records whose every field is within the bound on one field; each other one is
+    skipped with a problem line naming the field (a 100,000-line title is no title)."""
+    limit = field_limit()
+    for record in records:
+        name, size = _largest_field(record)
+        if size > limit:
+            problems.append(
+                f"{record.source or 'a record'}: its {name} is {size:,} characters, over the "
+                f"{megabytes(limit)} limit for one field; skipped"
+            )
+            continue
+        yield record
+
+
+def _largest_field(record: PaperRecord) -> tuple[str, int]:
+    """The name and length of the record's longest text field (values of the source's own
+    fields included)."""
+    sizes = {
+        "abstract": len(record.abstract),
+        "title": len(record.title),
+        "note": len(record.note or ""),
+        "tldr": len(record.tldr or ""),
+        "venue": len(record.venue or ""),
+        "author list": sum(map(len, record.authors)),
+        "keywords": sum(map(len, record.keywords)),
+    }
+    for fields in (record.csl, *record.extra.values()):
+        for name, value in fields.items():
+            if isinstance(value, str):
+                sizes[str(name)] = max(sizes.get(str(name), 0), len(value))
+    name = max(sizes, key=sizes.__getitem__)
+    return name, sizes[name]
+
+
 def read_back(text: str, fmt: str) -> list[PaperRecord]:
     """The records of a text in a known format, as an import of a file holding it has them."""
     return list(_marks_dropped(parse_text(text, "export", fmt).records))
@@ -264,7 +302,7 @@ def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
     path = Path(path)
     content, fmt = _read_known(path, fmt)
     result = parse_text(content.text, path.name, fmt)
-    records = list(_marks_dropped(result.records))
+    records = list(_marks_dropped(_within_field_limit(result.records, result.problems)))
     return ParsedFile(path, fmt, records, result.problems, content.warnings, content.sha256)
 
 
@@ -284,6 +322,8 @@ class StreamedFile:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     sha256: str = ""
+    #: Replies whose paper is not in the file, filled in once its records are all read.
+    orphans: list[Reply] = field(default_factory=list)
 
 
 def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
@@ -300,15 +340,31 @@ def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
     content, fmt = _read_known(path, fmt)
     module = importlib.import_module(READERS[fmt])
     problems: list[str] = []
-    if hasattr(module, "stream"):
+    orphans: list[Reply] = []
+    if fmt in _KEEPS_ORPHANS:
+        records, count = module.stream(content.text, path.name, problems, orphans)
+    elif hasattr(module, "stream"):
         records, count = module.stream(content.text, path.name, problems)
     else:
         result: ParseResult = module.parse(content.text, path.name)
         problems = result.problems
+        orphans = result.orphans
         records, count = iter(result.records), len(result.records)
+    records = _within_field_limit(records, problems)
     return StreamedFile(
-        path, fmt, _marks_dropped(records), count, problems, content.warnings, content.sha256
+        path,
+        fmt,
+        _marks_dropped(records),
+        count,
+        problems,
+        content.warnings,
+        content.sha256,
+        orphans,
     )
+
+
+# Formats whose ``stream`` also hands back the replies whose paper is not in the file.
+_KEEPS_ORPHANS = frozenset({"openreview"})
 
 
 def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
@@ -336,6 +392,7 @@ def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
     if streamed is None:
         return None
     records, count = streamed
+    records = _within_field_limit(records, problems)
     return StreamedFile(
         path, fmt, _marks_dropped(records), count, problems, text.warnings, text.sha256
     )

@@ -23,6 +23,7 @@ from bibtexparser.model import (
     DuplicateBlockKeyBlock,
     DuplicateFieldKeyBlock,
     Entry,
+    Field,
     ParsingFailedBlock,
     String,
 )
@@ -34,7 +35,7 @@ from reader.record import (
 )
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
-from reader.sources.bibtex_split import split_plain
+from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
     _MONTHS,
     _abstract,
@@ -49,6 +50,7 @@ from reader.sources.bibtex_values import (
     plain,
     url_of,
 )
+from reader.sources.limits import DEPTH_MAX
 from reader.text.identifiers import compared_doi, doi_as_written, openreview_forum_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
@@ -167,7 +169,7 @@ def _entries(
             inner = block.ignore_error_block
             # A repeated key or field still describes a paper; keep it (first field wins).
             if isinstance(inner, Entry):
-                yield _evaluate_entry(inner, strings, lines_before)
+                yield _evaluate_entry(_shallow(inner), strings, lines_before)
             elif isinstance(inner, String):
                 strings[inner.key.lower()] = _evaluate(inner.value, strings)
         elif isinstance(block, ParsingFailedBlock):
@@ -175,7 +177,7 @@ def _entries(
         elif isinstance(block, String):
             strings[block.key.lower()] = _evaluate(block.value, strings)
         elif isinstance(block, Entry):
-            yield _evaluate_entry(block, strings, lines_before)
+            yield _evaluate_entry(_shallow(block), strings, lines_before)
 
 
 def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
@@ -233,6 +235,19 @@ def _describe_failure(block: ParsingFailedBlock, source: str, lines_before: int 
     else:
         detail = f"could not be read ({reason.strip()})"
     return f"{source}:{line}: {what} {detail}; skipped"
+
+
+def _shallow(entry: Entry) -> Entry:
+    """The entry with its braces nested no deeper than :data:`DEPTH_MAX` (what reads its
+    values recurses over them): deeper groups are left out, their text kept."""
+    if all(brace_depth(str(field.value)) <= DEPTH_MAX for field in entry.fields):
+        return entry
+    return Entry(
+        entry.entry_type,
+        entry.key,
+        [Field(f.key, flatten_braces(str(f.value), DEPTH_MAX)) for f in entry.fields],
+        start_line=entry.start_line,
+    )
 
 
 def _evaluate_entry(entry: Entry, strings: dict[str, str], lines_before: int = 0) -> Evaluated:

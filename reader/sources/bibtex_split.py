@@ -25,6 +25,37 @@ _MARK = re.compile(r'(?<!\\)[{}",=]|@\w*[ \t]*(?=[{(])')
 # ends the entry).
 _BRACE = re.compile(r"(?<!\\)[{}]|@\w*[ \t]*(?=[{(])")
 _SPECIAL_BLOCKS = ("@comment", "@preamble", "@string")
+# A brace as depth counts it (a brace after a backslash is a character, not a group).
+_GROUP = re.compile(r"(?<!\\)[{}]")
+
+
+def brace_depth(value: str) -> int:
+    """How deep the braces of a field value nest (``{a {b}}`` is 2)."""
+    depth = deepest = 0
+    for mark in _GROUP.finditer(value):
+        if mark.group() == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif depth:
+            depth -= 1
+    return deepest
+
+
+def flatten_braces(value: str, limit: int) -> str:
+    """``value`` with the braces nested deeper than ``limit`` left out: a group inside a
+    group only protects what the outer one protects already, so the text is the same, and
+    what reads it recurses no deeper than ``limit``."""
+    kept: list[str] = []
+    depth = start = 0
+    for mark in _GROUP.finditer(value):
+        opening = mark.group() == "{"
+        deeper = depth + 1 if opening else depth
+        if deeper > limit:
+            kept.append(value[start : mark.start()])
+            start = mark.end()
+        depth = deeper if opening else max(depth - 1, 0)
+    kept.append(value[start:])
+    return "".join(kept)
 
 
 def split_plain(text: str) -> list[Entry] | None:

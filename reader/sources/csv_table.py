@@ -3,6 +3,12 @@
 Columns are recognised by their header, case-insensitively and under the names common exports
 use (``Title``, ``Paper Title``, ``Abstract``, ``Author(s)``, ``Source title`` …). A table needs
 a title or an abstract column; a row with the wrong number of fields is reported and skipped.
+
+Lists of accepted papers carry conference signals: ratings (``avg_rating``, ``n_ratings``,
+``ratings``), a decision (``status``, ``decision``), or a venue that names it ("ICLR 2026
+Oral": venue ICLR, year 2026, decision oral). Columns of no known field (a room, a session
+time) are kept verbatim in the record's ``extra["table"]``. The same names serve JSON lists
+of paper objects (:mod:`reader.sources.jsontable`) through :func:`record_from_values`.
 """
 
 from __future__ import annotations
@@ -10,17 +16,33 @@ from __future__ import annotations
 import csv
 import io
 import re
+from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
 from reader.sources.ris_fields import display_name as comma_name
-from reader.text.identifiers import doi_as_written, normalize_arxiv_id
+from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
+from reader.text.identifiers import (
+    doi_as_written,
+    linked_identifiers,
+    normalize_arxiv_id,
+    openreview_forum_id,
+    openreview_id,
+)
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
 
-__all__ = ["DELIMITERS", "SYNONYMS", "column_field", "looks_like_header", "parse", "split_authors"]
+__all__ = [
+    "DELIMITERS",
+    "SYNONYMS",
+    "column_field",
+    "looks_like_header",
+    "parse",
+    "record_from_values",
+    "split_authors",
+]
 
 TITLE_MAX = 160
 DELIMITERS = (",", ";", "\t", "|")
@@ -76,6 +98,21 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "arxiv_id": ("arxiv id", "arxiv", "eprint"),
     "kind": ("type", "item type", "document type", "entry type"),
+    "openreview_id": ("openreview id", "openreview", "forum", "forum id", "openreview forum"),
+    # One rating per review; a column of one number per paper is read as the mean.
+    "ratings": ("ratings", "scores", "review ratings", "all ratings", "rating list"),
+    "rating_avg": (
+        "rating avg", "ratings avg", "avg rating", "average rating", "mean rating",
+        "rating mean", "avg score", "average score", "rating", "score",
+    ),
+    "rating_std": ("rating std", "ratings std", "std rating", "rating stdev"),
+    "rating_count": (
+        "n ratings", "num ratings", "number of ratings", "rating count", "ratings count",
+        "n reviews", "num reviews", "number of reviews", "review count",
+    ),
+    "confidence": ("confidence", "confidences"),
+    "confidence_avg": ("confidence avg", "avg confidence", "mean confidence"),
+    "decision": ("decision", "status", "final decision", "acceptance", "presentation type"),
 }
 _FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
 
@@ -98,8 +135,12 @@ def parse(text: str, source: str) -> ParseResult:
 
 def column_field(header: str) -> str | None:
     """The record field a column header stands for (``"Author(s)"`` → ``"authors"``)."""
-    key = _SPACES.sub(" ", header.replace("_", " ")).strip().strip("\"'").strip().lower()
-    return _FIELD_OF.get(key)
+    return _FIELD_OF.get(_header_key(header))
+
+
+def _header_key(header: str) -> str:
+    """A header as the synonyms are written: lower case, ``_`` as a space, single-spaced."""
+    return _SPACES.sub(" ", header.replace("_", " ")).strip().strip("\"'").strip().lower()
 
 
 def looks_like_header(line: str) -> bool:
@@ -132,7 +173,7 @@ def _parse(text: str, source: str) -> ParseResult:
     if csv.field_size_limit() < _FIELD_LIMIT:
         csv.field_size_limit(_FIELD_LIMIT)
 
-    columns = [column_field(cell) for cell in header]
+    columns = [column_field(cell) or _OTHER + cell.strip() for cell in header]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     result = ParseResult()
     header_read = False
@@ -209,13 +250,32 @@ def _only_blank_extras(row: list[str], width: int) -> bool:
     return len(row) > width and not any(cell.strip() for cell in row[width:])
 
 
-def _record(row: list[str], columns: list[str | None], where: str) -> PaperRecord | None:
+# Marks a column of no known field, before its header: kept in ``extra["table"]``.
+_OTHER = "\x00"
+
+
+def _record(row: list[str], columns: list[str], where: str) -> PaperRecord | None:
     """The record of one row, or None when it has neither title nor abstract."""
     values: dict[str, str] = {}
+    other: dict[str, Any] = {}
     for field, cell in zip(columns, row, strict=False):
         cell = clean_imported(cell).strip()
-        if field and cell and field not in values:
+        if not cell:
+            continue
+        if field.startswith(_OTHER):
+            if field[1:]:
+                other.setdefault(field[1:], cell)
+        elif field not in values:
             values[field] = cell
+    return record_from_values(values, where, other)
+
+
+def record_from_values(
+    values: dict[str, str], where: str, other: dict[str, Any] | None = None
+) -> PaperRecord | None:
+    """The record of one row or object, given as record field → text (the fields of
+    :data:`SYNONYMS`) and the values of no known field by their own names; None when it
+    has neither title nor abstract."""
     title = _fold(values.get("title", ""))
     abstract = _abstract(values.get("abstract", ""))
     if not title and not abstract:
@@ -224,26 +284,47 @@ def _record(row: list[str], columns: list[str | None], where: str) -> PaperRecor
     if not title:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
         title_derived = True
+    venue_text = _fold(values.get("venue", ""))
+    venue, venue_year, venue_decision = venue_and_decision(venue_text)
     year, date = year_and_date(values.get("year", ""), values.get("date", ""))
+    year = year or venue_year
     url = _fold(values.get("url", "")) or None
-    arxiv_id = normalize_arxiv_id(values.get("arxiv_id"))
+    # Links to the paper's pages in any column or key of no known field (an
+    # "openreview_url", a "pdf") identify it as its id columns would.
+    linked = linked_identifiers((url, *(other or {}).values()))
+    arxiv_id = normalize_arxiv_id(values.get("arxiv_id")) or linked.get("arxiv_id")
     if arxiv_id is None and url and "arxiv.org/" in url:
         arxiv_id = normalize_arxiv_id(url)
-    return PaperRecord(
+    forum = (
+        openreview_id(_fold(values.get("openreview_id", ""))) or openreview_forum_id(url)
+        or linked.get("openreview_id")
+    )
+    url = url or linked.get("link")
+    record = PaperRecord(
         abstract=abstract,
         title=title,
         title_derived=title_derived,
         authors=split_authors(values.get("authors", "")),
-        venue=_fold(values.get("venue", "")) or None,
+        venue=venue or None,
         year=year,
         keywords=_keywords(values.get("keywords", "")),
         url=url,
-        doi=doi_as_written(values.get("doi")),
+        doi=doi_as_written(values.get("doi")) or linked.get("doi"),
         source=where,
         arxiv_id=arxiv_id,
+        openreview_id=forum,
         date=date,
         kind=_fold(values.get("kind", "")).lower() or None,
+        extra={"table": dict(other)} if other else {},
     )
+    for field, text in unread_numbers(values).items():
+        # "N/A", "-": not a number, but what the source said; kept as written.
+        record.extra.setdefault("table", {})[field] = text
+    decision = _fold(values.get("decision", "")) or venue_decision
+    record.signals = table_signals(values, decision, record.venue, record.year)
+    if record.signals is not None and record.signals.decision == "withdrawn":
+        record.withdrawn = True
+    return record
 
 
 def _fold(value: str) -> str:

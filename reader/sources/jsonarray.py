@@ -10,7 +10,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from reader.sources import ImportFormatError
-from reader.sources.jsonload import DECODER, JsonRecord, skip_ws
+from reader.sources.jsonload import DECODER, TOO_DEEP, JsonRecord, skip_ws, too_deep
+from reader.sources.limits import record_limit, record_refusal
 
 __all__ = ["iter_array"]
 
@@ -141,7 +142,12 @@ def _decode_in(window: _Window, pos: int, source: str) -> tuple[Any, int]:
         try:
             value, end = DECODER.raw_decode(window.text, pos)
         except json.JSONDecodeError as exc:
-            # Perhaps only cut short: an error stands once the whole text is read.
+            # Perhaps only cut short: an error stands once the whole text is read. One item
+            # is read on only as far as one record may go.
+            if len(window.text) - pos > record_limit():
+                raise ImportFormatError(
+                    record_refusal(source, window.line_of(pos), record_limit())
+                ) from None
             moved = window.more(pos)
             if moved is None:
                 where = window.where(exc.pos)
@@ -158,6 +164,8 @@ def _decode_in(window: _Window, pos: int, source: str) -> tuple[Any, int]:
             raise ImportFormatError(
                 f"{source}:{window.where(pos)}: unreadable JSON value: {reason}"
             ) from None
+        if isinstance(value, dict | list) and too_deep(value):
+            raise ImportFormatError(f"{source}:{window.where(pos)}: {TOO_DEEP}")
         if isinstance(value, dict | list | str) or _number_end(window.text, end) < len(window.text):
             return value, end
         # A number read up to the end of what is read ("8.", "1e") may go on in the next piece.

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from reader.sources import ImportFormatError
+from reader.sources.limits import DEPTH_MAX
 
 DECODER = json.JSONDecoder()
 # JSON allows exactly these four whitespace characters between tokens.
@@ -76,10 +77,61 @@ def load_records(text: str, source: str) -> list[JsonRecord]:
     return records
 
 
+# Keys that make an object a paper (or a note), never a wrapper around a list of them.
+_PAPER_KEYS = frozenset({"title", "abstract", "content", "id", "paper", "name"})
+
+
+def wrapped_list(value: Any) -> list[Any] | None:
+    """The list of paper objects an object wraps, as ``{"generated_at": …, "papers":
+    [...]}`` does: its one value that is a non-empty list of objects, when it has no key a
+    paper itself would have; None for any other value."""
+    if not isinstance(value, dict) or _PAPER_KEYS & {str(k).lower() for k in value}:
+        return None
+    lists = [
+        item for item in value.values()
+        if isinstance(item, list) and item and all(isinstance(x, dict) for x in item[:10])
+    ]
+    return lists[0] if len(lists) == 1 else None
+
+
+def unwrap_lists(records: list[JsonRecord]) -> list[JsonRecord]:
+    """The records of a text, with an object that wraps a list of papers (see
+    :func:`wrapped_list`) as the papers of that list, each numbered by its place."""
+    if len(records) != 1:
+        return records
+    (record,) = records
+    inner = wrapped_list(record.value)
+    if inner is None:
+        return records
+    return [
+        JsonRecord(item, f"{record.file}#{index}", record.file, record.line, index)
+        for index, item in enumerate(inner, start=1)
+    ]
+
+
 def skip_ws(text: str, pos: int) -> int:
     """The position of the first non-whitespace character at or after ``pos``."""
     match = _JSON_WS.match(text, pos)
     return match.end() if match else pos
+
+
+def too_deep(value: Any, limit: int = DEPTH_MAX) -> bool:
+    """Whether arrays and objects nest more than ``limit`` deep in ``value`` (paper records
+    nest a handful deep; what code reading them recurses over must stay shallow)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth + 1 > limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
+#: Why a value nested too deeply is not read.
+TOO_DEEP = f"JSON nested more than {DEPTH_MAX} deep, too deeply to be paper records"
 
 
 def _line_col(text: str, pos: int) -> tuple[int, int]:
@@ -91,7 +143,7 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
 def _decode(text: str, pos: int, source: str) -> tuple[Any, int]:
     """One JSON value starting at ``pos``, with any failure as an ImportFormatError."""
     try:
-        return DECODER.raw_decode(text, pos)
+        value, end = DECODER.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
         raise ImportFormatError(
             f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}"
@@ -106,6 +158,10 @@ def _decode(text: str, pos: int, source: str) -> tuple[Any, int]:
         line, col = _line_col(text, pos)
         reason = str(exc).split(":")[0]
         raise ImportFormatError(f"{source}:{line}:{col}: unreadable JSON value: {reason}") from None
+    if isinstance(value, dict | list) and too_deep(value):
+        line, col = _line_col(text, pos)
+        raise ImportFormatError(f"{source}:{line}:{col}: {TOO_DEEP}")
+    return value, end
 
 
 def _load_array(text: str, start: int, source: str) -> list[JsonRecord]:
@@ -161,7 +217,7 @@ def _load_lines(text: str, source: str) -> list[JsonRecord]:
         if not line.strip(" \t\r"):
             continue
         try:
-            value = json.loads(line)
+            value = _loads(line)
         except (ValueError, RecursionError) as exc:
             if not records:
                 return _load_stream(text, source)
@@ -205,15 +261,29 @@ def _lines(text: str, source: str) -> Iterator[JsonRecord]:
         if not line.strip(" \t\r"):
             continue
         try:
-            value = json.loads(line)
+            value = _loads(line)
         except (ValueError, RecursionError) as exc:
             value = Unreadable(_line_error(exc))
         index += 1
         yield JsonRecord(value, f"{source}:{number}", source, number, index)
 
 
+class _TooDeep(ValueError):
+    """A JSON line nested more deeply than records are."""
+
+
+def _loads(line: str) -> Any:
+    """One line's value, refused when it nests too deeply."""
+    value = json.loads(line)
+    if isinstance(value, dict | list) and too_deep(value):
+        raise _TooDeep(TOO_DEEP)
+    return value
+
+
 def _line_error(exc: BaseException) -> str:
     """Why one JSON line could not be read, for a problem line."""
+    if isinstance(exc, _TooDeep):
+        return TOO_DEEP
     if isinstance(exc, json.JSONDecodeError):
         return f"not valid JSON (column {exc.colno}: {exc.msg})"
     if isinstance(exc, RecursionError):

@@ -12,13 +12,20 @@ any JSON value and never raise are :mod:`reader.sources.jsonfields`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from reader.models import PaperRecord
 from reader.record import CSL_TYPES as _CSL_TYPES
 from reader.sources import ParseResult
 from reader.sources.jsonfields import clean_title
-from reader.sources.jsonload import DECODER, JsonRecord, Unreadable, describe, skip_ws
+from reader.sources.jsonload import (
+    DECODER,
+    JsonRecord,
+    Unreadable,
+    describe,
+    skip_ws,
+    wrapped_list,
+)
 from reader.sources.seed import TITLE_MAX
 from reader.text.render import to_plain
 from reader.text.titles import derive_title
@@ -32,7 +39,7 @@ __all__ = [
     "record_label",
 ]
 
-FORMATS = ("openreview", "paperlists", "arxiv-kaggle", "csljson", "zotero")
+FORMATS = ("openreview", "paperlists", "arxiv-kaggle", "csljson", "zotero", "json-table")
 
 # Characters of an abstract rendered to derive a title: well past what derive_title reads.
 _DERIVE_SOURCE = 20_000
@@ -114,6 +121,10 @@ def _classify(value: Any) -> str | None:
     notes = value.get("notes")
     if "content" not in value and isinstance(notes, list) and notes:
         return _classify(notes[0])  # an OpenReview API response: {"notes": [...]}
+    inner = wrapped_list(value)
+    if inner is not None:
+        found = _classify(inner[0])  # {"generated_at": …, "papers": [...]}
+        return found if found in _UNWRAPPING else None
     keys = set(value)
     if isinstance(value.get("content"), dict):
         return "openreview"
@@ -127,13 +138,21 @@ def _classify(value: Any) -> str | None:
         return "csljson"
     if "title" in keys and len(keys & _PAPERLISTS_KEYS) >= 2:
         return "paperlists"
-    return None
+    from reader.sources.jsontable import looks_like_table
+
+    return "json-table" if looks_like_table(value) else None
+
+
+# The formats whose readers take a list of papers wrapped in an object.
+_UNWRAPPING = frozenset({"openreview", "paperlists", "json-table"})
 
 
 # --- per-record conversion ------------------------------------------------------------------
 
 #: What an importer makes of one record: a paper, or the text of a problem line.
 Outcome = PaperRecord | str
+#: What a conversion makes of one record when it is not simply a paper.
+Made = TypeVar("Made")
 
 
 def build_result(
@@ -155,12 +174,13 @@ def build_result(
 
 def convert_records(
     records: Iterable[JsonRecord],
-    convert: Callable[[JsonRecord], Outcome],
+    convert: Callable[[JsonRecord], Made | str],
     problems: list[str],
     id_keys: tuple[str, ...] = ("id",),
-) -> Iterator[PaperRecord]:
-    """The papers ``convert`` makes of the records, one at a time, as build_result makes
-    them; each problem line is added to ``problems`` as its record is met."""
+) -> Iterator[Made]:
+    """What ``convert`` makes of the records (papers, as a rule), one at a time, as
+    build_result makes them; each problem line is added to ``problems`` as its record is
+    met."""
     for record in records:
         if isinstance(record.value, Unreadable):
             problems.append(f"{record.location}: {record.value.reason}; line skipped")

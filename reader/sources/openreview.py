@@ -1,32 +1,47 @@
 """OpenReview submissions: JSON lines or a JSON array of notes (or an API ``{"notes": […]}``
-response), each ``{id, cdate, withdrawn, content: {title, abstract, …}}``.
+response), each ``{id, cdate, withdrawn, content: {title, abstract, …}}``, with their replies.
 
 ``content`` comes in two shapes: plain values (API v1 and most dumps, ``content.title``) and
 API v2's wrapped values (``content.title.value``); each field may be either.
+
+Replies (reviews, decisions, comments) come inside a paper's note (``replies[]``,
+``details.replies``, ``details.directReplies``) or as notes of their own beside it (a
+``/notes?forum=ID`` answer); either way they end up in the paper's ``replies``, and its
+``signals`` are worked out from them (:mod:`reader.sources.openreview_replies`). A reply
+whose paper is not in the file is kept aside in the result's ``orphans``, with a problem line.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from reader.models import PaperRecord
+from reader.signals import Reply, aggregate_signals, signals_from_replies
 from reader.sources import ParseResult
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
     date_from_epoch_ms,
+    moment_from_epoch_ms,
     string_list,
     venue_from_text,
 )
-from reader.sources.jsonload import JsonRecord, iter_lines, load_records
+from reader.sources.jsonload import JsonRecord, iter_lines, load_records, unwrap_lists
 from reader.sources.jsonsniff import (
     Outcome,
-    build_result,
     convert_records,
     finish_record,
     record_label,
+)
+from reader.sources.openreview_replies import (
+    ReplyGroups,
+    distinct_versions,
+    is_reply_note,
+    replies_in_note,
+    reply_from_note,
 )
 from reader.text.identifiers import openreview_id, openreview_url
 
@@ -37,22 +52,112 @@ _VENUEID = re.compile(r"^([A-Za-z][A-Za-z0-9]*)[.]")
 _VENUEID_YEAR = re.compile(r"/((?:19|20)\d\d)(?:/|$)")
 
 
+@dataclass(frozen=True, slots=True)
+class _Paper:
+    """A submission read, with what its signals are worked out from once its replies are in."""
+
+    paper: PaperRecord
+    #: The note's own id as written: what its replies name as their forum.
+    forum: str | None
+    #: The paper's own word on its fate: its venue ("ICLR 2026 Poster"), or "Withdrawn".
+    decision: str | None
+    #: Whether the note carried a list of replies (even an empty one).
+    carried: bool
+    #: Problems with the replies inside the note, without location.
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class _FlatReply:
+    """A reply read as a note of its own, and where."""
+
+    reply: Reply
+    where: str
+
+
 def parse(text: str, source: str) -> ParseResult:
-    """Records of an OpenReview JSON-lines or JSON-array text; ``source`` names the file."""
-    return build_result(_unwrap_notes(load_records(text, source)), _convert)
+    """Records of an OpenReview JSON-lines or JSON-array text; ``source`` names the file.
+    Replies whose paper is not in the text are in the result's ``orphans``."""
+    result = ParseResult()
+    records = _unwrap_notes(unwrap_lists(load_records(text, source)))
+    result.records.extend(_papers(records, source, result.problems, result.orphans))
+    return result
 
 
-def stream(text: str, source: str, problems: list[str]) -> tuple[Iterator[PaperRecord], int]:
+def stream(
+    text: str, source: str, problems: list[str], orphans: list[Reply] | None = None
+) -> tuple[Iterator[PaperRecord], int]:
     """The records of ``parse``, read one at a time as they are asked for (JSON lines;
     other layouts are read whole), and at most how many there are; problem lines are added
-    to ``problems`` as their records are met."""
+    to ``problems`` as their records are met, and replies without their paper to
+    ``orphans`` (when given) once the file is read."""
+    kept: list[Reply] = [] if orphans is None else orphans
     lines = iter_lines(text, source)
     if lines is None:
         result = parse(text, source)
         problems.extend(result.problems)
+        kept.extend(result.orphans)
         return iter(result.records), len(result.records)
     records, count = lines
-    return convert_records(_unwrap_notes(records), _convert, problems), count
+    return _papers(_unwrap_notes(records), source, problems, kept), count
+
+
+def _papers(
+    records: Iterable[JsonRecord], source: str, problems: list[str], orphans: list[Reply]
+) -> Iterator[PaperRecord]:
+    """The papers of the notes, each with its replies, flat replies put with their papers
+    (the paper last read is held back until the next, for the replies that follow it)."""
+    groups = ReplyGroups(source, problems, orphans)
+    held: _Paper | None = None
+    items: Iterator[_Paper | _FlatReply] = convert_records(records, _convert_note, problems)
+    for item in items:
+        if isinstance(item, _FlatReply):
+            forum = held.forum if held else None
+            if groups.place(item.reply, forum, item.where) and held is not None:
+                held.paper.replies.append(item.reply)
+            continue
+        if held is not None:
+            yield _finish(held)
+            groups.released(held.forum)
+        held = _take(item, groups, problems, source)
+    if held is not None:
+        yield _finish(held)
+        groups.released(held.forum)
+    groups.finish()
+
+
+def _take(paper: _Paper, groups: ReplyGroups, problems: list[str], source: str) -> _Paper:
+    """A paper just read, with the replies that waited for it; the problems of the replies
+    inside its note reported, and those that belong to another paper placed as flat ones."""
+    where = paper.paper.source or source
+    problems.extend(f"{where}: {line}" for line in paper.problems)
+    paper.paper.replies.extend(groups.take_waiting(paper.forum))
+    for stray in _strays(paper):
+        groups.place(stray, paper.forum, where)
+    return paper
+
+
+def _strays(held: _Paper) -> list[Reply]:
+    """Replies inside a paper's note that name another paper as their forum: taken out
+    of it, to be placed as flat replies are."""
+    strays = [r for r in held.paper.replies if held.forum and r.forum not in (None, held.forum)]
+    if strays:
+        held.paper.replies[:] = [r for r in held.paper.replies if r not in strays]
+    return strays
+
+
+def _finish(held: _Paper) -> PaperRecord:
+    """The paper with its replies (every version read, each once) and its signals (from
+    the latest version of each)."""
+    paper = held.paper
+    paper.replies = distinct_versions(paper.replies)
+    if paper.replies or held.carried:
+        paper.signals = signals_from_replies(
+            paper.replies, decision=held.decision, venue=paper.venue, year=paper.year
+        )
+    else:
+        paper.signals = aggregate_signals(decision=held.decision)
+    return paper
 
 
 def _unwrap_notes(records: Iterable[JsonRecord]) -> Iterator[JsonRecord]:
@@ -79,8 +184,36 @@ def _value(field: Any) -> Any:
     return field
 
 
+def _convert_note(record: JsonRecord) -> _Paper | _FlatReply | str:
+    """One note as a paper (with the replies inside it) or a reply, or the problem that
+    keeps it out."""
+    note: dict[str, Any] = record.value
+    if is_reply_note(note):
+        reply = reply_from_note(note)
+        if isinstance(reply, str):
+            return f"note {record_label(record)} {reply}"
+        return _FlatReply(reply, record.location)
+    paper = _convert(record)
+    if isinstance(paper, str):
+        return paper
+    raw_id = note.get("id")
+    forum = raw_id if isinstance(raw_id, str) and raw_id.strip() else None
+    carried_notes, carried = replies_in_note(note)
+    unread: list[str] = []
+    for position, inner in enumerate(carried_notes, start=1):
+        reply = reply_from_note(inner, forum)
+        if isinstance(reply, str):
+            unread.append(f"reply #{position} of paper {record_label(record)} {reply}")
+        else:
+            paper.replies.append(reply)
+    content = note.get("content")
+    venue = clean_title(_value(content.get("venue"))) if isinstance(content, dict) else ""
+    word = "Withdrawn" if paper.withdrawn else (venue or None)
+    return _Paper(paper, forum, word, carried, tuple(unread))
+
+
 def _convert(record: JsonRecord) -> Outcome:
-    """One note as a paper, or the problem that keeps it out."""
+    """One submission note as a paper, or the problem that keeps it out."""
     note: dict[str, Any] = record.value
     content = note.get("content")
     if not isinstance(content, dict):
@@ -91,10 +224,14 @@ def _convert(record: JsonRecord) -> Outcome:
     venue_text = clean_title(_value(content.get("venue")))
     venue, year = venue_from_text(venue_text)
     venueid = clean_title(_value(content.get("venueid")))
-    if venue is None and (match := _VENUEID.match(venueid)):
-        venue = match.group(1)
-    if year is None and (match := _VENUEID_YEAR.search(venueid)):
-        year = int(match.group(1))
+    # API v1 notes name no venueid; their invitation names the venue the same way
+    # ("ICLR.cc/2019/Conference/-/Blind_Submission").
+    invitation = note.get("invitation")
+    for where in (venueid, invitation if isinstance(invitation, str) else ""):
+        if venue is None and (match := _VENUEID.match(where)):
+            venue = match.group(1)
+        if year is None and (match := _VENUEID_YEAR.search(where)):
+            year = int(match.group(1))
     created = date_from_epoch_ms(note.get("cdate")) or date_from_epoch_ms(note.get("tcdate"))
     if year is None and created:
         year = int(created[:4])
@@ -116,6 +253,8 @@ def _convert(record: JsonRecord) -> Outcome:
         url=openreview_url(forum_id) if forum_id else None,
         openreview_id=forum_id,
         date=created,
+        modified=moment_from_epoch_ms(note.get("mdate"))
+        or moment_from_epoch_ms(note.get("tmdate")),
         withdrawn=_is_withdrawn(note, venue_text, venueid),
         tldr=tldr or None,
         primary_area=clean_title(_value(content.get("primary_area"))) or None,

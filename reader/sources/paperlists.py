@@ -2,10 +2,12 @@
 ``{id, title, status, abstract, keywords, author, aff, bibtex, site, …}``.
 
 Multi-valued fields are ``;``-joined strings. The schema drifts from year to year (``author``
-or ``authors``, ratings as numbers or lists: ratings are not imported), and lists keep
+or ``authors``; ``rating`` and ``confidence`` as ``;``-joined lists or numbers, ``rating_avg``
+a number or ``[mean, std]``, 0 for a paper not yet reviewed), and lists keep
 placeholder entries (an empty title, often of a withdrawn submission): those are skipped with
 a problem line. Venue and year come from the record when it names them, else from the file
-name, which paperlists spells ``<venue><year>.json`` (``colm2025.json``).
+name, which paperlists spells ``<venue><year>.json`` (``colm2025.json``). The ratings and
+the ``status`` (Oral, Poster, Reject, …) become the paper's signals.
 """
 
 from __future__ import annotations
@@ -15,16 +17,18 @@ from pathlib import PurePath
 from typing import Any
 
 from reader.models import PaperRecord
+from reader.signals import Signals, aggregate_signals, number_list
 from reader.sources import ParseResult
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
+    modified_of,
     string_list,
     text_value,
     venue_from_text,
     year_value,
 )
-from reader.sources.jsonload import JsonRecord, load_records
+from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import doi_as_written, openreview_id, openreview_url
 
@@ -88,7 +92,7 @@ _GENERIC_TRACKS = frozenset({"main", "main track", "conference", "poster", "oral
 
 def parse(text: str, source: str) -> ParseResult:
     """Records of a paperlists JSON text; ``source`` names the file (and the venue/year)."""
-    records = load_records(text, source)
+    records = unwrap_lists(load_records(text, source))
     file_venue, file_year = _venue_from_file_name(source)
 
     def convert(record: JsonRecord) -> Outcome:
@@ -170,11 +174,41 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
         doi=doi_as_written(text_value(item.get("doi"))),
         openreview_id=forum_id,
         withdrawn=withdrawn,
+        modified=modified_of(item),
         tldr=clean_title(item.get("tldr")) or None,
         primary_area=clean_title(item.get("primary_area")) or None,
         kind=kind.group(1).lower() if kind else None,
     )
+    paper.signals = _signals(item, status, paper.venue, paper.year)
     return finish_record(paper, record, label)
+
+
+def _signals(
+    item: dict[str, Any], status: str, venue: str | None, year: int | None
+) -> Signals | None:
+    """The ratings, confidences and status of an entry as signals."""
+    ratings = number_list(item.get("rating")) or []
+    confidences = number_list(item.get("confidence")) or []
+    mean, std = _mean_and_std(item.get("rating_avg"))
+    confidence_mean, _ = _mean_and_std(item.get("confidence_avg"))
+    return aggregate_signals(
+        ratings,
+        confidences if len(confidences) == len(ratings) or not ratings else (),
+        decision=status or None,
+        rating_mean=mean,
+        rating_std=std,
+        confidence_mean=confidence_mean,
+        venue=venue,
+        year=year,
+    )
+
+
+def _mean_and_std(value: Any) -> tuple[float | None, float | None]:
+    """``rating_avg`` as paperlists writes it: a number, or ``[mean, std]``."""
+    numbers = number_list(value) if isinstance(value, list | int | float) else None
+    if not numbers:
+        return None, None
+    return numbers[0], numbers[1] if len(numbers) > 1 else None
 
 
 def _openreview_id(item: dict[str, Any], site: str, bibtex_url: str) -> str | None:

@@ -11,10 +11,12 @@ is one long line is refused with the reason; ``--format seed`` reads it as a lis
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from reader.models import PaperRecord
-from reader.sources import ImportFormatError, ParseResult
+from reader.sources import ImportFormatError, ParseResult, Streamed
+from reader.sources.limits import record_limit, record_refusal
+from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported, visible
 from reader.text.titles import derive_title
@@ -73,7 +75,7 @@ def abstract_list_problem(text: str) -> str | None:
     """Why ``text`` does not start as a plain-text abstract list, or None when it does;
     only its first :data:`SAMPLE` characters are read."""
     sample = text[:SAMPLE].lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    blocks = _paragraphs(sample)
+    blocks = ((lines or [""], line) for lines, line, _ in _paragraphs(sample.split("\n")))
     first = next(blocks, None)
     if first is None:
         return "it is empty"
@@ -124,15 +126,37 @@ def records(
     text = clean_imported(text)
     if not text or text.isspace():
         raise ImportFormatError(f"{source}: the file is empty")
+    return _records(text.split("\n"), source, problems)
+
+
+def stream_file(file: TextFile, source: str, problems: list[str]) -> Streamed:
+    """The records of ``parse``, read from the file a paragraph at a time as they are asked
+    for, and about how many there are (the paragraphs): a long list is never held whole,
+    nor a paragraph longer than an abstract."""
+    return _records(cleaned_lines(file.pieces()), source, problems), _count_paragraphs(file)
+
+
+def _count_paragraphs(file: TextFile) -> int:
+    """About how many paragraphs the file has: its blank lines, plus one."""
+    found, tail = 1, ""
+    for piece in file.pieces():
+        # The tail is one character: a blank line across two pieces is counted once.
+        window = tail + piece
+        found += window.count("\n\n") + window.count("\n\r\n")
+        tail = window[-1:]
+    return found
+
+
+def _records(
+    lines: Iterable[str], source: str, problems: list[str] | None
+) -> Iterator[PaperRecord]:
+    """The records of the (cleaned) lines of an abstract list, one by one."""
     venue: str | None = None
     year: int | None = None
-    line_no = 1
     seen_header = False
-    for lines, start_line in _paragraphs(text):
-        line_no = start_line
-        size = sum(map(len, lines))
-        if size > ABSTRACT_MAX:
-            # Measured before it is joined: a file of one 40 MB line is not copied again.
+    for block, line_no, size in _paragraphs(lines, source):
+        if block is None:
+            # Left unread past the bound: a file of one 40 MB line is never held whole.
             seen_header = True
             if problems is not None:
                 problems.append(
@@ -140,14 +164,14 @@ def records(
                     f"an abstract (at most {ABSTRACT_MAX:,}); skipped"
                 )
             continue
-        block = "\n".join(lines).strip()
+        text = "\n".join(block).strip()
         if not seen_header:
             seen_header = True
-            if "\n" not in block and len(block) <= _MAX_HEADER:
-                venue, year = parse_header(block)
+            if "\n" not in text and len(text) <= _MAX_HEADER:
+                venue, year = parse_header(text)
                 if venue or year:
                     continue
-        abstract = " ".join(line.strip() for line in block.splitlines() if line.strip())
+        abstract = " ".join(line.strip() for line in text.splitlines() if line.strip())
         if not abstract:
             continue
         yield PaperRecord(
@@ -160,18 +184,31 @@ def records(
         )
 
 
-def _paragraphs(text: str) -> Iterator[tuple[list[str], int]]:
-    """The lines of each blank-line separated block of ``text``, with the line it starts
-    on."""
+def _paragraphs(
+    lines: Iterable[str], source: str | None = None
+) -> Iterator[tuple[list[str] | None, int, int]]:
+    """The lines of each blank-line separated block, with the line it starts on and its
+    length in characters; a block longer than an abstract is not kept (None in place of its
+    lines), and, reading the file ``source``, one longer than the bound on a record
+    refuses the file as it is read."""
     block: list[str] = []
-    start = 1
-    for number, line in enumerate(text.split("\n"), start=1):
+    start = size = 0
+    kept = True
+    limit = record_limit() if source is not None else None
+    for number, line in enumerate(lines, start=1):
         if line.strip(" \t\u3000"):
-            if not block:
+            if not size and not block:
                 start = number
-            block.append(line)
-        elif block:
-            yield block, start
-            block = []
-    if block:
-        yield block, start
+            size += len(line)
+            if limit is not None and size > limit:
+                raise ImportFormatError(record_refusal(source, start, limit))
+            kept = kept and size <= ABSTRACT_MAX
+            if kept:
+                block.append(line)
+            else:
+                block.clear()
+        elif block or size:
+            yield (block if kept else None), start, size
+            block, size, kept = [], 0, True
+    if block or size:
+        yield (block if kept else None), start, size

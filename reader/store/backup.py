@@ -81,8 +81,53 @@ def check_library_file(path: Path, newest_schema: int) -> int:
     return version
 
 
+#: What a library directory holds besides its database, each a sign that one was here.
+_TRACES = ("index", "backups", "drafts")
+
+
+def lost_database(database: Path) -> str | None:
+    """Why a database that SQLite would take for a new one is not: it is missing, empty
+    (0 bytes) or not a file, while its directory holds what a library leaves (an index,
+    backups, drafts, a write-ahead log). None when it is not so: a library is new only
+    when its directory holds nothing of one."""
+    try:
+        info = database.stat()
+    except FileNotFoundError:
+        state = "is missing"
+    except OSError as exc:
+        return f"{database} cannot be read ({exc.strerror or exc})"
+    else:
+        if not database.is_file():
+            return f"{database} is not a file"
+        if info.st_size:
+            return None  # SQLite judges what is in it
+        state = "is empty (0 bytes)"
+    folder = database.parent
+    found = [f"{name}/" for name in _TRACES if _holds_anything(folder / name)]
+    wal = database.with_name(database.name + "-wal")
+    if wal.is_file() and wal.stat().st_size:
+        found.append(wal.name)
+    if not found:
+        return None
+    return (
+        f"{database} {state}, though its directory holds a library ({', '.join(found)}): "
+        "the database was lost or emptied, and is not made a new one over what is left"
+    )
+
+
+def _holds_anything(folder: Path) -> bool:
+    """Whether ``folder`` is a directory with anything in it."""
+    try:
+        return folder.is_dir() and any(folder.iterdir())
+    except OSError:
+        return True  # there, but unreadable: still a trace
+
+
 def is_damaged(database: Path) -> bool:
-    """Whether SQLite finds a database file damaged (a missing file is not)."""
+    """Whether SQLite finds a database file damaged, or it is lost beside what a library
+    leaves (:func:`lost_database`); a missing file alone is not."""
+    if lost_database(database) is not None:
+        return True
     if not database.exists():
         return False
     try:

@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
-from reader.errors import BadInput, Damaged, NotFound, is_damage
+from reader.errors import BadInput, Damaged, NotFound, ReadOnly, is_damage
 from reader.resources import migrations_dir
-from reader.store.backup import BackupError, automatic_backup
+from reader.store.backup import BackupError, automatic_backup, lost_database
 from reader.store.chunks import in_chunks
 from reader.store.clock import now
 
@@ -37,14 +38,15 @@ _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
 
 class StoreError(BadInput):
     """A library database problem the user must be told about in one line: mostly a change
-    it refuses (a key that belongs to another paper, a field that cannot be edited)."""
+    it refuses (a key that belongs to another paper, a field that cannot be edited). The
+    subclasses below name their kind first, so that its title is theirs."""
 
 
-class StoreDamaged(StoreError, Damaged):
+class StoreDamaged(Damaged, StoreError):
     """The database would not open because SQLite finds it damaged or not a database."""
 
 
-class PaperNotFound(StoreError, NotFound):
+class PaperNotFound(NotFound, StoreError):
     """No paper has the id asked for (removed meanwhile, or never there)."""
 
 
@@ -52,6 +54,15 @@ def _refused(text: str, exc: sqlite3.DatabaseError) -> StoreError:
     """The error for a database that would not open: damaged, or refused for another
     reason (named by ``text``)."""
     return StoreDamaged(text) if is_damage(exc) else StoreError(text)
+
+
+class ReadOnlyLibrary(ReadOnly, StoreError):
+    """A write to a library opened read-only; the message says why it is, in one line."""
+
+
+class DatabaseLost(Damaged, StoreError):
+    """The database is missing or empty beside what a library leaves: damage, told with
+    the way back, and never made a new library over."""
 
 
 @contextmanager
@@ -81,6 +92,51 @@ def _why(database: Path, exc: sqlite3.DatabaseError) -> str:
     return str(exc)
 
 
+def _connect(path: Path, read_only: bool) -> sqlite3.Connection:
+    """A connection to the database; read-only, it is opened so (``mode=ro``), or, when
+    SQLite cannot keep its working files beside a database in a directory it may not
+    write to, as a file nothing changes (``immutable``)."""
+    timeout = BUSY_TIMEOUT_MS / 1000
+    if not read_only:
+        return sqlite3.connect(
+            path, timeout=timeout, isolation_level=None, check_same_thread=False
+        )
+    uri = f"file:{quote(str(path.resolve()))}"
+    try:
+        conn = sqlite3.connect(
+            f"{uri}?mode=ro", uri=True, timeout=timeout, isolation_level=None,
+            check_same_thread=False,
+        )
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        return sqlite3.connect(
+            f"{uri}?immutable=1", uri=True, timeout=timeout, isolation_level=None,
+            check_same_thread=False,
+        )
+
+
+def read_only_message(root: Path, why: str) -> str:
+    """The one line a write to a read-only library is refused with."""
+    return (
+        f"the library in {root} is read-only ({why}): it can be searched, cited and "
+        "exported, but nothing in it can be changed"
+    )
+
+
+def read_only_reason(database: Path) -> str | None:
+    """Why the library of ``database`` can only be read, or None when it can be written:
+    READER_READ_ONLY set, or its directory or database file not writable."""
+    if os.environ.get("READER_READ_ONLY", "").strip() not in ("", "0"):
+        return "READER_READ_ONLY is set"
+    folder = database.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK):
+        return f"its directory {folder} cannot be written to"
+    if database.is_file() and not os.access(database, os.W_OK):
+        return f"{database.name} cannot be written to"
+    return None
+
+
 def migrations() -> list[tuple[int, Path]]:
     """The numbered migrations shipped with reader, in order."""
     found = []
@@ -95,19 +151,22 @@ class StoreBase:
     """The connection, schema, transactions, generation and settings; the rest of
     :class:`reader.store.database.Store` is mixed in beside it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, read_only: str | None = None) -> None:
+        """Open the database at ``path``; with ``read_only`` (why it is: "its directory
+        cannot be written to"), for reading only: nothing is migrated, and every write is
+        refused saying so."""
         self.path = path
+        self.read_only = read_only
+        lost = lost_database(path)
+        if lost is not None:
+            raise DatabaseLost(lost)
         try:
             # check_same_thread is off because worker threads borrow pooled connections; the
             # library lends each connection to one thread at a time.
-            conn = sqlite3.connect(
-                path,
-                timeout=BUSY_TIMEOUT_MS / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
+            conn = _connect(path, read_only is not None)
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            if read_only is None:
+                conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("PRAGMA synchronous = NORMAL")
             # The log is cut back to this when it starts over; an import grows it to tens of
@@ -118,7 +177,35 @@ class StoreBase:
                 f"cannot open the library database {path}: {_why(path, exc)}", exc
             ) from exc
         self.conn = conn
-        self.migrate()
+        if read_only is None:
+            self.migrate()
+        else:
+            self._check_readable_schema()
+
+    def _check_readable_schema(self) -> None:
+        """Refuse a read-only database this reader cannot read as it is (one that would
+        need migrating, or written by a newer reader)."""
+        known = migrations()
+        latest = known[-1][0] if known else 0
+        try:
+            current = self.schema_version
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a reader library: {exc}") from exc
+        if current > latest:
+            raise StoreError(
+                f"{self.path} was written by a newer reader (schema {current}, this reader "
+                f"knows {latest}); upgrade reader to open it"
+            )
+        if current < latest:
+            raise ReadOnlyLibrary(
+                f"{self.path} was written by an older reader and must be upgraded, which a "
+                f"read-only library cannot be ({self.read_only})"
+            )
+
+    def refuse_writes(self) -> None:
+        """Raise ReadOnlyLibrary, saying why, when the library is read-only."""
+        if self.read_only is not None:
+            raise ReadOnlyLibrary(read_only_message(self.path.parent, self.read_only))
 
     @functools.cached_property
     def db(self) -> sqlite_utils.Database:
@@ -182,6 +269,7 @@ class StoreBase:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """Run a block as one transaction: all of it is stored, or none of it."""
+        self.refuse_writes()
         # IMMEDIATE takes the write lock up front, so two processes queue on the busy
         # timeout instead of failing half-way through with "database is locked".
         self.conn.execute("BEGIN IMMEDIATE")

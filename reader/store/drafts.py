@@ -36,12 +36,13 @@ def draft_dirs(library_drafts: Path) -> list[Path]:
     return list(dict.fromkeys(places))
 
 
-def write_draft(text: str, name: str, places: list[Path]) -> Draft:
-    """Write ``text`` to ``name-<time>.md`` in the first place that takes all of it; a
-    partly written file is removed, never left looking like a draft."""
+def write_draft(text: str, name: str, places: list[Path], *, stamped: bool = True) -> Draft:
+    """Write ``text`` to ``name-<time>.md`` (``name.md`` when not ``stamped``: one draft
+    rewritten at every failing save) in the first place that takes all of it; a partly
+    written file is removed, never left looking like a draft."""
     draft = Draft(None)
     data = text.encode("utf-8")
-    filename = f"{name}-{datetime.now():%Y%m%d-%H%M%S}.md"
+    filename = f"{name}-{datetime.now():%Y%m%d-%H%M%S}.md" if stamped else f"{name}.md"
     for place in places:
         target = place / filename
         partial = place / f".{filename}.part"
@@ -60,3 +61,12 @@ def write_draft(text: str, name: str, places: list[Path]) -> Draft:
         draft.path = target
         return draft
     return draft
+
+
+def waiting_drafts(places: list[Path]) -> list[Path]:
+    """The note drafts left in ``places`` (by saves that failed), oldest first."""
+    found: list[Path] = []
+    for place in places:
+        with contextlib.suppress(OSError):
+            found += [p for p in place.glob("note-*.md") if p.is_file()]
+    return sorted(found, key=lambda p: p.stat().st_mtime)

@@ -23,6 +23,16 @@ from reader.store.notes import (
 from reader.text.identifiers import CITEKEY
 from reader.text.notemerge import merge
 
+#: Whether paper ``p`` carries anything of the user's, which undoing an import keeps: a
+#: star, a read mark, a note (or a note's earlier version), a tag, a highlight, a key typed.
+USERS_WORK = (
+    "(p.starred OR p.read_at IS NOT NULL OR p.citekey_origin = 'user' "
+    "OR EXISTS (SELECT 1 FROM notes n WHERE n.paper_id = p.id AND trim(n.body) != '') "
+    "OR EXISTS (SELECT 1 FROM note_versions v WHERE v.paper_id = p.id) "
+    "OR EXISTS (SELECT 1 FROM tags t WHERE t.paper_id = p.id) "
+    "OR EXISTS (SELECT 1 FROM highlights h WHERE h.paper_id = p.id))"
+)
+
 #: Variables of the bibliographic record the details form edits.
 _RECORD_EDITS = ("type", "volume", "issue", "page", "publisher", "publisher-place", "editor")
 
@@ -53,16 +63,15 @@ class Edits(StoreBase):
             import_id, path = row
             result = UndoResult(path)
             added = conn.execute(
-                "SELECT p.id, p.citekey, p.starred, coalesce(trim(n.body), '') != '' "
+                f"SELECT p.id, p.citekey, {USERS_WORK} "
                 "FROM import_items i JOIN papers p ON p.id = i.paper_id "
-                "LEFT JOIN notes n ON n.paper_id = p.id "
                 "WHERE i.import_id = ? AND i.action = 'new'",
                 (import_id,),
             ).fetchall()
             generation = self._bump_generation()
             doomed = []
-            for paper_id, citekey, starred, has_note in added:
-                if starred or has_note:
+            for paper_id, citekey, carries_work in added:
+                if carries_work:
                     result.kept.append((paper_id, citekey))
                 else:
                     doomed.append((paper_id, generation))

@@ -8,10 +8,11 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reader.models import Highlight, Paper, PaperRow
 from reader.store.chunks import in_chunks
+from reader.store.signal_queries import SIGNAL_ORDERS, signal_sort_keys
 
 if TYPE_CHECKING:
 
@@ -39,6 +40,10 @@ SORT_KEYS = {
     "year": "year",
     "added": "id",
     "starred": "starred",
+    # Read from the conference signals (reader.store.signal_queries), highest first.
+    "rating": "rating_mean",
+    "spread": "rating_std",
+    "weighted": "rating_mean",
 }
 
 _TEX_MARKUP = re.compile(r"[{}$]|\\[A-Za-z]+\s*|\\.")
@@ -83,13 +88,17 @@ class Reading(StoreBase):
                 "n.paper_id IS NOT NULL AND trim(n.body) != '', "
                 "(SELECT group_concat(tag, ' ') FROM "
                 "(SELECT tag FROM tags WHERE paper_id = p.id ORDER BY tag)), "
-                "p.seen_at IS NOT NULL, p.read_at IS NOT NULL "
-                f"FROM papers p LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id IN ({marks})"
+                "p.seen_at IS NOT NULL, p.read_at IS NOT NULL, s.rating_mean, s.decision "
+                "FROM papers p LEFT JOIN notes n ON n.paper_id = p.id "
+                # The conference signals the row shows, in the same read: a page of the
+                # list stays one statement.
+                "LEFT JOIN paper_signals s ON s.paper_id = p.id "
+                f"WHERE p.id IN ({marks})"
             )
             for r in self.conn.execute(sql, chunk):
                 out[r[0]] = PaperRow(
                     r[0], r[1], bool(r[2]), r[3], r[4], bool(r[5]), bool(r[6]),
-                    tuple((r[7] or "").split()), bool(r[8]), bool(r[9]),
+                    tuple((r[7] or "").split()), bool(r[8]), bool(r[9]), r[10], r[11],
                 )
         return out
 
@@ -210,11 +219,16 @@ class Reading(StoreBase):
 
     def sort_ids(self, ids: list[int], order: str) -> list[int]:
         """``ids`` in the given order: ``relevance`` (as given), ``title``, ``year`` (newest
-        first), ``added`` (newest first) or ``starred`` (starred first, otherwise as given)."""
+        first), ``added`` (newest first), ``starred`` (starred first, otherwise as given),
+        ``rating`` (mean rating, highest first), ``spread`` (the most divided ratings
+        first) or ``weighted`` (confidence-weighted rating, highest first); papers without
+        the value last, in the order given."""
         if order not in SORT_KEYS or order == "relevance" or len(ids) < 2:
             return ids
         column = SORT_KEYS[order]
-        if len(ids) > 5_000:
+        if order in SIGNAL_ORDERS:
+            keys: dict[int, Any] = dict(signal_sort_keys(self.conn, order))
+        elif len(ids) > 5_000:
             keys = dict(self.conn.execute(f"SELECT id, {column} FROM papers"))
         else:
             keys = {}

@@ -22,6 +22,7 @@ APP: list[BindingType] = [
     Binding("e", "edit_metadata", "Edit details", id="paper.edit", show=False),
     Binding("o", "open_url", "Open in browser", id="paper.open", show=False),
     Binding("O", "cycle_sort", "Sort", id="app.sort", show=False),
+    Binding("R", "overview", "Ratings overview", id="app.overview", show=False),
     Binding("S", "save_search", "Save search", id="app.save_search", show=False),
     *[
         Binding(str(n), f"open_saved({n})", f"Saved search {n}", id=f"app.saved_{n}",
@@ -40,6 +41,28 @@ APP: list[BindingType] = [
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("q", "quit", "Quit", id="app.quit"),
 ]
+
+#: Keys of the main screen that act on any screen (the others act where a paper is at hand:
+#: the main screen and the reading view).
+EVERY_SCREEN = frozenset({"app.help", "app.quit"})
+#: The key offered only while a search suggests a query.
+SUGGESTION = "search.suggestion"
+
+
+def actions_of(table: list[BindingType], leave_out: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The names of the actions bound in ``table`` (without their arguments), but for the
+    bindings whose ids are in ``leave_out``."""
+    return frozenset(
+        binding.action.split("(", 1)[0]
+        for binding in table
+        if isinstance(binding, Binding) and binding.id not in leave_out
+    )
+
+
+#: The actions of the main screen that need the list's current paper at hand.
+PAPER_ACTIONS = actions_of(APP, EVERY_SCREEN | {SUGGESTION})
+#: The actions of the main screen that the search box takes as typing when it has focus.
+TYPED_IN_BOX = actions_of(APP, frozenset({SUGGESTION}))
 
 #: The paper list.
 PAPER_LIST: list[BindingType] = [
@@ -78,10 +101,25 @@ READING: list[BindingType] = [
     Binding("h", "highlight", "Highlight", id="reading.highlight"),
     Binding("H", "remove_highlight", "Remove highlight", id="reading.remove_highlight",
             show=False),
+    Binding("right_square_bracket", "next_reply", "Next review", id="reading.next_reply"),
+    Binding("left_square_bracket", "previous_reply", "Previous review",
+            id="reading.previous_reply", show=False),
+    Binding("z", "whole_reply", "Show a cut review whole", id="reading.whole_reply",
+            show=False),
     Binding("pagedown", "scroll_page_down", "Scroll down", id="reading.page_down",
             show=False),
     Binding("pageup", "scroll_page_up", "Scroll up", id="reading.page_up", show=False),
     Binding("escape,q", "close", "Back", id="reading.close"),
+]
+
+#: A review too long for the reading view, shown whole (the arrow and page keys scroll it).
+WHOLE_TEXT: list[BindingType] = [
+    Binding("escape,q,z", "close", "Close the whole review", id="whole.close"),
+]
+
+#: The ratings overview (the arrow and page keys scroll it).
+OVERVIEW: list[BindingType] = [
+    Binding("escape,q,R", "close", "Close the overview", id="overview.close"),
 ]
 
 #: The note editor.
@@ -132,6 +170,7 @@ SECTIONS: list[tuple[str, list[BindingType]]] = [
     ("List", PAPER_LIST),
     ("Search box", SEARCH),
     ("Reading view", READING),
+    ("Other screens", [*OVERVIEW, *WHOLE_TEXT]),
     ("Note editor", NOTE_EDITOR),
     ("Note versions", VERSIONS),
     ("Prompts", PROMPT),

@@ -22,6 +22,9 @@ SORT_LABELS = {
     "year": "year, newest first",
     "added": "date added, newest first",
     "starred": "starred first",
+    "rating": "mean rating, highest first",
+    "spread": "spread of ratings, most divided first",
+    "weighted": "confidence-weighted rating, highest first",
 }
 
 Command = tuple[str, str, Callable[[], object]]
@@ -84,6 +87,8 @@ class ReaderCommands(Provider):
             ("For you: unseen papers like your starred ones", "like:starred is:unseen",
              app.action_for_you)
         )
+        commands.append(("Ratings overview: the view's ratings and decisions, drawn",
+                         "key R", app.action_overview))
         commands.append(("Save this search", "under a name; open it with 1–9",
                          app.action_save_search))
         return commands

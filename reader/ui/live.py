@@ -3,19 +3,21 @@ an import running in this window) within a second.
 
 A timer asks a :class:`~reader.store.watch.ChangeWatch` whether anything was committed (a few
 microseconds); only then a worker reads the library's state (counts, generation, last id)
-in one transaction, and the app redraws what depends on what moved.
+in one transaction, and posts it to the app as a :class:`LiveLibrary.Changed` message; the
+app redraws what depends on what moved.
 """
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual.app import App
+from textual.message import Message
 
 from reader.errors import ReaderError
-from reader.library import ChangeWatch, LibraryState
-
-if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+from reader.library import ChangeWatch, Library, LibraryState
 
 #: How often the window looks for writes made elsewhere (they show within twice this).
 POLL_SECONDS = 0.3
@@ -26,10 +28,26 @@ IMPORTING_SECONDS = 0.6
 
 
 class LiveLibrary:
-    """Polls the library for commits and hands the app each new state."""
+    """Polls the library for commits and posts each new state to the app."""
 
-    def __init__(self, app: AppBase) -> None:
+    @dataclass
+    class Changed(Message):
+        """The library's state moved (here or elsewhere): ``state``, read when the
+        window's seen log was ``logged`` papers long."""
+
+        state: LibraryState
+        logged: int
+
+    def __init__(
+        self, app: App[None], library: Library, seen_log: list[int],
+        importing: Callable[[], bool],
+    ) -> None:
+        """Watch ``library`` for ``app``; ``seen_log`` is the window's log of papers shown
+        (it only grows), and ``importing`` says whether an import of this window runs."""
         self._app = app
+        self._library = library
+        self._seen_log = seen_log
+        self._importing = importing
         self._watch: ChangeWatch | None = None
         self._reading = False
         self._again = False
@@ -37,13 +55,13 @@ class LiveLibrary:
 
     def start(self) -> None:
         """Read the state once, then look for commits every ``POLL_SECONDS``."""
-        self._watch = ChangeWatch(self._app.library.paths.database)
+        self._watch = ChangeWatch(self._library.paths.database)
         self._read()
         self._app.set_interval(POLL_SECONDS, self.poll)
 
     def poll(self) -> None:
         """Read the state again when something was committed since the last look."""
-        if self._app.importing and time.monotonic() - self._read_at < IMPORTING_SECONDS:
+        if self._importing() and time.monotonic() - self._read_at < IMPORTING_SECONDS:
             return
         if self._watch is None or not self._watch.changed():
             return
@@ -58,20 +76,19 @@ class LiveLibrary:
         self._app.run_worker(self._observe, thread=True, group="live", exit_on_error=False)
 
     def _observe(self) -> None:
-        app = self._app
         # The seen log only grows; what it holds beyond this length is counted by the app.
-        logged = len(app.seen_log)
+        logged = len(self._seen_log)
         state: LibraryState | None
         try:
-            state = app.library.state(app.seen_log[:logged])
+            state = self._library.state(self._seen_log[:logged])
         except ReaderError:
             state = None  # a damaged or vanished library is reported where it is read
-        app.call_from_thread(self._apply, state, logged)
+        self._app.call_from_thread(self._apply, state, logged)
 
     def _apply(self, state: LibraryState | None, logged: int) -> None:
         self._reading = False
         if state is not None:
-            self._app.library_changed(state, logged)
+            self._app.post_message(self.Changed(state, logged))
         if self._again:
             self._again = False
             self._read()

@@ -62,7 +62,12 @@ Outcome = PaperRecord | str
 
 
 class Failure(NetworkError):
-    """No usable answer came; the message is the problem text."""
+    """No usable answer came; the message is the problem text. ``transient`` says the
+    network failed (a timeout, a refused or broken connection): asking again may work."""
+
+    def __init__(self, message: str, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,8 @@ class Answer:
     content_type: str
     charset: str | None
     body: bytes
+    #: The Retry-After header, as sent (a 429 or a 503 may name a wait).
+    retry_after: str = ""
 
     def text(self) -> str:
         """The body as text, in the charset the server named (UTF-8 when none)."""
@@ -131,21 +138,35 @@ def _opener() -> urllib.request.OpenerDirector:
 class Client:
     """The settings shared by all requests of one :func:`fetch`."""
 
-    def __init__(self, endpoints: Endpoints, timeout: float, user_agent: str) -> None:
+    def __init__(
+        self, endpoints: Endpoints, timeout: float, user_agent: str,
+        max_bytes: int | None = None,
+    ) -> None:
         self.endpoints = endpoints
         self.timeout = timeout
         self.user_agent = user_agent
+        #: The most one answer may weigh, when not MAX_BYTES (a page of a venue's notes
+        #: with their replies weighs far more than one work's metadata).
+        self.max_bytes = max_bytes
         self.opener = _opener()
 
-    def get(self, url: str, accept: str) -> Answer:
-        """GET ``url``; an HTTP error status is an answer, a network failure is Failure."""
+    def get(
+        self, url: str, accept: str, *, data: bytes | None = None,
+        content_type: str = "application/json", authorization: str | None = None,
+    ) -> Answer:
+        """GET ``url`` (POST ``data`` when given); an HTTP error status is an answer, a
+        network failure is Failure. ``authorization`` goes with this request only, never
+        with a redirect (which may lead to another host)."""
         parts = urlsplit(url)
         host = parts.netloc or url
         if parts.scheme.lower() not in ("http", "https"):
             raise Failure(f"{url} is not an http(s) address; check the READER_*_API settings")
-        request = urllib.request.Request(
-            url, headers={"User-Agent": self.user_agent, "Accept": accept}
-        )
+        headers = {"User-Agent": self.user_agent, "Accept": accept}
+        if data is not None:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(url, data=data, headers=headers)
+        if authorization is not None:
+            request.add_unredirected_header("Authorization", authorization)
         deadline = time.monotonic() + self.timeout * _TOTAL_TIMEOUTS
         try:
             with self.opener.open(request, timeout=self.timeout) as response:
@@ -156,33 +177,41 @@ class Client:
                 return self._answer(exc, exc.code, reason, deadline, host)
             except (Failure, OSError, http.client.HTTPException):
                 # The error status says enough; its body is only a nicety.
-                return Answer(exc.code, reason, "", None, b"")
+                retry_after = exc.headers.get("Retry-After", "") if exc.headers else ""
+                return Answer(exc.code, reason, "", None, b"", retry_after.strip())
             finally:
                 exc.close()
         except urllib.error.URLError as exc:
             if isinstance(exc.reason, TimeoutError):
-                raise Failure(self._timed_out()) from None
-            raise Failure(f"could not reach {host} (offline?): {_why(exc.reason)}") from None
+                raise Failure(self._timed_out(), transient=True) from None
+            raise Failure(
+                f"could not reach {host} (offline?): {_why(exc.reason)}", transient=True
+            ) from None
         except TimeoutError:
-            raise Failure(self._timed_out()) from None
+            raise Failure(self._timed_out(), transient=True) from None
         except (http.client.InvalidURL, ValueError) as exc:
             # e.g. a port that is not a number in READER_*_API
             raise Failure(f"{url} is not a usable address ({exc})") from None
         except http.client.HTTPException as exc:
             raise Failure(
-                f"{host} broke off its answer ({type(exc).__name__}); try again later"
+                f"{host} broke off its answer ({type(exc).__name__}); try again later",
+                transient=True,
             ) from None
         except OSError as exc:
-            raise Failure(f"the connection to {host} failed: {_why(exc)}") from None
+            raise Failure(
+                f"the connection to {host} failed: {_why(exc)}", transient=True
+            ) from None
 
     def _answer(
         self, response: Any, status: int, reason: str, deadline: float, host: str
     ) -> Answer:
-        """Read the body, at most MAX_BYTES and by the deadline."""
+        """Read the body, at most MAX_BYTES (or the client's own bound) and by the
+        deadline."""
+        limit = self.max_bytes or MAX_BYTES
         headers: Message = response.headers
         length = headers.get("Content-Length", "")
-        if length.strip().isdigit() and int(length) > MAX_BYTES:
-            raise Failure(f"{host} sent an answer larger than {_size(MAX_BYTES)}")
+        if length.strip().isdigit() and int(length) > limit:
+            raise Failure(f"{host} sent an answer larger than {_size(limit)}")
         # read1 returns what has arrived rather than waiting for a whole chunk, so the
         # deadline is checked while a slow answer trickles in.
         read = getattr(response, "read1", None) or response.read
@@ -191,17 +220,19 @@ class Client:
         while True:
             if time.monotonic() > deadline:
                 total = self.timeout * _TOTAL_TIMEOUTS
-                raise Failure(f"{host} took longer than {total:g} s to answer; gave up")
+                raise Failure(
+                    f"{host} took longer than {total:g} s to answer; gave up", transient=True
+                )
             chunk = read(64 * 1024)
             if not chunk:
                 break
             size += len(chunk)
-            if size > MAX_BYTES:
-                raise Failure(f"{host} sent an answer larger than {_size(MAX_BYTES)}")
+            if size > limit:
+                raise Failure(f"{host} sent an answer larger than {_size(limit)}")
             chunks.append(chunk)
         return Answer(
             status, reason, headers.get_content_type(), headers.get_content_charset(),
-            b"".join(chunks),
+            b"".join(chunks), headers.get("Retry-After", "").strip(),
         )
 
     def _timed_out(self) -> str:

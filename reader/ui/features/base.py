@@ -7,6 +7,7 @@ import asyncio
 import gc
 import threading
 from collections.abc import Callable, Sequence
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -27,12 +28,16 @@ from reader.library import (
     window_writer,
 )
 from reader.models import Paper, PaperRow
+from reader.ui import bindings
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.index_status import IndexStatus
 from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.signals import SignalsLookup
+from reader.ui.start_notices import start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
@@ -49,13 +54,20 @@ SEARCH_PLACEHOLDER = (
 SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
 #: How often papers shown are written down as seen (batched: one write, not one per key).
 SEEN_FLUSH_SECONDS = 0.5
-#: App actions that need the list's current paper at hand.
-_PAPER_ACTIONS = {
-    "focus_search", "toggle_star", "edit_note", "copy_citation", "clear_search", "import_file",
-    "add_by_id", "pick_citation", "toggle_mark", "clear_marks", "export", "toggle_read",
-    "next_unseen", "edit_tags", "more_like", "for_you", "edit_metadata", "open_url",
-    "cycle_sort", "save_search", "open_saved",
-}
+
+
+class Rerun(Enum):
+    """Why the view's query runs again, which says which queries need to."""
+
+    #: The papers or their marks changed: every query, but one of words while the index
+    #: is built (it says "still indexing"; the index's end runs it).
+    CHANGED = "changed"
+    #: An index build under way made more papers searchable: queries of words.
+    INDEX_GREW = "index grew"
+    #: The index holds everything now: any query typed.
+    INDEX_DONE = "index done"
+    #: The sort order changed, or an import came in: the view as it is.
+    VIEW = "view"
 
 
 class AppBase(App[None]):
@@ -67,22 +79,19 @@ class AppBase(App[None]):
         # declared here so that each feature may call another's.
         def _flush_seen(self) -> None: ...
         def _highlight(self, paper: Paper, start: int, end: int) -> None: ...
-        def _index_progress(self, done: int, total: int) -> None: ...
-        def _mend_index(self) -> None: ...
         def _quit_note(self) -> str: ...
         def _refresh_counts(self) -> None: ...
         def _remember(self, query: str, current: int | None) -> None: ...
+        def rerun_view(self, why: Rerun) -> None: ...
         def _saw(self, paper: Paper) -> None: ...
         def _set_status_note(self, note: str) -> None: ...
         def _show_shown(self) -> None: ...
         def _show_status(self) -> None: ...
         def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
         def _update_status(self, notice: str | None = None) -> None: ...
-        def library_changed(self, state: LibraryState, logged: int) -> None: ...
         def prepare_library(self) -> object: ...
         def run_query(self, query: str) -> None: ...
         def run_search(self, query: str) -> None: ...
-        def sync_index(self) -> object: ...
 
     def __init__(
         self,
@@ -101,6 +110,8 @@ class AppBase(App[None]):
         self.library = library
         self.load_sample = load_sample
         self.writes = OrderedWrites()
+        #: Writes asked for whose outcome the window has not yet drawn.
+        self._writing = 0
         #: Stars and read marks asked for by a key and not yet stored.
         self.intents = Intents()
         #: How this window signs the note versions it saves.
@@ -110,11 +121,8 @@ class AppBase(App[None]):
         self._search_seq = 0
         #: Held by the search running (see SearchFeature._search_job).
         self._search_running = threading.Lock()
-        self._index_ready = False
         #: (indexed, total) while the index is being built (from scratch, or after an import).
-        self._indexing: tuple[int, int] | None = None
         #: How many papers the build under way had made searchable at the last search.
-        self._published = 0
         self._status_note = ""
         #: Papers shown this session (drawn as seen at once) and those not yet stored.
         self.seen_now: set[int] = set()
@@ -122,8 +130,14 @@ class AppBase(App[None]):
         #: The papers of ``seen_now`` in the order they were shown: it only grows, so a
         #: worker counting a prefix of it knows which papers were shown after it looked.
         self.seen_log: list[int] = []
+        #: The papers stored as seen, read once (by the first search that counts them) and
+        #: kept current by this window's writes; None until read, or when another writer
+        #: changed them (see StatusFeature.library_changed).
+        self._stored_seen: set[int] | None = None
         #: Follows writes made elsewhere; the state of the library it last read.
-        self.live = LiveLibrary(self)
+        #: The search index: ready, or how far its build is; and the work that keeps it.
+        self.index_status = IndexStatus(self, library)
+        self.live = LiveLibrary(self, library, self.seen_log, lambda: self.importing)
         self._library_state: LibraryState | None = None
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
         #: between writes so moving the cursor never counts the whole library.
@@ -157,14 +171,14 @@ class AppBase(App[None]):
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see action_quit).
         self._quitting = False
-        #: Whether a look at an index being built elsewhere is due (see sync_index).
-        self._sync_due = False
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
         with Horizontal(id="main"):
             yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
-            yield PaperDetail(id="detail")
+            yield PaperDetail(
+                id="detail", signals=SignalsLookup(self.library, lambda: self.paper_list.ids)
+            )
         yield Static(id="status", markup=False)
         yield Footer()
 
@@ -212,6 +226,8 @@ class AppBase(App[None]):
             self._restore_paper = None
         self.paper_list.focus()
         self._update_status()
+        for title, message in start_notices(library):
+            self.notify(message, title=title, timeout=20)
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
@@ -232,12 +248,12 @@ class AppBase(App[None]):
                 and (len(self.screen_stack) == 1 or isinstance(self.screen, ReadingScreen))
             )
         if (
-            action in _PAPER_ACTIONS
+            action in bindings.PAPER_ACTIONS
             and len(self.screen_stack) > 1
             and not isinstance(self.screen, ReadingScreen)
         ):
             return False
-        if isinstance(self.focused, SearchBox) and action in _PAPER_ACTIONS | {"help", "quit"}:
+        if isinstance(self.focused, SearchBox) and action in bindings.TYPED_IN_BOX:
             # Typed into the box, not run: the footer offers the box's own keys instead.
             return False
         return True
@@ -296,7 +312,8 @@ class AppBase(App[None]):
             self._saw(paper)
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
-                              self._highlight, self._unhighlight)
+                              self._highlight, self._unhighlight,
+                              replies=self.library.discussion)
             )
             self._show_status()
 
@@ -316,28 +333,39 @@ class AppBase(App[None]):
                 self.screen.show(self.current_paper)
         self._update_status()
 
+    def _rewritten(self, paper_id: int) -> None:
+        """A write of this window changed what the index holds of a paper (its note, tags,
+        highlights or record), and the library has re-indexed it: redraw the paper, and
+        run the view's query again, which may find it or lose it now."""
+        self._refresh_paper(paper_id)
+        if self.outcome is not None:
+            self.rerun_view(Rerun.CHANGED)
+
     def _write(
         self,
         job: Callable[[], object],
         on_done: Callable[[], None],
         on_error: Callable[[Exception], None],
-        *,
-        reindex: bool = True,
     ) -> None:
-        """Run a database write in a worker, in the order the user asked for it; then
-        re-index what it changed."""
+        """Run a database write in a worker, in the order the user asked for it (the
+        library decides what it costs the index)."""
         ticket = self.writes.ticket()
+        self._writing += 1
+
+        def finish(then: Callable[..., None], *args: object) -> None:
+            self._writing -= 1
+            then(*args)
+            if self.library.index_owed:
+                self.index_status.sync()  # the index was busy as the write was stored
 
         def run() -> None:
             with self.writes.turn(ticket):
                 try:
                     job()
                 except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
-                    self.call_from_thread(on_error, exc)
+                    self.call_from_thread(finish, on_error, exc)
                     return
-            self.call_from_thread(on_done)
-            if reindex:
-                self.call_from_thread(self.sync_index)
+            self.call_from_thread(finish, on_done)
 
         self.run_worker(run, thread=True, group="writes", exit_on_error=False)
 

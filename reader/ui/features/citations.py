@@ -116,7 +116,7 @@ class CitationsFeature(AppBase):
         try:
             fmt = format_for_path(path)
             papers = self.library.papers(ids)
-            export(papers, fmt, path)
+            export(papers, fmt, path, signals=self.library.signals(ids))
         except (ReaderError, OSError) as exc:  # a format, the library, the file written
             self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
             return

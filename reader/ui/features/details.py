@@ -24,7 +24,7 @@ class DetailsFeature(AppBase):
         def chosen(values: dict[str, object] | None) -> None:
             if values:
                 self._write(
-                    partial(self.library.update_metadata, paper.id, values, sync=False),
+                    partial(self.library.update_metadata, paper.id, values),
                     partial(self._details_saved, paper.id),
                     lambda exc: self.notify(f"Not saved: {exc}", severity="error", timeout=10),
                 )
@@ -41,7 +41,7 @@ class DetailsFeature(AppBase):
         return f"@{owner.citekey} ({title})"
 
     def _details_saved(self, paper_id: int) -> None:
-        self._refresh_paper(paper_id)
+        self._rewritten(paper_id)
         self.notify("Details saved")
 
     def action_open_url(self) -> None:

@@ -1,9 +1,8 @@
 """Papers coming in: the sample on first start, files and ids imported from the app (in
-batches the list shows as they commit), and the search index built or mended meanwhile."""
+batches the list shows as they commit); the index follows them (reader/ui/index_status.py)."""
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,19 +10,16 @@ from textual import work
 from textual.worker import get_current_worker
 
 from reader.errors import ReaderError
-from reader.library import IndexStopped, parse_query
-from reader.models import ImportSummary, IndexState
-from reader.ui.features.base import AppBase
+from reader.models import ImportSummary
+from reader.ui.features.base import AppBase, Rerun
+from reader.ui.index_status import IndexStatus
 from reader.ui.screens.prompts import add_prompt, import_prompt
-from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
     from reader.library.import_process import ImportProcess
 
 #: Records an import started here writes per transaction.
 IMPORT_BATCH = 2_000
-#: How often a window looks again at an index another process is building.
-INDEX_RETRY_SECONDS = 2.0
 
 
 class ImportsFeature(AppBase):
@@ -36,42 +32,7 @@ class ImportsFeature(AppBase):
             summary = self.library.import_sample_if_empty()
             if summary is not None:
                 self.call_from_thread(self._sample_loaded, summary)
-        state = self.library.index_state()
-        progress = self._report_indexing
-        if state is IndexState.MISSING:
-            self.call_from_thread(self._set_status_note, "Building the search index…")
-            try:
-                self.library.rebuild_index(progress, self._stopping)
-            except IndexStopped:
-                return  # quitting: the next start builds it
-        elif state is IndexState.STALE:
-            # An index left behind: a build cut short when a reader quit (or was killed)
-            # while indexing, or writes made while none ran. What it lacks is indexed now.
-            self.library.sync_index(progress, stopped=self._stopping)
-        self.call_from_thread(self._index_done)
-
-    def _stopping(self) -> bool:
-        """Whether an index build under way is to stop: the window is quitting."""
-        return self._quitting
-
-    def _report_indexing(self, done: int, total: int) -> None:
-        """Show an index build's progress (called from its worker thread)."""
-        self.call_from_thread(self._index_progress, done, total)
-
-    def _mend_index(self) -> None:
-        """Rebuild an index a search found damaged (once, however many searches met it)."""
-        if not self._index_ready:
-            return  # being built already
-        self._index_ready = False
-        self._set_status_note("Rebuilding the damaged search index…")
-        self.run_worker(self._rebuild_index, thread=True, group="prepare", exit_on_error=False)
-
-    def _rebuild_index(self) -> None:
-        try:
-            self.library.mend_index(self._report_indexing, self._stopping)
-        except IndexStopped:
-            return  # quitting: the next start builds it
-        self.call_from_thread(self._index_done)
+        self.index_status.bring_up_to_date()
 
     def _sample_loaded(self, summary: ImportSummary) -> None:
         self._refresh_counts()
@@ -83,29 +44,6 @@ class ImportsFeature(AppBase):
             title="Sample loaded",
             timeout=8,
         )
-
-    def _index_progress(self, done: int, total: int) -> None:
-        self._indexing = (done, total)
-        if self._quitting:
-            # The build stops at its next safe point (see action_quit).
-            self._set_status_note(self._quit_note())
-            return
-        self._set_status_note(f"Indexing {done:,} of {total:,}…")
-        building = self.library.index_partial()
-        self._published_more(building[0] if building else 0)
-
-    def _index_done(self) -> None:
-        if self._quitting:
-            return  # the status line says what quitting waits for
-        self._index_ready = True
-        self._indexing = None
-        self._published = 0
-        # The open index is long-lived too (see on_mount).
-        gc.freeze()
-        self._set_status_note("")
-        query = self.query_one(SearchBox).value
-        if query.strip():
-            self.run_search(query)
 
     def action_import_file(self) -> None:
         """Ask for a file and import it in the background.
@@ -187,7 +125,7 @@ class ImportsFeature(AppBase):
                     self.call_from_thread(self._imported, event.summary)
                     self.call_from_thread(self._set_status_note, "Indexing the new papers…")
                 elif event.kind == "indexing":
-                    self.call_from_thread(self._index_progress, event.done, event.total)
+                    self.post_message(IndexStatus.Progress(event.done, event.total))
                 elif event.kind == "failed":
                     self.call_from_thread(self._set_status_note, "")
                     # The message quotes the file, which is text, not markup.
@@ -201,100 +139,27 @@ class ImportsFeature(AppBase):
             # A search typed meanwhile answered from the index as it was before the import.
             self.call_from_thread(self._indexed)
         # What this window wrote while the import held the index.
-        self.call_from_thread(self.sync_index)
+        self.call_from_thread(self.index_status.sync)
 
     def _indexed(self) -> None:
         """An import's papers are all indexed: the view's query runs over all of them."""
-        self._indexing = None
-        self._published = 0
+        self.index_status.caught_up()
         self._set_status_note("")
-        self._rerun_query()
+        self.rerun_view(Rerun.INDEX_DONE)
 
     def _imported(self, summary: ImportSummary) -> None:
         self._refresh_counts()
         # The rows drawn so far may have been retitled or re-marked by a merge.
         self.paper_list.invalidate_all()
-        self.run_search(self.query_one(SearchBox).value)
+        self.rerun_view(Rerun.VIEW)
         lines = [str(summary)]
         lines += [changes for r in summary.reports if (changes := r.changes())]
         if summary.key_changes():
             lines.append(summary.key_changes())
+        if summary.text_line():
+            lines.append(summary.text_line())
         lines += summary.warnings
         lines += summary.problems[:3]
         if len(summary.problems) > 3:
             lines.append(f"… and {len(summary.problems) - 3} more (reader import --verbose)")
         self.notify("\n".join(lines), title="Imported", timeout=12)
-
-    @work(thread=True, group="index", exit_on_error=False)
-    def sync_index(self) -> None:
-        """Re-index what changed (one paper after a star or a note, or the papers another
-        process imported); a search typed while the index was behind is run again, so its
-        results are never stale, and while many papers are indexed it runs again as each
-        part of them becomes searchable.
-
-        While another build is under way (another process's import, another window) the
-        window does not wait on it: it looks again a little later, and finishes the work
-        itself if that build was cut short (its process quit or was killed).
-
-        Once the window quits, a sync under way stops at its next safe point (see
-        action_quit) and none starts."""
-        if self._quitting:
-            return
-        building = self.library.index_partial()
-        if building is not None:
-            # Another process builds: a search shown follows what it publishes.
-            self.call_from_thread(self._published_more, building[0])
-            self.call_from_thread(self._sync_later)
-            return
-        reported = False
-
-        def progress(done: int, total: int) -> None:
-            nonlocal reported
-            reported = True
-            self.call_from_thread(self._index_progress, done, total)
-
-        indexed = self.library.sync_index(progress, stopped=self._stopping)
-        if self._quitting:
-            return
-        if reported:
-            self.call_from_thread(self._caught_up)
-        if (indexed or self._shown_partial()) and self._index_ready:
-            # A search shown over part of the index (this build's or another process's)
-            # runs again over all of it.
-            self.call_from_thread(self._rerun_query)
-        if self.library.index_state() is not IndexState.OK:
-            self.call_from_thread(self._sync_later)  # another process held the index
-
-    def _shown_partial(self) -> bool:
-        """Whether the search shown was answered over part of the index."""
-        outcome = self.outcome
-        return outcome is not None and outcome.partial is not None
-
-    def _published_more(self, published: int) -> None:
-        """A build (here or in another process) has published ``published`` papers: a
-        search shown over a partial index runs again as more of it is published."""
-        if published != self._published:
-            self._published = published
-            query = self.query_one(SearchBox).value
-            if published and (parse_query(query).text or parse_query(query).like):
-                self.run_search(query)
-
-    def _sync_later(self) -> None:
-        if not self._sync_due and not self._quitting:
-            self._sync_due = True
-            self.set_timer(INDEX_RETRY_SECONDS, self._sync_again)
-
-    def _sync_again(self) -> None:
-        self._sync_due = False
-        self.sync_index()
-
-    def _caught_up(self) -> None:
-        """A catch-up that reported its progress is over."""
-        self._indexing = None
-        self._published = 0
-        self._set_status_note("")
-
-    def _rerun_query(self) -> None:
-        query = self.query_one(SearchBox).value
-        if query.strip():
-            self.run_search(query)

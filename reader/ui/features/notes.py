@@ -50,7 +50,7 @@ class NotesFeature(AppBase):
 
         def job() -> None:
             result.append(self.library.save_note(
-                paper_id, text, sync=False, base=base, writer=self.writer, kind=kind,
+                paper_id, text, base=base, writer=self.writer, kind=kind,
             ))
 
         self._write(
@@ -72,10 +72,14 @@ class NotesFeature(AppBase):
         editor = self._note_editor(paper_id)
         if editor is not None:
             editor.saved(text, result)
-        self._refresh_paper(paper_id)
+        self._rewritten(paper_id)
 
     def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
-        draft = write_draft(text, f"note-{paper_id}", draft_dirs(self.library.paths.drafts))
+        editor = self._note_editor(paper_id)
+        # One draft per editor, rewritten at each failing save, not a new file per change.
+        name = editor.draft_name if editor is not None else f"note-{paper_id}"
+        draft = write_draft(text, name, draft_dirs(self.library.paths.drafts),
+                            stamped=editor is None)
         if draft.path is not None:
             kept = f"kept a draft in {draft.path}"
         else:
@@ -84,7 +88,6 @@ class NotesFeature(AppBase):
                 + "; ".join(draft.refused) + "): only the editor holds the text"
             )
         message = f"Could not save the note: {describe_write_error(exc)}; {kept}"
-        editor = self._note_editor(paper_id)
         if editor is not None:
             editor.failed(message, draft.path)
         self.notify(message, severity="error", timeout=15)

@@ -27,11 +27,12 @@ class QuittingFeature(AppBase):
         if importing is not None:
             # Not waited for: the import goes on in its own process and finishes there.
             importing.cancel()
-        # Read by an index build under way (see sync_index), which stops at its next safe
+        # Read by an index build under way (see IndexStatus), which stops at its next safe
         # point: within a fraction of a second, where finishing it could take minutes. What
         # it published is kept; the index stays behind the database, which every reader
         # process (a window, `reader import`, `reader search`) catches up on.
         self._quitting = True
+        self.index_status.stopping = True
         self._set_status_note(self._quit_note())
         self._remember_view()
         others = [w for w in self.workers if w is not importing]
@@ -40,8 +41,8 @@ class QuittingFeature(AppBase):
     def _quit_note(self) -> str:
         """What quitting waits for, said in the status line."""
         building = any(w.group in ("index", "prepare") and w.is_running for w in self.workers)
-        if building and self._indexing is not None:
-            done, total = self._indexing
+        if building and self.index_status.building is not None:
+            done, total = self.index_status.building
             return (f"Quitting: indexing stops at {done:,} of {total:,} "
                     "(the next run finishes it)… q quits now")
         if self._import_worker is not None:
@@ -59,8 +60,7 @@ class QuittingFeature(AppBase):
             # A read-only library can't remember; remembering is a nicety, never a crash.
             self.log.warning(f"could not remember the view: {exc}")
 
-        self._write(lambda: self._remember(query, current), lambda: None, not_remembered,
-                    reindex=False)
+        self._write(lambda: self._remember(query, current), lambda: None, not_remembered)
 
     async def _leave_when_done(self, workers: list[Worker[Any]]) -> None:
         """Quit once ``workers`` are done (writes stored, an index build stopped)."""

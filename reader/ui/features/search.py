@@ -4,6 +4,7 @@ results over a partial index while it is built, and a "did you mean"."""
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 from functools import partial
 
@@ -19,7 +20,7 @@ from reader.library import (
 )
 from reader.models import PaperRow
 from reader.ui import bindings
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
 from reader.ui.keymap import key_label
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.search_box import SearchBox
@@ -35,6 +36,9 @@ FIRST_RESULTS = 100
 FIRST_RESULTS_FROM = 50_000
 #: Rows of a new result read with it, in its worker: more than a screen.
 ROWS_AHEAD = 100
+#: How long a query typed waits for the next key before it is searched: keys typed faster
+#: than this are searched once, as the last of them left the query.
+SETTLE_SECONDS = 0.1
 
 
 class SearchFeature(AppBase):
@@ -44,11 +48,13 @@ class SearchFeature(AppBase):
     #: library of how many papers at least.
     first_results = FIRST_RESULTS
     first_results_from = FIRST_RESULTS_FROM
+    #: How long a query typed waits for the next key.
+    settle_seconds = SETTLE_SECONDS
 
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
         if event.value != self._asked_query:  # not already run by results_shown
-            self.run_search(event.value)
+            self.run_search(event.value, settle=True)
 
     async def results_shown(self, query: str, timeout: float = 5.0) -> None:
         """Wait (at most ``timeout`` seconds) until the list shows the results of ``query``."""
@@ -62,8 +68,9 @@ class SearchFeature(AppBase):
         except TimeoutError:
             pass  # a search that failed has said so; the keys must not wait forever
 
-    def run_search(self, query: str) -> None:
-        """Search in a worker; only the newest query's results are shown."""
+    def run_search(self, query: str, *, settle: bool = False) -> None:
+        """Search in a worker; only the newest query's results are shown. A query being
+        typed (``settle``) waits a moment for the next key first."""
         if not query.strip() and self.outcome is not None and not self.paper_list.pinned:
             # The search is cleared (esc, or the box emptied) with the cursor where the
             # results put it: the list goes back to the paper it was on before. A paper
@@ -78,13 +85,19 @@ class SearchFeature(AppBase):
         large = self._counts.get("papers", 0) >= self.first_results_from
         first = self.first_results if large and query.strip() != shown.strip() else None
         self.run_worker(
-            partial(self._search_job, self._search_seq, query, first),
+            partial(self._search_job, self._search_seq, query, first, settle),
             thread=True,
             group="search",
             exit_on_error=False,
         )
 
-    def _search_job(self, seq: int, query: str, first: int | None = None) -> None:
+    def _search_job(
+        self, seq: int, query: str, first: int | None = None, settle: bool = False
+    ) -> None:
+        if settle:
+            time.sleep(self.settle_seconds)
+            if seq != self._search_seq:
+                return  # another key came: its query is searched instead
         # One search at a time, the newest: keys typed faster than a search runs would
         # otherwise each start one at once, all but the last for nothing, and beside an
         # index being built they took a third of a core from it. A search that a newer
@@ -96,13 +109,15 @@ class SearchFeature(AppBase):
 
     def _search_now(self, seq: int, query: str, first: int | None) -> None:
         parsed = parse_query(query)
-        if not self._index_ready and (parsed.text or parsed.like) and not self._searchable():
+        index = self.index_status
+        if not index.ready and (parsed.text or parsed.like) and not self._searchable():
             # The index is locked while it is built: say so at once instead of waiting on it;
             # the query runs again when the index is done.
-            done, total = self._indexing or (0, 0)
+            done, total = index.building or (0, 0)
             progress = f" ({done:,} of {total:,} papers)" if total else ""
             outcome = SearchOutcome(
-                query, [], notice=f"Still indexing{progress}; results when it is done"
+                query, [], notice=f"Still indexing{progress}; results when it is done",
+                parsed=parsed,
             )
             self.call_from_thread(self._show_results, seq, outcome)
             return
@@ -112,7 +127,7 @@ class SearchFeature(AppBase):
         try:
             outcome = self.library.search(
                 query, order=self.sort_order, suggest=False, first=first, cancelled=replaced,
-                mend=False,
+                mend=False, parsed=parsed,
             )
             if not outcome.complete:
                 # The best matches on screen at once; the rest, and their count, follow.
@@ -120,7 +135,7 @@ class SearchFeature(AppBase):
                                       self._first_rows(outcome.ids))
                 outcome = self.library.search(
                     query, order=self.sort_order, suggest=False, cancelled=replaced,
-                    mend=False,
+                    mend=False, parsed=parsed,
                 )
         except SearchCancelled:
             return  # a newer query took its place
@@ -128,14 +143,15 @@ class SearchFeature(AppBase):
             # Answered from the database at once, and again from the index once rebuilt.
             outcome = self.library.search_database(
                 query, f"The search index is damaged ({exc}): rebuilding it · meanwhile "
-                "these are papers containing the words",
+                "these are papers containing the words", parsed,
             )
-            self.call_from_thread(self._mend_index)
+            self.call_from_thread(index.mend)
         except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
-            if self._index_ready:
+            if index.ready:
                 raise
             outcome = SearchOutcome(
-                query, [], notice="The search index is still being built; results follow"
+                query, [], notice="The search index is still being built; results follow",
+                parsed=parsed,
             )
         if self._papers_removed:
             outcome = self._present(outcome)
@@ -215,7 +231,7 @@ class SearchFeature(AppBase):
         if self._return_paper is not None and not outcome.query.strip():
             keep, self._return_paper = self._return_paper, None
         if self._restore_paper in outcome.ids or (
-            outcome.ids and outcome.complete and self._index_ready
+            outcome.ids and outcome.complete and self.index_status.ready
         ):
             # Kept until a search can answer: the first one may only say "still indexing",
             # or show only the best matches.
@@ -267,12 +283,36 @@ class SearchFeature(AppBase):
 
     def _count_seen(self, ids: list[int], shown: list[int]) -> int:
         """How many of ``ids`` have been seen (stored, or among the papers ``shown``)."""
-        seen = self.library.flagged_ids("seen")
+        stored = self._stored_seen
+        if stored is None:
+            stored = self._stored_seen = self.library.flagged_ids("seen")
+        # A copy: the window adds to the set it keeps while this worker counts.
+        seen = stored.copy()
         seen.update(shown)
         if len(seen) < len(ids):
             wanted = set(ids)
             return sum(1 for i in seen if i in wanted)
         return sum(1 for i in ids if i in seen)
+
+    def rerun_view(self, why: Rerun) -> None:
+        """Run the view's query again (the list keeps its cursor and scroll), if ``why``
+        can change what it finds."""
+        query = self.query_one(SearchBox).value
+        outcome = self.outcome
+        if why is Rerun.VIEW:
+            self.run_search(query)
+            return
+        if why is Rerun.INDEX_DONE:
+            if query.strip():
+                self.run_search(query)
+            return
+        parsed = (
+            outcome.parsed if outcome is not None and outcome.query == query
+            and outcome.parsed is not None else parse_query(query)
+        )
+        searches = bool(parsed.text or parsed.like)
+        if searches if why is Rerun.INDEX_GREW else self.index_status.ready or not searches:
+            self.run_search(query)
 
     def run_query(self, query: str) -> None:
         """Put a query in the search box and run it (views, saved searches, tags)."""

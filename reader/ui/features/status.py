@@ -3,16 +3,18 @@ writes by other windows and the CLI followed within a second."""
 
 from __future__ import annotations
 
+from textual import on
 from textual.widgets import Static
 
 from reader.library import (
     LibraryState,
-    parse_query,
 )
 from reader.ui.commands import SORT_LABELS
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
+from reader.ui.index_status import IndexStatus
+from reader.ui.live import LiveLibrary
 from reader.ui.screens.reading import ReadingScreen
-from reader.ui.widgets.search_box import SearchBox
+from reader.ui.widgets.paper_list import PaperList
 
 
 class StatusFeature(AppBase):
@@ -93,6 +95,58 @@ class StatusFeature(AppBase):
         if isinstance(self.screen, ReadingScreen):
             self.screen.show_status(text)
 
+    @on(IndexStatus.Building)
+    def _index_building(self, _message: IndexStatus.Building) -> None:
+        self._set_status_note("Building the search index…")
+
+    @on(IndexStatus.Mending)
+    def _index_mending(self, _message: IndexStatus.Mending) -> None:
+        self._set_status_note("Rebuilding the damaged search index…")
+
+    @on(IndexStatus.Progress)
+    def _index_progress(self, message: IndexStatus.Progress) -> None:
+        grew = self.index_status.progressed(message.done, message.total)
+        if self._quitting:
+            # The build stops at its next safe point (see action_quit).
+            self._set_status_note(self._quit_note())
+            return
+        self._set_status_note(f"Indexing {message.done:,} of {message.total:,}…")
+        if grew:
+            self.rerun_view(Rerun.INDEX_GREW)
+
+    @on(IndexStatus.Grew)
+    def _index_grew(self, _message: IndexStatus.Grew) -> None:
+        self.rerun_view(Rerun.INDEX_GREW)
+
+    @on(IndexStatus.Built)
+    def _index_built(self, _message: IndexStatus.Built) -> None:
+        if self._quitting:
+            return  # the status line says what quitting waits for
+        self.index_status.built()
+        self._set_status_note("")
+        self.rerun_view(Rerun.INDEX_DONE)
+
+    @on(IndexStatus.Synced)
+    def _index_synced(self, message: IndexStatus.Synced) -> None:
+        if message.reported:
+            self.index_status.caught_up()
+            self._set_status_note("")
+        if self.index_status.ready and (message.indexed or self._shown_partial()):
+            # A search shown over part of the index (this build's or another process's)
+            # runs again over all of it.
+            self.rerun_view(Rerun.INDEX_DONE)
+
+    def _shown_partial(self) -> bool:
+        """Whether the search shown was answered over part of the index."""
+        outcome = self.outcome
+        return outcome is not None and outcome.partial is not None
+
+    @on(LiveLibrary.Changed)
+    def _library_changed(self, message: LiveLibrary.Changed) -> None:
+        if not self.query(PaperList):
+            return  # a state read as the window closed, handled after its list went
+        self.library_changed(message.state, message.logged)
+
     def library_changed(self, state: LibraryState, logged: int) -> None:
         """Something was committed (here or elsewhere): bring the counts, the rows, the
         paper shown and the view up to ``state``, read when the seen log was ``logged``
@@ -106,24 +160,31 @@ class StatusFeature(AppBase):
             self._update_status()
             return
         retouched = state.generation != previous.generation
+        # This window's own writes redraw what they changed as they are done, and those
+        # still under way will: only what another writer did is redrawn here.
+        others = retouched and not self.library.written_here(
+            previous.generation, state.generation
+        )
+        if moved and not others and self._writing:
+            moved = False
+        if self._stored_seen is not None and len(self._stored_seen) != state.counts["seen"]:
+            self._stored_seen = None  # another writer marked papers seen: read them again
         if state.papers - previous.papers < max(0, state.last_id - previous.last_id):
             self._papers_removed = True  # searches leave out what the index still holds
-        if previous.papers_changed(state) or (self.outcome is not None and (retouched or moved)):
+        if previous.papers_changed(state) or (self.outcome is not None and (others or moved)):
             # New or removed papers, or marks a query may select on (is:starred, tag:…).
-            self._rerun_view()
-        if retouched or moved:
+            self.rerun_view(Rerun.CHANGED)
+        if others or moved:
             self.paper_list.invalidate_all()
             self._show_shown()
-        if retouched and self._import_worker is None:
-            # An import running here indexes its own papers, in its own process.
-            self.sync_index()
+        if retouched and self._import_worker is None and (
+            others or self.library.index_owed
+        ):
+            # An import running here indexes its own papers, in its own process; this
+            # window's own writes were indexed as they were stored, unless the index was
+            # busy then.
+            self.index_status.sync()
         self._update_status()
-
-    def _rerun_view(self) -> None:
-        """Run the view's query again (the list keeps its cursor and scroll)."""
-        query = self.query_one(SearchBox).value
-        if self._index_ready or not (parse_query(query).text or parse_query(query).like):
-            self.run_search(query)
 
     def _show_shown(self) -> None:
         """Redraw the paper shown in the detail pane and the reading view."""

@@ -8,7 +8,7 @@ from reader.library import (
     normalize_tag,
 )
 from reader.models import Paper
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
 from reader.ui.screens.prompts import PromptScreen
 from reader.ui.screens.tags import TagEditor
 
@@ -25,8 +25,8 @@ class TagsFeature(AppBase):
         def chosen(tags: list[str] | None) -> None:
             if tags is not None and tags != paper.tags:
                 self._write(
-                    partial(self.library.set_tags, paper.id, tags, sync=False),
-                    partial(self._refresh_paper, paper.id),
+                    partial(self.library.set_tags, paper.id, tags),
+                    partial(self._rewritten, paper.id),
                     lambda exc: self.notify(f"Could not save the tags: {exc}", severity="error"),
                 )
 
@@ -39,7 +39,7 @@ class TagsFeature(AppBase):
         def chosen(new: str | None) -> None:
             if new:
                 self._write(
-                    partial(self.library.rename_tag, tag, new, sync=False),
+                    partial(self.library.rename_tag, tag, new),
                     partial(self._tags_changed, f"Renamed the tag {tag} to {normalize_tag(new)}"),
                     lambda exc: self.notify(f"Could not rename the tag: {exc}", severity="error"),
                 )
@@ -53,7 +53,7 @@ class TagsFeature(AppBase):
     def delete_tag(self, tag: str) -> None:
         """Remove a tag from every paper."""
         self._write(
-            partial(self.library.delete_tag, tag, sync=False),
+            partial(self.library.delete_tag, tag),
             partial(self._tags_changed, f"Removed the tag {tag} from every paper"),
             lambda exc: self.notify(f"Could not delete the tag: {exc}", severity="error"),
         )
@@ -61,6 +61,8 @@ class TagsFeature(AppBase):
     def _tags_changed(self, message: str) -> None:
         self.paper_list.invalidate_all()
         self._show_current()
+        if self.outcome is not None:
+            self.rerun_view(Rerun.CHANGED)  # the index holds tags: the view may find others now
         self.notify(message)
 
     def _highlight(self, paper: Paper, start: int, end: int) -> None:
@@ -70,8 +72,8 @@ class TagsFeature(AppBase):
             if note is None:
                 return
             self._write(
-                partial(self.library.add_highlight, paper.id, start, end, note, sync=False),
-                partial(self._refresh_paper, paper.id),
+                partial(self.library.add_highlight, paper.id, start, end, note),
+                partial(self._rewritten, paper.id),
                 lambda exc: self.notify(f"Could not highlight: {exc}", severity="error"),
             )
 
@@ -85,10 +87,10 @@ class TagsFeature(AppBase):
     def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None:
         def remove_all() -> None:
             for highlight_id in highlight_ids:
-                self.library.delete_highlight(highlight_id, sync=False)
+                self.library.delete_highlight(highlight_id)
 
         self._write(
             remove_all,
-            partial(self._refresh_paper, paper.id),
+            partial(self._rewritten, paper.id),
             lambda exc: self.notify(f"Could not remove the highlight: {exc}", severity="error"),
         )

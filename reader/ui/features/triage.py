@@ -9,8 +9,9 @@ from functools import partial
 from textual import events
 
 from reader.models import Paper, PaperRow
-from reader.ui.features.base import AppBase
+from reader.ui.features.base import AppBase, Rerun
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.widgets.paper_detail import PaperDetail
 
 
 class TriageFeature(AppBase):
@@ -18,27 +19,31 @@ class TriageFeature(AppBase):
 
     def action_toggle_star(self) -> None:
         """Star the current paper when it is shown unstarred, else unstar it."""
-        paper = self.current_paper
-        if paper is None:
+        shown = self._shown_current()
+        if shown is None:
             return
-        starred = not self._shown(paper).starred
+        starred = not shown.starred
         self._set_mark(
-            paper.id, "starred", starred,
-            partial(self.library.set_starred, paper.id, starred, sync=False),
+            shown.id, "starred", starred,
+            partial(self.library.set_starred, shown.id, starred),
             "star" if starred else "unstar",
         )
 
-    def _shown(self, paper: Paper) -> Paper | PaperRow:
-        """The paper's marks as the window shows them: its row as drawn, else the paper."""
-        return self.paper_list.drawn_row(paper.id) or paper
+    def _shown_current(self) -> Paper | PaperRow | None:
+        """The paper under the cursor with its marks as the window shows them: its row as
+        drawn (nothing read), else the paper."""
+        paper_id = self.paper_list.current_id
+        if paper_id is None:
+            return None
+        row = self.paper_list.drawn_row(paper_id)
+        return self.intents.apply(row) if row is not None else self.current_paper
 
     def _set_mark(
         self, paper_id: int, mark: str, value: bool, job: Callable[[], object], verb: str
     ) -> None:
         """Show a mark as asked at once, and store it (as a value, never as a toggle)."""
         ticket = self.intents.ask(paper_id, mark, value)
-        self.paper_list.invalidate(paper_id)
-        self._show_shown()
+        self._show_marks(paper_id)
 
         def failed(exc: Exception) -> None:
             self.intents.done(paper_id, mark, ticket)
@@ -46,20 +51,56 @@ class TriageFeature(AppBase):
             self.notify(f"Could not {verb} the paper: {exc}", severity="error")
 
         def done() -> None:
+            # Stored as shown: only the counts, and a view that selects on the mark, move.
             self.intents.done(paper_id, mark, ticket)
-            self._refresh_paper(paper_id)
+            if mark == "read" and self._stored_seen is not None:
+                self._stored_seen.add(paper_id)
+            self._refresh_counts()
+            self._update_status()
+            if self._view_selects_on(mark):
+                self.rerun_view(Rerun.CHANGED)
 
-        self._write(job, done, failed, reindex=mark != "read")
+        self._write(job, done, failed)
+
+    def _show_marks(self, paper_id: int) -> None:
+        """Redraw a paper whose marks were just asked for, from what the window shows of
+        it (the row drawn, the paper in the detail pane and the reading view): the marks
+        are the only thing that changed, so nothing is read again."""
+        papers = self.paper_list
+        row = papers.drawn_row(paper_id)
+        if row is not None:
+            papers.prime({paper_id: self.intents.apply(row)})
+            papers.refresh()
+        else:
+            papers.invalidate(paper_id)
+        detail = self.query_one("#detail", PaperDetail)
+        if detail.paper is not None and detail.paper.id == paper_id:
+            detail.restate(self.intents.apply(detail.paper))
+        screen = self.screen
+        if isinstance(screen, ReadingScreen) and screen.paper.id == paper_id:
+            screen.show(self.intents.apply(screen.paper))
+
+    def _view_selects_on(self, mark: str) -> bool:
+        """Whether the view shown would change with ``mark`` of a paper: a filter on it,
+        papers ranked like the starred ones, or starred papers sorted first."""
+        outcome = self.outcome
+        if outcome is None or outcome.parsed is None:
+            return outcome is not None
+        flags = {mark, "seen"} if mark == "read" else {mark}
+        parsed = outcome.parsed
+        if mark == "starred" and (parsed.like.lower() == "starred" or self.sort_order == mark):
+            return True
+        return any(f.flag in flags for f in parsed.filters)
 
     def action_toggle_read(self) -> None:
         """Mark the current paper read, or unread again."""
-        paper = self.current_paper
-        if paper is None:
+        shown = self._shown_current()
+        if shown is None:
             return
-        self._saw(paper)
-        read = not self._shown(paper).read
+        self._saw(shown)
+        read = not shown.read
         self._set_mark(
-            paper.id, "read", read, partial(self.library.set_read, paper.id, read),
+            shown.id, "read", read, partial(self.library.set_read, shown.id, read),
             "mark" if read else "unmark",
         )
 
@@ -108,7 +149,7 @@ class TriageFeature(AppBase):
             if paper is not None:
                 self._saw(paper)
 
-    def _saw(self, paper: Paper) -> None:
+    def _saw(self, paper: Paper | PaperRow) -> None:
         """A paper was shown: it is seen from now on (stored with the next batch)."""
         if paper.seen or paper.id in self.seen_now:
             return
@@ -128,12 +169,12 @@ class TriageFeature(AppBase):
             return
         ids = sorted(self._seen_pending)
         self._seen_pending.clear()
-        self._write(
-            partial(self.library.mark_seen, ids),
-            lambda: None,
-            self._seen_failed,
-            reindex=False,
-        )
+        self._write(partial(self.library.mark_seen, ids), partial(self._seen_stored, ids),
+                    self._seen_failed)
+
+    def _seen_stored(self, ids: list[int]) -> None:
+        if self._stored_seen is not None:
+            self._stored_seen.update(ids)
 
     def _seen_failed(self, exc: Exception) -> None:
         # Said once: a library that refuses writes would otherwise say it on every key.

@@ -1,21 +1,35 @@
-"""Sort orders and saved searches, and what the app remembers for its next start."""
+"""Sort orders and saved searches, what the app remembers for its next start, and the
+ratings overview of the view."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from reader.library import (
     SORT_KEYS,
 )
 from reader.ui.commands import SORT_LABELS
-from reader.ui.features.base import PAPER_KEY, QUERY_KEY, SORT_KEY, AppBase
+from reader.ui.features.base import PAPER_KEY, QUERY_KEY, SORT_KEY, AppBase, Rerun
+from reader.ui.screens.overview import OverviewScreen
 from reader.ui.screens.prompts import PromptScreen
 from reader.ui.widgets.search_box import SearchBox
 
 
 class ViewsFeature(AppBase):
-    """Sort orders and saved searches."""
+    """Sort orders and saved searches; the ratings overview."""
+
+    def action_overview(self) -> None:
+        """Show the ratings and decisions of the papers in the view, drawn."""
+        count = len(self.paper_list.ids)
+        what = "this view" if self.outcome else "the library"
+        what += f" ({count:,} papers)"
+        self.push_screen(OverviewScreen(
+            self.paper_list.ids, partial(self.library.view_signals, ratings=True), what
+        ))
 
     def action_cycle_sort(self) -> None:
-        """Sort the view by the next order: relevance, title, year, added, starred first."""
+        """Sort the view by the next order: relevance, title, year, added, starred first,
+        mean rating, spread of ratings, confidence-weighted rating."""
         orders = list(SORT_KEYS)
         self.set_sort(orders[(orders.index(self.sort_order) + 1) % len(orders)])
 
@@ -23,7 +37,7 @@ class ViewsFeature(AppBase):
         """Sort the view (and every later one) by ``order``; remembered between runs."""
         self.sort_order = order
         self.library.set_meta(SORT_KEY, order)
-        self.run_search(self.query_one(SearchBox).value)
+        self.rerun_view(Rerun.VIEW)
         self.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
 
     def action_save_search(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
@@ -79,6 +80,10 @@ class NoteScreen(Screen[str]):
         self._replacing = False
         #: The last merge said in the status line, repeated when its result is saved.
         self._merge_said: str | None = None
+        #: Whether the status line says "Saving…" now.
+        self._saying_saving = False
+        #: The one draft this editor writes (and rewrites) when a save fails.
+        self.draft_name = f"note-{paper.id}-{datetime.now():%Y%m%d-%H%M%S}"
 
     def compose(self) -> ComposeResult:
         title = Text("Note · ", style="bold")
@@ -108,8 +113,16 @@ class NoteScreen(Screen[str]):
 
     def on_text_area_changed(self, _event: TextArea.Changed) -> None:
         """Schedule a save; the timer is not restarted by further typing, so a change is
-        written at most AUTOSAVE_AFTER seconds after it was made even while typing on."""
-        if self._timer is None and not self._replacing:
+        written at most AUTOSAVE_AFTER seconds after it was made even while typing on.
+        From the first unsaved keystroke the status says "Saving…": "Saved" is said only
+        once the write is done."""
+        if self._replacing:
+            return
+        if self._timer is None:
+            # Once per autosave, not per key: comparing reads the whole text. A change that
+            # only takes in what another writer stored is nothing to save.
+            if self.text != self._stored:
+                self._set_status("Saving…")
             self._timer = self.set_timer(AUTOSAVE_AFTER, self.flush)
 
     def flush(self, kind: str = "save") -> None:
@@ -121,6 +134,8 @@ class NoteScreen(Screen[str]):
             return  # sent again when the save on its way is answered
         text = self.text
         if text == self._stored:
+            if self._saying_saving and self._failure is None:
+                self._set_status("Saved · esc closes")  # typed, then undone
             return
         self._in_flight = text
         self._set_status("Saving…")
@@ -232,6 +247,7 @@ class NoteScreen(Screen[str]):
         self._set_status(said)
 
     def _set_status(self, message: str) -> None:
+        self._saying_saving = message.startswith("Saving…")
         self.query_one("#note-status", Static).update(Text(message))
 
     def action_close(self) -> None:

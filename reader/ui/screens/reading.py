@@ -1,19 +1,23 @@
 """The distraction-free reading view: one paper, full width, where passages of the abstract
-are selected (by sentence and word, or with the mouse) and highlighted."""
+are selected (by sentence and word, or with the mouse) and highlighted; then the paper's
+reviews and their discussion, stepped through with ``]`` and ``[``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.style import Style
 from textual.app import ComposeResult
 from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from reader.library import display_text, sentences, words
+from reader.library import Discussion, display_text, sentences, words
 from reader.models import Paper
 from reader.ui import bindings
+from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.widgets.paper_view import PaperView
+from reader.ui.widgets.replies import ReplyBox, kind_label, reply_body, whole_text
 
 #: Moves the main list by +1/-1 and returns the paper now under its cursor.
 Step = Callable[[int], Paper | None]
@@ -21,6 +25,13 @@ Step = Callable[[int], Paper | None]
 Highlighter = Callable[[Paper, int, int], None]
 #: Asked to remove highlights of a paper (by id).
 Remover = Callable[[Paper, list[int]], None]
+#: Reads a paper's replies, threaded (by paper id).
+Replies = Callable[[int], Discussion]
+#: Reply bodies put on screen as soon as they are rendered (enough to fill the screen at the
+#: first review); the others are put in together, since each putting lays the view out.
+FIRST_BODIES = 2
+#: The styles a reply's body is drawn with (read on the UI thread, used by the worker).
+_BODY_STYLES = ("paper-view--highlight", "paper-view--section", "paper-view--reply-meta")
 
 
 class ReadingScreen(Screen[None]):
@@ -28,7 +39,9 @@ class ReadingScreen(Screen[None]):
 
     ``(`` and ``)`` select the previous or next sentence of the abstract, ``{``/``}`` and
     shift+arrows grow or shrink the selection, a mouse drag over the abstract selects too,
-    and ``h`` highlights what is selected.
+    and ``h`` highlights what is selected. ``]`` and ``[`` go from review to review (and
+    to the meta-review, the decision, any reply to the paper itself) below the abstract;
+    ``z`` shows a reply cut for its length whole.
     """
 
     BINDINGS = bindings.READING
@@ -40,8 +53,15 @@ class ReadingScreen(Screen[None]):
         step: Step,
         highlighter: Highlighter | None = None,
         remover: Remover | None = None,
+        *,
+        replies: Replies | None = None,
     ) -> None:
         super().__init__()
+        self._replies = replies
+        #: The replies shown; a number that changes with each paper shown, so that bodies
+        #: rendered for the last one are not put on this one's.
+        self.replies: list[ReplyBox] = []
+        self._shown_replies = -1
         self._paper = paper
         self._terms = terms
         self._step = step
@@ -76,12 +96,128 @@ class ReadingScreen(Screen[None]):
         """Show another paper (or refresh this one after a change)."""
         if paper is None:
             return
-        same = paper.id == self._paper.id
+        same = paper.id == self._paper.id and self._shown_replies == paper.id
         self._paper = paper
         self._text = display_text(paper.abstract)
         if not same:
             self.selection = None
         self._redraw(keep_scroll=same)
+        if not same:
+            # After the paper is drawn: the abstract shows at once, the replies come in
+            # behind it.
+            self._shown_replies = paper.id
+            if self.replies:
+                self.replies = []
+                self.refresh_bindings()
+            self.query_one(PaperView).show_discussion(Discussion())
+            self.call_after_refresh(self._show_replies, paper)
+
+    # -- replies ----------------------------------------------------------------------------
+
+    def _show_replies(self, paper: Paper) -> None:
+        """Show the paper's replies: a worker reads them (a review may be megabytes), the
+        headings go up as soon as they are read, the bodies as they are rendered."""
+        if self._shown_replies != paper.id or self._replies is None:
+            return  # another paper was shown meanwhile
+        view = self.query_one(PaperView)
+        styles = {name: view.get_component_rich_style(name) for name in _BODY_STYLES}
+        read, terms, token = self._replies, self._terms, paper.id
+
+        def style(name: str) -> Style:
+            return styles.get(name, Style())
+
+        def work() -> None:
+            discussion = read(token)
+            try:
+                boxes = self.app.call_from_thread(self._mount_replies, token, discussion)
+            except RuntimeError:  # the window closed meanwhile
+                return
+            batch: list[tuple[ReplyBox, object, bool]] = []
+            for n, box in enumerate(boxes):
+                if self._shown_replies != token:
+                    return  # another paper is shown: its own worker renders its replies
+                body, cut = reply_body(box.posting.reply, terms, style)
+                batch.append((box, body, cut))
+                if n + 1 == FIRST_BODIES or n == len(boxes) - 1:
+                    try:
+                        self.app.call_from_thread(self._put_bodies, token, batch)
+                    except RuntimeError:
+                        return
+                    batch = []
+
+        self.run_worker(work, thread=True, exclusive=True, group="replies",
+                        exit_on_error=False)
+
+    def _mount_replies(self, token: int, discussion: Discussion) -> list[ReplyBox]:
+        """Show the headings of the replies read, if their paper still shows."""
+        if token != self._shown_replies:
+            return []
+        had = bool(self.replies)
+        self.replies = self.query_one(PaperView).show_discussion(discussion)
+        if had != bool(self.replies):
+            self.refresh_bindings()  # the review keys show only for a paper with replies
+        return list(self.replies)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The review keys act (and the footer offers them) where the paper has replies."""
+        if action in ("next_reply", "previous_reply", "whole_reply"):
+            return bool(self.replies)
+        return True
+
+    def _put_bodies(self, token: int, batch: list[tuple[ReplyBox, object, bool]]) -> None:
+        """Put rendered bodies in their replies, if the paper they belong to still shows."""
+        if token != self._shown_replies:
+            return
+        for box, body, cut in batch:
+            if box.is_attached:
+                box.put_body(body, cut)  # type: ignore[arg-type]
+
+    def _reply_tops(self) -> list[tuple[int, ReplyBox]]:
+        """Each reply with the line of the view it begins on."""
+        holder = self.query_one("#paper-replies")
+        base = holder.virtual_region.y
+        return [(base + box.virtual_region.y, box) for box in self.replies if box.is_attached]
+
+    def _go_to_reply(self, delta: int) -> None:
+        view = self.query_one(PaperView)
+        top = round(view.scroll_y)
+        heads = [(y, box) for y, box in self._reply_tops() if box.posting.depth == 0]
+        if not heads:
+            self.notify("This paper has no reviews here")
+            return
+        if delta > 0:
+            ahead = [y for y, _ in heads if y > top + 1]
+            if not ahead:
+                self.notify("That was the last review")
+                return
+            view.scroll_to(y=ahead[0] - 1, animate=False, immediate=True)
+        else:
+            behind = [y for y, _ in heads if y < top]
+            view.scroll_to(y=max(0, behind[-1] - 1) if behind else 0, animate=False,
+                           immediate=True)
+
+    def action_next_reply(self) -> None:
+        """Scroll to the next review (or meta-review, decision, reply to the paper)."""
+        self._go_to_reply(1)
+
+    def action_previous_reply(self) -> None:
+        """Scroll to the previous review, or from the first back to the abstract."""
+        self._go_to_reply(-1)
+
+    def action_whole_reply(self) -> None:
+        """Show whole the reply cut for its length that is on screen (the first one from the
+        top of the screen)."""
+        view = self.query_one(PaperView)
+        top, bottom = round(view.scroll_y), round(view.scroll_y) + view.size.height
+        on_screen = [box for y, box in self._reply_tops()
+                     if y + box.outer_size.height > top and y < bottom]
+        cut = [box for box in on_screen if box.cut]
+        if not cut:
+            self.notify("No reply on screen is cut: each shows whole")
+            return
+        reply = cut[0].posting.reply
+        title = f"{kind_label(reply)} · {reply.signer}" if reply.signer else kind_label(reply)
+        self.app.push_screen(WholeTextScreen(title, whole_text(reply)))
 
     def _redraw(self, keep_scroll: bool = True) -> None:
         view = self.query_one(PaperView)

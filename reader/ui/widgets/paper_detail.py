@@ -8,6 +8,8 @@ most of the work of a key press in a long list.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -17,12 +19,17 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from reader.models import Paper
+from reader.ui.signals import PaperSignals, signals_block
 from reader.ui.widgets.component_styles import ComponentStyles
 from reader.ui.widgets.paper_view import paper_parts
 
+#: Reads what the pane shows of a paper's conference signals (None: it has none).
+SignalsOf = Callable[[Paper], PaperSignals | None]
+
 
 class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
-    """The paper under the list's cursor: title, details, abstract, note, highlights.
+    """The paper under the list's cursor: title, details, conference signals (ratings,
+    decision, replies, where it stands in the view), abstract, note, highlights.
     Tab reaches it; then the arrow and page keys scroll it, as the mouse wheel does."""
 
     COMPONENT_CLASSES = {
@@ -37,11 +44,22 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
         "paper-detail--highlights-heading",
         "paper-detail--rule",
         "paper-detail--more",
+        "paper-detail--signals-label",
+        "paper-detail--signals-mark",
     }
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+        signals: SignalsOf | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.paper: Paper | None = None
+        self._signals_of = signals
+        #: The conference signals of the paper shown, if it has any.
+        self.signals: PaperSignals | None = None
         self.terms: frozenset[str] = frozenset()
         self._why: list[str] | None = None
         self._empty = "No paper selected"
@@ -73,10 +91,18 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
         self.terms = terms
         self._why = why
         self._empty = empty
+        self.signals = (
+            self._signals_of(paper) if paper is not None and self._signals_of else None
+        )
         self._lines = None
         self._wrap()
         self.scroll_to(y=0, animate=False, immediate=True)
         self.refresh()
+
+    def restate(self, paper: Paper) -> None:
+        """Show the paper shown again as changed (its marks), with the same words and
+        terms highlighted."""
+        self.show(paper, self.terms, why=self._why, empty=self._empty)
 
     @property
     def text(self) -> str:
@@ -96,6 +122,16 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
             title.stylize_before(title.style)  # a derived title stays muted
         title.stylize_before(style("paper-detail--title"))
         blocks: list[Text | None] = [blank, title]
+        if self.signals is not None:
+            # Under the title, above the paper's details: what a reader triaging a
+            # conference looks at first, on screen even in a small terminal.
+            blocks += [
+                signals_block(
+                    self.signals, style("paper-detail--signals-label"),
+                    style("paper-detail--meta"), style("paper-detail--signals-mark"),
+                ),
+                blank,
+            ]
         if parts.meta:
             blocks.append(_styled(parts.meta, style("paper-detail--meta")))
         blocks.append(blank)

@@ -61,6 +61,10 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
         "paper-list--tag",
         "paper-list--rail",
         "paper-list--thumb",
+        "paper-list--rating",
+        "paper-list--accepted",
+        "paper-list--rejected",
+        "paper-list--withdrawn",
     }
 
     # No repaint of the whole list when it changes: watch_cursor redraws just the two rows.

@@ -1,4 +1,5 @@
-"""One row of the paper list: its marks, title, tags, venue and year, fitted to a width."""
+"""One row of the paper list: its marks, title, tags, venue and year, and (for a paper with
+conference signals) its mean rating and decision, fitted to a width."""
 
 from __future__ import annotations
 
@@ -13,6 +14,53 @@ from reader.ui.text import title_text
 
 #: The style of one of the list's component classes ("paper-list--star").
 StyleOf = Callable[[str], Style]
+
+#: Below this many cells a row is narrow: decisions are abbreviated and the venue gives way
+#: to them (a conference's papers share it).
+NARROW = 56
+#: Decisions as a row shows them, wide and narrow; a paper still under review shows none.
+DECISION_LABELS: dict[str, tuple[str, str]] = {
+    "oral": ("oral", "oral"),
+    "spotlight": ("spotlight", "spot"),
+    "poster": ("poster", "post"),
+    "accept": ("accept", "acc"),
+    "reject": ("reject", "rej"),
+    "desk-rejected": ("desk-rej.", "desk"),
+    "withdrawn": ("withdrawn", "wdrn"),
+    "pending": ("", ""),
+}
+#: The component class that colours each decision.
+DECISION_STYLES = {
+    "oral": "paper-list--accepted",
+    "spotlight": "paper-list--accepted",
+    "poster": "paper-list--accepted",
+    "accept": "paper-list--accepted",
+    "reject": "paper-list--rejected",
+    "desk-rejected": "paper-list--rejected",
+    "withdrawn": "paper-list--withdrawn",
+}
+
+
+def signal_text(row: PaperRow, narrow: bool, style: StyleOf) -> Text:
+    """The row's right column: `` oral 6.5`` (decision, mean rating), the rating at the
+    row's right edge so ratings line up down the list; a paper still under review shows
+    its rating alone, one without signals nothing."""
+    if row.rating is None and row.decision is None:
+        return Text()
+    label = DECISION_LABELS.get(row.decision or "", ("", ""))[1 if narrow else 0]
+    out = Text()
+    if label:
+        out.append(" ")
+        out.append(label, style(DECISION_STYLES.get(row.decision or "", "paper-list--meta")))
+    if row.rating is None:
+        rating = "   ·"
+    elif abs(row.rating) >= 99.95:
+        rating = f"{row.rating:4.0f}"  # a scale of 100: no room for a decimal
+    else:
+        rating = f"{row.rating:4.1f}"
+    out.append(" ")
+    out.append(rating, style("paper-list--rating"))
+    return out
 
 
 def row_text(
@@ -51,7 +99,9 @@ def row_text(
     )
     if row.read:
         title.stylize(style("paper-list--read"))
-    venue = plain_line(row.venue) if row.venue else ""
+    narrow = width < NARROW
+    signals = signal_text(row, narrow, style)
+    venue = plain_line(row.venue) if row.venue and not (signals and narrow) else ""
     year = str(row.year) if row.year else ""
     meta_text = Text()
     if venue or year:
@@ -60,17 +110,19 @@ def row_text(
         # and the year always shows.
         tail = f" · {year}" if venue and year else year
         venue_text = Text(f" {venue}" if venue else " ")
-        free = width - marks.cell_len - title.cell_len - tags.cell_len
-        limit = max(8, (width - marks.cell_len) // 3 - len(tail), free - len(tail))
+        free = width - marks.cell_len - title.cell_len - tags.cell_len - signals.cell_len
+        limit = max(
+            8, (width - marks.cell_len - signals.cell_len) // 3 - len(tail), free - len(tail)
+        )
         if venue_text.cell_len > limit:
             venue_text.truncate(limit, overflow="ellipsis")
         meta_text = Text.assemble(venue_text, tail, style=style("paper-list--meta"))
     # Tags give way to the title when the row is narrow.
-    room = max(1, width - marks.cell_len - meta_text.cell_len)
+    room = max(1, width - marks.cell_len - meta_text.cell_len - signals.cell_len)
     if title.cell_len + tags.cell_len > room:
         tags.truncate(max(0, room - min(title.cell_len, room * 2 // 3)), overflow="ellipsis")
     title.truncate(max(1, room - tags.cell_len), overflow="ellipsis", pad=True)
-    line = Text.assemble(marks, title, tags, meta_text, no_wrap=True, end="")
+    line = Text.assemble(marks, title, tags, meta_text, signals, no_wrap=True, end="")
     if selected:
         cursor_style = style("paper-list--cursor")
         if not focused:

@@ -1,4 +1,5 @@
-"""A paper shown for reading: title, venue and year, abstract, and the user's note."""
+"""A paper shown for reading: title, venue and year, abstract, the user's note and
+highlights, then its reviews and their discussion (see ``replies``)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,17 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
-from reader.library import display_text, placed
+from reader.library import Discussion, display_text, placed
 from reader.models import Paper
 from reader.record import names_go_on, record_line, source_doi
 from reader.text.render import plain_line
 from reader.text.sanitize import visible
 from reader.ui.text import abstract_text, line_text, title_text
+from reader.ui.widgets.replies import ReplyBox, reply_heading
 
 
 class PaperView(VerticalScroll):
@@ -28,6 +31,10 @@ class PaperView(VerticalScroll):
         "paper-view--derived",
         "paper-view--passage",
         "paper-view--selection",
+        "paper-view--reply-kind",
+        "paper-view--reply-meta",
+        "paper-view--score",
+        "paper-view--section",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -46,6 +53,31 @@ class PaperView(VerticalScroll):
         yield Static(id="paper-note", markup=False)
         yield Static("Highlights", id="paper-highlights-heading", markup=False)
         yield Static(id="paper-highlights", markup=False)
+        yield Static(id="paper-replies-heading", markup=False)
+        yield Vertical(id="paper-replies")
+
+    def show_discussion(self, discussion: Discussion) -> list[ReplyBox]:
+        """Show a paper's replies (none: the part is hidden), each with its heading; their
+        bodies are put in by the caller as they are rendered."""
+        heading = self.query_one("#paper-replies-heading", Static)
+        holder = self.query_one("#paper-replies", Vertical)
+        holder.remove_children()
+        self._show_if(heading, bool(discussion))
+        self._show_if(holder, bool(discussion))
+        if not discussion:
+            return []
+        reviews = sum(1 for posting in discussion.postings if posting.reply.is_review)
+        others = len(discussion) - reviews
+        words = [f"{reviews} review" + ("" if reviews == 1 else "s")] if reviews else []
+        if others:
+            words.append(f"{others} other repl" + ("y" if others == 1 else "ies"))
+        heading.update(Text("Reviews and discussion: " + ", ".join(words)
+                            + "   (] next, [ previous)"))
+        style = self.get_component_rich_style
+        boxes = [ReplyBox(posting, reply_heading(posting, style))
+                 for posting in discussion.postings]
+        holder.mount_all(boxes)
+        return boxes
 
     def show(
         self,
@@ -97,7 +129,7 @@ class PaperView(VerticalScroll):
             widget.update(content)
 
     @staticmethod
-    def _show_if(widget: Static, visible: bool) -> None:
+    def _show_if(widget: Widget, visible: bool) -> None:
         """Show or hide a part of the pane, unless it already is."""
         if widget.display != visible:
             widget.display = visible

@@ -1,0 +1,150 @@
+"""Commands on conference signals: ``reader reviews REF`` prints a paper's replies
+(reviews, meta-reviews, decisions, the discussion threaded under what it answers), or
+with ``--json`` each reply's id, kind, what it answers, rating, scores and text fields."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import Any
+
+import click
+
+from reader.cli.base import (
+    cli,
+    handles_errors,
+    library_option,
+    open_library,
+    paper_line,
+    resolve_one,
+)
+from reader.signals import Reply, Signals
+from reader.text.sanitize import clean_imported
+
+# Indentation of each level of a thread, and of a reply's text under its heading.
+_STEP = "    "
+
+
+def reply_json(reply: Reply) -> dict[str, Any]:
+    """A reply as an object of ``reader reviews --json``."""
+    rating = reply.rating
+    confidence = reply.confidence
+    return {
+        "id": reply.id,
+        "kind": reply.kind,
+        "replyto": reply.replyto,
+        "forum": reply.forum,
+        "signer": reply.signer,
+        "cdate": reply.cdate,
+        "mdate": reply.mdate,
+        "rating": rating.value if rating is not None else None,
+        "confidence": confidence.value if confidence is not None else None,
+        "decision": reply.decision,
+        "scores": {name: score.as_json() for name, score in reply.scores.items()},
+        "texts": dict(reply.texts),
+    }
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def signals_line(signals: Signals) -> str:
+    """``ratings 4 6 6 4 · mean 5.0 ± 1.2 · decision oral (Accept (Oral)) · 4 reviews``."""
+    parts = []
+    if signals.ratings:
+        parts.append("ratings " + " ".join(_number(r) for r in signals.ratings))
+    if signals.rating_mean is not None:
+        spread = f" ± {signals.rating_std:.1f}" if signals.rating_std else ""
+        parts.append(f"mean {signals.rating_mean:.1f}{spread}")
+    if signals.decision:
+        raw = signals.decision_raw
+        parts.append(f"decision {signals.decision}" + (f" ({raw})" if raw else ""))
+    if signals.reviews is not None:
+        parts.append(f"{signals.reviews} review{'s' if signals.reviews != 1 else ''}")
+    if signals.comments:
+        parts.append(f"{signals.comments} comment{'s' if signals.comments != 1 else ''}")
+    return clean_imported(" · ".join(parts))
+
+
+def _heading(reply: Reply) -> str:
+    """A reply's first line: kind, id, who wrote it, its scores."""
+    by = f" by {reply.signer}" if reply.signer else ""
+    scores = [f"{name} {_number(s.value) if s.value is not None else s.raw}"
+              for name, s in reply.scores.items()]
+    decision = reply.decision
+    if decision:
+        scores.insert(0, f"decision {decision}")
+    tail = " · " + " · ".join(scores) if scores else ""
+    return clean_imported(f"{reply.kind} {reply.id}{by}{tail}")
+
+
+def _lines(reply: Reply, depth: int) -> list[str]:
+    """A reply as lines of text, indented to its depth in the thread."""
+    indent = _STEP * depth
+    lines = [indent + ("└ " if depth else "") + _heading(reply)]
+    for name, text in reply.texts:
+        if name == "decision" and text == reply.decision:
+            continue  # in the heading already
+        lines.append(f"{indent}{_STEP}{clean_imported(name)}:")
+        for paragraph in clean_imported(text).strip().splitlines():
+            wrapped = textwrap.wrap(paragraph, 88, replace_whitespace=False) or [""]
+            lines += [f"{indent}{_STEP * 2}{line}" for line in wrapped]
+    return lines
+
+
+def threaded(replies: list[Reply]) -> list[tuple[Reply, int]]:
+    """The replies in reading order, each with its depth: those answering the paper (or
+    what is not among them) first, oldest first, each followed by what answers it."""
+    ids = {r.id for r in replies}
+    answers: dict[str, list[Reply]] = {}
+    roots: list[Reply] = []
+    for reply in replies:
+        if reply.replyto and reply.replyto in ids and reply.replyto != reply.id:
+            answers.setdefault(reply.replyto, []).append(reply)
+        else:
+            roots.append(reply)
+    ordered: list[tuple[Reply, int]] = []
+    seen: set[str] = set()
+
+    def walk(reply: Reply, depth: int) -> None:
+        if reply.id in seen:
+            return  # a cycle of replyto: each reply once
+        seen.add(reply.id)
+        ordered.append((reply, depth))
+        for child in answers.get(reply.id, []):
+            walk(child, depth + 1)
+
+    for root in roots:
+        walk(root, 0)
+    for reply in replies:  # left over only in a cycle
+        walk(reply, 0)
+    return ordered
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of the replies.")
+@click.pass_context
+@handles_errors
+def reviews(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
+    """Print the replies of the paper named by id, citation key, OpenReview id, arXiv id,
+    DOI or query: reviews with their scores, meta-reviews, decisions, and the discussion
+    under what it answers."""
+    library = open_library(ctx)
+    paper = resolve_one(library, " ".join(ref))
+    replies = library.replies(paper.id)
+    if as_json:
+        click.echo(json.dumps([reply_json(r) for r in replies], indent=2, ensure_ascii=False))
+        return
+    click.echo(paper_line(paper).strip())
+    signals = library.signals([paper.id]).get(paper.id)
+    if signals is not None:
+        click.echo(signals_line(signals))
+    if not replies:
+        click.echo("No replies stored for this paper.", err=True)
+        return
+    for reply, depth in threaded(replies):
+        click.echo("")
+        click.echo("\n".join(_lines(reply, depth)))

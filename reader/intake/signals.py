@@ -1,0 +1,95 @@
+"""An import's conference signals: the replies its records carry written beside their
+papers, each paper's signals worked out again from everything the library holds of it, and
+what changed counted for the summary ("300 papers with changed ratings, 41 new decisions").
+
+Runs inside the import's transaction (:mod:`reader.intake.merge` calls it for each record
+once its paper is known); the rows are written by :mod:`reader.store.signals`.
+
+What a paper's signals become: its replies stored (from this file and every earlier one)
+give the ratings and counts; the record's own word (a list's aggregates, its status, an
+OpenReview venue such as "ICLR 2026 Poster") and what was stored before fill in the rest
+(:func:`reader.signals.merge_signals`: ratings read from reviews outrank a list's mean, a
+decision outranks ``pending``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from reader.models import ImportSummary, PaperRecord
+from reader.signals import Reply, merge_signals, signals_from_replies
+from reader.store import signals as stored
+
+__all__ = ["SignalsIntake"]
+
+
+class SignalsIntake:
+    """One import's replies and signals, written in its transaction as its papers are."""
+
+    def __init__(self, conn: sqlite3.Connection, import_id: int, stamp: str,
+                 summary: ImportSummary) -> None:
+        self.conn = conn
+        self.import_id = import_id
+        self.stamp = stamp
+        self.summary = summary
+        # Whether any reply waits for its paper: only then is each paper asked for them.
+        self._waiting = conn.execute(
+            "SELECT 1 FROM replies WHERE paper_id IS NULL LIMIT 1"
+        ).fetchone() is not None
+        self._changed: set[int] = set()
+        self._decided: set[int] = set()
+
+    def paper(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> None:
+        """Write the record's replies under its paper (``new``: added by this import), and
+        the paper's signals. A paper whose ratings were known before this import and moved
+        (a review's rating edited, a review added or gone) counts as changed; a paper there
+        before given a decision it had not, as newly decided."""
+        adopted = 0
+        if self._waiting and record.openreview_id:
+            adopted = stored.adopt_replies(self.conn, paper_id, record.openreview_id)
+        if not (record.replies or adopted or record.signals):
+            return
+        before = stored.signals_of(self.conn, paper_id)
+        moved = False
+        if record.replies:
+            written = stored.write_replies(
+                self.conn, paper_id, record.replies, seen_at=self.stamp,
+                import_id=self.import_id,
+            )
+            self.summary.replies_new += written.new
+            self.summary.reply_versions += written.versions - written.new
+            moved = bool(written.rating_changes)
+        signals = merge_signals(before, record.signals)
+        if record.replies or adopted:
+            hint = record.signals.decision_raw if record.signals else None
+            from_replies = signals_from_replies(
+                stored.replies_of(self.conn, paper_id), decision=hint,
+                venue=record.venue, year=record.year,
+            )
+            signals = merge_signals(signals, from_replies)
+        outcome = stored.write_signals(
+            self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id
+        )
+        if before is not None and before.rating_count and (moved or outcome.ratings_changed):
+            self._changed.add(paper_id)
+            # Marked here too when only one review's history moved (its mean may not).
+            self.conn.execute(
+                "UPDATE paper_signals SET ratings_changed_import = ? WHERE paper_id = ?",
+                (self.import_id, paper_id),
+            )
+        if outcome.new_decision and not new:
+            self._decided.add(paper_id)
+        self.summary.ratings_changed = len(self._changed)
+        self.summary.new_decisions = len(self._decided)
+
+    def orphans(self, replies: Iterable[Reply]) -> None:
+        """Keep replies whose paper is not in the library, for when it is imported."""
+        replies = list(replies)
+        if not replies:
+            return
+        written = stored.write_replies(self.conn, None, replies, seen_at=self.stamp,
+                                       import_id=self.import_id)
+        self._waiting = True
+        self.summary.replies_new += written.new
+        self.summary.replies_waiting += len(replies)

@@ -1,0 +1,66 @@
+"""The index of review text: a second Whoosh index, beside the papers' own, whose document
+for a paper is the words of all its replies (reviews, meta-reviews, decisions, comments).
+
+It is built with the same machinery as the papers' index (worker processes writing
+segments, each published as it is written, so ``review:`` searches run over the papers
+indexed so far) and kept apart so that review text never delays the abstracts: the
+library builds it only once the papers' index has caught up. Its generation file records
+the library generation it was brought to; the library keeps, beside it, the mark of the
+replies it holds (see reader.library.reviews).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+from whoosh.fields import ID, STORED, TEXT, Schema
+
+from reader.search.analysis import STEMMED
+from reader.search.index import SearchIndex
+from reader.search.index_writing import ToDocument
+
+__all__ = ["REVIEW_FIELDS", "ReviewIndex", "review_document", "review_schema"]
+
+#: The one field a ``review:`` query searches.
+REVIEW_FIELDS = ("review",)
+
+
+class ReviewItem(Protocol):
+    """What the index is handed for a paper: its id, the words of its replies, and a
+    digest of the replies they come from."""
+
+    id: int
+    text: str
+    digest: str
+
+
+def review_schema() -> Schema:
+    """The schema of the index of review text."""
+    return Schema(
+        id=ID(stored=True, unique=True),
+        digest=STORED(),
+        review=TEXT(analyzer=STEMMED),
+    )
+
+
+def review_document(item: Any) -> dict[str, object]:
+    """The index document of a paper's review text (a ReviewItem)."""
+    return {"id": str(item.id), "digest": item.digest, "review": item.text}
+
+
+class ReviewIndex(SearchIndex):
+    """The index of review text of one library (searched as a SearchIndex is)."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = REVIEW_FIELDS
+    BOOSTS: ClassVar[dict[str, float]] = {}
+    def _make_schema(self) -> Schema:
+        return review_schema()
+
+    def _to_document(self) -> ToDocument:
+        return review_document
+
+    def digests(self) -> dict[int, str]:
+        """The digest of every paper's document, by paper id."""
+        with self._lock:
+            searcher = self._current_searcher()
+            return {int(f["id"]): str(f.get("digest", "")) for f in searcher.all_stored_fields()}

@@ -1,0 +1,81 @@
+"""Decisions as venues wrote them, normalised to a small set (:data:`DECISIONS`), the raw
+string kept beside."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["DECISIONS", "normalize_decision"]
+
+#: The normalised decisions, from best to worst; ``pending`` is a paper under review.
+DECISIONS = (
+    "oral",
+    "spotlight",
+    "poster",
+    "accept",
+    "reject",
+    "desk-rejected",
+    "withdrawn",
+    "pending",
+)
+
+# How venues and years have spelled decisions, as word patterns tried in order (the first
+# that matches wins): each pattern is a tuple of words that must all occur, as whole words,
+# in the lower-cased text. Examples of the drift each row covers are in the comments; the
+# tests hold the full list.
+_DECISION_WORDS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
+    # "Withdrawn", "ICLR 2026 Conference Withdrawn Submission", "withdraw"
+    ("withdrawn", (("withdrawn",), ("withdraw",), ("withdrawal",))),
+    # "Desk Reject", "Desk Rejected Submission", "desk_rejected"
+    ("desk-rejected", (("desk", "reject"), ("desk", "rejected"), ("deskreject",))),
+    # "Reject", "Rejected"; "Invite to Workshop Track" and paperlists' "Workshop" (ICLR
+    # 2017–18) are rejections from the main conference, with the raw string kept.
+    ("reject", (("reject",), ("rejected",), ("workshop",), ("rejection",))),
+    # "Accept (Oral)", "ICLR 2026 Oral", "Accept (Talk)", "Accept: notable-top-5%"
+    ("oral", (("oral",), ("talk",), ("notable", "top", "5"), ("award",), ("best", "paper"))),
+    # "Accept (Spotlight)", "spotlight poster", "Accept: notable-top-25%", CVPR "Highlight"
+    ("spotlight", (("spotlight",), ("notable", "top", "25"), ("highlight",))),
+    # "Accept (Poster)", "poster", "conditionalposter" (ICLR 2017), "Accept: poster"
+    ("poster", (("poster",), ("conditionalposter",))),
+    # "Accept", "Accepted", ACL "Main"/"Findings", "Long", "Short", "Journal"
+    (
+        "accept",
+        (
+            ("accept",),
+            ("accepted",),
+            ("findings",),
+            ("main",),
+            ("long",),
+            ("short",),
+            ("journal",),
+            ("publish",),
+            ("published",),
+        ),
+    ),
+    # "Pending", "Under review", "ICLR 2026 Conference Submission", paperlists "Active"
+    (
+        "pending",
+        (
+            ("pending",),
+            ("under", "review"),
+            ("submission",),
+            ("submitted",),
+            ("active",),
+        ),
+    ),
+)
+_DECISION_TOKEN = re.compile(r"[a-z]+|\d+")
+
+
+def normalize_decision(raw: Any) -> str | None:
+    """One of :data:`DECISIONS` for a decision as some venue wrote it (``"Accept
+    (Oral)"`` → ``oral``, ``"ICLR 2026 Oral"`` → ``oral``, ``"Desk Reject"`` →
+    ``desk-rejected``), or None when the text names no decision (or is not text)."""
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    words = set(_DECISION_TOKEN.findall(raw.lower()))
+    for decision, patterns in _DECISION_WORDS:
+        if any(all(word in words for word in pattern) for pattern in patterns):
+            return decision
+    return None

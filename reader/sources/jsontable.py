@@ -1,0 +1,71 @@
+"""JSON lists of paper objects whose keys are named as a CSV table's headers are: a list of
+accepted papers (``[{"title": …, "authors": […], "avg_rating": 6.5, "venue": "ICLR 2026
+Oral", "room": …}, …]``), bare or wrapped in an object (``{"generated_at": …, "papers":
+[…]}``).
+
+Keys are recognised by the synonyms of :mod:`reader.sources.csv_table` (so one list of
+names serves both), and an object becomes a record as a table row does; keys of no known
+field (a room, a session time) are kept verbatim in the record's ``extra["table"]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reader.sources import ParseResult
+from reader.sources.csv_table import column_field, record_from_values
+from reader.sources.jsonfields import text_value
+from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
+from reader.sources.jsonsniff import Outcome, build_result, record_label
+from reader.text.sanitize import clean_imported
+
+__all__ = ["looks_like_table", "parse"]
+
+# A list of names joined for the one text a field holds ("; " splits authors and keywords).
+_JOIN = "; "
+
+
+def looks_like_table(value: Any) -> bool:
+    """Whether a first JSON record is a paper object of this kind: a title (or an
+    abstract) and at least one other field, under names a table's headers use."""
+    if not isinstance(value, dict):
+        return False
+    fields = {column_field(str(key)) for key in value}
+    return bool(fields & {"title", "abstract"}) and len(fields - {None}) >= 2
+
+
+def parse(text: str, source: str) -> ParseResult:
+    """Records of a JSON list of paper objects; ``source`` names the file."""
+    return build_result(unwrap_lists(load_records(text, source)), _convert)
+
+
+def _convert(record: JsonRecord) -> Outcome:
+    """One object as a paper, or the problem that keeps it out."""
+    item: dict[str, Any] = record.value
+    values: dict[str, str] = {}
+    other: dict[str, Any] = {}
+    for key, value in item.items():
+        field = column_field(str(key))
+        if field is None:
+            if value not in (None, "", [], {}):
+                other[str(key)] = value
+            continue
+        text = _text(value)
+        if text and field not in values:
+            values[field] = text
+    paper = record_from_values(values, record.source, other)
+    if paper is None:
+        return f"record {record_label(record)} has no title or abstract; skipped"
+    return paper
+
+
+def _text(value: Any) -> str:
+    """A field's value as the text a table cell would hold: numbers as digits, lists
+    joined (names given as objects by their ``name``), other values left out."""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        parts = [_text(item.get("name") if isinstance(item, dict) else item) for item in value]
+        return _JOIN.join(part for part in parts if part)
+    # Cleaned as a table's cells are: no control or zero-width characters.
+    return clean_imported(text_value(value)).strip()

@@ -1,0 +1,77 @@
+"""How much of one input reader takes on: the bounds every file is read within.
+
+A file is counted as it is read, in decompressed bytes, so that a small gzip file that
+unpacks to gigabytes is refused at the bound, not after it has been unpacked:
+
+- one record: no line (and no JSON array item, no abstract-list paragraph) may be longer
+  than :func:`record_limit`; a record is at most a line in the line formats, and a longer
+  one is a bomb or a file that is not a list of papers;
+- a file read whole (the formats that are not read a record at a time) at most
+  :func:`whole_limit`;
+- one field of a record (a title, an abstract, a note) at most :func:`field_limit`
+  characters: such a record is skipped, named;
+- nesting (JSON arrays and objects, BibTeX braces) at most :data:`DEPTH_MAX` deep.
+
+The first three can be raised (or lowered) for one run with ``READER_RECORD_LIMIT_MB``,
+``READER_FILE_LIMIT_MB`` and ``READER_FIELD_LIMIT_MB``.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = [
+    "DEPTH_MAX", "field_limit", "megabytes", "record_limit", "record_refusal", "whole_limit",
+]
+
+MB = 1 << 20
+
+#: One record, in decompressed bytes (the longest real ones, an OpenReview paper with
+#: every review, are under 100 KB).
+RECORD_MB = 16.0
+#: A file read whole, in decompressed bytes: its text is held, and parsed, at once.
+WHOLE_MB = 96.0
+#: One field of a record, in characters (the longest real abstracts are a few thousand;
+#: an abstract of 5 MB is still kept).
+FIELD_MB = 8.0
+#: Nesting depth of JSON values and BibTeX braces (real records nest a handful deep).
+DEPTH_MAX = 64
+
+
+def _limit(variable: str, default: float) -> int:
+    """A bound in bytes: ``variable`` (megabytes, fractions allowed) when set, else the
+    default."""
+    value = os.environ.get(variable, "").strip()
+    try:
+        megs = float(value) if value else default
+    except ValueError:
+        megs = default
+    return max(int(megs * MB), 1)
+
+
+def record_limit() -> int:
+    """The most decompressed bytes one record (one line) may take."""
+    return _limit("READER_RECORD_LIMIT_MB", RECORD_MB)
+
+
+def whole_limit() -> int:
+    """The most decompressed bytes of a file read whole."""
+    return _limit("READER_FILE_LIMIT_MB", WHOLE_MB)
+
+
+def field_limit() -> int:
+    """The most characters one field of a record may hold."""
+    return _limit("READER_FIELD_LIMIT_MB", FIELD_MB)
+
+
+def megabytes(size: int) -> str:
+    """``16 MB``, ``0.5 MB``: a bound as messages say it."""
+    return f"{size / MB:g} MB"
+
+
+def record_refusal(source: object, line: int, limit: int) -> str:
+    """The refusal of a file holding a record over the bound, naming where it starts."""
+    return (
+        f"{source}: the record at line {line:,} is over the {megabytes(limit)} limit for one "
+        f"record; the file is refused (READER_RECORD_LIMIT_MB raises the limit)"
+    )

@@ -1,0 +1,63 @@
+"""The conference signals of a table row or a JSON paper object, from its values by
+record field (the names of :data:`reader.sources.csv_table.SYNONYMS`): ratings, counts,
+confidences, a decision, and a venue that names the decision ("ICLR 2026 Oral")."""
+
+from __future__ import annotations
+
+import re
+
+from reader.signals import Signals, aggregate_signals, normalize_decision, number_list
+
+__all__ = ["table_signals", "unread_numbers", "venue_and_decision"]
+
+# Fields whose text is numbers; one that holds none is kept in extra["table"].
+_NUMBER_FIELDS = (
+    "ratings", "rating_avg", "rating_std", "rating_count", "confidence", "confidence_avg"
+)
+# "ICLR 2026 Oral", "NeurIPS 2024 Spotlight": a venue, a year, then a decision.
+_VENUE_DECISION = re.compile(r"^(?P<venue>\S.*?)\s+(?P<year>(?:19|20)\d\d)\s+(?P<rest>\S.*)$")
+
+
+def venue_and_decision(text: str) -> tuple[str, int | None, str]:
+    """``"ICLR 2026 Oral"`` → ICLR, 2026, "ICLR 2026 Oral" (the raw decision); any venue
+    whose words after a year name no decision stays as it is."""
+    match = _VENUE_DECISION.match(text)
+    if match is None or normalize_decision(match.group("rest")) in (None, "pending"):
+        return text, None, ""
+    return match.group("venue"), int(match.group("year")), text
+
+
+def table_signals(
+    values: dict[str, str], decision: str, venue: str | None, year: int | None
+) -> Signals | None:
+    """The ratings and the decision a row gives, as signals."""
+    ratings = number_list(values.get("ratings")) or []
+    averages = number_list(values.get("rating_avg")) or []
+    if not ratings and len(averages) > 1:
+        ratings, averages = averages, []  # a "rating" column holding every review's rating
+    count = number_list(values.get("rating_count"))
+    std = number_list(values.get("rating_std"))
+    confidences = number_list(values.get("confidence")) or []
+    confidence_avg = number_list(values.get("confidence_avg"))
+    if not ratings and len(confidences) == 1:
+        confidence_avg, confidences = confidence_avg or confidences, []
+    return aggregate_signals(
+        ratings,
+        confidences if len(confidences) == len(ratings) else (),
+        decision=decision or None,
+        rating_mean=averages[0] if averages else None,
+        rating_std=std[0] if std else None,
+        rating_count=int(count[0]) if count else None,
+        confidence_mean=confidence_avg[0] if confidence_avg else None,
+        venue=venue,
+        year=year,
+    )
+
+
+def unread_numbers(values: dict[str, str]) -> dict[str, str]:
+    """The fields meant to hold numbers that hold none (``"N/A"``), as written."""
+    return {
+        field: values[field]
+        for field in _NUMBER_FIELDS
+        if values.get(field) and number_list(values[field]) is None
+    }

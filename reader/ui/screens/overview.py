@@ -1,0 +1,135 @@
+"""The conference overview: what the papers of the current view add up to, drawn rather
+than listed: the histogram of their mean ratings, every review's rating, their
+decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from reader.library import ViewSignals
+from reader.signals import DECISIONS
+from reader.ui import bindings
+from reader.ui.signals import bins_for, column_chart, histogram, horizontal_bar, number
+
+#: Reads what the papers of a view add up to (every review's rating too).
+ViewReader = Callable[[Sequence[int]], ViewSignals]
+#: The histogram's height in lines, and the widest a horizontal bar is drawn.
+CHART_HEIGHT = 8
+BAR_WIDTH = 40
+
+
+class OverviewScreen(Screen[None]):
+    """Ratings and decisions of the view, as pictures (opened with ``R``)."""
+
+    BINDINGS = bindings.OVERVIEW
+
+    COMPONENT_CLASSES = {
+        "overview--bar",
+        "overview--axis",
+        "overview--accepted",
+        "overview--rejected",
+    }
+
+    def __init__(self, ids: Sequence[int], read: ViewReader, what: str) -> None:
+        super().__init__()
+        self._ids = list(ids)
+        self._read = read
+        self._what = what
+        #: What the view adds up to, once read.
+        self.view: ViewSignals | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="overview-body"):
+            yield Static(f"Ratings and decisions of {self._what}", id="overview-title",
+                         markup=False)
+            yield Static("Reading…", id="overview-chart", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Read the view's signals in a worker: a view of the whole conference is
+        twenty thousand papers with eighty thousand ratings."""
+        ids, read = self._ids, self._read
+
+        def work() -> None:
+            view = read(ids)
+            self.app.call_from_thread(self.show, view)
+
+        self.run_worker(work, thread=True, exclusive=True, exit_on_error=False)
+
+    def show(self, view: ViewSignals) -> None:
+        """Draw what the view adds up to."""
+        self.view = view
+        self.query_one("#overview-chart", Static).update(self.picture(view))
+
+    def picture(self, view: ViewSignals) -> Text:
+        """The histogram of mean ratings, the ratings given, the decisions."""
+        bar = self.get_component_rich_style("overview--bar")
+        axis = self.get_component_rich_style("overview--axis")
+        out = Text()
+        if not view.rated and not view.decisions:
+            out.append("No paper of this view has ratings or a decision: import an OpenReview "
+                       "file with its replies, or a list with ratings.", axis)
+            return out
+        if view.rated:
+            mean = sum(view.means) / view.rated
+            middle = view.means[view.rated // 2]
+            out.append(f"Mean ratings of {view.rated:,} of {view.papers:,} papers",
+                       Style(bold=True))
+            out.append(f"   mean {mean:.2f} · median {number(middle)}", axis)
+            if view.scale is not None:
+                out.append(f" · scale {number(view.scale.low)}–{number(view.scale.high)}", axis)
+            out.append("\n\n")
+            low, high, bins = bins_for(view.means, view.scale)
+            counts = histogram(view.means, low, high, bins)
+            column = 3
+            out.append_text(column_chart(counts, CHART_HEIGHT, column, bar))
+            out.append("\n")
+            step = (high - low) / bins
+            labels = " ".join(number(round(low + n * step, 1)).ljust(column)[:column]
+                              for n in range(bins))
+            out.append(labels + f"  (bins of {number(round(step, 2))})", axis)
+            out.append("\n")
+            out.append(" ".join(str(c).ljust(column)[:column] for c in counts)
+                       + "  papers", axis)
+            out.append("\n\n")
+        if view.ratings:
+            total = sum(view.ratings.values())
+            out.append(f"Every review's rating ({total:,} reviews)", Style(bold=True))
+            out.append("\n")
+            most = max(view.ratings.values())
+            width = max(len(number(value)) for value in view.ratings)
+            for value in sorted(view.ratings):
+                count = view.ratings[value]
+                out.append(number(value).rjust(width) + " ", axis)
+                out.append(horizontal_bar(count, most, BAR_WIDTH), bar)
+                out.append(f" {count:,}\n", axis)
+            out.append("\n")
+        if view.decisions:
+            out.append("Decisions", Style(bold=True))
+            out.append("\n")
+            most = max(view.decisions.values())
+            known = [d for d in DECISIONS if d in view.decisions]
+            others = sorted(d for d in view.decisions if d not in DECISIONS)
+            width = max(len(d) for d in known + others)
+            for decision in known + others:
+                count = view.decisions[decision]
+                kind = ("overview--accepted" if decision in ("oral", "spotlight", "poster",
+                                                             "accept")
+                        else "overview--rejected" if decision in ("reject", "desk-rejected")
+                        else "overview--bar")
+                out.append(decision.ljust(width) + " ", axis)
+                out.append(horizontal_bar(count, most, BAR_WIDTH),
+                           self.get_component_rich_style(kind))
+                out.append(f" {count:,}\n", axis)
+        return out
+
+    def action_close(self) -> None:
+        """Back to the list."""
+        self.dismiss(None)

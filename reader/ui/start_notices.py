@@ -1,0 +1,27 @@
+"""What the reader says as it starts, before anything else is asked of it: that the library
+is read-only, and that note drafts wait to be restored."""
+
+from __future__ import annotations
+
+from reader.library import Library, draft_dirs, waiting_drafts
+
+
+def start_notices(library: Library) -> list[tuple[str, str]]:
+    """(title, message) of each notice the reader shows at start."""
+    notices = []
+    drafts = waiting_drafts(draft_dirs(library.paths.drafts))
+    if drafts:
+        # A save that failed left the text there: said at start, or it is forgotten.
+        more = f" and {len(drafts) - 1} more" if len(drafts) > 1 else ""
+        notices.append((
+            "drafts",
+            f"Note drafts wait to be restored (saves that failed): {drafts[-1]}{more}; "
+            "paste what you want to keep into the note, then delete the draft",
+        ))
+    if library.read_only is not None:
+        notices.append((
+            "read-only",
+            f"Read-only library ({library.read_only}): search, read, cite and export; "
+            "stars, notes, tags and imports cannot be saved",
+        ))
+    return notices

@@ -1,0 +1,216 @@
+"""Bounded work per input: a file is counted as it is unpacked, and refused at a bound on one
+record (or on a file read whole), never unpacked whole first; nesting is capped.
+
+The bombs are made here, small: a few megabytes that unpack past a bound lowered for the
+test (READER_RECORD_LIMIT_MB, READER_FILE_LIMIT_MB), and the memory taken while reading one
+is measured against the bound, not against the size it unpacks to.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import threading
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from reader.library import Library
+from reader.sources import ImportFormatError, parse_file, stream_file
+
+MB = 1 << 20
+
+
+def gzip_of(path: Path, parts: Iterable[bytes]) -> Path:
+    """Write the parts to ``path`` gzipped (highly repetitive parts stay a few KB)."""
+    with gzip.open(path, "wb", compresslevel=6) as out:
+        for part in parts:
+            out.write(part)
+    return path
+
+
+def repeated(unit: bytes, size: int) -> Iterable[bytes]:
+    """``size`` bytes of ``unit`` over and over, a megabyte at a time."""
+    block = (unit * (MB // len(unit) + 1))[:MB]
+    for _ in range(size // MB):
+        yield block
+
+
+def peak_while(read: Callable[[], object]) -> tuple[int, BaseException | None]:
+    """The most memory Python held while ``read`` ran, and what it raised."""
+    tracemalloc.start()
+    raised: BaseException | None = None
+    try:
+        read()
+    except Exception as exc:  # noqa: BLE001 - the test looks at it
+        raised = exc
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return peak, raised
+
+
+def read_all(path: Path, fmt: str | None = None) -> None:
+    streamed = stream_file(path, fmt)
+    for _ in streamed.records:
+        pass
+
+
+@pytest.fixture
+def low_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record of at most 1 MB and a file read whole of at most 4 MB."""
+    monkeypatch.setenv("READER_RECORD_LIMIT_MB", "1")
+    monkeypatch.setenv("READER_FILE_LIMIT_MB", "4")
+
+
+def kaggle_line(abstract: str, number: int = 1) -> bytes:
+    return (json.dumps({"id": f"2101.{number:05d}", "title": f"Paper {number}",
+                        "authors": "A. Author", "abstract": abstract}) + "\n").encode()
+
+
+def test_a_record_that_unpacks_past_the_bound_is_refused_as_it_is_read(
+    low_bounds: None, tmp_path: Path
+) -> None:
+    # One JSON line whose abstract unpacks to 12 MB (the attack's had 1 GB), after a good one.
+    head = kaggle_line("A short abstract about sparse transport.")
+    opening = b'{"id": "2101.00002", "title": "Huge", "authors": "B", "abstract": "'
+    bomb = gzip_of(tmp_path / "bomb.jsonl.gz",
+                   [head, opening, *repeated(b"a", 12 * MB), b'"}\n'])
+    assert bomb.stat().st_size < 100_000
+    started = time.monotonic()
+    peak, raised = peak_while(lambda: read_all(bomb, "arxiv-kaggle"))
+    assert isinstance(raised, ImportFormatError)
+    assert str(raised) == (
+        f"{bomb}: the record at line 2 is over the 1 MB limit for one record; the file is "
+        "refused (READER_RECORD_LIMIT_MB raises the limit)"
+    )
+    # Refused at the bound: never more than a few times the bound held, not the 12 MB.
+    assert peak < 6 * MB, peak
+    assert time.monotonic() - started < 5
+
+
+def test_an_array_of_whitespace_is_refused_at_the_bound(low_bounds: None, tmp_path: Path) -> None:
+    bomb = gzip_of(tmp_path / "spaces.json.gz", [b"[", *repeated(b" ", 12 * MB), b"]"])
+    for fmt in (None, "csljson", "paperlists"):
+        peak, raised = peak_while(lambda fmt=fmt: read_all(bomb, fmt))  # type: ignore[misc]
+        assert isinstance(raised, ImportFormatError), fmt
+        assert "over the 1 MB limit for one record" in str(raised)
+        assert peak < 6 * MB, (fmt, peak)
+
+
+def test_a_file_read_whole_is_refused_past_its_bound(low_bounds: None, tmp_path: Path) -> None:
+    # Short lines, each within the bound on a record; the file as a whole is not.
+    lines = b"".join(kaggle_line("word " * 40, n) for n in range(1, 200))
+    bomb = gzip_of(tmp_path / "many.json.gz", [b"[", *repeated(lines.replace(b"\n", b",\n"),
+                                                             12 * MB), b"{}]"])
+    peak, raised = peak_while(lambda: parse_file(bomb, "paperlists"))
+    assert isinstance(raised, ImportFormatError)
+    assert "over the 4 MB limit for a file of this format, which is read whole" in str(raised)
+    assert peak < 12 * MB, peak
+
+
+def test_a_giant_paragraph_of_an_abstract_list_refuses_it_early(
+    low_bounds: None, tmp_path: Path
+) -> None:
+    # Short lines with no blank line between them: one paragraph of 32 MB, read a line at a
+    # time, so only the bound on a paragraph (a record) stops it.
+    good = b"ICLR 2026 list\n\nA first abstract about optimal transport and its uses.\n\n"
+    bomb = gzip_of(tmp_path / "list.txt.gz",
+                   [good, *repeated(b"sparse words go on and on without an end\n", 32 * MB)])
+    started = time.monotonic()
+    peak, raised = peak_while(lambda: read_all(bomb))
+    assert isinstance(raised, ImportFormatError)
+    assert "the record at line 5 is over the 1 MB limit for one record" in str(raised)
+    # What a stretch of the file read at a time takes (the bound, a few copies of it).
+    assert peak < 12 * MB, peak
+    assert time.monotonic() - started < 5
+
+
+def test_an_abstract_list_is_read_a_paragraph_at_a_time(tmp_path: Path) -> None:
+    # 12 MB of abstracts: opening the list and reading its first records holds a stretch of
+    # it, never the whole (nor a copy of it).
+    paragraph = "Optimal transport under noise, with a bound that holds for every sample. " * 8
+    text = "ICLR 2026 list\n\n" + "".join(f"{paragraph}{n}\n\n" for n in range(20_000))
+    path = tmp_path / "list.txt"
+    path.write_text(text)
+    assert len(text) > 11 * MB
+    first: list[str] = []
+
+    def read() -> None:
+        streamed = stream_file(path)
+        assert streamed.format == "seed" and streamed.count >= 20_000
+        for record in streamed.records:
+            first.append(record.abstract)
+            if len(first) == 10:
+                break
+
+    peak, raised = peak_while(read)
+    assert raised is None and first[9].endswith(" 9")
+    assert peak < 10 * MB, peak
+
+
+def test_a_field_over_its_bound_skips_the_record_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("READER_FIELD_LIMIT_MB", "0.5")
+    path = tmp_path / "two.jsonl"
+    path.write_bytes(kaggle_line("fine " * 20, 1) + kaggle_line("long " * 200_000, 2))
+    streamed = stream_file(path, "arxiv-kaggle")
+    assert [r.title for r in streamed.records] == ["Paper 1"]
+    (problem,) = streamed.problems
+    assert "its abstract is 999,999 characters, over the 0.5 MB limit for one field" in problem
+
+
+def test_ten_thousand_nested_braces_read_fast_and_shallow(tmp_path: Path) -> None:
+    bib = tmp_path / "nested.bib"
+    bib.write_text("@article{deep, title = {Nested " + "{" * 10_000 + "core" + "}" * 10_000
+                   + "}, year = 2024}\n")
+    started = time.monotonic()
+    (record,) = parse_file(bib).records
+    assert time.monotonic() - started < 2
+    assert record.title == "Nested core"
+
+
+def test_json_nested_past_the_cap_is_named(tmp_path: Path) -> None:
+    deep = {"id": "2101.00009", "title": "Deep", "abstract": "x", "authors": "A"}
+    inner: dict[str, object] = deep
+    for _ in range(100):  # well within Python's recursion, past the cap of 64
+        inner["more"] = {}
+        inner = inner["more"]  # type: ignore[assignment]
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(kaggle_line("fine", 1) + (json.dumps(deep) + "\n").encode())
+    parsed = parse_file(path, "arxiv-kaggle")
+    assert [r.title for r in parsed.records] == ["Paper 1"]
+    assert parsed.problems == [
+        "deep.jsonl:2: JSON nested more than 64 deep, too deeply to be paper records; line skipped"
+    ]
+
+
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path, empty_library: Library) -> None:
+    fifo = tmp_path / "papers.bib"
+    os.mkfifo(fifo)
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            empty_library.import_files([fifo])
+        except Exception as exc:  # noqa: BLE001 - the test looks at it
+            raised.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(5)
+    try:
+        assert not worker.is_alive(), "the import waits on a pipe nobody writes to"
+    finally:
+        if worker.is_alive():  # let it go: a writer that closes at once ends the pipe
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            worker.join(5)
+    assert len(raised) == 1 and isinstance(raised[0], ImportFormatError)
+    assert str(raised[0]) == (
+        f"{fifo}: a named pipe, not a regular file; reader imports files (save it to one first)"
+    )

@@ -1,0 +1,125 @@
+"""A library is new only when its directory holds nothing of one: a database emptied or gone
+beside an index, backups or drafts is damage, told with the way back, never made a new
+library (with the sample loaded) over what is left."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from reader.cli import cli
+from reader.library import DatabaseLost, Library
+from tests.conftest import SEEDS
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A library of the sample papers with its index, one paper starred."""
+    root = tmp_path_factory.mktemp("pristine") / "lib"
+    library = Library(root)
+    library.import_files(SEEDS[:1])
+    library.set_starred(library.store.all_ids()[0], True)
+    library.close()
+    return root
+
+
+@pytest.fixture
+def emptied(pristine: Path, tmp_path: Path) -> Path:
+    """A copy of the library whose database is 0 bytes, its index still there."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    for extra in ("-wal", "-shm"):
+        (root / f"library.sqlite{extra}").unlink(missing_ok=True)
+    (root / "library.sqlite").write_bytes(b"")
+    return root
+
+
+def run(root: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+
+
+@pytest.mark.parametrize("command", [[], ["stats"], ["search", "graph"], ["star", "1"]])
+def test_an_emptied_database_beside_its_index_is_damage(
+    emptied: Path, command: list[str]
+) -> None:
+    result = run(emptied, *command)
+    assert result.exit_code == 1, result.output
+    message = result.output.strip()
+    assert "\n" not in message and "Traceback" not in message
+    assert f"{emptied / 'library.sqlite'} is empty (0 bytes)" in message
+    assert "index/" in message
+    assert "no backup found; nothing was written" in message
+    # Nothing was made of it: no schema, no sample.
+    assert (emptied / "library.sqlite").stat().st_size == 0
+
+
+def test_the_doctor_reports_it_and_the_way_back(emptied: Path) -> None:
+    assert run(emptied, "backup").exit_code == 1  # a lost database cannot be backed up
+    backup_dir = emptied / "backups"
+    backup_dir.mkdir()
+    source = Library(emptied.parent / "other")
+    source.import_files(SEEDS[:1])
+    source.backup(backup_dir / "library-1.sqlite")
+    source.close()
+    result = run(emptied, "doctor")
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith(f"database: DAMAGED: {emptied / 'library.sqlite'} is empty")
+    backup = backup_dir / "library-1.sqlite"
+    assert lines[1] == f"restore the newest backup with: reader restore {backup}"
+    assert (emptied / "library.sqlite").stat().st_size == 0
+    restored = run(emptied, "restore", str(backup_dir / "library-1.sqlite"), "--yes")
+    assert restored.exit_code == 0, restored.output
+    assert run(emptied, "stats").output.strip() == "19 papers, 0 starred, 0 with notes"
+
+
+def test_a_missing_database_beside_its_index_is_damage_too(emptied: Path) -> None:
+    (emptied / "library.sqlite").unlink()
+    with pytest.raises(DatabaseLost, match="library.sqlite is missing, though its directory"):
+        Library(emptied)
+    assert not (emptied / "library.sqlite").exists()
+
+
+def test_a_new_directory_or_a_lone_empty_file_is_a_new_library(tmp_path: Path) -> None:
+    Library(tmp_path / "new").close()
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    (lone / "library.sqlite").write_bytes(b"")
+    (lone / "index").mkdir()  # an empty index directory holds nothing of a library
+    library = Library(lone)
+    assert library.store.count() == 0
+    library.close()
+
+
+def test_a_database_behind_its_index_is_named_as_possible_loss(
+    pristine: Path, tmp_path: Path
+) -> None:
+    """Stars the index saw and the database no longer holds (its log lost, an older copy
+    put back): the doctor names the possible loss and keeps the index and the log aside
+    before it rebuilds, never explaining it away."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    older = tmp_path / "older.sqlite"
+    library = Library(root)
+    library.backup(older)
+    for paper_id in library.store.all_ids()[1:3]:
+        library.set_starred(paper_id, True)
+    library.close()
+    for extra in ("-wal", "-shm"):
+        (root / f"library.sqlite{extra}").unlink(missing_ok=True)
+    shutil.copy(older, root / "library.sqlite")
+    (root / "library.sqlite-wal").write_bytes(b"\x00" * 64)  # what is left of the log
+    result = run(root, "doctor")
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith("database: ok")
+    assert "search index: AHEAD of the database" in lines[1]
+    assert "the database may have lost changes the index saw" in lines[1]
+    assert "built from another copy" not in result.output
+    (kept,) = (root / "kept").iterdir()
+    assert f"kept in {kept}" in lines[1]
+    assert (kept / "index").is_dir() and (kept / "library.sqlite-wal").is_file()
+    assert lines[2].startswith("restore the newest backup with: reader restore")

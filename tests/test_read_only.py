@@ -1,0 +1,116 @@
+"""A library that cannot be written to opens read-only: search, cite, export, stats and the
+doctor work; every write says in one line why it cannot; the reader says so at start.
+
+Tests run as root, whom file modes do not stop, so the library is made read-only the way a
+person would ask for it (READER_READ_ONLY), or with a read-only mount where one can be made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from reader.cli import cli
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from tests.conftest import SEEDS
+from tests.test_app import settle
+
+REFUSED = "is read-only (READER_READ_ONLY is set): it can be searched, cited and exported"
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("pristine") / "lib"
+    library = Library(root)
+    library.import_files(SEEDS[:1])
+    library.set_starred(library.store.all_ids()[0], True)
+    library.close()
+    return root
+
+
+@pytest.fixture
+def lib(pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    monkeypatch.setenv("READER_READ_ONLY", "1")
+    return root
+
+
+def run(root: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+
+
+def digests(root: Path) -> dict[str, str]:
+    """Every file of the library and its checksum: what a read-only run must leave alone
+    (but SQLite's working files, which it makes to read where the directory lets it)."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*"))
+            if p.is_file() and not p.name.endswith(("-wal", "-shm"))}
+
+
+def test_reading_commands_work_and_write_nothing(lib: Path) -> None:
+    before = digests(lib)
+    for args in (["stats"], ["search", "graph"], ["cite", "1"],
+                 ["export", "--format", "bibtex"], ["doctor"]):
+        result = run(lib, *args)
+        assert result.exit_code == 0, (args, result.output)
+    assert run(lib, "stats").output.strip() == "19 papers, 1 starred, 0 with notes"
+    doctor = run(lib, "doctor").output.strip().splitlines()
+    assert doctor[0].startswith("database: ok")
+    assert doctor[1].endswith("; the library is read-only)")
+    assert digests(lib) == before
+
+
+@pytest.mark.parametrize("args", [["star", "2"], ["note", "2", "--text", "hello"],
+                                  ["import", str(SEEDS[1])], ["reindex"]])
+def test_writes_say_in_one_line_why_they_cannot(lib: Path, args: list[str]) -> None:
+    before = digests(lib)
+    result = run(lib, *args)
+    assert result.exit_code != 0
+    message = result.output.strip()
+    assert "\n" not in message and REFUSED in message, message
+    assert digests(lib) == before
+
+
+async def test_the_reader_says_read_only_at_start(lib: Path) -> None:
+    library = Library(lib)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        notices = [n.message for n in app._notifications]
+        assert any(m.startswith("Read-only library (READER_READ_ONLY is set)") for m in notices)
+        await pilot.press("j", "j")  # papers seen: nothing is stored, nothing to tell
+        await settle(app, pilot)
+        assert app.is_running
+    library.close()
+
+
+def test_a_library_on_a_read_only_mount(pristine: Path, tmp_path: Path) -> None:
+    """The real thing where the machine lets a test make a read-only mount."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    script = (
+        f"mount --bind {root} {root} && mount -o remount,bind,ro {root} && "
+        f"{sys.executable} -m reader --library {root} search graph && "
+        f"{sys.executable} -m reader --library {root} doctor && "
+        f"! {sys.executable} -m reader --library {root} star 2"
+    )
+    try:
+        done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                              text=True, timeout=120)
+    except FileNotFoundError:
+        pytest.skip("no unshare here")
+    if "mount" in done.stderr and "permission denied" in done.stderr.lower():
+        pytest.skip("no read-only mount can be made here")
+    if "unshare failed" in done.stderr:
+        pytest.skip("no mount namespace here")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the library is read-only" in done.stdout
+    assert f"is read-only (its directory {root} cannot be written to)" in done.stderr

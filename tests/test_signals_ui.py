@@ -1,0 +1,406 @@
+"""Conference signals in the app: the list's rating and decision column, the detail pane's
+ratings, decision, replies and standing, the reading view's reviews and their keys, the
+overview. Each test imports real OpenReview replies into a real library."""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from reader.ui.screens.overview import OverviewScreen
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens.whole_text import LongText, WholeTextScreen
+from reader.ui.widgets.paper_detail import PaperDetail
+from reader.ui.widgets.paper_list import PaperList
+from reader.ui.widgets.paper_view import PaperView
+from reader.ui.widgets.replies import SECTION_LIMIT
+from tests.test_app import SIZE, screen_text, settle
+
+DATA = Path(__file__).parent / "data"
+#: The paper of the sample that the tests thread a discussion under and decide.
+FIRST = "DkHt2K1g2Y"
+#: Its first review, which the authors answer in the tests' copy of the file.
+REVIEW = "eIvfGTSO8v"
+#: A paper of the sample whose review's rating went from 6 to 4 between two versions.
+CHANGED = "sLkis6UGKk"
+#: What a hostile review tries: terminal escapes, Rich markup, a bidi override.
+HOSTILE = "\x1b[31mRED\x1b[0m [bold red]markup[/] \u202eevil"
+
+
+def _wrapped(value: Any) -> dict[str, Any]:
+    return {"value": value}
+
+
+def _note(note_id: str, forum: str, replyto: str, kind: str, when: int,
+          content: dict[str, Any], signer: str) -> dict[str, Any]:
+    return {
+        "id": note_id, "forum": forum, "replyto": replyto, "cdate": when, "mdate": when,
+        "invitations": [f"ICLR.cc/2026/Conference/Submission109/-/{kind}"],
+        "signatures": [f"ICLR.cc/2026/Conference/Submission109/{signer}"],
+        "content": {name: _wrapped(value) for name, value in content.items()},
+    }
+
+
+def conference_file(tmp_path: Path, *, huge: int = 0) -> Path:
+    """The three-paper sample of OpenReview notes with their replies, plus a decision on
+    the first, the authors' answer to its first review (and the reviewer's answer to
+    that), and a hostile paragraph in a review; with ``huge``, a weakness that long."""
+    papers = [json.loads(line) for line in (DATA / "openreview-replies-3.jsonl").open()]
+    first = papers[0]
+    later = max(r["cdate"] for r in first["replies"]) + 1000
+    first["replies"] += [
+        _note("AnswerAAAA", FIRST, REVIEW, "Official_Comment", later,
+              {"title": "Answer to Reviewer 6GPX", "comment": "We ran the **ablation**: "
+               "$\\alpha = 0.5$ works best."}, "Authors"),
+        _note("AnswerBBBB", FIRST, "AnswerAAAA", "Official_Comment", later + 1000,
+              {"comment": "Thanks, I raise my score."}, "Reviewer_6GPX"),
+        _note("DecisionCC", FIRST, FIRST, "Decision", later + 2000,
+              {"title": "Paper Decision", "decision": "Accept (Oral)",
+               "comment": "A clear accept."}, "Program_Chairs"),
+    ]
+    review = next(r for r in first["replies"] if r["id"] == "hzYRm24GXW")
+    review["content"]["questions"] = _wrapped(HOSTILE)
+    if huge:
+        third = copy.deepcopy(review)
+        third["id"] = "HugeReview"
+        third["content"]["weaknesses"] = _wrapped("long words " * (huge // 11))
+        first["replies"].append(third)
+    path = tmp_path / "conference.jsonl"
+    path.write_text("".join(json.dumps(paper) + "\n" for paper in papers))
+    return path
+
+
+@pytest.fixture
+def conference(library: Library, tmp_path: Path) -> Library:
+    """The bundled abstracts (no signals) and the three ICLR 2026 papers with replies."""
+    library.import_files([conference_file(tmp_path)])
+    library.sync_index()
+    return library
+
+
+def paper_of(library: Library, openreview_id: str) -> int:
+    """The id of the paper with that OpenReview id."""
+    row = library.store.conn.execute(
+        "SELECT id FROM papers WHERE openreview_id = ?", (openreview_id,)
+    ).fetchone()
+    return int(row[0])
+
+
+async def go_to(app: ReaderApp, pilot: Pilot, paper_id: int) -> None:
+    """Put the list's cursor on a paper."""
+    papers = app.query_one(PaperList)
+    papers.cursor = papers.ids.index(paper_id)
+    await settle(app, pilot)
+
+
+def row_line(app: ReaderApp, paper_id: int) -> str:
+    """The list's line of a paper, as shown (the paper is on screen)."""
+    papers = app.query_one(PaperList)
+    line = papers.region.y + papers.ids.index(paper_id) - round(papers.scroll_y)
+    return screen_text(app).splitlines()[line][: papers.region.right]
+
+
+# -- the list -------------------------------------------------------------------------------
+
+
+async def test_rows_carry_the_mean_rating_and_decision_from_one_read(conference: Library
+                                                                    ) -> None:
+    first, spark = paper_of(conference, FIRST), paper_of(conference, "qvEYHU4vub")
+    rows = conference.rows([first, spark, 1])
+    assert rows[first].rating == pytest.approx(5.0)
+    assert rows[first].decision == "oral"
+    assert rows[spark].decision == "withdrawn"
+    assert rows[1].rating is None and rows[1].decision is None
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_list_shows_rating_and_decision_at_the_right(conference: Library,
+                                                               size: tuple[int, int]) -> None:
+    """Rating and decision end each row that has them (abbreviated when narrow); a paper
+    without signals looks as it always has."""
+    app = ReaderApp(conference)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        first, spark = paper_of(conference, FIRST), paper_of(conference, "qvEYHU4vub")
+        changed = paper_of(conference, CHANGED)
+        for paper_id in (first, spark, changed):
+            await go_to(app, pilot, paper_id)
+            line = row_line(app, paper_id).rstrip("│┃ ")
+            rating = conference.rows([paper_id])[paper_id].rating
+            assert line.endswith(f"{rating:.1f}"), line
+        assert row_line(app, first).rstrip("│┃ ")[:-4].rstrip().endswith("oral")
+        assert "wdrn" in row_line(app, spark) or "withdrawn" in row_line(app, spark)
+        plain = app.query_one(PaperList).ids[0]
+        await go_to(app, pilot, plain)
+        line = row_line(app, plain).rstrip("│┃ ")
+        assert line.endswith("2026"), line  # venue and year end it, as without signals
+
+
+# -- the detail pane ------------------------------------------------------------------------
+
+
+async def test_the_detail_pane_shows_ratings_confidences_decision_and_standing(
+    conference: Library,
+) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await go_to(app, pilot, paper_of(conference, FIRST))
+        text = app.query_one(PaperDetail).text
+        assert "Ratings    4 6 6 4 · mean 5.0 ± 1.2" in text
+        assert "Confidence 5 4 4 5 · mean 4.5" in text
+        assert "Decision   oral (Accept (Oral))" in text
+        assert "Replies    4 reviews · 3 comments" in text
+        # Of the three rated papers (5.0, 5.0 and 2.0) it stands level with one above one.
+        assert "Standing   67th percentile of 3 rated in view" in text
+
+        await go_to(app, pilot, paper_of(conference, CHANGED))
+        text = app.query_one(PaperDetail).text
+        assert "Changed    Reviewer_" in text and "6 → 4" in text
+
+        await go_to(app, pilot, app.query_one(PaperList).ids[0])
+        text = app.query_one(PaperDetail).text
+        assert "Ratings" not in text and "Decision" not in text
+
+
+# -- the reading view -----------------------------------------------------------------------
+
+
+async def open_reading(app: ReaderApp, pilot: Pilot, paper_id: int) -> ReadingScreen:
+    await go_to(app, pilot, paper_id)
+    await pilot.press("enter")
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, ReadingScreen)
+    return screen
+
+
+async def test_the_reading_view_shows_reviews_threaded_after_the_abstract(
+    conference: Library,
+) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = await open_reading(app, pilot, paper_of(conference, FIRST))
+        boxes = screen.replies
+        kinds = [(box.posting.reply.kind, box.posting.depth) for box in boxes]
+        # The decision first; each review in turn; the answers under the review answered.
+        assert kinds[0] == ("Decision", 0)
+        answered = [box.posting.reply.id for box in boxes].index(REVIEW)
+        assert [box.posting.reply.id for box in boxes][answered + 1 : answered + 3] == [
+            "AnswerAAAA", "AnswerBBBB"]
+        assert [box.posting.depth for box in boxes][answered : answered + 3] == [0, 1, 2]
+        assert all(box.rendered for box in boxes)
+        review = boxes[answered]
+        shown = str(review.render())
+        for heading in ("Summary", "Strengths", "Weaknesses", "Questions"):
+            assert f"\n{heading}\n" in shown
+        assert "rating 4" in shown and "confidence 5" in shown
+        assert "Code of conduct" not in shown
+        answer = str(boxes[answered + 1].render())
+        assert "α = 0.5" in answer and "**" not in answer  # LaTeX and Markdown rendered
+
+
+async def test_hostile_review_text_is_inert(conference: Library) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = await open_reading(app, pilot, paper_of(conference, FIRST))
+        box = next(b for b in screen.replies if b.posting.reply.id == "hzYRm24GXW")
+        shown = str(box.render())
+        assert "\x1b" not in shown and "\u202e" not in shown
+        assert "[bold red]markup[/]" in shown  # shown as written, never parsed
+
+
+async def test_brackets_step_from_review_to_review(conference: Library) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        screen = await open_reading(app, pilot, paper_of(conference, FIRST))
+        view = screen.query_one(PaperView)
+        heads = [box for box in screen.replies if box.posting.depth == 0]
+        # The decision, the four reviews, the authors' comment to the paper.
+        assert len(heads) == 6
+        tops = []
+        for _ in heads:
+            await pilot.press("right_square_bracket")
+            await pilot.pause()
+            tops.append(round(view.scroll_y))
+            if view.scroll_y < view.max_scroll_y:
+                on_top = [box for y, box in screen._reply_tops() if y == tops[-1] + 1]
+                assert on_top and on_top[0].posting.depth == 0
+        # Each press went further down, until the end of the paper was on screen.
+        moved = [top for n, top in enumerate(tops) if n == 0 or top != tops[n - 1]]
+        assert moved == sorted(moved) and len(moved) >= 4
+        for _ in heads:
+            await pilot.press("left_square_bracket")
+            await pilot.pause()
+        assert view.scroll_y == 0  # back at the abstract
+
+
+async def test_stepping_papers_in_the_reading_view_shows_their_own_reviews(
+    conference: Library,
+) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        changed = paper_of(conference, CHANGED)
+        screen = await open_reading(app, pilot, paper_of(conference, FIRST))
+        papers = app.query_one(PaperList)
+        while screen.paper.id != changed:
+            await pilot.press("j" if papers.ids.index(changed) > papers.cursor else "k")
+            await settle(app, pilot)
+        assert {box.posting.reply.forum for box in screen.replies} == {CHANGED}
+        moved = next(box for box in screen.replies if box.posting.rating_changed)
+        assert "rating 6 → 4" in str(moved.render())
+        await pilot.press("j")
+        await settle(app, pilot)
+        if not conference.replies(screen.paper.id):
+            assert screen.replies == []
+            assert not screen.query_one("#paper-replies").display
+
+
+async def test_many_long_reviews_open_fast_and_a_huge_one_is_cut(tmp_path: Path) -> None:
+    """Ten reviews of 5 KB open in well under 100 ms (bodies come after); a review of
+    10 MB is cut, and z shows it whole without laying it out."""
+    library = Library(tmp_path / "lib")
+    papers = [json.loads(line) for line in (DATA / "openreview-replies-3.jsonl").open()]
+    first = papers[0]
+    review = first["replies"][0]
+    for n in range(10):
+        extra = copy.deepcopy(review)
+        extra["id"] = f"Long{n:06d}"
+        for name in ("summary", "strengths", "weaknesses", "questions"):
+            extra["content"][name] = _wrapped("Some $x^2$ and **bold** words. " * 40)
+        first["replies"].append(extra)
+    huge = copy.deepcopy(review)
+    huge["id"] = "HugeReview"
+    huge["content"]["weaknesses"] = _wrapped(("long words " * 9 + "\n") * 100_000)
+    first["replies"].append(huge)
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps(first) + "\n")
+    library.import_files([path])
+    library.sync_index()
+    app = ReaderApp(library)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            papers_list = app.query_one(PaperList)
+            papers_list.cursor = 0
+            await pilot.pause()
+            paper = library.paper(papers_list.ids[0])
+            assert paper is not None
+            # The same paper opened without its replies, then with them: the replies are
+            # read and rendered behind the paper shown, and add nothing to its opening
+            # (the machine's own pace is measured by the first).
+            started = time.perf_counter()
+            await app.push_screen(ReadingScreen(paper, frozenset(), app._step))
+            bare = time.perf_counter() - started
+            app.pop_screen()
+            await settle(app, pilot)
+            started = time.perf_counter()
+            screen = ReadingScreen(paper, frozenset(), app._step, replies=library.discussion)
+            await app.push_screen(screen)
+            opened = time.perf_counter() - started
+            assert opened < max(0.1, bare * 1.5), (opened, bare)
+            await settle(app, pilot)
+            assert len(screen.replies) >= 16 and all(b.rendered for b in screen.replies)
+            box = next(b for b in screen.replies if b.posting.reply.id == "HugeReview")
+            assert box.cut and "z shows the whole reply" in str(box.render())
+            assert len(str(box.render())) < SECTION_LIMIT * 2
+            screen.query_one(PaperView).scroll_to_widget(box, top=True, animate=False)
+            await pilot.pause()
+            started = time.perf_counter()
+            await pilot.press("z")
+            await pilot.pause()
+            assert isinstance(app.screen, WholeTextScreen)
+            # Shown without laying the whole text out (a TextArea takes half a minute over
+            # 10 MB): the bound leaves room for a loaded machine.
+            assert time.perf_counter() - started < 2.0
+            text = app.screen.query_one(LongText)
+            assert text.line_count >= 100_000
+            await pilot.press("end")
+            await pilot.pause()
+            assert "long words" in screen_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is screen
+    finally:
+        library.close()
+
+
+# -- the overview ---------------------------------------------------------------------------
+
+
+async def test_the_overview_draws_the_views_ratings_and_decisions(conference: Library) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("R")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        assert screen.view is not None
+        assert screen.view.rated == 3
+        assert screen.view.decisions == {"oral": 1, "pending": 1, "withdrawn": 1}
+        text = screen_text(app)
+        assert "Mean ratings of 3 of 41 papers" in text
+        assert sum(screen.view.ratings.values()) == 12  # four reviews of each paper
+        assert "Every review's rating (12 reviews)" in text
+        assert any(block in text for block in "▁▂▃▄▅▆▇█")
+        for decision in ("oral", "pending", "withdrawn"):
+            assert decision in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, OverviewScreen)
+
+
+async def test_the_overview_follows_the_view_searched(conference: Library) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"reasoning", "enter")
+        await settle(app, pilot)
+        shown = len(app.query_one(PaperList).ids)
+        await pilot.press("R")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen) and screen.view is not None
+        assert screen.view.papers == shown
+
+
+async def test_the_palette_offers_the_overview(conference: Library) -> None:
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Ratings overview")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, OverviewScreen)
+
+
+def test_reading_view_with_reviews(snap_compare, conference: Library) -> None:  # type: ignore[no-untyped-def]
+    """A snapshot of the reading view scrolled to a paper's reviews and discussion."""
+
+    async def read_reviews(pilot: Pilot) -> None:
+        app = pilot.app
+        assert isinstance(app, ReaderApp)
+        await go_to(app, pilot, paper_of(conference, FIRST))
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await settle(app, pilot)
+
+    assert snap_compare(ReaderApp(conference), terminal_size=SIZE, run_before=read_reviews)
+
