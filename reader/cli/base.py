@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sqlite3
 import sys
 import time
@@ -87,13 +88,33 @@ def library_root() -> Path:
     return Path(chosen or default_library_dir())
 
 
+#: The exit status of a command whose output was closed (``reader search … | head``): what
+#: a shell reports for a process that SIGPIPE ended, as for other command-line tools.
+PIPE_CLOSED = 141
+
+
+def _output_closed() -> None:
+    """End quietly once the reader of the output went away: what is still buffered for it
+    goes to the null device (else Python complains at exit when flushing it)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass  # no real descriptor (a test's captured output): nothing is left to flush
+    sys.exit(PIPE_CLOSED)
+
+
 def handles_errors(func: F) -> F:
-    """Turn the core's expected errors into one clear line and a non-zero exit."""
+    """Turn the core's expected errors into one clear line and a non-zero exit; a closed
+    output (a pipe into ``head``) ends the command quietly."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
+        except BrokenPipeError:
+            _output_closed()
         except (StoreError, ImportFormatError) as exc:
             raise UserError(str(exc)) from exc
         except IndexBusy as exc:
