@@ -182,10 +182,10 @@ def search(
     matches, as grep does."""
     library = open_library(ctx)
     text = " ".join(query)
+    parsed = parse_query(text)
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update)
-        parsed = parse_query(text)
         if parsed.reviews or parsed.not_reviews:
             bar.close()
             bar = LazyProgress("Indexing review text")
@@ -202,7 +202,9 @@ def search(
     finally:
         bar.close()
     if outcome.notice:
-        click.echo(outcome.notice, err=True)
+        # The query's own notice in full: here there is room for a filter's values.
+        full = parsed.notice(full=True) if outcome.notice == parsed.notice() else None
+        click.echo(full or outcome.notice, err=True)
     papers = library.papers(outcome.ids[:limit])
     scores = dict(zip(outcome.ids, outcome.scores, strict=False))
     if as_json:
