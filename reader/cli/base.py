@@ -30,6 +30,7 @@ from reader.locations import NotALibraryDirectory, default_library_dir
 from reader.models import Paper
 from reader.signals import Signals
 from reader.text.render import plain_line
+from reader.text.sanitize import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -230,14 +231,21 @@ def paper_json(
     }
 
 
+def shown(text: str) -> str:
+    """A bibliographic field as a command prints it for people: TeX as Unicode, and control
+    and bidi characters as visible stand-ins, as the reader shows them (an escape sequence
+    or a right-to-left override in a title must not act on the terminal)."""
+    return plain_line(visible(text))
+
+
 def paper_line(paper: Paper) -> str:
     star = "★" if paper.starred else " "
     note = "✎" if paper.note.strip() else " "
-    title = plain_line(paper.title)
+    title = shown(paper.title)
     title = title if len(title) <= 64 else title[:63] + "…"
-    venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), str(paper.year or "")) if p)
+    venue_year = " · ".join(p for p in (shown(paper.venue or ""), str(paper.year or "")) if p)
     where = f"  [{venue_year}]" if venue_year else ""
-    return f"{paper.id:>6} {star}{note} {paper.citekey:<22} {title}{where}"
+    return f"{paper.id:>6} {star}{note} {visible(paper.citekey):<22} {title}{where}"
 
 
 def resolve_one(library: Library, ref: str) -> Paper:

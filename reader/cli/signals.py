@@ -19,7 +19,7 @@ from reader.cli.base import (
     resolve_one,
 )
 from reader.signals import Reply, Signals
-from reader.text.sanitize import clean_imported
+from reader.text.sanitize import visible
 
 # Indentation of each level of a thread, and of a reply's text under its heading.
 _STEP = "    "
@@ -64,7 +64,7 @@ def signals_line(signals: Signals) -> str:
         parts.append(f"{signals.reviews} review{'s' if signals.reviews != 1 else ''}")
     if signals.comments:
         parts.append(f"{signals.comments} comment{'s' if signals.comments != 1 else ''}")
-    return clean_imported(" · ".join(parts))
+    return visible(" · ".join(parts))
 
 
 def _heading(reply: Reply) -> str:
@@ -76,7 +76,7 @@ def _heading(reply: Reply) -> str:
     if decision:
         scores.insert(0, f"decision {decision}")
     tail = " · " + " · ".join(scores) if scores else ""
-    return clean_imported(f"{reply.kind} {reply.id}{by}{tail}")
+    return visible(f"{reply.kind} {reply.id}{by}{tail}")
 
 
 def _lines(reply: Reply, depth: int) -> list[str]:
@@ -86,8 +86,8 @@ def _lines(reply: Reply, depth: int) -> list[str]:
     for name, text in reply.texts:
         if name == "decision" and text == reply.decision:
             continue  # in the heading already
-        lines.append(f"{indent}{_STEP}{clean_imported(name)}:")
-        for paragraph in clean_imported(text).strip().splitlines():
+        lines.append(f"{indent}{_STEP}{visible(name)}:")
+        for paragraph in visible(text).strip().splitlines():
             wrapped = textwrap.wrap(paragraph, 88, replace_whitespace=False) or [""]
             lines += [f"{indent}{_STEP * 2}{line}" for line in wrapped]
     return lines
