@@ -26,6 +26,10 @@ class PaperRecord:
     openreview_id: str | None = None
     #: Publication or submission date, ISO 8601 (``2026-01-15`` or just ``2026``).
     date: str | None = None
+    #: When the source last modified the record (OpenReview ``mdate``, arXiv's latest
+    #: version, an ``updated`` field), ISO 8601 in UTC (``2026-01-15T09:30:00Z``, or a
+    #: date alone): an import never puts the text of an older record over a newer one.
+    modified: str | None = None
     withdrawn: bool = False
     tldr: str | None = None
     primary_area: str | None = None
@@ -170,6 +174,12 @@ class ImportSummary:
     replies_new: int = 0
     reply_versions: int = 0
     replies_waiting: int = 0
+    #: Texts of papers already there that the file had only in an older-dated version,
+    #: kept as they were; and texts replaced where no date told which was newer, the old
+    #: text kept as a revision (``reader revisions REF``).
+    older_abstracts: int = 0
+    older_titles: int = 0
+    revisions_kept: int = 0
 
     def __str__(self) -> str:
         return self.line()
@@ -221,6 +231,27 @@ class ImportSummary:
             text += f"; {self.replies_waiting:,} kept for papers not in the library"
         return text
 
+    def text_line(self) -> str:
+        """What became of the texts the file would have replaced, e.g. ``3 abstracts
+        replaced by older-dated text were kept as they were; 2 replaced, the old text kept
+        as revisions (reader revisions REF)``; empty when nothing was replaced."""
+        kept = [
+            f"{n:,} {what}{'s' * (n != 1)}"
+            for n, what in ((self.older_abstracts, "abstract"), (self.older_titles, "title"))
+            if n
+        ]
+        parts = []
+        if kept:
+            one = self.older_abstracts + self.older_titles == 1
+            parts.append(f"{' and '.join(kept)} replaced by older-dated text "
+                         f"{'was kept as it was' if one else 'were kept as they were'}")
+        if self.revisions_kept:
+            parts.append(
+                f"{self.revisions_kept:,} replaced, the old text kept as "
+                f"revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
+            )
+        return "; ".join(parts)
+
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
         entries kept as aliases (``wooters07 → wootters07``), a line each."""
@@ -242,7 +273,8 @@ class ImportSummary:
         """Add another file's counts to these."""
         for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
                      "withdrawn", "ratings_changed", "new_decisions", "replies_new",
-                     "reply_versions", "replies_waiting"):
+                     "reply_versions", "replies_waiting", "older_abstracts", "older_titles",
+                     "revisions_kept"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
         self.warnings += other.warnings

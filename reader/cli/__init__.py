@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 # Each module registers its commands on the group when imported.
-from reader.cli import citing, fetching, papers, signals, upkeep  # noqa: F401
+from reader.cli import citing, fetching, papers, revisions, signals, upkeep  # noqa: F401
 from reader.cli.base import cli
 
 __all__ = ["cli", "main"]

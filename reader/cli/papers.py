@@ -85,6 +85,8 @@ def import_cmd(
         click.echo(summary.key_changes())
     if summary.signals_line():
         click.echo(summary.signals_line())
+    if summary.text_line():
+        click.echo(summary.text_line())
     for report in summary.reports:
         if report.previous is not None:
             changes = ", ".join(

@@ -307,6 +307,13 @@ class _Import:
         updates: dict[str, Any] = {}
         done: set[str] = set()
         echo = self._echo(current)
+        # A record dated before the text the paper has is an older version of it: its
+        # title and abstract do not go back over newer ones.
+        older = bool(
+            record.modified and current["text_modified"]
+            and record.modified < current["text_modified"]
+        )
+        replaced: list[str] = []
         if record.title and not record.title_derived:
             # The echo is asked last: making it is the costly part.
             if current["title_derived"] and not (echo and echo.title == record.title):
@@ -317,18 +324,29 @@ class _Import:
                 and _norm(current["title"]) != _norm(record.title)
                 and not (echo and echo.title == record.title)
             ):
-                updates["title"] = record.title
-                done.add("retitled")
+                if older:
+                    self.summary.older_titles += 1
+                else:
+                    updates["title"] = record.title
+                    replaced.append("title")
+                    done.add("retitled")
         if (
             record.abstract
             and key
             and key != current["abstract_key"]
             and not (echo and echo.abstract == record.abstract)
+            and self.matcher.by_key.get(key, paper_id) == paper_id
         ):
-            if self.matcher.by_key.get(key, paper_id) == paper_id:
+            if older:
+                self.summary.older_abstracts += 1
+            else:
                 updates.update(abstract=record.abstract, abstract_key=key)
                 self.matcher.by_key[key] = paper_id
+                replaced.append("abstract")
                 done.add("revised")
+        if replaced:
+            self._keep_replaced(paper_id, record, current, replaced)
+            updates["text_modified"] = record.modified
         if record.authors and current["authors"] in ("[]", "", None):
             updates["authors"] = json.dumps(record.authors, ensure_ascii=False)
         if record.keywords and current["keywords"] in ("[]", "", None):
@@ -360,6 +378,17 @@ class _Import:
         self.rows.update_paper(paper_id, updates)
         return next(action for action in ACTIONS if action in done)
 
+    def _keep_replaced(
+        self, paper_id: int, record: PaperRecord, current: dict[str, Any], fields: list[str]
+    ) -> None:
+        """Keep the title and abstract the record replaces as revisions (the user can put
+        them back), and count those no date said were older."""
+        undated = not (record.modified and current["text_modified"])
+        for name in fields:
+            if current[name]:
+                self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
+                if undated:
+                    self.summary.revisions_kept += 1
 
     def _add_aliases(
         self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False

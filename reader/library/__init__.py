@@ -48,6 +48,7 @@ from reader.store.notes import (
     describe_writer,
     window_writer,
 )
+from reader.store.revisions import TextRevision
 from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
@@ -102,7 +103,8 @@ __all__ = [
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text", "damaged_advice",
+    "TextRevision", "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text",
+    "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from reader.intake.identity import abstract_key
 from reader.library.base import LibraryBase
 from reader.models import Paper, PaperRow
 
 if TYPE_CHECKING:
+    from reader.store.revisions import TextRevision
     from reader.store.watch import LibraryState
 
 
@@ -99,6 +101,19 @@ class Queries(LibraryBase):
         """Give a paper the key the user chose (notes and marks stay with the paper)."""
         with self.session() as store:
             store.set_citekey(paper_id, citekey)
+
+    def text_revisions(self, paper_id: int) -> list[TextRevision]:
+        """The titles and abstracts imports (or restores) replaced in a paper, oldest
+        first."""
+        with self.session() as store:
+            return store.text_revisions(paper_id)
+
+    def restore_revision(self, paper_id: int, revision: TextRevision) -> None:
+        """Make a kept title or abstract the paper's again (the text it replaces is kept
+        as a revision in turn); the index catches up at its next sync."""
+        key = abstract_key(revision.text) if revision.field == "abstract" else None
+        with self.session() as store:
+            store.restore_revision(paper_id, revision.id, key)
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         """A remembered setting (the sort order, the last citation style chosen, …)."""

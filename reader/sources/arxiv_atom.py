@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
+from reader.sources.jsonfields import moment_from_text
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
@@ -196,6 +197,8 @@ def _record(
         date=date_match.group(0) if date_match else None,
         primary_area=primary_term or None,
         kind="article",
+        # The feed's <updated> is when the latest version was announced.
+        modified=moment_from_text(_fold(_text(element, f"{ATOM}updated"))),
     )
 
 

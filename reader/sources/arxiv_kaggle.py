@@ -14,7 +14,14 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult
-from reader.sources.jsonfields import clean_abstract, clean_title, iso_date, string_list, text_value
+from reader.sources.jsonfields import (
+    clean_abstract,
+    clean_title,
+    iso_date,
+    moment_from_text,
+    string_list,
+    text_value,
+)
 from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
@@ -54,6 +61,8 @@ def _convert(record: JsonRecord) -> Outcome:
         doi=doi_as_written(text_value(item.get("doi"))),
         arxiv_id=arxiv_id,
         date=date,
+        modified=_latest_version(item.get("versions"))
+        or moment_from_text(item.get("update_date")),
         kind="article",
     )
     return finish_record(paper, record, record_label(record))
@@ -107,6 +116,21 @@ def _first_version_date(versions: Any) -> str | None:
         if found:
             return found
     return None
+
+
+def _latest_version(versions: Any) -> str | None:
+    """When the latest version listed (the highest ``vN``) was made, as an ISO moment."""
+    if not isinstance(versions, list):
+        return None
+    numbered = []
+    for entry in versions:
+        if isinstance(entry, dict):
+            number = text_value(entry.get("version")).lstrip("vV")
+            if number.isdigit():
+                numbered.append((int(number), entry))
+    if not numbered:
+        return None
+    return moment_from_text(max(numbered, key=lambda pair: pair[0])[1].get("created"))
 
 
 def _date_from_id(arxiv_id: str | None) -> str | None:

@@ -25,6 +25,7 @@ from reader.sources.ris_fields import display_name as comma_name
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.text.identifiers import (
     doi_as_written,
+    linked_identifiers,
     normalize_arxiv_id,
     openreview_forum_id,
     openreview_id,
@@ -288,10 +289,17 @@ def record_from_values(
     year, date = year_and_date(values.get("year", ""), values.get("date", ""))
     year = year or venue_year
     url = _fold(values.get("url", "")) or None
-    arxiv_id = normalize_arxiv_id(values.get("arxiv_id"))
+    # Links to the paper's pages in any column or key of no known field (an
+    # "openreview_url", a "pdf") identify it as its id columns would.
+    linked = linked_identifiers((url, *(other or {}).values()))
+    arxiv_id = normalize_arxiv_id(values.get("arxiv_id")) or linked.get("arxiv_id")
     if arxiv_id is None and url and "arxiv.org/" in url:
         arxiv_id = normalize_arxiv_id(url)
-    forum = openreview_id(_fold(values.get("openreview_id", ""))) or openreview_forum_id(url)
+    forum = (
+        openreview_id(_fold(values.get("openreview_id", ""))) or openreview_forum_id(url)
+        or linked.get("openreview_id")
+    )
+    url = url or linked.get("link")
     record = PaperRecord(
         abstract=abstract,
         title=title,
@@ -301,7 +309,7 @@ def record_from_values(
         year=year,
         keywords=_keywords(values.get("keywords", "")),
         url=url,
-        doi=doi_as_written(values.get("doi")),
+        doi=doi_as_written(values.get("doi")) or linked.get("doi"),
         source=where,
         arxiv_id=arxiv_id,
         openreview_id=forum,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from reader.text.sanitize import clean_imported
@@ -21,6 +22,7 @@ _ACRONYM = re.compile(r"(?<![\w-])[A-Za-z]*[A-Z][a-z]*[A-Z][A-Za-z]*(?![\w-])")
 # Acronym-shaped words that name a site or a status, not a venue.
 _NOT_VENUES = frozenset({"OpenReview", "TL", "DR", "PDF", "URL", "DOI", "ID"})
 _MIN_YEAR, _MAX_YEAR = 1800, 2199
+_ISO_DAY = re.compile(r"(\d{4})-\d\d-\d\d")
 
 
 def text_value(value: Any) -> str:
@@ -144,6 +146,64 @@ def date_from_epoch_ms(value: Any) -> str | None:
     if not _MIN_YEAR <= moment.year <= _MAX_YEAR:
         return None
     return moment.date().isoformat()
+
+
+def moment_from_epoch_ms(value: Any) -> str | None:
+    """ISO moment in UTC (``2025-11-12T09:30:00Z``) of a millisecond timestamp such as
+    OpenReview's ``mdate``: the precision that tells two versions of one day apart."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    if not _MIN_YEAR <= moment.year <= _MAX_YEAR:
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def moment_from_text(value: Any) -> str | None:
+    """ISO moment in UTC of a written date or time (``2025-11-12``, ``2025-11-12T09:30:00+01:00``,
+    ``Mon, 2 Apr 2007 19:18:42 GMT``) or a millisecond timestamp; a date alone stays a date
+    (it sorts before every moment of its day). None when nothing reads as one."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        # Seconds or milliseconds since 1970: milliseconds are past 10^11.
+        return moment_from_epoch_ms(value if value > 1e11 else value * 1000)
+    text = text_value(value).strip()
+    if not text:
+        return None
+    if text.isdigit() and len(text) >= 10:
+        return moment_from_text(int(text))
+    if (found := _ISO_DAY.fullmatch(text)) is not None:
+        year = int(found.group(1))
+        return text if _MIN_YEAR <= year <= _MAX_YEAR else None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            moment = parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if not _MIN_YEAR <= moment.year <= _MAX_YEAR:
+        return None
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+#: Keys (and column names, folded) that hold when a source last modified its record.
+MODIFIED_KEYS = (
+    "mdate", "tmdate", "modified", "updated", "last_modified", "lastmodified", "modified_at",
+    "updated_at", "date_modified", "datemodified", "last_updated", "update_date",
+)
+
+
+def modified_of(item: dict[str, Any]) -> str | None:
+    """When a source last modified a record, from the first key of MODIFIED_KEYS it has."""
+    for key in MODIFIED_KEYS:
+        if key in item and (found := moment_from_text(item[key])):
+            return found
+    return None
 
 
 def venue_from_text(text: str) -> tuple[str | None, int | None]:

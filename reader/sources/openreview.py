@@ -25,6 +25,7 @@ from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
     date_from_epoch_ms,
+    moment_from_epoch_ms,
     string_list,
     venue_from_text,
 )
@@ -252,6 +253,8 @@ def _convert(record: JsonRecord) -> Outcome:
         url=openreview_url(forum_id) if forum_id else None,
         openreview_id=forum_id,
         date=created,
+        modified=moment_from_epoch_ms(note.get("mdate"))
+        or moment_from_epoch_ms(note.get("tmdate")),
         withdrawn=_is_withdrawn(note, venue_text, venueid),
         tldr=tldr or None,
         primary_area=clean_title(_value(content.get("primary_area"))) or None,

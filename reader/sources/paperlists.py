@@ -22,6 +22,7 @@ from reader.sources import ParseResult
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
+    modified_of,
     string_list,
     text_value,
     venue_from_text,
@@ -173,6 +174,7 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
         doi=doi_as_written(text_value(item.get("doi"))),
         openreview_id=forum_id,
         withdrawn=withdrawn,
+        modified=modified_of(item),
         tldr=clean_title(item.get("tldr")) or None,
         primary_area=clean_title(item.get("primary_area")) or None,
         kind=kind.group(1).lower() if kind else None,

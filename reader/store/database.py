@@ -13,6 +13,7 @@ from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, StoreError, migrations
 from reader.store.edits import Edits, edited_record
 from reader.store.marks import Marks
 from reader.store.reading import SORT_KEYS, Reading, read_papers
+from reader.store.revisions import Revisions
 from reader.text.identifiers import CITEKEY
 
 __all__ = [
@@ -21,10 +22,11 @@ __all__ = [
 ]
 
 
-class Store(Reading, Marks, Edits, StoreBase):
+class Store(Reading, Marks, Edits, Revisions, StoreBase):
     """Access to one library database from one thread."""
 
     # The connection, schema and transactions are in reader/store/base.py; reading papers in
     # reading.py; stars, seen and read marks, tags, highlights and saved searches in
-    # marks.py; undoing imports, keys, notes and metadata edits in edits.py (the rows an
-    # import writes are in import_rows.py).
+    # marks.py; undoing imports, keys, notes and metadata edits in edits.py; the titles and
+    # abstracts imports replaced in revisions.py (the rows an import writes are in
+    # import_rows.py).

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from reader.models import ImportSummary, PaperRecord
 from reader.store.clock import now
 from reader.store.highlights import reanchor
+from reader.store.revisions import keep_revision
 
 if TYPE_CHECKING:
     from reader.store.base import StoreBase
@@ -31,6 +32,7 @@ MERGE_NAMES = [
     "id", "title", "title_derived", "abstract", "abstract_key", "authors", "keywords",
     "withdrawn", "doi", "arxiv_id", "openreview_id", "csl", "extra", "citekey",
     "citekey_origin", "venue", "year", "url", "date", "tldr", "primary_area", "kind",
+    "text_modified",
 ]
 _MERGE_COLUMNS = ", ".join(MERGE_NAMES)
 
@@ -141,7 +143,8 @@ class ImportRows:
             "INSERT INTO papers (title, title_derived, abstract, abstract_key, authors, venue, "
             "year, keywords, url, doi, citekey, source, added_at, updated_at, generation, "
             "arxiv_id, openreview_id, date, withdrawn, tldr, primary_area, kind, csl, extra, "
-            "citekey_origin) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "citekey_origin, text_modified) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 record.title,
                 int(record.title_derived),
@@ -168,6 +171,7 @@ class ImportRows:
                 dumps(record.csl),
                 dumps(record.extra),
                 origin,
+                record.modified,
             ),
         ).lastrowid
         assert paper_id is not None
@@ -197,6 +201,12 @@ class ImportRows:
         self.conn.execute(
             "INSERT INTO citekey_aliases (alias, paper_id) VALUES (?, ?)", (alias, paper_id)
         )
+
+    def keep_revision(self, paper_id: int, field: str, text: str, modified: str | None) -> None:
+        """Keep the title or abstract a merge is about to replace, as a revision the user
+        can read and restore (:mod:`reader.store.revisions`)."""
+        keep_revision(self.conn, paper_id, field, text, modified, stamp=self.stamp,
+                      import_id=self.import_id)
 
     def update_paper(self, paper_id: int, updates: dict[str, Any]) -> None:
         """Write the merged columns, stamped with the import's time and generation; a new

@@ -5,6 +5,7 @@ be made of."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)", re.IGNORECASE)
 # shortDOI's ``10/abcde``, alone or behind a resolver: anywhere else "10/" is a path.
@@ -15,6 +16,16 @@ _ARXIV_NEW = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
 _ARXIV_OLD = re.compile(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
 _OPENREVIEW_ID = re.compile(r"^[\w\-]{6,20}$")
+# A cell or value that is one link to a paper's page, and nothing else: an OpenReview forum or
+# PDF, an arXiv abstract or PDF (any version), a DOI resolver.
+_PAPER_LINK = re.compile(
+    r"\s*<?(?:https?://)?(?:www\.)?(?:"
+    r"(?P<openreview>openreview\.net/(?:forum|pdf)\?\S+)"
+    r"|(?P<arxiv>(?:export\.)?arxiv\.org/(?:abs|pdf)/\S+)"
+    r"|(?P<doi>(?:dx\.)?doi\.org/\S+)"
+    r")>?\s*",
+    re.IGNORECASE,
+)
 #: A usable citation key: safe in BibTeX, LaTeX \cite and pandoc alike (pandoc lets a key
 #: start with a digit or "_").
 CITEKEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-:./+]{0,99}")
@@ -83,6 +94,52 @@ def openreview_forum_id(url: str | None) -> str | None:
     """The id of the paper an OpenReview forum URL points to, or None for another URL: it
     identifies the paper as surely as a DOI, in any format that carries the URL."""
     return openreview_id(url) if url and "openreview.net/" in url else None
+
+
+def identifier_of_link(value: object) -> tuple[str, str] | None:
+    """The identifier a value that is only a link to a paper names, as (record field,
+    identifier): ``("openreview_id", "aB3dE5fG7h")`` for an OpenReview forum or PDF link,
+    ``("arxiv_id", "2401.01234")`` for an arXiv abstract or PDF link with or without a
+    version, ``("doi", "10.1145/abc")`` for ``doi.org``/``dx.doi.org``; None for any other
+    value (a link inside prose names another paper as often as this one)."""
+    if not isinstance(value, str) or len(value) > 500:
+        return None
+    match = _PAPER_LINK.fullmatch(value)
+    if match is None:
+        return None
+    if match.group("openreview"):
+        found = openreview_id(match.group("openreview"))
+        return ("openreview_id", found) if found else None
+    if match.group("arxiv"):
+        path = match.group("arxiv").split("/", 2)[2]
+        path = path.removesuffix(".pdf")
+        found = normalize_arxiv_id(path)
+        return ("arxiv_id", found) if found else None
+    found = doi_as_written(match.group("doi").split("/", 1)[1])
+    return ("doi", found) if found else None
+
+
+def linked_identifiers(values: Iterable[object]) -> dict[str, str]:
+    """The identifiers named by the values that are links to a paper's pages (see
+    :func:`identifier_of_link`): record field → id, and the first such link under
+    ``link``. Two links naming different ids of one kind name no id of that kind: which
+    is the paper's own is not known."""
+    found: dict[str, str] = {}
+    clashing: set[str] = set()
+    link = ""
+    for value in values:
+        named = identifier_of_link(value)
+        if named is None:
+            continue
+        field, identifier = named
+        link = link or str(value).strip().strip("<>")
+        if found.setdefault(field, identifier) != identifier:
+            clashing.add(field)
+    for field in clashing:
+        del found[field]
+    if link and found:
+        found["link"] = link
+    return found
 
 
 def openreview_url(paper_id: str) -> str:

@@ -160,6 +160,8 @@ class ImportsFeature(AppBase):
         lines += [changes for r in summary.reports if (changes := r.changes())]
         if summary.key_changes():
             lines.append(summary.key_changes())
+        if summary.text_line():
+            lines.append(summary.text_line())
         lines += summary.warnings
         lines += summary.problems[:3]
         if len(summary.problems) > 3:

@@ -1,0 +1,82 @@
+"""Identity from links: an OpenReview, arXiv or DOI link in any column of a CSV or key of
+a JSON object identifies the paper, so a list of accepted papers merges into the papers
+already there instead of standing beside them."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from pathlib import Path
+
+from reader.library import Library
+from reader.sources import parse_file
+from tests.test_never_backwards import CAMERA_READY, JAN, SUBMITTED, _snapshot
+
+
+def _accepted_csv(path: Path) -> Path:
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["title", "abstract", "venue", "openreview_url"])
+        for forum, (title, abstract) in CAMERA_READY.items():
+            writer.writerow([title, abstract, "ICLR 2026 Poster",
+                             f"https://openreview.net/forum?id={forum}"])
+    return path
+
+
+def test_an_accepted_list_with_openreview_urls_merges_into_the_papers_there(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, None)])
+    before = library.stats()["papers"]
+    summary = library.import_files([_accepted_csv(tmp_path / "accepted.csv")])
+    assert summary.new == 0
+    assert library.stats()["papers"] == before == 3
+    with sqlite3.connect(library.paths.database) as conn:
+        rows = dict(conn.execute("SELECT openreview_id, abstract FROM papers").fetchall())
+        years = {r[0] for r in conn.execute("SELECT year FROM papers")}
+    assert rows == {forum: abstract for forum, (_, abstract) in CAMERA_READY.items()}
+    assert years == {2026}
+    # The submission abstracts, undated on both sides, are kept as revisions.
+    assert summary.revisions_kept == 3
+
+
+def test_the_csv_row_reads_its_venue_year_decision_and_forum(tmp_path: Path) -> None:
+    records = parse_file(_accepted_csv(tmp_path / "accepted.csv")).records
+    first = records[0]
+    assert (first.venue, first.year) == ("ICLR", 2026)
+    assert first.signals is not None and first.signals.decision == "poster"
+    assert [r.openreview_id for r in records] == list(CAMERA_READY)
+    assert first.url == f"https://openreview.net/forum?id={next(iter(CAMERA_READY))}"
+
+
+def test_arxiv_and_doi_links_under_any_key_identify_the_paper(tmp_path: Path) -> None:
+    items = [
+        {"title": "One", "abstract": "The first paper.", "pdf": "https://arxiv.org/pdf/2401.01234v2"},
+        {"title": "Two", "abstract": "The second paper.", "links": "http://arxiv.org/abs/2402.00001",
+         "resolver": "https://dx.doi.org/10.18653/v1/2023.acl-long.1"},
+        {"title": "Three", "abstract": "The third paper.", "landing": "https://doi.org/10.1145/3580305.3599"},
+        # A link inside prose names no paper; two different forums name neither.
+        {"title": "Four", "abstract": "Builds on https://arxiv.org/abs/2301.00001 directly.",
+         "a": "https://openreview.net/forum?id=Rt8kLm2QxA",
+         "b": "https://openreview.net/pdf?id=Fw3nZp9VbC"},
+    ]
+    path = tmp_path / "papers.json"
+    path.write_text(json.dumps({"generated_at": "2026-01-01", "papers": items}), encoding="utf-8")
+    records = parse_file(path).records
+    assert [(r.arxiv_id, r.doi, r.openreview_id) for r in records] == [
+        ("2401.01234", None, None),
+        ("2402.00001", "10.18653/v1/2023.acl-long.1", None),
+        (None, "10.1145/3580305.3599", None),
+        (None, None, None),
+    ]
+
+
+def test_an_older_dated_openreview_list_after_the_csv(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
+    library.import_files([_accepted_csv(tmp_path / "accepted.csv")])
+    assert library.stats()["papers"] == 3

@@ -1,0 +1,138 @@
+"""Never backwards: an older snapshot of a list does not put its text back over newer text,
+and text replaced where no date tells which is newer is kept as a revision, restorable."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.library import Library
+from reader.sources.arxiv_kaggle import parse as parse_kaggle
+from reader.sources.jsonfields import moment_from_text
+
+NOV = 1_762_000_000_000  # 2025-11-01, the submission snapshot
+JAN = 1_768_000_000_000  # 2026-01-09, the camera-ready snapshot
+
+A, B, C = "Rt8kLm2QxA", "Fw3nZp9VbC", "Hq5sTd7YeK"  # OpenReview forum ids
+SUBMITTED = {
+    A: ("Sparse Routers for Mixtures", "We route tokens sparsely across experts and show "
+        "the routers learn balanced loads without an auxiliary loss term at all."),
+    B: ("Residual Flows Revisited", "Residual flows are revisited with a new estimator of "
+        "the log determinant whose variance is bounded for every depth of the network."),
+    C: ("Calibrated Agents", "Agents that plan with language models are calibrated by a "
+        "simple rescaling of their value estimates learned from held-out episodes."),
+}
+CAMERA_READY = {
+    A: ("Sparse Routers for Mixtures of Experts", SUBMITTED[A][1] + " Camera-ready: "
+        "we add experiments at scale and a proof of convergence for the balancing rule."),
+    B: (SUBMITTED[B][0], SUBMITTED[B][1] + " Camera-ready: a tighter bound, and "
+        "density estimation results on four image data sets."),
+    C: SUBMITTED[C],
+}
+
+
+def _snapshot(path: Path, papers: dict[str, tuple[str, str]], mdate: int | None) -> Path:
+    lines = []
+    for forum, (title, abstract) in papers.items():
+        note: dict[str, object] = {
+            "id": forum, "forum": forum, "number": len(lines) + 1, "cdate": NOV - 10**9,
+            "invitations": ["ICLR.cc/2026/Conference/-/Submission"],
+            "content": {"title": {"value": title}, "abstract": {"value": abstract},
+                        "venue": {"value": "ICLR 2026 Poster"}},
+        }
+        if mdate is not None:
+            note["mdate"] = mdate
+        lines.append(json.dumps(note))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _texts(library: Library) -> dict[str, tuple[str, str]]:
+    with sqlite3.connect(library.paths.database) as conn:
+        return {r[0]: (r[1], r[2]) for r in conn.execute(
+            "SELECT openreview_id, title, abstract FROM papers")}
+
+
+def _key(library: Library, forum: str) -> tuple[int, str]:
+    """The id and citation key of the paper of an OpenReview forum."""
+    with sqlite3.connect(library.paths.database) as conn:
+        row = conn.execute(
+            "SELECT id, citekey FROM papers WHERE openreview_id = ?", (forum,)
+        ).fetchone()
+    return int(row[0]), str(row[1])
+
+
+def test_an_older_snapshot_keeps_the_newer_camera_ready_text(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
+    summary = library.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, NOV)])
+    assert _texts(library) == CAMERA_READY
+    assert library.stats()["papers"] == 3
+    assert (summary.older_abstracts, summary.older_titles, summary.revisions_kept) == (2, 1, 0)
+    assert summary.text_line() == (
+        "2 abstracts and 1 title replaced by older-dated text were kept as they were"
+    )
+
+
+def test_a_newer_snapshot_replaces_older_text_and_keeps_it(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, NOV)])
+    summary = library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
+    assert _texts(library) == CAMERA_READY
+    assert (summary.retitled, summary.revised, summary.older_abstracts) == (1, 1, 0)
+    # Dated on both sides: a replacement, not one to report; the old text is kept anyway.
+    assert summary.revisions_kept == 0
+    kept = library.text_revisions(_key(library, A)[0])
+    assert [(r.field, r.text) for r in kept] == [
+        ("title", SUBMITTED[A][0]), ("abstract", SUBMITTED[A][1])
+    ]
+    assert kept[0].modified == moment_from_text(NOV)
+
+
+def test_undated_text_is_replaced_and_kept_as_a_restorable_revision(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, None)])
+    summary = library.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, None)])
+    assert _texts(library) == SUBMITTED
+    assert summary.revisions_kept == 3  # two abstracts and a title
+    assert summary.text_line() == (
+        "3 replaced, the old text kept as revisions (reader revisions REF)"
+    )
+    runner = CliRunner()
+    base = ["--library", str(library.paths.root)]
+    paper_id, key = _key(library, A)
+    listed = runner.invoke(cli, [*base, "revisions", key], obj={})
+    assert listed.exit_code == 0, listed.output
+    assert "title" in listed.output and "abstract" in listed.output
+    shown = runner.invoke(cli, [*base, "revisions", key, "--show", "2"], obj={})
+    assert shown.output.strip() == CAMERA_READY[A][1]
+    restored = runner.invoke(cli, [*base, "revisions", key, "--restore", "2"], obj={})
+    assert restored.exit_code == 0, restored.output
+    assert _texts(library)[A] == (SUBMITTED[A][0], CAMERA_READY[A][1])
+    again = library.text_revisions(paper_id)
+    assert again[-1].kind == "restore" and again[-1].text == SUBMITTED[A][1]
+    # Importing the camera-ready file once more finds the paper by its restored abstract.
+    library.import_files([_snapshot(tmp_path / "jan2.jsonl", CAMERA_READY, None)])
+    assert library.stats()["papers"] == 3
+
+
+def test_the_sources_carry_the_records_modification_date(tmp_path: Path) -> None:
+    line = {
+        "id": "2101.00001", "title": "A", "abstract": "An abstract of a paper.",
+        "versions": [{"version": "v1", "created": "Fri, 1 Jan 2021 10:00:00 GMT"},
+                     {"version": "v3", "created": "Mon, 1 Mar 2021 12:00:00 GMT"},
+                     {"version": "v2", "created": "Mon, 1 Feb 2021 12:00:00 GMT"}],
+    }
+    (record,) = parse_kaggle(json.dumps(line) + "\n", "a.jsonl").records
+    assert record.modified == "2021-03-01T12:00:00Z"
+    assert record.date == "2021-01-01"
