@@ -241,7 +241,6 @@ def test_reviews_show_a_changed_rating(lib: Path, tmp_path: Path) -> None:
     assert unchanged["rating_history"] == [unchanged["rating"]]
 
 
-@pytest.mark.xfail(strict=True, reason="reader search's table has no rating column yet")
 def test_search_table_shows_rating_and_decision(lib: Path) -> None:
     out = _invoke(lib, "search", "--sort", "rating", "rating:>=0").stdout
     lines = out.splitlines()

@@ -238,14 +238,20 @@ def shown(text: str) -> str:
     return plain_line(visible(text))
 
 
-def paper_line(paper: Paper) -> str:
+def paper_line(paper: Paper, signals: Signals | None = None) -> str:
+    """One paper as a table line: id, star and note marks, key, title, venue and year; and,
+    when ``signals`` are given, the mean rating and the decision at the end."""
     star = "★" if paper.starred else " "
     note = "✎" if paper.note.strip() else " "
     title = shown(paper.title)
     title = title if len(title) <= 64 else title[:63] + "…"
     venue_year = " · ".join(p for p in (shown(paper.venue or ""), str(paper.year or "")) if p)
     where = f"  [{venue_year}]" if venue_year else ""
-    return f"{paper.id:>6} {star}{note} {visible(paper.citekey):<22} {title}{where}"
+    line = f"{paper.id:>6} {star}{note} {visible(paper.citekey):<22} {title}{where}"
+    if signals is None:
+        return line
+    mean = "  –" if signals.rating_mean is None else f"{signals.rating_mean:>4.1f}"
+    return f"{line}  {mean} {signals.decision or ''}".rstrip()
 
 
 def resolve_one(library: Library, ref: str) -> Paper:

@@ -221,8 +221,10 @@ def search(
         ctx.exit(1)
     if as_json:
         return
+    # The rating and decision columns, when the papers shown have any.
+    signals = library.signals(p.id for p in papers)
     for paper in papers:
-        click.echo(paper_line(paper))
+        click.echo(paper_line(paper, signals.get(paper.id)) if signals else paper_line(paper))
     if len(outcome.ids) > len(papers):
         shown = f"Showing {len(papers):,} of {len(outcome.ids):,}"
         click.echo(f"{shown}; --limit N shows more.", err=True)
