@@ -151,3 +151,101 @@ def test_a_misspelt_field_is_said(lib: Path) -> None:
     assert "unknown field titel: (left out) — did you mean title:?" in result.stderr
     result = _invoke(lib, "export", "--format", "csv", "--query", "ratng:>=5", ok=False)
     assert "did you mean rating:?" in result.output and "nothing exported" in result.output
+
+
+def test_a_closed_pipe_ends_quietly(lib: Path) -> None:
+    """``reader search … | head -2``: the reader of the output went away; the command ends
+    without an error (exit 141, as a process killed by SIGPIPE), whether it printed a table
+    or JSON."""
+    import os
+    import subprocess
+    import sys
+
+    script = "import sys\nfrom reader.entry import main\nsys.argv = sys.argv[1:]\nmain()\n"
+    for args in (["search", "rating:>=0"], ["search", "--json", "rating:>=0"],
+                 ["reviews", "DkHt2K1g2Y"], ["stats"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)  # closed before anything is written: the first write fails
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", script, "reader", "--library", str(lib), *args],
+                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+            )
+        finally:
+            os.close(write_end)
+        assert done.returncode == 141, (args, done.stderr)
+        assert done.stderr == "", (args, done.stderr)
+
+
+@pytest.mark.parametrize(("query", "said"), [
+    ("decision:orla", "decision:orla: not a decision"),
+    ("decision:workshop", "decision:workshop: not a decision"),
+    ("rating:abc", "rating:abc: not a number or range (rating:>=6, rating:4..6)"),
+    ("confidence:high", "confidence:high: not a number or range"),
+])
+def test_a_bad_filter_value_is_said_as_such(lib: Path, query: str, said: str) -> None:
+    result = _invoke(lib, "search", "--json", query)
+    assert said in result.stderr
+    assert "unknown filter" not in result.stderr
+    assert len(_json(result)) == 3  # left out, as before
+
+
+def test_a_bad_decision_lists_the_decisions_and_the_nearest() -> None:
+    from reader.search.query import parse_query
+
+    parsed = parse_query("decision:orla graphs")
+    short = parsed.notice()
+    assert short is not None and "did you mean oral?" in short and len(short) <= 110
+    full = parsed.notice(full=True)
+    assert full is not None
+    assert ("decision:orla: not a decision — one of oral, spotlight, poster, accept, reject, "
+            "desk-rejected, withdrawn, pending, accepted, rejected; did you mean oral?") in full
+    assert parse_query("is:strred").notice() is not None  # an unknown filter still said
+    assert "unknown filter" in (parse_query("is:strred").notice() or "")
+
+
+def test_human_output_shows_control_and_bidi_characters_inert(lib: Path) -> None:
+    conn = sqlite3.connect(lib / "library.sqlite")
+    with conn:
+        conn.execute("UPDATE papers SET title = 'Safe \u202eevil\u202c \x1b[2J end' "
+                     "WHERE openreview_id = 'DkHt2K1g2Y'")
+    conn.close()
+    for args in (["search", "decision:pending"], ["reviews", "DkHt2K1g2Y"]):
+        out = _invoke(lib, *args).stdout
+        assert "\u202e" not in out and "\x1b" not in out, args
+        assert "\u27e8U+202E\u27e9evil\u27e8U+202C\u27e9" in out, (args, out)
+        assert "\u241b[2J" in out, (args, out)
+    rows = _json(_invoke(lib, "search", "--json", "decision:pending"))
+    assert rows[0]["title"] == "Safe \u202eevil\u202c \x1b[2J end"  # JSON stays exact
+    out = _invoke(lib, "reviews", "DkHt2K1g2Y").stdout
+    assert "\u241b[2Jdata leakage" in out  # the rebuttal's escape, shown not removed
+
+
+def test_reviews_show_a_changed_rating(lib: Path, tmp_path: Path) -> None:
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    row = next(r for r in rows if r["id"] == "DkHt2K1g2Y")
+    review = next(r for r in row["replies"] if r["id"] == "eIvfGTSO8v")
+    review["content"]["rating"] = {"value": 8}
+    review["mdate"] += 86_400_000
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    _invoke(lib, "import", str(edited))
+    out = _invoke(lib, "reviews", "DkHt2K1g2Y").stdout
+    heading = next(line for line in out.splitlines() if "eIvfGTSO8v" in line)
+    assert "rating 8 (was 4)" in heading, heading
+    by_id = {r["id"]: r for r in _json(_invoke(lib, "reviews", "DkHt2K1g2Y", "--json"))}
+    assert by_id["eIvfGTSO8v"]["rating_history"] == [4, 8]
+    assert by_id["eIvfGTSO8v"]["rating"] == 8
+    unchanged = next(r for r in by_id.values()
+                     if r["rating"] is not None and r["id"] != "eIvfGTSO8v")
+    assert unchanged["rating_history"] == [unchanged["rating"]]
+
+
+def test_search_table_shows_rating_and_decision(lib: Path) -> None:
+    out = _invoke(lib, "search", "--sort", "rating", "rating:>=0").stdout
+    lines = out.splitlines()
+    assert len(lines) == 3
+    first = next(line for line in lines if "Reasoning as Representation" in line)
+    assert " 5.0 " in first and "pending" in first, first
+    withdrawn = next(line for line in lines if "withdrawn" in line)
+    assert " 2.0 " in withdrawn, withdrawn

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from reader.locations import default_library_dir
 from reader.models import Paper
 from reader.signals import Signals
 from reader.text.render import plain_line
+from reader.text.sanitize import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,16 +81,37 @@ def library_root() -> Path:
     return Path(chosen or default_library_dir())
 
 
+#: The exit status of a command whose output was closed (``reader search … | head``): what
+#: a shell reports for a process that SIGPIPE ended, as for other command-line tools.
+PIPE_CLOSED = 141
+
+
+def _output_closed() -> None:
+    """End quietly once the reader of the output went away: what is still buffered for it
+    goes to the null device (else Python complains at exit when flushing it)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass  # no real descriptor (a test's captured output): nothing is left to flush
+    sys.exit(PIPE_CLOSED)
+
+
 def handles_errors(func: F) -> F:
-    """Turn the core's expected errors into one clear line and a non-zero exit."""
+    """Turn the core's expected errors into one clear line and a non-zero exit; a closed
+    output (a pipe into ``head``) ends the command quietly."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             # What the command meets beside the library (a file it writes, say) is
-            # translated as the library's own errors are.
+            # translated as the library's own errors are; a closed output is not an error.
             with translated():
-                return func(*args, **kwargs)
+                try:
+                    return func(*args, **kwargs)
+                except BrokenPipeError:
+                    _output_closed()
         except IndexBusy as exc:
             raise UserError(f"{exc}; try again once it is done") from exc
         except (IndexDamaged, StoreError) as exc:  # each says what it is in its line
@@ -201,14 +224,27 @@ def paper_json(
     }
 
 
-def paper_line(paper: Paper) -> str:
+def shown(text: str) -> str:
+    """A bibliographic field as a command prints it for people: TeX as Unicode, and control
+    and bidi characters as visible stand-ins, as the reader shows them (an escape sequence
+    or a right-to-left override in a title must not act on the terminal)."""
+    return plain_line(visible(text))
+
+
+def paper_line(paper: Paper, signals: Signals | None = None) -> str:
+    """One paper as a table line: id, star and note marks, key, title, venue and year; and,
+    when ``signals`` are given, the mean rating and the decision at the end."""
     star = "★" if paper.starred else " "
     note = "✎" if paper.note.strip() else " "
-    title = plain_line(paper.title)
+    title = shown(paper.title)
     title = title if len(title) <= 64 else title[:63] + "…"
-    venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), str(paper.year or "")) if p)
+    venue_year = " · ".join(p for p in (shown(paper.venue or ""), str(paper.year or "")) if p)
     where = f"  [{venue_year}]" if venue_year else ""
-    return f"{paper.id:>6} {star}{note} {paper.citekey:<22} {title}{where}"
+    line = f"{paper.id:>6} {star}{note} {visible(paper.citekey):<22} {title}{where}"
+    if signals is None:
+        return line
+    mean = "  –" if signals.rating_mean is None else f"{signals.rating_mean:>4.1f}"
+    return f"{line}  {mean} {signals.decision or ''}".rstrip()
 
 
 def resolve_one(library: Library, ref: str) -> Paper:

@@ -184,10 +184,10 @@ def search(
     matches, as grep does."""
     library = open_library(ctx)
     text = " ".join(query)
+    parsed = parse_query(text)
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update)
-        parsed = parse_query(text)
         if parsed.reviews or parsed.not_reviews:
             bar.close()
             bar = LazyProgress("Indexing review text")
@@ -204,7 +204,9 @@ def search(
     finally:
         bar.close()
     if outcome.notice:
-        click.echo(outcome.notice, err=True)
+        # The query's own notice in full: here there is room for a filter's values.
+        full = parsed.notice(full=True) if outcome.notice == parsed.notice() else None
+        click.echo(full or outcome.notice, err=True)
     papers = library.papers(outcome.ids[:limit])
     scores = dict(zip(outcome.ids, outcome.scores, strict=False))
     if as_json:
@@ -219,8 +221,10 @@ def search(
         ctx.exit(1)
     if as_json:
         return
+    # The rating and decision columns, when the papers shown have any.
+    signals = library.signals(p.id for p in papers)
     for paper in papers:
-        click.echo(paper_line(paper))
+        click.echo(paper_line(paper, signals.get(paper.id)) if signals else paper_line(paper))
     if len(outcome.ids) > len(papers):
         shown = f"Showing {len(papers):,} of {len(outcome.ids):,}"
         click.echo(f"{shown}; --limit N shows more.", err=True)

@@ -19,14 +19,16 @@ from reader.cli.base import (
     resolve_one,
 )
 from reader.signals import Reply, Signals
-from reader.text.sanitize import clean_imported
+from reader.text.sanitize import visible
 
 # Indentation of each level of a thread, and of a reply's text under its heading.
 _STEP = "    "
 
 
-def reply_json(reply: Reply) -> dict[str, Any]:
-    """A reply as an object of ``reader reviews --json``."""
+def reply_json(reply: Reply, history: tuple[float | None, ...] = ()) -> dict[str, Any]:
+    """A reply as an object of ``reader reviews --json``; ``rating_history`` the ratings it
+    was given in the versions the library saw, in order (``[6, 4]``; its one rating when
+    it never changed)."""
     rating = reply.rating
     confidence = reply.confidence
     return {
@@ -38,6 +40,8 @@ def reply_json(reply: Reply) -> dict[str, Any]:
         "cdate": reply.cdate,
         "mdate": reply.mdate,
         "rating": rating.value if rating is not None else None,
+        "rating_history": list(history) if history else (
+            [rating.value] if rating is not None and rating.value is not None else []),
         "confidence": confidence.value if confidence is not None else None,
         "decision": reply.decision,
         "scores": {name: score.as_json() for name, score in reply.scores.items()},
@@ -64,30 +68,38 @@ def signals_line(signals: Signals) -> str:
         parts.append(f"{signals.reviews} review{'s' if signals.reviews != 1 else ''}")
     if signals.comments:
         parts.append(f"{signals.comments} comment{'s' if signals.comments != 1 else ''}")
-    return clean_imported(" · ".join(parts))
+    return visible(" · ".join(parts))
 
 
-def _heading(reply: Reply) -> str:
-    """A reply's first line: kind, id, who wrote it, its scores."""
+def _rating_was(history: tuple[float | None, ...]) -> str:
+    """`` (was 6)`` after a rating that changed (``(was 6, 5)`` after two changes)."""
+    before = ["none" if r is None else _number(r) for r in history[:-1]]
+    return f" (was {', '.join(before)})" if before else ""
+
+
+def _heading(reply: Reply, history: tuple[float | None, ...] = ()) -> str:
+    """A reply's first line: kind, id, who wrote it, its scores (a changed rating with
+    what it was)."""
     by = f" by {reply.signer}" if reply.signer else ""
     scores = [f"{name} {_number(s.value) if s.value is not None else s.raw}"
+              + (_rating_was(history) if name == "rating" else "")
               for name, s in reply.scores.items()]
     decision = reply.decision
     if decision:
         scores.insert(0, f"decision {decision}")
     tail = " · " + " · ".join(scores) if scores else ""
-    return clean_imported(f"{reply.kind} {reply.id}{by}{tail}")
+    return visible(f"{reply.kind} {reply.id}{by}{tail}")
 
 
-def _lines(reply: Reply, depth: int) -> list[str]:
+def _lines(reply: Reply, depth: int, history: tuple[float | None, ...] = ()) -> list[str]:
     """A reply as lines of text, indented to its depth in the thread."""
     indent = _STEP * depth
-    lines = [indent + ("└ " if depth else "") + _heading(reply)]
+    lines = [indent + ("└ " if depth else "") + _heading(reply, history)]
     for name, text in reply.texts:
         if name == "decision" and text == reply.decision:
             continue  # in the heading already
-        lines.append(f"{indent}{_STEP}{clean_imported(name)}:")
-        for paragraph in clean_imported(text).strip().splitlines():
+        lines.append(f"{indent}{_STEP}{visible(name)}:")
+        for paragraph in visible(text).strip().splitlines():
             wrapped = textwrap.wrap(paragraph, 88, replace_whitespace=False) or [""]
             lines += [f"{indent}{_STEP * 2}{line}" for line in wrapped]
     return lines
@@ -135,8 +147,10 @@ def reviews(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
     library = open_library(ctx)
     paper = resolve_one(library, " ".join(ref))
     replies = library.replies(paper.id)
+    changes = library.rating_changes(paper.id)
     if as_json:
-        click.echo(json.dumps([reply_json(r) for r in replies], indent=2, ensure_ascii=False))
+        rows = [reply_json(r, changes.get(r.id, ())) for r in replies]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     click.echo(paper_line(paper).strip())
     signals = library.signals([paper.id]).get(paper.id)
@@ -147,4 +161,4 @@ def reviews(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
         return
     for reply, depth in threaded(replies):
         click.echo("")
-        click.echo("\n".join(_lines(reply, depth)))
+        click.echo("\n".join(_lines(reply, depth, changes.get(reply.id, ()))))

@@ -115,7 +115,7 @@ class Indexing(LibraryBase):
         """Catch the index up on a write just made, waiting for no one: when another
         thread or process is writing the index, it is left behind the database (its
         generation says so) for the next sync. Returns whether it was caught up."""
-        return self._sync_once(None, None, wait=False) >= 0 and self.index_state() == "ok"
+        return self._sync_once(None, None, wait=False) >= 0 and self.index_state() is IndexState.OK
 
     def _sync_once(
         self, progress: Progress | None, stopped: Callable[[], bool] | None, *,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from reader.errors import IndexBusy, IndexStopped
 from reader.library.base import LibraryBase, Progress
+from reader.models import IndexState
 from reader.search.query import ParsedQuery
 from reader.store import review_texts
 from reader.store.review_texts import ReviewsMark
@@ -92,7 +93,7 @@ class ReviewIndexing(LibraryBase):
         """Bring the index of review text up to the replies stored, once the papers' index
         is current (else nothing: abstracts come first); returns how many papers' review
         text was indexed. Another process building it is left to do so."""
-        if self.index_state() != "ok":
+        if self.index_state() is not IndexState.OK:
             return 0
         index = self.review_index
         if index.partial() is not None or index.written_elsewhere():

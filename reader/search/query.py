@@ -154,6 +154,42 @@ class Bounds:
 
 
 @dataclass(frozen=True, slots=True)
+class BadValue:
+    """A filter of a known kind with a value it cannot take: ``written`` as in the query,
+    ``what`` it should be (``a decision``, ``a number or range``), the values it takes
+    (or an example of them), and the nearest of them ("" when none is near)."""
+
+    written: str
+    what: str
+    takes: str
+    nearest: str = ""
+
+    def said(self, *, full: bool = False) -> str:
+        """``decision:orla: not a decision — did you mean oral?``; with ``full``, the
+        values it takes too (too long for the reader's status line)."""
+        nearest = f"did you mean {self.nearest}?" if self.nearest else ""
+        if self.what == "a number or range":  # short: the examples always fit
+            return f"{self.written}: not {self.what} ({self.takes})" + (
+                f"; {nearest}" if nearest else "")
+        if full:
+            return f"{self.written}: not {self.what} — one of {self.takes}" + (
+                f"; {nearest}" if nearest else "")
+        return f"{self.written}: not {self.what}" + (f" — {nearest}" if nearest else "")
+
+
+def _bad_number(written: str, kind: str) -> BadValue:
+    return BadValue(written, "a number or range", f"{kind}:>=6, {kind}:4..6")
+
+
+def _bad_decision(written: str, value: str) -> BadValue:
+    words = [w for w in DECISION_WORDS if w != "desk-reject"]
+    # The decisions first, then the words that stand for several.
+    words.sort(key=lambda w: len(DECISION_WORDS[w]) > 1)
+    close = difflib.get_close_matches(value.lower(), words, n=1, cutoff=0.6)
+    return BadValue(written, "a decision", ", ".join(words), close[0] if close else "")
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedQuery:
     """A query split into its full-text part, its filters, and the paper (a citation key or
     id, or ``starred`` for the starred papers together) whose likes it ranks by."""
@@ -170,6 +206,9 @@ class ParsedQuery:
     #: most likely meant; their terms are left out of the search. A name near no field is
     #: searched as words, as Whoosh reads it (``N:M``).
     unknown_fields: tuple[tuple[str, str], ...] = ()
+    #: Filters of a known kind whose value is wrong (``decision:orla``, ``rating:abc``),
+    #: each with what is wrong with it; they are among ``unknown`` too, and left out.
+    bad_values: tuple[BadValue, ...] = ()
     #: Whether an OR beside a filter was left out (filters only narrow the rest).
     or_ignored: bool = False
     #: Whether a filter stood in a group whose meaning an OR or a NOT changes; it was
@@ -184,16 +223,24 @@ class ParsedQuery:
             self.unknown or self.unknown_fields or self.or_ignored or self.filter_in_group
         )
 
-    def notice(self) -> str | None:
-        """What to tell about how the query was read: an unknown field or filter left
-        out, an OR beside a filter, a filter in a group; None when it runs as written."""
+    def notice(self, *, full: bool = False) -> str | None:
+        """What to tell about how the query was read: an unknown field or filter, or a
+        filter's wrong value, left out, an OR beside a filter, a filter in a group; None
+        when it runs as written. Short enough for a status line, unless ``full`` (for a
+        command's error output), which lists the values a filter takes."""
         if self.unknown_fields:
             return "; ".join(
                 f"unknown field {name}: (left out) — did you mean {meant}:?"
                 for name, meant in self.unknown_fields
             )
-        if self.unknown:
-            return f"Ignored unknown filter {', '.join(self.unknown)} (known: {filter_help()})"
+        bad = {b.written for b in self.bad_values}
+        said = [b.said(full=full) + " (left out)" for b in self.bad_values]
+        unknown = [u for u in self.unknown if u.strip() not in bad]
+        if unknown:
+            said.insert(0, f"Ignored unknown filter {', '.join(unknown)} "
+                           f"(known: {filter_help()})")
+        if said:
+            return "; ".join(said)
         if self.or_ignored:
             return "Filters only narrow a search: OR beside a filter was ignored"
         if self.filter_in_group:
@@ -207,6 +254,7 @@ def parse_query(query: str) -> ParsedQuery:
     unknown: list[str] = []
     reviews: list[str] = []
     not_reviews: list[str] = []
+    bad_values: list[BadValue] = []
     like = ""
 
     def take(match: re.Match[str]) -> str:
@@ -223,6 +271,7 @@ def parse_query(query: str) -> ParsedQuery:
             bounds = Bounds.parse(value)
             if bounds is None:
                 unknown.append(match.group(0))
+                bad_values.append(_bad_number(match.group(0).strip(), kind))
             else:
                 filters.append(Filter(kind, negated, value, bounds))
             return _MARK
@@ -230,6 +279,7 @@ def parse_query(query: str) -> ParsedQuery:
             decisions = DECISION_WORDS.get(value.lower())
             if decisions is None:
                 unknown.append(match.group(0))
+                bad_values.append(_bad_decision(match.group(0).strip(), value))
             else:
                 filters.append(Filter("decision", negated, "|".join(decisions)))
             return _MARK
@@ -276,7 +326,7 @@ def parse_query(query: str) -> ParsedQuery:
     return ParsedQuery(
         " ".join(text.split()), tuple(filters), tuple(unknown), like, or_ignored=or_ignored,
         filter_in_group=in_group, reviews=tuple(reviews), not_reviews=tuple(not_reviews),
-        unknown_fields=unknown_fields,
+        unknown_fields=unknown_fields, bad_values=tuple(bad_values),
     )
 
 

@@ -47,8 +47,11 @@ if TYPE_CHECKING:
     from reader.library.import_process import ImportProcess
 
 SEARCH_PLACEHOLDER = (
-    "/ to search: words, \"phrases\", prefix*, typo~, title:word, AND/OR/NOT, "
-    "is:starred, is:unseen, tag:x, like:KEY"
+    # Cut at the box's width (about 110 columns at 120): the conference filters come before
+    # the rarer syntax so that they show.
+    "/ to search: words, \"phrases\", title:word, AND/OR/NOT, is:starred, tag:x, rating:>=6, "
+    "decision:oral, review:\"…\", has:reviews, is:rating-changed, prefix*, typo~, is:unseen, "
+    "like:KEY"
 )
 #: What the app remembers between runs (in the library's meta table).
 SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"

@@ -102,7 +102,10 @@ class HelpScreen(ModalScreen[None]):
                 "Search syntax: words, \"phrases\", prefix*, typo~, title:word, "
                 "abstract:\"a phrase\", highlight:word, AND / OR / NOT, is:starred, "
                 "has:notes, is:unseen, is:seen, is:read, is:unread, tag:NAME, is:new, "
-                "is:changed, is:withdrawn, -is:starred, like:KEY, like:starred",
+                "is:changed, is:withdrawn, -is:starred, like:KEY, like:starred\n"
+                "Conference signals: rating:>=6, rating:4..6, confidence:>=4, reviews:>=4, "
+                "decision:oral (accepted, rejected, poster …), review:\"data leakage\", "
+                "is:rating-changed, has:rating, has:reviews",
                 id="help-syntax",
                 markup=False,
             )
