@@ -50,7 +50,8 @@ class SignalsIntake:
             adopted = stored.adopt_replies(self.conn, paper_id, record.openreview_id)
         if not (record.replies or adopted or record.signals):
             return
-        before = stored.signals_of(self.conn, paper_id)
+        # A paper this import adds has no signals yet: no read for it.
+        before = None if new else stored.signals_of(self.conn, paper_id)
         moved = False
         if record.replies:
             written = stored.write_replies(
@@ -69,7 +70,8 @@ class SignalsIntake:
             )
             signals = merge_signals(signals, from_replies)
         outcome = stored.write_signals(
-            self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id
+            self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id,
+            before=before,
         )
         if before is not None and before.rating_count and (moved or outcome.ratings_changed):
             self._changed.add(paper_id)

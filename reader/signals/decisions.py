@@ -3,6 +3,7 @@ string kept beside."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -74,6 +75,13 @@ def normalize_decision(raw: Any) -> str | None:
     ``desk-rejected``), or None when the text names no decision (or is not text)."""
     if not isinstance(raw, str) or not raw.strip():
         return None
+    return _decision_of(raw)
+
+
+# A venue's few decision strings recur on every one of its papers: each is read once.
+@functools.lru_cache(maxsize=1024)
+def _decision_of(raw: str) -> str | None:
+    """:func:`normalize_decision` of a non-blank string."""
     words = set(_DECISION_TOKEN.findall(raw.lower()))
     for decision, patterns in _DECISION_WORDS:
         if any(all(word in words for word in pattern) for pattern in patterns):

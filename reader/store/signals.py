@@ -29,7 +29,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from reader.signals import RatingScale, Reply, Score, Signals
 
@@ -397,11 +397,14 @@ def write_signals(
     *,
     updated_at: str,
     import_id: int | None = None,
+    before: Signals | None | Literal[False] = False,
 ) -> SignalsWritten:
     """Store a paper's signals as given (None: it has none; any stored are removed),
     inside the caller's transaction; say whether its ratings or decision changed (a first
-    rating is no change; a first decision other than pending is new)."""
-    before = signals_of(conn, paper_id)
+    rating is no change; a first decision other than pending is new). ``before``: the
+    paper's signals as stored, when the caller has just read them (None: it has none)."""
+    if before is False:
+        before = signals_of(conn, paper_id)
     if signals is None:
         conn.execute("DELETE FROM paper_signals WHERE paper_id = ?", (paper_id,))
         return SignalsWritten()
