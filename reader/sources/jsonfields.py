@@ -135,31 +135,28 @@ def _small_int(value: Any) -> int | None:
     return None
 
 
-def date_from_epoch_ms(value: Any) -> str | None:
-    """ISO date (UTC) of a millisecond timestamp such as OpenReview's ``cdate``."""
+def _from_epoch_ms(value: Any) -> datetime | None:
+    """The UTC moment of a millisecond timestamp, when it is one of a plausible year."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     try:
         moment = datetime.fromtimestamp(value / 1000, tz=UTC)
     except (OverflowError, OSError, ValueError):
         return None
-    if not _MIN_YEAR <= moment.year <= _MAX_YEAR:
-        return None
-    return moment.date().isoformat()
+    return moment if _MIN_YEAR <= moment.year <= _MAX_YEAR else None
+
+
+def date_from_epoch_ms(value: Any) -> str | None:
+    """ISO date (UTC) of a millisecond timestamp such as OpenReview's ``cdate``."""
+    moment = _from_epoch_ms(value)
+    return None if moment is None else moment.date().isoformat()
 
 
 def moment_from_epoch_ms(value: Any) -> str | None:
     """ISO moment in UTC (``2025-11-12T09:30:00Z``) of a millisecond timestamp such as
     OpenReview's ``mdate``: the precision that tells two versions of one day apart."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return None
-    if not _MIN_YEAR <= moment.year <= _MAX_YEAR:
-        return None
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    moment = _from_epoch_ms(value)
+    return None if moment is None else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def moment_from_text(value: Any) -> str | None:
