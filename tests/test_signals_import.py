@@ -150,3 +150,33 @@ def test_read_ahead_carries_replies_and_waiting_replies(tmp_path: Path) -> None:
         got = [r.record if hasattr(r, "record") else r for r in records]
     assert sum(len(r.replies) for r in got) == 16
     assert sorted(r.id for r in item.orphans) == sorted(r["id"] for r in flat)
+
+
+def test_a_rating_edited_without_a_new_date_is_an_edit_all_the_same(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A file whose review was edited by hand (or a source that does not move ``mdate``):
+    the new rating is taken, the old kept as history, the paper is not "unchanged", and the
+    same edited file again changes nothing more."""
+    library = empty_library
+    library.import_files([SAMPLE], sync=False)
+    rows = _rows()
+    row = next(r for r in rows if r["id"] == "DkHt2K1g2Y")
+    review = next(r for r in row["replies"] if r["id"] == "hzYRm24GXW")
+    conn = sqlite3.connect(library.paths.database)
+    paper = _paper_id(conn, "DkHt2K1g2Y")
+    before = stored.rating_history(conn, paper)["hzYRm24GXW"][-1].rating
+    review["content"]["rating"] = {"value": 2}
+    edited_file = _write(tmp_path / "edited.jsonl", rows)
+
+    edited = library.import_files([edited_file], sync=False)
+    assert (edited.merged, edited.ratings_changed) == (1, 1)
+    conn = sqlite3.connect(library.paths.database)
+    history = stored.rating_history(conn, paper)["hzYRm24GXW"]
+    assert [v.rating for v in history][-2:] == [before, 2.0]
+    assert stored.papers_with_changed_ratings(conn, _last_import(conn)) == [paper]
+    assert [r.rating.value for r in stored.replies_of(conn, paper)
+            if r.id == "hzYRm24GXW" and r.rating] == [2.0]
+
+    again = library.import_files([edited_file], sync=False)
+    assert (again.merged, again.reply_versions, again.ratings_changed) == (0, 0, 0)

@@ -211,10 +211,13 @@ class _Import:
             self.met.setdefault(paper_id, prepared.fingerprint)
             self.signals.paper(paper_id, record, new=True)
             return
-        self.signals.paper(paper_id, record)
+        replied = self.signals.paper(paper_id, record)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
         action = self._merge(paper_id, record, doi, arxiv_id, key)
+        if action == "unchanged" and replied:
+            # Its own fields are as they were, but a review of it is new or was edited.
+            action = "merged"
         if action == "unchanged":
             self.summary.unchanged += 1
         else:

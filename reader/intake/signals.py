@@ -40,19 +40,20 @@ class SignalsIntake:
         self._changed: set[int] = set()
         self._decided: set[int] = set()
 
-    def paper(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> None:
+    def paper(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> bool:
         """Write the record's replies under its paper (``new``: added by this import), and
-        the paper's signals. A paper whose ratings were known before this import and moved
-        (a review's rating edited, a review added or gone) counts as changed; a paper there
-        before given a decision it had not, as newly decided."""
+        the paper's signals; whether a reply of it was new or edited. A paper whose ratings
+        were known before this import and moved (a review's rating edited, a review added or
+        gone) counts as changed; a paper there before given a decision it had not, as newly
+        decided."""
         adopted = 0
         if self._waiting and record.openreview_id:
             adopted = stored.adopt_replies(self.conn, paper_id, record.openreview_id)
         if not (record.replies or adopted or record.signals):
-            return
+            return False
         # A paper this import adds has no signals yet: no read for it.
         before = None if new else stored.signals_of(self.conn, paper_id)
-        moved = False
+        moved = edited = False
         if record.replies:
             written = stored.write_replies(
                 self.conn, paper_id, record.replies, seen_at=self.stamp,
@@ -61,6 +62,7 @@ class SignalsIntake:
             self.summary.replies_new += written.new
             self.summary.reply_versions += written.versions - written.new
             moved = bool(written.rating_changes)
+            edited = written.versions > 0
         signals = merge_signals(before, record.signals)
         if record.replies or adopted:
             hint = record.signals.decision_raw if record.signals else None
@@ -84,6 +86,7 @@ class SignalsIntake:
             self._decided.add(paper_id)
         self.summary.ratings_changed = len(self._changed)
         self.summary.new_decisions = len(self._decided)
+        return edited or moved or outcome.ratings_changed or outcome.new_decision
 
     def orphans(self, replies: Iterable[Reply]) -> None:
         """Keep replies whose paper is not in the library, for when it is imported."""

@@ -171,12 +171,25 @@ def _write_one(
     if stored_paper is None and paper_id is not None:
         conn.execute("UPDATE replies SET paper_id = ? WHERE id = ?", (paper_id, reply_row))
         stored_paper = paper_id
+    stored_mdate = stored_mdate or 0
     if conn.execute(
         "SELECT 1 FROM reply_versions WHERE reply_id = ? AND mdate = ?", (reply_row, mdate)
     ).fetchone():
-        done.known += 1
-        return
-    stored_mdate = stored_mdate or 0
+        latest = conn.execute(
+            "SELECT mdate, text_hash, rating, scores FROM reply_versions WHERE reply_id = ? "
+            "ORDER BY mdate DESC LIMIT 1",
+            (reply_row,),
+        ).fetchone()
+        if mdate != stored_mdate or tuple(latest[1:]) == (
+            text_hash, rating, reply.scores_json()
+        ):
+            done.known += 1
+            return
+        # The newest version again, with other words or scores under the same date (a file
+        # edited by hand, a source that does not move mdate): an edit all the same, kept as
+        # a version a millisecond after the newest so that the history shows it.
+        stored_mdate = latest[0]
+        mdate = stored_mdate + 1
     if mdate > stored_mdate:
         if stored_hash != text_hash:
             # The text changed: the version it was keeps its own copy from now on.
