@@ -213,8 +213,8 @@ class ImportSummary:
 
     def signals_line(self) -> str:
         """What the import did of conference signals, e.g. ``300 papers with changed
-        ratings, 41 new decisions; 1,666 replies (23 edited); 2 kept for papers not in the
-        library``; empty when it read none."""
+        ratings, 41 new decisions; 1,643 new replies and 23 edits of replies; 2 replies kept
+        for papers not in the library``; empty when it read none."""
         parts = []
         if self.ratings_changed:
             plural = "s" if self.ratings_changed != 1 else ""
@@ -226,10 +226,15 @@ class ImportSummary:
         if self.replies_new or self.reply_versions:
             replies = f"{self.replies_new:,} new repl{'y' if self.replies_new == 1 else 'ies'}"
             if self.reply_versions:
-                replies += f" ({self.reply_versions:,} new versions of replies already there)"
+                # Versions of replies the library held, or met earlier in the same file.
+                edits = "edit" if self.reply_versions == 1 else "edits"
+                replies += f" and {self.reply_versions:,} {edits} of replies"
             text = f"{text}; {replies}" if text else replies
         if self.replies_waiting:
-            text += f"; {self.replies_waiting:,} kept for papers not in the library"
+            waiting = (f"{self.replies_waiting:,} repl"
+                       f"{'y' if self.replies_waiting == 1 else 'ies'} kept for papers not in "
+                       "the library")
+            text = f"{text}; {waiting}" if text else waiting
         return text
 
     def text_line(self) -> str:

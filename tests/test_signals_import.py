@@ -43,9 +43,9 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
     library = empty_library
     first = library.import_files([SAMPLE], sync=False)
     assert (first.new, first.replies_new, first.reply_versions) == (3, 15, 1)
-    # Both versions of an edited review are in the file: kept, not counted as a change of
-    # ratings the library knew.
-    assert (first.ratings_changed, first.new_decisions) == (0, 0)
+    # Both versions of a review edited after the rebuttal (6, then 4) are in the file: kept,
+    # and its paper counted as one whose ratings changed, as its history shows.
+    assert (first.ratings_changed, first.new_decisions) == (1, 0)
     conn = sqlite3.connect(library.paths.database)
     paper = _paper_id(conn, "DkHt2K1g2Y")
     signals = stored.signals_of(conn, paper)
@@ -77,7 +77,7 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
     assert (edited.replies_new, edited.reply_versions) == (1, 1)
     assert edited.signals_line() == (
         "1 paper with changed ratings, 1 new decision; 1 new reply "
-        "(1 new versions of replies already there)"
+        "and 1 edit of replies"
     )
     conn = sqlite3.connect(library.paths.database)
     assert stored.papers_with_changed_ratings(conn, _last_import(conn)) == [paper]

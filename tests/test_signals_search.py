@@ -117,7 +117,9 @@ def test_an_import_with_edited_ratings_is_found_by_is_rating_changed(
 
     sample = Path(__file__).parent / "data" / "openreview-replies-3.jsonl"
     empty_library.import_files([sample], sync=False)
-    assert empty_library.search("is:rating-changed").ids == []
+    # The file holds a review before and after its rating moved (6 → 4): found at once.
+    first = empty_library.search("is:rating-changed")
+    assert [empty_library.paper(i).openreview_id for i in first.ids] == ["sLkis6UGKk"]
     rows = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines()]
     row = next(r for r in rows if r["id"] == "DkHt2K1g2Y")
     review = next(r for r in row["replies"] if r["id"] == "eIvfGTSO8v")

@@ -42,10 +42,10 @@ class SignalsIntake:
 
     def paper(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> bool:
         """Write the record's replies under its paper (``new``: added by this import), and
-        the paper's signals; whether a reply of it was new or edited. A paper whose ratings
-        were known before this import and moved (a review's rating edited, a review added or
-        gone) counts as changed; a paper there before given a decision it had not, as newly
-        decided."""
+        the paper's signals; whether a reply of it was new or edited. A paper one of whose
+        reviews' ratings moved (between versions stored before or read now), or whose known
+        ratings changed (a review added or gone), counts as changed; a paper there before
+        given a decision it had not, as newly decided."""
         adopted = 0
         if self._waiting and record.openreview_id:
             adopted = stored.adopt_replies(self.conn, paper_id, record.openreview_id)
@@ -75,7 +75,10 @@ class SignalsIntake:
             self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id,
             before=before,
         )
-        if before is not None and before.rating_count and (moved or outcome.ratings_changed):
+        # A rating that moved between versions this import read counts, even on a paper it
+        # adds (a file holding a review before and after the rebuttal): the detail pane
+        # shows that history, and is:rating-changed finds what it shows.
+        if moved or (before is not None and before.rating_count and outcome.ratings_changed):
             self._changed.add(paper_id)
             # Marked here too when only one review's history moved (its mean may not).
             self.conn.execute(
