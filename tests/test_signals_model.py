@@ -166,8 +166,10 @@ def test_a_mean_of_zero_with_no_reviews_is_no_rating() -> None:
 def test_aggregates_alone_are_kept() -> None:
     signals = aggregate_signals(rating_mean=6.5, rating_std=0.5, rating_count=4,
                                 decision="Poster", venue="COLM", year=2025)
+    # Four ratings: four reviews, though the list gives no reply itself.
     assert signals == Signals(decision="poster", decision_raw="Poster", rating_mean=6.5,
-                              rating_std=0.5, rating_count=4, scale=RatingScale(1, 10))
+                              rating_std=0.5, rating_count=4, scale=RatingScale(1, 10),
+                              reviews=4)
 
 
 def test_number_lists() -> None:

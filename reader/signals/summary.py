@@ -178,6 +178,9 @@ def aggregate_signals(
     elif confidence_mean == 0 and not rating_count and rating_mean is None:
         confidence_mean = None
     count = rating_count or 0
+    if reviews is None and count:
+        # A list that gives each rating (or how many) gives the number of reviews too.
+        reviews = count
     if rating_mean is None:
         rating_std = None
     decision_raw = decision.strip() if isinstance(decision, str) and decision.strip() else None
