@@ -310,7 +310,9 @@ async def test_many_long_reviews_open_fast_and_a_huge_one_is_cut(tmp_path: Path)
             screen = ReadingScreen(paper, frozenset(), app._step, replies=library.discussion)
             await app.push_screen(screen)
             opened = time.perf_counter() - started
-            assert opened < max(0.1, bare * 1.5), (opened, bare)
+            # Generous, as four test workers share two cores: rendering the 10 MB reply
+            # before showing the paper took seconds, which this still catches.
+            assert opened < max(1.0, bare * 3), (opened, bare)
             await settle(app, pilot)
             assert len(screen.replies) >= 16 and all(b.rendered for b in screen.replies)
             box = next(b for b in screen.replies if b.posting.reply.id == "HugeReview")
