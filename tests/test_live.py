@@ -307,12 +307,12 @@ async def test_a_window_redraws_its_own_imports_batches_less_often(
         monkeypatch.setattr(live._watch, "changed", lambda: True)  # a commit at every look
         await pilot.pause(0.5)
         alone = len(reads)
-        app._import_worker = object()  # type: ignore[assignment]
+        app.imports._worker = object()  # type: ignore[assignment]
         try:
             reads.clear()
             await pilot.pause(1.2)
             importing = len(reads)
         finally:
-            app._import_worker = None
+            app.imports._worker = None
     assert alone >= 5
     assert 1 <= importing <= 3

@@ -14,7 +14,6 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
-from textual.worker import Worker
 
 from reader.config import Config
 from reader.errors import ReaderError
@@ -30,6 +29,7 @@ from reader.library import (
 from reader.models import Paper, PaperRow
 from reader.ui import bindings
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.import_session import ImportSession
 from reader.ui.index_status import IndexStatus
 from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
@@ -42,9 +42,6 @@ from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
 from reader.ui.writes import OrderedWrites
-
-if TYPE_CHECKING:
-    from reader.library.import_process import ImportProcess
 
 SEARCH_PLACEHOLDER = (
     # Cut at the box's width (about 110 columns at 120): the conference filters come before
@@ -140,7 +137,9 @@ class AppBase(App[None]):
         #: Follows writes made elsewhere; the state of the library it last read.
         #: The search index: ready, or how far its build is; and the work that keeps it.
         self.index_status = IndexStatus(self, library)
-        self.live = LiveLibrary(self, library, self.seen_log, lambda: self.importing)
+        #: Imports started in this window: the process ready for the next, the one running.
+        self.imports = ImportSession(self, library)
+        self.live = LiveLibrary(self, library, self.seen_log, lambda: self.imports.running)
         self._library_state: LibraryState | None = None
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
         #: between writes so moving the cursor never counts the whole library.
@@ -166,11 +165,6 @@ class AppBase(App[None]):
         self._shown_query: str | None = None
         self._results_in = asyncio.Event()
         self._papers_removed = False  # papers went while open: see SearchFeature._present
-        #: The worker following an import that runs in a process of its own, while it runs.
-        self._import_worker: Worker[None] | None = None
-        #: The import process started as the import prompt opened, until it is given a
-        #: file (or let go).
-        self._ready_import: ImportProcess | None = None
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see action_quit).
         self._quitting = False
@@ -189,11 +183,6 @@ class AppBase(App[None]):
     def paper_list(self) -> PaperList:
         """The main list."""
         return self.query_one(PaperList)
-
-    @property
-    def importing(self) -> bool:
-        """Whether an import started in this window is running (in its own process)."""
-        return self._import_worker is not None
 
     @property
     def terms(self) -> frozenset[str]:
@@ -388,8 +377,7 @@ class AppBase(App[None]):
         that runs app after app (the tests), each one's would otherwise never be freed."""
         gc.unfreeze()
         self.live.close()
-        if self._ready_import is not None:
-            self._ready_import.cancel()  # the window closed with the import prompt open
+        self.imports.let_go()  # the window may close with the import prompt open
 
 
 def _settle_collector() -> None:

@@ -177,7 +177,7 @@ class StatusFeature(AppBase):
         if others or moved:
             self.paper_list.invalidate_all()
             self._show_shown()
-        if retouched and self._import_worker is None and (
+        if retouched and not self.imports.running and (
             others or self.library.index_owed
         ):
             # An import running here indexes its own papers, in its own process; this
