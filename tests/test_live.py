@@ -276,8 +276,9 @@ async def test_a_window_finishes_the_index_that_an_import_killed_mid_build_left(
             importing.wait()
             await until(pilot, lambda: library.index_state() == "ok", "the window indexes them")
             await pilot.press("slash", *"number 49")
-            await until(pilot, lambda: len(app.paper_list.ids) >= 1 and app.outcome is not None
-                        and app.outcome.query == "number 49", "the search finds them")
+            await until(pilot, lambda: len(app.paper_list.ids) >= 1
+                        and app.search.outcome is not None
+                        and app.search.outcome.query == "number 49", "the search finds them")
     finally:
         importing.kill()
         importing.wait()

@@ -3,16 +3,14 @@ paper, writes in order and help."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
-import threading
 from collections.abc import Callable, Sequence
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Footer, Static
 
 from reader.config import Config
@@ -21,7 +19,6 @@ from reader.library import (
     SORT_KEYS,
     Library,
     LibraryState,
-    SearchOutcome,
     in_tmux,
     osc52_sequence,
     window_writer,
@@ -36,6 +33,7 @@ from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
@@ -56,20 +54,6 @@ SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
 SEEN_FLUSH_SECONDS = 0.5
 
 
-class Rerun(Enum):
-    """Why the view's query runs again, which says which queries need to."""
-
-    #: The papers or their marks changed: every query, but one of words while the index
-    #: is built (it says "still indexing"; the index's end runs it).
-    CHANGED = "changed"
-    #: An index build under way made more papers searchable: queries of words.
-    INDEX_GREW = "index grew"
-    #: The index holds everything now: any query typed.
-    INDEX_DONE = "index done"
-    #: The sort order changed, or an import came in: the view as it is.
-    VIEW = "view"
-
-
 class AppBase(App[None]):
     """The app's state and the parts every feature uses; the features are mixed in by
     :class:`reader.ui.app.ReaderApp`."""
@@ -84,6 +68,7 @@ class AppBase(App[None]):
         def _remember(self, query: str, current: int | None) -> None: ...
         def rerun_view(self, why: Rerun) -> None: ...
         def _saw(self, paper: Paper) -> None: ...
+        def _search_reported(self, message: Message) -> None: ...
         def _set_status_note(self, note: str) -> None: ...
         def _show_shown(self) -> None: ...
         def _show_status(self) -> None: ...
@@ -117,10 +102,6 @@ class AppBase(App[None]):
         #: How this window signs the note versions it saves.
         self.writer = window_writer()
         self.marked: set[int] = set()
-        self.outcome: SearchOutcome | None = None
-        self._search_seq = 0
-        #: Held by the search running (see SearchFeature._search_job).
-        self._search_running = threading.Lock()
         #: (indexed, total) while the index is being built (from scratch, or after an import).
         #: How many papers the build under way had made searchable at the last search.
         self._status_note = ""
@@ -137,6 +118,15 @@ class AppBase(App[None]):
         #: Follows writes made elsewhere; the state of the library it last read.
         #: The search index: ready, or how far its build is; and the work that keeps it.
         self.index_status = IndexStatus(self, library)
+        #: The query asked and shown, its outcome, and the searches that answer it.
+        self.search = SearchSession(self, library, self.index_status, SearchView(
+            order=lambda: self.sort_order,
+            papers=lambda: self._counts.get("papers", 0),
+            current=lambda: self.paper_list.current_id,
+            seen_log=self.seen_log,
+            count_seen=self._count_seen,
+            deliver=self._search_reported,
+        ))
         #: Imports started in this window: the process ready for the next, the one running.
         self.imports = ImportSession(self, library)
         self.live = LiveLibrary(self, library, self.seen_log, lambda: self.imports.running)
@@ -159,12 +149,6 @@ class AppBase(App[None]):
         self._damage_reported = False
         self._notice = ""
         self._status_body = ""
-        #: The query last searched for, the one whose results the list shows, and an event
-        #: set whenever results are shown (keys that leave the box wait on them).
-        self._asked_query: str | None = None
-        self._shown_query: str | None = None
-        self._results_in = asyncio.Event()
-        self._papers_removed = False  # papers went while open: see SearchFeature._present
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see action_quit).
         self._quitting = False
@@ -187,7 +171,7 @@ class AppBase(App[None]):
     @property
     def terms(self) -> frozenset[str]:
         """The words of the current query, for highlighting."""
-        return self.outcome.terms if self.outcome else frozenset()
+        return self.search.terms
 
     def on_mount(self) -> None:
         """Show the library at once; import the sample and ready the index in the background."""
@@ -235,8 +219,8 @@ class AppBase(App[None]):
         editor's and the help's footers don't offer keys that would do nothing there."""
         if action == "accept_suggestion":
             return (
-                self.outcome is not None
-                and bool(self.outcome.suggestion)
+                self.search.outcome is not None
+                and bool(self.search.outcome.suggestion)
                 and (len(self.screen_stack) == 1 or isinstance(self.screen, ReadingScreen))
             )
         if (
@@ -273,6 +257,20 @@ class AppBase(App[None]):
             self._damaged(exc)
             return {}
 
+    def _count_seen(self, ids: list[int], shown: list[int]) -> int:
+        """How many of ``ids`` have been seen (stored, or among the papers ``shown``); in a
+        search's worker."""
+        stored = self._stored_seen
+        if stored is None:
+            stored = self._stored_seen = self.library.flagged_ids("seen")
+        # A copy: the window adds to the set it keeps while this worker counts.
+        seen = stored.copy()
+        seen.update(shown)
+        if len(seen) < len(ids):
+            wanted = set(ids)
+            return sum(1 for i in seen if i in wanted)
+        return sum(1 for i in ids if i in seen)
+
     def _damaged(self, exc: Exception) -> None:
         if not self._damage_reported:
             self._damage_reported = True
@@ -291,8 +289,9 @@ class AppBase(App[None]):
 
     def _show_current(self, saw: bool = False) -> None:
         paper = self.current_paper
-        why = self.library.why(paper, self.outcome) if paper and self.outcome else None
-        empty = "No matches" if self.outcome is not None else "No paper selected"
+        outcome = self.search.outcome
+        why = self.library.why(paper, outcome) if paper and outcome else None
+        empty = "No matches" if outcome is not None else "No paper selected"
         self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
         if saw and paper is not None:
             self._saw(paper)
@@ -330,7 +329,7 @@ class AppBase(App[None]):
         highlights or record), and the library has re-indexed it: redraw the paper, and
         run the view's query again, which may find it or lose it now."""
         self._refresh_paper(paper_id)
-        if self.outcome is not None:
+        if self.search.outcome is not None:
             self.rerun_view(Rerun.CHANGED)
 
     def _write(

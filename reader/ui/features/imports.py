@@ -9,9 +9,10 @@ from pathlib import Path
 from textual import on, work
 
 from reader.models import ImportSummary
-from reader.ui.features.base import AppBase, Rerun
+from reader.ui.features.base import AppBase
 from reader.ui.import_session import ImportSession, Source
 from reader.ui.screens.prompts import add_prompt, import_prompt
+from reader.ui.search_session import Rerun
 
 
 class ImportsFeature(AppBase):
