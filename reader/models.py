@@ -139,6 +139,14 @@ class PaperRow:
     decision: str | None = None
 
 
+class Remark(str):
+    """A line among an import's problems that is no skipped record (a reply kept for a
+    paper not in the library, a rating kept as written): it is listed, not counted as
+    read or skipped."""
+
+    __slots__ = ()
+
+
 @dataclass(slots=True)
 class ImportSummary:
     """What one import did (or, for a dry run, would do).
@@ -175,6 +183,8 @@ class ImportSummary:
     replies_new: int = 0
     reply_versions: int = 0
     replies_waiting: int = 0
+    #: Reviews whose rating holds no number ("N/A"): kept as written, named in problems.
+    ratings_unreadable: int = 0
     #: Texts of papers already there that the file had only in an older-dated version,
     #: kept as they were; and texts replaced where no date told which was newer, the old
     #: text kept as a revision (``reader revisions REF``).
@@ -231,10 +241,14 @@ class ImportSummary:
                 replies += f" and {self.reply_versions:,} {edits} of replies"
             text = f"{text}; {replies}" if text else replies
         if self.replies_waiting:
-            waiting = (f"{self.replies_waiting:,} repl"
-                       f"{'y' if self.replies_waiting == 1 else 'ies'} kept for papers not in "
-                       "the library")
+            one = self.replies_waiting == 1
+            waiting = (f"{self.replies_waiting:,} repl{'y' if one else 'ies'} kept for "
+                       f"{'a paper' if one else 'papers'} not in the library")
             text = f"{text}; {waiting}" if text else waiting
+        if self.ratings_unreadable:
+            n = self.ratings_unreadable
+            unreadable = f"{n:,} rating{'s' if n != 1 else ''} not a number, kept as written"
+            text = f"{text}; {unreadable}" if text else unreadable
         return text
 
     def text_line(self) -> str:
@@ -279,8 +293,8 @@ class ImportSummary:
         """Add another file's counts to these."""
         for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
                      "withdrawn", "ratings_changed", "new_decisions", "replies_new",
-                     "reply_versions", "replies_waiting", "older_abstracts", "older_titles",
-                     "revisions_kept"):
+                     "reply_versions", "replies_waiting", "ratings_unreadable",
+                     "older_abstracts", "older_titles", "revisions_kept"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
         self.warnings += other.warnings

@@ -22,7 +22,7 @@ from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Known, Matcher, title_key
 from reader.intake.prepare import Prepared, prepare
 from reader.intake.signals import SignalsIntake
-from reader.models import ImportSummary, PaperRecord
+from reader.models import ImportSummary, PaperRecord, Remark
 from reader.record import family_key, is_anonymous
 from reader.signals import Reply
 from reader.store.import_rows import ImportRows, checkpoints_put_off, dumps
@@ -176,11 +176,13 @@ class _Import:
         self.unwritten.clear()
 
     def _count_problems(self) -> None:
-        """Take in the bad records met so far, which count as read and skipped."""
-        problems = self.problems
-        if len(self.summary.problems) != len(problems):
-            self.summary.problems = list(problems)
-        self.summary.skipped = len(self.summary.problems)
+        """Take in the bad records met so far, which count as read and skipped, and the
+        remarks (a reply kept for a paper not in the library, a rating kept as written),
+        which are listed only."""
+        problems, remarks = self.problems, self.signals.remarks
+        if len(self.summary.problems) != len(problems) + len(remarks):
+            self.summary.problems = [*problems, *remarks]
+            self.summary.skipped = sum(not isinstance(p, Remark) for p in problems)
         self.summary.read = self.records_read + self.summary.skipped
 
     def _one(self, prepared: Prepared) -> None:

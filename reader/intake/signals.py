@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from reader.models import ImportSummary, PaperRecord
+from reader.models import ImportSummary, PaperRecord, Remark
 from reader.signals import Reply, merge_signals, signals_from_replies
 from reader.store import signals as stored
 
@@ -39,6 +39,9 @@ class SignalsIntake:
         ).fetchone() is not None
         self._changed: set[int] = set()
         self._decided: set[int] = set()
+        #: Lines for the import's problems that are no skipped records (a rating kept as
+        #: written), in the order met.
+        self.remarks: list[str] = []
 
     def paper(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> bool:
         """Write the record's replies under its paper (``new``: added by this import), and
@@ -63,6 +66,7 @@ class SignalsIntake:
             self.summary.reply_versions += written.versions - written.new
             moved = bool(written.rating_changes)
             edited = written.versions > 0
+            self._unreadable(record)
         signals = merge_signals(before, record.signals)
         if record.replies or adopted:
             hint = record.signals.decision_raw if record.signals else None
@@ -90,6 +94,24 @@ class SignalsIntake:
         self.summary.ratings_changed = len(self._changed)
         self.summary.new_decisions = len(self._decided)
         return edited or moved or outcome.ratings_changed or outcome.new_decision
+
+    def _unreadable(self, record: PaperRecord) -> None:
+        """Name the reviews whose rating holds no number: left out of the paper's ratings
+        (its rating_count counts the numbers), kept as written."""
+        paper = record.openreview_id or record.title
+        named: set[str] = set()
+        for reply in record.replies:
+            rating = reply.rating
+            if not reply.is_review or rating is None or rating.value is not None:
+                continue
+            if reply.id in named:
+                continue
+            named.add(reply.id)
+            self.summary.ratings_unreadable += 1
+            self.remarks.append(Remark(
+                f"review {reply.id} of paper {paper}: {rating.name} {rating.raw!r} is not a "
+                "number; kept as written"
+            ))
 
     def orphans(self, replies: Iterable[Reply]) -> None:
         """Keep replies whose paper is not in the library, for when it is imported."""

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reader.models import ImportSummary
+from reader.models import ImportSummary, Remark
 from reader.resources import sample_files
 from reader.search.renderings import Renderings
 from reader.sources import ImportFormatError, stream_file
@@ -51,7 +51,9 @@ class Imports(LibraryBase):
         parsed = [stream_file(Path(f), fmt) for f in files]
         if strict:
             parsed = [replace(item, records=iter(list(item.records))) for item in parsed]
-            bad = [line for item in parsed for line in item.problems]
+            # Remarks (replies kept for papers not in the library) are no bad records.
+            bad = [line for item in parsed for line in item.problems
+                   if not isinstance(line, Remark)]
             if bad:
                 raise ImportFormatError(
                     f"{len(bad)} bad record{'s' if len(bad) != 1 else ''}; nothing imported "

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from reader.models import Remark
 from reader.signals import Reply, kind_of
 
 __all__ = [
@@ -200,12 +201,12 @@ class ReplyGroups:
             forums = list(waiting)
             shown = ", ".join(f"'{forum}'" for forum in forums[:3])
             more = f" and {len(forums) - 3} more" if len(forums) > 3 else ""
-            self._problems.append(
+            self._problems.append(Remark(
                 f"{self._source}: {count} {'reply' if count == 1 else 'replies'} to "
                 f"{len(forums)} {'paper' if len(forums) == 1 else 'papers'} not in the file "
                 f"({shown}{more}); kept aside for when the paper is imported"
-            )
+            ))
 
     def _orphan(self, reply: Reply, where: str, why: str) -> None:
         self.orphans.append(reply)
-        self._problems.append(f"{where}: reply '{reply.id}' {why}; kept aside")
+        self._problems.append(Remark(f"{where}: reply '{reply.id}' {why}; kept aside"))
