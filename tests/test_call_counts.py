@@ -109,7 +109,7 @@ async def test_a_query_typed_quickly_is_searched_once(
 ) -> None:
     app = ReaderApp(library)
     # Longer than a key takes on a machine busy with other tests: every key here is quick.
-    app.settle_seconds = 1.0
+    app.search.settle_seconds = 1.0
     async with app.run_test(size=SIZE) as pilot:
         await quiet(app, pilot)
         calls = count_calls(library)
@@ -117,7 +117,7 @@ async def test_a_query_typed_quickly_is_searched_once(
         await pilot.press("slash", *"graph")
         await app.results_shown("graph")
         await quiet(app, pilot)
-        assert app.outcome is not None and app.outcome.ids
+        assert app.search.outcome is not None and app.search.outcome.ids
         first = dict(calls)
         await pilot.press(*" neural")
         await app.results_shown("graph neural")

@@ -37,7 +37,7 @@ def test_a_search_of_every_match_can_be_cancelled(library: Library) -> None:
 async def test_the_list_shows_every_match_once_they_are_ranked(library: Library) -> None:
     every = library.search(QUERY).ids
     app = ReaderApp(library)
-    app.first_results, app.first_results_from = 3, 0
+    app.search.first_results, app.search.first_results_from = 3, 0
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("slash", *QUERY)
@@ -54,7 +54,7 @@ async def test_the_query_shown_run_again_keeps_the_cursor_below_the_first_matche
 ) -> None:
     every = library.search(QUERY).ids
     app = ReaderApp(library)
-    app.first_results, app.first_results_from = 3, 0
+    app.search.first_results, app.search.first_results_from = 3, 0
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *QUERY, "enter")
         await settle(app, pilot)

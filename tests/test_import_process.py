@@ -17,7 +17,7 @@ import pytest
 from textual.pilot import Pilot
 
 import reader.store.base
-import reader.ui.features.imports as app_module
+import reader.ui.import_session as app_module
 import reader.ui.live as live_module
 from reader.library import Library
 from reader.library.import_main import EventWriter
@@ -86,16 +86,16 @@ async def test_the_reader_imports_in_a_process_of_its_own_and_shows_each_batch(
             assert before < committed < before + total
             # The list follows the batches committed while the import waits for the next.
             await until(pilot, lambda: len(app.paper_list.ids) == committed, "the first batch")
-            assert app._import_worker is not None
+            assert app.imports.running
             assert "Importing big.jsonl" in str(app.query_one("#status").render())
             cursor = app.paper_list.cursor
             await pilot.press("j", "j", "j")
             assert app.paper_list.cursor == cursor + 3
-            assert app._import_worker is not None  # the import still waits
+            assert app.imports.running  # the import still waits
         finally:
             conn.execute("ROLLBACK")
             conn.close()
-        await until(pilot, lambda: app._import_worker is None, "the end of the import")
+        await until(pilot, lambda: not app.imports.running, "the end of the import")
         await app.workers.wait_for_complete()
         await until(pilot, lambda: len(app.paper_list.ids) == before + total, "every paper")
         messages = " ".join(n.message for n in app._notifications)
@@ -254,10 +254,10 @@ async def test_an_import_prompt_let_go_leaves_no_process(library: Library) -> No
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.press("i")
-        ready = app._ready_import
+        ready = app.imports.prepared
         assert ready is not None and ready.proc.poll() is None
         await pilot.press("escape")
-        assert app._ready_import is None
+        assert app.imports.prepared is None
         # Reaped without anyone waiting on it here: no zombie is left behind.
         for _ in range(3000):
             if ready.proc.returncode is not None:
@@ -265,7 +265,7 @@ async def test_an_import_prompt_let_go_leaves_no_process(library: Library) -> No
             await pilot.pause(0.02)
         assert ready.proc.returncode == 0
         await pilot.press("i")
-        left_open = app._ready_import
+        left_open = app.imports.prepared
         assert left_open is not None
     assert left_open.proc.wait(timeout=60) == 0
 

@@ -276,8 +276,9 @@ async def test_a_window_finishes_the_index_that_an_import_killed_mid_build_left(
             importing.wait()
             await until(pilot, lambda: library.index_state() == "ok", "the window indexes them")
             await pilot.press("slash", *"number 49")
-            await until(pilot, lambda: len(app.paper_list.ids) >= 1 and app.outcome is not None
-                        and app.outcome.query == "number 49", "the search finds them")
+            await until(pilot, lambda: len(app.paper_list.ids) >= 1
+                        and app.search.outcome is not None
+                        and app.search.outcome.query == "number 49", "the search finds them")
     finally:
         importing.kill()
         importing.wait()
@@ -307,12 +308,12 @@ async def test_a_window_redraws_its_own_imports_batches_less_often(
         monkeypatch.setattr(live._watch, "changed", lambda: True)  # a commit at every look
         await pilot.pause(0.5)
         alone = len(reads)
-        app._import_worker = object()  # type: ignore[assignment]
+        app.imports._worker = object()  # type: ignore[assignment]
         try:
             reads.clear()
             await pilot.pause(1.2)
             importing = len(reads)
         finally:
-            app._import_worker = None
+            app.imports._worker = None
     assert alone >= 5
     assert 1 <= importing <= 3

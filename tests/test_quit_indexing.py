@@ -87,8 +87,8 @@ async def test_quitting_while_indexing_another_process_import_stops_the_build(
             await until(pilot, lambda: after.index_state() == "ok", "the next window catches up")
             await settle(window, pilot)
             await pilot.press("slash", *"number 299")
-            await until(pilot, lambda: window.outcome is not None
-                        and window.outcome.query == "number 299"
+            await until(pilot, lambda: window.search.outcome is not None
+                        and window.search.outcome.query == "number 299"
                         and len(window.paper_list.ids) >= 1, "a search finds the new papers")
         assert after.index.count() == before + total  # every paper, each once
         assert after.search("setting 123").ids

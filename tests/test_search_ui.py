@@ -125,7 +125,8 @@ async def test_keys_typed_faster_than_a_search_run_one_search_at_a_time(
         await until(pilot, lambda: bool(running))  # its search is under way
         for n in range(2, len("transport") + 1):
             box.value = "transport"[:n]  # faster than a search: no pause between keys
-        await until(pilot, lambda: app.outcome is not None and app.outcome.query == "transport")
+        await until(pilot, lambda: app.search.outcome is not None
+                    and app.search.outcome.query == "transport")
         await settle(app, pilot)
         assert most == 1
         assert searched[-1] == "transport"

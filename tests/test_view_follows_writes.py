@@ -114,8 +114,8 @@ async def test_only_papers_the_user_has_been_on_are_seen(
         for n, letter in enumerate("model"):
             await pilot.press(letter)
             typed = "model"[: n + 1]
-            await until(pilot, lambda q=typed: app.outcome is not None  # type: ignore[misc]
-                        and app.outcome.query == q, "the partial results")
+            await until(pilot, lambda q=typed: app.search.outcome is not None  # type: ignore[misc]
+                        and app.search.outcome.query == q, "the partial results")
             await settle(app, pilot)
         assert _seen(app) == 3
         await pilot.press("enter")  # to the list: the top result is being looked at

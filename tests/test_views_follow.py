@@ -65,7 +65,7 @@ async def test_a_search_typed_while_indexing_runs_again_when_indexing_ends(
             await pilot.press("slash", *"diffusion")
             await until(
                 pilot,
-                lambda: app.outcome is not None and app.outcome.query == "diffusion",
+                lambda: app.search.outcome is not None and app.search.outcome.query == "diffusion",
                 "the search while indexing",
             )
             assert len(papers.ids) == before
@@ -170,7 +170,7 @@ async def test_a_search_result_keeps_its_line_as_more_results_come_in_above(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("slash", *"wombat", "enter")
-        await until(pilot, lambda: app.outcome is not None and len(app.paper_list.ids) == 2,
+        await until(pilot, lambda: app.search.outcome is not None and len(app.paper_list.ids) == 2,
                     "the two matches")
         await settle(app, pilot)
         papers = app.paper_list

@@ -3,18 +3,15 @@ paper, writes in order and help."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
-import threading
 from collections.abc import Callable, Sequence
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.widgets import Footer, Static
-from textual.worker import Worker
 
 from reader.config import Config
 from reader.errors import ReaderError
@@ -22,7 +19,6 @@ from reader.library import (
     SORT_KEYS,
     Library,
     LibraryState,
-    SearchOutcome,
     in_tmux,
     osc52_sequence,
     window_writer,
@@ -30,21 +26,20 @@ from reader.library import (
 from reader.models import Paper, PaperRow
 from reader.ui import bindings
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.import_session import ImportSession
 from reader.ui.index_status import IndexStatus
 from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
 from reader.ui.writes import OrderedWrites
-
-if TYPE_CHECKING:
-    from reader.library.import_process import ImportProcess
 
 SEARCH_PLACEHOLDER = (
     # Cut at the box's width (about 110 columns at 120): the conference filters come before
@@ -57,20 +52,6 @@ SEARCH_PLACEHOLDER = (
 SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
 #: How often papers shown are written down as seen (batched: one write, not one per key).
 SEEN_FLUSH_SECONDS = 0.5
-
-
-class Rerun(Enum):
-    """Why the view's query runs again, which says which queries need to."""
-
-    #: The papers or their marks changed: every query, but one of words while the index
-    #: is built (it says "still indexing"; the index's end runs it).
-    CHANGED = "changed"
-    #: An index build under way made more papers searchable: queries of words.
-    INDEX_GREW = "index grew"
-    #: The index holds everything now: any query typed.
-    INDEX_DONE = "index done"
-    #: The sort order changed, or an import came in: the view as it is.
-    VIEW = "view"
 
 
 class AppBase(App[None]):
@@ -87,14 +68,13 @@ class AppBase(App[None]):
         def _remember(self, query: str, current: int | None) -> None: ...
         def rerun_view(self, why: Rerun) -> None: ...
         def _saw(self, paper: Paper) -> None: ...
+        def _search_reported(self, message: Message) -> None: ...
         def _set_status_note(self, note: str) -> None: ...
-        def _show_shown(self) -> None: ...
         def _show_status(self) -> None: ...
         def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
         def _update_status(self, notice: str | None = None) -> None: ...
         def prepare_library(self) -> object: ...
         def run_query(self, query: str) -> None: ...
-        def run_search(self, query: str) -> None: ...
 
     def __init__(
         self,
@@ -120,10 +100,6 @@ class AppBase(App[None]):
         #: How this window signs the note versions it saves.
         self.writer = window_writer()
         self.marked: set[int] = set()
-        self.outcome: SearchOutcome | None = None
-        self._search_seq = 0
-        #: Held by the search running (see SearchFeature._search_job).
-        self._search_running = threading.Lock()
         #: (indexed, total) while the index is being built (from scratch, or after an import).
         #: How many papers the build under way had made searchable at the last search.
         self._status_note = ""
@@ -140,7 +116,18 @@ class AppBase(App[None]):
         #: Follows writes made elsewhere; the state of the library it last read.
         #: The search index: ready, or how far its build is; and the work that keeps it.
         self.index_status = IndexStatus(self, library)
-        self.live = LiveLibrary(self, library, self.seen_log, lambda: self.importing)
+        #: The query asked and shown, its outcome, and the searches that answer it.
+        self.search = SearchSession(self, library, self.index_status, SearchView(
+            order=lambda: self.sort_order,
+            papers=lambda: self._counts.get("papers", 0),
+            current=lambda: self.paper_list.current_id,
+            seen_log=self.seen_log,
+            count_seen=self._count_seen,
+            deliver=self._search_reported,
+        ))
+        #: Imports started in this window: the process ready for the next, the one running.
+        self.imports = ImportSession(self, library)
+        self.live = LiveLibrary(self, library, self.seen_log, lambda: self.imports.running)
         self._library_state: LibraryState | None = None
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
         #: between writes so moving the cursor never counts the whole library.
@@ -160,17 +147,6 @@ class AppBase(App[None]):
         self._damage_reported = False
         self._notice = ""
         self._status_body = ""
-        #: The query last searched for, the one whose results the list shows, and an event
-        #: set whenever results are shown (keys that leave the box wait on them).
-        self._asked_query: str | None = None
-        self._shown_query: str | None = None
-        self._results_in = asyncio.Event()
-        self._papers_removed = False  # papers went while open: see SearchFeature._present
-        #: The worker following an import that runs in a process of its own, while it runs.
-        self._import_worker: Worker[None] | None = None
-        #: The import process started as the import prompt opened, until it is given a
-        #: file (or let go).
-        self._ready_import: ImportProcess | None = None
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see action_quit).
         self._quitting = False
@@ -191,14 +167,9 @@ class AppBase(App[None]):
         return self.query_one(PaperList)
 
     @property
-    def importing(self) -> bool:
-        """Whether an import started in this window is running (in its own process)."""
-        return self._import_worker is not None
-
-    @property
     def terms(self) -> frozenset[str]:
         """The words of the current query, for highlighting."""
-        return self.outcome.terms if self.outcome else frozenset()
+        return self.search.terms
 
     def on_mount(self) -> None:
         """Show the library at once; import the sample and ready the index in the background."""
@@ -246,8 +217,8 @@ class AppBase(App[None]):
         editor's and the help's footers don't offer keys that would do nothing there."""
         if action == "accept_suggestion":
             return (
-                self.outcome is not None
-                and bool(self.outcome.suggestion)
+                self.search.outcome is not None
+                and bool(self.search.outcome.suggestion)
                 and (len(self.screen_stack) == 1 or isinstance(self.screen, ReadingScreen))
             )
         if (
@@ -284,6 +255,20 @@ class AppBase(App[None]):
             self._damaged(exc)
             return {}
 
+    def _count_seen(self, ids: list[int], shown: list[int]) -> int:
+        """How many of ``ids`` have been seen (stored, or among the papers ``shown``); in a
+        search's worker."""
+        stored = self._stored_seen
+        if stored is None:
+            stored = self._stored_seen = self.library.flagged_ids("seen")
+        # A copy: the window adds to the set it keeps while this worker counts.
+        seen = stored.copy()
+        seen.update(shown)
+        if len(seen) < len(ids):
+            wanted = set(ids)
+            return sum(1 for i in seen if i in wanted)
+        return sum(1 for i in ids if i in seen)
+
     def _damaged(self, exc: Exception) -> None:
         if not self._damage_reported:
             self._damage_reported = True
@@ -302,8 +287,9 @@ class AppBase(App[None]):
 
     def _show_current(self, saw: bool = False) -> None:
         paper = self.current_paper
-        why = self.library.why(paper, self.outcome) if paper and self.outcome else None
-        empty = "No matches" if self.outcome is not None else "No paper selected"
+        outcome = self.search.outcome
+        why = self.library.why(paper, outcome) if paper and outcome else None
+        empty = "No matches" if outcome is not None else "No paper selected"
         self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
         if saw and paper is not None:
             self._saw(paper)
@@ -341,7 +327,7 @@ class AppBase(App[None]):
         highlights or record), and the library has re-indexed it: redraw the paper, and
         run the view's query again, which may find it or lose it now."""
         self._refresh_paper(paper_id)
-        if self.outcome is not None:
+        if self.search.outcome is not None:
             self.rerun_view(Rerun.CHANGED)
 
     def _write(
@@ -388,8 +374,7 @@ class AppBase(App[None]):
         that runs app after app (the tests), each one's would otherwise never be freed."""
         gc.unfreeze()
         self.live.close()
-        if self._ready_import is not None:
-            self._ready_import.cancel()  # the window closed with the import prompt open
+        self.imports.let_go()  # the window may close with the import prompt open
 
 
 def _settle_collector() -> None:

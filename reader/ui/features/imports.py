@@ -1,25 +1,18 @@
-"""Papers coming in: the sample on first start, files and ids imported from the app (in
-batches the list shows as they commit); the index follows them (reader/ui/index_status.py)."""
+"""Papers coming in: the sample on first start, files and ids imported from the app (run
+by reader/ui/import_session.py, whose messages are routed here: the list shows the batches
+as they commit); the index follows them (reader/ui/index_status.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from textual import work
-from textual.worker import get_current_worker
+from textual import on, work
 
-from reader.errors import ReaderError
 from reader.models import ImportSummary
-from reader.ui.features.base import AppBase, Rerun
-from reader.ui.index_status import IndexStatus
+from reader.ui.features.base import AppBase
+from reader.ui.import_session import ImportSession, Source
 from reader.ui.screens.prompts import add_prompt, import_prompt
-
-if TYPE_CHECKING:
-    from reader.library.import_process import ImportProcess
-
-#: Records an import started here writes per transaction.
-IMPORT_BATCH = 2_000
+from reader.ui.search_session import Rerun
 
 
 class ImportsFeature(AppBase):
@@ -48,23 +41,16 @@ class ImportsFeature(AppBase):
     def action_import_file(self) -> None:
         """Ask for a file and import it in the background.
 
-        The import process is started as the prompt opens: it is ready (its interpreter
-        started, its modules loaded, the library opened) by the time the file is named.
+        The import process is started as the prompt opens: it is ready by the time the
+        file is named.
         """
-        from reader.library.import_process import ImportProcess
-
-        try:
-            ready: ImportProcess | None = ImportProcess(self.library.paths.root, IMPORT_BATCH)
-        except OSError:
-            ready = None  # started again once the file is named, and reported then
-        self._ready_import = ready
+        self.imports.prepare()
 
         def chosen(path: str | None) -> None:
-            self._ready_import = None
             if path is not None:
-                self.import_files([Path(path).expanduser()], ready)
-            elif ready is not None:
-                ready.cancel()
+                self.import_files([Path(path).expanduser()])
+            else:
+                self.imports.let_go()
 
         self.push_screen(import_prompt(), chosen)
 
@@ -73,73 +59,57 @@ class ImportsFeature(AppBase):
 
         def chosen(refs: str | None) -> None:
             if refs:
-                self.add_papers(refs.split())
+                self.imports.add(refs.split())
 
         self.push_screen(add_prompt(), chosen)
 
-    @work(thread=True, exclusive=True, group="import", exit_on_error=False)
-    def add_papers(self, refs: list[str]) -> None:
-        """Fetch and import papers by id, then report as an import does."""
-        self.call_from_thread(self._set_status_note, f"Fetching {' '.join(refs)}…")
-        try:
-            summary = self.library.add(refs)
-        except ReaderError as exc:  # the network, an id not understood, the library
-            self.call_from_thread(self.notify, str(exc), title="Add failed",
-                                  severity="error", timeout=12)
+    def import_files(self, paths: list[Path]) -> None:
+        """Import files in the background, showing progress, then the summary."""
+        self.imports.import_files(paths)
+
+    @on(ImportSession.Started)
+    def _import_started(self, message: ImportSession.Started) -> None:
+        verb = "Importing" if message.source is Source.FILES else "Fetching"
+        self._import_note(f"{verb} {message.names}…")
+
+    @on(ImportSession.Progress)
+    def _import_progress(self, message: ImportSession.Progress) -> None:
+        self._import_note(f"Importing {message.names}: {message.done:,}/{message.total:,}")
+
+    @on(ImportSession.Imported)
+    def _import_written(self, message: ImportSession.Imported) -> None:
+        self._imported(message.summary)
+        if message.source is Source.FILES:
+            self._import_note("Indexing the new papers…")  # by the import's process
+
+    @on(ImportSession.Failed)
+    def _import_failed(self, message: ImportSession.Failed) -> None:
+        if message.source is Source.FILES:
+            self._import_note("")
+            # The message quotes the file, which is text, not markup.
+            self.notify(message.message, title="Import failed", severity="error",
+                        timeout=12, markup=False)
         else:
-            self.call_from_thread(self._imported, summary)
-        finally:
-            self.call_from_thread(self._set_status_note, "")
+            self.notify(message.message, title="Add failed", severity="error", timeout=12)
 
-    @work(thread=True, exclusive=True, group="import", exit_on_error=False)
-    def import_files(self, paths: list[Path], started: ImportProcess | None = None) -> None:
-        """Import files, showing progress, then the summary as a notification.
-
-        The import and its indexing run in a process of their own (``started`` already,
-        waiting for its paths, or started now; this thread only reads its reports), so the
-        window answers keys at once however long the list is. It writes in batches: the
-        list shows each batch's papers as it commits (the live library notices the
-        commits), instead of nothing new until the whole file is in.
-        """
-        from reader.library.import_process import run_import
-
-        worker = get_current_worker()
-        self._import_worker = worker
-        names = ", ".join(p.name for p in paths)
-        imported = False
-        self.call_from_thread(self._set_status_note, f"Importing {names}…")
-        try:
-            for event in run_import(
-                self.library.paths.root, [p.absolute() for p in paths], IMPORT_BATCH,
-                lambda: worker.is_cancelled, started,
-            ):
-                if worker.is_cancelled:
-                    break  # the window is quitting: its status line says so, and stays
-                if event.kind == "progress":
-                    self.call_from_thread(
-                        self._set_status_note,
-                        f"Importing {names}: {event.done:,}/{event.total:,}",
-                    )
-                elif event.kind == "imported" and event.summary is not None:
-                    imported = True
-                    self.call_from_thread(self._imported, event.summary)
-                    self.call_from_thread(self._set_status_note, "Indexing the new papers…")
-                elif event.kind == "indexing":
-                    self.post_message(IndexStatus.Progress(event.done, event.total))
-                elif event.kind == "failed":
-                    self.call_from_thread(self._set_status_note, "")
-                    # The message quotes the file, which is text, not markup.
-                    self.call_from_thread(self.notify, event.message, title="Import failed",
-                                          severity="error", timeout=12, markup=False)
-        finally:
-            self._import_worker = None
-        if worker.is_cancelled:
+    @on(ImportSession.Finished)
+    def _import_finished(self, message: ImportSession.Finished) -> None:
+        if message.source is Source.IDS:
+            self._import_note("")
             return
-        if imported:
+        if self._quitting:
+            return  # the index's work stops, and the next start finishes it
+        if message.imported:
             # A search typed meanwhile answered from the index as it was before the import.
-            self.call_from_thread(self._indexed)
+            self._indexed()
         # What this window wrote while the import held the index.
-        self.call_from_thread(self.index_status.sync)
+        self.index_status.sync()
+
+    def _import_note(self, note: str) -> None:
+        """Say how an import is going, unless the window is quitting: its status line
+        then says what quitting waits for, and stays."""
+        if not self._quitting:
+            self._set_status_note(note)
 
     def _indexed(self) -> None:
         """An import's papers are all indexed: the view's query runs over all of them."""

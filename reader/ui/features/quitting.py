@@ -23,10 +23,8 @@ class QuittingFeature(AppBase):
             self.exit()
             return
         self._flush_seen()
-        importing = self._import_worker
-        if importing is not None:
-            # Not waited for: the import goes on in its own process and finishes there.
-            importing.cancel()
+        # Not waited for: the import goes on in its own process and finishes there.
+        importing = self.imports.cancel()
         # Read by an index build under way (see IndexStatus), which stops at its next safe
         # point: within a fraction of a second, where finishing it could take minutes. What
         # it published is kept; the index stays behind the database, which every reader
@@ -45,7 +43,7 @@ class QuittingFeature(AppBase):
             done, total = self.index_status.building
             return (f"Quitting: indexing stops at {done:,} of {total:,} "
                     "(the next run finishes it)… q quits now")
-        if self._import_worker is not None:
+        if self.imports.running:
             # An import started here: its process goes on, and indexes what it wrote.
             return "Quitting: the import goes on in its own process… q quits now"
         return "Quitting once your changes are saved… q quits now"

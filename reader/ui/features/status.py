@@ -10,10 +10,11 @@ from reader.library import (
     LibraryState,
 )
 from reader.ui.commands import SORT_LABELS
-from reader.ui.features.base import AppBase, Rerun
+from reader.ui.features.base import AppBase
 from reader.ui.index_status import IndexStatus
 from reader.ui.live import LiveLibrary
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.search_session import Rerun
 from reader.ui.widgets.paper_list import PaperList
 
 
@@ -49,12 +50,12 @@ class StatusFeature(AppBase):
         if self.marked:
             parts.append(f"{len(self.marked):,} marked (y copies them, V clears)")
         shown = len(self.paper_list.ids)
-        if self.outcome is not None:
-            like = self.outcome.like
+        if self.search.outcome is not None:
+            like = self.search.outcome.like
             if len(like) > 40:
                 like = like[:38].rstrip() + "…”"
             label = f"like {like}: " if like else ""
-            if self.outcome.complete:
+            if self.search.outcome.complete:
                 found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
                 seen = f", {min(self._view_seen, shown):,} seen" if shown else ""
                 parts.append(f"{label}{found}{seen}")
@@ -138,7 +139,7 @@ class StatusFeature(AppBase):
 
     def _shown_partial(self) -> bool:
         """Whether the search shown was answered over part of the index."""
-        outcome = self.outcome
+        outcome = self.search.outcome
         return outcome is not None and outcome.partial is not None
 
     @on(LiveLibrary.Changed)
@@ -170,14 +171,15 @@ class StatusFeature(AppBase):
         if self._stored_seen is not None and len(self._stored_seen) != state.counts["seen"]:
             self._stored_seen = None  # another writer marked papers seen: read them again
         if state.papers - previous.papers < max(0, state.last_id - previous.last_id):
-            self._papers_removed = True  # searches leave out what the index still holds
-        if previous.papers_changed(state) or (self.outcome is not None and (others or moved)):
+            self.search.papers_went()  # searches leave out what the index still holds
+        shows_query = self.search.outcome is not None
+        if previous.papers_changed(state) or (shows_query and (others or moved)):
             # New or removed papers, or marks a query may select on (is:starred, tag:…).
             self.rerun_view(Rerun.CHANGED)
         if others or moved:
             self.paper_list.invalidate_all()
             self._show_shown()
-        if retouched and self._import_worker is None and (
+        if retouched and not self.imports.running and (
             others or self.library.index_owed
         ):
             # An import running here indexes its own papers, in its own process; this

@@ -8,9 +8,10 @@ from reader.library import (
     normalize_tag,
 )
 from reader.models import Paper
-from reader.ui.features.base import AppBase, Rerun
+from reader.ui.features.base import AppBase
 from reader.ui.screens.prompts import PromptScreen
 from reader.ui.screens.tags import TagEditor
+from reader.ui.search_session import Rerun
 
 
 class TagsFeature(AppBase):
@@ -61,7 +62,7 @@ class TagsFeature(AppBase):
     def _tags_changed(self, message: str) -> None:
         self.paper_list.invalidate_all()
         self._show_current()
-        if self.outcome is not None:
+        if self.search.outcome is not None:
             self.rerun_view(Rerun.CHANGED)  # the index holds tags: the view may find others now
         self.notify(message)
 

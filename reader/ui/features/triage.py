@@ -9,8 +9,9 @@ from functools import partial
 from textual import events
 
 from reader.models import Paper, PaperRow
-from reader.ui.features.base import AppBase, Rerun
+from reader.ui.features.base import AppBase
 from reader.ui.screens.reading import ReadingScreen
+from reader.ui.search_session import Rerun
 from reader.ui.widgets.paper_detail import PaperDetail
 
 
@@ -83,7 +84,7 @@ class TriageFeature(AppBase):
     def _view_selects_on(self, mark: str) -> bool:
         """Whether the view shown would change with ``mark`` of a paper: a filter on it,
         papers ranked like the starred ones, or starred papers sorted first."""
-        outcome = self.outcome
+        outcome = self.search.outcome
         if outcome is None or outcome.parsed is None:
             return outcome is not None
         flags = {mark, "seen"} if mark == "read" else {mark}

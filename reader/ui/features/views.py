@@ -9,9 +9,10 @@ from reader.library import (
     SORT_KEYS,
 )
 from reader.ui.commands import SORT_LABELS
-from reader.ui.features.base import PAPER_KEY, QUERY_KEY, SORT_KEY, AppBase, Rerun
+from reader.ui.features.base import PAPER_KEY, QUERY_KEY, SORT_KEY, AppBase
 from reader.ui.screens.overview import OverviewScreen
 from reader.ui.screens.prompts import PromptScreen
+from reader.ui.search_session import Rerun
 from reader.ui.widgets.search_box import SearchBox
 
 
@@ -21,7 +22,7 @@ class ViewsFeature(AppBase):
     def action_overview(self) -> None:
         """Show the ratings and decisions of the papers in the view, drawn."""
         count = len(self.paper_list.ids)
-        what = "this view" if self.outcome else "the library"
+        what = "this view" if self.search.outcome else "the library"
         what += f" ({count:,} papers)"
         self.push_screen(OverviewScreen(
             self.paper_list.ids, partial(self.library.view_signals, ratings=True), what

@@ -1,0 +1,197 @@
+"""Papers coming into a window: a file imported in a process of its own, or papers fetched
+by their ids.
+
+:class:`ImportSession` owns what the window knows of such an import (the process started
+as the import prompt opens, the worker following an import under way, whether it was
+cancelled) and runs the work in thread workers, which report by messages posted to the
+app (``ImportSession.Started``, ``Progress``, ``Imported``, ``Failed``, ``Finished``); the
+app routes them: the status line says how far the import is, the list and the counts take
+its papers in, the index follows (reader/ui/index_status.py).
+
+The list follows each batch an import commits through the live library (reader/ui/live.py),
+which sees the commits; no message is needed for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.app import App
+from textual.message import Message
+from textual.worker import Worker, get_current_worker
+
+from reader.errors import ReaderError
+from reader.library import Library
+from reader.models import ImportSummary
+from reader.ui.index_status import IndexStatus
+
+if TYPE_CHECKING:
+    from reader.library.import_process import ImportProcess
+
+#: Records an import started here writes per transaction.
+IMPORT_BATCH = 2_000
+
+
+class Source(Enum):
+    """Where an import's papers come from."""
+
+    #: Files, imported and indexed by a process of their own.
+    FILES = "files"
+    #: Ids fetched from the web, imported and indexed by this process.
+    IDS = "ids"
+
+
+class ImportSession:
+    """The imports of one window: the process ready for the next, the one under way."""
+
+    @dataclass
+    class Started(Message):
+        """An import of ``names`` (file names, or the ids fetched) began."""
+
+        source: Source
+        names: str
+
+    @dataclass
+    class Progress(Message):
+        """``done`` of the ``total`` records of ``names`` are read."""
+
+        names: str
+        done: int
+        total: int
+
+    @dataclass
+    class Imported(Message):
+        """Every record is written; ``summary`` says what came of them. ``source`` says
+        whether the papers are still to be indexed (a file's are, by its process)."""
+
+        source: Source
+        summary: ImportSummary
+
+    @dataclass
+    class Failed(Message):
+        """The import stopped: ``message`` says why, in one line (quoting the file or the
+        ids, which are text, not markup)."""
+
+        source: Source
+        message: str
+
+    @dataclass
+    class Finished(Message):
+        """The import is over (not posted for one cancelled: the window is quitting);
+        ``imported`` whether it wrote its papers."""
+
+        source: Source
+        imported: bool
+
+    def __init__(self, app: App[None], library: Library) -> None:
+        self._app = app
+        self._library = library
+        #: The import process started as the import prompt opened, until it is given a
+        #: file (or let go).
+        self._prepared: ImportProcess | None = None
+        #: The worker following an import that runs in a process of its own, while it runs.
+        self._worker: Worker[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether an import of files started in this window runs (in its own process)."""
+        return self._worker is not None
+
+    @property
+    def prepared(self) -> ImportProcess | None:
+        """The import process waiting for the file the prompt asks for, if any."""
+        return self._prepared
+
+    def prepare(self) -> None:
+        """Start an import process now, so that it is ready (its interpreter started, its
+        modules loaded, the library opened) by the time the file is named."""
+        from reader.library.import_process import ImportProcess
+
+        try:
+            self._prepared = ImportProcess(self._library.paths.root, IMPORT_BATCH)
+        except OSError:
+            self._prepared = None  # started again once the file is named, and reported then
+
+    def let_go(self) -> None:
+        """The prompt closed without a file: the process prepared for it ends."""
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None:
+            prepared.cancel()
+
+    def import_files(self, paths: list[Path]) -> None:
+        """Import files in a worker (in the process prepared for them, or a new one)."""
+        started, self._prepared = self._prepared, None
+        self._app.run_worker(
+            partial(self._import, paths, started), thread=True, exclusive=True,
+            group="import", exit_on_error=False,
+        )
+
+    def add(self, refs: list[str]) -> None:
+        """Fetch papers by their ids and import them, in a worker."""
+        self._app.run_worker(
+            partial(self._add, refs), thread=True, exclusive=True, group="import",
+            exit_on_error=False,
+        )
+
+    def cancel(self) -> Worker[None] | None:
+        """Stop following the import under way (the window quits; the import goes on in
+        its process and finishes there); the worker that followed it, if any."""
+        worker = self._worker
+        if worker is not None:
+            worker.cancel()
+        return worker
+
+    def _add(self, refs: list[str]) -> None:
+        post = self._app.post_message
+        post(self.Started(Source.IDS, " ".join(refs)))
+        imported = False
+        try:
+            summary = self._library.add(refs)
+        except ReaderError as exc:  # the network, an id not understood, the library
+            post(self.Failed(Source.IDS, str(exc)))
+        else:
+            imported = True
+            post(self.Imported(Source.IDS, summary))
+        post(self.Finished(Source.IDS, imported))
+
+    def _import(self, paths: list[Path], started: ImportProcess | None) -> None:
+        """Import files, reporting as the import process does.
+
+        The import and its indexing run in a process of their own (``started`` already,
+        waiting for its paths, or started now; this thread only reads its reports), so the
+        window answers keys at once however long the list is. It writes in batches: the
+        list shows each batch's papers as it commits (the live library notices the
+        commits), instead of nothing new until the whole file is in.
+        """
+        from reader.library.import_process import run_import
+
+        worker = get_current_worker()
+        self._worker = worker
+        post = self._app.post_message
+        names = ", ".join(p.name for p in paths)
+        imported = False
+        post(self.Started(Source.FILES, names))
+        try:
+            for event in run_import(
+                self._library.paths.root, [p.absolute() for p in paths], IMPORT_BATCH,
+                lambda: worker.is_cancelled, started,
+            ):
+                if worker.is_cancelled:
+                    break  # the window is quitting: its status line says so, and stays
+                if event.kind == "progress":
+                    post(self.Progress(names, event.done, event.total))
+                elif event.kind == "imported" and event.summary is not None:
+                    imported = True
+                    post(self.Imported(Source.FILES, event.summary))
+                elif event.kind == "indexing":
+                    post(IndexStatus.Progress(event.done, event.total))
+                elif event.kind == "failed":
+                    post(self.Failed(Source.FILES, event.message))
+        finally:
+            self._worker = None
+        if not worker.is_cancelled:
+            post(self.Finished(Source.FILES, imported))
