@@ -133,7 +133,8 @@ def is_damaged(database: Path) -> bool:
     try:
         conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
         try:
-            return conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+            verdict: object = conn.execute("PRAGMA quick_check").fetchone()[0]
+            return verdict != "ok"
         finally:
             conn.close()
     except sqlite3.OperationalError:

@@ -277,7 +277,7 @@ def read_papers(
         conn.close()
 
 
-def _paper(r: tuple) -> Paper:
+def _paper(r: tuple[Any, ...]) -> Paper:
     """Build a Paper from a row of ``_PAPER_COLUMNS``."""
     return Paper(
         id=r[0],
