@@ -40,6 +40,7 @@ __all__ = [
     "NOTES_MANIFEST",
     "SIGNAL_COLUMNS",
     "NotesExportResult",
+    "check_folder",
     "export",
     "export_notes",
     "format_for_path",
@@ -91,7 +92,9 @@ def export(
     ``markdown`` (a section per paper), ``csv`` (one row per paper, ``CSV_COLUMNS``) and
     ``json`` (every field of every paper). Raises :class:`CitationError` for another format.
     Given ``signals`` (by paper id), CSV and JSON carry them: the mean rating
-    (``rating``), the ratings and the decision, empty for a paper without.
+    (``rating``), the ratings and the decision, empty for a paper without. The folder of
+    ``path`` is made if missing; the commands a user types a path into ask
+    :func:`check_folder` first.
     """
     if fmt in ("bibtex", "biblatex", "csljson"):
         text = render(papers, fmt, compact=compact)
@@ -117,6 +120,15 @@ def export(
     if path is not None:
         write_atomic(Path(path), text)
     return text
+
+
+def check_folder(path: Path) -> None:
+    """Refuse a file whose folder does not exist: a mistyped path would otherwise make
+    folders nobody asked for, and the export would land where nobody looks for it."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise CitationError(f"the folder {folder} {what}; nothing exported")
 
 
 def write_atomic(path: Path, text: str) -> None:

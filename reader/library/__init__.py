@@ -54,7 +54,7 @@ from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
 if TYPE_CHECKING:
-    from reader.cite.export import export, export_notes, format_for_path
+    from reader.cite.export import check_folder, export, export_notes, format_for_path
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
     from reader.search.highlight import highlight_spans
@@ -75,6 +75,7 @@ _LAZY = {
     "export": ("reader.cite.export", "export"),
     "export_notes": ("reader.cite.export", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
+    "check_folder": ("reader.cite.export", "check_folder"),
     "FetchError": ("reader.sources.remote", "FetchError"),
     "classify": ("reader.sources.remote", "classify"),
     # `reader fetch openreview`: a venue or forums with their replies, into a file.
@@ -104,7 +105,8 @@ __all__ = [
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "TextRevision", "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text",
+    "TextRevision", "ViewSignals", "DatabaseLost", "check", "check_folder", "configured_routes",
+    "copy_text",
     "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
