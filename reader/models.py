@@ -54,6 +54,12 @@ class PaperRecord:
     replies: list[Reply] = field(default_factory=list)
     #: What the source says of its reviews and decision (see :mod:`reader.signals`).
     signals: Signals | None = None
+    #: The user's own marks in a reader library's export (CSV, JSON): a star, a read mark
+    #: and highlights (quote, note). As tags and the note, they go to a paper the import
+    #: adds and never over a paper already there.
+    starred: bool = False
+    read: bool = False
+    highlights: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True, frozen=True)
@@ -191,6 +197,9 @@ class ImportSummary:
     older_abstracts: int = 0
     older_titles: int = 0
     revisions_kept: int = 0
+    #: Papers already there whose record in the file carried the marks of a reader
+    #: library (a star, a read mark, tags, a note, highlights): their own were kept.
+    marks_kept: int = 0
 
     def __str__(self) -> str:
         return self.line()
@@ -270,6 +279,13 @@ class ImportSummary:
                 f"{self.revisions_kept:,} replaced, the old text kept as "
                 f"revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
             )
+        if self.marks_kept:
+            one = self.marks_kept == 1
+            parts.append(
+                f"{self.marks_kept:,} paper{'s' * (not one)} already in the library kept "
+                f"{'its' if one else 'their'} own stars, read marks, tags, notes and "
+                "highlights (the file's were not applied)"
+            )
         return "; ".join(parts)
 
     def key_changes(self) -> str:
@@ -294,7 +310,7 @@ class ImportSummary:
         for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
                      "withdrawn", "ratings_changed", "new_decisions", "replies_new",
                      "reply_versions", "replies_waiting", "ratings_unreadable",
-                     "older_abstracts", "older_titles", "revisions_kept"):
+                     "older_abstracts", "older_titles", "revisions_kept", "marks_kept"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
         self.warnings += other.warnings

@@ -63,6 +63,9 @@ CSV_COLUMNS = (
     "starred",
     "note",
     "abstract",
+    "tags",
+    "read",
+    "highlights",
 )
 #: What export_notes last wrote, per file, in the notes directory.
 NOTES_MANIFEST = ".reader-notes.json"
@@ -201,7 +204,8 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
     """One row per paper under a fixed header; the csv module quotes commas, quotes, newlines.
 
     Values are written as stored (the abstract with its LaTeX), so the file can be read back;
-    booleans are ``true``/``false``, lists are joined with ``"; "``.
+    booleans are ``true``/``false``, lists are joined with ``"; "``; the highlights are a
+    JSON array (a quote and its note each: both may hold any character).
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -224,6 +228,9 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 _bool(p.starred),
                 p.note or "",
                 p.abstract or "",
+                "; ".join(p.tags),
+                _bool(p.read),
+                json.dumps(_highlights(p), ensure_ascii=False) if p.highlights else "",
                 *cells,
             ]
         )
@@ -235,11 +242,20 @@ def _bool(value: bool) -> str:
 
 
 def _json_object(paper: Paper) -> dict[str, Any]:
-    """Every field of the paper, plus ``tags`` and ``highlights`` (empty until they exist)."""
+    """Every field of the paper: its tags, star, read mark and note among them, and its
+    highlights as quotes with their notes and places."""
     data = dataclasses.asdict(paper)
-    data["tags"] = []
-    data["highlights"] = []
+    data["highlights"] = _highlights(paper)
     return data
+
+
+def _highlights(paper: Paper) -> list[dict[str, Any]]:
+    """The paper's highlights as an export writes them (an import places each again by its
+    quote, as a revised abstract does)."""
+    return [
+        {"quote": h.quote, "note": h.note, "start": h.start, "end": h.end}
+        for h in paper.highlights
+    ]
 
 
 # --- notes -----------------------------------------------------------------------------------

@@ -217,6 +217,10 @@ class _Import:
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
         action = self._merge(paper_id, record, doi, arxiv_id, key)
+        if self.rows.marks_differ(paper_id, record):
+            # The user's marks on a paper already here are theirs: the file's do not
+            # replace them, and the summary says so.
+            self.summary.marks_kept += 1
         if action == "unchanged" and replied:
             # Its own fields are as they were, but a review of it is new or was edited.
             action = "merged"

@@ -113,7 +113,7 @@ def _written(value: dict[str, Any]) -> str:
 #: The fields of a record that say something about its paper (all but where it was read),
 #: by kind: a field getter in C for the plain ones, as every record of an import is
 #: digested.
-_LISTS = ("authors", "keywords", "aliases", "tags")
+_LISTS = ("authors", "keywords", "aliases", "tags", "highlights")
 _DICTS = ("csl", "extra")
 _scalars = attrgetter(*(
     name for name in PaperRecord.__slots__

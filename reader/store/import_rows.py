@@ -194,7 +194,47 @@ class ImportRows:
                 "INSERT OR IGNORE INTO tags (paper_id, tag) VALUES (?, ?)",
                 [(paper_id, tag) for tag in record.tags],
             )
+        self._add_marks(paper_id, record)
         return paper_id
+
+    def _add_marks(self, paper_id: int, record: PaperRecord) -> None:
+        """A new paper's star, read mark and highlights from a reader library's export;
+        each highlight is placed by its quote, as on a revised abstract."""
+        if record.starred or record.read:
+            read_at = self.stamp if record.read else None
+            self.conn.execute(
+                "UPDATE papers SET starred = ?, read_at = ?, seen_at = ? WHERE id = ?",
+                (int(record.starred), read_at, read_at, paper_id),
+            )
+        if record.highlights:
+            self.conn.executemany(
+                "INSERT INTO highlights (paper_id, start, end, quote, note, created_at) "
+                "VALUES (?, 0, 0, ?, ?, ?)",
+                [(paper_id, quote, note, self.stamp) for quote, note in record.highlights],
+            )
+            reanchor(self.conn, paper_id, record.abstract)
+
+    def marks_differ(self, paper_id: int, record: PaperRecord) -> bool:
+        """Whether the record carries marks of the user's (a reader library's export)
+        other than those the paper has: a star, a read mark, tags, a note, highlights."""
+        if not (record.starred or record.read or record.tags or record.note
+                or record.highlights):
+            return False
+        row = self.conn.execute(
+            "SELECT p.starred, p.read_at IS NOT NULL, coalesce(n.body, ''), "
+            "(SELECT json_group_array(tag) FROM tags WHERE paper_id = p.id), "
+            "(SELECT json_group_array(quote) FROM highlights WHERE paper_id = p.id) "
+            "FROM papers p LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id = ?",
+            (paper_id,),
+        ).fetchone()
+        if row is None:
+            return False
+        return (
+            bool(row[0]) != record.starred or bool(row[1]) != record.read
+            or row[2].strip() != (record.note or "").strip()
+            or set(json.loads(row[3])) != set(record.tags)
+            or sorted(json.loads(row[4])) != sorted(q for q, _ in record.highlights)
+        )
 
     def add_alias(self, alias: str, paper_id: int) -> None:
         """Let the paper answer to ``alias`` too."""
