@@ -40,6 +40,7 @@ from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
 from reader.store.highlights import display_text, placed, sentences, words
+from reader.store.import_rows import UndoResult
 from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
     CLI,
@@ -105,8 +106,8 @@ __all__ = [
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "TextRevision", "ViewSignals", "DatabaseLost", "check", "check_folder", "configured_routes",
-    "copy_text",
+    "TextRevision", "UndoResult", "ViewSignals", "DatabaseLost", "check", "check_folder",
+    "configured_routes", "copy_text",
     "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",

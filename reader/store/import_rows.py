@@ -37,13 +37,32 @@ MERGE_NAMES = [
 _MERGE_COLUMNS = ", ".join(MERGE_NAMES)
 
 
+#: The ``field`` of a paper_revisions row that holds what a merge changed in a paper's
+#: columns: ``{"before": {column: value}, "after": {…}, "aliases": […]}``, so that undoing
+#: the import can put the paper back as it was.
+MERGE_CHANGES = "merge"
+
+
 @dataclass(slots=True)
 class UndoResult:
-    """What undoing an import removed and what it kept."""
+    """What undoing an import removed and what it kept: papers it added (removed, or kept
+    for the user's work on them), papers it merged into (reverted; columns changed since,
+    left as they are; merges it has no record of), and papers whose replies it brought
+    (kept)."""
 
     path: str
     removed: int = 0
     kept: list[tuple[int, str]] = field(default_factory=list)
+    reverted: int = 0
+    #: Papers with a column the import changed and something changed again since: that
+    #: column is left as it is now. (id, key, columns)
+    changed_since: list[tuple[int, str, list[str]]] = field(default_factory=list)
+    #: Papers the import merged into with no record of what it changed (an import made
+    #: before such records were kept): left as they are.
+    unrecorded: int = 0
+    #: Papers already in the library the import brought replies to (reviews, decisions):
+    #: the replies are kept.
+    replies_kept: int = 0
 
 
 def dumps(value: dict[str, Any]) -> str:
@@ -88,6 +107,8 @@ class ImportRows:
         self.import_id = import_id
         #: Whether the library held no paper when the import started.
         self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
+        # Aliases added to each paper since its last update_paper (kept for undo).
+        self._aliases: dict[int, list[str]] = {}
 
     def next_batch(self) -> None:
         """A new transaction of a batched import: its own generation."""
@@ -241,6 +262,7 @@ class ImportRows:
         self.conn.execute(
             "INSERT INTO citekey_aliases (alias, paper_id) VALUES (?, ?)", (alias, paper_id)
         )
+        self._aliases.setdefault(paper_id, []).append(alias)
 
     def keep_revision(self, paper_id: int, field: str, text: str, modified: str | None) -> None:
         """Keep the title or abstract a merge is about to replace, as a revision the user
@@ -250,7 +272,21 @@ class ImportRows:
 
     def update_paper(self, paper_id: int, updates: dict[str, Any]) -> None:
         """Write the merged columns, stamped with the import's time and generation; a new
-        abstract moves the paper's highlights onto it."""
+        abstract moves the paper's highlights onto it. What the columns held before, and
+        the aliases added, are kept for undo (MERGE_CHANGES)."""
+        aliases = self._aliases.pop(paper_id, [])
+        if updates or aliases:
+            names = list(updates)
+            row = self.conn.execute(
+                f"SELECT {', '.join(names) or 'id'} FROM papers WHERE id = ?", (paper_id,)
+            ).fetchone()
+            before = dict(zip(names, row, strict=True)) if names and row else {}
+            keep_revision(
+                self.conn, paper_id, MERGE_CHANGES,
+                json.dumps({"before": before, "after": updates, "aliases": aliases},
+                           ensure_ascii=False),
+                None, stamp=self.stamp, import_id=self.import_id,
+            )
         updates = {**updates, "updated_at": self.stamp, "generation": self.generation}
         assignments = ", ".join(f"{column} = ?" for column in updates)
         self.conn.execute(

@@ -76,7 +76,8 @@ class Revisions(StoreBase):
         rows = self.conn.execute(
             "SELECT r.id, r.field, r.body, r.modified, r.replaced_at, r.kind, "
             "coalesce(i.path, '') FROM paper_revisions r "
-            "LEFT JOIN imports i ON i.id = r.import_id WHERE r.paper_id = ? ORDER BY r.id",
+            "LEFT JOIN imports i ON i.id = r.import_id "
+            f"WHERE r.paper_id = ? AND r.field IN {TEXT_FIELDS!r} ORDER BY r.id",
             (paper_id,),
         ).fetchall()
         return [TextRevision(r[0], n, r[1], r[2], r[3], r[4], r[5], r[6])
