@@ -3,7 +3,8 @@ papers, each paper's signals worked out again from everything the library holds 
 what changed counted for the summary ("300 papers with changed ratings, 41 new decisions").
 
 Runs inside the import's transaction (:mod:`reader.intake.merge` calls it for each record
-once its paper is known); the rows are written by :mod:`reader.store.signals`.
+once its paper is known); the rows are written by :mod:`reader.store.replies` and
+:mod:`reader.store.paper_signals`.
 
 What a paper's signals become: its replies stored (from this file and every earlier one)
 give the ratings and counts; the record's own word (a list's aggregates, its status, an
@@ -19,7 +20,8 @@ from collections.abc import Iterable
 
 from reader.models import ImportSummary, PaperRecord, Remark
 from reader.signals import Reply, merge_signals, signals_from_replies
-from reader.store import signals as stored
+from reader.store import paper_signals as stored_signals
+from reader.store import replies as stored_replies
 
 __all__ = ["SignalsIntake"]
 
@@ -51,14 +53,14 @@ class SignalsIntake:
         given a decision it had not, as newly decided."""
         adopted = 0
         if self._waiting and record.openreview_id:
-            adopted = stored.adopt_replies(self.conn, paper_id, record.openreview_id)
+            adopted = stored_replies.adopt_replies(self.conn, paper_id, record.openreview_id)
         if not (record.replies or adopted or record.signals):
             return False
         # A paper this import adds has no signals yet: no read for it.
-        before = None if new else stored.signals_of(self.conn, paper_id)
+        before = None if new else stored_signals.signals_of(self.conn, paper_id)
         moved = edited = False
         if record.replies:
-            written = stored.write_replies(
+            written = stored_replies.write_replies(
                 self.conn, paper_id, record.replies, seen_at=self.stamp,
                 import_id=self.import_id,
             )
@@ -71,11 +73,11 @@ class SignalsIntake:
         if record.replies or adopted:
             hint = record.signals.decision_raw if record.signals else None
             from_replies = signals_from_replies(
-                stored.replies_of(self.conn, paper_id), decision=hint,
+                stored_replies.replies_of(self.conn, paper_id), decision=hint,
                 venue=record.venue, year=record.year,
             )
             signals = merge_signals(signals, from_replies)
-        outcome = stored.write_signals(
+        outcome = stored_signals.write_signals(
             self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id,
             before=before,
         )
@@ -118,7 +120,7 @@ class SignalsIntake:
         replies = list(replies)
         if not replies:
             return
-        written = stored.write_replies(self.conn, None, replies, seen_at=self.stamp,
+        written = stored_replies.write_replies(self.conn, None, replies, seen_at=self.stamp,
                                        import_id=self.import_id)
         self._waiting = True
         self.summary.replies_new += written.new

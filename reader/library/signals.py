@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from reader.library.base import LibraryBase
 from reader.signals import DECISION_KINDS, META_REVIEW_KINDS, RatingScale, Reply, Signals
-from reader.store import signals as stored
+from reader.store import paper_signals as stored_signals
+from reader.store import replies as stored_replies
 
 __all__ = ["Discussion", "Posting", "SignalReads", "ViewSignals", "thread"]
 
@@ -140,19 +141,19 @@ class SignalReads(LibraryBase):
     def replies(self, paper_id: int) -> list[Reply]:
         """A paper's replies, each as its newest version, oldest first."""
         with self.session() as store:
-            return stored.replies_of(store.conn, paper_id)
+            return stored_replies.replies_of(store.conn, paper_id)
 
     def signals(self, ids: Iterable[int]) -> dict[int, Signals]:
         """The signals of the papers among ``ids`` that have some, by paper id."""
         with self.session() as store:
-            return stored.signals_rows(store.conn, list(ids))
+            return stored_signals.signals_rows(store.conn, list(ids))
 
     def rating_changes(self, paper_id: int) -> dict[str, tuple[float | None, ...]]:
         """The ratings of a paper's replies that changed between the versions the library
         saw, by note id: the ratings in the order they were given, a repeat kept once
         (``{"eIvfGTSO8v": (4.0, 6.0)}``)."""
         with self.session() as store:
-            history = stored.rating_history(store.conn, paper_id)
+            history = stored_replies.rating_history(store.conn, paper_id)
         changes: dict[str, tuple[float | None, ...]] = {}
         for note_id, versions in history.items():
             ratings: list[float | None] = []

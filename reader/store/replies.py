@@ -1,9 +1,10 @@
-"""Storage of conference signals: replies, their versions, and each paper's signals.
+"""Storage of the replies to papers (reviews, meta-reviews, decisions, comments) and of
+every version of each seen.
 
-Pure storage over the tables of ``db/migrations/0007_conference_signals.sql``: the write
-functions take the caller's connection inside the caller's transaction (an import writes
-its papers, their replies and their signals in one) and decide nothing beyond what the
-rows say; the read functions serve one paper or a list of them.
+Pure storage over the ``replies`` and ``reply_versions`` tables of
+``db/migrations/0007_conference_signals.sql``: the writes take the caller's connection
+inside the caller's transaction (an import writes its papers, their replies and their
+signals in one) and decide nothing beyond what the rows say.
 
 - :func:`write_replies` stores replies (any number of versions of each, in any order):
   one row per reply, holding its newest version; one version row per version seen, with
@@ -11,15 +12,14 @@ rows say; the read functions serve one paper or a list of them.
   version changed it, so review text is held once. What was new or changed is returned.
 - :func:`adopt_replies` gives a paper the replies that waited for it (stored before it
   was in the library, by its OpenReview id).
-- :func:`write_signals` stores a paper's signals, saying whether its ratings or its
-  decision changed.
-- :func:`replies_of`, :func:`waiting_replies`, :func:`signals_of`, :func:`signals_rows`,
-  :func:`rating_history`, :func:`version_text` and :func:`papers_with_changed_ratings`
-  read them back.
+- :func:`replies_of`, :func:`waiting_replies`, :func:`rating_history` and
+  :func:`version_text` read them back.
 
-Kept whole: the writes and the reads share one encoding of the rows (content compressed;
-a version's text is that of the next newer version holding a copy, else the reply's
-own), which a reader split from its writer could silently stop agreeing with.
+The writes and the reads are kept in one module because they share one encoding of the
+rows (content compressed; a version's text is that of the next newer version holding a
+copy, else the reply's own), which a reader split from its writer could silently stop
+agreeing with. A paper's signals, derived from its replies, are stored by
+:mod:`reader.store.paper_signals`.
 """
 
 from __future__ import annotations
@@ -29,29 +29,21 @@ import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from reader.signals import RatingScale, Reply, Score, Signals
+from reader.signals import Reply, Score
 
 __all__ = [
     "RatingChange",
     "ReplyVersion",
     "RepliesWritten",
-    "SignalsWritten",
     "adopt_replies",
-    "papers_with_changed_ratings",
     "rating_history",
     "replies_of",
-    "signals_of",
-    "signals_rows",
     "version_text",
     "waiting_replies",
     "write_replies",
-    "write_signals",
 ]
-
-# Ids per statement of an IN (…) list: under SQLite's oldest limit on variables.
-_CHUNK = 500
 
 
 def _compact(value: Any) -> str:
@@ -75,8 +67,6 @@ def _unpack(stored: bytes | str) -> dict[str, Any]:
     value: dict[str, Any] = json.loads(text)
     return value
 
-
-# --- replies ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,131 +355,3 @@ def _text_of(conn: sqlite3.Connection, reply_row: int, mdate: int) -> dict[str, 
     if kept is None:
         kept = conn.execute("SELECT content FROM replies WHERE id = ?", (reply_row,)).fetchone()
     return _unpack(kept[0])
-
-
-# --- paper signals ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SignalsWritten:
-    """What :func:`write_signals` changed: the paper's ratings (a rating it had moved,
-    or one was added or removed) and its decision (a new one, or another than before)."""
-
-    ratings_changed: bool = False
-    new_decision: bool = False
-
-
-_SIGNAL_COLUMNS = (
-    "decision, decision_raw, rating_mean, rating_std, rating_count, ratings, confidences, "
-    "confidence_mean, scale, reviews, comments"
-)
-
-
-def _signals(row: Sequence[Any]) -> Signals:
-    (decision, decision_raw, mean, std, count, ratings, confidences, confidence_mean, scale,
-     reviews, comments) = row
-    return Signals(
-        decision=decision,
-        decision_raw=decision_raw,
-        ratings=tuple(json.loads(ratings)),
-        confidences=tuple(json.loads(confidences)),
-        rating_mean=mean,
-        rating_std=std,
-        rating_count=count,
-        confidence_mean=confidence_mean,
-        scale=RatingScale.parse(scale),
-        reviews=reviews,
-        comments=comments,
-    )
-
-
-def write_signals(
-    conn: sqlite3.Connection,
-    paper_id: int,
-    signals: Signals | None,
-    *,
-    updated_at: str,
-    import_id: int | None = None,
-    before: Signals | None | Literal[False] = False,
-) -> SignalsWritten:
-    """Store a paper's signals as given (None: it has none; any stored are removed),
-    inside the caller's transaction; say whether its ratings or decision changed (a first
-    rating is no change; a first decision other than pending is new). ``before``: the
-    paper's signals as stored, when the caller has just read them (None: it has none)."""
-    if before is False:
-        before = signals_of(conn, paper_id)
-    if signals is None:
-        conn.execute("DELETE FROM paper_signals WHERE paper_id = ?", (paper_id,))
-        return SignalsWritten()
-    ratings_changed = before is not None and (
-        before.ratings != signals.ratings
-        if before.ratings and signals.ratings
-        else before.rating_mean is not None and before.rating_mean != signals.rating_mean
-    )
-    new_decision = signals.decision not in (None, "pending") and (
-        before is None or before.decision != signals.decision
-    )
-    conn.execute(
-        f"INSERT INTO paper_signals (paper_id, {_SIGNAL_COLUMNS}, ratings_changed_import, "
-        "decided_import, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (paper_id) DO UPDATE SET decision = excluded.decision, "
-        "decision_raw = excluded.decision_raw, rating_mean = excluded.rating_mean, "
-        "rating_std = excluded.rating_std, rating_count = excluded.rating_count, "
-        "ratings = excluded.ratings, confidences = excluded.confidences, "
-        "confidence_mean = excluded.confidence_mean, scale = excluded.scale, "
-        "reviews = excluded.reviews, comments = excluded.comments, "
-        "ratings_changed_import = coalesce(excluded.ratings_changed_import, "
-        "paper_signals.ratings_changed_import), "
-        "decided_import = coalesce(excluded.decided_import, paper_signals.decided_import), "
-        "updated_at = excluded.updated_at",
-        (
-            paper_id,
-            signals.decision,
-            signals.decision_raw,
-            signals.rating_mean,
-            signals.rating_std,
-            signals.rating_count,
-            _compact(list(signals.ratings)),
-            _compact(list(signals.confidences)),
-            signals.confidence_mean,
-            str(signals.scale) if signals.scale else None,
-            signals.reviews,
-            signals.comments,
-            import_id if ratings_changed else None,
-            import_id if new_decision else None,
-            updated_at,
-        ),
-    )
-    return SignalsWritten(ratings_changed=ratings_changed, new_decision=new_decision)
-
-
-def signals_of(conn: sqlite3.Connection, paper_id: int) -> Signals | None:
-    """A paper's stored signals, or None."""
-    row = conn.execute(
-        f"SELECT {_SIGNAL_COLUMNS} FROM paper_signals WHERE paper_id = ?", (paper_id,)
-    ).fetchone()
-    return _signals(row) if row else None
-
-
-def signals_rows(conn: sqlite3.Connection, paper_ids: Sequence[int]) -> dict[int, Signals]:
-    """The stored signals of the papers among ``paper_ids`` that have some, by paper id."""
-    found: dict[int, Signals] = {}
-    for start in range(0, len(paper_ids), _CHUNK):
-        chunk = list(paper_ids[start : start + _CHUNK])
-        marks = ",".join("?" * len(chunk))
-        rows = conn.execute(
-            f"SELECT paper_id, {_SIGNAL_COLUMNS} FROM paper_signals WHERE paper_id IN ({marks})",
-            chunk,
-        )
-        for row in rows:
-            found[row[0]] = _signals(row[1:])
-    return found
-
-
-def papers_with_changed_ratings(conn: sqlite3.Connection, import_id: int) -> list[int]:
-    """The papers whose ratings the import ``import_id`` changed (``is:rating-changed``)."""
-    rows = conn.execute(
-        "SELECT paper_id FROM paper_signals WHERE ratings_changed_import = ? ORDER BY paper_id",
-        (import_id,),
-    )
-    return [row[0] for row in rows]
