@@ -5,6 +5,11 @@ the keys of the orders by rating, by spread and by confidence-weighted rating.
 Each is one statement over ``paper_signals`` (its indexes on rating_mean, rating_std,
 decision and ratings_changed_import), so a filter or a sort over a whole conference costs
 milliseconds, whatever the size of the review text beside it.
+
+A filter compares the numbers as written (``rating:>=6`` is a mean of 6 or more on the
+paper's own scale); a sort compares like with like: venues rate on different scales (ICLR
+2017 and COLM 1–10, ICLR 2026 0–10 in steps of two, NeurIPS 2025 1–6), so papers are
+ordered by where their number stands on their own scale.
 """
 
 from __future__ import annotations
@@ -12,8 +17,13 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections.abc import Callable, Iterable
 
-__all__ = ["SIGNAL_ORDERS", "decision_ids", "flag_ids", "number_ids", "signal_sort_keys"]
+from reader.signals import RatingScale
+
+__all__ = [
+    "SIGNAL_ORDERS", "SortKey", "decision_ids", "flag_ids", "number_ids", "signal_sort_keys",
+]
 
 # The column each number filter compares.
 _NUMBER_COLUMNS = {
@@ -76,35 +86,77 @@ def flag_ids(conn: sqlite3.Connection, flag: str) -> set[int]:
     return {row[0] for row in conn.execute(_FLAGS[flag])}
 
 
-def signal_sort_keys(conn: sqlite3.Connection, order: str) -> dict[int, float]:
+#: A paper's place in a signal order, compared highest first: ``(1, position)`` for a
+#: paper rated on a known scale (the position from 0, the scale's bottom, to 1, its top),
+#: ``(0, number)`` for one whose scale is not known, which is compared with no other.
+SortKey = tuple[int, float]
+
+
+def signal_sort_keys(conn: sqlite3.Connection, order: str) -> dict[int, SortKey]:
     """Each paper's key for ``order`` (higher first), for the papers that have one:
 
-    - ``rating``: the mean rating (read in the order of its index);
+    - ``rating``: the mean rating;
     - ``spread``: the ratings' standard deviation, among papers with two ratings or more
       (controversial first);
     - ``weighted``: the mean of the ratings weighted by the reviewers' confidence, where
       every rating has its confidence; else the plain mean.
+
+    Each is read against the paper's rating scale (see :data:`SortKey`): a mean of 4 on
+    0–10 (40% of the way up) comes before a mean of 4.3 on 1–10 (37%), and a spread is
+    a share of its scale's range. On one scale the order is that of the numbers. Papers
+    whose scale is not known follow those whose scale is, by the numbers alone.
     """
     if order == "rating":
-        return dict(conn.execute(
-            "SELECT paper_id, rating_mean FROM paper_signals WHERE rating_mean IS NOT NULL "
-            "ORDER BY rating_mean DESC"
-        ))
-    if order == "spread":
-        return dict(conn.execute(
-            "SELECT paper_id, rating_std FROM paper_signals WHERE rating_std IS NOT NULL "
-            "AND rating_count >= 2 ORDER BY rating_std DESC"
-        ))
-    if order == "weighted":
-        keys: dict[int, float] = {}
         rows = conn.execute(
-            "SELECT paper_id, rating_mean, ratings, confidences FROM paper_signals "
+            "SELECT paper_id, rating_mean, scale FROM paper_signals "
             "WHERE rating_mean IS NOT NULL"
         )
-        for paper_id, mean, ratings, confidences in rows:
-            keys[paper_id] = _weighted(mean, ratings, confidences)
-        return keys
+        return _placed(rows, _position)
+    if order == "spread":
+        rows = conn.execute(
+            "SELECT paper_id, rating_std, scale FROM paper_signals WHERE rating_std IS NOT NULL "
+            "AND rating_count >= 2"
+        )
+        return _placed(rows, _share)
+    if order == "weighted":
+        rows = conn.execute(
+            "SELECT paper_id, rating_mean, ratings, confidences, scale FROM paper_signals "
+            "WHERE rating_mean IS NOT NULL"
+        )
+        weighted = (
+            (paper_id, _weighted(mean, ratings, confidences), scale)
+            for paper_id, mean, ratings, confidences, scale in rows
+        )
+        return _placed(weighted, _position)
     raise ValueError(f"not a signal order: {order}")
+
+
+def _position(value: float, scale: RatingScale) -> float:
+    return scale.fraction(value)
+
+
+def _share(value: float, scale: RatingScale) -> float:
+    span = scale.high - scale.low
+    return value / span if span > 0 else 0.0
+
+
+def _placed(
+    rows: Iterable[tuple[int, float, str | None]],
+    on_scale: Callable[[float, RatingScale], float],
+) -> dict[int, SortKey]:
+    """The sort keys of rows of (paper id, number, scale as stored): the number read on
+    the scale by ``on_scale`` where the scale is known."""
+    scales: dict[str | None, RatingScale | None] = {}
+    keys: dict[int, SortKey] = {}
+    for paper_id, value, stored in rows:
+        if stored not in scales:
+            scales[stored] = RatingScale.parse(stored)  # a conference holds a few
+        scale = scales[stored]
+        if scale is None:
+            keys[paper_id] = (0, float(value))
+        else:
+            keys[paper_id] = (1, on_scale(float(value), scale))
+    return keys
 
 
 def _weighted(mean: float, ratings_json: str, confidences_json: str) -> float:
