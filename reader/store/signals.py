@@ -54,8 +54,13 @@ __all__ = [
 _CHUNK = 500
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def _compact(value: list[Any]) -> str:
+    """A list as stored: compact JSON. Most papers of a list have no ratings yet: their empty lists
+    skip the encoder."""
+    return _encode_compact(value) if value else "[]"
+
+
+_encode_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 # Review text is stored compressed: as plain JSON, rows of one to a few pages each left
