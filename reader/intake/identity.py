@@ -15,8 +15,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
-
 from reader.text.render import title_words
 from reader.text.sanitize import normalize_for_identity
 
@@ -171,6 +169,9 @@ class Matcher:
             voters = buckets.get(h)
             if voters:
                 votes.update(voters)
+        # Imported when first needed, as numpy is in sketch(): not with the library.
+        from rapidfuzz import fuzz
+
         best_id, best_score = None, MERGE_THRESHOLD
         for paper_id, shared in votes.most_common(_MAX_CANDIDATES):
             if shared < MIN_SHARED:
