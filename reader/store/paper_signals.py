@@ -30,8 +30,12 @@ __all__ = [
 
 
 def _compact(values: Sequence[Any]) -> str:
-    """A list column as stored: JSON without spaces."""
-    return json.dumps(list(values), ensure_ascii=False, separators=(",", ":"))
+    """A list column as stored: compact JSON. Most papers of a list have no ratings yet:
+    their empty lists skip the encoder."""
+    return _encode_compact(list(values)) if values else "[]"
+
+
+_encode_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 @dataclass(frozen=True, slots=True)
