@@ -227,14 +227,10 @@ class Reading(StoreBase):
         if order not in SORT_KEYS or order == "relevance" or len(ids) < 2:
             return ids
         column = SORT_KEYS[order]
-        if order in SIGNAL_ORDERS:
-            placed = signal_sort_keys(self.conn, order)
-            # Highest first, papers without a key last; sorted() keeps ties as given.
-            return sorted(
-                ids, key=lambda i: (0, -placed[i][0], -placed[i][1]) if i in placed else (1,)
-            )
         keys: dict[int, Any]
-        if len(ids) > 5_000:
+        if order in SIGNAL_ORDERS:
+            keys = signal_sort_keys(self.conn, order)
+        elif len(ids) > 5_000:
             keys = dict(self.conn.execute(f"SELECT id, {column} FROM papers"))
         else:
             keys = {}

@@ -17,13 +17,10 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from collections.abc import Callable, Iterable
 
 from reader.signals import RatingScale
 
-__all__ = [
-    "SIGNAL_ORDERS", "SortKey", "decision_ids", "flag_ids", "number_ids", "signal_sort_keys",
-]
+__all__ = ["SIGNAL_ORDERS", "decision_ids", "flag_ids", "number_ids", "signal_sort_keys"]
 
 # The column each number filter compares.
 _NUMBER_COLUMNS = {
@@ -86,13 +83,12 @@ def flag_ids(conn: sqlite3.Connection, flag: str) -> set[int]:
     return {row[0] for row in conn.execute(_FLAGS[flag])}
 
 
-#: A paper's place in a signal order, compared highest first: ``(1, position)`` for a
-#: paper rated on a known scale (the position from 0, the scale's bottom, to 1, its top),
-#: ``(0, number)`` for one whose scale is not known, which is compared with no other.
-SortKey = tuple[int, float]
+# Where a paper whose rating scale is not known is placed: this far below every position
+# on a known scale (0 to 1), still in the order of its own number among such papers.
+_NO_SCALE = 1e6
 
 
-def signal_sort_keys(conn: sqlite3.Connection, order: str) -> dict[int, SortKey]:
+def signal_sort_keys(conn: sqlite3.Connection, order: str) -> dict[int, float]:
     """Each paper's key for ``order`` (higher first), for the papers that have one:
 
     - ``rating``: the mean rating;
@@ -101,61 +97,60 @@ def signal_sort_keys(conn: sqlite3.Connection, order: str) -> dict[int, SortKey]
     - ``weighted``: the mean of the ratings weighted by the reviewers' confidence, where
       every rating has its confidence; else the plain mean.
 
-    Each is read against the paper's rating scale (see :data:`SortKey`): a mean of 4 on
-    0–10 (40% of the way up) comes before a mean of 4.3 on 1–10 (37%), and a spread is
-    a share of its scale's range. On one scale the order is that of the numbers. Papers
-    whose scale is not known follow those whose scale is, by the numbers alone.
+    Each is read against the paper's rating scale: the key is where the number stands on
+    it, from 0 at its bottom to 1 at its top (a spread, as a share of its range). A mean of
+    4 on 0–10 (0.4) comes before a mean of 4.3 on 1–10 (0.37); on one scale the order is
+    that of the numbers. Papers whose scale is not known follow all others, by their
+    numbers alone.
     """
     if order == "rating":
-        rows = conn.execute(
-            "SELECT paper_id, rating_mean, scale FROM paper_signals "
-            "WHERE rating_mean IS NOT NULL"
-        )
-        return _placed(rows, _position)
+        return _placed(conn, "rating_mean", "rating_mean IS NOT NULL", spread=False)
     if order == "spread":
-        rows = conn.execute(
-            "SELECT paper_id, rating_std, scale FROM paper_signals WHERE rating_std IS NOT NULL "
-            "AND rating_count >= 2"
-        )
-        return _placed(rows, _share)
+        return _placed(conn, "rating_std", "rating_std IS NOT NULL AND rating_count >= 2",
+                       spread=True)
     if order == "weighted":
+        scales: dict[str | None, RatingScale | None] = {}
+        keys: dict[int, float] = {}
         rows = conn.execute(
             "SELECT paper_id, rating_mean, ratings, confidences, scale FROM paper_signals "
             "WHERE rating_mean IS NOT NULL"
         )
-        weighted = (
-            (paper_id, _weighted(mean, ratings, confidences), scale)
-            for paper_id, mean, ratings, confidences, scale in rows
-        )
-        return _placed(weighted, _position)
+        for paper_id, mean, ratings, confidences, stored in rows:
+            if stored not in scales:
+                scales[stored] = RatingScale.parse(stored)  # a conference holds a few
+            scale = scales[stored]
+            weighted = _weighted(mean, ratings, confidences)
+            keys[paper_id] = scale.fraction(weighted) if scale else weighted - _NO_SCALE
+        return keys
     raise ValueError(f"not a signal order: {order}")
 
 
-def _position(value: float, scale: RatingScale) -> float:
-    return scale.fraction(value)
-
-
-def _share(value: float, scale: RatingScale) -> float:
-    span = scale.high - scale.low
-    return value / span if span > 0 else 0.0
-
-
-def _placed(
-    rows: Iterable[tuple[int, float, str | None]],
-    on_scale: Callable[[float, RatingScale], float],
-) -> dict[int, SortKey]:
-    """The sort keys of rows of (paper id, number, scale as stored): the number read on
-    the scale by ``on_scale`` where the scale is known."""
-    scales: dict[str | None, RatingScale | None] = {}
-    keys: dict[int, SortKey] = {}
-    for paper_id, value, stored in rows:
-        if stored not in scales:
-            scales[stored] = RatingScale.parse(stored)  # a conference holds a few
-        scale = scales[stored]
+def _placed(conn: sqlite3.Connection, column: str, where: str, *, spread: bool
+            ) -> dict[int, float]:
+    """The keys of ``column`` over the papers matching ``where``: one statement per rating
+    scale the table holds (a handful), each placing its papers' numbers on that scale."""
+    keys: dict[int, float] = {}
+    stored_scales = [row[0] for row in conn.execute(
+        f"SELECT DISTINCT scale FROM paper_signals WHERE {where}"
+    )]
+    for stored in stored_scales:
+        scale = RatingScale.parse(stored)
+        rows = f"FROM paper_signals WHERE {where} AND scale IS ?"
         if scale is None:
-            keys[paper_id] = (0, float(value))
+            keys.update(conn.execute(f"SELECT paper_id, {column} - ? {rows}",
+                                     (_NO_SCALE, stored)))
+            continue
+        span = scale.high - scale.low
+        if span <= 0:
+            keys.update(conn.execute(f"SELECT paper_id, 0.0 {rows}", (stored,)))
+        elif spread:
+            keys.update(conn.execute(f"SELECT paper_id, {column} / ? {rows}", (span, stored)))
         else:
-            keys[paper_id] = (1, on_scale(float(value), scale))
+            # As RatingScale.fraction: a number outside the scale stands at its end.
+            keys.update(conn.execute(
+                f"SELECT paper_id, min(1.0, max(0.0, ({column} - ?) / ?)) {rows}",
+                (scale.low, span, stored),
+            ))
     return keys
 
 
