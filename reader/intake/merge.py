@@ -204,9 +204,9 @@ class _Import:
         if paper_id is None:
             paper_id = self._insert(prepared)
             self.met.setdefault(paper_id, prepared.fingerprint)
-            self.signals.paper(paper_id, record, new=True)
+            self.signals.paper(paper_id, record, new=True, forms=prepared.reply_forms)
             return
-        replied = self.signals.paper(paper_id, record)
+        replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key)

@@ -16,7 +16,7 @@ decision outranks ``pending``).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from reader.models import ImportSummary, PaperRecord, Remark
 from reader.signals import Reply, latest_replies, merge_signals, signals_from_replies
@@ -58,7 +58,10 @@ class SignalsIntake:
         #: written), in the order met.
         self.remarks: list[str] = []
 
-    def paper(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> bool:
+    def paper(
+        self, paper_id: int, record: PaperRecord, *, new: bool = False,
+        forms: Sequence[stored.ReplyForm] | None = None,
+    ) -> bool:
         """Write the record's replies under its paper (``new``: added by this import), and
         the paper's signals; whether a reply of it was new or edited. A paper one of whose
         reviews' ratings moved (between versions stored before or read now), or whose known
@@ -76,7 +79,7 @@ class SignalsIntake:
         if record.replies:
             written = stored_replies.write_replies(
                 self.conn, paper_id, record.replies, seen_at=self.stamp,
-                import_id=self.import_id,
+                import_id=self.import_id, forms=forms or None,
             )
             self.summary.replies_new += written.new
             self.summary.reply_versions += written.versions - written.new

@@ -35,6 +35,7 @@ from reader.signals import Reply, Score
 
 __all__ = [
     "RatingChange",
+    "ReplyForm",
     "ReplyVersion",
     "RepliesWritten",
     "adopt_replies",
@@ -72,6 +73,60 @@ def _unpack(stored: bytes | str) -> dict[str, Any]:
     value: dict[str, Any] = json.loads(text)
     return value
 
+
+
+class ReplyForm:
+    """A reply's columns as stored that depend on the reply alone: the digest of its text,
+    its scores, invitations and signatures as JSON, and its content packed.
+
+    Made where a record is prepared (:mod:`reader.intake.prepare`), so that a process
+    reading a file ahead of the one writing it does this work, the larger part of storing
+    a review. The content is packed when first asked for (:meth:`packed`): a reply stored
+    already, read again, is never packed; the reading process packs every one ahead, and a
+    form crosses to the writer packed."""
+
+    __slots__ = ("text_hash", "scores", "invitations", "signatures", "_content", "_packed")
+
+    def __init__(self, reply: Reply) -> None:
+        self.text_hash = reply.text_hash()
+        self.scores = reply.scores_json()
+        self.invitations = _compact(list(reply.invitations))
+        self.signatures = _compact(list(reply.signatures))
+        self._content: dict[str, Any] | None = reply.content
+        self._packed: bytes | None = None
+
+    def packed(self) -> bytes:
+        """The content as stored: compact JSON, compressed."""
+        if self._packed is None:
+            assert self._content is not None
+            self._packed = _pack(_encode_compact(self._content))
+        return self._packed
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReplyForm):
+            return NotImplemented
+        return (self.text_hash, self.scores, self.invitations, self.signatures,
+                self.packed()) == (other.text_hash, other.scores, other.invitations,
+                                   other.signatures, other.packed())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Packed, the content need not cross again (the reply carries it too).
+        content = None if self._packed is not None else self._content
+        return (_form, (self.text_hash, self.scores, self.invitations, self.signatures,
+                        content, self._packed))
+
+
+def _form(
+    text_hash: str, scores: str, invitations: str, signatures: str,
+    content: dict[str, Any] | None, packed: bytes | None,
+) -> ReplyForm:
+    form = ReplyForm.__new__(ReplyForm)
+    form.text_hash, form.scores = text_hash, scores
+    form.invitations, form.signatures = invitations, signatures
+    form._content, form._packed = content, packed
+    return form
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +174,11 @@ def write_replies(
     *,
     seen_at: str,
     import_id: int | None = None,
+    forms: Sequence[ReplyForm] | None = None,
 ) -> RepliesWritten:
     """Store replies of the paper ``paper_id`` (None: a paper not in the library yet;
-    they wait for it by their forum), inside the caller's transaction.
+    they wait for it by their forum), inside the caller's transaction; ``forms``, one per
+    reply, when the caller has them made already.
 
     Each version (a reply id and its mdate) is stored once however often it is read. A
     version newer than the one stored replaces it, keeping the older text in the older
@@ -129,9 +186,11 @@ def write_replies(
     without replacing anything. A reply already stored under another paper stays there.
     """
     done = RepliesWritten()
+    replies = list(replies)
+    paired = zip(replies, forms if forms is not None else map(ReplyForm, replies), strict=True)
     # Oldest first, so a file holding a review before and after an edit ends at the edit.
-    for reply in sorted(replies, key=lambda r: (r.modified or 0)):
-        _write_one(conn, paper_id, reply, seen_at, import_id, done)
+    for reply, form in sorted(paired, key=lambda pair: (pair[0].modified or 0)):
+        _write_one(conn, paper_id, reply, form, seen_at, import_id, done)
     return done
 
 
@@ -139,12 +198,13 @@ def _write_one(
     conn: sqlite3.Connection,
     paper_id: int | None,
     reply: Reply,
+    form: ReplyForm,
     seen_at: str,
     import_id: int | None,
     done: RepliesWritten,
 ) -> None:
     mdate = reply.modified or 0
-    text_hash = reply.text_hash()
+    text_hash = form.text_hash
     rating = _number(reply.rating)
     row = conn.execute(
         "SELECT id, paper_id, mdate, rating, text_hash, content FROM replies WHERE note_id = ?",
@@ -155,9 +215,9 @@ def _write_one(
             "INSERT INTO replies (note_id, paper_id, forum, replyto, kind, signer, number, "
             "cdate, mdate, rating, confidence, invitations, signatures, content, text_hash) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*_columns(reply, paper_id, rating), text_hash),
+            (*_columns(reply, form, paper_id, rating), text_hash),
         )
-        _add_version(conn, int(cursor.lastrowid or 0), mdate, rating, reply, text_hash, None,
+        _add_version(conn, int(cursor.lastrowid or 0), mdate, rating, form, None,
                      import_id, seen_at)
         done.new += 1
         done.versions += 1
@@ -175,9 +235,7 @@ def _write_one(
             "ORDER BY mdate DESC LIMIT 1",
             (reply_row,),
         ).fetchone()
-        if mdate != stored_mdate or tuple(latest[1:]) == (
-            text_hash, rating, reply.scores_json()
-        ):
+        if mdate != stored_mdate or tuple(latest[1:]) == (text_hash, rating, form.scores):
             done.known += 1
             return
         # The newest version again, with other words or scores under the same date (a file
@@ -196,9 +254,9 @@ def _write_one(
             "UPDATE replies SET paper_id = ?, forum = ?, replyto = ?, kind = ?, signer = ?, "
             "number = ?, cdate = ?, mdate = ?, rating = ?, confidence = ?, invitations = ?, "
             "signatures = ?, content = ?, text_hash = ? WHERE id = ?",
-            (*_columns(reply, stored_paper, rating)[1:], text_hash, reply_row),
+            (*_columns(reply, form, stored_paper, rating)[1:], text_hash, reply_row),
         )
-        _add_version(conn, reply_row, mdate, rating, reply, text_hash, None, import_id, seen_at)
+        _add_version(conn, reply_row, mdate, rating, form, None, import_id, seen_at)
         if rating != stored_rating:
             done.rating_changes.append(RatingChange(reply.id, stored_paper, stored_rating, rating))
     else:
@@ -210,12 +268,14 @@ def _write_one(
             (reply_row, mdate),
         ).fetchone()
         same = newer is not None and newer[0] == text_hash
-        _add_version(conn, reply_row, mdate, rating, reply, text_hash,
-                     None if same else _pack(reply.content_json()), import_id, seen_at)
+        _add_version(conn, reply_row, mdate, rating, form,
+                     None if same else form.packed(), import_id, seen_at)
     done.versions += 1
 
 
-def _columns(reply: Reply, paper_id: int | None, rating: float | None) -> tuple[Any, ...]:
+def _columns(
+    reply: Reply, form: ReplyForm, paper_id: int | None, rating: float | None
+) -> tuple[Any, ...]:
     """A reply's columns, from note_id to content, as INSERT lists them."""
     return (
         reply.id,
@@ -229,9 +289,9 @@ def _columns(reply: Reply, paper_id: int | None, rating: float | None) -> tuple[
         reply.mdate,
         rating,
         _number(reply.confidence),
-        _compact(list(reply.invitations)),
-        _compact(list(reply.signatures)),
-        _pack(reply.content_json()),
+        form.invitations,
+        form.signatures,
+        form.packed(),
     )
 
 
@@ -240,8 +300,7 @@ def _add_version(
     reply_row: int,
     mdate: int,
     rating: float | None,
-    reply: Reply,
-    text_hash: str,
+    form: ReplyForm,
     content: bytes | None,
     import_id: int | None,
     seen_at: str,
@@ -249,7 +308,7 @@ def _add_version(
     conn.execute(
         "INSERT INTO reply_versions (reply_id, mdate, rating, scores, text_hash, content, "
         "import_id, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (reply_row, mdate, rating, reply.scores_json(), text_hash, content, import_id, seen_at),
+        (reply_row, mdate, rating, form.scores, form.text_hash, content, import_id, seen_at),
     )
 
 
