@@ -18,7 +18,7 @@ from reader.cite.keys import citekey_base, key_names, usable_key
 from reader.intake.identity import abstract_key, sketch, title_key
 from reader.models import PaperRecord
 from reader.record import NAME_VARIABLES, is_anonymous, keep_written_doi
-from reader.store.signals import ReplyForm
+from reader.store.reply_forms import ReplyForm
 from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.text.sanitize import normalize_for_identity
 

@@ -22,6 +22,7 @@ from reader.models import ImportSummary, PaperRecord, Remark
 from reader.signals import Reply, latest_replies, merge_signals, signals_from_replies
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
+from reader.store.reply_forms import ReplyForm
 
 __all__ = ["SignalsIntake"]
 
@@ -60,7 +61,7 @@ class SignalsIntake:
 
     def paper(
         self, paper_id: int, record: PaperRecord, *, new: bool = False,
-        forms: Sequence[stored.ReplyForm] | None = None,
+        forms: Sequence[ReplyForm] | None = None,
     ) -> bool:
         """Write the record's replies under its paper (``new``: added by this import), and
         the paper's signals; whether a reply of it was new or edited. A paper one of whose
