@@ -10,8 +10,9 @@ from reader.cite.tex_escape import TEX_KEPT, TEX_MATH, escape_tex, escape_title,
 from reader.models import Paper
 
 _TEX_MARKUP = re.compile(r"[{}\\$]")
-# A TeX command or control symbol (`\textbf`, `\aa`, `\%`): text written as TeX.
-_TEX_COMMAND = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z\s])")
+# A TeX command or control symbol (`\textbf`, `\aa`, `\%`): text written as TeX. A
+# backslash after a drive letter starts no command: `C:\temp` is a Windows path.
+_TEX_COMMAND = re.compile(r"(?<![A-Za-z]:)\\(?:[A-Za-z]+|[^A-Za-z\s])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.keys import entry_key
@@ -123,15 +124,6 @@ def export(
     if path is not None:
         write_atomic(Path(path), text)
     return text
-
-
-def check_folder(path: Path) -> None:
-    """Refuse a file whose folder does not exist: a mistyped path would otherwise make
-    folders nobody asked for, and the export would land where nobody looks for it."""
-    folder = Path(path).parent
-    if not folder.is_dir():
-        what = "is not a folder" if folder.exists() else "does not exist"
-        raise CitationError(f"the folder {folder} {what}; nothing exported")
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -387,25 +379,3 @@ def _read_manifest(path: Path) -> dict[str, str]:
     if not isinstance(files, dict):
         return {}
     return {str(k): v for k, v in files.items() if isinstance(v, str)}
-
-
-_SUFFIX_FORMATS = {
-    ".bib": "bibtex",
-    ".bibtex": "bibtex",
-    ".csl.json": "csljson",
-    ".json": "json",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".csv": "csv",
-    ".ris": "ris",
-}
-
-
-def format_for_path(path: Path) -> str:
-    """The export format a file name asks for (``.bib`` → bibtex, ``.csl.json`` → csljson …)."""
-    name = path.name.lower()
-    for suffix, fmt in _SUFFIX_FORMATS.items():
-        if name.endswith(suffix):
-            return fmt
-    known = ", ".join(_SUFFIX_FORMATS)
-    raise CitationError(f"{path.name}: no export format for this file name (known: {known})")

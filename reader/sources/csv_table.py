@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
+from reader.sources.own_export import give_marks, own_marks, tags_apart
 from reader.sources.ris_fields import display_name as comma_name
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.text.identifiers import (
@@ -33,14 +33,12 @@ from reader.text.identifiers import (
 )
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
-from reader.text.tags import normalize_tag
 from reader.text.titles import derive_title
 
 __all__ = [
     "DELIMITERS",
     "SYNONYMS",
     "column_field",
-    "is_own_export",
     "looks_like_header",
     "parse",
     "record_from_values",
@@ -176,13 +174,8 @@ def _parse(text: str, source: str) -> ParseResult:
     if csv.field_size_limit() < _FIELD_LIMIT:
         csv.field_size_limit(_FIELD_LIMIT)
 
-    own = is_own_export(_header_key(cell) for cell in header)
-    columns = [
-        # A reader library's own export has keywords and tags apart.
-        _OTHER + cell.strip() if own and _header_key(cell) == "tags"
-        else column_field(cell) or _OTHER + cell.strip()
-        for cell in header
-    ]
+    apart = tags_apart(header)  # a reader export's tags: not its keywords
+    columns = [(None if c in apart else column_field(c)) or _OTHER + c.strip() for c in header]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     result = ParseResult()
     header_read = False
@@ -279,57 +272,13 @@ def _record(row: list[str], columns: list[str], where: str) -> PaperRecord | Non
     return record_from_values(values, where, other)
 
 
-#: Columns (keys) only a reader library's own CSV or JSON export has together.
-_OWN_EXPORT = frozenset({"citekey", "title derived"})
-
-
-def is_own_export(names: Any) -> bool:
-    """Whether the header names (as :func:`_header_key` gives them) or JSON keys are those
-    of a reader library's own export, whose user's marks come back with it."""
-    return _OWN_EXPORT <= {_header_key(str(name)) for name in names}
-
-
-def _own_marks(other: dict[str, Any]) -> dict[str, Any]:
-    """What a reader library's export says of a paper beyond its bibliographic fields, as
-    the record's attributes: its key, whether its title was derived, and the user's marks
-    (star, read mark, tags, note, highlights); they leave ``other`` (a note's links
-    identify no paper)."""
-    def flag(name: str) -> bool:
-        value = other.pop(name, False)
-        return value is True or str(value).strip().lower() == "true"
-
-    key = str(other.pop("citekey", "") or "").strip()
-    marks: dict[str, Any] = {
-        "citekey": key or None, "title_derived": flag("title_derived"),
-        "starred": flag("starred"), "read": flag("read"),
-    }
-    note = other.pop("note", "")
-    marks["note"] = note if isinstance(note, str) and note.strip() else None
-    tags = other.pop("tags", [])
-    words = tags if isinstance(tags, list) else str(tags).split(";")
-    marks["tags"] = [t for t in (normalize_tag(str(w)) for w in words) if t]
-    highlights = other.pop("highlights", [])
-    if isinstance(highlights, str):
-        try:
-            highlights = json.loads(highlights) if highlights.strip() else []
-        except ValueError:
-            highlights = []
-    marks["highlights"] = [
-        (str(h["quote"]), str(h.get("note") or ""))
-        for h in highlights if isinstance(h, dict) and str(h.get("quote") or "").strip()
-    ] if isinstance(highlights, list) else []
-    return marks
-
-
 def record_from_values(
     values: dict[str, str], where: str, other: dict[str, Any] | None = None
 ) -> PaperRecord | None:
     """The record of one row or object, given as record field → text (the fields of
     :data:`SYNONYMS`) and the values of no known field by their own names; None when it
-    has neither title nor abstract. A reader library's own export gives the user's
-    marks too (:func:`_own_marks`)."""
-    other = dict(other or {})
-    marks = _own_marks(other) if is_own_export(other) else {}
+    has neither title nor abstract. A reader library's own export gives its marks too."""
+    marks, other = own_marks(other or {})
     title = _fold(values.get("title", ""))
     abstract = _abstract(values.get("abstract", ""))
     if not title and not abstract:
@@ -369,15 +318,9 @@ def record_from_values(
         openreview_id=forum,
         date=date,
         kind=_fold(values.get("kind", "")).lower() or None,
+        extra={"table": other} if other else {},
     )
-    for name, value in marks.items():
-        if name == "title_derived":
-            # Derived by the library it came from: the same title, still derived.
-            record.title_derived = record.title_derived or bool(value and title)
-        else:
-            setattr(record, name, value)
-    if other:
-        record.extra = {"table": other}
+    give_marks(record, marks)
     for field, text in unread_numbers(values).items():
         # "N/A", "-": not a number, but what the source said; kept as written.
         record.extra.setdefault("table", {})[field] = text

@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from reader.sources import ParseResult
-from reader.sources.csv_table import column_field, is_own_export, record_from_values
+from reader.sources.csv_table import column_field, record_from_values
 from reader.sources.jsonfields import text_value
 from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
 from reader.sources.jsonsniff import Outcome, build_result, record_label
+from reader.sources.own_export import is_own_export
 from reader.text.sanitize import clean_imported
 
 __all__ = ["looks_like_table", "parse"]
