@@ -20,6 +20,7 @@ from whoosh.index import TOC
 from whoosh.writing import SegmentWriter
 
 from reader.errors import IndexStopped
+from reader.processes import end_with_parent
 from reader.search.build import PROGRESS_EVERY, FastSegmentWriter
 from reader.search.renderings import Renderings
 
@@ -45,12 +46,15 @@ def _build_part(
     known: dict[int, str],
     most: int,
     to_document: Any = None,
+    parent: int | None = None,
 ) -> None:
     """Index one share of the papers (in a worker process) into segments of growing size,
     reporting each segment as it is written; progress and errors travel on the same queue.
     A paper whose document is what the index holds (``known``: id → digest) is kept as it
     is, and reported so when the part is done. A segment ends at ``most`` postings, whatever
-    its size."""
+    its size. The worker ends with its parent (``parent``: its pid, when it is the process
+    that asked for the worker), however that ends."""
+    end_with_parent(parent)
     from reader.search.schema import document  # the worker imports what the parent has
 
     renderings = Renderings.in_index(Path(path))
@@ -197,12 +201,15 @@ def build_in_processes(
     # locks held by other threads (a warmed-up fork server is a process of its own).
     context = _warm or multiprocessing.get_context("spawn")
     report = context.Queue()
+    # A warmed-up worker's parent is the fork server (which ends with this process), not
+    # this process.
+    parent = None if context is _warm else os.getpid()
     # Daemons: quitting the app mid-build ends the workers instead of waiting for them.
     workers = [
         context.Process(
             target=_build_part,
             args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {},
-                  SEGMENT_POSTINGS, to_document),
+                  SEGMENT_POSTINGS, to_document, parent),
             daemon=True,
         )
         for n, source in enumerate(parts)
