@@ -23,8 +23,10 @@ from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_s
 from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.errors import IndexStopped
 from reader.library.core import (
+    RECOVERABLE_KINDS,
     DoctorReport,
     Library,
+    Recoverable,
     Resolution,
     SearchOutcome,
     damaged_advice,
@@ -103,7 +105,8 @@ __all__ = [
     "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
-    "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
+    "NoteVersion", "Posting", "RECOVERABLE_KINDS", "Recoverable", "Resolution",
+    "SearchCancelled", "SearchOutcome", "StoreError",
     "TextRevision", "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text",
     "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
