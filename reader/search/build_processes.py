@@ -28,8 +28,13 @@ from reader.search.renderings import Renderings
 # twice as large, so a large build ends with few segments (searches cost per segment).
 FIRST_SEGMENT = 200
 # A segment also ends at this many postings (about 150 an abstract), which bounds a worker's
-# memory: gathered by term, a posting takes about 20 bytes.
+# memory: gathered by term, a posting takes about 35 bytes.
 SEGMENT_POSTINGS = 3_000_000
+#: The postings all workers of a build hold at once, shared among them: each worker's
+#: segments end at its share (at most SEGMENT_POSTINGS), so that a build's memory stays
+#: within what an import may take whatever the number of workers (two workers of review
+#: text at 3 million postings each took 160 MB apiece).
+POSTINGS_AT_ONCE = 3_000_000
 #: Seconds between two looks at whether the build was asked to stop, while no worker reports.
 STOP_LOOK = 0.1
 #: The workers' niceness: below the window that may have started them.
@@ -204,12 +209,13 @@ def build_in_processes(
     # A warmed-up worker's parent is the fork server (which ends with this process), not
     # this process.
     parent = None if context is _warm else os.getpid()
+    most = min(SEGMENT_POSTINGS, POSTINGS_AT_ONCE // max(1, len(parts)))
     # Daemons: quitting the app mid-build ends the workers instead of waiting for them.
     workers = [
         context.Process(
             target=_build_part,
             args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {},
-                  SEGMENT_POSTINGS, to_document, parent),
+                  most, to_document, parent),
             daemon=True,
         )
         for n, source in enumerate(parts)

@@ -328,10 +328,10 @@ class StreamedFile:
 
 def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
     """Open one file as parse_file reads it, its records converted one at a time as they
-    are asked for where the format allows, so that a long list is never held whole: RIS
-    and JSON arrays (CSL-JSON) are read from the file a record at a time, JSON lines and
-    BibTeX decoded a record or a stretch at a time from the text read whole; other formats
-    are parsed here, whole. A file that is not of a known format raises here, before any
+    are asked for where the format allows, so that a long list is never held whole: RIS,
+    abstract lists, OpenReview JSON lines and JSON arrays (CSL-JSON) are read from the file
+    a record at a time, other JSON lines and BibTeX decoded a record or a stretch at a time
+    from the text read whole; other formats are parsed here, whole. A file that is not of a known format raises here, before any
     record is asked for."""
     path = Path(path)
     streamed = _stream_from_file(path, fmt)
@@ -388,11 +388,17 @@ def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
 
     text = open_text(path)
     problems: list[str] = []
-    streamed: Streamed | None = module.stream_file(text, path.name, problems)
+    orphans: list[Reply] = []
+    streamed: Streamed | None
+    if fmt in _KEEPS_ORPHANS:
+        streamed = module.stream_file(text, path.name, problems, orphans)
+    else:
+        streamed = module.stream_file(text, path.name, problems)
     if streamed is None:
         return None
     records, count = streamed
     records = _within_field_limit(records, problems)
     return StreamedFile(
-        path, fmt, _marks_dropped(records), count, problems, text.warnings, text.sha256
+        path, fmt, _marks_dropped(records), count, problems, text.warnings, text.sha256,
+        orphans,
     )
