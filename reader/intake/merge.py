@@ -170,8 +170,13 @@ class _Import:
         self._count_problems()
         # Only what this batch added or upgraded (rewriting every earlier batch's rows each
         # time made a batched import's history quadratic in its length).
+        # A paper the import left as it was gets no row: nothing reads one (is:new and
+        # is:changed, and undo, ask for what an import did), and an unchanged re-import
+        # of a conference list wrote a megabyte of them each time.
         self.rows.write_history(
-            [(pid, self.actions[pid]) for pid in self.unwritten], summary
+            [(pid, action) for pid in self.unwritten
+             if (action := self.actions[pid]) != "unchanged"],
+            summary,
         )
         self.unwritten.clear()
 

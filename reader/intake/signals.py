@@ -18,10 +18,23 @@ import sqlite3
 from collections.abc import Iterable
 
 from reader.models import ImportSummary, PaperRecord, Remark
-from reader.signals import Reply, merge_signals, signals_from_replies
+from reader.signals import Reply, latest_replies, merge_signals, signals_from_replies
 from reader.store import signals as stored
 
 __all__ = ["SignalsIntake"]
+
+
+def as_stored(replies: list[Reply]) -> list[Reply]:
+    """Replies as :func:`reader.store.signals.replies_of` reads them back once written
+    together for a new paper: each as its latest version, by creation date (none first),
+    then in the order they were first written (oldest version first)."""
+    order: dict[str, int] = {}
+    for reply in sorted(replies, key=lambda r: (r.modified or 0)):
+        order.setdefault(reply.id, len(order))
+    return sorted(
+        latest_replies(replies),
+        key=lambda r: (r.cdate is not None, r.cdate or 0, order[r.id]),
+    )
 
 
 class SignalsIntake:
@@ -50,6 +63,7 @@ class SignalsIntake:
         ratings changed (a review added or gone), counts as changed; a paper there before
         given a decision it had not, as newly decided."""
         adopted = 0
+        written = stored.RepliesWritten()
         if self._waiting and record.openreview_id:
             adopted = stored.adopt_replies(self.conn, paper_id, record.openreview_id)
         if not (record.replies or adopted or record.signals):
@@ -70,9 +84,14 @@ class SignalsIntake:
         signals = merge_signals(before, record.signals)
         if record.replies or adopted:
             hint = record.signals.decision_raw if record.signals else None
+            if new and not adopted and written.new == len({r.id for r in record.replies}):
+                # Every reply of a paper this import adds was stored just now, from these:
+                # reading them back (unpacked and parsed again) was a third of the work.
+                replies = as_stored(record.replies)
+            else:
+                replies = stored.replies_of(self.conn, paper_id)
             from_replies = signals_from_replies(
-                stored.replies_of(self.conn, paper_id), decision=hint,
-                venue=record.venue, year=record.year,
+                replies, decision=hint, venue=record.venue, year=record.year,
             )
             signals = merge_signals(signals, from_replies)
         outcome = stored.write_signals(

@@ -54,14 +54,20 @@ __all__ = [
 _CHUNK = 500
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def _compact(value: list[Any]) -> str:
+    """A list as stored: compact JSON. Most papers of a list have no ratings yet: their empty lists
+    skip the encoder."""
+    return _encode_compact(value) if value else "[]"
+
+
+_encode_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 # Review text is stored compressed: as plain JSON, rows of one to a few pages each left
 # most of a page unused, and a library held 1.65 times the text it stores (the target is
-# at most 1.5); compressed, about 0.7 times. Decompressing a review takes microseconds.
-_LEVEL = 6
+# at most 1.5); compressed, about 0.7 times. Decompressing a review takes microseconds. Level
+# 3 packs the sample's replies to 48% of their size, level 6 to 47% at a third more time.
+_LEVEL = 3
 
 
 def _pack(content_json: str) -> bytes:
