@@ -331,8 +331,8 @@ def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
     are asked for where the format allows, so that a long list is never held whole: RIS,
     abstract lists, OpenReview JSON lines and JSON arrays (CSL-JSON) are read from the file
     a record at a time, other JSON lines and BibTeX decoded a record or a stretch at a time
-    from the text read whole; other formats are parsed here, whole. A file that is not of a known format raises here, before any
-    record is asked for."""
+    from the text read whole; other formats are parsed here, whole. A file that is not of
+    a known format raises here, before any record is asked for."""
     path = Path(path)
     streamed = _stream_from_file(path, fmt)
     if streamed is not None:
