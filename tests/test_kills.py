@@ -122,7 +122,7 @@ def big_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    """A library with the sample papers, indexed, and no process holding it."""
+    """An empty library, and no process holding it."""
     library = Library(tmp_path / "lib")
     library.close()
     return tmp_path / "lib"
