@@ -62,6 +62,10 @@ class Recoverable:
         return not (self.stars or self.read or self.tags or self.notes or self.other_notes
                     or self.noted or self.tag_words or self.lost_papers)
 
+    def restorable(self) -> bool:
+        """Whether anything can be brought back (not only named)."""
+        return bool(self.stars or self.read or self.tags or self.notes)
+
     def lines(self) -> list[str]:
         """What can be recovered, a line a kind, then what cannot."""
         lines: list[str] = []

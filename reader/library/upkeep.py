@@ -181,7 +181,7 @@ class Upkeep(LibraryBase):
             report.ok = False
             report.append(damaged_advice(self.paths.root))
         if kept is not None:
-            report.extend(self._recoverable_lines(kept))
+            report.extend(self._recoverable_lines(kept, ahead))
         return report
 
     def _keep_aside(self) -> Path | None:
@@ -204,9 +204,13 @@ class Upkeep(LibraryBase):
             return None
         return folder
 
-    def _recoverable_lines(self, kept: Path) -> list[str]:
-        """What the folder just kept holds that the database lacks, for the report."""
+    def _recoverable_lines(self, kept: Path, ahead: bool) -> list[str]:
+        """What the folder just kept holds that the database lacks, for the report: said
+        when the database is behind its index (evidence of loss), else only when there is
+        something of the user's to bring back."""
         found = self.recoverable(kept)  # type: ignore[attr-defined]  # (Recovery's)
+        if not ahead and (found is None or not found.restorable()):
+            return []
         if found is None or found.empty():
             return ["recoverable: nothing the database lacks was found in what was kept"]
         lines = [f"recoverable from {kept.name} (`reader recover` lists them, "

@@ -28,12 +28,13 @@ from reader.search.renderings import Renderings
 # twice as large, so a large build ends with few segments (searches cost per segment).
 FIRST_SEGMENT = 200
 # A segment also ends at this many postings (about 150 an abstract), which bounds a worker's
-# memory: gathered by term, a posting takes about 35 bytes.
+# memory: gathered by term, a posting takes about 20 bytes.
 SEGMENT_POSTINGS = 3_000_000
 #: The postings all workers of a build hold at once, shared among them: each worker's
-#: segments end at its share (at most SEGMENT_POSTINGS), so that a build's memory stays
-#: within what an import may take whatever the number of workers (two workers of review
-#: text at 3 million postings each took 160 MB apiece).
+#: segments end at its share (at most SEGMENT_POSTINGS), so that more workers do not hold
+#: more postings (two workers indexing a conference's review text took 162 MB apiece at 3
+#: million postings each, and 132 MB at 1.5 million: an import of it then peaked at 420 MB
+#: for all its processes together, and now at 360 MB).
 POSTINGS_AT_ONCE = 3_000_000
 #: Seconds between two looks at whether the build was asked to stop, while no worker reports.
 STOP_LOOK = 0.1

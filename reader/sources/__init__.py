@@ -389,16 +389,10 @@ def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
     text = open_text(path)
     problems: list[str] = []
     orphans: list[Reply] = []
-    streamed: Streamed | None
-    if fmt in _KEEPS_ORPHANS:
-        streamed = module.stream_file(text, path.name, problems, orphans)
-    else:
-        streamed = module.stream_file(text, path.name, problems)
+    kept = (orphans,) if fmt in _KEEPS_ORPHANS else ()
+    streamed: Streamed | None = module.stream_file(text, path.name, problems, *kept)
     if streamed is None:
         return None
-    records, count = streamed
-    records = _within_field_limit(records, problems)
-    return StreamedFile(
-        path, fmt, _marks_dropped(records), count, problems, text.warnings, text.sha256,
-        orphans,
-    )
+    records = _within_field_limit(streamed[0], problems)
+    return StreamedFile(path, fmt, _marks_dropped(records), streamed[1], problems,
+                        text.warnings, text.sha256, orphans)
