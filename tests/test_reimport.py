@@ -178,7 +178,7 @@ def test_an_export_in_another_format_keeps_the_openreview_ids(
 ) -> None:
     """The forum URL an export writes names the paper's OpenReview id, which an import of
     that file takes back: the papers are found by it, not by their abstracts."""
-    from reader.sources import parse_file
+    from tests.parsing import parse_file
 
     _onto_sample(library, tmp_path)
     papers = [p for p in library.store.iter_papers() if p.openreview_id]

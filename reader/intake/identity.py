@@ -83,6 +83,16 @@ def title_key(title: str, year: int | None, derived: bool) -> str | None:
     return f"{norm}|{year or ''}" if len(norm) >= 8 else None
 
 
+def same_title(one: str | None, other: str | None) -> bool:
+    """Whether two titles are one title once rendered and normalised (case, spacing,
+    markup and accents aside)."""
+    return _comparable(one) == _comparable(other)
+
+
+def _comparable(title: str | None) -> str:
+    return normalize_for_identity(title_words(title or ""))
+
+
 @dataclass(slots=True)
 class Known:
     """The identifying fields of one paper in the library."""

@@ -33,7 +33,7 @@ from reader.library.core import (
     restore_damaged,
 )
 from reader.library.door import translated
-from reader.library.signals import Discussion, Posting, ViewSignals
+from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
 from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
@@ -106,9 +106,8 @@ __all__ = [
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "RECOVERABLE_KINDS", "Recoverable", "Resolution",
-    "SearchCancelled", "SearchOutcome", "StoreError",
-    "TextRevision", "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text",
-    "damaged_advice",
+    "SearchCancelled", "SearchOutcome", "StoreError", "TextRevision", "ScaleGroup",
+    "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text", "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",

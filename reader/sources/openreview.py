@@ -102,7 +102,9 @@ def stream(
     ``orphans`` (when given) once the file is read."""
     kept: list[Reply] = [] if orphans is None else orphans
     lines = iter_lines(text, source)
-    if lines is None:
+    # One line may be an object wrapping the list of notes (an API answer saved as it
+    # came): read whole, as parse unwraps it; a one-line text is held whole anyway.
+    if lines is None or lines[1] <= 1:
         result = parse(text, source)
         problems.extend(result.problems)
         kept.extend(result.orphans)
@@ -127,9 +129,12 @@ def stream_file(
         json.loads(head[start:end])
     except (ValueError, RecursionError):
         return None
+    count = file.count_lines_starting(b"{")
+    if count <= 1:
+        return None  # one object, maybe wrapping a list of notes: read whole, as stream does
     kept: list[Reply] = [] if orphans is None else orphans
     records = iter_file_lines(file.pieces(), source)
-    return _papers(_unwrap_notes(records), source, problems, kept), file.count_lines_starting(b"{")
+    return _papers(_unwrap_notes(records), source, problems, kept), count
 
 
 def _papers(
