@@ -9,6 +9,10 @@ corpus at that size has the sample's proportions (about 4 replies a paper, edite
 included). Any prefix of a longer corpus is the shorter one.
 
     python scripts/replies_corpus.py 19630 replies-19630.jsonl
+    python scripts/replies_corpus.py 20000 reviews.jsonl.gz   # gzipped: about 100 MB
+
+The second is a whole conference's reviews file as a user would download it (the shape
+``scripts/measure_import_memory.py`` measures an import's memory on).
 """
 
 from __future__ import annotations
@@ -81,7 +85,9 @@ def text_bytes(record: dict[str, Any]) -> int:
 def write_corpus(count: int, out: Path) -> tuple[Path, int, int]:
     """Write the corpus as JSON lines; return the path, the replies and the text bytes."""
     replies = text = 0
-    with out.open("w", encoding="utf-8") as fh:
+    opened = (gzip.open(out, "wt", encoding="utf-8") if out.suffix == ".gz"
+              else out.open("w", encoding="utf-8"))
+    with opened as fh:
         for record in corpus(load_sample(), count):
             replies += len(record.get("replies") or [])
             text += text_bytes(record)

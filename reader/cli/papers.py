@@ -32,6 +32,7 @@ from reader.library import (
     parse_query,
 )
 from reader.models import Paper
+from reader.processes import stop_on_termination
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START
 from reader.text.sanitize import clean_imported
 
@@ -63,6 +64,23 @@ def import_cmd(
 ) -> None:
     """Import lists of papers: plain-text abstract lists, OpenReview and paperlists JSON,
     arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, CSV; .gz too."""
+    # A kill or a closed terminal stops the import as Ctrl-C does: its children stopped,
+    # the batches committed kept, the library closed; the next run finishes the index.
+    with stop_on_termination():
+        _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch)
+
+
+def _import(
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    fmt: str | None,
+    strict: bool,
+    dry_run: bool,
+    verbose: bool,
+    undo: bool,
+    batch: int | None,
+) -> None:
+    """The import command's work (see import_cmd)."""
     library = open_library(ctx)
     if undo:
         if files:

@@ -23,8 +23,10 @@ from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_s
 from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.errors import IndexStopped
 from reader.library.core import (
+    RECOVERABLE_KINDS,
     DoctorReport,
     Library,
+    Recoverable,
     Resolution,
     SearchOutcome,
     damaged_advice,
@@ -105,9 +107,10 @@ __all__ = [
     "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
-    "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "TextRevision", "ScaleGroup", "UndoResult", "ViewSignals", "DatabaseLost", "check",
-    "check_folder", "configured_routes", "copy_text", "damaged_advice",
+    "NoteVersion", "Posting", "RECOVERABLE_KINDS", "Recoverable", "Resolution",
+    "SearchCancelled", "SearchOutcome", "StoreError", "TextRevision", "ScaleGroup",
+    "UndoResult", "ViewSignals", "DatabaseLost", "check", "check_folder", "configured_routes",
+    "copy_text", "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",

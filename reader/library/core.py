@@ -9,21 +9,24 @@ from reader.library.door import translating
 from reader.library.imports import Imports
 from reader.library.indexing import INDEX_PROCS, PARALLEL_MIN, Indexing
 from reader.library.queries import Queries
+from reader.library.recovery import KINDS as RECOVERABLE_KINDS
+from reader.library.recovery import Recoverable, Recovery
 from reader.library.reviews import ReviewIndexing
 from reader.library.searching import PROFILE_SIZE, Resolution, Searching, SearchOutcome
 from reader.library.signals import SignalReads
 from reader.library.upkeep import DoctorReport, Upkeep, damaged_advice, restore_damaged
 
 __all__ = [
-    "INDEX_PROCS", "PARALLEL_MIN", "PROFILE_SIZE", "DoctorReport", "Library", "Progress",
-    "Resolution", "SearchOutcome", "damaged_advice", "restore_damaged",
+    "INDEX_PROCS", "PARALLEL_MIN", "PROFILE_SIZE", "RECOVERABLE_KINDS", "DoctorReport",
+    "Library", "Progress", "Recoverable", "Resolution", "SearchOutcome", "damaged_advice",
+    "restore_damaged",
 ]
 
 
 @translating
 class Library(
-    Searching, Indexing, ReviewIndexing, Imports, Annotations, Upkeep, Queries, SignalReads,
-    LibraryBase,
+    Searching, Indexing, ReviewIndexing, Imports, Recovery, Annotations, Upkeep, Queries,
+    SignalReads, LibraryBase,
 ):
     """One library directory; thread-safe, with one SQLite connection per thread.
 

@@ -175,23 +175,43 @@ class Upkeep(LibraryBase):
             # The index saw changes the database no longer holds: never explained away.
             report.ok = False
             report.append(damaged_advice(self.paths.root))
+        if kept is not None:
+            report.extend(self._recoverable_lines(kept, ahead))
         return report
 
     def _keep_aside(self) -> Path | None:
-        """Copy the index and the write-ahead log into a dated folder of the library before
-        a rebuild replaces what may be the only trace of lost changes; None when nothing
-        could be copied."""
+        """Copy the index, the write-ahead log and the database file it belongs to into a
+        dated folder of the library before a rebuild replaces what may be the only trace of
+        lost changes; None when nothing could be copied."""
         folder = self.paths.root / "kept" / f"before-rebuild-{stamp()}"
         try:
             folder.mkdir(parents=True)
-            if self.paths.index.is_dir():
-                shutil.copytree(self.paths.index, folder / "index")
+            # The database file as the log found it (nothing is copied in from the log
+            # before the last connection closes): the base its intact frames are applied
+            # to when lost changes are recovered (see reader.library.recovery).
             wal = self.paths.database.with_name(self.paths.database.name + "-wal")
             if wal.is_file():
                 shutil.copy2(wal, folder / wal.name)
+                shutil.copy2(self.paths.database, folder / self.paths.database.name)
+            if self.paths.index.is_dir():
+                shutil.copytree(self.paths.index, folder / "index")
         except OSError:
             return None
         return folder
+
+    def _recoverable_lines(self, kept: Path, ahead: bool) -> list[str]:
+        """What the folder just kept holds that the database lacks, for the report: said
+        when the database is behind its index (evidence of loss), else only when there is
+        something of the user's to bring back."""
+        found = self.recoverable(kept)  # type: ignore[attr-defined]  # (Recovery's)
+        if not ahead and (found is None or not found.restorable()):
+            return []
+        if found is None or found.empty():
+            return ["recoverable: nothing the database lacks was found in what was kept"]
+        lines = [f"recoverable from {kept.name} (`reader recover` lists them, "
+                 "`reader recover --apply` brings them back):"]
+        lines += [f"  {line}" for line in found.lines()]
+        return lines
 
     def _index_problem(self, generation: int) -> str | None:
         """What is wrong with the index against a database at ``generation``, if anything."""

@@ -307,9 +307,9 @@ class StreamedFile:
 
 def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
     """Open one file (in the given format, or the format detected from its content), its
-    records converted one at a time as they
-    are asked for where the format allows, so that a long list is never held whole: RIS
-    and JSON arrays (CSL-JSON) are read from the file a record at a time, JSON lines and
+    records converted one at a time as they are asked for where the format allows, so that
+    a long list is never held whole: RIS, abstract lists, OpenReview JSON lines and JSON
+    arrays (CSL-JSON) are read from the file a record at a time, other JSON lines and
     BibTeX decoded a record or a stretch at a time from the text read whole; other formats
     are parsed here, whole. A file that is not of a known format raises here, before any
     record is asked for."""
@@ -368,11 +368,11 @@ def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
 
     text = open_text(path)
     problems: list[str] = []
-    streamed: Streamed | None = module.stream_file(text, path.name, problems)
+    orphans: list[Reply] = []
+    kept = (orphans,) if fmt in _KEEPS_ORPHANS else ()
+    streamed: Streamed | None = module.stream_file(text, path.name, problems, *kept)
     if streamed is None:
         return None
-    records, count = streamed
-    records = _within_field_limit(records, problems)
-    return StreamedFile(
-        path, fmt, _marks_dropped(records), count, problems, text.warnings, text.sha256
-    )
+    records = _within_field_limit(streamed[0], problems)
+    return StreamedFile(path, fmt, _marks_dropped(records), streamed[1], problems,
+                        text.warnings, text.sha256, orphans)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from reader.sources import ImportFormatError
@@ -269,6 +269,39 @@ def _lines(text: str, source: str) -> Iterator[JsonRecord]:
             value = Unreadable(_line_error(exc))
         index += 1
         yield JsonRecord(value, f"{source}:{number}", source, number, index)
+
+
+def iter_file_lines(pieces: Iterable[str], source: str) -> Iterator[JsonRecord]:
+    """The records of :func:`iter_lines` for a text given a piece at a time (a file read
+    as it is asked for): only the line being decoded is held."""
+    number, index = 0, 0
+    for line in _split_lines(pieces):
+        number += 1
+        if not line.strip(" \t\r"):
+            continue
+        try:
+            value = _loads(line)
+        except (ValueError, RecursionError) as exc:
+            value = Unreadable(_line_error(exc))
+        index += 1
+        yield JsonRecord(value, f"{source}:{number}", source, number, index)
+
+
+def _split_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The text's lines as ``text.split("\n")`` has them, but for a last empty one (as
+    :func:`_lines` reads them), from its pieces; a leading BOM dropped."""
+    rest = ""
+    first = True
+    for piece in pieces:
+        if first:
+            piece, first = piece.removeprefix("\ufeff"), False
+        rest += piece
+        if "\n" not in piece:
+            continue
+        *lines, rest = rest.split("\n")
+        yield from lines
+    if rest:
+        yield rest
 
 
 class _TooDeep(ValueError):
