@@ -39,7 +39,7 @@ from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
-from reader.store.highlights import display_text, placed, sentences, words
+from reader.store.highlights import ShownReply, display_text, placed, sentences, shown_reply, words
 from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
     CLI,
@@ -110,8 +110,8 @@ __all__ = [
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "translated", "waiting_drafts", "window_writer", "words",
-    "write_draft",
+    "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
+    "waiting_drafts", "window_writer", "words", "write_draft",
 ]
 # What `reader fetch openreview` uses (bound on first use, above).
 __all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reader.signals import RatingScale, Reply, Score, Signals
+from reader.store.highlights import reanchor_reply
 
 __all__ = [
     "RatingChange",
@@ -204,6 +205,8 @@ def _write_one(
             (*_columns(reply, stored_paper, rating)[1:], text_hash, reply_row),
         )
         _add_version(conn, reply_row, mdate, rating, reply, text_hash, None, import_id, seen_at)
+        if stored_hash != text_hash:
+            reanchor_reply(conn, reply.id, reply)  # the passages highlighted in it follow
         if rating != stored_rating:
             done.rating_changes.append(RatingChange(reply.id, stored_paper, stored_rating, rating))
     else:
@@ -287,6 +290,16 @@ def _reply(row: Sequence[Any]) -> Reply:
         cdate=cdate,
         mdate=mdate,
     )
+
+
+def reply_of(conn: sqlite3.Connection, paper_id: int, note_id: str) -> Reply | None:
+    """One reply of a paper, by its note id, as its newest version; None if the paper has
+    no such reply."""
+    row = conn.execute(
+        f"SELECT {_REPLY_COLUMNS} FROM replies WHERE note_id = ? AND paper_id = ?",
+        (note_id, paper_id),
+    ).fetchone()
+    return None if row is None else _reply(row)
 
 
 def replies_of(conn: sqlite3.Connection, paper_id: int) -> list[Reply]:
