@@ -31,6 +31,7 @@ from reader.library.core import (
     restore_damaged,
 )
 from reader.library.door import translated
+from reader.library.fetching import PapersPlan, digest, fetched_line
 from reader.library.signals import Discussion, Posting, ViewSignals
 from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
@@ -113,6 +114,8 @@ __all__ = [
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
     "waiting_drafts", "window_writer", "words", "write_draft",
 ]
+# Fetching from OpenReview (both front ends).
+__all__ += ["PapersPlan", "digest", "fetched_line"]
 # What `reader fetch openreview` uses (bound on first use, above).
 __all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",
             "venue_plan"]

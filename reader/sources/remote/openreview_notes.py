@@ -139,11 +139,13 @@ class NotesFetcher:
                    page_size=page_size)
 
     def run(
-        self, plan: Plan, path: Path, state_path: Path, progress: Progress | None = None
+        self, plan: Plan, path: Path, state_path: Path, progress: Progress | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> Outcome:
         """Fetch ``plan`` into ``path``, continuing what ``state_path`` says an earlier run
         of the same plan into the same file left; every whole page is kept whatever stops
-        the run (Ctrl-C included: the outcome then says "interrupted")."""
+        the run (Ctrl-C included: the outcome then says "interrupted"; ``stopped``, asked
+        before each request, stops it the same way, from another thread)."""
         state = load_state(state_path, plan, path)
         outcome = Outcome(path, resumed_from=state.next)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,6 +156,8 @@ class NotesFetcher:
                 if self.credentials is not None and self.token is None:
                     self.token = log_in(self.client, self.credentials)
                 pages = self._venue_pages if plan.params else self._forum_pages
+                if stopped is not None and stopped():
+                    raise KeyboardInterrupt
                 for page in pages(plan, state):
                     out.write(b"".join(page.lines))
                     out.flush()
@@ -167,6 +171,9 @@ class NotesFetcher:
                     save_state(state_path, state)
                     if progress is not None:
                         progress(state.next, state.total)
+                    done = state.total is not None and state.next >= state.total
+                    if stopped is not None and not done and stopped():
+                        raise KeyboardInterrupt  # stopped as Ctrl-C stops it: pages kept
                 state.complete = True
                 save_state(state_path, state)
             except KeyboardInterrupt:
