@@ -128,6 +128,8 @@ class NotesFetcher:
         self.token: str | None = None
         #: Every answer asked again, and why ("429 (waited 2 s)").
         self.retried: list[str] = []
+        #: Asked during a wait between tries too, so that a stop is not kept waiting.
+        self._stopped: Callable[[], bool] | None = None
 
     @classmethod
     def from_env(
@@ -148,6 +150,7 @@ class NotesFetcher:
         before each request, stops it the same way, from another thread)."""
         state = load_state(state_path, plan, path)
         outcome = Outcome(path, resumed_from=state.next)
+        self._stopped = stopped
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "r+b" if path.exists() else "w+b") as out:
             out.truncate(state.size)  # a page half written when the last run stopped
@@ -298,7 +301,15 @@ class NotesFetcher:
 
     def _wait(self, seconds: float, why: str) -> None:
         self.retried.append(f"{why} (waited {seconds:g} s)")
-        self.sleep(seconds)
+        stopped = self._stopped
+        if stopped is None or self.sleep is not time.sleep:
+            self.sleep(seconds)
+            return
+        until = time.monotonic() + seconds
+        while (left := until - time.monotonic()) > 0:
+            if stopped():
+                raise KeyboardInterrupt  # stopped while waiting to try again
+            time.sleep(min(0.1, left))
 
 
 def _backoff(attempt: int) -> float:
