@@ -229,8 +229,9 @@ class ImportSummary:
 
     def signals_line(self) -> str:
         """What the import did of conference signals, e.g. ``300 papers with changed
-        ratings, 41 new decisions; 1,643 new replies and 23 edits of replies; 2 replies kept
-        for papers not in the library``; empty when it read none."""
+        ratings, 41 new decisions; 1,643 new replies and 23 edited replies; 2 replies kept
+        for papers not in the library``, a part counting nothing left out; empty when it
+        read none."""
         parts = []
         if self.ratings_changed:
             plural = "s" if self.ratings_changed != 1 else ""
@@ -239,12 +240,13 @@ class ImportSummary:
             plural = "s" if self.new_decisions != 1 else ""
             parts.append(f"{self.new_decisions:,} new decision{plural}")
         text = ", ".join(parts)
-        if self.replies_new or self.reply_versions:
-            replies = f"{self.replies_new:,} new repl{'y' if self.replies_new == 1 else 'ies'}"
-            if self.reply_versions:
-                # Versions of replies the library held, or met earlier in the same file.
-                edits = "edit" if self.reply_versions == 1 else "edits"
-                replies += f" and {self.reply_versions:,} {edits} of replies"
+        # Edited: later versions of replies the library held, or met earlier in the file.
+        replies = " and ".join(
+            f"{n:,} {what} repl{'y' if n == 1 else 'ies'}"
+            for n, what in ((self.replies_new, "new"), (self.reply_versions, "edited"))
+            if n
+        )
+        if replies:
             text = f"{text}; {replies}" if text else replies
         if self.replies_waiting:
             one = self.replies_waiting == 1

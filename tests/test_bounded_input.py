@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from reader.library import Library
-from reader.sources import ImportFormatError, parse_file, stream_file
+from reader.sources import ImportFormatError, stream_file
+from tests.parsing import parse_file
 
 MB = 1 << 20
 

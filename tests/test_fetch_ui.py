@@ -58,6 +58,11 @@ def _said(app: ReaderApp) -> str:
     return "\n".join(n.message for n in app._notifications)
 
 
+def _imported(app: ReaderApp) -> bool:
+    """Whether the import of what was fetched is over (its summary said)."""
+    return any(n.title == "Imported" for n in app._notifications)
+
+
 def _status(app: ReaderApp) -> str:
     return str(app.query_one("#status").render())
 
@@ -86,8 +91,7 @@ async def test_f_fetches_the_current_papers_reviews_and_imports_them(
         await pilot.press("F")
         await until(pilot, lambda: "Fetched 1 paper with" in _said(app), "the fetch said")
         await until(pilot, lambda: bare.replies(paper_id), "the replies imported")
-        await until(pilot, lambda: "Imported" in " ".join(
-            str(n.title) for n in app._notifications), "the import said")
+        await until(pilot, lambda: _imported(app), "the import said")
     asked = [q["forum"] for q in server.notes_asked()]
     assert asked == [[IDS[0]]]  # this paper's forum, and nothing else
     assert len(bare.replies(paper_id)) == len(server.replies[IDS[0]])
@@ -121,6 +125,7 @@ async def test_the_view_is_fetched_with_progress_and_esc_stops_it(
         server.release.set()
         await until(pilot, lambda: "Stopped (esc)" in _said(app), "the stop said")
         await until(pilot, lambda: _replies_count(bare) > 0, "what came imported")
+        await until(pilot, lambda: _imported(app), "the import said")
         await settle(app, pilot)
     # The two forums that came are kept and imported; no other was asked for.
     assert [q["forum"][0] for q in server.notes_asked()] == [first, following]
@@ -183,4 +188,6 @@ async def test_the_palette_fetches_the_starred_papers(
         await pilot.press("enter")
         await until(pilot, lambda: "Fetched 1 paper with" in _said(app), "the fetch said")
         await until(pilot, lambda: bare.replies(starred), "the replies imported")
+        await until(pilot, lambda: _imported(app), "the import said")
+        await settle(app, pilot)
     assert [q["forum"] for q in server.notes_asked()] == [[IDS[2]]]

@@ -18,11 +18,12 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from reader.library import Library
-from reader.sources import ImportFormatError, parse_file
+from reader.sources import ImportFormatError
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.paper_list import PaperList
+from tests.parsing import parse_file
 from tests.test_app import settle
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"

@@ -32,7 +32,7 @@ from reader.library.core import (
 )
 from reader.library.door import translated
 from reader.library.fetching import PapersPlan, digest, fetched_line
-from reader.library.signals import Discussion, Posting, ViewSignals
+from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
 from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
@@ -105,8 +105,8 @@ __all__ = [
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "TextRevision", "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text",
-    "damaged_advice",
+    "TextRevision", "ScaleGroup", "ViewSignals", "DatabaseLost", "check", "configured_routes",
+    "copy_text", "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",

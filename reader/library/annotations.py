@@ -15,7 +15,7 @@ from reader.library.changes import HIGHLIGHTS, METADATA, NOTE, READ, SEEN, STARR
 from reader.store.database import PaperNotFound, StoreError
 from reader.store.highlights import display_text, shown_reply
 from reader.store.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
-from reader.store.signals import reply_of
+from reader.store.replies import reply_of
 from reader.text.tags import normalize_tag
 
 

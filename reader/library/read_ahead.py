@@ -172,7 +172,10 @@ def hand_over(records: list[PaperRecord], waiting: Any) -> tuple[list[Any], list
     for n, record in enumerate(records):
         if waiting.value:
             return ready, [_record_fields(r) for r in records[n:]]
-        ready.append(_to_wire(prepare(record)))
+        prepared = prepare(record)
+        for form in prepared.reply_forms:
+            form.packed()  # here, on the core the writer leaves free
+        ready.append(_to_wire(prepared))
     return ready, []
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from reader.library.base import LibraryBase
 from reader.locations import LibraryPaths
 from reader.store.backup import (
     automatic_backup,
@@ -17,11 +17,6 @@ from reader.store.backup import (
     stamp,
 )
 from reader.store.database import migrations
-
-if TYPE_CHECKING:
-    pass
-
-from reader.library.base import LibraryBase
 
 # How the doctor starts the finding of an index that disagrees with the database.
 _DISAGREES = "disagrees with the database: "

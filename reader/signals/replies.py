@@ -85,6 +85,14 @@ def kind_of(invitations: Sequence[str]) -> str:
     return kinds[0] if kinds else "Unknown"
 
 
+# Encoders made once: json.dumps with options makes one per call, and an import encodes
+# every reply's content several times.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_COMPACT_SORTED = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=True
+).encode
+
+
 @dataclass(slots=True)
 class Reply:
     """One note answering a paper (OpenReview's shape, any source).
@@ -173,24 +181,22 @@ class Reply:
 
     def content_json(self) -> str:
         """The content as compact JSON text (non-ASCII kept as it is), as it is stored."""
-        return json.dumps(self.content, ensure_ascii=False, separators=(",", ":"))
+        return _COMPACT(self.content)
 
     def text_hash(self) -> str:
         """A digest of the content without its scores: two versions with the same hash
         have the same text, whatever their ratings."""
         words = {name: value for name, value in self.content.items() if name not in self.scores}
-        text = json.dumps(words, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        text = _COMPACT_SORTED(words)
         return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def scores_json(self) -> str:
         """The scores as compact JSON text, each with its number and the content's own
         value (``{"rating": {"value": 6.0, "raw": 6}, …}``): a version's scores, from
         which its content is rebuilt with the text of another version."""
-        return json.dumps(
+        return _COMPACT(
             {name: {"value": score.value, "raw": self.content.get(name, score.raw)}
-             for name, score in self.scores.items()},
-            ensure_ascii=False,
-            separators=(",", ":"),
+             for name, score in self.scores.items()}
         )
 
 

@@ -57,18 +57,6 @@ class ParseResult:
             self.records.append(record)
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedFile:
-    """The records read from one file, the format they were read as, and what went wrong."""
-
-    path: Path
-    format: str
-    records: list[PaperRecord]
-    problems: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    sha256: str = ""
-
-
 #: Format name → the module that reads it.
 READERS = {
     "seed": "reader.sources.seed",
@@ -297,15 +285,6 @@ def read_back(text: str, fmt: str) -> list[PaperRecord]:
     return list(_marks_dropped(parse_text(text, "export", fmt).records))
 
 
-def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
-    """Read one file in the given format, or the format detected from its content."""
-    path = Path(path)
-    content, fmt = _read_known(path, fmt)
-    result = parse_text(content.text, path.name, fmt)
-    records = list(_marks_dropped(_within_field_limit(result.records, result.problems)))
-    return ParsedFile(path, fmt, records, result.problems, content.warnings, content.sha256)
-
-
 #: A reader's records of a file, read as they are asked for, and at most how many there are.
 Streamed = tuple[Iterator[PaperRecord], int]
 
@@ -327,7 +306,8 @@ class StreamedFile:
 
 
 def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
-    """Open one file as parse_file reads it, its records converted one at a time as they
+    """Open one file (in the given format, or the format detected from its content), its
+    records converted one at a time as they
     are asked for where the format allows, so that a long list is never held whole: RIS
     and JSON arrays (CSL-JSON) are read from the file a record at a time, JSON lines and
     BibTeX decoded a record or a stretch at a time from the text read whole; other formats

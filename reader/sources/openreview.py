@@ -93,7 +93,9 @@ def stream(
     ``orphans`` (when given) once the file is read."""
     kept: list[Reply] = [] if orphans is None else orphans
     lines = iter_lines(text, source)
-    if lines is None:
+    # One line may be an object wrapping the list of notes (an API answer saved as it
+    # came): read whole, as parse unwraps it; a one-line text is held whole anyway.
+    if lines is None or lines[1] <= 1:
         result = parse(text, source)
         problems.extend(result.problems)
         kept.extend(result.orphans)

@@ -48,7 +48,17 @@ class UndoResult:
 
 def dumps(value: dict[str, Any]) -> str:
     """A dict column as stored: JSON, ``{}`` when empty."""
-    return json.dumps(value, ensure_ascii=False) if value else "{}"
+    return _encode(value) if value else "{}"
+
+
+def dumps_list(value: list[str]) -> str:
+    """A list column (authors, keywords) as stored: JSON."""
+    return _encode(value) if value else "[]"
+
+
+# One encoder for every row: ``json.dumps`` with options builds a new one per call, a
+# fifth of the cost of writing the four JSON columns of each paper an import adds.
+_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 @contextmanager
@@ -150,10 +160,10 @@ class ImportRows:
                 int(record.title_derived),
                 record.abstract,
                 abstract_key,
-                json.dumps(record.authors, ensure_ascii=False),
+                dumps_list(record.authors),
                 record.venue,
                 record.year,
-                json.dumps(record.keywords, ensure_ascii=False),
+                dumps_list(record.keywords),
                 record.url,
                 doi,
                 citekey,

@@ -223,13 +223,15 @@ class Reading(StoreBase):
         """``ids`` in the given order: ``relevance`` (as given), ``title``, ``year`` (newest
         first), ``added`` (newest first), ``starred`` (starred first, otherwise as given),
         ``rating`` (mean rating, highest first), ``spread`` (the most divided ratings
-        first) or ``weighted`` (confidence-weighted rating, highest first); papers without
+        first) or ``weighted`` (confidence-weighted rating, highest first), the last three
+        read against each paper's rating scale (:func:`signal_sort_keys`); papers without
         the value last, in the order given."""
         if order not in SORT_KEYS or order == "relevance" or len(ids) < 2:
             return ids
         column = SORT_KEYS[order]
+        keys: dict[int, Any]
         if order in SIGNAL_ORDERS:
-            keys: dict[int, Any] = dict(signal_sort_keys(self.conn, order))
+            keys = signal_sort_keys(self.conn, order)
         elif len(ids) > 5_000:
             keys = dict(self.conn.execute(f"SELECT id, {column} FROM papers"))
         else:

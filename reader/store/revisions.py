@@ -1,7 +1,7 @@
 """Revisions of papers' text: the titles and abstracts an import (or a restore) replaced.
 
 An import puts a record's text over a paper's when the record is not older-dated than the
-text the paper has (which is decided in :mod:`reader.intake.merge`); the text it replaces
+text the paper has (which is decided in :mod:`reader.intake.fields`); the text it replaces
 is kept here, one row per title or abstract, so that the user can read it and put it back
 (``reader revisions REF``), as note versions are kept (:mod:`reader.store.notes`).
 """
