@@ -231,3 +231,22 @@ def test_reader_highlights_lists_review_passages_with_their_review(
     assert rows[0]["reply_id"] == review.id and rows[0]["reply"] == (
         f"Official_Review · {review.signer}")
     assert rows[0]["note"] == "check this" and rows[0]["status"] == "in place"
+
+
+def test_a_revised_abstract_leaves_the_review_highlights_alone(
+    library: Library, tmp_path: Path
+) -> None:
+    _conference(library, tmp_path)
+    paper_id = paper_of(library, FIRST)
+    review = library.replies(paper_id)[0]
+    start, end = shown_reply(review).sentences()[0]
+    kept = library.add_highlight(paper_id, start, end, reply_id=review.id)
+    papers = _papers()
+    papers[0]["content"]["abstract"] = "A wholly new abstract, with none of the old words."
+    papers[0]["mdate"] = papers[0]["mdate"] + 86_400_000
+    library.import_files([_write(tmp_path / "revised.jsonl", papers)])
+    paper = library.paper(paper_id)
+    assert paper is not None and paper.abstract.startswith("A wholly new abstract")
+    (highlight,) = paper.highlights
+    assert highlight.id == kept and (highlight.start, highlight.end) == (start, end)
+    assert not highlight.orphaned and not highlight.moved
