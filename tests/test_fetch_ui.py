@@ -17,6 +17,7 @@ import pytest
 from textual.pilot import Pilot
 
 from reader.library import Library
+from reader.sources.remote import openreview_notes
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, settle
@@ -164,7 +165,11 @@ async def test_esc_stops_the_waits_between_tries(bare: Library) -> None:
         assert not app.fetches.running
 
 
-async def test_an_unreachable_server_is_said(bare: Library) -> None:
+async def test_an_unreachable_server_is_said(
+    bare: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fetcher's real retries, without their 31 s of waiting between them.
+    monkeypatch.setattr(openreview_notes, "_backoff", lambda attempt: 0.05)
     app = ReaderApp(bare)  # READER_OPENREVIEW_API: a closed port on the loopback
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
