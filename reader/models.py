@@ -64,12 +64,15 @@ class PaperRecord:
 
 @dataclass(slots=True, frozen=True)
 class Highlight:
-    """A highlighted passage of a paper's abstract.
+    """A highlighted passage of a paper's abstract, or of one of its replies (a review).
 
     ``start``/``end`` are offsets into the abstract as shown (see
-    :func:`reader.store.highlights.display_text`); ``quote`` is the passage itself, which
-    re-anchors the highlight when the abstract is revised; an ``orphaned`` highlight's quote
-    no longer occurs in the abstract (kept, and shown apart).
+    :func:`reader.store.highlights.display_text`), or, with ``reply_id`` (the reply's note
+    id), into that reply as shown (:func:`reader.store.highlights.shown_reply`); ``quote``
+    is the passage itself, which re-anchors the highlight when the text is revised; an
+    ``orphaned`` highlight's quote no longer occurs there (kept, and shown apart); a
+    ``moved`` one was found again elsewhere in its edited reply. ``reply_label`` names the
+    reply (``Official_Review · Reviewer_6GPX``), empty for the abstract.
     """
 
     id: int
@@ -79,6 +82,9 @@ class Highlight:
     quote: str
     note: str = ""
     orphaned: bool = False
+    reply_id: str | None = None
+    moved: bool = False
+    reply_label: str = ""
 
 
 @dataclass(slots=True)

@@ -33,6 +33,7 @@ from reader.library.core import (
     restore_damaged,
 )
 from reader.library.door import translated
+from reader.library.fetching import PapersPlan, digest, fetched_line
 from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
 from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
@@ -41,7 +42,7 @@ from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
-from reader.store.highlights import display_text, placed, sentences, words
+from reader.store.highlights import ShownReply, display_text, placed, sentences, shown_reply, words
 from reader.store.import_rows import UndoResult
 from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
@@ -115,9 +116,11 @@ __all__ = [
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "translated", "waiting_drafts", "window_writer", "words",
-    "write_draft",
+    "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
+    "waiting_drafts", "window_writer", "words", "write_draft",
 ]
+# Fetching from OpenReview (both front ends).
+__all__ += ["PapersPlan", "digest", "fetched_line"]
 # What `reader fetch openreview` uses (bound on first use, above).
 __all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",
             "venue_plan"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from reader.library.annotations import Annotations
 from reader.library.base import LibraryBase, Progress
 from reader.library.door import translating
+from reader.library.fetching import OpenReviewFetching
 from reader.library.imports import Imports
 from reader.library.indexing import INDEX_PROCS, PARALLEL_MIN, Indexing
 from reader.library.queries import Queries
@@ -26,14 +27,15 @@ __all__ = [
 @translating
 class Library(
     Searching, Indexing, ReviewIndexing, Imports, Recovery, Annotations, Upkeep, Queries,
-    SignalReads, LibraryBase,
+    SignalReads, OpenReviewFetching, LibraryBase,
 ):
     """One library directory; thread-safe, with one SQLite connection per thread.
 
     Composed by what it does: connections (base.py), imports, the index kept in step
     (indexing.py), searching, the reader's marks and notes (annotations.py), backups and
     the doctor (upkeep.py), and the reads the front ends need (queries.py, and signals.py
-    for conference signals); the index of review text (reviews.py).
+    for conference signals); the index of review text (reviews.py); fetching replies from
+    OpenReview (fetching.py).
 
     What its methods raise is a :class:`reader.errors.ReaderError` (or control flow: a
     search cancelled, a build stopped): SQLite's, the disk's and Whoosh's errors are

@@ -18,9 +18,11 @@ __all__ = [
     "META_REVIEW_KINDS",
     "PROCEDURAL_KINDS",
     "REVIEW_KINDS",
+    "SECTION_LIMIT",
     "Reply",
     "kind_of",
     "kind_of_invitation",
+    "shown_sections",
 ]
 
 #: Kinds of reply that are official reviews (their ratings make a paper's rating).
@@ -39,6 +41,18 @@ COMMENT_KINDS = frozenset(
     {"Official_Comment", "Public_Comment", "Comment", "Rebuttal", "Author_Rebuttal",
      "Rebuttal_Comment", "Author_Comment"}
 )
+#: The most of one section the reading view renders: real sections are a few thousand
+#: characters; a longer one is cut there (and can be seen whole, unrendered).
+SECTION_LIMIT = 20_000
+#: Text fields that are the reviewer's answers to the form's formalities, not the review.
+HIDDEN_FIELDS = frozenset(
+    {"code_of_conduct", "responsible_reviewing", "first_time_reviewer",
+     "code_of_ethics", "flag_for_ethics_review", "reciprocal_reviewing_status",
+     "LLM_usage", "llm_usage", "confidential_comment", "submission_guidelines",
+     "resubmission", "student_author", "paperhash", "title"}
+)
+#: Answers that say a section is empty.
+_NOTHING = frozenset({"", "n/a", "na", "none", "no", "-", "not applicable", "none."})
 # Invitation suffixes shared by every note a venue edits: not the note's kind.
 _GENERIC_INVITATIONS = frozenset({"Edit", "Revision"})
 # A path segment naming the paper an invitation belongs to ("Paper12", "paper12",
@@ -184,3 +198,15 @@ class Reply:
             {name: {"value": score.value, "raw": self.content.get(name, score.raw)}
              for name, score in self.scores.items()}
         )
+
+
+def shown_sections(reply: Reply) -> list[tuple[str, str]]:
+    """The reply's text sections worth reading, in the order the source gave them, each
+    as ``(heading, text)``: the form's formalities and empty answers left out. What the
+    reading view shows of a reply, and what a passage of it is measured against."""
+    shown = []
+    for name, text in reply.texts:
+        if name in HIDDEN_FIELDS or text.strip().lower() in _NOTHING:
+            continue
+        shown.append((name.replace("_", " ").capitalize(), text))
+    return shown

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reader.signals import Reply, Score
+from reader.store.highlights import reanchor_reply
 from reader.store.reply_forms import ReplyForm, unpack_content
 
 __all__ = [
@@ -175,6 +176,8 @@ def _write_one(
             (*_columns(reply, form, stored_paper, rating)[1:], text_hash, reply_row),
         )
         _add_version(conn, reply_row, mdate, rating, form, None, import_id, seen_at)
+        if stored_hash != text_hash:
+            reanchor_reply(conn, reply.id, reply)  # the passages highlighted in it follow
         if rating != stored_rating:
             done.rating_changes.append(RatingChange(reply.id, stored_paper, stored_rating, rating))
     else:
@@ -259,6 +262,16 @@ def _reply(row: Sequence[Any]) -> Reply:
         cdate=cdate,
         mdate=mdate,
     )
+
+
+def reply_of(conn: sqlite3.Connection, paper_id: int, note_id: str) -> Reply | None:
+    """One reply of a paper, by its note id, as its newest version; None if the paper has
+    no such reply."""
+    row = conn.execute(
+        f"SELECT {_REPLY_COLUMNS} FROM replies WHERE note_id = ? AND paper_id = ?",
+        (note_id, paper_id),
+    ).fetchone()
+    return None if row is None else _reply(row)
 
 
 def replies_of(conn: sqlite3.Connection, paper_id: int) -> list[Reply]:
