@@ -97,3 +97,14 @@ def test_a_paper_already_there_keeps_its_own_marks_and_the_summary_says_so(
     assert "1 paper already in the library kept its own stars" in summary.text_line()
     paper = library.papers([gdpval])[0]
     assert not paper.starred and paper.tags == ["mine"]
+
+
+def test_a_highlight_in_a_review_is_not_brought_back_onto_the_abstract() -> None:
+    from reader.sources.own_export import own_marks
+
+    marks, other = own_marks({
+        "citekey": "x2026", "title_derived": False, "room": "A",
+        "highlights": [{"quote": "in the abstract", "note": ""},
+                       {"quote": "in a review", "note": "", "reply": "abc"}],
+    })
+    assert marks["highlights"] == [("in the abstract", "")] and other == {"room": "A"}

@@ -243,9 +243,10 @@ def _json_object(paper: Paper) -> dict[str, Any]:
 
 def _highlights(paper: Paper) -> list[dict[str, Any]]:
     """The paper's highlights as an export writes them (an import places each again by its
-    quote, as a revised abstract does)."""
+    quote, as a revised abstract does); one in a reply names the reply's id."""
     return [
-        {"quote": h.quote, "note": h.note, "start": h.start, "end": h.end}
+        {"quote": h.quote, "note": h.note, "start": h.start, "end": h.end,
+         **({"reply": h.reply_id} if h.reply_id else {})}
         for h in paper.highlights
     ]
 

@@ -63,7 +63,9 @@ def own_marks(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
             highlights = []
     marks["highlights"] = [
         (str(h["quote"]), str(h.get("note") or ""))
+        # A highlight in a review needs the review, which the export does not carry.
         for h in highlights if isinstance(h, dict) and str(h.get("quote") or "").strip()
+        and not h.get("reply")
     ] if isinstance(highlights, list) else []
     return marks, other
 
