@@ -250,33 +250,32 @@ def iter_lines(text: str, source: str) -> tuple[Iterator[JsonRecord], int] | Non
 
 
 def _lines(text: str, source: str) -> Iterator[JsonRecord]:
-    pos, number, index = 0, 0, 0
-    if text.startswith("\ufeff"):
-        pos = 1
+    return _records_of_lines(_text_lines(text), source)
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    """The text's lines, sliced one at a time (a list of them all would hold the text
+    twice), as :func:`_split_lines` gives them; a leading BOM dropped."""
+    pos = 1 if text.startswith("\ufeff") else 0
     size = len(text)
     while pos < size:
         end = text.find("\n", pos)
         if end < 0:
             end = size
-        number += 1
-        line = text[pos:end]
+        yield text[pos:end]
         pos = end + 1
-        if not line.strip(" \t\r"):
-            continue
-        try:
-            value = _loads(line)
-        except (ValueError, RecursionError) as exc:
-            value = Unreadable(_line_error(exc))
-        index += 1
-        yield JsonRecord(value, f"{source}:{number}", source, number, index)
 
 
 def iter_file_lines(pieces: Iterable[str], source: str) -> Iterator[JsonRecord]:
     """The records of :func:`iter_lines` for a text given a piece at a time (a file read
     as it is asked for): only the line being decoded is held."""
-    number, index = 0, 0
-    for line in _split_lines(pieces):
-        number += 1
+    return _records_of_lines(_split_lines(pieces), source)
+
+
+def _records_of_lines(lines: Iterable[str], source: str) -> Iterator[JsonRecord]:
+    """One record per line that is not blank, numbered by its line."""
+    index = 0
+    for number, line in enumerate(lines, start=1):
         if not line.strip(" \t\r"):
             continue
         try:
