@@ -152,8 +152,12 @@ def cli(ctx: click.Context) -> None:
         from reader.ui.app import ReaderApp
 
         ids, counts = check.result()
-    ReaderApp(library, ids=ids, counts=counts).run()
+    app = ReaderApp(library, ids=ids, counts=counts)
+    app.run()
     library.close()
+    if app.return_code:
+        # The window ended on an error it showed: the shell hears of it too.
+        ctx.exit(app.return_code)
 
 
 def _check_readable(library: Library) -> tuple[list[int], dict[str, int]]:
