@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reader.library.base import LibraryBase
 from reader.locations import LibraryPaths
+from reader.store import review_texts
 from reader.store.backup import (
     automatic_backup,
     check_library_file,
@@ -162,6 +163,7 @@ class Upkeep(LibraryBase):
             report.append(
                 f"search index: ok ({counts['papers']:,} documents, generation {generation})"
             )
+            report.extend(self._reviews_lines())
             return report
         ahead = self.index.usable() and self.index.generation > generation
         evidence = ahead or why.startswith(_DISAGREES)
@@ -177,7 +179,24 @@ class Upkeep(LibraryBase):
             report.append(damaged_advice(self.paths.root))
         if kept is not None:
             report.extend(self._recoverable_lines(kept, ahead))
+        report.extend(self._reviews_lines())
         return report
+
+    def _reviews_lines(self) -> list[str]:
+        """The index of review text checked, once the papers' index is sound: built or
+        caught up when it is missing or behind (nothing to say without replies)."""
+        with self.session() as store:
+            total = review_texts.papers_with_replies(store.conn)
+        if not total:
+            return []
+        state = self.reviews_state()
+        if state == "ok":
+            return [f"review text index: ok ({total:,} papers with replies)"]
+        if state == "building":
+            return ["review text index: being written by another process; not checked"]
+        indexed = self.sync_reviews()
+        done = "built" if state == "missing" else "caught up"
+        return [f"review text index: {state}; {done} ({indexed:,} papers' review text indexed)"]
 
     def _keep_aside(self) -> Path | None:
         """Copy the index, the write-ahead log and the database file it belongs to into a
