@@ -94,7 +94,7 @@ def test_hostile_file_is_refused_in_one_line(name: str, empty_library: Library) 
 
 
 def test_deep_json_named_as_json_is_refused_clearly(empty_library: Library) -> None:
-    for fmt in ("csljson", "openreview", "paperlists", "arxiv-kaggle"):
+    for fmt in ("csljson", "openreview", "paperlists", "arxiv-kaggle", "zotero"):
         with pytest.raises(ImportFormatError, match="nested too deeply"):
             empty_library.import_files([HOSTILE / "deep.json"], fmt)
 
