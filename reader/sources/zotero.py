@@ -102,7 +102,9 @@ def parse(text: str, source: str) -> ParseResult:
     try:
         data = json.loads(text.lstrip("\ufeff"))
     except RecursionError:
-        raise ImportFormatError(f"{source}: {TOO_DEEP}") from None
+        raise ImportFormatError(
+            f"{source}: JSON nested too deeply to be paper records"
+        ) from None
     except ValueError as exc:
         raise ImportFormatError(f"{source}: not JSON ({exc})") from exc
     if isinstance(data, dict | list) and too_deep(data):
