@@ -15,13 +15,13 @@ from collections.abc import Callable
 
 from rich.style import Style
 from textual.app import ComposeResult
-from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from reader.library import Discussion, ShownReply, display_text, sentences, shown_reply, words
 from reader.models import Paper
 from reader.ui import bindings
+from reader.ui.screens.selection import dragged, extended, stepped
 from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.widgets.paper_view import PaperView
 from reader.ui.widgets.replies import ReplyBox, kind_label, reply_body, whole_text
@@ -141,12 +141,8 @@ class ReadingScreen(Screen[None]):
         headings go up as soon as they are read, the bodies as they are rendered."""
         if self._shown_replies != paper.id or self._replies is None:
             return  # another paper was shown meanwhile
-        view = self.query_one(PaperView)
-        styles = {name: view.get_component_rich_style(name) for name in _BODY_STYLES}
-        read, terms, token = self._replies, self._terms, paper.id
-
-        def style(name: str) -> Style:
-            return styles.get(name, Style())
+        read, token = self._replies, paper.id
+        render = self._body_renderer()
 
         def work() -> None:
             discussion = read(token)
@@ -154,14 +150,11 @@ class ReadingScreen(Screen[None]):
                 boxes = self.app.call_from_thread(self._mount_replies, token, discussion)
             except RuntimeError:  # the window closed meanwhile
                 return
-            marks = self._passages
             batch: list[tuple[ReplyBox, object, bool]] = []
             for n, box in enumerate(boxes):
                 if self._shown_replies != token:
                     return  # another paper is shown: its own worker renders its replies
-                reply = box.posting.reply
-                body, cut = reply_body(reply, terms, style, marks(reply.id))
-                batch.append((box, body, cut))
+                batch.append((box, *render(box)))
                 if n + 1 == FIRST_BODIES or n == len(boxes) - 1:
                     try:
                         self.app.call_from_thread(self._put_bodies, token, batch)
@@ -181,25 +174,32 @@ class ReadingScreen(Screen[None]):
         """Draw the bodies of these replies again (their highlights changed), in a worker."""
         if not boxes:
             return
-        view = self.query_one(PaperView)
-        styles = {name: view.get_component_rich_style(name) for name in _BODY_STYLES}
-        token, terms, marks = self._shown_replies, self._terms, self._passages
-
-        def style(name: str) -> Style:
-            return styles.get(name, Style())
+        token, render = self._shown_replies, self._body_renderer()
 
         def work() -> None:
-            batch: list[tuple[ReplyBox, object, bool]] = []
-            for box in boxes:
-                reply = box.posting.reply
-                body, cut = reply_body(reply, terms, style, marks(reply.id))
-                batch.append((box, body, cut))
+            batch = [(box, *render(box)) for box in boxes]
             try:
                 self.app.call_from_thread(self._put_bodies, token, batch)
             except RuntimeError:
                 return
 
         self.run_worker(work, thread=True, group="reply-marks", exit_on_error=False)
+
+    def _body_renderer(self) -> Callable[[ReplyBox], tuple[object, bool]]:
+        """What a worker renders a reply's body with: the styles read here, on the UI
+        thread, and the paper's terms and highlighted passages."""
+        view = self.query_one(PaperView)
+        styles = {name: view.get_component_rich_style(name) for name in _BODY_STYLES}
+        terms, marks = self._terms, self._passages
+
+        def style(name: str) -> Style:
+            return styles.get(name, Style())
+
+        def render(box: ReplyBox) -> tuple[object, bool]:
+            reply = box.posting.reply
+            return reply_body(reply, terms, style, marks(reply.id))
+
+        return render
 
     def _mount_replies(self, token: int, discussion: Discussion) -> list[ReplyBox]:
         """Show the headings of the replies read, if their paper still shows."""
@@ -368,17 +368,10 @@ class ReadingScreen(Screen[None]):
 
     def action_sentence(self, delta: int) -> None:
         """Select the next (``delta`` 1) or previous (-1) sentence."""
-        spans = self._units(by_word=False)
-        if not spans:
-            return
-        if self.selection is None:
-            index = 0 if delta > 0 else len(spans) - 1
-        else:
-            start = self.selection[0]
-            current = next((n for n, (a, b) in enumerate(spans) if a <= start < b), 0)
-            index = max(0, min(len(spans) - 1, current + delta))
-        self.selection = spans[index]
-        self._show_selection()
+        chosen = stepped(self._units(by_word=False), self.selection, delta)
+        if chosen is not None:
+            self.selection = chosen
+            self._show_selection()
 
     def action_extend_sentence(self, delta: int) -> None:
         """Grow the selection to the end of the next sentence, or shrink it by one."""
@@ -389,43 +382,15 @@ class ReadingScreen(Screen[None]):
         self._extend(self._units(by_word=True), delta)
 
     def _extend(self, units: list[tuple[int, int]], delta: int) -> None:
-        if not units:
-            return
-        if self.selection is None:
-            self.selection = units[0]
+        chosen = extended(units, self.selection, delta)
+        if chosen is not None:
+            self.selection = chosen
             self._show_selection()
-            return
-        start, end = self.selection
-        ends = [b for _, b in units if b > start]
-        if not ends:
-            return
-        current = next((n for n, b in enumerate(ends) if b >= end), len(ends) - 1)
-        new_end = ends[max(0, min(len(ends) - 1, current + delta))]
-        self.selection = (start, new_end)
-        self._show_selection()
 
     def _mouse_selection(self) -> tuple[int, int] | None:
         """The characters of the abstract selected with the mouse, if any."""
-        widget = self.query_one("#paper-abstract", Static)
-        selected = widget.text_selection
-        if selected is None:
-            return None
-        lines = self._text.split("\n")
-
-        def offset(point: Offset | None, default: int) -> int:
-            if point is None:
-                return default
-            row = max(0, min(len(lines) - 1, point.y))
-            return sum(len(line) + 1 for line in lines[:row]) + min(point.x, len(lines[row]))
-
-        start = offset(selected.start, 0)
-        end = offset(selected.end, len(self._text))
-        # Whole words only, and no white space at the edges.
-        while start < end and self._text[start].isspace():
-            start += 1
-        while end > start and self._text[end - 1].isspace():
-            end -= 1
-        return (start, end) if end > start else None
+        selected = self.query_one("#paper-abstract", Static).text_selection
+        return None if selected is None else dragged(self._text, selected.start, selected.end)
 
     def action_highlight(self) -> None:
         """Highlight the selection (the mouse's in the abstract, or the keyboard's in the
