@@ -3,24 +3,26 @@ are selected (by sentence and word, or with the mouse) and highlighted; then the
 reviews and their discussion, stepped through with ``]`` and ``[``, whose passages are
 selected and highlighted with the same keys.
 
-Kept whole: the screen has one owner of one state (the paper shown, the replies mounted
-for it and the token that keeps a late worker off another paper's, the selection and the
-reply it is in); the keys that select, highlight and step between reviews all read and
-move that state together, and split apart they would be mixins sharing it.
+The replies are read, mounted and rendered by a collaborator the screen composes
+(:class:`reader.ui.screens.reading_replies.ShownReplies`), which owns the boxes shown and
+the token that keeps a late worker off another paper's; the screen owns the paper shown,
+the selection and the reply it is in, which the keys that select, highlight and step
+between reviews read and move together. The arithmetic of selecting is in
+:mod:`reader.ui.screens.selection`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from rich.style import Style
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from reader.library import Discussion, ShownReply, display_text, sentences, shown_reply, words
+from reader.library import ShownReply, display_text, sentences, shown_reply, words
 from reader.models import Paper
 from reader.ui import bindings
+from reader.ui.screens.reading_replies import Replies, ShownReplies, passages
 from reader.ui.screens.selection import dragged, extended, stepped
 from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.widgets.paper_view import PaperView
@@ -33,14 +35,6 @@ Step = Callable[[int], Paper | None]
 Highlighter = Callable[[Paper, int, int, str | None], None]
 #: Asked to remove highlights of a paper (by id).
 Remover = Callable[[Paper, list[int]], None]
-#: Reads a paper's replies, threaded (by paper id).
-Replies = Callable[[int], Discussion]
-#: Reply bodies put on screen as soon as they are rendered (enough to fill the screen at the
-#: first review); the others are put in together, since each putting lays the view out.
-FIRST_BODIES = 2
-#: The styles a reply's body is drawn with (read on the UI thread, used by the worker).
-_BODY_STYLES = ("paper-view--highlight", "paper-view--section", "paper-view--reply-meta",
-                "paper-view--passage", "paper-view--selection")
 
 
 class ReadingScreen(Screen[None]):
@@ -67,11 +61,7 @@ class ReadingScreen(Screen[None]):
         replies: Replies | None = None,
     ) -> None:
         super().__init__()
-        self._replies = replies
-        #: The replies shown; a number that changes with each paper shown, so that bodies
-        #: rendered for the last one are not put on this one's.
-        self.replies: list[ReplyBox] = []
-        self._shown_replies = -1
+        self._shown = ShownReplies(self, replies)
         self._paper = paper
         self._terms = terms
         self._step = step
@@ -112,7 +102,7 @@ class ReadingScreen(Screen[None]):
         """Show another paper (or refresh this one after a change)."""
         if paper is None:
             return
-        same = paper.id == self._paper.id and self._shown_replies == paper.id
+        same = paper.id == self._paper.id and self._shown.token == paper.id
         self._paper = paper
         self._text = display_text(paper.abstract)
         marks = _reply_marks(paper)
@@ -121,115 +111,33 @@ class ReadingScreen(Screen[None]):
             self.target = self._went_to = None
         elif marks != self._reply_marks:
             # A passage of a reply was highlighted or removed: its replies drawn again.
-            self._render_bodies([box for box in self.replies if box.rendered])
+            self._shown.render_again(paper, self._terms)
         self._reply_marks = marks
         self._redraw(keep_scroll=same)
         if not same:
             # After the paper is drawn: the abstract shows at once, the replies come in
             # behind it.
-            self._shown_replies = paper.id
-            if self.replies:
-                self.replies = []
-                self.refresh_bindings()
-            self.query_one(PaperView).show_discussion(Discussion())
-            self.call_after_refresh(self._show_replies, paper)
+            self._shown.clear(paper.id)
+            self.call_after_refresh(self._shown.show, paper, self._terms)
 
     # -- replies ----------------------------------------------------------------------------
 
-    def _show_replies(self, paper: Paper) -> None:
-        """Show the paper's replies: a worker reads them (a review may be megabytes), the
-        headings go up as soon as they are read, the bodies as they are rendered."""
-        if self._shown_replies != paper.id or self._replies is None:
-            return  # another paper was shown meanwhile
-        read, token = self._replies, paper.id
-        render = self._body_renderer()
-
-        def work() -> None:
-            discussion = read(token)
-            try:
-                boxes = self.app.call_from_thread(self._mount_replies, token, discussion)
-            except RuntimeError:  # the window closed meanwhile
-                return
-            batch: list[tuple[ReplyBox, object, bool]] = []
-            for n, box in enumerate(boxes):
-                if self._shown_replies != token:
-                    return  # another paper is shown: its own worker renders its replies
-                batch.append((box, *render(box)))
-                if n + 1 == FIRST_BODIES or n == len(boxes) - 1:
-                    try:
-                        self.app.call_from_thread(self._put_bodies, token, batch)
-                    except RuntimeError:
-                        return
-                    batch = []
-
-        self.run_worker(work, thread=True, exclusive=True, group="replies",
-                        exit_on_error=False)
+    @property
+    def replies(self) -> list[ReplyBox]:
+        """The replies shown (their headings, as soon as they are read)."""
+        return self._shown.boxes
 
     def _passages(self, reply_id: str) -> list[tuple[int, int]]:
-        """The highlighted passages of a reply still found in it (offsets as shown)."""
-        return [(h.start, h.end) for h in self._paper.highlights
-                if h.reply_id == reply_id and not h.orphaned]
+        return passages(self._paper, reply_id)
 
-    def _render_bodies(self, boxes: list[ReplyBox]) -> None:
-        """Draw the bodies of these replies again (their highlights changed), in a worker."""
-        if not boxes:
-            return
-        token, render = self._shown_replies, self._body_renderer()
-
-        def work() -> None:
-            batch = [(box, *render(box)) for box in boxes]
-            try:
-                self.app.call_from_thread(self._put_bodies, token, batch)
-            except RuntimeError:
-                return
-
-        self.run_worker(work, thread=True, group="reply-marks", exit_on_error=False)
-
-    def _body_renderer(self) -> Callable[[ReplyBox], tuple[object, bool]]:
-        """What a worker renders a reply's body with: the styles read here, on the UI
-        thread, and the paper's terms and highlighted passages."""
-        view = self.query_one(PaperView)
-        styles = {name: view.get_component_rich_style(name) for name in _BODY_STYLES}
-        terms, marks = self._terms, self._passages
-
-        def style(name: str) -> Style:
-            return styles.get(name, Style())
-
-        def render(box: ReplyBox) -> tuple[object, bool]:
-            reply = box.posting.reply
-            return reply_body(reply, terms, style, marks(reply.id))
-
-        return render
-
-    def _mount_replies(self, token: int, discussion: Discussion) -> list[ReplyBox]:
-        """Show the headings of the replies read, if their paper still shows."""
-        if token != self._shown_replies:
-            return []
-        had = bool(self.replies)
-        self.replies = self.query_one(PaperView).show_discussion(discussion)
-        if had != bool(self.replies):
-            self.refresh_bindings()  # the review keys show only for a paper with replies
-        return list(self.replies)
+    def _reply_tops(self) -> list[tuple[int, ReplyBox]]:
+        return self._shown.tops()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The review keys act (and the footer offers them) where the paper has replies."""
         if action in ("next_reply", "previous_reply", "whole_reply"):
             return bool(self.replies)
         return True
-
-    def _put_bodies(self, token: int, batch: list[tuple[ReplyBox, object, bool]]) -> None:
-        """Put rendered bodies in their replies, if the paper they belong to still shows."""
-        if token != self._shown_replies:
-            return
-        for box, body, cut in batch:
-            if box.is_attached:
-                box.put_body(body, cut)  # type: ignore[arg-type]
-
-    def _reply_tops(self) -> list[tuple[int, ReplyBox]]:
-        """Each reply with the line of the view it begins on."""
-        holder = self.query_one("#paper-replies")
-        base = holder.virtual_region.y
-        return [(base + box.virtual_region.y, box) for box in self.replies if box.is_attached]
 
     def _go_to_reply(self, delta: int) -> None:
         view = self.query_one(PaperView)
