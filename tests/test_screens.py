@@ -3,12 +3,16 @@ the list fits a narrow terminal, what `/` does to the query typed."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from textual.pilot import Pilot
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
+from tests.waiting import until
 
 SIZE = (120, 40)
 
@@ -32,3 +36,72 @@ async def test_slash_from_the_results_extends_the_query(library: Library) -> Non
         box = app.query_one(SearchBox)
         assert box.value == "benchmark"
         assert box.cursor_position == len("benchmark")
+
+
+def _papers(path: Path, word: str, count: int, weight: int) -> Path:
+    """``count`` new papers naming ``word`` ``weight`` times (more often ranks higher)."""
+    path.write_text(
+        "".join(
+            json.dumps({"id": f"{word}{weight}x{n}", "content": {
+                "title": f"{' '.join([word.title()] * weight)} Study Number {n}",
+                "abstract": f"Colony {n}: " + " ".join([word] * weight) + " counted by radar.",
+            }}) + "\n"
+            for n in range(count)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+async def _grow_results(app: ReaderApp, pilot: Pilot, library: Library, source: Path,
+                        total: int) -> None:
+    """Better matches reach the index (another process indexes them) and the results."""
+    other = Library(library.paths.root)
+    try:
+        other.import_files([source])
+        other.sync_index()
+    finally:
+        other.close()
+    await until(pilot, lambda: len(app.paper_list.ids) == total, "the better matches", 3000)
+    await settle(app, pilot)
+
+
+async def test_results_the_user_has_not_moved_in_stay_at_the_best_match(
+    library: Library, tmp_path: Path
+) -> None:
+    library.import_files([_papers(tmp_path / "weak.jsonl", "wombat", 3, 1)])
+    library.sync_index()
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"wombat", "enter")
+        await until(pilot, lambda: len(app.paper_list.ids) == 3, "the three matches")
+        await settle(app, pilot)
+        await _grow_results(app, pilot, library, _papers(tmp_path / "s.jsonl", "wombat", 60, 4), 63)
+        papers = app.paper_list
+        assert papers.cursor == 0 and papers.scroll_offset.y == 0
+        best = library.store.paper(papers.ids[0])
+        assert best is not None and "Wombat Wombat" in best.title
+        assert app.current_paper is not None and app.current_paper.id == papers.ids[0]
+
+
+async def test_results_keep_the_paper_the_user_moved_to_as_better_ones_come_in(
+    library: Library, tmp_path: Path
+) -> None:
+    library.import_files([_papers(tmp_path / "weak.jsonl", "wombat", 3, 1)])
+    library.sync_index()
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"wombat", "enter")
+        await until(pilot, lambda: len(app.paper_list.ids) == 3, "the three matches")
+        await settle(app, pilot)
+        await pilot.press("j")
+        await settle(app, pilot)
+        papers = app.paper_list
+        chosen = papers.current_id
+        await _grow_results(app, pilot, library, _papers(tmp_path / "s.jsonl", "wombat", 60, 4), 63)
+        assert papers.current_id == chosen
+        line = papers.cursor - round(papers.scroll_offset.y)
+        assert 0 <= line < papers.size.height  # on screen
+        assert app.current_paper is not None and app.current_paper.id == chosen
