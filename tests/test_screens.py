@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
+from reader.ui.features.base import PAPER_KEY
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
 from tests.waiting import until
@@ -62,7 +63,7 @@ async def _grow_results(app: ReaderApp, pilot: Pilot, library: Library, source: 
         other.sync_index()
     finally:
         other.close()
-    await until(pilot, lambda: len(app.paper_list.ids) == total, "the better matches", 3000)
+    await until(pilot, lambda: len(app.paper_list.ids) == total, "the better matches")
     await settle(app, pilot)
 
 
@@ -105,3 +106,34 @@ async def test_results_keep_the_paper_the_user_moved_to_as_better_ones_come_in(
         line = papers.cursor - round(papers.scroll_offset.y)
         assert 0 <= line < papers.size.height  # on screen
         assert app.current_paper is not None and app.current_paper.id == chosen
+
+
+async def test_a_second_window_starts_at_the_paper_the_first_is_on(library: Library) -> None:
+    first = ReaderApp(library)
+    async with first.run_test(size=SIZE) as pilot:
+        await settle(first, pilot)
+        await pilot.press(*"j" * 25)
+        await settle(first, pilot)
+        chosen = first.paper_list.current_id
+        assert chosen is not None
+        # Still open: a second window, started now, reads what the first remembered.
+        await until(pilot, lambda: _remembered(library) == str(chosen), "the paper remembered",
+                    10)
+        second = ReaderApp(Library(library.paths.root))
+        # (The first window stays as it is while the second runs in its place.)
+    async with second.run_test(size=SIZE) as pilot:
+        await settle(second, pilot)
+        papers = second.paper_list
+        assert papers.current_id == chosen
+        assert 0 <= papers.cursor - round(papers.scroll_offset.y) < papers.size.height
+        assert second.current_paper is not None and second.current_paper.id == chosen
+    second.library.close()
+
+
+def _remembered(library: Library) -> str | None:
+    """The paper a window remembered for the next start, read as another process would."""
+    other = Library(library.paths.root)
+    try:
+        return other.get_meta(PAPER_KEY)
+    finally:
+        other.close()
