@@ -54,16 +54,25 @@ class PaperRecord:
     replies: list[Reply] = field(default_factory=list)
     #: What the source says of its reviews and decision (see :mod:`reader.signals`).
     signals: Signals | None = None
+    #: The user's own marks in a reader library's export (CSV, JSON): a star, a read mark
+    #: and highlights (quote, note). As tags and the note, they go to a paper the import
+    #: adds and never over a paper already there.
+    starred: bool = False
+    read: bool = False
+    highlights: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True, frozen=True)
 class Highlight:
-    """A highlighted passage of a paper's abstract.
+    """A highlighted passage of a paper's abstract, or of one of its replies (a review).
 
     ``start``/``end`` are offsets into the abstract as shown (see
-    :func:`reader.store.highlights.display_text`); ``quote`` is the passage itself, which
-    re-anchors the highlight when the abstract is revised; an ``orphaned`` highlight's quote
-    no longer occurs in the abstract (kept, and shown apart).
+    :func:`reader.store.highlights.display_text`), or, with ``reply_id`` (the reply's note
+    id), into that reply as shown (:func:`reader.store.highlights.shown_reply`); ``quote``
+    is the passage itself, which re-anchors the highlight when the text is revised; an
+    ``orphaned`` highlight's quote no longer occurs there (kept, and shown apart); a
+    ``moved`` one was found again elsewhere in its edited reply. ``reply_label`` names the
+    reply (``Official_Review · Reviewer_6GPX``), empty for the abstract.
     """
 
     id: int
@@ -73,6 +82,9 @@ class Highlight:
     quote: str
     note: str = ""
     orphaned: bool = False
+    reply_id: str | None = None
+    moved: bool = False
+    reply_label: str = ""
 
 
 @dataclass(slots=True)
@@ -191,6 +203,9 @@ class ImportSummary:
     older_abstracts: int = 0
     older_titles: int = 0
     revisions_kept: int = 0
+    #: Papers already there whose record in the file carried the marks of a reader
+    #: library (a star, a read mark, tags, a note, highlights): their own were kept.
+    marks_kept: int = 0
 
     def __str__(self) -> str:
         return self.line()
@@ -223,8 +238,9 @@ class ImportSummary:
 
     def signals_line(self) -> str:
         """What the import did of conference signals, e.g. ``300 papers with changed
-        ratings, 41 new decisions; 1,643 new replies and 23 edits of replies; 2 replies kept
-        for papers not in the library``; empty when it read none."""
+        ratings, 41 new decisions; 1,643 new replies and 23 edited replies; 2 replies kept
+        for papers not in the library``, a part counting nothing left out; empty when it
+        read none."""
         parts = []
         if self.ratings_changed:
             plural = "s" if self.ratings_changed != 1 else ""
@@ -233,12 +249,13 @@ class ImportSummary:
             plural = "s" if self.new_decisions != 1 else ""
             parts.append(f"{self.new_decisions:,} new decision{plural}")
         text = ", ".join(parts)
-        if self.replies_new or self.reply_versions:
-            replies = f"{self.replies_new:,} new repl{'y' if self.replies_new == 1 else 'ies'}"
-            if self.reply_versions:
-                # Versions of replies the library held, or met earlier in the same file.
-                edits = "edit" if self.reply_versions == 1 else "edits"
-                replies += f" and {self.reply_versions:,} {edits} of replies"
+        # Edited: later versions of replies the library held, or met earlier in the file.
+        replies = " and ".join(
+            f"{n:,} {what} repl{'y' if n == 1 else 'ies'}"
+            for n, what in ((self.replies_new, "new"), (self.reply_versions, "edited"))
+            if n
+        )
+        if replies:
             text = f"{text}; {replies}" if text else replies
         if self.replies_waiting:
             one = self.replies_waiting == 1
@@ -270,6 +287,13 @@ class ImportSummary:
                 f"{self.revisions_kept:,} replaced, the old text kept as "
                 f"revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
             )
+        if self.marks_kept:
+            one = self.marks_kept == 1
+            parts.append(
+                f"{self.marks_kept:,} paper{'s' * (not one)} already in the library kept "
+                f"{'its' if one else 'their'} own stars, read marks, tags, notes and "
+                "highlights (the file's were not applied)"
+            )
         return "; ".join(parts)
 
     def key_changes(self) -> str:
@@ -294,7 +318,7 @@ class ImportSummary:
         for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
                      "withdrawn", "ratings_changed", "new_decisions", "replies_new",
                      "reply_versions", "replies_waiting", "ratings_unreadable",
-                     "older_abstracts", "older_titles", "revisions_kept"):
+                     "older_abstracts", "older_titles", "revisions_kept", "marks_kept"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.problems += other.problems
         self.warnings += other.warnings

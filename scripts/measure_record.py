@@ -304,7 +304,7 @@ def measure(path: Path) -> tuple[int, int, Counter[str], Counter[str], str]:
     from reader.cite.export import export
     from reader.cite.format_names import EXPORT_FORMATS
     from reader.intake.merge import import_records
-    from reader.sources import ImportFormatError, detect_format, parse_file, read_text
+    from reader.sources import ImportFormatError, detect_format, read_text, stream_file
     from reader.store.database import Store
 
     text = read_text(path).text
@@ -322,10 +322,11 @@ def measure(path: Path) -> tuple[int, int, Counter[str], Counter[str], str]:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "library.db")
         try:
-            parsed = parse_file(path)
+            parsed = stream_file(path)
+            records = list(parsed.records)
         except ImportFormatError as exc:
             return len(source), 0, present, survived, f"refused: {exc}"
-        import_records(store, parsed.records, str(path), parsed.format)
+        import_records(store, records, str(path), parsed.format)
         papers = list(store.iter_papers())
         store.close()
     if out_fmt not in EXPORT_FORMATS:

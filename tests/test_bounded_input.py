@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from reader.library import Library
-from reader.sources import ImportFormatError, parse_file, stream_file
+from reader.sources import ImportFormatError, stream_file
+from tests.parsing import parse_file
 
 MB = 1 << 20
 
@@ -214,3 +215,56 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path, empty_library: Li
     assert str(raised[0]) == (
         f"{fifo}: a named pipe, not a regular file; reader imports files (save it to one first)"
     )
+
+
+def _openreview_copies(path: Path, copies: int) -> Path:
+    """The papers of the real reviews sample (each with its replies), ``copies`` times,
+    each copy with ids of its own; then a reply whose paper is not in the file."""
+    lines = (Path(__file__).parent / "data" / "openreview-replies-3.jsonl").read_text()
+    notes = [json.loads(line) for line in lines.splitlines() if line.strip()]
+    with path.open("w", encoding="utf-8") as out:
+        for copy in range(copies):
+            for note in notes:
+                made = dict(note, id=f"{note['id']}c{copy}")
+                made["content"] = dict(note["content"])
+                made["content"]["abstract"] = f"{note['content']['abstract']} ({copy})"
+                made["replies"] = [
+                    dict(r, id=f"{r['id']}c{copy}", forum=made["id"], replyto=made["id"])
+                    for r in note["replies"]
+                ]
+                out.write(json.dumps(made) + "\n")
+        stray = dict(notes[0]["replies"][0], id="strayreply1", forum="nosuchpaper")
+        out.write(json.dumps(stray) + "\n")
+    return path
+
+
+def test_a_reviews_file_past_the_whole_file_bound_is_read_a_line_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An OpenReview JSON-lines file with every review (a whole conference's is 370 MB
+    unpacked) is read from the disk a line at a time, never whole: over the bound for a
+    file read whole it is imported all the same, holding a few records at a time, with
+    the same papers, replies and orphans as the file read whole."""
+    path = _openreview_copies(tmp_path / "reviews.jsonl", 400)
+    assert path.stat().st_size > 25 * MB
+    monkeypatch.setenv("READER_FILE_LIMIT_MB", "2")
+    papers: list[int] = []
+    orphans: list[str] = []
+
+    def read() -> None:
+        streamed = stream_file(path)
+        assert streamed.format == "openreview" and streamed.count == 1201
+        for record in streamed.records:
+            papers.append(len(record.replies))
+        orphans.extend(r.id for r in streamed.orphans)
+
+    peak, raised = peak_while(read)
+    assert raised is None, raised
+    assert len(papers) == 1200 and sum(papers) == 400 * 16
+    assert orphans == ["strayreply1"]
+    # A few pieces of the file read (a megabyte each) and a record or two: not the file.
+    assert peak < 10 * MB, peak
+    small = _openreview_copies(tmp_path / "small.jsonl", 5)
+    whole = parse_file(small)
+    streamed = list(stream_file(small).records)
+    assert streamed == whole.records

@@ -112,6 +112,9 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
         "starred": "true",
         "note": HOSTILE_NOTE,
         "abstract": HOSTILE.abstract,
+        "tags": "",
+        "read": "false",
+        "highlights": "",
     }
     gdpval = next(r for r in rows if r["citekey"] == "gdpval2026")
     assert gdpval["note"] == HOSTILE_NOTE

@@ -32,8 +32,8 @@ from reader.resources import sample_files
 from reader.search.index import SearchIndex
 from reader.search.query import ParsedQuery
 from reader.search.schema import document, make_schema
-from reader.sources import parse_file
 from reader.ui.app import ReaderApp
+from tests.parsing import parse_file
 from tests.test_index_build import write_openreview
 from tests.waiting import until
 

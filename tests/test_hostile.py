@@ -18,11 +18,12 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from reader.library import Library
-from reader.sources import ImportFormatError, parse_file
+from reader.sources import ImportFormatError
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.paper_list import PaperList
+from tests.parsing import parse_file
 from tests.test_app import settle
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
@@ -93,7 +94,7 @@ def test_hostile_file_is_refused_in_one_line(name: str, empty_library: Library) 
 
 
 def test_deep_json_named_as_json_is_refused_clearly(empty_library: Library) -> None:
-    for fmt in ("csljson", "openreview", "paperlists", "arxiv-kaggle"):
+    for fmt in ("csljson", "openreview", "paperlists", "arxiv-kaggle", "zotero"):
         with pytest.raises(ImportFormatError, match="nested too deeply"):
             empty_library.import_files([HOSTILE / "deep.json"], fmt)
 

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from reader.library import Library
-from reader.sources import parse_file
+from tests.parsing import parse_file
 from tests.test_never_backwards import CAMERA_READY, JAN, SUBMITTED, _snapshot
 
 

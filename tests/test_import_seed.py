@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from reader.library import Library
-from reader.sources import ImportFormatError, parse_file
+from reader.sources import ImportFormatError
 from reader.sources.seed import parse_header, records
 from tests.conftest import SEEDS
+from tests.parsing import parse_file
 
 
 @pytest.mark.parametrize("path", SEEDS, ids=lambda p: p.name)

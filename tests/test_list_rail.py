@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
-from reader.ui.widgets.paper_list import RAIL, THUMB, PaperList
+from reader.ui.widgets.list_lines import RAIL, THUMB
+from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import screen_text, settle
 
 #: Short enough that the sample's 38 papers do not fit.

@@ -46,6 +46,7 @@ CHANGED = {
     "tags": ["later"],
     "replies": [Reply("r1", "abc123", "abc123", "Official_Review", {"rating": 6})],
     "signals": Signals(decision="poster"),
+    "starred": True, "read": True, "highlights": [("A quote", "its note")],
 }
 
 

@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 from reader.library import Library
 from reader.models import PaperRecord
 from reader.search.query import parse_query
-from reader.sources import FORMATS, ImportFormatError, detect_format, parse_file, parse_text
+from reader.sources import FORMATS, ImportFormatError, detect_format, parse_text
 from tests.conftest import SEEDS
+from tests.parsing import parse_file
 
 settings.register_profile(
     "default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]

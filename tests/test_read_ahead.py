@@ -195,3 +195,80 @@ def test_a_chunk_is_prepared_until_the_writer_waits(tmp_path: Path) -> None:
     assert [PaperRecord(*fields) for fields in rest] == records[4:]
     assert hand_over(list(records), _Flag(after=10**6))[1] == []
     assert hand_over(list(records), _Flag(after=0))[0] == []
+
+
+def _with_replies(path: Path, count: int) -> Path:
+    """``count`` submissions, each with a review (edited once for every third paper, both
+    versions given) and a comment answering it."""
+    with path.open("w", encoding="utf-8") as out:
+        for i in range(count):
+            forum = f"sub{i:05d}"
+            review = {
+                "id": f"rev{i:05d}", "forum": forum, "replyto": forum,
+                "cdate": 1_760_000_000_000, "mdate": 1_760_000_000_000,
+                "invitations": ["ICLR.cc/2026/Conference/-/Official_Review"],
+                "signatures": [f"ICLR.cc/2026/Conference/Submission{i}/Reviewer_ab{i}"],
+                "content": {"rating": {"value": 2 * (i % 5)}, "confidence": {"value": 3},
+                            "summary": {"value": f"Paper {i} studies the thing ü {i % 7}."}},
+            }
+            replies = [review]
+            if i % 3 == 0:
+                edited = json.loads(json.dumps(review))
+                edited["mdate"] += 86_400_000
+                edited["content"]["rating"]["value"] = 6
+                replies.append(edited)
+            replies.append({
+                "id": f"com{i:05d}", "forum": forum, "replyto": f"rev{i:05d}",
+                "cdate": 1_761_000_000_000, "mdate": 1_761_000_000_000,
+                "invitations": ["ICLR.cc/2026/Conference/-/Official_Comment"],
+                "signatures": ["ICLR.cc/2026/Conference/Submission1/Authors"],
+                "content": {"comment": {"value": "We thank the reviewer."}},
+            })
+            note = {"id": forum, "cdate": 1_759_000_000_000, "content": {
+                "title": {"value": f"Submission number {i} on things"},
+                "abstract": {"value": f"We study problem {i} with method {i * 7} and show it."},
+                "venue": {"value": "ICLR 2026 Conference Submission"},
+            }, "replies": replies}
+            out.write(json.dumps(note) + "\n")
+    return path
+
+
+def _replies_stored(directory: Path) -> list[list[tuple[object, ...]]]:
+    conn = sqlite3.connect(directory / "library.sqlite")
+    try:
+        return [conn.execute(query).fetchall() for query in (
+            "SELECT r.note_id, p.openreview_id, r.forum, r.replyto, r.kind, r.signer, r.cdate, "
+            "r.mdate, r.rating, r.confidence, r.invitations, r.signatures, r.content, "
+            "r.text_hash FROM replies r LEFT JOIN papers p ON p.id = r.paper_id ORDER BY 1",
+            "SELECT r.note_id, v.mdate, v.rating, v.scores, v.text_hash, v.content "
+            "FROM reply_versions v JOIN replies r ON r.id = v.reply_id ORDER BY 1, 2",
+            "SELECT p.openreview_id, s.decision, s.rating_mean, s.ratings, s.confidences, "
+            "s.reviews, s.comments, s.ratings_changed_import FROM paper_signals s "
+            "JOIN papers p ON p.id = s.paper_id ORDER BY 1",
+        )]
+    finally:
+        conn.close()
+
+
+def test_replies_read_ahead_are_stored_as_when_read_in_one_process(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reading process makes the replies' stored form (digest, scores, packed text):
+    what it hands the writer stores every reply, version and signal as the writer would."""
+    count = read_ahead_module.MIN_RECORDS + 100
+    path = _with_replies(tmp_path / "replies.jsonl", count)
+    library.close()
+    ahead, inline = tmp_path / "ahead", tmp_path / "inline"
+    shutil.copytree(library.paths.root, ahead)
+    shutil.copytree(library.paths.root, inline)
+    subprocess.run(
+        [sys.executable, "-m", "reader", "--library", str(ahead), "import", str(path)],
+        capture_output=True, text=True, cwd=REPO, check=True,
+    )
+    monkeypatch.setattr(read_ahead_module, "MIN_RECORDS", 10**9)
+    one = Library(inline)
+    one.import_files([path], sync=False)
+    one.close()
+    inline_rows = _replies_stored(inline)
+    assert len(inline_rows[0]) == 2 * count
+    assert _replies_stored(ahead) == inline_rows

@@ -114,3 +114,30 @@ def test_a_library_on_a_read_only_mount(pristine: Path, tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the library is read-only" in done.stdout
     assert f"is read-only (its directory {root} cannot be written to)" in done.stderr
+
+
+def test_the_readers_watch_on_a_read_only_mount(pristine: Path, tmp_path: Path) -> None:
+    """The reader watches its library for commits elsewhere with a connection of its own:
+    on a read-only mount that connection opens as the library's does (it crashed the
+    window at start)."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    probe = (
+        "from pathlib import Path; from reader.store.watch import ChangeWatch; "
+        f"print('changed', ChangeWatch(Path('{root}') / 'library.sqlite').changed())"
+    )
+    script = (
+        f"mount --bind {root} {root} && mount -o remount,bind,ro {root} && "
+        f"{sys.executable} -c \"{probe}\""
+    )
+    try:
+        done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                              text=True, timeout=120)
+    except FileNotFoundError:
+        pytest.skip("no unshare here")
+    if "mount" in done.stderr and "permission denied" in done.stderr.lower():
+        pytest.skip("no read-only mount can be made here")
+    if "unshare failed" in done.stderr:
+        pytest.skip("no mount namespace here")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "changed False"

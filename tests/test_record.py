@@ -18,10 +18,11 @@ from reader.cli import cli
 from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import Paper, PaperRecord
-from reader.sources import parse_file, parse_text
+from reader.sources import parse_text
 from reader.sources.bibtex_values import parse_names
 from reader.store.database import Store, migrations
 from reader.text.render import plain_line
+from tests.parsing import parse_file
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"

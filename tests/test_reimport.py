@@ -178,7 +178,7 @@ def test_an_export_in_another_format_keeps_the_openreview_ids(
 ) -> None:
     """The forum URL an export writes names the paper's OpenReview id, which an import of
     that file takes back: the papers are found by it, not by their abstracts."""
-    from reader.sources import parse_file
+    from tests.parsing import parse_file
 
     _onto_sample(library, tmp_path)
     papers = [p for p in library.store.iter_papers() if p.openreview_id]
@@ -188,3 +188,22 @@ def test_an_export_in_another_format_keeps_the_openreview_ids(
     assert sorted(r.openreview_id or "" for r in read.records) == sorted(
         p.openreview_id or "" for p in papers
     )
+
+
+def test_an_unchanged_reimport_adds_no_history_rows(library: Library, tmp_path: Path) -> None:
+    """What an import did to each paper is kept for is:new, is:changed and undo; a paper it
+    left as it was needs no row, or each unchanged re-import of a long list grows the
+    library by a row per paper."""
+    _onto_sample(library, tmp_path)
+
+    def items() -> int:
+        with sqlite3.connect(library.paths.database) as conn:
+            return int(conn.execute("SELECT count(*) FROM import_items").fetchone()[0])
+
+    before = items()
+    summary = library.import_files([tmp_path / "submissions.jsonl"])
+    assert summary.unchanged == len(RECORDS)
+    assert items() == before
+    with sqlite3.connect(library.paths.database) as conn:
+        last = conn.execute("SELECT unchanged FROM imports ORDER BY id DESC LIMIT 1")
+        assert last.fetchone() == (len(RECORDS),)

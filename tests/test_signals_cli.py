@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -249,3 +250,12 @@ def test_search_table_shows_rating_and_decision(lib: Path) -> None:
     assert " 5.0 " in first and "pending" in first, first
     withdrawn = next(line for line in lines if "withdrawn" in line)
     assert " 2.0 " in withdrawn, withdrawn
+
+
+def test_doctor_checks_the_index_of_review_text_and_builds_it_when_missing(lib: Path) -> None:
+    CliRunner().invoke(cli, ["--library", str(lib), "search", 'review:"the"'], obj={})  # builds it
+    assert "review text index: ok (" in _invoke(lib, "doctor").output
+    shutil.rmtree(lib / "index-reviews")
+    said = _invoke(lib, "doctor").output
+    assert "review text index: missing; built (" in said, said
+    assert "review text index: ok (" in _invoke(lib, "doctor").output

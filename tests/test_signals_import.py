@@ -13,7 +13,8 @@ from typing import Any
 from reader.library import Library
 from reader.library.read_ahead import read_ahead
 from reader.sources import stream_file
-from reader.store import signals as stored
+from reader.store import paper_signals as stored_signals
+from reader.store import replies as stored_replies
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "openreview-replies-3.jsonl"
@@ -48,7 +49,7 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
     assert (first.ratings_changed, first.new_decisions) == (1, 0)
     conn = sqlite3.connect(library.paths.database)
     paper = _paper_id(conn, "DkHt2K1g2Y")
-    signals = stored.signals_of(conn, paper)
+    signals = stored_signals.signals_of(conn, paper)
     assert signals is not None and signals.ratings == (4.0, 6.0, 6.0, 4.0)
     assert signals.decision == "pending" and signals.reviews == 4 and signals.comments == 1
     assert conn.execute("SELECT count(*) FROM replies").fetchone()[0] == 15
@@ -77,16 +78,16 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
     assert (edited.replies_new, edited.reply_versions) == (1, 1)
     assert edited.signals_line() == (
         "1 paper with changed ratings, 1 new decision; 1 new reply "
-        "and 1 edit of replies"
+        "and 1 edited reply"
     )
     conn = sqlite3.connect(library.paths.database)
-    assert stored.papers_with_changed_ratings(conn, _last_import(conn)) == [paper]
-    history = stored.rating_history(conn, paper)["eIvfGTSO8v"]
+    assert stored_signals.papers_with_changed_ratings(conn, _last_import(conn)) == [paper]
+    history = stored_replies.rating_history(conn, paper)["eIvfGTSO8v"]
     assert [v.rating for v in history] == [4.0, 6.0]
-    signals = stored.signals_of(conn, paper)
+    signals = stored_signals.signals_of(conn, paper)
     assert signals is not None and signals.ratings == (6.0, 6.0, 6.0, 4.0)
     assert (signals.decision, signals.decision_raw) == ("oral", "Accept (Oral)")
-    old = stored.version_text(conn, "eIvfGTSO8v", history[0].mdate)
+    old = stored_replies.version_text(conn, "eIvfGTSO8v", history[0].mdate)
     assert old is not None and old["weaknesses"].startswith("\uff11.")
 
 
@@ -107,14 +108,14 @@ def test_replies_without_their_paper_wait_for_it(empty_library: Library, tmp_pat
     assert summary.new == 0 and summary.replies_waiting == 5
     assert any("not in the file" in p for p in summary.problems)
     conn = sqlite3.connect(empty_library.paths.database)
-    assert len(stored.waiting_replies(conn, "DkHt2K1g2Y")) == 5
+    assert len(stored_replies.waiting_replies(conn, "DkHt2K1g2Y")) == 5
     paper_only = dict(rows[0], replies=None)
     paper_only.pop("replies")
     empty_library.import_files([_write(tmp_path / "paper.jsonl", [paper_only])], sync=False)
     conn = sqlite3.connect(empty_library.paths.database)
     paper = _paper_id(conn, "DkHt2K1g2Y")
-    assert len(stored.replies_of(conn, paper)) == 5
-    signals = stored.signals_of(conn, paper)
+    assert len(stored_replies.replies_of(conn, paper)) == 5
+    signals = stored_signals.signals_of(conn, paper)
     assert signals is not None and signals.rating_count == 4
 
 
@@ -134,7 +135,7 @@ def test_a_list_of_orals_merges_into_papers_there_by_openreview_id(
     assert (summary.new, summary.merged, summary.new_decisions) == (0, 1, 1)
     conn = sqlite3.connect(empty_library.paths.database)
     paper = _paper_id(conn, "DkHt2K1g2Y")
-    signals = stored.signals_of(conn, paper)
+    signals = stored_signals.signals_of(conn, paper)
     assert signals is not None
     assert signals.decision == "oral"
     assert signals.ratings == (4.0, 6.0, 6.0, 4.0)  # the reviews' ratings over the list's mean
@@ -165,17 +166,17 @@ def test_a_rating_edited_without_a_new_date_is_an_edit_all_the_same(
     review = next(r for r in row["replies"] if r["id"] == "hzYRm24GXW")
     conn = sqlite3.connect(library.paths.database)
     paper = _paper_id(conn, "DkHt2K1g2Y")
-    before = stored.rating_history(conn, paper)["hzYRm24GXW"][-1].rating
+    before = stored_replies.rating_history(conn, paper)["hzYRm24GXW"][-1].rating
     review["content"]["rating"] = {"value": 2}
     edited_file = _write(tmp_path / "edited.jsonl", rows)
 
     edited = library.import_files([edited_file], sync=False)
     assert (edited.merged, edited.ratings_changed) == (1, 1)
     conn = sqlite3.connect(library.paths.database)
-    history = stored.rating_history(conn, paper)["hzYRm24GXW"]
+    history = stored_replies.rating_history(conn, paper)["hzYRm24GXW"]
     assert [v.rating for v in history][-2:] == [before, 2.0]
-    assert stored.papers_with_changed_ratings(conn, _last_import(conn)) == [paper]
-    assert [r.rating.value for r in stored.replies_of(conn, paper)
+    assert stored_signals.papers_with_changed_ratings(conn, _last_import(conn)) == [paper]
+    assert [r.rating.value for r in stored_replies.replies_of(conn, paper)
             if r.id == "hzYRm24GXW" and r.rating] == [2.0]
 
     again = library.import_files([edited_file], sync=False)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from reader.cli import cli
 from reader.library import Library
-from reader.store import signals as stored
+from reader.store import paper_signals as stored_signals
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "openreview-replies-3.jsonl"
@@ -52,7 +52,7 @@ def test_a_rating_that_is_no_number_is_named(empty_library: Library, tmp_path: P
         "written" in summary.problems
     assert "1 rating not a number, kept as written" in summary.signals_line()
     conn = sqlite3.connect(empty_library.paths.database)
-    signals = stored.signals_of(conn, _paper_id(conn, "DkHt2K1g2Y"))
+    signals = stored_signals.signals_of(conn, _paper_id(conn, "DkHt2K1g2Y"))
     assert signals is not None and signals.rating_count == 3 and signals.reviews == 4
 
 

@@ -16,7 +16,7 @@ from reader.library import SORT_KEYS, Library
 from reader.search.parsing import _FIELD_NAMES
 from reader.search.query import FIELD_NAMES, Bounds, parse_query
 from reader.signals import Signals, aggregate_signals
-from reader.store import signals as stored
+from reader.store import paper_signals as stored_signals
 
 
 def _write_signals(library: Library, rows: dict[int, Signals | None], import_id: int | None = None
@@ -24,7 +24,7 @@ def _write_signals(library: Library, rows: dict[int, Signals | None], import_id:
     conn = sqlite3.connect(library.paths.database)
     with conn:
         for paper_id, signals in rows.items():
-            stored.write_signals(conn, paper_id, signals, updated_at="2026-01-01T00:00:00Z",
+            stored_signals.write_signals(conn, paper_id, signals, updated_at="2026-01-01T00:00:00Z",
                                  import_id=import_id)
     conn.close()
 
@@ -208,7 +208,7 @@ def test_sorting_a_conference_by_mean_rating_is_fast(empty_library: Library) -> 
         for i in range(1, count + 1):
             ratings = [float((i * 7 + k * 3) % 11) for k in range(4)]
             found = aggregate_signals(ratings, [3.0] * 4)
-            stored.write_signals(conn, i, found, updated_at="2026-01-01")
+            stored_signals.write_signals(conn, i, found, updated_at="2026-01-01")
     conn.close()
     ids = library.all_ids()
     assert len(ids) == count

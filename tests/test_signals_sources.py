@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
+from reader.library import Library
 from reader.signals import REVIEW_KINDS, kind_of, parse_score
-from reader.sources import detect_format, openreview, paperlists, parse_file, stream_file
+from reader.sources import detect_format, openreview, paperlists, stream_file
+from tests.parsing import parse_file
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -436,6 +438,20 @@ def test_a_wrapped_list_of_openreview_notes_or_paperlists_entries(tmp_path: Path
     assert result.format == "openreview" and [r.openreview_id for r in result.records] == [
         "Wrap0001"]
     assert result.records[0].signals is not None and result.records[0].signals.reviews == 0
+
+
+def test_an_api_answer_saved_on_one_line_imports_its_papers(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # json.dumps writes the wrapping object on one line, which reads as JSON lines: the
+    # line is the wrapper, not a note, and its papers are in it.
+    path = tmp_path / "answer.json"
+    papers = [_v2_paper("Line0001", []), _v2_paper("Line0002", [])]
+    path.write_text(json.dumps({"count": 2, "notes": papers}), encoding="utf-8")
+    summary = empty_library.import_files([path])
+    assert (summary.new, summary.problems) == (2, [])
+    path.write_text(json.dumps({"fetched": "today", "submissions": papers}), encoding="utf-8")
+    assert empty_library.import_files([path]).unchanged == 2
 
 
 def test_review_kinds_are_those_whose_ratings_count() -> None:

@@ -16,7 +16,8 @@ import pytest
 from reader.models import PaperRecord
 from reader.signals import Reply, latest_replies, signals_from_replies
 from reader.sources import stream_file
-from reader.store import signals as stored
+from reader.store import paper_signals as stored_signals
+from reader.store import replies as stored_replies
 from reader.store.database import Store
 
 DATA = Path(__file__).parent / "data"
@@ -36,7 +37,7 @@ def _add_paper(store: Store, openreview_id: str | None, key: str) -> int:
 
 
 def _store_records(store: Store, records: list[PaperRecord], import_id: int
-                   ) -> tuple[dict[str, int], stored.RepliesWritten, int, int]:
+                   ) -> tuple[dict[str, int], stored_replies.RepliesWritten, int, int]:
     """Papers, their replies and signals written as an import would, in one transaction;
     the paper ids, what the replies did, and papers with changed ratings / new decisions."""
     ids = {}
@@ -47,20 +48,20 @@ def _store_records(store: Store, records: list[PaperRecord], import_id: int
         ).fetchone()
         ids[record.openreview_id] = row[0] if row else _add_paper(
             store, record.openreview_id, f"k{import_id}-{n}")
-    done = stored.RepliesWritten()
+    done = stored_replies.RepliesWritten()
     changed = decided = 0
     with store.transaction() as conn:
         for record in records:
             paper_id = ids[record.openreview_id or ""]
-            written = stored.write_replies(conn, paper_id, record.replies, seen_at=WHEN,
+            written = stored_replies.write_replies(conn, paper_id, record.replies, seen_at=WHEN,
                                            import_id=import_id)
             done.add(written)
             signals = signals_from_replies(
-                stored.replies_of(conn, paper_id),
+                stored_replies.replies_of(conn, paper_id),
                 decision=record.signals.decision_raw if record.signals else None,
                 venue=record.venue, year=record.year,
             )
-            outcome = stored.write_signals(conn, paper_id, signals, updated_at=WHEN,
+            outcome = stored_signals.write_signals(conn, paper_id, signals, updated_at=WHEN,
                                            import_id=import_id)
             changed += outcome.ratings_changed
             decided += outcome.new_decision
@@ -78,21 +79,21 @@ def test_replies_are_stored_once_with_every_version(tmp_path: Path) -> None:
     assert (done.new, done.versions, done.known) == (15, 16, 0)
     for record in records:
         paper_id = ids[record.openreview_id or ""]
-        back = stored.replies_of(store.conn, paper_id)
+        back = stored_replies.replies_of(store.conn, paper_id)
         latest = sorted(latest_replies(record.replies), key=lambda r: (r.cdate or 0, r.id))
         assert back == latest
         assert [r.texts for r in back] == [r.texts for r in latest]
         expected = signals_from_replies(record.replies, decision=record.signals.decision_raw
                                         if record.signals else None, venue="ICLR", year=2026)
-        assert stored.signals_of(store.conn, paper_id) == expected
-    history = stored.rating_history(store.conn, ids["sLkis6UGKk"])["RJzgSNYrxX"]
+        assert stored_signals.signals_of(store.conn, paper_id) == expected
+    history = stored_replies.rating_history(store.conn, ids["sLkis6UGKk"])["RJzgSNYrxX"]
     assert [(v.mdate, v.rating) for v in history] == [(1762915493035, 6.0), (1763705421797, 4.0)]
     assert history[0].scores["rating"] == {"value": 6.0, "raw": 6}
     # The same file read again (or the same replies in another file): nothing new.
     _, again, changed, decided = _store_records(store, records, import_id=2)
     assert (again.new, again.versions, again.known, changed, decided) == (0, 0, 16, 0, 0)
     assert store.conn.execute("SELECT count(*) FROM replies").fetchone()[0] == 15
-    assert stored.papers_with_changed_ratings(store.conn, 2) == []
+    assert stored_signals.papers_with_changed_ratings(store.conn, 2) == []
 
 
 def _edited(reply: Reply, rating: int, later: int, text: str | None = None) -> Reply:
@@ -122,26 +123,28 @@ def test_a_reimport_with_edited_ratings_records_the_history(tmp_path: Path) -> N
     assert (changed, decided) == (1, 1)
     assert f"{changed} papers with changed ratings, {decided} new decisions" == (
         "1 papers with changed ratings, 1 new decisions")
-    assert stored.papers_with_changed_ratings(store.conn, 2) == [ids["DkHt2K1g2Y"]]
-    assert stored.papers_with_changed_ratings(store.conn, 1) == []
-    history = stored.rating_history(store.conn, ids["DkHt2K1g2Y"])[review.id]
+    assert stored_signals.papers_with_changed_ratings(store.conn, 2) == [ids["DkHt2K1g2Y"]]
+    assert stored_signals.papers_with_changed_ratings(store.conn, 1) == []
+    history = stored_replies.rating_history(store.conn, ids["DkHt2K1g2Y"])[review.id]
     assert [v.rating for v in history] == [4.0, 6.0, 8.0]
     assert [v.import_id for v in history] == [1, 2, 2]
-    signals = stored.signals_of(store.conn, ids["DkHt2K1g2Y"])
+    signals = stored_signals.signals_of(store.conn, ids["DkHt2K1g2Y"])
     assert signals is not None and signals.decision == "poster" and 8.0 in signals.ratings
     # Text is held once: only the version whose text a later one changed keeps a copy.
     copies = store.conn.execute(
         "SELECT v.mdate FROM reply_versions v JOIN replies r ON r.id = v.reply_id "
         "WHERE r.note_id = ? AND v.content IS NOT NULL", (review.id,)).fetchall()
     assert copies == [(raised.mdate,)]
-    old = stored.version_text(store.conn, review.id, review.mdate or 0)
+    old = stored_replies.version_text(store.conn, review.id, review.mdate or 0)
     assert old == review.content  # the first version's text: that of the second
-    assert stored.version_text(store.conn, review.id, raised.mdate or 0) == raised.content
-    assert stored.version_text(store.conn, review.id, rewritten.mdate or 0) == rewritten.content
+    version_text = stored_replies.version_text
+    assert version_text(store.conn, review.id, raised.mdate or 0) == raised.content
+    assert version_text(store.conn, review.id, rewritten.mdate or 0) == rewritten.content
     # An older version read late joins the history and changes nothing else.
     _, late, _, _ = _store_records(store, [replace(paper, replies=[review])], import_id=3)
     assert (late.new, late.versions, late.known) == (0, 0, 1)
-    (current,) = [r for r in stored.replies_of(store.conn, ids["DkHt2K1g2Y"]) if r.id == review.id]
+    replies = stored_replies.replies_of(store.conn, ids["DkHt2K1g2Y"])
+    (current,) = [r for r in replies if r.id == review.id]
     assert current.rating is not None and current.rating.value == 8.0
 
 
@@ -155,21 +158,21 @@ def test_replies_wait_for_their_paper(tmp_path: Path) -> None:
     streamed = stream_file(path)
     assert list(streamed.records) == [] and [r.id for r in streamed.orphans] == ["Wait0001"]
     with store.transaction() as conn:
-        written = stored.write_replies(conn, None, streamed.orphans, seen_at=WHEN)
+        written = stored_replies.write_replies(conn, None, streamed.orphans, seen_at=WHEN)
     assert written.new == 1
-    assert [r.id for r in stored.waiting_replies(store.conn, "Later001")] == ["Wait0001"]
+    assert [r.id for r in stored_replies.waiting_replies(store.conn, "Later001")] == ["Wait0001"]
     paper_id = _add_paper(store, "Later001", "later")
     with store.transaction() as conn:
-        assert stored.adopt_replies(conn, paper_id, "Later001") == 1
-    assert [r.id for r in stored.replies_of(store.conn, paper_id)] == ["Wait0001"]
-    assert stored.waiting_replies(store.conn, "Later001") == []
+        assert stored_replies.adopt_replies(conn, paper_id, "Later001") == 1
+    assert [r.id for r in stored_replies.replies_of(store.conn, paper_id)] == ["Wait0001"]
+    assert stored_replies.waiting_replies(store.conn, "Later001") == []
     # A paper removed takes its replies and signals with it.
     with store.transaction() as conn:
-        stored.write_signals(conn, paper_id, signals_from_replies(
-            stored.replies_of(conn, paper_id)), updated_at=WHEN)
+        stored_signals.write_signals(conn, paper_id, signals_from_replies(
+            stored_replies.replies_of(conn, paper_id)), updated_at=WHEN)
         conn.execute("DELETE FROM papers WHERE id = ?", (paper_id,))
     assert store.conn.execute("SELECT count(*) FROM replies").fetchone()[0] == 0
-    assert stored.signals_of(store.conn, paper_id) is None
+    assert stored_signals.signals_of(store.conn, paper_id) is None
 
 
 def test_the_shared_sample_stored_is_no_bigger_than_half_again_its_text(tmp_path: Path) -> None:
@@ -204,7 +207,7 @@ def test_sorting_a_conference_by_mean_rating_is_fast(tmp_path: Path) -> None:
         )
         for n in range(1, 19_631):
             ratings = [rng.choice((0, 2, 4, 6, 8, 10)) for _ in range(rng.randint(3, 5))]
-            stored.write_signals(conn, n, signals_from_replies(
+            stored_signals.write_signals(conn, n, signals_from_replies(
                 [Reply(f"r{n}-{i}", "f", "f", "Official_Review", {"rating": value})
                  for i, value in enumerate(ratings)], venue="ICLR", year=2026),
                 updated_at=WHEN)
@@ -218,6 +221,6 @@ def test_sorting_a_conference_by_mean_rating_is_fast(tmp_path: Path) -> None:
         timings.append(time.perf_counter() - start)
     assert len(rows) == 19_630
     assert min(timings) < 0.1, timings
-    means = stored.signals_rows(store.conn, [row[0] for row in rows[:600]])
+    means = stored_signals.signals_rows(store.conn, [row[0] for row in rows[:600]])
     values = [means[row[0]].rating_mean for row in rows[:600]]
     assert values == sorted(values, reverse=True)

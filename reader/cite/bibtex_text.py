@@ -10,6 +10,9 @@ from reader.cite.tex_escape import TEX_KEPT, TEX_MATH, escape_tex, escape_title,
 from reader.models import Paper
 
 _TEX_MARKUP = re.compile(r"[{}\\$]")
+# A TeX command or control symbol (`\textbf`, `\aa`, `\%`): text written as TeX. A
+# backslash after a drive letter starts no command: `C:\temp` is a Windows path.
+_TEX_COMMAND = re.compile(r"(?<![A-Za-z]:)\\(?:[A-Za-z]+|[^A-Za-z\s])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 
 
@@ -55,9 +58,13 @@ def bibtex_abstract(paper: Paper) -> str:
     )
     if not abstract:
         return ""
-    # An abstract from a .bib file is TeX as its source wrote it; others are plain text
-    # with TeX math.
-    return escape_tex(abstract, TEX_KEPT if bibtex_source(paper) else TEX_MATH)
+    # An abstract from a .bib file is TeX as its source wrote it; so is one from another
+    # source whose authors wrote TeX commands in it (OpenReview: `\textbf{…}`, `20\%`,
+    # `\aa`): its commands, their braces and its math go out as they came (escaped, an
+    # import would read them back as other text). Other abstracts are plain text with TeX
+    # math, their braces literal.
+    tex = bool(bibtex_source(paper)) or bool(_TEX_COMMAND.search(abstract))
+    return escape_tex(abstract, TEX_KEPT if tex else TEX_MATH)
 
 
 def bibtex_tldr(paper: Paper) -> str:

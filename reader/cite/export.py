@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.keys import entry_key
@@ -40,6 +41,7 @@ __all__ = [
     "NOTES_MANIFEST",
     "SIGNAL_COLUMNS",
     "NotesExportResult",
+    "check_folder",
     "export",
     "export_notes",
     "format_for_path",
@@ -62,6 +64,9 @@ CSV_COLUMNS = (
     "starred",
     "note",
     "abstract",
+    "tags",
+    "read",
+    "highlights",
 )
 #: What export_notes last wrote, per file, in the notes directory.
 NOTES_MANIFEST = ".reader-notes.json"
@@ -91,7 +96,9 @@ def export(
     ``markdown`` (a section per paper), ``csv`` (one row per paper, ``CSV_COLUMNS``) and
     ``json`` (every field of every paper). Raises :class:`CitationError` for another format.
     Given ``signals`` (by paper id), CSV and JSON carry them: the mean rating
-    (``rating``), the ratings and the decision, empty for a paper without.
+    (``rating``), the ratings and the decision, empty for a paper without. The folder of
+    ``path`` is made if missing; the commands a user types a path into ask
+    :func:`check_folder` first.
     """
     if fmt in ("bibtex", "biblatex", "csljson"):
         text = render(papers, fmt, compact=compact)
@@ -189,7 +196,8 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
     """One row per paper under a fixed header; the csv module quotes commas, quotes, newlines.
 
     Values are written as stored (the abstract with its LaTeX), so the file can be read back;
-    booleans are ``true``/``false``, lists are joined with ``"; "``.
+    booleans are ``true``/``false``, lists are joined with ``"; "``; the highlights are a
+    JSON array (a quote and its note each: both may hold any character).
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer)
@@ -212,6 +220,9 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 _bool(p.starred),
                 p.note or "",
                 p.abstract or "",
+                "; ".join(p.tags),
+                _bool(p.read),
+                json.dumps(_highlights(p), ensure_ascii=False) if p.highlights else "",
                 *cells,
             ]
         )
@@ -223,11 +234,21 @@ def _bool(value: bool) -> str:
 
 
 def _json_object(paper: Paper) -> dict[str, Any]:
-    """Every field of the paper, plus ``tags`` and ``highlights`` (empty until they exist)."""
+    """Every field of the paper: its tags, star, read mark and note among them, and its
+    highlights as quotes with their notes and places."""
     data = dataclasses.asdict(paper)
-    data["tags"] = []
-    data["highlights"] = []
+    data["highlights"] = _highlights(paper)
     return data
+
+
+def _highlights(paper: Paper) -> list[dict[str, Any]]:
+    """The paper's highlights as an export writes them (an import places each again by its
+    quote, as a revised abstract does); one in a reply names the reply's id."""
+    return [
+        {"quote": h.quote, "note": h.note, "start": h.start, "end": h.end,
+         **({"reply": h.reply_id} if h.reply_id else {})}
+        for h in paper.highlights
+    ]
 
 
 # --- notes -----------------------------------------------------------------------------------
@@ -359,25 +380,3 @@ def _read_manifest(path: Path) -> dict[str, str]:
     if not isinstance(files, dict):
         return {}
     return {str(k): v for k, v in files.items() if isinstance(v, str)}
-
-
-_SUFFIX_FORMATS = {
-    ".bib": "bibtex",
-    ".bibtex": "bibtex",
-    ".csl.json": "csljson",
-    ".json": "json",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".csv": "csv",
-    ".ris": "ris",
-}
-
-
-def format_for_path(path: Path) -> str:
-    """The export format a file name asks for (``.bib`` → bibtex, ``.csl.json`` → csljson …)."""
-    name = path.name.lower()
-    for suffix, fmt in _SUFFIX_FORMATS.items():
-        if name.endswith(suffix):
-            return fmt
-    known = ", ".join(_SUFFIX_FORMATS)
-    raise CitationError(f"{path.name}: no export format for this file name (known: {known})")

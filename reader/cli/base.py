@@ -152,8 +152,12 @@ def cli(ctx: click.Context) -> None:
         from reader.ui.app import ReaderApp
 
         ids, counts = check.result()
-    ReaderApp(library, ids=ids, counts=counts).run()
+    app = ReaderApp(library, ids=ids, counts=counts)
+    app.run()
     library.close()
+    if app.return_code:
+        # The window ended on an error it showed: the shell hears of it too.
+        ctx.exit(app.return_code)
 
 
 def _check_readable(library: Library) -> tuple[list[int], dict[str, int]]:
@@ -201,8 +205,9 @@ def paper_json(
     paper: Paper, score: float | None = None, signals: Signals | None = None
 ) -> dict[str, Any]:
     """A paper as a row of ``reader search --json``: its fields, its ids for scripts to
-    join on, and its conference signals (``rating`` the mean, ``ratings``, ``decision``,
-    ``reviews`` a count; null or empty when it has none)."""
+    join on, and its conference signals (``rating`` the mean, ``ratings``, ``decision``
+    and the ``decision_raw`` words it came from, ``reviews`` a count; null or empty when
+    it has none)."""
     return {
         "id": paper.id,
         "citekey": paper.citekey,
@@ -220,6 +225,9 @@ def paper_json(
         "rating": signals.rating_mean if signals else None,
         "ratings": list(signals.ratings) if signals else [],
         "decision": signals.decision if signals else None,
+        # The source's words: "Workshop" (ICLR 2017's invitation to its workshop track)
+        # is a reject of the conference that a script may want to tell apart.
+        "decision_raw": signals.decision_raw if signals else None,
         "reviews": signals.reviews if signals else None,
     }
 

@@ -24,6 +24,7 @@ from reader.library import (
     in_tmux,
     osc52_sequence,
 )
+from reader.models import Paper
 
 
 @cli.command()
@@ -55,7 +56,7 @@ def cite(
 
     library = open_library(ctx)
     library.sync_index()
-    papers = [resolve_one(library, ref) for ref in refs]
+    papers = _once_each([(ref, resolve_one(library, ref)) for ref in refs])
     try:
         text = render_citation(papers, fmt, style, output=output, bibtex_unicode=not latex_escapes)
     except CitationError as exc:
@@ -75,6 +76,23 @@ def cite(
     click.echo(outcome.message, err=not outcome.ok)
     if not outcome.ok:
         ctx.exit(1)
+
+
+def _once_each(named: list[tuple[str, Paper]]) -> list[Paper]:
+    """The papers named, each once, in the order first named; two names of one paper (its
+    key and an alias, its key and its DOI) are said on stderr, so that the missing entry
+    is not a surprise."""
+    first: dict[int, str] = {}
+    papers: list[Paper] = []
+    for ref, paper in named:
+        if paper.id in first:
+            if ref != first[paper.id]:
+                click.echo(f"{first[paper.id]} and {ref} name one paper ({paper.citekey}): "
+                           "cited once", err=True)
+            continue
+        first[paper.id] = ref
+        papers.append(paper)
+    return papers
 
 
 def _write_osc52(text: str) -> None:
@@ -97,8 +115,19 @@ def export_cmd(
     ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
 ) -> None:
     """Export papers: BibTeX, BibLaTeX, CSL-JSON, RIS, Markdown, CSV or JSON (every field)."""
-    from reader.library import CitationError, export, format_for_path, parse_query
+    from reader.library import (
+        CitationError,
+        check_folder,
+        export,
+        format_for_path,
+        parse_query,
+    )
 
+    if out is not None:
+        try:
+            check_folder(out)  # before the search: a mistyped path is said first
+        except CitationError as exc:
+            raise UserError(str(exc)) from exc
     library = open_library(ctx)
     library.sync_index()
     text = f"{query} is:starred" if starred else query

@@ -3,7 +3,6 @@ API into a JSON-lines file, then imported as ``reader import FILE`` would."""
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,10 +17,10 @@ from reader.cli.base import (
     library_option,
     open_library,
 )
-from reader.library import Library
+from reader.library import Library, digest, fetched_line
 
 if TYPE_CHECKING:
-    from reader.library import Outcome, Plan
+    from reader.library import Plan
 
 
 @cli.group()
@@ -80,23 +79,15 @@ def _fetch_and_import(
 ) -> int:
     """Fetch, write and import; the exit status (130 when interrupted, 1 when stopped by
     a failure after some papers came)."""
-    from reader.library import FetchError, NotesFetcher, find_credentials
-
-    try:
-        plan = _plan(library, refs, starred, query, venue)
-        cache = library.paths.cache / "openreview"
-        path = out if out is not None else cache / f"{plan.name}.jsonl"
-        where = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
-        state = cache / f"{plan.name}-{where}.state.json"
-        if restart:
-            state.unlink(missing_ok=True)
-        fetcher = NotesFetcher.from_env(find_credentials(), timeout, page_size)
-    except FetchError as exc:
-        raise UserError(str(exc)) from exc
+    from reader.library import FetchError
 
     bar = _FetchBar()
     try:
-        outcome = fetcher.run(plan, path, state, bar.update)
+        plan = _plan(library, refs, starred, query, venue)
+        outcome = library.fetch_openreview(plan, out=out, restart=restart, timeout=timeout,
+                                           page_size=page_size, progress=bar.update)
+    except FetchError as exc:
+        raise UserError(str(exc)) from exc
     finally:
         bar.close()
     for problem in outcome.problems:
@@ -107,14 +98,14 @@ def _fetch_and_import(
     if outcome.complete and not outcome.papers:
         asked = f"the venue {venue}" if venue else "the papers asked for"
         raise UserError(f"OpenReview gave no paper for {asked}; nothing imported")
-    click.echo(_fetched_line(outcome))
+    click.echo(fetched_line(outcome))
     if outcome.stopped is not None:
         interrupted = outcome.stopped == "interrupted"
         reason = "Interrupted" if interrupted else f"Stopped: {outcome.stopped}"
         click.echo(f"{reason}. The {outcome.papers:,} papers that came are kept; run the same "
                    "command again to fetch the rest.", err=True)
     if not no_import and outcome.papers:
-        _import(library, path)
+        _import(library, outcome.path)
     if outcome.stopped is None:
         return 0
     return 130 if outcome.stopped == "interrupted" else 1
@@ -128,7 +119,7 @@ def _plan(library: Library, refs: tuple[str, ...], starred: bool, query: str, ve
         return venue_plan(venue)
     if refs:
         forums = [_forum_of(library, ref) for ref in refs]
-        name = f"forum-{forums[0]}" if len(set(forums)) == 1 else f"papers-{_digest(forums)}"
+        name = f"forum-{forums[0]}" if len(set(forums)) == 1 else f"papers-{digest(forums)}"
         return forums_plan(forums, name)
     text = f"{query} is:starred" if starred else query
     library.sync_index()
@@ -146,7 +137,7 @@ def _plan(library: Library, refs: tuple[str, ...], starred: bool, query: str, ve
     if len(forums) < len(papers):
         click.echo(f"{len(papers) - len(forums):,} of the {len(papers):,} {what} have no "
                    "OpenReview id; fetching the others", err=True)
-    name = "starred" if starred and not query else f"query-{_digest([text])}"
+    name = "starred" if starred and not query else f"query-{digest([text])}"
     return forums_plan(forums, name)
 
 
@@ -165,21 +156,6 @@ def _forum_of(library: Library, ref: str) -> str:
         raise UserError(f"{ref!r} is neither an OpenReview id or URL nor a paper of the "
                         "library with one")
     return kind[1]
-
-
-def _digest(parts: list[str]) -> str:
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:8]
-
-
-def _fetched_line(outcome: Outcome) -> str:
-    """``Fetched 400 papers with 1,666 replies from OpenReview into FILE``."""
-    noun = "paper" if outcome.papers == 1 else "papers"
-    replies = "reply" if outcome.replies == 1 else "replies"
-    line = (f"Fetched {outcome.papers:,} {noun} with {outcome.replies:,} {replies} from "
-            f"OpenReview into {outcome.path}")
-    if outcome.resumed_from:
-        line += f" (continuing a fetch stopped after {outcome.resumed_from:,})"
-    return line
 
 
 def _import(library: Library, path: Path) -> None:

@@ -20,6 +20,7 @@ from reader.cli.base import (
     paper_line,
     resolve_one,
 )
+from reader.cli.undoing import undo_last
 from reader.errors import IndexDamaged
 from reader.library import (
     CLI,
@@ -31,6 +32,7 @@ from reader.library import (
     parse_query,
 )
 from reader.models import Paper
+from reader.processes import stop_on_termination
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START
 from reader.text.sanitize import clean_imported
 
@@ -62,11 +64,28 @@ def import_cmd(
 ) -> None:
     """Import lists of papers: plain-text abstract lists, OpenReview and paperlists JSON,
     arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, CSV; .gz too."""
+    # A kill or a closed terminal stops the import as Ctrl-C does: its children stopped,
+    # the batches committed kept, the library closed; the next run finishes the index.
+    with stop_on_termination():
+        _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch)
+
+
+def _import(
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    fmt: str | None,
+    strict: bool,
+    dry_run: bool,
+    verbose: bool,
+    undo: bool,
+    batch: int | None,
+) -> None:
+    """The import command's work (see import_cmd)."""
     library = open_library(ctx)
     if undo:
         if files:
             raise UserError("--undo takes no files")
-        _undo(library)
+        undo_last(library)
         return
     if not files:
         raise UserError("name the files to import (or --undo)")
@@ -149,21 +168,6 @@ def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
         click.echo(problem, err=True)
     if summary.problems and not (summary.new or summary.merged or summary.unchanged):
         ctx.exit(1)
-
-
-def _undo(library: Library) -> None:
-    result = library.undo_last_import()
-    if result is None:
-        raise UserError("there is no import to undo")
-    noun = "paper" if result.removed == 1 else "papers"
-    click.echo(f"Removed {result.removed:,} {noun} added by the import of {result.path}.")
-    if result.kept:
-        keys = ", ".join(key for _, key in result.kept[:20])
-        more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""
-        kept = library.papers(paper_id for paper_id, _ in result.kept)
-        what = ("stars or notes" if all(p.starred or p.note.strip() for p in kept)
-                else "work (stars, notes, read marks, tags or highlights)")
-        click.echo(f"Kept {len(result.kept)} that carry your {what}: {keys}{more}.")
 
 
 # A query may start with a minus (`-is:starred`, `-title:survey`): words click does not know

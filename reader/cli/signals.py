@@ -1,6 +1,7 @@
 """Commands on conference signals: ``reader reviews REF`` prints a paper's replies
 (reviews, meta-reviews, decisions, the discussion threaded under what it answers), or
-with ``--json`` each reply's id, kind, what it answers, rating, scores and text fields."""
+with ``--json`` each reply's id, kind, what it answers, rating, scores and text fields;
+``reader highlights REF`` the passages highlighted in its abstract and its replies."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from reader.cli.base import (
     paper_line,
     resolve_one,
 )
+from reader.models import Highlight
 from reader.signals import Reply, Signals
 from reader.text.sanitize import visible
 
@@ -162,3 +164,60 @@ def reviews(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
     for reply, depth in threaded(replies):
         click.echo("")
         click.echo("\n".join(_lines(reply, depth, changes.get(reply.id, ()))))
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of the highlights.")
+@click.pass_context
+@handles_errors
+def highlights(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
+    """Print the highlighted passages of the paper named by id, citation key, OpenReview
+    id, arXiv id, DOI or query, with their notes: those of the abstract, then those of its
+    reviews and other replies, each saying which reply it is in and whether an edit of
+    the text moved the passage or took it out."""
+    library = open_library(ctx)
+    paper = resolve_one(library, " ".join(ref))
+    rows = [highlight_json(h) for h in paper.highlights]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    click.echo(paper_line(paper).strip())
+    if not rows:
+        click.echo("No highlights on this paper.", err=True)
+        return
+    for row in rows:
+        where = "abstract" if row["reply_id"] is None else _reply_words(row)
+        status = "" if row["status"] == "in place" else f" ({row['status']})"
+        click.echo("")
+        click.echo(f"#{row['id']} in the {visible(where)}{status}:")
+        click.echo(textwrap.indent(textwrap.fill(visible(row["quote"]), 86), _STEP))
+        if row["note"].strip():
+            click.echo(textwrap.indent(textwrap.fill("note: " + visible(row["note"]), 86),
+                                       _STEP))
+
+
+def _reply_words(row: dict[str, Any]) -> str:
+    """``Official Review · Reviewer_6GPX (eIvfGTSO8v)``: the reply a highlight is in."""
+    kind, _, signer = (row["reply"] or "").partition(" · ")
+    words = " · ".join(part for part in (kind.replace("_", " "), signer) if part)
+    return f"{words} ({row['reply_id']})" if words else f"reply {row['reply_id']}"
+
+
+def highlight_json(h: Highlight) -> dict[str, Any]:
+    """A highlight as an object of ``reader highlights --json``: ``reply_id`` and ``reply``
+    (its kind and signer) are null for a passage of the abstract; ``status`` is "in place",
+    "moved" (the reply was edited and the passage found elsewhere in it) or "gone" (no
+    longer in the text; kept)."""
+    status = "gone" if h.orphaned else "moved" if h.moved else "in place"
+    return {
+        "id": h.id,
+        "reply_id": h.reply_id,
+        "reply": (h.reply_label or None) if h.reply_id is not None else None,
+        "start": h.start,
+        "end": h.end,
+        "quote": h.quote,
+        "note": h.note,
+        "status": status,
+    }

@@ -18,6 +18,7 @@ from reader.cli.base import (
 )
 from reader.config import TEMPLATE, config_path, to_toml
 from reader.library import (
+    RECOVERABLE_KINDS,
     BackupError,
     configured_routes,
     is_damaged,
@@ -110,6 +111,42 @@ def doctor(ctx: click.Context) -> None:
         click.echo(line)
     if not report.ok:
         ctx.exit(1)
+
+
+@cli.command()
+@library_option
+@click.option("--apply", "apply_", is_flag=True,
+              help="Bring back what is listed (else only list it).")
+@click.option("--only", "only", multiple=True, type=click.Choice(RECOVERABLE_KINDS),
+              help="Bring back only this kind (repeatable): stars, read, tags, notes.")
+@click.option("--from", "folder", type=click.Path(path_type=Path, file_okay=False),
+              help="The kept folder to read (default: the newest in kept/).")
+@click.pass_context
+@handles_errors
+def recover(ctx: click.Context, apply_: bool, only: tuple[str, ...], folder: Path | None) -> None:
+    """List what the doctor kept aside before a rebuild (the write-ahead log, the index)
+    holds that the database lacks: stars, read marks, tags, notes; --apply brings it back
+    (never over a note or a tag the library holds now)."""
+    library = open_library(ctx)
+    found = library.recoverable(folder)
+    if found is None:
+        click.echo("nothing was kept aside: the doctor keeps the index and the write-ahead "
+                   "log when the database is behind its index")
+        return
+    click.echo(f"kept: {found.folder}")
+    for source in found.sources:
+        click.echo(f"  from the {source}")
+    if found.empty():
+        click.echo("nothing the database lacks was found")
+        return
+    for line in found.lines():
+        click.echo(line)
+    if not apply_:
+        click.echo("`reader recover --apply` brings these back (--only KIND for some)")
+        return
+    done = library.recover(found, only or RECOVERABLE_KINDS)
+    for line in done or ["nothing of the kinds chosen to bring back"]:
+        click.echo(line)
 
 
 @cli.group("config")

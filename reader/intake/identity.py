@@ -15,9 +15,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import numpy as np
-from rapidfuzz import fuzz
-
 from reader.text.render import title_words
 from reader.text.sanitize import normalize_for_identity
 
@@ -34,8 +31,8 @@ MIN_SHARED = 2
 SKETCH_CHARS = 65_536
 _MAX_CANDIDATES = 12
 #: Odd multipliers that mix a shingle's two 8-byte halves into one well-spread integer.
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_SPREAD = np.uint64(0xFF51AFD7ED558CCD)
+_MIX = 0x9E3779B97F4A7C15
+_SPREAD = 0xFF51AFD7ED558CCD
 
 
 def abstract_key(abstract: str, norm: str | None = None) -> str | None:
@@ -59,13 +56,17 @@ def sketch(normalized: str) -> list[int]:
     a partial sort. Splitting into words and hashing pairs in Python took longer than all
     the rest of such an import.
     """
+    # numpy is imported here, not with the module: the library's queries need this module's
+    # abstract_key, and a window's first paint waited a tenth of a second for numpy.
+    import numpy as np
+
     # Only the start of a text: an abstract is a few thousand bytes, and one of megabytes (a
     # file that is one long line) would take gigabytes of hashes.
     data = normalized[:SKETCH_CHARS].encode("utf-8")
     if len(data) < 16 + SKETCH_SIZE:
         return []
     runs = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-    hashes = (runs[:-8] * _MIX ^ runs[8:]) * _SPREAD
+    hashes = (runs[:-8] * np.uint64(_MIX) ^ runs[8:]) * np.uint64(_SPREAD)
     # Twice the sketch's size, so that a repeated shingle cannot leave the sketch short.
     kept = min(2 * SKETCH_SIZE, len(hashes) - 1)
     smallest = np.partition(hashes, kept)[: kept + 1].tolist()
@@ -80,6 +81,16 @@ def title_key(title: str, year: int | None, derived: bool) -> str | None:
         return None
     norm = normalize_for_identity(title_words(title))
     return f"{norm}|{year or ''}" if len(norm) >= 8 else None
+
+
+def same_title(one: str | None, other: str | None) -> bool:
+    """Whether two titles are one title once rendered and normalised (case, spacing,
+    markup and accents aside)."""
+    return _comparable(one) == _comparable(other)
+
+
+def _comparable(title: str | None) -> str:
+    return normalize_for_identity(title_words(title or ""))
 
 
 @dataclass(slots=True)
@@ -168,6 +179,9 @@ class Matcher:
             voters = buckets.get(h)
             if voters:
                 votes.update(voters)
+        # Imported when first needed, as numpy is in sketch(): not with the library.
+        from rapidfuzz import fuzz
+
         best_id, best_score = None, MERGE_THRESHOLD
         for paper_id, shared in votes.most_common(_MAX_CANDIDATES):
             if shared < MIN_SHARED:

@@ -1,13 +1,13 @@
-"""Which paper a record is and what of it merges into a known one: an import decided
-record by record, and written by the store (:mod:`reader.store.import_rows`) in one
-transaction, or one per batch, with a record of what happened to each paper (for diffs and
-undo).
+"""Which paper a record is, and whether it is new: an import decided record by record,
+and written by the store (:mod:`reader.store.import_rows`) in one transaction, or one per
+batch, with a record of what happened to each paper (for diffs and undo).
 
-Kept whole: :class:`_Import` is one import's decisions. Matching a record to a paper,
-adding it, and merging it into a known one share the import's caches of known papers, its
-counters and the rows it has written, and each step relies on what the one before it
-wrote within the same transaction; split across modules, those invariants would have no
-one place to be read.
+:class:`_Import` is one import's decisions: it matches each record to a paper (by
+identifier, abstract or title, and, for the library's own exports, its own entry), adds
+the new ones, and hands the known ones to its :class:`~reader.intake.fields.FieldMerge`,
+which decides what of the record merges. Both work on the import's caches of known papers
+and keys, which this module owns and each step keeps current, so that a record is matched
+against what the records before it wrote within the same transaction.
 """
 
 from __future__ import annotations
@@ -15,37 +15,26 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from reader.cite.keys import CitekeyAllocator, usable_key
-from reader.intake.echo import BibtexEcho, ExportEcho
-from reader.intake.identity import Known, Matcher, title_key
+from reader.cite.keys import CitekeyAllocator
+from reader.intake.fields import ACTIONS, CHANGED_ACTIONS, FieldMerge
+from reader.intake.identity import Known, Matcher, same_title, title_key
 from reader.intake.prepare import Prepared, prepare
 from reader.intake.signals import SignalsIntake
 from reader.models import ImportSummary, PaperRecord, Remark
 from reader.record import family_key, is_anonymous
 from reader.signals import Reply
-from reader.store.import_rows import ImportRows, checkpoints_put_off, dumps
-from reader.text.identifiers import normalize_doi
-from reader.text.render import title_words
-from reader.text.sanitize import normalize_for_identity
+from reader.store.import_rows import ImportRows, checkpoints_put_off
 
 if TYPE_CHECKING:
     from reader.search.renderings import Renderings
     from reader.store.base import StoreBase
 
-#: What an import did to a paper, strongest first: the label a paper gets in import_items.
-ACTIONS = ("new", "withdrawn", "retitled", "revised", "merged", "unchanged")
-CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
-
-# Formats the library exports and reads back, whose own export of a paper is no news.
-_ECHOED = ("bibtex", "ris", "csljson")
 # An abstract of fewer words is no identity of a paper when titles disagree: a source's
 # stand-in for a missing abstract ("N/A", ".", "No abstract available.") is shared by
 # unrelated papers.
 PLACEHOLDER_WORDS = 12
-# Columns a richer record fills in when the library has nothing there yet.
-_FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 
 
 class _DryRun(Exception):
@@ -124,16 +113,15 @@ class _Import:
     ) -> None:
         self.rows = rows
         self.summary = summary
-        #: Where the abstracts' plain renderings are remembered, for the echo.
-        self.renderings = renderings
         #: The bad records' lines: a list that grows while the records are read, when
         #: they are read as they are written.
         self.problems = problems
         self.records_read = 0
-        self.fmt = fmt
         self.library_was_empty = rows.library_was_empty
         self.matcher = Matcher(self._known(), rows.abstracts())
         self.citekeys = CitekeyAllocator(rows.taken_keys())
+        #: What of a record merges into the known paper it is.
+        self.fields = FieldMerge(rows, summary, self.matcher, self.citekeys, fmt, renderings)
         self.actions: dict[int, str] = {}
         #: Papers whose action is not yet in import_items.
         self.unwritten: set[int] = set()
@@ -170,8 +158,13 @@ class _Import:
         self._count_problems()
         # Only what this batch added or upgraded (rewriting every earlier batch's rows each
         # time made a batched import's history quadratic in its length).
+        # A paper the import left as it was gets no row: nothing reads one (is:new and
+        # is:changed, and undo, ask for what an import did), and an unchanged re-import
+        # of a conference list wrote a megabyte of them each time.
         self.rows.write_history(
-            [(pid, self.actions[pid]) for pid in self.unwritten], summary
+            [(pid, action) for pid in self.unwritten
+             if (action := self.actions[pid]) != "unchanged"],
+            summary,
         )
         self.unwritten.clear()
 
@@ -199,7 +192,7 @@ class _Import:
                 if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                     paper_id = candidate
                     break
-        if paper_id is None and self.fmt in _ECHOED:
+        if paper_id is None and self.fields.echoes:
             candidate = self._own_entry(record)
             how = "abstract" if record.abstract else "title"
             if candidate is not None and self._same_paper(candidate, prepared, ids, how):
@@ -211,12 +204,16 @@ class _Import:
         if paper_id is None:
             paper_id = self._insert(prepared)
             self.met.setdefault(paper_id, prepared.fingerprint)
-            self.signals.paper(paper_id, record, new=True)
+            self.signals.paper(paper_id, record, new=True, forms=prepared.reply_forms)
             return
-        replied = self.signals.paper(paper_id, record)
+        replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
-        action = self._merge(paper_id, record, doi, arxiv_id, key)
+        action = self.fields.merge(paper_id, record, doi, arxiv_id, key)
+        if self.rows.marks_differ(paper_id, record):
+            # The user's marks on a paper already here are theirs: the file's do not
+            # replace them, and the summary says so.
+            self.summary.marks_kept += 1
         if action == "unchanged" and replied:
             # Its own fields are as they were, but a review of it is new or was edited.
             action = "merged"
@@ -261,7 +258,7 @@ class _Import:
             and len(record.abstract.split()) < PLACEHOLDER_WORDS
             and not record.title_derived
             and not row[5]
-            and _norm(record.title) != _norm(row[4])
+            and not same_title(record.title, row[4])
         ):
             return False
         if how == "title":
@@ -289,7 +286,7 @@ class _Import:
             record, abstract_key=key, doi=doi, arxiv_id=arxiv_id, citekey=citekey,
             origin=origin,
         )
-        self._add_aliases(paper_id, record.aliases, citekey)
+        self.fields.add_aliases(paper_id, record.aliases, citekey)
         self.matcher.add(
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, prepared.by_title)
         )
@@ -298,178 +295,15 @@ class _Import:
         self.summary.new += 1
         return paper_id
 
-    def _merge(
-        self,
-        paper_id: int,
-        record: PaperRecord,
-        doi: str | None,
-        arxiv_id: str | None,
-        key: str | None,
-    ) -> str:
-        """Fill in what the record knows better; returns the strongest action taken."""
-        current = self._current("id", paper_id)
-        assert current is not None
-        updates: dict[str, Any] = {}
-        done: set[str] = set()
-        echo = self._echo(current)
-        # A record dated before the text the paper has is an older version of it: its
-        # title and abstract do not go back over newer ones.
-        older = bool(
-            record.modified and current["text_modified"]
-            and record.modified < current["text_modified"]
-        )
-        replaced: list[str] = []
-        if record.title and not record.title_derived:
-            # The echo is asked last: making it is the costly part.
-            if current["title_derived"] and not (echo and echo.title == record.title):
-                updates.update(title=record.title, title_derived=0)
-                done.add("merged")
-            elif (
-                not current["title_derived"]
-                and _norm(current["title"]) != _norm(record.title)
-                and not (echo and echo.title == record.title)
-            ):
-                if older:
-                    self.summary.older_titles += 1
-                else:
-                    updates["title"] = record.title
-                    replaced.append("title")
-                    done.add("retitled")
-        if (
-            record.abstract
-            and key
-            and key != current["abstract_key"]
-            and not (echo and echo.abstract == record.abstract)
-            and self.matcher.by_key.get(key, paper_id) == paper_id
-        ):
-            if older:
-                self.summary.older_abstracts += 1
-            else:
-                updates.update(abstract=record.abstract, abstract_key=key)
-                self.matcher.by_key[key] = paper_id
-                replaced.append("abstract")
-                done.add("revised")
-        if replaced:
-            self._keep_replaced(paper_id, record, current, replaced)
-            updates["text_modified"] = record.modified
-        if record.authors and current["authors"] in ("[]", "", None):
-            updates["authors"] = json.dumps(record.authors, ensure_ascii=False)
-        if record.keywords and current["keywords"] in ("[]", "", None):
-            updates["keywords"] = json.dumps(record.keywords, ensure_ascii=False)
-        for column in _FILL_IN:
-            value = getattr(record, column)
-            if value not in (None, "") and current[column] in (None, ""):
-                if not (echo and echo.implies(column, value)):
-                    updates[column] = value
-        for column, value, index in (
-            ("doi", doi, self.matcher.by_doi),
-            ("arxiv_id", arxiv_id, self.matcher.by_arxiv),
-            ("openreview_id", record.openreview_id, self.matcher.by_openreview),
-        ):
-            # An identifier another paper already holds stays with that paper.
-            if value and not current[column] and index.get(value, paper_id) == paper_id:
-                updates[column] = value
-                index[value] = paper_id
-        if record.withdrawn and not current["withdrawn"]:
-            updates["withdrawn"] = 1
-            done.add("withdrawn")
-        updates.update(self._merge_record(record, current, echo))
-        citekey = updates.get("citekey", current["citekey"])
-        aliased = self._add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
-        aliased += self._add_aliases(paper_id, record.aliases, citekey)
-        if not updates and not aliased:
-            return "unchanged"
-        done.add("merged")
-        self.rows.update_paper(paper_id, updates)
-        return next(action for action in ACTIONS if action in done)
-
-    def _keep_replaced(
-        self, paper_id: int, record: PaperRecord, current: dict[str, Any], fields: list[str]
-    ) -> None:
-        """Keep the title and abstract the record replaces as revisions (the user can put
-        them back), and count those no date said were older."""
-        undated = not (record.modified and current["text_modified"])
-        for name in fields:
-            if current[name]:
-                self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
-                if undated:
-                    self.summary.revisions_kept += 1
-
-    def _add_aliases(
-        self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False
-    ) -> int:
-        """Let the paper answer to ``keys`` too (a ``merged`` entry's key, a source's
-        aliases), each that no paper has as its key or alias yet; returns how many were
-        added. The import summary names the keys of merged entries."""
-        added = 0
-        for key in keys:
-            alias = usable_key(key)
-            if not alias or alias == citekey or alias in self.citekeys.taken:
-                continue
-            self.rows.add_alias(alias, paper_id)
-            self.citekeys.taken.add(alias)
-            if merged:
-                self.summary.aliased_keys.append((alias, citekey))
-            added += 1
-        return added
-
-    def _current(self, column: str, value: object) -> dict[str, Any] | None:
-        """The merge columns of the paper with this id or key."""
-        return self.rows.current(column, value)
-
     def _own_entry(self, record: PaperRecord) -> int | None:
         """The paper a record is the library's own entry of: the one its key names, when
         that paper's entry reads back as the record's title and abstract. (Its escaped or
         rendered text, a derived title or a title shared with another paper keep it from
         being found by abstract or by title.)"""
-        current = self._current("citekey", record.citekey) if record.citekey else None
-        echo = self._echo(current) if current else None
+        current = self.fields.current("citekey", record.citekey) if record.citekey else None
+        echo = self.fields.echo(current) if current else None
         if current is None or echo is None or record.abstract != echo.abstract:
             return None
         if not record.title_derived and record.title != echo.title:
             return None
         return int(current["id"])
-
-    def _echo(self, current: dict[str, Any]) -> BibtexEcho | ExportEcho | None:
-        """What the paper's own entry reads back as, when the record is in a format the
-        library exports (BibTeX, RIS, CSL-JSON)."""
-        if self.fmt == "bibtex":
-            return BibtexEcho(current)
-        return ExportEcho(current, self.fmt, self.renderings) if self.fmt in _ECHOED else None
-
-    def _merge_record(
-        self,
-        record: PaperRecord,
-        current: dict[str, Any],
-        echo: BibtexEcho | ExportEcho | None = None,
-    ) -> dict[str, Any]:
-        """Column updates that fill in the CSL variables, source fields and key the paper
-        lacks (what the library has stays, and what its own export said is no news)."""
-        updates: dict[str, Any] = {}
-        csl = json.loads(current["csl"] or "{}")
-        added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
-                 k not in csl and not (echo and echo.implies_variable(k, v))}
-        if current["doi"] and normalize_doi(record.doi) != current["doi"]:
-            added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
-        if added:
-            updates["csl"] = dumps({**csl, **added})
-        extra = json.loads(current["extra"] or "{}")
-        news = echo.news(record.extra) if echo else record.extra
-        merged_extra = {fmt: {**fields, **extra.get(fmt, {})} for fmt, fields in news.items()}
-        if any(merged_extra[fmt] != extra.get(fmt) for fmt in merged_extra):
-            updates["extra"] = dumps({**extra, **merged_extra})
-        wanted = usable_key(record.citekey)
-        if (
-            wanted
-            and current["citekey_origin"] == "generated"
-            and wanted != current["citekey"]
-            and wanted not in self.citekeys.taken
-        ):
-            # The source's own key replaces one the library made up: it is the key the
-            # user's documents cite.
-            updates.update(citekey=self.citekeys.claim(wanted), citekey_origin="source")
-        return updates
-
-
-def _norm(title: str | None) -> str:
-    return normalize_for_identity(title_words(title or ""))

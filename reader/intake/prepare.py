@@ -18,6 +18,7 @@ from reader.cite.keys import citekey_base, key_names, usable_key
 from reader.intake.identity import abstract_key, sketch, title_key
 from reader.models import PaperRecord
 from reader.record import NAME_VARIABLES, is_anonymous, keep_written_doi
+from reader.store.reply_forms import ReplyForm
 from reader.text.identifiers import doi_as_written, normalize_arxiv_id, normalize_doi
 from reader.text.sanitize import normalize_for_identity
 
@@ -45,6 +46,8 @@ class Prepared:
     wanted_key: str | None
     #: The base of a generated key, for a record without a usable key of its own.
     key_base: str
+    #: The record's replies as the store writes them, one per reply.
+    reply_forms: tuple[ReplyForm, ...] = ()
 
 
 def prepare(record: PaperRecord) -> Prepared:
@@ -70,6 +73,7 @@ def prepare(record: PaperRecord) -> Prepared:
         key_base="" if wanted else citekey_base(
             record.title, key_names(record.authors, record.csl), record.year
         ),
+        reply_forms=tuple(ReplyForm(reply) for reply in record.replies),
     )
 
 
@@ -113,7 +117,7 @@ def _written(value: dict[str, Any]) -> str:
 #: The fields of a record that say something about its paper (all but where it was read),
 #: by kind: a field getter in C for the plain ones, as every record of an import is
 #: digested.
-_LISTS = ("authors", "keywords", "aliases", "tags")
+_LISTS = ("authors", "keywords", "aliases", "tags", "highlights")
 _DICTS = ("csl", "extra")
 _scalars = attrgetter(*(
     name for name in PaperRecord.__slots__

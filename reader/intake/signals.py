@@ -3,7 +3,8 @@ papers, each paper's signals worked out again from everything the library holds 
 what changed counted for the summary ("300 papers with changed ratings, 41 new decisions").
 
 Runs inside the import's transaction (:mod:`reader.intake.merge` calls it for each record
-once its paper is known); the rows are written by :mod:`reader.store.signals`.
+once its paper is known); the rows are written by :mod:`reader.store.replies` and
+:mod:`reader.store.paper_signals`.
 
 What a paper's signals become: its replies stored (from this file and every earlier one)
 give the ratings and counts; the record's own word (a list's aggregates, its status, an
@@ -15,13 +16,28 @@ decision outranks ``pending``).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from reader.models import ImportSummary, PaperRecord, Remark
-from reader.signals import Reply, merge_signals, signals_from_replies
-from reader.store import signals as stored
+from reader.signals import Reply, latest_replies, merge_signals, signals_from_replies
+from reader.store import paper_signals as stored_signals
+from reader.store import replies as stored_replies
+from reader.store.reply_forms import ReplyForm
 
 __all__ = ["SignalsIntake"]
+
+
+def as_stored(replies: list[Reply]) -> list[Reply]:
+    """Replies as :func:`reader.store.replies.replies_of` reads them back once written
+    together for a new paper: each as its latest version, by creation date (none first),
+    then in the order they were first written (oldest version first)."""
+    order: dict[str, int] = {}
+    for reply in sorted(replies, key=lambda r: (r.modified or 0)):
+        order.setdefault(reply.id, len(order))
+    return sorted(
+        latest_replies(replies),
+        key=lambda r: (r.cdate is not None, r.cdate or 0, order[r.id]),
+    )
 
 
 class SignalsIntake:
@@ -43,24 +59,28 @@ class SignalsIntake:
         #: written), in the order met.
         self.remarks: list[str] = []
 
-    def paper(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> bool:
+    def paper(
+        self, paper_id: int, record: PaperRecord, *, new: bool = False,
+        forms: Sequence[ReplyForm] | None = None,
+    ) -> bool:
         """Write the record's replies under its paper (``new``: added by this import), and
         the paper's signals; whether a reply of it was new or edited. A paper one of whose
         reviews' ratings moved (between versions stored before or read now), or whose known
         ratings changed (a review added or gone), counts as changed; a paper there before
         given a decision it had not, as newly decided."""
         adopted = 0
+        written = stored_replies.RepliesWritten()
         if self._waiting and record.openreview_id:
-            adopted = stored.adopt_replies(self.conn, paper_id, record.openreview_id)
+            adopted = stored_replies.adopt_replies(self.conn, paper_id, record.openreview_id)
         if not (record.replies or adopted or record.signals):
             return False
         # A paper this import adds has no signals yet: no read for it.
-        before = None if new else stored.signals_of(self.conn, paper_id)
+        before = None if new else stored_signals.signals_of(self.conn, paper_id)
         moved = edited = False
         if record.replies:
-            written = stored.write_replies(
+            written = stored_replies.write_replies(
                 self.conn, paper_id, record.replies, seen_at=self.stamp,
-                import_id=self.import_id,
+                import_id=self.import_id, forms=forms or None,
             )
             self.summary.replies_new += written.new
             self.summary.reply_versions += written.versions - written.new
@@ -70,12 +90,17 @@ class SignalsIntake:
         signals = merge_signals(before, record.signals)
         if record.replies or adopted:
             hint = record.signals.decision_raw if record.signals else None
+            if new and not adopted and written.new == len({r.id for r in record.replies}):
+                # Every reply of a paper this import adds was stored just now, from these:
+                # reading them back (unpacked and parsed again) was a third of the work.
+                replies = as_stored(record.replies)
+            else:
+                replies = stored_replies.replies_of(self.conn, paper_id)
             from_replies = signals_from_replies(
-                stored.replies_of(self.conn, paper_id), decision=hint,
-                venue=record.venue, year=record.year,
+                replies, decision=hint, venue=record.venue, year=record.year,
             )
             signals = merge_signals(signals, from_replies)
-        outcome = stored.write_signals(
+        outcome = stored_signals.write_signals(
             self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id,
             before=before,
         )
@@ -118,7 +143,7 @@ class SignalsIntake:
         replies = list(replies)
         if not replies:
             return
-        written = stored.write_replies(self.conn, None, replies, seen_at=self.stamp,
+        written = stored_replies.write_replies(self.conn, None, replies, seen_at=self.stamp,
                                        import_id=self.import_id)
         self._waiting = True
         self.summary.replies_new += written.new

@@ -23,15 +23,18 @@ from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_s
 from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.errors import IndexStopped
 from reader.library.core import (
+    RECOVERABLE_KINDS,
     DoctorReport,
     Library,
+    Recoverable,
     Resolution,
     SearchOutcome,
     damaged_advice,
     restore_damaged,
 )
 from reader.library.door import translated
-from reader.library.signals import Discussion, Posting, ViewSignals
+from reader.library.fetching import PapersPlan, digest, fetched_line
+from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
 from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.sources import FORMATS, ImportFormatError
@@ -39,7 +42,8 @@ from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
-from reader.store.highlights import display_text, placed, sentences, words
+from reader.store.highlights import ShownReply, display_text, placed, sentences, shown_reply, words
+from reader.store.import_rows import UndoResult
 from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
     CLI,
@@ -54,7 +58,7 @@ from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
 if TYPE_CHECKING:
-    from reader.cite.export import export, export_notes, format_for_path
+    from reader.cite.export import check_folder, export, export_notes, format_for_path
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
     from reader.search.highlight import highlight_spans
@@ -75,6 +79,7 @@ _LAZY = {
     "export": ("reader.cite.export", "export"),
     "export_notes": ("reader.cite.export", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
+    "check_folder": ("reader.cite.export", "check_folder"),
     "FetchError": ("reader.sources.remote", "FetchError"),
     "classify": ("reader.sources.remote", "classify"),
     # `reader fetch openreview`: a venue or forums with their replies, into a file.
@@ -103,16 +108,19 @@ __all__ = [
     "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
-    "NoteVersion", "Posting", "Resolution", "SearchCancelled", "SearchOutcome", "StoreError",
-    "TextRevision", "ViewSignals", "DatabaseLost", "check", "configured_routes", "copy_text",
-    "damaged_advice",
+    "NoteVersion", "Posting", "RECOVERABLE_KINDS", "Recoverable", "Resolution",
+    "SearchCancelled", "SearchOutcome", "StoreError", "TextRevision", "ScaleGroup",
+    "UndoResult", "ViewSignals", "DatabaseLost", "check", "check_folder", "configured_routes",
+    "copy_text", "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
     "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "translated", "waiting_drafts", "window_writer", "words",
-    "write_draft",
+    "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
+    "waiting_drafts", "window_writer", "words", "write_draft",
 ]
+# Fetching from OpenReview (both front ends).
+__all__ += ["PapersPlan", "digest", "fetched_line"]
 # What `reader fetch openreview` uses (bound on first use, above).
 __all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",
             "venue_plan"]

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from reader.library.base import LibraryBase
 from reader.library.changes import HIGHLIGHTS, METADATA, NOTE, READ, SEEN, STARRED, TAGS, Change
 from reader.store.database import PaperNotFound, StoreError
-from reader.store.highlights import display_text
+from reader.store.highlights import display_text, shown_reply
 from reader.store.notes import CLI, HEAD, NoteSaved, NoteState, NoteVersion
+from reader.store.replies import reply_of
 from reader.text.tags import normalize_tag
 
 
@@ -92,17 +93,29 @@ class Annotations(LibraryBase):
         self._changed(Change.of(None, TAGS, generation=generation))
         return count
 
-    def add_highlight(self, paper_id: int, start: int, end: int, note: str = "") -> int:
-        """Highlight characters ``start``–``end`` of the abstract as shown; the quote is
-        taken from the stored abstract, so offsets and quote always agree."""
+    def add_highlight(
+        self, paper_id: int, start: int, end: int, note: str = "", *, reply_id: str | None = None
+    ) -> int:
+        """Highlight characters ``start``–``end`` of the abstract as shown, or of the reply
+        ``reply_id`` (a note id) as shown; the quote is taken from the stored text, so
+        offsets and quote always agree. A passage of a reply re-indexes the paper's own
+        fields (its highlights are searched there), never the replies' text."""
         with self.session() as store:
-            paper = store.paper(paper_id)
-            if paper is None:
-                raise PaperNotFound(f"no paper with id {paper_id}")
-            text = display_text(paper.abstract)
+            if reply_id is None:
+                paper = store.paper(paper_id)
+                if paper is None:
+                    raise PaperNotFound(f"no paper with id {paper_id}")
+                text = display_text(paper.abstract)
+            else:
+                reply = reply_of(store.conn, paper_id, reply_id)
+                if reply is None:
+                    raise StoreError(f"the paper has no reply {reply_id}")
+                text = shown_reply(reply).text
             if not 0 <= start < end <= len(text) or not text[start:end].strip():
                 raise StoreError("nothing to highlight there")
-            highlight_id = store.add_highlight(paper_id, start, end, text[start:end], note)
+            highlight_id = store.add_highlight(
+                paper_id, start, end, text[start:end], note, reply_id
+            )
             generation = store.generation()
         self._changed(Change.of(paper_id, HIGHLIGHTS, generation=generation))
         return highlight_id

@@ -12,6 +12,12 @@ Usage: ``--library DIR --batch N`` followed by ``-- FILE …``, or by ``--paths-
 to get ready first (interpreter, modules, library) and then read the files as a JSON list
 on standard input (an empty line: nothing to import).
 
+With ``--followed``, its standard input stays open for as long as the reader that started
+it follows it: a line ``go on`` says the reader quits and leaves the import to finish here;
+the end of the input without it says the reader died (killed, its terminal closed), and
+the import stops as Ctrl-C stops ``reader import``: what was committed stays, the next run
+finishes the index. TERM and HUP sent to this process stop it the same way.
+
 Only the standard library is imported at the top: the index build's worker processes are
 forked from a process that loads this module again (as the main module of its parent),
 and need none of the rest.
@@ -23,6 +29,7 @@ import argparse
 import importlib
 import json
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,6 +37,13 @@ from typing import IO, Any
 
 #: Records read between two progress events (and at most this many are reported late).
 EVENT_EVERY = 500
+#: The line by which the reader that started the import lets it finish on its own.
+GO_ON = "go on"
+
+
+#: What a stopped import says.
+STOPPED = ("the import was stopped: the batches written stay, and the next run finishes "
+           "the index")
 
 
 class BadPaths(ValueError):
@@ -132,10 +146,27 @@ def failure(exc: BaseException, root: Path) -> tuple[str, str]:
     return "system", error.line()
 
 
+def watch_reader(stream: IO[str]) -> None:
+    """Follow the reader that started this process through ``stream`` (its standard input,
+    in a thread of its own): once it ends without the reader's ``go on``, the reader is
+    gone, and the import is stopped."""
+
+    def watch() -> None:
+        for line in stream:
+            if line.strip() == GO_ON:
+                return  # the reader quit, leaving the import to finish
+        from reader.processes import stop_main_thread
+
+        stop_main_thread()
+
+    threading.Thread(target=watch, name="reader-watch", daemon=True).start()
+
+
 def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
-        report: EventWriter) -> None:
+        report: EventWriter, followed: bool = False) -> None:
     """Open the library, get the paths (from standard input once ready, if so told),
-    import them in batches and index them, reporting as it goes."""
+    import them in batches and index them, reporting as it goes; ``followed``: stopped
+    once standard input ends without the reader's ``go on``."""
     from reader.library import Library
 
     library = Library(root)
@@ -148,6 +179,8 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
                 raise BadPaths(f"the paths given: {exc}") from None
             if not paths:
                 return  # the user named no file after all
+        if followed:
+            watch_reader(sys.stdin)
         summary = library.import_files(paths, None, report.progress("progress"), sync=False,
                                        batch=batch)
         from reader.library.import_process import summary_to_json
@@ -173,11 +206,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--library", type=Path, required=True)
     parser.add_argument("--batch", type=int, required=True)
     parser.add_argument("--paths-from-stdin", action="store_true")
+    parser.add_argument("--followed", action="store_true")
     parser.add_argument("paths", nargs="*", type=Path)
     args = parser.parse_args(argv)
+    from reader.processes import stop_on_termination
+
     report = EventWriter(sys.stdout)
     try:
-        run(args.library, args.paths, args.batch, args.paths_from_stdin, report)
+        with stop_on_termination():
+            run(args.library, args.paths, args.batch, args.paths_from_stdin, report,
+                args.followed)
+    except KeyboardInterrupt:
+        report.send("failed", kind="stopped", message=STOPPED)
+        return 1
     except Exception as exc:
         kind, message = failure(exc, args.library)
         if kind == "unexpected":

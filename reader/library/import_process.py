@@ -73,11 +73,12 @@ def import_argv(
     root: Path, paths: Sequence[Path], batch: int, *, paths_later: bool = False
 ) -> list[str]:
     """The command that imports ``paths`` into the library at ``root`` in batches of
-    ``batch`` records, reporting events; with ``paths_later``, the command that gets ready
-    and then reads the paths from its standard input."""
+    ``batch`` records, reporting events and stopping once its standard input ends without
+    ``go on``; with ``paths_later``, the command that gets ready and then reads the paths
+    from its standard input first."""
     argv = [
         sys.executable, "-m", "reader.library.import_main",
-        "--library", str(Path(root).absolute()), "--batch", str(batch),
+        "--library", str(Path(root).absolute()), "--batch", str(batch), "--followed",
     ]
     if paths_later:
         return [*argv, "--paths-from-stdin"]
@@ -85,18 +86,25 @@ def import_argv(
 
 
 class ImportProcess:
-    """An import process, started with its paths or told them later (:meth:`give`)."""
+    """An import process, started with its paths or told them later (:meth:`give`).
+
+    It follows this process through its standard input, which stays open while the import
+    runs: this process quitting lets it finish on its own (:meth:`let_go`); this process
+    dying (killed, its terminal closed) closes the pipe without a word, and the import
+    stops as Ctrl-C stops ``reader import``, with what it committed kept.
+    """
 
     def __init__(self, root: Path, batch: int, paths: Sequence[Path] | None = None) -> None:
         # Its standard error goes to a file, never to the reader's terminal (nor to the
         # reader's sys.stderr, which inside the app has no descriptor).
         self.errors = tempfile.TemporaryFile("w+", encoding="utf-8")
         self.waiting = paths is None
-        # The process's own session: it outlives a reader that quits or a terminal that
-        # closes.
+        self._let_go = threading.Lock()
+        # The process's own session: a reader that quits leaves it to finish, and a
+        # terminal's hang-up is not sent to it (the closed pipe tells it instead).
         self.proc = subprocess.Popen(
             import_argv(root, paths or [], batch, paths_later=self.waiting),
-            stdin=subprocess.PIPE if self.waiting else subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.errors,
             start_new_session=True,
@@ -113,11 +121,32 @@ class ImportProcess:
         assert self.waiting and self.proc.stdin is not None
         self.waiting = False
         # A process that died meanwhile is reported by its exit status (see run_import).
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             named = [str(Path(p).absolute()) for p in paths]
             self.proc.stdin.write(json.dumps(named).encode() + b"\n")
-        with contextlib.suppress(OSError):
-            self.proc.stdin.close()
+            self.proc.stdin.flush()
+
+    def let_go(self) -> None:
+        """Leave the import to finish on its own (this process quits): tell it to go on
+        once this process is gone. Safe to call again, and from any thread."""
+        stdin = self.proc.stdin
+        if stdin is None or self.waiting:
+            return
+        with self._let_go:
+            if stdin.closed:
+                return
+            with contextlib.suppress(OSError, ValueError):
+                stdin.write(b"go on\n")
+                stdin.flush()
+            with contextlib.suppress(OSError, ValueError):
+                stdin.close()
+
+    def done(self) -> None:
+        """The import ended (its output read to the end): its standard input is closed."""
+        stdin = self.proc.stdin
+        if stdin is not None:
+            with self._let_go, contextlib.suppress(OSError, ValueError):
+                stdin.close()
 
     def cancel(self) -> None:
         """Let a process still waiting for its paths go: it exits, having imported
@@ -145,12 +174,13 @@ def run_import(
     already, waiting for its paths, or started now), and yield its events as they come; a
     failure is a last ``failed`` event.
 
-    Once ``stopped()`` is true (looked at a few times a second), no more events are read and
-    the process is left to finish on its own.
+    Once ``stopped()`` is true (looked at a few times a second), or the events are no longer
+    asked for, no more are read and the process is left to finish on its own.
     """
-    if started is not None and started.waiting:
+    if started is not None:
         process = started
-        process.give(paths)
+        if process.waiting:
+            process.give(paths)
     else:
         process = ImportProcess(root, batch, paths)
     proc, errors = process.proc, process.errors
@@ -163,8 +193,10 @@ def run_import(
             while True:
                 if stopped():
                     # Closed, so that the process's next report fails (and it stops
-                    # reporting) rather than blocking on a full pipe.
+                    # reporting) rather than blocking on a full pipe; told to go on
+                    # without this process.
                     proc.stdout.close()
+                    process.let_go()
                     return
                 if not selector.select(timeout=0.25):
                     continue
@@ -176,9 +208,16 @@ def run_import(
                     event = _event(line)
                     if event is not None:
                         failed = failed or event.kind == "failed"
-                        yield event
+                        try:
+                            yield event
+                        except GeneratorExit:
+                            # No longer read: left to finish on its own, as when stopped.
+                            proc.stdout.close()
+                            process.let_go()
+                            raise
         proc.stdout.close()
         code = proc.wait()
+        process.done()
         if code != 0 and not failed:
             errors.seek(0)
             yield ImportEvent("failed", message=_failure(errors.read(), code))

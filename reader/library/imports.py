@@ -134,7 +134,11 @@ class Imports(LibraryBase):
         """Remove what the last import added, except papers carrying the user's work."""
         with self.session() as store:
             result = store.undo_last_import()
+        # The papers removed leave both indexes (their segments rewritten once mostly
+        # deleted: reader.search.index_writing.merge_small), the review text after the
+        # abstracts as always.
         self.sync_index()
+        self.sync_reviews()
         return result
 
     def import_sample_if_empty(self) -> ImportSummary | None:

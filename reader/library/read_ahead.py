@@ -23,6 +23,7 @@ one thread: ``reader import``, and the process a reader window starts for its im
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Generator, Iterator
@@ -34,6 +35,7 @@ from typing import Any
 
 from reader.intake.prepare import Prepared, prepare
 from reader.models import PaperRecord
+from reader.processes import end_with_parent
 from reader.sources import ImportFormatError, StreamedFile
 
 #: Files with fewer records are parsed in the importing process: a child is not worth it.
@@ -80,7 +82,9 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
     # Set while this process waits for records: a flag in shared memory the child reads
     # between two records.
     waiting = context.RawValue("b", 0)
-    child = context.Process(target=_parse, args=(item, sending, waiting), daemon=True)
+    child = context.Process(
+        target=_parse, args=(item, sending, waiting, receiving, os.getpid()), daemon=True
+    )
     child.start()
     sending.close()  # the child's end: its closing tells the parent the child is gone
     finished = False
@@ -131,12 +135,21 @@ def _widen(pipe: Connection) -> None:
         pass  # another system, or a lower limit: the usual buffer does, only slower
 
 
-def _parse(item: StreamedFile, out: Connection, waiting: Any) -> None:
+def _parse(
+    item: StreamedFile, out: Connection, waiting: Any, parents_end: Connection, parent: int
+) -> None:
     """The child: parse the file's records and send them in chunks, each with the bad
-    records met since the last one; prepare each chunk's records until the writer waits."""
-    # Ctrl-C reaches the whole process group: the parent stops the import, and this child
-    # with it, with one message instead of a second traceback from here.
+    records met since the last one; prepare each chunk's records until the writer waits.
+    It ends with its parent, however that ends."""
+    end_with_parent(parent)
+    # Forked, it holds the parent's end of the pipe too: closed, so that a send once the
+    # parent is gone fails at once instead of blocking for ever on a pipe nobody reads.
+    parents_end.close()
+    # Ctrl-C (and a terminal's hang-up) reach the whole process group: the parent stops
+    # the import, and this child with it, with one message instead of a second traceback
+    # from here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     sent = sent_orphans = 0
 
     def send(kind: str, payload: Any) -> None:
@@ -172,7 +185,10 @@ def hand_over(records: list[PaperRecord], waiting: Any) -> tuple[list[Any], list
     for n, record in enumerate(records):
         if waiting.value:
             return ready, [_record_fields(r) for r in records[n:]]
-        ready.append(_to_wire(prepare(record)))
+        prepared = prepare(record)
+        for form in prepared.reply_forms:
+            form.packed()  # here, on the core the writer leaves free
+        ready.append(_to_wire(prepared))
     return ready, []
 
 

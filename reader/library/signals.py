@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 
 from reader.library.base import LibraryBase
 from reader.signals import DECISION_KINDS, META_REVIEW_KINDS, RatingScale, Reply, Signals
-from reader.store import signals as stored
+from reader.store import paper_signals as stored_signals
+from reader.store import replies as stored_replies
 
-__all__ = ["Discussion", "Posting", "SignalReads", "ViewSignals", "thread"]
+__all__ = ["Discussion", "Posting", "ScaleGroup", "SignalReads", "ViewSignals", "thread"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,24 +109,25 @@ def thread(
 
 
 @dataclass(frozen=True, slots=True)
-class ViewSignals:
-    """What the papers of a view add up to: how many there are, the mean ratings of those
-    rated (sorted), their decisions, every review's rating (when asked for) and the rating
-    scale most of them use."""
+class ScaleGroup:
+    """The rated papers of a view whose ratings share one scale (ICLR 2017 and COLM 2025
+    both rate 1–10; ICLR 2026 rates 0–10 in steps of two): their mean ratings (sorted),
+    every review's rating (when asked for), and the venues and years they are of, most
+    papers first. Means on different scales are never pooled: a 6 of 0–10 is not a 6 of
+    1–10."""
 
-    papers: int = 0
+    scale: RatingScale | None
     means: tuple[float, ...] = ()
-    decisions: dict[str, int] = field(default_factory=dict)
     ratings: dict[float, int] = field(default_factory=dict)
-    scale: RatingScale | None = None
+    venues: tuple[str, ...] = ()
 
     @property
     def rated(self) -> int:
-        """How many papers of the view have a mean rating."""
+        """How many papers of the group have a mean rating."""
         return len(self.means)
 
     def standing(self, mean: float) -> float:
-        """The percentile of ``mean`` in the view: the share of rated papers below it,
+        """The percentile of ``mean`` in the group: the share of its papers below it,
         counting those level with it as half (so the middle paper stands at 50)."""
         if not self.means:
             return 0.0
@@ -134,25 +136,58 @@ class ViewSignals:
         return 100.0 * (below + level / 2) / len(self.means)
 
 
+@dataclass(frozen=True, slots=True)
+class ViewSignals:
+    """What the papers of a view add up to: how many there are, their decisions, and their
+    ratings in one group per rating scale (most rated first)."""
+
+    papers: int = 0
+    decisions: dict[str, int] = field(default_factory=dict)
+    groups: tuple[ScaleGroup, ...] = ()
+
+    @property
+    def rated(self) -> int:
+        """How many papers of the view have a mean rating, on any scale."""
+        return sum(group.rated for group in self.groups)
+
+    @property
+    def ratings(self) -> dict[float, int]:
+        """How many reviews gave each rating, on any scale: for counting reviews; a
+        picture of them is drawn per group."""
+        counted: Counter[float] = Counter()
+        for group in self.groups:
+            counted.update(group.ratings)
+        return dict(counted)
+
+    def group(self, scale: RatingScale | None) -> ScaleGroup | None:
+        """The group of the papers rated on ``scale`` (None: on no scale known)."""
+        return next((g for g in self.groups if g.scale == scale), None)
+
+
+def _venue_label(venue: str | None, year: int | None) -> str:
+    """``ICLR 2026``: what a scale is the scale of, as the overview names it."""
+    return " ".join(part for part in (venue or "", str(year) if year else "") if part) or "?"
+
+
 class SignalReads(LibraryBase):
     """Reads of replies and signals (mixed into :class:`reader.library.core.Library`)."""
 
     def replies(self, paper_id: int) -> list[Reply]:
         """A paper's replies, each as its newest version, oldest first."""
         with self.session() as store:
-            return stored.replies_of(store.conn, paper_id)
+            return stored_replies.replies_of(store.conn, paper_id)
 
     def signals(self, ids: Iterable[int]) -> dict[int, Signals]:
         """The signals of the papers among ``ids`` that have some, by paper id."""
         with self.session() as store:
-            return stored.signals_rows(store.conn, list(ids))
+            return stored_signals.signals_rows(store.conn, list(ids))
 
     def rating_changes(self, paper_id: int) -> dict[str, tuple[float | None, ...]]:
         """The ratings of a paper's replies that changed between the versions the library
         saw, by note id: the ratings in the order they were given, a repeat kept once
         (``{"eIvfGTSO8v": (4.0, 6.0)}``)."""
         with self.session() as store:
-            history = stored.rating_history(store.conn, paper_id)
+            history = stored_replies.rating_history(store.conn, paper_id)
         changes: dict[str, tuple[float | None, ...]] = {}
         for note_id, versions in history.items():
             ratings: list[float | None] = []
@@ -171,29 +206,44 @@ class SignalReads(LibraryBase):
         return thread(replies, self.rating_changes(paper_id))
 
     def view_signals(self, ids: Sequence[int], *, ratings: bool = False) -> ViewSignals:
-        """What the papers ``ids`` add up to; with ``ratings``, every review's rating too
-        (read from each paper's list of them: for the overview, not for every key)."""
+        """What the papers ``ids`` add up to, their ratings grouped by scale; with
+        ``ratings``, every review's rating too (read from each paper's list of them: for
+        the overview, not for every key)."""
         wanted = set(ids)
-        columns = "paper_id, rating_mean, decision, scale" + (", ratings" if ratings else "")
-        means: list[float] = []
+        columns = "s.paper_id, s.rating_mean, s.decision, s.scale, p.venue, p.year" + (
+            ", s.ratings" if ratings else ""
+        )
         decisions: Counter[str] = Counter()
-        counted: Counter[float] = Counter()
-        scales: Counter[str] = Counter()
+        means: dict[str | None, list[float]] = {}
+        counted: dict[str | None, Counter[float]] = {}
+        venues: dict[str | None, Counter[str]] = {}
         with self.session() as store:
             # One walk of the table and a set lookup per row: the view may be the whole
             # library, and ids in chunks would be many statements for the same rows.
-            rows = store.conn.execute(f"SELECT {columns} FROM paper_signals").fetchall()
+            rows = store.conn.execute(
+                f"SELECT {columns} FROM paper_signals s JOIN papers p ON p.id = s.paper_id"
+            ).fetchall()
         for row in rows:
             if row[0] not in wanted:
                 continue
-            if row[1] is not None:
-                means.append(row[1])
             if row[2]:
                 decisions[row[2]] += 1
-            if row[3]:
-                scales[row[3]] += 1
-            if ratings and row[4]:
-                counted.update(v for v in json.loads(row[4]) if isinstance(v, int | float))
-        means.sort()
-        scale = RatingScale.parse(scales.most_common(1)[0][0]) if scales else None
-        return ViewSignals(len(wanted), tuple(means), dict(decisions), dict(counted), scale)
+            scale = row[3] or None
+            if row[1] is not None:
+                means.setdefault(scale, []).append(row[1])
+                venues.setdefault(scale, Counter())[_venue_label(row[4], row[5])] += 1
+            if ratings and row[6]:
+                counted.setdefault(scale, Counter()).update(
+                    v for v in json.loads(row[6]) if isinstance(v, int | float)
+                )
+        groups = [
+            ScaleGroup(
+                RatingScale.parse(scale),
+                tuple(sorted(values)),
+                dict(counted.get(scale, {})),
+                tuple(name for name, _ in venues[scale].most_common()),
+            )
+            for scale, values in means.items()
+        ]
+        groups.sort(key=lambda group: -group.rated)
+        return ViewSignals(len(wanted), dict(decisions), tuple(groups))

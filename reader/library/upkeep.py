@@ -6,9 +6,10 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from reader.library.base import LibraryBase
 from reader.locations import LibraryPaths
+from reader.store import review_texts
 from reader.store.backup import (
     automatic_backup,
     check_library_file,
@@ -17,11 +18,6 @@ from reader.store.backup import (
     stamp,
 )
 from reader.store.database import migrations
-
-if TYPE_CHECKING:
-    pass
-
-from reader.library.base import LibraryBase
 
 # How the doctor starts the finding of an index that disagrees with the database.
 _DISAGREES = "disagrees with the database: "
@@ -167,6 +163,7 @@ class Upkeep(LibraryBase):
             report.append(
                 f"search index: ok ({counts['papers']:,} documents, generation {generation})"
             )
+            report.extend(self._reviews_lines())
             return report
         ahead = self.index.usable() and self.index.generation > generation
         evidence = ahead or why.startswith(_DISAGREES)
@@ -180,23 +177,60 @@ class Upkeep(LibraryBase):
             # The index saw changes the database no longer holds: never explained away.
             report.ok = False
             report.append(damaged_advice(self.paths.root))
+        if kept is not None:
+            report.extend(self._recoverable_lines(kept, ahead))
+        report.extend(self._reviews_lines())
         return report
 
+    def _reviews_lines(self) -> list[str]:
+        """The index of review text checked, once the papers' index is sound: built or
+        caught up when it is missing or behind (nothing to say without replies)."""
+        with self.session() as store:
+            total = review_texts.papers_with_replies(store.conn)
+        if not total:
+            return []
+        state = self.reviews_state()
+        if state == "ok":
+            return [f"review text index: ok ({total:,} papers with replies)"]
+        if state == "building":
+            return ["review text index: being written by another process; not checked"]
+        indexed = self.sync_reviews()
+        done = "built" if state == "missing" else "caught up"
+        return [f"review text index: {state}; {done} ({indexed:,} papers' review text indexed)"]
+
     def _keep_aside(self) -> Path | None:
-        """Copy the index and the write-ahead log into a dated folder of the library before
-        a rebuild replaces what may be the only trace of lost changes; None when nothing
-        could be copied."""
+        """Copy the index, the write-ahead log and the database file it belongs to into a
+        dated folder of the library before a rebuild replaces what may be the only trace of
+        lost changes; None when nothing could be copied."""
         folder = self.paths.root / "kept" / f"before-rebuild-{stamp()}"
         try:
             folder.mkdir(parents=True)
-            if self.paths.index.is_dir():
-                shutil.copytree(self.paths.index, folder / "index")
+            # The database file as the log found it (nothing is copied in from the log
+            # before the last connection closes): the base its intact frames are applied
+            # to when lost changes are recovered (see reader.library.recovery).
             wal = self.paths.database.with_name(self.paths.database.name + "-wal")
             if wal.is_file():
                 shutil.copy2(wal, folder / wal.name)
+                shutil.copy2(self.paths.database, folder / self.paths.database.name)
+            if self.paths.index.is_dir():
+                shutil.copytree(self.paths.index, folder / "index")
         except OSError:
             return None
         return folder
+
+    def _recoverable_lines(self, kept: Path, ahead: bool) -> list[str]:
+        """What the folder just kept holds that the database lacks, for the report: said
+        when the database is behind its index (evidence of loss), else only when there is
+        something of the user's to bring back."""
+        found = self.recoverable(kept)  # type: ignore[attr-defined]  # (Recovery's)
+        if not ahead and (found is None or not found.restorable()):
+            return []
+        if found is None or found.empty():
+            return ["recoverable: nothing the database lacks was found in what was kept"]
+        lines = [f"recoverable from {kept.name} (`reader recover` lists them, "
+                 "`reader recover --apply` brings them back):"]
+        lines += [f"  {line}" for line in found.lines()]
+        return lines
 
     def _index_problem(self, generation: int) -> str | None:
         """What is wrong with the index against a database at ``generation``, if anything."""

@@ -20,6 +20,7 @@ from whoosh.index import TOC
 from whoosh.writing import SegmentWriter
 
 from reader.errors import IndexStopped
+from reader.processes import end_with_parent
 from reader.search.build import PROGRESS_EVERY, FastSegmentWriter
 from reader.search.renderings import Renderings
 
@@ -29,6 +30,12 @@ FIRST_SEGMENT = 200
 # A segment also ends at this many postings (about 150 an abstract), which bounds a worker's
 # memory: gathered by term, a posting takes about 20 bytes.
 SEGMENT_POSTINGS = 3_000_000
+#: The postings all workers of a build hold at once, shared among them: each worker's
+#: segments end at its share (at most SEGMENT_POSTINGS), so that more workers do not hold
+#: more postings (two workers indexing a conference's review text took 162 MB apiece at 3
+#: million postings each, and 132 MB at 1.5 million: an import of it then peaked at 420 MB
+#: for all its processes together, and now at 360 MB).
+POSTINGS_AT_ONCE = 3_000_000
 #: Seconds between two looks at whether the build was asked to stop, while no worker reports.
 STOP_LOOK = 0.1
 #: The workers' niceness: below the window that may have started them.
@@ -45,12 +52,15 @@ def _build_part(
     known: dict[int, str],
     most: int,
     to_document: Any = None,
+    parent: int | None = None,
 ) -> None:
     """Index one share of the papers (in a worker process) into segments of growing size,
     reporting each segment as it is written; progress and errors travel on the same queue.
     A paper whose document is what the index holds (``known``: id → digest) is kept as it
     is, and reported so when the part is done. A segment ends at ``most`` postings, whatever
-    its size."""
+    its size. The worker ends with its parent (``parent``: its pid, when it is the process
+    that asked for the worker), however that ends."""
+    end_with_parent(parent)
     from reader.search.schema import document  # the worker imports what the parent has
 
     renderings = Renderings.in_index(Path(path))
@@ -197,12 +207,16 @@ def build_in_processes(
     # locks held by other threads (a warmed-up fork server is a process of its own).
     context = _warm or multiprocessing.get_context("spawn")
     report = context.Queue()
+    # A warmed-up worker's parent is the fork server (which ends with this process), not
+    # this process.
+    parent = None if context is _warm else os.getpid()
+    most = min(SEGMENT_POSTINGS, POSTINGS_AT_ONCE // max(1, len(parts)))
     # Daemons: quitting the app mid-build ends the workers instead of waiting for them.
     workers = [
         context.Process(
             target=_build_part,
             args=(storage.folder, n, source, report, limitmb, FIRST_SEGMENT, known or {},
-                  SEGMENT_POSTINGS, to_document),
+                  most, to_document, parent),
             daemon=True,
         )
         for n, source in enumerate(parts)

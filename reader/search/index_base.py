@@ -168,6 +168,11 @@ class IndexBase:
             # only changed by us, and reopening on every write would cost more than it finds.
             if self._ix is None:
                 self.count()
+            if set(self._open().schema.names()) != set(self.schema.names()):
+                # Built before a field was added (or after one was dropped): its documents
+                # lack it, so it is rebuilt as an index of another version is.
+                self.close()
+                return False
         except Exception:  # noqa: BLE001 - any failure to open means "rebuild"
             try:
                 self.close()

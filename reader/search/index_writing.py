@@ -36,7 +36,7 @@ MERGE_BELOW = 100
 MERGE_FEWEST = 4
 
 
-def merge_small(writer: Any, segments: list[Any]) -> list[Any]:
+def merge_small(writer: Any, segments: list[Any], *, compact: bool = False) -> list[Any]:
     """The segments a commit keeps, after merging the smallest into its own (a merge
     policy, as Whoosh's ``mergetype``).
 
@@ -46,15 +46,29 @@ def merge_small(writer: Any, segments: list[Any]) -> list[Any]:
     through Whoosh's slow pool: minutes and hundreds of megabytes for a note edited. Here
     only segments of small writes are merged, so a merge stays small, and a segment that
     has grown past MERGE_BELOW is never merged again.
+
+    With ``compact`` (a commit that removes papers: an import undone), a segment of any
+    size is rewritten once half its documents or more are deleted: its live documents are
+    copied and the deleted ones dropped, so the index shrinks with the library. The copy
+    costs at most as much as the deletions that made it due.
     """
-    chosen = [s for s in segments if s.doc_count_all() < MERGE_BELOW]
-    if len(chosen) < MERGE_FEWEST:
+    emptied = [s for s in segments if compact and _mostly_deleted(s)]
+    small = [s for s in segments
+             if s.doc_count_all() < MERGE_BELOW and all(s is not e for e in emptied)]
+    chosen = emptied + (small if len(small) >= MERGE_FEWEST else [])
+    if not chosen:
         return list(segments)
     for segment in chosen:
         reader = SegmentReader(writer.storage, writer.schema, segment)
         writer.add_reader(reader)
         reader.close()
     return [s for s in segments if all(s is not c for c in chosen)]
+
+
+def _mostly_deleted(segment: Any) -> bool:
+    """Whether half a segment's documents or more are deleted."""
+    deleted = segment.deleted_count() if segment.has_deletions() else 0
+    return deleted > 0 and deleted * 2 >= segment.doc_count_all()
 
 
 def _documents(
@@ -77,9 +91,11 @@ def _write_all(
     docs: Iterable[dict[str, object]],
     progress: Callable[[int], None] | None,
     stopped: Callable[[], bool] | None = None,
+    *,
+    compact: bool = False,
 ) -> int:
     """Put every document with ``put`` and commit, or cancel all on any error (and once
-    ``stopped()`` is true: IndexStopped)."""
+    ``stopped()`` is true: IndexStopped); ``compact``: see merge_small."""
     count = 0
     try:
         for doc in docs:
@@ -93,7 +109,7 @@ def _write_all(
     except BaseException:
         writer.cancel()
         raise
-    writer.commit(mergetype=merge_small)
+    writer.commit(mergetype=functools.partial(merge_small, compact=compact))
     return count
 
 
@@ -261,7 +277,10 @@ class Writing(IndexBase):
             writer.cancel()
             count = 0
         else:
-            count = _write_all(writer, writer.update_document, docs, progress, stopped)
+            # Papers removed (an import undone): their segments are rewritten once mostly
+            # deleted, so that the index shrinks as the library does.
+            count = _write_all(writer, writer.update_document, docs, progress, stopped,
+                               compact=bool(deleted))
         if generation > self.generation:
             self._write_meta(generation)
         return count

@@ -42,7 +42,9 @@ _SHORTEST_STEM = 3
 SUGGEST_FROM = 4
 
 #: Field names a query may also use (`author:lovelace`).
-_FIELD_ALIASES = {"authors": ["author"], "keywords": ["keyword"], "notes": ["note"]}
+_FIELD_ALIASES = {
+    "authors": ["author"], "keywords": ["keyword"], "notes": ["note"], "key": ["citekey"],
+}
 # The words Whoosh's parser takes for operators where they have operands.
 OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 # `NOT`, or a `-` at the start of a word (`-title:copy`, `-"a phrase"`, `-word`), as the

@@ -81,7 +81,7 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
 #: the filter words: a ``word:`` that is neither but near one is reported, not searched.
 FIELD_NAMES = frozenset({
     "title", "abstract", "keywords", "keyword", "authors", "author", "notes", "note",
-    "tags", "highlight", "year", "venue",
+    "tags", "highlight", "year", "venue", "key", "citekey",
 })
 _FILTER_NAMES = frozenset(_KINDS.split("|"))
 # A field name in the text left once filters are taken out: a word of letters (a digit

@@ -12,7 +12,9 @@ from reader.models import Paper
 from reader.search.analysis import ANALYZER, STEMMED
 from reader.text.render import title_words, to_plain
 
-SEARCH_FIELDS = ("title", "abstract", "keywords", "authors", "notes", "tags", "highlight")
+SEARCH_FIELDS = (
+    "title", "abstract", "keywords", "authors", "notes", "tags", "highlight", "key",
+)
 FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
 
 STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
@@ -32,6 +34,9 @@ def make_schema() -> Schema:
         notes=TEXT(analyzer=STEMMED),
         tags=TEXT(analyzer=ANALYZER),
         highlight=TEXT(analyzer=STEMMED),
+        # The citation key and its aliases, as written (not stemmed): a key typed as a
+        # word (`gdpval2026`) or as `key:gdpval2026` finds its paper.
+        key=TEXT(analyzer=ANALYZER),
         flags=KEYWORD(lowercase=True),
         venue=KEYWORD(lowercase=True),
         year=NUMERIC(),
@@ -55,6 +60,7 @@ def document(paper: Paper) -> dict[str, object]:
         "tags": " ".join(paper.tags),
         "highlight": "\n".join(f"{h.quote}\n{h.note}" for h in paper.highlights),
         "flags": " ".join(flags),
+        "key": " ".join([paper.citekey, *paper.aliases]),
     }
     if paper.venue:
         doc["venue"] = paper.venue

@@ -29,9 +29,11 @@ from reader.signals.replies import (
     META_REVIEW_KINDS,
     PROCEDURAL_KINDS,
     REVIEW_KINDS,
+    SECTION_LIMIT,
     Reply,
     kind_of,
     kind_of_invitation,
+    shown_sections,
 )
 from reader.signals.scores import (
     RATING_FIELDS,
@@ -60,6 +62,7 @@ __all__ = [
     "RATING_FIELDS",
     "REVIEW_KINDS",
     "SCORE_FIELDS",
+    "SECTION_LIMIT",
     "RatingScale",
     "Reply",
     "Score",
@@ -74,5 +77,6 @@ __all__ = [
     "number_list",
     "parse_score",
     "scale_for",
+    "shown_sections",
     "signals_from_replies",
 ]

@@ -18,9 +18,11 @@ __all__ = [
     "META_REVIEW_KINDS",
     "PROCEDURAL_KINDS",
     "REVIEW_KINDS",
+    "SECTION_LIMIT",
     "Reply",
     "kind_of",
     "kind_of_invitation",
+    "shown_sections",
 ]
 
 #: Kinds of reply that are official reviews (their ratings make a paper's rating).
@@ -39,6 +41,18 @@ COMMENT_KINDS = frozenset(
     {"Official_Comment", "Public_Comment", "Comment", "Rebuttal", "Author_Rebuttal",
      "Rebuttal_Comment", "Author_Comment"}
 )
+#: The most of one section the reading view renders: real sections are a few thousand
+#: characters; a longer one is cut there (and can be seen whole, unrendered).
+SECTION_LIMIT = 20_000
+#: Text fields that are the reviewer's answers to the form's formalities, not the review.
+HIDDEN_FIELDS = frozenset(
+    {"code_of_conduct", "responsible_reviewing", "first_time_reviewer",
+     "code_of_ethics", "flag_for_ethics_review", "reciprocal_reviewing_status",
+     "LLM_usage", "llm_usage", "confidential_comment", "submission_guidelines",
+     "resubmission", "student_author", "paperhash", "title"}
+)
+#: Answers that say a section is empty.
+_NOTHING = frozenset({"", "n/a", "na", "none", "no", "-", "not applicable", "none."})
 # Invitation suffixes shared by every note a venue edits: not the note's kind.
 _GENERIC_INVITATIONS = frozenset({"Edit", "Revision"})
 # A path segment naming the paper an invitation belongs to ("Paper12", "paper12",
@@ -69,6 +83,14 @@ def kind_of(invitations: Sequence[str]) -> str:
         if kind not in _GENERIC_INVITATIONS:
             return kind
     return kinds[0] if kinds else "Unknown"
+
+
+# Encoders made once: json.dumps with options makes one per call, and an import encodes
+# every reply's content several times.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_COMPACT_SORTED = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=True
+).encode
 
 
 @dataclass(slots=True)
@@ -159,22 +181,32 @@ class Reply:
 
     def content_json(self) -> str:
         """The content as compact JSON text (non-ASCII kept as it is), as it is stored."""
-        return json.dumps(self.content, ensure_ascii=False, separators=(",", ":"))
+        return _COMPACT(self.content)
 
     def text_hash(self) -> str:
         """A digest of the content without its scores: two versions with the same hash
         have the same text, whatever their ratings."""
         words = {name: value for name, value in self.content.items() if name not in self.scores}
-        text = json.dumps(words, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        text = _COMPACT_SORTED(words)
         return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def scores_json(self) -> str:
         """The scores as compact JSON text, each with its number and the content's own
         value (``{"rating": {"value": 6.0, "raw": 6}, …}``): a version's scores, from
         which its content is rebuilt with the text of another version."""
-        return json.dumps(
+        return _COMPACT(
             {name: {"value": score.value, "raw": self.content.get(name, score.raw)}
-             for name, score in self.scores.items()},
-            ensure_ascii=False,
-            separators=(",", ":"),
+             for name, score in self.scores.items()}
         )
+
+
+def shown_sections(reply: Reply) -> list[tuple[str, str]]:
+    """The reply's text sections worth reading, in the order the source gave them, each
+    as ``(heading, text)``: the form's formalities and empty answers left out. What the
+    reading view shows of a reply, and what a passage of it is measured against."""
+    shown = []
+    for name, text in reply.texts:
+        if name in HIDDEN_FIELDS or text.strip().lower() in _NOTHING:
+            continue
+        shown.append((name.replace("_", " ").capitalize(), text))
+    return shown

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from operator import attrgetter
+from typing import Any
 
 from reader.signals.decisions import normalize_decision
 from reader.signals.replies import DECISION_KINDS, META_REVIEW_KINDS, PROCEDURAL_KINDS, Reply
@@ -29,6 +31,12 @@ class RatingScale:
     low: float
     high: float
     steps: tuple[float, ...] = ()
+
+    def __reduce__(self) -> tuple[type[RatingScale], tuple[float, float, tuple[float, ...]]]:
+        # Rebuilt by its constructor: pickle's default for a slotted dataclass restores
+        # field by field in Python, which cost an import a tenth of a second per 20,000
+        # papers crossing from the process that reads the file.
+        return (RatingScale, (self.low, self.high, self.steps))
 
     def __str__(self) -> str:
         if self.steps:
@@ -120,10 +128,17 @@ class Signals:
     reviews: int | None = None
     comments: int | None = None
 
+    def __reduce__(self) -> tuple[type[Signals], tuple[Any, ...]]:
+        # As RatingScale's: every paper of a conference list carries one.
+        return (Signals, _signal_fields(self))
+
     @property
     def is_empty(self) -> bool:
         """Whether it says nothing at all."""
         return self == Signals()
+
+
+_signal_fields = attrgetter(*(f.name for f in fields(Signals)))
 
 
 def _mean(values: Sequence[float]) -> float | None:

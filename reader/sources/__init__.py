@@ -57,18 +57,6 @@ class ParseResult:
             self.records.append(record)
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedFile:
-    """The records read from one file, the format they were read as, and what went wrong."""
-
-    path: Path
-    format: str
-    records: list[PaperRecord]
-    problems: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    sha256: str = ""
-
-
 #: Format name → the module that reads it.
 READERS = {
     "seed": "reader.sources.seed",
@@ -297,15 +285,6 @@ def read_back(text: str, fmt: str) -> list[PaperRecord]:
     return list(_marks_dropped(parse_text(text, "export", fmt).records))
 
 
-def parse_file(path: Path, fmt: str | None = None) -> ParsedFile:
-    """Read one file in the given format, or the format detected from its content."""
-    path = Path(path)
-    content, fmt = _read_known(path, fmt)
-    result = parse_text(content.text, path.name, fmt)
-    records = list(_marks_dropped(_within_field_limit(result.records, result.problems)))
-    return ParsedFile(path, fmt, records, result.problems, content.warnings, content.sha256)
-
-
 #: A reader's records of a file, read as they are asked for, and at most how many there are.
 Streamed = tuple[Iterator[PaperRecord], int]
 
@@ -327,9 +306,10 @@ class StreamedFile:
 
 
 def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
-    """Open one file as parse_file reads it, its records converted one at a time as they
-    are asked for where the format allows, so that a long list is never held whole: RIS
-    and JSON arrays (CSL-JSON) are read from the file a record at a time, JSON lines and
+    """Open one file (in the given format, or the format detected from its content), its
+    records converted one at a time as they are asked for where the format allows, so that
+    a long list is never held whole: RIS, abstract lists, OpenReview JSON lines and JSON
+    arrays (CSL-JSON) are read from the file a record at a time, other JSON lines and
     BibTeX decoded a record or a stretch at a time from the text read whole; other formats
     are parsed here, whole. A file that is not of a known format raises here, before any
     record is asked for."""
@@ -388,11 +368,11 @@ def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
 
     text = open_text(path)
     problems: list[str] = []
-    streamed: Streamed | None = module.stream_file(text, path.name, problems)
+    orphans: list[Reply] = []
+    kept = (orphans,) if fmt in _KEEPS_ORPHANS else ()
+    streamed: Streamed | None = module.stream_file(text, path.name, problems, *kept)
     if streamed is None:
         return None
-    records, count = streamed
-    records = _within_field_limit(records, problems)
-    return StreamedFile(
-        path, fmt, _marks_dropped(records), count, problems, text.warnings, text.sha256
-    )
+    records = _within_field_limit(streamed[0], problems)
+    return StreamedFile(path, fmt, _marks_dropped(records), streamed[1], problems,
+                        text.warnings, text.sha256, orphans)

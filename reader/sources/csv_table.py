@@ -21,6 +21,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
+from reader.sources.own_export import give_marks, own_marks, tags_apart
 from reader.sources.ris_fields import display_name as comma_name
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.text.identifiers import (
@@ -173,7 +174,8 @@ def _parse(text: str, source: str) -> ParseResult:
     if csv.field_size_limit() < _FIELD_LIMIT:
         csv.field_size_limit(_FIELD_LIMIT)
 
-    columns = [column_field(cell) or _OTHER + cell.strip() for cell in header]
+    apart = tags_apart(header)  # a reader export's tags: not its keywords
+    columns = [(None if c in apart else column_field(c)) or _OTHER + c.strip() for c in header]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     result = ParseResult()
     header_read = False
@@ -275,7 +277,8 @@ def record_from_values(
 ) -> PaperRecord | None:
     """The record of one row or object, given as record field → text (the fields of
     :data:`SYNONYMS`) and the values of no known field by their own names; None when it
-    has neither title nor abstract."""
+    has neither title nor abstract. A reader library's own export gives its marks too."""
+    marks, other = own_marks(other or {})
     title = _fold(values.get("title", ""))
     abstract = _abstract(values.get("abstract", ""))
     if not title and not abstract:
@@ -315,8 +318,9 @@ def record_from_values(
         openreview_id=forum,
         date=date,
         kind=_fold(values.get("kind", "")).lower() or None,
-        extra={"table": dict(other)} if other else {},
+        extra={"table": other} if other else {},
     )
+    give_marks(record, marks)
     for field, text in unread_numbers(values).items():
         # "N/A", "-": not a number, but what the source said; kept as written.
         record.extra.setdefault("table", {})[field] = text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from reader.sources import ImportFormatError
@@ -118,16 +118,19 @@ def skip_ws(text: str, pos: int) -> int:
 def too_deep(value: Any, limit: int = DEPTH_MAX) -> bool:
     """Whether arrays and objects nest more than ``limit`` deep in ``value`` (paper records
     nest a handful deep; what code reading them recurses over must stay shallow)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item
-        for child in children:
-            if isinstance(child, dict | list):
-                if depth + 1 > limit:
-                    return True
-                stack.append((child, depth + 1))
-    return False
+    # Level by level, each in one comprehension: a record with its replies holds hundreds
+    # of small objects, and a loop pushing each one cost more than decoding the line.
+    level: list[Any] = [value]
+    for _ in range(limit):
+        level = [
+            child
+            for item in level
+            for child in (item.values() if isinstance(item, dict) else item)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return False
+    return True
 
 
 #: Why a value nested too deeply is not read.
@@ -247,17 +250,32 @@ def iter_lines(text: str, source: str) -> tuple[Iterator[JsonRecord], int] | Non
 
 
 def _lines(text: str, source: str) -> Iterator[JsonRecord]:
-    pos, number, index = 0, 0, 0
-    if text.startswith("\ufeff"):
-        pos = 1
+    return _records_of_lines(_text_lines(text), source)
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    """The text's lines, sliced one at a time (a list of them all would hold the text
+    twice), as :func:`_split_lines` gives them; a leading BOM dropped."""
+    pos = 1 if text.startswith("\ufeff") else 0
     size = len(text)
     while pos < size:
         end = text.find("\n", pos)
         if end < 0:
             end = size
-        number += 1
-        line = text[pos:end]
+        yield text[pos:end]
         pos = end + 1
+
+
+def iter_file_lines(pieces: Iterable[str], source: str) -> Iterator[JsonRecord]:
+    """The records of :func:`iter_lines` for a text given a piece at a time (a file read
+    as it is asked for): only the line being decoded is held."""
+    return _records_of_lines(_split_lines(pieces), source)
+
+
+def _records_of_lines(lines: Iterable[str], source: str) -> Iterator[JsonRecord]:
+    """One record per line that is not blank, numbered by its line."""
+    index = 0
+    for number, line in enumerate(lines, start=1):
         if not line.strip(" \t\r"):
             continue
         try:
@@ -268,6 +286,23 @@ def _lines(text: str, source: str) -> Iterator[JsonRecord]:
         yield JsonRecord(value, f"{source}:{number}", source, number, index)
 
 
+def _split_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The text's lines as ``text.split("\n")`` has them, but for a last empty one (as
+    :func:`_lines` reads them), from its pieces; a leading BOM dropped."""
+    rest = ""
+    first = True
+    for piece in pieces:
+        if first:
+            piece, first = piece.removeprefix("\ufeff"), False
+        rest += piece
+        if "\n" not in piece:
+            continue
+        *lines, rest = rest.split("\n")
+        yield from lines
+    if rest:
+        yield rest
+
+
 class _TooDeep(ValueError):
     """A JSON line nested more deeply than records are."""
 
@@ -275,7 +310,13 @@ class _TooDeep(ValueError):
 def _loads(line: str) -> Any:
     """One line's value, refused when it nests too deeply."""
     value = json.loads(line)
-    if isinstance(value, dict | list) and too_deep(value):
+    # Nesting deeper than DEPTH_MAX takes more brackets than that: counting them in C spares
+    # the walk for the usual record (its cost was a tenth of reading a conference list).
+    if (
+        isinstance(value, dict | list)
+        and line.count("{") + line.count("[") > DEPTH_MAX
+        and too_deep(value)
+    ):
         raise _TooDeep(TOO_DEEP)
     return value
 

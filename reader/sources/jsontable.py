@@ -17,6 +17,7 @@ from reader.sources.csv_table import column_field, record_from_values
 from reader.sources.jsonfields import text_value
 from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
 from reader.sources.jsonsniff import Outcome, build_result, record_label
+from reader.sources.own_export import is_own_export
 from reader.text.sanitize import clean_imported
 
 __all__ = ["looks_like_table", "parse"]
@@ -44,8 +45,10 @@ def _convert(record: JsonRecord) -> Outcome:
     item: dict[str, Any] = record.value
     values: dict[str, str] = {}
     other: dict[str, Any] = {}
+    own = is_own_export(item)
     for key, value in item.items():
-        field = column_field(str(key))
+        # A reader library's own export has keywords and tags apart.
+        field = None if own and key == "tags" else column_field(str(key))
         if field is None:
             if value not in (None, "", [], {}):
                 other[str(key)] = value

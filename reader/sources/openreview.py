@@ -13,6 +13,7 @@ whose paper is not in the file is kept aside in the result's ``orphans``, with a
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.signals import Reply, aggregate_signals, signals_from_replies
-from reader.sources import ParseResult
+from reader.sources import ParseResult, Streamed
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
@@ -29,7 +30,14 @@ from reader.sources.jsonfields import (
     string_list,
     venue_from_text,
 )
-from reader.sources.jsonload import JsonRecord, iter_lines, load_records, unwrap_lists
+from reader.sources.jsonload import (
+    JsonRecord,
+    iter_file_lines,
+    iter_lines,
+    load_records,
+    skip_ws,
+    unwrap_lists,
+)
 from reader.sources.jsonsniff import (
     Outcome,
     convert_records,
@@ -43,6 +51,7 @@ from reader.sources.openreview_replies import (
     replies_in_note,
     reply_from_note,
 )
+from reader.sources.textfile import TextFile
 from reader.text.identifiers import openreview_id, openreview_url
 
 # The TL;DR has been spelled differently across venues and API versions.
@@ -93,12 +102,38 @@ def stream(
     ``orphans`` (when given) once the file is read."""
     kept: list[Reply] = [] if orphans is None else orphans
     lines = iter_lines(text, source)
-    if lines is None:
+    # One line may be an object wrapping the list of notes (an API answer saved as it
+    # came): read whole, as parse unwraps it; a one-line text is held whole anyway.
+    if lines is None or lines[1] <= 1:
         result = parse(text, source)
         problems.extend(result.problems)
         kept.extend(result.orphans)
         return iter(result.records), len(result.records)
     records, count = lines
+    return _papers(_unwrap_notes(records), source, problems, kept), count
+
+
+def stream_file(
+    file: TextFile, source: str, problems: list[str], orphans: list[Reply] | None = None
+) -> Streamed | None:
+    """The records of ``stream`` for JSON lines, each line decoded from the file as it is
+    asked for (a list of a whole conference's reviews, hundreds of MB unpacked, is never
+    held whole), and at most how many there are; None for any other layout (an array, an
+    API response, a first line longer than the file's first piece), which is read whole."""
+    head = file.head()
+    start = skip_ws(head, 0)
+    end = head.find("\n", start)
+    if not head.startswith("{", start) or end < 0:
+        return None
+    try:
+        json.loads(head[start:end])
+    except (ValueError, RecursionError):
+        return None
+    count = file.count_lines_starting(b"{")
+    if count <= 1:
+        return None  # one object, maybe wrapping a list of notes: read whole, as stream does
+    kept: list[Reply] = [] if orphans is None else orphans
+    records = iter_file_lines(file.pieces(), source)
     return _papers(_unwrap_notes(records), source, problems, kept), count
 
 

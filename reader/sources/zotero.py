@@ -23,7 +23,7 @@ from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
-from reader.sources.jsonload import JsonRecord
+from reader.sources.jsonload import TOO_DEEP, JsonRecord, too_deep
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.sources.zotero_extra import read_extra
 from reader.text.identifiers import compared_doi, doi_as_written, normalize_arxiv_id
@@ -101,8 +101,14 @@ def parse(text: str, source: str) -> ParseResult:
     """Records of a Zotero or Better BibTeX JSON text; ``source`` names the file."""
     try:
         data = json.loads(text.lstrip("\ufeff"))
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise ImportFormatError(
+            f"{source}: JSON nested too deeply to be paper records"
+        ) from None
+    except ValueError as exc:
         raise ImportFormatError(f"{source}: not JSON ({exc})") from exc
+    if isinstance(data, dict | list) and too_deep(data):
+        raise ImportFormatError(f"{source}: {TOO_DEEP}")
     items = data.get("items") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise ImportFormatError(f"{source}: no 'items' list: not a Zotero export")

@@ -92,7 +92,7 @@ def _why(database: Path, exc: sqlite3.DatabaseError) -> str:
     return str(exc)
 
 
-def _connect(path: Path, read_only: bool) -> sqlite3.Connection:
+def connect(path: Path, read_only: bool) -> sqlite3.Connection:
     """A connection to the database; read-only, it is opened so (``mode=ro``), or, when
     SQLite cannot keep its working files beside a database in a directory it may not
     write to, as a file nothing changes (``immutable``)."""
@@ -163,7 +163,7 @@ class StoreBase:
         try:
             # check_same_thread is off because worker threads borrow pooled connections; the
             # library lends each connection to one thread at a time.
-            conn = _connect(path, read_only is not None)
+            conn = connect(path, read_only is not None)
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             if read_only is None:
                 conn.execute("PRAGMA journal_mode = WAL")

@@ -9,7 +9,8 @@ import sqlite3
 
 from reader.store.base import StoreBase, StoreError, key_owner
 from reader.store.clock import now
-from reader.store.import_rows import UndoResult
+from reader.store.highlights import reanchor
+from reader.store.import_rows import MERGE_CHANGES, UndoResult
 from reader.store.notes import (
     CLI,
     EARLIER,
@@ -20,6 +21,7 @@ from reader.store.notes import (
     describe_writer,
     local_time,
 )
+from reader.store.revisions import TEXT_FIELDS
 from reader.text.identifiers import CITEKEY
 from reader.text.notemerge import merge
 
@@ -50,13 +52,16 @@ class Edits(StoreBase):
         return (row[0], row[1]) if row else None
 
     def undo_last_import(self) -> UndoResult | None:
-        """Remove the papers the last import that added any added, except those carrying
-        the user's work (an import that added nothing, such as the same file again, would
-        leave nothing to undo and hide the one before)."""
+        """Undo the last import that added or changed papers: remove the papers it added,
+        except those carrying the user's work, and put back the columns and aliases of the
+        papers it merged into (a column changed again since is left as it is now). An
+        import that changed nothing, such as the same file again, would leave nothing to
+        undo and hide the one before: it is passed over. Replies it brought to papers
+        already there are kept."""
         with self.transaction() as conn:
             row = conn.execute(
-                "SELECT id, path FROM imports WHERE undone_at IS NULL AND new > 0 "
-                "ORDER BY id DESC LIMIT 1"
+                "SELECT id, path FROM imports WHERE undone_at IS NULL "
+                "AND (new > 0 OR merged > 0) ORDER BY id DESC LIMIT 1"
             ).fetchone()
             if row is None:
                 return None
@@ -80,9 +85,75 @@ class Edits(StoreBase):
                 doomed,
             )
             conn.executemany("DELETE FROM papers WHERE id = ?", [(d[0],) for d in doomed])
+            self._revert_merges(conn, import_id, generation, result)
             conn.execute("UPDATE imports SET undone_at = ? WHERE id = ?", (now(), import_id))
             result.removed = len(doomed)
         return result
+
+    def _revert_merges(
+        self, conn: sqlite3.Connection, import_id: int, generation: int, result: UndoResult
+    ) -> None:
+        """Put back what the import changed in papers already there, newest change first,
+        each column only where it still holds what the import wrote; drop the import's
+        revisions of the texts put back."""
+        merged = conn.execute(
+            "SELECT p.id, p.citekey FROM import_items i JOIN papers p ON p.id = i.paper_id "
+            "WHERE i.import_id = ? AND i.action NOT IN ('new', 'unchanged')",
+            (import_id,),
+        ).fetchall()
+        for paper_id, citekey in merged:
+            changes = conn.execute(
+                "SELECT id, body FROM paper_revisions WHERE paper_id = ? AND import_id = ? "
+                "AND field = ? ORDER BY id DESC",
+                (paper_id, import_id, MERGE_CHANGES),
+            ).fetchall()
+            replied = conn.execute(
+                "SELECT 1 FROM reply_versions v JOIN replies r ON r.id = v.reply_id "
+                "WHERE v.import_id = ? AND r.paper_id = ? LIMIT 1", (import_id, paper_id),
+            ).fetchone()
+            if replied:
+                result.replies_kept += 1
+            if not changes:
+                if not replied:
+                    result.unrecorded += 1
+                continue
+            left: list[str] = []
+            restored: dict[str, object] = {}
+            for revision_id, body in changes:
+                change = json.loads(body)
+                after: dict[str, object] = change.get("after", {})
+                current = conn.execute(
+                    f"SELECT {', '.join(after) or 'id'} FROM papers WHERE id = ?", (paper_id,)
+                ).fetchone()
+                for (column, value), now_value in zip(after.items(), current, strict=False):
+                    if now_value == value or column in restored:
+                        restored[column] = change["before"].get(column)
+                    elif column not in left:
+                        left.append(column)
+                conn.executemany(
+                    "DELETE FROM citekey_aliases WHERE alias = ? AND paper_id = ?",
+                    [(alias, paper_id) for alias in change.get("aliases", [])],
+                )
+                conn.execute("DELETE FROM paper_revisions WHERE id = ?", (revision_id,))
+            for column in [c for c in restored if c in left]:
+                del restored[column]
+            if restored:
+                assignments = ", ".join(f"{column} = ?" for column in restored)
+                conn.execute(
+                    f"UPDATE papers SET {assignments}, updated_at = ?, generation = ? "
+                    "WHERE id = ?", (*restored.values(), now(), generation, paper_id),
+                )
+                if "abstract" in restored:
+                    reanchor(conn, paper_id, str(restored["abstract"]))
+            put_back = [f for f in TEXT_FIELDS if f in restored]
+            conn.executemany(
+                "DELETE FROM paper_revisions WHERE paper_id = ? AND import_id = ? AND field = ?",
+                [(paper_id, import_id, f) for f in put_back],
+            )
+            conn.execute("UPDATE papers SET generation = ? WHERE id = ?", (generation, paper_id))
+            result.reverted += 1
+            if left:
+                result.changed_since.append((paper_id, citekey, left))
 
     def set_citekey(self, paper_id: int, citekey: str) -> int:
         """Give a paper the key the user chose; notes and marks hang on the paper's id, so a

@@ -162,14 +162,18 @@ class Marks(StoreBase):
                 conn.execute("DELETE FROM tags WHERE tag = ?", (tag,))
         return len(ids)
 
-    def add_highlight(self, paper_id: int, start: int, end: int, quote: str, note: str = "") -> int:
-        """Store a highlighted passage; returns its id."""
+    def add_highlight(
+        self, paper_id: int, start: int, end: int, quote: str, note: str = "",
+        reply_id: str | None = None,
+    ) -> int:
+        """Store a highlighted passage of the abstract, or of the reply ``reply_id``;
+        returns its id."""
         with self.transaction() as conn:
             self._touch(conn, [paper_id])
             cur = conn.execute(
-                "INSERT INTO highlights (paper_id, start, end, quote, note, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (paper_id, start, end, quote, note, now()),
+                "INSERT INTO highlights (paper_id, start, end, quote, note, created_at, "
+                "reply_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (paper_id, start, end, quote, note, now(), reply_id),
             )
         return int(cur.lastrowid or 0)
 

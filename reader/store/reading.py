@@ -26,8 +26,10 @@ _PAPER_COLUMNS = (
     "p.openreview_id, p.date, p.withdrawn, p.tldr, p.primary_area, p.kind, "
     "(SELECT json_group_array(tag) FROM (SELECT tag FROM tags WHERE paper_id = p.id "
     "ORDER BY tag)), "
-    "(SELECT json_group_array(json_array(id, start, end, quote, note, orphaned)) "
-    "FROM (SELECT * FROM highlights WHERE paper_id = p.id ORDER BY orphaned, start)), "
+    "(SELECT json_group_array(json_array(id, start, end, quote, note, orphaned, reply_id, "
+    "moved, (SELECT kind || ' · ' || signer FROM replies WHERE note_id = h.reply_id))) "
+    "FROM (SELECT * FROM highlights h WHERE paper_id = p.id "
+    "ORDER BY reply_id IS NOT NULL, reply_id, orphaned, start) h), "
     "p.seen_at IS NOT NULL, p.read_at IS NOT NULL, p.csl, p.extra, "
     "(SELECT json_group_array(alias) FROM (SELECT alias FROM citekey_aliases "
     "WHERE paper_id = p.id ORDER BY alias))"
@@ -221,13 +223,15 @@ class Reading(StoreBase):
         """``ids`` in the given order: ``relevance`` (as given), ``title``, ``year`` (newest
         first), ``added`` (newest first), ``starred`` (starred first, otherwise as given),
         ``rating`` (mean rating, highest first), ``spread`` (the most divided ratings
-        first) or ``weighted`` (confidence-weighted rating, highest first); papers without
+        first) or ``weighted`` (confidence-weighted rating, highest first), the last three
+        read against each paper's rating scale (:func:`signal_sort_keys`); papers without
         the value last, in the order given."""
         if order not in SORT_KEYS or order == "relevance" or len(ids) < 2:
             return ids
         column = SORT_KEYS[order]
+        keys: dict[int, Any]
         if order in SIGNAL_ORDERS:
-            keys: dict[int, Any] = dict(signal_sort_keys(self.conn, order))
+            keys = signal_sort_keys(self.conn, order)
         elif len(ids) > 5_000:
             keys = dict(self.conn.execute(f"SELECT id, {column} FROM papers"))
         else:
@@ -303,7 +307,8 @@ def _paper(r: tuple[Any, ...]) -> Paper:
         kind=r[20],
         tags=json.loads(r[21] or "[]"),
         highlights=[
-            Highlight(h[0], r[0], h[1], h[2], h[3], h[4], bool(h[5]))
+            Highlight(h[0], r[0], h[1], h[2], h[3], h[4], bool(h[5]), h[6], bool(h[7]),
+                      h[8] or "")
             for h in json.loads(r[22] or "[]")
         ],
         seen=bool(r[23]),

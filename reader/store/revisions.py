@@ -1,7 +1,7 @@
 """Revisions of papers' text: the titles and abstracts an import (or a restore) replaced.
 
 An import puts a record's text over a paper's when the record is not older-dated than the
-text the paper has (which is decided in :mod:`reader.intake.merge`); the text it replaces
+text the paper has (which is decided in :mod:`reader.intake.fields`); the text it replaces
 is kept here, one row per title or abstract, so that the user can read it and put it back
 (``reader revisions REF``), as note versions are kept (:mod:`reader.store.notes`).
 """
@@ -76,7 +76,8 @@ class Revisions(StoreBase):
         rows = self.conn.execute(
             "SELECT r.id, r.field, r.body, r.modified, r.replaced_at, r.kind, "
             "coalesce(i.path, '') FROM paper_revisions r "
-            "LEFT JOIN imports i ON i.id = r.import_id WHERE r.paper_id = ? ORDER BY r.id",
+            "LEFT JOIN imports i ON i.id = r.import_id "
+            f"WHERE r.paper_id = ? AND r.field IN {TEXT_FIELDS!r} ORDER BY r.id",
             (paper_id,),
         ).fetchall()
         return [TextRevision(r[0], n, r[1], r[2], r[3], r[4], r[5], r[6])

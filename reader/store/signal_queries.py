@@ -5,6 +5,11 @@ the keys of the orders by rating, by spread and by confidence-weighted rating.
 Each is one statement over ``paper_signals`` (its indexes on rating_mean, rating_std,
 decision and ratings_changed_import), so a filter or a sort over a whole conference costs
 milliseconds, whatever the size of the review text beside it.
+
+A filter compares the numbers as written (``rating:>=6`` is a mean of 6 or more on the
+paper's own scale); a sort compares like with like: venues rate on different scales (ICLR
+2017 and COLM 1–10, ICLR 2026 0–10 in steps of two, NeurIPS 2025 1–6), so papers are
+ordered by where their number stands on their own scale.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+
+from reader.signals import RatingScale
 
 __all__ = ["SIGNAL_ORDERS", "decision_ids", "flag_ids", "number_ids", "signal_sort_keys"]
 
@@ -76,35 +83,75 @@ def flag_ids(conn: sqlite3.Connection, flag: str) -> set[int]:
     return {row[0] for row in conn.execute(_FLAGS[flag])}
 
 
+# Where a paper whose rating scale is not known is placed: this far below every position
+# on a known scale (0 to 1), still in the order of its own number among such papers.
+_NO_SCALE = 1e6
+
+
 def signal_sort_keys(conn: sqlite3.Connection, order: str) -> dict[int, float]:
     """Each paper's key for ``order`` (higher first), for the papers that have one:
 
-    - ``rating``: the mean rating (read in the order of its index);
+    - ``rating``: the mean rating;
     - ``spread``: the ratings' standard deviation, among papers with two ratings or more
       (controversial first);
     - ``weighted``: the mean of the ratings weighted by the reviewers' confidence, where
       every rating has its confidence; else the plain mean.
+
+    Each is read against the paper's rating scale: the key is where the number stands on
+    it, from 0 at its bottom to 1 at its top (a spread, as a share of its range). A mean of
+    4 on 0–10 (0.4) comes before a mean of 4.3 on 1–10 (0.37); on one scale the order is
+    that of the numbers. Papers whose scale is not known follow all others, by their
+    numbers alone.
     """
     if order == "rating":
-        return dict(conn.execute(
-            "SELECT paper_id, rating_mean FROM paper_signals WHERE rating_mean IS NOT NULL "
-            "ORDER BY rating_mean DESC"
-        ))
+        return _placed(conn, "rating_mean", "rating_mean IS NOT NULL", spread=False)
     if order == "spread":
-        return dict(conn.execute(
-            "SELECT paper_id, rating_std FROM paper_signals WHERE rating_std IS NOT NULL "
-            "AND rating_count >= 2 ORDER BY rating_std DESC"
-        ))
+        return _placed(conn, "rating_std", "rating_std IS NOT NULL AND rating_count >= 2",
+                       spread=True)
     if order == "weighted":
+        scales: dict[str | None, RatingScale | None] = {}
         keys: dict[int, float] = {}
         rows = conn.execute(
-            "SELECT paper_id, rating_mean, ratings, confidences FROM paper_signals "
+            "SELECT paper_id, rating_mean, ratings, confidences, scale FROM paper_signals "
             "WHERE rating_mean IS NOT NULL"
         )
-        for paper_id, mean, ratings, confidences in rows:
-            keys[paper_id] = _weighted(mean, ratings, confidences)
+        for paper_id, mean, ratings, confidences, stored in rows:
+            if stored not in scales:
+                scales[stored] = RatingScale.parse(stored)  # a conference holds a few
+            scale = scales[stored]
+            weighted = _weighted(mean, ratings, confidences)
+            keys[paper_id] = scale.fraction(weighted) if scale else weighted - _NO_SCALE
         return keys
     raise ValueError(f"not a signal order: {order}")
+
+
+def _placed(conn: sqlite3.Connection, column: str, where: str, *, spread: bool
+            ) -> dict[int, float]:
+    """The keys of ``column`` over the papers matching ``where``: one statement per rating
+    scale the table holds (a handful), each placing its papers' numbers on that scale."""
+    keys: dict[int, float] = {}
+    stored_scales = [row[0] for row in conn.execute(
+        f"SELECT DISTINCT scale FROM paper_signals WHERE {where}"
+    )]
+    for stored in stored_scales:
+        scale = RatingScale.parse(stored)
+        rows = f"FROM paper_signals WHERE {where} AND scale IS ?"
+        if scale is None:
+            keys.update(conn.execute(f"SELECT paper_id, {column} - ? {rows}",
+                                     (_NO_SCALE, stored)))
+            continue
+        span = scale.high - scale.low
+        if span <= 0:
+            keys.update(conn.execute(f"SELECT paper_id, 0.0 {rows}", (stored,)))
+        elif spread:
+            keys.update(conn.execute(f"SELECT paper_id, {column} / ? {rows}", (span, stored)))
+        else:
+            # As RatingScale.fraction: a number outside the scale stands at its end.
+            keys.update(conn.execute(
+                f"SELECT paper_id, min(1.0, max(0.0, ({column} - ?) / ?)) {rows}",
+                (scale.low, span, stored),
+            ))
+    return keys
 
 
 def _weighted(mean: float, ratings_json: str, confidences_json: str) -> float:

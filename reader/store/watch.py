@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reader.store.database import BUSY_TIMEOUT_MS, Store
+from reader.store.base import connect
+from reader.store.database import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +63,9 @@ class ChangeWatch:
     """
 
     def __init__(self, database: Path) -> None:
-        self._conn = sqlite3.connect(
-            f"file:{database}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
-            check_same_thread=False, isolation_level=None,
-        )
+        # Opened as a read-only library is: where SQLite cannot keep its working files (a
+        # read-only directory or mount), as a file nothing changes, whose counter stays.
+        self._conn = connect(database, read_only=True)
         self._version = self._read()
 
     def _read(self) -> int:

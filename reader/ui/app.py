@@ -1,7 +1,8 @@
 """The reader application: a list and a detail pane over one library.
 
 The class composes the features of ``reader.ui.features`` (search, triage, notes, tags and
-highlights, details, views, citations, imports, the status line, quitting), each of which
+highlights, details, views, citations, imports, fetching from OpenReview, the status line,
+quitting), each of which
 keeps its actions beside the screens it opens; the keys of all of them are in one table,
 ``reader.ui.bindings``.
 """
@@ -16,6 +17,7 @@ from reader.ui.commands import ReaderCommands
 from reader.ui.features.base import SEEN_FLUSH_SECONDS, AppBase
 from reader.ui.features.citations import CitationsFeature
 from reader.ui.features.details import DetailsFeature, paper_url
+from reader.ui.features.fetching import FetchingFeature
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
 from reader.ui.features.quitting import QuittingFeature
@@ -40,6 +42,7 @@ class ReaderApp(
     ViewsFeature,
     CitationsFeature,
     ImportsFeature,
+    FetchingFeature,
     StatusFeature,
     QuittingFeature,
     AppBase,

@@ -36,6 +36,7 @@ APP: list[BindingType] = [
     Binding("x", "export", "Export", id="app.export", show=False),
     Binding("i", "import_file", "Import", id="app.import", show=False),
     Binding("a", "add_by_id", "Add by id", id="app.add", show=False),
+    Binding("F", "fetch_replies", "Fetch reviews", id="paper.fetch_replies", show=False),
     Binding("escape", "clear_search", "Clear search", id="app.clear", show=False),
     Binding("ctrl+g", "accept_suggestion", "Did you mean", id="search.suggestion"),
     Binding("question_mark", "help", "Help", id="app.help"),

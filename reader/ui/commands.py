@@ -91,6 +91,13 @@ class ReaderCommands(Provider):
                          "key R", app.action_overview))
         commands.append(("Save this search", "under a name; open it with 1–9",
                          app.action_save_search))
+        commands.append(("Fetch reviews from OpenReview: this paper",
+                         "its reviews, decision and discussion · key F · esc stops",
+                         app.action_fetch_replies))
+        commands.append(("Fetch reviews from OpenReview: the starred papers",
+                         "those with an OpenReview id · esc stops", app.fetch_starred_replies))
+        commands.append(("Fetch reviews from OpenReview: the papers of this view",
+                         "those with an OpenReview id · esc stops", app.fetch_view_replies))
         return commands
 
     async def discover(self) -> Hits:

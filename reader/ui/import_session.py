@@ -95,6 +95,8 @@ class ImportSession:
         self._prepared: ImportProcess | None = None
         #: The worker following an import that runs in a process of its own, while it runs.
         self._worker: Worker[None] | None = None
+        #: That import's process, while it runs.
+        self._process: ImportProcess | None = None
 
     @property
     def running(self) -> bool:
@@ -141,6 +143,11 @@ class ImportSession:
         """Stop following the import under way (the window quits; the import goes on in
         its process and finishes there); the worker that followed it, if any."""
         worker = self._worker
+        process = self._process
+        if process is not None:
+            # Told at once, not when the worker next looks: the window may be gone by then,
+            # and an import process whose window vanished without a word stops.
+            process.let_go()
         if worker is not None:
             worker.cancel()
         return worker
@@ -167,7 +174,7 @@ class ImportSession:
         list shows each batch's papers as it commits (the live library notices the
         commits), instead of nothing new until the whole file is in.
         """
-        from reader.library.import_process import run_import
+        from reader.library.import_process import ImportProcess, run_import
 
         worker = get_current_worker()
         self._worker = worker
@@ -175,10 +182,13 @@ class ImportSession:
         names = ", ".join(p.name for p in paths)
         imported = False
         post(self.Started(Source.FILES, names))
+        root, named = self._library.paths.root, [p.absolute() for p in paths]
         try:
+            if started is None:
+                started = ImportProcess(root, IMPORT_BATCH, named)
+            self._process = started
             for event in run_import(
-                self._library.paths.root, [p.absolute() for p in paths], IMPORT_BATCH,
-                lambda: worker.is_cancelled, started,
+                root, named, IMPORT_BATCH, lambda: worker.is_cancelled, started,
             ):
                 if worker.is_cancelled:
                     break  # the window is quitting: its status line says so, and stays
@@ -192,6 +202,6 @@ class ImportSession:
                 elif event.kind == "failed":
                     post(self.Failed(Source.FILES, event.message))
         finally:
-            self._worker = None
+            self._worker = self._process = None
         if not worker.is_cancelled:
             post(self.Finished(Source.FILES, imported))

@@ -32,6 +32,13 @@ def number(value: float) -> str:
     return f"{value:.1f}"
 
 
+def scale_text(scale: RatingScale | None) -> str:
+    """``0–10``: a rating scale as the pane and the overview name it."""
+    if scale is None:
+        return "no known scale"
+    return f"{number(scale.low)}–{number(scale.high)}"
+
+
 @dataclass(frozen=True, slots=True)
 class PaperSignals:
     """What the detail pane shows of a paper's signals: the signals, the ratings that
@@ -120,7 +127,7 @@ def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) 
             if not ratings and signals.rating_count:
                 line.append(f" of {signals.rating_count}", muted)
         if signals.scale is not None:
-            line.append(f"  of {number(signals.scale.low)}–{number(signals.scale.high)}", muted)
+            line.append(f"  of {scale_text(signals.scale)}", muted)
         lines.append(line)
     if confidences_beside or signals.confidence_mean is not None:
         line = _label("Confidence", label)
@@ -146,11 +153,21 @@ def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) 
         line.append(" → ".join("–" if v is None else number(v) for v in history))
         lines.append(line)
     view = shown.view
-    if view is not None and signals.rating_mean is not None and view.rated > 1:
+    # Where it stands among the papers rated on its own scale: a mean on another is no
+    # measure of it.
+    group = view.group(signals.scale) if view is not None else None
+    if view is not None and group is not None and signals.rating_mean is not None and (
+        group.rated > 1
+    ):
         line = _label("Standing", label)
-        percentile = round(view.standing(signals.rating_mean))
-        line.append(f"{_ordinal(percentile)} percentile of {view.rated:,} rated in view  ")
-        line.append_text(histogram_line(view.means, view.scale, signals.rating_mean, muted, mark))
+        percentile = round(group.standing(signals.rating_mean))
+        among = f"{group.rated:,} rated"
+        if len(view.groups) > 1:
+            among += f" on {scale_text(group.scale)}"
+        line.append(f"{_ordinal(percentile)} percentile of {among} in view  ")
+        line.append_text(
+            histogram_line(group.means, group.scale, signals.rating_mean, muted, mark)
+        )
         lines.append(line)
     return Text("\n").join(lines)
 

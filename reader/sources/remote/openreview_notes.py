@@ -128,6 +128,8 @@ class NotesFetcher:
         self.token: str | None = None
         #: Every answer asked again, and why ("429 (waited 2 s)").
         self.retried: list[str] = []
+        #: Asked during a wait between tries too, so that a stop is not kept waiting.
+        self._stopped: Callable[[], bool] | None = None
 
     @classmethod
     def from_env(
@@ -139,13 +141,16 @@ class NotesFetcher:
                    page_size=page_size)
 
     def run(
-        self, plan: Plan, path: Path, state_path: Path, progress: Progress | None = None
+        self, plan: Plan, path: Path, state_path: Path, progress: Progress | None = None,
+        stopped: Callable[[], bool] | None = None,
     ) -> Outcome:
         """Fetch ``plan`` into ``path``, continuing what ``state_path`` says an earlier run
         of the same plan into the same file left; every whole page is kept whatever stops
-        the run (Ctrl-C included: the outcome then says "interrupted")."""
+        the run (Ctrl-C included: the outcome then says "interrupted"; ``stopped``, asked
+        before each request, stops it the same way, from another thread)."""
         state = load_state(state_path, plan, path)
         outcome = Outcome(path, resumed_from=state.next)
+        self._stopped = stopped
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "r+b" if path.exists() else "w+b") as out:
             out.truncate(state.size)  # a page half written when the last run stopped
@@ -154,6 +159,8 @@ class NotesFetcher:
                 if self.credentials is not None and self.token is None:
                     self.token = log_in(self.client, self.credentials)
                 pages = self._venue_pages if plan.params else self._forum_pages
+                if stopped is not None and stopped():
+                    raise KeyboardInterrupt
                 for page in pages(plan, state):
                     out.write(b"".join(page.lines))
                     out.flush()
@@ -167,6 +174,9 @@ class NotesFetcher:
                     save_state(state_path, state)
                     if progress is not None:
                         progress(state.next, state.total)
+                    done = state.total is not None and state.next >= state.total
+                    if stopped is not None and not done and stopped():
+                        raise KeyboardInterrupt  # stopped as Ctrl-C stops it: pages kept
                 state.complete = True
                 save_state(state_path, state)
             except KeyboardInterrupt:
@@ -291,7 +301,15 @@ class NotesFetcher:
 
     def _wait(self, seconds: float, why: str) -> None:
         self.retried.append(f"{why} (waited {seconds:g} s)")
-        self.sleep(seconds)
+        stopped = self._stopped
+        if stopped is None or self.sleep is not time.sleep:
+            self.sleep(seconds)
+            return
+        until = time.monotonic() + seconds
+        while (left := until - time.monotonic()) > 0:
+            if stopped():
+                raise KeyboardInterrupt  # stopped while waiting to try again
+            time.sleep(min(0.1, left))
 
 
 def _backoff(attempt: int) -> float:

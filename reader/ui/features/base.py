@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -26,6 +27,7 @@ from reader.library import (
 from reader.models import Paper, PaperRow
 from reader.ui import bindings
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.fetch_session import FetchSession
 from reader.ui.import_session import ImportSession
 from reader.ui.index_status import IndexStatus
 from reader.ui.intents import Intents
@@ -62,7 +64,9 @@ class AppBase(App[None]):
         # Provided by the features mixed in beside this class (reader.ui.app.ReaderApp);
         # declared here so that each feature may call another's.
         def _flush_seen(self) -> None: ...
-        def _highlight(self, paper: Paper, start: int, end: int) -> None: ...
+        def _highlight(
+            self, paper: Paper, start: int, end: int, reply_id: str | None = None
+        ) -> None: ...
         def _quit_note(self) -> str: ...
         def _refresh_counts(self) -> None: ...
         def _remember(self, query: str, current: int | None) -> None: ...
@@ -71,6 +75,8 @@ class AppBase(App[None]):
         def _saw(self, paper: Paper) -> None: ...
         def _search_reported(self, message: Message) -> None: ...
         def _set_status_note(self, note: str) -> None: ...
+        def import_files(self, paths: list[Path]) -> None: ...
+        def stop_fetch(self) -> bool: ...
         def _show_status(self) -> None: ...
         def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
         def _update_status(self, notice: str | None = None) -> None: ...
@@ -128,6 +134,8 @@ class AppBase(App[None]):
         ))
         #: Imports started in this window: the process ready for the next, the one running.
         self.imports = ImportSession(self, library)
+        #: The fetch from OpenReview started in this window, while it runs.
+        self.fetches = FetchSession(self, library)
         self.live = LiveLibrary(self, library, self.seen_log, lambda: self.imports.running)
         self._library_state: LibraryState | None = None
         #: Library counts (papers, seen, read, starred, with notes), kept current in memory
@@ -380,6 +388,7 @@ class AppBase(App[None]):
         gc.unfreeze()
         self.live.close()
         self.imports.let_go()  # the window may close with the import prompt open
+        self.fetches.cancel()  # its worker ends after the request in flight
 
 
 def _settle_collector() -> None:

@@ -111,9 +111,10 @@ class CitationsFeature(AppBase):
     @work(thread=True, group="export", exit_on_error=False)
     def export_papers(self, ids: list[int], path: Path) -> None:
         """Write the papers to a file in the background."""
-        from reader.library import export, format_for_path
+        from reader.library import check_folder, export, format_for_path
 
         try:
+            check_folder(path)  # a mistyped folder is said, not made
             fmt = format_for_path(path)
             papers = self.library.papers(ids)
             export(papers, fmt, path, signals=self.library.signals(ids))

@@ -163,7 +163,9 @@ class SearchFeature(AppBase):
             self.screen.set_focus(box)
 
     def action_clear_search(self) -> None:
-        """Clear the query and show the whole library."""
+        """Stop a fetch under way; else clear the query and show the whole library."""
+        if self.stop_fetch():
+            return
         box = self.query_one(SearchBox)
         if box.value:
             box.value = ""  # posts Changed, which shows everything again

@@ -66,21 +66,26 @@ class TagsFeature(AppBase):
             self.rerun_view(Rerun.CHANGED)  # the index holds tags: the view may find others now
         self.notify(message)
 
-    def _highlight(self, paper: Paper, start: int, end: int) -> None:
-        """Highlight a passage, after asking for an optional note."""
+    def _highlight(
+        self, paper: Paper, start: int, end: int, reply_id: str | None = None
+    ) -> None:
+        """Highlight a passage of the abstract (or of the reply ``reply_id``), after asking
+        for an optional note."""
 
         def chosen(note: str | None) -> None:
             if note is None:
                 return
             self._write(
-                partial(self.library.add_highlight, paper.id, start, end, note),
+                partial(self.library.add_highlight, paper.id, start, end, note,
+                        reply_id=reply_id),
                 partial(self._rewritten, paper.id),
                 lambda exc: self.notify(f"Could not highlight: {exc}", severity="error"),
             )
 
         self.push_screen(
             PromptScreen("Highlight this passage", "a note on it (optional): enter to save",
-                         "The passage is stored with its place in the abstract and its words, "
+                         "The passage is stored with its place in the "
+                         f"{'abstract' if reply_id is None else 'reply'} and its words, "
                          "and found by search (highlight:word).", allow_empty=True),
             chosen,
         )

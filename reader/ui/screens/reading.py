@@ -1,6 +1,13 @@
 """The distraction-free reading view: one paper, full width, where passages of the abstract
 are selected (by sentence and word, or with the mouse) and highlighted; then the paper's
-reviews and their discussion, stepped through with ``]`` and ``[``."""
+reviews and their discussion, stepped through with ``]`` and ``[``, whose passages are
+selected and highlighted with the same keys.
+
+Kept whole: the screen has one owner of one state (the paper shown, the replies mounted
+for it and the token that keeps a late worker off another paper's, the selection and the
+reply it is in); the keys that select, highlight and step between reviews all read and
+move that state together, and split apart they would be mixins sharing it.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +19,7 @@ from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from reader.library import Discussion, display_text, sentences, words
+from reader.library import Discussion, ShownReply, display_text, sentences, shown_reply, words
 from reader.models import Paper
 from reader.ui import bindings
 from reader.ui.screens.whole_text import WholeTextScreen
@@ -21,8 +28,9 @@ from reader.ui.widgets.replies import ReplyBox, kind_label, reply_body, whole_te
 
 #: Moves the main list by +1/-1 and returns the paper now under its cursor.
 Step = Callable[[int], Paper | None]
-#: Asked to highlight characters start–end of the abstract (as shown) of a paper.
-Highlighter = Callable[[Paper, int, int], None]
+#: Asked to highlight characters start–end of the abstract (as shown) of a paper, or of
+#: one of its replies (by note id) as shown.
+Highlighter = Callable[[Paper, int, int, str | None], None]
 #: Asked to remove highlights of a paper (by id).
 Remover = Callable[[Paper, list[int]], None]
 #: Reads a paper's replies, threaded (by paper id).
@@ -31,7 +39,8 @@ Replies = Callable[[int], Discussion]
 #: first review); the others are put in together, since each putting lays the view out.
 FIRST_BODIES = 2
 #: The styles a reply's body is drawn with (read on the UI thread, used by the worker).
-_BODY_STYLES = ("paper-view--highlight", "paper-view--section", "paper-view--reply-meta")
+_BODY_STYLES = ("paper-view--highlight", "paper-view--section", "paper-view--reply-meta",
+                "paper-view--passage", "paper-view--selection")
 
 
 class ReadingScreen(Screen[None]):
@@ -41,7 +50,8 @@ class ReadingScreen(Screen[None]):
     shift+arrows grow or shrink the selection, a mouse drag over the abstract selects too,
     and ``h`` highlights what is selected. ``]`` and ``[`` go from review to review (and
     to the meta-review, the decision, any reply to the paper itself) below the abstract;
-    ``z`` shows a reply cut for its length whole.
+    ``z`` shows a reply cut for its length whole. On a reply (the one ``]`` went to, or
+    the one at the top of the screen) the same keys select and highlight its passages.
     """
 
     BINDINGS = bindings.READING
@@ -69,8 +79,14 @@ class ReadingScreen(Screen[None]):
         self._remover = remover
         self._text = ""
         self._status = ""
-        #: The selected characters of the abstract as shown, or None.
+        #: The selected characters of the abstract as shown (or of ``target``), or None.
         self.selection: tuple[int, int] | None = None
+        #: The reply the selection is in (None: the abstract), and the reply ``]`` or
+        #: ``[`` went to last.
+        self.target: ReplyBox | None = None
+        self._went_to: ReplyBox | None = None
+        #: The highlights on replies shown, to know when the replies must be drawn again.
+        self._reply_marks: tuple[object, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield PaperView(id="reading-view")
@@ -99,8 +115,14 @@ class ReadingScreen(Screen[None]):
         same = paper.id == self._paper.id and self._shown_replies == paper.id
         self._paper = paper
         self._text = display_text(paper.abstract)
+        marks = _reply_marks(paper)
         if not same:
             self.selection = None
+            self.target = self._went_to = None
+        elif marks != self._reply_marks:
+            # A passage of a reply was highlighted or removed: its replies drawn again.
+            self._render_bodies([box for box in self.replies if box.rendered])
+        self._reply_marks = marks
         self._redraw(keep_scroll=same)
         if not same:
             # After the paper is drawn: the abstract shows at once, the replies come in
@@ -132,11 +154,13 @@ class ReadingScreen(Screen[None]):
                 boxes = self.app.call_from_thread(self._mount_replies, token, discussion)
             except RuntimeError:  # the window closed meanwhile
                 return
+            marks = self._passages
             batch: list[tuple[ReplyBox, object, bool]] = []
             for n, box in enumerate(boxes):
                 if self._shown_replies != token:
                     return  # another paper is shown: its own worker renders its replies
-                body, cut = reply_body(box.posting.reply, terms, style)
+                reply = box.posting.reply
+                body, cut = reply_body(reply, terms, style, marks(reply.id))
                 batch.append((box, body, cut))
                 if n + 1 == FIRST_BODIES or n == len(boxes) - 1:
                     try:
@@ -147,6 +171,35 @@ class ReadingScreen(Screen[None]):
 
         self.run_worker(work, thread=True, exclusive=True, group="replies",
                         exit_on_error=False)
+
+    def _passages(self, reply_id: str) -> list[tuple[int, int]]:
+        """The highlighted passages of a reply still found in it (offsets as shown)."""
+        return [(h.start, h.end) for h in self._paper.highlights
+                if h.reply_id == reply_id and not h.orphaned]
+
+    def _render_bodies(self, boxes: list[ReplyBox]) -> None:
+        """Draw the bodies of these replies again (their highlights changed), in a worker."""
+        if not boxes:
+            return
+        view = self.query_one(PaperView)
+        styles = {name: view.get_component_rich_style(name) for name in _BODY_STYLES}
+        token, terms, marks = self._shown_replies, self._terms, self._passages
+
+        def style(name: str) -> Style:
+            return styles.get(name, Style())
+
+        def work() -> None:
+            batch: list[tuple[ReplyBox, object, bool]] = []
+            for box in boxes:
+                reply = box.posting.reply
+                body, cut = reply_body(reply, terms, style, marks(reply.id))
+                batch.append((box, body, cut))
+            try:
+                self.app.call_from_thread(self._put_bodies, token, batch)
+            except RuntimeError:
+                return
+
+        self.run_worker(work, thread=True, group="reply-marks", exit_on_error=False)
 
     def _mount_replies(self, token: int, discussion: Discussion) -> list[ReplyBox]:
         """Show the headings of the replies read, if their paper still shows."""
@@ -186,15 +239,19 @@ class ReadingScreen(Screen[None]):
             self.notify("This paper has no reviews here")
             return
         if delta > 0:
-            ahead = [y for y, _ in heads if y > top + 1]
+            ahead = [(y, box) for y, box in heads if y > top + 1]
             if not ahead:
                 self.notify("That was the last review")
                 return
-            view.scroll_to(y=ahead[0] - 1, animate=False, immediate=True)
+            view.scroll_to(y=ahead[0][0] - 1, animate=False, immediate=True)
+            self._went_to = ahead[0][1]
         else:
-            behind = [y for y, _ in heads if y < top]
-            view.scroll_to(y=max(0, behind[-1] - 1) if behind else 0, animate=False,
+            behind = [(y, box) for y, box in heads if y < top]
+            view.scroll_to(y=max(0, behind[-1][0] - 1) if behind else 0, animate=False,
                            immediate=True)
+            self._went_to = behind[-1][1] if behind else None
+        if self.selection is not None:
+            self._clear_selection()
 
     def action_next_reply(self) -> None:
         """Scroll to the next review (or meta-review, decision, reply to the paper)."""
@@ -221,29 +278,97 @@ class ReadingScreen(Screen[None]):
 
     def _redraw(self, keep_scroll: bool = True) -> None:
         view = self.query_one(PaperView)
-        view.show(self._paper, self._terms, selection=self.selection, keep_scroll=keep_scroll)
+        in_abstract = self.selection if self.target is None else None
+        view.show(self._paper, self._terms, selection=in_abstract, keep_scroll=keep_scroll)
         if self.selection is not None:
             self.call_after_refresh(self._follow_selection)
 
     def _follow_selection(self) -> None:
         """Scroll so the selection is on screen (its line estimated from its place in the
-        abstract: the abstract is one wrapped paragraph)."""
-        if self.selection is None or not self._text:
+        abstract, or in the reply: each is wrapped text)."""
+        text = self._selected_text()
+        if self.selection is None or not text:
             return
         view = self.query_one(PaperView)
-        abstract = self.query_one("#paper-abstract", Static)
-        top = abstract.virtual_region.y
-        start = top + abstract.size.height * self.selection[0] // len(self._text)
-        end = top + abstract.size.height * self.selection[1] // len(self._text)
+        if self.target is not None:
+            holder = self.query_one("#paper-replies")
+            top = holder.virtual_region.y + self.target.virtual_region.y
+            height = self.target.size.height
+        else:
+            abstract = self.query_one("#paper-abstract", Static)
+            top, height = abstract.virtual_region.y, abstract.size.height
+        start = top + height * self.selection[0] // len(text)
+        end = top + height * self.selection[1] // len(text)
         height = view.scrollable_content_region.height
         if start < view.scroll_y or end >= view.scroll_y + height:
             view.scroll_to(y=max(0, start - 2), animate=False)
 
     # -- selecting --------------------------------------------------------------------------
 
+    def _choose_target(self) -> None:
+        """Where a new selection goes: the reply ``]`` or ``[`` went to while it is on
+        screen, else the reply at the top of the screen, else the abstract."""
+        view = self.query_one(PaperView)
+        top = round(view.scroll_y)
+        bottom = top + view.size.height
+        tops = self._reply_tops()
+        for y, box in tops:
+            if box is self._went_to and y < bottom and y + box.outer_size.height > top:
+                self.target = box
+                return
+        at_top = [box for y, box in tops if y <= top + 1 < y + box.outer_size.height]
+        self.target = at_top[0] if at_top and at_top[0].rendered else None
+
+    def _shown_target(self) -> ShownReply | None:
+        """The reply the selection is in, as shown (None: the abstract)."""
+        return None if self.target is None else shown_reply(self.target.posting.reply)
+
+    def _selected_text(self) -> str:
+        """The text the selection counts characters of."""
+        shown = self._shown_target()
+        return self._text if shown is None else shown.text
+
+    def _units(self, by_word: bool) -> list[tuple[int, int]]:
+        """The sentences (or words) of the abstract or of the reply selected in."""
+        if self.selection is None:
+            self._choose_target()
+        shown = self._shown_target()
+        if shown is None:
+            return words(self._text) if by_word else sentences(self._text)
+        return shown.words() if by_word else shown.sentences()
+
+    def _show_selection(self) -> None:
+        """Draw the selection where it is: in the abstract, or in its reply."""
+        if self.target is None:
+            self._redraw()
+            return
+        self._draw_target()
+        self.call_after_refresh(self._follow_selection)
+
+    def _draw_target(self) -> None:
+        """Draw the reply selected in again, with the selection (on this thread: one
+        reply, and the keys wait for it)."""
+        box = self.target
+        if box is None or not box.is_attached:
+            return
+        view = self.query_one(PaperView)
+        reply = box.posting.reply
+        body, cut = reply_body(reply, self._terms, view.get_component_rich_style,
+                               self._passages(reply.id), self.selection)
+        box.put_body(body, cut)
+
+    def _clear_selection(self) -> None:
+        """Forget the selection and draw its place without it."""
+        self.selection = None
+        if self.target is not None:
+            self._draw_target()
+            self.target = None
+        else:
+            self._redraw()
+
     def action_sentence(self, delta: int) -> None:
         """Select the next (``delta`` 1) or previous (-1) sentence."""
-        spans = sentences(self._text)
+        spans = self._units(by_word=False)
         if not spans:
             return
         if self.selection is None:
@@ -253,22 +378,22 @@ class ReadingScreen(Screen[None]):
             current = next((n for n, (a, b) in enumerate(spans) if a <= start < b), 0)
             index = max(0, min(len(spans) - 1, current + delta))
         self.selection = spans[index]
-        self._redraw()
+        self._show_selection()
 
     def action_extend_sentence(self, delta: int) -> None:
         """Grow the selection to the end of the next sentence, or shrink it by one."""
-        self._extend(sentences(self._text), delta)
+        self._extend(self._units(by_word=False), delta)
 
     def action_extend(self, delta: int) -> None:
         """Grow or shrink the end of the selection by a word."""
-        self._extend(words(self._text), delta)
+        self._extend(self._units(by_word=True), delta)
 
     def _extend(self, units: list[tuple[int, int]], delta: int) -> None:
         if not units:
             return
         if self.selection is None:
             self.selection = units[0]
-            self._redraw()
+            self._show_selection()
             return
         start, end = self.selection
         ends = [b for _, b in units if b > start]
@@ -277,7 +402,7 @@ class ReadingScreen(Screen[None]):
         current = next((n for n, b in enumerate(ends) if b >= end), len(ends) - 1)
         new_end = ends[max(0, min(len(ends) - 1, current + delta))]
         self.selection = (start, new_end)
-        self._redraw()
+        self._show_selection()
 
     def _mouse_selection(self) -> tuple[int, int] | None:
         """The characters of the abstract selected with the mouse, if any."""
@@ -303,28 +428,35 @@ class ReadingScreen(Screen[None]):
         return (start, end) if end > start else None
 
     def action_highlight(self) -> None:
-        """Highlight the selection (the mouse's, or the keyboard's)."""
-        chosen = self._mouse_selection() or self.selection
+        """Highlight the selection (the mouse's in the abstract, or the keyboard's in the
+        abstract or a reply)."""
+        mouse = self._mouse_selection()
+        chosen = mouse or self.selection
         if chosen is None:
             self.notify("Select a passage first: ( and ) choose a sentence, } and shift+→ grow "
                         "it ({ and shift+← shrink it), or drag over it with the mouse")
             return
+        reply = None if mouse or self.target is None else self.target.posting.reply.id
         if self._highlighter is not None:
-            self._highlighter(self._paper, *chosen)
+            self._highlighter(self._paper, chosen[0], chosen[1], reply)
         self.screen.clear_selection()
-        self.selection = None
+        if self.selection is not None:
+            self._clear_selection()
 
     def action_remove_highlight(self) -> None:
         """Remove the highlights the selection touches (or, with no selection, all of the
-        paper's highlights that are no longer in the abstract)."""
-        chosen = self._mouse_selection() or self.selection
+        paper's highlights that are no longer in the abstract or their reply)."""
+        mouse = self._mouse_selection()
+        chosen = mouse or self.selection
+        reply = None if mouse or self.target is None else self.target.posting.reply.id
         if chosen is None:
             doomed = [h.id for h in self._paper.highlights if h.orphaned]
         else:
             doomed = [
                 h.id
                 for h in self._paper.highlights
-                if not h.orphaned and h.start < chosen[1] and chosen[0] < h.end
+                if not h.orphaned and h.reply_id == reply
+                and h.start < chosen[1] and chosen[0] < h.end
             ]
         if not doomed:
             self.notify("No highlight there")
@@ -353,7 +485,12 @@ class ReadingScreen(Screen[None]):
     def action_close(self) -> None:
         """Clear the selection, or go back to the list."""
         if self.selection is not None:
-            self.selection = None
-            self._redraw()
+            self._clear_selection()
             return
         self.dismiss(None)
+
+
+def _reply_marks(paper: Paper) -> tuple[object, ...]:
+    """What of a paper's highlights the replies draw: those on replies, where they are."""
+    return tuple((h.id, h.reply_id, h.start, h.end, h.orphaned)
+                 for h in paper.highlights if h.reply_id is not None)

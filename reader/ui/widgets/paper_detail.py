@@ -133,7 +133,12 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
                 blank,
             ]
         if parts.meta:
-            blocks.append(_styled(parts.meta, style("paper-detail--meta")))
+            meta = _styled(parts.meta, style("paper-detail--meta"))
+            # A word wider than the pane (a forum URL, a long DOI) is cut with an ellipsis
+            # rather than folded: its rest on the next line reads as a line of its own, or
+            # hides under "more below". The reading view and `o` have it whole.
+            meta.overflow = "ellipsis"
+            blocks.append(meta)
         blocks.append(blank)
         if parts.why is not None:
             blocks += [_styled(parts.why, style("paper-detail--why")), blank]

@@ -4,11 +4,9 @@ Only the rows on screen are drawn, and their columns are fetched from the databa
 at a time and kept in a small LRU cache, so a list of 200,000 papers opens as fast as one
 of 100. (DataTable, OptionList and ListView measure every row up front.)
 
-Its right edge is a rail the list draws itself: the line between the list and the detail
-pane, with a thumb where the screen is in the list. A Textual scrollbar beside a border
-cost a fifth of every key that scrolls the list (the bar is drawn again at every step,
-though its thumb moves a cell only every few hundred papers); the rail is part of each
-row's cached line, so it costs nothing until the thumb moves.
+Its right edge is a rail the list draws itself, with a thumb where the screen is in the
+list; the lines drawn, rail and all, are kept by
+:class:`~reader.ui.widgets.list_lines.DrawnLines`.
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.cache import LRUCache
@@ -29,6 +26,7 @@ from textual.strip import Strip
 from reader.models import PaperRow
 from reader.ui import bindings
 from reader.ui.widgets.component_styles import ComponentStyles
+from reader.ui.widgets.list_lines import DrawnLines, thumb_lines
 from reader.ui.widgets.paper_row import row_text
 
 RowFetcher = Callable[[Sequence[int]], dict[int, PaperRow]]
@@ -37,10 +35,6 @@ CursorHook = Callable[[int | None], None]
 
 PAGE = 100
 CACHE_SIZE = 2_000
-
-#: The rail at the list's right edge, and its thumb.
-RAIL = "│"
-THUMB = "┃"
 
 
 class PaperList(ScrollView, ComponentStyles, can_focus=True):
@@ -88,14 +82,8 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
         self._on_cursor = on_cursor
         self._ids: list[int] = []
         self._cache: LRUCache[int, PaperRow] = LRUCache(CACHE_SIZE)
-        #: Drawn rows by paper id: the row drawn, what else its look depends on, the line.
-        #: Scrolling by a line redraws every line on screen, and all but one are here.
-        self._drawn: dict[int, tuple[PaperRow, tuple[object, ...], Strip]] = {}
-        #: Drawn rows with the rail's cell added, by paper id: the row's line, whether the
-        #: cell is the thumb, the whole line.
-        self._railed: dict[int, tuple[Strip, bool, Strip]] = {}
-        #: The rail's cells, thumb or not, by base style.
-        self._rail_cells: dict[tuple[bool, Style], Segment] = {}
+        #: The lines drawn, kept while their rows and looks stay the same.
+        self._lines = DrawnLines(CACHE_SIZE)
         #: What every line of a repaint needs: top row, width of a row (the rail is one
         #: more), base style, focus, the screen lines the thumb is on.
         self._frame: tuple[int, int, Style, bool, range] = (0, 0, Style(), False, range(0))
@@ -163,7 +151,7 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
             keep, line, self._restored = None, 0, False
         self._ids = ids
         if terms != self.terms:
-            self._forget_drawn()  # the words highlighted changed
+            self._lines.forget()  # the words highlighted changed
         self.terms = terms
         # Width 0: rows are cut to the view, so there is never a horizontal scrollbar.
         self.virtual_size = Size(0, len(ids))
@@ -232,19 +220,9 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
         region = self.scrollable_content_region
         self._frame = (
             top, max(0, region.width - 1), self.rich_style, self.has_focus,
-            self._thumb(top, region.height),
+            thumb_lines(top, region.height, len(self._ids)),
         )
         return super().render_lines(crop)
-
-    def _thumb(self, top: int, height: int) -> range:
-        """The screen lines of the rail's thumb: as many of them as the screen is of the
-        list (at least one), as far down as the screen is; none when all rows show."""
-        total = len(self._ids)
-        if total <= height or height <= 0:
-            return range(0)
-        size = max(1, round(height * height / total))
-        start = round((height - size) * min(1.0, top / (total - height)))
-        return range(start, start + size)
 
     def render_line(self, y: int) -> Strip:
         """Draw one visible line: a row, and the rail's cell at the right."""
@@ -253,23 +231,10 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
         index = top + y
         row = self._row(index) if index < len(self._ids) else None
         if row is None:
-            return self._railed_line(Strip.blank(width, base), on_thumb, base)
+            blank = Strip.blank(width, base)
+            return self._lines.railed(None, blank, on_thumb, base, self.component_style)
         line = self._row_line(row, index, width, base, focused)
-        railed = self._railed.get(row.id)
-        if railed is not None and railed[0] is line and railed[1] == on_thumb:
-            return railed[2]
-        strip = self._railed_line(line, on_thumb, base)
-        self._railed[row.id] = (line, on_thumb, strip)
-        return strip
-
-    def _railed_line(self, line: Strip, on_thumb: bool, base: Style) -> Strip:
-        """A row's line with the rail's cell after it."""
-        cell = self._rail_cells.get((on_thumb, base))
-        if cell is None:
-            kind = "paper-list--thumb" if on_thumb else "paper-list--rail"
-            cell = Segment(THUMB if on_thumb else RAIL, base + self.component_style(kind))
-            self._rail_cells[on_thumb, base] = cell
-        return Strip([*line, cell], line.cell_length + 1)
+        return self._lines.railed(row.id, line, on_thumb, base, self.component_style)
 
     def _row_line(self, row: PaperRow, index: int, width: int, base: Style, focused: bool) -> Strip:
         """The line of a row, drawn again only when it or its look changed."""
@@ -282,12 +247,9 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
             row.id in self.seen,
             base,
         )
-        drawn = self._drawn.get(row.id)
-        # Equal, not only the same: rows fetched again after a write elsewhere (every batch
-        # of an import) are mostly unchanged, and drawing them again makes garbage whose
-        # collection holds the keys up.
-        if drawn is not None and drawn[1] == look and drawn[0] == row:
-            return drawn[2]
+        kept = self._lines.row_line(row, look)
+        if kept is not None:
+            return kept
         line = row_text(
             row,
             width,
@@ -300,16 +262,8 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
         )
         segments = list(line.render(self.app.console))
         strip = Strip(segments).adjust_cell_length(width, base).apply_style(base)
-        if len(self._drawn) >= CACHE_SIZE:
-            self._forget_drawn()
-        self._drawn[row.id] = (row, look, strip)
+        self._lines.keep(row, look, strip)
         return strip
-
-    def _forget_drawn(self) -> None:
-        """Draw every row afresh when next shown."""
-        self._drawn.clear()
-        self._railed.clear()
-        self._rail_cells.clear()
 
     # -- cursor -----------------------------------------------------------------------------
 
@@ -340,7 +294,7 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
     def notify_style_update(self) -> None:
         """A new theme or style: draw every row afresh."""
         super().notify_style_update()
-        self._forget_drawn()
+        self._lines.forget()
 
     def on_focus(self, _event: events.Focus) -> None:
         """The cursor shows whether the list has focus."""

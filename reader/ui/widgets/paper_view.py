@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from reader.library import Discussion, display_text, placed
-from reader.models import Paper
+from reader.models import Highlight, Paper
 from reader.record import names_go_on, record_line, source_doi
 from reader.text.render import plain_line
 from reader.text.sanitize import visible
@@ -167,9 +167,10 @@ def paper_parts(
     )
     if paper.title_derived:
         heading.append("  (title derived from the abstract)", Style(dim=True, italic=True))
-    shown = display_text(paper.abstract) if paper.highlights else ""
+    own = [h for h in paper.highlights if h.reply_id is None]
+    shown = display_text(paper.abstract) if own else ""
     anchored = [
-        span for h in paper.highlights if not h.orphaned
+        span for h in own if not h.orphaned
         and (span := placed(h.quote, h.start, h.end, shown)) is not None
     ]
     abstract = abstract_text(
@@ -182,18 +183,32 @@ def paper_parts(
 
 
 def _highlights_text(paper: Paper) -> Text:
-    """The highlighted passages, each quoted with its note; one whose passage an import
-    removed from the abstract says so."""
+    """The highlighted passages, each quoted with its note, those of a reply saying whose;
+    one whose passage an import removed from the abstract or the reply says so, and one
+    found again elsewhere in an edited reply says that."""
     out = Text()
     for n, h in enumerate(paper.highlights):
         if n:
             out.append("\n")
         out.append("“" + visible(h.quote) + "”", Style(italic=True))
+        if h.reply_id is not None:
+            out.append("  in " + reply_label(h), Style(dim=True))
         if h.orphaned:
-            out.append("  (no longer in the abstract)", Style(dim=True))
+            where = "the abstract" if h.reply_id is None else "the reply: it was edited"
+            out.append(f"  (no longer in {where})", Style(dim=True))
+        elif h.moved:
+            out.append("  (the reply was edited: the passage moved)", Style(dim=True))
         if h.note.strip():
             out.append("\n  " + visible(h.note.strip()))
     return out
+
+
+def reply_label(h: Highlight) -> str:
+    """The reply a highlight is in, in words: ``Official Review · Reviewer_6GPX``."""
+    if not h.reply_label:
+        return visible(f"reply {h.reply_id}")
+    kind, _, signer = h.reply_label.partition(" · ")
+    return visible(" · ".join(part for part in (kind.replace("_", " "), signer) if part))
 
 
 def _meta_line(paper: Paper) -> Text:

@@ -12,30 +12,18 @@ with many long reviews opens as fast as one without. A section longer than
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
-from reader.library import Posting
-from reader.signals import Reply
+from reader.library import Posting, shown_reply
+from reader.signals import SECTION_LIMIT, Reply, shown_sections
 from reader.text.sanitize import visible
 from reader.ui.signals import number
 from reader.ui.text import abstract_text
 
-#: The most of one section the reading view renders: real sections are a few thousand
-#: characters; a longer one is cut (``z`` shows it whole, unrendered, a screen at a time).
-SECTION_LIMIT = 20_000
-#: Text fields that are the reviewer's answers to the form's formalities, not the review.
-HIDDEN_FIELDS = frozenset(
-    {"code_of_conduct", "responsible_reviewing", "first_time_reviewer",
-     "code_of_ethics", "flag_for_ethics_review", "reciprocal_reviewing_status",
-     "LLM_usage", "llm_usage", "confidential_comment", "submission_guidelines",
-     "resubmission", "student_author", "paperhash", "title"}
-)
-#: Answers that say a section is empty.
-_NOTHING = frozenset({"", "n/a", "na", "none", "no", "-", "not applicable", "none."})
 #: The deepest a thread is indented; deeper replies line up with it.
 MAX_DEPTH = 4
 
@@ -111,41 +99,54 @@ def _scores(posting: Posting, style: StyleOf) -> Text:
 
 
 def sections(reply: Reply) -> list[tuple[str, str]]:
-    """The reply's text sections worth reading, in the order the source gave them, each
-    as ``(heading, text)``: the form's formalities and empty answers left out."""
-    shown = []
-    for name, text in reply.texts:
-        if name in HIDDEN_FIELDS or text.strip().lower() in _NOTHING:
-            continue
-        shown.append((name.replace("_", " ").capitalize(), text))
-    return shown
+    """The reply's text sections worth reading, as ``(heading, text)``."""
+    return shown_sections(reply)
 
 
 def reply_body(
-    reply: Reply, terms: frozenset[str], style: StyleOf
+    reply: Reply,
+    terms: frozenset[str],
+    style: StyleOf,
+    passages: Sequence[tuple[int, int]] = (),
+    selection: tuple[int, int] | None = None,
 ) -> tuple[Text, bool]:
     """The sections of a reply rendered as abstracts are (LaTeX as Unicode, emphasis as
     style, the query's words marked, control characters made visible), and whether one of
-    them was cut at :data:`SECTION_LIMIT`. Pure: it runs in a worker thread."""
+    them was cut at :data:`SECTION_LIMIT`. ``passages`` (highlighted) and ``selection`` are
+    offsets into the reply as shown (:func:`reader.library.shown_reply`), whose text this
+    is, but for the line that says where a section was cut. Pure: it runs in a worker
+    thread."""
     out = Text()
     cut = False
     highlight = style("paper-view--highlight")
     heading = style("paper-view--section")
-    for n, (name, text) in enumerate(sections(reply)):
+    shown = shown_reply(reply)
+    for n, ((name, text), (start, end)) in enumerate(
+        zip(sections(reply), shown.bodies, strict=True)
+    ):
         if n:
             out.append("\n\n")
         out.append(visible(name), heading)
         out.append("\n")
+        mine = _within(passages, start, end)
+        chosen = _within([selection], start, end) if selection is not None else []
+        out.append_text(abstract_text(
+            text[:SECTION_LIMIT], terms, highlight, mine, style("paper-view--passage"),
+            chosen[0] if chosen else None, style("paper-view--selection"),
+        ))
         if len(text) > SECTION_LIMIT:
             cut = True
-            out.append_text(abstract_text(text[:SECTION_LIMIT], terms, highlight))
             out.append(
                 f"\n… cut here: {len(text) - SECTION_LIMIT:,} more characters "
                 "(z shows the whole reply)", style("paper-view--reply-meta"),
             )
-        else:
-            out.append_text(abstract_text(text, terms, highlight))
     return out, cut
+
+
+def _within(spans: Sequence[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+    """The parts of ``spans`` inside ``start``–``end``, counted from ``start``."""
+    return [(max(a, start) - start, min(b, end) - start) for a, b in spans
+            if a < end and start < b]
 
 
 def whole_text(reply: Reply) -> str:
@@ -166,10 +167,13 @@ class ReplyBox(Static):
         #: Whether the body is in, and whether a section of it was cut.
         self.rendered = False
         self.cut = False
+        #: The body shown (its passages and selection among its spans), once rendered.
+        self.body = Text()
 
     def put_body(self, body: Text, cut: bool) -> None:
         """Show the rendered body under the heading."""
         self.rendered = True
         self.cut = cut
+        self.body = body
         if body:
             self.update(Text.assemble(self.heading, "\n\n", body))

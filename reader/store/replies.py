@@ -1,9 +1,10 @@
-"""Storage of conference signals: replies, their versions, and each paper's signals.
+"""Storage of the replies to papers (reviews, meta-reviews, decisions, comments) and of
+every version of each seen.
 
-Pure storage over the tables of ``db/migrations/0007_conference_signals.sql``: the write
-functions take the caller's connection inside the caller's transaction (an import writes
-its papers, their replies and their signals in one) and decide nothing beyond what the
-rows say; the read functions serve one paper or a list of them.
+Pure storage over the ``replies`` and ``reply_versions`` tables of
+``db/migrations/0007_conference_signals.sql``: the writes take the caller's connection
+inside the caller's transaction (an import writes its papers, their replies and their
+signals in one) and decide nothing beyond what the rows say.
 
 - :func:`write_replies` stores replies (any number of versions of each, in any order):
   one row per reply, holding its newest version; one version row per version seen, with
@@ -11,72 +12,40 @@ rows say; the read functions serve one paper or a list of them.
   version changed it, so review text is held once. What was new or changed is returned.
 - :func:`adopt_replies` gives a paper the replies that waited for it (stored before it
   was in the library, by its OpenReview id).
-- :func:`write_signals` stores a paper's signals, saying whether its ratings or its
-  decision changed.
-- :func:`replies_of`, :func:`waiting_replies`, :func:`signals_of`, :func:`signals_rows`,
-  :func:`rating_history`, :func:`version_text` and :func:`papers_with_changed_ratings`
-  read them back.
+- :func:`replies_of`, :func:`waiting_replies`, :func:`rating_history` and
+  :func:`version_text` read them back.
 
-Kept whole: the writes and the reads share one encoding of the rows (content compressed;
-a version's text is that of the next newer version holding a copy, else the reply's
-own), which a reader split from its writer could silently stop agreeing with.
+The writes and the reads are kept in one module because they share one layout of the
+rows (a version's text is that of the next newer version holding a copy, else the
+reply's own), which a reader split from its writer could silently stop agreeing with;
+how one reply is encoded in them (content packed, lists compact) is
+:mod:`reader.store.reply_forms`. A paper's signals, derived from its replies, are stored
+by :mod:`reader.store.paper_signals`.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from reader.signals import RatingScale, Reply, Score, Signals
+from reader.signals import Reply, Score
+from reader.store.highlights import reanchor_reply
+from reader.store.reply_forms import ReplyForm, unpack_content
 
 __all__ = [
     "RatingChange",
     "ReplyVersion",
     "RepliesWritten",
-    "SignalsWritten",
     "adopt_replies",
-    "papers_with_changed_ratings",
     "rating_history",
     "replies_of",
-    "signals_of",
-    "signals_rows",
     "version_text",
     "waiting_replies",
     "write_replies",
-    "write_signals",
 ]
-
-# Ids per statement of an IN (…) list: under SQLite's oldest limit on variables.
-_CHUNK = 500
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-# Review text is stored compressed: as plain JSON, rows of one to a few pages each left
-# most of a page unused, and a library held 1.65 times the text it stores (the target is
-# at most 1.5); compressed, about 0.7 times. Decompressing a review takes microseconds.
-_LEVEL = 6
-
-
-def _pack(content_json: str) -> bytes:
-    """A reply's content JSON as stored: UTF-8, zlib-compressed."""
-    return zlib.compress(content_json.encode("utf-8"), _LEVEL)
-
-
-def _unpack(stored: bytes | str) -> dict[str, Any]:
-    """A reply's content from its stored form (compressed, or plain JSON text)."""
-    text = zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
-    value: dict[str, Any] = json.loads(text)
-    return value
-
-
-# --- replies ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +93,11 @@ def write_replies(
     *,
     seen_at: str,
     import_id: int | None = None,
+    forms: Sequence[ReplyForm] | None = None,
 ) -> RepliesWritten:
     """Store replies of the paper ``paper_id`` (None: a paper not in the library yet;
-    they wait for it by their forum), inside the caller's transaction.
+    they wait for it by their forum), inside the caller's transaction; ``forms``, one per
+    reply, when the caller has them made already.
 
     Each version (a reply id and its mdate) is stored once however often it is read. A
     version newer than the one stored replaces it, keeping the older text in the older
@@ -134,9 +105,11 @@ def write_replies(
     without replacing anything. A reply already stored under another paper stays there.
     """
     done = RepliesWritten()
+    replies = list(replies)
+    paired = zip(replies, forms if forms is not None else map(ReplyForm, replies), strict=True)
     # Oldest first, so a file holding a review before and after an edit ends at the edit.
-    for reply in sorted(replies, key=lambda r: (r.modified or 0)):
-        _write_one(conn, paper_id, reply, seen_at, import_id, done)
+    for reply, form in sorted(paired, key=lambda pair: (pair[0].modified or 0)):
+        _write_one(conn, paper_id, reply, form, seen_at, import_id, done)
     return done
 
 
@@ -144,12 +117,13 @@ def _write_one(
     conn: sqlite3.Connection,
     paper_id: int | None,
     reply: Reply,
+    form: ReplyForm,
     seen_at: str,
     import_id: int | None,
     done: RepliesWritten,
 ) -> None:
     mdate = reply.modified or 0
-    text_hash = reply.text_hash()
+    text_hash = form.text_hash
     rating = _number(reply.rating)
     row = conn.execute(
         "SELECT id, paper_id, mdate, rating, text_hash, content FROM replies WHERE note_id = ?",
@@ -160,9 +134,9 @@ def _write_one(
             "INSERT INTO replies (note_id, paper_id, forum, replyto, kind, signer, number, "
             "cdate, mdate, rating, confidence, invitations, signatures, content, text_hash) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (*_columns(reply, paper_id, rating), text_hash),
+            (*_columns(reply, form, paper_id, rating), text_hash),
         )
-        _add_version(conn, int(cursor.lastrowid or 0), mdate, rating, reply, text_hash, None,
+        _add_version(conn, int(cursor.lastrowid or 0), mdate, rating, form, None,
                      import_id, seen_at)
         done.new += 1
         done.versions += 1
@@ -180,9 +154,7 @@ def _write_one(
             "ORDER BY mdate DESC LIMIT 1",
             (reply_row,),
         ).fetchone()
-        if mdate != stored_mdate or tuple(latest[1:]) == (
-            text_hash, rating, reply.scores_json()
-        ):
+        if mdate != stored_mdate or tuple(latest[1:]) == (text_hash, rating, form.scores):
             done.known += 1
             return
         # The newest version again, with other words or scores under the same date (a file
@@ -201,9 +173,11 @@ def _write_one(
             "UPDATE replies SET paper_id = ?, forum = ?, replyto = ?, kind = ?, signer = ?, "
             "number = ?, cdate = ?, mdate = ?, rating = ?, confidence = ?, invitations = ?, "
             "signatures = ?, content = ?, text_hash = ? WHERE id = ?",
-            (*_columns(reply, stored_paper, rating)[1:], text_hash, reply_row),
+            (*_columns(reply, form, stored_paper, rating)[1:], text_hash, reply_row),
         )
-        _add_version(conn, reply_row, mdate, rating, reply, text_hash, None, import_id, seen_at)
+        _add_version(conn, reply_row, mdate, rating, form, None, import_id, seen_at)
+        if stored_hash != text_hash:
+            reanchor_reply(conn, reply.id, reply)  # the passages highlighted in it follow
         if rating != stored_rating:
             done.rating_changes.append(RatingChange(reply.id, stored_paper, stored_rating, rating))
     else:
@@ -215,12 +189,14 @@ def _write_one(
             (reply_row, mdate),
         ).fetchone()
         same = newer is not None and newer[0] == text_hash
-        _add_version(conn, reply_row, mdate, rating, reply, text_hash,
-                     None if same else _pack(reply.content_json()), import_id, seen_at)
+        _add_version(conn, reply_row, mdate, rating, form,
+                     None if same else form.packed(), import_id, seen_at)
     done.versions += 1
 
 
-def _columns(reply: Reply, paper_id: int | None, rating: float | None) -> tuple[Any, ...]:
+def _columns(
+    reply: Reply, form: ReplyForm, paper_id: int | None, rating: float | None
+) -> tuple[Any, ...]:
     """A reply's columns, from note_id to content, as INSERT lists them."""
     return (
         reply.id,
@@ -234,9 +210,9 @@ def _columns(reply: Reply, paper_id: int | None, rating: float | None) -> tuple[
         reply.mdate,
         rating,
         _number(reply.confidence),
-        _compact(list(reply.invitations)),
-        _compact(list(reply.signatures)),
-        _pack(reply.content_json()),
+        form.invitations,
+        form.signatures,
+        form.packed(),
     )
 
 
@@ -245,8 +221,7 @@ def _add_version(
     reply_row: int,
     mdate: int,
     rating: float | None,
-    reply: Reply,
-    text_hash: str,
+    form: ReplyForm,
     content: bytes | None,
     import_id: int | None,
     seen_at: str,
@@ -254,7 +229,7 @@ def _add_version(
     conn.execute(
         "INSERT INTO reply_versions (reply_id, mdate, rating, scores, text_hash, content, "
         "import_id, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (reply_row, mdate, rating, reply.scores_json(), text_hash, content, import_id, seen_at),
+        (reply_row, mdate, rating, form.scores, form.text_hash, content, import_id, seen_at),
     )
 
 
@@ -280,13 +255,23 @@ def _reply(row: Sequence[Any]) -> Reply:
         forum=forum,
         replyto=replyto,
         kind=kind,
-        content=_unpack(content),
+        content=unpack_content(content),
         invitations=tuple(json.loads(invitations)),
         signatures=tuple(json.loads(signatures)),
         number=number,
         cdate=cdate,
         mdate=mdate,
     )
+
+
+def reply_of(conn: sqlite3.Connection, paper_id: int, note_id: str) -> Reply | None:
+    """One reply of a paper, by its note id, as its newest version; None if the paper has
+    no such reply."""
+    row = conn.execute(
+        f"SELECT {_REPLY_COLUMNS} FROM replies WHERE note_id = ? AND paper_id = ?",
+        (note_id, paper_id),
+    ).fetchone()
+    return None if row is None else _reply(row)
 
 
 def replies_of(conn: sqlite3.Connection, paper_id: int) -> list[Reply]:
@@ -364,132 +349,4 @@ def _text_of(conn: sqlite3.Connection, reply_row: int, mdate: int) -> dict[str, 
     ).fetchone()
     if kept is None:
         kept = conn.execute("SELECT content FROM replies WHERE id = ?", (reply_row,)).fetchone()
-    return _unpack(kept[0])
-
-
-# --- paper signals ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SignalsWritten:
-    """What :func:`write_signals` changed: the paper's ratings (a rating it had moved,
-    or one was added or removed) and its decision (a new one, or another than before)."""
-
-    ratings_changed: bool = False
-    new_decision: bool = False
-
-
-_SIGNAL_COLUMNS = (
-    "decision, decision_raw, rating_mean, rating_std, rating_count, ratings, confidences, "
-    "confidence_mean, scale, reviews, comments"
-)
-
-
-def _signals(row: Sequence[Any]) -> Signals:
-    (decision, decision_raw, mean, std, count, ratings, confidences, confidence_mean, scale,
-     reviews, comments) = row
-    return Signals(
-        decision=decision,
-        decision_raw=decision_raw,
-        ratings=tuple(json.loads(ratings)),
-        confidences=tuple(json.loads(confidences)),
-        rating_mean=mean,
-        rating_std=std,
-        rating_count=count,
-        confidence_mean=confidence_mean,
-        scale=RatingScale.parse(scale),
-        reviews=reviews,
-        comments=comments,
-    )
-
-
-def write_signals(
-    conn: sqlite3.Connection,
-    paper_id: int,
-    signals: Signals | None,
-    *,
-    updated_at: str,
-    import_id: int | None = None,
-    before: Signals | None | Literal[False] = False,
-) -> SignalsWritten:
-    """Store a paper's signals as given (None: it has none; any stored are removed),
-    inside the caller's transaction; say whether its ratings or decision changed (a first
-    rating is no change; a first decision other than pending is new). ``before``: the
-    paper's signals as stored, when the caller has just read them (None: it has none)."""
-    if before is False:
-        before = signals_of(conn, paper_id)
-    if signals is None:
-        conn.execute("DELETE FROM paper_signals WHERE paper_id = ?", (paper_id,))
-        return SignalsWritten()
-    ratings_changed = before is not None and (
-        before.ratings != signals.ratings
-        if before.ratings and signals.ratings
-        else before.rating_mean is not None and before.rating_mean != signals.rating_mean
-    )
-    new_decision = signals.decision not in (None, "pending") and (
-        before is None or before.decision != signals.decision
-    )
-    conn.execute(
-        f"INSERT INTO paper_signals (paper_id, {_SIGNAL_COLUMNS}, ratings_changed_import, "
-        "decided_import, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (paper_id) DO UPDATE SET decision = excluded.decision, "
-        "decision_raw = excluded.decision_raw, rating_mean = excluded.rating_mean, "
-        "rating_std = excluded.rating_std, rating_count = excluded.rating_count, "
-        "ratings = excluded.ratings, confidences = excluded.confidences, "
-        "confidence_mean = excluded.confidence_mean, scale = excluded.scale, "
-        "reviews = excluded.reviews, comments = excluded.comments, "
-        "ratings_changed_import = coalesce(excluded.ratings_changed_import, "
-        "paper_signals.ratings_changed_import), "
-        "decided_import = coalesce(excluded.decided_import, paper_signals.decided_import), "
-        "updated_at = excluded.updated_at",
-        (
-            paper_id,
-            signals.decision,
-            signals.decision_raw,
-            signals.rating_mean,
-            signals.rating_std,
-            signals.rating_count,
-            _compact(list(signals.ratings)),
-            _compact(list(signals.confidences)),
-            signals.confidence_mean,
-            str(signals.scale) if signals.scale else None,
-            signals.reviews,
-            signals.comments,
-            import_id if ratings_changed else None,
-            import_id if new_decision else None,
-            updated_at,
-        ),
-    )
-    return SignalsWritten(ratings_changed=ratings_changed, new_decision=new_decision)
-
-
-def signals_of(conn: sqlite3.Connection, paper_id: int) -> Signals | None:
-    """A paper's stored signals, or None."""
-    row = conn.execute(
-        f"SELECT {_SIGNAL_COLUMNS} FROM paper_signals WHERE paper_id = ?", (paper_id,)
-    ).fetchone()
-    return _signals(row) if row else None
-
-
-def signals_rows(conn: sqlite3.Connection, paper_ids: Sequence[int]) -> dict[int, Signals]:
-    """The stored signals of the papers among ``paper_ids`` that have some, by paper id."""
-    found: dict[int, Signals] = {}
-    for start in range(0, len(paper_ids), _CHUNK):
-        chunk = list(paper_ids[start : start + _CHUNK])
-        marks = ",".join("?" * len(chunk))
-        rows = conn.execute(
-            f"SELECT paper_id, {_SIGNAL_COLUMNS} FROM paper_signals WHERE paper_id IN ({marks})",
-            chunk,
-        )
-        for row in rows:
-            found[row[0]] = _signals(row[1:])
-    return found
-
-
-def papers_with_changed_ratings(conn: sqlite3.Connection, import_id: int) -> list[int]:
-    """The papers whose ratings the import ``import_id`` changed (``is:rating-changed``)."""
-    rows = conn.execute(
-        "SELECT paper_id FROM paper_signals WHERE ratings_changed_import = ? ORDER BY paper_id",
-        (import_id,),
-    )
-    return [row[0] for row in rows]
+    return unpack_content(kept[0])

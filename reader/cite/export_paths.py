@@ -1,0 +1,40 @@
+"""Where an export goes: the format a file name asks for, and a folder that must exist."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader.cite.formats import CitationError
+
+__all__ = ["check_folder", "format_for_path"]
+
+
+def check_folder(path: Path) -> None:
+    """Refuse a file whose folder does not exist: a mistyped path would otherwise make
+    folders nobody asked for, and the export would land where nobody looks for it."""
+    folder = Path(path).parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise CitationError(f"the folder {folder} {what}; nothing exported")
+
+
+_SUFFIX_FORMATS = {
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+    ".csl.json": "csljson",
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".csv": "csv",
+    ".ris": "ris",
+}
+
+
+def format_for_path(path: Path) -> str:
+    """The export format a file name asks for (``.bib`` → bibtex, ``.csl.json`` → csljson …)."""
+    name = path.name.lower()
+    for suffix, fmt in _SUFFIX_FORMATS.items():
+        if name.endswith(suffix):
+            return fmt
+    known = ", ".join(_SUFFIX_FORMATS)
+    raise CitationError(f"{path.name}: no export format for this file name (known: {known})")

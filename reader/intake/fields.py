@@ -1,0 +1,223 @@
+"""What of a record merges into the known paper it is: the title and abstract it knows
+better (the replaced text kept as a revision), what the paper lacks (authors, keywords,
+venue and year, CSL variables, source fields), its identifiers, its key and its aliases.
+
+One :class:`FieldMerge` serves one import (:mod:`reader.intake.merge`, which decides
+which paper each record is and hands this the known ones). It works on the import's own
+caches, lent to it: the matcher's indexes of identifiers and abstracts, and the citation
+keys taken, which it keeps current as it claims them, so that the next record of the same
+transaction is matched against what this one wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from reader.cite.keys import CitekeyAllocator, usable_key
+from reader.intake.echo import BibtexEcho, ExportEcho
+from reader.intake.identity import Matcher, same_title
+from reader.models import ImportSummary, PaperRecord
+from reader.store.import_rows import ImportRows, dumps
+from reader.text.identifiers import normalize_doi
+
+if TYPE_CHECKING:
+    from reader.search.renderings import Renderings
+
+__all__ = ["ACTIONS", "CHANGED_ACTIONS", "FieldMerge"]
+
+#: What an import did to a paper, strongest first: the label a paper gets in import_items.
+ACTIONS = ("new", "withdrawn", "retitled", "revised", "merged", "unchanged")
+CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
+
+# Formats the library exports and reads back, whose own export of a paper is no news.
+_ECHOED = ("bibtex", "ris", "csljson")
+# Columns a richer record fills in when the library has nothing there yet.
+_FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
+
+
+class FieldMerge:
+    """Merges records into the known papers they are, for one import, in its transaction."""
+
+    def __init__(
+        self,
+        rows: ImportRows,
+        summary: ImportSummary,
+        matcher: Matcher,
+        citekeys: CitekeyAllocator,
+        fmt: str,
+        renderings: Renderings | None = None,
+    ) -> None:
+        self.rows = rows
+        self.summary = summary
+        self.matcher = matcher
+        self.citekeys = citekeys
+        self.fmt = fmt
+        #: Where the abstracts' plain renderings are remembered, for the echo.
+        self.renderings = renderings
+
+    @property
+    def echoes(self) -> bool:
+        """Whether the records are in a format the library exports (BibTeX, RIS,
+        CSL-JSON): a paper's own entry read back is then no news."""
+        return self.fmt in _ECHOED
+
+    def merge(
+        self,
+        paper_id: int,
+        record: PaperRecord,
+        doi: str | None,
+        arxiv_id: str | None,
+        key: str | None,
+    ) -> str:
+        """Fill in what the record knows better; returns the strongest action taken."""
+        current = self.current("id", paper_id)
+        assert current is not None
+        updates: dict[str, Any] = {}
+        done: set[str] = set()
+        echo = self.echo(current)
+        # A record dated before the text the paper has is an older version of it: its
+        # title and abstract do not go back over newer ones.
+        older = bool(
+            record.modified and current["text_modified"]
+            and record.modified < current["text_modified"]
+        )
+        replaced: list[str] = []
+        if record.title and not record.title_derived:
+            # The echo is asked last: making it is the costly part.
+            if current["title_derived"] and not (echo and echo.title == record.title):
+                updates.update(title=record.title, title_derived=0)
+                done.add("merged")
+            elif (
+                not current["title_derived"]
+                and not same_title(current["title"], record.title)
+                and not (echo and echo.title == record.title)
+            ):
+                if older:
+                    self.summary.older_titles += 1
+                else:
+                    updates["title"] = record.title
+                    replaced.append("title")
+                    done.add("retitled")
+        if (
+            record.abstract
+            and key
+            and key != current["abstract_key"]
+            and not (echo and echo.abstract == record.abstract)
+            and self.matcher.by_key.get(key, paper_id) == paper_id
+        ):
+            if older:
+                self.summary.older_abstracts += 1
+            else:
+                updates.update(abstract=record.abstract, abstract_key=key)
+                self.matcher.by_key[key] = paper_id
+                replaced.append("abstract")
+                done.add("revised")
+        if replaced:
+            self._keep_replaced(paper_id, record, current, replaced)
+            updates["text_modified"] = record.modified
+        if record.authors and current["authors"] in ("[]", "", None):
+            updates["authors"] = json.dumps(record.authors, ensure_ascii=False)
+        if record.keywords and current["keywords"] in ("[]", "", None):
+            updates["keywords"] = json.dumps(record.keywords, ensure_ascii=False)
+        for column in _FILL_IN:
+            value = getattr(record, column)
+            if value not in (None, "") and current[column] in (None, ""):
+                if not (echo and echo.implies(column, value)):
+                    updates[column] = value
+        for column, value, index in (
+            ("doi", doi, self.matcher.by_doi),
+            ("arxiv_id", arxiv_id, self.matcher.by_arxiv),
+            ("openreview_id", record.openreview_id, self.matcher.by_openreview),
+        ):
+            # An identifier another paper already holds stays with that paper.
+            if value and not current[column] and index.get(value, paper_id) == paper_id:
+                updates[column] = value
+                index[value] = paper_id
+        if record.withdrawn and not current["withdrawn"]:
+            updates["withdrawn"] = 1
+            done.add("withdrawn")
+        updates.update(self._merge_record(record, current, echo))
+        citekey = updates.get("citekey", current["citekey"])
+        aliased = self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
+        aliased += self.add_aliases(paper_id, record.aliases, citekey)
+        if not updates and not aliased:
+            return "unchanged"
+        done.add("merged")
+        self.rows.update_paper(paper_id, updates)
+        return next(action for action in ACTIONS if action in done)
+
+    def _keep_replaced(
+        self, paper_id: int, record: PaperRecord, current: dict[str, Any], fields: list[str]
+    ) -> None:
+        """Keep the title and abstract the record replaces as revisions (the user can put
+        them back), and count those no date said were older."""
+        undated = not (record.modified and current["text_modified"])
+        for name in fields:
+            if current[name]:
+                self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
+                if undated:
+                    self.summary.revisions_kept += 1
+
+    def add_aliases(
+        self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False
+    ) -> int:
+        """Let the paper answer to ``keys`` too (a ``merged`` entry's key, a source's
+        aliases), each that no paper has as its key or alias yet; returns how many were
+        added. The import summary names the keys of merged entries."""
+        added = 0
+        for key in keys:
+            alias = usable_key(key)
+            if not alias or alias == citekey or alias in self.citekeys.taken:
+                continue
+            self.rows.add_alias(alias, paper_id)
+            self.citekeys.taken.add(alias)
+            if merged:
+                self.summary.aliased_keys.append((alias, citekey))
+            added += 1
+        return added
+
+    def current(self, column: str, value: object) -> dict[str, Any] | None:
+        """The merge columns of the paper with this id or key."""
+        return self.rows.current(column, value)
+
+    def echo(self, current: dict[str, Any]) -> BibtexEcho | ExportEcho | None:
+        """What the paper's own entry reads back as, when the record is in a format the
+        library exports (BibTeX, RIS, CSL-JSON)."""
+        if self.fmt == "bibtex":
+            return BibtexEcho(current)
+        return ExportEcho(current, self.fmt, self.renderings) if self.echoes else None
+
+    def _merge_record(
+        self,
+        record: PaperRecord,
+        current: dict[str, Any],
+        echo: BibtexEcho | ExportEcho | None = None,
+    ) -> dict[str, Any]:
+        """Column updates that fill in the CSL variables, source fields and key the paper
+        lacks (what the library has stays, and what its own export said is no news)."""
+        updates: dict[str, Any] = {}
+        csl = json.loads(current["csl"] or "{}")
+        added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
+                 k not in csl and not (echo and echo.implies_variable(k, v))}
+        if current["doi"] and normalize_doi(record.doi) != current["doi"]:
+            added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
+        if added:
+            updates["csl"] = dumps({**csl, **added})
+        extra = json.loads(current["extra"] or "{}")
+        news = echo.news(record.extra) if echo else record.extra
+        merged_extra = {fmt: {**fields, **extra.get(fmt, {})} for fmt, fields in news.items()}
+        if any(merged_extra[fmt] != extra.get(fmt) for fmt in merged_extra):
+            updates["extra"] = dumps({**extra, **merged_extra})
+        wanted = usable_key(record.citekey)
+        if (
+            wanted
+            and current["citekey_origin"] == "generated"
+            and wanted != current["citekey"]
+            and wanted not in self.citekeys.taken
+        ):
+            # The source's own key replaces one the library made up: it is the key the
+            # user's documents cite.
+            updates.update(citekey=self.citekeys.claim(wanted), citekey_origin="source")
+        return updates

@@ -1,0 +1,161 @@
+"""Storage of each paper's conference signals: its decision, its ratings and their
+summary, its scale, and the counts of its reviews and comments (one ``paper_signals`` row,
+derived from its replies by :mod:`reader.intake.signals`).
+
+- :func:`write_signals` stores a paper's signals inside the caller's transaction, saying
+  whether its ratings or its decision changed (what ``is:rating-changed`` and the import
+  summary read).
+- :func:`signals_of`, :func:`signals_rows` and :func:`papers_with_changed_ratings` read
+  them back, for one paper, a list of them, or what one import changed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from reader.signals import RatingScale, Signals
+from reader.store.chunks import in_chunks
+
+__all__ = [
+    "SignalsWritten",
+    "papers_with_changed_ratings",
+    "signals_of",
+    "signals_rows",
+    "write_signals",
+]
+
+
+def _compact(values: Sequence[Any]) -> str:
+    """A list column as stored: compact JSON. Most papers of a list have no ratings yet:
+    their empty lists skip the encoder."""
+    return _encode_compact(list(values)) if values else "[]"
+
+
+_encode_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+@dataclass(frozen=True, slots=True)
+class SignalsWritten:
+    """What :func:`write_signals` changed: the paper's ratings (a rating it had moved,
+    or one was added or removed) and its decision (a new one, or another than before)."""
+
+    ratings_changed: bool = False
+    new_decision: bool = False
+
+
+_SIGNAL_COLUMNS = (
+    "decision, decision_raw, rating_mean, rating_std, rating_count, ratings, confidences, "
+    "confidence_mean, scale, reviews, comments"
+)
+
+
+def _signals(row: Sequence[Any]) -> Signals:
+    (decision, decision_raw, mean, std, count, ratings, confidences, confidence_mean, scale,
+     reviews, comments) = row
+    return Signals(
+        decision=decision,
+        decision_raw=decision_raw,
+        ratings=tuple(json.loads(ratings)),
+        confidences=tuple(json.loads(confidences)),
+        rating_mean=mean,
+        rating_std=std,
+        rating_count=count,
+        confidence_mean=confidence_mean,
+        scale=RatingScale.parse(scale),
+        reviews=reviews,
+        comments=comments,
+    )
+
+
+def write_signals(
+    conn: sqlite3.Connection,
+    paper_id: int,
+    signals: Signals | None,
+    *,
+    updated_at: str,
+    import_id: int | None = None,
+    before: Signals | None | Literal[False] = False,
+) -> SignalsWritten:
+    """Store a paper's signals as given (None: it has none; any stored are removed),
+    inside the caller's transaction; say whether its ratings or decision changed (a first
+    rating is no change; a first decision other than pending is new). ``before``: the
+    paper's signals as stored, when the caller has just read them (None: it has none)."""
+    if before is False:
+        before = signals_of(conn, paper_id)
+    if signals is None:
+        conn.execute("DELETE FROM paper_signals WHERE paper_id = ?", (paper_id,))
+        return SignalsWritten()
+    ratings_changed = before is not None and (
+        before.ratings != signals.ratings
+        if before.ratings and signals.ratings
+        else before.rating_mean is not None and before.rating_mean != signals.rating_mean
+    )
+    new_decision = signals.decision not in (None, "pending") and (
+        before is None or before.decision != signals.decision
+    )
+    conn.execute(
+        f"INSERT INTO paper_signals (paper_id, {_SIGNAL_COLUMNS}, ratings_changed_import, "
+        "decided_import, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (paper_id) DO UPDATE SET decision = excluded.decision, "
+        "decision_raw = excluded.decision_raw, rating_mean = excluded.rating_mean, "
+        "rating_std = excluded.rating_std, rating_count = excluded.rating_count, "
+        "ratings = excluded.ratings, confidences = excluded.confidences, "
+        "confidence_mean = excluded.confidence_mean, scale = excluded.scale, "
+        "reviews = excluded.reviews, comments = excluded.comments, "
+        "ratings_changed_import = coalesce(excluded.ratings_changed_import, "
+        "paper_signals.ratings_changed_import), "
+        "decided_import = coalesce(excluded.decided_import, paper_signals.decided_import), "
+        "updated_at = excluded.updated_at",
+        (
+            paper_id,
+            signals.decision,
+            signals.decision_raw,
+            signals.rating_mean,
+            signals.rating_std,
+            signals.rating_count,
+            _compact(signals.ratings),
+            _compact(signals.confidences),
+            signals.confidence_mean,
+            str(signals.scale) if signals.scale else None,
+            signals.reviews,
+            signals.comments,
+            import_id if ratings_changed else None,
+            import_id if new_decision else None,
+            updated_at,
+        ),
+    )
+    return SignalsWritten(ratings_changed=ratings_changed, new_decision=new_decision)
+
+
+def signals_of(conn: sqlite3.Connection, paper_id: int) -> Signals | None:
+    """A paper's stored signals, or None."""
+    row = conn.execute(
+        f"SELECT {_SIGNAL_COLUMNS} FROM paper_signals WHERE paper_id = ?", (paper_id,)
+    ).fetchone()
+    return _signals(row) if row else None
+
+
+def signals_rows(conn: sqlite3.Connection, paper_ids: Sequence[int]) -> dict[int, Signals]:
+    """The stored signals of the papers among ``paper_ids`` that have some, by paper id."""
+    found: dict[int, Signals] = {}
+    for chunk, marks in in_chunks(paper_ids):
+        rows = conn.execute(
+            f"SELECT paper_id, {_SIGNAL_COLUMNS} FROM paper_signals WHERE paper_id IN ({marks})",
+            list(chunk),
+        )
+        for row in rows:
+            found[row[0]] = _signals(row[1:])
+    return found
+
+
+def papers_with_changed_ratings(conn: sqlite3.Connection, import_id: int) -> list[int]:
+    """The papers whose ratings the import ``import_id`` changed (``is:rating-changed``)."""
+    rows = conn.execute(
+        "SELECT paper_id FROM paper_signals WHERE ratings_changed_import = ? ORDER BY paper_id",
+        (import_id,),
+    )
+    return [row[0] for row in rows]

@@ -1,0 +1,146 @@
+"""What a garbled write-ahead log lost is offered back: the doctor keeps the log, the
+database file and the index aside, names what they hold that the database lacks, and
+`reader recover --apply` brings it back, never over what the library holds now."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.library import Library
+from tests.conftest import SEEDS
+
+PAGE = 4096
+FRAME = 24 + PAGE
+
+
+def marked_copy(tmp_path: Path) -> tuple[Path, list[int]]:
+    """The issue's case: marks made in an open window (their pages still in its log), the
+    library copied meanwhile, and 64 bytes of the copy's log overwritten early in it, so
+    that SQLite drops every change after them. The copy, and the papers marked."""
+    root = tmp_path / "lib"
+    library = Library(root)
+    library.import_files(SEEDS)
+    library.checkpoint()
+    ids = library.store.all_ids()
+    for paper in ids[:3]:
+        library.set_starred(paper, True)
+        library.sync_index()
+    library.set_read(ids[5], True)
+    library.set_tags(ids[6], ["to-read", "graph nets"])
+    library.save_note(ids[7], "my precious note")
+    library.sync_index()
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy)
+    library.close()
+    log = copy / "library.sqlite-wal"
+    data = bytearray(log.read_bytes())
+    at = 32 + FRAME * 3 + 100  # inside the fourth frame's page
+    data[at:at + 64] = b"\xff" * 64
+    log.write_bytes(bytes(data))
+    return copy, ids
+
+
+def run(root: Path, *args: str) -> tuple[int, str]:
+    """Run a `reader` command on the library at ``root``: its exit status and output."""
+    result = CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+    return result.exit_code, result.output
+
+
+def test_what_a_garbled_log_lost_is_named_and_brought_back(tmp_path: Path) -> None:
+    root, ids = marked_copy(tmp_path)
+    code, output = run(root, "doctor")
+    assert code == 1, output
+    assert "AHEAD of the database" in output
+    # Lost: SQLite stopped at the garbled frame.
+    library = Library(root)
+    try:
+        assert not any(p.starred for p in library.store.iter_papers())
+    finally:
+        library.close()
+    # Named, kind by kind, with titles.
+    assert "recoverable from before-rebuild-" in output
+    assert "stars: 3" in output
+    assert "read marks: 1" in output
+    assert "tags: 2 on 1 papers" in output and "graph-nets, to-read" in output
+    assert "notes: 1" in output
+    (kept,) = (root / "kept").iterdir()
+    assert (kept / "library.sqlite").is_file()
+
+    code, listed = run(root, "recover")
+    assert code == 0, listed
+    assert "intact pages applied to the kept database" in listed
+    assert "the result is whole" in listed
+    assert "stars: 3" in listed and "`reader recover --apply`" in listed
+
+    # Only what is chosen comes back.
+    code, applied = run(root, "recover", "--apply", "--only", "stars")
+    assert code == 0, applied
+    assert "stars brought back: 3" in applied and "notes brought back" not in applied
+    code, applied = run(root, "recover", "--apply")
+    assert code == 0, applied
+    assert "read marks brought back: 1" in applied
+    assert "tags brought back: 2 on 1 papers" in applied
+    assert "notes brought back: 1" in applied
+    library = Library(root)
+    try:
+        papers = {p.id: p for p in library.store.iter_papers()}
+        assert {p for p in papers if papers[p].starred} == set(ids[:3])
+        assert library.note(ids[7]).text == "my precious note"
+        assert sorted(papers[ids[6]].tags) == ["graph-nets", "to-read"]
+        assert library.search("precious").ids == [ids[7]]
+    finally:
+        library.close()
+    code, again = run(root, "recover")
+    assert "nothing the database lacks was found" in again
+    code, doctor = run(root, "doctor")
+    assert code == 0 and "search index: ok" in doctor, doctor
+
+
+def test_a_note_written_since_is_never_written_over(tmp_path: Path) -> None:
+    """A paper given another note after the loss keeps it: the kept one is named only."""
+    root, ids = marked_copy(tmp_path)
+    run(root, "doctor")
+    library = Library(root)
+    try:
+        library.save_note(ids[7], "written after the loss")
+        found = library.recoverable()
+        assert found is not None
+        assert ids[7] in found.other_notes and ids[7] not in found.notes
+        assert any("notes whose paper holds another now" in line for line in found.lines())
+        library.recover(found)
+        assert library.note(ids[7]).text == "written after the loss"
+    finally:
+        library.close()
+
+
+def test_with_the_log_gone_the_index_gives_back_the_stars(tmp_path: Path) -> None:
+    """Opened once before the doctor ran, the library lost its log (the valid part copied
+    in, the rest dropped): the kept index still records the stars, and which papers had a
+    note, whose text it cannot give back; read marks it never knew."""
+    root, ids = marked_copy(tmp_path)
+    stats = subprocess.run(
+        [sys.executable, "-m", "reader", "--library", str(root), "stats"],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent,
+    ).stdout
+    assert "0 starred" in stats
+    assert not (root / "library.sqlite-wal").exists()
+    code, output = run(root, "doctor")
+    assert code == 1
+    assert "stars: 3" in output
+    assert "not recoverable: the text of the notes of 1 papers the index records" in output
+    assert "read marks" not in output
+    code, listed = run(root, "recover")
+    assert "write-ahead log: none was kept with changes in it" in listed
+    code, applied = run(root, "recover", "--apply")
+    assert "stars brought back: 3" in applied
+    library = Library(root)
+    try:
+        assert {p.id for p in library.store.iter_papers() if p.starred} == set(ids[:3])
+    finally:
+        library.close()

@@ -1,0 +1,130 @@
+"""Undoing an import, as the user sees it after: the papers it added leave the search
+index and the index of review text (no longer found, and the indexes shrink), and an
+import that only merged into papers already there is undone too (its changes reverted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+
+from reader.library import Library, parse_query
+
+DATA = Path(__file__).parent / "data"
+
+
+def _documents(path: Path) -> tuple[int, int]:
+    """Live documents, and all documents the index's files hold (deleted ones too)."""
+    ix = whoosh_index.open_dir(str(path))
+    try:
+        return ix.doc_count(), ix.doc_count_all()
+    finally:
+        ix.close()
+
+
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+
+
+def test_undone_papers_leave_the_index_and_it_shrinks(library: Library) -> None:
+    before = _size(library.index.path)
+    library.import_files([DATA / "openreview-40.jsonl"])
+    grown = _size(library.index.path)
+    assert _documents(library.index.path) == (78, 78)
+    title = library.papers(library.search("is:new").ids[:1])[0].title
+    result = library.undo_last_import()
+    assert result is not None and result.removed == 40
+    assert library.search(f'title:"{title}"').ids == []
+    assert _documents(library.index.path) == (38, 38)
+    assert _size(library.index.path) < before + (grown - before) / 2
+
+
+def test_undone_papers_leave_the_index_of_review_text(library: Library) -> None:
+    library.import_files([DATA / "openreview-replies-3.jsonl"])
+    reviews = library.paths.root / "index-reviews"
+    live, _ = _documents(reviews)
+    assert live == 3 and library.search_reviews(parse_query("review:model"))[0]
+    library.undo_last_import()
+    assert library.search_reviews(parse_query("review:model"))[0] == []
+    assert _documents(reviews) == (0, 0)
+
+
+def _merge_only_file(library: Library, tmp_path: Path) -> Path:
+    """A CSV of two papers the library has: one given a real title, authors, a DOI and a
+    URL, one with a revised abstract."""
+    import csv
+
+    gdpval = library.resolve("gdpval2026").paper
+    sc = library.resolve("sc2026").paper
+    assert gdpval is not None and sc is not None
+    path = tmp_path / "richer.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["title", "abstract", "authors", "doi", "url"])
+        writer.writerow(["GDPval: Evaluating AI Model Performance on Real-World Tasks",
+                         gdpval.abstract, "Tejal Patwardhan; Rachel Dias",
+                         "10.1234/gdpval", "https://example.org/gdpval"])
+        writer.writerow(["", sc.abstract + " We release our code.", "", "", ""])
+    return path
+
+
+def test_undo_reverts_an_import_that_only_merged(library: Library, tmp_path: Path) -> None:
+    earlier = tmp_path / "more.txt"
+    earlier.write_text("NeurIPS 2025\n\nAn abstract about quokka behaviour in the wild.\n",
+                       encoding="utf-8")
+    library.import_files([earlier])
+    keys = ("gdpval2026", "sc2026")
+    before = {k: library.resolve(k).paper for k in keys}  # type: ignore[misc]
+    summary = library.import_files([_merge_only_file(library, tmp_path)])
+    assert summary.new == 0 and summary.merged == 2
+    gdpval = library.resolve("gdpval2026").paper
+    assert gdpval is not None and gdpval.doi == "10.1234/gdpval" and not gdpval.title_derived
+    assert library.search("patwardhan").ids == [gdpval.id]
+    assert [r.field for r in library.text_revisions(before["sc2026"].id)] == ["abstract"]  # type: ignore[union-attr]
+
+    result = library.undo_last_import()
+    assert result is not None and result.removed == 0 and result.reverted == 2
+    for key, paper in before.items():
+        now = library.resolve(key).paper
+        assert now is not None and paper is not None
+        for name in ("title", "title_derived", "abstract", "authors", "doi", "url",
+                     "citekey"):
+            assert getattr(now, name) == getattr(paper, name), (key, name)
+    assert library.search("patwardhan").ids == []
+    assert library.search("quokka").ids  # the import before it is still there
+    # Its revision went with it; nothing is left to undo of it.
+    assert library.text_revisions(before["sc2026"].id) == []  # type: ignore[union-attr]
+    again = library.undo_last_import()
+    assert again is not None and again.removed == 1 and library.search("quokka").ids == []
+
+
+def test_undo_leaves_a_column_changed_again_since(library: Library, tmp_path: Path) -> None:
+    library.import_files([_merge_only_file(library, tmp_path)])
+    gdpval = library.resolve("gdpval2026").paper
+    assert gdpval is not None
+    library.set_citekey(gdpval.id, "mine2026")  # not a merged column: no matter
+    library.store.conn.execute("UPDATE papers SET url = 'https://mine.example' WHERE id = ?",
+                               (gdpval.id,))
+    library.store.conn.commit()
+    result = library.undo_last_import()
+    assert result is not None and result.reverted == 2
+    assert result.changed_since == [(gdpval.id, "mine2026", ["url"])]
+    now = library.resolve("mine2026").paper
+    assert now is not None and now.url == "https://mine.example" and now.doi is None
+
+
+def test_the_cli_says_what_undo_put_back(library: Library, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    path = _merge_only_file(library, tmp_path)
+    root = library.paths.root
+    library.close()
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--library", str(root), "import", str(path)],
+                         obj={}).exit_code == 0
+    result = runner.invoke(cli, ["--library", str(root), "import", "--undo"], obj={})
+    assert result.exit_code == 0, result.output
+    assert f"Undid the import of {path} (it added no papers)." in result.stdout
+    assert "Put back 2 papers it had merged into as they were before." in result.stdout

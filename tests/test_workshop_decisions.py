@@ -1,0 +1,63 @@
+"""ICLR 2017's "Invite to Workshop Track" (paperlists: "Workshop"): a rejection from the
+main conference with an invitation to its workshop track. It counts as ``reject`` among
+the normalised decisions, and the source's own word is kept and shown beside it in the
+detail pane, the CLI and the JSON rows (``decision_raw``), so that the invitation is not lost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.library import Library
+from reader.signals import normalize_decision
+from reader.ui.app import ReaderApp
+from reader.ui.widgets.paper_detail import PaperDetail
+from tests.test_app import SIZE, settle
+from tests.test_signals_ui import go_to, paper_of
+
+#: Four entries of the ICLR 2017 paperlists file: two invited to the workshop track, a
+#: poster and an oral.
+ICLR2017 = Path(__file__).parent / "data" / "iclr2017-workshop-4.json"
+WORKSHOP = "B16Jem9xe"
+
+
+def test_the_invitation_to_the_workshop_is_a_rejection_from_the_conference() -> None:
+    for raw in ("Invite to Workshop Track", "Workshop", "ICLR 2017 workshop"):
+        assert normalize_decision(raw) == "reject", raw
+
+
+def test_the_raw_decision_is_kept_and_shown_in_the_cli(tmp_path: Path) -> None:
+    root = tmp_path / "lib"
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["--library", str(root), "import", str(ICLR2017)], obj={})
+    assert imported.exit_code == 0, imported.output
+    shown = runner.invoke(cli, ["--library", str(root), "reviews", WORKSHOP], obj={})
+    assert shown.exit_code == 0, shown.output
+    assert "decision reject (Workshop)" in shown.stdout
+    found = runner.invoke(
+        cli, ["--library", str(root), "search", "--json", "decision:reject"], obj={}
+    )
+    assert found.exit_code == 0, found.output
+    rows = json.loads(found.stdout)
+    assert {(row["openreview_id"], row["decision"], row["decision_raw"]) for row in rows} == {
+        (WORKSHOP, "reject", "Workshop"), ("B1jnyXXJx", "reject", "Workshop")
+    }
+
+
+async def test_the_detail_pane_shows_the_raw_decision(empty_library: Library) -> None:
+    empty_library.import_files([ICLR2017])
+    empty_library.sync_index()
+    signals = empty_library.signals([paper_of(empty_library, WORKSHOP)])
+    (stored,) = signals.values()
+    assert (stored.decision, stored.decision_raw) == ("reject", "Workshop")
+    app = ReaderApp(empty_library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await go_to(app, pilot, paper_of(empty_library, WORKSHOP))
+        text = app.query_one(PaperDetail).text
+        assert "Decision   reject (Workshop)" in text, text
+        await go_to(app, pilot, paper_of(empty_library, "BkbY4psgg"))
+        assert "Decision   oral" in app.query_one(PaperDetail).text
