@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import partial
 
+from textual.timer import Timer
+
 from reader.library import (
     SORT_KEYS,
 )
@@ -15,9 +17,14 @@ from reader.ui.screens.prompts import PromptScreen
 from reader.ui.search_session import Rerun
 from reader.ui.widgets.search_box import SearchBox
 
+#: How long the cursor rests on a paper before it is remembered for another window.
+REMEMBER_AFTER_SECONDS = 1.0
+
 
 class ViewsFeature(AppBase):
     """Sort orders and saved searches; the ratings overview."""
+
+    _remember_timer: Timer | None = None
 
     def action_overview(self) -> None:
         """Show the ratings and decisions of the papers in the view, drawn."""
@@ -75,6 +82,25 @@ class ViewsFeature(AppBase):
         """Forget a saved search."""
         self.library.delete_saved_search(name)
         self.notify(f"Deleted the saved search {name}")
+
+    def _remember_soon(self) -> None:
+        """Write down the view once the cursor has rested a moment: one write for a run
+        of moves, not one per key."""
+        timer = self._remember_timer
+        if timer is not None:
+            timer.stop()
+        self._remember_timer = self.set_timer(REMEMBER_AFTER_SECONDS, self._remember_now)
+
+    def _remember_now(self) -> None:
+        self._remember_timer = None
+        query = self.query_one(SearchBox).value
+        current = self.paper_list.current_id
+
+        def not_remembered(exc: Exception) -> None:
+            # A read-only library can't remember; remembering is a nicety, never a crash.
+            self.log.warning(f"could not remember the view: {exc}")
+
+        self._write(lambda: self._remember(query, current), lambda: None, not_remembered)
 
     def _remember(self, query: str, current: int | None) -> None:
         """Write down the query and the selected paper for the next start (in a worker)."""

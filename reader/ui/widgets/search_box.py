@@ -20,13 +20,20 @@ class SearchBox(Input):
 
     BINDINGS = bindings.SEARCH
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        # Coming back with `/` is to refine the query: the cursor goes to its end, and what
+        # is typed extends it rather than replacing a selected whole.
+        kwargs.setdefault("select_on_focus", False)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     def on_mount(self) -> None:
         """Say where keys go from the start."""
         self.border_title = KEYS_ON_PAPER
 
     def on_focus(self) -> None:
-        """Keys type here now: say so on the border."""
+        """Keys type here now: say so on the border; the cursor waits at the query's end."""
         self.border_title = TYPING_HERE
+        self.cursor_position = len(self.value)
 
     def on_blur(self) -> None:
         """Keys act on papers now: say so on the border."""

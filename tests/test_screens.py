@@ -1,0 +1,139 @@
+"""The main screens as a user meets them: where the cursor stays, what a notice covers, how
+the list fits a narrow terminal, what `/` does to the query typed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from reader.library import Library
+from reader.ui.app import ReaderApp
+from reader.ui.features.base import PAPER_KEY
+from reader.ui.widgets.paper_list import PaperList
+from reader.ui.widgets.search_box import SearchBox
+from tests.waiting import until
+
+SIZE = (120, 40)
+
+
+async def settle(app: ReaderApp, pilot: Pilot) -> None:
+    """Wait for workers (searches, writes, indexing) and the redraw after them."""
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def test_slash_from_the_results_extends_the_query(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"bench", "enter")
+        await settle(app, pilot)
+        assert app.focused is app.query_one(PaperList)
+        await pilot.press("slash", *"mark")
+        await settle(app, pilot)
+        box = app.query_one(SearchBox)
+        assert box.value == "benchmark"
+        assert box.cursor_position == len("benchmark")
+
+
+def _papers(path: Path, word: str, count: int, weight: int) -> Path:
+    """``count`` new papers naming ``word`` ``weight`` times (more often ranks higher)."""
+    path.write_text(
+        "".join(
+            json.dumps({"id": f"{word}{weight}x{n}", "content": {
+                "title": f"{' '.join([word.title()] * weight)} Study Number {n}",
+                "abstract": f"Colony {n}: " + " ".join([word] * weight) + " counted by radar.",
+            }}) + "\n"
+            for n in range(count)
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+async def _grow_results(app: ReaderApp, pilot: Pilot, library: Library, source: Path,
+                        total: int) -> None:
+    """Better matches reach the index (another process indexes them) and the results."""
+    other = Library(library.paths.root)
+    try:
+        other.import_files([source])
+        other.sync_index()
+    finally:
+        other.close()
+    await until(pilot, lambda: len(app.paper_list.ids) == total, "the better matches")
+    await settle(app, pilot)
+
+
+async def test_results_the_user_has_not_moved_in_stay_at_the_best_match(
+    library: Library, tmp_path: Path
+) -> None:
+    library.import_files([_papers(tmp_path / "weak.jsonl", "wombat", 3, 1)])
+    library.sync_index()
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"wombat", "enter")
+        await until(pilot, lambda: len(app.paper_list.ids) == 3, "the three matches")
+        await settle(app, pilot)
+        await _grow_results(app, pilot, library, _papers(tmp_path / "s.jsonl", "wombat", 60, 4), 63)
+        papers = app.paper_list
+        assert papers.cursor == 0 and papers.scroll_offset.y == 0
+        best = library.search("wombat").ids[0]
+        assert papers.ids[0] == best
+        assert app.current_paper is not None and app.current_paper.id == papers.ids[0]
+
+
+async def test_results_keep_the_paper_the_user_moved_to_as_better_ones_come_in(
+    library: Library, tmp_path: Path
+) -> None:
+    library.import_files([_papers(tmp_path / "weak.jsonl", "wombat", 3, 1)])
+    library.sync_index()
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"wombat", "enter")
+        await until(pilot, lambda: len(app.paper_list.ids) == 3, "the three matches")
+        await settle(app, pilot)
+        await pilot.press("j")
+        await settle(app, pilot)
+        papers = app.paper_list
+        chosen = papers.current_id
+        await _grow_results(app, pilot, library, _papers(tmp_path / "s.jsonl", "wombat", 60, 4), 63)
+        assert papers.current_id == chosen
+        line = papers.cursor - round(papers.scroll_offset.y)
+        assert 0 <= line < papers.size.height  # on screen
+        assert app.current_paper is not None and app.current_paper.id == chosen
+
+
+async def test_a_second_window_starts_at_the_paper_the_first_is_on(library: Library) -> None:
+    first = ReaderApp(library)
+    async with first.run_test(size=SIZE) as pilot:
+        await settle(first, pilot)
+        await pilot.press(*"j" * 25)
+        await settle(first, pilot)
+        chosen = first.paper_list.current_id
+        assert chosen is not None
+        # Still open: a second window, started now, reads what the first remembered.
+        await until(pilot, lambda: _remembered(library) == str(chosen), "the paper remembered",
+                    10)
+        second = ReaderApp(Library(library.paths.root))
+        # (The first window stays as it is while the second runs in its place.)
+    async with second.run_test(size=SIZE) as pilot:
+        await settle(second, pilot)
+        papers = second.paper_list
+        assert papers.current_id == chosen
+        assert 0 <= papers.cursor - round(papers.scroll_offset.y) < papers.size.height
+        assert second.current_paper is not None and second.current_paper.id == chosen
+    second.library.close()
+
+
+def _remembered(library: Library) -> str | None:
+    """The paper a window remembered for the next start, read as another process would."""
+    other = Library(library.paths.root)
+    try:
+        return other.get_meta(PAPER_KEY)
+    finally:
+        other.close()
