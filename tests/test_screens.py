@@ -137,3 +137,35 @@ def _remembered(library: Library) -> str | None:
         return other.get_meta(PAPER_KEY)
     finally:
         other.close()
+
+
+async def test_a_row_at_80_columns_shows_forty_characters_of_title(library: Library) -> None:
+    """Under 100 columns the list and the detail pane are stacked: side by side at 80 a row
+    had room for about 17 characters of title."""
+    app = ReaderApp(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        assert papers.size.width >= 78
+        row = papers.render_line(0).text
+        title = library.paper(papers.ids[0]).title  # type: ignore[union-attr]
+        assert title[:40] in row, row
+        assert "2026" in row  # the venue and year still show
+
+
+async def test_opening_a_paper_takes_down_the_notices_that_only_inform(
+    tmp_path: Path,
+) -> None:
+    """The "Sample loaded" notice was drawn over the text of the paper opened."""
+    library = Library(tmp_path / "fresh")
+    app = ReaderApp(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert any(n.title == "Sample loaded" for n in app._notifications)
+        app.notify("Something went wrong", severity="error")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        titles = [n.title or n.message for n in app._notifications]
+        assert "Sample loaded" not in titles
+        assert "Something went wrong" in titles
+    library.close()

@@ -312,12 +312,24 @@ class AppBase(App[None]):
         paper = self.library.paper(event.paper_id)
         if paper is not None:
             self._saw(paper)
+            self._quiet_notices()
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
                               self._highlight, self._unhighlight,
                               replies=self.library.discussion)
             )
             self._show_status()
+
+    def _quiet_notices(self) -> None:
+        """Take down the notices that only inform ("Sample loaded", "Imported …") as the
+        reading view opens: they were drawn over the text the reader opened. Warnings and
+        errors stay until they time out or are clicked away. (Textual 8.2 names no public
+        way to take down one notice: textual is pinned to that minor version.)"""
+        informing = [n for n in self._notifications if n.severity == "information"]
+        for notice in informing:
+            self._unnotify(notice, refresh=False)
+        if informing:
+            self._refresh_notifications()
 
     def _step(self, delta: int) -> Paper | None:
         """Move the list cursor by ``delta`` and return the paper now under it."""
