@@ -272,3 +272,21 @@ def test_replies_read_ahead_are_stored_as_when_read_in_one_process(
     inline_rows = _replies_stored(inline)
     assert len(inline_rows[0]) == 2 * count
     assert _replies_stored(ahead) == inline_rows
+
+
+@needs_fork
+def test_the_window_watch_does_not_keep_its_import_from_reading_ahead() -> None:
+    """The import process a window starts watches the window in a thread that only waits
+    on its pipe: it may fork beside it; beside any other thread it may not."""
+    if threading.active_count() > 1:
+        pytest.skip("this process runs threads of its own")
+    release = threading.Event()
+    for name, allowed in (("reader-watch", True), ("some-other-work", False)):
+        thread = threading.Thread(target=release.wait, name=name, daemon=True)
+        thread.start()
+        try:
+            assert read_ahead_module._may_fork() is allowed, name
+        finally:
+            release.set()
+            thread.join()
+            release.clear()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 import threading
 import traceback
@@ -159,6 +160,12 @@ def watch_reader(stream: IO[str]) -> None:
 
         stop_main_thread()
 
+    # The stream is the thread's alone from here: a process forked beside it (reading the
+    # file ahead) closes sys.stdin as it starts, and would wait forever for the lock this
+    # thread holds while it waits on the pipe. So the forks find another stdin there, and
+    # the thread is safe to fork beside (read_ahead.FORK_SAFE_THREADS names it).
+    if stream is sys.stdin:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process's life
     threading.Thread(target=watch, name="reader-watch", daemon=True).start()
 
 

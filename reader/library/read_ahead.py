@@ -66,9 +66,19 @@ def read_ahead(
         records.close()
 
 
+#: Threads that may run while a child is forked: each only waits on a stream the child
+#: never touches (the window's pipe to its import process), so no lock it may hold is one
+#: the child could need. With its watch of the window running, the import process a window
+#: starts read no file ahead, and `i` took 8.7 s to show 19,630 papers instead of 3.2.
+FORK_SAFE_THREADS = frozenset({"reader-watch"})
+
+
 def _may_fork() -> bool:
-    return (
-        "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    return all(
+        thread is threading.main_thread() or thread.name in FORK_SAFE_THREADS
+        for thread in threading.enumerate()
     )
 
 
