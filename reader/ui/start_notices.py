@@ -1,9 +1,24 @@
 """What the reader says as it starts, before anything else is asked of it: that the library
-is read-only, and that note drafts wait to be restored."""
+is read-only, and that note drafts wait to be restored; and the notices that only inform,
+taken down when the reading view opens."""
 
 from __future__ import annotations
 
+from textual.app import App
+
 from reader.library import Library, draft_dirs, waiting_drafts
+
+
+def quiet_informing_notices(app: App[None]) -> None:
+    """Take down the notices that only inform ("Sample loaded", "Imported …") as the
+    reading view opens: they were drawn over the text the reader opened. Warnings and
+    errors stay until they time out or are clicked away. (Textual 8.2 names no public way
+    to take down one notice: textual is pinned to that minor version.)"""
+    informing = [n for n in app._notifications if n.severity == "information"]
+    for notice in informing:
+        app._unnotify(notice, refresh=False)
+    if informing:
+        app._refresh_notifications()
 
 
 def start_notices(library: Library) -> list[tuple[str, str]]:

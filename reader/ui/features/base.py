@@ -37,7 +37,7 @@ from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
-from reader.ui.start_notices import start_notices
+from reader.ui.start_notices import quiet_informing_notices, start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
@@ -312,24 +312,13 @@ class AppBase(App[None]):
         paper = self.library.paper(event.paper_id)
         if paper is not None:
             self._saw(paper)
-            self._quiet_notices()
+            quiet_informing_notices(self)
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
                               self._highlight, self._unhighlight,
                               replies=self.library.discussion)
             )
             self._show_status()
-
-    def _quiet_notices(self) -> None:
-        """Take down the notices that only inform ("Sample loaded", "Imported …") as the
-        reading view opens: they were drawn over the text the reader opened. Warnings and
-        errors stay until they time out or are clicked away. (Textual 8.2 names no public
-        way to take down one notice: textual is pinned to that minor version.)"""
-        informing = [n for n in self._notifications if n.severity == "information"]
-        for notice in informing:
-            self._unnotify(notice, refresh=False)
-        if informing:
-            self._refresh_notifications()
 
     def _step(self, delta: int) -> Paper | None:
         """Move the list cursor by ``delta`` and return the paper now under it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from textual.css.query import NoMatches
 from textual.timer import Timer
 
 from reader.library import (
@@ -93,8 +94,11 @@ class ViewsFeature(AppBase):
 
     def _remember_now(self) -> None:
         self._remember_timer = None
-        query = self.query_one(SearchBox).value
-        current = self.paper_list.current_id
+        try:
+            query = self.query_one(SearchBox).value
+            current = self.paper_list.current_id
+        except NoMatches:
+            return  # the window is closing (quitting remembers the view itself)
 
         def not_remembered(exc: Exception) -> None:
             # A read-only library can't remember; remembering is a nicety, never a crash.
