@@ -92,16 +92,10 @@ async def test_the_reader_says_read_only_at_start(lib: Path) -> None:
     library.close()
 
 
-def test_a_library_on_a_read_only_mount(pristine: Path, tmp_path: Path) -> None:
-    """The real thing where the machine lets a test make a read-only mount."""
-    root = tmp_path / "lib"
-    shutil.copytree(pristine, root)
-    script = (
-        f"mount --bind {root} {root} && mount -o remount,bind,ro {root} && "
-        f"{sys.executable} -m reader --library {root} search graph && "
-        f"{sys.executable} -m reader --library {root} doctor && "
-        f"! {sys.executable} -m reader --library {root} star 2"
-    )
+def on_read_only_mount(root: Path, commands: str) -> subprocess.CompletedProcess[str]:
+    """Run shell ``commands`` with ``root`` mounted read-only over itself, in a mount
+    namespace of their own; the test is skipped where no such mount can be made."""
+    script = f"mount --bind {root} {root} && mount -o remount,bind,ro {root} && {commands}"
     try:
         done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
                               text=True, timeout=120)
@@ -111,6 +105,18 @@ def test_a_library_on_a_read_only_mount(pristine: Path, tmp_path: Path) -> None:
         pytest.skip("no read-only mount can be made here")
     if "unshare failed" in done.stderr:
         pytest.skip("no mount namespace here")
+    return done
+
+
+def test_a_library_on_a_read_only_mount(pristine: Path, tmp_path: Path) -> None:
+    """The real thing where the machine lets a test make a read-only mount."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    done = on_read_only_mount(root, (
+        f"{sys.executable} -m reader --library {root} search graph && "
+        f"{sys.executable} -m reader --library {root} doctor && "
+        f"! {sys.executable} -m reader --library {root} star 2"
+    ))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the library is read-only" in done.stdout
     assert f"is read-only (its directory {root} cannot be written to)" in done.stderr
@@ -126,18 +132,6 @@ def test_the_readers_watch_on_a_read_only_mount(pristine: Path, tmp_path: Path) 
         "from pathlib import Path; from reader.store.watch import ChangeWatch; "
         f"print('changed', ChangeWatch(Path('{root}') / 'library.sqlite').changed())"
     )
-    script = (
-        f"mount --bind {root} {root} && mount -o remount,bind,ro {root} && "
-        f"{sys.executable} -c \"{probe}\""
-    )
-    try:
-        done = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
-                              text=True, timeout=120)
-    except FileNotFoundError:
-        pytest.skip("no unshare here")
-    if "mount" in done.stderr and "permission denied" in done.stderr.lower():
-        pytest.skip("no read-only mount can be made here")
-    if "unshare failed" in done.stderr:
-        pytest.skip("no mount namespace here")
+    done = on_read_only_mount(root, f"{sys.executable} -c \"{probe}\"")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() == "changed False"
