@@ -61,3 +61,19 @@ async def test_the_detail_pane_shows_the_raw_decision(empty_library: Library) ->
         assert "Decision   reject (Workshop)" in text, text
         await go_to(app, pilot, paper_of(empty_library, "BkbY4psgg"))
         assert "Decision   oral" in app.query_one(PaperDetail).text
+
+
+def test_what_a_paperlists_entry_says_beyond_the_paper_is_kept(empty_library: Library) -> None:
+    """Affiliations, authors' ids, review word counts, the entry's BibTeX: kept verbatim
+    under the format's name, not dropped without a word."""
+    entries = json.loads(ICLR2017.read_text(encoding="utf-8"))
+    empty_library.import_files([ICLR2017])
+    first = entries[0]
+    paper = empty_library.paper(paper_of(empty_library, first["id"]))
+    assert paper is not None
+    kept = paper.extra["paperlists"]
+    assert kept["bibtex"] == first["bibtex"]
+    for key in ("aff", "authorids", "track"):
+        if first.get(key):
+            assert kept[key] == first[key]
+    assert "title" not in kept and "rating" not in kept

@@ -20,6 +20,7 @@ from reader.models import PaperRecord
 from reader.signals import Signals, aggregate_signals, number_list
 from reader.sources import ParseResult
 from reader.sources.jsonfields import (
+    MODIFIED_KEYS,
     clean_abstract,
     clean_title,
     modified_of,
@@ -178,9 +179,29 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
         tldr=clean_title(item.get("tldr")) or None,
         primary_area=clean_title(item.get("primary_area")) or None,
         kind=kind.group(1).lower() if kind else None,
+        extra=_unmodelled(item),
     )
     paper.signals = _signals(item, status, paper.venue, paper.year)
     return finish_record(paper, record, label)
+
+
+#: The entry's keys the record above models (its BibTeX, read for the venue and the entry
+#: type only, is kept whole with the rest).
+_MODELLED = frozenset({
+    "title", "abstract", "status", "site", "id", "author", "authors", "keywords", "doi",
+    "tldr", "primary_area", "rating", "confidence", "rating_avg", "confidence_avg",
+    *MODIFIED_KEYS,
+})
+
+
+def _unmodelled(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The entry's other fields, verbatim, under the format's name: affiliations, tracks,
+    positions, links, citation counts, its BibTeX (kept, not dropped without a word)."""
+    kept = {
+        key: value for key, value in item.items()
+        if key not in _MODELLED and value not in (None, "", [], {})
+    }
+    return {"paperlists": kept} if kept else {}
 
 
 def _signals(
