@@ -22,6 +22,7 @@ import pytest
 from textual import events
 from textual.widgets import TextArea
 
+import reader.store.base as base_module
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
@@ -179,7 +180,9 @@ async def test_read_only_database_keeps_the_note_and_tells_where_the_draft_is(
             database.chmod(0o644)
 
 
-async def test_a_database_refusing_writes_loses_nothing_typed(library: Library) -> None:
+async def test_a_database_refusing_writes_loses_nothing_typed(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A read-only database as SQLite reports it ("attempt to write a readonly database"),
     made with ``PRAGMA query_only`` on the app's connections so it holds for root too."""
     app = ReaderApp(library, load_sample=False)
@@ -188,6 +191,15 @@ async def test_a_database_refusing_writes_loses_nothing_typed(library: Library) 
         paper_id = app.query_one(PaperList).current_id
         for store in library._stores:
             store.conn.execute("PRAGMA query_only = ON")
+        # And on every connection opened from here on (a worker thread opens its own).
+        opened = base_module.connect
+
+        def refusing(path: Path, read_only: bool) -> sqlite3.Connection:
+            conn = opened(path, read_only)
+            conn.execute("PRAGMA query_only = ON")
+            return conn
+
+        monkeypatch.setattr(base_module, "connect", refusing)
         await pilot.press("j", "j", "j")  # papers seen: their batch can't be stored
         await until(pilot, lambda: any("as seen" in m for m in messages(app)),
                     "the failed seen marks are told")
