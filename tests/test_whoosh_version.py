@@ -45,7 +45,9 @@ PRIVATE_USES: dict[str, tuple[str, ...]] = {
     "whoosh.matching.mcore.ListMatcher": ("_scorer", "_ids", "_all_weights", "_weights", "_term"),
     "whoosh.matching.wrappers.FilterMatcher": ("_ids", "_exclude"),
     "whoosh.matching.combo.ArrayUnionMatcher": ("_scored", "_submatchers", "_boost"),
-    "whoosh.reading.SegmentReader": ("_perdoc",),
+    "whoosh.reading.SegmentReader": ("_perdoc", "_terms"),
+    # lexicon.py: a field's words cut out of the term file as a whole.
+    "whoosh.codec.whoosh3.W3TermsReader": ("_keycoder", "_tindex"),
     "whoosh.codec.whoosh3.W3PerDocReader": ("_cached_reader",),
     "whoosh.columns.FixedBytesColumn.Reader": ("_count", "_dbfile", "_basepos"),
 }

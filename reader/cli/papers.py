@@ -196,7 +196,9 @@ def search(
             bar.close()
             bar = LazyProgress("Indexing review text")
             library.sync_reviews(bar.update)
-        outcome = library.search(text, order=order, mend=False)
+        # The best `limit` only: a query of common words in a large library matches most
+        # papers, and looking every one of them up would be most of the time.
+        outcome = library.search(text, limit=limit, order=order, mend=False)
     except IndexDamaged as exc:
         bar.close()
         click.echo(
@@ -204,14 +206,14 @@ def search(
         )
         bar = LazyProgress("Rebuilding the index")
         library.mend_index(bar.update)
-        outcome = library.search(text, order=order)
+        outcome = library.search(text, limit=limit, order=order)
     finally:
         bar.close()
     if outcome.notice:
         # The query's own notice in full: here there is room for a filter's values.
         full = parsed.notice(full=True) if outcome.notice == parsed.notice() else None
         click.echo(full or outcome.notice, err=True)
-    papers = library.papers(outcome.ids[:limit])
+    papers = library.papers(outcome.ids)
     scores = dict(zip(outcome.ids, outcome.scores, strict=False))
     if as_json:
         signals = library.signals(p.id for p in papers)
@@ -229,8 +231,8 @@ def search(
     signals = library.signals(p.id for p in papers)
     for paper in papers:
         click.echo(paper_line(paper, signals.get(paper.id)) if signals else paper_line(paper))
-    if len(outcome.ids) > len(papers):
-        shown = f"Showing {len(papers):,} of {len(outcome.ids):,}"
+    if outcome.count > len(papers):
+        shown = f"Showing {len(papers):,} of {outcome.count:,}"
         click.echo(f"{shown}; --limit N shows more.", err=True)
 
 

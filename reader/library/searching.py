@@ -49,6 +49,14 @@ class SearchOutcome:
     #: How much of the library the index held when it answered, while it is behind (a
     #: build or an import under way); None when it held every paper.
     partial: IndexProgress | None = None
+    #: How many papers match in all, when ``ids`` holds only the best of them (a
+    #: ``limit`` was asked); None when ``ids`` are all.
+    total: int | None = None
+
+    @property
+    def count(self) -> int:
+        """How many papers match (``ids`` may be only the best of them)."""
+        return len(self.ids) if self.total is None else max(self.total, len(self.ids))
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +193,9 @@ class Searching(LibraryBase):
         first: int | None, cancelled: Callable[[], bool] | None,
     ) -> SearchOutcome:
         notice = parsed.notice()
+        # How far the index is behind, when already asked after the search.
+        building: tuple[int, int] | None = None
+        asked = False
         reviewed: list[int] | None = None
         unwanted: set[int] = set()
         if parsed.reviews or parsed.not_reviews:
@@ -214,9 +225,24 @@ class Searching(LibraryBase):
             top: int | None = None if in_db or sorted_later else limit
             if first is not None and quick:
                 top = first if limit is None else min(limit, first)
+            # With one document for each paper (the index current, no build under way),
+            # only the best are looked up and every match counted; otherwise a limit
+            # (whose count is wanted, unlike the first matches') ranks every match. Asked
+            # again after the search, in case a catch-up began meanwhile.
+            distinct = top is not None and self._searchable_of_all() is None
+            if not distinct and not quick:
+                top = None
             hits = self.index.search(
-                ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled
+                ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled,
+                distinct=distinct,
             )
+            if distinct:
+                building, asked = self._searchable_of_all(), True
+                if building is not None:
+                    top = top if quick else None
+                    hits = self.index.search(
+                        ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled
+                    )
             ids, scores = hits.ids, hits.scores
             if reviewed is not None:
                 ids, scores = _kept(ids, scores, set(reviewed).__contains__)
@@ -226,14 +252,18 @@ class Searching(LibraryBase):
             if hits.fell_back and notice is None:
                 notice = "Could not read that query; searched its words instead"
             complete = first is None or not quick or len(hits.ids) < first
-            outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete)
+            # Only the best are in `ids` when a limit went to the index: it counted all.
+            counted = hits.total if top is not None and not quick else None
+            outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete,
+                                    total=counted)
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query))
         if unwanted:
             ids, scores = _kept(outcome.ids, outcome.scores, lambda i: i not in unwanted)
             outcome = replace(outcome, ids=ids, scores=scores)
         if parsed.text or parsed.like:
-            building = self._searchable_of_all()
+            if not asked:
+                building = self._searchable_of_all()
             if building is not None:
                 partial = IndexProgress(*building)
                 outcome = replace(outcome, partial=partial, notice=outcome.notice or (
@@ -243,8 +273,9 @@ class Searching(LibraryBase):
             with self.session() as store:
                 ordered = store.sort_ids(outcome.ids, order)
             outcome = replace(outcome, ids=ordered, scores=[])
-        if limit is not None:
-            outcome = replace(outcome, ids=outcome.ids[:limit], scores=outcome.scores[:limit])
+        if limit is not None and len(outcome.ids) > limit:
+            outcome = replace(outcome, ids=outcome.ids[:limit], scores=outcome.scores[:limit],
+                              total=outcome.count)
         return outcome
 
     def _searchable_of_all(self) -> tuple[int, int] | None:

@@ -47,6 +47,9 @@ class Hits:
     scores: list[float] = field(default_factory=list)
     terms: frozenset[str] = field(default_factory=frozenset)
     fell_back: bool = False
+    #: How many papers match in all (``ids`` may hold only the best of them); None when
+    #: not counted (see SearchIndex.search).
+    total: int | None = None
 
 
 class SearchIndex(Writing, IndexBase):
@@ -218,39 +221,74 @@ class SearchIndex(Writing, IndexBase):
         parsed: ParsedQuery,
         limit: int | None = None,
         cancelled: Callable[[], bool] | None = None,
+        *,
+        distinct: bool = False,
     ) -> Hits:
         """Paper ids matching the query, best first, and the words to highlight; raises
-        SearchCancelled once ``cancelled()`` is true."""
+        SearchCancelled once ``cancelled()`` is true.
+
+        With ``limit``, only the best ``limit`` papers are given. ``distinct`` says the
+        caller knows the index to hold one document for each paper (it is current, and no
+        build is under way): only the best documents are then looked up, and ``total``
+        counts every match. Without it, a paper may have two documents (a catch-up under
+        way), so the ids are looked up until ``limit`` papers are found, and ``total``
+        is None when the others were not looked up."""
         query, fell_back = self.parse(parsed.text) if parsed.text else (None, False)
         filters = [_filter_query(f) for f in parsed.filters]
         parts = [q for q in [query, *filters] if q is not None]
         if not parts:
-            return Hits([])
+            return Hits([], total=0)
         combined = parts[0] if len(parts) == 1 else And(parts)
+        top = limit if distinct else None
         with self._lock:
             searcher = self._current_searcher()
             try:
-                results = _run(searcher, combined, limit, cancelled)
+                results = _run(searcher, combined, top, cancelled)
             except SearchCancelled:
                 raise
             except Exception:  # noqa: BLE001 - a query that fails to run falls back too
                 if fell_back or not parsed.text:
-                    return Hits([], fell_back=True)
+                    return Hits([], fell_back=True, total=0)
                 query = self._plain_parser.parse(plain_words(parsed.text))
                 fell_back = True
                 results = _run(
-                    searcher, And([query, *filters]) if filters else query, limit, cancelled
+                    searcher, And([query, *filters]) if filters else query, top, cancelled
                 )
             docs, scores = results
-            stored = searcher.stored_fields
-            ids = [int(stored(docnum)["id"]) for docnum in docs]
+            ids, looked_up = self._paper_ids(searcher, docs, limit)
             terms = highlight_terms(query, searcher) if query is not None else frozenset()
+        score_list = [float(x) for x in scores[:looked_up]]
+        total: int | None = len(docs) if distinct or looked_up == len(docs) else None
         if len(set(ids)) < len(ids):
             # During a catch-up a changed paper's old and new documents may both be there.
-            first = dict(zip(reversed(ids), reversed(scores), strict=True))
+            first = dict(zip(reversed(ids), reversed(score_list), strict=True))
             ids = list(dict.fromkeys(ids))
-            scores = [first[i] for i in ids]
-        return Hits(ids, scores, terms, fell_back)
+            score_list = [first[i] for i in ids]
+            if total is not None:
+                total -= looked_up - len(ids)
+        if limit is not None:
+            ids, score_list = ids[:limit], score_list[:limit]
+        return Hits(ids, score_list, terms, fell_back, total)
+
+    def _paper_ids(self, searcher: Searcher, docs: Any, limit: int | None) -> tuple[list[int], int]:
+        """The paper ids of the first documents of ``docs`` (of ``searcher``) that make
+        ``limit`` papers (all, without a limit), and how many documents that took."""
+        from reader.search.paper_ids import paper_ids  # numpy: loaded with the first search
+
+        where = str(self.path)
+        if limit is None:
+            return paper_ids(searcher, docs, where).tolist(), len(docs)
+        ids: list[int] = []
+        looked_up = 0
+        # Twice a paper's documents are rare: the first `limit` documents nearly always
+        # make `limit` papers.
+        while looked_up < len(docs):
+            wanted = limit if not ids else 2 * looked_up
+            ids += paper_ids(searcher, docs[looked_up:wanted], where).tolist()
+            looked_up = min(wanted, len(docs))
+            if len(set(ids)) >= limit:
+                break
+        return ids, looked_up
 
     @reads_index
     def similar(
@@ -293,7 +331,7 @@ class SearchIndex(Writing, IndexBase):
             results = searcher.search(query, limit=limit, mask=mask)
             ids = [int(hit["id"]) for hit in results]
             scores = [float(hit.score or 0.0) for hit in results]
-        return Hits(ids, scores, frozenset(w for w, _ in key_terms)), key_terms
+        return Hits(ids, scores, frozenset(w for w, _ in key_terms), total=len(ids)), key_terms
 
 
 class _Cancellable(WrappingCollector):  # type: ignore[misc]  # untyped base
@@ -324,32 +362,29 @@ def matching_context(searcher: Any) -> Any:
     return searcher.context(needs_current=True)
 
 
-def _run(searcher: Searcher, query: Query, limit: int | None,
-         cancelled: Callable[[], bool] | None) -> tuple[list[int], list[float]]:
-    """The document numbers and scores of ``query``'s ``limit`` best matches, or of all.
+def _run(searcher: Searcher, query: Query, top: int | None,
+         cancelled: Callable[[], bool] | None) -> tuple[Any, Any]:
+    """The document numbers and scores of every match of ``query``, best first: two
+    arrays. With ``top``, only the first ``top`` of them are in rank order (the rest
+    follow in no order).
 
     Matches are ranked with arrays (reader.search.ranking: every match scored at once, as Whoosh
     scores it, a segment at a time), several times faster than Whoosh's matchers, which
     score them one by one (and whose top-N search still scores most matches of an AND of
     common words); any query that module does not know goes to Whoosh."""
-    try:
-        from reader.search.ranking import ranked  # numpy: loaded with the first search
-    except ImportError:  # an environment installed before numpy was a dependency
-        found = None
-    else:
-        found = ranked(searcher, query, cancelled)
+    from reader.search.ranking import ranked  # numpy: loaded with the first search
+
+    found = ranked(searcher, query, cancelled, top=top)
     if found is not None:
-        docs, scores = found[0][:limit], found[1][:limit]
-        return docs.tolist(), scores.tolist()
-    # Every match ranked, then the first taken: Whoosh's top-N search over trees of unions
-    # can leave out one of the best (the third of `setting learning` in a test), as its
-    # unions drop a part whose best score seems too low to matter.
+        return found
+    # Every match ranked: Whoosh's top-N search over trees of unions can leave out one of
+    # the best (the third of `setting learning` in a test), as its unions drop a part
+    # whose best score seems too low to matter.
     collector = searcher.collector(limit=None)
     if cancelled is not None:
         collector = _Cancellable(collector, cancelled)
     searcher.search_with_collector(query, collector, matching_context(searcher))
-    results = collector.results()
-    hits = list(results)[:limit] if limit is not None else list(results)
+    hits = list(collector.results())
     return [hit.docnum for hit in hits], [float(hit.score or 0.0) for hit in hits]
 
 

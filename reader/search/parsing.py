@@ -5,6 +5,7 @@ automaton over a field's words, with the forms a stem takes), and the nearest wo
 
 from __future__ import annotations
 
+import bisect
 import copy
 import functools
 import re
@@ -178,8 +179,11 @@ class _Fuzzy(Expanded, FuzzyTerm):  # type: ignore[misc]  # untyped base
         prefix = self.prefixlength or 1  # the forms of a stem are sought from its first letter
         dfa = _levenshtein_dfa(text, self.maxdist, prefix, forms)
         start = text[:prefix]
-        words = (word.decode("utf-8") for word in ixreader.expand_prefix(self.fieldname, start))
-        return [word for word in words if _accepts(dfa, word)]
+        # The words starting so, from the field's words in order (read once, as above).
+        words = _field_words(ixreader, self.fieldname)
+        first = bisect.bisect_left(words, start)
+        last = bisect.bisect_left(words, start + "\U0010ffff", first)
+        return [word for word in words[first:last] if _accepts(dfa, word)]
 
     def matcher(self, searcher: Any, context: Any = None) -> Any:
         # Whoosh scores every word a typo finds alike (constantscore): `machlr~` ranked a
@@ -208,12 +212,15 @@ class _Fuzzy(Expanded, FuzzyTerm):  # type: ignore[misc]  # untyped base
 
 def _field_words(ixreader: Any, fieldname: str) -> list[str]:
     """Every word a field holds, read once for each index reader (a write gives a new one)."""
+    from reader.search.lexicon import field_words  # numpy: loaded with the first search
+
     with _WORDS_LOCK:
         per_field = WORDS.setdefault(ixreader, {})
         if fieldname not in per_field:
-            per_field[fieldname] = [
-                word.decode("utf-8") for word in ixreader.lexicon(fieldname)
-            ]
+            words = field_words(ixreader, fieldname) if ixreader.is_atomic() else None
+            if words is None:
+                words = [word.decode("utf-8") for word in ixreader.lexicon(fieldname)]
+            per_field[fieldname] = words
         return per_field[fieldname]
 
 

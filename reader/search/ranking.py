@@ -66,11 +66,16 @@ class _Unknown(Exception):
 
 
 def ranked(
-    searcher: Any, query: Any, cancelled: Callable[[], bool] | None = None
+    searcher: Any, query: Any, cancelled: Callable[[], bool] | None = None,
+    top: int | None = None,
 ) -> tuple[Any, Any] | None:
     """Every document matching ``query`` and its score, best first (ties by document
     number): two arrays, as Whoosh would rank them; None if the query holds a matcher whose
-    scores are not reproduced here. Raises SearchCancelled once ``cancelled()`` holds."""
+    scores are not reproduced here. Raises SearchCancelled once ``cancelled()`` holds.
+
+    With ``top``, only the first ``top`` are put in order (the others follow them in no
+    order): ordering every match of a common word is most of what is left to do once
+    they are scored."""
     if any(isinstance(node, WrappingQuery) for node in _nodes(query)):
         return None  # a constant score or another weighting: Whoosh's own business
     context = matching_context(searcher)
@@ -89,8 +94,24 @@ def ranked(
     if not docs:
         return np.zeros(0, dtype=np.int64), np.zeros(0)
     all_docs, all_scores = np.concatenate(docs), np.concatenate(scores)
-    order = np.lexsort((all_docs, -all_scores))
-    return all_docs[order], all_scores[order]
+    return _ordered(all_docs, all_scores, top)
+
+
+def _ordered(docs: Any, scores: Any, top: int | None) -> tuple[Any, Any]:
+    """The documents by score, best first, ties by document number; with ``top``, the
+    first ``top`` so, and the rest after them."""
+    if top is not None and 0 < top < len(docs) // 4:
+        # Those scoring at least the top-th best score (ties included), put in order; the
+        # order among them is the order of all, since every better score is among them.
+        bound = np.partition(scores, len(scores) - top)[len(scores) - top]
+        best = scores >= bound
+        first = np.flatnonzero(best)
+        order = first[np.lexsort((docs[first], -scores[first]))]
+        rest = np.flatnonzero(~best)
+        chosen = np.concatenate([order, rest])
+        return docs[chosen], scores[chosen]
+    order = np.lexsort((docs, -scores))
+    return docs[order], scores[order]
 
 
 class _Part:

@@ -35,6 +35,9 @@ _PAPER_COLUMNS = (
     "WHERE paper_id = p.id ORDER BY alias))"
 )
 
+#: The most of the database file mapped into memory while every row is read (stats).
+_WALK_MAP_BYTES = 1 << 34
+
 #: How the papers of a view can be ordered, and the column each order reads.
 SORT_KEYS = {
     "relevance": "id",
@@ -61,11 +64,19 @@ class Reading(StoreBase):
     def stats(self) -> dict[str, int]:
         """Counts shown by ``reader stats``."""
         # A walk through every row, on purpose: the reader checks the database with this
-        # before it starts, and damage is only found where it is read.
-        row = self.conn.execute(
-            "SELECT count(*), coalesce(sum(starred), 0), "
-            "(SELECT count(*) FROM notes WHERE trim(body) != '') FROM papers"
-        ).fetchone()
+        # before it starts, and damage is only found where it is read. The file is mapped
+        # into memory for the walk: reading its pages one system call each took twice as
+        # long (150 ms at 200,000 papers, against 80), and the reader waits for it. Only
+        # for the walk: a mapped file that another process cut short would end this one,
+        # and the library never shrinks its file (no VACUUM) while it is read.
+        self.conn.execute(f"PRAGMA mmap_size = {_WALK_MAP_BYTES}")
+        try:
+            row = self.conn.execute(
+                "SELECT count(*), coalesce(sum(starred), 0), "
+                "(SELECT count(*) FROM notes WHERE trim(body) != '') FROM papers"
+            ).fetchone()
+        finally:
+            self.conn.execute("PRAGMA mmap_size = 0")
         return {"papers": row[0], "starred": row[1], "with_notes": row[2]}
 
     def all_ids(self) -> list[int]:
