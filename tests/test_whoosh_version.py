@@ -40,7 +40,7 @@ PRIVATE_USES: dict[str, tuple[str, ...]] = {
     # ranking.py: matchers evaluated as arrays, postings read block by block, and the
     # field lengths read straight from their column.
     "whoosh.codec.whoosh3.W3LeafMatcher": (
-        "_term", "_ids", "_weights", "_read_ids", "_read_weights", "_next_block",
+        "_term", "_next_block", "_read_data", "_data",
     ),
     "whoosh.matching.mcore.ListMatcher": ("_scorer", "_ids", "_all_weights", "_weights", "_term"),
     "whoosh.matching.wrappers.FilterMatcher": ("_ids", "_exclude"),

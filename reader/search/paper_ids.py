@@ -52,7 +52,8 @@ def _segment_ids(reader: Any, local: Any, where: str) -> Any:
         _IDS.move_to_end(key)
         while len(_IDS) > _KEPT_SEGMENTS:
             _IDS.popitem(last=False)
-    missing = np.unique(local[known[local] < 0])
+    # Document numbers come once each (np.unique would import numpy.ma: 20 ms).
+    missing = local[known[local] < 0]
     if len(missing):
         stored = reader.stored_fields
         # Written whole once read: another thread reading the same ids writes the same.

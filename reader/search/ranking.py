@@ -21,7 +21,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -264,17 +264,29 @@ def _block_postings(matcher: Any, reader: Any) -> tuple[Any, Any]:
         if found is not None:
             cache.move_to_end(matcher._term)
             return found
-    ids_parts: list[Any] = []
+    # Each block holds its documents as differences from the one before (the first from
+    # 0), and its weights as one value for all (None: 1.0) or one each. Whoosh adds the
+    # differences up one by one in Python; here they are added up with arrays, block by
+    # block, from the block's data as stored.
+    delta_parts: list[Any] = []
     weight_parts: list[Any] = []
-    total = 0
+    sizes: list[int] = []
     while matcher.is_active():
-        matcher._read_ids()
-        matcher._read_weights()
-        ids_parts.append(matcher._ids)
-        weight_parts.append(matcher._weights)
-        total += len(matcher._ids)
+        matcher._read_data()
+        deltas, weights = matcher._data[0], matcher._data[1]
+        delta_parts.append(deltas)
+        if weights is None or isinstance(weights, float):
+            weights = repeat(1.0 if weights is None else weights, len(deltas))
+        weight_parts.append(weights)
+        sizes.append(len(deltas))
         matcher._next_block()
-    ids = np.fromiter(chain.from_iterable(ids_parts), dtype=np.int64, count=total)
+    total = sum(sizes)
+    summed = np.cumsum(np.fromiter(chain.from_iterable(delta_parts), dtype=np.int64,
+                                   count=total))
+    # Where each block starts over: the sum before its first document is taken off.
+    ends = np.cumsum(sizes)
+    before = np.concatenate(([0], summed[ends[:-1] - 1])) if sizes else np.zeros(0, np.int64)
+    ids = summed - np.repeat(before, sizes)
     # Weights are stored as 32-bit floats, and Whoosh reads them so.
     weights = np.fromiter(chain.from_iterable(weight_parts), dtype=np.float32, count=total)
     found = ids, weights.astype(np.float64)
