@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-# Each module registers its commands on the group when imported.
-from reader.cli import citing, fetching, papers, revisions, signals, upkeep  # noqa: F401
+# Each module of commands registers them on the group when imported, which the group
+# does when a command is asked for (reader.cli.base.COMMAND_MODULES).
 from reader.cli.base import cli
 
 __all__ = ["cli", "main"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import importlib
 import os
 import sys
 import time
@@ -127,7 +128,36 @@ def handles_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+#: Each command and the module of reader.cli that defines it. A module is imported when
+#: one of its commands is run (or listed by --help): the reader itself, run with no
+#: command, needs none of them before its first frame.
+COMMAND_MODULES = {
+    "add": "papers", "import": "papers", "note": "papers", "rekey": "papers",
+    "search": "papers", "star": "papers", "stats": "papers", "unstar": "papers",
+    "cite": "citing", "export": "citing", "notes": "citing",
+    "fetch": "fetching",
+    "highlights": "signals", "reviews": "signals",
+    "revisions": "revisions",
+    "backup": "upkeep", "config": "upkeep", "doctor": "upkeep", "recover": "upkeep",
+    "reindex": "upkeep", "restore": "upkeep",
+}
+
+
+class _Commands(click.Group):
+    """The ``reader`` group, whose commands are defined as they are asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            importlib.import_module(f"reader.cli.{module}")  # registers its commands here
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_Commands, invoke_without_command=True,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @library_option
 @click.version_option(__version__, prog_name="reader")
 @click.pass_context

@@ -37,7 +37,6 @@ from reader.library.fetching import PapersPlan, digest, fetched_line
 from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
 from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
-from reader.sources import FORMATS, ImportFormatError
 from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost
 from reader.store.database import SORT_KEYS, StoreError
@@ -62,6 +61,7 @@ if TYPE_CHECKING:
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
     from reader.search.highlight import highlight_spans
+    from reader.sources import FORMATS, ImportFormatError
     from reader.sources.remote import FetchError, classify
     from reader.sources.remote.openreview_login import find_credentials
     from reader.sources.remote.openreview_notes import (
@@ -90,6 +90,9 @@ _LAZY = {
     "Outcome": ("reader.sources.remote.openreview_notes", "Outcome"),
     "Plan": ("reader.sources.remote.openreview_notes", "Plan"),
     "highlight_spans": ("reader.search.highlight", "highlight_spans"),
+    # The file formats: the import's business, not the start's.
+    "FORMATS": ("reader.sources", "FORMATS"),
+    "ImportFormatError": ("reader.sources", "ImportFormatError"),
 }
 
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from reader.models import ImportSummary, Remark
 from reader.resources import sample_files
 from reader.search.renderings import Renderings
-from reader.sources import ImportFormatError, stream_file
 
 if TYPE_CHECKING:
     from reader.sources.remote import Endpoints
@@ -43,9 +42,11 @@ class Imports(LibraryBase):
         A file's records are written as they are read (JSON lines are decoded one at a
         time), so a long list is never held whole; ``strict`` reads every file whole
         first, as it must know of every bad record before it writes."""
-        # Imported here: they bring the matching (numpy, rapidfuzz), no part of a start.
+        # Imported here: they bring the matching (numpy, rapidfuzz) and the file formats,
+        # no part of a start.
         from reader.intake.merge import import_records
         from reader.library.read_ahead import read_ahead
+        from reader.sources import ImportFormatError, stream_file
 
         self.store.refuse_writes()
         parsed = [stream_file(Path(f), fmt) for f in files]
