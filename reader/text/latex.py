@@ -13,6 +13,7 @@ from typing import Any
 from pylatexenc import latexwalker, macrospec
 from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
 
+from reader.text.accents import COMBINING
 from reader.text.markers import CLOSE, OPEN
 
 # pylatexenc reports tolerated parse errors through logging; with no handler
@@ -115,15 +116,6 @@ _FONT_SWITCHES = (
     "sc scshape rm rmfamily sf sffamily upshape mdseries normalfont mathversion "
     "small footnotesize scriptsize tiny large Large LARGE huge Huge normalsize"
 ).split()
-# Accents pylatexenc does not know, as the combining mark each puts on every character
-# of its argument (an overline spans them all: \overline{10} → 1̅0̅).
-COMBINING = {
-    "ocirc": "\u030a",
-    "overline": "\u0305",
-    "underline": "\u0332",
-    "widetilde": "\u0303",
-    "widehat": "\u0302",
-}
 
 
 def _combining(mark: str) -> _Handler:

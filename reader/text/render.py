@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from reader.text.latex import COMBINING, latex_to_text
+from reader.text.accents import COMBINING
 from reader.text.markers import (
     CLOSE,
     LIT_BASE,
@@ -212,6 +212,10 @@ def _convert_paragraph(p: str) -> str:
     skeleton = expand(_skeleton(protected, lits), RAW_RE, raws, RAW_BASE)
     converted = skeleton
     if len(skeleton) <= MAX_LATEX and _NEEDS_LATEX_RE.search(skeleton):
+        # pylatexenc and the converter are made with the first TeX met: a screen of plain
+        # titles (the reader's first, often) does not wait for them.
+        from reader.text.latex import latex_to_text
+
         try:
             converted = latex_to_text(skeleton)
         except Exception:  # includes RecursionError on deeply nested braces
