@@ -391,8 +391,8 @@ class Searching(LibraryBase):
         named = _by_identifier(self.store, ref)
         if named is not None:
             return Resolution(self.store.paper(named))
-        found = self.search(ref)
-        papers = self.store.papers(found.ids[:10])
-        if len(found.ids) == 1:
+        found = self.search(ref, limit=10)
+        papers = self.store.papers(found.ids)
+        if found.count == 1:
             return Resolution(papers[0], total=1)
-        return Resolution(None, papers, total=len(found.ids))
+        return Resolution(None, papers, total=found.count)

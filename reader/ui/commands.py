@@ -58,7 +58,8 @@ class ReaderCommands(Provider):
         tags = library.all_tags()
         for n, (name, query) in enumerate(saved, start=1):
             try:
-                count = f"{len(library.search(query).ids):,} papers"
+                # Counted, not listed: only the best is looked up.
+                count = f"{library.search(query, limit=1, suggest=False).count:,} papers"
             except Exception:  # noqa: BLE001 - an index being built can't count yet
                 count = "count after indexing"
             key = f" · key {n}" if n <= 9 else ""
