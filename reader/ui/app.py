@@ -55,9 +55,8 @@ class ReaderApp(
     """Browse, search, star, annotate and cite the papers of a library."""
 
     CSS_PATH = [str(styles_dir() / "app.tcss")]
-    #: Under 100 columns the list and the detail pane are stacked, up to 160 the list takes
-    #: more than half (styles/app.tcss).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide"), (160, "-widest")]
+    #: Under 100 columns the list and the detail pane are stacked (styles/app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS = bindings.APP
     TITLE = "reader"
     COMMANDS = App.COMMANDS | {ReaderCommands}
