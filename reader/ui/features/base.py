@@ -4,7 +4,7 @@ paper, writes in order and help."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,7 @@ from reader.ui.start_notices import quiet_informing_notices, start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
-from reader.ui.writes import OrderedWrites
+from reader.ui.writes import WindowWrites
 
 SEARCH_PLACEHOLDER = (
     # Cut at the box's width (about 110 columns at 120): the conference filters come before
@@ -99,9 +99,6 @@ class AppBase(App[None]):
         self.config = config if config is not None else load_ui_config(self)
         self.library = library
         self.load_sample = load_sample
-        self.writes = OrderedWrites()
-        #: Writes asked for whose outcome the window has not yet drawn.
-        self._writing = 0
         #: Stars and read marks asked for by a key and not yet stored.
         self.intents = Intents()
         #: How this window signs the note versions it saves.
@@ -123,6 +120,8 @@ class AppBase(App[None]):
         #: Follows writes made elsewhere; the state of the library it last read.
         #: The search index: ready, or how far its build is; and the work that keeps it.
         self.index_status = IndexStatus(self, library)
+        #: The window's writes, each in a worker, in the order asked for.
+        self.writes = WindowWrites(self, library, self.index_status)
         #: The query asked and shown, its outcome, and the searches that answer it.
         self.search = SearchSession(self, library, self.index_status, SearchView(
             order=lambda: self.sort_order,
@@ -343,34 +342,6 @@ class AppBase(App[None]):
         self._refresh_paper(paper_id)
         if self.search.outcome is not None:
             self.rerun_view(Rerun.CHANGED)
-
-    def _write(
-        self,
-        job: Callable[[], object],
-        on_done: Callable[[], None],
-        on_error: Callable[[Exception], None],
-    ) -> None:
-        """Run a database write in a worker, in the order the user asked for it (the
-        library decides what it costs the index)."""
-        ticket = self.writes.ticket()
-        self._writing += 1
-
-        def finish(then: Callable[..., None], *args: object) -> None:
-            self._writing -= 1
-            then(*args)
-            if self.library.index_owed:
-                self.index_status.sync()  # the index was busy as the write was stored
-
-        def run() -> None:
-            with self.writes.turn(ticket):
-                try:
-                    job()
-                except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
-                    self.call_from_thread(finish, on_error, exc)
-                    return
-            self.call_from_thread(finish, on_done)
-
-        self.run_worker(run, thread=True, group="writes", exit_on_error=False)
 
     def send_osc52(self, text: str) -> None:
         """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""

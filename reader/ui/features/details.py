@@ -23,7 +23,7 @@ class DetailsFeature(AppBase):
 
         def chosen(values: dict[str, object] | None) -> None:
             if values:
-                self._write(
+                self.writes.run(
                     partial(self.library.update_metadata, paper.id, values),
                     partial(self._details_saved, paper.id),
                     lambda exc: self.notify(f"Not saved: {exc}", severity="error", timeout=10),

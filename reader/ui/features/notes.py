@@ -53,7 +53,7 @@ class NotesFeature(AppBase):
                 paper_id, text, base=base, writer=self.writer, kind=kind,
             ))
 
-        self._write(
+        self.writes.run(
             job,
             lambda: self._note_saved(paper_id, text, result[0]),
             partial(self._note_failed, paper_id, text),

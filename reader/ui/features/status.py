@@ -166,7 +166,7 @@ class StatusFeature(AppBase):
         others = retouched and not self.library.written_here(
             previous.generation, state.generation
         )
-        if moved and not others and self._writing:
+        if moved and not others and self.writes.under_way:
             moved = False
         if self._stored_seen is not None and len(self._stored_seen) != state.counts["seen"]:
             self._stored_seen = None  # another writer marked papers seen: read them again

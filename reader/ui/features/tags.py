@@ -25,7 +25,7 @@ class TagsFeature(AppBase):
 
         def chosen(tags: list[str] | None) -> None:
             if tags is not None and tags != paper.tags:
-                self._write(
+                self.writes.run(
                     partial(self.library.set_tags, paper.id, tags),
                     partial(self._rewritten, paper.id),
                     lambda exc: self.notify(f"Could not save the tags: {exc}", severity="error"),
@@ -39,7 +39,7 @@ class TagsFeature(AppBase):
 
         def chosen(new: str | None) -> None:
             if new:
-                self._write(
+                self.writes.run(
                     partial(self.library.rename_tag, tag, new),
                     partial(self._tags_changed, f"Renamed the tag {tag} to {normalize_tag(new)}"),
                     lambda exc: self.notify(f"Could not rename the tag: {exc}", severity="error"),
@@ -53,7 +53,7 @@ class TagsFeature(AppBase):
 
     def delete_tag(self, tag: str) -> None:
         """Remove a tag from every paper."""
-        self._write(
+        self.writes.run(
             partial(self.library.delete_tag, tag),
             partial(self._tags_changed, f"Removed the tag {tag} from every paper"),
             lambda exc: self.notify(f"Could not delete the tag: {exc}", severity="error"),
@@ -75,7 +75,7 @@ class TagsFeature(AppBase):
         def chosen(note: str | None) -> None:
             if note is None:
                 return
-            self._write(
+            self.writes.run(
                 partial(self.library.add_highlight, paper.id, start, end, note,
                         reply_id=reply_id),
                 partial(self._rewritten, paper.id),
@@ -95,7 +95,7 @@ class TagsFeature(AppBase):
             for highlight_id in highlight_ids:
                 self.library.delete_highlight(highlight_id)
 
-        self._write(
+        self.writes.run(
             remove_all,
             partial(self._rewritten, paper.id),
             lambda exc: self.notify(f"Could not remove the highlight: {exc}", severity="error"),

@@ -61,7 +61,7 @@ class TriageFeature(AppBase):
             if self._view_selects_on(mark):
                 self.rerun_view(Rerun.CHANGED)
 
-        self._write(job, done, failed)
+        self.writes.run(job, done, failed)
 
     def _show_marks(self, paper_id: int) -> None:
         """Redraw a paper whose marks were just asked for, from what the window shows of
@@ -170,7 +170,7 @@ class TriageFeature(AppBase):
             return
         ids = sorted(self._seen_pending)
         self._seen_pending.clear()
-        self._write(partial(self.library.mark_seen, ids), partial(self._seen_stored, ids),
+        self.writes.run(partial(self.library.mark_seen, ids), partial(self._seen_stored, ids),
                     self._seen_failed)
 
     def _seen_stored(self, ids: list[int]) -> None:

@@ -104,7 +104,7 @@ class ViewsFeature(AppBase):
             # A read-only library can't remember; remembering is a nicety, never a crash.
             self.log.warning(f"could not remember the view: {exc}")
 
-        self._write(lambda: self._remember(query, current), lambda: None, not_remembered)
+        self.writes.run(lambda: self._remember(query, current), lambda: None, not_remembered)
 
     def _remember(self, query: str, current: int | None) -> None:
         """Write down the query and the selected paper for the next start (in a worker)."""
