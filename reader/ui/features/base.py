@@ -250,7 +250,7 @@ class AppBase(App[None]):
         try:
             paper = self.library.paper(paper_id)
         except ReaderError as exc:
-            self._damaged(exc)
+            self.damaged(exc)
             return None
         return self.intents.apply(paper) if paper is not None else None
 
@@ -260,7 +260,7 @@ class AppBase(App[None]):
             rows = self.library.rows(ids)
             return {i: self.intents.apply(row) for i, row in rows.items()}
         except ReaderError as exc:
-            self._damaged(exc)
+            self.damaged(exc)
             return {}
 
     def _count_seen(self, ids: list[int], shown: list[int]) -> int:
@@ -277,7 +277,7 @@ class AppBase(App[None]):
             return sum(1 for i in seen if i in wanted)
         return sum(1 for i in ids if i in seen)
 
-    def _damaged(self, exc: Exception) -> None:
+    def damaged(self, exc: Exception) -> None:
         if not self._damage_reported:
             self._damage_reported = True
             self.notify(
@@ -290,14 +290,14 @@ class AppBase(App[None]):
         # Seen once the user has been on it (README, Triage): not when results or an
         # import place it under the cursor, nor while a query is typed.
         papers = self.paper_list
-        self._show_current(saw=not papers.placing or (not papers.following and papers.has_focus))
+        self.show_current(saw=not papers.placing or (not papers.following and papers.has_focus))
         self._show_status()
         if not papers.placing:
             # A paper the user moved to is where a second window starts (and the next
             # start, should this one end without quitting).
             self._remember_soon()
 
-    def _show_current(self, saw: bool = False) -> None:
+    def show_current(self, saw: bool = False) -> None:
         paper = self.current_paper
         outcome = self.search.outcome
         why = self.library.why(paper, outcome) if paper and outcome else None
@@ -325,21 +325,21 @@ class AppBase(App[None]):
         papers.cursor = max(0, min(len(papers.ids) - 1, papers.cursor + delta))
         return self.current_paper
 
-    def _refresh_paper(self, paper_id: int) -> None:
+    def refresh_paper(self, paper_id: int) -> None:
         """Redraw everything that shows a paper after it changed."""
         self._refresh_counts()
         self.paper_list.invalidate(paper_id)
         if self.paper_list.current_id == paper_id:
-            self._show_current()
+            self.show_current()
             if isinstance(self.screen, ReadingScreen):
                 self.screen.show(self.current_paper)
         self._update_status()
 
-    def _rewritten(self, paper_id: int) -> None:
+    def rewritten(self, paper_id: int) -> None:
         """A write of this window changed what the index holds of a paper (its note, tags,
         highlights or record), and the library has re-indexed it: redraw the paper, and
         run the view's query again, which may find it or lose it now."""
-        self._refresh_paper(paper_id)
+        self.refresh_paper(paper_id)
         if self.search.outcome is not None:
             self.rerun_view(Rerun.CHANGED)
 

@@ -28,7 +28,7 @@ class NotesFeature(AppBase):
         try:
             state = self.library.note(paper.id)
         except ReaderError as exc:
-            self._damaged(exc)
+            self.damaged(exc)
             return
         # Imported when first opened: the editor's TextArea is a tenth of what the reader
         # imports before its first frame.
@@ -72,7 +72,7 @@ class NotesFeature(AppBase):
         editor = self._note_editor(paper_id)
         if editor is not None:
             editor.saved(text, result)
-        self._rewritten(paper_id)
+        self.rewritten(paper_id)
 
     def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
         editor = self._note_editor(paper_id)

@@ -190,6 +190,6 @@ class StatusFeature(AppBase):
 
     def _show_shown(self) -> None:
         """Redraw the paper shown in the detail pane and the reading view."""
-        self._show_current()
+        self.show_current()
         if isinstance(self.screen, ReadingScreen):
             self.screen.show(self.current_paper)

@@ -27,7 +27,7 @@ class TagsFeature(AppBase):
             if tags is not None and tags != paper.tags:
                 self.writes.run(
                     partial(self.library.set_tags, paper.id, tags),
-                    partial(self._rewritten, paper.id),
+                    partial(self.rewritten, paper.id),
                     lambda exc: self.notify(f"Could not save the tags: {exc}", severity="error"),
                 )
 
@@ -61,7 +61,7 @@ class TagsFeature(AppBase):
 
     def _tags_changed(self, message: str) -> None:
         self.paper_list.invalidate_all()
-        self._show_current()
+        self.show_current()
         if self.search.outcome is not None:
             self.rerun_view(Rerun.CHANGED)  # the index holds tags: the view may find others now
         self.notify(message)
@@ -78,7 +78,7 @@ class TagsFeature(AppBase):
             self.writes.run(
                 partial(self.library.add_highlight, paper.id, start, end, note,
                         reply_id=reply_id),
-                partial(self._rewritten, paper.id),
+                partial(self.rewritten, paper.id),
                 lambda exc: self.notify(f"Could not highlight: {exc}", severity="error"),
             )
 
@@ -97,6 +97,6 @@ class TagsFeature(AppBase):
 
         self.writes.run(
             remove_all,
-            partial(self._rewritten, paper.id),
+            partial(self.rewritten, paper.id),
             lambda exc: self.notify(f"Could not remove the highlight: {exc}", severity="error"),
         )

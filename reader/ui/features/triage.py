@@ -48,7 +48,7 @@ class TriageFeature(AppBase):
 
         def failed(exc: Exception) -> None:
             self.intents.done(paper_id, mark, ticket)
-            self._refresh_paper(paper_id)
+            self.refresh_paper(paper_id)
             self.notify(f"Could not {verb} the paper: {exc}", severity="error")
 
         def done() -> None:
