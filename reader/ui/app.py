@@ -11,15 +11,11 @@ from __future__ import annotations
 
 from textual.app import App
 
-from reader.config import Config
-from reader.library import Library
 from reader.resources import styles_dir
 from reader.ui import bindings
-from reader.ui.actions import route_actions
 from reader.ui.commands import ReaderCommands
 from reader.ui.features.base import SEEN_FLUSH_SECONDS, AppBase
-from reader.ui.features.citations import CitationsFeature
-from reader.ui.features.details import Details, paper_url
+from reader.ui.features.details import paper_url
 from reader.ui.features.fetching import FetchingFeature
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
@@ -42,7 +38,6 @@ class ReaderApp(
     NotesFeature,
     TagsFeature,
     ViewsFeature,
-    CitationsFeature,
     ImportsFeature,
     FetchingFeature,
     StatusFeature,
@@ -57,21 +52,3 @@ class ReaderApp(
     BINDINGS = bindings.APP
     TITLE = "reader"
     COMMANDS = App.COMMANDS | {ReaderCommands}
-
-    def __init__(
-        self,
-        library: Library,
-        *,
-        load_sample: bool = True,
-        config: Config | None = None,
-        ids: list[int] | None = None,
-        counts: dict[str, int] | None = None,
-    ) -> None:
-        """A window on ``library``: the bundled sample loaded into it when it is empty
-        (``load_sample``); ``config`` read from the config file unless given; ``ids`` and
-        ``counts`` the library's, when the caller has just read them."""
-        super().__init__(library, load_sample=load_sample, config=config, ids=ids,
-                         counts=counts)
-        #: Editing a paper's record; opening its page.
-        self.details = Details(self)
-        route_actions(self, self.details)

@@ -26,7 +26,10 @@ from reader.library import (
 )
 from reader.models import Paper, PaperRow
 from reader.ui import bindings
+from reader.ui.actions import route_actions
 from reader.ui.configure import apply_config, load_ui_config, register_themes
+from reader.ui.features.citations import Citations
+from reader.ui.features.details import Details
 from reader.ui.fetch_session import FetchSession
 from reader.ui.import_session import ImportSession
 from reader.ui.index_status import IndexStatus
@@ -103,7 +106,6 @@ class AppBase(App[None]):
         self.intents = Intents()
         #: How this window signs the note versions it saves.
         self.writer = window_writer()
-        self.marked: set[int] = set()
         #: (indexed, total) while the index is being built (from scratch, or after an import).
         #: How many papers the build under way had made searchable at the last search.
         self._status_note = ""
@@ -158,6 +160,10 @@ class AppBase(App[None]):
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see action_quit).
         self._quitting = False
+        #: The features of the window, each owning its state; their actions are the app's.
+        self.details = Details(self)
+        self.citations = Citations(self)
+        route_actions(self, self.details, self.citations)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
@@ -183,7 +189,7 @@ class AppBase(App[None]):
         """Show the library at once; import the sample and ready the index in the background."""
         # First, so the theme and keys hold from the first frame.
         apply_config(self, self.config)
-        self.paper_list.marked = self.marked
+        self.paper_list.marked = self.citations.marked
         self.paper_list.seen = self.seen_now
         library = self.library
         order = library.get_meta(SORT_KEY) or "relevance"

@@ -47,8 +47,9 @@ class StatusFeature(AppBase):
         total = len(self.paper_list.ids)
         room = self.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
         parts = []
-        if self.marked:
-            parts.append(f"{len(self.marked):,} marked (y copies them, V clears)")
+        marked = self.citations.marked
+        if marked:
+            parts.append(f"{len(marked):,} marked (y copies them, V clears)")
         shown = len(self.paper_list.ids)
         if self.search.outcome is not None:
             like = self.search.outcome.like
