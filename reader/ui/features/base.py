@@ -30,6 +30,7 @@ from reader.ui.actions import route_actions
 from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
+from reader.ui.features.status_line import StatusLine
 from reader.ui.fetch_session import FetchSession
 from reader.ui.import_session import ImportSession
 from reader.ui.index_status import IndexStatus
@@ -71,18 +72,14 @@ class AppBase(App[None]):
             self, paper: Paper, start: int, end: int, reply_id: str | None = None
         ) -> None: ...
         def _quit_note(self) -> str: ...
-        def _refresh_counts(self) -> None: ...
         def _remember(self, query: str, current: int | None) -> None: ...
         def _remember_soon(self) -> None: ...
         def rerun_view(self, why: Rerun) -> None: ...
         def _saw(self, paper: Paper) -> None: ...
         def _search_reported(self, message: Message) -> None: ...
-        def _set_status_note(self, note: str) -> None: ...
         def import_files(self, paths: list[Path]) -> None: ...
         def stop_fetch(self) -> bool: ...
-        def _show_status(self) -> None: ...
         def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
-        def _update_status(self, notice: str | None = None) -> None: ...
         def prepare_library(self) -> object: ...
         def run_query(self, query: str) -> None: ...
 
@@ -106,9 +103,6 @@ class AppBase(App[None]):
         self.intents = Intents()
         #: How this window signs the note versions it saves.
         self.writer = window_writer()
-        #: (indexed, total) while the index is being built (from scratch, or after an import).
-        #: How many papers the build under way had made searchable at the last search.
-        self._status_note = ""
         #: Papers shown this session (drawn as seen at once) and those not yet stored.
         self.seen_now: set[int] = set()
         self._seen_pending: set[int] = set()
@@ -120,6 +114,8 @@ class AppBase(App[None]):
         #: changed them (see StatusFeature.library_changed).
         self._stored_seen: set[int] | None = None
         #: Follows writes made elsewhere; the state of the library it last read.
+        #: The status line, and the library's counts it shows.
+        self.status = StatusLine(self, counts)
         #: The search index: ready, or how far its build is; and the work that keeps it.
         self.index_status = IndexStatus(self, library)
         #: The window's writes, each in a worker, in the order asked for.
@@ -127,7 +123,7 @@ class AppBase(App[None]):
         #: The query asked and shown, its outcome, and the searches that answer it.
         self.search = SearchSession(self, library, self.index_status, SearchView(
             order=lambda: self.sort_order,
-            papers=lambda: self._counts.get("papers", 0),
+            papers=lambda: self.status.counts.get("papers", 0),
             current=lambda: self.paper_list.current_id,
             seen_log=self.seen_log,
             count_seen=self._count_seen,
@@ -139,11 +135,6 @@ class AppBase(App[None]):
         self.fetches = FetchSession(self, library)
         self.live = LiveLibrary(self, library, self.seen_log, lambda: self.imports.running)
         self._library_state: LibraryState | None = None
-        #: Library counts (papers, seen, read, starred, with notes), kept current in memory
-        #: between writes so moving the cursor never counts the whole library.
-        self._counts: dict[str, int] = dict(counts) if counts is not None else {}
-        #: Papers seen among those shown in the current view.
-        self._view_seen = 0
         self.sort_order = "relevance"
         self._restore_paper: int | None = None
         #: The paper under the cursor when the search box was last entered, and where the
@@ -155,8 +146,6 @@ class AppBase(App[None]):
         #: each read costs a walk of a large library before the first frame.
         self._initial_ids = ids
         self._damage_reported = False
-        self._notice = ""
-        self._status_body = ""
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see action_quit).
         self._quitting = False
@@ -197,8 +186,8 @@ class AppBase(App[None]):
         last_paper = library.get_meta(PAPER_KEY)
         self._restore_paper = int(last_paper) if last_paper and last_paper.isdigit() else None
         last_query = library.get_meta(QUERY_KEY) or ""
-        if not self._counts:
-            self._refresh_counts()
+        if not self.status.counts:
+            self.status.recount()
         self.paper_list.set_ids(
             library.sort_ids(
                 self._initial_ids if self._initial_ids is not None else library.all_ids(),
@@ -207,13 +196,13 @@ class AppBase(App[None]):
             keep=None if last_query else self._restore_paper,
             restored=not last_query and self._restore_paper is not None,
         )
-        self._view_seen = self._counts["seen"]  # the view is the whole library
+        self.status.viewing(self.status.counts["seen"])  # the view is the whole library
         if last_query:
             self.query_one(SearchBox).value = last_query  # posts Changed: the search runs
         else:
             self._restore_paper = None
         self.paper_list.focus()
-        self._update_status()
+        self.status.update()
         for title, message in start_notices(library):
             self.notify(message, title=title, timeout=20)
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
@@ -297,7 +286,7 @@ class AppBase(App[None]):
         # import place it under the cursor, nor while a query is typed.
         papers = self.paper_list
         self.show_current(saw=not papers.placing or (not papers.following and papers.has_focus))
-        self._show_status()
+        self.status.show_place()
         if not papers.placing:
             # A paper the user moved to is where a second window starts (and the next
             # start, should this one end without quitting).
@@ -323,7 +312,7 @@ class AppBase(App[None]):
                               self._highlight, self._unhighlight,
                               replies=self.library.discussion)
             )
-            self._show_status()
+            self.status.show_place()
 
     def _step(self, delta: int) -> Paper | None:
         """Move the list cursor by ``delta`` and return the paper now under it."""
@@ -333,13 +322,13 @@ class AppBase(App[None]):
 
     def refresh_paper(self, paper_id: int) -> None:
         """Redraw everything that shows a paper after it changed."""
-        self._refresh_counts()
+        self.status.recount()
         self.paper_list.invalidate(paper_id)
         if self.paper_list.current_id == paper_id:
             self.show_current()
             if isinstance(self.screen, ReadingScreen):
                 self.screen.show(self.current_paper)
-        self._update_status()
+        self.status.update()
 
     def rewritten(self, paper_id: int) -> None:
         """A write of this window changed what the index holds of a paper (its note, tags,

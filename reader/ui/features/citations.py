@@ -98,13 +98,13 @@ class Citations:
         self.marked.symmetric_difference_update({paper_id})
         papers.refresh()
         papers.action_cursor_down()
-        self._app._update_status()
+        self._app.status.update()
 
     def action_clear_marks(self) -> None:
         """Empty the basket."""
         self.marked.clear()
         self._app.paper_list.refresh()
-        self._app._update_status()
+        self._app.status.update()
 
     def action_export(self) -> None:
         """Export the marks (or the current view) to a file; the format follows its name."""

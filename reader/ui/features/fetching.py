@@ -38,7 +38,7 @@ class FetchingFeature(AppBase):
         """Stop the fetch under way (esc); False when none runs."""
         if not self.fetches.cancel():
             return False
-        self._set_status_note("Stopping the fetch after the request under way…")
+        self.status.note("Stopping the fetch after the request under way…")
         return True
 
     def _start_fetch(self, ids: Callable[[], Sequence[int]], what: str,
@@ -49,24 +49,24 @@ class FetchingFeature(AppBase):
         if not self.fetches.fetch(ids, what, name):
             self.notify("A fetch is under way already (esc stops it)")
             return
-        self._set_status_note(f"Fetching the reviews of the {what} from OpenReview… "
+        self.status.note(f"Fetching the reviews of the {what} from OpenReview… "
                               "(esc stops)")
 
     @on(FetchSession.Progress)
     def _fetch_progress(self, message: FetchSession.Progress) -> None:
         total = f"/{message.total:,}" if message.total is not None else ""
-        self._set_status_note(f"Fetching the reviews of the {message.what} from OpenReview: "
+        self.status.note(f"Fetching the reviews of the {message.what} from OpenReview: "
                               f"{message.done:,}{total} (esc stops)")
 
     @on(FetchSession.Failed)
     def _fetch_failed(self, message: FetchSession.Failed) -> None:
-        self._set_status_note("")
+        self.status.note("")
         self.notify(message.message, title="Fetch failed", severity="error", timeout=12,
                     markup=False)
 
     @on(FetchSession.Fetched)
     def _fetched(self, message: FetchSession.Fetched) -> None:
-        self._set_status_note("")
+        self.status.note("")
         stopped = message.stopped
         if not message.papers:
             why = ("stopped before any paper came" if stopped == "interrupted"

@@ -28,9 +28,9 @@ class ImportsFeature(AppBase):
         self.index_status.bring_up_to_date()
 
     def _sample_loaded(self, summary: ImportSummary) -> None:
-        self._refresh_counts()
+        self.status.recount()
         self.paper_list.set_ids(self.library.all_ids())
-        self._update_status()
+        self.status.update()
         self.notify(
             f"The library was empty, so it now holds the bundled ICLR 2026 sample "
             f"({summary.new} abstracts). Import your own with: reader import FILE",
@@ -109,16 +109,16 @@ class ImportsFeature(AppBase):
         """Say how an import is going, unless the window is quitting: its status line
         then says what quitting waits for, and stays."""
         if not self._quitting:
-            self._set_status_note(note)
+            self.status.note(note)
 
     def _indexed(self) -> None:
         """An import's papers are all indexed: the view's query runs over all of them."""
         self.index_status.caught_up()
-        self._set_status_note("")
+        self.status.note("")
         self.rerun_view(Rerun.INDEX_DONE)
 
     def _imported(self, summary: ImportSummary) -> None:
-        self._refresh_counts()
+        self.status.recount()
         # The rows drawn so far may have been retitled or re-marked by a merge.
         self.paper_list.invalidate_all()
         self.rerun_view(Rerun.VIEW)

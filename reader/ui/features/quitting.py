@@ -31,7 +31,7 @@ class QuittingFeature(AppBase):
         # process (a window, `reader import`, `reader search`) catches up on.
         self._quitting = True
         self.index_status.stopping = True
-        self._set_status_note(self._quit_note())
+        self.status.note(self._quit_note())
         self._remember_view()
         others = [w for w in self.workers if w is not importing]
         self.run_worker(self._leave_when_done(others), group="quit", exit_on_error=False)

@@ -98,13 +98,13 @@ class SearchFeature(AppBase):
             # or show only the best matches.
             self._restore_paper = None
         # Before the list places its cursor, which shows the paper there (and counts it seen).
-        self._view_seen = seen
+        self.status.viewing(seen)
         if grows:
             papers.grow(outcome.ids)
         else:
             papers.set_ids(outcome.ids, self.terms, keep=keep,
                            keep_scroll=same_view and not restoring, restored=restoring)
-        self._update_status(outcome.notice or "")
+        self.status.update(outcome.notice or "")
         if offered != (search.outcome is not None and bool(search.outcome.suggestion)):
             # The footer offers a suggestion only while there is one. Only then: the footer
             # rebuilds itself on every refresh (tens of milliseconds, on every result).
@@ -122,7 +122,7 @@ class SearchFeature(AppBase):
             b for b in bindings.APP if isinstance(b, Binding) and b.id == "search.suggestion"
         )
         key = key_label(binding, self.config.keymap)
-        self._update_status(f"Did you mean “{message.suggestion}”? {key} searches it")
+        self.status.update(f"Did you mean “{message.suggestion}”? {key} searches it")
         self.refresh_bindings()
 
     def action_accept_suggestion(self) -> None:

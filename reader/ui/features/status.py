@@ -1,15 +1,13 @@
-"""The status line and the counts it shows, kept current in memory, and the live library:
-writes by other windows and the CLI followed within a second."""
+"""The index followed as it is built and caught up, and the live library: writes by other
+windows and the CLI followed within a second."""
 
 from __future__ import annotations
 
 from textual import on
-from textual.widgets import Static
 
 from reader.library import (
     LibraryState,
 )
-from reader.ui.commands import SORT_LABELS
 from reader.ui.features.base import AppBase
 from reader.ui.index_status import IndexStatus
 from reader.ui.live import LiveLibrary
@@ -19,100 +17,24 @@ from reader.ui.widgets.paper_list import PaperList
 
 
 class StatusFeature(AppBase):
-    """The status line, the counts, and other writers followed."""
-
-    def _set_status_note(self, note: str) -> None:
-        self._status_note = note
-        self._update_status()
-
-    def _refresh_counts(self) -> None:
-        """Count the library again (after a write or an import)."""
-        library = self.library
-        counts = library.triage_counts()
-        # Papers shown but not yet written down as seen still count as seen; asked of the
-        # database, as a paper marked read or seen by another window is stored as seen.
-        counts["seen"] += library.count_unseen(self.seen_log)
-        self._counts = counts
-
-    def _update_status(self, notice: str | None = None) -> None:
-        if notice is not None:
-            self._notice = notice
-        counts = self._counts
-        library = (
-            f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen · "
-            f"{counts.get('starred', 0):,} starred · {counts.get('read', 0):,} read · "
-            f"{counts.get('with_notes', 0):,} with notes"
-        )
-        short = f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen"
-        total = len(self.paper_list.ids)
-        room = self.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
-        parts = []
-        marked = self.citations.marked
-        if marked:
-            parts.append(f"{len(marked):,} marked (y copies them, V clears)")
-        shown = len(self.paper_list.ids)
-        if self.search.outcome is not None:
-            like = self.search.outcome.like
-            if len(like) > 40:
-                like = like[:38].rstrip() + "…”"
-            label = f"like {like}: " if like else ""
-            if self.search.outcome.complete:
-                found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
-                seen = f", {min(self._view_seen, shown):,} seen" if shown else ""
-                parts.append(f"{label}{found}{seen}")
-            else:
-                parts.append(f"{label}{shown:,}+ matches, counting…")
-        if self._notice:
-            # Beside the view it is about, where a narrow terminal still shows it.
-            parts.append(self._notice)
-            # The notice needs the room: the library's counts shrink to the seen count, or
-            # go while it is shown if even that would cut the line (padding and place too).
-            if len("  ·  ".join([*parts, short])) <= room:
-                parts.append(short)
-        else:
-            parts.append(library)
-        if self.sort_order != "relevance":
-            parts.append(f"sorted by {SORT_LABELS[self.sort_order]}")
-        if self._status_note:
-            parts.append(self._status_note)
-            if library in parts and len("  ·  ".join(parts)) > room:
-                # The progress needs the room more than the counts: they shrink to the
-                # seen count, or go while it is shown.
-                at = parts.index(library)
-                parts[at] = short
-                if len("  ·  ".join(parts)) > room:
-                    del parts[at]
-        self._status_body = "  ·  ".join(parts)
-        self._show_status()
-
-    def _show_status(self) -> None:
-        """Show the cursor's place in the view and the status, under the list and under the
-        reading view (the place changes on every key: the rest is kept ready)."""
-        papers = self.paper_list
-        total = len(papers.ids)
-        place = f"{papers.cursor + 1:,} / {total:,}  ·  " if total else ""
-        text = place + self._status_body
-        # One line high whatever it says (styles/app.tcss): no layout pass on every change.
-        self.query_one("#status", Static).update(text, layout=False)
-        if isinstance(self.screen, ReadingScreen):
-            self.screen.show_status(text)
+    """The index followed, and other writers."""
 
     @on(IndexStatus.Building)
     def _index_building(self, _message: IndexStatus.Building) -> None:
-        self._set_status_note("Building the search index…")
+        self.status.note("Building the search index…")
 
     @on(IndexStatus.Mending)
     def _index_mending(self, _message: IndexStatus.Mending) -> None:
-        self._set_status_note("Rebuilding the damaged search index…")
+        self.status.note("Rebuilding the damaged search index…")
 
     @on(IndexStatus.Progress)
     def _index_progress(self, message: IndexStatus.Progress) -> None:
         grew = self.index_status.progressed(message.done, message.total)
         if self._quitting:
             # The build stops at its next safe point (see action_quit).
-            self._set_status_note(self._quit_note())
+            self.status.note(self._quit_note())
             return
-        self._set_status_note(f"Indexing {message.done:,} of {message.total:,}…")
+        self.status.note(f"Indexing {message.done:,} of {message.total:,}…")
         if grew:
             self.rerun_view(Rerun.INDEX_GREW)
 
@@ -125,14 +47,14 @@ class StatusFeature(AppBase):
         if self._quitting:
             return  # the status line says what quitting waits for
         self.index_status.built()
-        self._set_status_note("")
+        self.status.note("")
         self.rerun_view(Rerun.INDEX_DONE)
 
     @on(IndexStatus.Synced)
     def _index_synced(self, message: IndexStatus.Synced) -> None:
         if message.reported:
             self.index_status.caught_up()
-            self._set_status_note("")
+            self.status.note("")
         if self.index_status.ready and (message.indexed or self._shown_partial()):
             # A search shown over part of the index (this build's or another process's)
             # runs again over all of it.
@@ -156,10 +78,9 @@ class StatusFeature(AppBase):
         counts = dict(state.counts)
         counts["seen"] += state.unstored + len(self.seen_log) - logged
         previous, self._library_state = self._library_state, state
-        moved = counts != self._counts
-        self._counts = counts
+        moved = self.status.counted(counts)
         if previous is None:
-            self._update_status()
+            self.status.update()
             return
         retouched = state.generation != previous.generation
         # This window's own writes redraw what they changed as they are done, and those
@@ -187,7 +108,7 @@ class StatusFeature(AppBase):
             # window's own writes were indexed as they were stored, unless the index was
             # busy then.
             self.index_status.sync()
-        self._update_status()
+        self.status.update()
 
     def _show_shown(self) -> None:
         """Redraw the paper shown in the detail pane and the reading view."""

@@ -56,8 +56,8 @@ class TriageFeature(AppBase):
             self.intents.done(paper_id, mark, ticket)
             if mark == "read" and self._stored_seen is not None:
                 self._stored_seen.add(paper_id)
-            self._refresh_counts()
-            self._update_status()
+            self.status.recount()
+            self.status.update()
             if self._view_selects_on(mark):
                 self.rerun_view(Rerun.CHANGED)
 
@@ -157,12 +157,11 @@ class TriageFeature(AppBase):
         self.seen_now.add(paper.id)
         self.seen_log.append(paper.id)
         self._seen_pending.add(paper.id)
-        self._counts["seen"] = self._counts.get("seen", 0) + 1
-        self._view_seen += 1
+        self.status.saw_one()
         # Just the row whose mark changed: redrawing the whole list on every key is most of
         # what a cursor step costs.
         self.paper_list.refresh_line(self.paper_list.cursor)
-        self._update_status()
+        self.status.update()
 
     def _flush_seen(self) -> None:
         """Store the papers seen since the last flush, in one write."""
