@@ -199,7 +199,7 @@ async def test_sort_query_and_selection_are_remembered(library: Library) -> None
     again = ReaderApp(library)
     async with again.run_test(size=SIZE) as pilot:
         await settle(again, pilot)
-        assert again.sort_order == "title"
+        assert again.views.order == "title"
         assert again.query_one("#search", Input).value == "benchmark"
         assert again.query_one(PaperList).current_id == chosen
         assert "sorted by title" in screen_text(again)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
-from reader.ui.features.base import PAPER_KEY, SORT_KEY
+from reader.ui.features.views import PAPER_KEY, SORT_KEY
 from tests.test_app import SIZE, screen_text, settle
 from tests.test_live import cli, status
 from tests.waiting import until

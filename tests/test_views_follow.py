@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
-from reader.ui.features.base import SORT_KEY
+from reader.ui.features.views import SORT_KEY
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle
 from tests.waiting import until
@@ -100,7 +100,7 @@ async def test_the_cursor_stays_on_its_paper_as_another_process_adds_papers_abov
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.set_sort("added")  # the newest first: the new papers come in above
+        app.views.set_sort("added")  # the newest first: the new papers come in above
         await settle(app, pilot)
         papers = app.query_one(PaperList)
         await pilot.press("g", "j", "j", "j")

@@ -24,7 +24,6 @@ from reader.ui.features.search import SearchFeature
 from reader.ui.features.status import StatusFeature
 from reader.ui.features.tags import TagsFeature
 from reader.ui.features.triage import TriageFeature
-from reader.ui.features.views import ViewsFeature
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
 
 __all__ = [
@@ -37,7 +36,6 @@ class ReaderApp(
     TriageFeature,
     NotesFeature,
     TagsFeature,
-    ViewsFeature,
     ImportsFeature,
     FetchingFeature,
     StatusFeature,

@@ -65,9 +65,8 @@ class ReaderCommands(Provider):
             commands.append(
                 (f"Saved search: {name} ({count})", f"{query}{key}", partial(app.run_query, query))
             )
-            commands.append(
-                (f"Delete saved search: {name}", query, partial(app.delete_saved_search, name))
-            )
+            commands.append((f"Delete saved search: {name}", query,
+                             partial(app.views.delete_saved_search, name)))
         for tag, uses in tags:
             commands.append(
                 (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(app.run_query, f"tag:{tag}"))
@@ -81,16 +80,16 @@ class ReaderCommands(Provider):
         for order in SORT_KEYS:
             commands.append(
                 (f"Sort by {SORT_LABELS[order]}", "the choice is remembered",
-                 partial(app.set_sort, order))
+                 partial(app.views.set_sort, order))
             )
         commands.append(
             ("For you: unseen papers like your starred ones", "like:starred is:unseen",
              app.action_for_you)
         )
         commands.append(("Ratings overview: the view's ratings and decisions, drawn",
-                         "key R", app.action_overview))
+                         "key R", app.views.action_overview))
         commands.append(("Save this search", "under a name; open it with 1–9",
-                         app.action_save_search))
+                         app.views.action_save_search))
         commands.append(("Fetch reviews from OpenReview: this paper",
                          "its reviews, decision and discussion · key F · esc stops",
                          app.action_fetch_replies))

@@ -17,7 +17,6 @@ from textual.widgets import Footer, Static
 from reader.config import Config
 from reader.errors import ReaderError
 from reader.library import (
-    SORT_KEYS,
     Library,
     LibraryState,
     in_tmux,
@@ -31,6 +30,7 @@ from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
 from reader.ui.features.status_line import StatusLine
+from reader.ui.features.views import Views
 from reader.ui.fetch_session import FetchSession
 from reader.ui.import_session import ImportSession
 from reader.ui.index_status import IndexStatus
@@ -54,8 +54,6 @@ SEARCH_PLACEHOLDER = (
     "decision:oral, review:\"…\", has:reviews, is:rating-changed, prefix*, typo~, is:unseen, "
     "like:KEY"
 )
-#: What the app remembers between runs (in the library's meta table).
-SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
 #: How often papers shown are written down as seen (batched: one write, not one per key).
 SEEN_FLUSH_SECONDS = 0.5
 
@@ -72,8 +70,6 @@ class AppBase(App[None]):
             self, paper: Paper, start: int, end: int, reply_id: str | None = None
         ) -> None: ...
         def _quit_note(self) -> str: ...
-        def _remember(self, query: str, current: int | None) -> None: ...
-        def _remember_soon(self) -> None: ...
         def rerun_view(self, why: Rerun) -> None: ...
         def _saw(self, paper: Paper) -> None: ...
         def _search_reported(self, message: Message) -> None: ...
@@ -122,7 +118,7 @@ class AppBase(App[None]):
         self.writes = WindowWrites(self, library, self.index_status)
         #: The query asked and shown, its outcome, and the searches that answer it.
         self.search = SearchSession(self, library, self.index_status, SearchView(
-            order=lambda: self.sort_order,
+            order=lambda: self.views.order,
             papers=lambda: self.status.counts.get("papers", 0),
             current=lambda: self.paper_list.current_id,
             seen_log=self.seen_log,
@@ -135,7 +131,6 @@ class AppBase(App[None]):
         self.fetches = FetchSession(self, library)
         self.live = LiveLibrary(self, library, self.seen_log, lambda: self.imports.running)
         self._library_state: LibraryState | None = None
-        self.sort_order = "relevance"
         self._restore_paper: int | None = None
         #: The paper under the cursor when the search box was last entered, and where the
         #: list goes back to when the search is cleared (see SearchFeature.run_search).
@@ -152,7 +147,8 @@ class AppBase(App[None]):
         #: The features of the window, each owning its state; their actions are the app's.
         self.details = Details(self)
         self.citations = Citations(self)
-        route_actions(self, self.details, self.citations)
+        self.views = Views(self)
+        route_actions(self, self.details, self.citations, self.views)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
@@ -181,17 +177,13 @@ class AppBase(App[None]):
         self.paper_list.marked = self.citations.marked
         self.paper_list.seen = self.seen_now
         library = self.library
-        order = library.get_meta(SORT_KEY) or "relevance"
-        self.sort_order = order if order in SORT_KEYS else "relevance"
-        last_paper = library.get_meta(PAPER_KEY)
-        self._restore_paper = int(last_paper) if last_paper and last_paper.isdigit() else None
-        last_query = library.get_meta(QUERY_KEY) or ""
+        last_query, self._restore_paper = self.views.restore()
         if not self.status.counts:
             self.status.recount()
         self.paper_list.set_ids(
             library.sort_ids(
                 self._initial_ids if self._initial_ids is not None else library.all_ids(),
-                self.sort_order,
+                self.views.order,
             ),
             keep=None if last_query else self._restore_paper,
             restored=not last_query and self._restore_paper is not None,
@@ -290,7 +282,7 @@ class AppBase(App[None]):
         if not papers.placing:
             # A paper the user moved to is where a second window starts (and the next
             # start, should this one end without quitting).
-            self._remember_soon()
+            self.views.remember_soon()
 
     def show_current(self, saw: bool = False) -> None:
         paper = self.current_paper

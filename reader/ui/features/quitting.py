@@ -58,7 +58,7 @@ class QuittingFeature(AppBase):
             # A read-only library can't remember; remembering is a nicety, never a crash.
             self.log.warning(f"could not remember the view: {exc}")
 
-        self.writes.run(lambda: self._remember(query, current), lambda: None, not_remembered)
+        self.writes.run(lambda: self.views.remember(query, current), lambda: None, not_remembered)
 
     async def _leave_when_done(self, workers: list[Worker[Any]]) -> None:
         """Quit once ``workers`` are done (writes stored, an index build stopped)."""

@@ -102,8 +102,8 @@ class StatusLine:
                 parts.append(short)
         else:
             parts.append(library)
-        if app.sort_order != "relevance":
-            parts.append(f"sorted by {SORT_LABELS[app.sort_order]}")
+        if app.views.order != "relevance":
+            parts.append(f"sorted by {SORT_LABELS[app.views.order]}")
         if self._note:
             parts.append(self._note)
             if library in parts and len("  ·  ".join(parts)) > room:

@@ -89,7 +89,7 @@ class TriageFeature(AppBase):
             return outcome is not None
         flags = {mark, "seen"} if mark == "read" else {mark}
         parsed = outcome.parsed
-        if mark == "starred" and (parsed.like.lower() == "starred" or self.sort_order == mark):
+        if mark == "starred" and (parsed.like.lower() == "starred" or self.views.order == mark):
             return True
         return any(f.flag in flags for f in parsed.filters)
 
