@@ -154,7 +154,7 @@ async def test_esc_goes_back_to_the_paper_of_before_the_search(library: Library)
         await settle(app, pilot)
         assert papers.current_id == before and papers.cursor == 20
         assert app.status.counts["seen"] == seen_before
-        assert top not in app.seen_now
+        assert top not in app.seen.now
         # The box emptied by hand, then esc: the same.
         await pilot.press("slash", *"benchmark", "ctrl+u")
         await settle(app, pilot)

@@ -21,7 +21,7 @@ from tests.waiting import until
 
 async def flushed(app: ReaderApp, pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait until papers shown have been written down as seen."""
-    await until(pilot, lambda: not app._seen_pending, "the seen marks are written")
+    await until(pilot, lambda: not app.seen.pending, "the seen marks are written")
     await settle(app, pilot)
 
 

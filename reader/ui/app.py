@@ -14,16 +14,16 @@ from textual.app import App
 from reader.resources import styles_dir
 from reader.ui import bindings
 from reader.ui.commands import ReaderCommands
-from reader.ui.features.base import SEEN_FLUSH_SECONDS, AppBase
+from reader.ui.features.base import AppBase
 from reader.ui.features.details import paper_url
 from reader.ui.features.fetching import FetchingFeature
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
 from reader.ui.features.quitting import QuittingFeature
 from reader.ui.features.search import SearchFeature
+from reader.ui.features.seen import SEEN_FLUSH_SECONDS
 from reader.ui.features.status import StatusFeature
 from reader.ui.features.tags import TagsFeature
-from reader.ui.features.triage import TriageFeature
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
 
 class ReaderApp(
     SearchFeature,
-    TriageFeature,
     NotesFeature,
     TagsFeature,
     ImportsFeature,

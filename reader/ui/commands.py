@@ -84,7 +84,7 @@ class ReaderCommands(Provider):
             )
         commands.append(
             ("For you: unseen papers like your starred ones", "like:starred is:unseen",
-             app.action_for_you)
+             app.triage.action_for_you)
         )
         commands.append(("Ratings overview: the view's ratings and decisions, drawn",
                          "key R", app.views.action_overview))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -29,7 +29,9 @@ from reader.ui.actions import route_actions
 from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
+from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
 from reader.ui.features.status_line import StatusLine
+from reader.ui.features.triage import Triage
 from reader.ui.features.views import Views
 from reader.ui.fetch_session import FetchSession
 from reader.ui.import_session import ImportSession
@@ -54,8 +56,6 @@ SEARCH_PLACEHOLDER = (
     "decision:oral, review:\"…\", has:reviews, is:rating-changed, prefix*, typo~, is:unseen, "
     "like:KEY"
 )
-#: How often papers shown are written down as seen (batched: one write, not one per key).
-SEEN_FLUSH_SECONDS = 0.5
 
 
 class AppBase(App[None]):
@@ -65,13 +65,11 @@ class AppBase(App[None]):
     if TYPE_CHECKING:
         # Provided by the features mixed in beside this class (reader.ui.app.ReaderApp);
         # declared here so that each feature may call another's.
-        def _flush_seen(self) -> None: ...
         def _highlight(
             self, paper: Paper, start: int, end: int, reply_id: str | None = None
         ) -> None: ...
         def _quit_note(self) -> str: ...
         def rerun_view(self, why: Rerun) -> None: ...
-        def _saw(self, paper: Paper) -> None: ...
         def _search_reported(self, message: Message) -> None: ...
         def import_files(self, paths: list[Path]) -> None: ...
         def stop_fetch(self) -> bool: ...
@@ -99,16 +97,8 @@ class AppBase(App[None]):
         self.intents = Intents()
         #: How this window signs the note versions it saves.
         self.writer = window_writer()
-        #: Papers shown this session (drawn as seen at once) and those not yet stored.
-        self.seen_now: set[int] = set()
-        self._seen_pending: set[int] = set()
-        #: The papers of ``seen_now`` in the order they were shown: it only grows, so a
-        #: worker counting a prefix of it knows which papers were shown after it looked.
-        self.seen_log: list[int] = []
-        #: The papers stored as seen, read once (by the first search that counts them) and
-        #: kept current by this window's writes; None until read, or when another writer
-        #: changed them (see StatusFeature.library_changed).
-        self._stored_seen: set[int] | None = None
+        #: The papers shown, drawn as seen at once and written down in batches.
+        self.seen = SeenPapers(self)
         #: Follows writes made elsewhere; the state of the library it last read.
         #: The status line, and the library's counts it shows.
         self.status = StatusLine(self, counts)
@@ -121,22 +111,21 @@ class AppBase(App[None]):
             order=lambda: self.views.order,
             papers=lambda: self.status.counts.get("papers", 0),
             current=lambda: self.paper_list.current_id,
-            seen_log=self.seen_log,
-            count_seen=self._count_seen,
+            seen_log=self.seen.log,
+            count_seen=self.seen.count,
             deliver=self._search_reported,
         ))
         #: Imports started in this window: the process ready for the next, the one running.
         self.imports = ImportSession(self, library)
         #: The fetch from OpenReview started in this window, while it runs.
         self.fetches = FetchSession(self, library)
-        self.live = LiveLibrary(self, library, self.seen_log, lambda: self.imports.running)
+        self.live = LiveLibrary(self, library, self.seen.log, lambda: self.imports.running)
         self._library_state: LibraryState | None = None
         self._restore_paper: int | None = None
         #: The paper under the cursor when the search box was last entered, and where the
         #: list goes back to when the search is cleared (see SearchFeature.run_search).
         self._paper_before_search: int | None = None
         self._return_paper: int | None = None
-        self._seen_warned = False
         #: The library's ids (and above, its counts) when the caller has just read them:
         #: each read costs a walk of a large library before the first frame.
         self._initial_ids = ids
@@ -148,7 +137,8 @@ class AppBase(App[None]):
         self.details = Details(self)
         self.citations = Citations(self)
         self.views = Views(self)
-        route_actions(self, self.details, self.citations, self.views)
+        self.triage = Triage(self)
+        route_actions(self, self.details, self.citations, self.views, self.triage)
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
@@ -175,7 +165,7 @@ class AppBase(App[None]):
         # First, so the theme and keys hold from the first frame.
         apply_config(self, self.config)
         self.paper_list.marked = self.citations.marked
-        self.paper_list.seen = self.seen_now
+        self.paper_list.seen = self.seen.now
         library = self.library
         last_query, self._restore_paper = self.views.restore()
         if not self.status.counts:
@@ -197,7 +187,7 @@ class AppBase(App[None]):
         self.status.update()
         for title, message in start_notices(library):
             self.notify(message, title=title, timeout=20)
-        self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
+        self.set_interval(SEEN_FLUSH_SECONDS, self.seen.flush)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
         # hold back the first paint.
@@ -250,20 +240,6 @@ class AppBase(App[None]):
             self.damaged(exc)
             return {}
 
-    def _count_seen(self, ids: list[int], shown: list[int]) -> int:
-        """How many of ``ids`` have been seen (stored, or among the papers ``shown``); in a
-        search's worker."""
-        stored = self._stored_seen
-        if stored is None:
-            stored = self._stored_seen = self.library.flagged_ids("seen")
-        # A copy: the window adds to the set it keeps while this worker counts.
-        seen = stored.copy()
-        seen.update(shown)
-        if len(seen) < len(ids):
-            wanted = set(ids)
-            return sum(1 for i in seen if i in wanted)
-        return sum(1 for i in ids if i in seen)
-
     def damaged(self, exc: Exception) -> None:
         if not self._damage_reported:
             self._damage_reported = True
@@ -291,13 +267,20 @@ class AppBase(App[None]):
         empty = "No matches" if outcome is not None else "No paper selected"
         self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
         if saw and paper is not None:
-            self._saw(paper)
+            self.seen.saw(paper)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Coming to the list (from the search box, or at start) is being on its paper."""
+        if event.widget is self.paper_list:
+            paper = self.current_paper
+            if paper is not None:
+                self.seen.saw(paper)
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
         paper = self.library.paper(event.paper_id)
         if paper is not None:
-            self._saw(paper)
+            self.seen.saw(paper)
             quiet_informing_notices(self)
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,

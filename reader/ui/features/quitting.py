@@ -22,7 +22,7 @@ class QuittingFeature(AppBase):
             # are (their threads are waited for), after the window has closed.
             self.exit()
             return
-        self._flush_seen()
+        self.seen.flush()
         # Not waited for: the import goes on in its own process and finishes there.
         importing = self.imports.cancel()
         # Read by an index build under way (see IndexStatus), which stops at its next safe

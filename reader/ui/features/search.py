@@ -66,9 +66,9 @@ class SearchFeature(AppBase):
             self.paper_list.prime({i: self.intents.apply(row) for i, row in rows.items()})
         previous = search.outcome
         search.show(outcome)
-        if logged is not None and len(self.seen_log) > logged:
+        if logged is not None and len(self.seen.log) > logged:
             # Papers shown while the search ran: counted by no one yet.
-            shown = set(self.seen_log[logged:])
+            shown = set(self.seen.log[logged:])
             seen += sum(1 for i in outcome.ids if i in shown)
         same_view = (previous.query if previous else "").strip() == outcome.query.strip()
         offered = previous is not None and bool(previous.suggestion)

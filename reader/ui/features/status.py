@@ -76,7 +76,7 @@ class StatusFeature(AppBase):
         paper shown and the view up to ``state``, read when the seen log was ``logged``
         long."""
         counts = dict(state.counts)
-        counts["seen"] += state.unstored + len(self.seen_log) - logged
+        counts["seen"] += state.unstored + len(self.seen.log) - logged
         previous, self._library_state = self._library_state, state
         moved = self.status.counted(counts)
         if previous is None:
@@ -90,8 +90,7 @@ class StatusFeature(AppBase):
         )
         if moved and not others and self.writes.under_way:
             moved = False
-        if self._stored_seen is not None and len(self._stored_seen) != state.counts["seen"]:
-            self._stored_seen = None  # another writer marked papers seen: read them again
+        self.seen.others_stored(state.counts["seen"])
         if state.papers - previous.papers < max(0, state.last_id - previous.last_id):
             self.search.papers_went()  # searches leave out what the index still holds
         shows_query = self.search.outcome is not None

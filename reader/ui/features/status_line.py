@@ -43,7 +43,7 @@ class StatusLine:
         counts = app.library.triage_counts()
         # Papers shown but not yet written down as seen still count as seen; asked of the
         # database, as a paper marked read or seen by another window is stored as seen.
-        counts["seen"] += app.library.count_unseen(app.seen_log)
+        counts["seen"] += app.library.count_unseen(app.seen.log)
         self.counts = counts
 
     def counted(self, counts: dict[str, int]) -> bool:
