@@ -16,7 +16,6 @@ from reader.ui import bindings
 from reader.ui.commands import ReaderCommands
 from reader.ui.features.base import AppBase
 from reader.ui.features.details import paper_url
-from reader.ui.features.fetching import FetchingFeature
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
 from reader.ui.features.quitting import QuittingFeature
@@ -36,7 +35,6 @@ class ReaderApp(
     NotesFeature,
     TagsFeature,
     ImportsFeature,
-    FetchingFeature,
     StatusFeature,
     QuittingFeature,
     AppBase,

@@ -77,6 +77,7 @@ class ReaderCommands(Provider):
             commands.append(
                 (f"Delete tag: {tag}", f"from {_papers(uses)}", partial(app.delete_tag, tag))
             )
+        fetching = app.fetching
         for order in SORT_KEYS:
             commands.append(
                 (f"Sort by {SORT_LABELS[order]}", "the choice is remembered",
@@ -92,11 +93,11 @@ class ReaderCommands(Provider):
                          app.views.action_save_search))
         commands.append(("Fetch reviews from OpenReview: this paper",
                          "its reviews, decision and discussion · key F · esc stops",
-                         app.action_fetch_replies))
+                         fetching.action_fetch_replies))
         commands.append(("Fetch reviews from OpenReview: the starred papers",
-                         "those with an OpenReview id · esc stops", app.fetch_starred_replies))
+                         "those with an OpenReview id · esc stops", fetching.fetch_starred_replies))
         commands.append(("Fetch reviews from OpenReview: the papers of this view",
-                         "those with an OpenReview id · esc stops", app.fetch_view_replies))
+                         "those with an OpenReview id · esc stops", fetching.fetch_view_replies))
         return commands
 
     async def discover(self) -> Hits:

@@ -29,6 +29,7 @@ from reader.ui.actions import route_actions
 from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
+from reader.ui.features.fetching import Fetching
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
 from reader.ui.features.status_line import StatusLine
 from reader.ui.features.triage import Triage
@@ -72,7 +73,6 @@ class AppBase(App[None]):
         def rerun_view(self, why: Rerun) -> None: ...
         def _search_reported(self, message: Message) -> None: ...
         def import_files(self, paths: list[Path]) -> None: ...
-        def stop_fetch(self) -> bool: ...
         def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
         def prepare_library(self) -> object: ...
         def run_query(self, query: str) -> None: ...
@@ -138,7 +138,10 @@ class AppBase(App[None]):
         self.citations = Citations(self)
         self.views = Views(self)
         self.triage = Triage(self)
-        route_actions(self, self.details, self.citations, self.views, self.triage)
+        self.fetching = Fetching(self)
+        route_actions(
+            self, self.details, self.citations, self.views, self.triage, self.fetching
+        )
 
     def compose(self) -> ComposeResult:
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
@@ -275,6 +278,10 @@ class AppBase(App[None]):
             paper = self.current_paper
             if paper is not None:
                 self.seen.saw(paper)
+
+    @on(FetchSession.Report)
+    def _fetch_reported(self, message: FetchSession.Report) -> None:
+        self.fetching.reported(message)
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:

@@ -164,7 +164,7 @@ class SearchFeature(AppBase):
 
     def action_clear_search(self) -> None:
         """Stop a fetch under way; else clear the query and show the whole library."""
-        if self.stop_fetch():
+        if self.fetching.stop_fetch():
             return
         box = self.query_one(SearchBox)
         if box.value:
