@@ -22,7 +22,6 @@ from reader.ui.features.base import AppBase
 from reader.ui.features.details import paper_url
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
-from reader.ui.features.quitting import QuittingFeature
 from reader.ui.features.search import SearchFeature
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS
 from reader.ui.features.status import StatusFeature
@@ -40,7 +39,6 @@ class ReaderApp(
     TagsFeature,
     ImportsFeature,
     StatusFeature,
-    QuittingFeature,
     AppBase,
 ):
     """Browse, search, star, annotate and cite the papers of a library."""

@@ -30,6 +30,7 @@ from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
 from reader.ui.features.fetching import Fetching
+from reader.ui.features.quitting import Quitting
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
 from reader.ui.features.status_line import StatusLine
 from reader.ui.features.triage import Triage
@@ -69,7 +70,6 @@ class AppBase(App[None]):
         def _highlight(
             self, paper: Paper, start: int, end: int, reply_id: str | None = None
         ) -> None: ...
-        def _quit_note(self) -> str: ...
         def rerun_view(self, why: Rerun) -> None: ...
         def _search_reported(self, message: Message) -> None: ...
         def import_files(self, paths: list[Path]) -> None: ...
@@ -130,15 +130,13 @@ class AppBase(App[None]):
         #: each read costs a walk of a large library before the first frame.
         self._initial_ids = ids
         self._damage_reported = False
-        #: Set once the user quits: the window waits for its writes, and an index build
-        #: under way stops (see action_quit).
-        self._quitting = False
         #: The features of the window, each owning its state; their actions are the app's.
         self.details = Details(self)
         self.citations = Citations(self)
         self.views = Views(self)
         self.triage = Triage(self)
         self.fetching = Fetching(self)
+        self.quitting = Quitting(self)
         route_actions(
             self, self.details, self.citations, self.views, self.triage, self.fetching
         )
@@ -326,6 +324,11 @@ class AppBase(App[None]):
         driver = self._driver  # Textual has no public way to write a raw sequence
         if in_tmux() and driver is not None:
             driver.write(osc52_sequence(text, tmux=True))
+
+    async def action_quit(self) -> None:
+        """Quit once pending writes are stored; an index build under way stops at its next
+        safe point, and the next reader to run finishes it. A second press quits at once."""
+        await self.quitting.quit()
 
     def action_help(self) -> None:
         """Show every key."""

@@ -97,7 +97,7 @@ class ImportsFeature(AppBase):
         if message.source is Source.IDS:
             self._import_note("")
             return
-        if self._quitting:
+        if self.quitting.begun:
             return  # the index's work stops, and the next start finishes it
         if message.imported:
             # A search typed meanwhile answered from the index as it was before the import.
@@ -108,7 +108,7 @@ class ImportsFeature(AppBase):
     def _import_note(self, note: str) -> None:
         """Say how an import is going, unless the window is quitting: its status line
         then says what quitting waits for, and stays."""
-        if not self._quitting:
+        if not self.quitting.begun:
             self.status.note(note)
 
     def _indexed(self) -> None:

@@ -30,9 +30,9 @@ class StatusFeature(AppBase):
     @on(IndexStatus.Progress)
     def _index_progress(self, message: IndexStatus.Progress) -> None:
         grew = self.index_status.progressed(message.done, message.total)
-        if self._quitting:
-            # The build stops at its next safe point (see action_quit).
-            self.status.note(self._quit_note())
+        if self.quitting.begun:
+            # The build stops at its next safe point (see Quitting.quit).
+            self.status.note(self.quitting.note())
             return
         self.status.note(f"Indexing {message.done:,} of {message.total:,}…")
         if grew:
@@ -44,7 +44,7 @@ class StatusFeature(AppBase):
 
     @on(IndexStatus.Built)
     def _index_built(self, _message: IndexStatus.Built) -> None:
-        if self._quitting:
+        if self.quitting.begun:
             return  # the status line says what quitting waits for
         self.index_status.built()
         self.status.note("")
