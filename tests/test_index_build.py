@@ -273,7 +273,7 @@ async def test_search_while_the_index_builds_says_so(
     # Hold the start-up work, so the app stays in the "index being built" state.
     monkeypatch.setattr(ReaderApp, "prepare_library", lambda self: None)
     async with app.run_test(size=(120, 40)) as pilot:
-        app._index_progress(IndexStatus.Progress(12, 38))
+        app.following.index_reported(IndexStatus.Progress(12, 38))
         await pilot.press("j")
         assert app.paper_list.cursor == 1
         await pilot.press("slash", *"transport")
@@ -282,7 +282,7 @@ async def test_search_while_the_index_builds_says_so(
         status = str(app.query_one("#status").render())
         assert "Still indexing (12 of 38 papers)" in status
         assert app.paper_list.ids == []
-        app._index_built(IndexStatus.Built())
+        app.following.index_reported(IndexStatus.Built())
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.paper_list.ids == library.search("transport").ids

@@ -24,7 +24,6 @@ from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
 from reader.ui.features.search import SearchFeature
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS
-from reader.ui.features.status import StatusFeature
 from reader.ui.features.tags import TagsFeature
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
 
@@ -38,7 +37,6 @@ class ReaderApp(
     NotesFeature,
     TagsFeature,
     ImportsFeature,
-    StatusFeature,
     AppBase,
 ):
     """Browse, search, star, annotate and cite the papers of a library."""

@@ -18,7 +18,6 @@ from reader.config import Config
 from reader.errors import ReaderError
 from reader.library import (
     Library,
-    LibraryState,
     in_tmux,
     osc52_sequence,
     window_writer,
@@ -30,6 +29,7 @@ from reader.ui.configure import apply_config, load_ui_config, register_themes
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
 from reader.ui.features.fetching import Fetching
+from reader.ui.features.following import Following
 from reader.ui.features.quitting import Quitting
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
 from reader.ui.features.status_line import StatusLine
@@ -120,7 +120,6 @@ class AppBase(App[None]):
         #: The fetch from OpenReview started in this window, while it runs.
         self.fetches = FetchSession(self, library)
         self.live = LiveLibrary(self, library, self.seen.log, lambda: self.imports.running)
-        self._library_state: LibraryState | None = None
         self._restore_paper: int | None = None
         #: The paper under the cursor when the search box was last entered, and where the
         #: list goes back to when the search is cleared (see SearchFeature.run_search).
@@ -137,6 +136,7 @@ class AppBase(App[None]):
         self.triage = Triage(self)
         self.fetching = Fetching(self)
         self.quitting = Quitting(self)
+        self.following = Following(self)
         route_actions(
             self, self.details, self.citations, self.views, self.triage, self.fetching
         )
@@ -276,6 +276,16 @@ class AppBase(App[None]):
             paper = self.current_paper
             if paper is not None:
                 self.seen.saw(paper)
+
+    @on(IndexStatus.Report)
+    def _index_reported(self, message: IndexStatus.Report) -> None:
+        self.following.index_reported(message)
+
+    @on(LiveLibrary.Changed)
+    def _library_changed(self, message: LiveLibrary.Changed) -> None:
+        if not self.query(PaperList):
+            return  # a state read as the window closed, handled after its list went
+        self.following.library_changed(message.state, message.logged)
 
     @on(FetchSession.Report)
     def _fetch_reported(self, message: FetchSession.Report) -> None:
