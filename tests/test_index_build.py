@@ -300,7 +300,7 @@ async def test_stale_search_results_are_dropped(library: Library) -> None:
         shown = list(app.paper_list.ids)
         assert shown == library.search("transport").ids
         stale = library.search("memory")
-        app._show_results(app.search.generation - 1, stale)
+        app.searching.show_results(app.search.generation - 1, stale)
         assert app.paper_list.ids == shown
 
 

@@ -22,7 +22,6 @@ from reader.ui.features.base import AppBase
 from reader.ui.features.details import paper_url
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.notes import NotesFeature
-from reader.ui.features.search import SearchFeature
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS
 from reader.ui.features.tags import TagsFeature
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
@@ -33,7 +32,6 @@ __all__ = [
 
 
 class ReaderApp(
-    SearchFeature,
     NotesFeature,
     TagsFeature,
     ImportsFeature,

@@ -54,6 +54,7 @@ class ReaderCommands(Provider):
         app = self.reader
         library = app.library
         commands: list[Command] = []
+        run_query = app.searching.run_query
         saved = library.saved_searches()
         tags = library.all_tags()
         for n, (name, query) in enumerate(saved, start=1):
@@ -63,13 +64,13 @@ class ReaderCommands(Provider):
                 count = "count after indexing"
             key = f" · key {n}" if n <= 9 else ""
             commands.append(
-                (f"Saved search: {name} ({count})", f"{query}{key}", partial(app.run_query, query))
+                (f"Saved search: {name} ({count})", f"{query}{key}", partial(run_query, query))
             )
             commands.append((f"Delete saved search: {name}", query,
                              partial(app.views.delete_saved_search, name)))
         for tag, uses in tags:
             commands.append(
-                (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(app.run_query, f"tag:{tag}"))
+                (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(run_query, f"tag:{tag}"))
             )
             commands.append(
                 (f"Rename tag: {tag}", f"on {_papers(uses)}", partial(app.rename_tag, tag))

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
-from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from reader.config import Config
 from reader.errors import ReaderError
@@ -31,6 +30,7 @@ from reader.ui.features.details import Details
 from reader.ui.features.fetching import Fetching
 from reader.ui.features.following import Following
 from reader.ui.features.quitting import Quitting
+from reader.ui.features.search import Searching
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
 from reader.ui.features.status_line import StatusLine
 from reader.ui.features.triage import Triage
@@ -70,12 +70,9 @@ class AppBase(App[None]):
         def _highlight(
             self, paper: Paper, start: int, end: int, reply_id: str | None = None
         ) -> None: ...
-        def rerun_view(self, why: Rerun) -> None: ...
-        def _search_reported(self, message: Message) -> None: ...
         def import_files(self, paths: list[Path]) -> None: ...
         def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
         def prepare_library(self) -> object: ...
-        def run_query(self, query: str) -> None: ...
 
     def __init__(
         self,
@@ -99,13 +96,14 @@ class AppBase(App[None]):
         self.writer = window_writer()
         #: The papers shown, drawn as seen at once and written down in batches.
         self.seen = SeenPapers(self)
-        #: Follows writes made elsewhere; the state of the library it last read.
         #: The status line, and the library's counts it shows.
         self.status = StatusLine(self, counts)
         #: The search index: ready, or how far its build is; and the work that keeps it.
         self.index_status = IndexStatus(self, library)
         #: The window's writes, each in a worker, in the order asked for.
         self.writes = WindowWrites(self, library, self.index_status)
+        #: The results shown, and where the cursor goes in them.
+        self.searching = Searching(self)
         #: The query asked and shown, its outcome, and the searches that answer it.
         self.search = SearchSession(self, library, self.index_status, SearchView(
             order=lambda: self.views.order,
@@ -113,18 +111,13 @@ class AppBase(App[None]):
             current=lambda: self.paper_list.current_id,
             seen_log=self.seen.log,
             count_seen=self.seen.count,
-            deliver=self._search_reported,
+            deliver=self.searching.reported,
         ))
         #: Imports started in this window: the process ready for the next, the one running.
         self.imports = ImportSession(self, library)
         #: The fetch from OpenReview started in this window, while it runs.
         self.fetches = FetchSession(self, library)
         self.live = LiveLibrary(self, library, self.seen.log, lambda: self.imports.running)
-        self._restore_paper: int | None = None
-        #: The paper under the cursor when the search box was last entered, and where the
-        #: list goes back to when the search is cleared (see SearchFeature.run_search).
-        self._paper_before_search: int | None = None
-        self._return_paper: int | None = None
         #: The library's ids (and above, its counts) when the caller has just read them:
         #: each read costs a walk of a large library before the first frame.
         self._initial_ids = ids
@@ -138,7 +131,8 @@ class AppBase(App[None]):
         self.quitting = Quitting(self)
         self.following = Following(self)
         route_actions(
-            self, self.details, self.citations, self.views, self.triage, self.fetching
+            self, self.searching, self.details, self.citations, self.views, self.triage,
+            self.fetching,
         )
 
     def compose(self) -> ComposeResult:
@@ -168,7 +162,7 @@ class AppBase(App[None]):
         self.paper_list.marked = self.citations.marked
         self.paper_list.seen = self.seen.now
         library = self.library
-        last_query, self._restore_paper = self.views.restore()
+        last_query, last_paper = self.views.restore()
         if not self.status.counts:
             self.status.recount()
         self.paper_list.set_ids(
@@ -176,14 +170,13 @@ class AppBase(App[None]):
                 self._initial_ids if self._initial_ids is not None else library.all_ids(),
                 self.views.order,
             ),
-            keep=None if last_query else self._restore_paper,
-            restored=not last_query and self._restore_paper is not None,
+            keep=None if last_query else last_paper,
+            restored=not last_query and last_paper is not None,
         )
         self.status.viewing(self.status.counts["seen"])  # the view is the whole library
         if last_query:
+            self.searching.restore(last_paper)
             self.query_one(SearchBox).value = last_query  # posts Changed: the search runs
-        else:
-            self._restore_paper = None
         self.paper_list.focus()
         self.status.update()
         for title, message in start_notices(library):
@@ -277,6 +270,15 @@ class AppBase(App[None]):
             if paper is not None:
                 self.seen.saw(paper)
 
+    async def results_shown(self, query: str, timeout: float = 5.0) -> None:
+        """Wait (at most ``timeout`` seconds) until the list shows the results of ``query``
+        (the search box waits so before it hands the keys on to the list)."""
+        await self.searching.results_shown(query, timeout)
+
+    @on(Input.Changed, "#search")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.searching.query_changed(event.value)
+
     @on(IndexStatus.Report)
     def _index_reported(self, message: IndexStatus.Report) -> None:
         self.following.index_reported(message)
@@ -326,7 +328,7 @@ class AppBase(App[None]):
         run the view's query again, which may find it or lose it now."""
         self.refresh_paper(paper_id)
         if self.search.outcome is not None:
-            self.rerun_view(Rerun.CHANGED)
+            self.searching.rerun_view(Rerun.CHANGED)
 
     def send_osc52(self, text: str) -> None:
         """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""

@@ -59,17 +59,17 @@ class Following:
             return
         self._app.status.note(f"Indexing {message.done:,} of {message.total:,}…")
         if grew:
-            self._app.rerun_view(Rerun.INDEX_GREW)
+            self._app.searching.rerun_view(Rerun.INDEX_GREW)
 
     def _index_grew(self, _message: IndexStatus.Grew) -> None:
-        self._app.rerun_view(Rerun.INDEX_GREW)
+        self._app.searching.rerun_view(Rerun.INDEX_GREW)
 
     def _index_built(self, _message: IndexStatus.Built) -> None:
         if self._app.quitting.begun:
             return  # the status line says what quitting waits for
         self._app.index_status.built()
         self._app.status.note("")
-        self._app.rerun_view(Rerun.INDEX_DONE)
+        self._app.searching.rerun_view(Rerun.INDEX_DONE)
 
     def _index_synced(self, message: IndexStatus.Synced) -> None:
         if message.reported:
@@ -78,7 +78,7 @@ class Following:
         if self._app.index_status.ready and (message.indexed or self._shown_partial()):
             # A search shown over part of the index (this build's or another process's)
             # runs again over all of it.
-            self._app.rerun_view(Rerun.INDEX_DONE)
+            self._app.searching.rerun_view(Rerun.INDEX_DONE)
 
     def _shown_partial(self) -> bool:
         """Whether the search shown was answered over part of the index."""
@@ -110,7 +110,7 @@ class Following:
         shows_query = self._app.search.outcome is not None
         if previous.papers_changed(state) or (shows_query and (others or moved)):
             # New or removed papers, or marks a query may select on (is:starred, tag:…).
-            self._app.rerun_view(Rerun.CHANGED)
+            self._app.searching.rerun_view(Rerun.CHANGED)
         if others or moved:
             self._app.paper_list.invalidate_all()
             self._show_shown()

@@ -115,13 +115,13 @@ class ImportsFeature(AppBase):
         """An import's papers are all indexed: the view's query runs over all of them."""
         self.index_status.caught_up()
         self.status.note("")
-        self.rerun_view(Rerun.INDEX_DONE)
+        self.searching.rerun_view(Rerun.INDEX_DONE)
 
     def _imported(self, summary: ImportSummary) -> None:
         self.status.recount()
         # The rows drawn so far may have been retitled or re-marked by a merge.
         self.paper_list.invalidate_all()
-        self.rerun_view(Rerun.VIEW)
+        self.searching.rerun_view(Rerun.VIEW)
         lines = [str(summary)]
         lines += [changes for r in summary.reports if (changes := r.changes())]
         if summary.key_changes():

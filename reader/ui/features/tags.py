@@ -63,7 +63,8 @@ class TagsFeature(AppBase):
         self.paper_list.invalidate_all()
         self.show_current()
         if self.search.outcome is not None:
-            self.rerun_view(Rerun.CHANGED)  # the index holds tags: the view may find others now
+            # The index holds tags: the view may find others now.
+            self.searching.rerun_view(Rerun.CHANGED)
         self.notify(message)
 
     def _highlight(

@@ -63,7 +63,7 @@ class Triage:
             self._app.status.recount()
             self._app.status.update()
             if self._view_selects_on(mark):
-                self._app.rerun_view(Rerun.CHANGED)
+                self._app.searching.rerun_view(Rerun.CHANGED)
 
         self._app.writes.run(job, done, failed)
 
@@ -143,8 +143,8 @@ class Triage:
         """List the papers most like the current one."""
         paper = self._app.current_paper
         if paper is not None:
-            self._app.run_query(f"like:{paper.citekey}")
+            self._app.searching.run_query(f"like:{paper.citekey}")
 
     def action_for_you(self) -> None:
         """Unseen papers ranked by what they share with the starred ones."""
-        self._app.run_query("like:starred is:unseen")
+        self._app.searching.run_query("like:starred is:unseen")

@@ -65,7 +65,7 @@ class Views:
         """Sort the view (and every later one) by ``order``; remembered between runs."""
         self.order = order
         self._app.library.set_meta(SORT_KEY, order)
-        self._app.rerun_view(Rerun.VIEW)
+        self._app.searching.rerun_view(Rerun.VIEW)
         self._app.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
 
     def action_save_search(self) -> None:
@@ -97,7 +97,7 @@ class Views:
             app.notify(f"No saved search {number} (S saves one)", severity="warning")
             return
         name, query = saved[number - 1]
-        app.run_query(query)
+        app.searching.run_query(query)
         app.notify(f"{name}: {query}", timeout=3)
 
     def delete_saved_search(self, name: str) -> None:
