@@ -21,7 +21,6 @@ from reader.ui.early_keys import EarlyKeys, again
 from reader.ui.features.base import AppBase
 from reader.ui.features.details import paper_url
 from reader.ui.features.imports import ImportsFeature
-from reader.ui.features.notes import NotesFeature
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS
 from reader.ui.features.tags import TagsFeature
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
@@ -32,7 +31,6 @@ __all__ = [
 
 
 class ReaderApp(
-    NotesFeature,
     TagsFeature,
     ImportsFeature,
     AppBase,

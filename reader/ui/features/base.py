@@ -19,7 +19,6 @@ from reader.library import (
     Library,
     in_tmux,
     osc52_sequence,
-    window_writer,
 )
 from reader.models import Paper, PaperRow
 from reader.ui import bindings
@@ -29,6 +28,7 @@ from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
 from reader.ui.features.fetching import Fetching
 from reader.ui.features.following import Following
+from reader.ui.features.notes import Notes
 from reader.ui.features.quitting import Quitting
 from reader.ui.features.search import Searching
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
@@ -92,8 +92,6 @@ class AppBase(App[None]):
         self.load_sample = load_sample
         #: Stars and read marks asked for by a key and not yet stored.
         self.intents = Intents()
-        #: How this window signs the note versions it saves.
-        self.writer = window_writer()
         #: The papers shown, drawn as seen at once and written down in batches.
         self.seen = SeenPapers(self)
         #: The status line, and the library's counts it shows.
@@ -128,11 +126,12 @@ class AppBase(App[None]):
         self.views = Views(self)
         self.triage = Triage(self)
         self.fetching = Fetching(self)
+        self.notes = Notes(self)
         self.quitting = Quitting(self)
         self.following = Following(self)
         route_actions(
-            self, self.searching, self.details, self.citations, self.views, self.triage,
-            self.fetching,
+            self, self.searching, self.triage, self.notes, self.details, self.views,
+            self.citations, self.fetching,
         )
 
     def compose(self) -> ComposeResult:
