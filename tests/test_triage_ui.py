@@ -234,14 +234,14 @@ async def test_tags_renamed_from_the_palette_commands(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.rename_tag("llm")
+        app.tags.rename_tag("llm")
         await pilot.pause()
         prompt = app.screen.query_one(Input)
         prompt.value = "language-models"
         await pilot.press("enter")
         await settle(app, pilot)
         assert library.store.all_tags() == [("language-models", 2), ("agents", 1)]
-        app.delete_tag("agents")
+        app.tags.delete_tag("agents")
         await settle(app, pilot)
     assert library.store.all_tags() == [("language-models", 2)]
     assert library.search("tag:agents").ids == []

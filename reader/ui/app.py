@@ -22,7 +22,6 @@ from reader.ui.features.base import AppBase
 from reader.ui.features.details import paper_url
 from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS
-from reader.ui.features.tags import TagsFeature
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
 
 __all__ = [
@@ -31,7 +30,6 @@ __all__ = [
 
 
 class ReaderApp(
-    TagsFeature,
     ImportsFeature,
     AppBase,
 ):

@@ -73,10 +73,10 @@ class ReaderCommands(Provider):
                 (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(run_query, f"tag:{tag}"))
             )
             commands.append(
-                (f"Rename tag: {tag}", f"on {_papers(uses)}", partial(app.rename_tag, tag))
+                (f"Rename tag: {tag}", f"on {_papers(uses)}", partial(app.tags.rename_tag, tag))
             )
             commands.append(
-                (f"Delete tag: {tag}", f"from {_papers(uses)}", partial(app.delete_tag, tag))
+                (f"Delete tag: {tag}", f"from {_papers(uses)}", partial(app.tags.delete_tag, tag))
             )
         fetching = app.fetching
         for order in SORT_KEYS:

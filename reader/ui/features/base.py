@@ -33,6 +33,7 @@ from reader.ui.features.quitting import Quitting
 from reader.ui.features.search import Searching
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
 from reader.ui.features.status_line import StatusLine
+from reader.ui.features.tags import Tags
 from reader.ui.features.triage import Triage
 from reader.ui.features.views import Views
 from reader.ui.fetch_session import FetchSession
@@ -67,11 +68,7 @@ class AppBase(App[None]):
     if TYPE_CHECKING:
         # Provided by the features mixed in beside this class (reader.ui.app.ReaderApp);
         # declared here so that each feature may call another's.
-        def _highlight(
-            self, paper: Paper, start: int, end: int, reply_id: str | None = None
-        ) -> None: ...
         def import_files(self, paths: list[Path]) -> None: ...
-        def _unhighlight(self, paper: Paper, highlight_ids: list[int]) -> None: ...
         def prepare_library(self) -> object: ...
 
     def __init__(
@@ -127,11 +124,12 @@ class AppBase(App[None]):
         self.triage = Triage(self)
         self.fetching = Fetching(self)
         self.notes = Notes(self)
+        self.tags = Tags(self)
         self.quitting = Quitting(self)
         self.following = Following(self)
         route_actions(
-            self, self.searching, self.triage, self.notes, self.details, self.views,
-            self.citations, self.fetching,
+            self, self.searching, self.triage, self.notes, self.tags, self.details,
+            self.views, self.citations, self.fetching,
         )
 
     def compose(self) -> ComposeResult:
@@ -300,7 +298,7 @@ class AppBase(App[None]):
             quiet_informing_notices(self)
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
-                              self._highlight, self._unhighlight,
+                              self.tags.highlight, self.tags.unhighlight,
                               replies=self.library.discussion)
             )
             self.status.show_place()
