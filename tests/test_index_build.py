@@ -23,6 +23,7 @@ from reader.resources import sample_files
 from reader.store.database import read_papers
 from reader.text.render import render, to_plain
 from reader.ui.app import ReaderApp
+from reader.ui.features.imports import Importing
 from reader.ui.index_status import IndexStatus
 from reader.ui.widgets.paper_list import CACHE_SIZE, PAGE, PaperList
 
@@ -271,7 +272,7 @@ async def test_search_while_the_index_builds_says_so(
     indexing (N of M) instead of waiting on the index; it runs when the index is done."""
     app = ReaderApp(library, load_sample=False)
     # Hold the start-up work, so the app stays in the "index being built" state.
-    monkeypatch.setattr(ReaderApp, "prepare_library", lambda self: None)
+    monkeypatch.setattr(Importing, "prepare_library", lambda self: None)
     async with app.run_test(size=(120, 40)) as pilot:
         app.following.index_reported(IndexStatus.Progress(12, 38))
         await pilot.press("j")

@@ -37,7 +37,7 @@ async def test_list_rows_follow_an_import_that_retitles_papers(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert papers[2].title[:30] in screen_text(app)
-        app.import_files([listing])
+        app.importing.import_files([listing])
         await settle(app, pilot)
         assert len(app.query_one(PaperList).ids) == 38
         shown = screen_text(app)
@@ -60,7 +60,7 @@ async def test_a_search_typed_while_indexing_runs_again_when_indexing_ends(
         # a large list); the import, in a process of its own, waits for the lock.
         writer = library.index._writer()
         try:
-            app.import_files([OPENREVIEW_40])
+            app.importing.import_files([OPENREVIEW_40])
             await until(pilot, lambda: library.store.count() == 78, "the import", 3000)
             await pilot.press("slash", *"diffusion")
             await until(

@@ -20,7 +20,6 @@ from reader.ui.commands import ReaderCommands
 from reader.ui.early_keys import EarlyKeys, again
 from reader.ui.features.base import AppBase
 from reader.ui.features.details import paper_url
-from reader.ui.features.imports import ImportsFeature
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
 
@@ -30,7 +29,6 @@ __all__ = [
 
 
 class ReaderApp(
-    ImportsFeature,
     AppBase,
 ):
     """Browse, search, star, annotate and cite the papers of a library."""

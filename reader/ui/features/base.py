@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textual import events, on
 from textual.app import App, ComposeResult
@@ -28,6 +26,7 @@ from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details
 from reader.ui.features.fetching import Fetching
 from reader.ui.features.following import Following
+from reader.ui.features.imports import Importing
 from reader.ui.features.notes import Notes
 from reader.ui.features.quitting import Quitting
 from reader.ui.features.search import Searching
@@ -65,12 +64,6 @@ class AppBase(App[None]):
     """The app's state and the parts every feature uses; the features are mixed in by
     :class:`reader.ui.app.ReaderApp`."""
 
-    if TYPE_CHECKING:
-        # Provided by the features mixed in beside this class (reader.ui.app.ReaderApp);
-        # declared here so that each feature may call another's.
-        def import_files(self, paths: list[Path]) -> None: ...
-        def prepare_library(self) -> object: ...
-
     def __init__(
         self,
         library: Library,
@@ -86,7 +79,6 @@ class AppBase(App[None]):
         #: The user's settings; read from the config file unless given.
         self.config = config if config is not None else load_ui_config(self)
         self.library = library
-        self.load_sample = load_sample
         #: Stars and read marks asked for by a key and not yet stored.
         self.intents = Intents()
         #: The papers shown, drawn as seen at once and written down in batches.
@@ -125,11 +117,12 @@ class AppBase(App[None]):
         self.fetching = Fetching(self)
         self.notes = Notes(self)
         self.tags = Tags(self)
+        self.importing = Importing(self, load_sample)
         self.quitting = Quitting(self)
         self.following = Following(self)
         route_actions(
             self, self.searching, self.triage, self.notes, self.tags, self.details,
-            self.views, self.citations, self.fetching,
+            self.views, self.citations, self.importing, self.fetching,
         )
 
     def compose(self) -> ComposeResult:
@@ -182,7 +175,7 @@ class AppBase(App[None]):
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
         # hold back the first paint.
-        self.call_after_refresh(self.prepare_library)
+        self.call_after_refresh(self.importing.prepare_library)
         # Once the first screen is up, its objects are moved out of the collector's reach:
         # a full collection otherwise walks all of Textual's objects, and every dozen cursor
         # steps one of them took 40 ms. They are long-lived and freed by reference counting.
@@ -285,6 +278,10 @@ class AppBase(App[None]):
         if not self.query(PaperList):
             return  # a state read as the window closed, handled after its list went
         self.following.library_changed(message.state, message.logged)
+
+    @on(ImportSession.Report)
+    def _import_reported(self, message: ImportSession.Report) -> None:
+        self.importing.reported(message)
 
     @on(FetchSession.Report)
     def _fetch_reported(self, message: FetchSession.Report) -> None:

@@ -93,4 +93,4 @@ class Fetching:
         self._app.notify("\n".join(lines), title="Fetched from OpenReview",
                     severity="information" if stopped is None else "warning",
                     timeout=12, markup=False)
-        self._app.import_files([message.path])
+        self._app.importing.import_files([message.path])
