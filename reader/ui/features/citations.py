@@ -18,7 +18,7 @@ from reader.models import Paper
 from reader.ui.screens.prompts import export_prompt
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 LAST_CHOICE_KEY = "ui.last_citation_choice"
 
@@ -26,7 +26,7 @@ LAST_CHOICE_KEY = "ui.last_citation_choice"
 class Citations:
     """Copying citations, the basket of marked papers, and exports."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: The basket: papers marked with v (the list draws them, sharing the set).
         self.marked: set[int] = set()

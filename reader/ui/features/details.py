@@ -12,13 +12,13 @@ from reader.text.render import plain_line
 from reader.ui.screens.metadata import MetadataForm
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class Details:
     """Editing a paper's record; opening its page."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
 
     def action_edit_metadata(self) -> None:

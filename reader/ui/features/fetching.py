@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 from reader.ui.fetch_session import FetchSession
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class Fetching:
     """Fetching replies from OpenReview for papers of the window."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
 
     def action_fetch_replies(self) -> None:

@@ -18,13 +18,13 @@ from reader.ui.screens.reading import ReadingScreen
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class Following:
     """The index followed as it is built, and the library as other writers change it."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: The state of the library last read (None before the first read).
         self._library_state: LibraryState | None = None

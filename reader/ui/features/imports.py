@@ -16,13 +16,13 @@ from reader.ui.screens.prompts import add_prompt, import_prompt
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class Importing:
     """The sample, imports and additions from the app, and the index kept up with them."""
 
-    def __init__(self, app: AppBase, load_sample: bool) -> None:
+    def __init__(self, app: ReaderApp, load_sample: bool) -> None:
         """Import for ``app``; the bundled sample into an empty library if ``load_sample``."""
         self._app = app
         self._load_sample = load_sample

@@ -16,14 +16,14 @@ from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.text import heading
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
     from reader.ui.screens.note import NoteScreen
 
 
 class Notes:
     """The note editor and what becomes of its saves."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: How this window signs the note versions it saves.
         self.writer = window_writer()

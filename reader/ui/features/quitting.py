@@ -10,13 +10,13 @@ from textual.worker import Worker
 from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class Quitting:
     """`q`: close the window once its writes are stored; a second `q` closes it at once."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see quit).

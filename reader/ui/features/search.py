@@ -18,7 +18,7 @@ from reader.ui.search_session import Rerun, SearchSession
 from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 #: How long typing must pause before a search that found nothing looks for a "did you mean".
 SUGGEST_AFTER_SECONDS = 0.3
@@ -28,7 +28,7 @@ class Searching:
     """Search as you type, and what follows from a query: the list shows the results,
     where the cursor goes in them and back from them."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: The paper the last session ended on, placed once a search can answer.
         self._restore_paper: int | None = None

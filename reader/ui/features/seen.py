@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from reader.models import Paper, PaperRow
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 #: How often papers shown are written down as seen (batched: one write, not one per key).
 SEEN_FLUSH_SECONDS = 0.5
@@ -19,7 +19,7 @@ class SeenPapers:
     """The papers a window has shown, those not yet stored, and those the library has
     stored as seen (read once, then kept current by this window's writes)."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: Papers shown this session (drawn as seen at once) and those not yet stored.
         self.now: set[int] = set()

@@ -12,7 +12,7 @@ from reader.ui.commands import SORT_LABELS
 from reader.ui.screens.reading import ReadingScreen
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class StatusLine:
@@ -20,7 +20,7 @@ class StatusLine:
     the view found, the library's counts (kept current in memory between writes, so that
     moving the cursor never counts the whole library) and a note of work under way."""
 
-    def __init__(self, app: AppBase, counts: Mapping[str, int] | None = None) -> None:
+    def __init__(self, app: ReaderApp, counts: Mapping[str, int] | None = None) -> None:
         self._app = app
         #: Library counts (papers, seen, read, starred, with notes).
         self.counts: dict[str, int] = dict(counts) if counts is not None else {}

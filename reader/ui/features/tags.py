@@ -14,13 +14,13 @@ from reader.ui.screens.tags import TagEditor
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class Tags:
     """Tags and highlights of the papers."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
 
     def action_edit_tags(self) -> None:

@@ -13,13 +13,13 @@ from reader.ui.search_session import Rerun
 from reader.ui.widgets.paper_detail import PaperDetail
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 
 class Triage:
     """Stars, read marks and the ways to the next paper worth reading."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
 
     def action_toggle_star(self) -> None:

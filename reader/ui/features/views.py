@@ -19,7 +19,7 @@ from reader.ui.search_session import Rerun
 from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
-    from reader.ui.features.base import AppBase
+    from reader.ui.app import ReaderApp
 
 #: What the app remembers between runs (in the library's meta table).
 SORT_KEY, QUERY_KEY, PAPER_KEY = "ui.sort", "ui.last_query", "ui.last_paper"
@@ -30,7 +30,7 @@ REMEMBER_AFTER_SECONDS = 1.0
 class Views:
     """Sort orders and saved searches; the ratings overview; the view remembered."""
 
-    def __init__(self, app: AppBase) -> None:
+    def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: The order the view is sorted in (see SORT_KEYS).
         self.order = "relevance"

@@ -12,6 +12,14 @@ from reader.ui.widgets.paper_list import PaperList
 #: The search box's border, saying where keys go.
 TYPING_HERE = "typing searches · enter, ↓ or tab: to the results · esc: clear and leave"
 KEYS_ON_PAPER = "keys act on the highlighted paper · / to search"
+#: What the empty box says.
+SEARCH_PLACEHOLDER = (
+    # Cut at the box's width (about 110 columns at 120): the conference filters come before
+    # the rarer syntax so that they show.
+    "/ to search: words, \"phrases\", title:word, AND/OR/NOT, is:starred, tag:x, rating:>=6, "
+    "decision:oral, review:\"…\", has:reviews, is:rating-changed, prefix*, typo~, is:unseen, "
+    "like:KEY"
+)
 
 
 class SearchBox(Input):
