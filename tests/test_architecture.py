@@ -55,7 +55,7 @@ CLASS_METHODS = 30
 LARGE_CLASSES = {
     # The door: one method per thing a front end may ask of the core, composed of one
     # module per part (imports, indexing, searching, annotations, ...; docs/architecture.md).
-    "reader.library.core.Library": 94,
+    "reader.library.core.Library": 96,
     # The door's queries, a part of it counted with the base it stands on.
     "reader.library.queries.Queries": 32,
     # The store: one method per statement the library runs, composed of one module per

@@ -25,18 +25,14 @@ from textual.widgets import Footer, Input, Static
 
 from reader.config import Config
 from reader.errors import ReaderError
-from reader.library import (
-    Library,
-    in_tmux,
-    osc52_sequence,
-)
+from reader.library import Library
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
 from reader.ui import bindings
 from reader.ui.actions import enabled, route_actions
 from reader.ui.commands import ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
-from reader.ui.early_keys import EarlyKeys, again
+from reader.ui.early_keys import EarlyKeys, Typed, again, keys_waiting, takes_text
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details, paper_url
 from reader.ui.features.fetching import Fetching
@@ -56,6 +52,7 @@ from reader.ui.index_status import IndexStatus
 from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
+from reader.ui.queued_keys import take_typed
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.search_session import Rerun, SearchSession, SearchView
@@ -63,12 +60,7 @@ from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import quiet_informing_notices, start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
-from reader.ui.widgets.search_box import (
-    KEYS_ON_PAPER,
-    SEARCH_PLACEHOLDER,
-    TYPING_HERE,
-    SearchBox,
-)
+from reader.ui.widgets.search_box import KEYS_ON_PAPER, SEARCH_PLACEHOLDER, TYPING_HERE, SearchBox
 from reader.ui.writes import WindowWrites
 
 __all__ = [
@@ -80,8 +72,9 @@ class ReaderApp(App[None]):
     """Browse, search, star, annotate and cite the papers of a library."""
 
     CSS_PATH = [str(styles_dir() / "app.tcss")]
-    #: Under 100 columns the list and the detail pane are stacked (styles/app.tcss).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    #: Under 100 columns the list and the detail pane are stacked, up to 160 the list takes
+    #: more than half (styles/app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide"), (160, "-widest")]
     BINDINGS = bindings.APP
     TITLE = "reader"
     COMMANDS = App.COMMANDS | {ReaderCommands}
@@ -154,7 +147,8 @@ class ReaderApp(App[None]):
         )
 
     def compose(self) -> ComposeResult:
-        yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search")
+        yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search",
+                        results_shown=self.searching.results_shown)
         with Horizontal(id="main"):
             yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
             yield PaperDetail(
@@ -179,26 +173,14 @@ class ReaderApp(App[None]):
         apply_config(self, self.config)
         self.paper_list.marked = self.citations.marked
         self.paper_list.seen = self.seen.now
-        library = self.library
-        last_query, last_paper = self.views.restore()
-        if not self.status.counts:
-            self.status.recount()
-        self.paper_list.set_ids(
-            library.sort_ids(
-                self._initial_ids if self._initial_ids is not None else library.all_ids(),
-                self.views.order,
-            ),
-            keep=None if last_query else last_paper,
-            restored=not last_query and last_paper is not None,
-        )
-        self.status.viewing(self.status.counts["seen"])  # the view is the whole library
-        if last_query:
-            self.searching.restore(last_paper)
-            self.query_one(SearchBox).value = last_query  # posts Changed: the search runs
+        self.views.show_first(self._initial_ids)
         self.paper_list.focus()
         self.status.update()
-        for title, message in start_notices(library):
-            self.notify(message, title=title, timeout=20)
+        for title, message in start_notices(self.library):
+            # Possible loss is an error, never taken down with the notices that inform.
+            loss = title == "possible loss"
+            self.notify(message, title=title, timeout=60 if loss else 20,
+                        severity="error" if loss else "information")
         self.set_interval(SEEN_FLUSH_SECONDS, self.seen.flush)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
@@ -275,11 +257,6 @@ class ReaderApp(App[None]):
             if paper is not None:
                 self.seen.saw(paper)
 
-    async def results_shown(self, query: str, timeout: float = 5.0) -> None:
-        """Wait (at most ``timeout`` seconds) until the list shows the results of ``query``
-        (the search box waits so before it hands the keys on to the list)."""
-        await self.searching.results_shown(query, timeout)
-
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
         self.searching.query_changed(event.value)
@@ -339,13 +316,6 @@ class ReaderApp(App[None]):
         if self.search.outcome is not None:
             self.searching.rerun_view(Rerun.CHANGED)
 
-    def send_osc52(self, text: str) -> None:
-        """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""
-        self.copy_to_clipboard(text)  # plain OSC 52, and app.clipboard for the record
-        driver = self._driver  # Textual has no public way to write a raw sequence
-        if in_tmux() and driver is not None:
-            driver.write(osc52_sequence(text, tmux=True))
-
     async def action_quit(self) -> None:
         """Quit once pending writes are stored; an index build under way stops at its next
         safe point, and the next reader to run finishes it. A second press quits at once."""
@@ -364,31 +334,59 @@ class ReaderApp(App[None]):
         self.fetches.cancel()  # its worker ends after the request in flight
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys go to what they were typed for: those typed right behind a key that opens a
-        dialog go to the dialog (held until it can take them), never to the view below."""
-        if isinstance(event, events.Key):
+        """Keys act in the order typed, on what they were typed for: those typed right
+        behind a key that opens a dialog go to the dialog (held until it can take them),
+        never to the view below, and a priority key (``/``) waits for the keys before it."""
+        if isinstance(event, (events.Key, events.Paste)):
             if not event.is_forwarded:
                 await self._typed(event)
                 return
-            if self.early_keys.came_back_late(event, self.screen):
+            if self.early_keys.came_back_late(event, self.screen, self.focused):
                 event.stop()
                 await self._typed(again(event))
                 return
+            if isinstance(event, events.Key) and self.early_keys.waited(event) and (
+                await self._check_bindings(event.key, priority=True)
+            ):
+                event.stop()
+                return
         elif isinstance(event, events.DescendantFocus):
-            for held in self.early_keys.ready(self.screen):
-                await self._deliver(held)
+            await self._release()
         await super().on_event(event)
 
-    async def _typed(self, key: events.Key) -> None:
-        """A key typed: after any held for the screen on top, unless it must wait too."""
+    async def _release(self) -> None:
+        """Hand on the keys held for the dialog now ready, in order: each letter to its
+        field, and a key that acts (esc, enter) only once the letters before it are in, so
+        that what it saves or closes is what was typed, and the keys after it go where it
+        leaves the focus (the list, once the dialog is closed)."""
         for held in self.early_keys.ready(self.screen):
+            if isinstance(held, events.Key) and not held.is_printable:
+                if self.focused is not None:
+                    await take_typed(self.focused)
+                if await self._check_bindings(held.key, priority=True) or (
+                    await self._check_bindings(held.key)
+                ):
+                    continue
             await self._deliver(held)
-        if not self.early_keys.hold(self.screen, key):
-            await self._deliver(key)
 
-    async def _deliver(self, key: events.Key) -> None:
-        """Send a key on as Textual does, noting the screen it went to."""
-        self.early_keys.sent(key, self.screen)
+    async def _typed(self, key: Typed) -> None:
+        """A key typed: after any held for the screen on top, unless it must wait too; and
+        behind the keys the focused widget has yet to take, if there are any."""
+        await self._release()
+        if self.early_keys.hold(self.screen, key):
+            return
+        focused = self.focused
+        # Not behind what a text field has yet to take: its letters never come back, and the
+        # keys after a priority key there (esc, enter) belong where it moves the focus.
+        if focused is not None and not takes_text(focused) and keys_waiting(focused):
+            self.early_keys.sent(key, self.screen, focused, behind=True)
+            focused._forward_event(key)
+            return
+        await self._deliver(key)
+
+    async def _deliver(self, key: Typed) -> None:
+        """Send a key on as Textual does, noting where it went."""
+        self.early_keys.sent(key, self.screen, self.focused)
         await super().on_event(key)
 
 

@@ -7,12 +7,15 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.app import App
 from textual.worker import Worker
 
 from reader.errors import ReaderError
 from reader.library import (
     configured_routes,
     copy_text,
+    in_tmux,
+    osc52_sequence,
 )
 from reader.models import Paper
 from reader.ui.screens.prompts import export_prompt
@@ -77,7 +80,7 @@ class Citations:
         label = choice_label(fmt, style)
         what = label if len(papers) == 1 else f"{len(papers):,} papers as {label}"
         outcome = copy_text(
-            text, what, osc52=app.send_osc52, file=app.library.paths.clipboard_file,
+            text, what, osc52=partial(send_osc52, app), file=app.library.paths.clipboard_file,
             routes=configured_routes(app.config.clipboard),
         )
         message = outcome.message
@@ -141,6 +144,14 @@ class Citations:
         app.call_from_thread(
             app.notify, f"Exported {len(ids):,} {noun} as {fmt} to {path}", title="Exported"
         )
+
+
+def send_osc52(app: App[None], text: str) -> None:
+    """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""
+    app.copy_to_clipboard(text)  # plain OSC 52, and app.clipboard for the record
+    driver = app._driver  # Textual has no public way to write a raw sequence
+    if in_tmux() and driver is not None:
+        driver.write(osc52_sequence(text, tmux=True))
 
 
 def derived_warning(papers: list[Paper]) -> str:

@@ -36,7 +36,26 @@ class Views:
         self.order = "relevance"
         self._remember_timer: Timer | None = None
 
-    def restore(self) -> tuple[str, int | None]:
+    def show_first(self, ids: list[int] | None) -> None:
+        """Show the view the last run left: the library (``ids``, when the caller has just
+        read them) in the order it left, at the paper it ended on, or the query it left,
+        searched."""
+        app = self._app
+        library = app.library
+        last_query, last_paper = self._restore()
+        if not app.status.counts:
+            app.status.recount()
+        app.paper_list.set_ids(
+            library.sort_ids(ids if ids is not None else library.all_ids(), self.order),
+            keep=None if last_query else last_paper,
+            restored=not last_query and last_paper is not None,
+        )
+        app.status.viewing(app.status.counts["seen"])  # the view is the whole library
+        if last_query:
+            app.searching.restore(last_paper)
+            app.query_one(SearchBox).value = last_query  # posts Changed: the search runs
+
+    def _restore(self) -> tuple[str, int | None]:
         """Take up the sort order the last run left; the query and the paper it ended on."""
         library = self._app.library
         order = library.get_meta(SORT_KEY) or "relevance"
