@@ -168,3 +168,28 @@ def test_every_key_of_the_app_has_its_action(empty_library: Library) -> None:
     assert not missing, missing
     # The app's own quit is replaced by the window's, which waits for its writes.
     assert app.action_quit.__func__ is not App.action_quit  # type: ignore[attr-defined]
+
+
+#: Textual's private names the app uses where Textual has no public way (the raw write of
+#: an OSC 52 sequence, a key handed to the widget it was typed at); Textual is pinned to one
+#: minor version for them.
+TEXTUAL_PRIVATES = {"_driver", "_forward_event"}
+
+
+def test_the_apps_collaborators_keep_to_their_own_state() -> None:
+    """The app and its collaborators (reader/ui/features) touch no private attribute but
+    their own: one feature never reads or writes another's state, it calls its methods."""
+    touched = []
+    paths = [ROOT / "reader" / "ui" / "app.py", *sorted((ROOT / "reader/ui/features").glob("*.py"))]
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute):
+                continue
+            name = node.attr
+            if not name.startswith("_") or name.startswith("__") or name in TEXTUAL_PRIVATES:
+                continue
+            owner = node.value
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue
+            touched.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not touched, "private state of another object:\n" + "\n".join(touched)
