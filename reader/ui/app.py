@@ -147,6 +147,7 @@ class ReaderApp(App[None]):
         )
 
     def compose(self) -> ComposeResult:
+        """The search box over the list and the detail pane, the status line, the keys."""
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search",
                         results_shown=self.searching.results_shown)
         with Horizontal(id="main"):
