@@ -5,7 +5,7 @@ It turns the cyclic garbage collector off first. Importing Textual and the reade
 objects by the hundred thousand, all of them kept for the life of the process, and the
 collections that walk them again and again made a quarter of the time to the first
 frame. The reader turns the collector back on after its first frame (see
-``reader.ui.features.base``); every other command turns it on before it runs.
+``reader.ui.app``); every other command turns it on before it runs.
 """
 
 from __future__ import annotations
