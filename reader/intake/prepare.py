@@ -50,9 +50,11 @@ class Prepared:
     reply_forms: tuple[ReplyForm, ...] = ()
 
 
-def prepare(record: PaperRecord) -> Prepared:
+def prepare(record: PaperRecord, forms: bool = True) -> Prepared:
     """Work out of ``record`` all its import needs that does not depend on the library
-    (anonymous names are dropped from the record first)."""
+    (anonymous names are dropped from the record first); without ``forms``, not how its
+    replies are stored (an import that writes its papers first, and their replies on a
+    second reading of the file, leaves them to that reading)."""
     drop_anonymous(record)
     written_doi = doi_as_written(record.doi)
     doi = normalize_doi(written_doi)
@@ -73,7 +75,7 @@ def prepare(record: PaperRecord) -> Prepared:
         key_base="" if wanted else citekey_base(
             record.title, key_names(record.authors, record.csl), record.year
         ),
-        reply_forms=tuple(ReplyForm(reply) for reply in record.replies),
+        reply_forms=tuple(ReplyForm(reply) for reply in record.replies) if forms else (),
     )
 
 

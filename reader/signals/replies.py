@@ -19,6 +19,7 @@ __all__ = [
     "PROCEDURAL_KINDS",
     "REVIEW_KINDS",
     "SECTION_LIMIT",
+    "SIGNAL_FIELDS",
     "Reply",
     "kind_of",
     "kind_of_invitation",
@@ -41,6 +42,10 @@ COMMENT_KINDS = frozenset(
     {"Official_Comment", "Public_Comment", "Comment", "Rebuttal", "Author_Rebuttal",
      "Rebuttal_Comment", "Author_Comment"}
 )
+#: The fields of a reply a paper's signals are read from (its rating, in whichever field
+#: it was given, its confidence, a decision or recommendation): a reply holding these alone
+#: adds up to the same signals as the whole reply (:func:`reader.signals.signals_from_replies`).
+SIGNAL_FIELDS = frozenset({*RATING_FIELDS, "confidence", "decision"})
 #: The most of one section the reading view renders: real sections are a few thousand
 #: characters; a longer one is cut there (and can be seen whole, unrendered).
 SECTION_LIMIT = 20_000
