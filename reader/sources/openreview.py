@@ -60,6 +60,8 @@ _TLDR_KEYS = ("tldr", "TLDR", "TL;DR", "one-sentence_summary")
 # venueid looks like "ICLR.cc/2026/Conference" (or ".../Withdrawn_Submission").
 _VENUEID = re.compile(r"^([A-Za-z][A-Za-z0-9]*)[.]")
 _VENUEID_YEAR = re.compile(r"/((?:19|20)\d\d)(?:/|$)")
+# Lines of a JSON-lines file under which its records are counted one by one.
+_FEW_LINES = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,11 @@ def stream_file(
         json.loads(head[start:end])
     except (ValueError, RecursionError):
         return None
-    count = file.count_lines_starting(b"{")
+    # Past a few lines, a file of JSON lines is a list of papers, one a line: its lines
+    # (counted as the file was opened) are at most its records. Counting only those that
+    # open an object was another reading of a conference's hundreds of megabytes, for a
+    # progress bar's total. (A few lines may be one object and blank lines: counted.)
+    count = file.lines if file.lines > _FEW_LINES else file.count_lines_starting(b"{")
     if count <= 1:
         return None  # one object, maybe wrapping a list of notes: read whole, as stream does
     kept: list[Reply] = [] if orphans is None else orphans

@@ -39,6 +39,9 @@ class TextFile:
     encoding: str
     warnings: list[str]
     chunk: int = CHUNK
+    #: How many lines the text has (a last one without its ``\n`` counted), counted as
+    #: the file was read through, at no further cost.
+    lines: int = 0
 
     def pieces(self) -> Iterator[str]:
         """The decoded text, a piece at a time (a character is never cut in two)."""
@@ -87,9 +90,11 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
     except OSError as exc:
         raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     encoding, warnings = "utf-8", []
-    pending, done = b"", 0
+    pending, done, lines, last = b"", 0, 0, b"\n"
     try:
         for data in _after_bom(_chunks(path, chunk)):
+            lines += data.count(b"\n")
+            last = data[-1:] or last
             data = pending + data
             used = codecs.utf_8_decode(data, "strict", False)[1]
             pending = data[used:]
@@ -101,7 +106,12 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
             f"{path}: not valid UTF-8 (byte {done + exc.start}); read as Latin-1 — check "
             "accented letters"
         )
-    return TextFile(path, digest.hexdigest(), encoding, warnings, chunk)
+    if encoding != "utf-8":  # (the count stopped with the decoding)
+        lines, last = 0, b"\n"
+        for data in _chunks(path, chunk):
+            lines, last = lines + data.count(b"\n"), data[-1:] or last
+    return TextFile(path, digest.hexdigest(), encoding, warnings, chunk,
+                    lines + (last != b"\n"))
 
 
 def refuse_special(path: Path) -> None:
