@@ -13,6 +13,7 @@ import codecs
 import gzip
 import hashlib
 import stat
+import threading
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -83,12 +84,20 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
     (else Latin-1, with the warning :func:`reader.sources.read_text` gives)."""
     digest = hashlib.sha256()
     refuse_special(path)
-    try:
-        with path.open("rb") as raw:
-            while data := raw.read(chunk):
-                digest.update(data)
-    except OSError as exc:
-        raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    unread: list[OSError] = []
+
+    def take_digest() -> None:
+        try:
+            with path.open("rb") as raw:
+                while data := raw.read(chunk):
+                    digest.update(data)
+        except OSError as exc:
+            unread.append(exc)
+
+    # Taken beside the decoding, on the other core (hashing lets go of the interpreter):
+    # the papers of a file wait for both, a quarter of a second per 300 MB each.
+    hashing = threading.Thread(target=take_digest, name="reader-checksum", daemon=True)
+    hashing.start()
     encoding, warnings = "utf-8", []
     pending, done, lines, last = b"", 0, 0, b"\n"
     try:
@@ -106,6 +115,11 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
             f"{path}: not valid UTF-8 (byte {done + exc.start}); read as Latin-1 — check "
             "accented letters"
         )
+    finally:
+        hashing.join()
+    if unread:
+        error = unread[0]
+        raise ImportFormatError(f"{path}: cannot read: {error.strerror or error}") from error
     if encoding != "utf-8":  # (the count stopped with the decoding)
         lines, last = 0, b"\n"
         for data in _chunks(path, chunk):
