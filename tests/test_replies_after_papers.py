@@ -181,3 +181,35 @@ def test_the_import_process_says_when_the_papers_are_in(
         assert library.reviews_state() == "ok"
     finally:
         library.close()
+
+
+def test_replies_that_waited_for_their_paper_are_counted_with_its_own(tmp_path: Path) -> None:
+    """Replies kept for a paper not in the library (a file of them alone), then the paper
+    with replies of its own: the same signals and rows as one reading leaves, shown with
+    the paper's first reading."""
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    flat, own = rows[0]["replies"][:2], rows[0]["replies"][2:]
+    waiting = tmp_path / "waiting.jsonl"
+    waiting.write_text("".join(json.dumps(reply) + "\n" for reply in flat), encoding="utf-8")
+    paper = tmp_path / "paper.jsonl"
+    paper.write_text(json.dumps(dict(rows[0], replies=own)) + "\n", encoding="utf-8")
+    results = []
+    for strict in (False, True):
+        library = Library(tmp_path / f"lib-{strict}")
+        seen: dict[str, Any] = {}
+        try:
+            library.import_files([waiting], sync=False, strict=strict)
+            summary = library.import_files(
+                [paper], sync=False, strict=strict,
+                papers_in=lambda: seen.update(state(library.paths.database)),  # noqa: B023
+            )
+            results.append((str(summary) + summary.signals_line(),
+                            state(library.paths.database)))
+        finally:
+            library.close()
+        if not strict:
+            # Shown with the replies that waited and its own, before its own are written.
+            assert seen["signals"] == results[0][1]["signals"]
+            assert len(seen["replies"]) == len(flat)
+    assert results[0] == results[1]
+    assert len(results[0][1]["replies"]) == len(rows[0]["replies"])

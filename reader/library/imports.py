@@ -79,7 +79,10 @@ class Imports(LibraryBase):
         done = 0
 
         def show() -> None:
-            # The papers of every file are in, the last file's replies not yet.
+            # The papers of every file are in, the last file's replies not yet. What the
+            # merge rendered is kept first: the index may be built next, beside the memo.
+            renderings.save()
+            renderings.close()
             if papers_in is not None:
                 papers_in()
             elif sync:
