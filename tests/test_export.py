@@ -15,16 +15,9 @@ from typing import Any
 import bibtexparser
 import pytest
 
-from reader.cite.export import (
-    CSV_COLUMNS,
-    EXPORT_FORMATS,
-    NOTES_MANIFEST,
-    export,
-    export_notes,
-    format_for_path,
-    notes_filename,
-)
+from reader.cite.export import CSV_COLUMNS, EXPORT_FORMATS, export, format_for_path
 from reader.cite.formats import CitationError
+from reader.cite.notes_files import NOTES_MANIFEST, export_notes, notes_filename
 from reader.library import Library
 from reader.models import Paper
 from tests.conftest import paper_id_with
@@ -320,3 +313,32 @@ def test_yaml_front_matter_quotes_hostile_values(tmp_path: Path) -> None:
     assert values["title"] == 'a: b - c # d "e"'
     assert values["venue"] == "x\u2028y"
     assert values["url"] == "https://doi.org/10.1234/abc,def"  # the DOI, without a URL
+
+
+def test_notes_export_carries_tags_and_highlights(library: Library, tmp_path: Path) -> None:
+    """A paper with only highlights gets a file too; its tags are in the front matter and
+    each passage is quoted with where it is and its note."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+    from reader.library import display_text
+
+    noted = paper_id_with(library, "GDPval")
+    marked = paper_id_with(library, "transport")
+    library.save_note(noted, "Read for the method.")
+    library.set_tags(noted, ["method", "to-cite"])
+    text = display_text(library.store.paper(marked).abstract)
+    start = text.index("transport")
+    library.add_highlight(marked, start, start + len("transport"), "the key word")
+    out = tmp_path / "notes"
+    result = CliRunner().invoke(cli, ["notes", "export", str(out), "--library",
+                                      str(library.paths.root)], obj={})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("2 written")
+    files = {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.md")}
+    (note_file,) = [t for t in files.values() if "Read for the method." in t]
+    values, _ = front_matter(note_file)
+    assert values["tags"] == ["method", "to-cite"]
+    (marked_file,) = [t for t in files.values() if "## Highlights" in t]
+    _, body = front_matter(marked_file)
+    assert "\n> transport\n\n— in the abstract\n\nthe key word\n" in body

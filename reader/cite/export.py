@@ -1,19 +1,18 @@
-"""Getting everything out: the library (or a selection) as files, and notes as Markdown files.
+"""Getting everything out: the library (or a selection) as files.
 
 Part of the headless core: no Textual.
 
 :func:`export` writes one file in a format other tools read: BibTeX, biblatex, CSL-JSON,
-Markdown, CSV or JSON. :func:`export_notes` writes one Markdown file per paper with a note, for
-note-taking apps (Obsidian, Logseq …), and never overwrites a file the user has edited since.
-Every file is written atomically: a temporary file in the same directory, then ``os.replace``,
-so a crash or a full disk never leaves half a file where a good one was.
+Markdown, CSV or JSON (one Markdown file per annotated paper is
+:mod:`reader.cite.notes_files`). Every file is written atomically: a temporary file in the
+same directory, then ``os.replace``, so a crash or a full disk never leaves half a file where
+a good one was.
 """
 
 from __future__ import annotations
 
 import csv
 import dataclasses
-import hashlib
 import io
 import json
 import os
@@ -21,14 +20,12 @@ import re
 import secrets
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
-from reader.cite.keys import entry_key
 from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fields
 from reader.models import Paper
 from reader.record import source_doi
@@ -38,14 +35,10 @@ from reader.text.render import plain_line, to_plain
 __all__ = [
     "CSV_COLUMNS",
     "EXPORT_FORMATS",
-    "NOTES_MANIFEST",
     "SIGNAL_COLUMNS",
-    "NotesExportResult",
     "check_folder",
     "export",
-    "export_notes",
     "format_for_path",
-    "notes_filename",
     "write_atomic",
 ]
 
@@ -68,17 +61,11 @@ CSV_COLUMNS = (
     "read",
     "highlights",
 )
-#: What export_notes last wrote, per file, in the notes directory.
-NOTES_MANIFEST = ".reader-notes.json"
 
 # Characters Markdown reads as inline markup, escaped in text we did not write as Markdown.
 _MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>])")
 # A line starting like a heading, quote, list item or rule would change the document's shape.
 _MARKDOWN_BLOCK_START = re.compile(r"^([ \t]*)([-+=>#]|\d+[.)])", re.MULTILINE)
-_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._+-]+")
-_MAX_FILENAME = 100
-# YAML reads these as line breaks even inside a double-quoted scalar; JSON leaves them raw.
-_YAML_BREAKS = {"\u0085": "\\N", "\u2028": "\\L", "\u2029": "\\P"}
 
 
 def export(
@@ -249,134 +236,3 @@ def _highlights(paper: Paper) -> list[dict[str, Any]]:
          **({"reply": h.reply_id} if h.reply_id else {})}
         for h in paper.highlights
     ]
-
-
-# --- notes -----------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class NotesExportResult:
-    """What :func:`export_notes` did with each file: written, already up to date, or kept."""
-
-    directory: Path
-    written: list[Path] = field(default_factory=list)
-    unchanged: list[Path] = field(default_factory=list)
-    #: Files the user changed since the last export (or that we never wrote): left alone.
-    kept: list[Path] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        text = (
-            f"{len(self.written)} written, {len(self.unchanged)} unchanged, {len(self.kept)} kept"
-        )
-        if self.kept:
-            text += " (edited since the last export)"
-        return text
-
-
-def notes_filename(paper: Paper) -> str:
-    """``{citekey}.md``, made safe for any file system (no separators, no leading dot)."""
-    stem = _UNSAFE_FILENAME.sub("-", entry_key(paper)).strip(".-")[:_MAX_FILENAME]
-    return f"{stem or f'paper-{paper.id}'}.md"
-
-
-def note_document(paper: Paper) -> str:
-    """The Markdown file for a paper's note: YAML front matter, then the note."""
-    title = plain_line(paper.title or "")
-    front = [
-        ("title", _yaml_scalar(title)),
-        ("key", _yaml_scalar(entry_key(paper))),
-        ("venue", _yaml_scalar(paper.venue)),
-        ("year", json.dumps(paper.year)),
-        ("tags", "[]"),
-        ("url", _yaml_scalar(link_url(paper))),
-    ]
-    head = "\n".join(f"{name}: {value}" for name, value in front)
-    body = (paper.note or "").strip("\n")
-    return f"---\n{head}\n---\n\n{body}\n"
-
-
-def _yaml_scalar(value: str | None) -> str:
-    """A YAML scalar for a string: JSON's double-quoted form, which YAML reads the same."""
-    if value is None:
-        return "null"
-    text = json.dumps(value, ensure_ascii=False)
-    for raw, escaped in _YAML_BREAKS.items():
-        text = text.replace(raw, escaped)
-    return text
-
-
-def export_notes(papers: Sequence[Paper], directory: Path) -> NotesExportResult:
-    """Write ``{citekey}.md`` for each paper with a note, keeping the user's edits.
-
-    ``.reader-notes.json`` in the directory records the sha256 of what was last written to each
-    file. A file whose content still has that hash is ours to replace; a file that differs from
-    it, or that we never wrote, is the user's and is kept (and reported in ``kept``). A file
-    already holding exactly what we would write is ``unchanged``.
-    """
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    manifest_path = directory / NOTES_MANIFEST
-    manifest = _read_manifest(manifest_path)
-    result = NotesExportResult(directory)
-    used: set[str] = set()
-    for paper in papers:
-        if not (paper.note or "").strip():
-            continue
-        name = _unique_name(notes_filename(paper), paper, used)
-        path = directory / name
-        content = note_document(paper).encode("utf-8")
-        digest = hashlib.sha256(content).hexdigest()
-        current = _file_hash(path)
-        if current == digest:
-            result.unchanged.append(path)
-        elif current is None or current == manifest.get(name):
-            write_atomic(path, content.decode("utf-8"))
-            result.written.append(path)
-        else:
-            result.kept.append(path)
-            continue
-        manifest[name] = digest
-    if result.written or result.unchanged:
-        data = {"version": 1, "files": dict(sorted(manifest.items()))}
-        write_atomic(manifest_path, json.dumps(data, indent=2) + "\n")
-    return result
-
-
-def _unique_name(name: str, paper: Paper, used: set[str]) -> str:
-    """The file name, with the paper id added if another paper of this export has it.
-
-    Compared case-insensitively: macOS and Windows file systems would make them one file.
-    """
-    if name.lower() in used:
-        name = f"{name[:-3]}-{paper.id}.md"
-    used.add(name.lower())
-    return name
-
-
-def _file_hash(path: Path) -> str | None:
-    """The sha256 of a file's bytes, None when there is no such file, "" when it can't be read.
-
-    "" matches no hash, so a path we cannot read (a directory, no permission) is kept.
-    """
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return ""
-
-
-def _read_manifest(path: Path) -> dict[str, str]:
-    """File name → sha256 from the manifest; empty if it is missing or unreadable.
-
-    An unreadable manifest only makes the export more careful: every existing file that differs
-    from what would be written is then kept.
-    """
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        files = data.get("files", {}) if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(files, dict):
-        return {}
-    return {str(k): v for k, v in files.items() if isinstance(v, str)}

@@ -167,11 +167,13 @@ def notes() -> None:
 @click.pass_context
 @handles_errors
 def notes_export(ctx: click.Context, directory: Path) -> None:
-    """Write one Markdown file per annotated paper (never over a file you changed)."""
+    """Write one Markdown file per annotated paper: its note, then its highlighted passages
+    with their notes (never over a file you changed)."""
     from reader.library import export_notes
 
     library = open_library(ctx)
-    papers = library.papers(library.search("has:notes").ids)
+    annotated = library.flagged_ids("notes") | library.flagged_ids("highlighted")
+    papers = library.papers(sorted(annotated))
     result = export_notes(papers, directory)
     click.echo(
         f"{len(result.written):,} written, {len(result.unchanged):,} unchanged, "

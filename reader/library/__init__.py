@@ -58,9 +58,10 @@ from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
 if TYPE_CHECKING:
-    from reader.cite.export import check_folder, export, export_notes, format_for_path
+    from reader.cite.export import check_folder, export, format_for_path
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
+    from reader.cite.notes_files import export_notes
     from reader.search.highlight import highlight_spans
     from reader.sources.remote import FetchError, classify
     from reader.sources.remote.openreview_login import find_credentials
@@ -77,7 +78,7 @@ _LAZY = {
     "render_citation": ("reader.cite.formats", "render"),
     "CitationError": ("reader.cite.formats", "CitationError"),
     "export": ("reader.cite.export", "export"),
-    "export_notes": ("reader.cite.export", "export_notes"),
+    "export_notes": ("reader.cite.notes_files", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
     "check_folder": ("reader.cite.export", "check_folder"),
     "FetchError": ("reader.sources.remote", "FetchError"),

@@ -19,11 +19,13 @@ class Marks(StoreBase):
     """Marks on papers (mixed into :class:`reader.store.database.Store`)."""
 
     def flagged_ids(self, flag: str) -> set[int]:
-        """Papers with a mark or from the last import: ``starred``, ``notes``, ``new``,
+        """Papers with a mark or from the last import: ``starred``, ``notes``,
+        ``highlighted``, ``new``,
         ``changed`` (retitled, revised or withdrawn by the last import), ``withdrawn``."""
         queries = {
             "starred": "SELECT id FROM papers WHERE starred = 1",
             "notes": "SELECT paper_id FROM notes WHERE trim(body) != ''",
+            "highlighted": "SELECT DISTINCT paper_id FROM highlights",
             "withdrawn": "SELECT id FROM papers WHERE withdrawn = 1",
             "seen": "SELECT id FROM papers WHERE seen_at IS NOT NULL",
             "unseen": "SELECT id FROM papers WHERE seen_at IS NULL",

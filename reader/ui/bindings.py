@@ -105,7 +105,7 @@ READING: list[BindingType] = [
     Binding("right_square_bracket", "next_reply", "Next review", id="reading.next_reply"),
     Binding("left_square_bracket", "previous_reply", "Previous review",
             id="reading.previous_reply", show=False),
-    Binding("z", "whole_reply", "Show a cut review whole", id="reading.whole_reply",
+    Binding("z", "whole_reply", "Show whole what is cut", id="reading.whole_reply",
             show=False),
     Binding("pagedown", "scroll_page_down", "Scroll down", id="reading.page_down",
             show=False),
@@ -113,9 +113,10 @@ READING: list[BindingType] = [
     Binding("escape,q", "close", "Back", id="reading.close"),
 ]
 
-#: A review too long for the reading view, shown whole (the arrow and page keys scroll it).
+#: A review, title or abstract too long for the reading view, shown whole (the arrow and
+#: page keys scroll it).
 WHOLE_TEXT: list[BindingType] = [
-    Binding("escape,q,z", "close", "Close the whole review", id="whole.close"),
+    Binding("escape,q,z", "close", "Close the whole text", id="whole.close"),
 ]
 
 #: The ratings overview (the arrow and page keys scroll it).

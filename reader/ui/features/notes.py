@@ -12,6 +12,8 @@ from reader.library import (
     write_draft,
 )
 from reader.ui.features.base import AppBase
+from reader.ui.screens.whole_text import WholeTextScreen
+from reader.ui.text import heading
 
 if TYPE_CHECKING:
     from reader.ui.screens.note import NoteScreen
@@ -32,7 +34,17 @@ class NotesFeature(AppBase):
             return
         # Imported when first opened: the editor's TextArea is a tenth of what the reader
         # imports before its first frame.
-        from reader.ui.screens.note import NoteScreen
+        from reader.ui.screens.note import EDIT_LIMIT, NoteScreen
+
+        if len(state.text) > EDIT_LIMIT:
+            self.push_screen(WholeTextScreen(f"Note · {heading(paper.title)}", state.text))
+            self.notify(
+                f"This note is {len(state.text):,} characters, more than the {EDIT_LIMIT:,} "
+                f"the editor takes: shown to read. `reader note {paper.citekey}` edits it "
+                "in your $EDITOR.",
+                timeout=15,
+            )
+            return
 
         self.push_screen(
             NoteScreen(

@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 from reader.library import CitationError, render_citation
 from reader.models import Paper
 from reader.ui import bindings
+from reader.ui.early_keys import TakesTyping
 
 #: (label, format, style) of each choice, in the order shown.
 CHOICES: list[tuple[str, str, str]] = [
@@ -39,7 +40,7 @@ def choice_label(fmt: str, style: str) -> str:
     return style or fmt
 
 
-class CitePicker(ModalScreen[tuple[str, str] | None]):
+class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
     """A list of styles and formats; the preview follows the highlight; enter copies."""
 
     BINDINGS = bindings.PICKER

@@ -14,6 +14,7 @@ from reader.library import FIELDS, check
 from reader.models import Paper
 from reader.record import names_text
 from reader.ui import bindings
+from reader.ui.early_keys import TakesTyping
 
 #: Who already has this key or DOI (a short description of the paper), or None.
 Taken = Callable[[str, str], str | None]
@@ -37,7 +38,7 @@ def form_values(paper: Paper) -> dict[str, str]:
     }
 
 
-class MetadataForm(ModalScreen[dict[str, object] | None]):
+class MetadataForm(TakesTyping, ModalScreen[dict[str, object] | None]):
     """Edit a paper's details; ctrl+s (or enter in a field) saves when every field is
     valid, esc cancels. Only the fields that changed are returned."""
 

@@ -18,9 +18,10 @@ from textual.widgets import Footer, Static, TextArea
 from reader.library import NoteSaved, NoteState, NoteVersion, describe_writer
 from reader.models import Paper
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START, merge
-from reader.text.render import plain_line
 from reader.text.sanitize import visible
 from reader.ui import bindings
+from reader.ui.early_keys import TakesTyping
+from reader.ui.text import heading
 
 #: Stores a note: ``save(text, base, kind)``; the app answers with ``saved``/``failed``.
 SaveNote = Callable[[str, "int | None", str], None]
@@ -29,6 +30,11 @@ SaveNote = Callable[[str, "int | None", str], None]
 AUTOSAVE_AFTER = 0.6
 #: How often an open editor looks for versions stored by other writers.
 FOLLOW_EVERY = 0.5
+
+#: The longest note the editor takes, in characters (some 300 pages). Each autosave reads
+#: and stores the whole text, and a 10 MB note took seconds to open and to save with every
+#: pause in the typing; a longer one is shown to read, and ``reader note`` edits it.
+EDIT_LIMIT = 1_000_000
 
 
 class NoteEditor(TextArea):
@@ -41,11 +47,18 @@ class NoteEditor(TextArea):
         if self.read_only:
             return
         text = visible(event.text.replace("\r\n", "\n").replace("\r", "\n"))
+        if len(self.document.text) + len(text) > EDIT_LIMIT:
+            self.notify(
+                f"Not pasted: {len(text):,} characters would make the note longer than the "
+                f"{EDIT_LIMIT:,} the editor takes",
+                severity="warning", timeout=10,
+            )
+            return
         result = self.replace(text, *self.selection)
         self.move_cursor(result.end_location)
 
 
-class NoteScreen(Screen[str]):
+class NoteScreen(TakesTyping, Screen[str]):
     """Edits one paper's note; ``esc`` closes once the text is stored, never discarding it."""
 
     BINDINGS = bindings.NOTE_EDITOR
@@ -87,7 +100,7 @@ class NoteScreen(Screen[str]):
 
     def compose(self) -> ComposeResult:
         title = Text("Note · ", style="bold")
-        title.append(visible(plain_line(self.paper.title)))
+        title.append(heading(self.paper.title))
         yield Static(title, id="note-title")
         yield NoteEditor(self._initial, id="note-editor", soft_wrap=True)
         yield Static("Markdown · saved as you type · esc saves and closes · ctrl+o versions",

@@ -11,6 +11,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from reader.ui import bindings
+from reader.ui.early_keys import TakesTyping
 from reader.ui.queued_keys import take_typed
 
 
@@ -42,7 +43,7 @@ class PathSuggester(Suggester):
         return None
 
 
-class PromptScreen(ModalScreen[str | None]):
+class PromptScreen(TakesTyping, ModalScreen[str | None]):
     """A titled one-line input; enter returns the text, esc cancels."""
 
     BINDINGS = bindings.PROMPT

@@ -25,6 +25,7 @@ from reader.ui import bindings
 from reader.ui.screens.reading_replies import Replies, ShownReplies, passages
 from reader.ui.screens.selection import dragged, extended, stepped
 from reader.ui.screens.whole_text import WholeTextScreen
+from reader.ui.text import heading, paper_is_cut
 from reader.ui.widgets.paper_view import PaperView
 from reader.ui.widgets.replies import ReplyBox, kind_label, reply_body, whole_text
 
@@ -44,8 +45,9 @@ class ReadingScreen(Screen[None]):
     shift+arrows grow or shrink the selection, a mouse drag over the abstract selects too,
     and ``h`` highlights what is selected. ``]`` and ``[`` go from review to review (and
     to the meta-review, the decision, any reply to the paper itself) below the abstract;
-    ``z`` shows a reply cut for its length whole. On a reply (the one ``]`` went to, or
-    the one at the top of the screen) the same keys select and highlight its passages.
+    ``z`` shows whole a reply, a title or an abstract cut for its length. On a reply (the
+    one ``]`` went to, or the one at the top of the screen) the same keys select and
+    highlight its passages.
     """
 
     BINDINGS = bindings.READING
@@ -135,7 +137,9 @@ class ReadingScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The review keys act (and the footer offers them) where the paper has replies."""
-        if action in ("next_reply", "previous_reply", "whole_reply"):
+        if action == "whole_reply":
+            return bool(self.replies) or paper_is_cut(self._paper)
+        if action in ("next_reply", "previous_reply"):
             return bool(self.replies)
         return True
 
@@ -170,10 +174,16 @@ class ReadingScreen(Screen[None]):
         self._go_to_reply(-1)
 
     def action_whole_reply(self) -> None:
-        """Show whole the reply cut for its length that is on screen (the first one from the
-        top of the screen)."""
+        """Show whole what is cut for its length on screen: the paper's title and abstract
+        when either was cut and the top of the paper shows, otherwise the first reply cut
+        from the top of the screen."""
         view = self.query_one(PaperView)
         top, bottom = round(view.scroll_y), round(view.scroll_y) + view.size.height
+        paper = self._paper
+        if paper_is_cut(paper) and top < view.paper_bottom:
+            whole = f"{paper.title}\n\n{paper.abstract}" if paper.abstract else paper.title
+            self.app.push_screen(WholeTextScreen(heading(paper.title), whole))
+            return
         on_screen = [box for y, box in self._reply_tops()
                      if y + box.outer_size.height > top and y < bottom]
         cut = [box for box in on_screen if box.cut]

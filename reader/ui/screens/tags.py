@@ -9,11 +9,11 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-from reader.text.render import plain_line
-from reader.text.sanitize import visible
 from reader.text.tags import parse_tags
 from reader.ui import bindings
+from reader.ui.early_keys import TakesTyping
 from reader.ui.queued_keys import take_typed
+from reader.ui.text import heading
 
 
 class TagSuggester(Suggester):
@@ -36,7 +36,7 @@ class TagSuggester(Suggester):
         return None
 
 
-class TagEditor(ModalScreen[list[str] | None]):
+class TagEditor(TakesTyping, ModalScreen[list[str] | None]):
     """Edit one paper's tags; enter saves, esc cancels."""
 
     BINDINGS = bindings.TAGS
@@ -49,7 +49,7 @@ class TagEditor(ModalScreen[list[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tags-dialog"):
-            yield Static(Text("Tags of " + visible(plain_line(self._title))), id="tags-title")
+            yield Static(Text("Tags of " + heading(self._title)), id="tags-title")
             yield Input(
                 value=" ".join(self._tags) + (" " if self._tags else ""),
                 placeholder="tags separated by spaces or commas (→ completes)",

@@ -1,5 +1,5 @@
-"""A text too long for the reading view, shown whole: a review of megabytes, a line at a
-time.
+"""A text too long for the reading view, shown whole: a review, a title or a note of
+megabytes, a line at a time.
 
 :class:`LongText` is a Line-API view. It never lays the text out as a whole: each
 paragraph is cut into lines of the view's width (at a character, not a word: the only cut
@@ -77,7 +77,8 @@ class LongText(ScrollView, can_focus=True):
 
 
 class WholeTextScreen(Screen[None]):
-    """A reply shown whole: its heading, then all its text, scrolled with the usual keys."""
+    """A text shown whole (a reply, a paper's title and abstract, a note too long for the
+    editor): its heading, then all its text, scrolled with the usual keys."""
 
     BINDINGS = bindings.WHOLE_TEXT
 

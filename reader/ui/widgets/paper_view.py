@@ -56,6 +56,12 @@ class PaperView(VerticalScroll):
         yield Static(id="paper-replies-heading", markup=False)
         yield Vertical(id="paper-replies")
 
+    @property
+    def paper_bottom(self) -> int:
+        """The line under the paper's own text (title to abstract), scrolled as the view."""
+        abstract = self.query_one("#paper-abstract", Static)
+        return abstract.virtual_region.bottom
+
     def show_discussion(self, discussion: Discussion) -> list[ReplyBox]:
         """Show a paper's replies (none: the part is hidden), each with its heading; their
         bodies are put in by the caller as they are rendered."""
