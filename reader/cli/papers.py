@@ -92,8 +92,7 @@ def _import(
     bars = [LazyProgress("Importing")]
 
     def papers_in() -> None:
-        # The papers are in: indexed before the reviews' text is written, which never
-        # delays the abstracts.
+        # Indexed before the reviews' text is written: it never delays the abstracts.
         bars[-1].close()
         _index_papers(library)
         bars.append(LazyProgress("Importing reviews"))
@@ -129,8 +128,7 @@ def _import(
             click.echo(problem, err=True)
     if dry_run:
         return
-    # Indexed as the papers came in; what the replies changed is caught up here.
-    _index_papers(library)
+    _index_papers(library)  # (done already when the papers came in before their replies)
     # The abstracts are searchable now; then the words of the reviews.
     bar = LazyProgress("Indexing review text")
     try:

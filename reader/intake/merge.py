@@ -13,6 +13,10 @@ An import of a file whose records carry their replies' text may write the papers
 (:func:`import_papers`) and the replies after them (:class:`RepliesOwed`), from the file
 read again: a conference's reviews are hundreds of megabytes, and the papers, with their
 signals, show without waiting for them.
+
+Kept whole: the second reading is the same import as the first, on the same state (the
+papers each record became, what happened to each, the counts and the history written so
+far); apart, one module would reach into the other's import at every step.
 """
 
 from __future__ import annotations
