@@ -213,3 +213,33 @@ def test_replies_that_waited_for_their_paper_are_counted_with_its_own(tmp_path: 
             assert len(seen["replies"]) == len(flat)
     assert results[0] == results[1]
     assert len(results[0][1]["replies"]) == len(rows[0]["replies"])
+
+
+def test_a_file_changed_between_its_two_readings_is_said(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A file rewritten while its papers are written (a review added to one paper): the
+    replies of the papers read the same twice are kept, the summary says the rest may
+    not be, and importing the file again brings them."""
+    library = empty_library
+    path = tmp_path / "conference.jsonl"
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+
+    def rewrite() -> None:
+        added = dict(rows[1]["replies"][0], id="AddedLater1")
+        rows[1]["replies"].append(added)
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+
+    changed = {reply["id"] for reply in rows[1]["replies"]}
+    summary = library.import_files([path], sync=False, papers_in=rewrite)
+    assert summary.new == 3 and summary.skipped == 0
+    assert [p for p in summary.problems if "changed" in p] == [
+        f"{path.resolve()}: the file changed while it was read; the replies of 1 of its "
+        "papers may not all be kept: import it again to bring them"
+    ]
+    assert len(state(library.paths.database)["replies"]) == 15 - len(changed)
+    again = library.import_files([path], sync=False)
+    assert again.replies_new == len(changed) + 1
+    assert not any("changed" in p for p in again.problems)
+    assert len(state(library.paths.database)["replies"]) == 16

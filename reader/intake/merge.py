@@ -395,12 +395,12 @@ class _Import:
         """Once the file is read again: say what of the first reading was not met again,
         or met only then (the file changed in between), and whose replies are not all
         in the library; importing the file again brings them."""
-        missed = sum(len(waiting) for waiting in self.owed.values())
-        if missed or self.unmatched:
+        # A record changed is both: one of the first reading not met, one met only now.
+        missed = max(sum(len(waiting) for waiting in self.owed.values()), self.unmatched)
+        if missed:
             self.signals.remarks.append(Remark(
                 f"{self.rows.source}: the file changed while it was read; the replies of "
-                f"{missed + self.unmatched:,} of its papers may not all be kept: import it "
-                "again to bring them"
+                f"{missed:,} of its papers may not all be kept: import it again to bring them"
             ))
             self._count_problems()
             self.rows.write_history([], self.summary)
