@@ -369,7 +369,8 @@ class _Import:
                 progress(self.records_again)
             if not (record.record if isinstance(record, Prepared) else record).replies:
                 continue
-            prepared = record if isinstance(record, Prepared) else prepare(record)
+            prepared = (record if isinstance(record, Prepared)
+                        else prepare(record, papers=False))
             waiting = self.owed.get(prepared.fingerprint)
             if not waiting:
                 self.unmatched += 1

@@ -147,7 +147,7 @@ class Imports(LibraryBase):
         read ahead as the first reading was."""
         from reader.library.read_ahead import read_ahead
 
-        again = stream_file(item.path, item.format)
+        again = replace(stream_file(item.path, item.format), papers=False)
 
         def step(n: int) -> None:
             if progress is not None:

@@ -305,6 +305,9 @@ class StreamedFile:
     orphans: list[Reply] = field(default_factory=list)
     #: Whether the replies hold their text (else only what signals are read from).
     reply_texts: bool = True
+    #: Whether the records' papers are wanted, or only their replies (the papers being
+    #: in the library already: the second reading of a conference with its reviews).
+    papers: bool = True
 
 
 def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True) -> StreamedFile:
