@@ -140,11 +140,12 @@ def stream_file(
     # (counted as the file was opened) are at most its records. Counting only those that
     # open an object was another reading of a conference's hundreds of megabytes, for a
     # progress bar's total. (A few lines may be one object and blank lines: counted.)
-    count = file.lines if file.lines > _FEW_LINES else file.count_lines_starting(b"{")
+    count = (file.line_count if file.line_count > _FEW_LINES
+             else file.count_lines_starting(b"{"))
     if count <= 1:
         return None  # one object, maybe wrapping a list of notes: read whole, as stream does
     kept: list[Reply] = [] if orphans is None else orphans
-    records = iter_file_lines(file.pieces(), source)
+    records = iter_file_lines(file.lines(), source)
     return _papers(_unwrap_notes(records), source, problems, kept, texts), count
 
 

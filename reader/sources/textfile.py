@@ -42,7 +42,7 @@ class TextFile:
     chunk: int = CHUNK
     #: How many lines the text has (a last one without its ``\n`` counted), counted as
     #: the file was read through, at no further cost.
-    lines: int = 0
+    line_count: int = 0
 
     def pieces(self) -> Iterator[str]:
         """The decoded text, a piece at a time (a character is never cut in two)."""
@@ -59,6 +59,29 @@ class TextFile:
                 yield text
         if pending:
             yield codecs.utf_8_decode(pending, "strict", True)[0]
+
+    def lines(self) -> Iterator[str]:
+        """The text's lines as ``text.split("\\n")`` has them, but for a last empty one, a
+        line at a time; a leading BOM dropped. Each line is decoded alone: the bytes are
+        split, which costs half of splitting the decoded text (a ``\\n`` byte is never
+        part of another character, in UTF-8 as in Latin-1)."""
+        chunks = _chunks(self.path, self.chunk)
+        if self.encoding != "latin-1":
+            chunks = _after_bom(chunks)
+        rest, first = b"", True
+        for data in chunks:
+            rest += data
+            if b"\n" not in data:
+                continue
+            *lines, rest = rest.split(b"\n")
+            for line in lines:
+                text = line.decode(self.encoding)
+                if first:
+                    text, first = text.removeprefix("\ufeff"), False
+                yield text
+        if rest:
+            text = rest.decode(self.encoding)
+            yield text.removeprefix("\ufeff") if first else text
 
     def head(self) -> str:
         """The start of the text: its first piece."""
