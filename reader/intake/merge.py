@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -232,7 +231,8 @@ class _Import:
         self.replies_later = replies_later
         #: The records whose replies are owed, by their digest (a record met twice is
         #: owed twice, in the order read), each with what the first reading made of it.
-        self.owed: dict[int, deque[tuple[Owed, str]]] = {}
+        #: (Lists: a deque for each of 20,000 records was a dozen megabytes.)
+        self.owed: dict[int, list[tuple[Owed, str]]] = {}
         #: The records read again, for the progress of the second reading, and those of
         #: them with replies that the first reading did not have (the file changed).
         self.records_again = 0
@@ -351,7 +351,7 @@ class _Import:
 
     def _owe(self, prepared: Prepared, owed: Owed, action: str) -> None:
         """Keep a record whose replies are written on the second reading."""
-        self.owed.setdefault(prepared.fingerprint, deque()).append((owed, action))
+        self.owed.setdefault(prepared.fingerprint, []).append((owed, action))
 
     def run_replies(
         self,
@@ -375,7 +375,7 @@ class _Import:
             if not waiting:
                 self.unmatched += 1
                 continue
-            owed, action = waiting.popleft()
+            owed, action = waiting.pop(0)
             if not waiting:
                 del self.owed[prepared.fingerprint]
             replied = self.signals.replies(owed, prepared.record, prepared.reply_forms)
