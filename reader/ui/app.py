@@ -17,7 +17,7 @@ from textual.app import App
 from reader.resources import styles_dir
 from reader.ui import bindings
 from reader.ui.commands import ReaderCommands
-from reader.ui.early_keys import EarlyKeys, again
+from reader.ui.early_keys import EarlyKeys, Typed, again, keys_waiting, takes_text
 from reader.ui.features.base import SEEN_FLUSH_SECONDS, AppBase
 from reader.ui.features.citations import CitationsFeature
 from reader.ui.features.details import DetailsFeature, paper_url
@@ -30,6 +30,7 @@ from reader.ui.features.status import StatusFeature
 from reader.ui.features.tags import TagsFeature
 from reader.ui.features.triage import TriageFeature
 from reader.ui.features.views import ViewsFeature
+from reader.ui.queued_keys import take_typed
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, TYPING_HERE, SearchBox
 
 __all__ = [
@@ -54,8 +55,9 @@ class ReaderApp(
     """Browse, search, star, annotate and cite the papers of a library."""
 
     CSS_PATH = [str(styles_dir() / "app.tcss")]
-    #: Under 100 columns the list and the detail pane are stacked (styles/app.tcss).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    #: Under 100 columns the list and the detail pane are stacked, up to 160 the list takes
+    #: more than half (styles/app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide"), (160, "-widest")]
     BINDINGS = bindings.APP
     TITLE = "reader"
     COMMANDS = App.COMMANDS | {ReaderCommands}
@@ -66,29 +68,57 @@ class ReaderApp(
         self.early_keys = EarlyKeys()
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys go to what they were typed for: those typed right behind a key that opens a
-        dialog go to the dialog (held until it can take them), never to the view below."""
-        if isinstance(event, events.Key):
+        """Keys act in the order typed, on what they were typed for: those typed right
+        behind a key that opens a dialog go to the dialog (held until it can take them),
+        never to the view below, and a priority key (``/``) waits for the keys before it."""
+        if isinstance(event, (events.Key, events.Paste)):
             if not event.is_forwarded:
                 await self._typed(event)
                 return
-            if self.early_keys.came_back_late(event, self.screen):
+            if self.early_keys.came_back_late(event, self.screen, self.focused):
                 event.stop()
                 await self._typed(again(event))
                 return
+            if isinstance(event, events.Key) and self.early_keys.waited(event) and (
+                await self._check_bindings(event.key, priority=True)
+            ):
+                event.stop()
+                return
         elif isinstance(event, events.DescendantFocus):
-            for held in self.early_keys.ready(self.screen):
-                await self._deliver(held)
+            await self._release()
         await super().on_event(event)
 
-    async def _typed(self, key: events.Key) -> None:
-        """A key typed: after any held for the screen on top, unless it must wait too."""
+    async def _release(self) -> None:
+        """Hand on the keys held for the dialog now ready, in order: each letter to its
+        field, and a key that acts (esc, enter) only once the letters before it are in, so
+        that what it saves or closes is what was typed, and the keys after it go where it
+        leaves the focus (the list, once the dialog is closed)."""
         for held in self.early_keys.ready(self.screen):
+            if isinstance(held, events.Key) and not held.is_printable:
+                if self.focused is not None:
+                    await take_typed(self.focused)
+                if await self._check_bindings(held.key, priority=True) or (
+                    await self._check_bindings(held.key)
+                ):
+                    continue
             await self._deliver(held)
-        if not self.early_keys.hold(self.screen, key):
-            await self._deliver(key)
 
-    async def _deliver(self, key: events.Key) -> None:
-        """Send a key on as Textual does, noting the screen it went to."""
-        self.early_keys.sent(key, self.screen)
+    async def _typed(self, key: Typed) -> None:
+        """A key typed: after any held for the screen on top, unless it must wait too; and
+        behind the keys the focused widget has yet to take, if there are any."""
+        await self._release()
+        if self.early_keys.hold(self.screen, key):
+            return
+        focused = self.focused
+        # Not behind what a text field has yet to take: its letters never come back, and the
+        # keys after a priority key there (esc, enter) belong where it moves the focus.
+        if focused is not None and not takes_text(focused) and keys_waiting(focused):
+            self.early_keys.sent(key, self.screen, focused, behind=True)
+            focused._forward_event(key)
+            return
+        await self._deliver(key)
+
+    async def _deliver(self, key: Typed) -> None:
+        """Send a key on as Textual does, noting where it went."""
+        self.early_keys.sent(key, self.screen, self.focused)
         await super().on_event(key)

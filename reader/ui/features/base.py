@@ -210,7 +210,10 @@ class AppBase(App[None]):
         self.paper_list.focus()
         self._update_status()
         for title, message in start_notices(library):
-            self.notify(message, title=title, timeout=20)
+            # Possible loss is an error, never taken down with the notices that inform.
+            loss = title == "possible loss"
+            self.notify(message, title=title, timeout=60 if loss else 20,
+                        severity="error" if loss else "information")
         self.set_interval(SEEN_FLUSH_SECONDS, self._flush_seen)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
