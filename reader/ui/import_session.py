@@ -197,6 +197,9 @@ class ImportSession:
                     break  # the window is quitting: its status line says so, and stays
                 if event.kind == "progress":
                     post(self.Progress(names, event.done, event.total))
+                elif event.kind == "replies":
+                    # The papers show already; their reviews' text follows.
+                    post(self.Progress(f"the reviews of {names}", event.done, event.total))
                 elif event.kind == "imported" and event.summary is not None:
                     imported = True
                     post(self.Imported(Source.FILES, event.summary))
