@@ -105,7 +105,12 @@ class Importing:
     def _import_written(self, message: ImportSession.Imported) -> None:
         self._imported(message.summary)
         if message.source is Source.FILES:
-            self._import_note("Indexing the new papers…")  # by the import's process
+            # By the import's process: the papers, or, once they were indexed before the
+            # replies' text was written, that text.
+            summary = message.summary
+            replies = summary.replies_new or summary.reply_versions
+            self._import_note("Indexing the reviews' text…" if replies
+                              else "Indexing the new papers…")
 
     def _import_failed(self, message: ImportSession.Failed) -> None:
         if message.source is Source.FILES:
