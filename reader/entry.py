@@ -5,8 +5,8 @@ It turns the cyclic garbage collector off first. Importing Textual and the reade
 objects by the hundred thousand, all of them kept for the life of the process, and the
 collections that walk them again and again made a quarter of the time to the first
 frame. The reader turns the collector back on after its first frame (see
-``reader.ui.features.base``); every other command turns it on before it runs. It also
-keeps numpy's linear algebra to one thread (see main).
+``reader.ui.app``); every other command turns it on before it runs. It also keeps
+numpy's linear algebra to one thread (see main).
 """
 
 from __future__ import annotations

@@ -17,10 +17,13 @@ SEEDS = sample_files()
 
 @pytest.fixture(autouse=True)
 def _no_display(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Tests never touch the real clipboard, the user's library or the user's config."""
+    """Tests never touch the real clipboard, the user's library, the user's config or the
+    drafts in the user's cache."""
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("READER_HOME", str(tmp_path / "default-home"))
+    # A draft written there by one test would be named at the start of every later window.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     # A config file that does not exist: every test starts on the defaults.
     monkeypatch.setenv("READER_CONFIG", str(tmp_path / "no-config" / "config.toml"))
 

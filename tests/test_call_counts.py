@@ -70,7 +70,7 @@ async def test_a_star_is_one_write_one_row_and_no_search(library: Library, query
     async with app.run_test(size=SIZE) as pilot:
         if query:
             await pilot.press("slash", *query)
-            await app.results_shown(query)
+            await app.searching.results_shown(query)
             await pilot.press("enter")
         await quiet(app, pilot)
         paper_id = app.query_one(PaperList).current_id
@@ -92,7 +92,7 @@ async def test_a_star_in_a_view_of_starred_papers_runs_it_again(library: Library
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *"is:starred")
-        await app.results_shown("is:starred")
+        await app.searching.results_shown("is:starred")
         await pilot.press("enter")
         await quiet(app, pilot)
         assert len(app.query_one(PaperList).ids) == 2
@@ -115,12 +115,12 @@ async def test_a_query_typed_quickly_is_searched_once(
         calls = count_calls(library)
         count_parses(monkeypatch, calls)
         await pilot.press("slash", *"graph")
-        await app.results_shown("graph")
+        await app.searching.results_shown("graph")
         await quiet(app, pilot)
         assert app.search.outcome is not None and app.search.outcome.ids
         first = dict(calls)
         await pilot.press(*" neural")
-        await app.results_shown("graph neural")
+        await app.searching.results_shown("graph neural")
         await quiet(app, pilot)
     assert first["search"] == 1
     assert first["parse_query"] == 1

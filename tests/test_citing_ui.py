@@ -19,7 +19,7 @@ async def test_v_marks_papers_and_y_copies_them_as_one_bibliography(library: Lib
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("v", "v", "v")
-        assert len(app.marked) == 3
+        assert len(app.citations.marked) == 3
         assert app.query_one(PaperList).cursor == 3
         assert "3 marked" in screen_text(app)
         assert screen_text(app).count("▌") >= 3
@@ -27,7 +27,7 @@ async def test_v_marks_papers_and_y_copies_them_as_one_bibliography(library: Lib
         assert app.clipboard.count("@inproceedings{") == 3
         assert any("3 papers as BibTeX" in n.message for n in app._notifications)
         await pilot.press("V")
-        assert not app.marked
+        assert not app.citations.marked
 
 
 async def test_Y_picks_a_style_with_a_preview_and_remembers_it(library: Library) -> None:

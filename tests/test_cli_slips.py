@@ -68,7 +68,7 @@ async def test_the_reader_refuses_an_export_into_a_missing_folder(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         target = tmp_path / "nope" / "out.bib"
-        worker = app.export_papers(library.search("sc2026").ids, target)
+        worker = app.citations.export_papers(library.search("sc2026").ids, target)
         await worker.wait()
         await settle(app, pilot)
         assert not target.parent.exists()

@@ -4,6 +4,7 @@ the one that closes it act on the list again."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.widgets import Input, TextArea
 
 from reader.library import Library
@@ -12,6 +13,7 @@ from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.prompts import PromptScreen
 from reader.ui.screens.tags import TagEditor
+from reader.ui.widgets.search_box import SearchBox
 from tests.test_app import SIZE, settle
 from tests.test_focus import burst
 
@@ -68,3 +70,64 @@ async def test_escape_typed_with_e_closes_the_form_and_the_next_key_acts_on_the_
         assert not isinstance(app.screen, MetadataForm)
     paper = library.store.paper(first)
     assert paper.title == title and paper.read
+
+
+async def test_a_path_starting_with_slash_typed_with_i_is_in_the_prompt(
+    library: Library,
+) -> None:
+    """``/`` is a priority key (it opens the search at once), yet typed behind ``i`` it
+    waits for ``i``, and so is the start of the path, not a search."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        burst(app, "i", "slash", *"tmp", "slash", *"nope")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PromptScreen)
+        assert app.screen.query_one(Input).value == "/tmp/nope"
+        assert app.query_one(SearchBox).value == ""
+        await pilot.press("escape")
+        await settle(app, pilot)
+
+
+async def test_slash_typed_behind_a_command_waits_for_it(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        burst(app, "t", "slash", "a", "enter", "slash", *"graph")
+        await settle(app, pilot)
+        assert app.query_one(SearchBox).value == "graph"
+    assert first is not None and library.store.paper(first).tags == ["/a"]
+
+
+async def test_letters_typed_with_e_edit_the_title(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        title = library.store.paper(first).title
+        burst(app, "e", *"ABC")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MetadataForm)
+        # Added where the cursor is, the end: the title is never replaced whole.
+        assert app.screen.query_one("#field-title", Input).value == title + "ABC"
+        await pilot.press("escape")
+        await settle(app, pilot)
+
+
+async def test_a_paste_with_t_is_in_the_tags(library: Library) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        burst(app, "t")
+        driver = app._driver
+        assert driver is not None
+        paste = events.Paste("pasted, tags")
+        paste.set_sender(app)
+        driver.send_message(paste)
+        burst(app, "enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, TagEditor)
+    assert first is not None and library.store.paper(first).tags == ["pasted", "tags"]

@@ -62,7 +62,7 @@ async def test_the_query_shown_run_again_keeps_the_cursor_below_the_first_matche
         await pilot.press("j", "j", "j", "j", "j")
         assert papers.current_id == every[5]
         # As after a write elsewhere, or when indexing ends.
-        app.run_search(QUERY)
+        app.searching.run_search(QUERY)
         await settle(app, pilot)
         assert papers.ids == every
         assert papers.current_id == every[5]

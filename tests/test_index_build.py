@@ -23,6 +23,7 @@ from reader.resources import sample_files
 from reader.store.database import read_papers
 from reader.text.render import render, to_plain
 from reader.ui.app import ReaderApp
+from reader.ui.features.imports import Importing
 from reader.ui.index_status import IndexStatus
 from reader.ui.widgets.paper_list import CACHE_SIZE, PAGE, PaperList
 
@@ -271,9 +272,9 @@ async def test_search_while_the_index_builds_says_so(
     indexing (N of M) instead of waiting on the index; it runs when the index is done."""
     app = ReaderApp(library, load_sample=False)
     # Hold the start-up work, so the app stays in the "index being built" state.
-    monkeypatch.setattr(ReaderApp, "prepare_library", lambda self: None)
+    monkeypatch.setattr(Importing, "prepare_library", lambda self: None)
     async with app.run_test(size=(120, 40)) as pilot:
-        app._index_progress(IndexStatus.Progress(12, 38))
+        app.following.index_reported(IndexStatus.Progress(12, 38))
         await pilot.press("j")
         assert app.paper_list.cursor == 1
         await pilot.press("slash", *"transport")
@@ -282,7 +283,7 @@ async def test_search_while_the_index_builds_says_so(
         status = str(app.query_one("#status").render())
         assert "Still indexing (12 of 38 papers)" in status
         assert app.paper_list.ids == []
-        app._index_built(IndexStatus.Built())
+        app.following.index_reported(IndexStatus.Built())
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.paper_list.ids == library.search("transport").ids
@@ -300,7 +301,7 @@ async def test_stale_search_results_are_dropped(library: Library) -> None:
         shown = list(app.paper_list.ids)
         assert shown == library.search("transport").ids
         stale = library.search("memory")
-        app._show_results(app.search.generation - 1, stale)
+        app.searching.show_results(app.search.generation - 1, stale)
         assert app.paper_list.ids == shown
 
 

@@ -139,13 +139,13 @@ async def test_the_reader_answers_from_the_database_and_rebuilds_a_damaged_index
                 path.write_bytes(b"\x00" * path.stat().st_size)
             library.index.forget()  # as a reader opened after the damage would
             shown: list[tuple[str | None, int]] = []
-            show = app._show_results
+            show = app.searching.show_results
 
             def record(seq, outcome, *args):  # type: ignore[no-untyped-def]
                 shown.append((outcome.notice, len(outcome.ids)))
                 show(seq, outcome, *args)
 
-            app._show_results = record  # type: ignore[method-assign]
+            app.searching.show_results = record  # type: ignore[method-assign]
             await pilot.press("slash", *"model", "enter")
             await settle(app, pilot)
             await settle(app, pilot)

@@ -5,6 +5,7 @@ database file and the index aside, names what they hold that the database lacks,
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -57,6 +58,9 @@ def test_what_a_garbled_log_lost_is_named_and_brought_back(tmp_path: Path) -> No
     code, output = run(root, "doctor")
     assert code == 1, output
     assert "AHEAD of the database" in output
+    # Whole as a file, yet behind its index: never called ok above the contradiction.
+    assert "database: ok" not in output
+    assert "database: intact as a file (" in output and "may have lost changes" in output
     # Lost: SQLite stopped at the garbled frame.
     library = Library(root)
     try:
@@ -119,16 +123,39 @@ def test_a_note_written_since_is_never_written_over(tmp_path: Path) -> None:
         library.close()
 
 
-def test_with_the_log_gone_the_index_gives_back_the_stars(tmp_path: Path) -> None:
-    """Opened once before the doctor ran, the library lost its log (the valid part copied
-    in, the rest dropped): the kept index still records the stars, and which papers had a
-    note, whose text it cannot give back; read marks it never knew."""
+def test_a_command_run_first_keeps_the_log_and_says_so(tmp_path: Path) -> None:
+    """`reader stats` (or any command, or the reader) run before the doctor finds the index
+    ahead as the library opens, says so before its own output, and keeps the log aside
+    before its connection closing checkpoints it away: the note's text comes back."""
     root, ids = marked_copy(tmp_path)
-    stats = subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-m", "reader", "--library", str(root), "stats"],
         capture_output=True, text=True, check=True, cwd=Path(__file__).parent.parent,
-    ).stdout
-    assert "0 starred" in stats
+    )
+    assert "0 starred" in done.stdout
+    assert done.stderr.startswith("Warning: the search index holds changes the database "
+                                  "does not (generation ")
+    assert "`reader recover` lists what they hold" in done.stderr
+    code, output = run(root, "search", "precious")
+    assert "No papers match" in output
+    assert len(list((root / "kept").iterdir())) == 1  # the same evidence, kept once
+    code, applied = run(root, "recover", "--apply")
+    assert "notes brought back: 1" in applied and "stars brought back: 3" in applied
+    library = Library(root)
+    try:
+        assert library.note(ids[7]).text == "my precious note"
+    finally:
+        library.close()
+
+
+def test_with_the_log_gone_the_index_gives_back_the_stars(tmp_path: Path) -> None:
+    """Opened once by another program before the doctor ran, the library lost its log (the
+    valid part copied in, the rest dropped): the kept index still records the stars, and
+    which papers had a note, whose text it cannot give back; read marks it never knew."""
+    root, ids = marked_copy(tmp_path)
+    other = sqlite3.connect(root / "library.sqlite")
+    assert other.execute("SELECT count(*) FROM papers WHERE starred = 1").fetchone() == (0,)
+    other.close()
     assert not (root / "library.sqlite-wal").exists()
     code, output = run(root, "doctor")
     assert code == 1
@@ -144,3 +171,22 @@ def test_with_the_log_gone_the_index_gives_back_the_stars(tmp_path: Path) -> Non
         assert {p.id for p in library.store.iter_papers() if p.starred} == set(ids[:3])
     finally:
         library.close()
+
+
+async def test_the_reader_opened_first_says_so_and_keeps_the_log(tmp_path: Path) -> None:
+    from reader.ui.app import ReaderApp
+    from tests.test_app import SIZE, settle
+
+    root, ids = marked_copy(tmp_path)
+    library = Library(root)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        (said,) = [n for n in app._notifications if n.title == "possible loss"]
+        assert said.severity == "error"
+        assert said.message.startswith("Possible loss: the search index holds changes")
+    library.close()
+    (kept,) = (root / "kept").iterdir()
+    assert (kept / "library.sqlite-wal").stat().st_size > 0
+    code, applied = run(root, "recover", "--apply")
+    assert "notes brought back: 1" in applied

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
-from reader.ui.features.base import PAPER_KEY
+from reader.ui.features.views import PAPER_KEY
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
 from tests.waiting import until

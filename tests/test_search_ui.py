@@ -145,7 +145,7 @@ async def test_esc_goes_back_to_the_paper_of_before_the_search(library: Library)
             await pilot.press("j")
         await settle(app, pilot)
         before = papers.current_id
-        seen_before = app._counts["seen"]
+        seen_before = app.status.counts["seen"]
         await pilot.press("slash", *"benchmark")
         await settle(app, pilot)
         top = papers.current_id
@@ -153,14 +153,14 @@ async def test_esc_goes_back_to_the_paper_of_before_the_search(library: Library)
         await pilot.press("escape")
         await settle(app, pilot)
         assert papers.current_id == before and papers.cursor == 20
-        assert app._counts["seen"] == seen_before
-        assert top not in app.seen_now
+        assert app.status.counts["seen"] == seen_before
+        assert top not in app.seen.now
         # The box emptied by hand, then esc: the same.
         await pilot.press("slash", *"benchmark", "ctrl+u")
         await settle(app, pilot)
         await pilot.press("escape")
         await settle(app, pilot)
-        assert papers.current_id == before and app._counts["seen"] == seen_before
+        assert papers.current_id == before and app.status.counts["seen"] == seen_before
         # Moved in the results: esc keeps the paper chosen.
         await pilot.press("slash", *"benchmark", "enter", "j")
         await settle(app, pilot)

@@ -24,16 +24,16 @@ async def test_o_cycles_to_the_signal_sorts_and_filters_apply(library: Library) 
         for _ in range(orders.index("rating")):
             await pilot.press("O")
             await settle(app, pilot)
-        assert app.sort_order == "rating"
+        assert app.views.order == "rating"
         assert app.query_one(PaperList).ids[:3] == [ids[1], ids[2], ids[0]]
         assert "sorted by mean rating" in screen_text(app)
         await pilot.press("O")
         await settle(app, pilot)
-        assert app.sort_order == "spread"
+        assert app.views.order == "spread"
         assert app.query_one(PaperList).ids[:3] == [ids[2], ids[1], ids[0]]
         await pilot.press("O")
         await settle(app, pilot)
-        assert app.sort_order == "weighted"
+        assert app.views.order == "weighted"
         assert app.query_one(PaperList).ids[:3] == [ids[1], ids[0], ids[2]]
         await pilot.press("slash", *"decision:oral", "enter")
         await settle(app, pilot)

@@ -21,7 +21,7 @@ from tests.waiting import until
 
 async def flushed(app: ReaderApp, pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait until papers shown have been written down as seen."""
-    await until(pilot, lambda: not app._seen_pending, "the seen marks are written")
+    await until(pilot, lambda: not app.seen.pending, "the seen marks are written")
     await settle(app, pilot)
 
 
@@ -199,7 +199,7 @@ async def test_sort_query_and_selection_are_remembered(library: Library) -> None
     again = ReaderApp(library)
     async with again.run_test(size=SIZE) as pilot:
         await settle(again, pilot)
-        assert again.sort_order == "title"
+        assert again.views.order == "title"
         assert again.query_one("#search", Input).value == "benchmark"
         assert again.query_one(PaperList).current_id == chosen
         assert "sorted by title" in screen_text(again)
@@ -234,14 +234,14 @@ async def test_tags_renamed_from_the_palette_commands(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.rename_tag("llm")
+        app.tags.rename_tag("llm")
         await pilot.pause()
         prompt = app.screen.query_one(Input)
         prompt.value = "language-models"
         await pilot.press("enter")
         await settle(app, pilot)
         assert library.store.all_tags() == [("language-models", 2), ("agents", 1)]
-        app.delete_tag("agents")
+        app.tags.delete_tag("agents")
         await settle(app, pilot)
     assert library.store.all_tags() == [("language-models", 2)]
     assert library.search("tag:agents").ids == []

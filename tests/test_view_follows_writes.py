@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
-from reader.ui.features.base import PAPER_KEY, SORT_KEY
+from reader.ui.features.views import PAPER_KEY, SORT_KEY
 from tests.test_app import SIZE, screen_text, settle
 from tests.test_live import cli, status
 from tests.waiting import until
@@ -83,7 +83,7 @@ async def test_counts_and_cursor_follow_an_import_undone_elsewhere(
 
 def _seen(app: ReaderApp) -> int:
     """The library's seen count, as the status line gives it."""
-    return app._counts["seen"]
+    return app.status.counts["seen"]
 
 
 async def test_only_papers_the_user_has_been_on_are_seen(
@@ -129,11 +129,11 @@ async def test_progress_wins_over_the_counts_in_a_small_terminal(library: Librar
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         note = "Importing conference-papers.jsonl: 12,345/19,630"
-        app._set_status_note(note)
+        app.status.note(note)
         await pilot.pause()
         shown = status(app)
         assert shown.endswith(note) and len(shown) <= 78, shown
         assert shown.startswith("1 / 38")
-        app._set_status_note("")
+        app.status.note("")
         await pilot.pause()
         assert "0 with notes" in status(app)  # the counts come back with the room

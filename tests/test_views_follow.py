@@ -8,7 +8,7 @@ from pathlib import Path
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
-from reader.ui.features.base import SORT_KEY
+from reader.ui.features.views import SORT_KEY
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle
 from tests.waiting import until
@@ -37,7 +37,7 @@ async def test_list_rows_follow_an_import_that_retitles_papers(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert papers[2].title[:30] in screen_text(app)
-        app.import_files([listing])
+        app.importing.import_files([listing])
         await settle(app, pilot)
         assert len(app.query_one(PaperList).ids) == 38
         shown = screen_text(app)
@@ -60,7 +60,7 @@ async def test_a_search_typed_while_indexing_runs_again_when_indexing_ends(
         # a large list); the import, in a process of its own, waits for the lock.
         writer = library.index._writer()
         try:
-            app.import_files([OPENREVIEW_40])
+            app.importing.import_files([OPENREVIEW_40])
             await until(pilot, lambda: library.store.count() == 78, "the import", 3000)
             await pilot.press("slash", *"diffusion")
             await until(
@@ -100,7 +100,7 @@ async def test_the_cursor_stays_on_its_paper_as_another_process_adds_papers_abov
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        app.set_sort("added")  # the newest first: the new papers come in above
+        app.views.set_sort("added")  # the newest first: the new papers come in above
         await settle(app, pilot)
         papers = app.query_one(PaperList)
         await pilot.press("g", "j", "j", "j")

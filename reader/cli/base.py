@@ -67,7 +67,14 @@ def open_library(ctx: click.Context) -> Library:
     """Open the library chosen by ``--library``/``READER_HOME``/the default."""
     root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
     try:
-        return Library(root)
+        library = Library(root)
+        evidence = library.check_for_loss()
+        # The doctor and recover say it themselves, with what was found.
+        if evidence is not None and ctx.command.name not in ("doctor", "recover"):
+            # Said before the command's own output, whatever the command: a later look
+            # would find the evidence gone.
+            click.echo(f"Warning: {evidence}", err=True)
+        return library
     except DatabaseLost as exc:
         raise UserError(f"{exc}; {lost_advice(root)}") from exc
     except Damaged as exc:

@@ -89,13 +89,22 @@ def _import(
         return
     if not files:
         raise UserError("name the files to import (or --undo)")
-    bar = LazyProgress("Importing")
+    bars = [LazyProgress("Importing")]
+
+    def papers_in() -> None:
+        # Indexed before the reviews' text is written: it never delays the abstracts.
+        bars[-1].close()
+        _index_papers(library)
+        bars.append(LazyProgress("Importing reviews"))
+
     try:
         summary = library.import_files(
-            files, fmt, bar.update, sync=False, strict=strict, dry_run=dry_run, batch=batch
+            files, fmt, lambda done, total: bars[-1].update(done, total), sync=False,
+            strict=strict, dry_run=dry_run, batch=batch, papers_in=papers_in,
+            replies_progress=lambda done, total: bars[-1].update(done, total),
         )
     finally:
-        bar.close()
+        bars[-1].close()
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     # The bad records are listed with --verbose; without it, say where they are.
@@ -119,15 +128,20 @@ def _import(
             click.echo(problem, err=True)
     if dry_run:
         return
-    bar = LazyProgress("Indexing")
-    try:
-        library.sync_index(bar.update, waiting=_waiting_once())
-    finally:
-        bar.close()
+    _index_papers(library)  # (done already when the papers came in before their replies)
     # The abstracts are searchable now; then the words of the reviews.
     bar = LazyProgress("Indexing review text")
     try:
         library.sync_reviews(bar.update)
+    finally:
+        bar.close()
+
+
+def _index_papers(library: Library) -> None:
+    """Bring the papers' index up to date, with a progress bar when it takes a while."""
+    bar = LazyProgress("Indexing")
+    try:
+        library.sync_index(bar.update, waiting=_waiting_once())
     finally:
         bar.close()
 

@@ -8,6 +8,15 @@ the new ones, and hands the known ones to its :class:`~reader.intake.fields.Fiel
 which decides what of the record merges. Both work on the import's caches of known papers
 and keys, which this module owns and each step keeps current, so that a record is matched
 against what the records before it wrote within the same transaction.
+
+An import of a file whose records carry their replies' text may write the papers first
+(:func:`import_papers`) and the replies after them (:class:`RepliesOwed`), from the file
+read again: a conference's reviews are hundreds of megabytes, and the papers, with their
+signals, show without waiting for them.
+
+Kept whole: the second reading is the same import as the first, on the same state (the
+papers each record became, what happened to each, the counts and the history written so
+far); apart, one module would reach into the other's import at every step.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from reader.cite.keys import CitekeyAllocator
 from reader.intake.fields import ACTIONS, CHANGED_ACTIONS, FieldMerge
 from reader.intake.identity import Known, Matcher, same_title, title_key
 from reader.intake.prepare import Prepared, prepare
-from reader.intake.signals import SignalsIntake
+from reader.intake.signals import Owed, SignalsIntake
 from reader.models import ImportSummary, PaperRecord, Remark
 from reader.record import family_key, is_anonymous
 from reader.signals import Reply
@@ -68,13 +77,45 @@ def import_records(
     ``renderings`` is where the plain renderings of the papers' abstracts are remembered:
     an import of the library's own RIS or CSL-JSON export compares with them.
     """
+    summary, _ = import_papers(
+        store, records, source, fmt, progress, sha256=sha256, problems=problems,
+        dry_run=dry_run, batch=batch, renderings=renderings, orphans=orphans,
+    )
+    return summary
+
+
+def import_papers(
+    store: StoreBase,
+    records: Iterable[PaperRecord | Prepared],
+    source: str,
+    fmt: str,
+    progress: Callable[[int], None] | None = None,
+    *,
+    sha256: str | None = None,
+    problems: Sequence[str] = (),
+    dry_run: bool = False,
+    batch: int | None = None,
+    renderings: Renderings | None = None,
+    orphans: Sequence[Reply] = (),
+    replies_later: bool = False,
+) -> tuple[ImportSummary, RepliesOwed | None]:
+    """:func:`import_records`; with ``replies_later``, the papers and their signals
+    only, and what is owed besides: the records' replies, which the caller writes by
+    reading the file again (:meth:`RepliesOwed.write`), and the replies without their
+    paper (``orphans`` is not written: a reading without the replies' text has them
+    without it too).
+
+    A conference with its reviews is several hundred megabytes of text: written with the
+    papers, it kept them from showing for as long as the whole text took to unpack, pack
+    and store. The records' replies need only their scores for the papers' signals
+    (:func:`reader.sources.stream_file` without ``reply_texts``)."""
     summary = ImportSummary(files=[source], dry_run=dry_run)
     if batch is not None and not dry_run:
         with checkpoints_put_off(store.conn):
             remaining = iter(records)
             with store.transaction():
                 rows = ImportRows(store, source, fmt, sha256)
-                job = _Import(rows, summary, fmt, problems, renderings)
+                job = _Import(rows, summary, fmt, problems, renderings, replies_later)
                 job.run(itertools.islice(remaining, batch), progress)
             # Each batch is written as it is read, never gathered first: records read
             # ahead by another process keep coming while this one writes.
@@ -83,21 +124,75 @@ def import_records(
                     rows.next_batch()
                     job.run(itertools.chain((first,), itertools.islice(remaining, batch - 1)),
                             progress)
-            if orphans:
+            if orphans and not replies_later:
                 with store.transaction():
                     job.signals.orphans(orphans)
-        return summary
+        return summary, RepliesOwed(job) if replies_later else None
     try:
         with store.transaction():
             rows = ImportRows(store, source, fmt, sha256)
-            job = _Import(rows, summary, fmt, problems, renderings)
+            job = _Import(rows, summary, fmt, problems, renderings,
+                          replies_later and not dry_run)
             job.run(records, progress)
-            job.signals.orphans(orphans)
+            if not job.replies_later:
+                job.signals.orphans(orphans)
             if dry_run:
                 raise _DryRun
     except _DryRun:
         pass
-    return summary
+    return summary, RepliesOwed(job) if job.replies_later else None
+
+
+#: Records whose replies are written in one transaction, when the papers were written in
+#: one: a batch is a few megabytes of packed text, and a stopped import keeps the batches
+#: committed (the next import of the file writes the rest).
+REPLIES_BATCH = 2_000
+
+
+class RepliesOwed:
+    """The replies an import of papers left for later (:func:`import_papers`), and the
+    writing of them from the file read again with their text.
+
+    Each record read again is matched to the one read first by its digest (its fields and
+    its replies' ids and dates), so a record is given its own paper's replies whatever
+    was skipped; a record not read the same way twice (the file changed in between) is
+    said, and importing the file again brings the rest. Writing is done in transactions
+    of its own, after the papers' and never holding them back; the import's history
+    counts what they add (a paper there before whose replies changed is merged, not
+    unchanged), and the summary the replies, as when all is written at once."""
+
+    def __init__(self, job: _Import) -> None:
+        self._job = job
+
+    def pending(self, orphans: Sequence[Reply]) -> bool:
+        """Whether anything is owed: replies of records, or ``orphans`` (the replies the
+        first reading found without their paper)."""
+        return bool(self._job.owed) or bool(orphans)
+
+    def write(
+        self,
+        store: StoreBase,
+        records: Iterable[PaperRecord | Prepared],
+        progress: Callable[[int], None] | None = None,
+        *,
+        batch: int | None = None,
+        orphans: Sequence[Reply] = (),
+    ) -> None:
+        """Write the replies owed from ``records`` (the file read again, replies with
+        their text, in transactions of ``batch`` records or :data:`REPLIES_BATCH`), then
+        ``orphans``, the replies without their paper of that reading."""
+        job, size = self._job, batch or REPLIES_BATCH
+        with checkpoints_put_off(store.conn):
+            remaining = iter(records)
+            for first in remaining:
+                with store.transaction():
+                    job.run_replies(
+                        itertools.chain((first,), itertools.islice(remaining, size - 1)),
+                        progress,
+                    )
+            with store.transaction():
+                job.unread_replies()
+                job.signals.orphans(orphans)
 
 
 class _Import:
@@ -110,6 +205,7 @@ class _Import:
         fmt: str,
         problems: Sequence[str] = (),
         renderings: Renderings | None = None,
+        replies_later: bool = False,
     ) -> None:
         self.rows = rows
         self.summary = summary
@@ -131,6 +227,16 @@ class _Import:
         self.met: dict[int, int] = {}
         #: The records' replies and signals, written beside their papers.
         self.signals = SignalsIntake(rows.conn, rows.import_id, rows.stamp, summary)
+        #: Whether the records' replies are written after the papers (RepliesOwed).
+        self.replies_later = replies_later
+        #: The records whose replies are owed, by their digest (a record met twice is
+        #: owed twice, in the order read), each with what the first reading made of it.
+        #: (Lists: a deque for each of 20,000 records was a dozen megabytes.)
+        self.owed: dict[int, list[tuple[Owed, str]]] = {}
+        #: The records read again, for the progress of the second reading, and those of
+        #: them with replies that the first reading did not have (the file changed).
+        self.records_again = 0
+        self.unmatched = 0
 
     def _known(self) -> Iterator[Known]:
         for row in self.rows.known():
@@ -152,7 +258,8 @@ class _Import:
             self.records_read += 1
             if progress is not None:
                 progress(self.records_read + len(self.problems))
-            self._one(record if isinstance(record, Prepared) else prepare(record))
+            self._one(record if isinstance(record, Prepared)
+                      else prepare(record, not self.replies_later))
             if self.records_read % 500 == 0:
                 self._count_problems()
         self._count_problems()
@@ -204,9 +311,16 @@ class _Import:
         if paper_id is None:
             paper_id = self._insert(prepared)
             self.met.setdefault(paper_id, prepared.fingerprint)
-            self.signals.paper(paper_id, record, new=True, forms=prepared.reply_forms)
+            if self.replies_later and record.replies:
+                self._owe(prepared, self.signals.paper_first(paper_id, record, new=True), "new")
+            else:
+                self.signals.paper(paper_id, record, new=True, forms=prepared.reply_forms)
             return
-        replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)
+        owed: Owed | None = None
+        if self.replies_later and record.replies:
+            owed, replied = self.signals.paper_first(paper_id, record), False
+        else:
+            replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key)
@@ -223,11 +337,75 @@ class _Import:
             self.summary.merged += 1
             if action in CHANGED_ACTIONS:
                 setattr(self.summary, action, getattr(self.summary, action) + 1)
+        if owed is not None:
+            self._owe(prepared, owed, action)
+        self._act(paper_id, action)
+
+    def _act(self, paper_id: int, action: str) -> None:
+        """Note what happened to a paper; a paper met twice in one import keeps the
+        strongest thing that happened to it."""
         previous = self.actions.get(paper_id)
-        # A paper met twice in one import keeps the strongest thing that happened to it.
         if previous is None or ACTIONS.index(action) < ACTIONS.index(previous):
             self.actions[paper_id] = action
             self.unwritten.add(paper_id)
+
+    def _owe(self, prepared: Prepared, owed: Owed, action: str) -> None:
+        """Keep a record whose replies are written on the second reading."""
+        self.owed.setdefault(prepared.fingerprint, []).append((owed, action))
+
+    def run_replies(
+        self,
+        records: Iterable[PaperRecord | Prepared],
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        """Write the replies owed of the records read again (with their text): each
+        record's is matched by its digest to the record read first. A paper there before
+        whose replies were new or edited counts as merged, not unchanged; the history
+        and the counts written so far are brought up to date."""
+        summary = self.summary
+        for record in records:
+            self.records_again += 1
+            if progress is not None:
+                progress(self.records_again)
+            if not (record.record if isinstance(record, Prepared) else record).replies:
+                continue
+            prepared = (record if isinstance(record, Prepared)
+                        else prepare(record, papers=False))
+            waiting = self.owed.get(prepared.fingerprint)
+            if not waiting:
+                self.unmatched += 1
+                continue
+            owed, action = waiting.pop(0)
+            if not waiting:
+                del self.owed[prepared.fingerprint]
+            replied = self.signals.replies(owed, prepared.record, prepared.reply_forms)
+            if replied and action == "unchanged":
+                # Its own fields are as they were, but a review of it is new or was edited.
+                summary.unchanged -= 1
+                summary.merged += 1
+                self._act(owed.paper_id, "merged")
+        self._count_problems()
+        self.rows.write_history(
+            [(pid, action) for pid in self.unwritten
+             if (action := self.actions[pid]) != "unchanged"],
+            summary,
+        )
+        self.unwritten.clear()
+
+    def unread_replies(self) -> None:
+        """Once the file is read again: say what of the first reading was not met again,
+        or met only then (the file changed in between), and whose replies are not all
+        in the library; importing the file again brings them."""
+        # A record changed is both: one of the first reading not met, one met only now.
+        missed = max(sum(len(waiting) for waiting in self.owed.values()), self.unmatched)
+        if missed:
+            self.signals.remarks.append(Remark(
+                f"{self.rows.source}: the file changed while it was read; the replies of "
+                f"{missed:,} of its papers may not all be kept: import it again to bring them"
+            ))
+            self._count_problems()
+            self.rows.write_history([], self.summary)
+        self.owed.clear()
 
     def _same_paper(
         self,

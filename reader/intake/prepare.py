@@ -50,15 +50,23 @@ class Prepared:
     reply_forms: tuple[ReplyForm, ...] = ()
 
 
-def prepare(record: PaperRecord) -> Prepared:
+def prepare(record: PaperRecord, forms: bool = True, papers: bool = True) -> Prepared:
     """Work out of ``record`` all its import needs that does not depend on the library
-    (anonymous names are dropped from the record first)."""
+    (anonymous names are dropped from the record first); without ``forms``, not how its
+    replies are stored (an import that writes its papers first, and their replies on a
+    second reading of the file, leaves them to that reading); without ``papers``, only
+    its digest and how its replies are stored (that second reading: which paper a
+    record is was settled by the first, and the identities are left empty)."""
     drop_anonymous(record)
     written_doi = doi_as_written(record.doi)
     doi = normalize_doi(written_doi)
     if "DOI" not in record.csl:
         # DOIs are compared in lower case; an export writes the one the source wrote.
         keep_written_doi(record.csl, written_doi, doi)
+    replies = tuple(ReplyForm(reply) for reply in record.replies) if forms else ()
+    if not papers:
+        return Prepared(record, doi, None, None, None, [], fingerprint(record), None, "",
+                        replies)
     norm = normalize_for_identity(record.abstract)
     wanted = usable_key(record.citekey)
     return Prepared(
@@ -73,7 +81,7 @@ def prepare(record: PaperRecord) -> Prepared:
         key_base="" if wanted else citekey_base(
             record.title, key_names(record.authors, record.csl), record.year
         ),
-        reply_forms=tuple(ReplyForm(reply) for reply in record.replies),
+        reply_forms=replies,
     )
 
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from reader.models import ImportSummary, PaperRecord, Remark
-from reader.signals import Reply, latest_replies, merge_signals, signals_from_replies
+from reader.signals import Reply, Signals, latest_replies, merge_signals, signals_from_replies
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
 from reader.store.reply_forms import ReplyForm
 
-__all__ = ["SignalsIntake"]
+__all__ = ["Owed", "SignalsIntake"]
 
 
 def as_stored(replies: list[Reply]) -> list[Reply]:
@@ -38,6 +39,18 @@ def as_stored(replies: list[Reply]) -> list[Reply]:
         latest_replies(replies),
         key=lambda r: (r.cdate is not None, r.cdate or 0, order[r.id]),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """A record whose replies an import writes after its papers (on reading the file
+    again): the paper, whether the import added it, how many replies that waited for it
+    it adopted, and whether its signals were written already from the replies read."""
+
+    paper_id: int
+    new: bool
+    adopted: int
+    signed: bool
 
 
 class SignalsIntake:
@@ -68,10 +81,62 @@ class SignalsIntake:
         reviews' ratings moved (between versions stored before or read now), or whose known
         ratings changed (a review added or gone), counts as changed; a paper there before
         given a decision it had not, as newly decided."""
-        adopted = 0
-        written = stored_replies.RepliesWritten()
+        adopted = self._adopt(paper_id, record)
+        return self._write(paper_id, record, new, adopted, forms)
+
+    def paper_first(self, paper_id: int, record: PaperRecord, *, new: bool = False) -> Owed:
+        """A record whose replies are written later (:meth:`replies`): the replies that
+        waited for its paper adopted now, and, for a paper this import adds, its signals
+        worked out of the replies in hand (which need only their scores: see
+        :func:`reader.sources.stream_file`), so that it shows with its ratings and
+        decision at once. A paper there before keeps its signals until its replies are
+        written, which is when what changed is known."""
+        adopted = self._adopt(paper_id, record)
+        if not new:
+            return Owed(paper_id, new, adopted, signed=False)
+        if adopted:
+            # Those adopted are stored whole; the record's own come later.
+            replies = [*stored_replies.replies_of(self.conn, paper_id), *record.replies]
+        else:
+            replies = as_stored(record.replies)
+        signals = self._from_replies(record, merge_signals(None, record.signals), replies)
+        stored_signals.write_signals(
+            self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id,
+            before=None,
+        )
+        return Owed(paper_id, new, adopted, signed=not adopted)
+
+    def replies(
+        self, owed: Owed, record: PaperRecord, forms: Sequence[ReplyForm] | None = None
+    ) -> bool:
+        """Write the replies :meth:`paper_first` left for later, read again with their
+        text, and the paper's signals as :meth:`paper` would; whether a reply of it was
+        new or edited."""
+        return self._write(owed.paper_id, record, owed.new, owed.adopted, forms, owed.signed)
+
+    def _adopt(self, paper_id: int, record: PaperRecord) -> int:
+        """Give the paper the replies that waited for it; how many there were."""
         if self._waiting and record.openreview_id:
-            adopted = stored_replies.adopt_replies(self.conn, paper_id, record.openreview_id)
+            return stored_replies.adopt_replies(self.conn, paper_id, record.openreview_id)
+        return 0
+
+    def _from_replies(
+        self, record: PaperRecord, signals: Signals | None, replies: list[Reply]
+    ) -> Signals | None:
+        """``signals`` with what the paper's replies add up to."""
+        hint = record.signals.decision_raw if record.signals else None
+        from_replies = signals_from_replies(
+            replies, decision=hint, venue=record.venue, year=record.year,
+        )
+        return merge_signals(signals, from_replies)
+
+    def _write(
+        self, paper_id: int, record: PaperRecord, new: bool, adopted: int,
+        forms: Sequence[ReplyForm] | None, signed: bool = False,
+    ) -> bool:
+        """:meth:`paper` once the waiting replies are adopted; ``signed``: the signals of
+        this paper, which the import adds, were written from these very replies already."""
+        written = stored_replies.RepliesWritten()
         if not (record.replies or adopted or record.signals):
             return False
         # A paper this import adds has no signals yet: no read for it.
@@ -87,23 +152,21 @@ class SignalsIntake:
             moved = bool(written.rating_changes)
             edited = written.versions > 0
             self._unreadable(record)
-        signals = merge_signals(before, record.signals)
-        if record.replies or adopted:
-            hint = record.signals.decision_raw if record.signals else None
-            if new and not adopted and written.new == len({r.id for r in record.replies}):
-                # Every reply of a paper this import adds was stored just now, from these:
-                # reading them back (unpacked and parsed again) was a third of the work.
-                replies = as_stored(record.replies)
-            else:
-                replies = stored_replies.replies_of(self.conn, paper_id)
-            from_replies = signals_from_replies(
-                replies, decision=hint, venue=record.venue, year=record.year,
+        outcome = stored_signals.SignalsWritten()
+        # Every reply of a paper this import adds was stored just now, from these.
+        fresh = new and not adopted and written.new == len({r.id for r in record.replies})
+        if not (signed and fresh):
+            signals = merge_signals(before, record.signals)
+            if record.replies or adopted:
+                # Reading the replies back (unpacked and parsed again) was a third of the
+                # work of a new paper's: those read are what was stored.
+                replies = (as_stored(record.replies) if fresh
+                           else stored_replies.replies_of(self.conn, paper_id))
+                signals = self._from_replies(record, signals, replies)
+            outcome = stored_signals.write_signals(
+                self.conn, paper_id, signals, updated_at=self.stamp,
+                import_id=self.import_id, before=before,
             )
-            signals = merge_signals(signals, from_replies)
-        outcome = stored_signals.write_signals(
-            self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id,
-            before=before,
-        )
         # A rating that moved between versions this import read counts, even on a paper it
         # adds (a file holding a review before and after the rebuttal): the detail pane
         # shows that history, and is:rating-changed finds what it shows.

@@ -18,6 +18,7 @@ from reader.store.base import read_only_reason
 from reader.store.database import Store
 
 if TYPE_CHECKING:
+    from reader.library.upkeep import LossEvidence
     from reader.search.index import SearchIndex
     from reader.search.query import ParsedQuery
 
@@ -58,6 +59,8 @@ class LibraryBase:
         self._sync_lock = threading.Lock()
         # The generations this library's own writes reached (see written_here).
         self._written: set[int] = set()
+        #: Evidence of lost writes found as the library opened (see Upkeep.check_for_loss).
+        self.loss_evidence: LossEvidence | None = None
         self._written_lock = threading.Lock()
         self._index_owed = False
         self.store  # noqa: B018 - open (and migrate) now, so errors surface at start

@@ -2,7 +2,9 @@
 the reader starts for its imports (:mod:`reader.library.import_process`).
 
 It speaks JSON lines only, one object a line on its standard output, each with an
-``event``: ``progress`` and ``indexing`` (``done`` of ``total``), ``imported`` (the
+``event``: ``progress``, ``indexing`` and ``replies`` (``done`` of ``total``), ``papers``
+(for files whose replies' text is written after their papers: every paper is in, with its
+signals; the papers are indexed, then the replies written), ``imported`` (the
 ``summary``), ``indexed``, and ``failed``, whose ``kind`` says what failed (``damaged``,
 ``busy``, ``bad-input``, ``library``, ``system``, ``unexpected``) and whose ``message``
 says it in one line. Nothing it writes is meant for a terminal; a traceback, should one
@@ -188,18 +190,30 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
                 return  # the user named no file after all
         if followed:
             watch_reader(sys.stdin)
-        summary = library.import_files(paths, None, report.progress("progress"), sync=False,
-                                       batch=batch)
+
+        def index() -> None:
+            # The log the batches grew, copied in now that the papers show (and again
+            # after indexing: a window reading meanwhile may hold part of it back).
+            library.checkpoint()
+            # Another window may be indexing the batches as they committed: this process
+            # waits for it and finishes what it leaves, whichever of the two quits first.
+            library.sync_index(report.progress("indexing"), waiting=lambda: None)
+            library.checkpoint()
+
+        def papers_in() -> None:
+            # Every paper shows, with its signals; their replies' text is written next,
+            # once the abstracts are indexed.
+            report.send("papers")
+            index()
+
+        summary = library.import_files(
+            paths, None, report.progress("progress"), sync=False, batch=batch,
+            papers_in=papers_in, replies_progress=report.progress("replies"),
+        )
         from reader.library.import_process import summary_to_json
 
         report.send("imported", summary=summary_to_json(summary))
-        # The log the batches grew, copied in now that the papers show (and again after
-        # indexing: a window reading meanwhile may hold part of it back).
-        library.checkpoint()
-        # Another window may be indexing the batches as they committed: this process waits
-        # for it and finishes what it leaves, whichever of the two quits first.
-        library.sync_index(report.progress("indexing"), waiting=lambda: None)
-        library.checkpoint()
+        index()
         report.send("indexed")
         # Review text once the abstracts are searchable: never before them.
         library.sync_reviews()

@@ -37,10 +37,12 @@ NICENESS = 5
 
 @dataclass(frozen=True, slots=True)
 class ImportEvent:
-    """One report of an import process: ``progress`` (records read), ``imported`` (every
-    record written: ``summary``), ``indexing`` (papers indexed), ``indexed``, or ``failed``
-    (``message``, in one line as the command line says it, and ``error``, the kind of
-    failure: see :mod:`reader.library.import_main`)."""
+    """One report of an import process: ``progress`` (records read), ``papers`` (every
+    paper written, with its signals), ``indexing`` (papers indexed), ``replies`` (records
+    whose replies' text is written, on reading the file again), ``imported`` (every record
+    written: ``summary``), ``indexed``, or ``failed`` (``message``, in one line as the
+    command line says it, and ``error``, the kind of failure: see
+    :mod:`reader.library.import_main`)."""
 
     kind: str
     done: int = 0

@@ -3,7 +3,7 @@ bundled sample, and the last import undone."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -13,7 +13,10 @@ from reader.resources import sample_files
 from reader.search.renderings import Renderings
 
 if TYPE_CHECKING:
+    from reader.intake.merge import RepliesOwed
+    from reader.sources import StreamedFile
     from reader.sources.remote import Endpoints
+    from reader.store.database import Store
     from reader.store.import_rows import UndoResult
 
 from reader.library.base import LibraryBase, Progress
@@ -32,6 +35,8 @@ class Imports(LibraryBase):
         strict: bool = False,
         dry_run: bool = False,
         batch: int | None = None,
+        papers_in: Callable[[], None] | None = None,
+        replies_progress: Progress | None = None,
     ) -> ImportSummary:
         """Import each file in one transaction (all files are opened and their format
         found first, so a file that can't be read stops the import before anything is
@@ -41,15 +46,26 @@ class Imports(LibraryBase):
 
         A file's records are written as they are read (JSON lines are decoded one at a
         time), so a long list is never held whole; ``strict`` reads every file whole
-        first, as it must know of every bad record before it writes."""
+        first, as it must know of every bad record before it writes.
+
+        The papers come first: a file whose records carry replies (a conference with its
+        reviews) is read twice, its papers and their signals (ratings, decisions, counts)
+        written on the first reading, which needs only the replies' scores, and the
+        replies with their text on the second, in transactions of their own (reported to
+        ``replies_progress``). Between the two readings of the last file, once its papers
+        are in, ``papers_in`` is called (the command line indexes them there, so that
+        reviews never delay the abstracts' index); with ``sync`` and no ``papers_in``, the
+        index follows the papers there. Neither is called when no file owes replies. A dry
+        run and ``strict`` read each file once."""
         # Imported here: they bring the matching (numpy, rapidfuzz) and the file formats,
         # no part of a start.
-        from reader.intake.merge import import_records
+        from reader.intake.merge import import_papers
         from reader.library.read_ahead import read_ahead
         from reader.sources import ImportFormatError, stream_file
 
         self.store.refuse_writes()
-        parsed = [stream_file(Path(f), fmt) for f in files]
+        twice = not (strict or dry_run)
+        parsed = [stream_file(Path(f), fmt, reply_texts=not twice) for f in files]
         if strict:
             parsed = [replace(item, records=iter(list(item.records))) for item in parsed]
             # Remarks (replies kept for papers not in the library) are no bad records.
@@ -63,11 +79,22 @@ class Imports(LibraryBase):
         total = sum(p.count for p in parsed)
         summary = ImportSummary(dry_run=dry_run)
         done = 0
+
+        def show() -> None:
+            # The papers of every file are in, the last file's replies not yet. What the
+            # merge rendered is kept first: the index may be built next, beside the memo.
+            renderings.save()
+            renderings.close()
+            if papers_in is not None:
+                papers_in()
+            elif sync:
+                self.sync_index()
+
         # What the merge renders to compare an export of the library's with is remembered
         # for the next time, beside what the index build rendered.
         renderings = Renderings.in_index(self.paths.index)
         try:
-            for item in parsed:
+            for number, item in enumerate(parsed, start=1):
 
                 def step(n: int, base: int = done) -> None:
                     if progress is not None:
@@ -75,22 +102,29 @@ class Imports(LibraryBase):
                         progress(base + n, total)  # noqa: B023
 
                 # --strict has read every record already; there is nothing to read ahead.
-                with self.session() as store, read_ahead(item, 0 if strict else None) as records:
-                    source = str(item.path.resolve())
-                    previous = store.previous_import(source)
-                    part = import_records(
-                        store,
-                        records,
-                        source,
-                        item.format,
-                        step,
-                        sha256=item.sha256,
-                        problems=item.problems,
-                        dry_run=dry_run,
-                        batch=batch,
-                        renderings=renderings,
-                        orphans=item.orphans,
-                    )
+                with self.session() as store:
+                    with read_ahead(item, 0 if strict else None) as records:
+                        source = str(item.path.resolve())
+                        previous = store.previous_import(source)
+                        part, owed = import_papers(
+                            store,
+                            records,
+                            source,
+                            item.format,
+                            step,
+                            sha256=item.sha256,
+                            problems=item.problems,
+                            dry_run=dry_run,
+                            batch=batch,
+                            renderings=renderings,
+                            orphans=item.orphans,
+                            replies_later=twice,
+                        )
+                    if owed is not None and owed.pending(item.orphans):
+                        if number == len(parsed):
+                            show()
+                        self._write_replies(store, owed, item, part.read - part.skipped, batch,
+                                            replies_progress)
                 part.warnings = item.warnings
                 if previous is not None:
                     part.previous = previous[0]
@@ -106,6 +140,24 @@ class Imports(LibraryBase):
             # After the abstracts: review text never delays them.
             self.sync_reviews()
         return summary
+
+    def _write_replies(
+        self, store: Store, owed: RepliesOwed, item: StreamedFile, read: int,
+        batch: int | None, progress: Progress | None,
+    ) -> None:
+        """The second reading of a file whose papers are in: its replies with their text,
+        read ahead as the first reading was."""
+        from reader.library.read_ahead import read_ahead
+        from reader.sources import stream_file
+
+        again = replace(stream_file(item.path, item.format), papers=False)
+
+        def step(n: int) -> None:
+            if progress is not None:
+                progress(n, read)
+
+        with read_ahead(again) as records:
+            owed.write(store, records, step, batch=batch, orphans=again.orphans)
 
     def checkpoint(self) -> None:
         """Copy into the database what a batched import left in the write-ahead log (it

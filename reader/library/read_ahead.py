@@ -121,7 +121,7 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
             for wire in ready:
                 yield _from_wire(wire)
             for fields_ in unprepared:
-                yield prepare(PaperRecord(*fields_))
+                yield prepare(PaperRecord(*fields_), item.reply_texts, item.papers)
             if kind == "end":
                 finished = True
                 return
@@ -174,12 +174,13 @@ def _parse(
 
     try:
         chunk: list[PaperRecord] = []
+        forms, papers = item.reply_texts, item.papers
         for record in item.records:
             chunk.append(record)
             if len(chunk) == CHUNK:
-                send("records", hand_over(chunk, waiting))
+                send("records", hand_over(chunk, waiting, forms, papers))
                 chunk = []
-        send("end", hand_over(chunk, waiting))
+        send("end", hand_over(chunk, waiting, forms, papers))
     except BrokenPipeError:
         pass  # the parent stopped reading: nothing left to do
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
@@ -188,14 +189,17 @@ def _parse(
         out.close()
 
 
-def hand_over(records: list[PaperRecord], waiting: Any) -> tuple[list[Any], list[Any]]:
-    """A chunk as sent: its records prepared, one by one, until ``waiting.value`` is set
-    (the writer has nothing left to write), and the rest as they were parsed."""
+def hand_over(
+    records: list[PaperRecord], waiting: Any, forms: bool = True, papers: bool = True
+) -> tuple[list[Any], list[Any]]:
+    """A chunk as sent: its records prepared (``forms``, ``papers``: as :func:`prepare`
+    says), one by one, until ``waiting.value`` is set (the writer has nothing left to
+    write), and the rest as they were parsed."""
     ready: list[Any] = []
     for n, record in enumerate(records):
         if waiting.value:
             return ready, [_record_fields(r) for r in records[n:]]
-        prepared = prepare(record)
+        prepared = prepare(record, forms, papers)
         for form in prepared.reply_forms:
             form.packed()  # here, on the core the writer leaves free
         ready.append(_to_wire(prepared))

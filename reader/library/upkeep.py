@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 from reader.library.base import LibraryBase
@@ -21,6 +22,31 @@ from reader.store.database import migrations
 
 # How the doctor starts the finding of an index that disagrees with the database.
 _DISAGREES = "disagrees with the database: "
+
+
+@dataclass(frozen=True, slots=True)
+class LossEvidence:
+    """The search index holds changes the database does not: what was seen as the library
+    opened, and where the evidence was kept before anything could replace it."""
+
+    indexed: int
+    current: int
+    #: The folder holding the index, the write-ahead log and the database file; None when
+    #: nothing could be copied (a read-only or full disk).
+    kept: Path | None
+
+    def __str__(self) -> str:
+        where = (
+            f"the index, the write-ahead log and the database file are kept in {self.kept} "
+            "(`reader recover` lists what they hold that the database lacks)"
+            if self.kept is not None else "they could not be kept aside"
+        )
+        return (
+            f"the search index holds changes the database does not (generation "
+            f"{self.indexed} > {self.current}): the database may have lost them (a damaged or "
+            f"missing write-ahead log, an older copy put in its place); {where}; "
+            "`reader doctor` checks the rest"
+        )
 
 
 class DoctorReport(list[str]):
@@ -130,10 +156,17 @@ class Upkeep(LibraryBase):
             report.append(damaged_advice(self.paths.root))
             report.append("search index: not checked (the database comes first)")
             return report
-        report.append(
-            f"database: ok (schema {schema}; {counts['papers']:,} papers, "
-            f"{counts['starred']:,} starred, {counts['with_notes']:,} with notes)"
+        figures = (
+            f"schema {schema}; {counts['papers']:,} papers, {counts['starred']:,} starred, "
+            f"{counts['with_notes']:,} with notes"
         )
+        if self.check_for_loss() is not None:
+            # Whole as a file, yet behind its own index: never called ok.
+            report.ok = False
+            report.append(f"database: intact as a file ({figures}), but it may have lost "
+                          "changes: see the search index below")
+        else:
+            report.append(f"database: ok ({figures})")
         if orphans:
             report.ok = False
             tables = sorted({row[0] for row in orphans})
@@ -167,7 +200,11 @@ class Upkeep(LibraryBase):
             return report
         ahead = self.index.usable() and self.index.generation > generation
         evidence = ahead or why.startswith(_DISAGREES)
-        kept = self._keep_aside() if evidence else None
+        seen = self.loss_evidence
+        # Kept already as the library opened, before anything could checkpoint the log.
+        kept = (seen.kept if seen is not None else None) or (
+            self._keep_aside() if evidence else None
+        )
         rebuilt = self.mend_index()
         line = f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)"
         if kept is not None:
@@ -197,6 +234,42 @@ class Upkeep(LibraryBase):
         indexed = self.sync_reviews()
         done = "built" if state == "missing" else "caught up"
         return [f"review text index: {state}; {done} ({indexed:,} papers' review text indexed)"]
+
+    def check_for_loss(self) -> LossEvidence | None:
+        """Whether the index holds changes the database does not: evidence of lost writes,
+        kept aside at once (the index, the write-ahead log, the database file), before a
+        connection closing checkpoints the log away or a catching-up index rebuild
+        replaces the index. Remembered in ``loss_evidence``."""
+        if self.loss_evidence is not None:
+            return self.loss_evidence
+        # The index first: a writer elsewhere commits the database before its index, so the
+        # index read first is never ahead of the database read after it.
+        indexed = self.index.generation
+        if indexed < 0:
+            return None
+        with self.session() as store:
+            current = store.generation()
+        if indexed <= current or not self.index.usable():
+            return None
+        kept = self._kept_for(indexed)
+        if kept is None and not self.read_only:
+            kept = self._keep_aside()
+        self.loss_evidence = LossEvidence(indexed, current, kept)
+        return self.loss_evidence
+
+    def _kept_for(self, indexed: int) -> Path | None:
+        """The newest folder kept already for this same evidence (an index at ``indexed``)
+        that holds a write-ahead log: a second copy, made after the log was gone, would
+        only hide the first behind it."""
+        from reader.search.index import SearchIndex
+
+        folders: list[Path] = self.kept_folders()  # type: ignore[attr-defined]  # (Recovery's)
+        for kept in folders:
+            log = kept / (self.paths.database.name + "-wal")
+            if (kept / "index").is_dir() and log.is_file() and log.stat().st_size:
+                if SearchIndex(kept / "index").generation == indexed:
+                    return kept
+        return None
 
     def _keep_aside(self) -> Path | None:
         """Copy the index, the write-ahead log and the database file it belongs to into a

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from reader.signals.scores import RATING_FIELDS, Score, parse_score
@@ -19,6 +20,7 @@ __all__ = [
     "PROCEDURAL_KINDS",
     "REVIEW_KINDS",
     "SECTION_LIMIT",
+    "SIGNAL_FIELDS",
     "Reply",
     "kind_of",
     "kind_of_invitation",
@@ -41,6 +43,10 @@ COMMENT_KINDS = frozenset(
     {"Official_Comment", "Public_Comment", "Comment", "Rebuttal", "Author_Rebuttal",
      "Rebuttal_Comment", "Author_Comment"}
 )
+#: The fields of a reply a paper's signals are read from (its rating, in whichever field
+#: it was given, its confidence, a decision or recommendation): a reply holding these alone
+#: adds up to the same signals as the whole reply (:func:`reader.signals.signals_from_replies`).
+SIGNAL_FIELDS = frozenset({*RATING_FIELDS, "confidence", "decision"})
 #: The most of one section the reading view renders: real sections are a few thousand
 #: characters; a longer one is cut there (and can be seen whole, unrendered).
 SECTION_LIMIT = 20_000
@@ -69,9 +75,16 @@ def kind_of_invitation(invitation: str) -> str:
     ``ICLR.cc/2017/conference/-/paper1/official/review`` → ``Official_Review``.
     """
     tail = invitation.rsplit("/-/", 1)[-1]
+    return _kind_of_tail(tail) if tail else invitation
+
+
+@lru_cache(maxsize=1024)
+def _kind_of_tail(tail: str) -> str:
+    """:func:`kind_of_invitation` of what follows ``/-/``: the same few tails (API v2's
+    ``Official_Review``) over a whole conference's replies, each worked out once."""
     parts = [p for p in tail.split("/") if p and not _PAPER_SEGMENT.match(p)]
     if not parts:
-        return tail or invitation
+        return tail
     return "_".join(p[:1].upper() + p[1:] for p in parts)
 
 
@@ -133,6 +146,18 @@ class Reply:
                 texts.append((name, value))
         self.scores = scores
         self.texts = tuple(texts)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Rebuilt from its fields, its scores and texts as they were read: pickle's default
+        # for a slotted dataclass restores field by field in Python, each score too, and
+        # the replies of a conference crossing from the process that reads the file cost
+        # the one writing them a second per 20,000 papers.
+        return (_rebuilt, (
+            self.id, self.forum, self.replyto, self.kind, self.content, self.invitations,
+            self.signatures, self.number, self.cdate, self.mdate,
+            tuple((score.value, score.raw) for score in self.scores.values()),
+            tuple(self.scores), self.texts,
+        ))
 
     @property
     def modified(self) -> int | None:
@@ -198,6 +223,23 @@ class Reply:
             {name: {"value": score.value, "raw": self.content.get(name, score.raw)}
              for name, score in self.scores.items()}
         )
+
+
+def _rebuilt(
+    ident: str, forum: str | None, replyto: str | None, kind: str, content: dict[str, Any],
+    invitations: tuple[str, ...], signatures: tuple[str, ...], number: int | None,
+    cdate: int | None, mdate: int | None, values: tuple[tuple[float | None, str], ...],
+    names: tuple[str, ...], texts: tuple[tuple[str, str], ...],
+) -> Reply:
+    """A reply as :meth:`Reply.__reduce__` gave it, its content not read again."""
+    reply = Reply.__new__(Reply)
+    reply.id, reply.forum, reply.replyto, reply.kind = ident, forum, replyto, kind
+    reply.content, reply.invitations, reply.signatures = content, invitations, signatures
+    reply.number, reply.cdate, reply.mdate = number, cdate, mdate
+    reply.scores = {name: Score(name, value, raw)
+                    for name, (value, raw) in zip(names, values, strict=True)}
+    reply.texts = texts
+    return reply
 
 
 def shown_sections(reply: Reply) -> list[tuple[str, str]]:

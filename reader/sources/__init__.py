@@ -303,18 +303,25 @@ class StreamedFile:
     sha256: str = ""
     #: Replies whose paper is not in the file, filled in once its records are all read.
     orphans: list[Reply] = field(default_factory=list)
+    #: Whether the replies hold their text (else only what signals are read from).
+    reply_texts: bool = True
+    #: Whether the records' papers are wanted, or only their replies (the papers being
+    #: in the library already: the second reading of a conference with its reviews).
+    papers: bool = True
 
 
-def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
+def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True) -> StreamedFile:
     """Open one file (in the given format, or the format detected from its content), its
     records converted one at a time as they are asked for where the format allows, so that
     a long list is never held whole: RIS, abstract lists, OpenReview JSON lines and JSON
     arrays (CSL-JSON) are read from the file a record at a time, other JSON lines and
     BibTeX decoded a record or a stretch at a time from the text read whole; other formats
     are parsed here, whole. A file that is not of a known format raises here, before any
-    record is asked for."""
+    record is asked for. Without ``reply_texts``, replies hold only the fields their
+    papers' signals are read from (the papers of a conference with its reviews are written
+    first, and the file read again for the reviews' text)."""
     path = Path(path)
-    streamed = _stream_from_file(path, fmt)
+    streamed = _stream_from_file(path, fmt, reply_texts)
     if streamed is not None:
         return streamed
     content, fmt = _read_known(path, fmt)
@@ -322,7 +329,8 @@ def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
     problems: list[str] = []
     orphans: list[Reply] = []
     if fmt in _KEEPS_ORPHANS:
-        records, count = module.stream(content.text, path.name, problems, orphans)
+        records, count = module.stream(content.text, path.name, problems, orphans,
+                                       texts=reply_texts)
     elif hasattr(module, "stream"):
         records, count = module.stream(content.text, path.name, problems)
     else:
@@ -340,6 +348,7 @@ def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
         content.warnings,
         content.sha256,
         orphans,
+        reply_texts,
     )
 
 
@@ -347,7 +356,7 @@ def stream_file(path: Path, fmt: str | None = None) -> StreamedFile:
 _KEEPS_ORPHANS = frozenset({"openreview"})
 
 
-def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
+def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> StreamedFile | None:
     """The file streamed by a reader that reads it from the disk a record at a time (its
     ``stream_file``), or None when its format has none, or when the file's start does not
     settle its format (a JSON file whose first record is longer than the start) or is
@@ -370,9 +379,10 @@ def _stream_from_file(path: Path, fmt: str | None) -> StreamedFile | None:
     problems: list[str] = []
     orphans: list[Reply] = []
     kept = (orphans,) if fmt in _KEEPS_ORPHANS else ()
-    streamed: Streamed | None = module.stream_file(text, path.name, problems, *kept)
+    options = {"texts": reply_texts} if kept else {}
+    streamed: Streamed | None = module.stream_file(text, path.name, problems, *kept, **options)
     if streamed is None:
         return None
     records = _within_field_limit(streamed[0], problems)
     return StreamedFile(path, fmt, _marks_dropped(records), streamed[1], problems,
-                        text.warnings, text.sha256, orphans)
+                        text.warnings, text.sha256, orphans, reply_texts)

@@ -115,18 +115,23 @@ def skip_ws(text: str, pos: int) -> int:
     return match.end() if match else pos
 
 
+_NESTED = frozenset({dict, list})
+
+
 def too_deep(value: Any, limit: int = DEPTH_MAX) -> bool:
     """Whether arrays and objects nest more than ``limit`` deep in ``value`` (paper records
     nest a handful deep; what code reading them recurses over must stay shallow)."""
     # Level by level, each in one comprehension: a record with its replies holds hundreds
-    # of small objects, and a loop pushing each one cost more than decoding the line.
+    # of small objects, and a loop pushing each one cost more than decoding the line. The
+    # decoder makes plain dicts and lists: their types are looked up, a third faster than
+    # asking isinstance of each of a conference's millions of values.
     level: list[Any] = [value]
     for _ in range(limit):
         level = [
             child
             for item in level
-            for child in (item.values() if isinstance(item, dict) else item)
-            if isinstance(child, dict | list)
+            for child in (item.values() if type(item) is dict else item)
+            if type(child) in _NESTED
         ]
         if not level:
             return False
@@ -255,7 +260,8 @@ def _lines(text: str, source: str) -> Iterator[JsonRecord]:
 
 def _text_lines(text: str) -> Iterator[str]:
     """The text's lines, sliced one at a time (a list of them all would hold the text
-    twice), as :func:`_split_lines` gives them; a leading BOM dropped."""
+    twice), as a file's are read (:meth:`reader.sources.textfile.TextFile.lines`); a
+    leading BOM dropped."""
     pos = 1 if text.startswith("\ufeff") else 0
     size = len(text)
     while pos < size:
@@ -266,10 +272,11 @@ def _text_lines(text: str) -> Iterator[str]:
         pos = end + 1
 
 
-def iter_file_lines(pieces: Iterable[str], source: str) -> Iterator[JsonRecord]:
-    """The records of :func:`iter_lines` for a text given a piece at a time (a file read
-    as it is asked for): only the line being decoded is held."""
-    return _records_of_lines(_split_lines(pieces), source)
+def iter_file_lines(lines: Iterable[str], source: str) -> Iterator[JsonRecord]:
+    """The records of :func:`iter_lines` for a text given a line at a time (a file read
+    as it is asked for, :meth:`reader.sources.textfile.TextFile.lines`): only the line
+    being decoded is held."""
+    return _records_of_lines(lines, source)
 
 
 def _records_of_lines(lines: Iterable[str], source: str) -> Iterator[JsonRecord]:
@@ -284,23 +291,6 @@ def _records_of_lines(lines: Iterable[str], source: str) -> Iterator[JsonRecord]
             value = Unreadable(_line_error(exc))
         index += 1
         yield JsonRecord(value, f"{source}:{number}", source, number, index)
-
-
-def _split_lines(pieces: Iterable[str]) -> Iterator[str]:
-    """The text's lines as ``text.split("\n")`` has them, but for a last empty one (as
-    :func:`_lines` reads them), from its pieces; a leading BOM dropped."""
-    rest = ""
-    first = True
-    for piece in pieces:
-        if first:
-            piece, first = piece.removeprefix("\ufeff"), False
-        rest += piece
-        if "\n" not in piece:
-            continue
-        *lines, rest = rest.split("\n")
-        yield from lines
-    if rest:
-        yield rest
 
 
 class _TooDeep(ValueError):

@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from reader.models import PaperRecord
@@ -59,6 +60,8 @@ _TLDR_KEYS = ("tldr", "TLDR", "TL;DR", "one-sentence_summary")
 # venueid looks like "ICLR.cc/2026/Conference" (or ".../Withdrawn_Submission").
 _VENUEID = re.compile(r"^([A-Za-z][A-Za-z0-9]*)[.]")
 _VENUEID_YEAR = re.compile(r"/((?:19|20)\d\d)(?:/|$)")
+# Lines of a JSON-lines file under which its records are counted one by one.
+_FEW_LINES = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,17 +87,20 @@ class _FlatReply:
     where: str
 
 
-def parse(text: str, source: str) -> ParseResult:
+def parse(text: str, source: str, *, texts: bool = True) -> ParseResult:
     """Records of an OpenReview JSON-lines or JSON-array text; ``source`` names the file.
-    Replies whose paper is not in the text are in the result's ``orphans``."""
+    Replies whose paper is not in the text are in the result's ``orphans``. Without
+    ``texts``, each reply holds only what its paper's signals are read from
+    (:func:`reader.sources.openreview_replies.reply_from_note`)."""
     result = ParseResult()
     records = _unwrap_notes(unwrap_lists(load_records(text, source)))
-    result.records.extend(_papers(records, source, result.problems, result.orphans))
+    result.records.extend(_papers(records, source, result.problems, result.orphans, texts))
     return result
 
 
 def stream(
-    text: str, source: str, problems: list[str], orphans: list[Reply] | None = None
+    text: str, source: str, problems: list[str], orphans: list[Reply] | None = None,
+    *, texts: bool = True,
 ) -> tuple[Iterator[PaperRecord], int]:
     """The records of ``parse``, read one at a time as they are asked for (JSON lines;
     other layouts are read whole), and at most how many there are; problem lines are added
@@ -105,16 +111,17 @@ def stream(
     # One line may be an object wrapping the list of notes (an API answer saved as it
     # came): read whole, as parse unwraps it; a one-line text is held whole anyway.
     if lines is None or lines[1] <= 1:
-        result = parse(text, source)
+        result = parse(text, source, texts=texts)
         problems.extend(result.problems)
         kept.extend(result.orphans)
         return iter(result.records), len(result.records)
     records, count = lines
-    return _papers(_unwrap_notes(records), source, problems, kept), count
+    return _papers(_unwrap_notes(records), source, problems, kept, texts), count
 
 
 def stream_file(
-    file: TextFile, source: str, problems: list[str], orphans: list[Reply] | None = None
+    file: TextFile, source: str, problems: list[str], orphans: list[Reply] | None = None,
+    *, texts: bool = True,
 ) -> Streamed | None:
     """The records of ``stream`` for JSON lines, each line decoded from the file as it is
     asked for (a list of a whole conference's reviews, hundreds of MB unpacked, is never
@@ -129,22 +136,30 @@ def stream_file(
         json.loads(head[start:end])
     except (ValueError, RecursionError):
         return None
-    count = file.count_lines_starting(b"{")
+    # Past a few lines, a file of JSON lines is a list of papers, one a line: its lines
+    # (counted as the file was opened) are at most its records. Counting only those that
+    # open an object was another reading of a conference's hundreds of megabytes, for a
+    # progress bar's total. (A few lines may be one object and blank lines: counted.)
+    count = (file.line_count if file.line_count > _FEW_LINES
+             else file.count_lines_starting(b"{"))
     if count <= 1:
         return None  # one object, maybe wrapping a list of notes: read whole, as stream does
     kept: list[Reply] = [] if orphans is None else orphans
-    records = iter_file_lines(file.pieces(), source)
-    return _papers(_unwrap_notes(records), source, problems, kept), count
+    records = iter_file_lines(file.lines(), source)
+    return _papers(_unwrap_notes(records), source, problems, kept, texts), count
 
 
 def _papers(
-    records: Iterable[JsonRecord], source: str, problems: list[str], orphans: list[Reply]
+    records: Iterable[JsonRecord], source: str, problems: list[str], orphans: list[Reply],
+    texts: bool = True,
 ) -> Iterator[PaperRecord]:
-    """The papers of the notes, each with its replies, flat replies put with their papers
-    (the paper last read is held back until the next, for the replies that follow it)."""
+    """The papers of the notes, each with its replies (with their text, or only what
+    signals are read from), flat replies put with their papers (the paper last read is
+    held back until the next, for the replies that follow it)."""
     groups = ReplyGroups(source, problems, orphans)
     held: _Paper | None = None
-    items: Iterator[_Paper | _FlatReply] = convert_records(records, _convert_note, problems)
+    convert = _convert_note if texts else partial(_convert_note, texts=False)
+    items: Iterator[_Paper | _FlatReply] = convert_records(records, convert, problems)
     for item in items:
         if isinstance(item, _FlatReply):
             forum = held.forum if held else None
@@ -219,12 +234,12 @@ def _value(field: Any) -> Any:
     return field
 
 
-def _convert_note(record: JsonRecord) -> _Paper | _FlatReply | str:
+def _convert_note(record: JsonRecord, texts: bool = True) -> _Paper | _FlatReply | str:
     """One note as a paper (with the replies inside it) or a reply, or the problem that
-    keeps it out."""
+    keeps it out; ``texts``: as :func:`parse` says."""
     note: dict[str, Any] = record.value
     if is_reply_note(note):
-        reply = reply_from_note(note)
+        reply = reply_from_note(note, texts=texts)
         if isinstance(reply, str):
             return f"note {record_label(record)} {reply}"
         return _FlatReply(reply, record.location)
@@ -236,7 +251,7 @@ def _convert_note(record: JsonRecord) -> _Paper | _FlatReply | str:
     carried_notes, carried = replies_in_note(note)
     unread: list[str] = []
     for position, inner in enumerate(carried_notes, start=1):
-        reply = reply_from_note(inner, forum)
+        reply = reply_from_note(inner, forum, texts=texts)
         if isinstance(reply, str):
             unread.append(f"reply #{position} of paper {record_label(record)} {reply}")
         else:

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader.models import Remark
-from reader.signals import Reply, kind_of
+from reader.signals import SIGNAL_FIELDS, Reply, kind_of
 
 __all__ = [
     "ReplyGroups",
@@ -79,10 +79,15 @@ def is_reply_note(note: dict[str, Any]) -> bool:
     return bool(_text(forum) and _text(ident) and forum != ident)
 
 
-def reply_from_note(note: dict[str, Any], forum: str | None = None) -> Reply | str:
+def reply_from_note(
+    note: dict[str, Any], forum: str | None = None, *, texts: bool = True
+) -> Reply | str:
     """The reply a note is, or why it is none (a problem text without location).
 
     ``forum`` is the paper the note was found under, used when the note names none.
+    Without ``texts``, the reply's content holds only the fields its paper's signals are
+    read from (:data:`reader.signals.SIGNAL_FIELDS`): what an import that writes the
+    papers first needs, at a fraction of the work of the whole text.
     """
     ident = _text(note.get("id"))
     if ident is None:
@@ -95,11 +100,14 @@ def reply_from_note(note: dict[str, Any], forum: str | None = None) -> Reply | s
     signed = note.get("signatures")
     signatures = [s for s in signed if isinstance(s, str)] if isinstance(signed, list) else []
     content = note.get("content")
-    fields = (
-        {str(key): _storable(unwrap(value)) for key, value in content.items()}
-        if isinstance(content, dict)
-        else {}
-    )
+    if not isinstance(content, dict):
+        fields = {}
+    elif texts:
+        fields = {str(key): _storable(unwrap(value)) for key, value in content.items()}
+    else:
+        # The few fields signals read, picked by the keys' set (in C): a review's dozen
+        # fields are not looked at one by one.
+        fields = {key: _storable(unwrap(content[key])) for key in content.keys() & SIGNAL_FIELDS}
     number = note.get("number")
     return Reply(
         id=_storable(ident),

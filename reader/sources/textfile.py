@@ -13,6 +13,7 @@ import codecs
 import gzip
 import hashlib
 import stat
+import threading
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -39,6 +40,9 @@ class TextFile:
     encoding: str
     warnings: list[str]
     chunk: int = CHUNK
+    #: How many lines the text has (a last one without its ``\n`` counted), counted as
+    #: the file was read through, at no further cost.
+    line_count: int = 0
 
     def pieces(self) -> Iterator[str]:
         """The decoded text, a piece at a time (a character is never cut in two)."""
@@ -55,6 +59,29 @@ class TextFile:
                 yield text
         if pending:
             yield codecs.utf_8_decode(pending, "strict", True)[0]
+
+    def lines(self) -> Iterator[str]:
+        """The text's lines as ``text.split("\\n")`` has them, but for a last empty one, a
+        line at a time; a leading BOM dropped. Each line is decoded alone: the bytes are
+        split, which costs half of splitting the decoded text (a ``\\n`` byte is never
+        part of another character, in UTF-8 as in Latin-1)."""
+        chunks = _chunks(self.path, self.chunk)
+        if self.encoding != "latin-1":
+            chunks = _after_bom(chunks)
+        rest, first = b"", True
+        for data in chunks:
+            rest += data
+            if b"\n" not in data:
+                continue
+            *lines, rest = rest.split(b"\n")
+            for line in lines:
+                text = line.decode(self.encoding)
+                if first:
+                    text, first = text.removeprefix("\ufeff"), False
+                yield text
+        if rest:
+            text = rest.decode(self.encoding)
+            yield text.removeprefix("\ufeff") if first else text
 
     def head(self) -> str:
         """The start of the text: its first piece."""
@@ -80,16 +107,26 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
     (else Latin-1, with the warning :func:`reader.sources.read_text` gives)."""
     digest = hashlib.sha256()
     refuse_special(path)
-    try:
-        with path.open("rb") as raw:
-            while data := raw.read(chunk):
-                digest.update(data)
-    except OSError as exc:
-        raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    unread: list[OSError] = []
+
+    def take_digest() -> None:
+        try:
+            with path.open("rb") as raw:
+                while data := raw.read(chunk):
+                    digest.update(data)
+        except OSError as exc:
+            unread.append(exc)
+
+    # Taken beside the decoding, on the other core (hashing lets go of the interpreter):
+    # the papers of a file wait for both, a quarter of a second per 300 MB each.
+    hashing = threading.Thread(target=take_digest, name="reader-checksum", daemon=True)
+    hashing.start()
     encoding, warnings = "utf-8", []
-    pending, done = b"", 0
+    pending, done, lines, last = b"", 0, 0, b"\n"
     try:
         for data in _after_bom(_chunks(path, chunk)):
+            lines += data.count(b"\n")
+            last = data[-1:] or last
             data = pending + data
             used = codecs.utf_8_decode(data, "strict", False)[1]
             pending = data[used:]
@@ -101,7 +138,17 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
             f"{path}: not valid UTF-8 (byte {done + exc.start}); read as Latin-1 — check "
             "accented letters"
         )
-    return TextFile(path, digest.hexdigest(), encoding, warnings, chunk)
+    finally:
+        hashing.join()
+    if unread:
+        error = unread[0]
+        raise ImportFormatError(f"{path}: cannot read: {error.strerror or error}") from error
+    if encoding != "utf-8":  # (the count stopped with the decoding)
+        lines, last = 0, b"\n"
+        for data in _chunks(path, chunk):
+            lines, last = lines + data.count(b"\n"), data[-1:] or last
+    return TextFile(path, digest.hexdigest(), encoding, warnings, chunk,
+                    lines + (last != b"\n"))
 
 
 def refuse_special(path: Path) -> None:

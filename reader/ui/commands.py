@@ -54,6 +54,7 @@ class ReaderCommands(Provider):
         app = self.reader
         library = app.library
         commands: list[Command] = []
+        run_query = app.searching.run_query
         saved = library.saved_searches()
         tags = library.all_tags()
         for n, (name, query) in enumerate(saved, start=1):
@@ -64,41 +65,41 @@ class ReaderCommands(Provider):
                 count = "count after indexing"
             key = f" · key {n}" if n <= 9 else ""
             commands.append(
-                (f"Saved search: {name} ({count})", f"{query}{key}", partial(app.run_query, query))
+                (f"Saved search: {name} ({count})", f"{query}{key}", partial(run_query, query))
             )
-            commands.append(
-                (f"Delete saved search: {name}", query, partial(app.delete_saved_search, name))
-            )
+            commands.append((f"Delete saved search: {name}", query,
+                             partial(app.views.delete_saved_search, name)))
         for tag, uses in tags:
             commands.append(
-                (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(app.run_query, f"tag:{tag}"))
+                (f"Show tag: {tag} ({uses:,})", f"tag:{tag}", partial(run_query, f"tag:{tag}"))
             )
             commands.append(
-                (f"Rename tag: {tag}", f"on {_papers(uses)}", partial(app.rename_tag, tag))
+                (f"Rename tag: {tag}", f"on {_papers(uses)}", partial(app.tags.rename_tag, tag))
             )
             commands.append(
-                (f"Delete tag: {tag}", f"from {_papers(uses)}", partial(app.delete_tag, tag))
+                (f"Delete tag: {tag}", f"from {_papers(uses)}", partial(app.tags.delete_tag, tag))
             )
+        fetching = app.fetching
         for order in SORT_KEYS:
             commands.append(
                 (f"Sort by {SORT_LABELS[order]}", "the choice is remembered",
-                 partial(app.set_sort, order))
+                 partial(app.views.set_sort, order))
             )
         commands.append(
             ("For you: unseen papers like your starred ones", "like:starred is:unseen",
-             app.action_for_you)
+             app.triage.action_for_you)
         )
         commands.append(("Ratings overview: the view's ratings and decisions, drawn",
-                         "key R", app.action_overview))
+                         "key R", app.views.action_overview))
         commands.append(("Save this search", "under a name; open it with 1–9",
-                         app.action_save_search))
+                         app.views.action_save_search))
         commands.append(("Fetch reviews from OpenReview: this paper",
                          "its reviews, decision and discussion · key F · esc stops",
-                         app.action_fetch_replies))
+                         fetching.action_fetch_replies))
         commands.append(("Fetch reviews from OpenReview: the starred papers",
-                         "those with an OpenReview id · esc stops", app.fetch_starred_replies))
+                         "those with an OpenReview id · esc stops", fetching.fetch_starred_replies))
         commands.append(("Fetch reviews from OpenReview: the papers of this view",
-                         "those with an OpenReview id · esc stops", app.fetch_view_replies))
+                         "those with an OpenReview id · esc stops", fetching.fetch_view_replies))
         return commands
 
     async def discover(self) -> Hits:

@@ -4,9 +4,10 @@ paper, the starred ones, those of the view).
 :class:`FetchSession` owns the fetch under way: its thread worker, which runs the fetch the
 ``reader fetch openreview`` command runs (``Library.fetch_openreview``), and the flag that
 stops it between requests (esc). The worker reports by messages posted to the app
-(``FetchSession.Progress``, ``Fetched``, ``Failed``); the app routes them
-(reader/ui/features/fetching.py): the status line says how far it is, and the file fetched
-is imported as any file is (reader/ui/import_session.py).
+(``FetchSession.Progress``, ``Fetched``, ``Failed``, each a ``FetchSession.Report``), which
+hands them to its fetching feature (reader/ui/features/fetching.py): the status line says
+how far it is, and the file fetched is imported as any file is
+(reader/ui/import_session.py).
 """
 
 from __future__ import annotations
@@ -27,8 +28,11 @@ from reader.library import Library
 class FetchSession:
     """The fetch from OpenReview of one window, one at a time."""
 
+    class Report(Message):
+        """What a fetch says as it goes (each kind below); the app routes them all."""
+
     @dataclass
-    class Progress(Message):
+    class Progress(Report):
         """``done`` of the ``total`` papers of ``what`` (when known) have come."""
 
         what: str
@@ -36,7 +40,7 @@ class FetchSession:
         total: int | None
 
     @dataclass
-    class Fetched(Message):
+    class Fetched(Report):
         """The fetch of ``what`` is over: ``line`` says what came into ``path``
         (``papers`` of them); ``stopped`` why it ended early (None: it did not; "interrupted"
         when esc stopped it); ``notes`` what else to say (papers without an OpenReview id,
@@ -50,7 +54,7 @@ class FetchSession:
         notes: list[str] = field(default_factory=list)
 
     @dataclass
-    class Failed(Message):
+    class Failed(Report):
         """The fetch of ``what`` could not begin: ``message`` says why, in one line."""
 
         what: str

@@ -48,15 +48,18 @@ class Source(Enum):
 class ImportSession:
     """The imports of one window: the process ready for the next, the one under way."""
 
+    class Report(Message):
+        """What an import says as it goes (each kind below); the app routes them."""
+
     @dataclass
-    class Started(Message):
+    class Started(Report):
         """An import of ``names`` (file names, or the ids fetched) began."""
 
         source: Source
         names: str
 
     @dataclass
-    class Progress(Message):
+    class Progress(Report):
         """``done`` of the ``total`` records of ``names`` are read."""
 
         names: str
@@ -64,7 +67,7 @@ class ImportSession:
         total: int
 
     @dataclass
-    class Imported(Message):
+    class Imported(Report):
         """Every record is written; ``summary`` says what came of them. ``source`` says
         whether the papers are still to be indexed (a file's are, by its process)."""
 
@@ -72,7 +75,7 @@ class ImportSession:
         summary: ImportSummary
 
     @dataclass
-    class Failed(Message):
+    class Failed(Report):
         """The import stopped: ``message`` says why, in one line (quoting the file or the
         ids, which are text, not markup)."""
 
@@ -80,7 +83,7 @@ class ImportSession:
         message: str
 
     @dataclass
-    class Finished(Message):
+    class Finished(Report):
         """The import is over (not posted for one cancelled: the window is quitting);
         ``imported`` whether it wrote its papers."""
 
@@ -194,6 +197,9 @@ class ImportSession:
                     break  # the window is quitting: its status line says so, and stays
                 if event.kind == "progress":
                     post(self.Progress(names, event.done, event.total))
+                elif event.kind == "replies":
+                    # The papers show already; their reviews' text follows.
+                    post(self.Progress(f"the reviews of {names}", event.done, event.total))
                 elif event.kind == "imported" and event.summary is not None:
                     imported = True
                     post(self.Imported(Source.FILES, event.summary))

@@ -3,9 +3,10 @@ that keeps it in step with the database: built at start, caught up after writes 
 elsewhere, mended when a search finds it damaged.
 
 :class:`IndexStatus` owns that state and runs that work in thread workers, which report by
-messages posted to the app (``IndexStatus.Building``, ``Progress``, ``Built``, …);
-the app routes them: the status line says how far the index is, and the view's query runs
-again as more of the library becomes searchable.
+messages posted to the app (``IndexStatus.Building``, ``Progress``, ``Built``, …, each an
+``IndexStatus.Report``); the app hands them to its follower
+(reader/ui/features/following.py): the status line says how far the index is, and the
+view's query runs again as more of the library becomes searchable.
 """
 
 from __future__ import annotations
@@ -26,27 +27,30 @@ INDEX_RETRY_SECONDS = 2.0
 class IndexStatus:
     """The index of one window's library: its state, and the workers that keep it."""
 
-    class Building(Message):
+    class Report(Message):
+        """What the index's work says as it goes (each kind below); the app routes them."""
+
+    class Building(Report):
         """The index is missing: it is being built from scratch."""
 
-    class Mending(Message):
+    class Mending(Report):
         """A search found the index damaged: it is being rebuilt."""
 
     @dataclass
-    class Progress(Message):
+    class Progress(Report):
         """A build or catch-up under way has indexed ``done`` of ``total`` papers."""
 
         done: int
         total: int
 
-    class Grew(Message):
+    class Grew(Report):
         """A build under way in another process made more papers searchable."""
 
-    class Built(Message):
+    class Built(Report):
         """The index holds every paper: built, mended, or caught up with an import."""
 
     @dataclass
-    class Synced(Message):
+    class Synced(Report):
         """A catch-up indexed ``indexed`` papers; ``reported`` whether it said how far it
         was as it went."""
 

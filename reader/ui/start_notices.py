@@ -1,5 +1,6 @@
-"""What the reader says as it starts, before anything else is asked of it: that the library
-is read-only, and that note drafts wait to be restored; and the notices that only inform,
+"""What the reader says as it starts, before anything else is asked of it: that changes may
+have been lost (the index holds some the database does not), that the library is read-only,
+and that note drafts wait to be restored; and the notices that only inform,
 taken down when the reading view opens."""
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ def start_notices(library: Library) -> list[tuple[str, str]]:
             f"Note drafts wait to be restored (saves that failed): {drafts[-1]}{more}; "
             "paste what you want to keep into the note, then delete the draft",
         ))
+    # Checked before the index is looked at (which would rebuild an index found ahead).
+    evidence = library.check_for_loss()
+    if evidence is not None:
+        notices.append(("possible loss", f"Possible loss: {evidence}"))
     if library.read_only is not None:
         notices.append((
             "read-only",

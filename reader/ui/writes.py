@@ -2,14 +2,20 @@
 
 Each write runs in its own thread worker (so a database busy with another process never
 freezes the UI), but takes a ticket first and waits for its turn, so an older save of a
-note can never land after a newer one.
+note can never land after a newer one. :class:`WindowWrites` runs a window's writes so;
+:class:`OrderedWrites` is the turnstile.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from textual.app import App
+
+from reader.library import Library
+from reader.ui.index_status import IndexStatus
 
 
 class OrderedWrites:
@@ -44,3 +50,45 @@ class OrderedWrites:
         """Writes issued and not yet done."""
         with self._cond:
             return self._issued - self._serving
+
+
+class WindowWrites:
+    """The writes of one window: each in a thread worker, in the order asked for, and how
+    many are under way."""
+
+    def __init__(self, app: App[None], library: Library, index: IndexStatus) -> None:
+        self._app = app
+        self._library = library
+        self._index = index
+        self._order = OrderedWrites()
+        #: Writes asked for whose outcome the window has not yet drawn.
+        self.under_way = 0
+
+    def run(
+        self,
+        job: Callable[[], object],
+        on_done: Callable[[], None],
+        on_error: Callable[[Exception], None],
+    ) -> None:
+        """Run a database write in a worker, in the order the user asked for it (the
+        library decides what it costs the index); then ``on_done``, or ``on_error`` with
+        what went wrong, on the app's thread."""
+        ticket = self._order.ticket()
+        self.under_way += 1
+
+        def finish(then: Callable[..., None], *args: object) -> None:
+            self.under_way -= 1
+            then(*args)
+            if self._library.index_owed:
+                self._index.sync()  # the index was busy as the write was stored
+
+        def run() -> None:
+            with self._order.turn(ticket):
+                try:
+                    job()
+                except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
+                    self._app.call_from_thread(finish, on_error, exc)
+                    return
+            self._app.call_from_thread(finish, on_done)
+
+        self._app.run_worker(run, thread=True, group="writes", exit_on_error=False)

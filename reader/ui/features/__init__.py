@@ -1,2 +1,3 @@
-"""The app by feature: each module holds one feature's actions and workers, mixed into
-:class:`reader.ui.app.ReaderApp`; its screens live in ``reader.ui.screens``."""
+"""The app by feature: each module holds one collaborator of :class:`reader.ui.app.ReaderApp`,
+which owns its state and keeps its actions beside it; its screens live in
+``reader.ui.screens``."""

@@ -3,52 +3,65 @@ export them to a file."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual import work
+from textual.app import App
+from textual.worker import Worker
 
 from reader.errors import ReaderError
 from reader.library import (
     configured_routes,
     copy_text,
+    in_tmux,
+    osc52_sequence,
 )
 from reader.models import Paper
-from reader.ui.features.base import AppBase
 from reader.ui.screens.prompts import export_prompt
+
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
 
 LAST_CHOICE_KEY = "ui.last_citation_choice"
 
 
-class CitationsFeature(AppBase):
+class Citations:
     """Copying citations, the basket of marked papers, and exports."""
+
+    def __init__(self, app: ReaderApp) -> None:
+        self._app = app
+        #: The basket: papers marked with v (the list draws them, sharing the set).
+        self.marked: set[int] = set()
 
     def _citation_targets(self) -> list[Paper]:
         """The marked papers when there are any, else the current paper."""
         if self.marked:
-            return self.library.papers(sorted(self.marked))
-        paper = self.current_paper
+            return self._app.library.papers(sorted(self.marked))
+        paper = self._app.current_paper
         return [paper] if paper is not None else []
 
     def action_copy_citation(self) -> None:
         """Copy the current paper (or every marked one) in the default style."""
-        self._copy(self._citation_targets(), self.config.citation)
+        self._copy(self._citation_targets(), self._app.config.citation)
 
     def action_pick_citation(self) -> None:
         """Choose a style or format, with a preview, then copy."""
         papers = self._citation_targets()
         if not papers:
             return
-        last = self.library.get_meta(LAST_CHOICE_KEY)
+        library = self._app.library
+        last = library.get_meta(LAST_CHOICE_KEY)
         initial = tuple(last.split(":", 1)) if last and ":" in last else None
 
         def chosen(choice: tuple[str, str] | None) -> None:
             if choice is not None:
-                self.library.set_meta(LAST_CHOICE_KEY, ":".join(choice))
+                library.set_meta(LAST_CHOICE_KEY, ":".join(choice))
                 self._copy(papers, choice)
 
         from reader.ui.screens.cite_picker import CitePicker
 
-        self.push_screen(CitePicker(papers, initial), chosen)  # type: ignore[arg-type]
+        self._app.push_screen(CitePicker(papers, initial), chosen)  # type: ignore[arg-type]
 
     def _copy(self, papers: list[Paper], choice: tuple[str, str]) -> None:
         if not papers:
@@ -58,46 +71,47 @@ class CitationsFeature(AppBase):
         from reader.library import CitationError, render_citation
         from reader.ui.screens.cite_picker import choice_label
 
+        app = self._app
         try:
             text = render_citation(papers, fmt, style or "apa")
         except CitationError as exc:
-            self.notify(str(exc), severity="error")
+            app.notify(str(exc), severity="error")
             return
         label = choice_label(fmt, style)
         what = label if len(papers) == 1 else f"{len(papers):,} papers as {label}"
         outcome = copy_text(
-            text, what, osc52=self.send_osc52, file=self.library.paths.clipboard_file,
-            routes=configured_routes(self.config.clipboard),
+            text, what, osc52=partial(send_osc52, app), file=app.library.paths.clipboard_file,
+            routes=configured_routes(app.config.clipboard),
         )
         message = outcome.message
         derived = [p for p in papers if p.title_derived and p.title]
         if outcome.ok and derived:
             message += "\n" + derived_warning(derived)
-        self.notify(
+        app.notify(
             message,
             severity=("warning" if derived else "information") if outcome.ok else "error",
         )
 
     def action_toggle_mark(self) -> None:
         """Put the current paper in the basket (or take it out) and move on."""
-        papers = self.paper_list
+        papers = self._app.paper_list
         paper_id = papers.current_id
         if paper_id is None:
             return
         self.marked.symmetric_difference_update({paper_id})
         papers.refresh()
         papers.action_cursor_down()
-        self._update_status()
+        self._app.status.update()
 
     def action_clear_marks(self) -> None:
         """Empty the basket."""
         self.marked.clear()
-        self.paper_list.refresh()
-        self._update_status()
+        self._app.paper_list.refresh()
+        self._app.status.update()
 
     def action_export(self) -> None:
         """Export the marks (or the current view) to a file; the format follows its name."""
-        ids = sorted(self.marked) if self.marked else list(self.paper_list.ids)
+        ids = sorted(self.marked) if self.marked else list(self._app.paper_list.ids)
         if not ids:
             return
         what = f"{len(ids):,} marked" if self.marked else f"the {len(ids):,} papers shown"
@@ -106,25 +120,38 @@ class CitationsFeature(AppBase):
             if path:
                 self.export_papers(ids, Path(path).expanduser())
 
-        self.push_screen(export_prompt(what), chosen)
+        self._app.push_screen(export_prompt(what), chosen)
 
-    @work(thread=True, group="export", exit_on_error=False)
-    def export_papers(self, ids: list[int], path: Path) -> None:
+    def export_papers(self, ids: list[int], path: Path) -> Worker[None]:
         """Write the papers to a file in the background."""
+        return self._app.run_worker(
+            partial(self._export, ids, path), thread=True, group="export", exit_on_error=False
+        )
+
+    def _export(self, ids: list[int], path: Path) -> None:
         from reader.library import check_folder, export, format_for_path
 
+        app = self._app
         try:
             check_folder(path)  # a mistyped folder is said, not made
             fmt = format_for_path(path)
-            papers = self.library.papers(ids)
-            export(papers, fmt, path, signals=self.library.signals(ids))
+            papers = app.library.papers(ids)
+            export(papers, fmt, path, signals=app.library.signals(ids))
         except (ReaderError, OSError) as exc:  # a format, the library, the file written
-            self.call_from_thread(self.notify, f"Export failed: {exc}", severity="error")
+            app.call_from_thread(app.notify, f"Export failed: {exc}", severity="error")
             return
         noun = "paper" if len(ids) == 1 else "papers"
-        self.call_from_thread(
-            self.notify, f"Exported {len(ids):,} {noun} as {fmt} to {path}", title="Exported"
+        app.call_from_thread(
+            app.notify, f"Exported {len(ids):,} {noun} as {fmt} to {path}", title="Exported"
         )
+
+
+def send_osc52(app: App[None], text: str) -> None:
+    """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""
+    app.copy_to_clipboard(text)  # plain OSC 52, and app.clipboard for the record
+    driver = app._driver  # Textual has no public way to write a raw sequence
+    if in_tmux() and driver is not None:
+        driver.write(osc52_sequence(text, tmux=True))
 
 
 def derived_warning(papers: list[Paper]) -> str:

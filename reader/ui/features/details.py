@@ -3,37 +3,44 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from reader.models import Paper
 from reader.text.identifiers import arxiv_url, openreview_url
 from reader.text.render import plain_line
-from reader.ui.features.base import AppBase
 from reader.ui.screens.metadata import MetadataForm
 
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
 
-class DetailsFeature(AppBase):
+
+class Details:
     """Editing a paper's record; opening its page."""
+
+    def __init__(self, app: ReaderApp) -> None:
+        self._app = app
 
     def action_edit_metadata(self) -> None:
         """Edit the current paper's title, authors, year, venue, URL, DOI and key."""
-        paper = self.current_paper
+        app = self._app
+        paper = app.current_paper
         if paper is None:
             return
 
         def chosen(values: dict[str, object] | None) -> None:
             if values:
-                self._write(
-                    partial(self.library.update_metadata, paper.id, values),
+                app.writes.run(
+                    partial(app.library.update_metadata, paper.id, values),
                     partial(self._details_saved, paper.id),
-                    lambda exc: self.notify(f"Not saved: {exc}", severity="error", timeout=10),
+                    lambda exc: app.notify(f"Not saved: {exc}", severity="error", timeout=10),
                 )
 
-        self.push_screen(MetadataForm(paper, partial(self._taken_by, paper.id)), chosen)
+        app.push_screen(MetadataForm(paper, partial(self._taken_by, paper.id)), chosen)
 
     def _taken_by(self, paper_id: int, column: str, value: str) -> str | None:
         """The paper (other than ``paper_id``) whose citation key or DOI is ``value``."""
-        owner = self.library.holder(column, value)
+        owner = self._app.library.holder(column, value)
         if owner is None or owner.id == paper_id:
             return None
         title = plain_line(owner.title)
@@ -41,27 +48,28 @@ class DetailsFeature(AppBase):
         return f"@{owner.citekey} ({title})"
 
     def _details_saved(self, paper_id: int) -> None:
-        self._rewritten(paper_id)
-        self.notify("Details saved")
+        self._app.rewritten(paper_id)
+        self._app.notify("Details saved")
 
     def action_open_url(self) -> None:
         """Open the paper's page (http and https only) in the browser."""
-        paper = self.current_paper
+        app = self._app
+        paper = app.current_paper
         if paper is None:
             return
         url = paper_url(paper)
         if url is None:
-            self.notify("This paper has no web address (e edits its details)", severity="warning")
+            app.notify("This paper has no web address (e edits its details)", severity="warning")
             return
         import webbrowser  # on first use: it costs the start of every session
 
         try:
             webbrowser.get()
         except webbrowser.Error:
-            self.notify(f"No web browser found here; the address is {url}", timeout=10)
+            app.notify(f"No web browser found here; the address is {url}", timeout=10)
             return
-        self.open_url(url)
-        self.notify(f"Opened {url}", timeout=4)
+        app.open_url(url)
+        app.notify(f"Opened {url}", timeout=4)
 
 
 def paper_url(paper: Paper) -> str | None:

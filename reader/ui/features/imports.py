@@ -1,37 +1,52 @@
 """Papers coming in: the sample on first start, files and ids imported from the app (run
-by reader/ui/import_session.py, whose messages are routed here: the list shows the batches
-as they commit); the index follows them (reader/ui/index_status.py)."""
+by reader/ui/import_session.py, whose messages the app hands to :class:`Importing`: the
+list shows the batches as they commit); the index follows them
+(reader/ui/index_status.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual import on, work
+from textual.worker import Worker
 
 from reader.models import ImportSummary
-from reader.ui.features.base import AppBase
 from reader.ui.import_session import ImportSession, Source
 from reader.ui.screens.prompts import add_prompt, import_prompt
 from reader.ui.search_session import Rerun
 
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
 
-class ImportsFeature(AppBase):
+
+class Importing:
     """The sample, imports and additions from the app, and the index kept up with them."""
 
-    @work(thread=True, exclusive=True, group="prepare", exit_on_error=False)
-    def prepare_library(self) -> None:
-        """Load the bundled sample into an empty library, then bring the index up to date."""
-        if self.load_sample:
-            summary = self.library.import_sample_if_empty()
+    def __init__(self, app: ReaderApp, load_sample: bool) -> None:
+        """Import for ``app``; the bundled sample into an empty library if ``load_sample``."""
+        self._app = app
+        self._load_sample = load_sample
+
+    def prepare_library(self) -> Worker[None]:
+        """Load the bundled sample into an empty library, then bring the index up to date
+        (in a worker)."""
+        return self._app.run_worker(
+            self._prepare, thread=True, exclusive=True, group="prepare", exit_on_error=False
+        )
+
+    def _prepare(self) -> None:
+        app = self._app
+        if self._load_sample:
+            summary = app.library.import_sample_if_empty()
             if summary is not None:
-                self.call_from_thread(self._sample_loaded, summary)
-        self.index_status.bring_up_to_date()
+                app.call_from_thread(self._sample_loaded, summary)
+        app.index_status.bring_up_to_date()
 
     def _sample_loaded(self, summary: ImportSummary) -> None:
-        self._refresh_counts()
-        self.paper_list.set_ids(self.library.all_ids())
-        self._update_status()
-        self.notify(
+        self._app.status.recount()
+        self._app.paper_list.set_ids(self._app.library.all_ids())
+        self._app.status.update()
+        self._app.notify(
             f"The library was empty, so it now holds the bundled ICLR 2026 sample "
             f"({summary.new} abstracts). Import your own with: reader import FILE",
             title="Sample loaded",
@@ -44,84 +59,97 @@ class ImportsFeature(AppBase):
         The import process is started as the prompt opens: it is ready by the time the
         file is named.
         """
-        self.imports.prepare()
+        self._app.imports.prepare()
 
         def chosen(path: str | None) -> None:
             if path is not None:
                 self.import_files([Path(path).expanduser()])
             else:
-                self.imports.let_go()
+                self._app.imports.let_go()
 
-        self.push_screen(import_prompt(), chosen)
+        self._app.push_screen(import_prompt(), chosen)
 
     def action_add_by_id(self) -> None:
         """Ask for ids and fetch them in the background."""
 
         def chosen(refs: str | None) -> None:
             if refs:
-                self.imports.add(refs.split())
+                self._app.imports.add(refs.split())
 
-        self.push_screen(add_prompt(), chosen)
+        self._app.push_screen(add_prompt(), chosen)
 
     def import_files(self, paths: list[Path]) -> None:
         """Import files in the background, showing progress, then the summary."""
-        self.imports.import_files(paths)
+        self._app.imports.import_files(paths)
 
-    @on(ImportSession.Started)
+    def reported(self, message: ImportSession.Report) -> None:
+        """Say how an import goes; take its papers in as it writes them."""
+        if isinstance(message, ImportSession.Started):
+            self._import_started(message)
+        elif isinstance(message, ImportSession.Progress):
+            self._import_progress(message)
+        elif isinstance(message, ImportSession.Imported):
+            self._import_written(message)
+        elif isinstance(message, ImportSession.Failed):
+            self._import_failed(message)
+        elif isinstance(message, ImportSession.Finished):
+            self._import_finished(message)
+
     def _import_started(self, message: ImportSession.Started) -> None:
         verb = "Importing" if message.source is Source.FILES else "Fetching"
         self._import_note(f"{verb} {message.names}…")
 
-    @on(ImportSession.Progress)
     def _import_progress(self, message: ImportSession.Progress) -> None:
         self._import_note(f"Importing {message.names}: {message.done:,}/{message.total:,}")
 
-    @on(ImportSession.Imported)
     def _import_written(self, message: ImportSession.Imported) -> None:
         self._imported(message.summary)
         if message.source is Source.FILES:
-            self._import_note("Indexing the new papers…")  # by the import's process
+            # By the import's process: the papers, or, once they were indexed before the
+            # replies' text was written, that text.
+            summary = message.summary
+            replies = summary.replies_new or summary.reply_versions
+            self._import_note("Indexing the reviews' text…" if replies
+                              else "Indexing the new papers…")
 
-    @on(ImportSession.Failed)
     def _import_failed(self, message: ImportSession.Failed) -> None:
         if message.source is Source.FILES:
             self._import_note("")
             # The message quotes the file, which is text, not markup.
-            self.notify(message.message, title="Import failed", severity="error",
+            self._app.notify(message.message, title="Import failed", severity="error",
                         timeout=12, markup=False)
         else:
-            self.notify(message.message, title="Add failed", severity="error", timeout=12)
+            self._app.notify(message.message, title="Add failed", severity="error", timeout=12)
 
-    @on(ImportSession.Finished)
     def _import_finished(self, message: ImportSession.Finished) -> None:
         if message.source is Source.IDS:
             self._import_note("")
             return
-        if self._quitting:
+        if self._app.quitting.begun:
             return  # the index's work stops, and the next start finishes it
         if message.imported:
             # A search typed meanwhile answered from the index as it was before the import.
             self._indexed()
         # What this window wrote while the import held the index.
-        self.index_status.sync()
+        self._app.index_status.sync()
 
     def _import_note(self, note: str) -> None:
         """Say how an import is going, unless the window is quitting: its status line
         then says what quitting waits for, and stays."""
-        if not self._quitting:
-            self._set_status_note(note)
+        if not self._app.quitting.begun:
+            self._app.status.note(note)
 
     def _indexed(self) -> None:
         """An import's papers are all indexed: the view's query runs over all of them."""
-        self.index_status.caught_up()
-        self._set_status_note("")
-        self.rerun_view(Rerun.INDEX_DONE)
+        self._app.index_status.caught_up()
+        self._app.status.note("")
+        self._app.searching.rerun_view(Rerun.INDEX_DONE)
 
     def _imported(self, summary: ImportSummary) -> None:
-        self._refresh_counts()
+        self._app.status.recount()
         # The rows drawn so far may have been retitled or re-marked by a merge.
-        self.paper_list.invalidate_all()
-        self.rerun_view(Rerun.VIEW)
+        self._app.paper_list.invalidate_all()
+        self._app.searching.rerun_view(Rerun.VIEW)
         lines = [str(summary)]
         lines += [changes for r in summary.reports if (changes := r.changes())]
         if summary.key_changes():
@@ -132,4 +160,4 @@ class ImportsFeature(AppBase):
         lines += summary.problems[:3]
         if len(summary.problems) > 3:
             lines.append(f"… and {len(summary.problems) - 3} more (reader import --verbose)")
-        self.notify("\n".join(lines), title="Imported", timeout=12)
+        self._app.notify("\n".join(lines), title="Imported", timeout=12)

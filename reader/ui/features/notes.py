@@ -9,36 +9,42 @@ from reader.errors import ReaderError, describe_write_error
 from reader.library import (
     NoteSaved,
     draft_dirs,
+    window_writer,
     write_draft,
 )
-from reader.ui.features.base import AppBase
 from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.text import heading
 
 if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
     from reader.ui.screens.note import NoteScreen
 
 
-class NotesFeature(AppBase):
+class Notes:
     """The note editor and what becomes of its saves."""
+
+    def __init__(self, app: ReaderApp) -> None:
+        self._app = app
+        #: How this window signs the note versions it saves.
+        self.writer = window_writer()
 
     def action_edit_note(self) -> None:
         """Open the note editor on the current paper."""
-        paper = self.current_paper
+        paper = self._app.current_paper
         if paper is None:
             return
         try:
-            state = self.library.note(paper.id)
+            state = self._app.library.note(paper.id)
         except ReaderError as exc:
-            self._damaged(exc)
+            self._app.damaged(exc)
             return
         # Imported when first opened: the editor's TextArea is a tenth of what the reader
         # imports before its first frame.
         from reader.ui.screens.note import EDIT_LIMIT, NoteScreen
 
         if len(state.text) > EDIT_LIMIT:
-            self.push_screen(WholeTextScreen(f"Note · {heading(paper.title)}", state.text))
-            self.notify(
+            self._app.push_screen(WholeTextScreen(f"Note · {heading(paper.title)}", state.text))
+            self._app.notify(
                 f"This note is {len(state.text):,} characters, more than the {EDIT_LIMIT:,} "
                 f"the editor takes: shown to read. `reader note {paper.citekey}` edits it "
                 "in your $EDITOR.",
@@ -46,13 +52,13 @@ class NotesFeature(AppBase):
             )
             return
 
-        self.push_screen(
+        self._app.push_screen(
             NoteScreen(
                 paper,
                 state,
                 partial(self._save_note, paper.id),
-                partial(self.library.note, paper.id),
-                partial(self.library.note_versions, paper.id),
+                partial(self._app.library.note, paper.id),
+                partial(self._app.library.note_versions, paper.id),
                 self.writer,
             )
         )
@@ -61,11 +67,11 @@ class NotesFeature(AppBase):
         result: list[NoteSaved] = []
 
         def job() -> None:
-            result.append(self.library.save_note(
+            result.append(self._app.library.save_note(
                 paper_id, text, base=base, writer=self.writer, kind=kind,
             ))
 
-        self._write(
+        self._app.writes.run(
             job,
             lambda: self._note_saved(paper_id, text, result[0]),
             partial(self._note_failed, paper_id, text),
@@ -75,7 +81,7 @@ class NotesFeature(AppBase):
         """The open note editor of a paper, if any (it may be under a versions list)."""
         from reader.ui.screens.note import NoteScreen
 
-        for screen in reversed(self.screen_stack):
+        for screen in reversed(self._app.screen_stack):
             if isinstance(screen, NoteScreen) and screen.paper.id == paper_id:
                 return screen
         return None
@@ -84,13 +90,13 @@ class NotesFeature(AppBase):
         editor = self._note_editor(paper_id)
         if editor is not None:
             editor.saved(text, result)
-        self._rewritten(paper_id)
+        self._app.rewritten(paper_id)
 
     def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
         editor = self._note_editor(paper_id)
         # One draft per editor, rewritten at each failing save, not a new file per change.
         name = editor.draft_name if editor is not None else f"note-{paper_id}"
-        draft = write_draft(text, name, draft_dirs(self.library.paths.drafts),
+        draft = write_draft(text, name, draft_dirs(self._app.library.paths.drafts),
                             stamped=editor is None)
         if draft.path is not None:
             kept = f"kept a draft in {draft.path}"
@@ -102,4 +108,4 @@ class NotesFeature(AppBase):
         message = f"Could not save the note: {describe_write_error(exc)}; {kept}"
         if editor is not None:
             editor.failed(message, draft.path)
-        self.notify(message, severity="error", timeout=15)
+        self._app.notify(message, severity="error", timeout=15)

@@ -3,47 +3,57 @@ way stops at its next safe point and is finished by whoever runs next."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.worker import Worker
 
-from reader.ui.features.base import AppBase
 from reader.ui.widgets.search_box import SearchBox
 
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
 
-class QuittingFeature(AppBase):
+
+class Quitting:
     """`q`: close the window once its writes are stored; a second `q` closes it at once."""
 
-    async def action_quit(self) -> None:
+    def __init__(self, app: ReaderApp) -> None:
+        self._app = app
+        #: Set once the user quits: the window waits for its writes, and an index build
+        #: under way stops (see quit).
+        self.begun = False
+
+    async def quit(self) -> None:
         """Quit once pending writes are stored; an index build under way stops at its next
         safe point, and the next reader to run finishes it. A second press quits at once."""
-        if self._quitting:
+        app = self._app
+        if self.begun:
             # Writes still under way are stored all the same: the process ends once they
             # are (their threads are waited for), after the window has closed.
-            self.exit()
+            app.exit()
             return
-        self._flush_seen()
+        app.seen.flush()
         # Not waited for: the import goes on in its own process and finishes there.
-        importing = self.imports.cancel()
+        importing = app.imports.cancel()
         # Read by an index build under way (see IndexStatus), which stops at its next safe
         # point: within a fraction of a second, where finishing it could take minutes. What
         # it published is kept; the index stays behind the database, which every reader
         # process (a window, `reader import`, `reader search`) catches up on.
-        self._quitting = True
-        self.index_status.stopping = True
-        self._set_status_note(self._quit_note())
+        self.begun = True
+        app.index_status.stopping = True
+        app.status.note(self.note())
         self._remember_view()
-        others = [w for w in self.workers if w is not importing]
-        self.run_worker(self._leave_when_done(others), group="quit", exit_on_error=False)
+        others = [w for w in app.workers if w is not importing]
+        app.run_worker(self._leave_when_done(others), group="quit", exit_on_error=False)
 
-    def _quit_note(self) -> str:
+    def note(self) -> str:
         """What quitting waits for, said in the status line."""
-        building = any(w.group in ("index", "prepare") and w.is_running for w in self.workers)
-        if building and self.index_status.building is not None:
-            done, total = self.index_status.building
+        app = self._app
+        building = any(w.group in ("index", "prepare") and w.is_running for w in app.workers)
+        if building and app.index_status.building is not None:
+            done, total = app.index_status.building
             return (f"Quitting: indexing stops at {done:,} of {total:,} "
                     "(the next run finishes it)… q quits now")
-        if self.imports.running:
+        if app.imports.running:
             # An import started here: its process goes on, and indexes what it wrote.
             return "Quitting: the import goes on in its own process… q quits now"
         return "Quitting once your changes are saved… q quits now"
@@ -51,17 +61,19 @@ class QuittingFeature(AppBase):
     def _remember_view(self) -> None:
         """Write down the view for the next start, after the writes asked for before it
         (in a worker: a database busy in another process holds up no key)."""
-        query = self.query_one(SearchBox).value
-        current = self.paper_list.current_id
+        app = self._app
+        query = app.query_one(SearchBox).value
+        current = app.paper_list.current_id
 
         def not_remembered(exc: Exception) -> None:
             # A read-only library can't remember; remembering is a nicety, never a crash.
-            self.log.warning(f"could not remember the view: {exc}")
+            app.log.warning(f"could not remember the view: {exc}")
 
-        self._write(lambda: self._remember(query, current), lambda: None, not_remembered)
+        app.writes.run(lambda: app.views.remember(query, current), lambda: None, not_remembered)
 
     async def _leave_when_done(self, workers: list[Worker[Any]]) -> None:
         """Quit once ``workers`` are done (writes stored, an index build stopped)."""
+        app = self._app
         if workers:  # (an empty list means every worker to wait_for_complete)
-            await self.workers.wait_for_complete(workers)
-        self.exit()
+            await app.workers.wait_for_complete(workers)
+        app.exit()

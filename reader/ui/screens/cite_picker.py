@@ -50,6 +50,10 @@ class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
         self.papers = papers
         self.initial = initial
 
+    def ready_for_keys(self) -> bool:
+        """The keys typed with ``Y`` (a move, enter) are for the list of styles."""
+        return self.focused is not None
+
     def compose(self) -> ComposeResult:
         count = len(self.papers)
         what = "1 paper" if count == 1 else f"{count} papers"

@@ -57,7 +57,10 @@ class MetadataForm(TakesTyping, ModalScreen[dict[str, object] | None]):
                 for name, label in FIELDS:
                     with Horizontal(classes="form-row"):
                         yield Label(label, classes="form-label")
-                        yield Input(value=self._initial[name], id=f"field-{name}")
+                        # Typing edits the value where the cursor is (its end), never
+                        # replaces it whole, as a selection made on focus would.
+                        yield Input(value=self._initial[name], id=f"field-{name}",
+                                    select_on_focus=False)
                     yield Static("", id=f"error-{name}", classes="form-error", markup=False)
             yield Static("ctrl+s or enter saves · esc cancels", id="form-help")
 

@@ -3,12 +3,12 @@ are selected (by sentence and word, or with the mouse) and highlighted; then the
 reviews and their discussion, stepped through with ``]`` and ``[``, whose passages are
 selected and highlighted with the same keys.
 
-The replies are read, mounted and rendered by a collaborator the screen composes
-(:class:`reader.ui.screens.reading_replies.ShownReplies`), which owns the boxes shown and
-the token that keeps a late worker off another paper's; the screen owns the paper shown,
-the selection and the reply it is in, which the keys that select, highlight and step
-between reviews read and move together. The arithmetic of selecting is in
-:mod:`reader.ui.screens.selection`.
+The screen composes two collaborators: the replies are read, mounted and rendered by
+:class:`reader.ui.screens.reading_replies.ShownReplies`, which owns the boxes shown and
+the token that keeps a late worker off another paper's; the selection, and the reply it is
+in, belong to :class:`reader.ui.screens.reading_selection.Selecting`, which the keys that
+select and step between reviews move. The screen owns the paper shown and its keys. The
+arithmetic of selecting is in :mod:`reader.ui.screens.selection`.
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from reader.library import ShownReply, display_text, sentences, shown_reply, words
 from reader.models import Paper
 from reader.ui import bindings
-from reader.ui.screens.reading_replies import Replies, ShownReplies, passages
-from reader.ui.screens.selection import dragged, extended, stepped
+from reader.ui.screens.reading_replies import Replies, ShownReplies
+from reader.ui.screens.reading_selection import Selecting
+from reader.ui.screens.selection import Span
 from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.text import heading, paper_is_cut
 from reader.ui.widgets.paper_view import PaperView
-from reader.ui.widgets.replies import ReplyBox, kind_label, reply_body, whole_text
+from reader.ui.widgets.replies import ReplyBox, kind_label, whole_text
 
 #: Moves the main list by +1/-1 and returns the paper now under its cursor.
 Step = Callable[[int], Paper | None]
@@ -69,14 +69,8 @@ class ReadingScreen(Screen[None]):
         self._step = step
         self._highlighter = highlighter
         self._remover = remover
-        self._text = ""
         self._status = ""
-        #: The selected characters of the abstract as shown (or of ``target``), or None.
-        self.selection: tuple[int, int] | None = None
-        #: The reply the selection is in (None: the abstract), and the reply ``]`` or
-        #: ``[`` went to last.
-        self.target: ReplyBox | None = None
-        self._went_to: ReplyBox | None = None
+        self._passage = Selecting(self, self._shown, self._redraw)
         #: The highlights on replies shown, to know when the replies must be drawn again.
         self._reply_marks: tuple[object, ...] = ()
 
@@ -106,12 +100,9 @@ class ReadingScreen(Screen[None]):
             return
         same = paper.id == self._paper.id and self._shown.token == paper.id
         self._paper = paper
-        self._text = display_text(paper.abstract)
+        self._passage.showing(paper, self._terms, same)
         marks = _reply_marks(paper)
-        if not same:
-            self.selection = None
-            self.target = self._went_to = None
-        elif marks != self._reply_marks:
+        if same and marks != self._reply_marks:
             # A passage of a reply was highlighted or removed: its replies drawn again.
             self._shown.render_again(paper, self._terms)
         self._reply_marks = marks
@@ -128,9 +119,6 @@ class ReadingScreen(Screen[None]):
     def replies(self) -> list[ReplyBox]:
         """The replies shown (their headings, as soon as they are read)."""
         return self._shown.boxes
-
-    def _passages(self, reply_id: str) -> list[tuple[int, int]]:
-        return passages(self._paper, reply_id)
 
     def _reply_tops(self) -> list[tuple[int, ReplyBox]]:
         return self._shown.tops()
@@ -156,14 +144,12 @@ class ReadingScreen(Screen[None]):
                 self.notify("That was the last review")
                 return
             view.scroll_to(y=ahead[0][0] - 1, animate=False, immediate=True)
-            self._went_to = ahead[0][1]
+            self._passage.went_to(ahead[0][1])
         else:
             behind = [(y, box) for y, box in heads if y < top]
             view.scroll_to(y=max(0, behind[-1][0] - 1) if behind else 0, animate=False,
                            immediate=True)
-            self._went_to = behind[-1][1] if behind else None
-        if self.selection is not None:
-            self._clear_selection()
+            self._passage.went_to(behind[-1][1] if behind else None)
 
     def action_next_reply(self) -> None:
         """Scroll to the next review (or meta-review, decision, reply to the paper)."""
@@ -196,142 +182,54 @@ class ReadingScreen(Screen[None]):
 
     def _redraw(self, keep_scroll: bool = True) -> None:
         view = self.query_one(PaperView)
-        in_abstract = self.selection if self.target is None else None
-        view.show(self._paper, self._terms, selection=in_abstract, keep_scroll=keep_scroll)
-        if self.selection is not None:
-            self.call_after_refresh(self._follow_selection)
-
-    def _follow_selection(self) -> None:
-        """Scroll so the selection is on screen (its line estimated from its place in the
-        abstract, or in the reply: each is wrapped text)."""
-        text = self._selected_text()
-        if self.selection is None or not text:
-            return
-        view = self.query_one(PaperView)
-        if self.target is not None:
-            holder = self.query_one("#paper-replies")
-            top = holder.virtual_region.y + self.target.virtual_region.y
-            height = self.target.size.height
-        else:
-            abstract = self.query_one("#paper-abstract", Static)
-            top, height = abstract.virtual_region.y, abstract.size.height
-        start = top + height * self.selection[0] // len(text)
-        end = top + height * self.selection[1] // len(text)
-        height = view.scrollable_content_region.height
-        if start < view.scroll_y or end >= view.scroll_y + height:
-            view.scroll_to(y=max(0, start - 2), animate=False)
+        passage = self._passage
+        view.show(self._paper, self._terms, selection=passage.in_abstract,
+                  keep_scroll=keep_scroll)
+        if passage.selection is not None:
+            self.call_after_refresh(passage.follow)
 
     # -- selecting --------------------------------------------------------------------------
 
-    def _choose_target(self) -> None:
-        """Where a new selection goes: the reply ``]`` or ``[`` went to while it is on
-        screen, else the reply at the top of the screen, else the abstract."""
-        view = self.query_one(PaperView)
-        top = round(view.scroll_y)
-        bottom = top + view.size.height
-        tops = self._reply_tops()
-        for y, box in tops:
-            if box is self._went_to and y < bottom and y + box.outer_size.height > top:
-                self.target = box
-                return
-        at_top = [box for y, box in tops if y <= top + 1 < y + box.outer_size.height]
-        self.target = at_top[0] if at_top and at_top[0].rendered else None
+    @property
+    def selection(self) -> Span | None:
+        """The selected characters of the abstract as shown (or of ``target``), or None."""
+        return self._passage.selection
 
-    def _shown_target(self) -> ShownReply | None:
-        """The reply the selection is in, as shown (None: the abstract)."""
-        return None if self.target is None else shown_reply(self.target.posting.reply)
-
-    def _selected_text(self) -> str:
-        """The text the selection counts characters of."""
-        shown = self._shown_target()
-        return self._text if shown is None else shown.text
-
-    def _units(self, by_word: bool) -> list[tuple[int, int]]:
-        """The sentences (or words) of the abstract or of the reply selected in."""
-        if self.selection is None:
-            self._choose_target()
-        shown = self._shown_target()
-        if shown is None:
-            return words(self._text) if by_word else sentences(self._text)
-        return shown.words() if by_word else shown.sentences()
-
-    def _show_selection(self) -> None:
-        """Draw the selection where it is: in the abstract, or in its reply."""
-        if self.target is None:
-            self._redraw()
-            return
-        self._draw_target()
-        self.call_after_refresh(self._follow_selection)
-
-    def _draw_target(self) -> None:
-        """Draw the reply selected in again, with the selection (on this thread: one
-        reply, and the keys wait for it)."""
-        box = self.target
-        if box is None or not box.is_attached:
-            return
-        view = self.query_one(PaperView)
-        reply = box.posting.reply
-        body, cut = reply_body(reply, self._terms, view.get_component_rich_style,
-                               self._passages(reply.id), self.selection)
-        box.put_body(body, cut)
-
-    def _clear_selection(self) -> None:
-        """Forget the selection and draw its place without it."""
-        self.selection = None
-        if self.target is not None:
-            self._draw_target()
-            self.target = None
-        else:
-            self._redraw()
+    @property
+    def target(self) -> ReplyBox | None:
+        """The reply the selection is in (None: the abstract)."""
+        return self._passage.target
 
     def action_sentence(self, delta: int) -> None:
         """Select the next (``delta`` 1) or previous (-1) sentence."""
-        chosen = stepped(self._units(by_word=False), self.selection, delta)
-        if chosen is not None:
-            self.selection = chosen
-            self._show_selection()
+        self._passage.step(delta)
 
     def action_extend_sentence(self, delta: int) -> None:
         """Grow the selection to the end of the next sentence, or shrink it by one."""
-        self._extend(self._units(by_word=False), delta)
+        self._passage.extend(delta, by_word=False)
 
     def action_extend(self, delta: int) -> None:
         """Grow or shrink the end of the selection by a word."""
-        self._extend(self._units(by_word=True), delta)
-
-    def _extend(self, units: list[tuple[int, int]], delta: int) -> None:
-        chosen = extended(units, self.selection, delta)
-        if chosen is not None:
-            self.selection = chosen
-            self._show_selection()
-
-    def _mouse_selection(self) -> tuple[int, int] | None:
-        """The characters of the abstract selected with the mouse, if any."""
-        selected = self.query_one("#paper-abstract", Static).text_selection
-        return None if selected is None else dragged(self._text, selected.start, selected.end)
+        self._passage.extend(delta, by_word=True)
 
     def action_highlight(self) -> None:
         """Highlight the selection (the mouse's in the abstract, or the keyboard's in the
         abstract or a reply)."""
-        mouse = self._mouse_selection()
-        chosen = mouse or self.selection
+        chosen, reply = self._passage.chosen()
         if chosen is None:
             self.notify("Select a passage first: ( and ) choose a sentence, } and shift+→ grow "
                         "it ({ and shift+← shrink it), or drag over it with the mouse")
             return
-        reply = None if mouse or self.target is None else self.target.posting.reply.id
         if self._highlighter is not None:
             self._highlighter(self._paper, chosen[0], chosen[1], reply)
         self.screen.clear_selection()
         if self.selection is not None:
-            self._clear_selection()
+            self._passage.clear()
 
     def action_remove_highlight(self) -> None:
         """Remove the highlights the selection touches (or, with no selection, all of the
         paper's highlights that are no longer in the abstract or their reply)."""
-        mouse = self._mouse_selection()
-        chosen = mouse or self.selection
-        reply = None if mouse or self.target is None else self.target.posting.reply.id
+        chosen, reply = self._passage.chosen()
         if chosen is None:
             doomed = [h.id for h in self._paper.highlights if h.orphaned]
         else:
@@ -368,7 +266,7 @@ class ReadingScreen(Screen[None]):
     def action_close(self) -> None:
         """Clear the selection, or go back to the list."""
         if self.selection is not None:
-            self._clear_selection()
+            self._passage.clear()
             return
         self.dismiss(None)
 

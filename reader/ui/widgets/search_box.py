@@ -3,6 +3,8 @@ once the results of what was typed are in."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from textual.widgets import Input
 
 from reader.ui import bindings
@@ -12,6 +14,14 @@ from reader.ui.widgets.paper_list import PaperList
 #: The search box's border, saying where keys go.
 TYPING_HERE = "typing searches · enter, ↓ or tab: to the results · esc: clear and leave"
 KEYS_ON_PAPER = "keys act on the highlighted paper · / to search"
+#: What the empty box says.
+SEARCH_PLACEHOLDER = (
+    # Cut at the box's width (about 110 columns at 120): the conference filters come before
+    # the rarer syntax so that they show.
+    "/ to search: words, \"phrases\", title:word, AND/OR/NOT, is:starred, tag:x, rating:>=6, "
+    "decision:oral, review:\"…\", has:reviews, is:rating-changed, prefix*, typo~, is:unseen, "
+    "like:KEY"
+)
 
 
 class SearchBox(Input):
@@ -20,11 +30,19 @@ class SearchBox(Input):
 
     BINDINGS = bindings.SEARCH
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(
+        self,
+        *args: object,
+        results_shown: Callable[[str], Awaitable[None]] | None = None,
+        **kwargs: object,
+    ) -> None:
+        """An Input; ``results_shown`` waits until the list shows the results of a query
+        (the keyboard goes to the list once it does)."""
         # Coming back with `/` is to refine the query: the cursor goes to its end, and what
         # is typed extends it rather than replacing a selected whole.
         kwargs.setdefault("select_on_focus", False)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._results_shown = results_shown
 
     def on_mount(self) -> None:
         """Say where keys go from the start."""
@@ -46,9 +64,8 @@ class SearchBox(Input):
         app = self.app
         await take_typed(self)
         # The app's search (reader.ui.features.search) knows when results are shown.
-        results_shown = getattr(app, "results_shown", None)
-        if results_shown is not None:
-            await results_shown(self.value)
+        if self._results_shown is not None:
+            await self._results_shown(self.value)
         # At once, not as focus() does after the keys already queued: they go to the list.
         self.screen.set_focus(app.query_one(PaperList))
 

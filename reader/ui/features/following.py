@@ -1,0 +1,130 @@
+"""The index followed as it is built and caught up, and the live library: writes by other
+windows and the CLI followed within a second.
+
+:class:`IndexStatus` and :class:`LiveLibrary` (reader/ui/index_status.py, reader/ui/live.py)
+post what they see to the app, which hands it to :class:`Following`: the status line says
+how far the index is, the view runs again as more of the library is searchable, and the
+counts, rows and paper shown catch up with what another writer did."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reader.library import (
+    LibraryState,
+)
+from reader.ui.index_status import IndexStatus
+from reader.ui.screens.reading import ReadingScreen
+from reader.ui.search_session import Rerun
+
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
+
+
+class Following:
+    """The index followed as it is built, and the library as other writers change it."""
+
+    def __init__(self, app: ReaderApp) -> None:
+        self._app = app
+        #: The state of the library last read (None before the first read).
+        self._library_state: LibraryState | None = None
+
+    def index_reported(self, message: IndexStatus.Report) -> None:
+        """Say how the index is coming on, and run the view's query again as more of the
+        library becomes searchable."""
+        if isinstance(message, IndexStatus.Building):
+            self._index_building(message)
+        elif isinstance(message, IndexStatus.Mending):
+            self._index_mending(message)
+        elif isinstance(message, IndexStatus.Progress):
+            self._index_progress(message)
+        elif isinstance(message, IndexStatus.Grew):
+            self._index_grew(message)
+        elif isinstance(message, IndexStatus.Built):
+            self._index_built(message)
+        elif isinstance(message, IndexStatus.Synced):
+            self._index_synced(message)
+
+    def _index_building(self, _message: IndexStatus.Building) -> None:
+        self._app.status.note("Building the search index…")
+
+    def _index_mending(self, _message: IndexStatus.Mending) -> None:
+        self._app.status.note("Rebuilding the damaged search index…")
+
+    def _index_progress(self, message: IndexStatus.Progress) -> None:
+        grew = self._app.index_status.progressed(message.done, message.total)
+        if self._app.quitting.begun:
+            # The build stops at its next safe point (see Quitting.quit).
+            self._app.status.note(self._app.quitting.note())
+            return
+        self._app.status.note(f"Indexing {message.done:,} of {message.total:,}…")
+        if grew:
+            self._app.searching.rerun_view(Rerun.INDEX_GREW)
+
+    def _index_grew(self, _message: IndexStatus.Grew) -> None:
+        self._app.searching.rerun_view(Rerun.INDEX_GREW)
+
+    def _index_built(self, _message: IndexStatus.Built) -> None:
+        if self._app.quitting.begun:
+            return  # the status line says what quitting waits for
+        self._app.index_status.built()
+        self._app.status.note("")
+        self._app.searching.rerun_view(Rerun.INDEX_DONE)
+
+    def _index_synced(self, message: IndexStatus.Synced) -> None:
+        if message.reported:
+            self._app.index_status.caught_up()
+            self._app.status.note("")
+        if self._app.index_status.ready and (message.indexed or self._shown_partial()):
+            # A search shown over part of the index (this build's or another process's)
+            # runs again over all of it.
+            self._app.searching.rerun_view(Rerun.INDEX_DONE)
+
+    def _shown_partial(self) -> bool:
+        """Whether the search shown was answered over part of the index."""
+        outcome = self._app.search.outcome
+        return outcome is not None and outcome.partial is not None
+
+    def library_changed(self, state: LibraryState, logged: int) -> None:
+        """Something was committed (here or elsewhere): bring the counts, the rows, the
+        paper shown and the view up to ``state``, read when the seen log was ``logged``
+        long."""
+        counts = dict(state.counts)
+        counts["seen"] += state.unstored + len(self._app.seen.log) - logged
+        previous, self._library_state = self._library_state, state
+        moved = self._app.status.counted(counts)
+        if previous is None:
+            self._app.status.update()
+            return
+        retouched = state.generation != previous.generation
+        # This window's own writes redraw what they changed as they are done, and those
+        # still under way will: only what another writer did is redrawn here.
+        others = retouched and not self._app.library.written_here(
+            previous.generation, state.generation
+        )
+        if moved and not others and self._app.writes.under_way:
+            moved = False
+        self._app.seen.others_stored(state.counts["seen"])
+        if state.papers - previous.papers < max(0, state.last_id - previous.last_id):
+            self._app.search.papers_went()  # searches leave out what the index still holds
+        shows_query = self._app.search.outcome is not None
+        if previous.papers_changed(state) or (shows_query and (others or moved)):
+            # New or removed papers, or marks a query may select on (is:starred, tag:…).
+            self._app.searching.rerun_view(Rerun.CHANGED)
+        if others or moved:
+            self._app.paper_list.invalidate_all()
+            self._show_shown()
+        if retouched and not self._app.imports.running and (
+            others or self._app.library.index_owed
+        ):
+            # An import running here indexes its own papers, in its own process; this
+            # window's own writes were indexed as they were stored, unless the index was
+            # busy then.
+            self._app.index_status.sync()
+        self._app.status.update()
+
+    def _show_shown(self) -> None:
+        """Redraw the paper shown in the detail pane and the reading view."""
+        self._app.show_current()
+        if isinstance(self._app.screen, ReadingScreen):
+            self._app.screen.show(self._app.current_paper)

@@ -1,0 +1,130 @@
+"""The status line under the list and the reading view, and the library's counts it shows,
+kept current in memory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from textual.widgets import Static
+
+from reader.ui.commands import SORT_LABELS
+from reader.ui.screens.reading import ReadingScreen
+
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
+
+
+class StatusLine:
+    """The status line under the list and the reading view: the place in the view, what
+    the view found, the library's counts (kept current in memory between writes, so that
+    moving the cursor never counts the whole library) and a note of work under way."""
+
+    def __init__(self, app: ReaderApp, counts: Mapping[str, int] | None = None) -> None:
+        self._app = app
+        #: Library counts (papers, seen, read, starred, with notes).
+        self.counts: dict[str, int] = dict(counts) if counts is not None else {}
+        #: Papers seen among those shown in the current view.
+        self._view_seen = 0
+        #: What the view's search said (a notice, a "did you mean"), and work under way.
+        self._notice = ""
+        self._note = ""
+        #: All but the place in the view, kept ready: the place changes on every key.
+        self._body = ""
+
+    def note(self, note: str) -> None:
+        """Say how work under way is going ("" when it is over)."""
+        self._note = note
+        self.update()
+
+    def recount(self) -> None:
+        """Count the library again (after a write or an import)."""
+        app = self._app
+        counts = app.library.triage_counts()
+        # Papers shown but not yet written down as seen still count as seen; asked of the
+        # database, as a paper marked read or seen by another window is stored as seen.
+        counts["seen"] += app.library.count_unseen(app.seen.log)
+        self.counts = counts
+
+    def counted(self, counts: dict[str, int]) -> bool:
+        """Take the library's counts as read; whether they moved."""
+        moved = counts != self.counts
+        self.counts = counts
+        return moved
+
+    def saw_one(self) -> None:
+        """A paper of the view was seen for the first time."""
+        self.counts["seen"] = self.counts.get("seen", 0) + 1
+        self._view_seen += 1
+
+    def viewing(self, seen: int) -> None:
+        """The view shown now has ``seen`` papers seen."""
+        self._view_seen = seen
+
+    def update(self, notice: str | None = None) -> None:
+        """Say again what the view holds (with ``notice``, what its search said, when
+        given) and the library's counts."""
+        app = self._app
+        if notice is not None:
+            self._notice = notice
+        counts = self.counts
+        library = (
+            f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen · "
+            f"{counts.get('starred', 0):,} starred · {counts.get('read', 0):,} read · "
+            f"{counts.get('with_notes', 0):,} with notes"
+        )
+        short = f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen"
+        total = len(app.paper_list.ids)
+        room = app.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
+        parts = []
+        marked = app.citations.marked
+        if marked:
+            parts.append(f"{len(marked):,} marked (y copies them, V clears)")
+        shown = len(app.paper_list.ids)
+        outcome = app.search.outcome
+        if outcome is not None:
+            like = outcome.like
+            if len(like) > 40:
+                like = like[:38].rstrip() + "…”"
+            label = f"like {like}: " if like else ""
+            if outcome.complete:
+                found = f"{shown:,} {'match' if shown == 1 else 'matches'}"
+                seen = f", {min(self._view_seen, shown):,} seen" if shown else ""
+                parts.append(f"{label}{found}{seen}")
+            else:
+                parts.append(f"{label}{shown:,}+ matches, counting…")
+        if self._notice:
+            # Beside the view it is about, where a narrow terminal still shows it.
+            parts.append(self._notice)
+            # The notice needs the room: the library's counts shrink to the seen count, or
+            # go while it is shown if even that would cut the line (padding and place too).
+            if len("  ·  ".join([*parts, short])) <= room:
+                parts.append(short)
+        else:
+            parts.append(library)
+        if app.views.order != "relevance":
+            parts.append(f"sorted by {SORT_LABELS[app.views.order]}")
+        if self._note:
+            parts.append(self._note)
+            if library in parts and len("  ·  ".join(parts)) > room:
+                # The progress needs the room more than the counts: they shrink to the
+                # seen count, or go while it is shown.
+                at = parts.index(library)
+                parts[at] = short
+                if len("  ·  ".join(parts)) > room:
+                    del parts[at]
+        self._body = "  ·  ".join(parts)
+        self.show_place()
+
+    def show_place(self) -> None:
+        """Show the cursor's place in the view and the status, under the list and under the
+        reading view (the place changes on every key: the rest is kept ready)."""
+        app = self._app
+        papers = app.paper_list
+        total = len(papers.ids)
+        place = f"{papers.cursor + 1:,} / {total:,}  ·  " if total else ""
+        text = place + self._body
+        # One line high whatever it says (styles/app.tcss): no layout pass on every change.
+        app.query_one("#status", Static).update(text, layout=False)
+        if isinstance(app.screen, ReadingScreen):
+            app.screen.show_status(text)
