@@ -210,9 +210,7 @@ def search(
             bar.close()
             bar = LazyProgress("Indexing review text")
             library.sync_reviews(bar.update)
-        # The best `limit` only: a query of common words in a large library matches most
-        # papers, and looking every one of them up would be most of the time.
-        outcome = library.search(text, limit=limit, order=order, mend=False)
+        outcome = library.search(text, limit=limit, order=order, mend=False)  # and the count
     except IndexDamaged as exc:
         bar.close()
         click.echo(

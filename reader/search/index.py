@@ -255,7 +255,7 @@ class SearchIndex(Writing, IndexBase):
                     searcher, And([query, *filters]) if filters else query, top, cancelled
                 )
             docs, scores = results
-            ids, looked_up = self._paper_ids(searcher, docs, limit)
+            ids, looked_up = _paper_ids(searcher, docs, limit, str(self.path))
             terms = highlight_terms(query, searcher) if query is not None else frozenset()
         score_list = [float(x) for x in scores[:looked_up]]
         total: int | None = len(docs) if distinct or looked_up == len(docs) else None
@@ -269,26 +269,6 @@ class SearchIndex(Writing, IndexBase):
         if limit is not None:
             ids, score_list = ids[:limit], score_list[:limit]
         return Hits(ids, score_list, terms, fell_back, total)
-
-    def _paper_ids(self, searcher: Searcher, docs: Any, limit: int | None) -> tuple[list[int], int]:
-        """The paper ids of the first documents of ``docs`` (of ``searcher``) that make
-        ``limit`` papers (all, without a limit), and how many documents that took."""
-        from reader.search.paper_ids import paper_ids  # numpy: loaded with the first search
-
-        where = str(self.path)
-        if limit is None:
-            return paper_ids(searcher, docs, where).tolist(), len(docs)
-        ids: list[int] = []
-        looked_up = 0
-        # Twice a paper's documents are rare: the first `limit` documents nearly always
-        # make `limit` papers.
-        while looked_up < len(docs):
-            wanted = limit if not ids else 2 * looked_up
-            ids += paper_ids(searcher, docs[looked_up:wanted], where).tolist()
-            looked_up = min(wanted, len(docs))
-            if len(set(ids)) >= limit:
-                break
-        return ids, looked_up
 
     @reads_index
     def similar(
@@ -386,6 +366,29 @@ def _run(searcher: Searcher, query: Query, top: int | None,
     searcher.search_with_collector(query, collector, matching_context(searcher))
     hits = list(collector.results())
     return [hit.docnum for hit in hits], [float(hit.score or 0.0) for hit in hits]
+
+
+def _paper_ids(
+    searcher: Searcher, docs: Any, limit: int | None, where: str
+) -> tuple[list[int], int]:
+    """The paper ids of the first documents of ``docs`` (of ``searcher``, in the index at
+    ``where``) that make ``limit`` papers (all, without a limit), and how many documents
+    that took."""
+    from reader.search.paper_ids import paper_ids  # numpy: loaded with the first search
+
+    if limit is None:
+        return paper_ids(searcher, docs, where).tolist(), len(docs)
+    ids: list[int] = []
+    looked_up = 0
+    # Twice a paper's documents are rare: the first `limit` documents nearly always
+    # make `limit` papers.
+    while looked_up < len(docs):
+        wanted = limit if not ids else 2 * looked_up
+        ids += paper_ids(searcher, docs[looked_up:wanted], where).tolist()
+        looked_up = min(wanted, len(docs))
+        if len(set(ids)) >= limit:
+            break
+    return ids, looked_up
 
 
 def _filter_query(f: Filter) -> Query:
