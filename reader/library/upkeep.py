@@ -10,6 +10,7 @@ from pathlib import Path
 
 from reader.library.base import LibraryBase
 from reader.locations import LibraryPaths
+from reader.search.meta import recorded_generation
 from reader.store import review_texts
 from reader.store.backup import (
     automatic_backup,
@@ -243,8 +244,9 @@ class Upkeep(LibraryBase):
         if self.loss_evidence is not None:
             return self.loss_evidence
         # The index first: a writer elsewhere commits the database before its index, so the
-        # index read first is never ahead of the database read after it.
-        indexed = self.index.generation
+        # index read first is never ahead of the database read after it. Its record is read
+        # without opening it: every start asks, and Whoosh is no part of the first frame.
+        indexed = recorded_generation(self.paths.index)
         if indexed < 0:
             return None
         with self.session() as store:

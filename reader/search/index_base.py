@@ -24,6 +24,7 @@ from whoosh.searching import Searcher
 
 from reader.errors import IndexBusy, IndexDamaged, IndexStopped
 from reader.search.build import FastSegmentWriter
+from reader.search.meta import GENERATION_FILE, read_meta
 from reader.search.parsing import (
     Parser,
 )
@@ -35,7 +36,7 @@ from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS, make_schema
 INDEX_VERSION = 5
 
 
-_GENERATION_FILE = "reader-generation.json"
+_GENERATION_FILE = GENERATION_FILE
 
 
 _WRITER_TIMEOUT = 10.0
@@ -106,17 +107,7 @@ class IndexBase:
         )
 
     def _read_meta(self) -> dict[str, Any]:
-        try:
-            data = json.loads((self.path / _GENERATION_FILE).read_text(encoding="utf-8"))
-            meta: dict[str, Any] = {
-                "version": int(data["version"]), "generation": int(data["generation"])
-            }
-            building = data.get("building")
-            if isinstance(building, dict):
-                meta["building"] = {k: int(building[k]) for k in ("indexed", "total", "pid")}
-            return meta
-        except (OSError, ValueError, KeyError, TypeError):
-            return {"version": -1, "generation": -1}
+        return read_meta(self.path)
 
     def _write_meta(
         self, generation: int, building: tuple[int, int] | None = None
