@@ -347,7 +347,7 @@ def note(
     elif append and start.text.strip():
         text = f"{start.text.rstrip()}\n\n{text}"
     saved = library.save_note(paper.id, clean_imported(text), base=start.version, writer=CLI)
-    click.echo(f"Saved the note of {paper.citekey} ({len(saved.text)} characters).")
+    click.echo(f"Saved the note of {paper.citekey} ({len(saved.text):,} characters).")
     _say_merge(saved)
     if start.text.strip() and not append and saved.merged_with is None \
             and saved.text != start.text:
