@@ -160,7 +160,7 @@ def test_with_the_log_gone_the_index_gives_back_the_stars(tmp_path: Path) -> Non
     code, output = run(root, "doctor")
     assert code == 1
     assert "stars: 3" in output
-    assert "not recoverable: the text of the notes of 1 papers the index records" in output
+    assert "not recoverable: the text of the notes of 1 paper the index records" in output
     assert "read marks" not in output
     code, listed = run(root, "recover")
     assert "write-ahead log: none was kept with changes in it" in listed

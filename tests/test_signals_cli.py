@@ -147,9 +147,11 @@ def test_exports_carry_rating_ratings_and_decision(lib: Path) -> None:
 
 
 def test_a_misspelt_field_is_said(lib: Path) -> None:
-    # Left out and said, as an unknown filter is.
-    result = _invoke(lib, "search", "titel:reasoning")
-    assert "unknown field titel: (left out) — did you mean title:?" in result.stderr
+    # Said, and nothing searched, as `export` does: without the field, the words left
+    # listed every paper of the library as if they matched.
+    result = _invoke(lib, "search", "titel:reasoning", ok=False)
+    assert result.exit_code == 1 and not result.stdout
+    assert "unknown field titel: (did you mean title:?); nothing searched" in result.stderr
     result = _invoke(lib, "export", "--format", "csv", "--query", "ratng:>=5", ok=False)
     assert "did you mean rating:?" in result.output and "nothing exported" in result.output
 

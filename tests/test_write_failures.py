@@ -352,3 +352,25 @@ def test_a_library_in_an_unwritable_directory_says_why_it_cannot_open(
     assert result.returncode == 1
     assert f"its directory {root} cannot be written to" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_draft_left_in_the_cache_is_offered_only_in_its_own_library(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """A draft that could not go in its library's folder goes to the user's cache, in a
+    folder of that library's own: another library, where the paper's number is another
+    paper, never offers it."""
+    from reader.library import draft_dirs, waiting_drafts
+    from reader.store.drafts import write_draft
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    one, other = Library(tmp_path / "one"), Library(tmp_path / "other")
+    try:
+        one.paths.drafts.write_text("not a directory")  # the library refuses drafts
+        draft = write_draft("words for paper 7", "note-key2026-7", draft_dirs(one.paths.drafts))
+        assert draft.path is not None and (tmp_path / "cache") in draft.path.parents
+        assert waiting_drafts(draft_dirs(one.paths.drafts)) == [draft.path]
+        assert waiting_drafts(draft_dirs(other.paths.drafts)) == []
+    finally:
+        one.close()
+        other.close()

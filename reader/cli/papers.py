@@ -1,5 +1,4 @@
-"""Commands that bring papers in and act on them: import (and its undo), add by id,
-search, star, rekey, stats and notes."""
+"""Commands that bring papers in and act on them: import, add, search, star, rekey, stats, note."""
 
 from __future__ import annotations
 
@@ -195,14 +194,15 @@ def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
               show_default=True, help="Order: rating (mean), spread, weighted (by confidence)…")
 @click.pass_context
 @handles_errors
-def search(
-    ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int, order: str
-) -> None:
-    """Search the library (same syntax as in the reader). Exits with status 1 when nothing
-    matches, as grep does."""
+def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int,
+           order: str) -> None:
+    """Search the library (same syntax as in the reader); status 1 when nothing matches."""
     library = open_library(ctx)
     text = " ".join(query)
     parsed = parse_query(text)
+    if parsed.unknown_fields:  # searched without it, the list would answer another query
+        raise UserError("; ".join(f"unknown field {name}: (did you mean {meant}:?)" for name,
+                                  meant in parsed.unknown_fields) + "; nothing searched")
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update)
@@ -231,9 +231,9 @@ def search(
         signals = library.signals(p.id for p in papers)
         rows = [paper_json(p, scores.get(p.id), signals.get(p.id)) for p in papers]
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-    elif not papers:
-        click.echo("No papers match.", err=True)
     if not papers:
+        if not as_json:
+            click.echo("No papers match.", err=True)
         if outcome.suggestion:
             click.echo(f"Did you mean: {outcome.suggestion}", err=True)
         ctx.exit(1)
@@ -347,7 +347,7 @@ def note(
     elif append and start.text.strip():
         text = f"{start.text.rstrip()}\n\n{text}"
     saved = library.save_note(paper.id, clean_imported(text), base=start.version, writer=CLI)
-    click.echo(f"Saved the note of {paper.citekey} ({len(saved.text)} characters).")
+    click.echo(f"Saved the note of {paper.citekey} ({len(saved.text):,} characters).")
     _say_merge(saved)
     if start.text.strip() and not append and saved.merged_with is None \
             and saved.text != start.text:

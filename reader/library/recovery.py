@@ -83,9 +83,10 @@ class Recoverable:
             lines.append(f"not brought back: {len(self.other_notes):,} notes whose paper holds "
                          f"another now ({self._names(self.other_notes)})")
         if self.noted:
-            lines.append(f"not recoverable: the text of the notes of {len(self.noted):,} "
-                         f"papers the index records ({self._names(self.noted)}): the index "
-                         "keeps a note's words, not the note")
+            papers = "1 paper" if len(self.noted) == 1 else f"{len(self.noted):,} papers"
+            lines.append(f"not recoverable: the text of the notes of {papers} the index "
+                         f"records ({self._names(self.noted)}): the index keeps a note's "
+                         "words, not the note")
         if self.tag_words:
             words = sorted({w for ws in self.tag_words.values() for w in ws})
             lines.append(f"not recoverable as tags: the tag words {', '.join(words[:10])} "

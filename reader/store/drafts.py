@@ -4,6 +4,7 @@ at all."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -26,14 +27,28 @@ class Draft:
 
 def draft_dirs(library_drafts: Path) -> list[Path]:
     """Where drafts may go, best first: the library's own folder, then places that are
-    often on another file system (the user cache, the temporary directory, home)."""
+    often on another file system (the user cache, the temporary directory, home), in a
+    folder of this library's own there: a draft of one library is never offered in
+    another, where its paper's number is another paper."""
+    mine = library_folder_name(library_drafts.parent)
     places = [
         library_drafts,
-        Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)) / "drafts",
-        Path(tempfile.gettempdir()) / f"{APP_NAME}-drafts",
-        Path.home() / f"{APP_NAME}-drafts",
+        Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)) / "drafts" / mine,
+        Path(tempfile.gettempdir()) / f"{APP_NAME}-drafts" / mine,
+        Path.home() / f"{APP_NAME}-drafts" / mine,
     ]
     return list(dict.fromkeys(places))
+
+
+def library_folder_name(root: Path) -> str:
+    """A folder name that is this library's alone: its directory's name, then a digest of
+    its whole path."""
+    try:
+        where = str(root.resolve())
+    except OSError:
+        where = str(root.absolute())
+    digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{root.name or 'library'}-{digest}"
 
 
 def write_draft(text: str, name: str, places: list[Path], *, stamped: bool = True) -> Draft:

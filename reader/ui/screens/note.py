@@ -96,7 +96,10 @@ class NoteScreen(TakesTyping, Screen[str]):
         #: Whether the status line says "Saving…" now.
         self._saying_saving = False
         #: The one draft this editor writes (and rewrites) when a save fails.
-        self.draft_name = f"note-{paper.id}-{datetime.now():%Y%m%d-%H%M%S}"
+        # Named by the paper's key as well as its number: a reader of the folder knows
+        # which paper the text was for.
+        key = "".join(c if c.isalnum() or c in "-_" else "-" for c in paper.citekey)[:60]
+        self.draft_name = f"note-{key}-{paper.id}-{datetime.now():%Y%m%d-%H%M%S}"
 
     def compose(self) -> ComposeResult:
         title = Text("Note · ", style="bold")
