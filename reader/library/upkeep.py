@@ -263,13 +263,11 @@ class Upkeep(LibraryBase):
         """The newest folder kept already for this same evidence (an index at ``indexed``)
         that holds a write-ahead log: a second copy, made after the log was gone, would
         only hide the first behind it."""
-        from reader.search.index import SearchIndex
-
         folders: list[Path] = self.kept_folders()  # type: ignore[attr-defined]  # (Recovery's)
         for kept in folders:
             log = kept / (self.paths.database.name + "-wal")
             if (kept / "index").is_dir() and log.is_file() and log.stat().st_size:
-                if SearchIndex(kept / "index").generation == indexed:
+                if recorded_generation(kept / "index") == indexed:
                     return kept
         return None
 
