@@ -105,7 +105,10 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     Everything the record holds goes in: the source's type, names, volume, issue, pages,
     publisher and the rest of its CSL variables.
     """
-    item: dict[str, Any] = {"id": entry_key(paper), "type": csl_type(paper)}
+    key = entry_key(paper)
+    # The key twice: as the id, and as CSL 1.0.2's citation-key, which pandoc and Better
+    # BibTeX read (a file of theirs imported here gave its citation-key, and got only an id).
+    item: dict[str, Any] = {"id": key, "citation-key": key, "type": csl_type(paper)}
     title = one_line(paper.title)
     if title and not (paper.title_derived and paper.csl.get("type")):
         item["title"] = title
@@ -191,6 +194,7 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     """
     item = csl_item(paper, abstract=style.uses_abstract)
     item["id"] = item_id
+    item.pop("citation-key")
     item.pop("keyword", None)
     if "status" not in paper.csl:
         # A withdrawn flag says what OpenReview did with a submission, not what a citation
