@@ -104,7 +104,10 @@ def test_records_come_from_a_child_with_the_bad_lines_met(
 ) -> None:
     if threading.active_count() > 1:
         pytest.skip("this process runs threads: it reads in-process, as it must")
-    path = long_list(tmp_path / "long.jsonl", library, 300)
+    # Long enough that the child still waits on a full pipe once the first record is
+    # taken (with 300, a fast child had sent them all, and was gone, 1 run in 8).
+    count = 3_000
+    path = long_list(tmp_path / "long.jsonl", library, count)
     item = stream_file(path)
     with read_ahead(item, min_records=1) as records:
         first = next(records)
@@ -115,7 +118,7 @@ def test_records_come_from_a_child_with_the_bad_lines_met(
     assert [p.record.openreview_id for p in [first, *rest]][:3] == [
         "paper00000", "paper00001", "paper00002"
     ]
-    assert len(rest) + 1 == 300 + 5 + 1
+    assert len(rest) + 1 == count + 5 + 1
     assert len(item.problems) == 2 and "long.jsonl" in item.problems[0]
 
 
