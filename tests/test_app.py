@@ -32,6 +32,17 @@ async def settle(app: ReaderApp, pilot: Pilot) -> None:
         await pilot.pause()
 
 
+async def seen_written(app: ReaderApp, pilot: Pilot) -> None:
+    """Wait until every paper shown is written down as seen, and stays so: a search's
+    results drawn after the write can show a paper more, which is pending again."""
+    for _ in range(20):
+        await until(pilot, lambda: not app.seen.pending, "the seen marks are written")
+        await settle(app, pilot)
+        if not app.seen.pending:
+            return
+    raise AssertionError("papers kept being shown as the seen marks were written")
+
+
 def screen_text(app: ReaderApp) -> str:
     """What the terminal shows, as plain text (the same render as a screenshot)."""
     width, height = app.size

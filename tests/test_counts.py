@@ -26,9 +26,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from tests.conftest import SEEDS
-from tests.test_app import SIZE, settle
+from tests.test_app import SIZE, seen_written, settle
 from tests.test_live import figures, status
-from tests.waiting import until
 
 THOROUGH = os.environ.get("READER_THOROUGH") == "1"
 WORDS = ["transport", "learning", "diffusion", "is:starred", "is:unseen", "is:read", "zzzq"]
@@ -72,8 +71,7 @@ class KeysAgainstSql(RuleBasedStateMachine):
         await settle(self.app, self.pilot)
         await self.pilot.press(*keys)
         # Papers shown are written down as seen in batches, twice a second: wait for it.
-        await until(self.pilot, lambda: not self.app.seen.pending, "the seen marks are written")
-        await settle(self.app, self.pilot)
+        await seen_written(self.app, self.pilot)
 
     @rule(keys=st.lists(st.sampled_from(["j", "k", "space", "r", "s", "escape"]),
                         min_size=1, max_size=4))

@@ -15,14 +15,13 @@ from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.paper_list import PaperList
 from tests.conftest import paper_id_with
-from tests.test_app import SIZE, detail_text, screen_text, settle
+from tests.test_app import SIZE, detail_text, screen_text, seen_written, settle
 from tests.waiting import until
 
 
 async def flushed(app: ReaderApp, pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait until papers shown have been written down as seen."""
-    await until(pilot, lambda: not app.seen.pending, "the seen marks are written")
-    await settle(app, pilot)
+    await seen_written(app, pilot)
 
 
 async def test_space_steps_through_unseen_papers(library: Library) -> None:
