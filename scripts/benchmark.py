@@ -413,7 +413,7 @@ def sample_library(root: Path) -> Path:
     """A library as a first start leaves it: the bundled sample, indexed."""
     shutil.rmtree(root, ignore_errors=True)
     library = Library(root)
-    library.import_sample_if_empty()
+    library.imports.import_sample_if_empty()
     library.close()
     return root
 

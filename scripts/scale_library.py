@@ -64,7 +64,7 @@ def library_root(work: Path, size: str) -> Path:
     root = work / f"reader-{size}"
     if size == "sample" and not root.exists():
         library = Library(root)
-        library.import_sample_if_empty()
+        library.imports.import_sample_if_empty()
         library.close()
     return root
 

@@ -325,7 +325,7 @@ async def test_results_follow_the_index_after_a_write(library: Library) -> None:
 async def test_a_long_venue_leaves_room_for_the_title(library: Library) -> None:
     """A row shows its title even when the venue is long: the venue is cut, the year shows."""
     paper_id = library.all_ids()[0]
-    library.update_metadata(paper_id, {
+    library.marks.update_metadata(paper_id, {
         "title": "Parallel Semigroups Everywhere",
         "venue": "Proc. Fifteenth Annual ACM Symposium on the Theory of Computing and Its "
                  "Applications to High Speed Computer and Algorithm Organization",

@@ -19,10 +19,10 @@ from tests.conftest import paper_id_with
 def test_backup_and_restore_bring_back_notes(library: Library, tmp_path: Path) -> None:
     gdpval = paper_id_with(library, "We introduce GDPval")
     library.save_note(gdpval, "before the accident")
-    saved = library.backup(tmp_path / "b.sqlite")
+    saved = library.upkeep.backup(tmp_path / "b.sqlite")
     library.save_note(gdpval, "")
     library.set_starred(gdpval, True)
-    before = library.restore(saved)
+    before = library.upkeep.restore(saved)
     assert before is not None and before.exists()  # the replaced library is kept
     paper = library.store.paper(gdpval)
     assert paper is not None and paper.note == "before the accident" and not paper.starred
@@ -33,11 +33,11 @@ def test_restore_refuses_what_is_not_a_library(library: Library, tmp_path: Path)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database at all" * 50)
     with pytest.raises(BackupError):
-        library.restore(junk)
+        library.upkeep.restore(junk)
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
     with pytest.raises(BackupError, match="not a reader library"):
-        library.restore(other)
+        library.upkeep.restore(other)
     assert library.store.count() == 38
 
 
@@ -58,12 +58,12 @@ def test_a_migration_is_preceded_by_a_backup(tmp_path: Path) -> None:
 
 
 def test_doctor_rebuilds_a_broken_index(library: Library) -> None:
-    assert library.doctor()[-1].startswith("search index: ok (38 documents")
+    assert library.upkeep.doctor()[-1].startswith("search index: ok (38 documents")
     library.index.close()
     shutil.rmtree(library.paths.index)
     library.paths.index.mkdir()
     (library.paths.index / "_MAIN_1.toc").write_bytes(b"garbage")
-    report = library.doctor()
+    report = library.upkeep.doctor()
     assert report[0].startswith("database: ok")
     assert "rebuilt from the database (38 documents)" in report[-1]
     assert library.search("gdpval").ids

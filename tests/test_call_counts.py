@@ -39,7 +39,9 @@ def count_calls(library: Library, names: tuple[str, ...] = COUNTED) -> Counter[s
         return call
 
     for name in names:
-        setattr(library, name, counting(name, getattr(library, name)))
+        # flagged_ids is the queries' (library.queries), the others the door's own.
+        owner: Any = library.queries if name == "flagged_ids" else library
+        setattr(owner, name, counting(name, getattr(owner, name)))
     return calls
 
 

@@ -104,7 +104,7 @@ def fresh_copy(base: Path, tmp_path: Path, n: int) -> Path:
 def assert_index_agrees(library: Library) -> None:
     """What the next start does (catch up or rebuild), then the index matches the database."""
     library.sync_index()
-    report = library.doctor()
+    report = library.upkeep.doctor()
     assert report.ok and report[-1].startswith("search index: ok"), report
     for flag in ("starred", "notes"):
         hits = library.index.search(ParsedQuery("", (Filter(flag),)))

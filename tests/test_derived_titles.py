@@ -38,7 +38,7 @@ def test_every_citation_format_marks_a_derived_title(library: Library) -> None:
 
 def test_a_title_the_user_gave_is_cited_plain(library: Library) -> None:
     paper_id = derived_id(library)
-    library.update_metadata(paper_id, {"title": "In-Context Forgetting, Measured"})
+    library.marks.update_metadata(paper_id, {"title": "In-Context Forgetting, Measured"})
     paper = library.store.paper(paper_id)
     assert paper is not None
     for fmt in ("text", "bibtex", "csljson", "markdown"):

@@ -9,6 +9,7 @@ garbled on disk.
 from __future__ import annotations
 
 import errno
+import inspect
 import random
 import shutil
 import sqlite3
@@ -79,6 +80,50 @@ def test_a_locked_database_is_busy(copied: Path, monkeypatch: pytest.MonkeyPatch
     assert error.title == "Library busy"
     assert error.line() == f"{DATABASE}: {error.message}"
     assert isinstance(error.__cause__, sqlite3.OperationalError)
+
+
+def test_the_parts_of_the_door_translate_too(
+    copied: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a part of the library (``library.marks``, ``library.queries``, ...) raises
+    leaves it translated as the door's own methods' errors do."""
+    monkeypatch.setattr("reader.store.base.BUSY_TIMEOUT_MS", 50)
+    library = Library(copied)
+    paper_id = _first_id(library)
+    other = sqlite3.connect(copied / "library.sqlite", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(Busy) as read:
+            library.marks.set_read(paper_id, True)
+        with pytest.raises(Busy) as meta:
+            library.queries.set_meta("a-choice", "x")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        library.close()
+    for caught in (read, meta):
+        assert isinstance(caught.value.__cause__, sqlite3.OperationalError)
+
+
+def test_every_public_method_of_the_door_and_its_parts_is_translated(
+    empty_library: Library,
+) -> None:
+    """The door's methods and those of every part it is composed of are wrapped to
+    translate (door.py ``translating``): none is reachable from a front end untranslated."""
+    parts = [
+        value for value in vars(empty_library).values()
+        if type(value).__module__.startswith("reader.library.")
+    ]
+    assert len(parts) >= 10, parts
+    bare = []
+    for owner in [empty_library, *parts]:
+        for name in dir(type(owner)):
+            if name.startswith("_") or name in {"store", "index", "session", "paths"}:
+                continue
+            member = inspect.getattr_static(type(owner), name)
+            if inspect.isfunction(member) and not hasattr(member, "__wrapped__"):
+                bare.append(f"{type(owner).__name__}.{name}")
+    assert not bare, bare
 
 
 def test_a_read_only_library_is_read_only(library: Library) -> None:
@@ -153,7 +198,7 @@ def test_a_garbled_database_is_damaged(copied: Path) -> None:
     library = Library(copied)
     try:
         with pytest.raises(Damaged) as caught:
-            library.stats()
+            library.queries.stats()
     finally:
         library.close()
     error = caught.value

@@ -315,7 +315,7 @@ def test_a_batched_import_commits_as_it_goes(tmp_path: Path, library: Library) -
     assert library.store.conn.execute(
         "SELECT count(*) FROM import_items WHERE import_id = "
         "(SELECT max(id) FROM imports)").fetchone()[0] == 50
-    library.undo_last_import()
+    library.imports.undo_last_import()
     assert library.store.count() == before == library.index.count()
 
 

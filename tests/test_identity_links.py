@@ -29,10 +29,10 @@ def test_an_accepted_list_with_openreview_urls_merges_into_the_papers_there(
 ) -> None:
     library = empty_library
     library.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, None)])
-    before = library.stats()["papers"]
+    before = library.queries.stats()["papers"]
     summary = library.import_files([_accepted_csv(tmp_path / "accepted.csv")])
     assert summary.new == 0
-    assert library.stats()["papers"] == before == 3
+    assert library.queries.stats()["papers"] == before == 3
     with sqlite3.connect(library.paths.database) as conn:
         rows = dict(conn.execute("SELECT openreview_id, abstract FROM papers").fetchall())
         years = {r[0] for r in conn.execute("SELECT year FROM papers")}
@@ -79,4 +79,4 @@ def test_an_older_dated_openreview_list_after_the_csv(
     library = empty_library
     library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
     library.import_files([_accepted_csv(tmp_path / "accepted.csv")])
-    assert library.stats()["papers"] == 3
+    assert library.queries.stats()["papers"] == 3

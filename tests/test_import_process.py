@@ -168,7 +168,7 @@ def test_a_batched_import_leaves_the_log_to_one_checkpoint(
     sixth of an import's writing); one checkpoint copies it in, without waiting for a
     reader reading meanwhile, and the connection checkpoints as usual afterwards."""
     database = library.paths.database
-    library.checkpoint()
+    library.imports.checkpoint()
     before = database.stat().st_size
     library.import_files([write_openreview(tmp_path / "a.jsonl", 60)], batch=10, sync=False)
     assert database.stat().st_size == before, "the papers are in the log, not yet copied"
@@ -176,7 +176,7 @@ def test_a_batched_import_leaves_the_log_to_one_checkpoint(
     try:
         reading.execute("BEGIN")
         assert reading.execute("SELECT count(*) FROM papers").fetchone()[0] > 60
-        library.checkpoint()  # with the reader's transaction open
+        library.imports.checkpoint()  # with the reader's transaction open
         reading.execute("COMMIT")
     finally:
         reading.close()
@@ -196,7 +196,7 @@ def test_the_log_an_import_grew_is_cut_back_once_it_starts_over(
         library.import_files([write_openreview(tmp_path / "a.jsonl", 300)], batch=100)
         wal = library.paths.database.with_name("library.sqlite-wal")
         assert wal.stat().st_size > 64 << 10
-        library.checkpoint()
+        library.imports.checkpoint()
         library.set_starred(library.store.all_ids()[0], True)
         assert wal.stat().st_size <= 64 << 10
     finally:

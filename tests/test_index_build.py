@@ -140,7 +140,7 @@ def test_updates_after_a_parallel_rebuild(
     library.import_files([write_openreview(tmp_path / "b.jsonl", 10, offset=60)])
     assert library.index.count() == 70
     assert library.search("setting 65").ids[:1] == [66]
-    library.undo_last_import()
+    library.imports.undo_last_import()
     assert library.index.count() == 60
     assert 66 not in library.search("setting").ids
     library.save_note(5, "")
@@ -181,7 +181,7 @@ class Capture:
 library_module.PARALLEL_MIN = 1
 library_module.INDEX_PROCS = 2
 library = Library(Path({str(tmp_path / "lib")!r}))
-library.import_sample_if_empty()
+library.imports.import_sample_if_empty()
 sys.stderr = Capture()
 count = library.rebuild_index()
 sys.stderr = sys.__stderr__

@@ -135,12 +135,12 @@ def test_a_key_changed_in_the_details_form_stays_an_alias(tmp_path: Path, bib: P
     library.import_files([bib], sync=False)
     merged = library.store.id_for_key("wooters07")
     assert merged is not None
-    library.update_metadata(merged, {"citekey": "wootters2007"})
+    library.marks.update_metadata(merged, {"citekey": "wootters2007"})
     paper = library.store.paper(merged)
     assert paper is not None
     assert (paper.citekey, paper.aliases) == ("wootters2007", ["wooters07", "wootters07"])
     assert library.store.id_for_key("wooters07") == merged
     # A key taken by another paper is refused and changes nothing.
     with pytest.raises(StoreError, match="already belongs"):
-        library.update_metadata(merged, {"citekey": "other"})
+        library.marks.update_metadata(merged, {"citekey": "other"})
     assert library.store.paper(merged).aliases == ["wooters07", "wootters07"]  # type: ignore[union-attr]

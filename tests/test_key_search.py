@@ -26,7 +26,7 @@ def test_a_key_typed_as_a_word_or_a_field_finds_its_paper(library: Library) -> N
     assert library.search("citekey:GDPval2026").ids == [gdpval]
     assert library.search("key:gdpval").ids == []  # a key is one word, not its parts
     # A new key is found, and the old one, now an alias, still is.
-    library.set_citekey(gdpval, "patwardhan2025gdpval")
+    library.queries.set_citekey(gdpval, "patwardhan2025gdpval")
     library.sync_index()
     assert library.search("patwardhan2025gdpval").ids == [gdpval]
     assert library.search("key:gdpval2026").ids == [gdpval]

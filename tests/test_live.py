@@ -94,7 +94,7 @@ async def test_read_marks_and_stars_of_another_reader_follow(library: Library) -
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        other.set_read(ids[5], True)
+        other.marks.set_read(ids[5], True)
         other.set_starred(ids[6], True)
         await until(pilot, lambda: "1 read" in status(app) and "1 starred" in status(app),
                     "the other reader's marks are counted")

@@ -62,7 +62,7 @@ def test_the_doctor_reports_it_and_the_way_back(emptied: Path) -> None:
     backup_dir.mkdir()
     source = Library(emptied.parent / "other")
     source.import_files(SEEDS[:1])
-    source.backup(backup_dir / "library-1.sqlite")
+    source.upkeep.backup(backup_dir / "library-1.sqlite")
     source.close()
     result = run(emptied, "doctor")
     assert result.exit_code == 1
@@ -104,7 +104,7 @@ def test_a_database_behind_its_index_is_named_as_possible_loss(
     shutil.copytree(pristine, root)
     older = tmp_path / "older.sqlite"
     library = Library(root)
-    library.backup(older)
+    library.upkeep.backup(older)
     for paper_id in library.store.all_ids()[1:3]:
         library.set_starred(paper_id, True)
     library.close()

@@ -25,7 +25,7 @@ def _mark(library: Library) -> None:
     library.set_tags(gdpval, ["to-read", "benchmarks"])
     library.add_highlight(gdpval, 0, 6)
     sc = library.resolve("sc2026").paper.id  # type: ignore[union-attr]
-    library.set_read(sc, True)
+    library.marks.set_read(sc, True)
     library.save_note(sc, NOTE)
     hid = library.add_highlight(sc, 4, 20)
     library.store.set_highlight_note(hid, "why; it matters, \"really\"")

@@ -173,7 +173,7 @@ def test_undo_removes_what_the_last_import_added_but_keeps_starred(
     library.import_files([path])
     wombat = paper_id_with(library, "wombat")
     library.set_starred(wombat, True)
-    result = library.undo_last_import()
+    result = library.imports.undo_last_import()
     assert result is not None and result.removed == 1
     assert [key for _, key in result.kept] == [library.store.paper(wombat).citekey]  # type: ignore[union-attr]
     assert library.store.count() == 39
@@ -188,7 +188,7 @@ def test_undo_passes_over_an_import_that_added_nothing(library: Library, tmp_pat
     library.import_files([path])
     again = library.import_files([path])
     assert again.new == 0 and again.unchanged == 1
-    result = library.undo_last_import()
+    result = library.imports.undo_last_import()
     assert result is not None and result.removed == 1  # the first import's paper
     assert library.search("quokka").ids == []
 

@@ -73,7 +73,7 @@ def test_an_older_snapshot_keeps_the_newer_camera_ready_text(
     library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
     summary = library.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, NOV)])
     assert _texts(library) == CAMERA_READY
-    assert library.stats()["papers"] == 3
+    assert library.queries.stats()["papers"] == 3
     assert (summary.older_abstracts, summary.older_titles, summary.revisions_kept) == (2, 1, 0)
     assert summary.text_line() == (
         "2 abstracts and 1 title replaced by older-dated text were kept as they were"
@@ -90,7 +90,7 @@ def test_a_newer_snapshot_replaces_older_text_and_keeps_it(
     assert (summary.retitled, summary.revised, summary.older_abstracts) == (1, 1, 0)
     # Dated on both sides: a replacement, not one to report; the old text is kept anyway.
     assert summary.revisions_kept == 0
-    kept = library.text_revisions(_key(library, A)[0])
+    kept = library.queries.text_revisions(_key(library, A)[0])
     assert [(r.field, r.text) for r in kept] == [
         ("title", SUBMITTED[A][0]), ("abstract", SUBMITTED[A][1])
     ]
@@ -119,11 +119,11 @@ def test_undated_text_is_replaced_and_kept_as_a_restorable_revision(
     restored = runner.invoke(cli, [*base, "revisions", key, "--restore", "2"], obj={})
     assert restored.exit_code == 0, restored.output
     assert _texts(library)[A] == (SUBMITTED[A][0], CAMERA_READY[A][1])
-    again = library.text_revisions(paper_id)
+    again = library.queries.text_revisions(paper_id)
     assert again[-1].kind == "restore" and again[-1].text == SUBMITTED[A][1]
     # Importing the camera-ready file once more finds the paper by its restored abstract.
     library.import_files([_snapshot(tmp_path / "jan2.jsonl", CAMERA_READY, None)])
-    assert library.stats()["papers"] == 3
+    assert library.queries.stats()["papers"] == 3
 
 
 def test_the_sources_carry_the_records_modification_date(tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ async def test_quitting_while_indexing_another_process_import_stops_the_build(
         finally:
             other.close()
         await until(pilot, lambda: (
-            (built := library.index_partial()) is not None and 0 < built[0] < total
+            (built := library.indexing.index_partial()) is not None and 0 < built[0] < total
         ), "the window publishes part of the new papers")
         await pilot.press(*keys)
         await until(pilot, lambda: not app.is_running, "the window closes")

@@ -27,12 +27,12 @@ def marked_copy(tmp_path: Path) -> tuple[Path, list[int]]:
     root = tmp_path / "lib"
     library = Library(root)
     library.import_files(SEEDS)
-    library.checkpoint()
+    library.imports.checkpoint()
     ids = library.store.all_ids()
     for paper in ids[:3]:
         library.set_starred(paper, True)
         library.sync_index()
-    library.set_read(ids[5], True)
+    library.marks.set_read(ids[5], True)
     library.set_tags(ids[6], ["to-read", "graph nets"])
     library.save_note(ids[7], "my precious note")
     library.sync_index()
@@ -113,11 +113,11 @@ def test_a_note_written_since_is_never_written_over(tmp_path: Path) -> None:
     library = Library(root)
     try:
         library.save_note(ids[7], "written after the loss")
-        found = library.recoverable()
+        found = library.recovery.recoverable()
         assert found is not None
         assert ids[7] in found.other_notes and ids[7] not in found.notes
         assert any("notes whose paper holds another now" in line for line in found.lines())
-        library.recover(found)
+        library.recovery.recover(found)
         assert library.note(ids[7]).text == "written after the loss"
     finally:
         library.close()

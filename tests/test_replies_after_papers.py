@@ -178,7 +178,7 @@ def test_the_import_process_says_when_the_papers_are_in(
         assert len(done["replies"]) == len({
             reply["id"] for line in path.read_text(encoding="utf-8").splitlines()
             for reply in json.loads(line)["replies"]})
-        assert library.reviews_state() == "ok"
+        assert library.reviews.reviews_state() == "ok"
     finally:
         library.close()
 

@@ -41,7 +41,7 @@ def _write(path: Path, papers: list[dict[str, Any]]) -> Path:
 def _conference(library: Library, tmp_path: Path) -> Library:
     library.import_files([_write(tmp_path / "conference.jsonl", _papers())])
     library.sync_index()
-    library.sync_reviews()
+    library.reviews.sync_reviews()
     return library
 
 
@@ -188,7 +188,7 @@ def test_saving_a_review_highlight_never_reindexes_review_text(
     library.add_highlight(paper_id, start, end, "a note", reply_id=review.id)
     took = time.perf_counter() - began
     assert took < 0.5  # ≤ 50 ms on an idle machine; a busy one is not a freeze
-    assert library.sync_reviews() == 0  # the words of the replies did not change
+    assert library.reviews.sync_reviews() == 0  # the words of the replies did not change
     # The paper's own fields hold the highlight: `highlight:` finds it.
     word = max(shown_reply(review).text[start:end].split(), key=len).strip(".,;:()")
     library.sync_index()

@@ -134,7 +134,7 @@ def _remembered(library: Library) -> str | None:
     """The paper a window remembered for the next start, read as another process would."""
     other = Library(library.paths.root)
     try:
-        return other.get_meta(PAPER_KEY)
+        return other.queries.get_meta(PAPER_KEY)
     finally:
         other.close()
 

@@ -44,7 +44,7 @@ def test_review_words_are_searched_apart_from_the_papers_words(
     library = empty_library
     library.import_files([_write(tmp_path / "s.jsonl")])
     assert (library.paths.root / "index-reviews").is_dir()
-    assert library.reviews_state() == "ok"
+    assert library.reviews.reviews_state() == "ok"
     found = library.search('review:"data leakage"')
     assert found.notice is None
     assert _openreview_ids(library, found.ids) == [FIRST]
@@ -64,24 +64,24 @@ def test_review_text_waits_for_the_abstracts(empty_library: Library, tmp_path: P
     library = empty_library
     library.import_files([_write(tmp_path / "s.jsonl")], sync=False)
     # The papers' index is behind: review text is not indexed before it.
-    assert library.sync_reviews() == 0
-    assert library.reviews_state() == "missing"
+    assert library.reviews.sync_reviews() == 0
+    assert library.reviews.reviews_state() == "missing"
     library.sync_index()
     outcome = library.search("review:zorblat")
     assert outcome.ids == [] and outcome.notice is not None
     assert "review text not indexed yet" in outcome.notice
-    assert library.sync_reviews() == 3
+    assert library.reviews.sync_reviews() == 3
     assert _openreview_ids(library, library.search("review:zorblat").ids) == [FIRST]
 
 
 def test_a_partial_build_is_labelled(empty_library: Library, tmp_path: Path) -> None:
     library = empty_library
     library.import_files([_write(tmp_path / "s.jsonl")])
-    library.review_index._building = (1, 3)  # as a build under way publishes its progress
+    library.reviews.review_index._building = (1, 3)  # as a build under way publishes its progress
     try:
         outcome = library.search("review:zorblat")
     finally:
-        library.review_index._building = None
+        library.reviews.review_index._building = None
     assert outcome.notice == "partial: reviews of 1 of 3 papers indexed"
     assert _openreview_ids(library, outcome.ids) == [FIRST]
 
@@ -92,18 +92,18 @@ def test_only_changed_replies_are_indexed_again(empty_library: Library, tmp_path
     # A note saved, a star: the review text is not indexed again.
     paper = library.search("review:zorblat").ids[0]
     library.set_starred(paper, True)
-    assert library.sync_reviews() == 0
+    assert library.reviews.sync_reviews() == 0
     # The rebuttal edited: that paper alone is indexed again.
     edited = dict(REBUTTAL, mdate=REBUTTAL["mdate"] + 1000, content={
         "title": {"value": "Rebuttal"}, "comment": {"value": "The quixotic splits are fixed."}})
     summary = library.import_files([_write(tmp_path / "e.jsonl", edited)], sync=False)
     assert summary.reply_versions == 1
     library.sync_index()
-    assert library.reviews_state() == "behind"
-    assert library.sync_reviews() == 1
+    assert library.reviews.reviews_state() == "behind"
+    assert library.reviews.sync_reviews() == 1
     assert library.search("review:zorblat").ids == []
     assert library.search("review:quixotic").ids == [paper]
-    assert library.reviews_state() == "ok"
+    assert library.reviews.reviews_state() == "ok"
 
 
 def test_a_build_in_worker_processes_finds_the_same(
@@ -113,6 +113,6 @@ def test_a_build_in_worker_processes_finds_the_same(
     monkeypatch.setattr(reviews_module, "_REVIEWS_PROCS", 2)
     library = empty_library
     library.import_files([_write(tmp_path / "s.jsonl")])
-    assert library.reviews_state() == "ok"
+    assert library.reviews.reviews_state() == "ok"
     assert _openreview_ids(library, library.search('review:"data leakage"').ids) == [FIRST]
-    assert library.review_index.count() == 3
+    assert library.reviews.review_index.count() == 3

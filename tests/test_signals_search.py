@@ -137,16 +137,16 @@ def test_sorts_by_rating_spread_and_weighted(rated: tuple[Library, list[int]]) -
     library, ids = rated
     assert {"rating", "spread", "weighted"} <= set(SORT_KEYS)
     every = library.all_ids()
-    by_rating = library.sort_ids(every, "rating")
+    by_rating = library.queries.sort_ids(every, "rating")
     assert by_rating[:5] == [ids[0], ids[2], ids[1], ids[3], ids[5]]
     # Papers without a rating follow in the order given.
     assert by_rating[5:] == [i for i in every if i not in by_rating[:5]]
     # Controversial first: only papers with two ratings or more have a spread.
-    by_spread = library.sort_ids(every, "spread")
+    by_spread = library.queries.sort_ids(every, "spread")
     assert by_spread[:4] == [ids[2], ids[5], ids[1], ids[0]]
     assert ids[3] not in by_spread[:4]
     # ids[2]: 2 with confidence 5 and 10 with confidence 1 weigh 10/3 = 3.33; ids[1]: 5.43.
-    by_weighted = library.sort_ids(every, "weighted")
+    by_weighted = library.queries.sort_ids(every, "weighted")
     assert by_weighted[:5] == [ids[0], ids[1], ids[3], ids[2], ids[5]]
     outcome = library.search("rating:>=4", order="rating")
     assert outcome.ids == [ids[0], ids[2], ids[1], ids[3]]
@@ -215,7 +215,7 @@ def test_sorting_a_conference_by_mean_rating_is_fast(empty_library: Library) -> 
     best = None
     for _ in range(5):
         started = time.perf_counter()
-        ordered = library.sort_ids(ids, "rating")
+        ordered = library.queries.sort_ids(ids, "rating")
         elapsed = time.perf_counter() - started
         best = elapsed if best is None else min(best, elapsed)
     assert len(ordered) == count

@@ -307,7 +307,9 @@ async def test_many_long_reviews_open_fast_and_a_huge_one_is_cut(tmp_path: Path)
             app.pop_screen()
             await settle(app, pilot)
             started = time.perf_counter()
-            screen = ReadingScreen(paper, frozenset(), app._step, replies=library.discussion)
+            screen = ReadingScreen(
+                paper, frozenset(), app._step, replies=library.conference.discussion
+            )
             await app.push_screen(screen)
             opened = time.perf_counter() - started
             # Generous, as four test workers share two cores: rendering the 10 MB reply

@@ -55,9 +55,9 @@ def test_sentences_and_anchoring() -> None:
 def test_seen_and_read_counts_and_filters(library: Library) -> None:
     ids = library.store.all_ids()
     assert library.store.triage_counts()["seen"] == 0
-    assert library.mark_seen(ids[:3]) == 3
-    assert library.mark_seen(ids[:4]) == 1
-    library.set_read(ids[10], True)
+    assert library.marks.mark_seen(ids[:3]) == 3
+    assert library.marks.mark_seen(ids[:4]) == 1
+    library.marks.set_read(ids[10], True)
     counts = library.store.triage_counts()
     assert counts == {"papers": 38, "seen": 5, "read": 1, "starred": 0, "with_notes": 0}
     assert len(library.search("is:seen").ids) == 5
@@ -65,7 +65,7 @@ def test_seen_and_read_counts_and_filters(library: Library) -> None:
     assert library.search("is:read").ids == [ids[10]]
     assert ids[10] not in library.search("model is:unread").ids
     assert library.store.first_unseen(ids, 0) == 4
-    library.set_read(ids[10], False)
+    library.marks.set_read(ids[10], False)
     assert library.search("is:read").ids == []
     assert library.store.paper(ids[10]).seen  # unread stays seen
 
@@ -82,10 +82,10 @@ def test_tags_filter_search_rename_and_delete(library: Library) -> None:
     assert gdp not in library.search("-tag:economics").ids
     # Tags are in the index: a plain word finds them.
     assert gdp in library.search("economics").ids
-    assert library.rename_tag("to-read", "queue") == 2
+    assert library.marks.rename_tag("to-read", "queue") == 2
     assert library.store.paper(other).tags == ["queue"]
     assert set(library.search("queue").ids) >= {gdp, other}
-    assert library.delete_tag("queue") == 2
+    assert library.marks.delete_tag("queue") == 2
     assert library.store.paper(gdp).tags == ["economics"]
     assert library.search("tag:queue").ids == []
 
@@ -161,14 +161,14 @@ def test_metadata_edit(library: Library) -> None:
                   "year": "2026", "url": "https://example.org/p", "doi": "doi:10.5555/ABC",
                   "citekey": "lovelace2026gdpval", "venue": "ICLR"})
     assert good.ok, good.errors
-    library.update_metadata(gdp, good.values)
+    library.marks.update_metadata(gdp, good.values)
     paper = library.store.paper(gdp)
     assert (paper.title, paper.title_derived, paper.authors, paper.doi) == (
         "GDPval: tasks", False, ["Ada Lovelace", "Alan Turing"], "10.5555/abc")
     assert library.search("lovelace").ids == [gdp]
     other = library.store.all_ids()[0]
     with pytest.raises(StoreError, match="already belongs"):
-        library.update_metadata(other, {"citekey": "lovelace2026gdpval"})
+        library.marks.update_metadata(other, {"citekey": "lovelace2026gdpval"})
 
 
 def test_more_like_this_and_for_you(library: Library) -> None:
@@ -178,7 +178,7 @@ def test_more_like_this_and_for_you(library: Library) -> None:
     assert outcome.ids and gdp not in outcome.ids
     assert outcome.key_terms
     top = library.store.paper(outcome.ids[0])
-    why = library.why(top, outcome)
+    why = library.searching.why(top, outcome)
     # Shown as the paper writes them (key terms are stems: "capabl" is shown "capability").
     words = re.findall(r"\w+", f"{top.title}\n{top.abstract}".lower())
     assert why and all(w in words for w in why), why

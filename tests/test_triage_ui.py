@@ -26,7 +26,7 @@ async def flushed(app: ReaderApp, pilot) -> None:  # type: ignore[no-untyped-def
 
 async def test_space_steps_through_unseen_papers(library: Library) -> None:
     ids = library.store.all_ids()
-    library.mark_seen([ids[1], ids[2], ids[4]])
+    library.marks.mark_seen([ids[1], ids[2], ids[4]])
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -43,7 +43,7 @@ async def test_space_steps_through_unseen_papers(library: Library) -> None:
 
 
 async def test_space_says_when_everything_is_seen(library: Library) -> None:
-    library.mark_seen(library.store.all_ids())
+    library.marks.mark_seen(library.store.all_ids())
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -279,7 +279,7 @@ async def test_o_opens_the_paper_in_the_browser(
     monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
     first, second = library.store.all_ids()[:2]
     page = "https://openreview.net/forum?id=reader-o-test"
-    library.update_metadata(first, {"url": page})
+    library.marks.update_metadata(first, {"url": page})
     assert paper_url(library.store.paper(second)) is None  # type: ignore[arg-type]
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:

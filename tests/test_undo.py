@@ -32,7 +32,7 @@ def test_undone_papers_leave_the_index_and_it_shrinks(library: Library) -> None:
     grown = _size(library.index.path)
     assert _documents(library.index.path) == (78, 78)
     title = library.papers(library.search("is:new").ids[:1])[0].title
-    result = library.undo_last_import()
+    result = library.imports.undo_last_import()
     assert result is not None and result.removed == 40
     assert library.search(f'title:"{title}"').ids == []
     assert _documents(library.index.path) == (38, 38)
@@ -43,9 +43,9 @@ def test_undone_papers_leave_the_index_of_review_text(library: Library) -> None:
     library.import_files([DATA / "openreview-replies-3.jsonl"])
     reviews = library.paths.root / "index-reviews"
     live, _ = _documents(reviews)
-    assert live == 3 and library.search_reviews(parse_query("review:model"))[0]
-    library.undo_last_import()
-    assert library.search_reviews(parse_query("review:model"))[0] == []
+    assert live == 3 and library.reviews.search_reviews(parse_query("review:model"))[0]
+    library.imports.undo_last_import()
+    assert library.reviews.search_reviews(parse_query("review:model"))[0] == []
     assert _documents(reviews) == (0, 0)
 
 
@@ -80,9 +80,9 @@ def test_undo_reverts_an_import_that_only_merged(library: Library, tmp_path: Pat
     gdpval = library.resolve("gdpval2026").paper
     assert gdpval is not None and gdpval.doi == "10.1234/gdpval" and not gdpval.title_derived
     assert library.search("patwardhan").ids == [gdpval.id]
-    assert [r.field for r in library.text_revisions(before["sc2026"].id)] == ["abstract"]  # type: ignore[union-attr]
+    assert [r.field for r in library.queries.text_revisions(before["sc2026"].id)] == ["abstract"]  # type: ignore[union-attr]
 
-    result = library.undo_last_import()
+    result = library.imports.undo_last_import()
     assert result is not None and result.removed == 0 and result.reverted == 2
     for key, paper in before.items():
         now = library.resolve(key).paper
@@ -93,8 +93,8 @@ def test_undo_reverts_an_import_that_only_merged(library: Library, tmp_path: Pat
     assert library.search("patwardhan").ids == []
     assert library.search("quokka").ids  # the import before it is still there
     # Its revision went with it; nothing is left to undo of it.
-    assert library.text_revisions(before["sc2026"].id) == []  # type: ignore[union-attr]
-    again = library.undo_last_import()
+    assert library.queries.text_revisions(before["sc2026"].id) == []  # type: ignore[union-attr]
+    again = library.imports.undo_last_import()
     assert again is not None and again.removed == 1 and library.search("quokka").ids == []
 
 
@@ -102,11 +102,11 @@ def test_undo_leaves_a_column_changed_again_since(library: Library, tmp_path: Pa
     library.import_files([_merge_only_file(library, tmp_path)])
     gdpval = library.resolve("gdpval2026").paper
     assert gdpval is not None
-    library.set_citekey(gdpval.id, "mine2026")  # not a merged column: no matter
+    library.queries.set_citekey(gdpval.id, "mine2026")  # not a merged column: no matter
     library.store.conn.execute("UPDATE papers SET url = 'https://mine.example' WHERE id = ?",
                                (gdpval.id,))
     library.store.conn.commit()
-    result = library.undo_last_import()
+    result = library.imports.undo_last_import()
     assert result is not None and result.reverted == 2
     assert result.changed_since == [(gdpval.id, "mine2026", ["url"])]
     now = library.resolve("mine2026").paper

@@ -32,7 +32,7 @@ def _id(library: Library, word: str) -> int:
 MARKS: dict[str, Callable[[Library, int], object]] = {
     "wombat": lambda lib, pid: lib.set_starred(pid, True),
     "echidna": lambda lib, pid: lib.save_note(pid, "spines!"),
-    "platypus": lambda lib, pid: lib.set_read(pid, True),
+    "platypus": lambda lib, pid: lib.marks.set_read(pid, True),
     "numbat": lambda lib, pid: lib.set_tags(pid, ["termites"]),
     "bilby": lambda lib, pid: lib.add_highlight(pid, 0, 11),
 }
@@ -47,8 +47,8 @@ def test_undo_keeps_every_paper_carrying_the_users_work(
     ids = {word: _id(empty_library, word) for word in [*MARKS, "quokka", "dingo"]}
     for word, mark in MARKS.items():
         mark(empty_library, ids[word])
-    empty_library.mark_seen([ids["quokka"]])  # only shown: nothing of the user's
-    result = empty_library.undo_last_import()
+    empty_library.marks.mark_seen([ids["quokka"]])  # only shown: nothing of the user's
+    result = empty_library.imports.undo_last_import()
     assert result is not None and result.removed == 2
     assert sorted(pid for pid, _ in result.kept) == sorted(ids[word] for word in MARKS)
     assert empty_library.store.count() == len(MARKS)
@@ -62,7 +62,7 @@ def test_the_cli_names_what_undo_kept(tmp_path: Path) -> None:
     runner = CliRunner()
     assert runner.invoke(cli, ["--library", str(home), "import", str(path)], obj={}).exit_code == 0
     library = Library(home)
-    library.set_read(_id(library, "platypus"), True)
+    library.marks.set_read(_id(library, "platypus"), True)
     library.close()
     result = runner.invoke(cli, ["--library", str(home), "import", "--undo"], obj={})
     assert result.exit_code == 0, result.output

@@ -33,8 +33,8 @@ async def test_a_restored_paper_is_not_a_move_newest_papers_come_in_on_top(
     library: Library, tmp_path: Path
 ) -> None:
     newest = max(library.store.all_ids())
-    library.set_meta(SORT_KEY, "added")
-    library.set_meta(PAPER_KEY, str(newest))  # the last session ended on the top paper
+    library.queries.set_meta(SORT_KEY, "added")
+    library.queries.set_meta(PAPER_KEY, str(newest))  # the last session ended on the top paper
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -89,7 +89,7 @@ def _seen(app: ReaderApp) -> int:
 async def test_only_papers_the_user_has_been_on_are_seen(
     library: Library, tmp_path: Path
 ) -> None:
-    library.set_meta(SORT_KEY, "added")
+    library.queries.set_meta(SORT_KEY, "added")
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)

@@ -125,7 +125,7 @@ async def test_a_list_the_user_has_not_moved_in_keeps_its_top_as_papers_come_in(
     library: Library, tmp_path: Path
 ) -> None:
     source = _more_papers(tmp_path / "more.jsonl", 60)
-    library.set_meta(SORT_KEY, "added")
+    library.queries.set_meta(SORT_KEY, "added")
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -163,7 +163,7 @@ def _wombats(path: Path, word: str, count: int) -> Path:
 async def test_a_search_result_keeps_its_line_as_more_results_come_in_above(
     library: Library, tmp_path: Path
 ) -> None:
-    library.set_meta(SORT_KEY, "title")
+    library.queries.set_meta(SORT_KEY, "title")
     library.import_files([_more_papers(tmp_path / "first.jsonl", 2)])
     library.sync_index()
     app = ReaderApp(library)

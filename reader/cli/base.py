@@ -68,7 +68,7 @@ def open_library(ctx: click.Context) -> Library:
     root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
     try:
         library = Library(root)
-        evidence = library.check_for_loss()
+        evidence = library.upkeep.check_for_loss()
         # The doctor and recover say it themselves, with what was found.
         if evidence is not None and ctx.command.name not in ("doctor", "recover"):
             # Said before the command's own output, whatever the command: a later look
@@ -188,7 +188,7 @@ def cli(ctx: click.Context) -> None:
     # ids, the counts) is read beside it, on a connection of its own: at 200,000 papers
     # the walk takes 100 ms and those reads 50 more, and the interface waited for both.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        walked = pool.submit(_check_readable, library, library.stats)
+        walked = pool.submit(_check_readable, library, library.queries.stats)
         first = pool.submit(_check_readable, library, lambda: _first_view(library))
         from reader.ui.app import ReaderApp
 
@@ -205,7 +205,7 @@ def cli(ctx: click.Context) -> None:
 def _first_view(library: Library) -> tuple[list[int], dict[str, int]]:
     """The ids and counts the reader's first view shows."""
     ids = library.all_ids()
-    counts = library.triage_counts()
+    counts = library.queries.triage_counts()
     library.generation()
     return ids, counts
 

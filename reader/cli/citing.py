@@ -172,7 +172,7 @@ def notes_export(ctx: click.Context, directory: Path) -> None:
     from reader.library import export_notes
 
     library = open_library(ctx)
-    annotated = library.flagged_ids("notes") | library.flagged_ids("highlighted")
+    annotated = library.queries.flagged_ids("notes") | library.queries.flagged_ids("highlighted")
     papers = library.papers(sorted(annotated))
     result = export_notes(papers, directory)
     click.echo(

@@ -84,7 +84,7 @@ def _fetch_and_import(
     bar = _FetchBar()
     try:
         plan = _plan(library, refs, starred, query, venue)
-        outcome = library.fetch_openreview(plan, out=out, restart=restart, timeout=timeout,
+        outcome = library.fetching.fetch_openreview(plan, out=out, restart=restart, timeout=timeout,
                                            page_size=page_size, progress=bar.update)
     except FetchError as exc:
         raise UserError(str(exc)) from exc

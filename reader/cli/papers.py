@@ -131,7 +131,7 @@ def _import(
     # The abstracts are searchable now; then the words of the reviews.
     bar = LazyProgress("Indexing review text")
     try:
-        library.sync_reviews(bar.update)
+        library.reviews.sync_reviews(bar.update)
     finally:
         bar.close()
 
@@ -209,7 +209,7 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
         if parsed.reviews or parsed.not_reviews:
             bar.close()
             bar = LazyProgress("Indexing review text")
-            library.sync_reviews(bar.update)
+            library.reviews.sync_reviews(bar.update)
         outcome = library.search(text, limit=limit, order=order, mend=False)  # and the count
     except IndexDamaged as exc:
         bar.close()
@@ -217,7 +217,7 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
             f"The search index is damaged ({exc}); rebuilding it from the database…", err=True
         )
         bar = LazyProgress("Rebuilding the index")
-        library.mend_index(bar.update)
+        library.indexing.mend_index(bar.update)
         outcome = library.search(text, limit=limit, order=order)
     finally:
         bar.close()
@@ -259,7 +259,7 @@ def rekey(ctx: click.Context, ref: str, new_key: str) -> None:
     library = open_library(ctx)
     library.sync_index()
     paper = resolve_one(library, ref)
-    library.set_citekey(paper.id, new_key)
+    library.queries.set_citekey(paper.id, new_key)
     click.echo(f"{paper.citekey} is now {new_key}.")
 
 
@@ -270,7 +270,7 @@ def rekey(ctx: click.Context, ref: str, new_key: str) -> None:
 @handles_errors
 def stats(ctx: click.Context, as_json: bool) -> None:
     """Count papers, stars and notes."""
-    counts = open_library(ctx).stats()
+    counts = open_library(ctx).queries.stats()
     if as_json:
         click.echo(json.dumps(counts))
     else:
@@ -374,7 +374,7 @@ def _say_merge(saved: NoteSaved) -> None:
 
 
 def _note_history(library: Library, paper: Paper, show: int | None, restore: int | None) -> None:
-    versions = library.note_versions(paper.id)
+    versions = library.marks.note_versions(paper.id)
     wanted = show if show is not None else restore
     if wanted is None:
         if not versions:

@@ -29,7 +29,7 @@ def revisions(
     """List the titles and abstracts of a paper that imports replaced; every one is kept."""
     library = open_library(ctx)
     paper = resolve_one(library, " ".join(ref))
-    kept = library.text_revisions(paper.id)
+    kept = library.queries.text_revisions(paper.id)
     wanted = show if show is not None else restore
     if wanted is None:
         if not kept:
@@ -50,7 +50,7 @@ def revisions(
     if show is not None:
         click.echo(revision.text)
         return
-    library.restore_revision(paper.id, revision)
+    library.queries.restore_revision(paper.id, revision)
     library.sync_index()
     click.echo(
         f"Restored revision {wanted} of {paper.citekey}'s {revision.field}; the text it "

@@ -149,7 +149,7 @@ def reviews(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
     library = open_library(ctx)
     paper = resolve_one(library, " ".join(ref))
     replies = library.replies(paper.id)
-    changes = library.rating_changes(paper.id)
+    changes = library.conference.rating_changes(paper.id)
     if as_json:
         rows = [reply_json(r, changes.get(r.id, ())) for r in replies]
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))

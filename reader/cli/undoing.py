@@ -10,7 +10,7 @@ from reader.library import Library, UndoResult
 
 def undo_last(library: Library) -> None:
     """Undo the last import that added or changed papers, and say what became of them."""
-    result = library.undo_last_import()
+    result = library.imports.undo_last_import()
     if result is None:
         raise UserError("there is no import to undo")
     noun = "paper" if result.removed == 1 else "papers"

@@ -52,7 +52,7 @@ def reindex(ctx: click.Context) -> None:
 def backup(ctx: click.Context, dest: Path | None) -> None:
     """Copy the library database (safe while the reader is open)."""
     try:
-        path = open_library(ctx).backup(dest)
+        path = open_library(ctx).upkeep.backup(dest)
     except BackupError as exc:
         raise UserError(str(exc)) from exc
     click.echo(f"Backed up to {path}")
@@ -86,7 +86,7 @@ def restore(ctx: click.Context, source: Path, yes: bool) -> None:
         return
     library = open_library(ctx)
     try:
-        saved = library.restore(source)
+        saved = library.upkeep.restore(source)
     except BackupError as exc:
         raise UserError(str(exc)) from exc
     click.echo(f"Restored {source}." + (f" The library before it is in {saved}." if saved else ""))
@@ -106,7 +106,7 @@ def doctor(ctx: click.Context) -> None:
         click.echo(lost_advice(root))
         click.echo("search index: not checked (the database comes first)")
         ctx.exit(1)
-    report = open_library(ctx).doctor()
+    report = open_library(ctx).upkeep.doctor()
     for line in report:
         click.echo(line)
     if not report.ok:
@@ -128,7 +128,7 @@ def recover(ctx: click.Context, apply_: bool, only: tuple[str, ...], folder: Pat
     holds that the database lacks: stars, read marks, tags, notes; --apply brings it back
     (never over a note or a tag the library holds now)."""
     library = open_library(ctx)
-    found = library.recoverable(folder)
+    found = library.recovery.recoverable(folder)
     if found is None:
         click.echo("nothing was kept aside: the doctor keeps the index and the write-ahead "
                    "log when the database is behind its index")
@@ -144,7 +144,7 @@ def recover(ctx: click.Context, apply_: bool, only: tuple[str, ...], folder: Pat
     if not apply_:
         click.echo("`reader recover --apply` brings these back (--only KIND for some)")
         return
-    done = library.recover(found, only or RECOVERABLE_KINDS)
+    done = library.recovery.recover(found, only or RECOVERABLE_KINDS)
     for line in done or ["nothing of the kinds chosen to bring back"]:
         click.echo(line)
 

@@ -18,29 +18,22 @@ from reader.store.base import read_only_reason
 from reader.store.database import Store
 
 if TYPE_CHECKING:
+    from reader.library.indexing import Indexing
     from reader.library.upkeep import LossEvidence
     from reader.search.index import SearchIndex
-    from reader.search.query import ParsedQuery
 
 
 Progress = Callable[[int, int], None]
 
 
 class LibraryBase:
-    """A library directory's connections (mixed into :class:`reader.library.core.Library`)."""
+    """A library directory's connections, the search index, and what follows a write: the
+    base :class:`reader.library.core.Library` stands on, and that each of its parts reaches
+    through the library it belongs to."""
 
     if TYPE_CHECKING:
-        # Provided by reader/library/indexing.py, mixed in beside this class; declared here
-        # so that every part of the library can keep the index in step after a write.
-        def rebuild_index(self, progress: Progress | None = None) -> int: ...
-        def sync_index(self, progress: Progress | None = None) -> int: ...
-        def mend_index(self, progress: Progress | None = None) -> int: ...
-        def _index_now(self) -> bool: ...
-        def sync_reviews(self, progress: Progress | None = None) -> int: ...
-        def reviews_state(self) -> str: ...
-        def search_reviews(
-            self, parsed: ParsedQuery
-        ) -> tuple[list[int], set[int], str | None]: ...
+        # Set by reader/library/core.py: a write catches the index up through it.
+        indexing: Indexing
 
     def __init__(self, root: Path, read_only: str | None = None) -> None:
         """Open the library in ``root`` (made when new); read-only when ``read_only``
@@ -56,7 +49,6 @@ class LibraryBase:
         self._lent: set[Store] = set()
         # Connections for short-lived worker threads, lent one thread at a time.
         self._pool: queue.LifoQueue[Store] = queue.LifoQueue()
-        self._sync_lock = threading.Lock()
         # The generations this library's own writes reached (see written_here).
         self._written: set[int] = set()
         #: Evidence of lost writes found as the library opened (see Upkeep.check_for_loss).
@@ -73,13 +65,6 @@ class LibraryBase:
 
         return SearchIndex(self.paths.index)
 
-    def index_partial(self) -> tuple[int, int] | None:
-        """(indexed, total) while an index build is under way, here or in another process,
-        without opening the index just to ask; None when no build runs."""
-        if "index" not in self.__dict__:
-            return None
-        return self.index.partial()
-
     def _changed(self, change: Change) -> Change:
         """What follows a write, decided here and not by its caller: the index re-reads
         the papers when it holds what changed, at once unless another writer holds it (it
@@ -87,7 +72,7 @@ class LibraryBase:
         if change.generation is not None:
             with self._written_lock:
                 self._written.add(change.generation)
-        if change.indexed and not self._index_now():
+        if change.indexed and not self.indexing._index_now():
             self._index_owed = True
         return change
 

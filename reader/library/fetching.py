@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reader.library.base import LibraryBase
+from reader.library.door import translating
 
 if TYPE_CHECKING:
+    from reader.library.core import Library
     from reader.models import Paper
     from reader.sources.remote.openreview_notes import Outcome, Plan, Progress
 
@@ -48,8 +49,13 @@ def fetched_line(outcome: Outcome) -> str:
     return line
 
 
-class OpenReviewFetching(LibraryBase):
-    """Fetching from OpenReview (mixed into :class:`reader.library.core.Library`)."""
+@translating
+class OpenReviewFetching:
+    """Fetching from OpenReview (``library.fetching``)."""
+
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
 
     def papers_plan(self, papers: Sequence[Paper], name: str | None = None) -> PapersPlan:
         """The plan that fetches the replies of ``papers`` (those with an OpenReview id);
@@ -64,7 +70,7 @@ class OpenReviewFetching(LibraryBase):
     def openreview_files(self, plan: Plan, out: Path | None = None) -> tuple[Path, Path]:
         """Where a plan's papers are written (``out``, else in the library's cache) and
         where the state of a run stopped early is kept, beside the cache."""
-        cache = self.paths.cache / "openreview"
+        cache = self._library.paths.cache / "openreview"
         path = out if out is not None else cache / f"{plan.name}.jsonl"
         where = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
         return path, cache / f"{plan.name}-{where}.state.json"

@@ -194,11 +194,11 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
         def index() -> None:
             # The log the batches grew, copied in now that the papers show (and again
             # after indexing: a window reading meanwhile may hold part of it back).
-            library.checkpoint()
+            library.imports.checkpoint()
             # Another window may be indexing the batches as they committed: this process
             # waits for it and finishes what it leaves, whichever of the two quits first.
             library.sync_index(report.progress("indexing"), waiting=lambda: None)
-            library.checkpoint()
+            library.imports.checkpoint()
 
         def papers_in() -> None:
             # Every paper shows, with its signals; their replies' text is written next,
@@ -216,7 +216,7 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
         index()
         report.send("indexed")
         # Review text once the abstracts are searchable: never before them.
-        library.sync_reviews()
+        library.reviews.sync_reviews()
     finally:
         library.close()
 

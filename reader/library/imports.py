@@ -8,22 +8,29 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reader.library.door import translating
 from reader.models import ImportSummary, Remark
 from reader.resources import sample_files
 from reader.search.renderings import Renderings
 
 if TYPE_CHECKING:
     from reader.intake.merge import RepliesOwed
+    from reader.library.core import Library
     from reader.sources import StreamedFile
     from reader.sources.remote import Endpoints
     from reader.store.database import Store
     from reader.store.import_rows import UndoResult
 
-from reader.library.base import LibraryBase, Progress
+from reader.library.base import Progress
 
 
-class Imports(LibraryBase):
-    """Papers coming in (mixed into :class:`reader.library.core.Library`)."""
+@translating
+class Imports:
+    """Papers coming in (``library.imports``)."""
+
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
 
     def import_files(
         self,
@@ -63,7 +70,7 @@ class Imports(LibraryBase):
         from reader.library.read_ahead import read_ahead
         from reader.sources import ImportFormatError, stream_file
 
-        self.store.refuse_writes()
+        self._library.store.refuse_writes()
         twice = not (strict or dry_run)
         parsed = [stream_file(Path(f), fmt, reply_texts=not twice) for f in files]
         if strict:
@@ -88,11 +95,11 @@ class Imports(LibraryBase):
             if papers_in is not None:
                 papers_in()
             elif sync:
-                self.sync_index()
+                self._library.indexing.sync_index()
 
         # What the merge renders to compare an export of the library's with is remembered
         # for the next time, beside what the index build rendered.
-        renderings = Renderings.in_index(self.paths.index)
+        renderings = Renderings.in_index(self._library.paths.index)
         try:
             for number, item in enumerate(parsed, start=1):
 
@@ -102,7 +109,7 @@ class Imports(LibraryBase):
                         progress(base + n, total)  # noqa: B023
 
                 # --strict has read every record already; there is nothing to read ahead.
-                with self.session() as store:
+                with self._library.session() as store:
                     with read_ahead(item, 0 if strict else None) as records:
                         source = str(item.path.resolve())
                         previous = store.previous_import(source)
@@ -136,9 +143,9 @@ class Imports(LibraryBase):
             renderings.save()
             renderings.close()
         if sync and not dry_run:
-            self.sync_index()
+            self._library.indexing.sync_index()
             # After the abstracts: review text never delays them.
-            self.sync_reviews()
+            self._library.reviews.sync_reviews()
         return summary
 
     def _write_replies(
@@ -163,7 +170,7 @@ class Imports(LibraryBase):
         """Copy into the database what a batched import left in the write-ahead log (it
         grows the log instead of copying at every batch: reader.store.import_rows), once
         the papers show; it waits for no reader."""
-        with self.session() as store:
+        with self._library.session() as store:
             store.checkpoint()
 
     def add(
@@ -175,29 +182,29 @@ class Imports(LibraryBase):
         from reader.sources.remote import Endpoints, fetch
 
         fetched = fetch(refs, endpoints or Endpoints.from_env(), timeout=timeout)
-        with self.session() as store:
+        with self._library.session() as store:
             summary = import_records(
                 store, fetched.records, "add: " + " ".join(refs), "remote",
                 problems=fetched.problems,
             )
-        self.sync_index()
+        self._library.indexing.sync_index()
         return summary
 
     def undo_last_import(self) -> UndoResult | None:
         """Remove what the last import added, except papers carrying the user's work."""
-        with self.session() as store:
+        with self._library.session() as store:
             result = store.undo_last_import()
         # The papers removed leave both indexes (their segments rewritten once mostly
         # deleted: reader.search.index_writing.merge_small), the review text after the
         # abstracts as always.
-        self.sync_index()
-        self.sync_reviews()
+        self._library.indexing.sync_index()
+        self._library.reviews.sync_reviews()
         return result
 
     def import_sample_if_empty(self) -> ImportSummary | None:
         """Load the bundled ICLR 2026 sample into an empty library."""
-        with self.session() as store:
-            if store.count() or self.read_only is not None:
+        with self._library.session() as store:
+            if store.count() or self._library.read_only is not None:
                 return None
         return self.import_files(sample_files(), "seed")
 

@@ -4,19 +4,22 @@ processes for a large library), caught up on what changed, mended when damaged."
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from reader.errors import IndexBusy, IndexStopped
+from reader.library.door import translating
 from reader.models import IndexState, Paper
 from reader.store.database import read_papers
 
 if TYPE_CHECKING:
+    from reader.library.core import Library
     from reader.search.index_writing import PaperSource
 
-from reader.library.base import LibraryBase, Progress
+from reader.library.base import Progress
 
 #: Processes that build the search index of a large library (one segment each).
 INDEX_PROCS = max(1, min(4, os.cpu_count() or 1))
@@ -29,23 +32,38 @@ PARALLEL_MIN = 2_000
 _BUSY_PAUSE = 0.2
 
 
-class Indexing(LibraryBase):
-    """The search index kept in step with the database."""
+@translating
+class Indexing:
+    """The search index kept in step with the database (``library.indexing``): it owns the
+    lock that lets one thread at a time write the index."""
+
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
+        # One thread at a time writes the index (another process is kept out by its lock).
+        self._sync_lock = threading.Lock()
+
+    def index_partial(self) -> tuple[int, int] | None:
+        """(indexed, total) while an index build is under way, here or in another process,
+        without opening the index just to ask; None when no build runs."""
+        if "index" not in self._library.__dict__:
+            return None
+        return self._library.index.partial()
 
     def index_state(self) -> IndexState:
         """Whether the index is up to date, behind the database, missing (absent or
         unreadable) or being built from scratch by another process."""
-        if self.index.generation < 0 and self.index.partial() is not None:
+        if self._library.index.generation < 0 and self._library.index.partial() is not None:
             return IndexState.BUILDING
-        if not self.index.usable():
+        if not self._library.index.usable():
             return IndexState.MISSING
-        with self.session() as store:
+        with self._library.session() as store:
             current = store.generation()
-        if self.index.generation > current:
+        if self._library.index.generation > current:
             # Built from another copy of the database (one restored or copied in by hand):
             # catching up cannot remove what it holds beyond this one.
             return IndexState.MISSING
-        if self.index.generation < current:
+        if self._library.index.generation < current:
             return IndexState.STALE
         return IndexState.OK
 
@@ -53,18 +71,18 @@ class Indexing(LibraryBase):
         self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None
     ) -> int:
         """Index every paper from scratch (IndexStopped once ``stopped()`` is true)."""
-        self.store.refuse_writes()
-        with self._sync_lock, self.session() as store:
+        self._library.store.refuse_writes()
+        with self._sync_lock, self._library.session() as store:
             total = store.count()
             generation = store.generation()
             # Large libraries are indexed on every core; below that, starting the
             # processes would cost more than it saves.
             procs = INDEX_PROCS if total >= PARALLEL_MIN else 1
             parts = [
-                partial(read_papers, self.paths.database, first, last)
+                partial(read_papers, self._library.paths.database, first, last)
                 for first, last in store.id_ranges(procs)
             ] if procs > 1 else []
-            return self.index.rebuild(
+            return self._library.index.rebuild(
                 store.iter_papers(),
                 generation,
                 (lambda n: progress(n, total)) if progress else None,
@@ -94,11 +112,11 @@ class Indexing(LibraryBase):
         and the next sync, in this process or another, indexes the rest.
 
         A read-only library's index is searched as it is: nothing is written to it."""
-        if self.read_only is not None:
+        if self._library.read_only is not None:
             return 0
         count = 0
         while True:
-            if waiting is not None and self.index.partial() is not None:
+            if waiting is not None and self._library.index.partial() is not None:
                 # Another live process is building: it holds the lock until it is done.
                 waiting()
                 time.sleep(_BUSY_PAUSE)
@@ -122,7 +140,7 @@ class Indexing(LibraryBase):
         wait: bool = True,
     ) -> int:
         """Papers indexed (-1 when ``wait`` is off and another thread holds the index)."""
-        if self.index.partial() is not None or self.index.written_elsewhere():
+        if self._library.index.partial() is not None or self._library.index.written_elsewhere():
             # Another process is building or catching up the index, and will bring it up
             # to date; a search meanwhile runs over what it has published.
             return 0
@@ -151,13 +169,13 @@ class Indexing(LibraryBase):
     ) -> int | None:
         """Index what changed since the index's generation (under the sync lock); None
         when the index could not take it (damaged)."""
-        with self.session() as store:
+        with self._library.session() as store:
             # Whatever a write left behind is caught up now (or the index is rebuilt).
-            self._index_owed = False
-            if store.generation() <= self.index.generation:
+            self._library._index_owed = False
+            if store.generation() <= self._library.index.generation:
                 return 0
             total = 0
-            many = store.count_changed(self.index.generation) >= PARALLEL_MIN
+            many = store.count_changed(self._library.index.generation) >= PARALLEL_MIN
 
             def changes(since: int) -> tuple[list[Paper], list[int], int]:
                 nonlocal total
@@ -174,8 +192,8 @@ class Indexing(LibraryBase):
             report = (lambda n: progress(n, total)) if progress else None
             try:
                 if many:
-                    return self.index.catch_up_in_parts(plan, report, stopped)
-                return self.index.catch_up(changes, report, stopped)
+                    return self._library.index.catch_up_in_parts(plan, report, stopped)
+                return self._library.index.catch_up(changes, report, stopped)
             except IndexStopped:
                 return 0  # what was published is kept; the next sync does the rest
             except IndexBusy:
@@ -192,7 +210,7 @@ class Indexing(LibraryBase):
         bounds = [ids[len(ids) * k // procs] for k in range(procs)]
         ends = [b - 1 for b in bounds[1:]] + [2**63 - 1]
         return [
-            partial(read_papers, self.paths.database, first, last, since, until)
+            partial(read_papers, self._library.paths.database, first, last, since, until)
             for first, last in zip(bounds, ends, strict=True)
         ]
 
@@ -200,5 +218,5 @@ class Indexing(LibraryBase):
         self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None
     ) -> int:
         """Rebuild an index found damaged, letting go of its broken readers first."""
-        self.index.forget()
+        self._library.index.forget()
         return self.rebuild_index(progress, stopped)

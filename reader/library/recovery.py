@@ -21,11 +21,15 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reader.library.annotations import Annotations
+from reader.library.door import translating
 from reader.store.notes import CLI
 from reader.store.salvage import SavedMarks, marks_in, read_marks, salvage_log
 from reader.text.tags import normalize_tag
+
+if TYPE_CHECKING:
+    from reader.library.core import Library
 
 __all__ = ["KINDS", "Recoverable", "Recovery"]
 
@@ -110,12 +114,17 @@ class Recoverable:
         return "; ".join(shown) + more
 
 
-class Recovery(Annotations):
-    """Finding and bringing back what was lost (mixed into the Library)."""
+@translating
+class Recovery:
+    """Finding and bringing back what was lost (``library.recovery``)."""
+
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
 
     def kept_folders(self) -> list[Path]:
         """The folders the doctor kept aside before a rebuild, newest first."""
-        kept = self.paths.root / "kept"
+        kept = self._library.paths.root / "kept"
         return sorted(kept.glob("before-rebuild-*"), reverse=True) if kept.is_dir() else []
 
     def recoverable(self, folder: Path | None = None) -> Recoverable | None:
@@ -127,7 +136,7 @@ class Recovery(Annotations):
                 return None
             folder = folders[0]
         found = Recoverable(folder)
-        with self.session() as store:
+        with self._library.session() as store:
             now = read_marks(store.conn)
         saved = _salvaged(folder, found.sources)
         if saved is not None:
@@ -142,24 +151,24 @@ class Recovery(Annotations):
         done: list[str] = []
         if "stars" in kinds and found.stars:
             for paper in sorted(found.stars):
-                self.set_starred(paper, True)
+                self._library.marks.set_starred(paper, True)
             done.append(f"stars brought back: {len(found.stars):,}")
         if "read" in kinds and found.read:
             for paper in sorted(found.read):
-                self.set_read(paper, True)
+                self._library.marks.set_read(paper, True)
             done.append(f"read marks brought back: {len(found.read):,}")
         if "tags" in kinds and found.tags:
             count = 0
-            with self.session() as store:
+            with self._library.session() as store:
                 now = read_marks(store.conn).tags
             for paper, tags in sorted(found.tags.items()):
                 have = sorted(now.get(paper, set()))
-                self.set_tags(paper, [*have, *sorted(tags)])
+                self._library.marks.set_tags(paper, [*have, *sorted(tags)])
                 count += len(tags)
             done.append(f"tags brought back: {count:,} on {len(found.tags):,} papers")
         if "notes" in kinds and found.notes:
             for paper, body in sorted(found.notes.items()):
-                self.save_note(paper, body, writer=CLI, kind="restore")
+                self._library.marks.save_note(paper, body, writer=CLI, kind="restore")
             done.append(f"notes brought back: {len(found.notes):,}")
         return done
 

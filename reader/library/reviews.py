@@ -18,7 +18,8 @@ from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any, cast
 
 from reader.errors import IndexBusy, IndexStopped
-from reader.library.base import LibraryBase, Progress
+from reader.library.base import Progress
+from reader.library.door import translating
 from reader.models import IndexState
 from reader.search.query import ParsedQuery
 from reader.store import review_texts
@@ -27,6 +28,7 @@ from reader.store.review_texts import ReviewsMark
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from reader.library.core import Library
     from reader.models import Paper
     from reader.search.index_writing import PaperSource
     from reader.search.reviews import ReviewIndex
@@ -40,28 +42,31 @@ _REVIEWS_PROCS = max(1, min(4, os.cpu_count() or 1))
 _LAST_ID = 2**63 - 1
 
 
-class ReviewIndexing(LibraryBase):
-    """The index of review text (mixed into :class:`reader.library.core.Library`)."""
+@translating
+class ReviewIndexing:
+    """The index of review text (``library.reviews``): it owns
+    that index, opened on first use, and the lock its writers take."""
 
-    if TYPE_CHECKING:
-        def index_state(self) -> str: ...
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
 
     @cached_property
     def review_index(self) -> ReviewIndex:
         """The index of review text, opened on first use."""
         from reader.search.reviews import ReviewIndex
 
-        return ReviewIndex(self.paths.root / REVIEWS_DIR)
+        return ReviewIndex(self._library.paths.root / REVIEWS_DIR)
 
     @cached_property
     def _reviews_lock(self) -> threading.Lock:
         return threading.Lock()
 
     def close(self) -> None:
-        """Close the index of review text too, when it was opened."""
+        """Close the index of review text, when it was opened (the library closes it
+        with its own index)."""
         if "review_index" in self.__dict__:
             self.review_index.close()
-        super().close()
 
     def _held_mark(self) -> ReviewsMark | None:
         try:
@@ -84,7 +89,7 @@ class ReviewIndexing(LibraryBase):
         held = self._held_mark()
         if held is None or not self.review_index.usable():
             return "missing"
-        with self.session() as store:
+        with self._library.session() as store:
             return "ok" if review_texts.reviews_mark(store.conn) == held else "behind"
 
     def sync_reviews(
@@ -93,12 +98,12 @@ class ReviewIndexing(LibraryBase):
         """Bring the index of review text up to the replies stored, once the papers' index
         is current (else nothing: abstracts come first); returns how many papers' review
         text was indexed. Another process building it is left to do so."""
-        if self.index_state() is not IndexState.OK:
+        if self._library.indexing.index_state() is not IndexState.OK:
             return 0
         index = self.review_index
         if index.partial() is not None or index.written_elsewhere():
             return 0
-        with self._reviews_lock, self.session() as store:
+        with self._reviews_lock, self._library.session() as store:
             mark = review_texts.reviews_mark(store.conn)
             held = self._held_mark()
             usable = held is not None and index.usable()
@@ -118,8 +123,8 @@ class ReviewIndexing(LibraryBase):
         self, mark: ReviewsMark, progress: Progress | None, stopped: Callable[[], bool] | None
     ) -> int:
         """Index every paper's review text from scratch."""
-        database = self.paths.database
-        with self.session() as store:
+        database = self._library.paths.database
+        with self._library.session() as store:
             total = review_texts.papers_with_replies(store.conn)
             ranges = store.id_ranges(_REVIEWS_PROCS) if total >= REVIEWS_PARALLEL_MIN else []
         parts = [partial(review_texts.read_review_texts, database, first, last)
@@ -142,7 +147,7 @@ class ReviewIndexing(LibraryBase):
     ) -> int:
         """Index again the papers whose replies changed since ``held`` (their digests say
         which did), and drop those deleted or left without replies."""
-        with self.session() as store:
+        with self._library.session() as store:
             candidates = review_texts.reviews_changed_since(store.conn, held)
             digests = review_texts.review_digests(store.conn, candidates)
             deleted = [row[0] for row in store.conn.execute(
@@ -153,7 +158,7 @@ class ReviewIndexing(LibraryBase):
         gone = [i for i in candidates if i not in digests and i in indexed]
         if len(changed) >= REVIEWS_PARALLEL_MIN:
             return self._build_reviews(mark, progress, stopped)
-        database = self.paths.database
+        database = self._library.paths.database
 
         def changes(_since: int) -> tuple[list[Any], list[int], int]:
             items = list(review_texts.read_review_texts(database, 0, _LAST_ID, changed))
@@ -170,7 +175,7 @@ class ReviewIndexing(LibraryBase):
         notice: str | None = None
         state = self.reviews_state()
         if state != "ok":
-            with self.session() as store:
+            with self._library.session() as store:
                 total = review_texts.papers_with_replies(store.conn)
             building = index.partial()
             if building is not None:

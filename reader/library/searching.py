@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from reader.errors import IndexDamaged
-from reader.library.base import LibraryBase
+from reader.library.door import translating
+from reader.library.outcomes import Resolution, SearchOutcome
 from reader.models import IndexProgress, Paper
 from reader.search.query import (
     INDEX_FLAGS,
@@ -23,49 +25,11 @@ from reader.store.database import Store
 from reader.text.identifiers import normalize_arxiv_id, normalize_doi, openreview_id
 from reader.text.render import plain_line, to_plain
 
+if TYPE_CHECKING:
+    from reader.library.core import Library
+
 #: How many starred papers (the most recent) make the profile ``like:starred`` ranks by.
 PROFILE_SIZE = 200
-
-
-@dataclass(frozen=True, slots=True)
-class SearchOutcome:
-    """What a query found: ids best first, words to highlight, and anything to tell."""
-
-    query: str
-    ids: list[int]
-    scores: list[float] = field(default_factory=list)
-    terms: frozenset[str] = frozenset()
-    notice: str | None = None
-    #: For a ``like:`` ranking: its key terms with weights, and what it is like.
-    key_terms: tuple[tuple[str, float], ...] = ()
-    like: str = ""
-    #: When nothing matched: the query with its misspelt words corrected, which does match.
-    suggestion: str = ""
-    #: False when ``ids`` are only the best matches, asked for with ``first``: the rest,
-    #: and so the count, are not known yet.
-    complete: bool = True
-    #: The query as parsed (once, for the search), for whoever asks what it selects on.
-    parsed: ParsedQuery | None = None
-    #: How much of the library the index held when it answered, while it is behind (a
-    #: build or an import under way); None when it held every paper.
-    partial: IndexProgress | None = None
-    #: How many papers match in all, when ``ids`` holds only the best of them (a
-    #: ``limit`` was asked); None when ``ids`` are all.
-    total: int | None = None
-
-    @property
-    def count(self) -> int:
-        """How many papers match (``ids`` may be only the best of them)."""
-        return len(self.ids) if self.total is None else max(self.total, len(self.ids))
-
-
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    """The paper a reference (id, citation key or query) names, or the candidates."""
-
-    paper: Paper | None
-    candidates: list[Paper] = field(default_factory=list)
-    total: int = 0
 
 
 #: The words of a query as a plain match reads them (field names and operators apart).
@@ -131,8 +95,13 @@ def _by_identifier(store: Store, ref: str) -> int | None:
     return None
 
 
-class Searching(LibraryBase):
-    """Searching a library (mixed into :class:`reader.library.core.Library`)."""
+@translating
+class Searching:
+    """Searching a library (``library.searching``)."""
+
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
 
     def search(
         self,
@@ -168,7 +137,7 @@ class Searching(LibraryBase):
         except IndexDamaged as exc:
             if not mend:
                 raise
-            rebuilt = self.mend_index()
+            rebuilt = self._library.indexing.mend_index()
             outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
             return replace(outcome, parsed=parsed, notice=(
                 f"The search index was damaged ({exc}); rebuilt it from the database "
@@ -183,7 +152,7 @@ class Searching(LibraryBase):
         parsed = parsed if parsed is not None else parse_query(query)
         words = [w.lower() for w in _WORD.findall(parsed.text)
                  if w not in ("AND", "OR", "NOT")]
-        with self.session() as store:
+        with self._library.session() as store:
             ids = store.plain_match(words)
             ids, _ = _filtered(store, ids, [], parsed.filters)
         return SearchOutcome(query, ids, notice=notice, parsed=parsed)
@@ -199,21 +168,21 @@ class Searching(LibraryBase):
         reviewed: list[int] | None = None
         unwanted: set[int] = set()
         if parsed.reviews or parsed.not_reviews:
-            found, unwanted, said = self.search_reviews(parsed)
+            found, unwanted, said = self._library.reviews.search_reviews(parsed)
             reviewed = found if parsed.reviews else None
             notice = notice or said
         if parsed.like:
             outcome = self._search_like(query, parsed, notice)
         elif not parsed.text and reviewed is not None:
             # Review words alone: ranked by how well the reviews match.
-            with self.session() as store:
+            with self._library.session() as store:
                 existing = set(store.all_ids())
                 ids, _ = _filtered(store, [i for i in reviewed if i in existing], [],
                                    parsed.filters)
             outcome = SearchOutcome(query, ids, notice=notice, parsed=parsed)
         elif not parsed.text:
             # Browsing, or filters alone: the database answers, in browsing order.
-            with self.session() as store:
+            with self._library.session() as store:
                 ids, _ = _filtered(store, store.all_ids(), [], parsed.filters)
             outcome = SearchOutcome(query, ids, notice=notice)
         else:
@@ -232,7 +201,7 @@ class Searching(LibraryBase):
             distinct = top is not None and self._searchable_of_all() is None
             if not distinct and not quick:
                 top = None
-            hits = self.index.search(
+            hits = self._library.index.search(
                 ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled,
                 distinct=distinct,
             )
@@ -240,14 +209,14 @@ class Searching(LibraryBase):
                 building, asked = self._searchable_of_all(), True
                 if building is not None:
                     top = top if quick else None
-                    hits = self.index.search(
+                    hits = self._library.index.search(
                         ParsedQuery(parsed.text, in_index), limit=top, cancelled=cancelled
                     )
             ids, scores = hits.ids, hits.scores
             if reviewed is not None:
                 ids, scores = _kept(ids, scores, set(reviewed).__contains__)
             if in_db:
-                with self.session() as store:
+                with self._library.session() as store:
                     ids, scores = _filtered(store, ids, scores, in_db)
             if hits.fell_back and notice is None:
                 notice = "Could not read that query; searched its words instead"
@@ -270,7 +239,7 @@ class Searching(LibraryBase):
                     f"partial: {partial.indexed:,} of {partial.total:,} indexed"
                 ))
         if order != "relevance":
-            with self.session() as store:
+            with self._library.session() as store:
                 ordered = store.sort_ids(outcome.ids, order)
             outcome = replace(outcome, ids=ordered, scores=[])
         if limit is not None and len(outcome.ids) > limit:
@@ -285,7 +254,7 @@ class Searching(LibraryBase):
         papers throughout, and papers written since the build began count as not yet
         searchable; None when the index holds them all."""
         behind = self._behind()
-        building = self.index.partial()
+        building = self._library.index.partial()
         if behind is None or building is None:
             return behind or building
         indexed, papers = behind
@@ -294,10 +263,10 @@ class Searching(LibraryBase):
     def _behind(self) -> tuple[int, int] | None:
         """(indexed, total) when papers were written that the index does not hold yet (an
         import still writing, before its index build starts); None when it holds them all."""
-        generation = self.index.generation
+        generation = self._library.index.generation
         if generation < 0:
             return None
-        with self.session() as store:
+        with self._library.session() as store:
             changed = store.count_changed(generation)
             if not changed:
                 return None
@@ -310,7 +279,7 @@ class Searching(LibraryBase):
         parsed = parse_query(query)
         if not parsed.text or parsed.like or parsed.unknown:
             return ""
-        corrections = self.index.corrections(parsed.text)
+        corrections = self._library.index.corrections(parsed.text)
         if not corrections:
             return ""
         suggested = query
@@ -322,7 +291,7 @@ class Searching(LibraryBase):
 
     def _search_like(self, query: str, parsed: ParsedQuery, notice: str | None) -> SearchOutcome:
         """Rank papers by how much they share with one paper, or with the starred ones."""
-        with self.session() as store:
+        with self._library.session() as store:
             if parsed.like.lower() == "starred":
                 # The most recently starred first, so a long-starred past doesn't drown
                 # what the user is after now.
@@ -351,18 +320,18 @@ class Searching(LibraryBase):
         if not label:
             label = f"“{plain_line(papers[0].title) or papers[0].citekey}”"
         text = "\n".join(f"{p.title}\n{to_plain(p.abstract)}" for p in papers)
-        hits, key_terms = self.index.similar(text, exclude=targets, limit=None)
+        hits, key_terms = self._library.index.similar(text, exclude=targets, limit=None)
         ids, scores = hits.ids, hits.scores
         terms: frozenset[str] = frozenset()
         if parsed.text:
-            matched = self.index.search(ParsedQuery(parsed.text))
+            matched = self._library.index.search(ParsedQuery(parsed.text))
             within = set(matched.ids)
             keep = [i in within for i in ids]
             ids = [i for i, k in zip(ids, keep, strict=True) if k]
             scores = [x for x, k in zip(scores, keep, strict=True) if k]
             terms = matched.terms
         if parsed.filters:
-            with self.session() as store:
+            with self._library.session() as store:
                 ids, scores = _filtered(store, ids, scores, list(parsed.filters))
         return SearchOutcome(
             query, ids, scores, terms, notice, key_terms=tuple(key_terms), like=label
@@ -382,17 +351,17 @@ class Searching(LibraryBase):
         DOI (``10.1145/…``, ``doi:…``, its URL), or an unambiguous query."""
         ref = ref.strip()
         if ref.isdigit():
-            paper = self.store.paper(int(ref))
+            paper = self._library.store.paper(int(ref))
             if paper is not None:
                 return Resolution(paper)
-        key_id = self.store.id_for_key(ref)
+        key_id = self._library.store.id_for_key(ref)
         if key_id is not None:
-            return Resolution(self.store.paper(key_id))
-        named = _by_identifier(self.store, ref)
+            return Resolution(self._library.store.paper(key_id))
+        named = _by_identifier(self._library.store, ref)
         if named is not None:
-            return Resolution(self.store.paper(named))
+            return Resolution(self._library.store.paper(named))
         found = self.search(ref, limit=10)
-        papers = self.store.papers(found.ids)
+        papers = self._library.store.papers(found.ids)
         if found.count == 1:
             return Resolution(papers[0], total=1)
         return Resolution(None, papers, total=found.count)

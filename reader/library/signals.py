@@ -11,11 +11,15 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from reader.library.base import LibraryBase
+from reader.library.door import translating
 from reader.signals import DECISION_KINDS, META_REVIEW_KINDS, RatingScale, Reply, Signals
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
+
+if TYPE_CHECKING:
+    from reader.library.core import Library
 
 __all__ = ["Discussion", "Posting", "ScaleGroup", "SignalReads", "ViewSignals", "thread"]
 
@@ -169,24 +173,29 @@ def _venue_label(venue: str | None, year: int | None) -> str:
     return " ".join(part for part in (venue or "", str(year) if year else "") if part) or "?"
 
 
-class SignalReads(LibraryBase):
-    """Reads of replies and signals (mixed into :class:`reader.library.core.Library`)."""
+@translating
+class SignalReads:
+    """Reads of replies and signals (``library.conference``)."""
+
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
 
     def replies(self, paper_id: int) -> list[Reply]:
         """A paper's replies, each as its newest version, oldest first."""
-        with self.session() as store:
+        with self._library.session() as store:
             return stored_replies.replies_of(store.conn, paper_id)
 
     def signals(self, ids: Iterable[int]) -> dict[int, Signals]:
         """The signals of the papers among ``ids`` that have some, by paper id."""
-        with self.session() as store:
+        with self._library.session() as store:
             return stored_signals.signals_rows(store.conn, list(ids))
 
     def rating_changes(self, paper_id: int) -> dict[str, tuple[float | None, ...]]:
         """The ratings of a paper's replies that changed between the versions the library
         saw, by note id: the ratings in the order they were given, a repeat kept once
         (``{"eIvfGTSO8v": (4.0, 6.0)}``)."""
-        with self.session() as store:
+        with self._library.session() as store:
             history = stored_replies.rating_history(store.conn, paper_id)
         changes: dict[str, tuple[float | None, ...]] = {}
         for note_id, versions in history.items():
@@ -217,7 +226,7 @@ class SignalReads(LibraryBase):
         means: dict[str | None, list[float]] = {}
         counted: dict[str | None, Counter[float]] = {}
         venues: dict[str | None, Counter[str]] = {}
-        with self.session() as store:
+        with self._library.session() as store:
             # One walk of the table and a set lookup per row: the view may be the whole
             # library, and ids in chunks would be many statements for the same rows.
             rows = store.conn.execute(

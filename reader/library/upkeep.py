@@ -7,8 +7,9 @@ import shutil
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reader.library.base import LibraryBase
+from reader.library.door import translating
 from reader.locations import LibraryPaths
 from reader.search.meta import recorded_generation
 from reader.store import review_texts
@@ -20,6 +21,9 @@ from reader.store.backup import (
     stamp,
 )
 from reader.store.database import migrations
+
+if TYPE_CHECKING:
+    from reader.library.core import Library
 
 # How the doctor starts the finding of an index that disagrees with the database.
 _DISAGREES = "disagrees with the database: "
@@ -104,29 +108,35 @@ def _is_sqlite(path: Path) -> bool:
         return False
 
 
-class Upkeep(LibraryBase):
-    """Keeping a library safe (mixed into :class:`reader.library.core.Library`)."""
+@translating
+class Upkeep:
+    """Keeping a library safe (``library.upkeep``)."""
+
+    def __init__(self, library: Library) -> None:
+        """A part of ``library``, reached through its connections and its other parts."""
+        self._library = library
 
     def backup(self, dest: Path | None = None) -> Path:
         """A consistent copy of the database (safe while the reader runs elsewhere)."""
-        target = dest or self.paths.root / "backups" / f"library-{stamp()}.sqlite"
-        return copy_database(self.paths.database, target)
+        target = dest or self._library.paths.root / "backups" / f"library-{stamp()}.sqlite"
+        return copy_database(self._library.paths.database, target)
 
     def restore(self, source: Path) -> Path | None:
         """Replace the database with a backup; the current one is backed up first, and the
         search index is rebuilt from what was restored. Returns that first backup."""
         check_library_file(source, migrations()[-1][0])
-        saved = automatic_backup(self.paths.database, self.paths.root / "backups", "pre-restore")
+        paths = self._library.paths
+        saved = automatic_backup(paths.database, paths.root / "backups", "pre-restore")
         src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
         try:
-            with self.session() as store:
+            with self._library.session() as store:
                 src.backup(store.conn)
         finally:
             src.close()
-        self.close()
-        with self.session() as store:
+        self._library.close()
+        with self._library.session() as store:
             store.migrate()
-        self.rebuild_index()
+        self._library.indexing.rebuild_index()
         return saved
 
     def doctor(self) -> DoctorReport:
@@ -136,7 +146,7 @@ class Upkeep(LibraryBase):
         backup), never "repaired" by dropping what SQLite cannot read.
         """
         report = DoctorReport()
-        with self.session() as store:
+        with self._library.session() as store:
             try:
                 problems = [r[0] for r in store.conn.execute("PRAGMA integrity_check(10)")]
                 if problems == ["ok"]:
@@ -154,7 +164,7 @@ class Upkeep(LibraryBase):
             )
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             report.append(f"database: DAMAGED: {first}{more}")
-            report.append(damaged_advice(self.paths.root))
+            report.append(damaged_advice(self._library.paths.root))
             report.append("search index: not checked (the database comes first)")
             return report
         figures = (
@@ -175,17 +185,17 @@ class Upkeep(LibraryBase):
                 f"foreign keys: {len(orphans):,} rows of {', '.join(tables)} point at missing "
                 "rows (left as they are; nothing is deleted)"
             )
-        if self.read_only is not None:
-            why = self._index_problem(generation) if self.index.usable() else "missing"
+        if self._library.read_only is not None:
+            why = self._index_problem(generation) if self._library.index.usable() else "missing"
             report.append(
                 f"search index: {why or 'ok'}; not rebuilt, as the library is read-only "
-                f"({self.read_only})" if why else
+                f"({self._library.read_only})" if why else
                 f"search index: ok ({counts['papers']:,} documents, generation {generation}; "
                 "the library is read-only)"
             )
             return report
-        building = self.index.partial()
-        if building is not None or self.index.written_elsewhere():
+        building = self._library.index.partial()
+        if building is not None or self._library.index.written_elsewhere():
             progress = f": {building[0]:,} of {building[1]:,} indexed" if building else ""
             report.append(
                 f"search index: being written by another process{progress}; not checked "
@@ -199,14 +209,14 @@ class Upkeep(LibraryBase):
             )
             report.extend(self._reviews_lines())
             return report
-        ahead = self.index.usable() and self.index.generation > generation
+        ahead = self._library.index.usable() and self._library.index.generation > generation
         evidence = ahead or why.startswith(_DISAGREES)
-        seen = self.loss_evidence
+        seen = self._library.loss_evidence
         # Kept already as the library opened, before anything could checkpoint the log.
         kept = (seen.kept if seen is not None else None) or (
             self._keep_aside() if evidence else None
         )
-        rebuilt = self.mend_index()
+        rebuilt = self._library.indexing.mend_index()
         line = f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)"
         if kept is not None:
             line += f"; the index it replaced and the write-ahead log are kept in {kept}"
@@ -214,7 +224,7 @@ class Upkeep(LibraryBase):
         if ahead:
             # The index saw changes the database no longer holds: never explained away.
             report.ok = False
-            report.append(damaged_advice(self.paths.root))
+            report.append(damaged_advice(self._library.paths.root))
         if kept is not None:
             report.extend(self._recoverable_lines(kept, ahead))
         report.extend(self._reviews_lines())
@@ -223,16 +233,16 @@ class Upkeep(LibraryBase):
     def _reviews_lines(self) -> list[str]:
         """The index of review text checked, once the papers' index is sound: built or
         caught up when it is missing or behind (nothing to say without replies)."""
-        with self.session() as store:
+        with self._library.session() as store:
             total = review_texts.papers_with_replies(store.conn)
         if not total:
             return []
-        state = self.reviews_state()
+        state = self._library.reviews.reviews_state()
         if state == "ok":
             return [f"review text index: ok ({total:,} papers with replies)"]
         if state == "building":
             return ["review text index: being written by another process; not checked"]
-        indexed = self.sync_reviews()
+        indexed = self._library.reviews.sync_reviews()
         done = "built" if state == "missing" else "caught up"
         return [f"review text index: {state}; {done} ({indexed:,} papers' review text indexed)"]
 
@@ -241,31 +251,31 @@ class Upkeep(LibraryBase):
         kept aside at once (the index, the write-ahead log, the database file), before a
         connection closing checkpoints the log away or a catching-up index rebuild
         replaces the index. Remembered in ``loss_evidence``."""
-        if self.loss_evidence is not None:
-            return self.loss_evidence
+        if self._library.loss_evidence is not None:
+            return self._library.loss_evidence
         # The index first: a writer elsewhere commits the database before its index, so the
         # index read first is never ahead of the database read after it. Its record is read
         # without opening it: every start asks, and Whoosh is no part of the first frame.
-        indexed = recorded_generation(self.paths.index)
+        indexed = recorded_generation(self._library.paths.index)
         if indexed < 0:
             return None
-        with self.session() as store:
+        with self._library.session() as store:
             current = store.generation()
-        if indexed <= current or not self.index.usable():
+        if indexed <= current or not self._library.index.usable():
             return None
         kept = self._kept_for(indexed)
-        if kept is None and not self.read_only:
+        if kept is None and not self._library.read_only:
             kept = self._keep_aside()
-        self.loss_evidence = LossEvidence(indexed, current, kept)
-        return self.loss_evidence
+        self._library.loss_evidence = LossEvidence(indexed, current, kept)
+        return self._library.loss_evidence
 
     def _kept_for(self, indexed: int) -> Path | None:
         """The newest folder kept already for this same evidence (an index at ``indexed``)
         that holds a write-ahead log: a second copy, made after the log was gone, would
         only hide the first behind it."""
-        folders: list[Path] = self.kept_folders()  # type: ignore[attr-defined]  # (Recovery's)
+        folders: list[Path] = self._library.recovery.kept_folders()
         for kept in folders:
-            log = kept / (self.paths.database.name + "-wal")
+            log = kept / (self._library.paths.database.name + "-wal")
             if (kept / "index").is_dir() and log.is_file() and log.stat().st_size:
                 if recorded_generation(kept / "index") == indexed:
                     return kept
@@ -275,18 +285,19 @@ class Upkeep(LibraryBase):
         """Copy the index, the write-ahead log and the database file it belongs to into a
         dated folder of the library before a rebuild replaces what may be the only trace of
         lost changes; None when nothing could be copied."""
-        folder = self.paths.root / "kept" / f"before-rebuild-{stamp()}"
+        folder = self._library.paths.root / "kept" / f"before-rebuild-{stamp()}"
         try:
             folder.mkdir(parents=True)
             # The database file as the log found it (nothing is copied in from the log
             # before the last connection closes): the base its intact frames are applied
             # to when lost changes are recovered (see reader.library.recovery).
-            wal = self.paths.database.with_name(self.paths.database.name + "-wal")
+            wal = self._library.paths.database.with_name(self._library.paths.database.name + "-wal")
             if wal.is_file():
                 shutil.copy2(wal, folder / wal.name)
-                shutil.copy2(self.paths.database, folder / self.paths.database.name)
-            if self.paths.index.is_dir():
-                shutil.copytree(self.paths.index, folder / "index")
+                database = self._library.paths.database
+                shutil.copy2(database, folder / database.name)
+            if self._library.paths.index.is_dir():
+                shutil.copytree(self._library.paths.index, folder / "index")
         except OSError:
             return None
         return folder
@@ -295,7 +306,7 @@ class Upkeep(LibraryBase):
         """What the folder just kept holds that the database lacks, for the report: said
         when the database is behind its index (evidence of loss), else only when there is
         something of the user's to bring back."""
-        found = self.recoverable(kept)  # type: ignore[attr-defined]  # (Recovery's)
+        found = self._library.recovery.recoverable(kept)
         if not ahead and (found is None or not found.restorable()):
             return []
         if found is None or found.empty():
@@ -307,12 +318,12 @@ class Upkeep(LibraryBase):
 
     def _index_problem(self, generation: int) -> str | None:
         """What is wrong with the index against a database at ``generation``, if anything."""
-        if not self.index.usable():
+        if not self._library.index.usable():
             return "missing or unreadable"
-        damage = self.index.check()
+        damage = self._library.index.check()
         if damage is not None:
             return f"damaged ({damage})"
-        indexed = self.index.generation
+        indexed = self._library.index.generation
         if indexed < generation:
             return f"behind the database (generation {indexed} < {generation})"
         if indexed > generation:
@@ -321,8 +332,8 @@ class Upkeep(LibraryBase):
                 "may have lost changes the index saw (a damaged or missing write-ahead log, "
                 "an older copy put in its place)"
             )
-        in_index = self.index.ids()
-        with self.session() as store:
+        in_index = self._library.index.ids()
+        with self._library.session() as store:
             in_db = set(store.all_ids())
         if in_index != in_db:
             return (

@@ -244,7 +244,7 @@ class ReaderApp(App[None]):
         """Show the paper under the cursor in the detail pane (seen, when ``saw``)."""
         paper = self.current_paper
         outcome = self.search.outcome
-        why = self.library.why(paper, outcome) if paper and outcome else None
+        why = self.library.searching.why(paper, outcome) if paper and outcome else None
         empty = "No matches" if outcome is not None else "No paper selected"
         self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
         if saw and paper is not None:
@@ -288,7 +288,7 @@ class ReaderApp(App[None]):
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
                               self.tags.highlight, self.tags.unhighlight,
-                              replies=self.library.discussion)
+                              replies=self.library.conference.discussion)
             )
             self.status.show_place()
 

@@ -55,8 +55,8 @@ class ReaderCommands(Provider):
         library = app.library
         commands: list[Command] = []
         run_query = app.searching.run_query
-        saved = library.saved_searches()
-        tags = library.all_tags()
+        saved = library.queries.saved_searches()
+        tags = library.queries.all_tags()
         for n, (name, query) in enumerate(saved, start=1):
             try:
                 # Counted, not listed: only the best is looked up.

@@ -2,7 +2,7 @@
 paper, the starred ones, those of the view).
 
 :class:`FetchSession` owns the fetch under way: its thread worker, which runs the fetch the
-``reader fetch openreview`` command runs (``Library.fetch_openreview``), and the flag that
+``reader fetch openreview`` command runs (``library.fetching.fetch_openreview``), and the flag that
 stops it between requests (esc). The worker reports by messages posted to the app
 (``FetchSession.Progress``, ``Fetched``, ``Failed``, each a ``FetchSession.Report``), which
 hands them to its fetching feature (reader/ui/features/fetching.py): the status line says
@@ -109,12 +109,12 @@ class FetchSession:
                 post(self.Failed(what, f"Nothing fetched for the {what}: {noun} an "
                                        "OpenReview id."))
                 return
-            planned = self._library.papers_plan(papers, name)
+            planned = self._library.fetching.papers_plan(papers, name)
 
             def progress(done: int, total: int | None) -> None:
                 post(self.Progress(what, done, total))
 
-            outcome = self._library.fetch_openreview(
+            outcome = self._library.fetching.fetch_openreview(
                 planned.plan, progress=progress, stopped=self._stop.is_set
             )
         except ReaderError as exc:  # credentials half given, the library

@@ -102,7 +102,7 @@ class IndexStatus:
         self.building = (done, total)
         if self.stopping:
             return False
-        building = self._library.index_partial()
+        building = self._library.indexing.index_partial()
         return self.published(building[0] if building else 0)
 
     def published(self, count: int) -> bool:
@@ -135,7 +135,7 @@ class IndexStatus:
 
     def _rebuild(self) -> None:
         try:
-            self._library.mend_index(self._report, self._stopped)
+            self._library.indexing.mend_index(self._report, self._stopped)
         except IndexStopped:
             return  # quitting: the next start builds it
         self._app.post_message(self.Built())
@@ -154,7 +154,7 @@ class IndexStatus:
         if self.stopping:
             return
         library = self._library
-        building = library.index_partial()
+        building = library.indexing.index_partial()
         if building is not None:
             # Another process builds: a search shown follows what it publishes.
             self._app.call_from_thread(self._published_elsewhere, building[0])

@@ -80,7 +80,7 @@ class LiveLibrary:
         logged = len(self._seen_log)
         state: LibraryState | None
         try:
-            state = self._library.state(self._seen_log[:logged])
+            state = self._library.queries.state(self._seen_log[:logged])
         except ReaderError:
             state = None  # a damaged or vanished library is reported where it is read
         self._app.call_from_thread(self._apply, state, logged)

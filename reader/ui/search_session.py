@@ -210,7 +210,7 @@ class SearchSession:
             )
 
     def _suggest_job(self, generation: int, query: str) -> None:
-        suggestion = self._library.suggestion(query)
+        suggestion = self._library.searching.suggestion(query)
         if suggestion:
             self._report(self.Suggestion(generation, suggestion))
 
@@ -267,7 +267,7 @@ class SearchSession:
             return  # a newer query took its place
         except IndexDamaged as exc:
             # Answered from the database at once, and again from the index once rebuilt.
-            outcome = library.search_database(
+            outcome = library.searching.search_database(
                 query, f"The search index is damaged ({exc}): rebuilding it · meanwhile "
                 "these are papers containing the words", parsed,
             )
@@ -321,5 +321,5 @@ class SearchSession:
 
     def _searchable(self) -> bool:
         """Whether a build under way has published papers a search can run over."""
-        building = self._library.index_partial()
+        building = self._library.indexing.index_partial()
         return building is not None and building[0] > 0

@@ -63,7 +63,7 @@ class SignalsLookup:
         ids = self._view_ids()
         key = (id(ids), len(ids))
         if self._view is None or self._view[:2] != key:
-            self._view = (*key, self._library.view_signals(ids))
+            self._view = (*key, self._library.conference.view_signals(ids))
         return self._view[2]
 
     def __call__(self, paper: Paper) -> PaperSignals | None:
@@ -73,7 +73,7 @@ class SignalsLookup:
             return None
         changes: tuple[tuple[str, tuple[float | None, ...]], ...] = ()
         if signals.reviews:
-            changed = self._library.rating_changes(paper.id)
+            changed = self._library.conference.rating_changes(paper.id)
             if changed:
                 signers = {r.id: r.signer for r in self._library.replies(paper.id)}
                 changes = tuple((signers.get(note, note), ratings)

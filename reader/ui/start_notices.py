@@ -35,7 +35,7 @@ def start_notices(library: Library) -> list[tuple[str, str]]:
             "paste what you want to keep into the note, then delete the draft",
         ))
     # Checked before the index is looked at (which would rebuild an index found ahead).
-    evidence = library.check_for_loss()
+    evidence = library.upkeep.check_for_loss()
     if evidence is not None:
         notices.append(("possible loss", f"Possible loss: {evidence}"))
     if library.read_only is not None:

@@ -51,12 +51,12 @@ class Citations:
         if not papers:
             return
         library = self._app.library
-        last = library.get_meta(LAST_CHOICE_KEY)
+        last = library.queries.get_meta(LAST_CHOICE_KEY)
         initial = tuple(last.split(":", 1)) if last and ":" in last else None
 
         def chosen(choice: tuple[str, str] | None) -> None:
             if choice is not None:
-                library.set_meta(LAST_CHOICE_KEY, ":".join(choice))
+                library.queries.set_meta(LAST_CHOICE_KEY, ":".join(choice))
                 self._copy(papers, choice)
 
         from reader.ui.screens.cite_picker import CitePicker

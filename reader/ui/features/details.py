@@ -31,7 +31,7 @@ class Details:
         def chosen(values: dict[str, object] | None) -> None:
             if values:
                 app.writes.run(
-                    partial(app.library.update_metadata, paper.id, values),
+                    partial(app.library.marks.update_metadata, paper.id, values),
                     partial(self._details_saved, paper.id),
                     lambda exc: app.notify(f"Not saved: {exc}", severity="error", timeout=10),
                 )
@@ -40,7 +40,7 @@ class Details:
 
     def _taken_by(self, paper_id: int, column: str, value: str) -> str | None:
         """The paper (other than ``paper_id``) whose citation key or DOI is ``value``."""
-        owner = self._app.library.holder(column, value)
+        owner = self._app.library.queries.holder(column, value)
         if owner is None or owner.id == paper_id:
             return None
         title = plain_line(owner.title)

@@ -37,7 +37,7 @@ class Importing:
     def _prepare(self) -> None:
         app = self._app
         if self._load_sample:
-            summary = app.library.import_sample_if_empty()
+            summary = app.library.imports.import_sample_if_empty()
             if summary is not None:
                 app.call_from_thread(self._sample_loaded, summary)
         app.index_status.bring_up_to_date()

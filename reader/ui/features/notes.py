@@ -58,7 +58,7 @@ class Notes:
                 state,
                 partial(self._save_note, paper.id),
                 partial(self._app.library.note, paper.id),
-                partial(self._app.library.note_versions, paper.id),
+                partial(self._app.library.marks.note_versions, paper.id),
                 self.writer,
             )
         )

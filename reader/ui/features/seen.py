@@ -58,7 +58,7 @@ class SeenPapers:
             return
         ids = sorted(self._pending)
         self._pending.clear()
-        self._app.writes.run(partial(self._app.library.mark_seen, ids),
+        self._app.writes.run(partial(self._app.library.marks.mark_seen, ids),
                              partial(self._seen_stored, ids), self._seen_failed)
 
     def _seen_stored(self, ids: list[int]) -> None:
@@ -91,7 +91,7 @@ class SeenPapers:
         search's worker."""
         stored = self._stored
         if stored is None:
-            stored = self._stored = self._app.library.flagged_ids("seen")
+            stored = self._stored = self._app.library.queries.flagged_ids("seen")
         # A copy: the window adds to the set it keeps while this worker counts.
         seen = stored.copy()
         seen.update(shown)

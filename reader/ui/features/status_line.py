@@ -40,10 +40,10 @@ class StatusLine:
     def recount(self) -> None:
         """Count the library again (after a write or an import)."""
         app = self._app
-        counts = app.library.triage_counts()
+        counts = app.library.queries.triage_counts()
         # Papers shown but not yet written down as seen still count as seen; asked of the
         # database, as a paper marked read or seen by another window is stored as seen.
-        counts["seen"] += app.library.count_unseen(app.seen.log)
+        counts["seen"] += app.library.queries.count_unseen(app.seen.log)
         self.counts = counts
 
     def counted(self, counts: dict[str, int]) -> bool:

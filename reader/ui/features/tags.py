@@ -38,7 +38,7 @@ class Tags:
                     lambda exc: app.notify(f"Could not save the tags: {exc}", severity="error"),
                 )
 
-        known = app.library.all_tags()
+        known = app.library.queries.all_tags()
         app.push_screen(TagEditor(paper.title, paper.tags, known), chosen)
 
     def rename_tag(self, tag: str) -> None:
@@ -48,7 +48,7 @@ class Tags:
         def chosen(new: str | None) -> None:
             if new:
                 app.writes.run(
-                    partial(app.library.rename_tag, tag, new),
+                    partial(app.library.marks.rename_tag, tag, new),
                     partial(self._tags_changed, f"Renamed the tag {tag} to {normalize_tag(new)}"),
                     lambda exc: app.notify(f"Could not rename the tag: {exc}", severity="error"),
                 )
@@ -63,7 +63,7 @@ class Tags:
         """Remove a tag from every paper."""
         app = self._app
         app.writes.run(
-            partial(app.library.delete_tag, tag),
+            partial(app.library.marks.delete_tag, tag),
             partial(self._tags_changed, f"Removed the tag {tag} from every paper"),
             lambda exc: app.notify(f"Could not delete the tag: {exc}", severity="error"),
         )
@@ -108,7 +108,7 @@ class Tags:
 
         def remove_all() -> None:
             for highlight_id in highlight_ids:
-                app.library.delete_highlight(highlight_id)
+                app.library.marks.delete_highlight(highlight_id)
 
         app.writes.run(
             remove_all,

@@ -107,7 +107,7 @@ class Triage:
         self._app.seen.saw(shown)
         read = not shown.read
         self._set_mark(
-            shown.id, "read", read, partial(self._app.library.set_read, shown.id, read),
+            shown.id, "read", read, partial(self._app.library.marks.set_read, shown.id, read),
             "mark" if read else "unmark",
         )
 
@@ -125,7 +125,7 @@ class Triage:
         for start, stop in ((papers.cursor + 1, len(ids)), (0, papers.cursor)):
             position = start
             while position < stop:
-                hit = library.first_unseen(ids[:stop], position)
+                hit = library.queries.first_unseen(ids[:stop], position)
                 if hit is None or ids[hit] not in self._app.seen.now:
                     found = hit
                     break

@@ -46,7 +46,7 @@ class Views:
         if not app.status.counts:
             app.status.recount()
         app.paper_list.set_ids(
-            library.sort_ids(ids if ids is not None else library.all_ids(), self.order),
+            library.queries.sort_ids(ids if ids is not None else library.all_ids(), self.order),
             keep=None if last_query else last_paper,
             restored=not last_query and last_paper is not None,
         )
@@ -58,11 +58,11 @@ class Views:
     def _restore(self) -> tuple[str, int | None]:
         """Take up the sort order the last run left; the query and the paper it ended on."""
         library = self._app.library
-        order = library.get_meta(SORT_KEY) or "relevance"
+        order = library.queries.get_meta(SORT_KEY) or "relevance"
         self.order = order if order in SORT_KEYS else "relevance"
-        last_paper = library.get_meta(PAPER_KEY)
+        last_paper = library.queries.get_meta(PAPER_KEY)
         paper = int(last_paper) if last_paper and last_paper.isdigit() else None
-        return library.get_meta(QUERY_KEY) or "", paper
+        return library.queries.get_meta(QUERY_KEY) or "", paper
 
     def action_overview(self) -> None:
         """Show the ratings and decisions of the papers in the view, drawn."""
@@ -71,7 +71,7 @@ class Views:
         what = "this view" if app.search.outcome else "the library"
         what += f" ({count:,} papers)"
         app.push_screen(OverviewScreen(
-            app.paper_list.ids, partial(app.library.view_signals, ratings=True), what
+            app.paper_list.ids, partial(app.library.conference.view_signals, ratings=True), what
         ))
 
     def action_cycle_sort(self) -> None:
@@ -83,7 +83,7 @@ class Views:
     def set_sort(self, order: str) -> None:
         """Sort the view (and every later one) by ``order``; remembered between runs."""
         self.order = order
-        self._app.library.set_meta(SORT_KEY, order)
+        self._app.library.queries.set_meta(SORT_KEY, order)
         self._app.searching.rerun_view(Rerun.VIEW)
         self._app.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
 
@@ -98,8 +98,8 @@ class Views:
         def chosen(name: str | None) -> None:
             if not name:
                 return
-            app.library.save_search(name, query)
-            names = [n for n, _ in app.library.saved_searches()]
+            app.library.queries.save_search(name, query)
+            names = [n for n, _ in app.library.queries.saved_searches()]
             slot = names.index(name) + 1
             key = f"; press {slot} to open it" if slot <= 9 else ""
             app.notify(f"Saved “{query}” as {name}{key} (ctrl+p lists them)")
@@ -111,7 +111,7 @@ class Views:
     def action_open_saved(self, number: int) -> None:
         """Open the saved search with this number (in the order saved)."""
         app = self._app
-        saved = app.library.saved_searches()
+        saved = app.library.queries.saved_searches()
         if not 1 <= number <= len(saved):
             app.notify(f"No saved search {number} (S saves one)", severity="warning")
             return
@@ -121,7 +121,7 @@ class Views:
 
     def delete_saved_search(self, name: str) -> None:
         """Forget a saved search."""
-        self._app.library.delete_saved_search(name)
+        self._app.library.queries.delete_saved_search(name)
         self._app.notify(f"Deleted the saved search {name}")
 
     def remember_soon(self) -> None:
@@ -150,5 +150,5 @@ class Views:
     def remember(self, query: str, current: int | None) -> None:
         """Write down the query and the selected paper for the next start (in a worker)."""
         library = self._app.library
-        library.set_meta(QUERY_KEY, query)
-        library.set_meta(PAPER_KEY, str(current) if current is not None else "")
+        library.queries.set_meta(QUERY_KEY, query)
+        library.queries.set_meta(PAPER_KEY, str(current) if current is not None else "")
