@@ -84,14 +84,14 @@ def main(argv: list[str]) -> int:
             if index:
                 library.set_starred(paper_id, bool(value))
             else:
-                library.store.set_starred(paper_id, bool(value))
+                library.store.marks.set_starred(paper_id, bool(value))
             say(f"star {paper_id} {value}")
         else:
             text = note_text(paper_id, value, seed)
             if index:
                 library.save_note(paper_id, text)
             else:
-                library.store.save_note(paper_id, text)
+                library.store.edits.save_note(paper_id, text)
             say(f"note {paper_id} {value}")
     say("done")
     library.close()

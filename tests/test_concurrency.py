@@ -232,7 +232,7 @@ def test_closing_the_library_leaves_a_worker_its_connection(lib: Path) -> None:
     paper_id = library.store.all_ids()[0]
     with library.session() as store:
         library.close()
-        store.save_note(paper_id, "written after the window closed")
+        store.edits.save_note(paper_id, "written after the window closed")
     with pytest.raises(sqlite3.ProgrammingError):
         store.conn.execute("SELECT 1")
     reopened = Library(lib)

@@ -93,7 +93,7 @@ class KeysAgainstSql(RuleBasedStateMachine):
             return
         found = MATCHES.search(shown)
         assert found is not None, shown
-        seen = self.library.store.flagged_ids("seen")
+        seen = self.library.store.marks.flagged_ids("seen")
         said_seen = int(found[2].replace(",", "")) if found[2] is not None else 0
         assert (int(found[1].replace(",", "")), said_seen) == (
             len(ids), sum(1 for i in ids if i in seen)

@@ -108,7 +108,7 @@ def assert_index_agrees(library: Library) -> None:
     assert report.ok and report[-1].startswith("search index: ok"), report
     for flag in ("starred", "notes"):
         hits = library.index.search(ParsedQuery("", (Filter(flag),)))
-        assert set(hits.ids) == library.store.flagged_ids(flag), flag
+        assert set(hits.ids) == library.store.marks.flagged_ids(flag), flag
 
 
 def test_import_killed_at_random_moments(base: Path, big_list: Path, tmp_path: Path) -> None:

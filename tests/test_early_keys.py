@@ -31,7 +31,7 @@ async def test_tags_typed_with_t_are_the_tags(library: Library) -> None:
         assert not isinstance(app.screen, TagEditor)
         assert app.paper_list.current_id != first
     assert library.store.paper(first).tags == ["fojo"]
-    assert library.store.flagged_ids("starred") == {first}
+    assert library.store.marks.flagged_ids("starred") == {first}
 
 
 async def test_a_note_typed_with_n_is_in_the_note(library: Library) -> None:

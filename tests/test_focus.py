@@ -58,7 +58,7 @@ async def test_escape_clears_the_box_and_leaves_it(library: Library) -> None:
         first = app.paper_list.current_id
         await pilot.press("slash", "escape")  # an empty box: just leave
         assert isinstance(app.focused, PaperList)
-    assert library.store.flagged_ids("starred") == {first}
+    assert library.store.marks.flagged_ids("starred") == {first}
 
 
 async def test_footer_and_border_say_where_keys_go(library: Library) -> None:
@@ -95,7 +95,7 @@ async def test_a_command_key_acts_on_the_paper_highlighted_in_the_new_results(
         await settle(app, pilot)
         assert app.query_one(SearchBox).value == "transport"
         assert app.paper_list.current_id == expected
-    starred = library.store.flagged_ids("starred")
+    starred = library.store.marks.flagged_ids("starred")
     assert starred == {expected}
 
 
@@ -151,4 +151,4 @@ async def test_keys_typed_right_behind_enter_in_a_prompt_act_on_the_view(
         paper = app.paper_list.current_id
     assert paper is not None
     assert library.store.paper(paper).tags == ["foo"]
-    assert library.store.flagged_ids("starred") == {paper}
+    assert library.store.marks.flagged_ids("starred") == {paper}

@@ -74,9 +74,9 @@ def test_an_alias_is_never_another_papers_key(tmp_path: Path, bib: Path) -> None
     other = library.store.id_for_key("other")
     assert other is not None
     with pytest.raises(StoreError, match="already belongs"):
-        library.store.set_citekey(other, "wootters07")
+        library.store.edits.set_citekey(other, "wootters07")
     with pytest.raises(StoreError, match="already belongs"):
-        library.store.update_metadata(other, {"citekey": "wootters07"})
+        library.store.edits.update_metadata(other, {"citekey": "wootters07"})
     # A new entry with that key gets a suffix, as for any key already taken.
     later = tmp_path / "later.bib"
     later.write_text("@article{wootters07, title={Something else}, year=2020}\n", "utf-8")
@@ -86,7 +86,7 @@ def test_an_alias_is_never_another_papers_key(tmp_path: Path, bib: Path) -> None
     # the key it had becomes one.
     own = library.store.id_for_key("wootters07")
     assert own is not None
-    library.store.set_citekey(own, "wootters07")
+    library.store.edits.set_citekey(own, "wootters07")
     paper = library.store.paper(own)
     assert paper is not None and (paper.citekey, paper.aliases) == ("wootters07", ["wooters07"])
     assert library.store.id_for_key("wooters07") == own

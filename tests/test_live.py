@@ -112,7 +112,7 @@ async def test_read_marks_and_stars_of_another_reader_follow(library: Library) -
 
 def figures(library: Library) -> str:
     """The library's figures as the status line words them, counted by SQL."""
-    c = library.store.triage_counts()
+    c = library.store.marks.triage_counts()
     return (
         f"{c['seen']:,} / {c['papers']:,} seen · {c['starred']:,} starred · "
         f"{c['read']:,} read · {c['with_notes']:,} with notes"

@@ -28,7 +28,7 @@ def _mark(library: Library) -> None:
     library.marks.set_read(sc, True)
     library.save_note(sc, NOTE)
     hid = library.add_highlight(sc, 4, 20)
-    library.store.set_highlight_note(hid, "why; it matters, \"really\"")
+    library.store.marks.set_highlight_note(hid, "why; it matters, \"really\"")
 
 
 def _fields(paper: Paper) -> dict[str, object]:

@@ -82,20 +82,20 @@ def test_merge_marks_a_conflict_and_keeps_both_texts() -> None:
 def test_every_save_is_a_version_and_a_stale_save_merges(library: Library) -> None:
     store = library.store
     paper = store.all_ids()[0]
-    first = store.save_note(paper, "hello", None, "window 1.1")
-    store.save_note(paper, "hello\n\nCLIX", first.version, CLI)
-    late = store.save_note(paper, "hello more", first.version, "window 1.1")
+    first = store.edits.save_note(paper, "hello", None, "window 1.1")
+    store.edits.save_note(paper, "hello\n\nCLIX", first.version, CLI)
+    late = store.edits.save_note(paper, "hello more", first.version, "window 1.1")
     assert late.text == "hello more\n\nCLIX"
     assert late.merged_with == CLI
-    versions = store.note_versions(paper)
+    versions = store.edits.note_versions(paper)
     assert [v.text for v in versions] == [
         "hello", "hello\n\nCLIX", "hello more", "hello more\n\nCLIX",
     ]
     assert [v.kind for v in versions] == ["save", "save", "save", "merge"]
-    assert store.note(paper).text == late.text
+    assert store.edits.note(paper).text == late.text
     # Saving from the stored version, or replacing it, needs no merge.
-    again = store.save_note(paper, "replaced", HEAD, CLI)
-    assert again.merged_with is None and store.note(paper).text == "replaced"
+    again = store.edits.save_note(paper, "replaced", HEAD, CLI)
+    assert again.merged_with is None and store.edits.note(paper).text == "replaced"
 
 
 def test_cli_history_show_and_restore(library: Library) -> None:
@@ -115,7 +115,7 @@ def test_cli_history_show_and_restore(library: Library) -> None:
     assert shown.stdout == "first words\n"
     restored = reader_cli(root, "note", paper.citekey, "--restore", "1")
     assert restored.returncode == 0, restored.stderr
-    assert Library(root).store.note(paper.id).text == "first words"
+    assert Library(root).store.edits.note(paper.id).text == "first words"
     missing = reader_cli(root, "note", paper.citekey, "--show", "9")
     assert missing.returncode == 1 and "no version 9" in missing.stderr
 
@@ -123,8 +123,8 @@ def test_cli_history_show_and_restore(library: Library) -> None:
 def test_migration_keeps_existing_notes_as_their_first_version(tmp_path: Path) -> None:
     store = Store(tmp_path / "lib.sqlite")
     import_records(store, [], "x", "seed")
-    assert store.note_versions(1) == []
-    assert store.note(1).version is None
+    assert store.edits.note_versions(1) == []
+    assert store.edits.note(1).version is None
 
 
 # -- the editor beside other writers --------------------------------------------------------
@@ -150,7 +150,7 @@ async def test_cli_appends_while_the_editor_types_are_all_kept(library: Library)
             await saved_now(app, pilot)
         await until(pilot, lambda: "CLI2" in editor.text, "the editor shows the last append")
         await saved_now(app, pilot)
-        stored = library.store.note(paper_id).text
+        stored = library.store.edits.note(paper_id).text
         for word in ("hello", "more0", "more1", "more2", "CLI0", "CLI1", "CLI2"):
             assert word in stored, (word, stored)
         assert editor.text == stored
@@ -175,7 +175,7 @@ async def test_an_unchanged_editor_follows_the_stored_note(library: Library) -> 
         assert "the CLI changed this note" in status
         # Following is not a change of its own: nothing new is saved.
         await saved_now(app, pilot)
-        assert len(library.store.note_versions(paper_id)) == 1  # type: ignore[arg-type]
+        assert len(library.store.edits.note_versions(paper_id)) == 1  # type: ignore[arg-type]
 
 
 async def test_two_windows_on_one_note_lose_nothing(library: Library) -> None:
@@ -201,7 +201,7 @@ async def test_two_windows_on_one_note_lose_nothing(library: Library) -> None:
                         "the second window merges the first's text")
             await until(one, lambda: "omega" in first.screen.query_one(TextArea).text,
                         "the first window follows the merge")
-            stored = library.store.note(paper_id).text  # type: ignore[arg-type]
+            stored = library.store.edits.note(paper_id).text  # type: ignore[arg-type]
             assert "alpha" in stored and "omega" in stored
             # The versions say who wrote what.
             await two.press("ctrl+o")
@@ -223,7 +223,7 @@ async def test_overlapping_edits_are_kept_as_a_conflict_and_the_editor_says_so(
 ) -> None:
     store = library.store
     paper_id = store.all_ids()[0]
-    store.save_note(paper_id, "the result is 3")
+    store.edits.save_note(paper_id, "the result is 3")
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -244,14 +244,14 @@ async def test_overlapping_edits_are_kept_as_a_conflict_and_the_editor_says_so(
         assert CONFLICT_START in text and CONFLICT_END in text
         status = str(screen.query_one("#note-status").render())
         assert "1 conflict" in status and "the CLI" in status
-        assert store.note(paper_id).text == text
+        assert store.edits.note(paper_id).text == text
 
 
 async def test_a_version_is_restored_from_the_editor(library: Library) -> None:
     store = library.store
     paper_id = store.all_ids()[0]
-    store.save_note(paper_id, "the old thought")
-    store.save_note(paper_id, "a new thought")
+    store.edits.save_note(paper_id, "the old thought")
+    store.edits.save_note(paper_id, "a new thought")
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -265,8 +265,8 @@ async def test_a_version_is_restored_from_the_editor(library: Library) -> None:
         assert isinstance(app.screen, NoteScreen)
         assert app.screen.query_one(TextArea).text == "the old thought"
         await saved_now(app, pilot)
-        assert store.note(paper_id).text == "the old thought"
-        assert [v.kind for v in store.note_versions(paper_id)][-1] == "restore"
+        assert store.edits.note(paper_id).text == "the old thought"
+        assert [v.kind for v in store.edits.note_versions(paper_id)][-1] == "restore"
 
 
 async def test_esc_while_a_save_is_on_its_way_waits_for_it(library: Library) -> None:
@@ -294,7 +294,7 @@ async def test_esc_while_a_save_is_on_its_way_waits_for_it(library: Library) -> 
             blocker.close()
         await settle(app, pilot)
         assert not isinstance(app.screen, NoteScreen)
-        assert library.store.note(paper_id).text == "typed"  # type: ignore[arg-type]
+        assert library.store.edits.note(paper_id).text == "typed"  # type: ignore[arg-type]
 
 
 # -- the property ---------------------------------------------------------------------------
@@ -305,7 +305,7 @@ class _Editor:
     stored text of that version."""
 
     def __init__(self, store: Store, paper: int, name: str) -> None:
-        state = store.note(paper)
+        state = store.edits.note(paper)
         self.store, self.paper, self.name = store, paper, name
         self.text, self.base, self.stored = state.text, state.version, state.text
 
@@ -316,12 +316,12 @@ class _Editor:
         if self.text == self.stored:
             return
         sent = self.text
-        result = self.store.save_note(self.paper, sent, self.base, self.name)
+        result = self.store.edits.save_note(self.paper, sent, self.base, self.name)
         self.base, self.stored = result.version, result.text
         self.text = result.text  # nothing typed in between here
 
     def follow(self) -> None:
-        state = self.store.note(self.paper)
+        state = self.store.edits.note(self.paper)
         if state.version == self.base:
             return
         self.text = merge(self.stored, state.text, self.text).text
@@ -351,8 +351,10 @@ def test_any_interleaving_keeps_every_typed_word(tmp_path_factory, steps) -> Non
             word = f"w{n}{who}"
             if who == "cli":
                 if what == "type":
-                    start = store.note(paper)
-                    store.save_note(paper, f"{start.text}\n\n{word}".strip(), start.version, CLI)
+                    start = store.edits.note(paper)
+                    store.edits.save_note(
+                        paper, f"{start.text}\n\n{word}".strip(), start.version, CLI
+                    )
                     typed.append(word)
                 continue
             editor = editors[who]
@@ -365,7 +367,9 @@ def test_any_interleaving_keeps_every_typed_word(tmp_path_factory, steps) -> Non
                 editor.follow()
         for editor in editors.values():
             editor.save()
-        kept = store.note(paper).text + "\n".join(v.text for v in store.note_versions(paper))
+        kept = store.edits.note(paper).text + "\n".join(
+            v.text for v in store.edits.note_versions(paper)
+        )
         for word in typed:
             assert word in kept, (word, steps)
     finally:
@@ -400,4 +404,4 @@ async def test_a_pasted_escape_is_shown_not_typed_and_the_paste_stays_whole(
         assert editor.text == "AAA \u241b[31mBBB\u2407 CCC\nDDD"
         await pilot.press("escape")
         await settle(app, pilot)
-    assert library.store.note(paper_id).text == "AAA \u241b[31mBBB\u2407 CCC\nDDD"  # type: ignore[arg-type]
+    assert library.store.edits.note(paper_id).text == "AAA \u241b[31mBBB\u2407 CCC\nDDD"  # type: ignore[arg-type]

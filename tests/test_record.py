@@ -478,7 +478,7 @@ def test_zotero_json_items_names_and_notes(empty_library: Library) -> None:
     empty_library.import_files([DATA / "zotero-2.json"], sync=False)
     stored = by_key(empty_library)["Rame72"]
     assert stored.note == chapter.note
-    [version] = empty_library.store.note_versions(stored.id)
+    [version] = empty_library.store.edits.note_versions(stored.id)
     assert (version.text, version.writer) == (chapter.note, "an import")
     assert render([stored], "text", "apa").endswith(
         "In C. G. Van de Walle & Image Processing Society (Eds.), Computer Graphics and Image "

@@ -290,7 +290,7 @@ def test_index_is_rebuilt_when_missing(library: Library) -> None:
 
 def test_stale_index_catches_up_on_changed_papers_only(library: Library) -> None:
     paper = paper_id_with(library, "We introduce GDPval")
-    library.store.save_note(paper, "quokka")  # written behind the index's back
+    library.store.edits.save_note(paper, "quokka")  # written behind the index's back
     assert library.index_state() == "stale"
     assert library.sync_index() == 1
     assert library.search("quokka").ids == [paper]

@@ -63,8 +63,8 @@ def test_writes_advance_the_generation(tmp_path: Path) -> None:
     start = store.generation()
     import_records(store, [PaperRecord(abstract="An abstract.", title="T")], "x", "seed")
     (paper,) = store.iter_papers()
-    store.set_starred(paper.id, True)
-    store.save_note(paper.id, "my note")
+    store.marks.set_starred(paper.id, True)
+    store.edits.save_note(paper.id, "my note")
     assert store.generation() == start + 3
     changed, deleted, generation = store.changes_since(start + 1)
     assert [p.id for p in changed] == [paper.id] and deleted == []
@@ -75,4 +75,4 @@ def test_writes_advance_the_generation(tmp_path: Path) -> None:
 def test_star_of_a_missing_paper_is_an_error(tmp_path: Path) -> None:
     store = Store(tmp_path / "lib.sqlite")
     with pytest.raises(StoreError):
-        store.set_starred(12345, True)
+        store.marks.set_starred(12345, True)

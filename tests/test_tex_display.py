@@ -152,7 +152,7 @@ def test_a_highlight_chosen_under_an_older_rendering_stays_on_its_passage(
     quote = "We bound the error"
     # Where the passage was when "$x_i$" was shown as "x_i": one character further on.
     old_start = shown.index(quote) + 1
-    empty_library.store.add_highlight(paper.id, old_start, old_start + len(quote), quote)
+    empty_library.store.marks.add_highlight(paper.id, old_start, old_start + len(quote), quote)
     paper = empty_library.store.paper(paper.id)
     assert paper is not None
 

@@ -54,17 +54,17 @@ def test_sentences_and_anchoring() -> None:
 
 def test_seen_and_read_counts_and_filters(library: Library) -> None:
     ids = library.store.all_ids()
-    assert library.store.triage_counts()["seen"] == 0
+    assert library.store.marks.triage_counts()["seen"] == 0
     assert library.marks.mark_seen(ids[:3]) == 3
     assert library.marks.mark_seen(ids[:4]) == 1
     library.marks.set_read(ids[10], True)
-    counts = library.store.triage_counts()
+    counts = library.store.marks.triage_counts()
     assert counts == {"papers": 38, "seen": 5, "read": 1, "starred": 0, "with_notes": 0}
     assert len(library.search("is:seen").ids) == 5
     assert len(library.search("is:unseen").ids) == 33
     assert library.search("is:read").ids == [ids[10]]
     assert ids[10] not in library.search("model is:unread").ids
-    assert library.store.first_unseen(ids, 0) == 4
+    assert library.store.marks.first_unseen(ids, 0) == 4
     library.marks.set_read(ids[10], False)
     assert library.search("is:read").ids == []
     assert library.store.paper(ids[10]).seen  # unread stays seen
@@ -76,7 +76,7 @@ def test_tags_filter_search_rename_and_delete(library: Library) -> None:
     library.set_tags(gdp, ["Economics", "to read"])
     library.set_tags(other, ["to-read"])
     assert library.store.paper(gdp).tags == ["economics", "to-read"]
-    assert library.store.all_tags() == [("to-read", 2), ("economics", 1)]
+    assert library.store.marks.all_tags() == [("to-read", 2), ("economics", 1)]
     assert library.search("tag:economics").ids == [gdp]
     assert set(library.search("tag:to-read").ids) == {gdp, other}
     assert gdp not in library.search("-tag:economics").ids
@@ -135,12 +135,12 @@ def test_reanchoring_on_a_revised_abstract(empty_library: Library, tmp_path: Pat
 
 
 def test_saved_searches(library: Library) -> None:
-    library.store.save_search("graphs", "graph is:unseen")
-    library.store.save_search("rl", "reinforcement")
-    library.store.save_search("graphs", "graph")
-    assert library.store.saved_searches() == [("graphs", "graph"), ("rl", "reinforcement")]
-    assert library.store.delete_saved_search("rl")
-    assert not library.store.delete_saved_search("rl")
+    library.store.marks.save_search("graphs", "graph is:unseen")
+    library.store.marks.save_search("rl", "reinforcement")
+    library.store.marks.save_search("graphs", "graph")
+    assert library.store.marks.saved_searches() == [("graphs", "graph"), ("rl", "reinforcement")]
+    assert library.store.marks.delete_saved_search("rl")
+    assert not library.store.marks.delete_saved_search("rl")
 
 
 def test_sort_orders(library: Library) -> None:

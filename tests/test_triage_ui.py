@@ -38,7 +38,7 @@ async def test_space_steps_through_unseen_papers(library: Library) -> None:
         assert papers.current_id == ids[5]
         await flushed(app, pilot)
         assert "6 / 38 seen" in screen_text(app)
-    assert library.store.triage_counts()["seen"] == 6
+    assert library.store.marks.triage_counts()["seen"] == 6
     assert set(library.search("is:seen").ids) == {ids[0], ids[1], ids[2], ids[3], ids[4], ids[5]}
 
 
@@ -213,7 +213,7 @@ async def test_saved_searches_open_with_a_number_and_show_in_the_palette(
         await pilot.press("slash", *"benchmark", "enter", "S")
         await pilot.press(*"benches", "enter")
         await settle(app, pilot)
-        assert library.store.saved_searches() == [("benches", "benchmark")]
+        assert library.store.marks.saved_searches() == [("benches", "benchmark")]
         await pilot.press("escape")
         await settle(app, pilot)
         assert len(app.query_one(PaperList).ids) == 38
@@ -239,10 +239,10 @@ async def test_tags_renamed_from_the_palette_commands(library: Library) -> None:
         prompt.value = "language-models"
         await pilot.press("enter")
         await settle(app, pilot)
-        assert library.store.all_tags() == [("language-models", 2), ("agents", 1)]
+        assert library.store.marks.all_tags() == [("language-models", 2), ("agents", 1)]
         app.tags.delete_tag("agents")
         await settle(app, pilot)
-    assert library.store.all_tags() == [("language-models", 2)]
+    assert library.store.marks.all_tags() == [("language-models", 2)]
     assert library.search("tag:agents").ids == []
 
 

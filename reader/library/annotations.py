@@ -36,7 +36,7 @@ class Annotations:
     def set_starred(self, paper_id: int, starred: bool) -> Change:
         """Star or unstar a paper (stored at once)."""
         with self._library.session() as store:
-            generation = store.set_starred(paper_id, starred)
+            generation = store.marks.set_starred(paper_id, starred)
         return self._library._changed(Change.of(paper_id, STARRED, generation=generation))
 
     def save_note(
@@ -46,7 +46,7 @@ class Annotations:
         """Store a paper's note as a new version written from version ``base`` (merged with
         what another writer stored since)."""
         with self._library.session() as store:
-            saved = store.save_note(paper_id, body, base, writer, kind)
+            saved = store.edits.save_note(paper_id, body, base, writer, kind)
             generation = store.generation()
         self._library._changed(Change.of(paper_id, NOTE, generation=generation))
         return saved
@@ -54,12 +54,12 @@ class Annotations:
     def note(self, paper_id: int) -> NoteState:
         """A paper's note as stored now, with its version."""
         with self._library.session() as store:
-            return store.note(paper_id)
+            return store.edits.note(paper_id)
 
     def note_versions(self, paper_id: int) -> list[NoteVersion]:
         """Every kept version of a paper's note, oldest first."""
         with self._library.session() as store:
-            return store.note_versions(paper_id)
+            return store.edits.note_versions(paper_id)
 
     def mark_seen(self, paper_ids: Sequence[int]) -> int:
         """Record that papers were shown; returns how many were seen for the first time. A
@@ -67,20 +67,20 @@ class Annotations:
         if self._library.read_only is not None:
             return 0
         with self._library.session() as store:
-            count = store.mark_seen(paper_ids)
+            count = store.marks.mark_seen(paper_ids)
         self._library._changed(Change(frozenset(paper_ids), frozenset({SEEN})))
         return count
 
     def set_read(self, paper_id: int, read: bool) -> Change:
         """Mark a paper read (and so seen) or unread."""
         with self._library.session() as store:
-            store.set_read(paper_id, read)
+            store.marks.set_read(paper_id, read)
         return self._library._changed(Change.of(paper_id, READ, SEEN))
 
     def set_tags(self, paper_id: int, tags: Sequence[str]) -> Change:
         """Give a paper exactly these tags (normalised here)."""
         with self._library.session() as store:
-            generation = store.set_tags(
+            generation = store.marks.set_tags(
                 paper_id, [t for t in (normalize_tag(t) for t in tags) if t]
             )
         return self._library._changed(Change.of(paper_id, TAGS, generation=generation))
@@ -91,7 +91,7 @@ class Annotations:
         if not target:
             raise StoreError(f"{new!r} is not a usable tag")
         with self._library.session() as store:
-            count = store.rename_tag(normalize_tag(old), target)
+            count = store.marks.rename_tag(normalize_tag(old), target)
             generation = store.generation()
         self._library._changed(Change.of(None, TAGS, generation=generation))
         return count
@@ -99,7 +99,7 @@ class Annotations:
     def delete_tag(self, tag: str) -> int:
         """Remove a tag from every paper; returns how many carried it."""
         with self._library.session() as store:
-            count = store.delete_tag(normalize_tag(tag))
+            count = store.marks.delete_tag(normalize_tag(tag))
             generation = store.generation()
         self._library._changed(Change.of(None, TAGS, generation=generation))
         return count
@@ -124,7 +124,7 @@ class Annotations:
                 text = shown_reply(reply).text
             if not 0 <= start < end <= len(text) or not text[start:end].strip():
                 raise StoreError("nothing to highlight there")
-            highlight_id = store.add_highlight(
+            highlight_id = store.marks.add_highlight(
                 paper_id, start, end, text[start:end], note, reply_id
             )
             generation = store.generation()
@@ -134,19 +134,19 @@ class Annotations:
     def set_highlight_note(self, highlight_id: int, note: str) -> Change:
         """Change a highlight's note."""
         with self._library.session() as store:
-            store.set_highlight_note(highlight_id, note)
+            store.marks.set_highlight_note(highlight_id, note)
             generation = store.generation()
         return self._library._changed(Change.of(None, HIGHLIGHTS, generation=generation))
 
     def delete_highlight(self, highlight_id: int) -> Change:
         """Remove a highlight."""
         with self._library.session() as store:
-            store.delete_highlight(highlight_id)
+            store.marks.delete_highlight(highlight_id)
             generation = store.generation()
         return self._library._changed(Change.of(None, HIGHLIGHTS, generation=generation))
 
     def update_metadata(self, paper_id: int, values: dict[str, object]) -> Change:
         """Store checked metadata edits (see reader.store.metadata.check)."""
         with self._library.session() as store:
-            generation = store.update_metadata(paper_id, values)
+            generation = store.edits.update_metadata(paper_id, values)
         return self._library._changed(Change.of(paper_id, METADATA, generation=generation))

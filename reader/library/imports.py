@@ -112,7 +112,7 @@ class Imports:
                 with self._library.session() as store:
                     with read_ahead(item, 0 if strict else None) as records:
                         source = str(item.path.resolve())
-                        previous = store.previous_import(source)
+                        previous = store.edits.previous_import(source)
                         part, owed = import_papers(
                             store,
                             records,
@@ -193,7 +193,7 @@ class Imports:
     def undo_last_import(self) -> UndoResult | None:
         """Remove what the last import added, except papers carrying the user's work."""
         with self._library.session() as store:
-            result = store.undo_last_import()
+            result = store.edits.undo_last_import()
         # The papers removed leave both indexes (their segments rewritten once mostly
         # deleted: reader.search.index_writing.merge_small), the review text after the
         # abstracts as always.

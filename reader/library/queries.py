@@ -58,17 +58,17 @@ class Queries:
     def flagged_ids(self, flag: str) -> set[int]:
         """Papers with a mark or from the last import (``starred``, ``notes``, ``new``, …)."""
         with self._library.session() as store:
-            return store.flagged_ids(flag)
+            return store.marks.flagged_ids(flag)
 
     def first_unseen(self, ids: list[int], start: int = 0) -> int | None:
         """The position in ``ids`` of the first unseen paper at or after ``start``."""
         with self._library.session() as store:
-            return store.first_unseen(ids, start)
+            return store.marks.first_unseen(ids, start)
 
     def count_unseen(self, ids: Iterable[int]) -> int:
         """How many of ``ids`` are not stored as seen."""
         with self._library.session() as store:
-            return store.count_unseen(ids)
+            return store.marks.count_unseen(ids)
 
     def stats(self) -> dict[str, int]:
         """Counts of papers, stars and notes; reads every row, so damage shows here."""
@@ -78,7 +78,7 @@ class Queries:
     def triage_counts(self) -> dict[str, int]:
         """Papers in the library, and how many are seen, read, starred and have notes."""
         with self._library.session() as store:
-            return store.triage_counts()
+            return store.marks.triage_counts()
 
     def generation(self) -> int:
         """The generation of the library's last change."""
@@ -96,7 +96,7 @@ class Queries:
     def all_tags(self) -> list[tuple[str, int]]:
         """Every tag in use and how many papers carry it, most used first."""
         with self._library.session() as store:
-            return store.all_tags()
+            return store.marks.all_tags()
 
     def holder(self, column: str, value: str) -> Paper | None:
         """The paper whose citation key (``column`` "citekey") or DOI ("doi") is ``value``."""
@@ -106,20 +106,20 @@ class Queries:
     def set_citekey(self, paper_id: int, citekey: str) -> None:
         """Give a paper the key the user chose (notes and marks stay with the paper)."""
         with self._library.session() as store:
-            store.set_citekey(paper_id, citekey)
+            store.edits.set_citekey(paper_id, citekey)
 
     def text_revisions(self, paper_id: int) -> list[TextRevision]:
         """The titles and abstracts imports (or restores) replaced in a paper, oldest
         first."""
         with self._library.session() as store:
-            return store.text_revisions(paper_id)
+            return store.revisions.text_revisions(paper_id)
 
     def restore_revision(self, paper_id: int, revision: TextRevision) -> None:
         """Make a kept title or abstract the paper's again (the text it replaces is kept
         as a revision in turn); the index catches up at its next sync."""
         key = abstract_key(revision.text) if revision.field == "abstract" else None
         with self._library.session() as store:
-            store.restore_revision(paper_id, revision.id, key)
+            store.revisions.restore_revision(paper_id, revision.id, key)
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         """A remembered setting (the sort order, the last citation style chosen, …)."""
@@ -134,15 +134,15 @@ class Queries:
     def saved_searches(self) -> list[tuple[str, str]]:
         """Saved searches as (name, query), in the order they were saved."""
         with self._library.session() as store:
-            return store.saved_searches()
+            return store.marks.saved_searches()
 
     def save_search(self, name: str, query: str) -> None:
         """Save a query under a name (replacing one of the same name)."""
         with self._library.session() as store:
-            store.save_search(name, query)
+            store.marks.save_search(name, query)
 
     def delete_saved_search(self, name: str) -> bool:
         """Forget a saved search; False when there was none of that name."""
         with self._library.session() as store:
-            return store.delete_saved_search(name)
+            return store.marks.delete_saved_search(name)
 

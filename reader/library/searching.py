@@ -62,7 +62,7 @@ def _selected(store: Store, f: Filter) -> set[int]:
     """The papers a filter selects, before its negation: marks from the papers, conference
     signals (``rating:>=6``, ``decision:oral``, ``has:reviews`` …) from paper_signals."""
     if f.flag == "tag":
-        return store.tagged_ids(f.value)
+        return store.marks.tagged_ids(f.value)
     if f.flag in NUMBER_FILTERS and f.bounds is not None:
         b = f.bounds
         return signal_queries.number_ids(
@@ -72,7 +72,7 @@ def _selected(store: Store, f: Filter) -> set[int]:
         return signal_queries.decision_ids(store.conn, f.value.split("|"))
     if f.flag in SIGNAL_FLAGS:
         return signal_queries.flag_ids(store.conn, f.flag)
-    return store.flagged_ids(f.flag)
+    return store.marks.flagged_ids(f.flag)
 
 
 def _by_identifier(store: Store, ref: str) -> int | None:

@@ -148,8 +148,8 @@ def migrations() -> list[tuple[int, Path]]:
 
 
 class StoreBase:
-    """The connection, schema, transactions, generation and settings; the rest of
-    :class:`reader.store.database.Store` is mixed in beside it."""
+    """The connection, schema, transactions, generation and settings: the base
+    :class:`reader.store.database.Store` stands on (its parts reach it by a reference)."""
 
     def __init__(self, path: Path, read_only: str | None = None) -> None:
         """Open the database at ``path``; with ``read_only`` (why it is: "its directory

@@ -9,10 +9,11 @@ exactly what changed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from reader.store.base import (
     BUSY_TIMEOUT_MS,
     PaperNotFound,
-    StoreBase,
     StoreDamaged,
     StoreError,
     migrations,
@@ -29,11 +30,22 @@ __all__ = [
 ]
 
 
-class Store(Reading, Marks, Edits, Revisions, StoreBase):
-    """Access to one library database from one thread."""
+class Store(Reading):
+    """Access to one library database from one thread.
 
-    # The connection, schema and transactions are in reader/store/base.py; reading papers in
-    # reading.py; stars, seen and read marks, tags, highlights and saved searches in
-    # marks.py; undoing imports, keys, notes and metadata edits in edits.py; the titles and
-    # abstracts imports replaced in revisions.py (the rows an import writes are in
-    # import_rows.py).
+    The connection, schema, transactions and settings are in reader/store/base.py, and
+    reading papers in reading.py: the store's own methods. What writes the reader's own
+    work is in parts it is composed of, each reached by name: ``store.marks`` (stars, seen
+    and read marks, tags, highlights, saved searches: marks.py), ``store.edits`` (notes
+    and their versions, keys, metadata edits, undoing an import: edits.py) and
+    ``store.revisions`` (the titles and abstracts imports replaced: revisions.py). The
+    rows an import writes are in import_rows.py.
+    """
+
+    def __init__(self, path: Path, read_only: str | None = None) -> None:
+        """Open the database at ``path`` (:class:`reader.store.base.StoreBase`), with its
+        parts."""
+        self.marks = Marks(self)
+        self.edits = Edits(self)
+        self.revisions = Revisions(self)
+        super().__init__(path, read_only)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import TYPE_CHECKING
 
-from reader.store.base import StoreBase, StoreError, key_owner
+from reader.store.base import StoreError, key_owner
 from reader.store.clock import now
 from reader.store.highlights import reanchor
 from reader.store.import_rows import MERGE_CHANGES, UndoResult
@@ -25,6 +26,9 @@ from reader.store.revisions import TEXT_FIELDS
 from reader.text.identifiers import CITEKEY
 from reader.text.notemerge import merge
 
+if TYPE_CHECKING:
+    from reader.store.database import Store
+
 #: Whether paper ``p`` carries anything of the user's, which undoing an import keeps: a
 #: star, a read mark, a note (or a note's earlier version), a tag, a highlight, a key typed.
 USERS_WORK = (
@@ -39,12 +43,16 @@ USERS_WORK = (
 _RECORD_EDITS = ("type", "volume", "issue", "page", "publisher", "publisher-place", "editor")
 
 
-class Edits(StoreBase):
-    """Changing papers (mixed into :class:`reader.store.database.Store`)."""
+class Edits:
+    """Changing papers (``store.edits``)."""
+
+    def __init__(self, store: Store) -> None:
+        """A part of ``store``, writing through its connection and transactions."""
+        self._store = store
 
     def previous_import(self, source: str) -> tuple[str, str] | None:
         """Time and sha256 of the latest import of ``source`` (not undone), if any."""
-        row = self.conn.execute(
+        row = self._store.conn.execute(
             "SELECT imported_at, coalesce(sha256, '') FROM imports "
             "WHERE path = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
             (source,),
@@ -58,7 +66,7 @@ class Edits(StoreBase):
         import that changed nothing, such as the same file again, would leave nothing to
         undo and hide the one before: it is passed over. Replies it brought to papers
         already there are kept."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT id, path FROM imports WHERE undone_at IS NULL "
                 "AND (new > 0 OR merged > 0) ORDER BY id DESC LIMIT 1"
@@ -73,7 +81,7 @@ class Edits(StoreBase):
                 "WHERE i.import_id = ? AND i.action = 'new'",
                 (import_id,),
             ).fetchall()
-            generation = self._bump_generation()
+            generation = self._store._bump_generation()
             doomed = []
             for paper_id, citekey, carries_work in added:
                 if carries_work:
@@ -163,14 +171,14 @@ class Edits(StoreBase):
                 f"{citekey!r} is not a usable citation key (letters, digits and _-:./+ only, "
                 "starting with a letter, digit or _)"
             )
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             owner = key_owner(conn, citekey, paper_id)
             if owner is not None:
                 raise StoreError(f"the key {citekey!r} already belongs to paper {owner}")
             # The paper's own alias may become its key: a key is never an alias as well.
             conn.execute("DELETE FROM citekey_aliases WHERE alias = ?", (citekey,))
             keep_old_key(conn, paper_id, citekey)
-            generation = self._bump_generation()
+            generation = self._store._bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET citekey = ?, updated_at = ?, generation = ? WHERE id = ?",
                 (citekey, now(), generation, paper_id),
@@ -181,7 +189,7 @@ class Edits(StoreBase):
 
     def note(self, paper_id: int) -> NoteState:
         """A paper's note as stored now, with the version that holds it."""
-        row = self.conn.execute(
+        row = self._store.conn.execute(
             "SELECT n.body, n.version_id, coalesce(v.writer, '') FROM notes n "
             "LEFT JOIN note_versions v ON v.id = n.version_id WHERE n.paper_id = ?",
             (paper_id,),
@@ -196,7 +204,7 @@ class Edits(StoreBase):
         from no note; HEAD: replace whatever is stored). When the note moved on since
         ``base``, the writer's text is kept as a version and merged with the stored one."""
         stamp = now()
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             current = self.note(paper_id)
             if body == current.text and current.version is not None:
                 return NoteSaved(current.version, body)
@@ -222,7 +230,7 @@ class Edits(StoreBase):
                 if final != body:
                     self._add_version(conn, paper_id, body, stamp, writer, "save", base, 0)
                     kind = "merge"
-            generation = self._bump_generation()
+            generation = self._store._bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET generation = ?, updated_at = ? WHERE id = ?",
                 (generation, stamp, paper_id),
@@ -256,7 +264,7 @@ class Edits(StoreBase):
 
     def note_versions(self, paper_id: int) -> list[NoteVersion]:
         """Every kept version of a paper's note, oldest first."""
-        rows = self.conn.execute(
+        rows = self._store.conn.execute(
             "SELECT id, body, saved_at, writer, kind, conflicts FROM note_versions "
             "WHERE paper_id = ? ORDER BY id",
             (paper_id,),
@@ -279,7 +287,7 @@ class Edits(StoreBase):
             updates["title_derived"] = 0
         if "citekey" in updates:
             updates["citekey_origin"] = "user"
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             if record or "authors" in values or "doi" in values:
                 row = conn.execute("SELECT csl FROM papers WHERE id = ?", (paper_id,)).fetchone()
                 if row is None:
@@ -305,7 +313,7 @@ class Edits(StoreBase):
                 if owner is not None:
                     label = "key" if column == "citekey" else "DOI"
                     raise StoreError(f"the {label} {value!r} already belongs to paper {owner}")
-            generation = self._bump_generation()
+            generation = self._store._bump_generation()
             updates.update(updated_at=now(), generation=generation)
             assignments = ", ".join(f"{column} = ?" for column in updates)
             cur = conn.execute(

@@ -9,14 +9,19 @@ from reader.store.chunks import in_chunks
 from reader.store.clock import now
 
 if TYPE_CHECKING:
+    from reader.store.database import Store
 
     pass
 
-from reader.store.base import LAST_IMPORT_ITEMS, PaperNotFound, StoreBase, StoreError
+from reader.store.base import LAST_IMPORT_ITEMS, PaperNotFound, StoreError
 
 
-class Marks(StoreBase):
-    """Marks on papers (mixed into :class:`reader.store.database.Store`)."""
+class Marks:
+    """Marks on papers (``store.marks``)."""
+
+    def __init__(self, store: Store) -> None:
+        """A part of ``store``, writing through its connection and transactions."""
+        self._store = store
 
     def flagged_ids(self, flag: str) -> set[int]:
         """Papers with a mark or from the last import: ``starred``, ``notes``,
@@ -35,12 +40,12 @@ class Marks(StoreBase):
             "changed": LAST_IMPORT_ITEMS
             + " AND action IN ('retitled', 'revised', 'withdrawn')",
         }
-        return {row[0] for row in self.conn.execute(queries[flag])}
+        return {row[0] for row in self._store.conn.execute(queries[flag])}
 
     def set_starred(self, paper_id: int, starred: bool) -> int:
         """Star or unstar a paper; returns the new generation."""
-        with self.transaction() as conn:
-            generation = self._bump_generation()
+        with self._store.transaction() as conn:
+            generation = self._store._bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET starred = ?, updated_at = ?, generation = ? WHERE id = ?",
                 (int(starred), now(), generation, paper_id),
@@ -58,7 +63,7 @@ class Marks(StoreBase):
         wanted = list(paper_ids)
         changed = 0
         stamp = now()
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             for chunk, marks in in_chunks(wanted):
                 changed += conn.execute(
                     f"UPDATE papers SET seen_at = ? WHERE seen_at IS NULL AND id IN ({marks})",
@@ -69,7 +74,7 @@ class Marks(StoreBase):
     def set_read(self, paper_id: int, read: bool) -> None:
         """Mark a paper read (and so seen) or unread."""
         stamp = now()
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             cur = conn.execute(
                 "UPDATE papers SET read_at = ?, seen_at = coalesce(seen_at, ?) WHERE id = ?",
                 (stamp if read else None, stamp, paper_id),
@@ -81,7 +86,7 @@ class Marks(StoreBase):
         """Papers in the library, and how many are seen, read, starred and have notes."""
         # Each count reads a partial index (or the small notes table), never every row:
         # the status line asks after every write.
-        row = self.conn.execute(
+        row = self._store.conn.execute(
             "SELECT (SELECT count(*) FROM papers), "
             "(SELECT count(*) FROM papers) - (SELECT count(*) FROM papers WHERE seen_at IS NULL), "
             "(SELECT count(*) FROM papers WHERE read_at IS NOT NULL), "
@@ -98,7 +103,7 @@ class Marks(StoreBase):
         wanted = list(ids)
         unseen = 0
         for chunk, marks in in_chunks(wanted):
-            unseen += self.conn.execute(
+            unseen += self._store.conn.execute(
                 f"SELECT count(*) FROM papers WHERE seen_at IS NULL AND id IN ({marks})", chunk
             ).fetchone()[0]
         return unseen
@@ -109,7 +114,7 @@ class Marks(StoreBase):
         for chunk, marks in in_chunks(ids, start):
             unseen = {
                 r[0]
-                for r in self.conn.execute(
+                for r in self._store.conn.execute(
                     f"SELECT id FROM papers WHERE seen_at IS NULL AND id IN ({marks})", chunk
                 )
             }
@@ -122,8 +127,8 @@ class Marks(StoreBase):
     def set_tags(self, paper_id: int, tags: Iterable[str]) -> int:
         """Give a paper exactly these tags (already normalised); returns the generation."""
         wanted = sorted(set(tags))
-        with self.transaction() as conn:
-            generation = self._touch(conn, [paper_id])
+        with self._store.transaction() as conn:
+            generation = self._store._touch(conn, [paper_id])
             conn.execute("DELETE FROM tags WHERE paper_id = ?", (paper_id,))
             conn.executemany(
                 "INSERT INTO tags (paper_id, tag) VALUES (?, ?)", [(paper_id, t) for t in wanted]
@@ -132,13 +137,14 @@ class Marks(StoreBase):
 
     def tagged_ids(self, tag: str) -> set[int]:
         """Papers carrying ``tag``."""
-        return {r[0] for r in self.conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))}
+        rows = self._store.conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))
+        return {r[0] for r in rows}
 
     def all_tags(self) -> list[tuple[str, int]]:
         """Every tag in use and how many papers carry it, most used first."""
         return [
             (r[0], r[1])
-            for r in self.conn.execute(
+            for r in self._store.conn.execute(
                 "SELECT tag, count(*) FROM tags GROUP BY tag ORDER BY count(*) DESC, tag"
             )
         ]
@@ -146,21 +152,21 @@ class Marks(StoreBase):
     def rename_tag(self, old: str, new: str) -> int:
         """Rename a tag across the library (merging into ``new`` where both are present);
         returns how many papers carried ``old``."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (old,))]
             if not ids or old == new:
                 return len(ids)
-            self._touch(conn, ids)
+            self._store._touch(conn, ids)
             conn.execute("UPDATE OR IGNORE tags SET tag = ? WHERE tag = ?", (new, old))
             conn.execute("DELETE FROM tags WHERE tag = ?", (old,))
         return len(ids)
 
     def delete_tag(self, tag: str) -> int:
         """Remove a tag from every paper; returns how many carried it."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))]
             if ids:
-                self._touch(conn, ids)
+                self._store._touch(conn, ids)
                 conn.execute("DELETE FROM tags WHERE tag = ?", (tag,))
         return len(ids)
 
@@ -170,8 +176,8 @@ class Marks(StoreBase):
     ) -> int:
         """Store a highlighted passage of the abstract, or of the reply ``reply_id``;
         returns its id."""
-        with self.transaction() as conn:
-            self._touch(conn, [paper_id])
+        with self._store.transaction() as conn:
+            self._store._touch(conn, [paper_id])
             cur = conn.execute(
                 "INSERT INTO highlights (paper_id, start, end, quote, note, created_at, "
                 "reply_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -181,29 +187,29 @@ class Marks(StoreBase):
 
     def set_highlight_note(self, highlight_id: int, note: str) -> None:
         """Change the note of a highlight."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT paper_id FROM highlights WHERE id = ?", (highlight_id,)
             ).fetchone()
             if row is None:
                 raise StoreError(f"no highlight with id {highlight_id}")
-            self._touch(conn, [row[0]])
+            self._store._touch(conn, [row[0]])
             conn.execute("UPDATE highlights SET note = ? WHERE id = ?", (note, highlight_id))
 
     def delete_highlight(self, highlight_id: int) -> None:
         """Remove a highlight."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT paper_id FROM highlights WHERE id = ?", (highlight_id,)
             ).fetchone()
             if row is None:
                 return
-            self._touch(conn, [row[0]])
+            self._store._touch(conn, [row[0]])
             conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
 
     def save_search(self, name: str, query: str) -> None:
         """Save a query under a name (replacing one of the same name)."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             conn.execute(
                 "INSERT INTO saved_searches (name, query, created_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (name) DO UPDATE SET query = excluded.query",
@@ -214,12 +220,12 @@ class Marks(StoreBase):
         """Saved searches as (name, query), in the order they were saved."""
         return [
             (r[0], r[1])
-            for r in self.conn.execute(
+            for r in self._store.conn.execute(
                 "SELECT name, query FROM saved_searches ORDER BY created_at, name"
             )
         ]
 
     def delete_saved_search(self, name: str) -> bool:
         """Forget a saved search; False when there was none of that name."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             return conn.execute("DELETE FROM saved_searches WHERE name = ?", (name,)).rowcount > 0

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from reader.store.base import StoreBase, StoreError
+from reader.store.base import StoreError
 from reader.store.clock import now
 from reader.store.highlights import reanchor
 from reader.store.notes import local_time
+
+if TYPE_CHECKING:
+    from reader.store.database import Store
 
 #: The fields whose replaced text is kept.
 TEXT_FIELDS = ("title", "abstract")
@@ -68,12 +72,16 @@ def keep_revision(
     )
 
 
-class Revisions(StoreBase):
-    """Papers' replaced texts (mixed into :class:`reader.store.database.Store`)."""
+class Revisions:
+    """Papers' replaced texts (``store.revisions``)."""
+
+    def __init__(self, store: Store) -> None:
+        """A part of ``store``, writing through its connection and transactions."""
+        self._store = store
 
     def text_revisions(self, paper_id: int) -> list[TextRevision]:
         """Every kept title and abstract of a paper, oldest first."""
-        rows = self.conn.execute(
+        rows = self._store.conn.execute(
             "SELECT r.id, r.field, r.body, r.modified, r.replaced_at, r.kind, "
             "coalesce(i.path, '') FROM paper_revisions r "
             "LEFT JOIN imports i ON i.id = r.import_id "
@@ -88,7 +96,7 @@ class Revisions(StoreBase):
         """Make a kept text the paper's again; the text it replaces is kept as a revision in
         turn. ``abstract_key`` is the identity of a restored abstract (the import logic
         computes it). Returns the generation of the write."""
-        with self.transaction() as conn:
+        with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT field, body, modified FROM paper_revisions WHERE id = ? AND paper_id = ?",
                 (revision_id, paper_id),
@@ -106,7 +114,7 @@ class Revisions(StoreBase):
             stamp = now()
             keep_revision(conn, paper_id, field, current[0], current[1], stamp=stamp,
                           kind="restore")
-            generation = self._bump_generation()
+            generation = self._store._bump_generation()
             updates: dict[str, object] = {field: body, "text_modified": modified}
             if field == "abstract":
                 updates["abstract_key"] = abstract_key

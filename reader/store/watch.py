@@ -47,8 +47,8 @@ def library_state(store: Store, shown: Sequence[int] = ()) -> LibraryState:
     try:
         generation = store.generation()
         last_id = conn.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
-        counts = store.triage_counts()
-        unstored = store.count_unseen(shown)
+        counts = store.marks.triage_counts()
+        unstored = store.marks.count_unseen(shown)
     finally:
         conn.execute("COMMIT")
     return LibraryState(generation, counts["papers"], int(last_id), counts, unstored)
