@@ -1,0 +1,108 @@
+"""Files written by other tools land as their authors meant: the identifiers, dates,
+names and statuses each format gives are read as that format means them, and come back
+from the library's own exports."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from reader.cite.export import export
+from reader.library import Library
+from tests.parsing import parse_file
+
+DATA = Path(__file__).parent / "data"
+
+
+def _openreview_notes(count: int) -> list[dict[str, Any]]:
+    """The first OpenReview notes of the bundled sample that are not withdrawn."""
+    notes = [json.loads(line) for line in (DATA / "openreview-40.jsonl").open(encoding="utf-8")]
+    return [n for n in notes if not n.get("withdrawn")][:count]
+
+
+def _wrapped_orals(path: Path, notes: list[dict[str, Any]], **keys: Any) -> Path:
+    """A list of orals as a site generator writes it: an object wrapping ``papers``, each
+    with the note's ``id`` and ``forum``, the conference site's page, a venue naming the
+    status, and a title the camera-ready version reworded."""
+    papers = [
+        {
+            "id": note["id"], "forum": note["id"],
+            "title": f"{note['content']['title']} (camera-ready)",
+            "authors": ["Ada Lovelace", "Alan Turing"],
+            "abstract": note["content"]["abstract"],
+            "venue": "ICLR 2026 Oral",
+            "keywords": ["Reasoning"],
+            "bibtex": "",
+            "site": f"https://iclr.cc/virtual/2026/oral/{100 + number}",
+            **keys,
+        }
+        for number, note in enumerate(notes)
+    ]
+    wrapped = {"generated_at": "2026-01-25T10:00:00Z", "count": len(papers), "papers": papers}
+    path.write_text(json.dumps(wrapped), encoding="utf-8")
+    return path
+
+
+def _column(library: Library, sql: str) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(library.paths.database) as conn:
+        return conn.execute(sql).fetchall()
+
+
+# --- 1. a wrapped list of orals with OpenReview's ids ---------------------------------------
+
+
+def test_a_wrapped_list_of_orals_reads_its_forum_venue_year_and_status(tmp_path: Path) -> None:
+    notes = _openreview_notes(3)
+    [first, *_] = parse_file(_wrapped_orals(tmp_path / "orals.json", notes)).records
+    assert first.openreview_id == notes[0]["id"]
+    assert (first.venue, first.year) == ("ICLR", 2026)
+    assert first.signals is not None and first.signals.decision == "oral"
+    # The forum is modelled, not kept a second time beside the paper.
+    assert "forum" not in first.extra.get("paperlists", {})
+
+
+def test_a_wrapped_list_of_orals_merges_into_the_openreview_papers(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([DATA / "openreview-40.jsonl"], sync=False)
+    notes = _openreview_notes(3)
+    summary = library.import_files([_wrapped_orals(tmp_path / "orals.json", notes)], sync=False)
+    assert (summary.new, summary.merged) == (0, 3)
+    assert library.stats()["papers"] == 40
+    decided = _column(
+        library,
+        "SELECT openreview_id FROM papers JOIN paper_signals ON paper_id = papers.id"
+        " WHERE decision = 'oral'",
+    )
+    assert sorted(row[0] for row in decided) == sorted(note["id"] for note in notes)
+
+
+def test_an_entry_whose_only_openreview_word_is_its_forum_key(tmp_path: Path) -> None:
+    notes = _openreview_notes(1)
+    path = _wrapped_orals(tmp_path / "orals.json", notes, id="paper-1", site="")
+    [record] = parse_file(path).records
+    assert record.openreview_id == notes[0]["id"]
+
+
+def test_a_wrapped_list_of_orals_round_trips(empty_library: Library, tmp_path: Path) -> None:
+    library = empty_library
+    library.import_files([_wrapped_orals(tmp_path / "orals.json", _openreview_notes(3))],
+                         sync=False)
+    papers = list(library.store.iter_papers())
+    exported = tmp_path / "again.json"
+    signals = library.signals([paper.id for paper in papers])
+    exported.write_text(export(papers, "json", signals=signals), encoding="utf-8")
+    again = Library(tmp_path / "again")
+    try:
+        again.import_files([exported], sync=False)
+        fields = "openreview_id, venue, year, decision, decision_raw, title, url, citekey"
+        query = (
+            f"SELECT {fields} FROM papers LEFT JOIN paper_signals ON paper_id = papers.id"
+            " ORDER BY openreview_id"
+        )
+        assert _column(again, query) == _column(library, query)
+    finally:
+        again.close()
