@@ -106,3 +106,54 @@ def test_a_wrapped_list_of_orals_round_trips(empty_library: Library, tmp_path: P
         assert _column(again, query) == _column(library, query)
     finally:
         again.close()
+
+
+# --- 2. arXiv's Kaggle metadata: comments, journal reference, the rest kept -----------------
+
+
+def test_an_arxiv_listing_keeps_its_comments_journal_and_submitter(tmp_path: Path) -> None:
+    records = {r.arxiv_id: r for r in parse_file(DATA / "arxiv-kaggle-30.jsonl").records}
+    first = records["0704.0001"]
+    assert first.csl["note"] == "37 pages, 15 figures; published version"
+    assert first.csl["container-title"] == "Phys.Rev.D76:013009,2007"
+    kept = first.extra["arxiv"]
+    assert (kept["submitter"], kept["report-no"], kept["update_date"]) == (
+        "Pavel Nadolsky", "ANL-HEP-PR-07-12", "2008-11-26"
+    )
+    assert [v["version"] for v in kept["versions"]] == ["v1", "v2"]
+    # No journal reference: no journal, and nothing empty kept.
+    assert "container-title" not in records["0704.0002"].csl
+    assert "report-no" not in records["0704.0002"].extra["arxiv"]
+
+
+def test_the_bibtex_export_cites_the_journal_a_listing_names(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([DATA / "arxiv-kaggle-30.jsonl"], sync=False)
+    papers = {p.arxiv_id: p for p in library.store.iter_papers()}
+    entry = export([papers["0704.0001"]], "bibtex")
+    assert "journal = {Phys.Rev.D76:013009,2007}" in entry
+    assert "journal = {arXiv}" not in entry
+    assert "note = {37 pages, 15 figures; published version}" in entry
+    assert "journaltitle = {Phys.Rev.D76:013009,2007}" in export([papers["0704.0001"]], "biblatex")
+    # Without a journal reference, the preprint is still cited as arXiv's.
+    assert "journal = {arXiv}" in export([papers["0704.0002"]], "bibtex")
+    # Import → export → import: each field comes back.
+    bib = tmp_path / "again.bib"
+    bib.write_text(export(list(papers.values()), "bibtex"), encoding="utf-8")
+    again = Library(tmp_path / "again")
+    try:
+        again.import_files([bib], sync=False)
+        back = {p.arxiv_id: p for p in again.store.iter_papers()}
+        one, two = back["0704.0001"], papers["0704.0001"]
+        assert one.venue == "Phys.Rev.D76:013009,2007"
+        assert one.csl["note"] == two.csl["note"]
+        assert (one.authors, one.year, one.doi, one.url) == (
+            two.authors, two.year, two.doi, two.url
+        )
+        written = export([one], "bibtex")
+        assert "journal = {Phys.Rev.D76:013009,2007}" in written
+        assert "note = {37 pages, 15 figures; published version}" in written
+    finally:
+        again.close()
