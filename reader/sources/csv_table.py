@@ -19,10 +19,9 @@ import re
 from typing import Any
 
 from reader.models import PaperRecord
-from reader.signals import normalize_decision
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
-from reader.sources.own_export import give_marks, own_marks, tags_apart
+from reader.sources.own_export import give_marks, own_decision, own_marks, tags_apart
 from reader.sources.ris_fields import display_name as comma_name
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.text.identifiers import (
@@ -325,15 +324,7 @@ def record_from_values(
     for field, text in unread_numbers(values).items():
         # "N/A", "-": not a number, but what the source said; kept as written.
         record.extra.setdefault("table", {})[field] = text
-    decision = _fold(values.get("decision", "")) or venue_decision
-    raw = record.extra.get("table", {}).get("decision_raw") if marks else None
-    if isinstance(raw, str) and normalize_decision(raw) == normalize_decision(decision):
-        # A reader library's own JSON export: the decision as its source worded it
-        # ("ICLR 2026 Oral") comes back with it, not as the word it reads as.
-        decision = _fold(raw)
-        del record.extra["table"]["decision_raw"]
-        if not record.extra["table"]:
-            del record.extra["table"]
+    decision = own_decision(record, _fold(values.get("decision", "")) or venue_decision)
     record.signals = table_signals(values, decision, record.venue, record.year)
     if record.signals is not None and record.signals.decision == "withdrawn":
         record.withdrawn = True
