@@ -157,3 +157,108 @@ def test_the_bibtex_export_cites_the_journal_a_listing_names(
         assert "note = {37 pages, 15 figures; published version}" in written
     finally:
         again.close()
+
+
+# --- 3. RIS: record numbers, missing names, Web of Science dates, labels, Y2 ----------------
+
+
+LENS = """TY  - JOUR
+AU  - van den Hoven, null
+AU  - Smits, Maarten L. J.
+DA  - 2014/11/05
+ID  - 152-434-819-130-920
+PY  - 2014
+SN  - 20452322 (ISSN)
+SN  - 9780262035613 (ISBN)
+TI  - Effect of angiotensin on the tumour to non-tumour ratio
+UR  - https://lens.org/152-434-819-130-920
+ER  - 
+"""
+
+WEB_OF_SCIENCE = """TY  - JOUR
+AU  - Sampson, SD
+AU  - Loewen, MA
+TI  - New horned dinosaurs from Utah
+T2  - PLOS ONE
+DA  - SEP 22
+PY  - 2010
+SN  - 1932-6203
+AN  - WOS:000282053100002
+ER  - 
+"""
+
+CITAVI = """TY  - JOUR
+AU  - Schmidt, Hans
+TI  - Citavi exported article on learning
+PY  - 2018
+JO  - Journal of Learning
+UR  - https://example.org/learning
+Y2  - 12.03.2020
+ER  - 
+"""
+
+
+def _ris_library(root: Path, name: str, text: str) -> Library:
+    path = root / name
+    path.write_text(text, encoding="utf-8")
+    library = Library(root / f"lib-{name}")
+    library.import_files([path], sync=False)
+    return library
+
+
+def test_a_lens_id_is_no_key_and_a_null_given_name_is_none(tmp_path: Path) -> None:
+    library = _ris_library(tmp_path, "lens.ris", LENS)
+    try:
+        [paper] = library.store.iter_papers()
+        assert paper.citekey == "hoven2014effect"
+        assert paper.extra["ris"]["ID"] == ["152-434-819-130-920"]
+        assert paper.authors == ["van den Hoven", "Maarten L. J. Smits"]
+        assert paper.csl["author"][0] == {"family": "van den Hoven"}
+        assert "null" not in export([paper], "bibtex")
+        # The label says which number it is and is no part of it.
+        assert (paper.csl["ISSN"], paper.csl["ISBN"]) == ("20452322", "9780262035613")
+    finally:
+        library.close()
+
+
+def test_web_of_science_dates_and_initials(tmp_path: Path) -> None:
+    library = _ris_library(tmp_path, "wos.ris", WEB_OF_SCIENCE)
+    try:
+        [paper] = library.store.iter_papers()
+        assert paper.authors == ["S. D. Sampson", "M. A. Loewen"]
+        assert paper.csl["author"][0] == {"family": "Sampson", "given": "S. D."}
+        assert (paper.date, paper.year) == ("2010-09-22", 2010)
+        assert paper.csl["issued"] == {"date-parts": [[2010, 9, 22]]}
+    finally:
+        library.close()
+
+
+def test_citavi_y2_is_the_access_date(tmp_path: Path) -> None:
+    library = _ris_library(tmp_path, "citavi.ris", CITAVI)
+    try:
+        [paper] = library.store.iter_papers()
+        assert paper.csl["accessed"] == {"date-parts": [[2020, 3, 12]]}
+        assert "urldate = {2020-03-12}" in export([paper], "bibtex")
+    finally:
+        library.close()
+
+
+def test_ris_fixes_round_trip_field_by_field(tmp_path: Path) -> None:
+    """Import → RIS export → import: each field of each record comes back."""
+    for name, text in (("lens.ris", LENS), ("wos.ris", WEB_OF_SCIENCE), ("citavi.ris", CITAVI)):
+        first = _ris_library(tmp_path, name, text)
+        try:
+            [paper] = first.store.iter_papers()
+            again = _ris_library(tmp_path, f"again-{name}", export([paper], "ris"))
+            try:
+                [back] = again.store.iter_papers()
+                assert (back.citekey, back.title, back.authors, back.date, back.year) == (
+                    paper.citekey, paper.title, paper.authors, paper.date, paper.year
+                ), name
+                for variable in ("author", "issued", "accessed", "ISSN", "ISBN"):
+                    assert back.csl.get(variable) == paper.csl.get(variable), (name, variable)
+                assert export([back], "ris") == export([paper], "ris"), name
+            finally:
+                again.close()
+        finally:
+            first.close()

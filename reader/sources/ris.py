@@ -26,6 +26,7 @@ from reader.sources.ris_fields import (
     csl_and_extra,
     first,
     fold_lines,
+    month_dates,
     ris_aliases,
     ris_openreview,
     tag_table,
@@ -238,7 +239,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     parsed = rispy.loads("\n".join(lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
     if not parsed:
         raise ValueError("rispy found no record")
-    tags = tag_table(parsed[0])
+    tags = month_dates(tag_table(parsed[0]))
 
     title = fold_lines(first(tags, "TI", "T1"))
     abstract = _abstract(item, "AB") or _abstract(item, "N2")
