@@ -262,3 +262,93 @@ def test_ris_fixes_round_trip_field_by_field(tmp_path: Path) -> None:
                 again.close()
         finally:
             first.close()
+
+
+# --- 4. Better BibTeX / Zotero JSON: a status, organisations as authors ---------------------
+
+
+ZOTERO_ITEMS = [
+    {
+        "key": "STAT0001", "itemType": "bookSection", "title": "A chapter in press",
+        "creators": [{"creatorType": "author", "firstName": "Hal", "lastName": "Jones"}],
+        "bookTitle": "Mapping the Field Again", "date": "1987",
+        "extra": "Status: in press",
+    },
+    {
+        "key": "ORGS0001", "itemType": "webpage",
+        "title": "Semenya, ASA and IAAF: Planning update",
+        "creators": [{"creatorType": "author", "name": "Court of Arbitration for Sport"}],
+        "date": "2019-03-21", "url": "https://example.org/cas",
+    },
+    {
+        "key": "ORGS0002", "itemType": "magazineArticle",
+        "title": "Caster Semenya: The 100 most influential people of 2019",
+        "creators": [{"creatorType": "author", "name": "TIME USA"}], "date": "2019",
+    },
+    {
+        "key": "ORGS0003", "itemType": "webpage", "title": "Caster Semenya: Honours",
+        "creators": [{"creatorType": "author", "name": "IAAF"}], "date": "2019",
+    },
+    {
+        # A person and an organisation: the person's family name, as for any paper.
+        "key": "ORGS0004", "itemType": "report", "title": "Eligibility regulations",
+        "creators": [{"creatorType": "author", "firstName": "Ada", "lastName": "Kim"},
+                     {"creatorType": "author", "name": "IAAF"}], "date": "2018",
+    },
+]
+
+
+def _zotero_library(root: Path) -> Library:
+    path = root / "items.json"
+    path.write_text(json.dumps(ZOTERO_ITEMS), encoding="utf-8")
+    library = Library(root / "zotero")
+    library.import_files([path], sync=False)
+    return library
+
+
+def test_a_zotero_status_is_biblatex_pubstate(tmp_path: Path) -> None:
+    library = _zotero_library(tmp_path)
+    try:
+        papers = {p.title: p for p in library.store.iter_papers()}
+        chapter = papers["A chapter in press"]
+        assert chapter.csl["status"] == "in press"
+        assert "pubstate = {in press}" in export([chapter], "biblatex")
+        [item] = json.loads(export([chapter], "csljson"))
+        assert item["status"] == "in press"
+    finally:
+        library.close()
+
+
+def test_organisations_as_authors_key_the_paper(tmp_path: Path) -> None:
+    library = _zotero_library(tmp_path)
+    try:
+        keys = {p.title: p.citekey for p in library.store.iter_papers()}
+        assert keys["Semenya, ASA and IAAF: Planning update"] == "cas2019semenya"
+        assert keys["Caster Semenya: The 100 most influential people of 2019"] == (
+            "timeusa2019caster"
+        )
+        assert keys["Caster Semenya: Honours"] == "iaaf2019caster"
+        assert keys["Eligibility regulations"] == "kim2018eligibility"
+    finally:
+        library.close()
+
+
+def test_zotero_status_and_organisations_round_trip(tmp_path: Path) -> None:
+    """Import → BibTeX and CSL-JSON exports → import: the status and keys come back."""
+    library = _zotero_library(tmp_path)
+    try:
+        papers = sorted(library.store.iter_papers(), key=lambda p: p.citekey)
+        for fmt, name in (("biblatex", "again.bib"), ("csljson", "again.json")):
+            path = tmp_path / name
+            path.write_text(export(papers, fmt), encoding="utf-8")
+            again = Library(tmp_path / f"lib-{name}")
+            try:
+                again.import_files([path], sync=False)
+                back = sorted(again.store.iter_papers(), key=lambda p: p.citekey)
+                assert [p.citekey for p in back] == [p.citekey for p in papers], fmt
+                assert [p.authors for p in back] == [p.authors for p in papers], fmt
+                assert export(back, fmt) == export(papers, fmt), fmt
+            finally:
+                again.close()
+    finally:
+        library.close()

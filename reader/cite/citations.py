@@ -193,7 +193,9 @@ def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:
     styles print and pandoc reads as CSL's ``status``); the TL;DR and the primary area have
     no standard field and go by OpenReview's names, which BibTeX and biber ignore.
     """
-    fields = [("pubstate", "withdrawn")] if paper.withdrawn else []
+    # A record's own status is written with its other variables.
+    withdrawn = paper.withdrawn and not paper.csl.get("status")
+    fields = [("pubstate", "withdrawn")] if withdrawn else []
     tldr = bibtex_tldr(paper)
     if tldr:
         fields.append(("tldr", tldr))
@@ -224,6 +226,8 @@ _BIBTEX_FIELDS = (
     ("ISSN", "issn"),
     ("language", "language"),
     ("note", "note"),
+    # Where the work is in being published ("in press", "submitted"): biblatex's pubstate.
+    ("status", "pubstate"),
     ("title-short", "shorttitle"),
     ("container-title-short", "shortjournal"),
     ("PMID", "pmid"),
