@@ -126,6 +126,13 @@ def test_an_arxiv_listing_keeps_its_comments_journal_and_submitter(tmp_path: Pat
     assert "report-no" not in records["0704.0002"].extra["arxiv"]
 
 
+def test_the_import_summary_says_what_no_field_holds(empty_library: Library) -> None:
+    summary = empty_library.import_files([DATA / "arxiv-kaggle-30.jsonl"], sync=False)
+    [said] = [w for w in summary.warnings if "arxiv-kaggle-30.jsonl" in w]
+    assert "submitter, report-no, license, versions and update_date" in said
+    assert "not in BibTeX or RIS" in said
+
+
 def test_the_bibtex_export_cites_the_journal_a_listing_names(
     empty_library: Library, tmp_path: Path
 ) -> None:

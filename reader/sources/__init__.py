@@ -42,6 +42,8 @@ class ParseResult:
     problems: list[str] = field(default_factory=list)
     #: Replies whose paper is not in the text (OpenReview), kept for when it is imported.
     orphans: list[Reply] = field(default_factory=list)
+    #: What the import summary says of the text as a whole (what of it was not kept where).
+    warnings: list[str] = field(default_factory=list)
 
     def add(self, where: str, read: Callable[[], PaperRecord | None]) -> None:
         """Keep the record ``read()`` makes of the item at ``where`` (``file:line``), or
@@ -328,6 +330,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
     module = importlib.import_module(READERS[fmt])
     problems: list[str] = []
     orphans: list[Reply] = []
+    warnings = content.warnings
     if fmt in _KEEPS_ORPHANS:
         records, count = module.stream(content.text, path.name, problems, orphans,
                                        texts=reply_texts)
@@ -337,6 +340,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
         result: ParseResult = module.parse(content.text, path.name)
         problems = result.problems
         orphans = result.orphans
+        warnings = [*content.warnings, *result.warnings]
         records, count = iter(result.records), len(result.records)
     records = _within_field_limit(records, problems)
     return StreamedFile(
@@ -345,7 +349,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
         _marks_dropped(records),
         count,
         problems,
-        content.warnings,
+        warnings,
         content.sha256,
         orphans,
         reply_texts,

@@ -48,7 +48,23 @@ _OLD_ID = re.compile(r"/(\d\d)(\d\d)\d{3}$")
 
 def parse(text: str, source: str) -> ParseResult:
     """Records of a Kaggle arXiv snapshot text; ``source`` names the file."""
-    return build_result(load_records(text, source), _convert)
+    result = build_result(load_records(text, source), _convert)
+    kept = [
+        key for key in _KEPT_AS_WRITTEN
+        if any(key in record.extra.get("arxiv", {}) for record in result.records)
+    ]
+    if kept:
+        # Said once for the file: the papers hold them, but no citation format has a field.
+        result.warnings.append(
+            f"{source}: {_listed(kept)} have no field of a paper's own: kept with each paper "
+            "as written (in the JSON and CSL-JSON exports), not in BibTeX or RIS"
+        )
+    return result
+
+
+def _listed(names: list[str]) -> str:
+    """``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _convert(record: JsonRecord) -> Outcome:
