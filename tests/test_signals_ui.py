@@ -141,7 +141,7 @@ async def test_the_list_shows_rating_and_decision_at_the_right(conference: Libra
             rating = conference.rows([paper_id])[paper_id].rating
             assert line.endswith(f"{rating:.1f}"), line
         assert row_line(app, first).rstrip("│┃ ")[:-4].rstrip().endswith("oral")
-        assert "wdrn" in row_line(app, spark) or "withdrawn" in row_line(app, spark)
+        assert "w/d" in row_line(app, spark) or "withdrawn" in row_line(app, spark)
         plain = app.query_one(PaperList).ids[0]
         await go_to(app, pilot, plain)
         line = row_line(app, plain).rstrip("│┃ ")
