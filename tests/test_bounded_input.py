@@ -176,6 +176,34 @@ def test_ten_thousand_nested_braces_read_fast_and_shallow(tmp_path: Path) -> Non
     assert record.title == "Nested core"
 
 
+def test_braces_nested_past_the_cap_are_flattened_and_named(tmp_path: Path) -> None:
+    bib = tmp_path / "deep65.bib"
+    bib.write_text("@article{k65, title={" + "{" * 65 + "x" + "}" * 65 + "}, year=2020}\n"
+                   "@article{k64, title={" + "{" * 63 + "y" + "}" * 63 + "}, year=2020}\n")
+    parsed = parse_file(bib)
+    assert [r.title for r in parsed.records] == ["x", "y"]
+    assert parsed.problems == [
+        "deep65.bib:1: entry 'k65' nests braces more than 64 deep (title): the deeper "
+        "braces were left out, their text kept"
+    ]
+
+
+def test_a_json_file_nested_past_the_cap_is_refused_saying_so(
+    tmp_path: Path, empty_library: Library
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('[{"title": "Deep", "note": "' + "[" * 100 + '", "x": ' + "[" * 65
+                    + "]" * 65 + "}]")
+    with pytest.raises(ImportFormatError, match="JSON nested more than 64 deep"):
+        empty_library.import_files([deep])
+    # Brackets inside strings are text, not nesting.
+    shallow = tmp_path / "shallow.json"
+    shallow.write_text('[{"what": "' + "[" * 100 + '"}]')
+    with pytest.raises(ImportFormatError, match="matches none of the JSON formats"):
+        empty_library.import_files([shallow])
+    assert empty_library.store.count() == 0
+
+
 def test_json_nested_past_the_cap_is_named(tmp_path: Path) -> None:
     deep = {"id": "2101.00009", "title": "Deep", "abstract": "x", "authors": "A"}
     inner: dict[str, object] = deep
