@@ -21,7 +21,7 @@ from pathlib import Path
 from reader.errors import BadInput
 from reader.models import PaperRecord
 from reader.signals import Reply
-from reader.sources.limits import DEPTH_MAX, field_limit, megabytes
+from reader.sources.limits import DEPTH_MAX, field_limit, megabytes, nests_too_deeply
 from reader.text.render import title_words
 from reader.text.titles import strip_derived_mark
 
@@ -222,7 +222,7 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
     """The refusal of a file of no known format: why it is none, what reader reads, and
     how to name a format."""
     if _JSON_START.match(text[:64]):
-        if _nests_too_deeply(text):
+        if nests_too_deeply(text):
             return ImportFormatError(
                 f"{path}: JSON nested more than {DEPTH_MAX} deep, too deeply to be paper "
                 "records; nothing was imported"
@@ -235,35 +235,6 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
         why = abstract_list_problem(text) or "its text matches no format"
         force = "'reader import --format seed' reads it as an abstract list anyway"
     return ImportFormatError(f"{path}: not a format reader knows: {why}. {_ACCEPTED}; {force}")
-
-
-#: How much of a refused JSON file is looked at for nesting (a record that deep shows it
-#: long before that).
-_DEPTH_LOOKED_AT = 1 << 20
-
-
-def _nests_too_deeply(text: str) -> bool:
-    """Whether the JSON at the start of ``text`` nests its brackets deeper than
-    :data:`DEPTH_MAX` (brackets inside strings not counted): why no format took it."""
-    depth = 0
-    in_string = escaped = False
-    for char in text[:_DEPTH_LOOKED_AT]:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > DEPTH_MAX:
-                return True
-        elif char in "]}":
-            depth -= 1
-    return False
 
 
 def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:
