@@ -13,6 +13,7 @@ from reader.locations import LibraryPaths
 from reader.search.meta import recorded_generation
 from reader.store import review_texts
 from reader.store.backup import (
+    BackupError,
     automatic_backup,
     check_library_file,
     copy_database,
@@ -108,7 +109,15 @@ class Upkeep(LibraryBase):
     """Keeping a library safe (mixed into :class:`reader.library.core.Library`)."""
 
     def backup(self, dest: Path | None = None) -> Path:
-        """A consistent copy of the database (safe while the reader runs elsewhere)."""
+        """A consistent copy of the database (safe while the reader runs elsewhere), to
+        ``dest`` or the library's backups folder, which a read-only library cannot write
+        (it is then refused, saying how to name a place)."""
+        if dest is None and self.read_only is not None:
+            raise BackupError(
+                f"the library in {self.paths.root} is read-only ({self.read_only}): its "
+                "backups folder cannot be written; name where the copy goes: "
+                "reader backup FILE"
+            )
         target = dest or self.paths.root / "backups" / f"library-{stamp()}.sqlite"
         return copy_database(self.paths.database, target)
 
