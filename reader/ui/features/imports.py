@@ -106,10 +106,11 @@ class Importing:
             self._reviews_arriving()
 
     def _reviews_arriving(self) -> None:
-        """A reading view waiting for its paper's reviews looks again."""
-        screen = self._app.screen
-        if isinstance(screen, ReadingScreen):
-            screen.reviews_arriving()
+        """A reading view waiting for its paper's reviews looks again (under a dialog too:
+        it shows them when the dialog closes)."""
+        for screen in self._app.screen_stack:
+            if isinstance(screen, ReadingScreen):
+                screen.reviews_arriving()
 
     def _import_written(self, message: ImportSession.Imported) -> None:
         self._imported(message.summary)
