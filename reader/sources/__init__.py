@@ -363,6 +363,8 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
 
 # Formats whose ``stream`` also hands back the replies whose paper is not in the file.
 _KEEPS_ORPHANS = frozenset({"openreview"})
+# Formats whose ``stream_file`` decodes the file a line at a time (TextFile.lines).
+_LINE_READ = frozenset({"openreview"})
 
 
 def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> StreamedFile | None:
@@ -384,8 +386,9 @@ def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> Streame
         return None
     from reader.sources.textfile import open_text
 
-    text = open_text(path)
-    problems: list[str] = []
+    # JSON lines decoded a line at a time are checked as each is (not read whole first).
+    text = open_text(path, check=fmt not in _LINE_READ)
+    problems: list[str] = text.problems
     orphans: list[Reply] = []
     kept = (orphans,) if fmt in _KEEPS_ORPHANS else ()
     options = {"texts": reply_texts} if kept else {}
