@@ -359,3 +359,39 @@ def test_zotero_status_and_organisations_round_trip(tmp_path: Path) -> None:
                 again.close()
     finally:
         library.close()
+
+
+def test_a_csv_export_carries_the_bibliographic_details_back(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """Volume, issue, pages, publisher, ISSN, language, type and the full date of a RIS
+    record come back from the library's own CSV, as from its CSL-JSON."""
+    library = empty_library
+    library.import_files([DATA / "record.ris"])
+    exported = tmp_path / "papers.csv"
+    exported.write_text(export(library.papers(library.all_ids()), "csv"), encoding="utf-8")
+    again = Library(tmp_path / "again")
+    try:
+        again.import_files([exported])
+        wanted = ("volume", "issue", "page", "publisher", "ISSN", "type")
+        before = {p.title: ({k: p.csl.get(k) for k in wanted}, p.date)
+                  for p in library.papers(library.all_ids())}
+        after = {p.title: ({k: p.csl.get(k) for k in wanted}, p.date)
+                 for p in again.papers(again.all_ids())}
+        assert after == before
+        blomberg = before["The value of radiologic interventions in diagnosing focal "
+                          "hyperinsulinism"]
+        assert blomberg == ({"volume": "15", "issue": "1", "page": "97-105",
+                             "publisher": "Springer New York", "ISSN": "1536-1632",
+                             "type": "article-journal"}, "2012-07-03")
+    finally:
+        again.close()
+
+
+def test_an_iso_date_in_ris_is_the_papers_date(tmp_path: Path) -> None:
+    """OpenAlex writes DA as 2024-02-01: the paper's date, not only its PY year."""
+    ris = tmp_path / "openalex.ris"
+    ris.write_text("TY  - JOUR\nTI  - A dated record\nAB  - Text.\nPY  - 2024\n"
+                   "DA  - 2024-02-01\nER  - \n")
+    (record,) = parse_file(ris).records
+    assert record.csl["issued"] == {"date-parts": [[2024, 2, 1]]}

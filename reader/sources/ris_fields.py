@@ -36,6 +36,7 @@ _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
 # A date written day first with dots, as Citavi writes its access dates ("12.03.2020").
+_ISO_DATE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?")
 _DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
 # Web of Science's given names are initials run together ("SD"): one capital per name.
 _RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
@@ -270,7 +271,9 @@ def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
 
 def iso(text: str) -> str:
     """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``, or ``03.07.2012``, the
-    day first, as Citavi writes it)."""
+    day first, as Citavi writes it, or ``2012-07-03`` already, as OpenAlex writes it)."""
+    if _ISO_DATE.fullmatch(text.strip()):
+        return text.strip()
     dotted = _DOTTED_DATE.match(text.strip())
     if dotted:
         day, month, year = dotted.groups()
