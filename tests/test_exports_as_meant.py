@@ -395,3 +395,24 @@ def test_an_iso_date_in_ris_is_the_papers_date(tmp_path: Path) -> None:
                    "DA  - 2024-02-01\nER  - \n")
     (record,) = parse_file(ris).records
     assert record.csl["issued"] == {"date-parts": [[2024, 2, 1]]}
+
+
+def test_a_tools_ris_exported_twice_writes_one_id_per_record(tmp_path: Path) -> None:
+    """CINAHL's IDs are its own numbers: our key, read back from our export of such a
+    record, was kept as one and written a second time by the next export."""
+    exports = []
+    source = DATA / "ris-tools" / "cinahl.ris"
+    for n in range(3):
+        library = Library(tmp_path / f"lib{n}")
+        try:
+            library.import_files([source])
+            text = export(library.papers(library.all_ids()), "ris")
+        finally:
+            library.close()
+        source = tmp_path / f"export{n}.ris"
+        source.write_text(text, encoding="utf-8")
+        exports.append(text)
+    records = exports[0].count("ER  -")
+    assert [text.count("\nID  - ") + text.startswith("ID  - ") for text in exports] == [
+        records] * 3
+    assert exports[1] == exports[2] == exports[0]

@@ -56,8 +56,12 @@ def ris_record(paper: Paper) -> str:
     bibtex = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     bibtex = bibtex if isinstance(bibtex, dict) else {}
     record_id = _record_number(paper, source)
-    lines = [("TY", ris_type), ("ID", record_id or entry_key(paper))]
-    if record_id:
+    id_line = record_id or entry_key(paper)
+    lines = [("TY", ris_type), ("ID", id_line)]
+    kept = source.get("ID")
+    if record_id or (isinstance(kept, list) and [str(k).strip() for k in kept] == [id_line]):
+        # Written once: a record of a tool whose IDs are its own numbers, read back from our
+        # export, kept our key as such a number, and it came out twice.
         source = {tag: values for tag, values in source.items() if tag != "ID"}
     title = _line(to_plain(paper.title or ""))
     if title and not (paper.title_derived and (source or bibtex)):
