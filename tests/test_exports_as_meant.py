@@ -416,3 +416,23 @@ def test_a_tools_ris_exported_twice_writes_one_id_per_record(tmp_path: Path) -> 
     assert [text.count("\nID  - ") + text.startswith("ID  - ") for text in exports] == [
         records] * 3
     assert exports[1] == exports[2] == exports[0]
+
+
+def test_a_records_number_after_its_key_is_kept(tmp_path: Path) -> None:
+    """Our export writes an ERIC or RefWorks number after the key: read back, the key is
+    the key and the number stays with the record (it was dropped)."""
+    ris = tmp_path / "ours.ris"
+    ris.write_text("TY  - JOUR\nID  - milne1983dinosaur\nTI  - Dinosaurs\nAB  - Text.\n"
+                   "PY  - 1983\nDB  - ERIC\nID  - EJ278605\nER  - \n")
+    (record,) = parse_file(ris).records
+    assert record.citekey == "milne1983dinosaur"
+    assert record.extra["ris"]["ID"] == ["EJ278605"]
+
+
+def test_a_y2_that_is_no_date_is_kept_as_written(tmp_path: Path) -> None:
+    ris = tmp_path / "y2.ris"
+    ris.write_text("TY  - JOUR\nTI  - Dated oddly\nAB  - Text.\nPY  - 1983\n"
+                   "Y2  - spring 1983\nER  - \n")
+    (record,) = parse_file(ris).records
+    assert record.extra["ris"]["Y2"] == ["spring 1983"]
+    assert "accessed" not in record.csl

@@ -61,7 +61,7 @@ _MAX_HEADING = 40
 
 # rispy maps tags to long names; the tags themselves are clearer here ("AU", "T2" …).
 _MAPPING = {tag: tag for tag in rispy.TAG_KEY_MAPPING}
-_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "ED", "KW", "N1", "UR", "SN"]
+_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "ED", "ID", "KW", "N1", "UR", "SN"]
 
 # Reference types as the BibTeX-style kinds the other importers use.
 _KINDS = {

@@ -158,9 +158,10 @@ def csl_and_extra(
         accessed != issued
     ):
         csl["accessed"] = {"date-parts": [accessed]}
-    elif accessed:
+    elif first(tags, "Y2"):
         # Not a day the record was looked at: the publication date again (Ovid, Citavi), a
-        # secondary date of the old RIS, or a day before it was published.
+        # secondary date of the old RIS, a day before it was published, or no date at all:
+        # kept as written.
         own.add("Y2")
     kept: dict[str, Any] = {"@type": code} if code else {}
     keeping, last = False, ""
@@ -272,8 +273,8 @@ def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
 def iso(text: str) -> str:
     """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``, or ``03.07.2012``, the
     day first, as Citavi writes it, or ``2012-07-03`` already, as OpenAlex writes it)."""
-    if _ISO_DATE.fullmatch(text.strip()):
-        return text.strip()
+    if _ISO_DATE.fullmatch(text.strip().rstrip("/")):
+        return text.strip().rstrip("/")
     dotted = _DOTTED_DATE.match(text.strip())
     if dotted:
         day, month, year = dotted.groups()

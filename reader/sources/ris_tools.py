@@ -118,12 +118,17 @@ def record_key(tags: Tags, tool: str, extra: dict[str, dict[str, Any]]) -> str |
     its own database (Ovid's accession numbers, EndNote's record numbers, RefWorks' RefIDs,
     Lens.org's ids),
     which is kept with the record's other tags instead."""
-    key = _one_line(_first(tags, "ID"))
-    if not key:
+    ids = [_one_line(v) for v in tags.get("ID", []) if v.strip()]
+    if not ids:
         return None
-    if record_number(key) or tool in (OVID, EBSCO, REFWORKS):
-        extra.setdefault("ris", {})["ID"] = [key]
+    key, numbers = ids[0], ids[1:]
+    # A tool writes one ID; our export writes a record's number after its key.
+    ours = bool(numbers) and not record_number(key)
+    if not ours and (record_number(key) or tool in (OVID, EBSCO, REFWORKS)):
+        extra.setdefault("ris", {})["ID"] = ids
         return None
+    if numbers:
+        extra.setdefault("ris", {})["ID"] = numbers
     return key
 
 
