@@ -436,3 +436,14 @@ def test_a_y2_that_is_no_date_is_kept_as_written(tmp_path: Path) -> None:
     (record,) = parse_file(ris).records
     assert record.extra["ris"]["Y2"] == ["spring 1983"]
     assert "accessed" not in record.csl
+
+
+def test_a_da_of_another_year_than_py_leaves_the_paper_dated_by_py(tmp_path: Path) -> None:
+    """Our RIS of an OpenReview submission has PY 2026 (the conference) and DA 2025/09/01
+    (the submission): read back, it is dated 2026 as before, not September 2025."""
+    ris = tmp_path / "or.ris"
+    ris.write_text("TY  - CONF\nTI  - A submission\nAB  - Text.\nPY  - 2026\n"
+                   "DA  - 2025/09/01/\nER  - \n")
+    (record,) = parse_file(ris).records
+    assert record.csl["issued"] == {"date-parts": [[2026]]}
+    assert record.year == 2026
