@@ -447,3 +447,19 @@ def test_a_da_of_another_year_than_py_leaves_the_paper_dated_by_py(tmp_path: Pat
     (record,) = parse_file(ris).records
     assert record.csl["issued"] == {"date-parts": [[2026]]}
     assert record.year == 2026
+
+
+def test_the_ris_export_names_the_journal_a_listing_gives(tmp_path: Path) -> None:
+    """An arXiv listing's journal reference is where the paper was published: the RIS
+    export's T2, as the BibTeX export's journal, and it comes back from it."""
+    library = Library(tmp_path / "lib")
+    try:
+        library.import_files([DATA / "arxiv-kaggle-30.jsonl"])
+        papers = library.papers(library.all_ids())
+        text = export(papers, "ris")
+        referenced = [p for p in papers if p.csl.get("container-title")]
+        assert referenced
+        for paper in referenced:
+            assert f"T2  - {paper.csl['container-title']}\n" in text
+    finally:
+        library.close()

@@ -14,6 +14,7 @@ import re
 
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
+from reader.cite.csl_items import published_in
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -80,7 +81,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     aliases: dict[str, str] = source.get("@fields", {}) if isinstance(source, dict) else {}
     csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
-    venue = _published_in(paper, fold(paper.venue or ""))
+    venue = published_in(paper, fold(paper.venue or ""))
     entry_type = _entry_type(paper, source, csl_type, venue, biblatex)
     journal = bool(venue) and entry_type in _JOURNAL_ENTRY_TYPES
     if biblatex and venue.lower().startswith("arxiv") and not source:
@@ -175,15 +176,6 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     )
     head = f"@{entry_type}{{{entry_key(paper)}"
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
-
-
-def _published_in(paper: Paper, venue: str) -> str:
-    """The journal a preprint's record names beside its archive (an arXiv listing's
-    journal reference), else the venue: the entry cites where the paper was published."""
-    journal = paper.csl.get("container-title")
-    if isinstance(journal, str) and fold(journal) and venue.lower().startswith("arxiv"):
-        return fold(journal)
-    return venue
 
 
 def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.cite.csl_items import csl_names, csl_type, paper_url
+from reader.cite.csl_items import csl_names, csl_type, paper_url, published_in
 from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
@@ -69,7 +69,7 @@ def ris_record(paper: Paper) -> str:
     for variable, tag in _NAME_TAGS:
         names = csl_names(paper, variable)
         lines += [(tag, _name(n)) for n in names if _name(n)]
-    venue = _line(paper.venue or "")
+    venue = _line(published_in(paper, paper.venue or ""))
     if venue:
         venue_tag = source.get("@venue")
         lines.append(
