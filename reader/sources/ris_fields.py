@@ -153,9 +153,7 @@ def csl_and_extra(
     issued = date_parts(iso(first(tags, "DA")) or iso(first(tags, "PY", "Y1")))
     year = date_parts(iso(first(tags, "PY", "Y1")))
     if issued and year and issued[:1] != year[:1]:
-        # A DA of another year than PY is another date (a submission's, as our export of an
-        # OpenReview record writes it): the publication is dated by PY.
-        issued = year
+        issued = year  # DA in another year is another date (our export's submission day)
     if issued:
         csl["issued"] = {"date-parts": [issued]}
     accessed = date_parts(iso(first(tags, "Y2")))
