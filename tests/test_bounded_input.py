@@ -296,3 +296,20 @@ def test_a_reviews_file_past_the_whole_file_bound_is_read_a_line_at_a_time(
     whole = parse_file(small)
     streamed = list(stream_file(small).records)
     assert streamed == whole.records
+
+
+def test_the_import_says_how_many_records_were_read_with_a_remark(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    bib = tmp_path / "deep65.bib"
+    bib.write_text("@article{k65, title={" + "{" * 65 + "x" + "}" * 65 + "}, year=2020}\n")
+    args = ["--library", str(tmp_path / "lib"), "import", str(bib)]
+    said = CliRunner().invoke(cli, args, obj={})
+    assert said.exit_code == 0, said.output
+    assert "1 read: 1 new" in said.output
+    assert "1 record read with a remark (see --verbose)" in said.output
+    listed = CliRunner().invoke(cli, [*args, "--verbose"], obj={})
+    assert "nests braces more than 64 deep" in listed.output
+    assert "read with a remark" not in listed.output

@@ -18,6 +18,7 @@ from reader.cli.base import (
 )
 from reader.cli.undoing import undo_last
 from reader.library import FORMATS, Library
+from reader.models import ReadRemark
 from reader.processes import stop_on_termination, stopping_signal
 
 
@@ -103,6 +104,10 @@ def _import(
         click.echo(f"warning: {warning}", err=True)
     # The bad records are listed with --verbose; without it, say where they are.
     click.echo(summary.line("" if verbose else " (see --verbose)"))
+    remarked = sum(isinstance(problem, ReadRemark) for problem in summary.problems)
+    if remarked and not verbose:
+        click.echo(f"{remarked:,} record{'s' if remarked != 1 else ''} read with a remark "
+                   "(see --verbose)")
     if summary.key_changes():
         click.echo(summary.key_changes())
     if summary.signals_line():

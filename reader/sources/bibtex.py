@@ -28,7 +28,7 @@ from bibtexparser.model import (
     String,
 )
 
-from reader.models import PaperRecord, Remark
+from reader.models import PaperRecord, ReadRemark
 from reader.record import (
     display_name,
     keep_written_doi,
@@ -247,7 +247,7 @@ def _shallow(entry: Entry, source: str, lines_before: int, problems: list[str]) 
     if not deep:
         return entry
     line = lines_before + (entry.start_line or 0) + 1
-    problems.append(Remark(
+    problems.append(ReadRemark(
         f"{source}:{line}: entry '{str(entry.key).strip()}' nests braces more than "
         f"{DEPTH_MAX} deep ({', '.join(deep)}): the deeper braces were left out, their "
         "text kept"

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reader.models import Remark
+from reader.models import ReadRemark
 from reader.sources import ImportFormatError
 from reader.sources.limits import megabytes, record_limit, record_refusal, whole_limit
 from reader.text.sanitize import clean_imported
@@ -101,7 +101,7 @@ class TextFile:
         try:
             return line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            self.problems.append(Remark(
+            self.problems.append(ReadRemark(
                 f"{self.path.name}:{number}: not valid UTF-8 (byte {exc.start + 1} of the "
                 "line); read as Latin-1 — check accented letters"
             ))
