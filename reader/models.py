@@ -159,6 +159,13 @@ class Remark(str):
     __slots__ = ()
 
 
+class ReadRemark(Remark):
+    """A remark on how a record was read that no count of the summary holds (braces
+    flattened, a line read as Latin-1): the summary says how many there are."""
+
+    __slots__ = ()
+
+
 @dataclass(slots=True)
 class ImportSummary:
     """What one import did (or, for a dry run, would do).

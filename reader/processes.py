@@ -80,12 +80,28 @@ def stop_on_termination() -> Iterator[None]:
     numbers = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
     before = {number: signal.getsignal(number) for number in numbers}
     for number in numbers:
-        signal.signal(number, signal.default_int_handler)
+        signal.signal(number, _interrupt)
     try:
         yield
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+
+
+#: The signals that stopped the main thread inside stop_on_termination, last last.
+_stopped_by: list[int] = []
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """Stop the main thread as Ctrl-C does, noting which signal did."""
+    _stopped_by.append(signum)
+    raise KeyboardInterrupt
+
+
+def stopping_signal() -> int:
+    """The signal that stopped the main thread: TERM or HUP (see stop_on_termination), or
+    SIGINT when neither did (Ctrl-C)."""
+    return _stopped_by[-1] if _stopped_by else int(signal.SIGINT)
 
 
 def stop_main_thread() -> None:

@@ -176,6 +176,34 @@ def test_ten_thousand_nested_braces_read_fast_and_shallow(tmp_path: Path) -> Non
     assert record.title == "Nested core"
 
 
+def test_braces_nested_past_the_cap_are_flattened_and_named(tmp_path: Path) -> None:
+    bib = tmp_path / "deep65.bib"
+    bib.write_text("@article{k65, title={" + "{" * 65 + "x" + "}" * 65 + "}, year=2020}\n"
+                   "@article{k64, title={" + "{" * 63 + "y" + "}" * 63 + "}, year=2020}\n")
+    parsed = parse_file(bib)
+    assert [r.title for r in parsed.records] == ["x", "y"]
+    assert parsed.problems == [
+        "deep65.bib:1: entry 'k65' nests braces more than 64 deep (title): the deeper "
+        "braces were left out, their text kept"
+    ]
+
+
+def test_a_json_file_nested_past_the_cap_is_refused_saying_so(
+    tmp_path: Path, empty_library: Library
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('[{"title": "Deep", "note": "' + "[" * 100 + '", "x": ' + "[" * 65
+                    + "]" * 65 + "}]")
+    with pytest.raises(ImportFormatError, match="JSON nested more than 64 deep"):
+        empty_library.import_files([deep])
+    # Brackets inside strings are text, not nesting.
+    shallow = tmp_path / "shallow.json"
+    shallow.write_text('[{"what": "' + "[" * 100 + '"}]')
+    with pytest.raises(ImportFormatError, match="matches none of the JSON formats"):
+        empty_library.import_files([shallow])
+    assert empty_library.store.count() == 0
+
+
 def test_json_nested_past_the_cap_is_named(tmp_path: Path) -> None:
     deep = {"id": "2101.00009", "title": "Deep", "abstract": "x", "authors": "A"}
     inner: dict[str, object] = deep
@@ -268,3 +296,20 @@ def test_a_reviews_file_past_the_whole_file_bound_is_read_a_line_at_a_time(
     whole = parse_file(small)
     streamed = list(stream_file(small).records)
     assert streamed == whole.records
+
+
+def test_the_import_says_how_many_records_were_read_with_a_remark(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    bib = tmp_path / "deep65.bib"
+    bib.write_text("@article{k65, title={" + "{" * 65 + "x" + "}" * 65 + "}, year=2020}\n")
+    args = ["--library", str(tmp_path / "lib"), "import", str(bib)]
+    said = CliRunner().invoke(cli, args, obj={})
+    assert said.exit_code == 0, said.output
+    assert "1 read: 1 new" in said.output
+    assert "1 record read with a remark (see --verbose)" in said.output
+    listed = CliRunner().invoke(cli, [*args, "--verbose"], obj={})
+    assert "nests braces more than 64 deep" in listed.output
+    assert "read with a remark" not in listed.output

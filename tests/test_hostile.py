@@ -41,7 +41,7 @@ IMPORTABLE = {
 #: File → a fragment of the one-line message that refuses it.
 REFUSED = {
     "hostile-nul.txt": "a binary file",
-    "deep.json": "not a format reader knows",
+    "deep.json": "JSON nested more than 64 deep, too deeply to be paper records",
 }
 
 # What must never be stored: C0 controls other than tab and newline, DEL, C1, zero widths.

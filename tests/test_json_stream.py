@@ -102,3 +102,27 @@ def test_a_broken_array_is_refused_before_any_record(tmp_path: Path) -> None:
         stream_file(path)
     assert str(streamed.value) == str(whole.value)
     assert str(whole.value).startswith("bad.json:")
+
+
+def test_openreview_lines_are_checked_as_read_a_latin1_line_named(tmp_path: Path) -> None:
+    """JSON lines are not read whole to settle their encoding: each line is decoded as it
+    is read, and one that is not UTF-8 is read as Latin-1 and named, the others as UTF-8."""
+    lines = (DATA / "openreview-40.jsonl").read_bytes().splitlines()[:3]
+    third = json.loads(lines[2])
+    third["content"]["title"] = "Caf\u00e9 \u00fcber alles"
+    lines[2] = json.dumps(third, ensure_ascii=False).encode("latin-1")
+    lines[0] = lines[0].replace(b'"id"', b'"note": "\xe2\x9c\x93 UTF-8", "id"', 1)
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    streamed = stream_file(path)
+    titles = [record.title for record in streamed.records]
+    assert titles[2] == "Café über alles"
+    assert len(titles) == 3
+    where = lines[2].index(b"\xe9") + 1
+    assert streamed.problems == [
+        f"mixed.jsonl:3: not valid UTF-8 (byte {where} of the line); read as Latin-1 — "
+        "check accented letters"
+    ]
+    assert not streamed.warnings
+    # A file read whole still settles one encoding for all of it, with a warning.
+    assert open_text(path).encoding == "latin-1"

@@ -204,8 +204,13 @@ def test_an_import_killed_while_writing_leaves_no_process(
         )
         assert seen, "the file was read ahead by a child"
         if signum != signal.SIGKILL:
-            # Stopped as Ctrl-C stops it: no traceback.
-            assert b"Traceback" not in (proc.stderr.read() if proc.stderr else b"")
+            # Stopped as Ctrl-C stops it: no traceback, and it says what stopped it and
+            # what is kept, with the shell's status for a death by that signal.
+            said = (proc.stderr.read() if proc.stderr else b"").decode()
+            assert "Traceback" not in said and "Aborted!" not in said
+            name = signal.Signals(signum).name
+            assert f"Stopped by {name}: the papers committed are kept" in said
+            assert proc.returncode == 128 + signum
     finally:
         if proc.poll() is None:
             proc.kill()

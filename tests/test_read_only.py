@@ -19,8 +19,10 @@ from click.testing import CliRunner, Result
 from reader.cli import cli
 from reader.library import Library
 from reader.ui.app import ReaderApp
+from reader.ui.screens.note import NoteScreen
+from reader.ui.screens.whole_text import WholeTextScreen
 from tests.conftest import SEEDS
-from tests.test_app import settle
+from tests.test_app import screen_text, settle
 
 REFUSED = "is read-only (READER_READ_ONLY is set): it can be searched, cited and exported"
 
@@ -90,6 +92,43 @@ async def test_the_reader_says_read_only_at_start(lib: Path) -> None:
         await settle(app, pilot)
         assert app.is_running
     library.close()
+
+
+async def test_a_note_is_shown_not_edited(lib: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("READER_READ_ONLY")
+    writable = Library(lib)
+    first = writable.store.all_ids()[0]
+    writable.save_note(first, "kept as written")
+    writable.close()
+    monkeypatch.setenv("READER_READ_ONLY", "1")
+    library = Library(lib)
+    app = ReaderApp(library)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(app, pilot)
+        app.paper_list.cursor = app.paper_list.ids.index(first)
+        await pilot.press("n")
+        await settle(app, pilot)
+        # Shown to read, never in an editor whose words could not be saved.
+        assert isinstance(app.screen, WholeTextScreen)
+        assert "kept as written" in screen_text(app)
+        assert not app.query(NoteScreen)
+        notices = [n.message for n in app._notifications]
+        assert any(m.startswith("The library is read-only (READER_READ_ONLY is set): notes "
+                                "are shown, not edited") for m in notices)
+        await pilot.press("escape", "j", "n")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, WholeTextScreen | NoteScreen)
+    library.close()
+
+
+def test_backup_of_a_read_only_library_names_where_to_write(lib: Path, tmp_path: Path) -> None:
+    refused = run(lib, "backup")
+    assert refused.exit_code == 1
+    assert "its backups folder cannot be written; name where the copy goes: reader backup " \
+        "FILE" in refused.output
+    assert not (lib / "backups").exists()
+    done = run(lib, "backup", str(tmp_path / "copy.sqlite"))
+    assert done.exit_code == 0 and (tmp_path / "copy.sqlite").stat().st_size > 0
 
 
 def on_read_only_mount(root: Path, commands: str) -> subprocess.CompletedProcess[str]:

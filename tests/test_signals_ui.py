@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
+from reader.ui.import_session import ImportSession
 from reader.ui.screens.overview import OverviewScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.whole_text import LongText, WholeTextScreen
@@ -23,6 +26,7 @@ from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.paper_view import PaperView
 from reader.ui.widgets.replies import SECTION_LIMIT
 from tests.test_app import SIZE, screen_text, settle
+from tests.waiting import until
 
 DATA = Path(__file__).parent / "data"
 #: The paper of the sample that the tests thread a discussion under and decide.
@@ -137,7 +141,7 @@ async def test_the_list_shows_rating_and_decision_at_the_right(conference: Libra
             rating = conference.rows([paper_id])[paper_id].rating
             assert line.endswith(f"{rating:.1f}"), line
         assert row_line(app, first).rstrip("│┃ ")[:-4].rstrip().endswith("oral")
-        assert "wdrn" in row_line(app, spark) or "withdrawn" in row_line(app, spark)
+        assert "w/d" in row_line(app, spark) or "withdrawn" in row_line(app, spark)
         plain = app.query_one(PaperList).ids[0]
         await go_to(app, pilot, plain)
         line = row_line(app, plain).rstrip("│┃ ")
@@ -207,6 +211,51 @@ async def test_the_reading_view_shows_reviews_threaded_after_the_abstract(
         assert "Code of conduct" not in shown
         answer = str(boxes[answered + 1].render())
         assert "α = 0.5" in answer and "**" not in answer  # LaTeX and Markdown rendered
+
+
+async def test_a_paper_whose_reviews_are_still_coming_says_so_then_shows_them(
+    library: Library, tmp_path: Path,
+) -> None:
+    # Another connection imports the conference; it stops once every paper is in with its
+    # signals, before their replies are written, as an import of a conference does.
+    source = conference_file(tmp_path)
+    papers_in, go_on = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        papers_in.set()
+        go_on.wait(60)
+
+    importer = Library(library.paths.root)
+    thread = threading.Thread(
+        target=lambda: importer.import_files([source], sync=False, papers_in=hold)
+    )
+    thread.start()
+    try:
+        assert papers_in.wait(60)
+        app = ReaderApp(library)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: FIRST in {p.openreview_id for p in library.papers(
+                app.paper_list.ids)}, "the conference's papers in the list")
+            await settle(app, pilot)
+            # What the import under way says as it writes the replies.
+            app.imports.reviews_coming = (0, 3)
+            screen = await open_reading(app, pilot, paper_of(library, FIRST))
+            heading = str(screen.query_one("#paper-replies-heading", Static).render())
+            assert screen.replies == []
+            assert "still being imported" in heading and "0 of 3 papers" in heading
+            go_on.set()
+            thread.join(60)
+            app.imports.reviews_coming = None
+            app.post_message(ImportSession.Progress("the reviews", 3, 3, reviews=True))
+            await until(pilot, lambda: screen.replies, "the reviews shown")
+            await settle(app, pilot)
+            assert [box.posting.reply.kind for box in screen.replies][0] == "Decision"
+            heading = str(screen.query_one("#paper-replies-heading", Static).render())
+            assert heading.startswith("Reviews and discussion: ") and "still" not in heading
+    finally:
+        go_on.set()
+        thread.join(60)
+        importer.close()
 
 
 async def test_hostile_review_text_is_inert(conference: Library) -> None:

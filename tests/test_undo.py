@@ -4,7 +4,9 @@ import that only merged into papers already there is undone too (its changes rev
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from whoosh import index as whoosh_index
 
@@ -128,3 +130,63 @@ def test_the_cli_says_what_undo_put_back(library: Library, tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     assert f"Undid the import of {path} (it added no papers)." in result.stdout
     assert "Put back 2 papers it had merged into as they were before." in result.stdout
+
+
+def _paper(library: Library, ref: str) -> int:
+    paper = library.resolve(ref).paper
+    assert paper is not None
+    return paper.id
+
+
+def _title(note: dict[str, Any]) -> str:
+    title = note["content"]["title"]
+    return str(title["value"] if isinstance(title, dict) else title)
+
+
+def _orals(path: Path, forums: list[tuple[str, str]], venue: str) -> Path:
+    """A wrapped list of papers by OpenReview forum id, each with ``venue``."""
+    papers = [{"title": title, "forum": forum, "venue": venue} for forum, title in forums]
+    path.write_text(json.dumps({"generated_at": "2026-04-01", "papers": papers}))
+    return path
+
+
+def test_undoing_a_merge_only_import_puts_its_decisions_back(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([DATA / "openreview-40.jsonl"])
+    rows = [json.loads(line) for line in (DATA / "openreview-40.jsonl").open()][:3]
+    forums = [(row["id"], _title(row)) for row in rows]
+    ids = [_paper(library, forum) for forum, _ in forums]
+    before = library.signals(ids)
+
+    summary = library.import_files([_orals(tmp_path / "orals.json", forums, "ICLR 2026 Oral")])
+    assert (summary.new, summary.merged, summary.new_decisions) == (0, 3, 3)
+    assert {s.decision for s in library.signals(ids).values()} == {"oral"}
+    assert len(library.search("decision:oral").ids) == 3
+
+    result = library.imports.undo_last_import()
+    assert result is not None and result.reverted == 3 and not result.changed_since
+    # As they were: no decision where there was none, the rest untouched.
+    assert library.signals(ids) == before
+    assert library.search("decision:oral").ids == []
+
+
+def test_undo_leaves_a_decision_changed_since_and_says_so(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([DATA / "openreview-40.jsonl"])
+    row = json.loads((DATA / "openreview-40.jsonl").open().readline())
+    forums = [(row["id"], _title(row))]
+    paper_id = _paper(library, row["id"])
+    library.import_files([_orals(tmp_path / "orals.json", forums, "ICLR 2026 Oral")])
+    # Another list, with its own undo record, changes it again: the first import's undo
+    # finds the decision is no longer what it wrote.
+    library.import_files([_orals(tmp_path / "posters.json", forums, "ICLR 2026 Poster")])
+    with library.session() as store:
+        store.conn.execute("UPDATE imports SET undone_at = 'x' WHERE path LIKE '%posters%'")
+    result = library.imports.undo_last_import()
+    assert result is not None and result.reverted == 0
+    assert [(p, fields) for p, _, fields in result.changed_since] == [(paper_id, ["signals"])]
+    assert library.signals([paper_id])[paper_id].decision == "poster"

@@ -14,6 +14,7 @@ import re
 
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
+from reader.cite.csl_items import published_in
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -80,7 +81,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     aliases: dict[str, str] = source.get("@fields", {}) if isinstance(source, dict) else {}
     csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
-    venue = fold(paper.venue or "")
+    venue = published_in(paper, fold(paper.venue or ""))
     entry_type = _entry_type(paper, source, csl_type, venue, biblatex)
     journal = bool(venue) and entry_type in _JOURNAL_ENTRY_TYPES
     if biblatex and venue.lower().startswith("arxiv") and not source:
@@ -184,7 +185,9 @@ def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:
     styles print and pandoc reads as CSL's ``status``); the TL;DR and the primary area have
     no standard field and go by OpenReview's names, which BibTeX and biber ignore.
     """
-    fields = [("pubstate", "withdrawn")] if paper.withdrawn else []
+    # A record's own status is written with its other variables.
+    withdrawn = paper.withdrawn and not paper.csl.get("status")
+    fields = [("pubstate", "withdrawn")] if withdrawn else []
     tldr = bibtex_tldr(paper)
     if tldr:
         fields.append(("tldr", tldr))
@@ -215,6 +218,8 @@ _BIBTEX_FIELDS = (
     ("ISSN", "issn"),
     ("language", "language"),
     ("note", "note"),
+    # Where the work is in being published ("in press", "submitted"): biblatex's pubstate.
+    ("status", "pubstate"),
     ("title-short", "shorttitle"),
     ("container-title-short", "shortjournal"),
     ("PMID", "pmid"),

@@ -99,6 +99,15 @@ def one_line(text: str) -> str:
     return plain_line(text or "")
 
 
+def published_in(paper: Paper, venue: str) -> str:
+    """The journal a preprint's record names beside its archive (an arXiv listing's
+    journal reference), else the venue: an export says where the paper was published."""
+    journal = paper.csl.get("container-title")
+    if isinstance(journal, str) and journal.strip() and venue.lower().startswith("arxiv"):
+        return " ".join(journal.split())
+    return venue
+
+
 def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     """The paper as a CSL-JSON item, ``id`` being its citation key; strings are plain text.
 

@@ -50,6 +50,15 @@ CSV_COLUMNS = (
     "authors",
     "venue",
     "year",
+    "date",
+    "volume",
+    "issue",
+    "pages",
+    "publisher",
+    "issn",
+    "isbn",
+    "language",
+    "type",
     "doi",
     "arxiv_id",
     "url",
@@ -200,6 +209,8 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 "; ".join(p.authors or []),
                 p.venue or "",
                 "" if p.year is None else p.year,
+                p.date or "",
+                *(_csl_text(p.csl.get(name)) for name in _CSL_COLUMNS),
                 source_doi(p.csl, p.doi) or "",
                 p.arxiv_id or "",
                 p.url or "",
@@ -214,6 +225,19 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
             ]
         )
     return buffer.getvalue()
+
+
+#: The CSL variables behind the columns between year and doi, in their order.
+_CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "type")
+
+
+def _csl_text(value: Any) -> str:
+    """A CSL variable as a cell: a list (several ISSNs) joined with "; "."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "; ".join(str(v) for v in value)
+    return str(value)
 
 
 def _bool(value: bool) -> str:

@@ -95,8 +95,14 @@ _KEY_ROLES = ("editor", "compiler", "organizer", "director", "contributor", "tra
 
 def key_names(authors: list[str], csl: dict[str, Any]) -> list[str]:
     """The names a key is built from: the authors, else the record's editors (or, failing
-    them, its compilers, organizers, directors, contributors, translators)."""
+    them, its compilers, organizers, directors, contributors, translators). A work whose
+    authors are all organisations is keyed by the first (:func:`organisation_word`)."""
     if authors:
+        named = csl.get("author")
+        if (isinstance(named, list) and named and all(isinstance(n, dict) for n in named)
+                and all(n.get("literal") and not n.get("family") for n in named)
+                and display_name(named[0]) == authors[0]):
+            return [organisation_word(authors[0]), *authors[1:]]
         return authors
     for role in _KEY_ROLES:
         names = csl.get(role)
@@ -106,6 +112,23 @@ def key_names(authors: list[str], csl: dict[str, Any]) -> list[str]:
             if shown:
                 return shown
     return []
+
+
+# An organisation named in this many significant words or fewer is keyed by all of them
+# ("TIME USA" → timeusa); a longer name by their initials ("Court of Arbitration for
+# Sport" → cas), as its people write it.
+_ORGANISATION_WORDS = 2
+
+
+def organisation_word(name: str) -> str:
+    """An organisation's name as one word of a key: its significant words run together, or
+    their initials when there are many; the name itself when nothing significant is left."""
+    words = [w for w in (ascii_fold(t) for t in name.split()) if w and w not in STOPWORDS]
+    if not words:
+        return ascii_fold(name)
+    if len(words) <= _ORGANISATION_WORDS:
+        return "".join(words)
+    return "".join(w[0] for w in words)
 
 
 class CitekeyAllocator:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.cite.csl_items import csl_names, csl_type, paper_url
-from reader.cite.keys import entry_key
+from reader.cite.csl_items import csl_names, csl_type, paper_url, published_in
+from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.text.render import to_plain
@@ -55,14 +55,21 @@ def ris_record(paper: Paper) -> str:
         ris_type = _RIS_TYPES.get(kind, "GEN")
     bibtex = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     bibtex = bibtex if isinstance(bibtex, dict) else {}
-    lines = [("TY", ris_type), ("ID", entry_key(paper))]
+    record_id = _record_number(paper, source)
+    id_line = record_id or entry_key(paper)
+    lines = [("TY", ris_type), ("ID", id_line)]
+    kept = source.get("ID")
+    if record_id or (isinstance(kept, list) and [str(k).strip() for k in kept] == [id_line]):
+        # Written once: a record of a tool whose IDs are its own numbers, read back from our
+        # export, kept our key as such a number, and it came out twice.
+        source = {tag: values for tag, values in source.items() if tag != "ID"}
     title = _line(to_plain(paper.title or ""))
     if title and not (paper.title_derived and (source or bibtex)):
         lines.append(("TI", title))
     for variable, tag in _NAME_TAGS:
         names = csl_names(paper, variable)
         lines += [(tag, _name(n)) for n in names if _name(n)]
-    venue = _line(paper.venue or "")
+    venue = _line(published_in(paper, paper.venue or ""))
     if venue:
         venue_tag = source.get("@venue")
         lines.append(
@@ -138,6 +145,27 @@ def ris_record(paper: Paper) -> str:
     return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
 
 
+def _record_number(paper: Paper, source: dict[str, Any]) -> str | None:
+    """The number the source's database gave the record (a Lens.org id, an EndNote record
+    number), written back as its ID when the paper's key is only the one its names, year
+    and title make: read again, the record gets that key again and keeps its number. A key
+    the user chose is written instead (the number then goes after it)."""
+    kept = source.get("ID")
+    if not (isinstance(kept, list) and len(kept) == 1 and isinstance(kept[0], str)):
+        return None
+    from reader.sources.ris_tools import record_number
+
+    if not record_number(kept[0].strip()):
+        return None  # an accession number of letters reads as no key only beside its tool's
+    base = citekey_base(paper.title or "", key_names(paper.authors or [], paper.csl),
+                        paper.year)
+    key = entry_key(paper)
+    suffix = key.removeprefix(base)
+    if not base or not key.startswith(base) or not (suffix == "" or suffix.isalpha()):
+        return None
+    return kept[0].strip() or None
+
+
 def _openreview_lines(paper: Paper) -> list[tuple[str, str]]:
     """What OpenReview says of a submission beyond its record, which RIS has no tags for, in
     notes as the BibTeX fields it would be (``tex.pubstate: withdrawn``, ``tex.tldr: …``,
@@ -192,6 +220,9 @@ def _name(name: dict[str, Any]) -> str:
         str(name[p]) for p in ("non-dropping-particle", "family") if name.get(p)
     )
     given = " ".join(str(name[p]) for p in ("given", "dropping-particle") if name.get(p))
+    if family and not given and not name.get("suffix"):
+        # A family name alone keeps its comma: without it, it reads back as a literal.
+        return _line(f"{family},")
     parts = [family, given] + ([str(name["suffix"])] if name.get("suffix") else [])
     return _line(", ".join(p for p in parts if p))
 

@@ -140,7 +140,7 @@ def handles_errors(func: F) -> F:
 #: one of its commands is run (or listed by --help): the reader itself, run with no
 #: command, needs none of them before its first frame.
 COMMAND_MODULES = {
-    "add": "papers", "import": "papers", "note": "papers", "rekey": "papers",
+    "add": "importing", "import": "importing", "note": "papers", "rekey": "papers",
     "search": "papers", "star": "papers", "stats": "papers", "unstar": "papers",
     "cite": "citing", "export": "citing", "notes": "citing",
     "fetch": "fetching",

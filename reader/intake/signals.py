@@ -165,7 +165,7 @@ class SignalsIntake:
                 signals = self._from_replies(record, signals, replies)
             outcome = stored_signals.write_signals(
                 self.conn, paper_id, signals, updated_at=self.stamp,
-                import_id=self.import_id, before=before,
+                import_id=self.import_id, before=before, keep=not new,
             )
         # A rating that moved between versions this import read counts, even on a paper it
         # adds (a file holding a review before and after the rebuttal): the detail pane

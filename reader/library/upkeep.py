@@ -14,6 +14,7 @@ from reader.locations import LibraryPaths
 from reader.search.meta import recorded_generation
 from reader.store import review_texts
 from reader.store.backup import (
+    BackupError,
     automatic_backup,
     check_library_file,
     copy_database,
@@ -117,9 +118,18 @@ class Upkeep:
         self._library = library
 
     def backup(self, dest: Path | None = None) -> Path:
-        """A consistent copy of the database (safe while the reader runs elsewhere)."""
-        target = dest or self._library.paths.root / "backups" / f"library-{stamp()}.sqlite"
-        return copy_database(self._library.paths.database, target)
+        """A consistent copy of the database (safe while the reader runs elsewhere), to
+        ``dest`` or the library's backups folder, which a read-only library cannot write
+        (it is then refused, saying how to name a place)."""
+        paths = self._library.paths
+        if dest is None and self._library.read_only is not None:
+            raise BackupError(
+                f"the library in {paths.root} is read-only ({self._library.read_only}): its "
+                "backups folder cannot be written; name where the copy goes: "
+                "reader backup FILE"
+            )
+        target = dest or paths.root / "backups" / f"library-{stamp()}.sqlite"
+        return copy_database(paths.database, target)
 
     def restore(self, source: Path) -> Path | None:
         """Replace the database with a backup; the current one is backed up first, and the

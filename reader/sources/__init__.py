@@ -21,7 +21,7 @@ from pathlib import Path
 from reader.errors import BadInput
 from reader.models import PaperRecord
 from reader.signals import Reply
-from reader.sources.limits import field_limit, megabytes
+from reader.sources.limits import DEPTH_MAX, field_limit, megabytes, nests_too_deeply
 from reader.text.render import title_words
 from reader.text.titles import strip_derived_mark
 
@@ -42,6 +42,8 @@ class ParseResult:
     problems: list[str] = field(default_factory=list)
     #: Replies whose paper is not in the text (OpenReview), kept for when it is imported.
     orphans: list[Reply] = field(default_factory=list)
+    #: What the import summary says of the text as a whole (what of it was not kept where).
+    warnings: list[str] = field(default_factory=list)
 
     def add(self, where: str, read: Callable[[], PaperRecord | None]) -> None:
         """Keep the record ``read()`` makes of the item at ``where`` (``file:line``), or
@@ -220,6 +222,11 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
     """The refusal of a file of no known format: why it is none, what reader reads, and
     how to name a format."""
     if _JSON_START.match(text[:64]):
+        if nests_too_deeply(text):
+            return ImportFormatError(
+                f"{path}: JSON nested more than {DEPTH_MAX} deep, too deeply to be paper "
+                "records; nothing was imported"
+            )
         why = "it starts as JSON does but matches none of the JSON formats"
         force = "name one with 'reader import --format'"
     else:
@@ -328,6 +335,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
     module = importlib.import_module(READERS[fmt])
     problems: list[str] = []
     orphans: list[Reply] = []
+    warnings = content.warnings
     if fmt in _KEEPS_ORPHANS:
         records, count = module.stream(content.text, path.name, problems, orphans,
                                        texts=reply_texts)
@@ -337,6 +345,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
         result: ParseResult = module.parse(content.text, path.name)
         problems = result.problems
         orphans = result.orphans
+        warnings = [*content.warnings, *result.warnings]
         records, count = iter(result.records), len(result.records)
     records = _within_field_limit(records, problems)
     return StreamedFile(
@@ -345,7 +354,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
         _marks_dropped(records),
         count,
         problems,
-        content.warnings,
+        warnings,
         content.sha256,
         orphans,
         reply_texts,
@@ -354,6 +363,8 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
 
 # Formats whose ``stream`` also hands back the replies whose paper is not in the file.
 _KEEPS_ORPHANS = frozenset({"openreview"})
+# Formats whose ``stream_file`` decodes the file a line at a time (TextFile.lines).
+_LINE_READ = frozenset({"openreview"})
 
 
 def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> StreamedFile | None:
@@ -375,8 +386,9 @@ def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> Streame
         return None
     from reader.sources.textfile import open_text
 
-    text = open_text(path)
-    problems: list[str] = []
+    # JSON lines decoded a line at a time are checked as each is (not read whole first).
+    text = open_text(path, check=fmt not in _LINE_READ)
+    problems: list[str] = text.problems
     orphans: list[Reply] = []
     kept = (orphans,) if fmt in _KEEPS_ORPHANS else ()
     options = {"texts": reply_texts} if kept else {}

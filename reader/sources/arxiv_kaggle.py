@@ -4,6 +4,13 @@
 The snapshot keeps arXiv's raw text: titles and abstracts hard-wrapped (an indented line
 starts a new abstract paragraph), TeX accents in names (``Schr\\"odinger``), and dates as
 e-mail style timestamps (``Mon, 2 Apr 2007 19:18:42 GMT``).
+
+What an entry says beyond its paper lands where the record has a field for it: the
+``comments`` as its note, the ``journal-ref`` as the journal it was published in (the
+venue read stays arXiv, where the paper is found), the versions as its date (the first)
+and when it last changed (the latest, else ``update_date``). The rest (``submitter``,
+``report-no``, ``license``, the versions and ``update_date`` themselves) is kept verbatim
+under the format's name.
 """
 
 from __future__ import annotations
@@ -41,7 +48,23 @@ _OLD_ID = re.compile(r"/(\d\d)(\d\d)\d{3}$")
 
 def parse(text: str, source: str) -> ParseResult:
     """Records of a Kaggle arXiv snapshot text; ``source`` names the file."""
-    return build_result(load_records(text, source), _convert)
+    result = build_result(load_records(text, source), _convert)
+    kept = [
+        key for key in _KEPT_AS_WRITTEN
+        if any(key in record.extra.get("arxiv", {}) for record in result.records)
+    ]
+    if kept:
+        # Said once for the file: the papers hold them, but no citation format has a field.
+        result.warnings.append(
+            f"{source}: {_listed(kept)} have no field of a paper's own: kept with each paper "
+            "as written (in the JSON and CSL-JSON exports), not in BibTeX or RIS"
+        )
+    return result
+
+
+def _listed(names: list[str]) -> str:
+    """``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _convert(record: JsonRecord) -> Outcome:
@@ -64,8 +87,35 @@ def _convert(record: JsonRecord) -> Outcome:
         modified=_latest_version(item.get("versions"))
         or moment_from_text(item.get("update_date")),
         kind="article",
+        csl=_csl(item),
+        extra=_unmodelled(item),
     )
     return finish_record(paper, record, record_label(record))
+
+
+def _csl(item: dict[str, Any]) -> dict[str, Any]:
+    """The entry's comments (CSL ``note``) and journal reference (``container-title``)."""
+    csl: dict[str, Any] = {}
+    note = clean_title(item.get("comments"))
+    if note:
+        csl["note"] = note
+    journal = clean_title(item.get("journal-ref"))
+    if journal:
+        # Free text ("Phys.Rev.D76:013009,2007"), written as the journal it names.
+        csl["container-title"] = journal
+    return csl
+
+
+#: The entry's keys kept verbatim: none of the record's fields holds them as written.
+_KEPT_AS_WRITTEN = ("submitter", "report-no", "license", "versions", "update_date")
+
+
+def _unmodelled(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """What the entry says that the record does not model, under the format's name."""
+    kept = {
+        key: item[key] for key in _KEPT_AS_WRITTEN if item.get(key) not in (None, "", [], {})
+    }
+    return {"arxiv": kept} if kept else {}
 
 
 def _tex(text: str) -> str:

@@ -28,7 +28,7 @@ from bibtexparser.model import (
     String,
 )
 
-from reader.models import PaperRecord
+from reader.models import PaperRecord, ReadRemark
 from reader.record import (
     display_name,
     keep_written_doi,
@@ -169,7 +169,8 @@ def _entries(
             inner = block.ignore_error_block
             # A repeated key or field still describes a paper; keep it (first field wins).
             if isinstance(inner, Entry):
-                yield _evaluate_entry(_shallow(inner), strings, lines_before)
+                yield _evaluate_entry(_shallow(inner, source, lines_before, problems),
+                                      strings, lines_before)
             elif isinstance(inner, String):
                 strings[inner.key.lower()] = _evaluate(inner.value, strings)
         elif isinstance(block, ParsingFailedBlock):
@@ -177,7 +178,8 @@ def _entries(
         elif isinstance(block, String):
             strings[block.key.lower()] = _evaluate(block.value, strings)
         elif isinstance(block, Entry):
-            yield _evaluate_entry(_shallow(block), strings, lines_before)
+            yield _evaluate_entry(_shallow(block, source, lines_before, problems),
+                                  strings, lines_before)
 
 
 def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
@@ -237,11 +239,19 @@ def _describe_failure(block: ParsingFailedBlock, source: str, lines_before: int 
     return f"{source}:{line}: {what} {detail}; skipped"
 
 
-def _shallow(entry: Entry) -> Entry:
+def _shallow(entry: Entry, source: str, lines_before: int, problems: list[str]) -> Entry:
     """The entry with its braces nested no deeper than :data:`DEPTH_MAX` (what reads its
-    values recurses over them): deeper groups are left out, their text kept."""
-    if all(brace_depth(str(field.value)) <= DEPTH_MAX for field in entry.fields):
+    values recurses over them): deeper groups are left out, their text kept, and a remark
+    says so."""
+    deep = [str(f.key) for f in entry.fields if brace_depth(str(f.value)) > DEPTH_MAX]
+    if not deep:
         return entry
+    line = lines_before + (entry.start_line or 0) + 1
+    problems.append(ReadRemark(
+        f"{source}:{line}: entry '{str(entry.key).strip()}' nests braces more than "
+        f"{DEPTH_MAX} deep ({', '.join(deep)}): the deeper braces were left out, their "
+        "text kept"
+    ))
     return Entry(
         entry.entry_type,
         entry.key,

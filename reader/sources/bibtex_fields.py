@@ -50,6 +50,9 @@ _TEXT_VARIABLES = {
     "issn": "ISSN",
     "language": "language",
     "note": "note",
+    # Where the work is in being published ("in press"); a withdrawn submission's is its
+    # withdrawal (below).
+    "pubstate": "status",
     "series": "collection-title",
     "chapter": "chapter-number",
     "eventtitle": "event",
@@ -169,6 +172,10 @@ def csl_and_extra(
                 names[variable] = field
             if field in inherited:
                 from_parent.add(variable)
+    if csl.get("status", "").lower() == "withdrawn":
+        # The paper's withdrawal, which the import reads from the entry itself.
+        del csl["status"]
+        used.discard("pubstate")
     number = fields.get("number", "").strip()
     if number:
         csl["issue" if entry.kind in _ISSUE_KINDS else "number"] = plain(number)

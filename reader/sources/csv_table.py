@@ -19,10 +19,14 @@ import re
 from typing import Any
 
 from reader.models import PaperRecord
+from reader.record import CSL_TYPES
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
-from reader.sources.own_export import give_marks, own_marks, tags_apart
+from reader.sources.own_export import give_marks, own_decision, own_marks, tags_apart
 from reader.sources.ris_fields import display_name as comma_name
+from reader.sources.table_fields import CSL_FIELDS as _CSL_FIELDS
+from reader.sources.table_fields import FIELD_OF as _FIELD_OF
+from reader.sources.table_fields import SYNONYMS
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.text.identifiers import (
     doi_as_written,
@@ -55,67 +59,6 @@ _SNIFF_BYTES = 64 * 1024
 # A header cell is a short label; a longer one means the line is prose, not a header.
 _MAX_HEADER_CELL = 60
 
-#: Header names (lower case, single-spaced) for each record field, most specific first.
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "title": ("title", "paper title", "article title", "document title", "primary title", "ti"),
-    "abstract": ("abstract", "summary", "abstract note", "paper abstract", "description", "ab"),
-    "authors": (
-        "authors",
-        "author",
-        "author(s)",
-        "author names",
-        "author full names",
-        "creators",
-        "au",
-    ),
-    "year": ("publication year", "year", "pub year", "year published", "py"),
-    "date": ("date", "publication date", "date published", "published", "pubdate"),
-    "venue": (
-        "venue",
-        "journal",
-        "conference",
-        "source title",
-        "publication",
-        "publication title",
-        "journal title",
-        "journal name",
-        "journal/book",
-        "booktitle",
-        "book title",
-        "container title",
-        "source",
-        "so",
-    ),
-    "doi": ("doi",),
-    "url": ("url", "link", "links", "paper url", "web link"),
-    "keywords": (
-        "keywords",
-        "author keywords",
-        "keyword",
-        "tags",
-        "manual tags",
-        "index keywords",
-        "de",
-    ),
-    "arxiv_id": ("arxiv id", "arxiv", "eprint"),
-    "kind": ("type", "item type", "document type", "entry type"),
-    "openreview_id": ("openreview id", "openreview", "forum", "forum id", "openreview forum"),
-    # One rating per review; a column of one number per paper is read as the mean.
-    "ratings": ("ratings", "scores", "review ratings", "all ratings", "rating list"),
-    "rating_avg": (
-        "rating avg", "ratings avg", "avg rating", "average rating", "mean rating",
-        "rating mean", "avg score", "average score", "rating", "score",
-    ),
-    "rating_std": ("rating std", "ratings std", "std rating", "rating stdev"),
-    "rating_count": (
-        "n ratings", "num ratings", "number of ratings", "rating count", "ratings count",
-        "n reviews", "num reviews", "number of reviews", "review count",
-    ),
-    "confidence": ("confidence", "confidences"),
-    "confidence_avg": ("confidence avg", "avg confidence", "mean confidence"),
-    "decision": ("decision", "status", "final decision", "acceptance", "presentation type"),
-}
-_FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
 
 _SPACES = re.compile(r"\s+")
 _AND = re.compile(r"\s+and\s+|\s*&\s*")
@@ -318,17 +261,28 @@ def record_from_values(
         openreview_id=forum,
         date=date,
         kind=_fold(values.get("kind", "")).lower() or None,
+        csl=_csl_values(values),
         extra={"table": other} if other else {},
     )
     give_marks(record, marks)
     for field, text in unread_numbers(values).items():
         # "N/A", "-": not a number, but what the source said; kept as written.
         record.extra.setdefault("table", {})[field] = text
-    decision = _fold(values.get("decision", "")) or venue_decision
+    decision = own_decision(record, _fold(values.get("decision", "")) or venue_decision)
     record.signals = table_signals(values, decision, record.venue, record.year)
     if record.signals is not None and record.signals.decision == "withdrawn":
         record.withdrawn = True
     return record
+
+
+def _csl_values(values: dict[str, str]) -> dict[str, str]:
+    """The CSL variables a row gives as written (volume, pages, publisher, ...), with its
+    type where it names a CSL type (a library's own export writes one)."""
+    csl = {name: _fold(values[name]) for name in _CSL_FIELDS if _fold(values.get(name, ""))}
+    kind = _fold(values.get("kind", "")).lower()
+    if kind in CSL_TYPES:
+        csl["type"] = kind
+    return csl
 
 
 def _fold(value: str) -> str:

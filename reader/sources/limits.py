@@ -75,3 +75,32 @@ def record_refusal(source: object, line: int, limit: int) -> str:
         f"{source}: the record at line {line:,} is over the {megabytes(limit)} limit for one "
         f"record; the file is refused (READER_RECORD_LIMIT_MB raises the limit)"
     )
+
+
+#: How much of a refused JSON file is looked at for nesting (a record that deep shows it
+#: long before that).
+_DEPTH_LOOKED_AT = 1 << 20
+
+
+def nests_too_deeply(text: str) -> bool:
+    """Whether the JSON at the start of ``text`` nests its brackets deeper than
+    :data:`DEPTH_MAX` (brackets inside strings not counted): why no format took it."""
+    depth = 0
+    in_string = escaped = False
+    for char in text[:_DEPTH_LOOKED_AT]:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > DEPTH_MAX:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False

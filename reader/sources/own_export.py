@@ -8,9 +8,10 @@ import json
 from typing import Any
 
 from reader.models import PaperRecord
+from reader.signals import normalize_decision
 from reader.text.tags import normalize_tag
 
-__all__ = ["give_marks", "is_own_export", "own_marks", "tags_apart"]
+__all__ = ["give_marks", "is_own_export", "own_decision", "own_marks", "tags_apart"]
 
 
 #: Columns (keys) only a reader library's own CSV or JSON export has together.
@@ -78,3 +79,17 @@ def give_marks(record: PaperRecord, marks: dict[str, Any]) -> None:
             record.title_derived = record.title_derived or bool(value)
         else:
             setattr(record, name, value)
+
+
+def own_decision(record: PaperRecord, decision: str) -> str:
+    """The decision of a paper as its source worded it ("ICLR 2026 Oral"), which a reader
+    library's own export gives as ``decision_raw`` beside the word it reads as: taken out of
+    the record's other values; ``decision`` when there is none or it says another thing."""
+    table = record.extra.get("table", {})
+    raw = table.get("decision_raw")
+    if not isinstance(raw, str) or normalize_decision(raw) != normalize_decision(decision):
+        return decision
+    del table["decision_raw"]
+    if not table:
+        del record.extra["table"]
+    return " ".join(raw.split())

@@ -31,6 +31,7 @@ from reader.sources.jsonfields import (
 )
 from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
+from reader.sources.tablesignals import venue_and_decision
 from reader.text.identifiers import doi_as_written, openreview_id, openreview_url
 
 # How venues are spelled, by the lower-case name paperlists uses for their folders and files.
@@ -145,7 +146,7 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
     label = record_label(record)
     title = clean_title(item.get("title"))
     abstract = clean_abstract(item.get("abstract"))
-    status = clean_title(item.get("status"))
+    status = clean_title(item.get("status")) or _decision_of_venue(item)
     withdrawn = "withdr" in status.lower()
     if not title and abstract:
         # An entry without a title is a placeholder of the list, not a paper to read.
@@ -185,10 +186,16 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
     return finish_record(paper, record, label)
 
 
+def _decision_of_venue(item: dict[str, Any]) -> str:
+    """The decision a venue names when the entry has no status: "ICLR 2026 Oral" is the
+    status Oral (the venue and year are read from the same text as for any venue)."""
+    return venue_and_decision(clean_title(item.get("venue")))[2]
+
+
 #: The entry's keys the record above models (its BibTeX, read for the venue and the entry
 #: type only, is kept whole with the rest).
 _MODELLED = frozenset({
-    "title", "abstract", "status", "site", "id", "author", "authors", "keywords", "doi",
+    "title", "abstract", "status", "site", "id", "forum", "author", "authors", "keywords", "doi",
     "tldr", "primary_area", "rating", "confidence", "rating_avg", "confidence_avg",
     *MODIFIED_KEYS,
 })
@@ -233,10 +240,15 @@ def _mean_and_std(value: Any) -> tuple[float | None, float | None]:
 
 
 def _openreview_id(item: dict[str, Any], site: str, bibtex_url: str) -> str | None:
-    """The OpenReview forum id of an entry whose site (or bibtex url) is OpenReview's."""
+    """The OpenReview forum id of an entry: from an OpenReview link in its site (or bibtex
+    url), from its ``forum`` (a key only OpenReview's notes have), or from its ``id`` when
+    a link says the entry comes from OpenReview."""
     for link in (site, bibtex_url):
         if "openreview.net" in link and (found := openreview_id(link)):
             return found
+    forum = openreview_id(text_value(item.get("forum")))
+    if forum is not None:
+        return forum
     # A bare id only counts when the entry is known to come from OpenReview.
     if any("openreview.net" in link for link in (site, bibtex_url)):
         return openreview_id(text_value(item.get("id")))

@@ -26,6 +26,7 @@ from reader.sources.ris_fields import (
     csl_and_extra,
     first,
     fold_lines,
+    month_dates,
     ris_aliases,
     ris_openreview,
     tag_table,
@@ -60,7 +61,7 @@ _MAX_HEADING = 40
 
 # rispy maps tags to long names; the tags themselves are clearer here ("AU", "T2" …).
 _MAPPING = {tag: tag for tag in rispy.TAG_KEY_MAPPING}
-_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "ED", "KW", "N1", "UR", "SN"]
+_LIST_TAGS = ["A1", "A2", "A3", "A4", "AU", "ED", "ID", "KW", "N1", "UR", "SN"]
 
 # Reference types as the BibTeX-style kinds the other importers use.
 _KINDS = {
@@ -238,7 +239,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     parsed = rispy.loads("\n".join(lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
     if not parsed:
         raise ValueError("rispy found no record")
-    tags = tag_table(parsed[0])
+    tags = month_dates(tag_table(parsed[0]))
 
     title = fold_lines(first(tags, "TI", "T1"))
     abstract = _abstract(item, "AB") or _abstract(item, "N2")

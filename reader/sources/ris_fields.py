@@ -13,7 +13,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
-from reader.sources.ris_tools import ARTICLE_CODES, DATABASES, NAME_MAX, issue, own_meanings
+from reader.sources.ris_tools import (
+    ARTICLE_CODES,
+    DATABASES,
+    NAME_MAX,
+    WOS,
+    issue,
+    own_meanings,
+)
+from reader.sources.wos import month_date
 from reader.text.sanitize import clean_imported
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
@@ -25,6 +33,15 @@ Tags = dict[str, list[str]]
 SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 
 _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
+# Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
+_NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
+# A date written day first with dots, as Citavi writes its access dates ("12.03.2020").
+_ISO_DATE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?")
+_DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
+# Web of Science's given names are initials run together ("SD"): one capital per name.
+_RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
+# What a tool writes for a name part it has not got (a JSON null spelled out).
+_NO_NAME = frozenset({"null", "undefined"})
 _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
 
 # RIS reference types as CSL types.
@@ -80,6 +97,8 @@ def csl_and_extra(
             continue
         for raw in values:
             name = ris_name(raw)
+            if name and tool == WOS:
+                name = spaced_initials(name)
             if name and not is_anonymous(name):
                 csl.setdefault(variable, []).append(name)
     for tag, variable in _TEXT_VARIABLES.items():
@@ -116,6 +135,11 @@ def csl_and_extra(
         csl["page"] = f"{start}-{end}" if end and (end != start or bibtex) else start
     numbers: dict[str, list[str]] = {}
     for number in (fold_lines(v) for v in tag_values(tags, "SN") if v.strip()):
+        labelled = _NUMBER_LABEL.match(number)
+        if labelled and labelled.group(1):
+            # The label says which number it is; it is no part of the number.
+            numbers.setdefault(labelled.group(2).upper(), []).append(labelled.group(1))
+            continue
         # SN holds an ISSN or an ISBN; the form of the number says which, else the type.
         if _ISSN_FORM.fullmatch(number):
             variable = "ISSN"
@@ -127,6 +151,9 @@ def csl_and_extra(
     for variable, values in numbers.items():
         csl[variable] = " ".join(values)
     issued = date_parts(iso(first(tags, "DA")) or iso(first(tags, "PY", "Y1")))
+    year = date_parts(iso(first(tags, "PY", "Y1")))
+    if issued and year and issued[:1] != year[:1]:
+        issued = year  # DA in another year is another date (our export's submission day)
     if issued:
         csl["issued"] = {"date-parts": [issued]}
     accessed = date_parts(iso(first(tags, "Y2")))
@@ -134,9 +161,10 @@ def csl_and_extra(
         accessed != issued
     ):
         csl["accessed"] = {"date-parts": [accessed]}
-    elif accessed:
+    elif first(tags, "Y2"):
         # Not a day the record was looked at: the publication date again (Ovid, Citavi), a
-        # secondary date of the old RIS, or a day before it was published.
+        # secondary date of the old RIS, a day before it was published, or no date at all:
+        # kept as written.
         own.add("Y2")
     kept: dict[str, Any] = {"@type": code} if code else {}
     keeping, last = False, ""
@@ -246,19 +274,34 @@ def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
 
 
 def iso(text: str) -> str:
-    """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``)."""
+    """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``, or ``03.07.2012``, the
+    day first, as Citavi writes it, or ``2012-07-03`` already, as OpenAlex writes it)."""
+    if _ISO_DATE.fullmatch(text.strip().rstrip("/")):
+        return text.strip().rstrip("/")
+    dotted = _DOTTED_DATE.match(text.strip())
+    if dotted:
+        day, month, year = dotted.groups()
+        return f"{year}-{int(month):02d}-{int(day):02d}"
     parts = [p for p in text.strip().split("/") if p.strip()]
     return "-".join(parts[:3]) if parts and parts[0].strip().isdigit() else ""
 
 
 def ris_name(raw: str) -> dict[str, str] | None:
-    """A RIS name (``Last, First, Suffix``) as a CSL name; one without a comma is a literal."""
+    """A RIS name (``Last, First, Suffix``, or ``Last,``) as a CSL name; one without a
+    comma is a literal."""
     parts = [fold_lines(p) for p in raw.split(",")]
     parts = [p for p in parts if p]
+    if parts and parts[0] in _NO_NAME:
+        # No family name: what is left, as written.
+        known = " ".join(p for p in parts[1:] if p not in _NO_NAME)
+        return {"literal": known} if known else None
     if not parts:
         return None
     if len(parts) == 1:
-        return {"literal": parts[0]}
+        # "Plato" is a literal; "van den Hoven," a family name without a given name.
+        return {"family": parts[0]} if raw.rstrip().endswith(",") else {"literal": parts[0]}
+    # "van den Hoven, null": a family name whose given name the tool had not got.
+    parts = [parts[0], *(p for p in parts[1:] if p not in _NO_NAME)]
     last, rest = parts[0], parts[1:]
     suffixes = [p for p in rest if p.lower() in SUFFIXES]
     given = [p for p in rest if p.lower() not in SUFFIXES]
@@ -268,6 +311,26 @@ def ris_name(raw: str) -> dict[str, str] | None:
     if suffixes:
         name["suffix"] = " ".join(suffixes)
     return name
+
+
+def month_dates(tags: Tags) -> Tags:
+    """The record's tags with a ``DA`` that names its month in words (Web of Science's
+    "SEP 22", "DEC", the year being in ``PY``) written as RIS dates are ("2010/09/22")."""
+    written = first(tags, "DA").strip()
+    if not written or iso(written) or not written[:1].isalpha():
+        return tags
+    _, date = month_date(first(tags, "PY", "Y1"), written)
+    if date is None or date.count("-") == 0:
+        return tags
+    return {**tags, "DA": [date.replace("-", "/")]}
+
+
+def spaced_initials(name: dict[str, str]) -> dict[str, str]:
+    """A given name of initials run together, spaced as initials: ``SD`` → ``S. D.``."""
+    given = name.get("given", "")
+    if not _RUN_INITIALS.fullmatch(given):
+        return name
+    return {**name, "given": " ".join(f"{letter}." for letter in given)}
 
 
 def tag_table(parsed: dict[str, object]) -> Tags:
@@ -328,7 +391,7 @@ def display_name(name: str) -> str:
     is recognised by its suffix. A name without a comma is kept as written.
     """
     parts = [fold_lines(p) for p in name.split(",")]
-    parts = [p for p in parts if p]
+    parts = [p for p in parts if p and p not in _NO_NAME]
     if len(parts) <= 1:
         return parts[0] if parts else ""
     last, rest = parts[0], parts[1:]

@@ -20,7 +20,9 @@ from typing import Any
 #: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
 Tags = dict[str, list[str]]
 
-__all__ = ["exporter", "issue", "linked_doi", "links", "own_meanings", "record_key"]
+__all__ = [
+    "exporter", "issue", "linked_doi", "links", "own_meanings", "record_key", "record_number"
+]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
 OVID, EBSCO, SCOPUS, WOS, RAYYAN, REFWORKS = (
@@ -113,15 +115,33 @@ def linked_doi(tags: Tags) -> str:
 
 def record_key(tags: Tags, tool: str, extra: dict[str, dict[str, Any]]) -> str | None:
     """The record's ID as its citation key, unless it is a number a tool gave the record in
-    its own database (Ovid's accession numbers, EndNote's record numbers, RefWorks' RefIDs),
+    its own database (Ovid's accession numbers, EndNote's record numbers, RefWorks' RefIDs,
+    Lens.org's ids),
     which is kept with the record's other tags instead."""
-    key = _one_line(_first(tags, "ID"))
-    if not key:
+    ids = [_one_line(v) for v in tags.get("ID", []) if v.strip()]
+    if not ids:
         return None
-    if key.isdigit() or tool in (OVID, EBSCO, REFWORKS):
-        extra.setdefault("ris", {})["ID"] = [key]
+    key, numbers = ids[0], ids[1:]
+    # A tool writes one ID; our export writes a record's number after its key.
+    ours = bool(numbers) and not record_number(key)
+    if not ours and (record_number(key) or tool in (OVID, EBSCO, REFWORKS)):
+        extra.setdefault("ris", {})["ID"] = ids
         return None
+    if numbers:
+        extra.setdefault("ris", {})["ID"] = numbers
     return key
+
+
+def record_number(key: str) -> bool:
+    """Whether an ID is a number a database gave the record, not a citation key: digits,
+    maybe grouped (Lens.org's "000-463-679-101-319", its check digit perhaps an X), with
+    no word in it."""
+    body, check = key[:-1], key[-1:]
+    return (
+        any(c.isdigit() for c in key)
+        and not any(c.isalpha() for c in body)
+        and (check.isdigit() or check in ("X", "x"))
+    )
 
 
 def _first(tags: Tags, name: str) -> str:

@@ -1,5 +1,5 @@
 """The conference signals of a table row or a JSON paper object, from its values by
-record field (the names of :data:`reader.sources.csv_table.SYNONYMS`): ratings, counts,
+record field (the names of :data:`reader.sources.table_fields.SYNONYMS`): ratings, counts,
 confidences, a decision, and a venue that names the decision ("ICLR 2026 Oral")."""
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 :func:`open_text` reads the file once to take its checksum and settle its encoding (UTF-8,
 or Latin-1 with the same warning when any byte is not UTF-8), keeping none of it; the text
 is then decoded again as it is asked for, so that a long list never sits in memory whole.
+A file read a line at a time (JSON lines) need not be checked first: each line is decoded
+as it is read, and a line that is not UTF-8 is read as Latin-1 and named.
 Readers that work line by line take :func:`cleaned_lines`: the lines of
 ``clean_imported(text)``, cut where no cleaning reaches across.
 """
@@ -16,9 +18,10 @@ import stat
 import threading
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from reader.models import ReadRemark
 from reader.sources import ImportFormatError
 from reader.sources.limits import megabytes, record_limit, record_refusal, whole_limit
 from reader.text.sanitize import clean_imported
@@ -43,6 +46,11 @@ class TextFile:
     #: How many lines the text has (a last one without its ``\n`` counted), counted as
     #: the file was read through, at no further cost.
     line_count: int = 0
+    #: Whether the whole file was found to be in ``encoding``; if not (a file read a line
+    #: at a time), :meth:`lines` reads a line that is not UTF-8 as Latin-1 and names it in
+    #: ``problems``, and :meth:`pieces` (which only sniffs such a file) replaces it.
+    checked: bool = True
+    problems: list[str] = field(default_factory=list)
 
     def pieces(self) -> Iterator[str]:
         """The decoded text, a piece at a time (a character is never cut in two)."""
@@ -50,15 +58,16 @@ class TextFile:
             for data in _chunks(self.path, self.chunk):
                 yield data.decode("latin-1")
             return
+        errors = "strict" if self.checked else "replace"
         pending = b""
         for data in _after_bom(_chunks(self.path, self.chunk)):
             data = pending + data
-            text, used = codecs.utf_8_decode(data, "strict", False)
+            text, used = codecs.utf_8_decode(data, errors, False)
             pending = data[used:]
             if text:
                 yield text
         if pending:
-            yield codecs.utf_8_decode(pending, "strict", True)[0]
+            yield codecs.utf_8_decode(pending, errors, True)[0]
 
     def lines(self) -> Iterator[str]:
         """The text's lines as ``text.split("\\n")`` has them, but for a last empty one, a
@@ -68,20 +77,35 @@ class TextFile:
         chunks = _chunks(self.path, self.chunk)
         if self.encoding != "latin-1":
             chunks = _after_bom(chunks)
-        rest, first = b"", True
+        rest, first, number = b"", True, 0
         for data in chunks:
             rest += data
             if b"\n" not in data:
                 continue
             *lines, rest = rest.split(b"\n")
             for line in lines:
-                text = line.decode(self.encoding)
+                number += 1
+                text = self._decoded(line, number)
                 if first:
                     text, first = text.removeprefix("\ufeff"), False
                 yield text
         if rest:
-            text = rest.decode(self.encoding)
+            text = self._decoded(rest, number + 1)
             yield text.removeprefix("\ufeff") if first else text
+
+    def _decoded(self, line: bytes, number: int) -> str:
+        """One line as text: in the file's encoding, or, in a file not checked whole, as
+        Latin-1 where it is not UTF-8 (named in ``problems``)."""
+        if self.checked:
+            return line.decode(self.encoding)
+        try:
+            return line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            self.problems.append(ReadRemark(
+                f"{self.path.name}:{number}: not valid UTF-8 (byte {exc.start + 1} of the "
+                "line); read as Latin-1 — check accented letters"
+            ))
+            return line.decode("latin-1")
 
     def head(self) -> str:
         """The start of the text: its first piece."""
@@ -102,9 +126,12 @@ class TextFile:
         return found
 
 
-def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
+def open_text(path: Path, chunk: int = CHUNK, *, check: bool = True) -> TextFile:
     """Read a (possibly gzipped) file through once: its checksum, and whether it is UTF-8
-    (else Latin-1, with the warning :func:`reader.sources.read_text` gives)."""
+    (else Latin-1, with the warning :func:`reader.sources.read_text` gives). Without
+    ``check``, for a file read a line at a time, its lines are only counted: each is
+    decoded as it is read (checking the whole of a conference's reviews first was a second
+    of the import before anything could show)."""
     digest = hashlib.sha256()
     refuse_special(path)
     unread: list[OSError] = []
@@ -127,6 +154,8 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
         for data in _after_bom(_chunks(path, chunk)):
             lines += data.count(b"\n")
             last = data[-1:] or last
+            if not check:
+                continue
             data = pending + data
             used = codecs.utf_8_decode(data, "strict", False)[1]
             pending = data[used:]
@@ -148,7 +177,7 @@ def open_text(path: Path, chunk: int = CHUNK) -> TextFile:
         for data in _chunks(path, chunk):
             lines, last = lines + data.count(b"\n"), data[-1:] or last
     return TextFile(path, digest.hexdigest(), encoding, warnings, chunk,
-                    lines + (last != b"\n"))
+                    lines + (last != b"\n"), check)
 
 
 def refuse_special(path: Path) -> None:

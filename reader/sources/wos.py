@@ -92,7 +92,7 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         csl["ISSN"] = _fold(item.first("SN"))
     if item.first("BN"):
         csl["ISBN"] = _fold(item.first("BN"))
-    year, date = _date(item.first("PY"), item.first("PD"))
+    year, date = month_date(item.first("PY"), item.first("PD"))
     parts = date_parts(date)
     if parts:
         csl["issued"] = {"date-parts": [parts]}
@@ -134,8 +134,9 @@ def _name(value: str) -> dict[str, str] | None:
     return name
 
 
-def _date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
-    """Year (``PY``) and ISO date with the month and day of ``PD`` ("JUL 3", "JUL")."""
+def month_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
+    """Year (``PY``) and ISO date with the month and day of ``PD`` ("JUL 3", "JUL"): Web of
+    Science's dates, in its own files and in its RIS exports' ``DA``."""
     match = re.search(r"\d{4}", year_text) or re.search(r"\d{4}", date_text)
     if not match:
         return None, None

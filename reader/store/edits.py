@@ -22,6 +22,7 @@ from reader.store.notes import (
     describe_writer,
     local_time,
 )
+from reader.store.paper_signals import SIGNALS_CHANGES, revert_signals
 from reader.store.revisions import TEXT_FIELDS
 from reader.text.identifiers import CITEKEY
 from reader.text.notemerge import merge
@@ -121,8 +122,21 @@ class Edits:
             ).fetchone()
             if replied:
                 result.replies_kept += 1
+                signals_back = None  # they stay as the replies kept make them
+                conn.execute(
+                    "DELETE FROM paper_revisions WHERE paper_id = ? AND import_id = ? "
+                    "AND field = ?", (paper_id, import_id, SIGNALS_CHANGES),
+                )
+            else:
+                signals_back = revert_signals(conn, paper_id, import_id)
             if not changes:
-                if not replied:
+                if signals_back:
+                    conn.execute("UPDATE papers SET generation = ? WHERE id = ?",
+                                 (generation, paper_id))
+                    result.reverted += 1
+                elif signals_back is False:
+                    result.changed_since.append((paper_id, citekey, ["signals"]))
+                elif not replied:
                     result.unrecorded += 1
                 continue
             left: list[str] = []

@@ -19,10 +19,13 @@ from typing import Any, Literal
 
 from reader.signals import RatingScale, Signals
 from reader.store.chunks import in_chunks
+from reader.store.revisions import keep_revision
 
 __all__ = [
+    "SIGNALS_CHANGES",
     "SignalsWritten",
     "papers_with_changed_ratings",
+    "revert_signals",
     "signals_of",
     "signals_rows",
     "write_signals",
@@ -51,6 +54,18 @@ _SIGNAL_COLUMNS = (
     "decision, decision_raw, rating_mean, rating_std, rating_count, ratings, confidences, "
     "confidence_mean, scale, reviews, comments"
 )
+#: The ``field`` of a paper_revisions row holding a paper's signals before and after an
+#: import changed them (``{"before": [columns] or null, "after": [columns]}``, the columns
+#: of _SIGNAL_COLUMNS), so that undoing the import can put them back.
+SIGNALS_CHANGES = "signals"
+
+
+def _stored_row(conn: sqlite3.Connection, paper_id: int) -> list[Any] | None:
+    """A paper's signal columns as stored, or None."""
+    row = conn.execute(
+        f"SELECT {_SIGNAL_COLUMNS} FROM paper_signals WHERE paper_id = ?", (paper_id,)
+    ).fetchone()
+    return list(row) if row else None
 
 
 def _signals(row: Sequence[Any]) -> Signals:
@@ -79,13 +94,35 @@ def write_signals(
     updated_at: str,
     import_id: int | None = None,
     before: Signals | None | Literal[False] = False,
+    keep: bool = False,
 ) -> SignalsWritten:
     """Store a paper's signals as given (None: it has none; any stored are removed),
     inside the caller's transaction; say whether its ratings or decision changed (a first
     rating is no change; a first decision other than pending is new). ``before``: the
-    paper's signals as stored, when the caller has just read them (None: it has none)."""
+    paper's signals as stored, when the caller has just read them (None: it has none).
+    With ``keep``, signals that change are kept as they were for undoing the import
+    (:data:`SIGNALS_CHANGES`); a paper the import adds needs none."""
     if before is False:
         before = signals_of(conn, paper_id)
+    if keep and import_id is not None and signals != before:
+        kept = _stored_row(conn, paper_id)
+        written = _write(conn, paper_id, signals, before, updated_at, import_id)
+        after = _stored_row(conn, paper_id)
+        if after != kept:
+            keep_revision(
+                conn, paper_id, SIGNALS_CHANGES,
+                json.dumps({"before": kept, "after": after}, ensure_ascii=False), None,
+                stamp=updated_at, import_id=import_id,
+            )
+        return written
+    return _write(conn, paper_id, signals, before, updated_at, import_id)
+
+
+def _write(
+    conn: sqlite3.Connection, paper_id: int, signals: Signals | None, before: Signals | None,
+    updated_at: str, import_id: int | None,
+) -> SignalsWritten:
+    """Store the signals (see write_signals)."""
     if signals is None:
         conn.execute("DELETE FROM paper_signals WHERE paper_id = ?", (paper_id,))
         return SignalsWritten()
@@ -129,6 +166,36 @@ def write_signals(
         ),
     )
     return SignalsWritten(ratings_changed=ratings_changed, new_decision=new_decision)
+
+
+def revert_signals(conn: sqlite3.Connection, paper_id: int, import_id: int) -> bool | None:
+    """Put back the signals the import ``import_id`` changed in a paper, newest change
+    first, where they still hold what it wrote (inside the caller's transaction): True if
+    put back, False if changed since (left as they are), None if it changed none."""
+    changes = conn.execute(
+        "SELECT id, body FROM paper_revisions WHERE paper_id = ? AND import_id = ? "
+        "AND field = ? ORDER BY id DESC", (paper_id, import_id, SIGNALS_CHANGES),
+    ).fetchall()
+    if not changes:
+        return None
+    put_back = True
+    for revision_id, body in changes:
+        change = json.loads(body)
+        if _stored_row(conn, paper_id) != change["after"]:
+            put_back = False
+        elif change["before"] is None:
+            conn.execute("DELETE FROM paper_signals WHERE paper_id = ?", (paper_id,))
+        else:
+            columns = [c.strip() for c in _SIGNAL_COLUMNS.split(",")]
+            assignments = ", ".join(f"{column} = ?" for column in columns)
+            conn.execute(
+                f"UPDATE paper_signals SET {assignments}, "
+                "ratings_changed_import = nullif(ratings_changed_import, ?), "
+                "decided_import = nullif(decided_import, ?) WHERE paper_id = ?",
+                (*change["before"], import_id, import_id, paper_id),
+            )
+        conn.execute("DELETE FROM paper_revisions WHERE id = ?", (revision_id,))
+    return put_back
 
 
 def signals_of(conn: sqlite3.Connection, paper_id: int) -> Signals | None:

@@ -55,7 +55,7 @@ _TEX_MARKUP = re.compile(r"[{}$]|\\[A-Za-z]+\s*|\\.")
 
 
 class Reading(StoreBase):
-    """Reading papers (mixed into :class:`reader.store.database.Store`)."""
+    """Reading papers: the store's own reads, under :class:`reader.store.database.Store`."""
 
     def count(self) -> int:
         """Number of papers in the library."""

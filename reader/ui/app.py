@@ -288,7 +288,8 @@ class ReaderApp(App[None]):
             self.push_screen(
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
                               self.tags.highlight, self.tags.unhighlight,
-                              replies=self.library.conference.discussion)
+                              replies=self.library.conference.discussion,
+                              reviews_coming=lambda: self.imports.reviews_coming)
             )
             self.status.show_place()
 

@@ -60,11 +60,13 @@ class ImportSession:
 
     @dataclass
     class Progress(Report):
-        """``done`` of the ``total`` records of ``names`` are read."""
+        """``done`` of the ``total`` records of ``names`` are read (with ``reviews``: the
+        papers are in, and the replies of ``done`` records are written)."""
 
         names: str
         done: int
         total: int
+        reviews: bool = False
 
     @dataclass
     class Imported(Report):
@@ -100,6 +102,10 @@ class ImportSession:
         self._worker: Worker[None] | None = None
         #: That import's process, while it runs.
         self._process: ImportProcess | None = None
+        #: While the import under way writes its replies after its papers: the records
+        #: whose replies are written, of how many (the reading view says so for a paper
+        #: whose reviews are not in yet). Written by the worker, read by the window.
+        self.reviews_coming: tuple[int, int] | None = None
 
     @property
     def running(self) -> bool:
@@ -199,9 +205,12 @@ class ImportSession:
                     post(self.Progress(names, event.done, event.total))
                 elif event.kind == "replies":
                     # The papers show already; their reviews' text follows.
-                    post(self.Progress(f"the reviews of {names}", event.done, event.total))
+                    self.reviews_coming = (event.done, event.total)
+                    post(self.Progress(f"the reviews of {names}", event.done, event.total,
+                                       reviews=True))
                 elif event.kind == "imported" and event.summary is not None:
                     imported = True
+                    self.reviews_coming = None
                     post(self.Imported(Source.FILES, event.summary))
                 elif event.kind == "indexing":
                     post(IndexStatus.Progress(event.done, event.total))
@@ -209,5 +218,6 @@ class ImportSession:
                     post(self.Failed(Source.FILES, event.message))
         finally:
             self._worker = self._process = None
+            self.reviews_coming = None
         if not worker.is_cancelled:
             post(self.Finished(Source.FILES, imported))

@@ -13,6 +13,7 @@ from textual.worker import Worker
 from reader.models import ImportSummary
 from reader.ui.import_session import ImportSession, Source
 from reader.ui.screens.prompts import add_prompt, import_prompt
+from reader.ui.screens.reading import ReadingScreen
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
@@ -101,9 +102,19 @@ class Importing:
 
     def _import_progress(self, message: ImportSession.Progress) -> None:
         self._import_note(f"Importing {message.names}: {message.done:,}/{message.total:,}")
+        if message.reviews:
+            self._reviews_arriving()
+
+    def _reviews_arriving(self) -> None:
+        """A reading view waiting for its paper's reviews looks again (under a dialog too:
+        it shows them when the dialog closes)."""
+        for screen in self._app.screen_stack:
+            if isinstance(screen, ReadingScreen):
+                screen.reviews_arriving()
 
     def _import_written(self, message: ImportSession.Imported) -> None:
         self._imported(message.summary)
+        self._reviews_arriving()
         if message.source is Source.FILES:
             # By the import's process: the papers, or, once they were indexed before the
             # replies' text was written, that text.

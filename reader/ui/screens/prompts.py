@@ -92,8 +92,9 @@ def import_prompt() -> PromptScreen:
     return PromptScreen(
         "Import a file",
         "path to a list of papers (→ completes)",
-        "Plain-text abstract lists, OpenReview or paperlists JSON, arXiv JSON lines or Atom, "
-        "BibTeX, RIS, CSL-JSON, CSV; .gz too. The format is detected.",
+        "Plain-text abstract lists, OpenReview (with reviews) or paperlists JSON, arXiv "
+        "JSON lines or Atom, BibTeX, RIS, CSL-JSON, Zotero JSON, MEDLINE, Web of Science, "
+        "CSV and JSON tables; .gz too. The format is detected.",
         PathSuggester(),
     )
 

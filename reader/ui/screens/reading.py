@@ -21,7 +21,7 @@ from textual.widgets import Footer, Static
 
 from reader.models import Paper
 from reader.ui import bindings
-from reader.ui.screens.reading_replies import Replies, ShownReplies
+from reader.ui.screens.reading_replies import Coming, Replies, ShownReplies
 from reader.ui.screens.reading_selection import Selecting
 from reader.ui.screens.selection import Span
 from reader.ui.screens.whole_text import WholeTextScreen
@@ -61,9 +61,10 @@ class ReadingScreen(Screen[None]):
         remover: Remover | None = None,
         *,
         replies: Replies | None = None,
+        reviews_coming: Coming | None = None,
     ) -> None:
         super().__init__()
-        self._shown = ShownReplies(self, replies)
+        self._shown = ShownReplies(self, replies, reviews_coming)
         self._paper = paper
         self._terms = terms
         self._step = step
@@ -119,6 +120,12 @@ class ReadingScreen(Screen[None]):
     def replies(self) -> list[ReplyBox]:
         """The replies shown (their headings, as soon as they are read)."""
         return self._shown.boxes
+
+    def reviews_arriving(self) -> None:
+        """An import is writing replies: a paper shown without any reads its own again
+        (they show as soon as they are in)."""
+        if not self.replies:
+            self._shown.show(self._paper, self._terms)
 
     def _reply_tops(self) -> list[tuple[int, ReplyBox]]:
         return self._shown.tops()

@@ -22,6 +22,9 @@ from reader.ui.widgets.replies import ReplyBox, reply_body
 
 #: Reads a paper's replies, threaded (by paper id).
 Replies = Callable[[int], Discussion]
+#: While an import writes replies after its papers: the records whose replies are written,
+#: of how many; otherwise None.
+Coming = Callable[[], tuple[int, int] | None]
 #: Reply bodies put on screen as soon as they are rendered (enough to fill the screen at the
 #: first review); the others are put in together, since each putting lays the view out.
 FIRST_BODIES = 2
@@ -41,9 +44,12 @@ def passages(paper: Paper, reply_id: str) -> list[tuple[int, int]]:
 class ShownReplies:
     """The replies a reading view shows, and the workers that read and render them."""
 
-    def __init__(self, screen: Screen[None], read: Replies | None) -> None:
+    def __init__(
+        self, screen: Screen[None], read: Replies | None, coming: Coming | None = None
+    ) -> None:
         self._screen = screen
         self._read = read
+        self._coming = coming
         #: The replies shown (their headings as soon as they are read).
         self.boxes: list[ReplyBox] = []
         #: The id of the paper whose replies are shown: a worker for another one stops.
@@ -130,7 +136,12 @@ class ShownReplies:
         if token != self.token:
             return []
         had = bool(self.boxes)
-        self.boxes = self._screen.query_one(PaperView).show_discussion(discussion)
+        coming = self._coming() if self._coming is not None and not discussion else None
+        awaited = "" if coming is None else (
+            f"Reviews and discussion: still being imported (the replies of {coming[0]:,} "
+            f"of {coming[1]:,} papers are in); this paper's show here once theirs are"
+        )
+        self.boxes = self._screen.query_one(PaperView).show_discussion(discussion, awaited)
         if had != bool(self.boxes):
             self._screen.refresh_bindings()  # the review keys show only with replies
         return list(self.boxes)

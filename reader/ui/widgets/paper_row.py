@@ -26,7 +26,7 @@ DECISION_LABELS: dict[str, tuple[str, str]] = {
     "accept": ("accept", "acc"),
     "reject": ("reject", "rej"),
     "desk-rejected": ("desk-rej.", "desk"),
-    "withdrawn": ("withdrawn", "wdrn"),
+    "withdrawn": ("withdrawn", "w/d"),
     "pending": ("", ""),
 }
 #: The component class that colours each decision.

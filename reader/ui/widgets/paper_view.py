@@ -62,15 +62,18 @@ class PaperView(VerticalScroll):
         abstract = self.query_one("#paper-abstract", Static)
         return abstract.virtual_region.bottom
 
-    def show_discussion(self, discussion: Discussion) -> list[ReplyBox]:
-        """Show a paper's replies (none: the part is hidden), each with its heading; their
-        bodies are put in by the caller as they are rendered."""
+    def show_discussion(self, discussion: Discussion, awaited: str = "") -> list[ReplyBox]:
+        """Show a paper's replies (none: the part is hidden, or says ``awaited``: why they
+        are not here yet), each with its heading; their bodies are put in by the caller as
+        they are rendered."""
         heading = self.query_one("#paper-replies-heading", Static)
         holder = self.query_one("#paper-replies", Vertical)
         holder.remove_children()
-        self._show_if(heading, bool(discussion))
+        self._show_if(heading, bool(discussion) or bool(awaited))
         self._show_if(holder, bool(discussion))
         if not discussion:
+            if awaited:
+                heading.update(Text(awaited))
             return []
         reviews = sum(1 for posting in discussion.postings if posting.reply.is_review)
         others = len(discussion) - reviews

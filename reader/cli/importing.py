@@ -1,0 +1,183 @@
+"""Commands that bring papers in: import (files) and add (papers fetched by their ids)."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from reader.cli.base import (
+    LazyProgress,
+    UserError,
+    cli,
+    handles_errors,
+    library_option,
+    open_library,
+)
+from reader.cli.undoing import undo_last
+from reader.library import FORMATS, Library
+from reader.models import ReadRemark
+from reader.processes import stop_on_termination, stopping_signal
+
+
+@cli.command("import")
+@library_option
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS),
+              help="Read the files as this format instead of detecting it.")
+@click.option("--strict", is_flag=True, help="Import nothing if any record is bad.")
+@click.option("--dry-run", is_flag=True, help="Report what would happen; write nothing.")
+@click.option("--verbose", "-v", is_flag=True, help="List every bad record.")
+@click.option("--undo", is_flag=True,
+              help="Remove what the last import added (papers carrying your stars, notes, "
+                   "read marks, tags or highlights stay).")
+@click.option("--batch", type=click.IntRange(min=1), hidden=True,
+              help="Commit every N records (an open reader shows them as they commit).")
+@click.pass_context
+@handles_errors
+def import_cmd(
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    fmt: str | None,
+    strict: bool,
+    dry_run: bool,
+    verbose: bool,
+    undo: bool,
+    batch: int | None,
+) -> None:
+    """Import lists of papers: plain-text abstract lists, OpenReview (with reviews) and
+    paperlists JSON, arXiv (Kaggle JSON lines, API Atom), BibTeX, RIS, CSL-JSON, Zotero
+    JSON, MEDLINE, Web of Science, CSV and JSON tables; .gz too."""
+    # A kill or a closed terminal stops the import as Ctrl-C does: its children stopped,
+    # the batches committed kept, the library closed; the next run finishes the index.
+    with stop_on_termination():
+        try:
+            _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch)
+        except KeyboardInterrupt:
+            signum = stopping_signal()
+            click.echo(
+                f"\nStopped by {signal.Signals(signum).name}: the papers committed are kept; "
+                "importing the files again brings in the rest, and the search index "
+                "catches up when the library is next opened.", err=True,
+            )
+            ctx.exit(128 + signum)
+
+
+def _import(
+    ctx: click.Context,
+    files: tuple[Path, ...],
+    fmt: str | None,
+    strict: bool,
+    dry_run: bool,
+    verbose: bool,
+    undo: bool,
+    batch: int | None,
+) -> None:
+    """The import command's work (see import_cmd)."""
+    library = open_library(ctx)
+    if undo:
+        if files:
+            raise UserError("--undo takes no files")
+        undo_last(library)
+        return
+    if not files:
+        raise UserError("name the files to import (or --undo)")
+    bars = [LazyProgress("Importing")]
+
+    def papers_in() -> None:
+        # Indexed before the reviews' text is written: it never delays the abstracts.
+        bars[-1].close()
+        _index_papers(library)
+        bars.append(LazyProgress("Importing reviews"))
+
+    try:
+        summary = library.import_files(
+            files, fmt, lambda done, total: bars[-1].update(done, total), sync=False,
+            strict=strict, dry_run=dry_run, batch=batch, papers_in=papers_in,
+            replies_progress=lambda done, total: bars[-1].update(done, total),
+        )
+    finally:
+        bars[-1].close()
+    for warning in summary.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    # The bad records are listed with --verbose; without it, say where they are.
+    click.echo(summary.line("" if verbose else " (see --verbose)"))
+    remarked = sum(isinstance(problem, ReadRemark) for problem in summary.problems)
+    if remarked and not verbose:
+        click.echo(f"{remarked:,} record{'s' if remarked != 1 else ''} read with a remark "
+                   "(see --verbose)")
+    if summary.key_changes():
+        click.echo(summary.key_changes())
+    if summary.signals_line():
+        click.echo(summary.signals_line())
+    if summary.text_line():
+        click.echo(summary.text_line())
+    for report in summary.reports:
+        if report.previous is not None:
+            changes = ", ".join(
+                part for part in (f"{report.new:,} new" if report.new else "", report.changes())
+                if part
+            ) or "nothing"
+            name = Path(report.files[0]).name
+            click.echo(f"Since the import of {name} on {report.previous[:16]}: {changes}.")
+    if verbose:
+        for problem in summary.problems:
+            click.echo(problem, err=True)
+    if dry_run:
+        return
+    _index_papers(library)  # (done already when the papers came in before their replies)
+    # The abstracts are searchable now; then the words of the reviews.
+    bar = LazyProgress("Indexing review text")
+    try:
+        library.reviews.sync_reviews(bar.update)
+    finally:
+        bar.close()
+
+
+def _index_papers(library: Library) -> None:
+    """Bring the papers' index up to date, with a progress bar when it takes a while."""
+    bar = LazyProgress("Indexing")
+    try:
+        library.sync_index(bar.update, waiting=_waiting_once())
+    finally:
+        bar.close()
+
+
+def _waiting_once() -> Callable[[], None]:
+    """Says once, when an import finds the index busy, why it waits."""
+    told = False
+
+    def waiting() -> None:
+        nonlocal told
+        if not told:
+            told = True
+            click.echo("The search index is being written by another reader process: "
+                       "waiting to bring it up to date…", err=True)
+
+    return waiting
+
+
+@cli.command()
+@library_option
+@click.argument("refs", nargs=-1, required=True)
+@click.option("--timeout", type=click.FloatRange(min=0.5), default=10.0, show_default=True,
+              help="Seconds to wait for each service.")
+@click.pass_context
+@handles_errors
+def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
+    """Add papers by arXiv id, DOI or OpenReview id or URL (fetched from arXiv, Crossref,
+    OpenReview)."""
+    from reader.library import FetchError
+
+    library = open_library(ctx)
+    try:
+        summary = library.add(refs, timeout=timeout)
+    except FetchError as exc:
+        raise UserError(str(exc)) from exc
+    click.echo(str(summary))
+    for problem in summary.problems:
+        click.echo(problem, err=True)
+    if summary.problems and not (summary.new or summary.merged or summary.unchanged):
+        ctx.exit(1)

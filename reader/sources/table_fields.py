@@ -1,0 +1,79 @@
+"""The names a table's columns (or a JSON object's keys) go by, for each field of a paper
+record: what a CSV export, a spreadsheet, Web of Science or a JSON list of papers calls a
+title, a venue or a rating (read by :mod:`reader.sources.csv_table`)."""
+
+from __future__ import annotations
+
+__all__ = ["CSL_FIELDS", "FIELD_OF", "SYNONYMS"]
+
+#: Header names (lower case, single-spaced) for each record field, most specific first.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "title": ("title", "paper title", "article title", "document title", "primary title", "ti"),
+    "abstract": ("abstract", "summary", "abstract note", "paper abstract", "description", "ab"),
+    "authors": (
+        "authors",
+        "author",
+        "author(s)",
+        "author names",
+        "author full names",
+        "creators",
+        "au",
+    ),
+    "year": ("publication year", "year", "pub year", "year published", "py"),
+    "date": ("date", "publication date", "date published", "published", "pubdate"),
+    "venue": (
+        "venue",
+        "journal",
+        "conference",
+        "source title",
+        "publication",
+        "publication title",
+        "journal title",
+        "journal name",
+        "journal/book",
+        "booktitle",
+        "book title",
+        "container title",
+        "source",
+        "so",
+    ),
+    "doi": ("doi",),
+    "url": ("url", "link", "links", "paper url", "web link"),
+    "keywords": (
+        "keywords",
+        "author keywords",
+        "keyword",
+        "tags",
+        "manual tags",
+        "index keywords",
+        "de",
+    ),
+    "arxiv_id": ("arxiv id", "arxiv", "eprint"),
+    # Bibliographic details, kept as the CSL variables they are (Web of Science's tags too).
+    "volume": ("volume", "vol", "vl"),
+    "issue": ("issue", "is"),
+    "page": ("pages", "page", "page range"),
+    "publisher": ("publisher", "pu"),
+    "ISSN": ("issn", "sn"),
+    "ISBN": ("isbn", "bn"),
+    "language": ("language", "la"),
+    "kind": ("type", "item type", "document type", "entry type"),
+    "openreview_id": ("openreview id", "openreview", "forum", "forum id", "openreview forum"),
+    # One rating per review; a column of one number per paper is read as the mean.
+    "ratings": ("ratings", "scores", "review ratings", "all ratings", "rating list"),
+    "rating_avg": (
+        "rating avg", "ratings avg", "avg rating", "average rating", "mean rating",
+        "rating mean", "avg score", "average score", "rating", "score",
+    ),
+    "rating_std": ("rating std", "ratings std", "std rating", "rating stdev"),
+    "rating_count": (
+        "n ratings", "num ratings", "number of ratings", "rating count", "ratings count",
+        "n reviews", "num reviews", "number of reviews", "review count",
+    ),
+    "confidence": ("confidence", "confidences"),
+    "confidence_avg": ("confidence avg", "avg confidence", "mean confidence"),
+    "decision": ("decision", "status", "final decision", "acceptance", "presentation type"),
+}
+FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
+#: The fields of SYNONYMS that are CSL variables, kept in the record's CSL item as written.
+CSL_FIELDS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language")
