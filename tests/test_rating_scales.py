@@ -45,7 +45,7 @@ def mixed(empty_library: Library, tmp_path: Path) -> Library:
 
 
 def test_the_view_is_summed_up_a_scale_at_a_time(mixed: Library) -> None:
-    view = mixed.view_signals(mixed.all_ids(), ratings=True)
+    view = mixed.conference.view_signals(mixed.all_ids(), ratings=True)
     assert (view.papers, view.rated) == (22, 22)
     ten, iclr = view.groups
     assert (ten.scale, ten.rated, ten.venues) == (ONE_TO_TEN, 19, ("COLM 2025", "ICLR 2017"))
@@ -59,7 +59,7 @@ def test_the_view_is_summed_up_a_scale_at_a_time(mixed: Library) -> None:
 def test_the_rating_sorts_compare_positions_on_each_scale(mixed: Library) -> None:
     every = mixed.all_ids()
     low_2017, even_2026 = paper_of(mixed, LOW_2017), paper_of(mixed, EVEN_2026)
-    by_rating = mixed.sort_ids(every, "rating")
+    by_rating = mixed.queries.sort_ids(every, "rating")
     # By the bare numbers 4.33 would lead 4; on their scales 4 of 0–10 stands higher.
     assert by_rating.index(even_2026) < by_rating.index(low_2017)
     signals = mixed.signals(every)
@@ -68,7 +68,7 @@ def test_the_rating_sorts_compare_positions_on_each_scale(mixed: Library) -> Non
         for i in by_rating
     ]
     assert positions == sorted(positions, reverse=True)
-    by_weighted = mixed.sort_ids(every, "weighted")
+    by_weighted = mixed.queries.sort_ids(every, "weighted")
     assert by_weighted.index(even_2026) < by_weighted.index(low_2017)
 
 

@@ -258,7 +258,7 @@ def test_like_shows_the_words_a_paper_writes_not_stems(forms: Library) -> None:
     diffusion = forms.store.paper(outcome.ids[0])
     assert diffusion.title == "A Diffusion Model for Modelers"
     assert "languag" in dict(outcome.key_terms)
-    why = forms.why(diffusion, outcome)
+    why = forms.searching.why(diffusion, outcome)
     assert "languages" in why and "languag" not in why
 
 
