@@ -342,7 +342,10 @@ _word = (
     .filter(lambda text: len(text) >= 2)
 )
 _number = st.integers(min_value=1, max_value=999).map(str)
-_person = st.fixed_dictionaries({"family": _word, "given": _word})
+# RIS has no way to write a name part that is the word "null" or "undefined": tools write
+# those for a part they had not got, and the RIS reader reads them so (an empty part).
+_name_part = _word.filter(lambda text: text not in {"null", "undefined"})
+_person = st.fixed_dictionaries({"family": _name_part, "given": _name_part})
 
 
 @st.composite
