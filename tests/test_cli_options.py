@@ -195,6 +195,22 @@ def test_note_without_text_opens_the_editor_on_the_note(
     assert len(run("note", "gdpval2026", "--history").stdout.strip().splitlines()) == 3
 
 
+def test_note_reads_standard_input_when_it_is_no_terminal(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run("stats")  # the sample in
+    piped = CliRunner().invoke(cli, ["note", "gdpval2026"], input="Piped words\n", obj={})
+    assert piped.exit_code == 0, piped.output
+    assert run("note", "gdpval2026", "--show", "1").stdout.strip() == "Piped words"
+    # Nothing piped and no editor named: said, and the note kept (no editor waits on no
+    # terminal).
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    empty = CliRunner().invoke(cli, ["note", "gdpval2026"], input="", obj={})
+    assert empty.exit_code == 1 and "no terminal for an editor" in empty.output
+    assert len(run("note", "gdpval2026", "--history").stdout.strip().splitlines()) == 1
+
+
 def test_cite_latex_escapes(run: Run, tmp_path: Path) -> None:
     path = tmp_path / "godel.bib"
     path.write_text(GODEL, encoding="utf-8")

@@ -190,7 +190,9 @@ def test_a_bad_filter_value_is_said_as_such(lib: Path, query: str, said: str) ->
     result = _invoke(lib, "search", "--json", query)
     assert said in result.stderr
     assert "unknown filter" not in result.stderr
-    assert len(_json(result)) == 3  # left out, as before
+    # Left out, the filter would list the whole library as if it were the answer.
+    assert result.exit_code == 1 and "nothing searched" in result.stderr
+    assert result.stdout == ""
 
 
 def test_a_bad_decision_lists_the_decisions_and_the_nearest() -> None:

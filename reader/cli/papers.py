@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 
 import click
 
@@ -51,6 +53,10 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
     if parsed.unknown_fields:  # searched without it, the list would answer another query
         raise UserError("; ".join(f"unknown field {name}: (did you mean {meant}:?)" for name,
                                   meant in parsed.unknown_fields) + "; nothing searched")
+    if parsed.unknown or parsed.bad_values:
+        # A filter left out would list more papers than asked for (all of them, when the
+        # query is only that filter), as if they were the answer.
+        raise UserError(f"{parsed.notice(full=True)}; nothing searched")
     bar = LazyProgress("Indexing")
     try:
         library.sync_index(bar.update)
@@ -160,7 +166,8 @@ def unstar(ctx: click.Context, ref: tuple[str, ...]) -> None:
 @cli.command()
 @library_option
 @click.argument("ref", nargs=-1, required=True)
-@click.option("--text", help="The note's new text (without it, $EDITOR opens on the note).")
+@click.option("--text", help="The note's new text (without it, $EDITOR opens on the note; "
+              "with standard input not a terminal, the text is read from it).")
 @click.option("--append", is_flag=True, help="Add --text to the end of the note.")
 @click.option("--history", is_flag=True, help="List the note's versions.")
 @click.option("--show", "show", type=int, metavar="N", help="Print version N of the note.")
@@ -184,6 +191,14 @@ def note(
         return
     library.store.refuse_writes()  # before the editor opens, not after the words are typed
     start = library.note(paper.id)
+    if text is None and not sys.stdin.isatty():
+        # Piped or scripted: the words come from standard input, as `echo … | reader note
+        # KEY` means; with none there, an editor the user named may still run without a
+        # terminal (a window's), but the default one would wait on no terminal for ever.
+        text = sys.stdin.read() or None
+        if text is None and not (os.environ.get("VISUAL") or os.environ.get("EDITOR")):
+            raise UserError("no --text, no text on standard input and no terminal for an "
+                            "editor; the note is unchanged")
     if text is None:
         if append:
             raise UserError("--append needs --text")

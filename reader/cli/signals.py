@@ -20,7 +20,7 @@ from reader.cli.base import (
     resolve_one,
 )
 from reader.models import Highlight
-from reader.signals import Reply, Signals
+from reader.signals import Reply, Signals, one_decimal
 from reader.text.sanitize import visible
 
 # Indentation of each level of a thread, and of a reply's text under its heading.
@@ -61,8 +61,8 @@ def signals_line(signals: Signals) -> str:
     if signals.ratings:
         parts.append("ratings " + " ".join(_number(r) for r in signals.ratings))
     if signals.rating_mean is not None:
-        spread = f" ± {signals.rating_std:.1f}" if signals.rating_std else ""
-        parts.append(f"mean {signals.rating_mean:.1f}{spread}")
+        spread = f" ± {one_decimal(signals.rating_std)}" if signals.rating_std else ""
+        parts.append(f"mean {one_decimal(signals.rating_mean)}{spread}")
     if signals.decision:
         raw = signals.decision_raw
         parts.append(f"decision {signals.decision}" + (f" ({raw})" if raw else ""))

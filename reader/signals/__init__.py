@@ -42,6 +42,7 @@ from reader.signals.scores import (
     Score,
     finite,
     number_list,
+    one_decimal,
     parse_score,
 )
 from reader.signals.summary import (
@@ -77,6 +78,7 @@ __all__ = [
     "merge_signals",
     "normalize_decision",
     "number_list",
+    "one_decimal",
     "parse_score",
     "scale_for",
     "shown_sections",

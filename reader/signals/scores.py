@@ -7,9 +7,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-__all__ = ["RATING_FIELDS", "SCORE_FIELDS", "Score", "finite", "number_list", "parse_score"]
+__all__ = [
+    "RATING_FIELDS", "SCORE_FIELDS", "Score", "finite", "number_list", "one_decimal",
+    "parse_score",
+]
 
 # "6: Marginally above acceptance threshold", "3 good", "8", "-1", "4.5". The words after a
 # number are its label; a number followed by something that is not a separator is not a score.
@@ -18,6 +22,14 @@ _SCORE_TEXT = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?:(?::|\.(?!\d)|\)|-|â€“|â
 _SCORE_WORDS = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s+(\S.*)\Z", re.S)
 # Labels are short and on one line; a longer text opening with "1." is a numbered list.
 _MAX_LABEL = 200
+
+
+def one_decimal(value: float) -> str:
+    """``value`` to one decimal, a half rounded up as people round: a mean of 3.25 is
+    "3.3" (formatting rounds a float's half to even, "3.2", beside 3.75 as "3.8")."""
+    # repr is the shortest text that reads back as the float, so 3.25 is rounded as 3.25
+    # and a sum's 3.2499999999999996 stays below the half.
+    return str(Decimal(repr(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
 def _split_number(text: str, loose: bool) -> tuple[str, str] | None:

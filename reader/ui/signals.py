@@ -16,7 +16,7 @@ from rich.text import Text
 
 from reader.library import Library, ViewSignals
 from reader.models import Paper
-from reader.signals import RatingScale, Signals
+from reader.signals import RatingScale, Signals, one_decimal
 from reader.text.sanitize import visible
 
 #: The eight heights of a block-character bar, lowest first.
@@ -29,7 +29,7 @@ def number(value: float) -> str:
     """``6`` for 6.0, ``5.5`` for 5.5, ``5.33`` cut to one decimal."""
     if value == int(value) and abs(value) < 1e15:
         return str(int(value))
-    return f"{value:.1f}"
+    return one_decimal(value)
 
 
 def scale_text(scale: RatingScale | None) -> str:
@@ -121,9 +121,9 @@ def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) 
             line.append(" ".join(cell.rjust(width) for cell in ratings))
             line.append(" · ", muted)
         if signals.rating_mean is not None:
-            line.append(f"mean {signals.rating_mean:.1f}")
+            line.append(f"mean {one_decimal(signals.rating_mean)}")
             if signals.rating_std is not None and signals.rating_count > 1:
-                line.append(f" ± {signals.rating_std:.1f}")
+                line.append(f" ± {one_decimal(signals.rating_std)}")
             if not ratings and signals.rating_count:
                 line.append(f" of {signals.rating_count}", muted)
         if signals.scale is not None:
@@ -135,7 +135,7 @@ def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) 
             line.append(" ".join(cell.rjust(width) for cell in confidences))
             line.append(" · ", muted)
         if signals.confidence_mean is not None:
-            line.append(f"mean {signals.confidence_mean:.1f}")
+            line.append(f"mean {one_decimal(signals.confidence_mean)}")
         lines.append(line)
     decision = decision_text(signals)
     if decision:

@@ -9,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 
 from reader.models import PaperRow
+from reader.signals import one_decimal
 from reader.text.render import plain_line
 from reader.ui.text import title_text
 
@@ -57,7 +58,7 @@ def signal_text(row: PaperRow, narrow: bool, style: StyleOf) -> Text:
     elif abs(row.rating) >= 99.95:
         rating = f"{row.rating:4.0f}"  # a scale of 100: no room for a decimal
     else:
-        rating = f"{row.rating:4.1f}"
+        rating = one_decimal(row.rating).rjust(4)
     out.append(" ")
     out.append(rating, style("paper-list--rating"))
     return out
