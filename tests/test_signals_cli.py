@@ -187,7 +187,7 @@ def test_a_closed_pipe_ends_quietly(lib: Path) -> None:
     ("confidence:high", "confidence:high: not a number or range"),
 ])
 def test_a_bad_filter_value_is_said_as_such(lib: Path, query: str, said: str) -> None:
-    result = _invoke(lib, "search", "--json", query)
+    result = _invoke(lib, "search", "--json", query, ok=False)
     assert said in result.stderr
     assert "unknown filter" not in result.stderr
     # Left out, the filter would list the whole library as if it were the answer.

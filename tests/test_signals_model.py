@@ -200,3 +200,11 @@ def test_scales_by_venue_and_year() -> None:
     assert RatingScale.parse("0,2,4,6,8,10") == scale_for("ICLR", 2026)
     assert RatingScale.parse("1..10") == RatingScale(1, 10)
     assert RatingScale(0, 10).fraction(6) == 0.6
+
+
+def test_means_are_rounded_half_up_as_people_round() -> None:
+    from reader.signals import one_decimal
+
+    # Formatting a float rounds an exact half to even: 3.25 was "3.2" beside 3.75's "3.8".
+    assert [one_decimal(v) for v in (3.25, 3.75, 5.0, 6.666, 3.2499999999999996)] == [
+        "3.3", "3.8", "5.0", "6.7", "3.2"]
