@@ -529,4 +529,25 @@ def test_titles_whose_braces_only_group_read_as_the_converter_reads_them() -> No
         "A { spaced } group",
     ]
     for title in titles:
-        assert render_line(title) == _fold(render(title)), title
+        assert render_line(title) == _fold(render(title, groups=True)), title
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # A set in an abstract is a set, as OpenReview and arXiv show it.
+        ("k in {3, 4, 6} and {like this}.", "k in {3, 4, 6} and {like this}."),
+        ("nested {a {b} c}", "nested {a {b} c}"),
+        # Braces that group stay groups: a macro's arguments, one opening on a macro or
+        # on math, a script's argument.
+        (r"{\em bold} and \emph{this} and \href{https://example.org}{code}",
+         "bold and this and code (https://example.org)"),
+        (r"An {$O(n)$} sort", "An O(n) sort"),
+        (r"set $\{1, 2\}$ of x_{i}", "set {1, 2} of x_i"),
+    ],
+)
+def test_bare_braces_in_an_abstract_are_text(source: str, expected: str) -> None:
+    assert to_plain(source) == expected
+    # A BibTeX value's braces only group (they protect words).
+    assert to_plain("A {BERT} title", groups=True) == "A BERT title"
+    assert plain_line("A {BERT} title") == "A BERT title"

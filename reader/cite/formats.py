@@ -120,7 +120,7 @@ def link_url(paper: Paper) -> str | None:
 
 def markdown_link(paper: Paper) -> str:
     """``[Title](url)``, or just the title when the paper has no link."""
-    title = " ".join(to_plain(paper.title or "").split()) or "Untitled"
+    title = " ".join(to_plain(paper.title or "", groups=True).split()) or "Untitled"
     title = re.sub(r"([\\\[\]])", r"\\\1", title)
     url = link_url(paper)
     if not url:

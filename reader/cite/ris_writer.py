@@ -63,7 +63,7 @@ def ris_record(paper: Paper) -> str:
         # Written once: a record of a tool whose IDs are its own numbers, read back from our
         # export, kept our key as such a number, and it came out twice.
         source = {tag: values for tag, values in source.items() if tag != "ID"}
-    title = _line(to_plain(paper.title or ""))
+    title = _line(to_plain(paper.title or "", groups=True))
     if title and not (paper.title_derived and (source or bibtex)):
         lines.append(("TI", title))
     for variable, tag in _NAME_TAGS:

@@ -157,7 +157,7 @@ def _record(
     """The record of a paper entry, or None when it has neither title nor abstract."""
     abstract = _abstract(summary)
     # arXiv titles carry TeX ($\alpha$, \emph{…}) like the rest of the metadata.
-    title = _fold(to_plain(title)) if title else ""
+    title = _fold(to_plain(title, groups=True)) if title else ""
     if not title and not abstract:
         return None
     title_derived = False

@@ -95,7 +95,7 @@ def plain(value: str) -> str:
     if _too_deep(value):
         # pylatexenc gives up on nesting this deep and the braces would be shown as written.
         value = re.sub(r"(?<!\\)[{}]", "", value)
-    return _SPACES.sub(" ", to_plain(value)).strip()
+    return _SPACES.sub(" ", to_plain(value, groups=True)).strip()
 
 
 def plain_field(value: str) -> str:

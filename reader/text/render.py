@@ -110,17 +110,29 @@ _PLAIN_RUN = (
 _SKELETON_RE = re.compile(f"(?P<cs>{_CONTROL_SEQ})|(?P<run>{_PLAIN_RUN})|(?P<brace>[{{}}])")
 _NEEDS_LATEX_RE = re.compile(r"[\\{}$~]|--|``|''")
 _CS_NAME_RE = re.compile(r"\\([A-Za-z@]+|.)", re.S)
+# What a group right after is an argument of: a superscript or subscript, another group
+# (``\\frac{a}{b}``), an optional argument, a parked \\url or \\href target.
+# What a group that opens on it groups: a macro (``{\\em x}``) or math (``{$O(n)$}``).
+_GROUP_OPENING = re.compile(r"[\\\U000f0000-\U0010ffff]")
+_ARGUMENT_BEFORE = re.compile(r"[\^_}\]\U000f0000-\U0010ffff]")
 
 
-def _skeleton(text: str, lits: list[str]) -> str:
+def _skeleton(text: str, lits: list[str], bare_braces: bool = False) -> str:
     """Step 3: replace plain runs by literal placeholders, leaving the LaTeX skeleton.
 
     Runs inside the argument of an accent or math-alphabet macro stay as they
     are, because pylatexenc works on those character by character (\\c{c},
     \\mathbf{x}); everywhere else, including inside \\textbf{…}, they go.
+
+    With ``bare_braces``, a brace group that is no macro's argument and does not open on
+    a macro (``{\\em x}``) is text, kept with its braces: an abstract's "k in {3, 4, 6}"
+    is a set, as OpenReview and arXiv show it, where a BibTeX title's ``{BERT}`` only
+    protects a word.
     """
     # One flag per open brace: must this group's text stay visible to pylatexenc?
     opaque: list[bool] = []
+    # One flag per open brace: is it a literal brace, its closing one literal too?
+    literal: list[bool] = []
     # (end offset, name) of the last control sequence, if a group may follow it.
     pending: tuple[int, str] | None = None
 
@@ -140,8 +152,18 @@ def _skeleton(text: str, lits: list[str]) -> str:
             if value == "{":
                 inherited = bool(opaque) and opaque[-1]
                 opaque.append(inherited or (arg_of is not None and _is_charwise(arg_of)))
+                bare = (
+                    bare_braces and arg_of is None and not inherited
+                    and not _GROUP_OPENING.match(text, m.end())
+                    and not (m.start() and _ARGUMENT_BEFORE.match(text, m.start() - 1))
+                )
+                literal.append(bare)
+                if bare:
+                    return placeholder(lits, value, LIT_BASE)
             elif opaque:
                 opaque.pop()
+                if literal.pop():
+                    return placeholder(lits, value, LIT_BASE)
         elif not (opaque and opaque[-1]):
             return placeholder(lits, value, LIT_BASE)
         return value
@@ -195,21 +217,21 @@ def _extract_spans(text: str) -> Rendered:
 _PARAGRAPH_SPLIT_RE = re.compile(r"(\n[ \t]*\n\s*)")
 
 
-def _render_paragraph(p: str) -> str:
+def _render_paragraph(p: str, bare_braces: bool) -> str:
     """Render one paragraph to text that still carries style markers; never raises."""
     if len(p) > MAX_PARAGRAPH:
         return p
     try:
-        return _convert_paragraph(p)
+        return _convert_paragraph(p, bare_braces)
     except Exception:
         return p  # a bug here costs one paragraph its styling, not the reader
 
 
-def _convert_paragraph(p: str) -> str:
+def _convert_paragraph(p: str, bare_braces: bool) -> str:
     lits: list[str] = []
     raws: list[str] = []
     protected = _emphasis(protect(unsize(p), lits, raws))
-    skeleton = expand(_skeleton(protected, lits), RAW_RE, raws, RAW_BASE)
+    skeleton = expand(_skeleton(protected, lits, bare_braces), RAW_RE, raws, RAW_BASE)
     converted = skeleton
     if len(skeleton) <= MAX_LATEX and _NEEDS_LATEX_RE.search(skeleton):
         # pylatexenc and the converter are made with the first TeX met: a screen of plain
@@ -225,26 +247,29 @@ def _convert_paragraph(p: str) -> str:
     return expand(converted, LIT_RE, lits, LIT_BASE)
 
 
-def _render(source: str) -> Rendered:
+def _render(source: str, bare_braces: bool) -> Rendered:
     source = PRIVATE_RE.sub("\ufffd", source)
     pieces = _PARAGRAPH_SPLIT_RE.split(source)
     out = [
-        piece if index % 2 else _render_paragraph(piece) for index, piece in enumerate(pieces)
+        piece if index % 2 else _render_paragraph(piece, bare_braces)
+        for index, piece in enumerate(pieces)
     ]
     return _extract_spans("".join(out))
 
 
 @functools.lru_cache(maxsize=1024)
-def _render_cached(source: str) -> Rendered:
-    return _render(source)
+def _render_cached(source: str, bare_braces: bool) -> Rendered:
+    return _render(source, bare_braces)
 
 
-def render(source: str) -> Rendered:
-    """Render abstract text with LaTeX and Markdown to plain text and style spans; never raises."""
+def render(source: str, *, groups: bool = False) -> Rendered:
+    """Render abstract text with LaTeX and Markdown to plain text and style spans; never
+    raises. A brace group that is no macro's is text (``{3, 4, 6}``), unless ``groups``
+    (a BibTeX value's braces, which protect words and group)."""
     try:
         if len(source) <= MAX_CACHED:
-            return _render_cached(source)
-        return _render(source)
+            return _render_cached(source, not groups)
+        return _render(source, not groups)
     except Exception:
         # Belt and braces: a bug here must not take the reader down.
         return Rendered(str(source), ())
@@ -275,11 +300,13 @@ def rendered_as(known: Mapping[str, str]) -> Iterator[None]:
         _KNOWN.reset(token)
 
 
-def to_plain(source: str) -> str:
-    """Render *source* and return just the text."""
+def to_plain(source: str, *, groups: bool = False) -> str:
+    """Render *source* and return just the text; ``groups`` as for :func:`render`."""
     if not _MAY_NEED_RENDERING.search(source):
         # Indexing a library calls this for every abstract; most are plain prose.
         return source
+    if groups:
+        return render(source, groups=True).text
     known = _KNOWN.get()
     if known is not None:
         plain = known.get(source)
@@ -306,7 +333,7 @@ def render_line(source: str) -> Rendered:
         words = folded.replace("{", "").replace("}", "")
         if "  " not in words and words == words.strip() and not _MAY_NEED_RENDERING.search(words):
             return Rendered(words, ())
-    rendered = render(folded)
+    rendered = render(folded, groups=True)
     if "  " not in rendered.text and not _LINE_BREAK_RE.search(rendered.text):
         return rendered
     return _fold(rendered)
