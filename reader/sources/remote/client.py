@@ -63,11 +63,14 @@ Outcome = PaperRecord | str
 
 class Failure(NetworkError):
     """No usable answer came; the message is the problem text. ``transient`` says the
-    network failed (a timeout, a refused or broken connection): asking again may work."""
+    network failed (a timeout, a refused or broken connection): asking again may work;
+    ``unreachable`` that the host could not be reached at all (no network, no such name,
+    nothing listening), which one more try rules out better than a minute of them."""
 
-    def __init__(self, message: str, transient: bool = False) -> None:
+    def __init__(self, message: str, transient: bool = False, unreachable: bool = False) -> None:
         super().__init__(message)
         self.transient = transient
+        self.unreachable = unreachable
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +188,8 @@ class Client:
             if isinstance(exc.reason, TimeoutError):
                 raise Failure(self._timed_out(), transient=True) from None
             raise Failure(
-                f"could not reach {host} (offline?): {_why(exc.reason)}", transient=True
+                f"could not reach {host} (offline?): {_why(exc.reason)}", transient=True,
+                unreachable=True,
             ) from None
         except TimeoutError:
             raise Failure(self._timed_out(), transient=True) from None

@@ -274,7 +274,10 @@ class NotesFetcher:
             try:
                 answer = self.client.get(url, ACCEPT_JSON, authorization=auth)
             except Failure as exc:
-                if not exc.transient or attempt == self.retries:
+                # Offline, a host asked once more after a second is enough: five tries
+                # with their waits kept a user half a minute for the same answer.
+                if not exc.transient or attempt == self.retries or (
+                        exc.unreachable and attempt >= 1):
                     raise FetchError(f"OpenReview: {exc}") from None
                 self._wait(_backoff(attempt), str(exc))
                 continue
