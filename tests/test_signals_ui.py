@@ -457,3 +457,17 @@ def test_reading_view_with_reviews(snap_compare, conference: Library) -> None:  
 
     assert snap_compare(ReaderApp(conference), terminal_size=SIZE, run_before=read_reviews)
 
+
+
+async def test_the_import_summary_in_the_window_tells_the_replies(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`i` says what `reader import` says of the replies, not only of the papers."""
+    monkeypatch.chdir(tmp_path)
+    Path("replies.jsonl").write_bytes((DATA / "openreview-replies-3.jsonl").read_bytes())
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i", *"replies.jsonl", "enter")
+        await until(pilot, lambda: any("new repl" in n.message for n in app._notifications),
+                    "the replies said", timeout=60)

@@ -167,6 +167,8 @@ class Importing:
             lines.append(summary.key_changes())
         if summary.text_line():
             lines.append(summary.text_line())
+        if summary.signals_line():  # ratings changed, replies new and edited, as the CLI says
+            lines.append(summary.signals_line())
         lines += summary.warnings
         lines += summary.problems[:3]
         if len(summary.problems) > 3:
