@@ -92,6 +92,12 @@ def test_only_changed_replies_are_indexed_again(empty_library: Library, tmp_path
     # A note saved, a star: the review text is not indexed again.
     paper = library.search("review:zorblat").ids[0]
     library.set_starred(paper, True)
+    # The generation moved, the review text did not: a review search is not "partial".
+    reply = next(r for r in library.replies(paper) if r.id == REBUTTAL["id"])
+    library.add_highlight(paper, 0, 5, reply_id=reply.id)
+    library.save_note(paper, "read the rebuttal")
+    assert library.reviews.reviews_state() == "ok"
+    assert library.search("review:zorblat").notice is None
     assert library.reviews.sync_reviews() == 0
     # The rebuttal edited: that paper alone is indexed again.
     edited = dict(REBUTTAL, mdate=REBUTTAL["mdate"] + 1000, content={

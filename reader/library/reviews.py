@@ -90,7 +90,35 @@ class ReviewIndexing:
         if held is None or not self.review_index.usable():
             return "missing"
         with self._library.session() as store:
-            return "ok" if review_texts.reviews_mark(store.conn) == held else "behind"
+            mark = review_texts.reviews_mark(store.conn)
+            if mark == held:
+                return "ok"
+            if mark.versions != held.versions or self._changed(store.conn, held):
+                return "behind"
+        # Only the library's generation moved (a star, a note, a highlight on a review):
+        # the review text indexed is the replies' text still, so the mark moves with it,
+        # and a review search is not called partial over a write that changed none of it.
+        try:
+            self._hold_mark(mark)
+        except OSError:
+            pass  # a read-only library: the same answer, found again next time
+        return "ok"
+
+    def _changed(self, conn: Any, held: ReviewsMark) -> bool:
+        """Whether a paper's review text differs from what the index holds of it since
+        ``held``: a paper written since whose replies' digest is not the indexed one, or
+        a paper with indexed reviews deleted since."""
+        candidates = review_texts.reviews_changed_since(conn, held)
+        if len(candidates) > 200:
+            return True  # a catch-up's work, not a question's
+        if conn.execute("SELECT 1 FROM deleted_papers WHERE generation > ? LIMIT 1",
+                        (held.generation,)).fetchone():
+            return True
+        if not candidates:
+            return False
+        digests = review_texts.review_digests(conn, candidates)
+        indexed = self.review_index.digests_of(candidates)
+        return any(digests.get(i) != indexed.get(i) for i in candidates)
 
     def sync_reviews(
         self, progress: Progress | None = None, stopped: Callable[[], bool] | None = None

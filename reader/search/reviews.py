@@ -11,6 +11,7 @@ replies it holds (see reader.library.reviews).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar, Protocol
 
 from whoosh.fields import ID, STORED, TEXT, Schema
@@ -64,3 +65,15 @@ class ReviewIndex(SearchIndex):
         with self._lock:
             searcher = self._current_searcher()
             return {int(f["id"]): str(f.get("digest", "")) for f in searcher.all_stored_fields()}
+
+    def digests_of(self, ids: Iterable[int]) -> dict[int, str]:
+        """The digest of the documents of the papers ``ids`` the index holds, by paper
+        id: a lookup of each id's term, where :meth:`digests` reads every document."""
+        with self._lock:
+            searcher = self._current_searcher()
+            out = {}
+            for paper_id in ids:
+                fields = searcher.document(id=str(paper_id))
+                if fields is not None:
+                    out[paper_id] = str(fields.get("digest", ""))
+            return out
