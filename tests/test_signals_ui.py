@@ -471,3 +471,41 @@ async def test_the_import_summary_in_the_window_tells_the_replies(
         await pilot.press("i", *"replies.jsonl", "enter")
         await until(pilot, lambda: any("new repl" in n.message for n in app._notifications),
                     "the replies said", timeout=60)
+
+
+async def test_a_highlight_on_a_review_keeps_the_view_and_the_next_review(
+    conference: Library,
+) -> None:
+    """The list of highlights grows above the replies when one is saved: the review read
+    stays where it was on screen, `]` goes on to the next one, and the same passage
+    highlighted again is said to be highlighted already."""
+    app = ReaderApp(conference)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = await open_reading(app, pilot, paper_of(conference, FIRST))
+        view = screen.query_one(PaperView)
+
+        def heads() -> list[tuple[int, str]]:
+            return [(y, box.posting.reply.id) for y, box in screen._reply_tops()
+                    if box.posting.depth == 0]
+
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await settle(app, pilot)
+        reading = next(rid for y, rid in heads() if y == round(view.scroll_y) + 1)
+        await pilot.press("right_parenthesis", "h")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await until(pilot, lambda: any(h.reply_id == reading for h in screen.paper.highlights),
+                    "the highlight saved")
+        await settle(app, pilot)
+        assert next(rid for y, rid in heads() if y == round(view.scroll_y) + 1) == reading
+        await pilot.press("right_parenthesis", "left_parenthesis", "h")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ReadingScreen)  # no note asked for a second one
+        assert any("highlighted already" in n.message for n in app._notifications)
+        await pilot.press("escape")  # the selection
+        following = [rid for _, rid in heads()]
+        await pilot.press("right_square_bracket")
+        await settle(app, pilot)
+        now = next(rid for y, rid in heads() if y == round(view.scroll_y) + 1)
+        assert now == following[following.index(reading) + 1]

@@ -190,10 +190,31 @@ class ReadingScreen(Screen[None]):
     def _redraw(self, keep_scroll: bool = True) -> None:
         view = self.query_one(PaperView)
         passage = self._passage
+        anchor = self._reply_at_top() if keep_scroll else None
         view.show(self._paper, self._terms, selection=passage.in_abstract,
                   keep_scroll=keep_scroll)
+        if anchor is not None:
+            # What is drawn above the replies may have grown (the list of highlights,
+            # a new one on a review): the reply read stays where it was on screen, so
+            # the text does not jump and `]` goes on from it.
+            self.call_after_refresh(self._keep_at_top, *anchor)
         if passage.selection is not None:
             self.call_after_refresh(passage.follow)
+
+    def _reply_at_top(self) -> tuple[str, int] | None:
+        """The reply the top of the view is in, and how far into it the view is."""
+        top = round(self.query_one(PaperView).scroll_y)
+        above = [(y, box) for y, box in self._reply_tops() if y <= top]
+        if not above:
+            return None
+        y, box = above[-1]
+        return box.posting.reply.id, top - y
+
+    def _keep_at_top(self, reply_id: str, into: int) -> None:
+        for y, box in self._reply_tops():
+            if box.posting.reply.id == reply_id:
+                self.query_one(PaperView).scroll_to(y=y + into, animate=False, immediate=True)
+                return
 
     # -- selecting --------------------------------------------------------------------------
 
@@ -226,6 +247,10 @@ class ReadingScreen(Screen[None]):
         if chosen is None:
             self.notify("Select a passage first: ( and ) choose a sentence, } and shift+→ grow "
                         "it ({ and shift+← shrink it), or drag over it with the mouse")
+            return
+        if any(h.reply_id == reply and (h.start, h.end) == chosen and not h.orphaned
+               for h in self._paper.highlights):
+            self.notify("That passage is highlighted already (H removes it)")
             return
         if self._highlighter is not None:
             self._highlighter(self._paper, chosen[0], chosen[1], reply)
