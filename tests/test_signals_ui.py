@@ -142,6 +142,9 @@ async def test_the_list_shows_rating_and_decision_at_the_right(conference: Libra
             assert line.endswith(f"{rating:.1f}"), line
         assert row_line(app, first).rstrip("│┃ ")[:-4].rstrip().endswith("oral")
         assert "w/d" in row_line(app, spark) or "withdrawn" in row_line(app, spark)
+        # The venue ends at one column on every row with signals, whatever its decision.
+        ends = {row_line(app, p).index("2026") for p in (first, spark, changed)}
+        assert len(ends) == 1, [row_line(app, p) for p in (first, spark, changed)]
         plain = app.query_one(PaperList).ids[0]
         await go_to(app, pilot, plain)
         line = row_line(app, plain).rstrip("│┃ ")
@@ -485,27 +488,56 @@ async def test_a_highlight_on_a_review_keeps_the_view_and_the_next_review(
         screen = await open_reading(app, pilot, paper_of(conference, FIRST))
         view = screen.query_one(PaperView)
 
-        def heads() -> list[tuple[int, str]]:
-            return [(y, box.posting.reply.id) for y, box in screen._reply_tops()
+        def heads() -> list[str]:
+            return [box.posting.reply.id for _, box in screen._reply_tops()
                     if box.posting.depth == 0]
 
+        def at_top() -> str | None:
+            """The review whose heading is the view's first line after `]`."""
+            top = round(view.scroll_y) + 1
+            return next((box.posting.reply.id for y, box in screen._reply_tops()
+                         if y == top and box.posting.depth == 0), None)
+
+        await until(pilot, lambda: len(heads()) >= 3, "the replies drawn")
         await pilot.press("right_square_bracket", "right_square_bracket")
-        await settle(app, pilot)
-        reading = next(rid for y, rid in heads() if y == round(view.scroll_y) + 1)
+        await until(pilot, lambda: at_top() == heads()[1], "the second review on top")
+        reading = heads()[1]
         await pilot.press("right_parenthesis", "h")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: not isinstance(app.screen, ReadingScreen), "the note asked")
         await pilot.press("enter")
         await until(pilot, lambda: any(h.reply_id == reading for h in screen.paper.highlights),
                     "the highlight saved")
         await settle(app, pilot)
-        assert next(rid for y, rid in heads() if y == round(view.scroll_y) + 1) == reading
+        await until(pilot, lambda: at_top() == reading, "the review read kept on top")
         await pilot.press("right_parenthesis", "left_parenthesis", "h")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: any("highlighted already" in n.message
+                                       for n in app._notifications), "the repeat said")
         assert isinstance(app.screen, ReadingScreen)  # no note asked for a second one
-        assert any("highlighted already" in n.message for n in app._notifications)
         await pilot.press("escape")  # the selection
-        following = [rid for _, rid in heads()]
         await pilot.press("right_square_bracket")
+        await until(pilot, lambda: at_top() == heads()[2], "the next review on top")
+
+
+def test_the_search_hint_is_cut_between_filters() -> None:
+    from reader.ui.widgets.search_box import SEARCH_PLACEHOLDER, fitted_placeholder
+
+    assert fitted_placeholder(500) == SEARCH_PLACEHOLDER
+    hint = fitted_placeholder(74)  # the box at 80 columns
+    assert len(hint) <= 74 and hint.endswith("… (? lists all)")
+    assert SEARCH_PLACEHOLDER.startswith(hint.removesuffix(" … (? lists all)") + ", ")
+
+
+async def test_a_dialog_shows_its_own_keys(conference: Library) -> None:
+    from textual.widgets import Footer
+
+    from reader.ui.screens.tags import TagEditor
+
+    app = ReaderApp(conference)
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        now = next(rid for y, rid in heads() if y == round(view.scroll_y) + 1)
-        assert now == following[following.index(reading) + 1]
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TagEditor), "the tag editor")
+        await pilot.pause(0.2)
+        footer = app.screen.query_one(Footer)
+        keys = {key.action for key in footer.query("FooterKey")}  # type: ignore[attr-defined]
+        assert keys == {"save", "cancel"}, keys

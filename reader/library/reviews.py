@@ -181,7 +181,7 @@ class ReviewIndexing:
             deleted = [row[0] for row in store.conn.execute(
                 "SELECT paper_id FROM deleted_papers WHERE generation > ?", (held.generation,)
             )]
-        indexed = self.review_index.digests() if candidates else {}
+        indexed = self.review_index.digests_of(candidates)
         changed = [i for i in candidates if digests.get(i) != indexed.get(i)]
         gone = [i for i in candidates if i not in digests and i in indexed]
         if len(changed) >= REVIEWS_PARALLEL_MIN:

@@ -60,15 +60,9 @@ class ReviewIndex(SearchIndex):
     def _to_document(self) -> ToDocument:
         return review_document
 
-    def digests(self) -> dict[int, str]:
-        """The digest of every paper's document, by paper id."""
-        with self._lock:
-            searcher = self._current_searcher()
-            return {int(f["id"]): str(f.get("digest", "")) for f in searcher.all_stored_fields()}
-
     def digests_of(self, ids: Iterable[int]) -> dict[int, str]:
         """The digest of the documents of the papers ``ids`` the index holds, by paper
-        id: a lookup of each id's term, where :meth:`digests` reads every document."""
+        id: a lookup of each id's term, not a read of every document."""
         with self._lock:
             searcher = self._current_searcher()
             out = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reader.library import CitationError, render_citation
@@ -66,6 +66,8 @@ class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
                 )
                 with VerticalScroll(id="picker-preview-scroll"):
                     yield Static(id="picker-preview", markup=False)
+        # The dialog's own keys, over the footer of the screen below it.
+        yield Footer()
 
     def on_mount(self) -> None:
         """Start on the last choice."""

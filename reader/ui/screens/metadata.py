@@ -8,7 +8,7 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static
+from textual.widgets import Footer, Input, Label, Static
 
 from reader.library import FIELDS, check
 from reader.models import Paper
@@ -63,6 +63,8 @@ class MetadataForm(TakesTyping, ModalScreen[dict[str, object] | None]):
                                     select_on_focus=False)
                     yield Static("", id=f"error-{name}", classes="form-error", markup=False)
             yield Static("ctrl+s or enter saves · esc cancels", id="form-help")
+        # The dialog's own keys, over the footer of the screen below it.
+        yield Footer()
 
     def on_mount(self) -> None:
         """Start in the title field."""

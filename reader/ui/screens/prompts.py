@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
@@ -72,6 +72,8 @@ class PromptScreen(TakesTyping, ModalScreen[str | None]):
             yield Input(value=self._value, placeholder=self._placeholder,
                         suggester=self._suggester, id="prompt-input")
             yield Static(self._help, id="prompt-help", markup=False)
+        # The dialog's own keys, over the footer of the screen below it.
+        yield Footer()
 
     async def action_answer(self) -> None:
         """Return what was typed (an empty answer only where one means something), at once:

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 
 from reader.text.tags import parse_tags
 from reader.ui import bindings
@@ -57,6 +57,8 @@ class TagEditor(TakesTyping, ModalScreen[list[str] | None]):
                 id="tags-input",
             )
             yield Static(self._known_text(), id="tags-known", markup=False)
+        # The dialog's own keys, over the footer of the screen below it.
+        yield Footer()
 
     def _known_text(self) -> Text:
         if not self._known:

@@ -30,6 +30,9 @@ DECISION_LABELS: dict[str, tuple[str, str]] = {
     "withdrawn": ("withdrawn", "w/d"),
     "pending": ("", ""),
 }
+#: The widest label, wide and narrow.
+_LABEL_WIDTH = {narrow: max(len(labels[narrow]) for labels in DECISION_LABELS.values())
+                for narrow in (False, True)}
 #: The component class that colours each decision.
 DECISION_STYLES = {
     "oral": "paper-list--accepted",
@@ -50,9 +53,11 @@ def signal_text(row: PaperRow, narrow: bool, style: StyleOf) -> Text:
         return Text()
     label = DECISION_LABELS.get(row.decision or "", ("", ""))[1 if narrow else 0]
     out = Text()
-    if label:
-        out.append(" ")
-        out.append(label, style(DECISION_STYLES.get(row.decision or "", "paper-list--meta")))
+    # The label's column is as wide on every row with signals, a blank one too: titles
+    # and venues then end at one column down the list, beside "withdrawn" or nothing.
+    out.append(" ")
+    out.append(label.rjust(_LABEL_WIDTH[narrow]),
+               style(DECISION_STYLES.get(row.decision or "", "paper-list--meta")))
     if row.rating is None:
         rating = "   ·"
     elif abs(row.rating) >= 99.95:

@@ -16,12 +16,24 @@ TYPING_HERE = "typing searches · enter, ↓ or tab: to the results · esc: clea
 KEYS_ON_PAPER = "keys act on the highlighted paper · / to search"
 #: What the empty box says.
 SEARCH_PLACEHOLDER = (
-    # Cut at the box's width (about 110 columns at 120): the conference filters come before
-    # the rarer syntax so that they show.
+    # Cut at the box's width (about 110 columns at 120; fitted_placeholder): the conference
+    # filters come before the rarer syntax so that they show.
     "/ to search: words, \"phrases\", title:word, AND/OR/NOT, is:starred, tag:x, rating:>=6, "
     "decision:oral, review:\"…\", has:reviews, is:rating-changed, prefix*, typo~, is:unseen, "
     "like:KEY"
 )
+#: Where the whole syntax is, said after a placeholder cut short.
+_MORE = " … (? lists all)"
+
+
+def fitted_placeholder(width: int, whole: str = SEARCH_PLACEHOLDER) -> str:
+    """``whole`` when it fits in ``width`` cells, else as many of its items as fit, cut
+    after a comma and saying where the rest is: never a filter cut in two."""
+    if len(whole) <= width:
+        return whole
+    room = width - len(_MORE)
+    cut = whole.rfind(", ", 0, max(0, room))
+    return whole[:cut] + _MORE if cut > 0 else whole[:width]
 
 
 class SearchBox(Input):
@@ -47,6 +59,10 @@ class SearchBox(Input):
     def on_mount(self) -> None:
         """Say where keys go from the start."""
         self.border_title = KEYS_ON_PAPER
+
+    def on_resize(self) -> None:
+        """The placeholder fitted to the box: at 80 columns it was cut inside a filter."""
+        self.placeholder = fitted_placeholder(self.content_size.width)
 
     def on_focus(self) -> None:
         """Keys type here now: say so on the border; the cursor waits at the query's end."""
