@@ -276,9 +276,10 @@ class ImportSummary:
         return text
 
     def text_line(self) -> str:
-        """What became of the texts the file would have replaced, e.g. ``3 abstracts
-        replaced by older-dated text were kept as they were; 2 replaced, the old text kept
-        as revisions (reader revisions REF)``; empty when nothing was replaced."""
+        """What became of the texts the file would have replaced, e.g. ``3 abstracts left
+        as they were: the file's text is dated before the one in the library; 2 replaced,
+        the old text kept as revisions (reader revisions REF)``; empty when nothing was
+        replaced."""
         kept = [
             f"{n:,} {what}{'s' * (n != 1)}"
             for n, what in ((self.older_abstracts, "abstract"), (self.older_titles, "title"))
@@ -287,8 +288,8 @@ class ImportSummary:
         parts = []
         if kept:
             one = self.older_abstracts + self.older_titles == 1
-            parts.append(f"{' and '.join(kept)} replaced by older-dated text "
-                         f"{'was kept as it was' if one else 'were kept as they were'}")
+            parts.append(f"{' and '.join(kept)} left as {'it was' if one else 'they were'}: "
+                         "the file's text is dated before the one in the library")
         if self.revisions_kept:
             parts.append(
                 f"{self.revisions_kept:,} replaced, the old text kept as "

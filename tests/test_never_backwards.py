@@ -76,7 +76,8 @@ def test_an_older_snapshot_keeps_the_newer_camera_ready_text(
     assert library.queries.stats()["papers"] == 3
     assert (summary.older_abstracts, summary.older_titles, summary.revisions_kept) == (2, 1, 0)
     assert summary.text_line() == (
-        "2 abstracts and 1 title replaced by older-dated text were kept as they were"
+        "2 abstracts and 1 title left as they were: the file's text is dated before the one in "
+        "the library"
     )
 
 
@@ -136,3 +137,28 @@ def test_the_sources_carry_the_records_modification_date(tmp_path: Path) -> None
     (record,) = parse_kaggle(json.dumps(line) + "\n", "a.jsonl").records
     assert record.modified == "2021-03-01T12:00:00Z"
     assert record.date == "2021-01-01"
+
+
+def _wrapped(path: Path, papers: dict[str, tuple[str, str]], made: str) -> Path:
+    """A list of the papers as a site's dump wraps it: dated by the wrapper alone, each
+    paper by its OpenReview id under ``id``."""
+    rows = [{"id": forum, "title": title, "abstract": abstract, "venue": "ICLR 2026 Poster",
+             "authors": "Ann Lee; Bo Li"} for forum, (title, abstract) in papers.items()]
+    path.write_text(json.dumps({"generated_at": made, "papers": rows}), encoding="utf-8")
+    return path
+
+
+def test_a_wrapped_list_is_dated_by_its_wrapper_and_known_by_its_ids(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([_wrapped(tmp_path / "jan.json", CAMERA_READY, "2026-01-09T10:00Z")])
+    summary = library.import_files(
+        [_wrapped(tmp_path / "nov.json", SUBMITTED, "2025-11-01T10:00:00Z")])
+    assert (summary.new, summary.older_abstracts, summary.older_titles) == (0, 2, 1)
+    assert _texts(library) == CAMERA_READY
+    # A citation key or a row number under "id" is no OpenReview id.
+    from reader.sources.jsontable import _looks_like_forum
+
+    assert [_looks_like_forum(v) for v in (A, "lee2026cam", "1234567890", 17)] == [
+        True, False, False, False]

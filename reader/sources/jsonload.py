@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from reader.sources import ImportFormatError
+from reader.sources.jsonfields import moment_from_text
 from reader.sources.limits import DEPTH_MAX
 
 DECODER = json.JSONDecoder()
@@ -35,6 +36,9 @@ class JsonRecord(NamedTuple):
     line: int
     #: Position among the file's records (1-based).
     position: int
+    #: When the file was made, as the object wrapping the list says (``generated_at``):
+    #: the date of a record that gives none of its own.
+    dated: str | None = None
 
     @property
     def location(self) -> str:
@@ -103,10 +107,28 @@ def unwrap_lists(records: list[JsonRecord]) -> list[JsonRecord]:
     inner = wrapped_list(record.value)
     if inner is None:
         return records
+    dated = _wrapper_date(record.value)
     return [
-        JsonRecord(item, f"{record.file}#{index}", record.file, record.line, index)
+        JsonRecord(item, f"{record.file}#{index}", record.file, record.line, index, dated)
         for index, item in enumerate(inner, start=1)
     ]
+
+
+# What a wrapper names the moment the list was made by.
+_WRAPPER_DATES = (
+    "generated_at", "generated", "exported_at", "exported", "created_at", "created",
+    "updated_at", "updated", "last_updated", "date", "timestamp", "snapshot", "as_of",
+)
+
+
+def _wrapper_date(wrapper: dict[str, Any]) -> str | None:
+    """When the list was made, from the wrapper's first key that says it and reads as a
+    date (an older snapshot of a list must not pass for news of its papers)."""
+    keys = {str(key).lower(): value for key, value in wrapper.items()}
+    for name in _WRAPPER_DATES:
+        if name in keys and (found := moment_from_text(keys[name])):
+            return found
+    return None
 
 
 def skip_ws(text: str, pos: int) -> int:

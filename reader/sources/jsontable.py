@@ -10,11 +10,12 @@ field (a room, a session time) are kept verbatim in the record's ``extra["table"
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from reader.sources import ParseResult
 from reader.sources.csv_table import column_field, record_from_values
-from reader.sources.jsonfields import text_value
+from reader.sources.jsonfields import modified_of, text_value
 from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
 from reader.sources.jsonsniff import Outcome, build_result, record_label
 from reader.sources.own_export import is_own_export
@@ -56,9 +57,15 @@ def _convert(record: JsonRecord) -> Outcome:
         text = _text(value)
         if text and field not in values:
             values[field] = text
+    if "openreview_id" not in values and _looks_like_forum(item.get("id")):
+        # A list of a conference's papers keyed by OpenReview's ids (papercopilot's,
+        # paperlists'): the id says which paper, as a forum column would.
+        values["openreview_id"] = str(item["id"])
     paper = record_from_values(values, record.source, other)
     if paper is None:
         return f"record {record_label(record)} has no title or abstract; skipped"
+    # Dated as the object says it was last changed, else as its list was made.
+    paper.modified = paper.modified or modified_of(item) or record.dated
     return paper
 
 
@@ -72,3 +79,13 @@ def _text(value: Any) -> str:
         return _JOIN.join(part for part in parts if part)
     # Cleaned as a table's cells are: no control or zero-width characters.
     return clean_imported(text_value(value)).strip()
+
+
+# OpenReview's ids: ten characters of letters (both cases), digits, "_" and "-". A
+# citation key ("lee2026cam") or a row number is never taken for one.
+_FORUM_ID = re.compile(r"(?=.*[a-z])(?=.*[A-Z])[A-Za-z0-9_-]{10}")
+
+
+def _looks_like_forum(value: Any) -> bool:
+    """Whether an object's ``id`` is an OpenReview forum id."""
+    return isinstance(value, str) and _FORUM_ID.fullmatch(value) is not None

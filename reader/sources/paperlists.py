@@ -176,7 +176,7 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
         doi=doi_as_written(text_value(item.get("doi"))),
         openreview_id=forum_id,
         withdrawn=withdrawn,
-        modified=modified_of(item),
+        modified=modified_of(item) or record.dated,
         tldr=clean_title(item.get("tldr")) or None,
         primary_area=clean_title(item.get("primary_area")) or None,
         kind=kind.group(1).lower() if kind else None,
