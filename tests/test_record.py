@@ -103,6 +103,9 @@ def test_a_merge_gives_a_generated_key_the_sources_key(empty_library: Library) -
     import_records(store, [PaperRecord(abstract="", title="Iterative Curves", year=1972,
                                       authors=["Urs Ramer"], citekey="Rame72")], "b.bib", "bibtex")
     assert list(by_key(empty_library)) == ["Rame72"]
+    # The key the library had made may be cited already: it still names the paper.
+    paper = empty_library.resolve("ramer1972iterative").paper
+    assert paper is not None and paper.citekey == "Rame72"
 
 
 def test_reader_cite_finds_a_paper_by_its_source_key(tmp_path: Path) -> None:

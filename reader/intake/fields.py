@@ -140,7 +140,14 @@ class FieldMerge:
             done.add("withdrawn")
         updates.update(self._merge_record(record, current, echo))
         citekey = updates.get("citekey", current["citekey"])
-        aliased = self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
+        aliased = 0
+        if citekey != current["citekey"]:
+            # The key the library made up may be cited already (copied, exported): it
+            # keeps naming the paper, beside the source's own.
+            self.rows.add_alias(current["citekey"], paper_id)
+            self.summary.aliased_keys.append((current["citekey"], citekey))
+            aliased += 1
+        aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
         if not updates and not aliased:
             return "unchanged"
