@@ -571,3 +571,27 @@ def test_variables_citeproc_does_not_know_never_reach_it(
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert render([paper], "text", "apa") == render([thesis], "text", "apa")
+
+
+def test_a_short_doi_beside_the_full_one_exports_the_full_one(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """Zotero keeps a short DOI (10/dkntrs) with the full one in the URL: the paper is
+    known by the full one, and each export writes it, so a re-import finds the paper."""
+    item = {"key": "SHRT0001", "itemType": "journalArticle", "title": "Women in sport",
+            "creators": [{"creatorType": "author", "firstName": "Jo", "lastName": "Ames"}],
+            "date": "2010", "DOI": "10/dkntrs",
+            "url": "https://doi.org/10.1080/17430430903522954"}
+    source = tmp_path / "zotero.json"
+    source.write_text(json.dumps([item]), encoding="utf-8")
+    empty_library.import_files([source])
+    [paper] = empty_library.papers(empty_library.all_ids())
+    assert paper.doi == "10.1080/17430430903522954"
+    from reader.cite.export import export
+
+    for fmt in ("csv", "json", "csljson", "ris", "bibtex"):
+        out = tmp_path / f"out.{fmt}"
+        export([paper], fmt, out)
+        assert "10.1080/17430430903522954" in out.read_text(encoding="utf-8"), fmt
+        summary = empty_library.import_files([out], dry_run=True)
+        assert summary.new == 0, fmt

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from reader.models import PaperRecord
-from reader.record import CSL_TYPES
+from reader.record import CSL_TYPES, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
 from reader.sources.own_export import give_marks, own_decision, own_marks, tags_apart
@@ -29,9 +29,11 @@ from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.text.identifiers import (
+    compared_doi,
     doi_as_written,
     linked_identifiers,
     normalize_arxiv_id,
+    normalize_doi,
     openreview_forum_id,
     openreview_id,
 )
@@ -246,6 +248,13 @@ def record_from_values(
         or linked.get("openreview_id")
     )
     url = url or linked.get("link")
+    # A short DOI (Zotero's 10/dkntrs) beside its doi.org link: the paper is known by the
+    # full one, as BibTeX, RIS and CSL-JSON files give it; the short one is kept as written.
+    written_doi = doi_as_written(values.get("doi"))
+    full = compared_doi(written_doi, url)
+    doi = (written_doi if full == normalize_doi(written_doi) else full) or linked.get("doi")
+    csl = _csl_values(values)
+    keep_written_doi(csl, written_doi, doi)
     record = PaperRecord(
         abstract=abstract,
         title=title,
@@ -255,13 +264,13 @@ def record_from_values(
         year=year,
         keywords=_keywords(values.get("keywords", "")),
         url=url,
-        doi=doi_as_written(values.get("doi")) or linked.get("doi"),
+        doi=doi,
         source=where,
         arxiv_id=arxiv_id,
         openreview_id=forum,
         date=date,
         kind=_fold(values.get("kind", "")).lower() or None,
-        csl=_csl_values(values),
+        csl=csl,
         extra={"table": other} if other else {},
     )
     give_marks(record, marks)
