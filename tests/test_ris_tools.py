@@ -200,3 +200,10 @@ def test_y2_is_an_access_date_only_when_it_can_be(y2: str, accessed: Any) -> Non
     )
     [record] = parse_text(text, "a.ris", "ris").records
     assert record.csl.get("accessed", {}).get("date-parts") == accessed
+
+
+def test_web_of_science_pu_is_the_publisher(tmp_path: Path) -> None:
+    papers = _papers(tmp_path, "webofscience")
+    publishers = [p.csl.get("publisher") for p in papers]
+    assert all(publishers), publishers  # each record names one under PU, none under PB
+    assert not any("PU" in p.extra.get("ris", {}) for p in papers)

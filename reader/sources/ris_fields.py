@@ -61,7 +61,7 @@ _TEXT_VARIABLES = {
     "ET": "edition", "LA": "language", "T3": "collection-title",
     "M3": "genre", "NV": "number-of-volumes", "ST": "title-short",
     "J2": "container-title-short", "JA": "container-title-short", "C3": "event",
-    "SV": "number", "DP": "source",
+    "SV": "number", "DP": "source", "PU": "publisher",  # Web of Science's publisher
 }
 # Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
 _NAME_TAGS = {"AU": "author", "A1": "author", "A2": "editor", "ED": "editor",
