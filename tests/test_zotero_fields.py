@@ -148,3 +148,12 @@ def test_an_edited_book_is_keyed_by_its_editors(empty_library: Library, tmp_path
     [paper] = empty_library.papers(empty_library.all_ids())
     assert paper.citekey == "smith1986mapping"
     assert render([paper], "key") == "smith1986mapping"
+
+
+def test_a_pinned_key_unlike_the_items_key_still_names_the_paper(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    renamed = dict(CHAPTER, citationKey="brittain2004body")
+    empty_library.import_files([_write(tmp_path, renamed)])
+    paper = empty_library.resolve("brittain2004sport").paper
+    assert paper is not None and paper.citekey == "brittain2004body"

@@ -184,6 +184,10 @@ def _convert(record: JsonRecord) -> Outcome:
         note=_notes(item.get("notes")),
         tags=tags,
     )
+    if extra.citekey and paper.citekey != extra.citekey:
+        # Better BibTeX's key and a "Citation Key:" line naming another (pinned before a
+        # rename): the item's key leads, and the other still names the paper.
+        paper.aliases.append(extra.citekey)
     return finish_record(paper, record, record_label(record, ("citationKey", "itemID")))
 
 
