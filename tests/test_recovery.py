@@ -190,3 +190,20 @@ async def test_the_reader_opened_first_says_so_and_keeps_the_log(tmp_path: Path)
     assert (kept / "library.sqlite-wal").stat().st_size > 0
     code, applied = run(root, "recover", "--apply")
     assert "notes brought back: 1" in applied
+
+
+def test_the_doctor_run_again_still_names_what_waits(tmp_path: Path) -> None:
+    """The rebuild is done, the loss is not: a second doctor does not say "ok" while the
+    kept folder holds what the database lacks, until it is brought back or let go."""
+    root, _ = marked_copy(tmp_path)
+    code, first = run(root, "doctor")
+    assert code == 1, first
+    code, again = run(root, "doctor")
+    assert code == 1, again
+    assert "search index: ok" in again and "stars: 3" in again
+    assert "`reader recover --dismiss`" in again
+    code, let_go = run(root, "recover", "--dismiss")
+    assert code == 0 and "let go: kept as" in let_go
+    assert [p.name.split("-")[0] for p in (root / "kept").iterdir()] == ["dismissed"]
+    code, after = run(root, "doctor")
+    assert code == 0, after

@@ -121,13 +121,21 @@ def doctor(ctx: click.Context) -> None:
               help="Bring back only this kind (repeatable): stars, read, tags, notes.")
 @click.option("--from", "folder", type=click.Path(path_type=Path, file_okay=False),
               help="The kept folder to read (default: the newest in kept/).")
+@click.option("--dismiss", is_flag=True,
+              help="Let the newest kept folder go (renamed, not deleted): the doctor stops "
+                   "counting it as waiting.")
 @click.pass_context
 @handles_errors
-def recover(ctx: click.Context, apply_: bool, only: tuple[str, ...], folder: Path | None) -> None:
+def recover(ctx: click.Context, apply_: bool, only: tuple[str, ...], folder: Path | None,
+            dismiss: bool) -> None:
     """List what the doctor kept aside before a rebuild (the write-ahead log, the index)
     holds that the database lacks: stars, read marks, tags, notes; --apply brings it back
     (never over a note or a tag the library holds now)."""
     library = open_library(ctx)
+    if dismiss:
+        let_go = library.recovery.dismiss()
+        click.echo(f"let go: kept as {let_go}" if let_go else "nothing was kept aside")
+        return
     found = library.recovery.recoverable(folder)
     if found is None:
         click.echo("nothing was kept aside: the doctor keeps the index and the write-ahead "

@@ -127,6 +127,16 @@ class Recovery:
         kept = self._library.paths.root / "kept"
         return sorted(kept.glob("before-rebuild-*"), reverse=True) if kept.is_dir() else []
 
+    def dismiss(self) -> Path | None:
+        """Let the newest kept folder go: renamed ``dismissed-…`` (nothing is deleted), so
+        the doctor no longer counts what it holds as waiting; None when none was kept."""
+        folders = self.kept_folders()
+        if not folders:
+            return None
+        target = folders[0].with_name(folders[0].name.replace("before-rebuild-", "dismissed-", 1))
+        folders[0].rename(target)
+        return target
+
     def recoverable(self, folder: Path | None = None) -> Recoverable | None:
         """What ``folder`` (default: the newest kept folder) holds that the database lacks;
         None when no folder was kept."""

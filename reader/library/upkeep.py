@@ -217,6 +217,10 @@ class Upkeep:
             report.append(
                 f"search index: ok ({counts['papers']:,} documents, generation {generation})"
             )
+            waiting = self._waiting_lines()
+            if waiting:  # a loss found before is not over: never "ok" beside it
+                report.ok = False
+                report.extend(waiting)
             report.extend(self._reviews_lines())
             return report
         ahead = self._library.index.usable() and self._library.index.generation > generation
@@ -311,6 +315,17 @@ class Upkeep:
         except OSError:
             return None
         return folder
+
+    def _waiting_lines(self) -> list[str]:
+        """What a folder kept by an earlier rebuild still holds that the database lacks:
+        the loss it was kept for is not over until it is brought back or let go."""
+        folders = self._library.recovery.kept_folders()
+        if not folders:
+            return []
+        lines = self._recoverable_lines(folders[0], ahead=False)
+        if lines:
+            lines.append("  (`reader recover --dismiss` lets them go; the folder is kept)")
+        return lines
 
     def _recoverable_lines(self, kept: Path, ahead: bool) -> list[str]:
         """What the folder just kept holds that the database lacks, for the report: said
