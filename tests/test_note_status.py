@@ -79,3 +79,38 @@ async def test_drafts_waiting_are_named_at_start(library: Library) -> None:
         said = [m for m in messages(app) if m.startswith("Note drafts wait to be restored")]
         assert len(said) == 1 and str(draft) in said[0]
     assert draft.exists()
+
+
+async def test_a_draft_is_said_when_its_note_is_opened_and_goes_once_saved(
+    library: Library,
+) -> None:
+    """A second editor on the note says a draft of it waits; an editor whose failed save
+    left a draft deletes it once its text is stored."""
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for store in library._stores:
+            store.conn.execute("PRAGMA query_only = ON")
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NoteScreen)
+        await pilot.press(*"kept")
+        await until(pilot, lambda: any(m.startswith("Could not save the note")
+                                       for m in messages(app)), "the failed save is told")
+        [draft] = library.paths.drafts.glob("*.md")
+        await pilot.press("escape")  # the editor stays open: its text is unsaved
+        await pilot.pause()
+        # Another window opens the same note meanwhile: it is told of the draft.
+        other = ReaderApp(library, load_sample=False)
+        async with other.run_test(size=SIZE) as second:
+            await settle(other, second)
+            await second.press("n")
+            await until(second, lambda: any(str(draft) in m and m.startswith("A draft of this")
+                                            for m in messages(other)), "the draft named")
+        for store in library._stores:
+            store.conn.execute("PRAGMA query_only = OFF")
+        await pilot.press("x")
+        await until(pilot, lambda: screen.stored, "the text stored")
+        await until(pilot, lambda: not draft.exists(), "the draft deleted")
+        assert library.note(screen.paper.id).text == "keptx"

@@ -9,6 +9,7 @@ from reader.errors import ReaderError, describe_write_error
 from reader.library import (
     NoteSaved,
     draft_dirs,
+    waiting_drafts,
     window_writer,
     write_draft,
 )
@@ -74,6 +75,16 @@ class Notes:
                 self.writer,
             )
         )
+        drafts = [d for d in waiting_drafts(draft_dirs(self._app.library.paths.drafts))
+                  if f"-{paper.id}-" in f"{d.stem}-"]
+        if drafts:
+            # Text a failed save left is not in the note shown: said before it is typed over.
+            self._app.notify(
+                f"A draft of this note waits (a save that failed): {drafts[-1]}"
+                + (f" and {len(drafts) - 1} more" if len(drafts) > 1 else "")
+                + "; paste what you want to keep, then delete it",
+                severity="warning", timeout=15,
+            )
 
     def _save_note(self, paper_id: int, text: str, base: int | None, kind: str) -> None:
         result: list[NoteSaved] = []

@@ -3,6 +3,7 @@ writers store meanwhile, and closed only once its text is kept."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -174,6 +175,12 @@ class NoteScreen(TakesTyping, Screen[str]):
         elif self.text == self._stored:
             self._set_status(f"{self._merge_said} · saved · esc closes")
             self._merge_said = None
+        if self._draft is not None and self.text == self._stored:
+            # The draft a failed save left holds nothing the note does not now: one file
+            # less for the user to read through and delete.
+            with contextlib.suppress(OSError):
+                self._draft[0].unlink(missing_ok=True)
+            self._draft = None
         if self.text != self._stored:
             self.flush()
         elif self._close_wanted:
