@@ -114,3 +114,23 @@ async def test_a_draft_is_said_when_its_note_is_opened_and_goes_once_saved(
         await until(pilot, lambda: screen.stored, "the text stored")
         await until(pilot, lambda: not draft.exists(), "the draft deleted")
         assert library.note(screen.paper.id).text == "keptx"
+
+
+async def test_an_edit_is_said_unsaved_before_it_is_drawn(library: Library) -> None:
+    """The status changes with the edit itself, not a message later: no frame shows the
+    new text beside "Saved"."""
+    from reader.ui.screens.note import NoteEditor
+
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NoteScreen)
+        await pilot.press("a")
+        await until(pilot, lambda: screen.stored, "the first word is stored")
+        await settle(app, pilot)
+        assert status(app) == "Saved · esc closes"
+        screen.query_one(NoteEditor).insert("b")  # no await: nothing else has run yet
+        assert status(app) == "Saving…"

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static, TextArea
+from textual.widgets.text_area import Edit, EditResult
 
 from reader.library import NoteSaved, NoteState, NoteVersion, describe_writer
 from reader.models import Paper
@@ -41,6 +42,16 @@ EDIT_LIMIT = 1_000_000
 class NoteEditor(TextArea):
     """The note's text area: a paste keeps its order, and its control characters are made
     visible (as everywhere reader shows text) instead of being typed into the note."""
+
+    #: Called as an edit is made, before it is drawn (set by the screen).
+    before_edit: Callable[[], None] | None = None
+
+    def edit(self, edit: Edit) -> EditResult:
+        """Make ``edit``, the status told first: "Saving…" and the new text reach the
+        screen in the same frame, never the text beside a "Saved" it no longer is."""
+        if self.before_edit is not None:
+            self.before_edit()
+        return super().edit(edit)
 
     async def _on_paste(self, event: events.Paste) -> None:
         # Instead of TextArea's own paste, which would insert the text as it came.
@@ -113,6 +124,7 @@ class NoteScreen(TakesTyping, Screen[str]):
 
     def on_mount(self) -> None:
         """Start typing at the end of the note; follow what other writers store."""
+        self.query_one(NoteEditor).before_edit = self._editing
         editor = self.query_one(TextArea)
         editor.focus()
         editor.move_cursor(editor.document.end)
@@ -127,6 +139,11 @@ class NoteScreen(TakesTyping, Screen[str]):
     def stored(self) -> bool:
         """Whether the library holds exactly the editor's text."""
         return self._in_flight is None and self.text == self._stored
+
+    def _editing(self) -> None:
+        """A key edits the text: it is unsaved from now, and said so before it shows."""
+        if not self._replacing and not self._saying_saving:
+            self._set_status("Saving…")
 
     def on_text_area_changed(self, _event: TextArea.Changed) -> None:
         """Schedule a save; the timer is not restarted by further typing, so a change is
