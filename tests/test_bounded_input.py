@@ -313,3 +313,24 @@ def test_the_import_says_how_many_records_were_read_with_a_remark(tmp_path: Path
     listed = CliRunner().invoke(cli, [*args, "--verbose"], obj={})
     assert "nests braces more than 64 deep" in listed.output
     assert "read with a remark" not in listed.output
+
+
+def test_a_huge_field_of_distinct_words_is_indexed_only_so_far(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A field within the size bound but of a hundred thousand distinct words: its start is
+    searched, the rest kept and shown; indexing it all built every word's postings in
+    memory (880 MB for a million words)."""
+    from reader.search.schema import INDEXED_CHARS
+
+    words = [f"w{n}x" for n in range(100_000)]
+    path = tmp_path / "huge.jsonl"
+    path.write_bytes(kaggle_line(" ".join(words)) + b"\n")
+    started = time.perf_counter()
+    empty_library.import_files([path])
+    assert time.perf_counter() - started < 30
+    [paper] = empty_library.papers(empty_library.all_ids())
+    assert paper.abstract.endswith(words[-1])  # kept whole
+    assert empty_library.search("w1x").ids == [paper.id]
+    past = len(" ".join(words[:20_000])) > INDEXED_CHARS
+    assert past and empty_library.search(words[-1]).ids == []

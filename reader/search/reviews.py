@@ -44,9 +44,15 @@ def review_schema() -> Schema:
     )
 
 
+#: The characters of a paper's review text indexed, at most: ten times the longest
+#: discussion of ICLR 2026, and a bound on what one paper's words cost to index.
+REVIEW_CHARS = 1_000_000
+
+
 def review_document(item: Any) -> dict[str, object]:
-    """The index document of a paper's review text (a ReviewItem)."""
-    return {"id": str(item.id), "digest": item.digest, "review": item.text}
+    """The index document of a paper's review text (a ReviewItem), its first
+    :data:`REVIEW_CHARS`."""
+    return {"id": str(item.id), "digest": item.digest, "review": item.text[:REVIEW_CHARS]}
 
 
 class ReviewIndex(SearchIndex):
