@@ -374,3 +374,19 @@ def test_a_draft_left_in_the_cache_is_offered_only_in_its_own_library(
     finally:
         one.close()
         other.close()
+
+
+def test_a_disk_io_error_on_a_full_disk_says_the_disk_is_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite says "disk I/O error" when it cannot make its working files on a full disk,
+    even to read: the message names the cause."""
+    import shutil
+    import sqlite3
+
+    from reader.store import base
+
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(base.shutil, "disk_usage", lambda _path: usage._replace(free=0))
+    said = base._why(tmp_path / "library.sqlite", sqlite3.OperationalError("disk I/O error"))
+    assert "the disk is full" in said

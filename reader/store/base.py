@@ -7,6 +7,7 @@ import contextlib
 import functools
 import os
 import re
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -89,6 +90,13 @@ def _why(database: Path, exc: sqlite3.DatabaseError) -> str:
     if "unable to open" in str(exc) and folder.is_dir() and not os.access(folder, os.W_OK):
         return (f"{exc} (its directory {folder} cannot be written to, and SQLite keeps its "
                 "working files there, even to read)")
+    if "unable to open" in str(exc) and database.exists() and not os.access(database, os.R_OK):
+        return f"{exc} (the file cannot be read: its permissions do not let this user)"
+    if "disk I/O error" in str(exc):
+        with contextlib.suppress(OSError):
+            if shutil.disk_usage(folder).free < 64 * 1024:
+                return (f"{exc}: the disk is full, and SQLite needs room for its working "
+                        "files even to read; free some space")
     return str(exc)
 
 
