@@ -595,3 +595,28 @@ def test_a_short_doi_beside_the_full_one_exports_the_full_one(
         assert "10.1080/17430430903522954" in out.read_text(encoding="utf-8"), fmt
         summary = empty_library.import_files([out], dry_run=True)
         assert summary.new == 0, fmt
+
+
+@pytest.mark.parametrize("source", ["xampl.bib", "zotero-2.json", "items-26.csl.json"])
+def test_the_json_export_read_back_is_the_papers_field_for_field(
+    empty_library: Library, tmp_path: Path, source: str
+) -> None:
+    """Our JSON export imported into another library: entry type, structured names,
+    editors, volume, pages, publisher and source fields as they were (they came back as
+    unread keys of a table)."""
+    empty_library.import_files([DATA / source], sync=False)
+    out = tmp_path / "out.json"
+    papers = {p.citekey: p for p in empty_library.store.iter_papers()}
+    export(list(papers.values()), "json", out)
+    other = Library(tmp_path / "other")
+    try:
+        other.import_files([out], sync=False)
+        again = {p.citekey: p for p in other.store.iter_papers()}
+    finally:
+        other.close()
+    assert again.keys() == papers.keys()
+    for key, paper in papers.items():
+        back = again[key]
+        for name in (*_COMPARED, "kind", "csl", "extra", "aliases", "withdrawn"):
+            assert getattr(back, name) == getattr(paper, name), (key, name)
+    assert empty_library.import_files([out], sync=False).unchanged == len(papers)

@@ -299,8 +299,10 @@ class _Import:
                 if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                     paper_id = candidate
                     break
-        if paper_id is None and self.fields.echoes:
-            candidate = self._own_entry(record)
+        if paper_id is None and record.citekey:
+            # The library's own entry: found by its key (a title shared with another paper,
+            # as xampl.bib's minimal and full entries share theirs, finds only one).
+            candidate = self._own_entry(record) if self.fields.echoes else self._keyed(record)
             how = "abstract" if record.abstract else "title"
             if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                 paper_id = candidate
@@ -472,6 +474,14 @@ class _Import:
         self.unwritten.add(paper_id)
         self.summary.new += 1
         return paper_id
+
+    def _keyed(self, record: PaperRecord) -> int | None:
+        """The paper a table's record names by its key (a library's own CSV or JSON export
+        writes its text as stored), when it has the record's very title."""
+        current = self.fields.current("citekey", record.citekey)
+        if current is None or current["title"] != record.title:
+            return None
+        return int(current["id"])
 
     def _own_entry(self, record: PaperRecord) -> int | None:
         """The paper a record is the library's own entry of: the one its key names, when

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from reader.models import PaperRecord
 from reader.sources import ParseResult
 from reader.sources.csv_table import column_field, record_from_values
 from reader.sources.jsonfields import modified_of, text_value
@@ -47,7 +48,11 @@ def _convert(record: JsonRecord) -> Outcome:
     values: dict[str, str] = {}
     other: dict[str, Any] = {}
     own = is_own_export(item)
+    mine: dict[str, Any] = {}
     for key, value in item.items():
+        if own and key in _OWN_KEYS:
+            mine[key] = value  # the record as the library held it, read back below
+            continue
         # A reader library's own export has keywords and tags apart.
         field = None if own and key == "tags" else column_field(str(key))
         if field is None:
@@ -64,6 +69,8 @@ def _convert(record: JsonRecord) -> Outcome:
     paper = record_from_values(values, record.source, other)
     if paper is None:
         return f"record {record_label(record)} has no title or abstract; skipped"
+    if mine:
+        _read_back(paper, mine)
     # Dated as the object says it was last changed, else as its list was made.
     paper.modified = paper.modified or modified_of(item) or record.dated
     return paper
@@ -89,3 +96,29 @@ _FORUM_ID = re.compile(r"(?=.*[a-z])(?=.*[A-Z])[A-Za-z0-9_-]{10}")
 def _looks_like_forum(value: Any) -> bool:
     """Whether an object's ``id`` is an OpenReview forum id."""
     return isinstance(value, str) and _FORUM_ID.fullmatch(value) is not None
+
+
+# What a reader library's own JSON export holds beyond a table's columns: the record whole
+# (its CSL variables: type, structured names, editors, volume, pages, publisher; its
+# source fields; its other keys), and the library's own numbers and times, left out.
+_OWN_KEYS = frozenset({"csl", "extra", "aliases", "kind", "tldr", "primary_area",
+                       "withdrawn", "id", "added_at", "seen"})
+
+
+def _read_back(paper: PaperRecord, mine: dict[str, Any]) -> None:
+    """Give ``paper`` what the library's own export wrote of it, so that the export read
+    back is the paper it was made of, field for field."""
+    csl, extra, aliases = mine.get("csl"), mine.get("extra"), mine.get("aliases")
+    if isinstance(csl, dict):
+        paper.csl = {**paper.csl, **csl}
+    if isinstance(extra, dict):
+        for fmt, fields in extra.items():
+            if isinstance(fields, dict):
+                paper.extra[str(fmt)] = {**paper.extra.get(str(fmt), {}), **fields}
+    if isinstance(aliases, list):
+        paper.aliases += [a for a in aliases if isinstance(a, str) and a]
+    for name in ("kind", "tldr", "primary_area"):
+        if isinstance(mine.get(name), str) and mine[name]:
+            setattr(paper, name, mine[name])
+    if mine.get("withdrawn") is True:
+        paper.withdrawn = True
