@@ -263,3 +263,39 @@ def test_doctor_checks_the_index_of_review_text_and_builds_it_when_missing(lib: 
     said = _invoke(lib, "doctor").output
     assert "review text index: missing; built (" in said, said
     assert "review text index: ok (" in _invoke(lib, "doctor").output
+
+
+def test_cite_and_export_show_controls_inert_on_a_terminal_only(lib: Path) -> None:
+    """On a terminal a U+202E in a title would reverse what follows it: shown as a stand-in
+    there, written as it is to a pipe or a file."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    conn = sqlite3.connect(lib / "library.sqlite")
+    with conn:
+        conn.execute("UPDATE papers SET title = 'Safe \u202eevil\u202c end' "
+                     "WHERE openreview_id = 'DkHt2K1g2Y'")
+    conn.close()
+    for args in (["cite", "DkHt2K1g2Y"], ["export", "--query", "decision:pending"]):
+        master, slave = pty.openpty()
+        done = subprocess.run([sys.executable, "-m", "reader", "--library", str(lib), *args],
+                              stdout=slave, stderr=subprocess.DEVNULL, timeout=60,
+                              cwd=Path(__file__).parent.parent, check=False)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+        os.close(master)
+        assert done.returncode == 0, args
+        text = shown.decode("utf-8")
+        assert "\u202e" not in text and "\u27e8U+202E\u27e9evil" in text, (args, text)
+        piped = _invoke(lib, *args).stdout
+        assert "Safe \u202eevil\u202c end" in piped, args

@@ -25,6 +25,7 @@ from reader.library import (
     osc52_sequence,
 )
 from reader.models import Paper
+from reader.text.sanitize import visible
 
 
 @cli.command()
@@ -62,7 +63,7 @@ def cite(
     except CitationError as exc:
         raise UserError(str(exc)) from exc
     if not copy:
-        click.echo(text.rstrip("\n"))
+        click.echo(_for_stdout(text.rstrip("\n")))
         return
     what = fmt if fmt != "text" else style
     tty = sys.stdout.isatty()
@@ -150,7 +151,7 @@ def export_cmd(
     except CitationError as exc:
         raise UserError(str(exc)) from exc
     if out is None:
-        click.echo(written.rstrip("\n"))
+        click.echo(_for_stdout(written.rstrip("\n")))
     else:
         noun = "paper" if len(papers) == 1 else "papers"
         click.echo(f"Exported {len(papers):,} {noun} as {chosen} to {out}")
@@ -181,3 +182,10 @@ def notes_export(ctx: click.Context, directory: Path) -> None:
     )
     for name in result.kept:
         click.echo(f"kept: {name}", err=True)
+
+
+def _for_stdout(text: str) -> str:
+    """``text`` as written for a pipe or a file; on a terminal, its control and bidi
+    characters shown as stand-ins (a U+202E in a title would reverse the lines after it
+    on screen), as the reader and `reader search` show them."""
+    return visible(text) if sys.stdout.isatty() else text
