@@ -64,3 +64,19 @@ def test_an_index_without_the_key_field_is_rebuilt(library: Library, tmp_path: P
         assert len(reopened.search("sc2026").ids) == 1
     finally:
         reopened.close()
+
+
+def test_an_openreview_or_arxiv_id_typed_as_a_word_finds_its_paper(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    source = tmp_path / "ids.json"
+    source.write_text(json.dumps([
+        {"title": "Sparse routers", "abstract": "We route tokens sparsely.",
+         "forum": "Rt8kLm2QxA", "authors": "Ann Lee", "year": 2026},
+        {"title": "Dense routers", "abstract": "We route tokens densely.",
+         "arxiv_id": "2401.01234", "authors": "Bo Li", "year": 2024},
+    ]), encoding="utf-8")
+    empty_library.import_files([source])
+    titles = {p.id: p.title for p in empty_library.papers(empty_library.all_ids())}
+    assert [titles[i] for i in empty_library.search("Rt8kLm2QxA").ids] == ["Sparse routers"]
+    assert [titles[i] for i in empty_library.search("2401.01234").ids] == ["Dense routers"]
