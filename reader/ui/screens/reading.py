@@ -14,6 +14,7 @@ arithmetic of selecting is in :mod:`reader.ui.screens.selection`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -210,11 +211,24 @@ class ReadingScreen(Screen[None]):
         y, box = above[-1]
         return box.posting.reply.id, top - y
 
-    def _keep_at_top(self, reply_id: str, into: int) -> None:
-        for y, box in self._reply_tops():
-            if box.posting.reply.id == reply_id:
-                self.query_one(PaperView).scroll_to(y=y + into, animate=False, immediate=True)
-                return
+    def _keep_at_top(
+        self, reply_id: str, into: int, tries: int = 4, placed: int | None = None
+    ) -> None:
+        """Scroll so that the reply is ``into`` lines above the view's top again; again a
+        few times while the layout settles (the abstract's new height may be laid out a
+        refresh later, on a busy machine), unless the user has scrolled meanwhile."""
+        view = self.query_one(PaperView)
+        if placed is not None and round(view.scroll_y) != placed:
+            return  # scrolled by the user since: theirs to say where to read
+        target = next((y + into for y, box in self._reply_tops()
+                       if box.posting.reply.id == reply_id), None)
+        if target is None:
+            return
+        if round(view.scroll_y) != target:
+            view.scroll_to(y=target, animate=False, immediate=True)
+        if tries:
+            self.set_timer(0.15, partial(self._keep_at_top, reply_id, into, tries - 1,
+                                         round(view.scroll_y)))
 
     # -- selecting --------------------------------------------------------------------------
 
