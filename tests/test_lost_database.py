@@ -5,6 +5,7 @@ library (with the sample loaded) over what is left."""
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,17 @@ def test_a_database_behind_its_index_is_named_as_possible_loss(
     assert f"kept in {kept}" in lines[1]
     assert (kept / "index").is_dir() and (kept / "library.sqlite-wal").is_file()
     assert lines[2].startswith("restore the newest backup with: reader restore")
+
+
+def test_another_tools_sqlite_file_beside_the_library_is_not_offered(emptied: Path) -> None:
+    """An SQLite file that is not a reader library (a browser's history, another tool's
+    cache) lies in the library's folder's parent: it is not named as a backup to restore."""
+    other = emptied.parent / "places.sqlite"
+    connection = sqlite3.connect(other)
+    connection.execute("CREATE TABLE moz_places (url TEXT)")
+    connection.commit()
+    connection.close()
+    result = run(emptied, "doctor")
+    assert result.exit_code == 1
+    assert "places.sqlite" not in result.output
+    assert "no backup found" in result.output

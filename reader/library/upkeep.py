@@ -18,6 +18,7 @@ from reader.store.backup import (
     automatic_backup,
     check_library_file,
     copy_database,
+    looks_like_library,
     set_aside,
     stamp,
 )
@@ -67,8 +68,10 @@ def damaged_advice(root: Path) -> str:
     # library: in its directory or next to it.
     found = [p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")]
     for place in (root, root.parent):
+        # Only a reader library: any other SQLite file there (a browser's, another
+        # tool's) named as "the newest backup" would send the user to restore it.
         found += [p for p in place.glob("*.sqlite") if p != root / "library.sqlite"
-                  and _is_sqlite(p)]
+                  and looks_like_library(p)]
     backups = sorted(set(found), key=lambda p: p.stat().st_mtime)
     if not backups:
         return (
@@ -98,15 +101,6 @@ def restore_damaged(root: Path, source: Path) -> Path:
     aside = set_aside(database, root / "backups")
     copy_database(source, database)
     return aside
-
-
-def _is_sqlite(path: Path) -> bool:
-    """Whether a file starts as an SQLite database does."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
 
 
 @translating

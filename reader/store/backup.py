@@ -81,6 +81,25 @@ def check_library_file(path: Path, newest_schema: int) -> int:
     return version
 
 
+def looks_like_library(path: Path) -> bool:
+    """Whether a file is a reader library at a glance: an SQLite file whose schema has our
+    ``papers`` table. Cheap (no integrity check), for picking candidates to offer; a file
+    offered is checked whole by :func:`check_library_file` before it is used."""
+    try:
+        with open(path, "rb") as handle:
+            if handle.read(16) != b"SQLite format 3\x00":
+                return False
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error):
+        return False
+    return version >= 1 and "papers" in tables
+
+
 #: What a library directory holds besides its database, each a sign that one was here.
 _TRACES = ("index", "backups", "drafts")
 
