@@ -157,3 +157,19 @@ async def test_the_reader_answers_from_the_database_and_rebuilds_a_damaged_index
             assert library.index.check() is None
     finally:
         library.close()
+
+
+def test_an_index_of_no_papers_is_whole(tmp_path: Path) -> None:
+    """A library emptied (every paper undone) and reindexed has an index with no segment: the doctor
+    finds it whole, not damaged by the absence of a segment to read."""
+    root = tmp_path / "lib"
+    library = Library(root)
+    library.import_files(sample_files()[:1])
+    library.close()
+    assert CliRunner().invoke(cli, ["--library", str(root), "import", "--undo"],
+                              obj={}).exit_code == 0
+    assert CliRunner().invoke(cli, ["--library", str(root), "reindex"], obj={}).exit_code == 0
+    result = CliRunner().invoke(cli, ["--library", str(root), "doctor"], obj={})
+    assert "damaged" not in result.output, result.output
+    assert "search index: ok (0 documents" in result.output
+    assert result.exit_code == 0

@@ -109,6 +109,8 @@ class SearchIndex(Writing, IndexBase):
                         # emptied (it reads as no lengths, and ranking then fails).
                         documents = sum(1 for _ in leaf.all_stored_fields())
                         segment = leaf.segment()
+                        if segment is None:  # an index of no documents has no segment
+                            continue
                         for fieldname in SEARCH_FIELDS:
                             lengths = self.path / segment.make_filename(f"._{fieldname}_len.col")
                             if documents and lengths.exists() and not lengths.stat().st_size:
