@@ -139,3 +139,46 @@ def test_another_tools_sqlite_file_beside_the_library_is_not_offered(emptied: Pa
     assert result.exit_code == 1
     assert "places.sqlite" not in result.output
     assert "no backup found" in result.output
+
+
+def test_one_loss_is_kept_aside_once(pristine: Path, tmp_path: Path) -> None:
+    """An older copy put in place with no log left: each run that meets the index ahead of
+    the database finds the folder kept the first time, rather than keeping another that
+    hides it from `reader recover`."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    older = tmp_path / "older.sqlite"
+    library = Library(root)
+    library.upkeep.backup(older)
+    for paper_id in library.store.all_ids()[1:3]:
+        library.set_starred(paper_id, True)
+    library.close()
+    for extra in ("-wal", "-shm"):
+        (root / f"library.sqlite{extra}").unlink(missing_ok=True)
+    shutil.copy(older, root / "library.sqlite")
+    assert run(root, "doctor").exit_code == 1
+    run(root, "stats")
+    assert run(root, "doctor").exit_code == 1
+    assert len(list((root / "kept").iterdir())) == 1
+
+
+def test_papers_lost_whole_wait_until_imported_again(pristine: Path, tmp_path: Path) -> None:
+    """An older copy put in place loses a whole import: after the doctor's first report and
+    rebuild, the next run still names the papers waiting in the kept folder, never "ok"."""
+    root = tmp_path / "lib"
+    shutil.copytree(pristine, root)
+    older = tmp_path / "older.sqlite"
+    library = Library(root)
+    library.upkeep.backup(older)
+    library.import_files(SEEDS[1:2])
+    library.close()
+    for extra in ("-wal", "-shm"):
+        (root / f"library.sqlite{extra}").unlink(missing_ok=True)
+    shutil.copy(older, root / "library.sqlite")
+    assert run(root, "doctor").exit_code == 1
+    again = run(root, "doctor")
+    assert again.exit_code == 1, again.output
+    assert "papers no longer in the database" in again.output
+    assert "reader recover --dismiss" in again.output
+    assert run(root, "recover", "--dismiss").exit_code == 0
+    assert run(root, "doctor").exit_code == 0

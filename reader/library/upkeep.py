@@ -278,15 +278,20 @@ class Upkeep:
         return self._library.loss_evidence
 
     def _kept_for(self, indexed: int) -> Path | None:
-        """The newest folder kept already for this same evidence (an index at ``indexed``)
-        that holds a write-ahead log: a second copy, made after the log was gone, would
-        only hide the first behind it."""
-        folders: list[Path] = self._library.recovery.kept_folders()
-        for kept in folders:
-            log = kept / (self._library.paths.database.name + "-wal")
-            if (kept / "index").is_dir() and log.is_file() and log.stat().st_size:
-                if recorded_generation(kept / "index") == indexed:
-                    return kept
+        """The newest folder kept already for this same evidence (an index at ``indexed``):
+        a second copy of the same index would only hide the first behind it (the doctor and
+        ``reader recover`` read the newest). One without a log is copied again only when a
+        log has appeared since."""
+        name = self._library.paths.database.name + "-wal"
+        log_now = self._library.paths.database.with_name(name)
+        have_log = log_now.is_file() and log_now.stat().st_size > 0
+        for kept in self._library.recovery.kept_folders():
+            if not (kept / "index").is_dir() or recorded_generation(kept / "index") != indexed:
+                continue
+            log = kept / name
+            # A copy without a log is worth a second only when there is a log now.
+            if (log.is_file() and log.stat().st_size) or not have_log:
+                return kept
         return None
 
     def _keep_aside(self) -> Path | None:
@@ -324,9 +329,10 @@ class Upkeep:
     def _recoverable_lines(self, kept: Path, ahead: bool) -> list[str]:
         """What the folder just kept holds that the database lacks, for the report: said
         when the database is behind its index (evidence of loss), else only when there is
-        something of the user's to bring back."""
+        something the database lacks (papers lost whole are waiting too, until imported
+        again or let go)."""
         found = self._library.recovery.recoverable(kept)
-        if not ahead and (found is None or not found.restorable()):
+        if not ahead and (found is None or found.empty()):
             return []
         if found is None or found.empty():
             return ["recoverable: nothing the database lacks was found in what was kept"]
