@@ -315,6 +315,41 @@ def test_an_import_past_the_file_size_limit_says_so(library: Library, tmp_path: 
     assert "Traceback" not in done.stderr
 
 
+def test_a_full_disk_after_the_papers_says_what_was_written(tmp_path: Path) -> None:
+    """Room for the 400 papers and not for their 1,666 replies: the error names the
+    replies as what failed and the papers as written, not "nothing was changed" alone;
+    importing the file again, with room, completes it."""
+    script = (
+        "import resource, signal, sys\n"
+        "from reader.cli import main\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (3_072_000, resource.RLIM_INFINITY))\n"
+        "sys.argv = ['reader', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    sample = ROOT.parent / "shared" / "data" / "openreview" / "iclr2026-with-reviews-400.jsonl.gz"
+    if not sample.exists():
+        pytest.skip("the shared sample is not here")
+    root = tmp_path / "lib"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "--library", str(root), "import", str(sample)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 1
+    error = done.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"Error: the replies of {sample.name}: the file-size limit"), error
+    assert "written before it: 400 new and 0 merged papers" in error
+    library = Library(root)
+    assert library.store.count() == 400
+    library.close()
+    again = subprocess.run(
+        [sys.executable, "-m", "reader", "--library", str(root), "import", str(sample)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "1,643 new replies" in again.stdout
+
+
 @contextmanager
 def unwritable(folder: Path) -> Iterator[None]:
     """``folder`` made unwritable even to root (its immutable flag), or the test skipped

@@ -3,11 +3,13 @@ bundled sample, and the last import undone."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reader.errors import ReaderError, translate
 from reader.library.door import translating
 from reader.models import ImportSummary, Remark
 from reader.resources import sample_files
@@ -129,9 +131,12 @@ class Imports:
                         )
                     if owed is not None and owed.pending(item.orphans):
                         if number == len(parsed):
-                            show()
-                        self._write_replies(store, owed, item, part.read - part.skipped, batch,
-                                            replies_progress)
+                            with _after_papers("the search index", _done_before(part)):
+                                show()
+                        with _after_papers(f"the replies of {item.path.name}",
+                                           _done_before(part)):
+                            self._write_replies(store, owed, item, part.read - part.skipped,
+                                                batch, replies_progress)
                 part.warnings = item.warnings
                 if previous is not None:
                     part.previous = previous[0]
@@ -143,9 +148,11 @@ class Imports:
             renderings.save()
             renderings.close()
         if sync and not dry_run:
-            self._library.indexing.sync_index()
+            with _after_papers("the search index", _done_before(summary)):
+                self._library.indexing.sync_index()
             # After the abstracts: review text never delays them.
-            self._library.reviews.sync_reviews()
+            with _after_papers("the review text index", _done_before(summary)):
+                self._library.reviews.sync_reviews()
         return summary
 
     def _write_replies(
@@ -208,3 +215,28 @@ class Imports:
                 return None
         return self.import_files(sample_files(), "seed")
 
+
+def _done_before(summary: ImportSummary) -> str:
+    """What an import had written when a later step failed: said beside that failure, so
+    "nothing was changed" is not read as the whole import's outcome."""
+    files = ", ".join(Path(name).name for name in summary.files) or "the file"
+    return (f"written before it: {summary.new:,} new and {summary.merged:,} merged papers "
+            f"of {files}; importing {'it' if len(summary.files) < 2 else 'them'} again "
+            "completes the rest")
+
+
+@contextmanager
+def _after_papers(what: str, written: str) -> Iterator[None]:
+    """A step after the papers are in (replies, the indexes): its failure names the step
+    and what the import had written already, for the papers are in the library."""
+    try:
+        yield
+    except Exception as exc:
+        error = exc if isinstance(exc, ReaderError) else translate(exc)
+        if error is None:
+            raise
+        error.where = what
+        error.message = f"{error.message} ({written})"
+        if error is exc:
+            raise
+        raise error from exc
