@@ -334,3 +334,42 @@ def test_a_huge_field_of_distinct_words_is_indexed_only_so_far(
     assert empty_library.search("w1x").ids == [paper.id]
     past = len(" ".join(words[:20_000])) > INDEXED_CHARS
     assert past and empty_library.search(words[-1]).ids == []
+
+
+def test_a_gzipped_list_is_not_unpacked_before_its_first_record(tmp_path: Path) -> None:
+    """Its lines are estimated from its start and its trailer (exact when the start is the
+    whole file), not counted by unpacking it all once more before the import begins."""
+    from reader.sources.textfile import open_text
+
+    small = gzip_of(tmp_path / "small.jsonl.gz", [kaggle_line("x", n) for n in range(50)])
+    assert open_text(small, check=False).line_count == 50
+    lines = [kaggle_line("word " * 400, n) for n in range(4_000)]  # about 8 MB unpacked
+    big = gzip_of(tmp_path / "big.jsonl.gz", lines)
+    estimated = open_text(big, check=False).line_count
+    assert 3_600 <= estimated <= 4_400
+    assert sum(1 for _ in stream_file(big).records) == 4_000
+
+
+def test_a_record_over_the_bound_part_way_says_what_was_written(
+    low_bounds: None, tmp_path: Path
+) -> None:
+    """A batched import meets the bomb after some batches are in: the refusal says how many
+    papers were written before it and how to take them back."""
+    def note(n: int) -> bytes:
+        return (json.dumps({"id": f"forum{n}", "forum": f"forum{n}", "content": {
+            "title": {"value": f"Paper {n}"},
+            "abstract": {"value": f"Abstract number {n} about transport."}}}) + "\n").encode()
+
+    opening = b'{"id": "huge", "forum": "huge", "content": {"abstract": {"value": "'
+    bomb = gzip_of(tmp_path / "late.jsonl.gz",
+                   [*map(note, range(2_500)), opening, *repeated(b"a", 3 * MB), b'"}}}\n'])
+    library = Library(tmp_path / "lib")
+    with pytest.raises(ImportFormatError) as raised:
+        library.import_files([bomb], batch=1_000)
+    written = library.store.count()
+    assert written == 2_000
+    assert raised.value.line().endswith(
+        "(after 2,000 of its papers were written: `reader import --undo` removes them)"
+    )
+    assert "late.jsonl.gz: late.jsonl.gz" not in raised.value.line()
+    library.close()

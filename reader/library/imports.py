@@ -108,27 +108,39 @@ class Imports:
                 def step(n: int, base: int = done) -> None:
                     if progress is not None:
                         # The total as known now: each file read corrects its estimate.
-                        progress(base + n, total)  # noqa: B023
+                        # (An estimate may fall short: never shown past its end.)
+                        progress(base + n, max(total, base + n))  # noqa: B023
 
                 # --strict has read every record already; there is nothing to read ahead.
                 with self._library.session() as store:
-                    with read_ahead(item, 0 if strict else None) as records:
-                        source = str(item.path.resolve())
-                        previous = store.edits.previous_import(source)
-                        part, owed = import_papers(
-                            store,
-                            records,
-                            source,
-                            item.format,
-                            step,
-                            sha256=item.sha256,
-                            problems=item.problems,
-                            dry_run=dry_run,
-                            batch=batch,
-                            renderings=renderings,
-                            orphans=item.orphans,
-                            replies_later=twice,
-                        )
+                    before = store.count()
+                    try:
+                        with read_ahead(item, 0 if strict else None) as records:
+                            source = str(item.path.resolve())
+                            previous = store.edits.previous_import(source)
+                            part, owed = import_papers(
+                                store,
+                                records,
+                                source,
+                                item.format,
+                                step,
+                                sha256=item.sha256,
+                                problems=item.problems,
+                                dry_run=dry_run,
+                                batch=batch,
+                                renderings=renderings,
+                                orphans=item.orphans,
+                                replies_later=twice,
+                            )
+                    except ImportFormatError as exc:
+                        # A file refused part way (a record over its bound, met as it is
+                        # read) has had its earlier batches committed: said, with the way
+                        # back.
+                        written = store.count() - before
+                        if written > 0 and not dry_run:
+                            exc.message += (f" (after {written:,} of its papers were "
+                                            "written: `reader import --undo` removes them)")
+                        raise
                     if owed is not None and owed.pending(item.orphans):
                         if number == len(parsed):
                             with _after_papers("the search index", _done_before(part)):

@@ -116,7 +116,7 @@ def _records_from_child(item: StreamedFile) -> Generator[Prepared, None, None]:
             item.problems.extend(problems)
             item.orphans.extend(orphans)
             if kind == "error":
-                raise ImportFormatError(f"{item.path}: {payload}")
+                raise ImportFormatError(payload)
             ready, unprepared = payload
             for wire in ready:
                 yield _from_wire(wire)
@@ -184,7 +184,9 @@ def _parse(
     except BrokenPipeError:
         pass  # the parent stopped reading: nothing left to do
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
-        send("error", str(exc) or type(exc).__name__)
+        # A refusal names the file already; anything else is said of it here.
+        said = str(exc) or type(exc).__name__
+        send("error", said if isinstance(exc, ImportFormatError) else f"{item.path}: {said}")
     finally:
         out.close()
 
