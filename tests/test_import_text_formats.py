@@ -839,3 +839,39 @@ def test_mutated_inputs_give_results_or_format_errors_only() -> None:
                 assert all(r.title for r in result.records)
                 assert all(p.startswith("mutant:") for p in result.problems), result.problems
         assert detect_text_format(text) in (None, "bibtex", "ris", "arxiv-atom", "csv")
+
+
+ZOTERO_CSV = (
+    '"Key","Item Type","Publication Year","Author","Title","Abstract Note","Extra","Notes",'
+    '"Manual Tags","Automatic Tags"\n'
+    '"ABCD1234","journalArticle","2021","Smith, Jane","Sparse transport","We study it.",'
+    '"","<p>Read <strong>section 3</strong> first.</p>","to-read; Graph Theory",'
+    '"optimal transport; graphs"\n'
+)
+
+
+def test_zotero_csv_manual_tags_and_notes_are_the_users(tmp_path: Path) -> None:
+    """Zotero's CSV: its manual tags are the user's tags (its automatic ones the source's
+    keywords) and its notes, in HTML, the paper's note, as its JSON gives them."""
+    [record] = csv_table.parse(ZOTERO_CSV, "zotero.csv").records
+    assert record.tags == ["to-read", "graph-theory"]
+    assert record.keywords == ["optimal transport", "graphs"]
+    assert record.note == "Read **section 3** first."
+    from reader.library import Library
+
+    path = tmp_path / "zotero.csv"
+    path.write_text(ZOTERO_CSV, encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    library.import_files([path])
+    [paper_id] = library.store.all_ids()
+    paper = library.store.paper(paper_id)
+    assert paper is not None and paper.note == "Read **section 3** first."
+    assert sorted(paper.tags) == ["graph-theory", "to-read"]
+    library.close()
+
+
+def test_a_comments_column_is_the_note_and_plain_text_stays_as_written() -> None:
+    text = 'title,abstract,comments\nA paper,An abstract.,"Check <the> proof; it uses x<y."\n'
+    [record] = csv_table.parse(text, "t.csv").records
+    assert record.note == "Check <the> proof; it uses x<y."
+    assert record.tags == []

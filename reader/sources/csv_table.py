@@ -39,6 +39,7 @@ from reader.text.identifiers import (
 )
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
+from reader.text.tags import normalize_tag
 from reader.text.titles import derive_title
 
 __all__ = [
@@ -273,6 +274,8 @@ def record_from_values(
         csl=csl,
         extra={"table": other} if other else {},
     )
+    if not marks:
+        _user_marks(record, values)
     give_marks(record, marks)
     for field, text in unread_numbers(values).items():
         # "N/A", "-": not a number, but what the source said; kept as written.
@@ -282,6 +285,25 @@ def record_from_values(
     if record.signals is not None and record.signals.decision == "withdrawn":
         record.withdrawn = True
     return record
+
+
+def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
+    """The tags and the note another tool's table gives as the user's (Zotero's CSV:
+    "Manual Tags" joined by "; ", "Notes" in HTML): the new paper's first tags and note,
+    as the same tool's JSON gives them."""
+    tags = [normalize_tag(word) for word in re.split(r"\s*;\s*", values.get("user_tags", ""))]
+    record.tags = list(dict.fromkeys(tag for tag in tags if tag))
+    note = values.get("user_note", "").strip()
+    if note and _HTML.search(note):
+        from markdownify import markdownify
+
+        note = re.sub(r"\n{3,}", "\n\n", markdownify(note, heading_style="ATX",
+                                                     bullets="-")).strip()
+    record.note = note or None
+
+
+#: An HTML element, as Zotero writes its notes.
+_HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|a|span|blockquote)\b[^>]*>", re.I)
 
 
 def _csl_values(values: dict[str, str]) -> dict[str, str]:

@@ -44,9 +44,16 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "author keywords",
         "keyword",
         "tags",
-        "manual tags",
+        "automatic tags",
         "index keywords",
         "de",
+    ),
+    # The user's own marks in another tool: Zotero's manual tags (its automatic ones are
+    # the source's keywords), and the notes or comments a reference manager keeps.
+    "user_tags": ("manual tags",),
+    "user_note": (
+        "notes", "comment", "comments", "annote", "annotation", "annotations", "my notes",
+        "personal notes", "reading notes", "user notes",
     ),
     "arxiv_id": ("arxiv id", "arxiv", "eprint"),
     # Bibliographic details, kept as the CSL variables they are (Web of Science's tags too).
