@@ -60,6 +60,10 @@ class PaperRecord:
     starred: bool = False
     read: bool = False
     highlights: list[tuple[str, str]] = field(default_factory=list)
+    #: Of a record read for its paper first, its replies to come on a second reading (see
+    #: :func:`reader.sources.stream_file`): the versions of its replies, ``(id, modified)``,
+    #: standing in for them (its ``signals`` were worked out of them as they were read).
+    replies_to_come: tuple[tuple[str, int | None], ...] = ()
 
 
 @dataclass(slots=True, frozen=True)

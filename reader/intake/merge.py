@@ -313,13 +313,13 @@ class _Import:
         if paper_id is None:
             paper_id = self._insert(prepared)
             self.met.setdefault(paper_id, prepared.fingerprint)
-            if self.replies_later and record.replies:
+            if self.replies_later and (record.replies or record.replies_to_come):
                 self._owe(prepared, self.signals.paper_first(paper_id, record, new=True), "new")
             else:
                 self.signals.paper(paper_id, record, new=True, forms=prepared.reply_forms)
             return
         owed: Owed | None = None
-        if self.replies_later and record.replies:
+        if self.replies_later and (record.replies or record.replies_to_come):
             owed, replied = self.signals.paper_first(paper_id, record), False
         else:
             replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)

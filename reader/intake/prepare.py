@@ -114,7 +114,7 @@ def fingerprint(record: PaperRecord) -> int:
         _scalars(record),
         *(tuple(getattr(record, name)) for name in _LISTS),
         *(_written(getattr(record, name)) for name in _DICTS),
-        tuple((reply.id, reply.modified) for reply in record.replies),
+        tuple((reply.id, reply.modified) for reply in record.replies) or record.replies_to_come,
     ))
 
 
@@ -129,5 +129,5 @@ _LISTS = ("authors", "keywords", "aliases", "tags", "highlights")
 _DICTS = ("csl", "extra")
 _scalars = attrgetter(*(
     name for name in PaperRecord.__slots__
-    if name not in (*_LISTS, *_DICTS, "source", "replies")
+    if name not in (*_LISTS, *_DICTS, "source", "replies", "replies_to_come")
 ))

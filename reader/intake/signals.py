@@ -94,12 +94,15 @@ class SignalsIntake:
         adopted = self._adopt(paper_id, record)
         if not new:
             return Owed(paper_id, new, adopted, signed=False)
+        signals = merge_signals(None, record.signals)
         if adopted:
             # Those adopted are stored whole; the record's own come later.
             replies = [*stored_replies.replies_of(self.conn, paper_id), *record.replies]
-        else:
-            replies = as_stored(record.replies)
-        signals = self._from_replies(record, merge_signals(None, record.signals), replies)
+            signals = self._from_replies(record, signals, replies)
+        elif record.replies:
+            signals = self._from_replies(record, signals, as_stored(record.replies))
+        # (Else its replies were read for their versions only: its signals were worked out
+        # of them as they were read, to the same figures.)
         stored_signals.write_signals(
             self.conn, paper_id, signals, updated_at=self.stamp, import_id=self.import_id,
             before=None,
