@@ -126,3 +126,36 @@ def test_openreview_lines_are_checked_as_read_a_latin1_line_named(tmp_path: Path
     assert not streamed.warnings
     # A file read whole still settles one encoding for all of it, with a warning.
     assert open_text(path).encoding == "latin-1"
+
+
+def test_json_lines_read_from_bytes_keep_every_odd_line_as_before(tmp_path: Path) -> None:
+    """The lines of an OpenReview file are decoded from their bytes by a faster decoder;
+    what it refuses (NaN, a lone surrogate, Latin-1 bytes, broken JSON, deep nesting) is
+    read as the standard library reads it, with the same values and the same messages."""
+    from reader.sources.limits import DEPTH_MAX
+
+    def note(n: int, title: str = "", extra: str = "") -> bytes:
+        title = title or f'"Paper {n}"'
+        return (f'{{"id": "paper{n:05d}", "forum": "paper{n:05d}", "content": {{"title": '
+                f'{{"value": {title}}}, "abstract": {{"value": "About {n}."}}{extra}}}}}\n'
+                ).encode()
+
+    lines = [
+        note(1),
+        note(2, extra=', "score": {"value": NaN}'),
+        note(3, title='"Lone \\ud800 surrogate"'),
+        note(4, title='"Cafe"').replace(b"Cafe", b"Caf\xe9"),  # Latin-1, not UTF-8
+        b'{"id": "broken", \n',
+        b'{"id": "deep", "content": ' + b"[" * (DEPTH_MAX + 2) + b"]" * (DEPTH_MAX + 2) + b"}\n",
+        note(7),
+    ]
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(b"".join(lines))
+    streamed = stream_file(path)
+    records = list(streamed.records)
+    assert [r.title for r in records] == [
+        "Paper 1", "Paper 2", "Lone \ufffd surrogate", "Café", "Paper 7"]
+    problems = "\n".join(streamed.problems)
+    assert "odd.jsonl:4: not valid UTF-8" in problems
+    assert "not valid JSON (column" in problems
+    assert "nested more than" in problems

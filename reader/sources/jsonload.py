@@ -7,11 +7,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import msgspec
 
 from reader.sources import ImportFormatError
 from reader.sources.jsonfields import moment_from_text
 from reader.sources.limits import DEPTH_MAX
+
+if TYPE_CHECKING:
+    from reader.sources.textfile import TextFile
 
 DECODER = json.JSONDecoder()
 # JSON allows exactly these four whitespace characters between tokens.
@@ -294,11 +299,33 @@ def _text_lines(text: str) -> Iterator[str]:
         pos = end + 1
 
 
-def iter_file_lines(lines: Iterable[str], source: str) -> Iterator[JsonRecord]:
-    """The records of :func:`iter_lines` for a text given a line at a time (a file read
-    as it is asked for, :meth:`reader.sources.textfile.TextFile.lines`): only the line
-    being decoded is held."""
-    return _records_of_lines(lines, source)
+def iter_byte_lines(file: TextFile, source: str) -> Iterator[JsonRecord]:
+    """The records of :func:`iter_lines` for a file read a line at a time (only the line
+    being decoded is held), each line decoded from its bytes by
+    msgspec, twice as fast as the standard library from text, and without decoding the
+    text first (on a conference's reviews, a second of a 5-second import). A line it
+    refuses (not UTF-8, NaN, a lone surrogate, nesting) is read as before, so every value
+    and every message is the standard library's."""
+    index = 0
+    decode = _MSGSPEC.decode
+    for number, raw in enumerate(file.byte_lines(), start=1):
+        if not raw.strip(b" \t\r"):
+            continue
+        try:
+            value = decode(raw)
+            if (isinstance(value, dict | list)
+                    and raw.count(b"{") + raw.count(b"[") > DEPTH_MAX and too_deep(value)):
+                value = Unreadable(TOO_DEEP)
+        except (msgspec.DecodeError, RecursionError):
+            try:
+                value = _loads(file.decoded(raw, number))
+            except (ValueError, RecursionError) as exc:
+                value = Unreadable(_line_error(exc))
+        index += 1
+        yield JsonRecord(value, f"{source}:{number}", source, number, index)
+
+
+_MSGSPEC = msgspec.json.Decoder()
 
 
 def _records_of_lines(lines: Iterable[str], source: str) -> Iterator[JsonRecord]:

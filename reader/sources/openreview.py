@@ -33,7 +33,7 @@ from reader.sources.jsonfields import (
 )
 from reader.sources.jsonload import (
     JsonRecord,
-    iter_file_lines,
+    iter_byte_lines,
     iter_lines,
     load_records,
     skip_ws,
@@ -145,7 +145,7 @@ def stream_file(
     if count <= 1:
         return None  # one object, maybe wrapping a list of notes: read whole, as stream does
     kept: list[Reply] = [] if orphans is None else orphans
-    records = iter_file_lines(file.lines(), source)
+    records = iter_byte_lines(file, source)
     return _papers(_unwrap_notes(records), source, problems, kept, texts), count
 
 

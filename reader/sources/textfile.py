@@ -74,24 +74,30 @@ class TextFile:
         line at a time; a leading BOM dropped. Each line is decoded alone: the bytes are
         split, which costs half of splitting the decoded text (a ``\\n`` byte is never
         part of another character, in UTF-8 as in Latin-1)."""
+        for number, line in enumerate(self.byte_lines(), start=1):
+            yield self.decoded(line, number)
+
+    def byte_lines(self) -> Iterator[bytes]:
+        """The lines of :meth:`lines` before they are decoded (``decoded`` makes each the
+        line :meth:`lines` gives): for a reader that can take UTF-8 bytes itself."""
         chunks = _chunks(self.path, self.chunk)
         if self.encoding != "latin-1":
             chunks = _after_bom(chunks)
-        rest, first, number = b"", True, 0
+        rest = b""
         for data in chunks:
             rest += data
             if b"\n" not in data:
                 continue
             *lines, rest = rest.split(b"\n")
-            for line in lines:
-                number += 1
-                text = self._decoded(line, number)
-                if first:
-                    text, first = text.removeprefix("\ufeff"), False
-                yield text
+            yield from lines
         if rest:
-            text = self._decoded(rest, number + 1)
-            yield text.removeprefix("\ufeff") if first else text
+            yield rest
+
+    def decoded(self, line: bytes, number: int) -> str:
+        """Line ``number`` (from 1) of :meth:`byte_lines` as text; the first without a BOM
+        (a Latin-1 file's read as "ï»¿" never is one)."""
+        text = self._decoded(line, number)
+        return text.removeprefix("\ufeff") if number == 1 else text
 
     def _decoded(self, line: bytes, number: int) -> str:
         """One line as text: in the file's encoding, or, in a file not checked whole, as
