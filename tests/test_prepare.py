@@ -47,6 +47,7 @@ CHANGED = {
     "replies": [Reply("r1", "abc123", "abc123", "Official_Review", {"rating": 6})],
     "signals": Signals(decision="poster"),
     "starred": True, "read": True, "highlights": [("A quote", "its note")],
+    "replies_to_come": (("r1", 1769000000000),),
 }
 
 

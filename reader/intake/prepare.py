@@ -114,7 +114,8 @@ def fingerprint(record: PaperRecord) -> int:
         _scalars(record),
         *(tuple(getattr(record, name)) for name in _LISTS),
         *(_written(getattr(record, name)) for name in _DICTS),
-        tuple((reply.id, reply.modified) for reply in record.replies) or record.replies_to_come,
+        # (A first reading holds the versions of the replies a second one holds.)
+        (*((reply.id, reply.modified) for reply in record.replies), *record.replies_to_come),
     ))
 
 

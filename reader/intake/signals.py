@@ -63,9 +63,7 @@ class SignalsIntake:
         self.stamp = stamp
         self.summary = summary
         # Whether any reply waits for its paper: only then is each paper asked for them.
-        self._waiting = conn.execute(
-            "SELECT 1 FROM replies WHERE paper_id IS NULL LIMIT 1"
-        ).fetchone() is not None
+        self._waiting = stored_replies.any_waiting(conn)
         self._changed: set[int] = set()
         self._decided: set[int] = set()
         #: Lines for the import's problems that are no skipped records (a rating kept as

@@ -14,6 +14,7 @@ from reader.library.door import translating
 from reader.models import ImportSummary, Remark
 from reader.resources import sample_files
 from reader.search.renderings import Renderings
+from reader.store.replies import any_waiting
 
 if TYPE_CHECKING:
     from reader.intake.merge import RepliesOwed
@@ -115,7 +116,11 @@ class Imports:
                 with self._library.session() as store:
                     before = store.count()
                     try:
-                        with read_ahead(item, 0 if strict else None) as records:
+                        # The replies of a first reading matter only by their versions,
+                        # unless some wait for their paper (then its signals add up both).
+                        versions_only = twice and not any_waiting(store.conn)
+                        with read_ahead(item, 0 if strict else None,
+                                        versions_only) as records:
                             source = str(item.path.resolve())
                             previous = store.edits.previous_import(source)
                             part, owed = import_papers(

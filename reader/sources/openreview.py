@@ -167,11 +167,11 @@ def _papers(
                 held.paper.replies.append(item.reply)
             continue
         if held is not None:
-            yield _finish(held, texts)
+            yield _finish(held)
             groups.released(held.forum)
         held = _take(item, groups, problems, source)
     if held is not None:
-        yield _finish(held, texts)
+        yield _finish(held)
         groups.released(held.forum)
     groups.finish()
 
@@ -196,11 +196,9 @@ def _strays(held: _Paper) -> list[Reply]:
     return strays
 
 
-def _finish(held: _Paper, texts: bool = True) -> PaperRecord:
+def _finish(held: _Paper) -> PaperRecord:
     """The paper with its replies (every version read, each once) and its signals (from
-    the latest version of each). Without ``texts``, the replies are read again later: the
-    record keeps only their versions, which are all its writer needs of them until then
-    (handing 80,000 replies to it cost both processes more than reading them)."""
+    the latest version of each)."""
     paper = held.paper
     paper.replies = distinct_versions(paper.replies)
     if paper.replies or held.carried:
@@ -209,9 +207,6 @@ def _finish(held: _Paper, texts: bool = True) -> PaperRecord:
         )
     else:
         paper.signals = aggregate_signals(decision=held.decision)
-    if not texts and paper.replies:
-        paper.replies_to_come = tuple((reply.id, reply.modified) for reply in paper.replies)
-        paper.replies = []
     return paper
 
 

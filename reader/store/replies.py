@@ -283,6 +283,12 @@ def replies_of(conn: sqlite3.Connection, paper_id: int) -> list[Reply]:
     return [_reply(row) for row in rows]
 
 
+def any_waiting(conn: sqlite3.Connection) -> bool:
+    """Whether any reply waits for its paper (kept from a file without it)."""
+    found = conn.execute("SELECT 1 FROM replies WHERE paper_id IS NULL LIMIT 1").fetchone()
+    return found is not None
+
+
 def waiting_replies(conn: sqlite3.Connection, forum: str) -> list[Reply]:
     """The replies stored for a paper not in the library, by its OpenReview id."""
     rows = conn.execute(
