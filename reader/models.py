@@ -127,6 +127,9 @@ class Paper:
     extra: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Other citation keys the paper answers to (those of source entries merged into it).
     aliases: list[str] = field(default_factory=list)
+    #: The conference's decision, as one of :data:`reader.signals.DECISIONS` (``pending``
+    #: for a submission under review); None when no source said.
+    decision: str | None = None
 
     @property
     def venue_year(self) -> str:

@@ -299,3 +299,23 @@ def test_cite_and_export_show_controls_inert_on_a_terminal_only(lib: Path) -> No
         assert "\u202e" not in text and "\u27e8U+202E\u27e9evil" in text, (args, text)
         piped = _invoke(lib, *args).stdout
         assert "Safe \u202eevil\u202c end" in piped, args
+
+
+def test_a_submission_under_review_is_cited_as_one(lib: Path) -> None:
+    """A paper whose decision is pending is not yet a paper of the conference: BibTeX says
+    "Under review" (as OpenReview's own entries do), biblatex its pubstate, CSL its status,
+    and the styles that print a status print it. A decided paper is cited as it was."""
+    ref = "DkHt2K1g2Y"  # pending
+    bibtex = _invoke(lib, "cite", "--format", "bibtex", ref).stdout
+    assert "note = {Under review}" in bibtex
+    assert "pubstate = {under review}" in _invoke(lib, "cite", "--format", "biblatex", ref).stdout
+    [item] = _json(_invoke(lib, "cite", "--format", "csljson", ref))
+    assert item["status"] == "under review"
+    assert "Under review" in _invoke(lib, "cite", "--format", "text", "--style", "apa", ref).stdout
+    conn = sqlite3.connect(lib / "library.sqlite")
+    with conn:
+        conn.execute("UPDATE paper_signals SET decision = 'poster' WHERE paper_id = "
+                     "(SELECT id FROM papers WHERE openreview_id = ?)", (ref,))
+    conn.close()
+    assert "review" not in _invoke(lib, "cite", "--format", "bibtex", ref).stdout.replace(
+        "openreview", "")

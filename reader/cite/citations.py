@@ -26,6 +26,7 @@ from reader.cite.tex_escape import (
     fold,
 )
 from reader.models import Paper
+from reader.signals import UNDER_REVIEW
 
 __all__ = ["bibtex_entry", "bibtex_month", "bibtex_type"]
 
@@ -156,7 +157,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     abstract = bibtex_abstract(paper)
     if abstract:
         fields.append(("abstract", abstract))
-    fields += _openreview_fields(paper)
+    fields += _openreview_fields(paper, biblatex)
     if paper.aliases:
         # biblatex's key aliases: \cite{alias} finds the entry; classic BibTeX ignores them.
         fields.append(("ids", ", ".join(paper.aliases)))
@@ -178,7 +179,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
 
 
-def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:
+def _openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
     """What OpenReview says of a submission beyond its record, as fields an import reads back.
 
     A withdrawn submission is biblatex's ``pubstate`` (its publication state, which biblatex
@@ -188,6 +189,10 @@ def _openreview_fields(paper: Paper) -> list[tuple[str, str]]:
     # A record's own status is written with its other variables.
     withdrawn = paper.withdrawn and not paper.csl.get("status")
     fields = [("pubstate", "withdrawn")] if withdrawn else []
+    if paper.decision == "pending" and not paper.withdrawn and not paper.csl.get("status"):
+        # Under review, as OpenReview's own entries for submissions say it: a note that
+        # classic BibTeX styles print, and biblatex's publication state.
+        fields.append(("pubstate", UNDER_REVIEW) if biblatex else ("note", "Under review"))
     tldr = bibtex_tldr(paper)
     if tldr:
         fields.append(("tldr", tldr))

@@ -18,6 +18,7 @@ from reader.record import (
     source_doi,
     split_name,
 )
+from reader.signals import UNDER_REVIEW
 from reader.text.render import plain_line, to_plain
 
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
@@ -154,6 +155,9 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
         # CSL's publication status ("forthcoming", "retracted"), as pandoc reads biblatex's
         # pubstate.
         item["status"] = "withdrawn"
+    elif paper.decision == "pending" and "status" not in item:
+        # A submission with no decision yet is not a paper of the conference (yet).
+        item["status"] = UNDER_REVIEW
     source_fields = {
         fmt: fields for fmt, fields in (paper.extra or {}).items()
         if isinstance(fields, dict) and fields
@@ -205,9 +209,9 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     item["id"] = item_id
     item.pop("citation-key")
     item.pop("keyword", None)
-    if "status" not in paper.csl:
+    if "status" not in paper.csl and item.get("status") != UNDER_REVIEW:
         # A withdrawn flag says what OpenReview did with a submission, not what a citation
-        # of it prints.
+        # of it prints; a submission under review is cited as one.
         item.pop("status", None)
     from citeproc import VARIABLES
 

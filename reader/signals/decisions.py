@@ -10,6 +10,10 @@ from typing import Any
 __all__ = ["DECISIONS", "normalize_decision"]
 
 #: The normalised decisions, from best to worst; ``pending`` is a paper under review.
+#: How a citation says a submission has no decision yet (OpenReview's own BibTeX says so);
+#: read back from an export, it is the library's to say, not the record's own status.
+UNDER_REVIEW = "under review"
+
 DECISIONS = (
     "oral",
     "spotlight",

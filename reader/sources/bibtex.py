@@ -33,6 +33,7 @@ from reader.record import (
     display_name,
     keep_written_doi,
 )
+from reader.signals import UNDER_REVIEW
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
@@ -382,12 +383,15 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
 def _openreview_fields(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> tuple[bool, str, str]:
     """Whether the entry is withdrawn, its TL;DR (as TeX) and primary area: its own
     ``pubstate = {withdrawn}``, ``tldr`` and ``primaryarea``, as an export writes them, which
-    are then no longer kept among its source fields. Another ``pubstate`` stays one."""
+    are then no longer kept among its source fields. Another ``pubstate`` stays one, but
+    "under review": an export's word for a decision still pending, the library's to say."""
     own = entry.fields
     withdrawn = plain(own.get("pubstate", "")).lower() == "withdrawn"
     kept = extra.get("bibtex", {})
     for name in ("tldr", "primaryarea") + (("pubstate",) if withdrawn else ()):
         kept.pop(name, None)
+    if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
+        kept.pop("pubstate", None)
     return withdrawn, _tex_line(own.get("tldr", "")), plain(own.get("primaryarea", ""))
 
 

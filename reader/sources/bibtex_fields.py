@@ -11,6 +11,7 @@ from reader.record import (
     csl_type_for_bibtex,
     date_parts,
 )
+from reader.signals import UNDER_REVIEW
 from reader.sources.bibtex_values import arxiv_id_of, parse_names, plain, url_of
 from reader.text.sanitize import clean_imported
 
@@ -172,10 +173,13 @@ def csl_and_extra(
                 names[variable] = field
             if field in inherited:
                 from_parent.add(variable)
-    if csl.get("status", "").lower() == "withdrawn":
-        # The paper's withdrawal, which the import reads from the entry itself.
+    if csl.get("status", "").lower() in ("withdrawn", UNDER_REVIEW):
+        # The paper's withdrawal, which the import reads from the entry itself; a decision
+        # still pending, which an export says of a submission (as OpenReview's does).
         del csl["status"]
         used.discard("pubstate")
+    if csl.get("note", "").lower() == UNDER_REVIEW:
+        del csl["note"]  # (and not a source field either: what an export said of it)
     number = fields.get("number", "").strip()
     if number:
         csl["issue" if entry.kind in _ISSUE_KINDS else "number"] = plain(number)

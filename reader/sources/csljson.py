@@ -17,6 +17,7 @@ from reader.record import (
     display_name,
     keep_written_doi,
 )
+from reader.signals import UNDER_REVIEW
 from reader.sources import ParseResult, Streamed
 from reader.sources.jsonarray import iter_array
 from reader.sources.jsonfields import (
@@ -153,8 +154,11 @@ def _aliases(custom: Any) -> list[str]:
 def _openreview(item: dict[str, Any], csl: dict[str, Any]) -> tuple[bool, str, str]:
     """Whether the item is a withdrawn submission (its ``status``, then taken out of ``csl``),
     its TL;DR and its primary area, which our export keeps in ``custom``."""
-    withdrawn = clean_title(item.get("status")).lower() == "withdrawn"
-    if withdrawn:
+    status = clean_title(item.get("status")).lower()
+    withdrawn = status == "withdrawn"
+    if withdrawn or status == UNDER_REVIEW:
+        # Both are said by the library's export of what it knows (a withdrawal, a decision
+        # still pending), not kept as the record's own status.
         csl.pop("status", None)
     custom = item.get("custom")
     if not isinstance(custom, dict):

@@ -32,7 +32,8 @@ _PAPER_COLUMNS = (
     "ORDER BY reply_id IS NOT NULL, reply_id, orphaned, start) h), "
     "p.seen_at IS NOT NULL, p.read_at IS NOT NULL, p.csl, p.extra, "
     "(SELECT json_group_array(alias) FROM (SELECT alias FROM citekey_aliases "
-    "WHERE paper_id = p.id ORDER BY alias))"
+    "WHERE paper_id = p.id ORDER BY alias)), "
+    "(SELECT decision FROM paper_signals WHERE paper_id = p.id)"
 )
 
 #: The most of the database file mapped into memory while every row is read (stats).
@@ -329,6 +330,7 @@ def _paper(r: tuple[Any, ...]) -> Paper:
         csl=json.loads(r[25] or "{}"),
         extra=json.loads(r[26] or "{}"),
         aliases=json.loads(r[27] or "[]"),
+        decision=r[28],
     )
 
 
