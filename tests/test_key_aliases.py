@@ -144,3 +144,20 @@ def test_a_key_changed_in_the_details_form_stays_an_alias(tmp_path: Path, bib: P
     with pytest.raises(StoreError, match="already belongs"):
         library.marks.update_metadata(merged, {"citekey": "other"})
     assert library.store.paper(merged).aliases == ["wooters07", "wootters07"]  # type: ignore[union-attr]
+
+
+def test_a_new_key_and_a_restored_text_reach_the_index_with_the_write(tmp_path: Path) -> None:
+    """The library, not its caller, has the index follow a key given or a revision put
+    back: the index is current as the write returns (no later sync needed)."""
+    from reader.resources import sample_files
+
+    library = Library(tmp_path / "lib")
+    library.import_files(sample_files()[:1])
+    paper_id = library.store.all_ids()[0]
+    change = library.queries.set_citekey(paper_id, "brandnewkey")
+    assert change.indexed
+    assert library.index.generation == library.store.generation()
+    from reader.search.query import ParsedQuery
+
+    assert list(library.index.search(ParsedQuery("brandnewkey")).ids) == [paper_id]
+    library.close()

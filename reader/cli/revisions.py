@@ -51,7 +51,6 @@ def revisions(
         click.echo(revision.text)
         return
     library.queries.restore_revision(paper.id, revision)
-    library.sync_index()
     click.echo(
         f"Restored revision {wanted} of {paper.citekey}'s {revision.field}; the text it "
         f"replaced is kept (reader revisions {paper.citekey})."

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from reader.intake.identity import abstract_key
+from reader.library.changes import METADATA, Change
 from reader.library.door import translating
 from reader.models import Paper, PaperRow
 
@@ -103,10 +104,12 @@ class Queries:
         with self._library.session() as store:
             return store.holder(column, value)
 
-    def set_citekey(self, paper_id: int, citekey: str) -> None:
-        """Give a paper the key the user chose (notes and marks stay with the paper)."""
+    def set_citekey(self, paper_id: int, citekey: str) -> Change:
+        """Give a paper the key the user chose (notes and marks stay with the paper); the
+        index, which finds a paper by its keys, follows."""
         with self._library.session() as store:
-            store.edits.set_citekey(paper_id, citekey)
+            generation = store.edits.set_citekey(paper_id, citekey)
+        return self._library._changed(Change.of(paper_id, METADATA, generation=generation))
 
     def text_revisions(self, paper_id: int) -> list[TextRevision]:
         """The titles and abstracts imports (or restores) replaced in a paper, oldest
@@ -114,12 +117,13 @@ class Queries:
         with self._library.session() as store:
             return store.revisions.text_revisions(paper_id)
 
-    def restore_revision(self, paper_id: int, revision: TextRevision) -> None:
+    def restore_revision(self, paper_id: int, revision: TextRevision) -> Change:
         """Make a kept title or abstract the paper's again (the text it replaces is kept
-        as a revision in turn); the index catches up at its next sync."""
+        as a revision in turn); the index follows."""
         key = abstract_key(revision.text) if revision.field == "abstract" else None
         with self._library.session() as store:
-            store.revisions.restore_revision(paper_id, revision.id, key)
+            generation = store.revisions.restore_revision(paper_id, revision.id, key)
+        return self._library._changed(Change.of(paper_id, METADATA, generation=generation))
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         """A remembered setting (the sort order, the last citation style chosen, …)."""
