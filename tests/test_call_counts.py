@@ -130,3 +130,25 @@ async def test_a_query_typed_quickly_is_searched_once(
     assert calls["search"] == 2
     assert calls["parse_query"] == 2
     assert calls["flagged_ids:seen"] == 1
+
+
+@pytest.mark.parametrize("command", [
+    ["search", "graph"], ["search", "graph", "--limit", "1"], ["export", "-q", "graph"],
+    ["cite", "--format", "key", "title:SC"],
+])
+def test_a_command_parses_its_query_once(
+    library: Library, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    from click.testing import CliRunner
+
+    import reader.cli.citing
+    import reader.cli.papers  # noqa: F401 - bound to parse_query before it is counted
+    from reader.cli import cli
+
+    root = str(library.paths.root)
+    library.close()
+    calls: Counter[str] = Counter()
+    count_parses(monkeypatch, calls)
+    result = CliRunner().invoke(cli, ["--library", root, *command], obj={})
+    assert result.exit_code == 0, result.output
+    assert calls["parse_query"] == 1
