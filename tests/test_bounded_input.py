@@ -373,3 +373,29 @@ def test_a_record_over_the_bound_part_way_says_what_was_written(
     )
     assert "late.jsonl.gz: late.jsonl.gz" not in raised.value.line()
     library.close()
+
+
+def test_an_arxiv_snapshot_past_the_whole_file_bound_is_read_a_line_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Kaggle's arXiv snapshot is gigabytes of JSON lines: a part of it larger than a file
+    read whole may be is read a line at a time, with the same records and the same word
+    on the fields kept as written as the file read whole."""
+    from reader.sources import arxiv_kaggle
+
+    lines = [json.dumps({
+        "id": f"2101.{n:05d}", "submitter": "Ada", "title": f"Paper {n}", "authors": "A. B",
+        "categories": "cs.LG",
+        "abstract": "A short abstract about sparse transport. " * 20,
+        "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}],
+    }) + "\n" for n in range(1, 3_001)]
+    path = tmp_path / "arxiv-metadata.json"
+    path.write_text("".join(lines), encoding="utf-8")
+    assert path.stat().st_size > 2 * MB
+    monkeypatch.setenv("READER_FILE_LIMIT_MB", "1")
+    streamed = stream_file(path)
+    assert streamed.format == "arxiv-kaggle" and streamed.count == 3_000
+    records = list(streamed.records)
+    whole = arxiv_kaggle.parse("".join(lines), path.name)
+    assert records == whole.records
+    assert streamed.warnings == whole.warnings and "submitter" in streamed.warnings[0]

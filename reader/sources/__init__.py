@@ -364,7 +364,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
 # Formats whose ``stream`` also hands back the replies whose paper is not in the file.
 _KEEPS_ORPHANS = frozenset({"openreview"})
 # Formats whose ``stream_file`` decodes the file a line at a time (TextFile.lines).
-_LINE_READ = frozenset({"openreview"})
+_LINE_READ = frozenset({"openreview", "arxiv-kaggle"})
 
 
 def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> StreamedFile | None:

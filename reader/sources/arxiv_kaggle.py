@@ -20,7 +20,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from reader.models import PaperRecord
-from reader.sources import ParseResult
+from reader.sources import ParseResult, Streamed
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
@@ -29,8 +29,21 @@ from reader.sources.jsonfields import (
     string_list,
     text_value,
 )
-from reader.sources.jsonload import JsonRecord, load_records
-from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
+from reader.sources.jsonload import (
+    JsonRecord,
+    iter_byte_lines,
+    iter_lines,
+    load_records,
+    skip_ws,
+)
+from reader.sources.jsonsniff import (
+    Outcome,
+    build_result,
+    convert_records,
+    finish_record,
+    record_label,
+)
+from reader.sources.textfile import TextFile
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
@@ -49,17 +62,37 @@ _OLD_ID = re.compile(r"/(\d\d)(\d\d)\d{3}$")
 def parse(text: str, source: str) -> ParseResult:
     """Records of a Kaggle arXiv snapshot text; ``source`` names the file."""
     result = build_result(load_records(text, source), _convert)
+    result.warnings += _kept_warning(result.records, source)
+    return result
+
+
+def stream_file(file: TextFile, source: str, problems: list[str]) -> Streamed | None:
+    """The records of a snapshot in JSON lines, each line decoded from the file as it is
+    asked for (the whole snapshot is gigabytes; a subset of a field, hundreds of MB), and
+    at most how many there are; None for another layout, which is read whole. The fields
+    kept as written are said of the file from its first records (they are in every one)."""
+    head = file.head()
+    start = skip_ws(head, 0)
+    end = head.find("\n", start)
+    if not head.startswith("{", start) or end < 0 or file.line_count <= 1:
+        return None
+    first = iter_lines(head[: head.rfind("\n") + 1], source)
+    sample = build_result(first[0], _convert).records if first is not None else []
+    file.warnings.extend(_kept_warning(sample, source))
+    records = convert_records(iter_byte_lines(file, source), _convert, problems)
+    return records, file.line_count
+
+
+def _kept_warning(records: list[PaperRecord], source: str) -> list[str]:
+    """Said once for a file: what its papers hold that no citation format has a field for."""
     kept = [
         key for key in _KEPT_AS_WRITTEN
-        if any(key in record.extra.get("arxiv", {}) for record in result.records)
+        if any(key in record.extra.get("arxiv", {}) for record in records)
     ]
-    if kept:
-        # Said once for the file: the papers hold them, but no citation format has a field.
-        result.warnings.append(
-            f"{source}: {_listed(kept)} have no field of a paper's own: kept with each paper "
-            "as written (in the JSON and CSL-JSON exports), not in BibTeX or RIS"
-        )
-    return result
+    if not kept:
+        return []
+    return [f"{source}: {_listed(kept)} have no field of a paper's own: kept with each paper "
+            "as written (in the JSON and CSL-JSON exports), not in BibTeX or RIS"]
 
 
 def _listed(names: list[str]) -> str:

@@ -196,8 +196,9 @@ def open_text(path: Path, chunk: int = CHUNK, *, check: bool = True) -> TextFile
                     lines + (last != b"\n"), check)
 
 
-#: How much of a gzipped file is unpacked to estimate its lines.
-_SAMPLE = 4 << 20
+#: How much of a gzipped file is unpacked to estimate its lines (a few dozen of the longest
+#: records, and no more than the bound on one record holds at once).
+_SAMPLE = 1 << 20
 
 
 def _estimated_lines(path: Path) -> int | None:
