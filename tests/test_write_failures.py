@@ -425,3 +425,21 @@ def test_a_disk_io_error_on_a_full_disk_says_the_disk_is_full(
     monkeypatch.setattr(base.shutil, "disk_usage", lambda _path: usage._replace(free=0))
     said = base._why(tmp_path / "library.sqlite", sqlite3.OperationalError("disk I/O error"))
     assert "the disk is full" in said
+
+
+async def test_a_read_that_fails_otherwise_than_by_damage_is_said_as_it_is(
+    library: Library,
+) -> None:
+    """A paper that cannot be read because the library is busy is not called damage (with
+    advice to run the doctor): the failure is said in its own words; damage still is."""
+    from reader.errors import Busy, Damaged
+
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.damaged(Busy("database is locked", message="the library is busy in another process"))
+        await pilot.pause()
+        assert messages(app)[-1] == "the library is busy in another process"
+        app.damaged(Damaged("file is not a database"))
+        await pilot.pause()
+        assert messages(app)[-1].startswith("The library database is damaged")

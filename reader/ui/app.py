@@ -24,7 +24,7 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
 from reader.config import Config
-from reader.errors import ReaderError
+from reader.errors import Damaged, ReaderError
 from reader.library import Library
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
@@ -198,8 +198,8 @@ class ReaderApp(App[None]):
 
     @property
     def current_paper(self) -> Paper | None:
-        """The paper under the list cursor (None, with a message, where the database is
-        damaged: one bad page must not take the app and the user's typing down with it)."""
+        """The paper under the cursor (None, said, where it cannot be read: one bad page
+        must not take the app and the user's typing down with it)."""
         paper_id = self.paper_list.current_id
         if paper_id is None:
             return None
@@ -220,8 +220,10 @@ class ReaderApp(App[None]):
             return {}
 
     def damaged(self, exc: Exception) -> None:
-        """Say that the library's database is damaged (once) and what to do."""
-        if not self._damage_reported:
+        """Say the database is damaged (once) and what to do, another failure as it is."""
+        if isinstance(exc, ReaderError) and not isinstance(exc, Damaged):
+            self.notify(exc.line(), title=exc.title, severity="warning", timeout=10)
+        elif not self._damage_reported:
             self._damage_reported = True
             self.notify(
                 f"The library database is damaged ({exc}). Quit and run: reader doctor "
