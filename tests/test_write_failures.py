@@ -443,3 +443,20 @@ async def test_a_read_that_fails_otherwise_than_by_damage_is_said_as_it_is(
         app.damaged(Damaged("file is not a database"))
         await pilot.pause()
         assert messages(app)[-1].startswith("The library database is damaged")
+
+
+def test_an_export_the_disk_refuses_is_a_reader_error(library: Library, tmp_path: Path) -> None:
+    """The exporters reached through the library's door raise what the disk answers as
+    the ReaderError it stands for, as the library's own methods do: the window and the
+    command line catch that one kind."""
+    from reader.errors import ReaderError
+    from reader.library import export
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    papers = library.papers(library.all_ids()[:2])
+    with unwritable(folder):
+        with pytest.raises(ReaderError) as raised:
+            export(papers, "csv", folder / "papers.csv")
+    assert "papers.csv" in raised.value.line()
+    assert isinstance(raised.value.__cause__, OSError)

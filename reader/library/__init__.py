@@ -16,6 +16,7 @@ for them.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +98,11 @@ _LAZY = {
 }
 
 
+#: Those that write files: through the door, so that what the disk answers (full, not
+#: writable) leaves as the ReaderError it stands for, as from the library's own methods.
+_WRITING = frozenset({"export", "export_notes", "check_folder"})
+
+
 def __getattr__(name: str) -> Any:
     """Bind a costly name the first time it is asked for (PEP 562)."""
     try:
@@ -104,8 +110,21 @@ def __getattr__(name: str) -> Any:
     except KeyError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     value = getattr(importlib.import_module(module), attribute)
+    if name in _WRITING:
+        value = _through_the_door(value)
     globals()[name] = value
     return value
+
+
+def _through_the_door(function: Any) -> Any:
+    """``function``, its OS and SQLite errors raised as the ReaderError they stand for."""
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with translated():
+            return function(*args, **kwargs)
+
+    return call
 
 
 __all__ = [

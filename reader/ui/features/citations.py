@@ -137,7 +137,7 @@ class Citations:
             fmt = format_for_path(path)
             papers = app.library.papers(ids)
             export(papers, fmt, path, signals=app.library.signals(ids))
-        except (ReaderError, OSError) as exc:  # a format, the library, the file written
+        except ReaderError as exc:  # a format, the library, the file written
             app.call_from_thread(app.notify, f"Export failed: {exc}", severity="error")
             return
         noun = "paper" if len(ids) == 1 else "papers"
