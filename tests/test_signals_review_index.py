@@ -13,6 +13,7 @@ import pytest
 
 import reader.library.reviews as reviews_module
 from reader.library import Library
+from reader.models import IndexState
 
 SAMPLE = Path(__file__).parent / "data" / "openreview-replies-3.jsonl"
 FIRST = "DkHt2K1g2Y"  # the paper the rebuttal answers
@@ -105,7 +106,7 @@ def test_only_changed_replies_are_indexed_again(empty_library: Library, tmp_path
     summary = library.import_files([_write(tmp_path / "e.jsonl", edited)], sync=False)
     assert summary.reply_versions == 1
     library.sync_index()
-    assert library.reviews.reviews_state() == "behind"
+    assert library.reviews.reviews_state() is IndexState.STALE
     assert library.reviews.sync_reviews() == 1
     assert library.search("review:zorblat").ids == []
     assert library.search("review:quixotic").ids == [paper]

@@ -81,20 +81,20 @@ class ReviewIndexing:
         tmp.write_text(json.dumps(mark._asdict()), encoding="utf-8")
         os.replace(tmp, path)
 
-    def reviews_state(self) -> str:
-        """``ok`` (every reply's words searchable), ``building`` (a build under way, here
-        or in another process), ``behind`` (replies stored that it lacks) or ``missing``."""
+    def reviews_state(self) -> IndexState:
+        """``OK`` (every reply's words searchable), ``BUILDING`` (a build under way, here
+        or in another process), ``STALE`` (replies stored that it lacks) or ``MISSING``."""
         if self.review_index.partial() is not None:
-            return "building"
+            return IndexState.BUILDING
         held = self._held_mark()
         if held is None or not self.review_index.usable():
-            return "missing"
+            return IndexState.MISSING
         with self._library.session() as store:
             mark = review_texts.reviews_mark(store.conn)
             if mark == held:
-                return "ok"
+                return IndexState.OK
             if mark.versions != held.versions or self._changed(store.conn, held):
-                return "behind"
+                return IndexState.STALE
         # Only the library's generation moved (a star, a note, a highlight on a review):
         # the review text indexed is the replies' text still, so the mark moves with it,
         # and a review search is not called partial over a write that changed none of it.
@@ -102,7 +102,7 @@ class ReviewIndexing:
             self._hold_mark(mark)
         except OSError:
             pass  # a read-only library: the same answer, found again next time
-        return "ok"
+        return IndexState.OK
 
     def _changed(self, conn: Any, held: ReviewsMark) -> bool:
         """Whether a paper's review text differs from what the index holds of it since
@@ -202,13 +202,13 @@ class ReviewIndexing:
         index = self.review_index
         notice: str | None = None
         state = self.reviews_state()
-        if state != "ok":
+        if state is not IndexState.OK:
             with self._library.session() as store:
                 total = review_texts.papers_with_replies(store.conn)
             building = index.partial()
             if building is not None:
                 notice = f"partial: reviews of {building[0]:,} of {total:,} papers indexed"
-            elif state == "missing":
+            elif state is IndexState.MISSING:
                 return [], set(), (
                     f"review text not indexed yet ({total:,} papers with replies); "
                     "`reader search` indexes it"

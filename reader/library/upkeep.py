@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from reader.library.door import translating
 from reader.locations import LibraryPaths
+from reader.models import IndexState
 from reader.search.meta import recorded_generation
 from reader.store import review_texts
 from reader.store.backup import (
@@ -246,13 +247,13 @@ class Upkeep:
         if not total:
             return []
         state = self._library.reviews.reviews_state()
-        if state == "ok":
+        if state is IndexState.OK:
             return [f"review text index: ok ({total:,} papers with replies)"]
-        if state == "building":
+        if state is IndexState.BUILDING:
             return ["review text index: being written by another process; not checked"]
         indexed = self._library.reviews.sync_reviews()
-        done = "built" if state == "missing" else "caught up"
-        return [f"review text index: {state}; {done} ({indexed:,} papers' review text indexed)"]
+        said = "missing; built" if state is IndexState.MISSING else "behind; caught up"
+        return [f"review text index: {said} ({indexed:,} papers' review text indexed)"]
 
     def check_for_loss(self) -> LossEvidence | None:
         """Whether the index holds changes the database does not: evidence of lost writes,
