@@ -176,11 +176,9 @@ class ReaderApp(App[None]):
         self.views.show_first(self._initial_ids)
         self.paper_list.focus()
         self.status.update()
-        for title, message in start_notices(self.library):
-            # Possible loss is an error, never taken down with the notices that inform.
-            loss = title == "possible loss"
-            self.notify(message, title=title, timeout=60 if loss else 20,
-                        severity="error" if loss else "information")
+        for notice in start_notices(self.library):
+            self.notify(notice.message, title=notice.title, timeout=notice.timeout,
+                        severity=notice.severity)
         self.set_interval(SEEN_FLUSH_SECONDS, self.seen.flush)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would

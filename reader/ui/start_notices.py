@@ -5,7 +5,10 @@ taken down when the reading view opens."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from textual.app import App
+from textual.notifications import SeverityLevel
 
 from reader.library import Library, draft_dirs, waiting_drafts
 
@@ -22,14 +25,24 @@ def quiet_informing_notices(app: App[None]) -> None:
         app._refresh_notifications()
 
 
-def start_notices(library: Library) -> list[tuple[str, str]]:
-    """(title, message) of each notice the reader shows at start."""
+class StartNotice(NamedTuple):
+    """One notice the reader shows at start: possible loss is an error, kept up longer,
+    never taken down with the notices that inform."""
+
+    title: str
+    message: str
+    severity: SeverityLevel = "information"
+    timeout: float = 20
+
+
+def start_notices(library: Library) -> list[StartNotice]:
+    """Each notice the reader shows at start."""
     notices = []
     drafts = waiting_drafts(draft_dirs(library.paths.drafts))
     if drafts:
         # A save that failed left the text there: said at start, or it is forgotten.
         more = f" and {len(drafts) - 1} more" if len(drafts) > 1 else ""
-        notices.append((
+        notices.append(StartNotice(
             "drafts",
             f"Note drafts wait to be restored (saves that failed): {drafts[-1]}{more}; "
             "paste what you want to keep into the note, then delete the draft",
@@ -37,9 +50,9 @@ def start_notices(library: Library) -> list[tuple[str, str]]:
     # Checked before the index is looked at (which would rebuild an index found ahead).
     evidence = library.upkeep.check_for_loss()
     if evidence is not None:
-        notices.append(("possible loss", f"Possible loss: {evidence}"))
+        notices.append(StartNotice("possible loss", f"Possible loss: {evidence}", "error", 60))
     if library.read_only is not None:
-        notices.append((
+        notices.append(StartNotice(
             "read-only",
             f"Read-only library ({library.read_only}): search, read, cite and export; "
             "stars, notes, tags and imports cannot be saved",
