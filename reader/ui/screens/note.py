@@ -143,7 +143,7 @@ class NoteScreen(TakesTyping, Screen[str]):
     def _editing(self) -> None:
         """A key edits the text: it is unsaved from now, and said so before it shows."""
         if not self._replacing and not self._saying_saving:
-            self._set_status("Saving…")
+            self._set_status("Saving…", saving=True)
 
     def on_text_area_changed(self, _event: TextArea.Changed) -> None:
         """Schedule a save; the timer is not restarted by further typing, so a change is
@@ -156,7 +156,7 @@ class NoteScreen(TakesTyping, Screen[str]):
             # Once per autosave, not per key: comparing reads the whole text. A change that
             # only takes in what another writer stored is nothing to save.
             if self.text != self._stored:
-                self._set_status("Saving…")
+                self._set_status("Saving…", saving=True)
             self._timer = self.set_timer(AUTOSAVE_AFTER, self.flush)
 
     def flush(self, kind: str = "save") -> None:
@@ -172,7 +172,7 @@ class NoteScreen(TakesTyping, Screen[str]):
                 self._set_status("Saved · esc closes")  # typed, then undone
             return
         self._in_flight = text
-        self._set_status("Saving…")
+        self._set_status("Saving…", saving=True)
         self._save(text, self.base, kind)
 
     def saved(self, sent: str, result: NoteSaved) -> None:
@@ -286,8 +286,9 @@ class NoteScreen(TakesTyping, Screen[str]):
         self._merge_said = said
         self._set_status(said)
 
-    def _set_status(self, message: str) -> None:
-        self._saying_saving = message.startswith("Saving…")
+    def _set_status(self, message: str, *, saving: bool = False) -> None:
+        """Show ``message``; ``saving`` when it says words are not stored yet."""
+        self._saying_saving = saving
         self.query_one("#note-status", Static).update(Text(message))
 
     def action_close(self) -> None:
@@ -295,7 +296,7 @@ class NoteScreen(TakesTyping, Screen[str]):
         self.flush()
         if self._in_flight is not None:
             self._close_wanted = True
-            self._set_status("Saving… the editor closes when the note is stored")
+            self._set_status("Saving… the editor closes when the note is stored", saving=True)
             return
         if self.stored:
             self.dismiss(self.text)
