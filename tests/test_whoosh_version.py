@@ -37,10 +37,11 @@ PRIVATE_USES: dict[str, tuple[str, ...]] = {
     # parsing.py: the expanding queries remember what Whoosh's expansion found.
     "whoosh.query.terms.PatternQuery": ("_btexts",),
     "whoosh.query.terms.FuzzyTerm": ("_btexts",),
-    # ranking.py: matchers evaluated as arrays, postings read block by block, and the
-    # field lengths read straight from their column.
+    # ranking.py: matchers evaluated as arrays, postings read block by block (a phrase's
+    # positions too), and the field lengths read straight from their column.
     "whoosh.codec.whoosh3.W3LeafMatcher": (
-        "_term", "_next_block", "_read_data", "_data",
+        "_term", "_next_block", "_read_data", "_data", "_read_ids", "_ids", "_read_values",
+        "_values",
     ),
     "whoosh.matching.mcore.ListMatcher": ("_scorer", "_ids", "_all_weights", "_weights", "_term"),
     "whoosh.matching.wrappers.FilterMatcher": ("_ids", "_exclude"),
