@@ -131,6 +131,8 @@ class Searching:
         ``parsed`` is ``query`` already parsed (by a caller that had to look at it first):
         a query is parsed once."""
         parsed = parsed if parsed is not None else parse_query(query)
+        if parsed.text or parsed.like:
+            self._library.indexing.before_search()  # the stars written since, filtered on
         try:
             outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
             return replace(outcome, parsed=parsed)

@@ -42,17 +42,19 @@ class Marks:
         }
         return {row[0] for row in self._store.conn.execute(queries[flag])}
 
-    def set_starred(self, paper_id: int, starred: bool) -> int:
-        """Star or unstar a paper; returns the new generation."""
+    def set_starred(self, paper_id: int, starred: bool) -> tuple[int, bool]:
+        """Star or unstar a paper; returns the new generation and whether the mark moved
+        (it was not so already), which is how the count of starred papers moved."""
         with self._store.transaction() as conn:
-            generation = self._store._bump_generation()
-            cur = conn.execute(
+            row = conn.execute("SELECT starred FROM papers WHERE id = ?", (paper_id,)).fetchone()
+            if row is None:
+                raise PaperNotFound(f"no paper with id {paper_id}")
+            generation = self._store.bump_generation()
+            conn.execute(
                 "UPDATE papers SET starred = ?, updated_at = ?, generation = ? WHERE id = ?",
                 (int(starred), now(), generation, paper_id),
             )
-            if cur.rowcount == 0:
-                raise PaperNotFound(f"no paper with id {paper_id}")
-        return generation
+        return generation, bool(row[0]) != starred
 
     def mark_seen(self, paper_ids: Iterable[int]) -> int:
         """Record that papers were shown; returns how many were seen for the first time.
