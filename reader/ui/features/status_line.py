@@ -12,6 +12,7 @@ from reader.ui.commands import SORT_LABELS
 from reader.ui.screens.reading import ReadingScreen
 
 if TYPE_CHECKING:
+    from reader.library import Change
     from reader.ui.app import ReaderApp
 
 
@@ -45,6 +46,15 @@ class StatusLine:
         # database, as a paper marked read or seen by another window is stored as seen.
         counts["seen"] += app.library.queries.count_unseen(app.seen.log)
         self.counts = counts
+
+    def adjust(self, change: Change) -> bool:
+        """Move the counts as a write of this window says it moved them, instead of counting
+        the library again; False when it does not say (then :meth:`recount`)."""
+        if change.counts is None or not self.counts:
+            return False  # (none read yet: the first count reads them all)
+        for name, by in change.counts.items():
+            self.counts[name] = self.counts.get(name, 0) + by
+        return True
 
     def counted(self, counts: dict[str, int]) -> bool:
         """Take the library's counts as read; whether they moved."""
