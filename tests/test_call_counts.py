@@ -130,3 +130,112 @@ async def test_a_query_typed_quickly_is_searched_once(
     assert calls["search"] == 2
     assert calls["parse_query"] == 2
     assert calls["flagged_ids:seen"] == 1
+
+
+def count_every_call(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Wrap every method of the library, its parts, the store and its parts, and the search
+    index (on their classes, so every connection and thread counts), each call counted as
+    ``Class.method`` and then made as before."""
+    from reader.library import (
+        annotations,
+        base,
+        core,
+        fetching,
+        imports,
+        indexing,
+        queries,
+        recovery,
+        reviews,
+        searching,
+        signals,
+        upkeep,
+    )
+    from reader.search.index import SearchIndex
+    from reader.store import base as store_base
+    from reader.store import database, edits, marks, reading, revisions
+
+    classes = [
+        core.Library, base.LibraryBase, indexing.Indexing, searching.Searching,
+        queries.Queries, annotations.Annotations, imports.Imports, reviews.ReviewIndexing,
+        signals.SignalReads, upkeep.Upkeep, recovery.Recovery, fetching.OpenReviewFetching,
+        database.Store, reading.Reading, store_base.StoreBase, marks.Marks, edits.Edits,
+        revisions.Revisions, SearchIndex,
+    ]
+    calls: Counter[str] = Counter()
+
+    def counting(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(method)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return method(*args, **kwargs)
+
+        return call
+
+    for cls in classes:
+        for name, member in vars(cls).items():
+            if callable(member) and not name.startswith("__") and not isinstance(
+                member, (staticmethod, classmethod, type)
+            ):
+                monkeypatch.setattr(cls, name, counting(f"{cls.__name__}.{name}", member))
+    return calls
+
+
+@pytest.mark.parametrize("query", ["", "learning"])
+async def test_a_star_costs_one_write_one_row_read_and_nothing_of_the_index(
+    library: Library, query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every call of the library, the store and the index one press of `s` makes: the
+    write (which reads the row it changes), and the library's state read once by the
+    window's watch on commits; no search, no index catch-up, no count of the library."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        if query:
+            await pilot.press("slash", *query)
+            await app.searching.results_shown(query)
+            await pilot.press("enter")
+        await quiet(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        assert paper_id is not None
+        before = app.status.counts["starred"]
+        calls = count_every_call(monkeypatch)
+        await pilot.press("s")
+        await quiet(app, pilot)
+        counted = dict(calls)
+        assert app.status.counts["starred"] == before + 1
+        monkeypatch.undo()
+    assert library.store.paper(paper_id).starred  # type: ignore[union-attr]
+    store = {name for name in counted if name.startswith(("Marks.", "Edits.", "Revisions."))}
+    assert store <= {"Marks.set_starred", "Marks.triage_counts", "Marks.count_unseen"}, store
+    assert counted["Marks.set_starred"] == 1
+    # The library's counts are read by the window's watch on commits alone, in its one read.
+    watched = counted.get("Queries.state", 0)
+    assert counted.get("Marks.triage_counts", 0) == counted.get("Marks.count_unseen", 0) == watched
+    assert not [name for name in counted if name.startswith("SearchIndex.")]
+    parts = ("Queries.", "SignalReads.", "Searching.", "Indexing.", "ReviewIndexing.",
+             "Upkeep.", "Imports.", "Recovery.", "OpenReviewFetching.", "Reading.")
+    asked = {name for name in counted if name.startswith(parts)}
+    assert asked <= {"Indexing.follow", "Queries.state", "Queries.rows"}, asked
+    assert counted.get("Queries.rows", 0) <= 1
+    assert watched <= 1
+
+
+def test_a_star_is_searchable_at_the_next_search_and_kept_by_the_index_at_close(
+    library: Library,
+) -> None:
+    """A star costs the index nothing as it is stored: the next search indexes it first,
+    and a library closed before any search indexes it as it closes."""
+    first, second = library.all_ids()[:2]
+    generation = library.index.generation
+    library.set_starred(first, True)
+    assert library.index.generation == generation  # not indexed as it was stored
+    assert library.search("learning is:starred").ids in ([first], [])
+    assert library.index.generation == library.generation()
+    assert library.search("is:starred").ids == [first]
+    library.set_starred(second, True)
+    root = library.paths.root
+    library.close()
+    again = Library(root)
+    try:
+        assert again.index.generation == again.generation()
+    finally:
+        again.close()
