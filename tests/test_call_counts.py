@@ -239,3 +239,25 @@ def test_a_star_is_searchable_at_the_next_search_and_kept_by_the_index_at_close(
         assert again.index.generation == again.generation()
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("command", [
+    ["search", "graph"], ["search", "graph", "--limit", "1"], ["export", "-q", "graph"],
+    ["cite", "--format", "key", "title:SC"],
+])
+def test_a_command_parses_its_query_once(
+    library: Library, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    from click.testing import CliRunner
+
+    import reader.cli.citing
+    import reader.cli.papers  # noqa: F401 - bound to parse_query before it is counted
+    from reader.cli import cli
+
+    root = str(library.paths.root)
+    library.close()
+    calls: Counter[str] = Counter()
+    count_parses(monkeypatch, calls)
+    result = CliRunner().invoke(cli, ["--library", root, *command], obj={})
+    assert result.exit_code == 0, result.output
+    assert calls["parse_query"] == 1

@@ -21,12 +21,13 @@ from reader.search.query import ParsedQuery
 from tests.test_index_build import write_openreview
 
 #: Plain words (an AND of common words above all), every operator, fields, typos,
-#: prefixes and phrases (which go to Whoosh), filters.
+#: prefixes, phrases (and one with slop, which goes to Whoosh), filters.
 QUERIES = [
     "setting", "learning", "graph neural", "setting learning", "models memory reasoning",
     "graph AND neural AND learning", "learning OR graph", "graph NOT neural",
     "(graph OR memory) learning", "title:learning", "keywords:agents", "transport^3 graph",
     "benchmrak~", "learnign~ graph", "spars*", "\"optimal transport\"", "is:starred",
+    "\"graph neural\"", "\"memory learning\"", "\"graph neural\"~2",
     "learning is:starred", "learning -is:starred", "quokka", "setting 17",
     # Several words (an AND put together from its parts' arrays), a boosted AND in one.
     "learning setting graph neural", "(graph learning)^2 memory",
@@ -88,12 +89,29 @@ def test_ranking_with_arrays_is_whooshs(
 
 
 def test_queries_it_does_not_know_go_to_whoosh(segmented: Library) -> None:
-    """A phrase and a NOT are not ranked with arrays (Whoosh ranks them), and still
-    answer."""
+    """A phrase with slop and a NOT are not ranked with arrays (Whoosh ranks them), and
+    still answer; a plain phrase is."""
     searcher = segmented.index._current_searcher()
-    for text in ('"setting 17"', "graph NOT neural"):
+    for text in ('"setting 17"~3', "graph NOT neural"):
         query, _ = segmented.index.parse(text)
         assert ranking.ranked(searcher, query) is None, text
-    assert segmented.index.search(ParsedQuery('"setting 17"')).ids
+    assert segmented.index.search(ParsedQuery('"setting 17"~3')).ids
+    phrase, _ = segmented.index.parse('"setting 17"')
+    assert ranking.ranked(searcher, phrase) is not None
     plain, _ = segmented.index.parse("setting learning")
     assert ranking.ranked(searcher, plain) is not None
+
+
+def test_phrases_of_several_words_rank_as_whoosh_ranks_them(
+    segmented: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each word at the position after the one before, in every field: the same papers,
+    order and scores as Whoosh's spans find, whether or not any paper has the phrase."""
+    answered = 0
+    for query in ('"setting 17 we study"', '"graph neural learning"', '"in setting 203"',
+                  '"neural graph neural"', '"study transport"', '"quokka notes"'):
+        expected = _whooshs(segmented, query, None, monkeypatch)
+        got = segmented.index.search(ParsedQuery(*_split(query)))
+        assert (got.ids, got.scores) == (expected.ids, expected.scores), query
+        answered += bool(expected.ids)
+    assert answered >= 3

@@ -132,8 +132,9 @@ def export_cmd(
     library = open_library(ctx)
     library.sync_index()
     text = f"{query} is:starred" if starred else query
-    outcome = library.search(text)
-    if not parse_query(text).as_written:
+    parsed = parse_query(text)
+    outcome = library.search(text, parsed=parsed)
+    if not parsed.as_written:
         # Searched otherwise than written: a file of other papers than those asked for
         # would look like the export asked for.
         raise UserError(f"{outcome.notice}; nothing exported")

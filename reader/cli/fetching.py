@@ -123,8 +123,9 @@ def _plan(library: Library, refs: tuple[str, ...], starred: bool, query: str, ve
         return forums_plan(forums, name)
     text = f"{query} is:starred" if starred else query
     library.sync_index()
-    outcome = library.search(text)
-    if not parse_query(text).as_written:
+    parsed = parse_query(text)
+    outcome = library.search(text, parsed=parsed)
+    if not parsed.as_written:
         raise UserError(f"{outcome.notice}; nothing fetched")
     papers = library.papers(outcome.ids)
     forums = [p.openreview_id for p in papers if p.openreview_id]

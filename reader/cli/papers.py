@@ -64,7 +64,7 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
             bar.close()
             bar = LazyProgress("Indexing review text")
             library.reviews.sync_reviews(bar.update)
-        outcome = library.search(text, limit=limit, order=order, mend=False)  # and the count
+        outcome = library.search(text, limit=limit, order=order, mend=False, parsed=parsed)
     except IndexDamaged as exc:
         bar.close()
         click.echo(
@@ -72,7 +72,7 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
         )
         bar = LazyProgress("Rebuilding the index")
         library.indexing.mend_index(bar.update)
-        outcome = library.search(text, limit=limit, order=order)
+        outcome = library.search(text, limit=limit, order=order, parsed=parsed)
     finally:
         bar.close()
     if outcome.notice:

@@ -228,7 +228,7 @@ class Searching:
             outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete,
                                     total=counted)
             if not ids and suggest and notice is None:
-                outcome = replace(outcome, suggestion=self.suggestion(query))
+                outcome = replace(outcome, suggestion=self.suggestion(query, parsed))
         if unwanted:
             ids, scores = _kept(outcome.ids, outcome.scores, lambda i: i not in unwanted)
             outcome = replace(outcome, ids=ids, scores=scores)
@@ -275,10 +275,11 @@ class Searching:
             total = store.count()
         return max(0, total - changed), total
 
-    def suggestion(self, query: str) -> str:
-        """A "did you mean" for a query that found nothing: ``query`` with the words the
-        index lacks corrected, if that query finds papers; else nothing."""
-        parsed = parse_query(query)
+    def suggestion(self, query: str, parsed: ParsedQuery | None = None) -> str:
+        """A "did you mean" for a query that found nothing: ``query`` (parsed: ``parsed``)
+        with the words the index lacks corrected, if that query finds papers; else
+        nothing."""
+        parsed = parsed if parsed is not None else parse_query(query)
         if not parsed.text or parsed.like or parsed.unknown:
             return ""
         corrections = self._library.index.corrections(parsed.text)
