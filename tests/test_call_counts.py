@@ -261,3 +261,33 @@ def test_a_command_parses_its_query_once(
     result = CliRunner().invoke(cli, ["--library", root, *command], obj={})
     assert result.exit_code == 0, result.output
     assert calls["parse_query"] == 1
+
+
+async def test_a_did_you_mean_in_the_window_parses_the_query_once(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The query typed is parsed once, for its search and its "did you mean" alike (the
+    query suggested is parsed as the search it runs)."""
+    parsed: Counter[str] = Counter()
+    real = query_module.parse_query
+
+    def parse(query: str) -> Any:
+        parsed[query] += 1
+        return real(query)
+
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await quiet(app, pilot)
+        for module in list(sys.modules.values()):
+            if (module is not None and module.__name__.startswith("reader")
+                    and getattr(module, "parse_query", None) is real):
+                monkeypatch.setattr(module, "parse_query", parse)
+        await pilot.press("slash", *"nulearning")
+        await app.searching.results_shown("nulearning")
+        for _ in range(50):
+            await quiet(app, pilot)
+            if app.search.outcome is not None and app.search.outcome.suggestion:
+                break
+        assert app.search.outcome is not None
+        assert app.search.outcome.suggestion == "unlearning"
+    assert parsed["nulearning"] == 1

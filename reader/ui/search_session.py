@@ -201,16 +201,17 @@ class SearchSession:
             exit_on_error=False,
         )
 
-    def suggest(self, generation: int, query: str) -> None:
-        """Look for a "did you mean" in a worker, if the query is still the newest."""
+    def suggest(self, generation: int, outcome: SearchOutcome) -> None:
+        """Look for a "did you mean" for the query of ``outcome`` (parsed as it was
+        searched) in a worker, if the query is still the newest."""
         if self.current(generation):
             self._app.run_worker(
-                partial(self._suggest_job, generation, query), thread=True, group="suggest",
-                exit_on_error=False,
+                partial(self._suggest_job, generation, outcome), thread=True,
+                group="suggest", exit_on_error=False,
             )
 
-    def _suggest_job(self, generation: int, query: str) -> None:
-        suggestion = self._library.searching.suggestion(query)
+    def _suggest_job(self, generation: int, outcome: SearchOutcome) -> None:
+        suggestion = self._library.searching.suggestion(outcome.query, outcome.parsed)
         if suggestion:
             self._report(self.Suggestion(generation, suggestion))
 
