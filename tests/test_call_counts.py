@@ -291,3 +291,24 @@ async def test_a_did_you_mean_in_the_window_parses_the_query_once(
         assert app.search.outcome is not None
         assert app.search.outcome.suggestion == "unlearning"
     assert parsed["nulearning"] == 1
+
+
+def test_a_fetch_by_query_parses_its_query_once(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`reader fetch openreview -q` searches the library for the papers to fetch: its query
+    is parsed once (a query that finds none stops before anything is fetched)."""
+    from click.testing import CliRunner
+
+    import reader.cli.fetching  # noqa: F401 - bound to parse_query before it is counted
+    from reader.cli import cli
+
+    root = str(library.paths.root)
+    library.close()
+    calls: Counter[str] = Counter()
+    count_parses(monkeypatch, calls)
+    result = CliRunner().invoke(
+        cli, ["fetch", "openreview", "--library", root, "-q", "zzyzxnothing"], obj={}
+    )
+    assert "nothing fetched" in result.output, result.output
+    assert calls["parse_query"] == 1
