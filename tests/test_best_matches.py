@@ -65,8 +65,7 @@ def test_while_the_index_is_behind_the_best_and_the_count_are_still_right(
 ) -> None:
     """Papers written and not yet indexed: a paper may then have two documents in the
     index, so every match is looked up; the answer is the same."""
-    segmented.import_files([write_openreview(tmp_path / "b.jsonl", 30, offset=240)],
-                           sync=False)
+    segmented.imports.write_files([write_openreview(tmp_path / "b.jsonl", 30, offset=240)])
     assert segmented.search("learning").partial is not None
     for query in ("learning", "graph neural", "spars*", '"optimal transport"'):
         _same_best(segmented, query, 3)

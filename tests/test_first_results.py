@@ -77,7 +77,7 @@ def test_a_search_while_papers_are_written_but_not_yet_indexed_says_it_is_partia
     from tests.test_index_build import write_openreview
 
     assert library.search("model").notice is None
-    library.import_files([write_openreview(tmp_path / "new.jsonl", 20)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "new.jsonl", 20)])
     total = library.store.count()
     assert library.search("model").notice == f"partial: {total - 20:,} of {total:,} indexed"
     library.sync_index()
