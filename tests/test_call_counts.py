@@ -312,3 +312,35 @@ def test_a_fetch_by_query_parses_its_query_once(
     )
     assert "nothing fetched" in result.output, result.output
     assert calls["parse_query"] == 1
+
+
+async def test_a_large_library_searches_once_per_settled_key(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a new query shows its best matches first (50,000 papers and more: here from
+    none, the first 3), the rest and the count follow from the same search: the index is
+    searched once per query typed, not once for the first matches and again for all."""
+    every = library.search("language models").ids
+    assert len(every) > 3
+    app = ReaderApp(library)
+    app.search.first_results, app.search.first_results_from = 3, 0
+    app.search.settle_seconds = 1.0
+    async with app.run_test(size=SIZE) as pilot:
+        await quiet(app, pilot)
+        calls = count_every_call(monkeypatch)
+        await pilot.press("slash", *"language")
+        await app.searching.results_shown("language")
+        await quiet(app, pilot)
+        first = dict(calls)
+        await pilot.press(*" models")
+        await app.searching.results_shown("language models")
+        await quiet(app, pilot)
+        counted = dict(calls)
+        assert app.query_one(PaperList).ids == every
+        assert app.search.outcome is not None and app.search.outcome.complete
+        monkeypatch.undo()
+    assert first["Searching.search"] == 1
+    assert first["SearchIndex.search"] == 1
+    assert counted["Searching.search"] == 2
+    assert counted["SearchIndex.search"] == 2
+    assert counted["Searching.complete"] == 2  # the rest of each, looked up

@@ -70,8 +70,17 @@ class Indexing:
 
     def before_search(self) -> None:
         """Index the flags written since the last search (see :meth:`follow`), waiting for
-        no one: a search then filters on them as stored."""
-        if self._due and not self._index_now():
+        no one, when the index lacks nothing else: a search then filters on them as
+        stored. Behind on other writes too (papers another process is importing), the
+        search answers over what the index holds, and says so; the index's next sync
+        takes the flags with the rest."""
+        if not self._due:
+            return
+        with self._library.session() as store:
+            current = store.generation()
+        if self._library.written_here(self._library.index.generation, current) and (
+            not self._index_now()
+        ):
             self._owed = True
 
     def settle(self) -> None:

@@ -49,7 +49,7 @@ from whoosh.scoring import BM25FScorer, WeightScorer
 from whoosh.util import make_weighted_tree
 from whoosh.util.numeric import byte_to_length
 
-from reader.search.index import matching_context
+from reader.search.hits import matching_context
 from reader.search.query import SearchCancelled
 
 #: The field length each length byte stands for (a byte of 0: no length stored).

@@ -258,12 +258,10 @@ class SearchSession:
                 mend=False, parsed=parsed,
             )
             if not outcome.complete:
-                # The best matches on screen at once; the rest, and their count, follow.
+                # The best matches on screen at once; the rest, and their count, follow,
+                # as the same search ranked them (no second search).
                 post(self.Results(generation, outcome, 0, None, self._first_rows(outcome.ids)))
-                outcome = library.search(
-                    query, order=order, suggest=False, cancelled=replaced,
-                    mend=False, parsed=parsed,
-                )
+                outcome = library.searching.complete(outcome, cancelled=replaced, mend=False)
         except SearchCancelled:
             return  # a newer query took its place
         except IndexDamaged as exc:
