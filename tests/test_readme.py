@@ -11,10 +11,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_ci_runs_the_readme_test_command() -> None:
+    """In a fresh virtualenv, failing on the first command that fails: the README's test
+    command verbatim, then the linter, the type checker and the import contracts."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     (command,) = [line for line in ci if line.startswith("pip install")]
-    assert command.endswith("&& pytest")
+    assert command == "pip install '.[test]' && pytest"
     assert f"\n{command}\n" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in ci
+    assert any(line.startswith("python3 -m venv ") for line in ci)
+    after = ci[ci.index(command) + 1:]
+    assert [line for line in after if line and not line.startswith("#")] == [
+        "ruff check .", "mypy", "lint-imports",
+    ]
 
 
 def test_the_wheel_ships_styles_and_migrations_and_finds_them(tmp_path: Path) -> None:

@@ -10,18 +10,17 @@ of the documents it has not met before.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
+
+from reader.search.kept import Kept
 
 #: Segments whose ids are kept (the index's segments number a few dozen; those merged
 #: away are dropped once this many newer ones were read).
 _KEPT_SEGMENTS = 512
 
-_IDS: OrderedDict[tuple[str, str], Any] = OrderedDict()
-_LOCK = threading.Lock()
+_IDS: Kept[Any] = Kept(_KEPT_SEGMENTS)
 
 
 def paper_ids(searcher: Any, docs: Any, where: str) -> Any:
@@ -45,13 +44,9 @@ def paper_ids(searcher: Any, docs: Any, where: str) -> Any:
 def _segment_ids(reader: Any, local: Any, where: str) -> Any:
     """The paper ids of a segment's documents ``local``, read where not yet known."""
     key = (where, reader.segment().segment_id())
-    with _LOCK:
-        known = _IDS.get(key)
-        if known is None or len(known) != reader.doc_count_all():
-            known = _IDS[key] = np.full(reader.doc_count_all(), -1, dtype=np.int64)
-        _IDS.move_to_end(key)
-        while len(_IDS) > _KEPT_SEGMENTS:
-            _IDS.popitem(last=False)
+    known = _IDS.get(key)
+    if known is None or len(known) != reader.doc_count_all():
+        known = _IDS.put(key, np.full(reader.doc_count_all(), -1, dtype=np.int64))
     # Document numbers come once each (np.unique would import numpy.ma: 20 ms).
     missing = local[known[local] < 0]
     if len(missing):

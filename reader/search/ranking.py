@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 from itertools import chain, repeat
 from typing import Any
@@ -50,6 +49,7 @@ from whoosh.util import make_weighted_tree
 from whoosh.util.numeric import byte_to_length
 
 from reader.search.hits import matching_context
+from reader.search.kept import Kept
 from reader.search.query import SearchCancelled
 
 #: The field length each length byte stands for (a byte of 0: no length stored).
@@ -60,7 +60,7 @@ _LENGTHS = np.array([byte_to_length(b) for b in range(256)], dtype=np.float64)
 _CACHED_POSTINGS = 4_000_000
 
 _COLUMNS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
-_POSTINGS: weakref.WeakKeyDictionary[Any, OrderedDict[Any, tuple[Any, Any]]] = (
+_POSTINGS: weakref.WeakKeyDictionary[Any, Kept[tuple[Any, Any]]] = (
     weakref.WeakKeyDictionary()
 )
 _LOCK = threading.Lock()
@@ -315,11 +315,12 @@ def _block_postings(matcher: Any, reader: Any) -> tuple[Any, Any]:
     """All of a term's documents and weights on disk, read a block at a time; the latest
     terms' are kept for each segment reader (typing a query asks for its words again)."""
     with _LOCK:
-        cache = _POSTINGS.setdefault(reader, OrderedDict())
-        found = cache.get(matcher._term)
-        if found is not None:
-            cache.move_to_end(matcher._term)
-            return found
+        cache = _POSTINGS.get(reader)
+        if cache is None:
+            cache = _POSTINGS[reader] = Kept(_CACHED_POSTINGS, lambda kept: len(kept[0]))
+    found = cache.get(matcher._term)
+    if found is not None:
+        return found
     # Each block holds its documents as differences from the one before (the first from
     # 0), and its weights as one value for all (None: 1.0) or one each. Whoosh adds the
     # differences up one by one in Python; here they are added up with arrays, block by
@@ -345,14 +346,7 @@ def _block_postings(matcher: Any, reader: Any) -> tuple[Any, Any]:
     ids = summed - np.repeat(before, sizes)
     # Weights are stored as 32-bit floats, and Whoosh reads them so.
     weights = np.fromiter(chain.from_iterable(weight_parts), dtype=np.float32, count=total)
-    found = ids, weights.astype(np.float64)
-    with _LOCK:
-        cache[matcher._term] = found
-        held = sum(len(kept[0]) for kept in cache.values())
-        while held > _CACHED_POSTINGS and len(cache) > 1:
-            _, (dropped, _) = cache.popitem(last=False)
-            held -= len(dropped)
-    return found
+    return cache.put(matcher._term, (ids, weights.astype(np.float64)))
 
 
 def _field_lengths(reader: Any, fieldname: str, count: int) -> Any:

@@ -8,17 +8,12 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reader.models import Highlight, Paper, PaperRow
+from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, key_owner
 from reader.store.chunks import in_chunks
 from reader.store.signal_queries import SIGNAL_ORDERS, signal_sort_keys
-
-if TYPE_CHECKING:
-
-    pass
-
-from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, key_owner
 
 _PAPER_COLUMNS = (
     "p.id, p.title, p.title_derived, p.abstract, p.authors, p.venue, p.year, p.keywords, "
