@@ -126,8 +126,8 @@ class LibraryBase:
         at the next search). A connection lent to a worker thread is closed when the
         thread gives it back: a window that closed may leave a write's thread finishing,
         and SQLite must not be closed under it."""
+        self.indexing.settle()
         if "index" in self.__dict__:
-            self.indexing.settle()
             self.index.close()
         with self._stores_lock:
             for store in self._stores:
