@@ -344,3 +344,17 @@ async def test_a_large_library_searches_once_per_settled_key(
     assert counted["Searching.search"] == 2
     assert counted["SearchIndex.search"] == 2
     assert counted["Searching.complete"] == 2  # the rest of each, looked up
+
+
+async def test_counts_read_after_a_star_are_not_moved_by_it_again(library: Library) -> None:
+    """The window's watch may read the counts after a star is stored and before the window
+    takes the star's Change: those counts hold it already, and the Change leaves them."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await quiet(app, pilot)
+        starred = app.status.counts["starred"]
+        change = library.set_starred(library.all_ids()[0], True)
+        await quiet(app, pilot)  # the watch has read the counts since
+        assert app.status.counts["starred"] == starred + 1
+        assert app.status.adjust(change)
+        assert app.status.counts["starred"] == starred + 1
