@@ -332,7 +332,7 @@ class StoreBase:
                 (key, value),
             )
 
-    def _touch(self, conn: sqlite3.Connection, paper_ids: list[int]) -> int:
+    def touch(self, conn: sqlite3.Connection, paper_ids: list[int]) -> int:
         """Bump the generation and stamp the papers with it, so the index re-reads them."""
         generation = self.bump_generation()
         stamp = now()

@@ -130,7 +130,7 @@ class Marks:
         """Give a paper exactly these tags (already normalised); returns the generation."""
         wanted = sorted(set(tags))
         with self._store.transaction() as conn:
-            generation = self._store._touch(conn, [paper_id])
+            generation = self._store.touch(conn, [paper_id])
             conn.execute("DELETE FROM tags WHERE paper_id = ?", (paper_id,))
             conn.executemany(
                 "INSERT INTO tags (paper_id, tag) VALUES (?, ?)", [(paper_id, t) for t in wanted]
@@ -158,7 +158,7 @@ class Marks:
             ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (old,))]
             if not ids or old == new:
                 return len(ids)
-            self._store._touch(conn, ids)
+            self._store.touch(conn, ids)
             conn.execute("UPDATE OR IGNORE tags SET tag = ? WHERE tag = ?", (new, old))
             conn.execute("DELETE FROM tags WHERE tag = ?", (old,))
         return len(ids)
@@ -168,7 +168,7 @@ class Marks:
         with self._store.transaction() as conn:
             ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))]
             if ids:
-                self._store._touch(conn, ids)
+                self._store.touch(conn, ids)
                 conn.execute("DELETE FROM tags WHERE tag = ?", (tag,))
         return len(ids)
 
@@ -179,7 +179,7 @@ class Marks:
         """Store a highlighted passage of the abstract, or of the reply ``reply_id``;
         returns its id."""
         with self._store.transaction() as conn:
-            self._store._touch(conn, [paper_id])
+            self._store.touch(conn, [paper_id])
             cur = conn.execute(
                 "INSERT INTO highlights (paper_id, start, end, quote, note, created_at, "
                 "reply_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -195,7 +195,7 @@ class Marks:
             ).fetchone()
             if row is None:
                 raise StoreError(f"no highlight with id {highlight_id}")
-            self._store._touch(conn, [row[0]])
+            self._store.touch(conn, [row[0]])
             conn.execute("UPDATE highlights SET note = ? WHERE id = ?", (note, highlight_id))
 
     def delete_highlight(self, highlight_id: int) -> None:
@@ -206,7 +206,7 @@ class Marks:
             ).fetchone()
             if row is None:
                 return
-            self._store._touch(conn, [row[0]])
+            self._store.touch(conn, [row[0]])
             conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
 
     def save_search(self, name: str, query: str) -> None:
