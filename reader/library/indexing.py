@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from reader.errors import IndexBusy, IndexStopped, ReaderError
+from reader.errors import IndexBusy, IndexStopped
 from reader.library.door import translating
 from reader.models import IndexState, Paper
 from reader.store.database import read_papers
@@ -87,7 +87,9 @@ class Indexing:
         """Index what writes left to the next search, as the library closes (the next
         sync, here or in another process, catches up whatever it cannot)."""
         if self._due and self._library.read_only is None:
-            with contextlib.suppress(ReaderError):
+            # Closing never fails for it: the index is derived, and behind is a state it
+            # knows (its generation says so).
+            with contextlib.suppress(Exception):
                 self._index_now()
 
     def index_partial(self) -> tuple[int, int] | None:
