@@ -305,7 +305,7 @@ def import_reader(path: Path, root: Path) -> dict[str, float]:
     """reader: import (browsable), then the index build (fully searchable)."""
     library = Library(root)
     start = time.perf_counter()
-    library.import_files([path], sync=False)
+    library.imports.write_files([path])
     browsable = time.perf_counter() - start
     # Some starred papers, for the filter query; stamped before the index is built.
     with library.store.transaction() as conn:

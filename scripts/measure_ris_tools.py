@@ -226,7 +226,7 @@ def measure(path: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         library = Library(Path(tmp) / "library")
         try:
-            summary = library.import_files([path], sync=False)
+            summary = library.imports.write_files([path])
             papers = [paper_fields(p) for p in library.papers(library.all_ids())]
         finally:
             library.close()

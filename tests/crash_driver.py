@@ -63,8 +63,8 @@ def main(argv: list[str]) -> int:
                 sys.stdin.read()  # the test kills the process here
 
         # As `reader import` does it: the transaction, then the index.
-        summary = library.import_files(
-            [Path(rest[0])], progress=lambda n, _total: event(f"record {n}"), sync=False
+        summary = library.imports.write_files(
+            [Path(rest[0])], progress=lambda n, _total: event(f"record {n}")
         )
         event("committed")
         library.sync_index(progress=lambda n, _total: event(f"indexed {n}"))

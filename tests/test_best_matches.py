@@ -65,8 +65,7 @@ def test_while_the_index_is_behind_the_best_and_the_count_are_still_right(
 ) -> None:
     """Papers written and not yet indexed: a paper may then have two documents in the
     index, so every match is looked up; the answer is the same."""
-    segmented.import_files([write_openreview(tmp_path / "b.jsonl", 30, offset=240)],
-                           sync=False)
+    segmented.imports.write_files([write_openreview(tmp_path / "b.jsonl", 30, offset=240)])
     assert segmented.search("learning").partial is not None
     for query in ("learning", "graph neural", "spars*", '"optimal transport"'):
         _same_best(segmented, query, 3)
@@ -99,3 +98,17 @@ def test_the_command_shows_the_best_of_many_matches_and_counts_them(
     lines = result.stdout.strip().splitlines()
     assert [int(line.split()[0]) for line in lines] == every.ids[:5]
     assert f"Showing 5 of {len(every.ids):,}" in result.output
+
+
+def test_the_rest_of_the_first_matches_while_the_index_is_behind(
+    segmented: Library, tmp_path: Path
+) -> None:
+    """A paper may have two documents while the index is behind: the rest of the first
+    matches, looked up from the same search, lists each paper once, as a search of every
+    match does."""
+    segmented.imports.write_files([write_openreview(tmp_path / "b.jsonl", 30, offset=240)])
+    for query in ("learning", "graph neural", "spars*", '"optimal transport"'):
+        every = segmented.search(query)
+        rest = segmented.searching.complete(segmented.search(query, first=3))
+        assert rest.complete, query
+        assert (rest.ids, rest.scores) == (every.ids, every.scores), query

@@ -82,7 +82,7 @@ def test_a_file_is_imported_as_it_is_read(empty_library: Library, tmp_path: Path
     streamed = stream_file(path)
     # Nothing read yet: the records come as the import asks for them.
     assert streamed.count >= 5 and next(streamed.records).title == "Paper 0"
-    summary = empty_library.import_files([path], sync=False)
+    summary = empty_library.imports.write_files([path])
     assert summary.new == 5
 
 
@@ -95,7 +95,7 @@ def test_a_file_with_crossrefs_still_gives_children_their_parents_fields(
         "@proceedings{parent, title = {The Whole}, year = 1999}\n",
         encoding="utf-8",
     )
-    empty_library.import_files([path], sync=False)
+    empty_library.imports.write_files([path])
     papers = {p.title: p for p in empty_library.store.iter_papers()}
     assert papers["Part"].year == 1999 and papers["Part"].venue == "The Whole"
 

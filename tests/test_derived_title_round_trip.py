@@ -23,16 +23,16 @@ def test_a_derived_title_comes_back_from_bibtex_into_a_new_library(tmp_path: Pat
     seed.write_text(SEED, encoding="utf-8")
     first, second = Library(tmp_path / "a"), Library(tmp_path / "b")
     try:
-        first.import_files([seed], "seed", sync=False)
+        first.imports.write_files([seed], "seed")
         exported = _export(first, tmp_path / "a.bib")
         assert "[title derived from the abstract]}" in exported
 
-        second.import_files([tmp_path / "a.bib"], sync=False)
+        second.imports.write_files([tmp_path / "a.bib"])
 
         assert _export(second, tmp_path / "b.bib") == exported
         [paper] = list(second.store.iter_papers())
         assert paper.title_derived and paper.title == next(iter(first.store.iter_papers())).title
-        assert second.import_files([tmp_path / "b.bib"], sync=False).unchanged == 1
+        assert second.imports.write_files([tmp_path / "b.bib"]).unchanged == 1
     finally:
         first.close()
         second.close()
@@ -50,15 +50,15 @@ def test_a_derived_title_goes_through_ris_marked_and_comes_back_derived(
         encoding="utf-8",
     )
     first = Library(tmp_path / "first")
-    first.import_files([seed], "seed", sync=False)
+    first.imports.write_files([seed], "seed")
     (paper,) = list(first.store.iter_papers())
     assert paper.title_derived
     text = export([paper], "ris", tmp_path / "a.ris")
     assert DERIVED_MARK in text
-    again = first.import_files([tmp_path / "a.ris"], sync=False)
+    again = first.imports.write_files([tmp_path / "a.ris"])
     assert (again.new, again.merged, again.unchanged) == (0, 0, 1)
     second = Library(tmp_path / "second")
-    second.import_files([tmp_path / "a.ris"], sync=False)
+    second.imports.write_files([tmp_path / "a.ris"])
     (copy,) = list(second.store.iter_papers())
     assert copy.title_derived and copy.title == paper.title
     first.close()

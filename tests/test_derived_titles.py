@@ -56,7 +56,7 @@ def test_a_derived_title_exported_and_imported_stays_derived(
         path.write_text(render([paper], fmt), encoding="utf-8")
         other = Library(tmp_path / f"other-{fmt}")  # a library that never held the paper
         try:
-            other.import_files([path], sync=False)
+            other.imports.write_files([path])
             back = [p for p in other.store.iter_papers() if p.citekey == paper.citekey]
         finally:
             other.close()

@@ -55,11 +55,11 @@ def test_a_short_doi_exported_as_bibtex_and_imported_again_is_the_same_paper(
 ) -> None:
     source = tmp_path / "zotero.json"
     source.write_text(json.dumps(ZOTERO), encoding="utf-8")
-    empty_library.import_files([source], sync=False)
+    empty_library.imports.write_files([source])
     bib = _export(empty_library, tmp_path / "again.bib")
     assert "doi = {10/dkntrs}" in bib.read_text(encoding="utf-8")
 
-    summary = empty_library.import_files([bib], sync=False)
+    summary = empty_library.imports.write_files([bib])
 
     assert (summary.new, summary.unchanged) == (0, 2)
     assert _column(empty_library, "SELECT doi FROM papers ORDER BY id") == [
@@ -78,16 +78,16 @@ def test_a_bibtex_short_doi_with_its_link_meets_the_full_doi(
     short.write_text("@article{b,\n  title = {Sport and women},\n  doi = {10/dkntrs},\n"
                      "  url = {https://doi.org/10.1080/17430430903522954}\n}\n",
                      encoding="utf-8")
-    empty_library.import_files([full], sync=False)
+    empty_library.imports.write_files([full])
 
-    summary = empty_library.import_files([short], sync=False)
+    summary = empty_library.imports.write_files([short])
 
     assert summary.new == 0
     assert _column(empty_library, "SELECT count(*) FROM papers") == [1]
 
 
 def test_a_doi_comes_back_out_in_its_sources_case(empty_library: Library, tmp_path: Path) -> None:
-    empty_library.import_files([DATA / "arxiv-kaggle-30.jsonl"], sync=False)
+    empty_library.imports.write_files([DATA / "arxiv-kaggle-30.jsonl"])
     text = _export(empty_library, tmp_path / "arxiv.bib").read_text(encoding="utf-8")
     assert "doi = {10.1103/PhysRevD.76.013009}" in text
     assert _column(
@@ -97,7 +97,7 @@ def test_a_doi_comes_back_out_in_its_sources_case(empty_library: Library, tmp_pa
     # The same paper with its DOI in another case is still the same paper.
     bib = tmp_path / "lower.bib"
     bib.write_text(text.replace("PhysRevD", "physrevd"), encoding="utf-8")
-    assert empty_library.import_files([bib], sync=False).new == 0
+    assert empty_library.imports.write_files([bib]).new == 0
 
 
 def test_the_same_bib_file_imported_again_is_unchanged(
@@ -105,8 +105,8 @@ def test_the_same_bib_file_imported_again_is_unchanged(
 ) -> None:
     source = tmp_path / "xampl.bib"
     source.write_text((DATA / "xampl.bib").read_text(encoding="utf-8"), encoding="utf-8")
-    first = empty_library.import_files([source], sync=False)
+    first = empty_library.imports.write_files([source])
     for _ in range(2):
-        again = empty_library.import_files([source], sync=False)
+        again = empty_library.imports.write_files([source])
         assert (again.new, again.merged, again.unchanged) == (0, 0, first.new)
     assert _column(empty_library, "SELECT count(*) FROM papers") == [first.new]

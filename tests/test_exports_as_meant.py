@@ -67,9 +67,9 @@ def test_a_wrapped_list_of_orals_merges_into_the_openreview_papers(
     empty_library: Library, tmp_path: Path
 ) -> None:
     library = empty_library
-    library.import_files([DATA / "openreview-40.jsonl"], sync=False)
+    library.imports.write_files([DATA / "openreview-40.jsonl"])
     notes = _openreview_notes(3)
-    summary = library.import_files([_wrapped_orals(tmp_path / "orals.json", notes)], sync=False)
+    summary = library.imports.write_files([_wrapped_orals(tmp_path / "orals.json", notes)])
     assert (summary.new, summary.merged) == (0, 3)
     assert library.queries.stats()["papers"] == 40
     decided = _column(
@@ -89,15 +89,14 @@ def test_an_entry_whose_only_openreview_word_is_its_forum_key(tmp_path: Path) ->
 
 def test_a_wrapped_list_of_orals_round_trips(empty_library: Library, tmp_path: Path) -> None:
     library = empty_library
-    library.import_files([_wrapped_orals(tmp_path / "orals.json", _openreview_notes(3))],
-                         sync=False)
+    library.imports.write_files([_wrapped_orals(tmp_path / "orals.json", _openreview_notes(3))])
     papers = list(library.store.iter_papers())
     exported = tmp_path / "again.json"
     signals = library.signals([paper.id for paper in papers])
     exported.write_text(export(papers, "json", signals=signals), encoding="utf-8")
     again = Library(tmp_path / "again")
     try:
-        again.import_files([exported], sync=False)
+        again.imports.write_files([exported])
         fields = "openreview_id, venue, year, decision, decision_raw, title, url, citekey"
         query = (
             f"SELECT {fields} FROM papers LEFT JOIN paper_signals ON paper_id = papers.id"
@@ -127,7 +126,7 @@ def test_an_arxiv_listing_keeps_its_comments_journal_and_submitter(tmp_path: Pat
 
 
 def test_the_import_summary_says_what_no_field_holds(empty_library: Library) -> None:
-    summary = empty_library.import_files([DATA / "arxiv-kaggle-30.jsonl"], sync=False)
+    summary = empty_library.imports.write_files([DATA / "arxiv-kaggle-30.jsonl"])
     [said] = [w for w in summary.warnings if "arxiv-kaggle-30.jsonl" in w]
     assert "submitter, report-no, license, versions and update_date" in said
     assert "not in BibTeX or RIS" in said
@@ -137,7 +136,7 @@ def test_the_bibtex_export_cites_the_journal_a_listing_names(
     empty_library: Library, tmp_path: Path
 ) -> None:
     library = empty_library
-    library.import_files([DATA / "arxiv-kaggle-30.jsonl"], sync=False)
+    library.imports.write_files([DATA / "arxiv-kaggle-30.jsonl"])
     papers = {p.arxiv_id: p for p in library.store.iter_papers()}
     entry = export([papers["0704.0001"]], "bibtex")
     assert "journal = {Phys.Rev.D76:013009,2007}" in entry
@@ -151,7 +150,7 @@ def test_the_bibtex_export_cites_the_journal_a_listing_names(
     bib.write_text(export(list(papers.values()), "bibtex"), encoding="utf-8")
     again = Library(tmp_path / "again")
     try:
-        again.import_files([bib], sync=False)
+        again.imports.write_files([bib])
         back = {p.arxiv_id: p for p in again.store.iter_papers()}
         one, two = back["0704.0001"], papers["0704.0001"]
         assert one.venue == "Phys.Rev.D76:013009,2007"
@@ -209,7 +208,7 @@ def _ris_library(root: Path, name: str, text: str) -> Library:
     path = root / name
     path.write_text(text, encoding="utf-8")
     library = Library(root / f"lib-{name}")
-    library.import_files([path], sync=False)
+    library.imports.write_files([path])
     return library
 
 
@@ -309,7 +308,7 @@ def _zotero_library(root: Path) -> Library:
     path = root / "items.json"
     path.write_text(json.dumps(ZOTERO_ITEMS), encoding="utf-8")
     library = Library(root / "zotero")
-    library.import_files([path], sync=False)
+    library.imports.write_files([path])
     return library
 
 
@@ -350,7 +349,7 @@ def test_zotero_status_and_organisations_round_trip(tmp_path: Path) -> None:
             path.write_text(export(papers, fmt), encoding="utf-8")
             again = Library(tmp_path / f"lib-{name}")
             try:
-                again.import_files([path], sync=False)
+                again.imports.write_files([path])
                 back = sorted(again.store.iter_papers(), key=lambda p: p.citekey)
                 assert [p.citekey for p in back] == [p.citekey for p in papers], fmt
                 assert [p.authors for p in back] == [p.authors for p in papers], fmt

@@ -150,7 +150,7 @@ def test_a_search_during_a_build_runs_over_what_is_indexed(
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
     monkeypatch.setattr(build_processes, "FIRST_SEGMENT", 10)
-    library.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "a.jsonl", 80)])
     during: list[tuple[int, list[int], str | None]] = []
     publish = library.index._published
 
@@ -230,7 +230,7 @@ async def test_the_reader_searches_a_partial_index_and_says_so(
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(library_module, "INDEX_PROCS", 2)
     monkeypatch.setattr(build_processes, "FIRST_SEGMENT", 10)
-    library.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "a.jsonl", 80)])
     first, go = threading.Event(), threading.Event()
     publish = library.index._published
 
@@ -277,7 +277,7 @@ def test_a_reimport_indexes_only_papers_whose_text_changed(
             if n in (3, 30):
                 record["content"]["title"] = f"Revised zqxj title {n}"
             out.write(json.dumps(record) + "\n")
-    summary = library.import_files([again], sync=False)
+    summary = library.imports.write_files([again])
     assert summary.merged == 40
     monkeypatch.setattr(library_module, "PARALLEL_MIN", minimum)
     assert library.sync_index() == 2
@@ -347,7 +347,7 @@ def test_fast_postings_of_many_papers_are_whooshs_own(
     a segment cut short at its bound on postings ranks as one segment does."""
     library = empty_library
     monkeypatch.setattr(library_module, "PARALLEL_MIN", 10**9)
-    library.import_files([write_openreview(tmp_path / "a.jsonl", 300)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "a.jsonl", 300)])
     library.rebuild_index()
     # Separate files, as the fast writer writes them, so that they compare.
     plain = plain_whoosh(tmp_path / "plain", library, compound=False)
@@ -396,7 +396,7 @@ async def test_the_reader_searches_as_another_processs_import_is_indexed(
         sample = len(app.paper_list.ids)
         other = Library(library.paths.root)
         try:
-            other.import_files([write_openreview(tmp_path / "a.jsonl", 80)], sync=False)
+            other.imports.write_files([write_openreview(tmp_path / "a.jsonl", 80)])
         finally:
             other.close()
         assert await asyncio.to_thread(first.wait, 30)
@@ -465,7 +465,7 @@ def main():
     library_module.INDEX_PROCS = 2
     build_processes.FIRST_SEGMENT = 10
     library = Library(root)
-    library.import_files([source], sync=False)
+    library.imports.write_files([source])
     publish = library.index._published
 
     def published(generation, total, indexed):

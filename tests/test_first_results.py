@@ -77,8 +77,25 @@ def test_a_search_while_papers_are_written_but_not_yet_indexed_says_it_is_partia
     from tests.test_index_build import write_openreview
 
     assert library.search("model").notice is None
-    library.import_files([write_openreview(tmp_path / "new.jsonl", 20)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "new.jsonl", 20)])
     total = library.store.count()
     assert library.search("model").notice == f"partial: {total - 20:,} of {total:,} indexed"
     library.sync_index()
     assert library.search("model").notice is None
+
+
+def test_the_rest_of_the_first_matches_is_every_match_without_a_second_search(
+    library: Library,
+) -> None:
+    every = library.search(QUERY)
+    first = library.search(QUERY, first=5)
+    assert not first.complete and first.rest is not None
+    rest = library.searching.complete(first)
+    assert rest.complete and rest.rest is None
+    assert (rest.ids, rest.scores, rest.terms) == (every.ids, every.scores, every.terms)
+    # The index changed in between: its searcher is gone, and the query is searched again.
+    first = library.search(QUERY, first=5)
+    library.save_note(every.ids[-1], "a note about language models")
+    again = library.search(QUERY)
+    rest = library.searching.complete(first)
+    assert rest.complete and (rest.ids, rest.scores) == (again.ids, again.scores)

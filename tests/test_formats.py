@@ -76,7 +76,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> list[Paper]:
 
     library = Library(tmp_path_factory.mktemp("sample") / "lib")
     try:
-        library.import_files(sample_files(), sync=False)
+        library.imports.write_files(sample_files())
         return list(library.store.iter_papers())
     finally:
         library.close()
@@ -489,7 +489,7 @@ def test_bibtex_round_trip_through_the_library(
 ) -> None:
     path = tmp_path / "sample.bib"
     path.write_text(render(sample, "bibtex"), encoding="utf-8")
-    summary = empty_library.import_files([path], sync=False)
+    summary = empty_library.imports.write_files([path])
     assert summary.new == len(sample) and summary.skipped == 0
     back = {p.citekey: p for p in empty_library.store.iter_papers()}
     assert set(back) == {p.citekey for p in sample}

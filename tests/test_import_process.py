@@ -170,7 +170,7 @@ def test_a_batched_import_leaves_the_log_to_one_checkpoint(
     database = library.paths.database
     library.imports.checkpoint()
     before = database.stat().st_size
-    library.import_files([write_openreview(tmp_path / "a.jsonl", 60)], batch=10, sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "a.jsonl", 60)], batch=10)
     assert database.stat().st_size == before, "the papers are in the log, not yet copied"
     reading = sqlite3.connect(database, isolation_level=None)
     try:

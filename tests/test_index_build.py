@@ -199,8 +199,8 @@ def test_id_ranges_cover_every_paper_once(tmp_path: Path, empty_library: Library
     parts of about equal size, even with holes in the ids."""
     library = empty_library
     assert library.store.id_ranges(2) == []
-    library.import_files([write_openreview(tmp_path / "a.jsonl", 50)], sync=False)
-    library.import_files([write_openreview(tmp_path / "b.jsonl", 51, offset=50)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "a.jsonl", 50)])
+    library.imports.write_files([write_openreview(tmp_path / "b.jsonl", 51, offset=50)])
     with library.store.transaction() as conn:
         conn.execute("DELETE FROM papers WHERE id BETWEEN 10 AND 30")
     all_ids = library.store.all_ids()
@@ -242,7 +242,7 @@ async def test_the_list_fetches_rows_a_page_at_a_time(
     """Opening a long list reads one page of rows, not the library; jumping to the end
     reads one more; the cache stays bounded."""
     library = empty_library
-    library.import_files([write_openreview(tmp_path / "a.jsonl", 3 * CACHE_SIZE)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "a.jsonl", 3 * CACHE_SIZE)])
     ids = library.store.all_ids()
     app = ListApp(library)
     async with app.run_test(size=(100, 30)) as pilot:

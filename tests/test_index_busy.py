@@ -40,7 +40,7 @@ def test_a_sync_leaves_a_stale_index_to_the_process_writing_it(
     library: Library, tmp_path: Path, held: None
 ) -> None:
     before = library.index.generation
-    library.import_files([write_openreview(tmp_path / "new.jsonl", 30)], sync=False)
+    library.imports.write_files([write_openreview(tmp_path / "new.jsonl", 30)])
     assert library.index_state() == "stale"
     assert library.sync_index() == 0
     assert library.index.generation == before

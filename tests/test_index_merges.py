@@ -29,6 +29,7 @@ def test_catch_ups_merge_small_segments_and_never_a_large_one(
 
     for paper_id in ids[:25]:  # a star at a time, each indexed on its own
         library.set_starred(paper_id, True)
+        library.sync_index()  # (a star alone is indexed at the next search)
 
     after = _segments(library)
     assert large <= set(after)
@@ -38,6 +39,7 @@ def test_catch_ups_merge_small_segments_and_never_a_large_one(
 
     for paper_id in ids[25:33]:
         library.set_starred(paper_id, True)
+        library.sync_index()
 
     later = _segments(library)
     assert large | grown <= set(later)  # ...and it is never merged again

@@ -70,7 +70,7 @@ def test_the_key_of_a_merged_entry_works_wherever_a_key_does(tmp_path: Path, bib
 
 def test_an_alias_is_never_another_papers_key(tmp_path: Path, bib: Path) -> None:
     library = Library(tmp_path / "lib")
-    library.import_files([bib], sync=False)
+    library.imports.write_files([bib])
     other = library.store.id_for_key("other")
     assert other is not None
     with pytest.raises(StoreError, match="already belongs"):
@@ -80,7 +80,7 @@ def test_an_alias_is_never_another_papers_key(tmp_path: Path, bib: Path) -> None
     # A new entry with that key gets a suffix, as for any key already taken.
     later = tmp_path / "later.bib"
     later.write_text("@article{wootters07, title={Something else}, year=2020}\n", "utf-8")
-    summary = library.import_files([later], sync=False)
+    summary = library.imports.write_files([later])
     assert "wootters07 → wootters07a" in summary.key_changes()
     # The paper itself may take its alias as its key: then it is no longer an alias, and
     # the key it had becomes one.
@@ -94,13 +94,13 @@ def test_an_alias_is_never_another_papers_key(tmp_path: Path, bib: Path) -> None
 
 def test_aliases_go_out_as_biblatex_ids_and_come_back(tmp_path: Path, bib: Path) -> None:
     library = Library(tmp_path / "lib")
-    library.import_files([bib], sync=False)
+    library.imports.write_files([bib])
     first = export(list(library.store.iter_papers()), "bibtex")
     assert "  ids = {wootters07}" in first
     again = tmp_path / "again.bib"
     again.write_text(first, encoding="utf-8")
     copy = Library(tmp_path / "copy")
-    copy.import_files([again], sync=False)
+    copy.imports.write_files([again])
     assert copy.store.id_for_key("wootters07") == copy.store.id_for_key("wooters07") is not None
     assert export(list(copy.store.iter_papers()), "bibtex") == first
 
@@ -132,7 +132,7 @@ def test_a_rekeyed_paper_still_answers_to_its_old_key(tmp_path: Path, bib: Path)
 
 def test_a_key_changed_in_the_details_form_stays_an_alias(tmp_path: Path, bib: Path) -> None:
     library = Library(tmp_path / "lib")
-    library.import_files([bib], sync=False)
+    library.imports.write_files([bib])
     merged = library.store.id_for_key("wooters07")
     assert merged is not None
     library.marks.update_metadata(merged, {"citekey": "wootters2007"})

@@ -264,7 +264,7 @@ async def test_a_window_finishes_the_index_that_an_import_killed_mid_build_left(
             await settle(app, pilot)
             other = Library(library.paths.root)
             try:
-                other.import_files([source], sync=False)
+                other.imports.write_files([source])
             finally:
                 other.close()
             await until(pilot, lambda: len(app.paper_list.ids) == 88, "the new papers are listed")

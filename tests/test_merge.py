@@ -240,12 +240,12 @@ def test_seed_list_then_openreview_sample_keeps_marks_and_gets_real_titles(
     from tests.conftest import SEEDS
 
     library = empty_library
-    library.import_files([SEEDS[0]], sync=False)
+    library.imports.write_files([SEEDS[0]])
     seed_ids = library.store.all_ids()
     gdpval = paper_id_with(library, GDPVAL_START)
     library.set_starred(gdpval, True)
     library.save_note(gdpval, "grading service")
-    summary = library.import_files([sample], sync=False)
+    summary = library.imports.write_files([sample])
     assert str(summary) == "3,019 read: 3,000 new, 19 merged, 0 unchanged, 0 skipped"
     assert library.store.count() == 3019
     seeds = library.store.papers(seed_ids)
@@ -285,9 +285,9 @@ def test_papers_sharing_a_stand_in_for_an_abstract_stay_apart(
         f" abstract={{{stand_in}}}}}\n",
         encoding="utf-8",
     )
-    empty_library.import_files([first], sync=False)
+    empty_library.imports.write_files([first])
 
-    summary = empty_library.import_files([second], sync=False)
+    summary = empty_library.imports.write_files([second])
 
     assert (summary.new, summary.merged) == (1, 0)
     papers = {p.citekey: p for p in empty_library.store.iter_papers()}
@@ -306,7 +306,7 @@ def test_the_same_stand_in_under_the_same_title_is_still_one_paper(
     )
     (tmp_path / "a.bib").write_text(entry, encoding="utf-8")
     (tmp_path / "b.bib").write_text(entry.replace("Phys Rev", "Physical Review"), "utf-8")
-    empty_library.import_files([tmp_path / "a.bib"], sync=False)
-    summary = empty_library.import_files([tmp_path / "b.bib"], sync=False)
+    empty_library.imports.write_files([tmp_path / "a.bib"])
+    summary = empty_library.imports.write_files([tmp_path / "b.bib"])
     assert summary.new == 0
     assert empty_library.store.count() == 1

@@ -114,7 +114,7 @@ def test_an_export_imported_into_its_own_library_is_no_news(
     known as such.)"""
     path = _write(openreview_library, fmt, tmp_path / f"export{suffix}")
 
-    first = openreview_library.import_files([path], sync=False)
+    first = openreview_library.imports.write_files([path])
 
     assert (first.new, first.withdrawn) == (0, 0)
     if fmt == "bibtex":
@@ -123,5 +123,5 @@ def test_an_export_imported_into_its_own_library_is_no_news(
         assert "status" not in paper.csl
         assert not any({"tldr", "primaryarea", "pubstate"} & set(fields)
                        for fields in paper.extra.values())
-    again = openreview_library.import_files([path], sync=False)
+    again = openreview_library.imports.write_files([path])
     assert (again.new, again.merged, again.unchanged) == (0, 0, len(RECORDS))

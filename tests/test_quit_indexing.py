@@ -64,7 +64,7 @@ async def test_quitting_while_indexing_another_process_import_stops_the_build(
         await settle(app, pilot)
         other = Library(root)
         try:
-            other.import_files([source], sync=False)
+            other.imports.write_files([source])
         finally:
             other.close()
         await until(pilot, lambda: (
@@ -106,8 +106,8 @@ def test_a_catch_up_stopped_midway_leaves_no_paper_twice(
     library.import_files([write_long_records(tmp_path / "old.jsonl", total, 50, "walrus")])
     assert library.index_state() == "ok"
     count = library.index.count()
-    library.import_files(
-        [write_long_records(tmp_path / "new.jsonl", total, 50, "narwhal")], sync=False
+    library.imports.write_files(
+        [write_long_records(tmp_path / "new.jsonl", total, 50, "narwhal")]
     )
 
     def published() -> bool:

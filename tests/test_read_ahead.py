@@ -86,7 +86,7 @@ def test_a_long_file_read_ahead_is_stored_as_when_read_in_one_process(
     )
     monkeypatch.setattr(read_ahead_module, "MIN_RECORDS", 10**9)
     one = Library(inline)
-    summary = one.import_files([path], sync=False)
+    summary = one.imports.write_files([path])
     one.close()
 
     assert str(summary) in done.stdout
@@ -270,7 +270,7 @@ def test_replies_read_ahead_are_stored_as_when_read_in_one_process(
     )
     monkeypatch.setattr(read_ahead_module, "MIN_RECORDS", 10**9)
     one = Library(inline)
-    one.import_files([path], sync=False)
+    one.imports.write_files([path])
     one.close()
     inline_rows = _replies_stored(inline)
     assert len(inline_rows[0]) == 2 * count

@@ -82,7 +82,7 @@ def test_ris_names_are_last_first_and_csl_names_as_given() -> None:
 
 
 def test_the_sources_key_is_kept_and_a_taken_key_gets_a_suffix(empty_library: Library) -> None:
-    summary = empty_library.import_files([DATA / "record.bib"], sync=False)
+    summary = empty_library.imports.write_files([DATA / "record.bib"])
     assert summary.new == 6 and summary.renamed_keys == []
     assert set(by_key(empty_library)) == {
         "brittain2004", "Rame72", "nci2001", "vonneumann", "calendar1", "calendar2"
@@ -159,7 +159,7 @@ def test_entries_of_one_file_stay_apart_unless_identical(empty_library: Library)
 
 
 def test_xampl_keeps_every_entry(empty_library: Library) -> None:
-    summary = empty_library.import_files([DATA / "xampl.bib"], sync=False)
+    summary = empty_library.imports.write_files([DATA / "xampl.bib"])
     assert (summary.read, summary.new) == (36, 36)
 
 
@@ -222,7 +222,7 @@ def test_a_library_of_the_previous_schema_opens_and_keeps_everything(tmp_path: P
 
 
 def test_bibtex_export_writes_the_type_and_every_field(empty_library: Library) -> None:
-    empty_library.import_files([DATA / "record.bib"], sync=False)
+    empty_library.imports.write_files([DATA / "record.bib"])
     papers = by_key(empty_library)
     entry = render([papers["vonneumann"]], "bibtex")
     assert entry == (
@@ -274,7 +274,7 @@ GOLDEN_CHAPTER = {
 def test_golden_citations_show_volume_issue_pages_and_editors(
     empty_library: Library, style: str
 ) -> None:
-    empty_library.import_files([DATA / "record.bib"], sync=False)
+    empty_library.imports.write_files([DATA / "record.bib"])
     papers = by_key(empty_library)
     assert render([papers["brittain2004"]], "text", style) == GOLDEN[style]
     assert render([papers["Rame72"]], "text", style).endswith(GOLDEN_CHAPTER[style])
@@ -283,7 +283,7 @@ def test_golden_citations_show_volume_issue_pages_and_editors(
 def test_chapters_and_theses_of_a_bibtex_file_cite_as_the_style_guides_ask(
     empty_library: Library,
 ) -> None:
-    empty_library.import_files([DATA / "xampl.bib"], sync=False)
+    empty_library.imports.write_files([DATA / "xampl.bib"])
     papers = by_key(empty_library)
 
     def cite(key: str, style: str) -> str:
@@ -325,7 +325,7 @@ def test_import_export_import_gives_the_same_papers(
     empty_library: Library, tmp_path: Path, source: str, fmt: str
 ) -> None:
     first = parse_file(DATA / source).records
-    empty_library.import_files([DATA / source], sync=False)
+    empty_library.imports.write_files([DATA / source])
     again = _reimported(list(empty_library.store.iter_papers()), fmt, tmp_path)
     assert len(again) == len(first)
     for before, after in zip(first, again, strict=True):
@@ -481,7 +481,7 @@ def test_zotero_json_items_names_and_notes(empty_library: Library) -> None:
     assert chapter.note == "# Summary\n\nDrops points *below* a distance.\n\n- fast"
     assert (page.csl["type"], page.date, page.csl["accessed"]) == (
         "webpage", "2016-06-01", {"date-parts": [[2019, 4, 28]]})
-    empty_library.import_files([DATA / "zotero-2.json"], sync=False)
+    empty_library.imports.write_files([DATA / "zotero-2.json"])
     stored = by_key(empty_library)["Rame72"]
     assert stored.note == chapter.note
     [version] = empty_library.store.edits.note_versions(stored.id)
@@ -542,7 +542,7 @@ def test_and_others_is_cited_and_shown_as_a_list_that_goes_on(
         "  journal = {J. Things}, year = {2020}\n}\n",
         encoding="utf-8",
     )
-    empty_library.import_files([bib], sync=False)
+    empty_library.imports.write_files([bib])
     paper = by_key(empty_library)["five"]
     assert render([paper], "text", "apa").startswith(
         "Ai, A., Bo, B., Cu, C., Do, D., Ed, E., et al. (2020)."
@@ -565,7 +565,7 @@ def test_variables_citeproc_does_not_know_never_reach_it(
     import dataclasses
     import warnings
 
-    empty_library.import_files([DATA / "record.bib"], sync=False)
+    empty_library.imports.write_files([DATA / "record.bib"])
     thesis = by_key(empty_library)["vonneumann"]
     paper = dataclasses.replace(thesis, csl={**thesis.csl, "WOS": "000123"})
     with warnings.catch_warnings():
@@ -604,13 +604,13 @@ def test_the_json_export_read_back_is_the_papers_field_for_field(
     """Our JSON export imported into another library: entry type, structured names,
     editors, volume, pages, publisher and source fields as they were (they came back as
     unread keys of a table)."""
-    empty_library.import_files([DATA / source], sync=False)
+    empty_library.imports.write_files([DATA / source])
     out = tmp_path / "out.json"
     papers = {p.citekey: p for p in empty_library.store.iter_papers()}
     export(list(papers.values()), "json", out)
     other = Library(tmp_path / "other")
     try:
-        other.import_files([out], sync=False)
+        other.imports.write_files([out])
         again = {p.citekey: p for p in other.store.iter_papers()}
     finally:
         other.close()
@@ -619,4 +619,4 @@ def test_the_json_export_read_back_is_the_papers_field_for_field(
         back = again[key]
         for name in (*_COMPARED, "kind", "csl", "extra", "aliases", "withdrawn"):
             assert getattr(back, name) == getattr(paper, name), (key, name)
-    assert empty_library.import_files([out], sync=False).unchanged == len(papers)
+    assert empty_library.imports.write_files([out]).unchanged == len(papers)

@@ -64,7 +64,7 @@ def test_the_libraries_own_bibtex_imported_again_changes_nothing(
     before = _rows(library)
     bib = _export(library, tmp_path / "again.bib")
 
-    summary = library.import_files([bib], sync=False)
+    summary = library.imports.write_files([bib])
 
     assert (summary.new, summary.merged, summary.unchanged) == (0, 0, len(before))
     assert (summary.revised, summary.retitled) == (0, 0)
@@ -84,7 +84,7 @@ def test_a_real_change_in_the_bibtex_still_shows(library: Library, tmp_path: Pat
     assert edited.count("survive, and so do tildes.") == 1
     bib.write_text(edited, encoding="utf-8")
 
-    summary = library.import_files([bib], sync=False)
+    summary = library.imports.write_files([bib])
 
     assert (summary.new, summary.revised, summary.retitled) == (0, 1, 1)
     assert summary.merged == 2 and summary.unchanged == summary.read - 2
@@ -103,7 +103,7 @@ def test_a_bibtex_openreview_url_gives_the_papers_id(
         "@misc{b2026,\n  title = {B},\n  url = {https://example.org/forum?id=Ab}\n}\n",
         encoding="utf-8",
     )
-    empty_library.import_files([bib], sync=False)
+    empty_library.imports.write_files([bib])
     ids = {p.title: p.openreview_id for p in empty_library.store.iter_papers()}
     assert ids == {"A": "Ab-c_12", "B": None}
 
@@ -118,12 +118,12 @@ def test_a_paper_without_ids_is_known_by_its_own_entry(
         "ICLR 2026 论文列表\n\nWe cut 50% of C:\\temp~x costs with a^b and_c.\n",
         encoding="utf-8",
     )
-    empty_library.import_files([seed], "seed", sync=False)
+    empty_library.imports.write_files([seed], "seed")
     before = _rows(empty_library)
     bib = _export(empty_library, tmp_path / "mine.bib")
     assert r"C:\textbackslash{}temp\textasciitilde{}x" in bib.read_text(encoding="utf-8")
 
-    summary = empty_library.import_files([bib], sync=False)
+    summary = empty_library.imports.write_files([bib])
 
     assert (summary.new, summary.merged, summary.unchanged) == (0, 0, 1)
     assert _rows(empty_library) == before
@@ -162,11 +162,11 @@ def test_a_bib_files_papers_exported_and_imported_again_are_unchanged(
         TITLES if name == "titles.bib" else (DATA / name).read_text(encoding="utf-8"),
         encoding="utf-8",
     )
-    empty_library.import_files([source], sync=False)
+    empty_library.imports.write_files([source])
     before = _rows(empty_library)
     bib = _export(empty_library, tmp_path / "again.bib")
 
-    summary = empty_library.import_files([bib], sync=False)
+    summary = empty_library.imports.write_files([bib])
 
     assert (summary.new, summary.merged, summary.unchanged) == (0, 0, len(before))
     assert _rows(empty_library) == before

@@ -78,7 +78,7 @@ def test_the_libraries_own_export_imported_again_changes_nothing(
     path = _write(tex_library, fmt, tmp_path / f"again{suffix}")
     assert "\\emph" not in path.read_text(encoding="utf-8")  # the export is plain text
 
-    summary = tex_library.import_files([path], sync=False)
+    summary = tex_library.imports.write_files([path])
 
     assert (summary.new, summary.merged, summary.unchanged) == (0, 0, len(before))
     assert (summary.revised, summary.retitled, summary.withdrawn) == (0, 0, 0)
@@ -97,7 +97,7 @@ def test_a_real_change_in_the_export_still_shows(
     assert edited.count("now with proofs") == 1
     path.write_text(edited, encoding="utf-8")
 
-    summary = tex_library.import_files([path], sync=False)
+    summary = tex_library.imports.write_files([path])
 
     assert (summary.new, summary.merged, summary.revised) == (0, 1, 1)
     assert summary.unchanged == summary.read - 1

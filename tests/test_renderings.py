@@ -148,7 +148,7 @@ def test_the_own_export_again_is_unchanged_whatever_the_memo(
             conn.execute("UPDATE renderings SET plain = 'not what it renders as'")
             conn.execute("UPDATE renderer SET digest = x'00'")
 
-    summary = tex_library.import_files([path], sync=False)
+    summary = tex_library.imports.write_files([path])
 
     assert (summary.new, summary.merged, summary.unchanged) == (0, 0, summary.read)
     # What the import rendered itself is remembered for the next time.

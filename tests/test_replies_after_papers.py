@@ -83,8 +83,8 @@ def test_papers_show_with_their_signals_before_their_replies_are_written(
     library = empty_library
     database = library.paths.database
     seen: dict[str, Any] = {}
-    summary = library.import_files(
-        [SAMPLE], sync=False, papers_in=lambda: seen.update(state(database)),
+    summary = library.imports.write_files(
+        [SAMPLE], papers_in=lambda: seen.update(state(database)),
     )
     done = state(database)
     # Every paper with its ratings, decision and counts, as they end; no reply yet.
@@ -116,7 +116,7 @@ def test_papers_first_leave_what_one_reading_leaves(tmp_path: Path, count: int) 
         try:
             imports = ((path, None), (path, None), (edited, 500))[:3 if count == 3 else 1]
             summaries = [
-                library.import_files([file], sync=False, strict=strict, batch=batch)
+                library.imports.write_files([file], strict=strict, batch=batch)
                 for file, batch in imports
             ]
             results.append(([str(s) + s.signals_line() for s in summaries],
@@ -144,11 +144,11 @@ def test_an_import_stopped_while_writing_replies_is_finished_by_the_next(
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        library.import_files([SAMPLE], sync=False, batch=1, replies_progress=stop)
+        library.imports.write_files([SAMPLE], batch=1, replies_progress=stop)
     stopped = state(library.paths.database)
     assert stopped["papers"] == 3 and len(stopped["signals"]) == 3
     assert 0 < len(stopped["replies"]) < 15
-    again = library.import_files([SAMPLE], sync=False)
+    again = library.imports.write_files([SAMPLE])
     assert (again.new, again.merged, again.unchanged) == (0, 2, 1)
     assert again.replies_new == 15 - len(stopped["replies"])
     finished = state(library.paths.database)
@@ -198,9 +198,9 @@ def test_replies_that_waited_for_their_paper_are_counted_with_its_own(tmp_path: 
         library = Library(tmp_path / f"lib-{strict}")
         seen: dict[str, Any] = {}
         try:
-            library.import_files([waiting], sync=False, strict=strict)
-            summary = library.import_files(
-                [paper], sync=False, strict=strict,
+            library.imports.write_files([waiting], strict=strict)
+            summary = library.imports.write_files(
+                [paper], strict=strict,
                 papers_in=lambda: seen.update(state(library.paths.database)),  # noqa: B023
             )
             results.append((str(summary) + summary.signals_line(),
@@ -232,14 +232,14 @@ def test_a_file_changed_between_its_two_readings_is_said(
         path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
 
     changed = {reply["id"] for reply in rows[1]["replies"]}
-    summary = library.import_files([path], sync=False, papers_in=rewrite)
+    summary = library.imports.write_files([path], papers_in=rewrite)
     assert summary.new == 3 and summary.skipped == 0
     assert [p for p in summary.problems if "changed" in p] == [
         f"{path.resolve()}: the file changed while it was read; the replies of 1 of its "
         "papers may not all be kept: import it again to bring them"
     ]
     assert len(state(library.paths.database)["replies"]) == 15 - len(changed)
-    again = library.import_files([path], sync=False)
+    again = library.imports.write_files([path])
     assert again.replies_new == len(changed) + 1
     assert not any("changed" in p for p in again.problems)
     assert len(state(library.paths.database)["replies"]) == 16

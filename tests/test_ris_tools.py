@@ -31,7 +31,7 @@ def _fold(value: Any) -> str:
 
 def _papers(tmp_path: Path, tool: str) -> list[Paper]:
     library = Library(tmp_path / tool)
-    summary = library.import_files([TOOLS / f"{tool}.ris"], sync=False)
+    summary = library.imports.write_files([TOOLS / f"{tool}.ris"])
     assert summary.skipped == 0
     papers = library.papers(library.all_ids())
     library.close()

@@ -17,7 +17,7 @@ def _library_from(text: str, name: str, root: Path) -> Library:
     source = root / name
     source.write_text(text, encoding="utf-8")
     library = Library(root / f"lib-{name}")
-    library.import_files([source], sync=False)
+    library.imports.write_files([source])
     return library
 
 
@@ -237,7 +237,7 @@ def test_a_short_doi_comes_back_as_written(tmp_path: Path) -> None:
         " doi={10.1177/0193723504268729}}\n",
         encoding="utf-8",
     )
-    library.import_files([full], sync=False)
+    library.imports.write_files([full])
     assert len(list(library.store.iter_papers())) == 1
 
 
@@ -335,7 +335,7 @@ def test_a_tex_title_is_searched_compared_and_sorted_by_its_words(tmp_path: Path
     plain = tmp_path / "plain.bib"
     plain.write_text("@misc{c, title={On Rényi measures of LLMs}, author={Vincent Tan},"
                      " year=2014}\n", encoding="utf-8")
-    summary = library.import_files([plain], sync=False)
+    summary = library.imports.write_files([plain])
     assert (summary.new, summary.merged + summary.unchanged) == (0, 1)
 
 

@@ -42,7 +42,7 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
     empty_library: Library, tmp_path: Path
 ) -> None:
     library = empty_library
-    first = library.import_files([SAMPLE], sync=False)
+    first = library.imports.write_files([SAMPLE])
     assert (first.new, first.replies_new, first.reply_versions) == (3, 15, 1)
     # Both versions of a review edited after the rebuttal (6, then 4) are in the file: kept,
     # and its paper counted as one whose ratings changed, as its history shows.
@@ -56,7 +56,7 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
     assert conn.execute("SELECT count(*) FROM reply_versions").fetchone()[0] == 16
 
     # The same file again: nothing new, nothing changed.
-    again = library.import_files([SAMPLE], sync=False)
+    again = library.imports.write_files([SAMPLE])
     assert (again.replies_new, again.reply_versions, again.ratings_changed) == (0, 0, 0)
 
     # After the rebuttal: one review raised 4 → 6, a decision posted.
@@ -73,7 +73,7 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
         "mdate": 1769000000000,
         "content": {"title": {"value": "Paper Decision"}, "decision": {"value": "Accept (Oral)"}},
     })
-    edited = library.import_files([_write(tmp_path / "after.jsonl", rows)], sync=False)
+    edited = library.imports.write_files([_write(tmp_path / "after.jsonl", rows)])
     assert (edited.ratings_changed, edited.new_decisions) == (1, 1)
     assert (edited.replies_new, edited.reply_versions) == (1, 1)
     assert edited.signals_line() == (
@@ -95,7 +95,7 @@ def test_the_same_reply_in_two_files_is_one_reply(empty_library: Library, tmp_pa
     rows = _rows()
     one = _write(tmp_path / "one.jsonl", rows[:2])
     two = _write(tmp_path / "two.jsonl", rows[1:])
-    empty_library.import_files([one, two], sync=False)
+    empty_library.imports.write_files([one, two])
     conn = sqlite3.connect(empty_library.paths.database)
     assert conn.execute("SELECT count(*) FROM replies").fetchone()[0] == 15
     assert conn.execute("SELECT count(*) FROM reply_versions").fetchone()[0] == 16
@@ -104,14 +104,14 @@ def test_the_same_reply_in_two_files_is_one_reply(empty_library: Library, tmp_pa
 def test_replies_without_their_paper_wait_for_it(empty_library: Library, tmp_path: Path) -> None:
     rows = _rows()
     flat = [dict(reply) for reply in rows[0]["replies"]]
-    summary = empty_library.import_files([_write(tmp_path / "flat.jsonl", flat)], sync=False)
+    summary = empty_library.imports.write_files([_write(tmp_path / "flat.jsonl", flat)])
     assert summary.new == 0 and summary.replies_waiting == 5
     assert any("not in the file" in p for p in summary.problems)
     conn = sqlite3.connect(empty_library.paths.database)
     assert len(stored_replies.waiting_replies(conn, "DkHt2K1g2Y")) == 5
     paper_only = dict(rows[0], replies=None)
     paper_only.pop("replies")
-    empty_library.import_files([_write(tmp_path / "paper.jsonl", [paper_only])], sync=False)
+    empty_library.imports.write_files([_write(tmp_path / "paper.jsonl", [paper_only])])
     conn = sqlite3.connect(empty_library.paths.database)
     paper = _paper_id(conn, "DkHt2K1g2Y")
     assert len(stored_replies.replies_of(conn, paper)) == 5
@@ -122,7 +122,7 @@ def test_replies_without_their_paper_wait_for_it(empty_library: Library, tmp_pat
 def test_a_list_of_orals_merges_into_papers_there_by_openreview_id(
     empty_library: Library, tmp_path: Path
 ) -> None:
-    empty_library.import_files([SAMPLE], sync=False)
+    empty_library.imports.write_files([SAMPLE])
     orals = {"generated_at": "2026-04-01", "papers": [
         {"title": "Reasoning as Representation: Rethinking Visual Reinforcement Learning in "
                   "Image Quality Assessment", "openreview_id": "DkHt2K1g2Y",
@@ -131,7 +131,7 @@ def test_a_list_of_orals_merges_into_papers_there_by_openreview_id(
     ]}
     path = tmp_path / "orals.json"
     path.write_text(json.dumps(orals), encoding="utf-8")
-    summary = empty_library.import_files([path], sync=False)
+    summary = empty_library.imports.write_files([path])
     assert (summary.new, summary.merged, summary.new_decisions) == (0, 1, 1)
     conn = sqlite3.connect(empty_library.paths.database)
     paper = _paper_id(conn, "DkHt2K1g2Y")
@@ -160,7 +160,7 @@ def test_a_rating_edited_without_a_new_date_is_an_edit_all_the_same(
     the new rating is taken, the old kept as history, the paper is not "unchanged", and the
     same edited file again changes nothing more."""
     library = empty_library
-    library.import_files([SAMPLE], sync=False)
+    library.imports.write_files([SAMPLE])
     rows = _rows()
     row = next(r for r in rows if r["id"] == "DkHt2K1g2Y")
     review = next(r for r in row["replies"] if r["id"] == "hzYRm24GXW")
@@ -170,7 +170,7 @@ def test_a_rating_edited_without_a_new_date_is_an_edit_all_the_same(
     review["content"]["rating"] = {"value": 2}
     edited_file = _write(tmp_path / "edited.jsonl", rows)
 
-    edited = library.import_files([edited_file], sync=False)
+    edited = library.imports.write_files([edited_file])
     assert (edited.merged, edited.ratings_changed) == (1, 1)
     conn = sqlite3.connect(library.paths.database)
     history = stored_replies.rating_history(conn, paper)["hzYRm24GXW"]
@@ -179,5 +179,5 @@ def test_a_rating_edited_without_a_new_date_is_an_edit_all_the_same(
     assert [r.rating.value for r in stored_replies.replies_of(conn, paper)
             if r.id == "hzYRm24GXW" and r.rating] == [2.0]
 
-    again = library.import_files([edited_file], sync=False)
+    again = library.imports.write_files([edited_file])
     assert (again.merged, again.reply_versions, again.ratings_changed) == (0, 0, 0)

@@ -46,7 +46,7 @@ def _review(rows: list[dict[str, Any]], paper: str, note: str) -> dict[str, Any]
 def test_a_rating_that_is_no_number_is_named(empty_library: Library, tmp_path: Path) -> None:
     rows = _rows()
     _review(rows, "DkHt2K1g2Y", "hzYRm24GXW")["content"]["rating"] = {"value": "N/A"}
-    summary = empty_library.import_files([_write(tmp_path / "na.jsonl", rows)], sync=False)
+    summary = empty_library.imports.write_files([_write(tmp_path / "na.jsonl", rows)])
     assert (summary.read, summary.skipped) == (3, 0)
     assert "review hzYRm24GXW of paper DkHt2K1g2Y: rating 'N/A' is not a number; kept as " \
         "written" in summary.problems
@@ -63,7 +63,7 @@ def test_a_reply_whose_paper_is_missing_is_no_skipped_paper(
     paper = {k: v for k, v in rows[1].items() if k != "replies"}
     lost = dict(rows[0]["replies"][0])
     path = _write(tmp_path / "flat.jsonl", [lost, paper])
-    summary = empty_library.import_files([path], sync=False)
+    summary = empty_library.imports.write_files([path])
     assert (summary.read, summary.new, summary.skipped) == (1, 1, 0)
     assert summary.signals_line() == "1 new reply; 1 reply kept for a paper not in the library"
     result = CliRunner().invoke(

@@ -63,7 +63,7 @@ def test_review_words_are_searched_apart_from_the_papers_words(
 
 def test_review_text_waits_for_the_abstracts(empty_library: Library, tmp_path: Path) -> None:
     library = empty_library
-    library.import_files([_write(tmp_path / "s.jsonl")], sync=False)
+    library.imports.write_files([_write(tmp_path / "s.jsonl")])
     # The papers' index is behind: review text is not indexed before it.
     assert library.reviews.sync_reviews() == 0
     assert library.reviews.reviews_state() == "missing"
@@ -103,7 +103,7 @@ def test_only_changed_replies_are_indexed_again(empty_library: Library, tmp_path
     # The rebuttal edited: that paper alone is indexed again.
     edited = dict(REBUTTAL, mdate=REBUTTAL["mdate"] + 1000, content={
         "title": {"value": "Rebuttal"}, "comment": {"value": "The quixotic splits are fixed."}})
-    summary = library.import_files([_write(tmp_path / "e.jsonl", edited)], sync=False)
+    summary = library.imports.write_files([_write(tmp_path / "e.jsonl", edited)])
     assert summary.reply_versions == 1
     library.sync_index()
     assert library.reviews.reviews_state() is IndexState.STALE

@@ -116,7 +116,7 @@ def test_an_import_with_edited_ratings_is_found_by_is_rating_changed(
     import json
 
     sample = Path(__file__).parent / "data" / "openreview-replies-3.jsonl"
-    empty_library.import_files([sample], sync=False)
+    empty_library.imports.write_files([sample])
     # The file holds a review before and after its rating moved (6 → 4): found at once.
     first = empty_library.search("is:rating-changed")
     assert [empty_library.paper(i).openreview_id for i in first.ids] == ["sLkis6UGKk"]

@@ -230,7 +230,7 @@ async def test_a_paper_whose_reviews_are_still_coming_says_so_then_shows_them(
 
     importer = Library(library.paths.root)
     thread = threading.Thread(
-        target=lambda: importer.import_files([source], sync=False, papers_in=hold)
+        target=lambda: importer.imports.write_files([source], papers_in=hold)
     )
     thread.start()
     try:

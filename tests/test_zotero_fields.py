@@ -104,7 +104,7 @@ def _fields(paper: Paper) -> tuple[Any, ...]:
 
 def test_extra_fields_go_back_out_and_come_back(tmp_path: Path) -> None:
     first = Library(tmp_path / "first")
-    first.import_files([_write(tmp_path, CHAPTER)], sync=False)
+    first.imports.write_files([_write(tmp_path, CHAPTER)])
     [paper] = first.papers(first.all_ids())
     bibtex = render([paper], "biblatex")
     assert bibtex.startswith("@incollection{brittain2004sport,")
@@ -120,7 +120,7 @@ def test_extra_fields_go_back_out_and_come_back(tmp_path: Path) -> None:
         path = tmp_path / f"again.{fmt}"
         path.write_text(text)
         again = Library(tmp_path / f"again-{fmt}")
-        again.import_files([path], sync=False)
+        again.imports.write_files([path])
         [back] = again.papers(again.all_ids())
         assert _fields(back)[:6] == _fields(paper)[:6], fmt
         assert back.extra["bibtex"]["options"] == "usetranslator=false", fmt
@@ -129,7 +129,7 @@ def test_extra_fields_go_back_out_and_come_back(tmp_path: Path) -> None:
 
 
 def test_every_creator_reaches_bibtex(empty_library: Library, tmp_path: Path) -> None:
-    empty_library.import_files([_write(tmp_path, EDITED_BOOK)], sync=False)
+    empty_library.imports.write_files([_write(tmp_path, EDITED_BOOK)])
     [paper] = empty_library.papers(empty_library.all_ids())
     entry = render([paper], "biblatex")
     for line in ("  editor = {Smith, Anna}", "  translator = {Eve, Di}",
@@ -144,7 +144,7 @@ def test_every_creator_reaches_bibtex(empty_library: Library, tmp_path: Path) ->
 
 def test_an_edited_book_is_keyed_by_its_editors(empty_library: Library, tmp_path: Path) -> None:
     book = _item(creators=[{"creatorType": "editor", "firstName": "Anna", "lastName": "Smith"}])
-    empty_library.import_files([_write(tmp_path, book)], sync=False)
+    empty_library.imports.write_files([_write(tmp_path, book)])
     [paper] = empty_library.papers(empty_library.all_ids())
     assert paper.citekey == "smith1986mapping"
     assert render([paper], "key") == "smith1986mapping"

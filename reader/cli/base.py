@@ -247,6 +247,32 @@ class LazyProgress:
             self.bar.__exit__(None, None, None)
 
 
+class ProgressStages:
+    """Progress bars one after another, as the stages of one piece of work report: a
+    stage's bar (a :class:`LazyProgress`) starts with its first report, the bar before it
+    closed then."""
+
+    def __init__(self) -> None:
+        self._bar: LazyProgress | None = None
+
+    def of(self, label: str) -> Callable[[int, int], None]:
+        """The progress callback of the stage shown as ``label``."""
+
+        def update(done: int, total: int) -> None:
+            if self._bar is None or self._bar.label != label:
+                self.close()
+                self._bar = LazyProgress(label)
+            self._bar.update(done, total)
+
+        return update
+
+    def close(self) -> None:
+        """Close the bar shown, if any."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
 def paper_json(
     paper: Paper, score: float | None = None, signals: Signals | None = None
 ) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from reader.cli.base import (
-    LazyProgress,
+    ProgressStages,
     UserError,
     cli,
     handles_errors,
@@ -161,19 +161,17 @@ def _forum_of(library: Library, ref: str) -> str:
 
 def _import(library: Library, path: Path) -> None:
     """Import the file as ``reader import FILE`` does, then bring the index up to date."""
-    bar = LazyProgress("Importing")
+    stages = ProgressStages()
     try:
-        summary = library.import_files([path], None, bar.update, sync=False)
+        summary = library.import_files(
+            [path], None, stages.of("Importing"), indexing=stages.of("Indexing"),
+            reviews_progress=stages.of("Indexing review text"),
+        )
     finally:
-        bar.close()
+        stages.close()
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(summary.line(f" (see `reader import -v {path}`)"))
-    bar = LazyProgress("Indexing")
-    try:
-        library.sync_index(bar.update)
-    finally:
-        bar.close()
 
 
 class _FetchBar:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from reader.cli.base import (
-    LazyProgress,
+    ProgressStages,
     UserError,
     cli,
     handles_errors,
@@ -17,7 +17,7 @@ from reader.cli.base import (
     open_library,
 )
 from reader.cli.undoing import undo_last
-from reader.library import FORMATS, Library
+from reader.library import FORMATS
 from reader.models import ReadRemark
 from reader.processes import stop_on_termination, stopping_signal
 
@@ -84,22 +84,17 @@ def _import(
         return
     if not files:
         raise UserError("name the files to import (or --undo)")
-    bars = [LazyProgress("Importing")]
-
-    def papers_in() -> None:
-        # Indexed before the reviews' text is written: it never delays the abstracts.
-        bars[-1].close()
-        _index_papers(library)
-        bars.append(LazyProgress("Importing reviews"))
-
+    # The library has the index follow (the papers first, then the words of the reviews),
+    # each stage under a bar of its own.
+    stages = ProgressStages()
     try:
         summary = library.import_files(
-            files, fmt, lambda done, total: bars[-1].update(done, total), sync=False,
-            strict=strict, dry_run=dry_run, batch=batch, papers_in=papers_in,
-            replies_progress=lambda done, total: bars[-1].update(done, total),
+            files, fmt, stages.of("Importing"), strict=strict, dry_run=dry_run, batch=batch,
+            replies_progress=stages.of("Importing reviews"), indexing=stages.of("Indexing"),
+            waiting=_waiting_once(), reviews_progress=stages.of("Indexing review text"),
         )
     finally:
-        bars[-1].close()
+        stages.close()
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     # The bad records are listed with --verbose; without it, say where they are.
@@ -125,24 +120,6 @@ def _import(
     if verbose:
         for problem in summary.problems:
             click.echo(problem, err=True)
-    if dry_run:
-        return
-    _index_papers(library)  # (done already when the papers came in before their replies)
-    # The abstracts are searchable now; then the words of the reviews.
-    bar = LazyProgress("Indexing review text")
-    try:
-        library.reviews.sync_reviews(bar.update)
-    finally:
-        bar.close()
-
-
-def _index_papers(library: Library) -> None:
-    """Bring the papers' index up to date, with a progress bar when it takes a while."""
-    bar = LazyProgress("Indexing")
-    try:
-        library.sync_index(bar.update, waiting=_waiting_once())
-    finally:
-        bar.close()
 
 
 def _waiting_once() -> Callable[[], None]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.errors import IndexStopped
+from reader.library.changes import Change
 from reader.library.core import (
     RECOVERABLE_KINDS,
     DoctorReport,
@@ -144,6 +145,8 @@ __all__ = [
 ]
 # Fetching from OpenReview (both front ends).
 __all__ += ["PapersPlan", "digest", "fetched_line"]
+# What a write changed (the window adjusts its counts by it).
+__all__ += ["Change"]
 # What `reader fetch openreview` uses (bound on first use, above).
 __all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",
             "venue_plan"]

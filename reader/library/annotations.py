@@ -2,7 +2,7 @@
 tags, highlights, and metadata edits.
 
 Each write says what it changed (a :class:`~reader.library.changes.Change`) and the library
-decides what follows (:meth:`reader.library.base.LibraryBase._changed`): a read or seen
+decides what follows (:meth:`reader.library.base.LibraryBase.wrote`): a read or seen
 mark costs the index nothing; a star, a note, a tag, a highlight or an edited record
 re-indexes those papers.
 """
@@ -36,8 +36,11 @@ class Annotations:
     def set_starred(self, paper_id: int, starred: bool) -> Change:
         """Star or unstar a paper (stored at once)."""
         with self._library.session() as store:
-            generation = store.marks.set_starred(paper_id, starred)
-        return self._library._changed(Change.of(paper_id, STARRED, generation=generation))
+            generation, moved = store.marks.set_starred(paper_id, starred)
+        by = (1 if starred else -1) if moved else 0
+        return self._library.wrote(
+            Change.of(paper_id, STARRED, generation=generation, counts={"starred": by})
+        )
 
     def save_note(
         self, paper_id: int, body: str, *, base: int | None = HEAD, writer: str = CLI,
@@ -48,7 +51,7 @@ class Annotations:
         with self._library.session() as store:
             saved = store.edits.save_note(paper_id, body, base, writer, kind)
             generation = store.generation()
-        self._library._changed(Change.of(paper_id, NOTE, generation=generation))
+        self._library.wrote(Change.of(paper_id, NOTE, generation=generation))
         return saved
 
     def note(self, paper_id: int) -> NoteState:
@@ -68,14 +71,14 @@ class Annotations:
             return 0
         with self._library.session() as store:
             count = store.marks.mark_seen(paper_ids)
-        self._library._changed(Change(frozenset(paper_ids), frozenset({SEEN})))
+        self._library.wrote(Change(frozenset(paper_ids), frozenset({SEEN})))
         return count
 
     def set_read(self, paper_id: int, read: bool) -> Change:
         """Mark a paper read (and so seen) or unread."""
         with self._library.session() as store:
             store.marks.set_read(paper_id, read)
-        return self._library._changed(Change.of(paper_id, READ, SEEN))
+        return self._library.wrote(Change.of(paper_id, READ, SEEN))
 
     def set_tags(self, paper_id: int, tags: Sequence[str]) -> Change:
         """Give a paper exactly these tags (normalised here)."""
@@ -83,7 +86,7 @@ class Annotations:
             generation = store.marks.set_tags(
                 paper_id, [t for t in (normalize_tag(t) for t in tags) if t]
             )
-        return self._library._changed(Change.of(paper_id, TAGS, generation=generation))
+        return self._library.wrote(Change.of(paper_id, TAGS, generation=generation))
 
     def rename_tag(self, old: str, new: str) -> int:
         """Rename a tag on every paper; returns how many papers carried it."""
@@ -93,7 +96,7 @@ class Annotations:
         with self._library.session() as store:
             count = store.marks.rename_tag(normalize_tag(old), target)
             generation = store.generation()
-        self._library._changed(Change.of(None, TAGS, generation=generation))
+        self._library.wrote(Change.of(None, TAGS, generation=generation))
         return count
 
     def delete_tag(self, tag: str) -> int:
@@ -101,7 +104,7 @@ class Annotations:
         with self._library.session() as store:
             count = store.marks.delete_tag(normalize_tag(tag))
             generation = store.generation()
-        self._library._changed(Change.of(None, TAGS, generation=generation))
+        self._library.wrote(Change.of(None, TAGS, generation=generation))
         return count
 
     def add_highlight(
@@ -128,7 +131,7 @@ class Annotations:
                 paper_id, start, end, text[start:end], note, reply_id
             )
             generation = store.generation()
-        self._library._changed(Change.of(paper_id, HIGHLIGHTS, generation=generation))
+        self._library.wrote(Change.of(paper_id, HIGHLIGHTS, generation=generation))
         return highlight_id
 
     def set_highlight_note(self, highlight_id: int, note: str) -> Change:
@@ -136,17 +139,17 @@ class Annotations:
         with self._library.session() as store:
             store.marks.set_highlight_note(highlight_id, note)
             generation = store.generation()
-        return self._library._changed(Change.of(None, HIGHLIGHTS, generation=generation))
+        return self._library.wrote(Change.of(None, HIGHLIGHTS, generation=generation))
 
     def delete_highlight(self, highlight_id: int) -> Change:
         """Remove a highlight."""
         with self._library.session() as store:
             store.marks.delete_highlight(highlight_id)
             generation = store.generation()
-        return self._library._changed(Change.of(None, HIGHLIGHTS, generation=generation))
+        return self._library.wrote(Change.of(None, HIGHLIGHTS, generation=generation))
 
     def update_metadata(self, paper_id: int, values: dict[str, object]) -> Change:
         """Store checked metadata edits (see reader.store.metadata.check)."""
         with self._library.session() as store:
             generation = store.edits.update_metadata(paper_id, values)
-        return self._library._changed(Change.of(paper_id, METADATA, generation=generation))
+        return self._library.wrote(Change.of(paper_id, METADATA, generation=generation))

@@ -54,7 +54,6 @@ class LibraryBase:
         #: Evidence of lost writes found as the library opened (see Upkeep.check_for_loss).
         self.loss_evidence: LossEvidence | None = None
         self._written_lock = threading.Lock()
-        self._index_owed = False
         self.store  # noqa: B018 - open (and migrate) now, so errors surface at start
 
     @cached_property
@@ -65,22 +64,21 @@ class LibraryBase:
 
         return SearchIndex(self.paths.index)
 
-    def _changed(self, change: Change) -> Change:
-        """What follows a write, decided here and not by its caller: the index re-reads
-        the papers when it holds what changed, at once unless another writer holds it (it
-        then catches up with its next sync); marks it does not hold cost it nothing."""
+    def wrote(self, change: Change) -> Change:
+        """What follows a write, decided here and not by its caller (each part hands its
+        writes' changes here): the window's own generations are noted, and the index
+        follows as :meth:`Indexing.follow` decides."""
         if change.generation is not None:
             with self._written_lock:
                 self._written.add(change.generation)
-        if change.indexed and not self.indexing._index_now():
-            self._index_owed = True
+        self.indexing.follow(change)
         return change
 
     @property
     def index_owed(self) -> bool:
         """Whether a write found the index busy (another thread or process writing it) and
         left it behind the database, for the next sync to catch up."""
-        return self._index_owed
+        return self.indexing.owed
 
     def written_here(self, since: int, until: int) -> bool:
         """Whether every change of generation after ``since`` up to ``until`` was written
@@ -124,9 +122,11 @@ class LibraryBase:
                     store.close()
 
     def close(self) -> None:
-        """Close every connection and the index. A connection lent to a worker thread is
-        closed when the thread gives it back: a window that closed may leave a write's
-        thread finishing, and SQLite must not be closed under it."""
+        """Close every connection and the index (indexing first the stars it was to take
+        at the next search). A connection lent to a worker thread is closed when the
+        thread gives it back: a window that closed may leave a write's thread finishing,
+        and SQLite must not be closed under it."""
+        self.indexing.settle()
         if "index" in self.__dict__:
             self.index.close()
         with self._stores_lock:

@@ -4,6 +4,7 @@ writes from another writer's."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 #: A paper's fields a write may change, by what the reader shows of them.
@@ -15,27 +16,44 @@ NOTE, TAGS, HIGHLIGHTS, METADATA = "note", "tags", "highlights", "metadata"
 #: Seen and read live in the database alone.
 INDEXED = frozenset({STARRED, NOTE, TAGS, HIGHLIGHTS, METADATA})
 
+#: What the index holds of a paper as a flag alone, read by nothing but a search: a write of
+#: nothing else is indexed before the next search, not as it is stored, so that a press of
+#: `s` costs no index write.
+FLAGS = frozenset({STARRED})
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
     """One write: the papers it changed (None when it names none, as a tag renamed across
     the library does), which of their fields, and the library generation it reached
-    (None when it moved none: seen and read marks)."""
+    (None when it moved none: seen and read marks), and how it moved the library's counts
+    (by their names in ``triage_counts``: ``{"starred": 1}``) when the write knows, so a
+    window adjusts the counts it shows instead of counting again (None: it does not)."""
 
     papers: frozenset[int] | None
     fields: frozenset[str]
     generation: int | None = None
+    counts: Mapping[str, int] | None = None
 
     @classmethod
-    def of(cls, paper: int | None, *fields: str, generation: int | None = None) -> Change:
+    def of(
+        cls, paper: int | None, *fields: str, generation: int | None = None,
+        counts: Mapping[str, int] | None = None,
+    ) -> Change:
         """The change of ``fields`` of one paper (or of papers not named, for None)."""
         papers = None if paper is None else frozenset({paper})
-        return cls(papers, frozenset(fields), generation)
+        return cls(papers, frozenset(fields), generation, counts)
 
     @property
     def indexed(self) -> bool:
         """Whether the search index holds anything this write changed."""
-        return not self.fields.isdisjoint(INDEXED)
+        return self.touches(*INDEXED)
+
+    @property
+    def flags_only(self) -> bool:
+        """Whether the index holds nothing of this write but flags a search filters on
+        (:data:`FLAGS`): it may catch up before the next search instead of at once."""
+        return self.indexed and self.fields & INDEXED <= FLAGS
 
     def touches(self, *fields: str) -> bool:
         """Whether the write changed any of ``fields``."""

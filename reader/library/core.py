@@ -89,17 +89,20 @@ class Library(LibraryBase):
         fmt: str | None = None,
         progress: Progress | None = None,
         *,
-        sync: bool = True,
         strict: bool = False,
         dry_run: bool = False,
         batch: int | None = None,
         papers_in: Callable[[], None] | None = None,
         replies_progress: Progress | None = None,
+        indexing: Progress | None = None,
+        waiting: Callable[[], object] | None = None,
+        reviews_progress: Progress | None = None,
     ) -> ImportSummary:
-        """Import files (:meth:`Imports.import_files`)."""
+        """Import files, the index following (:meth:`Imports.import_files`)."""
         return self.imports.import_files(
-            files, fmt, progress, sync=sync, strict=strict, dry_run=dry_run, batch=batch,
-            papers_in=papers_in, replies_progress=replies_progress,
+            files, fmt, progress, strict=strict, dry_run=dry_run, batch=batch,
+            papers_in=papers_in, replies_progress=replies_progress, indexing=indexing,
+            waiting=waiting, reviews_progress=reviews_progress,
         )
 
     def add(

@@ -206,8 +206,9 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
             report.send("papers")
             index()
 
-        summary = library.import_files(
-            paths, None, report.progress("progress"), sync=False, batch=batch,
+        # The papers written; this process indexes them itself, reporting as it goes.
+        summary = library.imports.write_files(
+            paths, None, report.progress("progress"), batch=batch,
             papers_in=papers_in, replies_progress=report.progress("replies"),
         )
         from reader.library.import_process import summary_to_json

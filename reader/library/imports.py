@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from reader.errors import ReaderError, translate
 from reader.library.door import translating
@@ -27,6 +27,16 @@ if TYPE_CHECKING:
 from reader.library.base import Progress
 
 
+class _Following(NamedTuple):
+    """How the index follows an import: where the papers' indexing is reported, what is
+    called while another process holds the index (None: the sync gives up after a while),
+    and where the review text's indexing is reported."""
+
+    indexing: Progress | None
+    waiting: Callable[[], object] | None
+    reviews: Progress | None
+
+
 @translating
 class Imports:
     """Papers coming in (``library.imports``)."""
@@ -41,18 +51,21 @@ class Imports:
         fmt: str | None = None,
         progress: Progress | None = None,
         *,
-        sync: bool = True,
         strict: bool = False,
         dry_run: bool = False,
         batch: int | None = None,
         papers_in: Callable[[], None] | None = None,
         replies_progress: Progress | None = None,
+        indexing: Progress | None = None,
+        waiting: Callable[[], object] | None = None,
+        reviews_progress: Progress | None = None,
     ) -> ImportSummary:
         """Import each file in one transaction (all files are opened and their format
         found first, so a file that can't be read stops the import before anything is
-        written); the index follows unless ``sync`` is off. ``strict`` refuses files with
-        any bad record. With ``batch``, a file is written in transactions of that many
-        records, each visible to other connections (an open reader) as it commits.
+        written), and have the index follow: the library decides when. ``strict`` refuses
+        files with any bad record. With ``batch``, a file is written in transactions of
+        that many records, each visible to other connections (an open reader) as it
+        commits.
 
         A file's records are written as they are read (JSON lines are decoded one at a
         time), so a long list is never held whole; ``strict`` reads every file whole
@@ -63,10 +76,53 @@ class Imports:
         written on the first reading, which needs only the replies' scores, and the
         replies with their text on the second, in transactions of their own (reported to
         ``replies_progress``). Between the two readings of the last file, once its papers
-        are in, ``papers_in`` is called (the command line indexes them there, so that
-        reviews never delay the abstracts' index); with ``sync`` and no ``papers_in``, the
-        index follows the papers there. Neither is called when no file owes replies. A dry
-        run and ``strict`` read each file once."""
+        are in, ``papers_in`` is called and the papers are indexed, so that reviews never
+        delay the abstracts' index. Neither happens when no file owes replies. Once every
+        file is in, the index catches up on what is left, then the index of review text.
+        The papers' indexing is reported to ``indexing``; with ``waiting``, called whenever
+        another process holds the index, it waits for that process and finishes what it
+        leaves (:meth:`Indexing.sync_index`); the review text's to ``reviews_progress``.
+        A dry run and ``strict`` read each file once; a dry run indexes nothing."""
+        return self._import(
+            files, fmt, progress, strict=strict, dry_run=dry_run, batch=batch,
+            papers_in=papers_in, replies_progress=replies_progress,
+            follow=_Following(indexing, waiting, reviews_progress),
+        )
+
+    def write_files(
+        self,
+        files: Sequence[Path],
+        fmt: str | None = None,
+        progress: Progress | None = None,
+        *,
+        strict: bool = False,
+        dry_run: bool = False,
+        batch: int | None = None,
+        papers_in: Callable[[], None] | None = None,
+        replies_progress: Progress | None = None,
+    ) -> ImportSummary:
+        """Write the papers of ``files`` as :meth:`import_files` does, and leave the index
+        behind the database for whoever indexes them next: the import process, which
+        reports its indexing step by step (reader/library/import_main.py), or the next
+        sync."""
+        return self._import(
+            files, fmt, progress, strict=strict, dry_run=dry_run, batch=batch,
+            papers_in=papers_in, replies_progress=replies_progress, follow=None,
+        )
+
+    def _import(
+        self,
+        files: Sequence[Path],
+        fmt: str | None,
+        progress: Progress | None,
+        *,
+        strict: bool,
+        dry_run: bool,
+        batch: int | None,
+        papers_in: Callable[[], None] | None,
+        replies_progress: Progress | None,
+        follow: _Following | None,
+    ) -> ImportSummary:
         # Imported here: they bring the matching (numpy, rapidfuzz) and the file formats,
         # no part of a start.
         from reader.intake.merge import import_papers
@@ -97,8 +153,8 @@ class Imports:
             renderings.close()
             if papers_in is not None:
                 papers_in()
-            elif sync:
-                self._library.indexing.sync_index()
+            if follow is not None:
+                self._library.indexing.sync_index(follow.indexing, waiting=follow.waiting)
 
         # What the merge renders to compare an export of the library's with is remembered
         # for the next time, beside what the index build rendered.
@@ -164,12 +220,12 @@ class Imports:
         finally:
             renderings.save()
             renderings.close()
-        if sync and not dry_run:
+        if follow is not None and not dry_run:
             with _after_papers("the search index", _done_before(summary)):
-                self._library.indexing.sync_index()
+                self._library.indexing.sync_index(follow.indexing, waiting=follow.waiting)
             # After the abstracts: review text never delays them.
             with _after_papers("the review text index", _done_before(summary)):
-                self._library.reviews.sync_reviews()
+                self._library.reviews.sync_reviews(follow.reviews)
         return summary
 
     def _write_replies(

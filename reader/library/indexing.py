@@ -3,6 +3,7 @@ processes for a large library), caught up on what changed, mended when damaged."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -16,6 +17,7 @@ from reader.models import IndexState, Paper
 from reader.store.database import read_papers
 
 if TYPE_CHECKING:
+    from reader.library.changes import Change
     from reader.library.core import Library
     from reader.search.index_writing import PaperSource
 
@@ -42,6 +44,53 @@ class Indexing:
         self._library = library
         # One thread at a time writes the index (another process is kept out by its lock).
         self._sync_lock = threading.Lock()
+        # A write found the index busy and left it behind, for the next sync.
+        self._owed = False
+        # A write of flags alone (a star) waits for the next search to be indexed.
+        self._due = False
+
+    @property
+    def owed(self) -> bool:
+        """Whether a write found the index busy (another thread or process writing it) and
+        left it behind the database, for the next sync to catch up."""
+        return self._owed
+
+    def follow(self, change: Change) -> None:
+        """Have the index follow a write just stored: it re-reads the papers when it holds
+        what changed, at once unless another writer holds it (it then catches up with its
+        next sync). A write of flags a search filters on and nothing else it holds (a
+        star) is indexed before the next search instead (:meth:`before_search`), so it
+        costs no index write; marks it does not hold cost it nothing."""
+        if not change.indexed:
+            return
+        if change.flags_only:
+            self._due = True
+        elif not self._index_now():
+            self._owed = True
+
+    def before_search(self) -> None:
+        """Index the flags written since the last search (see :meth:`follow`), waiting for
+        no one, when the index lacks nothing else: a search then filters on them as
+        stored. Behind on other writes too (papers another process is importing), the
+        search answers over what the index holds, and says so; the index's next sync
+        takes the flags with the rest."""
+        if not self._due:
+            return
+        with self._library.session() as store:
+            current = store.generation()
+        if self._library.written_here(self._library.index.generation, current) and (
+            not self._index_now()
+        ):
+            self._owed = True
+
+    def settle(self) -> None:
+        """Index what writes left to the next search, as the library closes (the next
+        sync, here or in another process, catches up whatever it cannot)."""
+        if self._due and self._library.read_only is None:
+            # Closing never fails for it: the index is derived, and behind is a state it
+            # knows (its generation says so).
+            with contextlib.suppress(Exception):
+                self._index_now()
 
     def index_partial(self) -> tuple[int, int] | None:
         """(indexed, total) while an index build is under way, here or in another process,
@@ -171,7 +220,7 @@ class Indexing:
         when the index could not take it (damaged)."""
         with self._library.session() as store:
             # Whatever a write left behind is caught up now (or the index is rebuilt).
-            self._library._index_owed = False
+            self._owed = self._due = False
             if store.generation() <= self._library.index.generation:
                 return 0
             total = 0

@@ -4,9 +4,13 @@ values (reader/library/searching.py makes them)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from reader.models import IndexProgress, Paper
 from reader.search.query import ParsedQuery
+
+if TYPE_CHECKING:
+    from reader.search.hits import Hits
 
 __all__ = ["Resolution", "SearchOutcome"]
 
@@ -36,6 +40,9 @@ class SearchOutcome:
     #: How many papers match in all, when ``ids`` holds only the best of them (a
     #: ``limit`` was asked); None when ``ids`` are all.
     total: int | None = None
+    #: When not ``complete``: every match as the search ranked it, for the rest to follow
+    #: without searching again (:meth:`reader.library.searching.Searching.complete`).
+    rest: Hits | None = field(default=None, compare=False, repr=False)
 
     @property
     def count(self) -> int:

@@ -109,7 +109,7 @@ class Queries:
         index, which finds a paper by its keys, follows."""
         with self._library.session() as store:
             generation = store.edits.set_citekey(paper_id, citekey)
-        return self._library._changed(Change.of(paper_id, METADATA, generation=generation))
+        return self._library.wrote(Change.of(paper_id, METADATA, generation=generation))
 
     def text_revisions(self, paper_id: int) -> list[TextRevision]:
         """The titles and abstracts imports (or restores) replaced in a paper, oldest
@@ -123,7 +123,7 @@ class Queries:
         key = abstract_key(revision.text) if revision.field == "abstract" else None
         with self._library.session() as store:
             generation = store.revisions.restore_revision(paper_id, revision.id, key)
-        return self._library._changed(Change.of(paper_id, METADATA, generation=generation))
+        return self._library.wrote(Change.of(paper_id, METADATA, generation=generation))
 
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         """A remembered setting (the sort order, the last citation style chosen, …)."""

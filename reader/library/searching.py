@@ -12,6 +12,7 @@ from reader.errors import IndexDamaged
 from reader.library.door import translating
 from reader.library.outcomes import Resolution, SearchOutcome
 from reader.models import IndexProgress, Paper
+from reader.search.hits import completed
 from reader.search.query import (
     INDEX_FLAGS,
     NUMBER_FILTERS,
@@ -131,6 +132,8 @@ class Searching:
         ``parsed`` is ``query`` already parsed (by a caller that had to look at it first):
         a query is parsed once."""
         parsed = parsed if parsed is not None else parse_query(query)
+        if parsed.text or parsed.like:
+            self._library.indexing.before_search()  # the stars written since, filtered on
         try:
             outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
             return replace(outcome, parsed=parsed)
@@ -143,6 +146,27 @@ class Searching:
                 f"The search index was damaged ({exc}); rebuilt it from the database "
                 f"({rebuilt:,} papers)"
             ))
+
+    def complete(
+        self, outcome: SearchOutcome, *, cancelled: Callable[[], bool] | None = None,
+        mend: bool = True,
+    ) -> SearchOutcome:
+        """Every match of a search that gave its ``first`` best only (not ``complete``): as
+        that search ranked them, looked up now without searching again, unless the index
+        changed since (then searched again, ``cancelled`` and ``mend`` as for
+        :meth:`search`). A complete outcome is given back as it is."""
+        if outcome.complete:
+            return outcome
+        if outcome.rest is not None:
+            try:
+                hits = completed(outcome.rest)
+            except Exception:  # noqa: BLE001 - a damaged index: its search says so
+                hits = None
+            if hits is not None:
+                return replace(outcome, ids=hits.ids, scores=hits.scores, complete=True,
+                               total=None, rest=None)
+        return self.search(outcome.query, suggest=False, cancelled=cancelled, mend=mend,
+                           parsed=outcome.parsed)
 
     def search_database(
         self, query: str, notice: str, parsed: ParsedQuery | None = None
@@ -220,11 +244,12 @@ class Searching:
                     ids, scores = _filtered(store, ids, scores, in_db)
             if hits.fell_back and notice is None:
                 notice = "Could not read that query; searched its words instead"
-            complete = first is None or not quick or len(hits.ids) < first
+            # The first matches only while the index ranked more than it looked up.
+            complete = first is None or not quick or hits.rest is None
             # Only the best are in `ids` when a limit went to the index: it counted all.
             counted = hits.total if top is not None and not quick else None
             outcome = SearchOutcome(query, ids, scores, hits.terms, notice, complete=complete,
-                                    total=counted)
+                                    total=counted, rest=None if complete else hits)
             if not ids and suggest and notice is None:
                 outcome = replace(outcome, suggestion=self.suggestion(query, parsed))
         if unwanted:

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
 
 from whoosh import index as whoosh_index
-from whoosh.collectors import WrappingCollector
 from whoosh.qparser import (
     GroupPlugin,
     WildcardPlugin,
@@ -24,6 +21,7 @@ from whoosh.searching import Searcher
 
 from reader.search.analysis import WORD
 from reader.search.highlight import highlight_terms
+from reader.search.hits import Hits, Rest, distinct_papers, paper_ids_of, run
 from reader.search.index_base import IndexBase, describe_damage, reads_index
 from reader.search.index_writing import Writing
 from reader.search.parsing import (
@@ -37,19 +35,6 @@ from reader.search.parsing import (
 )
 from reader.search.query import Filter, ParsedQuery, SearchCancelled
 from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS
-
-
-@dataclass(frozen=True, slots=True)
-class Hits:
-    """Paper ids in rank order and the words to highlight."""
-
-    ids: list[int]
-    scores: list[float] = field(default_factory=list)
-    terms: frozenset[str] = field(default_factory=frozenset)
-    fell_back: bool = False
-    #: How many papers match in all (``ids`` may hold only the best of them); None when
-    #: not counted (see SearchIndex.search).
-    total: int | None = None
 
 
 class SearchIndex(Writing, IndexBase):
@@ -245,7 +230,7 @@ class SearchIndex(Writing, IndexBase):
         with self._lock:
             searcher = self._current_searcher()
             try:
-                results = _run(searcher, combined, top, cancelled)
+                results = run(searcher, combined, top, cancelled)
             except SearchCancelled:
                 raise
             except Exception:  # noqa: BLE001 - a query that fails to run falls back too
@@ -253,24 +238,23 @@ class SearchIndex(Writing, IndexBase):
                     return Hits([], fell_back=True, total=0)
                 query = self._plain_parser.parse(plain_words(parsed.text))
                 fell_back = True
-                results = _run(
+                results = run(
                     searcher, And([query, *filters]) if filters else query, top, cancelled
                 )
             docs, scores = results
-            ids, looked_up = _paper_ids(searcher, docs, limit, str(self.path))
+            ids, looked_up = paper_ids_of(searcher, docs, limit, str(self.path))
             terms = highlight_terms(query, searcher) if query is not None else frozenset()
-        score_list = [float(x) for x in scores[:looked_up]]
         total: int | None = len(docs) if distinct or looked_up == len(docs) else None
-        if len(set(ids)) < len(ids):
-            # During a catch-up a changed paper's old and new documents may both be there.
-            first = dict(zip(reversed(ids), reversed(score_list), strict=True))
-            ids = list(dict.fromkeys(ids))
-            score_list = [first[i] for i in ids]
-            if total is not None:
-                total -= looked_up - len(ids)
-        if limit is not None:
+        ids, score_list, total = distinct_papers(
+            ids, [float(x) for x in scores[:looked_up]], total, looked_up
+        )
+        rest = None
+        if limit is not None and (looked_up < len(docs) or len(ids) > limit):
+            # Every match was ranked: the rest can follow without searching again.
+            rest = Rest(searcher, docs, scores, str(self.path), self._lock,
+                        lambda: self._searcher is searcher)
             ids, score_list = ids[:limit], score_list[:limit]
-        return Hits(ids, score_list, terms, fell_back, total)
+        return Hits(ids, score_list, terms, fell_back, total, rest)
 
     @reads_index
     def similar(
@@ -314,83 +298,6 @@ class SearchIndex(Writing, IndexBase):
             ids = [int(hit["id"]) for hit in results]
             scores = [float(hit.score or 0.0) for hit in results]
         return Hits(ids, scores, frozenset(w for w, _ in key_terms), total=len(ids)), key_terms
-
-
-class _Cancellable(WrappingCollector):  # type: ignore[misc]  # untyped base
-    """Collects what its child collects, and gives up (SearchCancelled) once ``cancelled()``
-    is true, asked every few dozen matches: ranking the matches of common words in a large
-    library takes from a tenth of a second to seconds, and by then the user has typed the
-    next letter (whose search would wait for this one)."""
-
-    def __init__(self, child: Any, cancelled: Callable[[], bool]) -> None:
-        super().__init__(child)
-        self._cancelled = cancelled
-
-    def collect_matches(self) -> None:
-        child = self.child
-        for n, sub_docnum in enumerate(child.matches()):
-            if not n % 64 and self._cancelled():
-                raise SearchCancelled
-            child.collect(sub_docnum)
-
-
-def matching_context(searcher: Any) -> Any:
-    """The search context both ways of ranking use: one whose matchers can say what they
-    match at every step. In a segment of at most 5,000 documents Whoosh otherwise builds an
-    Or of three parts or more as an array-backed union, which scores its first 2,048
-    documents one by one as it is built, and adds the parts' scores in another order than
-    a tree of unions does (floats added in another order may differ in their last bit);
-    with this context every Or is a tree of unions, in every segment, for both."""
-    return searcher.context(needs_current=True)
-
-
-def _run(searcher: Searcher, query: Query, top: int | None,
-         cancelled: Callable[[], bool] | None) -> tuple[Any, Any]:
-    """The document numbers and scores of every match of ``query``, best first: two
-    arrays. With ``top``, only the first ``top`` of them are in rank order (the rest
-    follow in no order).
-
-    Matches are ranked with arrays (reader.search.ranking: every match scored at once, as Whoosh
-    scores it, a segment at a time), several times faster than Whoosh's matchers, which
-    score them one by one (and whose top-N search still scores most matches of an AND of
-    common words); any query that module does not know goes to Whoosh."""
-    from reader.search.ranking import ranked  # numpy: loaded with the first search
-
-    found = ranked(searcher, query, cancelled, top=top)
-    if found is not None:
-        return found
-    # Every match ranked: Whoosh's top-N search over trees of unions can leave out one of
-    # the best (the third of `setting learning` in a test), as its unions drop a part
-    # whose best score seems too low to matter.
-    collector = searcher.collector(limit=None)
-    if cancelled is not None:
-        collector = _Cancellable(collector, cancelled)
-    searcher.search_with_collector(query, collector, matching_context(searcher))
-    hits = list(collector.results())
-    return [hit.docnum for hit in hits], [float(hit.score or 0.0) for hit in hits]
-
-
-def _paper_ids(
-    searcher: Searcher, docs: Any, limit: int | None, where: str
-) -> tuple[list[int], int]:
-    """The paper ids of the first documents of ``docs`` (of ``searcher``, in the index at
-    ``where``) that make ``limit`` papers (all, without a limit), and how many documents
-    that took."""
-    from reader.search.paper_ids import paper_ids  # numpy: loaded with the first search
-
-    if limit is None:
-        return paper_ids(searcher, docs, where).tolist(), len(docs)
-    ids: list[int] = []
-    looked_up = 0
-    # Twice a paper's documents are rare: the first `limit` documents nearly always
-    # make `limit` papers.
-    while looked_up < len(docs):
-        wanted = limit if not ids else 2 * looked_up
-        ids += paper_ids(searcher, docs[looked_up:wanted], where).tolist()
-        looked_up = min(wanted, len(docs))
-        if len(set(ids)) >= limit:
-            break
-    return ids, looked_up
 
 
 def _filter_query(f: Filter) -> Query:

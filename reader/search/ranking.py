@@ -48,7 +48,7 @@ from whoosh.scoring import BM25FScorer, WeightScorer
 from whoosh.util import make_weighted_tree
 from whoosh.util.numeric import byte_to_length
 
-from reader.search.index import matching_context
+from reader.search.hits import matching_context
 from reader.search.kept import Kept
 from reader.search.query import SearchCancelled
 

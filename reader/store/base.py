@@ -306,7 +306,7 @@ class StoreBase:
         with contextlib.suppress(sqlite3.Error):
             self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
-    def _bump_generation(self) -> int:
+    def bump_generation(self) -> int:
         """Advance the library generation inside the current transaction and return it."""
         self.conn.execute(
             "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
@@ -332,9 +332,9 @@ class StoreBase:
                 (key, value),
             )
 
-    def _touch(self, conn: sqlite3.Connection, paper_ids: list[int]) -> int:
+    def touch(self, conn: sqlite3.Connection, paper_ids: list[int]) -> int:
         """Bump the generation and stamp the papers with it, so the index re-reads them."""
-        generation = self._bump_generation()
+        generation = self.bump_generation()
         stamp = now()
         for chunk, marks in in_chunks(paper_ids):
             cur = conn.execute(

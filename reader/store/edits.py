@@ -82,7 +82,7 @@ class Edits:
                 "WHERE i.import_id = ? AND i.action = 'new'",
                 (import_id,),
             ).fetchall()
-            generation = self._store._bump_generation()
+            generation = self._store.bump_generation()
             doomed = []
             for paper_id, citekey, carries_work in added:
                 if carries_work:
@@ -192,7 +192,7 @@ class Edits:
             # The paper's own alias may become its key: a key is never an alias as well.
             conn.execute("DELETE FROM citekey_aliases WHERE alias = ?", (citekey,))
             keep_old_key(conn, paper_id, citekey)
-            generation = self._store._bump_generation()
+            generation = self._store.bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET citekey = ?, updated_at = ?, generation = ? WHERE id = ?",
                 (citekey, now(), generation, paper_id),
@@ -244,7 +244,7 @@ class Edits:
                 if final != body:
                     self._add_version(conn, paper_id, body, stamp, writer, "save", base, 0)
                     kind = "merge"
-            generation = self._store._bump_generation()
+            generation = self._store.bump_generation()
             cur = conn.execute(
                 "UPDATE papers SET generation = ?, updated_at = ? WHERE id = ?",
                 (generation, stamp, paper_id),
@@ -327,7 +327,7 @@ class Edits:
                 if owner is not None:
                     label = "key" if column == "citekey" else "DOI"
                     raise StoreError(f"the {label} {value!r} already belongs to paper {owner}")
-            generation = self._store._bump_generation()
+            generation = self._store.bump_generation()
             updates.update(updated_at=now(), generation=generation)
             assignments = ", ".join(f"{column} = ?" for column in updates)
             cur = conn.execute(

@@ -107,7 +107,7 @@ class ImportRows:
         self.conn = conn = store.conn
         self.source = source
         self.stamp = now()
-        self.generation = store._bump_generation()
+        self.generation = store.bump_generation()
         import_id = conn.execute(
             "INSERT INTO imports (path, format, imported_at, read, new, present, sha256) "
             "VALUES (?, ?, ?, 0, 0, 0, ?)",
@@ -122,7 +122,7 @@ class ImportRows:
 
     def next_batch(self) -> None:
         """A new transaction of a batched import: its own generation."""
-        self.generation = self.store._bump_generation()
+        self.generation = self.store.bump_generation()
 
     def known(self) -> Iterator[tuple[int, str | None, str | None, str | None, str | None,
                                       str, int | None, int]]:

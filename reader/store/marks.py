@@ -42,17 +42,19 @@ class Marks:
         }
         return {row[0] for row in self._store.conn.execute(queries[flag])}
 
-    def set_starred(self, paper_id: int, starred: bool) -> int:
-        """Star or unstar a paper; returns the new generation."""
+    def set_starred(self, paper_id: int, starred: bool) -> tuple[int, bool]:
+        """Star or unstar a paper; returns the new generation and whether the mark moved
+        (it was not so already), which is how the count of starred papers moved."""
         with self._store.transaction() as conn:
-            generation = self._store._bump_generation()
-            cur = conn.execute(
+            row = conn.execute("SELECT starred FROM papers WHERE id = ?", (paper_id,)).fetchone()
+            if row is None:
+                raise PaperNotFound(f"no paper with id {paper_id}")
+            generation = self._store.bump_generation()
+            conn.execute(
                 "UPDATE papers SET starred = ?, updated_at = ?, generation = ? WHERE id = ?",
                 (int(starred), now(), generation, paper_id),
             )
-            if cur.rowcount == 0:
-                raise PaperNotFound(f"no paper with id {paper_id}")
-        return generation
+        return generation, bool(row[0]) != starred
 
     def mark_seen(self, paper_ids: Iterable[int]) -> int:
         """Record that papers were shown; returns how many were seen for the first time.
@@ -128,7 +130,7 @@ class Marks:
         """Give a paper exactly these tags (already normalised); returns the generation."""
         wanted = sorted(set(tags))
         with self._store.transaction() as conn:
-            generation = self._store._touch(conn, [paper_id])
+            generation = self._store.touch(conn, [paper_id])
             conn.execute("DELETE FROM tags WHERE paper_id = ?", (paper_id,))
             conn.executemany(
                 "INSERT INTO tags (paper_id, tag) VALUES (?, ?)", [(paper_id, t) for t in wanted]
@@ -156,7 +158,7 @@ class Marks:
             ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (old,))]
             if not ids or old == new:
                 return len(ids)
-            self._store._touch(conn, ids)
+            self._store.touch(conn, ids)
             conn.execute("UPDATE OR IGNORE tags SET tag = ? WHERE tag = ?", (new, old))
             conn.execute("DELETE FROM tags WHERE tag = ?", (old,))
         return len(ids)
@@ -166,7 +168,7 @@ class Marks:
         with self._store.transaction() as conn:
             ids = [r[0] for r in conn.execute("SELECT paper_id FROM tags WHERE tag = ?", (tag,))]
             if ids:
-                self._store._touch(conn, ids)
+                self._store.touch(conn, ids)
                 conn.execute("DELETE FROM tags WHERE tag = ?", (tag,))
         return len(ids)
 
@@ -177,7 +179,7 @@ class Marks:
         """Store a highlighted passage of the abstract, or of the reply ``reply_id``;
         returns its id."""
         with self._store.transaction() as conn:
-            self._store._touch(conn, [paper_id])
+            self._store.touch(conn, [paper_id])
             cur = conn.execute(
                 "INSERT INTO highlights (paper_id, start, end, quote, note, created_at, "
                 "reply_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -193,7 +195,7 @@ class Marks:
             ).fetchone()
             if row is None:
                 raise StoreError(f"no highlight with id {highlight_id}")
-            self._store._touch(conn, [row[0]])
+            self._store.touch(conn, [row[0]])
             conn.execute("UPDATE highlights SET note = ? WHERE id = ?", (note, highlight_id))
 
     def delete_highlight(self, highlight_id: int) -> None:
@@ -204,7 +206,7 @@ class Marks:
             ).fetchone()
             if row is None:
                 return
-            self._store._touch(conn, [row[0]])
+            self._store.touch(conn, [row[0]])
             conn.execute("DELETE FROM highlights WHERE id = ?", (highlight_id,))
 
     def save_search(self, name: str, query: str) -> None:

@@ -114,7 +114,7 @@ class Revisions:
             stamp = now()
             keep_revision(conn, paper_id, field, current[0], current[1], stamp=stamp,
                           kind="restore")
-            generation = self._store._bump_generation()
+            generation = self._store.bump_generation()
             updates: dict[str, object] = {field: body, "text_modified": modified}
             if field == "abstract":
                 updates["abstract_key"] = abstract_key

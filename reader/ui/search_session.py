@@ -201,16 +201,17 @@ class SearchSession:
             exit_on_error=False,
         )
 
-    def suggest(self, generation: int, query: str) -> None:
-        """Look for a "did you mean" in a worker, if the query is still the newest."""
+    def suggest(self, generation: int, outcome: SearchOutcome) -> None:
+        """Look for a "did you mean" for the query of ``outcome`` (parsed as it was
+        searched) in a worker, if the query is still the newest."""
         if self.current(generation):
             self._app.run_worker(
-                partial(self._suggest_job, generation, query), thread=True, group="suggest",
-                exit_on_error=False,
+                partial(self._suggest_job, generation, outcome), thread=True,
+                group="suggest", exit_on_error=False,
             )
 
-    def _suggest_job(self, generation: int, query: str) -> None:
-        suggestion = self._library.searching.suggestion(query)
+    def _suggest_job(self, generation: int, outcome: SearchOutcome) -> None:
+        suggestion = self._library.searching.suggestion(outcome.query, outcome.parsed)
         if suggestion:
             self._report(self.Suggestion(generation, suggestion))
 
@@ -257,12 +258,10 @@ class SearchSession:
                 mend=False, parsed=parsed,
             )
             if not outcome.complete:
-                # The best matches on screen at once; the rest, and their count, follow.
+                # The best matches on screen at once; the rest, and their count, follow,
+                # as the same search ranked them (no second search).
                 post(self.Results(generation, outcome, 0, None, self._first_rows(outcome.ids)))
-                outcome = library.search(
-                    query, order=order, suggest=False, cancelled=replaced,
-                    mend=False, parsed=parsed,
-                )
+                outcome = library.searching.complete(outcome, cancelled=replaced, mend=False)
         except SearchCancelled:
             return  # a newer query took its place
         except IndexDamaged as exc:

@@ -92,7 +92,7 @@ class Following:
         counts = dict(state.counts)
         counts["seen"] += state.unstored + len(self._app.seen.log) - logged
         previous, self._library_state = self._library_state, state
-        moved = self._app.status.counted(counts)
+        moved = self._app.status.counted(counts, state.generation)
         if previous is None:
             self._app.status.update()
             return

@@ -129,7 +129,7 @@ class Searching:
             app.refresh_bindings()
         if not outcome.ids and outcome.query.strip() and outcome.notice is None:
             # Once typing pauses: a query typed on would make the suggestion wasted work.
-            app.set_timer(SUGGEST_AFTER_SECONDS, partial(search.suggest, seq, outcome.query))
+            app.set_timer(SUGGEST_AFTER_SECONDS, partial(search.suggest, seq, outcome))
 
     def _suggestion(self, message: SearchSession.Suggestion) -> None:
         search = self._app.search

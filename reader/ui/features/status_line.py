@@ -12,6 +12,7 @@ from reader.ui.commands import SORT_LABELS
 from reader.ui.screens.reading import ReadingScreen
 
 if TYPE_CHECKING:
+    from reader.library import Change
     from reader.ui.app import ReaderApp
 
 
@@ -26,6 +27,8 @@ class StatusLine:
         self.counts: dict[str, int] = dict(counts) if counts is not None else {}
         #: Papers seen among those shown in the current view.
         self._view_seen = 0
+        #: The library generation the counts were read at (None: not known).
+        self._read_at: int | None = None
         #: What the view's search said (a notice, a "did you mean"), and work under way.
         self._notice = ""
         self._note = ""
@@ -40,16 +43,33 @@ class StatusLine:
     def recount(self) -> None:
         """Count the library again (after a write or an import)."""
         app = self._app
-        counts = app.library.queries.triage_counts()
+        # One read: the counts with the generation they were read at (see adjust).
+        state = app.library.queries.state(app.seen.log)
+        counts = dict(state.counts)
         # Papers shown but not yet written down as seen still count as seen; asked of the
         # database, as a paper marked read or seen by another window is stored as seen.
-        counts["seen"] += app.library.queries.count_unseen(app.seen.log)
+        counts["seen"] += state.unstored
         self.counts = counts
+        self._read_at = state.generation
 
-    def counted(self, counts: dict[str, int]) -> bool:
-        """Take the library's counts as read; whether they moved."""
+    def adjust(self, change: Change) -> bool:
+        """Move the counts as a write of this window says it moved them, instead of counting
+        the library again; False when it does not say (then :meth:`recount`). Counts read
+        since the write (by the watch on commits, or a recount for another write) hold it
+        already, and are left as they are."""
+        if change.counts is None or not self.counts or change.generation is None:
+            return False  # (none read yet: the first count reads them all)
+        if self._read_at is not None and self._read_at >= change.generation:
+            return True
+        for name, by in change.counts.items():
+            self.counts[name] = self.counts.get(name, 0) + by
+        return True
+
+    def counted(self, counts: dict[str, int], generation: int | None = None) -> bool:
+        """Take the library's counts as read (at ``generation``); whether they moved."""
         moved = counts != self.counts
         self.counts = counts
+        self._read_at = generation
         return moved
 
     def saw_one(self) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from reader.library import Change
 from reader.models import Paper, PaperRow
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.search_session import Rerun
@@ -49,6 +50,7 @@ class Triage:
         """Show a mark as asked at once, and store it (as a value, never as a toggle)."""
         ticket = self._app.intents.ask(paper_id, mark, value)
         self._show_marks(paper_id)
+        written: list[object] = []
 
         def failed(exc: Exception) -> None:
             self._app.intents.done(paper_id, mark, ticket)
@@ -60,12 +62,19 @@ class Triage:
             self._app.intents.done(paper_id, mark, ticket)
             if mark == "read":
                 self._app.seen.stored_read(paper_id)
-            self._app.status.recount()
+            change = written[0] if written else None
+            # A write that says how it moved the counts (a star) adjusts them; another is
+            # counted again.
+            if not (isinstance(change, Change) and self._app.status.adjust(change)):
+                self._app.status.recount()
             self._app.status.update()
             if self._view_selects_on(mark):
                 self._app.searching.rerun_view(Rerun.CHANGED)
 
-        self._app.writes.run(job, done, failed)
+        def write() -> None:
+            written.append(job())
+
+        self._app.writes.run(write, done, failed)
 
     def _show_marks(self, paper_id: int) -> None:
         """Redraw a paper whose marks were just asked for, from what the window shows of

@@ -87,13 +87,19 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
             and (paper, terms, why, empty) == (self.paper, self.terms, self._why, self._empty)
         ):
             return
+        self._show(paper, terms, why, empty, (
+            self._signals_of(paper) if paper is not None and self._signals_of else None
+        ))
+
+    def _show(
+        self, paper: Paper | None, terms: frozenset[str], why: list[str] | None, empty: str,
+        signals: PaperSignals | None,
+    ) -> None:
         self.paper = paper
         self.terms = terms
         self._why = why
         self._empty = empty
-        self.signals = (
-            self._signals_of(paper) if paper is not None and self._signals_of else None
-        )
+        self.signals = signals
         self._lines = None
         self._wrap()
         self.scroll_to(y=0, animate=False, immediate=True)
@@ -101,8 +107,11 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
 
     def restate(self, paper: Paper) -> None:
         """Show the paper shown again as changed (its marks), with the same words and
-        terms highlighted."""
-        self.show(paper, self.terms, why=self._why, empty=self._empty)
+        terms highlighted; its signals, which its marks do not move, are not read again."""
+        if self.paper is None or self.paper.id != paper.id or self._lines is None:
+            self.show(paper, self.terms, why=self._why, empty=self._empty)
+        elif paper != self.paper:
+            self._show(paper, self.terms, self._why, self._empty, self.signals)
 
     @property
     def text(self) -> str:
