@@ -18,7 +18,7 @@ from reader.cli.base import (
 )
 from reader.cli.undoing import undo_last
 from reader.library import FORMATS
-from reader.models import ReadRemark
+from reader.models import ImportSummary, ReadRemark
 from reader.processes import stop_on_termination, stopping_signal
 
 
@@ -87,14 +87,25 @@ def _import(
     # The library has the index follow (the papers first, then the words of the reviews),
     # each stage under a bar of its own.
     stages = ProgressStages()
+
+    def written(summary: ImportSummary) -> None:
+        # Said as soon as the papers and their replies are in; the indexes follow.
+        stages.close()
+        _say(summary, verbose)
+
     try:
-        summary = library.import_files(
+        library.import_files(
             files, fmt, stages.of("Importing"), strict=strict, dry_run=dry_run, batch=batch,
             replies_progress=stages.of("Importing reviews"), indexing=stages.of("Indexing"),
             waiting=_waiting_once(), reviews_progress=stages.of("Indexing review text"),
+            written=written,
         )
     finally:
         stages.close()
+
+
+def _say(summary: ImportSummary, verbose: bool) -> None:
+    """What an import did, as the command prints it."""
     for warning in summary.warnings:
         click.echo(f"warning: {warning}", err=True)
     # The bad records are listed with --verbose; without it, say where they are.

@@ -35,6 +35,7 @@ class _Following(NamedTuple):
     indexing: Progress | None
     waiting: Callable[[], object] | None
     reviews: Progress | None
+    written: Callable[[ImportSummary], object] | None = None
 
 
 @translating
@@ -59,6 +60,7 @@ class Imports:
         indexing: Progress | None = None,
         waiting: Callable[[], object] | None = None,
         reviews_progress: Progress | None = None,
+        written: Callable[[ImportSummary], object] | None = None,
     ) -> ImportSummary:
         """Import each file in one transaction (all files are opened and their format
         found first, so a file that can't be read stops the import before anything is
@@ -82,11 +84,13 @@ class Imports:
         The papers' indexing is reported to ``indexing``; with ``waiting``, called whenever
         another process holds the index, it waits for that process and finishes what it
         leaves (:meth:`Indexing.sync_index`); the review text's to ``reviews_progress``.
-        A dry run and ``strict`` read each file once; a dry run indexes nothing."""
+        ``written`` is handed the summary once everything is written, before the index
+        follows (the command line says it then, not a minute later). A dry run and
+        ``strict`` read each file once; a dry run indexes nothing."""
         return self._import(
             files, fmt, progress, strict=strict, dry_run=dry_run, batch=batch,
             papers_in=papers_in, replies_progress=replies_progress,
-            follow=_Following(indexing, waiting, reviews_progress),
+            follow=_Following(indexing, waiting, reviews_progress, written),
         )
 
     def write_files(
@@ -220,6 +224,8 @@ class Imports:
         finally:
             renderings.save()
             renderings.close()
+        if follow is not None and follow.written is not None:
+            follow.written(summary)
         if follow is not None and not dry_run:
             with _after_papers("the search index", _done_before(summary)):
                 self._library.indexing.sync_index(follow.indexing, waiting=follow.waiting)
