@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import inspect
 from pathlib import Path
+from typing import Any
 
 from reader.library import Library
 
@@ -34,3 +35,21 @@ def test_no_front_end_says_whether_the_index_follows() -> None:
                 if isinstance(node, ast.Call):
                     passed = FLAGS & {k.arg for k in node.keywords if k.arg}
                     assert not passed, f"{path.name}:{node.lineno} passes {passed}"
+
+
+def test_an_import_says_what_it_wrote_before_the_index_follows(tmp_path: Path) -> None:
+    """The summary is handed over once the papers are written, before the index catches
+    up on them (the command line prints it then, not after the review text's index)."""
+    from reader.resources import sample_files
+
+    library = Library(tmp_path / "lib")
+    seen: list[tuple[int, int]] = []
+
+    def written(summary: Any) -> None:
+        seen.append((summary.new, library.index.generation))
+
+    library.import_files(sample_files()[:1], written=written)
+    [(new, indexed_then)] = seen
+    assert new > 0
+    assert indexed_then < library.store.generation() == library.index.generation
+    library.close()
