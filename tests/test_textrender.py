@@ -114,7 +114,7 @@ def test_citations_do_not_crash_and_show_the_key() -> None:
         (r"\tool incorporates the test cases", r"\tool incorporates the test cases"),
         (r"ends with \tool", r"ends with \tool"),
         (r"see \mymacro{arg} here", r"see \mymacro{arg} here"),
-        (r"\eg{} and \ie, fine", r"\eg{} and \ie, fine"),
+        (r"\ours{} and \method, fine", r"\ours{} and \method, fine"),
         (r"$\R^n$", r"\R^n"),
     ],
 )
@@ -551,3 +551,15 @@ def test_bare_braces_in_an_abstract_are_text(source: str, expected: str) -> None
     # A BibTeX value's braces only group (they protect words).
     assert to_plain("A {BERT} title", groups=True) == "A BERT title"
     assert plain_line("A {BERT} title") == "A BERT title"
+
+
+@pytest.mark.parametrize(("tex", "shown"), [
+    (r"(\ie, math, code)", "(i.e., math, code)"),
+    (r"models \eg the ones", "models e.g. the ones"),
+    (r"Smith \etal{} show", "Smith et al. show"),
+    (r"ours \vs\ baselines", "ours vs. baselines"),
+])
+def test_the_abbreviations_style_files_define_read_as_words(tex: str, shown: str) -> None:
+    """cvpr.sty's \\eg, \\ie, \\etal … left in a pasted abstract read as what they stand for,
+    not as unknown macros."""
+    assert to_plain(tex) == shown

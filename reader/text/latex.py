@@ -126,6 +126,12 @@ def _combining(mark: str) -> _Handler:
     return handler
 
 
+_ABBREVIATIONS = {
+    "eg": "e.g.", "Eg": "E.g.", "ie": "i.e.", "Ie": "I.e.", "etal": "et al.", "etc": "etc.",
+    "vs": "vs.", "wrt": "w.r.t.", "cf": "cf.", "Cf": "Cf.", "iid": "i.i.d.",
+}
+
+
 # Our macro handlers, consulted before pylatexenc's own table.  Called directly
 # rather than through MacroTextSpec: pylatexenc inspects a callable's signature
 # on every use, which was a measurable share of the render time.
@@ -141,6 +147,9 @@ _MACRO_HANDLERS: dict[str, _Handler] = {
     "newline": _constant("\n"),
     "linebreak": _constant("\n"),
     "slash": _constant("/"),
+    # The Latin abbreviations conference style files define (cvpr.sty's \eg, \ie, \etal …),
+    # which authors leave in the abstracts they paste.
+    **{name: _constant(text) for name, text in _ABBREVIATIONS.items()},
     "/": _constant(""),  # italic correction
     **{name: _combining(mark) for name, mark in COMBINING.items()},
     **{name: _citation for name in _CITE_MACROS},
