@@ -177,6 +177,7 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
     import them in batches and index them, reporting as it goes; ``followed``: stopped
     once standard input ends without the reader's ``go on``."""
     from reader.library import Library
+    from reader.library.import_process import Event
 
     library = Library(root)
     try:
@@ -197,25 +198,25 @@ def run(root: Path, paths: Sequence[Path], batch: int, paths_from_stdin: bool,
             library.imports.checkpoint()
             # Another window may be indexing the batches as they committed: this process
             # waits for it and finishes what it leaves, whichever of the two quits first.
-            library.sync_index(report.progress("indexing"), waiting=lambda: None)
+            library.sync_index(report.progress(Event.INDEXING), waiting=lambda: None)
             library.imports.checkpoint()
 
         def papers_in() -> None:
             # Every paper shows, with its signals; their replies' text is written next,
             # once the abstracts are indexed.
-            report.send("papers")
+            report.send(Event.PAPERS)
             index()
 
         # The papers written; this process indexes them itself, reporting as it goes.
         summary = library.imports.write_files(
-            paths, None, report.progress("progress"), batch=batch,
-            papers_in=papers_in, replies_progress=report.progress("replies"),
+            paths, None, report.progress(Event.PROGRESS), batch=batch,
+            papers_in=papers_in, replies_progress=report.progress(Event.REPLIES),
         )
         from reader.library.import_process import summary_to_json
 
-        report.send("imported", summary=summary_to_json(summary))
+        report.send(Event.IMPORTED, summary=summary_to_json(summary))
         index()
-        report.send("indexed")
+        report.send(Event.INDEXED)
         # Review text once the abstracts are searchable: never before them.
         library.reviews.sync_reviews()
     finally:
@@ -231,6 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--followed", action="store_true")
     parser.add_argument("paths", nargs="*", type=Path)
     args = parser.parse_args(argv)
+    from reader.library.import_process import Event
     from reader.processes import stop_on_termination
 
     report = EventWriter(sys.stdout)
@@ -239,13 +241,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             run(args.library, args.paths, args.batch, args.paths_from_stdin, report,
                 args.followed)
     except KeyboardInterrupt:
-        report.send("failed", kind="stopped", message=STOPPED)
+        report.send(Event.FAILED, kind="stopped", message=STOPPED)
         return 1
     except Exception as exc:
         kind, message = failure(exc, args.library)
         if kind == "unexpected":
             traceback.print_exc()
-        report.send("failed", kind=kind, message=message)
+        report.send(Event.FAILED, kind=kind, message=message)
         return 1
     return 0
 

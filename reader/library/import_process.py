@@ -26,6 +26,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,25 @@ from reader.models import ImportSummary
 
 #: How much less of the processor an import started by a window gets than the window.
 NICENESS = 5
+
+
+class Event(StrEnum):
+    """What an import process reports, named as its JSON lines name it (``"event"``)."""
+
+    #: Records read.
+    PROGRESS = "progress"
+    #: Every paper written, with its signals.
+    PAPERS = "papers"
+    #: Papers indexed.
+    INDEXING = "indexing"
+    #: Records whose replies' text is written, on reading the file again.
+    REPLIES = "replies"
+    #: Every record written (with the summary).
+    IMPORTED = "imported"
+    #: The papers' index caught up.
+    INDEXED = "indexed"
+    #: The import failed (with a message and the kind of failure).
+    FAILED = "failed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +64,7 @@ class ImportEvent:
     command line says it, and ``error``, the kind of failure: see
     :mod:`reader.library.import_main`)."""
 
-    kind: str
+    kind: Event
     done: int = 0
     total: int = 0
     summary: ImportSummary | None = None
@@ -222,7 +242,7 @@ def run_import(
         process.done()
         if code != 0 and not failed:
             errors.seek(0)
-            yield ImportEvent("failed", message=_failure(errors.read(), code))
+            yield ImportEvent(Event.FAILED, message=_failure(errors.read(), code))
 
 
 def _event(line: bytes) -> ImportEvent | None:
@@ -231,11 +251,11 @@ def _event(line: bytes) -> ImportEvent | None:
         data = json.loads(line)
     except ValueError:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("event"), str):
+    if not isinstance(data, dict) or data.get("event") not in set(Event):
         return None
     summary = data.get("summary")
     return ImportEvent(
-        data["event"],
+        Event(data["event"]),
         int(data.get("done", 0)),
         int(data.get("total", 0)),
         summary_from_json(summary) if isinstance(summary, dict) else None,

@@ -183,7 +183,7 @@ class ImportSession:
         list shows each batch's papers as it commits (the live library notices the
         commits), instead of nothing new until the whole file is in.
         """
-        from reader.library.import_process import ImportProcess, run_import
+        from reader.library.import_process import Event, ImportProcess, run_import
 
         worker = get_current_worker()
         self._worker = worker
@@ -201,20 +201,20 @@ class ImportSession:
             ):
                 if worker.is_cancelled:
                     break  # the window is quitting: its status line says so, and stays
-                if event.kind == "progress":
+                if event.kind is Event.PROGRESS:
                     post(self.Progress(names, event.done, event.total))
-                elif event.kind == "replies":
+                elif event.kind is Event.REPLIES:
                     # The papers show already; their reviews' text follows.
                     self.reviews_coming = (event.done, event.total)
                     post(self.Progress(f"the reviews of {names}", event.done, event.total,
                                        reviews=True))
-                elif event.kind == "imported" and event.summary is not None:
+                elif event.kind is Event.IMPORTED and event.summary is not None:
                     imported = True
                     self.reviews_coming = None
                     post(self.Imported(Source.FILES, event.summary))
-                elif event.kind == "indexing":
+                elif event.kind is Event.INDEXING:
                     post(IndexStatus.Progress(event.done, event.total))
-                elif event.kind == "failed":
+                elif event.kind is Event.FAILED:
                     post(self.Failed(Source.FILES, event.message))
         finally:
             self._worker = self._process = None
