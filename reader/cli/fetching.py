@@ -93,22 +93,21 @@ def _fetch_and_import(
     for problem in outcome.problems:
         click.echo(problem, err=True)
     if outcome.stopped is not None and not outcome.papers:
-        raise UserError(outcome.stopped if outcome.stopped != "interrupted" else
+        raise UserError(outcome.stopped if not outcome.interrupted else
                         "interrupted before any paper came")
     if outcome.complete and not outcome.papers:
         asked = f"the venue {venue}" if venue else "the papers asked for"
         raise UserError(f"OpenReview gave no paper for {asked}; nothing imported")
     click.echo(fetched_line(outcome))
     if outcome.stopped is not None:
-        interrupted = outcome.stopped == "interrupted"
-        reason = "Interrupted" if interrupted else f"Stopped: {outcome.stopped}"
+        reason = "Interrupted" if outcome.interrupted else f"Stopped: {outcome.stopped}"
         click.echo(f"{reason}. The {outcome.papers:,} papers that came are kept; run the same "
                    "command again to fetch the rest.", err=True)
     if not no_import and outcome.papers:
         _import(library, outcome.path)
     if outcome.stopped is None:
         return 0
-    return 130 if outcome.stopped == "interrupted" else 1
+    return 130 if outcome.interrupted else 1
 
 
 def _plan(library: Library, refs: tuple[str, ...], starred: bool, query: str, venue: str) -> Plan:

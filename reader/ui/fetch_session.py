@@ -42,9 +42,9 @@ class FetchSession:
     @dataclass
     class Fetched(Report):
         """The fetch of ``what`` is over: ``line`` says what came into ``path``
-        (``papers`` of them); ``stopped`` why it ended early (None: it did not; "interrupted"
-        when esc stopped it); ``notes`` what else to say (papers without an OpenReview id,
-        forums OpenReview does not have)."""
+        (``papers`` of them); ``stopped`` why it ended early (None: it did not), and
+        ``interrupted`` whether esc stopped it; ``notes`` what else to say (papers without
+        an OpenReview id, forums OpenReview does not have)."""
 
         what: str
         line: str
@@ -52,6 +52,7 @@ class FetchSession:
         papers: int
         stopped: str | None
         notes: list[str] = field(default_factory=list)
+        interrupted: bool = False
 
     @dataclass
     class Failed(Report):
@@ -129,4 +130,4 @@ class FetchSession:
         from reader.library import fetched_line
 
         post(self.Fetched(what, fetched_line(outcome), outcome.path, outcome.papers,
-                          outcome.stopped, notes))
+                          outcome.stopped, notes, outcome.interrupted))

@@ -89,6 +89,8 @@ class Outcome:
     resumed_from: int = 0
     #: Why the run stopped before the end: "interrupted" or the problem.
     stopped: str | None = None
+    #: Whether it stopped because it was asked to (Ctrl-C, esc), not for a problem.
+    interrupted: bool = False
     problems: list[str] = field(default_factory=list)
     #: Answers asked again, and why ("429 (waited 2 s)").
     retried: list[str] = field(default_factory=list)
@@ -180,7 +182,7 @@ class NotesFetcher:
                 state.complete = True
                 save_state(state_path, state)
             except KeyboardInterrupt:
-                outcome.stopped = "interrupted"
+                outcome.stopped, outcome.interrupted = "interrupted", True
             except FetchError as exc:
                 outcome.stopped = str(exc)
             finally:

@@ -80,14 +80,14 @@ class Fetching:
         self._app.status.note("")
         stopped = message.stopped
         if not message.papers:
-            why = ("stopped before any paper came" if stopped == "interrupted"
+            why = ("stopped before any paper came" if message.interrupted
                    else stopped or "OpenReview gave no paper")
             self._app.notify("\n".join([f"Nothing fetched: {why}", *message.notes[:3]]),
                         title="Fetch failed", severity="error", timeout=15, markup=False)
             return
         lines = [message.line, *message.notes[:3]]
         if stopped is not None:
-            reason = "Stopped (esc)" if stopped == "interrupted" else f"Stopped: {stopped}"
+            reason = "Stopped (esc)" if message.interrupted else f"Stopped: {stopped}"
             lines.append(f"{reason}. What came is kept and imported; fetch again to get "
                          "the rest.")
         self._app.notify("\n".join(lines), title="Fetched from OpenReview",
