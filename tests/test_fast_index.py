@@ -482,3 +482,22 @@ def main():
 if __name__ == "__main__":
     main()
 """
+
+
+def test_a_segments_bound_counts_its_terms_as_well_as_its_postings(tmp_path: Path) -> None:
+    """Papers that each carry words of their own (identifiers, keys) fill a segment's
+    memory with terms: a term new to the segment counts as TERM_POSTINGS postings toward
+    its bound, a word met again as one."""
+    from reader.search.build import TERM_POSTINGS, FastSegmentWriter
+
+    ix = whoosh_index.create_in(str(tmp_path), make_schema())
+    writer = FastSegmentWriter(ix)
+    try:
+        writer.add_document(id="1", abstract="alpha beta gamma")
+        first = writer.postings
+        writer.add_document(id="2", abstract="alpha beta gamma")
+        # The same three words: a posting each, and the new id's term.
+        assert writer.postings - first == 3 + 1 + TERM_POSTINGS
+        assert first == 4 * (1 + TERM_POSTINGS)
+    finally:
+        writer.cancel()
