@@ -21,9 +21,10 @@ from whoosh.searching import Searcher
 
 from reader.search.analysis import WORD
 from reader.search.highlight import highlight_terms
-from reader.search.hits import Hits, Rest, distinct_papers, paper_ids_of, run
+from reader.search.hits import Hits, Rest, distinct_papers, paper_ids_of
 from reader.search.index_base import IndexBase, describe_damage, reads_index
 from reader.search.index_writing import Writing
+from reader.search.matching import run
 from reader.search.parsing import (
     FIELD_SPACE,
     OPERATORS,

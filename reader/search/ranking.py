@@ -48,8 +48,8 @@ from whoosh.scoring import BM25FScorer, WeightScorer
 from whoosh.util import make_weighted_tree
 from whoosh.util.numeric import byte_to_length
 
-from reader.search.hits import matching_context
 from reader.search.kept import Kept
+from reader.search.matching import matching_context
 from reader.search.query import SearchCancelled
 
 #: The field length each length byte stands for (a byte of 0: no length stored).
