@@ -22,6 +22,7 @@ from reader.cli.base import (
 from reader.errors import IndexDamaged
 from reader.library import (
     CLI,
+    RELEVANCE,
     SORT_KEYS,
     Library,
     NoteSaved,
@@ -40,7 +41,7 @@ from reader.text.sanitize import clean_imported
 @click.argument("query", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of papers.")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
-@click.option("--sort", "order", type=click.Choice(list(SORT_KEYS)), default="relevance",
+@click.option("--sort", "order", type=click.Choice(list(SORT_KEYS)), default=RELEVANCE,
               show_default=True, help="Order: rating (mean), spread, weighted (by confidence)…")
 @click.pass_context
 @handles_errors

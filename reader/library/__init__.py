@@ -41,7 +41,7 @@ from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost
-from reader.store.database import SORT_KEYS, StoreError
+from reader.store.database import RELEVANCE, SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
 from reader.store.highlights import ShownReply, display_text, placed, sentences, shown_reply, words
 from reader.store.import_rows import UndoResult
@@ -129,7 +129,7 @@ def _through_the_door(function: Any) -> Any:
 
 
 __all__ = [
-    "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "SORT_KEYS",
+    "CITATION_FORMATS", "CLI", "EXPORT_FORMATS", "FIELDS", "FORMATS", "RELEVANCE", "SORT_KEYS",
     "BackupError", "ChangeWatch", "CitationError", "Discussion", "DoctorReport", "FetchError",
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "RECOVERABLE_KINDS", "Recoverable", "Resolution",

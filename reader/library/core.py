@@ -34,6 +34,7 @@ from reader.library.searching import PROFILE_SIZE, Searching
 from reader.library.signals import SignalReads
 from reader.library.upkeep import DoctorReport, Upkeep, damaged_advice, restore_damaged
 from reader.store.notes import CLI, HEAD, NoteSaved, NoteState
+from reader.store.reading import RELEVANCE
 
 if TYPE_CHECKING:
     from reader.library.changes import Change
@@ -116,7 +117,7 @@ class Library(LibraryBase):
         self,
         query: str,
         limit: int | None = None,
-        order: str = "relevance",
+        order: str = RELEVANCE,
         suggest: bool = True,
         *,
         first: int | None = None,

@@ -23,6 +23,7 @@ from reader.search.query import (
 )
 from reader.store import signal_queries
 from reader.store.database import Store
+from reader.store.reading import RELEVANCE
 from reader.text.identifiers import normalize_arxiv_id, normalize_doi, openreview_id
 from reader.text.render import plain_line, to_plain
 
@@ -108,7 +109,7 @@ class Searching:
         self,
         query: str,
         limit: int | None = None,
-        order: str = "relevance",
+        order: str = RELEVANCE,
         suggest: bool = True,
         *,
         first: int | None = None,
@@ -212,7 +213,7 @@ class Searching:
         else:
             in_index = tuple(f for f in parsed.filters if f.flag in INDEX_FLAGS)
             in_db = [f for f in parsed.filters if f.flag not in INDEX_FLAGS]
-            sorted_later = order != "relevance" or reviewed is not None or bool(unwanted)
+            sorted_later = order != RELEVANCE or reviewed is not None or bool(unwanted)
             # The index ranks the query alone: it may stop at the first matches.
             quick = first is not None and not in_db and not sorted_later
             top: int | None = None if in_db or sorted_later else limit
@@ -263,7 +264,7 @@ class Searching:
                 outcome = replace(outcome, partial=partial, notice=outcome.notice or (
                     f"partial: {partial.indexed:,} of {partial.total:,} indexed"
                 ))
-        if order != "relevance":
+        if order != RELEVANCE:
             with self._library.session() as store:
                 ordered = store.sort_ids(outcome.ids, order)
             outcome = replace(outcome, ids=ordered, scores=[])

@@ -20,13 +20,13 @@ from reader.store.base import (
 )
 from reader.store.edits import Edits, edited_record
 from reader.store.marks import Marks
-from reader.store.reading import SORT_KEYS, Reading, read_papers
+from reader.store.reading import RELEVANCE, SORT_KEYS, Reading, read_papers
 from reader.store.revisions import Revisions
 from reader.text.identifiers import CITEKEY
 
 __all__ = [
-    "BUSY_TIMEOUT_MS", "CITEKEY", "SORT_KEYS", "PaperNotFound", "Store", "StoreDamaged",
-    "StoreError", "edited_record", "migrations", "read_papers",
+    "BUSY_TIMEOUT_MS", "CITEKEY", "RELEVANCE", "SORT_KEYS", "PaperNotFound", "Store",
+    "StoreDamaged", "StoreError", "edited_record", "migrations", "read_papers",
 ]
 
 

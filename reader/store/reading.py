@@ -34,9 +34,13 @@ _PAPER_COLUMNS = (
 #: The most of the database file mapped into memory while every row is read (stats).
 _WALK_MAP_BYTES = 1 << 34
 
+#: The order of a search's ranking (of addition, when browsing): a view's order unless
+#: another is asked for.
+RELEVANCE = "relevance"
+
 #: How the papers of a view can be ordered, and the column each order reads.
 SORT_KEYS = {
-    "relevance": "id",
+    RELEVANCE: "id",
     "title": "title",
     "year": "year",
     "added": "id",
@@ -235,7 +239,7 @@ class Reading(StoreBase):
         first) or ``weighted`` (confidence-weighted rating, highest first), the last three
         read against each paper's rating scale (:func:`signal_sort_keys`); papers without
         the value last, in the order given."""
-        if order not in SORT_KEYS or order == "relevance" or len(ids) < 2:
+        if order not in SORT_KEYS or order == RELEVANCE or len(ids) < 2:
             return ids
         column = SORT_KEYS[order]
         keys: dict[int, Any]

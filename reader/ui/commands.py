@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from reader.library import SORT_KEYS
+from reader.library import RELEVANCE, SORT_KEYS
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp
 
 #: How each sort order is described.
 SORT_LABELS = {
-    "relevance": "relevance (order added when browsing)",
+    RELEVANCE: "relevance (order added when browsing)",
     "title": "title",
     "year": "year, newest first",
     "added": "date added, newest first",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Static
 
+from reader.library import RELEVANCE
 from reader.ui.commands import SORT_LABELS
 from reader.ui.screens.reading import ReadingScreen
 
@@ -122,7 +123,7 @@ class StatusLine:
                 parts.append(short)
         else:
             parts.append(library)
-        if app.views.order != "relevance":
+        if app.views.order != RELEVANCE:
             parts.append(f"sorted by {SORT_LABELS[app.views.order]}")
         if self._note:
             parts.append(self._note)

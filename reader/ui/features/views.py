@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING
 from textual.css.query import NoMatches
 from textual.timer import Timer
 
-from reader.library import (
-    SORT_KEYS,
-)
+from reader.library import RELEVANCE, SORT_KEYS
 from reader.ui.commands import SORT_LABELS
 from reader.ui.screens.overview import OverviewScreen
 from reader.ui.screens.prompts import PromptScreen
@@ -33,7 +31,7 @@ class Views:
     def __init__(self, app: ReaderApp) -> None:
         self._app = app
         #: The order the view is sorted in (see SORT_KEYS).
-        self.order = "relevance"
+        self.order = RELEVANCE
         self._remember_timer: Timer | None = None
 
     def show_first(self, ids: list[int] | None) -> None:
@@ -58,8 +56,8 @@ class Views:
     def _restore(self) -> tuple[str, int | None]:
         """Take up the sort order the last run left; the query and the paper it ended on."""
         library = self._app.library
-        order = library.queries.get_meta(SORT_KEY) or "relevance"
-        self.order = order if order in SORT_KEYS else "relevance"
+        order = library.queries.get_meta(SORT_KEY) or RELEVANCE
+        self.order = order if order in SORT_KEYS else RELEVANCE
         last_paper = library.queries.get_meta(PAPER_KEY)
         paper = int(last_paper) if last_paper and last_paper.isdigit() else None
         return library.queries.get_meta(QUERY_KEY) or "", paper
