@@ -243,3 +243,43 @@ def test_a_file_changed_between_its_two_readings_is_said(
     assert again.replies_new == len(changed) + 1
     assert not any("changed" in p for p in again.problems)
     assert len(state(library.paths.database)["replies"]) == 16
+
+
+def test_a_papers_replies_are_read_from_its_file_before_they_are_written(
+    tmp_path: Path, empty_library: Library
+) -> None:
+    """Between the two readings, each paper's replies read from the file (gzipped here,
+    another paper's reply naming it beside its own line) are the replies the import then
+    writes, threaded alike; a file not of OpenReview papers gives none."""
+    import gzip
+
+    library = empty_library
+    plain = conference(tmp_path / "c.jsonl", 6)
+    lines = plain.read_text(encoding="utf-8").splitlines()
+    second_id = json.loads(lines[1])["id"]
+    # A comment on the first paper that names the second: its line, met first, is not the
+    # second's.
+    row = json.loads(lines[0])
+    row["replies"][0]["content"]["related"] = {"value": second_id}
+    lines[0] = json.dumps(row)
+    assert json.dumps(second_id) in lines[0]
+    source = tmp_path / "c.jsonl.gz"
+    source.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8")))
+    ahead: dict[int, list[tuple[str, int]]] = {}
+
+    def papers_in() -> None:
+        for paper_id in library.all_ids():
+            assert library.conference.replies(paper_id) == []  # not written yet
+            shown = library.conference.discussion_ahead(paper_id)
+            ahead[paper_id] = [(p.reply.id, p.depth) for p in shown.postings]
+
+    library.imports.write_files([source], papers_in=papers_in)
+    assert len(ahead) == 6 and all(ahead.values())
+    for paper_id, postings in ahead.items():
+        written = library.conference.discussion(paper_id)
+        assert [(p.reply.id, p.depth) for p in written.postings] == postings
+    bib = tmp_path / "one.bib"
+    bib.write_text("@article{a, title={A title of a paper}, year={2020}}\n")
+    library.imports.write_files([bib])
+    other = library.search("title").ids[0]
+    assert len(library.conference.discussion_ahead(other)) == 0

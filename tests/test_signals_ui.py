@@ -216,9 +216,13 @@ async def test_the_reading_view_shows_reviews_threaded_after_the_abstract(
         assert "α = 0.5" in answer and "**" not in answer  # LaTeX and Markdown rendered
 
 
-async def test_a_paper_whose_reviews_are_still_coming_says_so_then_shows_them(
-    library: Library, tmp_path: Path,
+@pytest.mark.parametrize("file_kept", [True, False])
+async def test_a_paper_whose_reviews_are_still_coming_shows_them_from_the_file(
+    library: Library, tmp_path: Path, file_kept: bool,
 ) -> None:
+    """Its reviews are read from the file being imported, before the import writes them
+    (a minute later, at a conference's size), and said to be so; with the file gone
+    meanwhile, the view says they are still coming. Once written, they show as stored."""
     # Another connection imports the conference; it stops once every paper is in with its
     # signals, before their replies are written, as an import of a conference does.
     source = conference_file(tmp_path)
@@ -242,10 +246,27 @@ async def test_a_paper_whose_reviews_are_still_coming_says_so_then_shows_them(
             await settle(app, pilot)
             # What the import under way says as it writes the replies.
             app.imports.reviews_coming = (0, 3)
+            if not file_kept:
+                moved = source.rename(tmp_path / "moved.jsonl")
             screen = await open_reading(app, pilot, paper_of(library, FIRST))
             heading = str(screen.query_one("#paper-replies-heading", Static).render())
-            assert screen.replies == []
-            assert "still being imported" in heading and "0 of 3 papers" in heading
+            if file_kept:
+                await until(pilot, lambda: screen.replies, "the reviews read from the file")
+                heading = str(screen.query_one("#paper-replies-heading", Static).render())
+                assert [box.posting.reply.kind for box in screen.replies][0] == "Decision"
+                assert "read from the file being imported" in heading
+                assert "0 of 3 papers" in heading
+                assert library.replies(paper_of(library, FIRST)) == []  # nothing stored
+                # A passage of one is not highlighted: there is no stored reply to hold it.
+                await pilot.press("right_square_bracket", "right_parenthesis", "h")
+                await pilot.pause()
+                assert app.screen is screen and screen.selection is not None
+                assert "read from the file being imported" in " ".join(
+                    n.message for n in app._notifications)
+            else:
+                assert screen.replies == []
+                assert "still being imported" in heading and "0 of 3 papers" in heading
+                moved.rename(source)
             go_on.set()
             thread.join(60)
             app.imports.reviews_coming = None
@@ -255,6 +276,7 @@ async def test_a_paper_whose_reviews_are_still_coming_says_so_then_shows_them(
             assert [box.posting.reply.kind for box in screen.replies][0] == "Decision"
             heading = str(screen.query_one("#paper-replies-heading", Static).render())
             assert heading.startswith("Reviews and discussion: ") and "still" not in heading
+            assert "read from the file" not in heading
     finally:
         go_on.set()
         thread.join(60)

@@ -11,12 +11,14 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.library.door import translating
 from reader.signals import DECISION_KINDS, META_REVIEW_KINDS, RatingScale, Reply, Signals
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
+from reader.store.import_rows import import_source
 
 if TYPE_CHECKING:
     from reader.library.core import Library
@@ -213,6 +215,28 @@ class SignalReads:
         if not replies:
             return Discussion()
         return thread(replies, self.rating_changes(paper_id))
+
+    def discussion_ahead(self, paper_id: int) -> Discussion:
+        """A paper's replies read from the file it is being imported from, before the
+        import writes them (it writes every paper first, then the replies' text, which may
+        be a minute behind): threaded as :meth:`discussion`, and stored nowhere. None when
+        the file gives none, is gone, or is not a list of OpenReview papers."""
+        # The sources are imported here, as by an import: no part of a start.
+        from reader.sources import ImportFormatError
+        from reader.sources.openreview import replies_in_file
+
+        with self._library.session() as store:
+            source = import_source(store.conn, paper_id)
+            row = store.conn.execute(
+                "SELECT openreview_id FROM papers WHERE id = ?", (paper_id,)
+            ).fetchone()
+        if source is None or source[1] != "openreview" or not row or not row[0]:
+            return Discussion()
+        try:
+            replies = replies_in_file(Path(source[0]), row[0])
+        except ImportFormatError:
+            return Discussion()  # the file moved or changed meanwhile: they come when written
+        return thread(replies) if replies else Discussion()
 
     def view_signals(self, ids: Sequence[int], *, ratings: bool = False) -> ViewSignals:
         """What the papers ``ids`` add up to, their ratings grouped by scale; with

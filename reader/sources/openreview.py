@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from reader.models import PaperRecord
@@ -96,6 +97,25 @@ def parse(text: str, source: str, *, texts: bool = True) -> ParseResult:
     records = _unwrap_notes(unwrap_lists(load_records(text, source)))
     result.records.extend(_papers(records, source, result.problems, result.orphans, texts))
     return result
+
+
+def replies_in_file(path: Path, forum: str) -> list[Reply]:
+    """The replies a file of OpenReview papers in JSON lines gives the paper ``forum``
+    (its OpenReview id), with their text, found without reading the other papers: for a
+    paper whose import writes its replies after every paper (they may be minutes away). An
+    empty list when the file has none for it, or is not such a file."""
+    from reader.sources import ImportFormatError
+    from reader.sources.textfile import lines_holding
+
+    for line in lines_holding(path, json.dumps(forum).encode("utf-8")):
+        try:
+            found = parse(line.decode("utf-8", "replace"), path.name)
+        except ImportFormatError:
+            continue  # a line that only names the paper, or is no JSON
+        for record in found.records:
+            if record.openreview_id == forum:
+                return record.replies
+    return []
 
 
 def stream(

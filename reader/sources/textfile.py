@@ -83,15 +83,7 @@ class TextFile:
         chunks = _chunks(self.path, self.chunk)
         if self.encoding != "latin-1":
             chunks = _after_bom(chunks)
-        rest = b""
-        for data in chunks:
-            rest += data
-            if b"\n" not in data:
-                continue
-            *lines, rest = rest.split(b"\n")
-            yield from lines
-        if rest:
-            yield rest
+        return _split_lines(chunks)
 
     def decoded(self, line: bytes, number: int) -> str:
         """Line ``number`` (from 1) of :meth:`byte_lines` as text; the first without a BOM
@@ -303,6 +295,27 @@ def _chunks(path: Path, size: int, whole: bool = False) -> Iterator[bytes]:
         raise ImportFormatError(f"{path}: a damaged gzip file: {exc}") from exc
     except OSError as exc:
         raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+
+
+def _split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a file read in chunks, without their line ends."""
+    rest = b""
+    for data in chunks:
+        rest += data
+        if b"\n" not in data:
+            continue
+        *lines, rest = rest.split(b"\n")
+        yield from lines
+    if rest:
+        yield rest
+
+
+def lines_holding(path: Path, needle: bytes) -> Iterator[bytes]:
+    """The lines of a file (unpacked when gzipped) that hold ``needle``: one record looked
+    up in a long list of JSON lines without decoding the others."""
+    for line in _split_lines(_chunks(path, CHUNK)):
+        if needle in line:
+            yield line
 
 
 def read_bounded(path: Path) -> tuple[bytes, str]:

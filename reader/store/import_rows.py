@@ -326,3 +326,13 @@ class ImportRows:
                 self.import_id,
             ),
         )
+
+
+def import_source(conn: sqlite3.Connection, paper_id: int) -> tuple[str, str] | None:
+    """The file and format of the newest import (not undone) that held a paper."""
+    row = conn.execute(
+        "SELECT i.path, i.format FROM import_items t JOIN imports i ON i.id = t.import_id "
+        "WHERE t.paper_id = ? AND i.undone_at IS NULL ORDER BY i.id DESC LIMIT 1",
+        (paper_id,),
+    ).fetchone()
+    return (row[0], row[1]) if row else None

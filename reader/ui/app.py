@@ -289,7 +289,8 @@ class ReaderApp(App[None]):
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
                               self.tags.highlight, self.tags.unhighlight,
                               replies=self.library.conference.discussion,
-                              reviews_coming=lambda: self.imports.reviews_coming)
+                              reviews_coming=lambda: self.imports.reviews_coming,
+                              replies_ahead=self.library.conference.discussion_ahead)
             )
             self.status.show_place()
 

@@ -190,6 +190,7 @@ class ImportSession:
         post = self._app.post_message
         names = ", ".join(p.name for p in paths)
         imported = False
+        read = 0
         post(self.Started(Source.FILES, names))
         root, named = self._library.paths.root, [p.absolute() for p in paths]
         try:
@@ -202,7 +203,11 @@ class ImportSession:
                 if worker.is_cancelled:
                     break  # the window is quitting: its status line says so, and stays
                 if event.kind is Event.PROGRESS:
+                    read = event.done
                     post(self.Progress(names, event.done, event.total))
+                elif event.kind is Event.PAPERS:
+                    # Every paper shows; the replies' text follows once they are indexed.
+                    self.reviews_coming = (0, read)
                 elif event.kind is Event.REPLIES:
                     # The papers show already; their reviews' text follows.
                     self.reviews_coming = (event.done, event.total)

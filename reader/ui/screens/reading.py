@@ -63,9 +63,10 @@ class ReadingScreen(Screen[None]):
         *,
         replies: Replies | None = None,
         reviews_coming: Coming | None = None,
+        replies_ahead: Replies | None = None,
     ) -> None:
         super().__init__()
-        self._shown = ShownReplies(self, replies, reviews_coming)
+        self._shown = ShownReplies(self, replies, reviews_coming, replies_ahead)
         self._paper = paper
         self._terms = terms
         self._step = step
@@ -124,9 +125,12 @@ class ReadingScreen(Screen[None]):
 
     def reviews_arriving(self) -> None:
         """An import is writing replies: a paper shown without any reads its own again
-        (they show as soon as they are in)."""
+        (they show as soon as they are in), and one showing those read from the import's
+        file takes them from the library once they are there."""
         if not self.replies:
             self._shown.show(self._paper, self._terms)
+        elif self._shown.ahead:
+            self._shown.show(self._paper, self._terms, stored_only=True)
 
     def _reply_tops(self) -> list[tuple[int, ReplyBox]]:
         return self._shown.tops()
@@ -265,6 +269,10 @@ class ReadingScreen(Screen[None]):
         if any(h.reply_id == reply and (h.start, h.end) == chosen and not h.orphaned
                for h in self._paper.highlights):
             self.notify("That passage is highlighted already (H removes it)")
+            return
+        if reply is not None and self._shown.ahead:
+            self.notify("These reviews are read from the file being imported: they can be "
+                        "highlighted once the import has written them")
             return
         if self._highlighter is not None:
             self._highlighter(self._paper, chosen[0], chosen[1], reply)

@@ -45,11 +45,17 @@ class ShownReplies:
     """The replies a reading view shows, and the workers that read and render them."""
 
     def __init__(
-        self, screen: Screen[None], read: Replies | None, coming: Coming | None = None
+        self, screen: Screen[None], read: Replies | None, coming: Coming | None = None,
+        ahead: Replies | None = None,
     ) -> None:
         self._screen = screen
         self._read = read
         self._coming = coming
+        #: Reads a paper's replies from the file an import is reading, before it writes
+        #: them (see SignalReads.discussion_ahead).
+        self._ahead = ahead
+        #: Whether the replies shown were read from that file (not stored yet).
+        self.ahead = False
         #: The replies shown (their headings as soon as they are read).
         self.boxes: list[ReplyBox] = []
         #: The id of the paper whose replies are shown: a worker for another one stops.
@@ -58,14 +64,16 @@ class ShownReplies:
     def clear(self, paper_id: int) -> None:
         """Show none while the replies of ``paper_id`` are read."""
         self.token = paper_id
+        self.ahead = False
         if self.boxes:
             self.boxes = []
             self._screen.refresh_bindings()
         self._screen.query_one(PaperView).show_discussion(Discussion())
 
-    def show(self, paper: Paper, terms: frozenset[str]) -> None:
+    def show(self, paper: Paper, terms: frozenset[str], *, stored_only: bool = False) -> None:
         """Show the paper's replies: a worker reads them, the headings go up as soon as
-        they are read, the bodies as they are rendered."""
+        they are read, the bodies as they are rendered. With ``stored_only`` (replies read
+        from the file being imported are shown), only once the library has them."""
         if self.token != paper.id or self._read is None:
             return  # another paper was shown meanwhile
         read, token, app = self._read, paper.id, self._screen.app
@@ -73,8 +81,15 @@ class ShownReplies:
 
         def work() -> None:
             discussion = read(token)
+            ahead = False
+            if not discussion and stored_only:
+                return  # not written yet: those read from the file stay
+            if not discussion and self._ahead is not None and self._awaited():
+                # The import writes them a minute from now, maybe: read from its file.
+                discussion = self._ahead(token)
+                ahead = bool(discussion)
             try:
-                boxes = app.call_from_thread(self._mount, token, discussion)
+                boxes = app.call_from_thread(self._mount, token, discussion, ahead)
             except RuntimeError:  # the window closed meanwhile
                 return
             batch: Batch = []
@@ -131,16 +146,30 @@ class ShownReplies:
 
         return render
 
-    def _mount(self, token: int, discussion: Discussion) -> list[ReplyBox]:
-        """Show the headings of the replies read, if their paper still shows."""
+    def _awaited(self) -> bool:
+        """Whether an import is writing replies after its papers."""
+        return self._coming is not None and self._coming() is not None
+
+    def _mount(self, token: int, discussion: Discussion, ahead: bool = False) -> list[ReplyBox]:
+        """Show the headings of the replies read, if their paper still shows (``ahead``:
+        read from the file being imported, not yet written)."""
         if token != self.token:
             return []
         had = bool(self.boxes)
-        coming = self._coming() if self._coming is not None and not discussion else None
-        awaited = "" if coming is None else (
-            f"Reviews and discussion: still being imported (the replies of {coming[0]:,} "
-            f"of {coming[1]:,} papers are in); this paper's show here once theirs are"
-        )
+        self.ahead = ahead
+        coming = self._coming() if self._coming is not None else None
+        if ahead:
+            counted = "" if coming is None else (
+                f" (the replies of {coming[0]:,} of {coming[1]:,} papers are in)")
+            awaited = (f"read from the file being imported{counted}; highlights once they are "
+                       "in the library")
+        elif coming is not None and not discussion:
+            awaited = (
+                f"Reviews and discussion: still being imported (the replies of {coming[0]:,} "
+                f"of {coming[1]:,} papers are in); this paper's show here once theirs are"
+            )
+        else:
+            awaited = ""
         self.boxes = self._screen.query_one(PaperView).show_discussion(discussion, awaited)
         if had != bool(self.boxes):
             self._screen.refresh_bindings()  # the review keys show only with replies

@@ -64,7 +64,8 @@ class PaperView(VerticalScroll):
 
     def show_discussion(self, discussion: Discussion, awaited: str = "") -> list[ReplyBox]:
         """Show a paper's replies (none: the part is hidden, or says ``awaited``: why they
-        are not here yet), each with its heading; their bodies are put in by the caller as
+        are not here yet; some, and ``awaited``: where they were read from, as they are
+        not stored yet), each with its heading; their bodies are put in by the caller as
         they are rendered."""
         heading = self.query_one("#paper-replies-heading", Static)
         holder = self.query_one("#paper-replies", Vertical)
@@ -81,7 +82,7 @@ class PaperView(VerticalScroll):
         if others:
             words.append(f"{others} other repl" + ("y" if others == 1 else "ies"))
         heading.update(Text("Reviews and discussion: " + ", ".join(words)
-                            + "   (] next, [ previous)"))
+                            + "   (] next, [ previous)" + (f"  ·  {awaited}" if awaited else "")))
         style = self.get_component_rich_style
         boxes = [ReplyBox(posting, reply_heading(posting, style))
                  for posting in discussion.postings]
