@@ -283,3 +283,13 @@ def test_a_papers_replies_are_read_from_its_file_before_they_are_written(
     library.imports.write_files([bib])
     other = library.search("title").ids[0]
     assert len(library.conference.discussion_ahead(other)) == 0
+
+
+def test_a_read_ahead_stops_when_told(tmp_path: Path) -> None:
+    """The reader moved on to another paper: the file is read no further."""
+    from reader.sources.openreview import replies_in_file
+
+    path = conference(tmp_path / "c.jsonl", 3)
+    first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["id"]
+    assert replies_in_file(path, first)
+    assert replies_in_file(path, first, stopped=lambda: True) == []

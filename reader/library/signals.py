@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -216,11 +216,14 @@ class SignalReads:
             return Discussion()
         return thread(replies, self.rating_changes(paper_id))
 
-    def discussion_ahead(self, paper_id: int) -> Discussion:
+    def discussion_ahead(
+        self, paper_id: int, stopped: Callable[[], bool] | None = None
+    ) -> Discussion:
         """A paper's replies read from the file it is being imported from, before the
         import writes them (it writes every paper first, then the replies' text, which may
         be a minute behind): threaded as :meth:`discussion`, and stored nowhere. None when
-        the file gives none, is gone, or is not a list of OpenReview papers."""
+        the file gives none, is gone, or is not a list of OpenReview papers, or once
+        ``stopped()`` (asked as the file is read)."""
         # The sources are imported here, as by an import: no part of a start.
         from reader.sources import ImportFormatError
         from reader.sources.openreview import replies_in_file
@@ -233,7 +236,7 @@ class SignalReads:
         if source is None or source[1] != "openreview" or not row or not row[0]:
             return Discussion()
         try:
-            replies = replies_in_file(Path(source[0]), row[0])
+            replies = replies_in_file(Path(source[0]), row[0], stopped)
         except ImportFormatError:
             return Discussion()  # the file moved or changed meanwhile: they come when written
         return thread(replies) if replies else Discussion()

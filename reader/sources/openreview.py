@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -99,15 +99,18 @@ def parse(text: str, source: str, *, texts: bool = True) -> ParseResult:
     return result
 
 
-def replies_in_file(path: Path, forum: str) -> list[Reply]:
+def replies_in_file(
+    path: Path, forum: str, stopped: Callable[[], bool] | None = None
+) -> list[Reply]:
     """The replies a file of OpenReview papers in JSON lines gives the paper ``forum``
     (its OpenReview id), with their text, found without reading the other papers: for a
     paper whose import writes its replies after every paper (they may be minutes away). An
-    empty list when the file has none for it, or is not such a file."""
+    empty list when the file has none for it, or is not such a file, or once ``stopped()``
+    (the reader moved on to another paper)."""
     from reader.sources import ImportFormatError
     from reader.sources.textfile import lines_holding
 
-    for line in lines_holding(path, json.dumps(forum).encode("utf-8")):
+    for line in lines_holding(path, json.dumps(forum).encode("utf-8"), stopped):
         try:
             found = parse(line.decode("utf-8", "replace"), path.name)
         except ImportFormatError:

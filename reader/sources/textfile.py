@@ -14,10 +14,11 @@ from __future__ import annotations
 import codecs
 import gzip
 import hashlib
+import itertools
 import stat
 import threading
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -310,10 +311,16 @@ def _split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
         yield rest
 
 
-def lines_holding(path: Path, needle: bytes) -> Iterator[bytes]:
+def lines_holding(
+    path: Path, needle: bytes, stopped: Callable[[], bool] | None = None
+) -> Iterator[bytes]:
     """The lines of a file (unpacked when gzipped) that hold ``needle``: one record looked
-    up in a long list of JSON lines without decoding the others."""
-    for line in _split_lines(_chunks(path, CHUNK)):
+    up in a long list of JSON lines without decoding the others. Once ``stopped()`` is
+    true (asked at every chunk read) no more are looked for."""
+    chunks = _chunks(path, CHUNK)
+    if stopped is not None:
+        chunks = itertools.takewhile(lambda _chunk: not stopped(), chunks)
+    for line in _split_lines(chunks):
         if needle in line:
             yield line
 

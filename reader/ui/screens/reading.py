@@ -22,7 +22,7 @@ from textual.widgets import Footer, Static
 
 from reader.models import Paper
 from reader.ui import bindings
-from reader.ui.screens.reading_replies import Coming, Replies, ShownReplies
+from reader.ui.screens.reading_replies import Ahead, Coming, Replies, ShownReplies
 from reader.ui.screens.reading_selection import Selecting
 from reader.ui.screens.selection import Span
 from reader.ui.screens.whole_text import WholeTextScreen
@@ -63,7 +63,7 @@ class ReadingScreen(Screen[None]):
         *,
         replies: Replies | None = None,
         reviews_coming: Coming | None = None,
-        replies_ahead: Replies | None = None,
+        replies_ahead: Ahead | None = None,
     ) -> None:
         super().__init__()
         self._shown = ShownReplies(self, replies, reviews_coming, replies_ahead)

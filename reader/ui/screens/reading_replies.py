@@ -22,6 +22,8 @@ from reader.ui.widgets.replies import ReplyBox, reply_body
 
 #: Reads a paper's replies, threaded (by paper id).
 Replies = Callable[[int], Discussion]
+#: Reads them from the file being imported, until told to stop (another paper shows).
+Ahead = Callable[[int, Callable[[], bool]], Discussion]
 #: While an import writes replies after its papers: the records whose replies are written,
 #: of how many; otherwise None.
 Coming = Callable[[], tuple[int, int] | None]
@@ -46,7 +48,7 @@ class ShownReplies:
 
     def __init__(
         self, screen: Screen[None], read: Replies | None, coming: Coming | None = None,
-        ahead: Replies | None = None,
+        ahead: Ahead | None = None,
     ) -> None:
         self._screen = screen
         self._read = read
@@ -86,7 +88,8 @@ class ShownReplies:
                 return  # not written yet: those read from the file stay
             if not discussion and self._ahead is not None and self._awaited():
                 # The import writes them a minute from now, maybe: read from its file.
-                discussion = self._ahead(token)
+                # Stopped once another paper shows: `j` held down starts no pile of reads.
+                discussion = self._ahead(token, lambda: self.token != token)
                 ahead = bool(discussion)
             try:
                 boxes = app.call_from_thread(self._mount, token, discussion, ahead)
