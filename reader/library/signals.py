@@ -221,7 +221,7 @@ class SignalReads:
     ) -> Discussion:
         """A paper's replies read from the file it is being imported from, before the
         import writes them (it writes every paper first, then the replies' text, which may
-        be a minute behind): threaded as :meth:`discussion`, and stored nowhere. None when
+        be a minute behind): threaded as :meth:`discussion`, and stored nowhere. Empty when
         the file gives none, is gone, or is not a list of OpenReview papers, or once
         ``stopped()`` (asked as the file is read)."""
         # The sources are imported here, as by an import: no part of a start.

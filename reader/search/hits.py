@@ -3,7 +3,7 @@ the papers they are, and what is kept of a search that looked up only its best m
 that the rest follow without searching again (:func:`completed`).
 
 Whoosh is not imported here: the library's searches begin with these, and a window's first
-paint need not wait for Whoosh (a third of reader's own start); matching is in
+paint need not wait for Whoosh (a quarter of what reader's own modules cost it); matching is in
 reader.search.matching."""
 
 from __future__ import annotations
@@ -104,5 +104,3 @@ def paper_ids_of(
         if len(set(ids)) >= limit:
             break
     return ids, looked_up
-
-

@@ -65,5 +65,3 @@ def matching_context(searcher: Any) -> Any:
     a tree of unions does (floats added in another order may differ in their last bit);
     with this context every Or is a tree of unions, in every segment, for both."""
     return searcher.context(needs_current=True)
-
-

@@ -55,7 +55,7 @@ class ShownReplies:
         self._coming = coming
         #: Reads a paper's replies from the file an import is reading, before it writes
         #: them (see SignalReads.discussion_ahead).
-        self._ahead = ahead
+        self._read_ahead = ahead
         #: Whether the replies shown were read from that file (not stored yet).
         self.ahead = False
         #: The replies shown (their headings as soon as they are read).
@@ -86,10 +86,10 @@ class ShownReplies:
             ahead = False
             if not discussion and stored_only:
                 return  # not written yet: those read from the file stay
-            if not discussion and self._ahead is not None and self._awaited():
+            if not discussion and self._read_ahead is not None and self._awaited():
                 # The import writes them a minute from now, maybe: read from its file.
                 # Stopped once another paper shows: `j` held down starts no pile of reads.
-                discussion = self._ahead(token, lambda: self.token != token)
+                discussion = self._read_ahead(token, lambda: self.token != token)
                 ahead = bool(discussion)
             try:
                 boxes = app.call_from_thread(self._mount, token, discussion, ahead)
