@@ -190,3 +190,27 @@ def test_undo_leaves_a_decision_changed_since_and_says_so(
     assert result is not None and result.reverted == 0
     assert [(p, fields) for p, _, fields in result.changed_since] == [(paper_id, ["signals"])]
     assert library.signals([paper_id])[paper_id].decision == "poster"
+
+
+def test_a_dry_run_of_undo_changes_nothing_and_says_what_it_would_do(
+    library: Library,
+) -> None:
+    """`reader import --undo --dry-run` says what the undo would remove, and removes
+    nothing: the papers stay and the import can still be undone."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    before = library.store.count()
+    library.import_files([DATA / "openreview-40.jsonl"])
+    added = library.store.count() - before
+    root = str(library.paths.root)
+    result = CliRunner().invoke(cli, ["--library", root, "import", "--undo", "--dry-run"],
+                                obj={})
+    assert result.exit_code == 0, result.output
+    assert "Dry run: nothing was changed" in result.output
+    assert f"Would remove {added:,} papers" in result.output
+    assert library.store.count() == before + added
+    undone = library.imports.undo_last_import()
+    assert undone is not None and undone.removed == added
+    assert library.store.count() == before

@@ -80,7 +80,7 @@ def _import(
     if undo:
         if files:
             raise UserError("--undo takes no files")
-        undo_last(library)
+        undo_last(library, dry_run)
         return
     if not files:
         raise UserError("name the files to import (or --undo)")

@@ -8,17 +8,22 @@ from reader.cli.base import UserError
 from reader.library import Library, UndoResult
 
 
-def undo_last(library: Library) -> None:
-    """Undo the last import that added or changed papers, and say what became of them."""
-    result = library.imports.undo_last_import()
+def undo_last(library: Library, dry_run: bool = False) -> None:
+    """Undo the last import that added or changed papers, and say what became of them
+    (``dry_run``: what would, with nothing changed)."""
+    result = library.imports.undo_last_import(dry_run)
     if result is None:
         raise UserError("there is no import to undo")
+    if dry_run:
+        click.echo("Dry run: nothing was changed. Undoing the last import would do this:")
     noun = "paper" if result.removed == 1 else "papers"
     if result.removed or result.kept or not (result.reverted or result.unrecorded
                                              or result.replies_kept):
-        click.echo(f"Removed {result.removed:,} {noun} added by the import of {result.path}.")
+        removed = "Would remove" if dry_run else "Removed"
+        click.echo(f"{removed} {result.removed:,} {noun} added by the import of {result.path}.")
     else:
-        click.echo(f"Undid the import of {result.path} (it added no papers).")
+        undid = "Would undo" if dry_run else "Undid"
+        click.echo(f"{undid} the import of {result.path} (it added no papers).")
     _say_reverted(result)
     if result.kept:
         keys = ", ".join(key for _, key in result.kept[:20])

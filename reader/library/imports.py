@@ -280,10 +280,13 @@ class Imports:
         self._library.indexing.sync_index()
         return summary
 
-    def undo_last_import(self) -> UndoResult | None:
-        """Remove what the last import added, except papers carrying the user's work."""
+    def undo_last_import(self, dry_run: bool = False) -> UndoResult | None:
+        """Remove what the last import added, except papers carrying the user's work
+        (``dry_run``: say what that would do, and change nothing)."""
         with self._library.session() as store:
-            result = store.edits.undo_last_import()
+            result = store.edits.undo_last_import(dry_run)
+        if dry_run:
+            return result
         # The papers removed leave both indexes (their segments rewritten once mostly
         # deleted: reader.search.index_writing.merge_small), the review text after the
         # abstracts as always.

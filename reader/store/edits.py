@@ -44,6 +44,14 @@ USERS_WORK = (
 _RECORD_EDITS = ("type", "volume", "issue", "page", "publisher", "publisher-place", "editor")
 
 
+
+class _RolledBack(Exception):
+    """A dry run's undo, rolled back with what it did (control flow, never shown)."""
+
+    def __init__(self, result: UndoResult) -> None:
+        super().__init__("rolled back")
+        self.result = result
+
 class Edits:
     """Changing papers (``store.edits``)."""
 
@@ -60,13 +68,20 @@ class Edits:
         ).fetchone()
         return (row[0], row[1]) if row else None
 
-    def undo_last_import(self) -> UndoResult | None:
+    def undo_last_import(self, dry_run: bool = False) -> UndoResult | None:
         """Undo the last import that added or changed papers: remove the papers it added,
         except those carrying the user's work, and put back the columns and aliases of the
         papers it merged into (a column changed again since is left as it is now). An
         import that changed nothing, such as the same file again, would leave nothing to
         undo and hide the one before: it is passed over. Replies it brought to papers
-        already there are kept."""
+        already there are kept. A ``dry_run`` does it all and rolls it back: what it says
+        is what the undo would do."""
+        try:
+            return self._undo_last_import(dry_run)
+        except _RolledBack as done:
+            return done.result
+
+    def _undo_last_import(self, dry_run: bool) -> UndoResult | None:
         with self._store.transaction() as conn:
             row = conn.execute(
                 "SELECT id, path FROM imports WHERE undone_at IS NULL "
@@ -97,6 +112,8 @@ class Edits:
             self._revert_merges(conn, import_id, generation, result)
             conn.execute("UPDATE imports SET undone_at = ? WHERE id = ?", (now(), import_id))
             result.removed = len(doomed)
+            if dry_run:
+                raise _RolledBack(result)
         return result
 
     def _revert_merges(
