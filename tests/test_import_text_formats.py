@@ -870,6 +870,29 @@ def test_zotero_csv_manual_tags_and_notes_are_the_users(tmp_path: Path) -> None:
     library.close()
 
 
+def test_zotero_csv_item_types_and_book_details_are_kept() -> None:
+    """Zotero's CSV names its item types (``journalArticle``, ``bookSection``) and a
+    chapter's series, edition and place: a journal article is an article, not a paper in
+    proceedings, and a chapter keeps what its book says."""
+    text = (
+        '"Key","Item Type","Publication Year","Author","Title","Publication Title",'
+        '"Pages","Volume","Issue","Series","Series Number","Edition","Place","Publisher",'
+        '"Short Title","Journal Abbreviation"\n'
+        '"A1","journalArticle","2020","Roe, Ann","Fair shifts","Journal of Things","1-45",'
+        '"21","3","","","","","","Fair","J. Things"\n'
+        '"B2","bookSection","2019","Poe, Bo","Causal practice","Handbook of Causes",'
+        '"101-130","","","Adaptive Computation","7","2","Cambridge, MA","MIT Press","",""\n'
+    )
+    article, chapter = csv_table.parse(text, "zotero.csv").records
+    assert article.csl["type"] == "article-journal"
+    assert article.csl["title-short"] == "Fair"
+    assert article.csl["container-title-short"] == "J. Things"
+    assert chapter.csl["type"] == "chapter"
+    assert (chapter.csl["collection-title"], chapter.csl["collection-number"]) == (
+        "Adaptive Computation", "7")
+    assert (chapter.csl["edition"], chapter.csl["publisher-place"]) == ("2", "Cambridge, MA")
+
+
 def test_a_comments_column_is_the_note_and_plain_text_stays_as_written() -> None:
     text = 'title,abstract,comments\nA paper,An abstract.,"Check <the> proof; it uses x<y."\n'
     [record] = csv_table.parse(text, "t.csv").records

@@ -28,6 +28,7 @@ from reader.sources.table_fields import CSL_FIELDS as _CSL_FIELDS
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
+from reader.sources.zotero import ZOTERO_TYPES
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -308,11 +309,14 @@ _HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|a|span|blockquote)\b[^
 
 def _csl_values(values: dict[str, str]) -> dict[str, str]:
     """The CSL variables a row gives as written (volume, pages, publisher, ...), with its
-    type where it names a CSL type (a library's own export writes one)."""
+    type where it names a CSL type (a library's own export writes one) or a Zotero item
+    type (Zotero's CSV export: ``journalArticle``, ``bookSection`` …)."""
     csl = {name: _fold(values[name]) for name in _CSL_FIELDS if _fold(values.get(name, ""))}
-    kind = _fold(values.get("kind", "")).lower()
-    if kind in CSL_TYPES:
-        csl["type"] = kind
+    kind = _fold(values.get("kind", ""))
+    if kind.lower() in CSL_TYPES:
+        csl["type"] = kind.lower()
+    elif kind in ZOTERO_TYPES:
+        csl["type"] = ZOTERO_TYPES[kind]
     return csl
 
 

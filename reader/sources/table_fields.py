@@ -64,6 +64,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "ISSN": ("issn", "sn"),
     "ISBN": ("isbn", "bn"),
     "language": ("language", "la"),
+    # As Zotero's CSV export names them.
+    "edition": ("edition",),
+    "publisher-place": ("place", "publisher place"),
+    "collection-title": ("series",),
+    "collection-number": ("series number",),
+    "title-short": ("short title",),
+    "container-title-short": ("journal abbreviation",),
     "kind": ("type", "item type", "document type", "entry type"),
     "openreview_id": ("openreview id", "openreview", "forum", "forum id", "openreview forum"),
     # One rating per review; a column of one number per paper is read as the mean.
@@ -83,4 +90,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
 #: The fields of SYNONYMS that are CSL variables, kept in the record's CSL item as written.
-CSL_FIELDS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language")
+CSL_FIELDS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "edition",
+              "publisher-place", "collection-title", "collection-number", "title-short",
+              "container-title-short")

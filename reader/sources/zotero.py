@@ -31,7 +31,7 @@ from reader.text.tags import normalize_tag
 
 __all__ = ["looks_like_zotero", "parse"]
 
-_TYPES = {
+ZOTERO_TYPES = {
     "journalArticle": "article-journal", "magazineArticle": "article-magazine",
     "newspaperArticle": "article-newspaper", "book": "book", "bookSection": "chapter",
     "conferencePaper": "paper-conference", "thesis": "thesis", "report": "report",
@@ -121,7 +121,7 @@ def parse(text: str, source: str) -> ParseResult:
 
 def _convert(record: JsonRecord) -> Outcome:
     item: dict[str, Any] = record.value
-    csl: dict[str, Any] = {"type": _TYPES.get(str(item.get("itemType")), "document")}
+    csl: dict[str, Any] = {"type": ZOTERO_TYPES.get(str(item.get("itemType")), "document")}
     for creator in item.get("creators") or []:
         if not isinstance(creator, dict):
             continue
