@@ -319,3 +319,18 @@ def test_a_submission_under_review_is_cited_as_one(lib: Path) -> None:
     conn.close()
     assert "review" not in _invoke(lib, "cite", "--format", "bibtex", ref).stdout.replace(
         "openreview", "")
+
+
+def test_a_withdrawn_submission_is_cited_as_withdrawn(lib: Path) -> None:
+    """A withdrawn submission was never a paper of the conference: the styles that print a
+    status say it was withdrawn, instead of "(2026). ICLR." alone."""
+    ref = "DkHt2K1g2Y"
+    conn = sqlite3.connect(lib / "library.sqlite")
+    with conn:
+        conn.execute("UPDATE papers SET withdrawn = 1 WHERE openreview_id = ?", (ref,))
+    conn.close()
+    [item] = _json(_invoke(lib, "cite", "--format", "csljson", ref))
+    assert item["status"] == "withdrawn"
+    for style in ("apa", "ieee"):
+        shown = _invoke(lib, "cite", "--format", "text", "--style", style, ref).stdout
+        assert "Withdrawn" in shown, (style, shown)

@@ -209,9 +209,9 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     item["id"] = item_id
     item.pop("citation-key")
     item.pop("keyword", None)
-    if "status" not in paper.csl and item.get("status") != UNDER_REVIEW:
-        # A withdrawn flag says what OpenReview did with a submission, not what a citation
-        # of it prints; a submission under review is cited as one.
+    if "status" not in paper.csl and item.get("status") not in (UNDER_REVIEW, "withdrawn"):
+        # A submission under review is cited as one, and a withdrawn one as withdrawn:
+        # "(2026). ICLR." alone would read as a paper of the conference.
         item.pop("status", None)
     from citeproc import VARIABLES
 
