@@ -208,3 +208,16 @@ def test_means_are_rounded_half_up_as_people_round() -> None:
     # Formatting a float rounds an exact half to even: 3.25 was "3.2" beside 3.75's "3.8".
     assert [one_decimal(v) for v in (3.25, 3.75, 5.0, 6.666, 3.2499999999999996)] == [
         "3.3", "3.8", "5.0", "6.7", "3.2"]
+
+
+def test_a_mean_given_with_its_count_says_how_many_ratings_it_is_of() -> None:
+    """A list of accepted papers gives a mean and how many ratings: shown as "(3 ratings)",
+    not "of 3", which read as a scale out of 3."""
+    from rich.style import Style
+
+    from reader.signals import Signals
+    from reader.ui.signals import PaperSignals, signals_block
+
+    shown = signals_block(PaperSignals(Signals(rating_mean=6.7, rating_count=3)),
+                          Style(), Style(), Style()).plain
+    assert "mean 6.7 (3 ratings)" in shown and " of 3" not in shown

@@ -125,7 +125,8 @@ def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) 
             if signals.rating_std is not None and signals.rating_count > 1:
                 line.append(f" ± {one_decimal(signals.rating_std)}")
             if not ratings and signals.rating_count:
-                line.append(f" of {signals.rating_count}", muted)
+                # "of 3" beside a mean read as a scale out of 3.
+                line.append(f" ({_count(signals.rating_count, 'rating')})", muted)
         if signals.scale is not None:
             line.append(f"  of {scale_text(signals.scale)}", muted)
         lines.append(line)
