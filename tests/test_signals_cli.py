@@ -182,7 +182,7 @@ def test_a_closed_pipe_ends_quietly(lib: Path) -> None:
 
 @pytest.mark.parametrize(("query", "said"), [
     ("decision:orla", "decision:orla: not a decision"),
-    ("decision:workshop", "decision:workshop: not a decision"),
+    ("decision:workshops", "decision:workshops: not a decision"),
     ("rating:abc", "rating:abc: not a number or range (rating:>=6, rating:4..6)"),
     ("confidence:high", "confidence:high: not a number or range"),
 ])
@@ -203,8 +203,9 @@ def test_a_bad_decision_lists_the_decisions_and_the_nearest() -> None:
     assert short is not None and "did you mean oral?" in short and len(short) <= 110
     full = parsed.notice(full=True)
     assert full is not None
-    assert ("decision:orla: not a decision — one of oral, spotlight, poster, accept, reject, "
-            "desk-rejected, withdrawn, pending, accepted, rejected; did you mean oral?") in full
+    assert ("decision:orla: not a decision — one of oral, spotlight, poster, accept, workshop, "
+            "reject, desk-rejected, withdrawn, pending, accepted, rejected; did you mean oral?"
+            ) in full
     assert parse_query("is:strred").notice() is not None  # an unknown filter still said
     assert "unknown filter" in (parse_query("is:strred").notice() or "")
 

@@ -4,6 +4,8 @@ with their labels, kinds from invitations, and what ratings add up to."""
 from __future__ import annotations
 
 import math
+import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +24,8 @@ from reader.signals import (
     scale_for,
     signals_from_replies,
 )
+from reader.store.base import migrations
+from reader.store.database import Store
 
 # How venues and years have written decisions, and what each means.
 DRIFT = {
@@ -45,8 +49,9 @@ DRIFT = {
     "Accepted": "accept",
     "Reject": "reject",
     "Rejected": "reject",
-    "Invite to Workshop Track": "reject",
-    "Workshop": "reject",
+    "Invite to Workshop Track": "workshop",
+    "Workshop": "workshop",
+    "ICLR 2026 Workshop": "workshop",
     "Desk Reject": "desk-rejected",
     "Desk Rejected": "desk-rejected",
     "ICLR 2026 Conference Desk Rejected Submission": "desk-rejected",
@@ -221,3 +226,32 @@ def test_a_mean_given_with_its_count_says_how_many_ratings_it_is_of() -> None:
     shown = signals_block(PaperSignals(Signals(rating_mean=6.7, rating_count=3)),
                           Style(), Style(), Style()).plain
     assert "mean 6.7 (3 ratings)" in shown and " of 3" not in shown
+
+
+def test_a_library_of_before_the_workshop_decision_reads_its_workshop_papers_again(
+    tmp_path: Path,
+) -> None:
+    """A library written when "Invite to Workshop Track" was stored as ``reject``: opened
+    now, those papers are ``workshop``, and a plain rejection stays one."""
+    database = tmp_path / "library.sqlite"
+    conn = sqlite3.connect(database)
+    for version, path in migrations():
+        if version > 9:
+            break
+        conn.executescript(path.read_text())
+    conn.execute("PRAGMA user_version = 9")
+    for n, raw in enumerate(("Invite to Workshop Track", "Workshop", "Reject",
+                             "ICLR 2018 Conference Workshopless"), start=1):
+        conn.execute(
+            "INSERT INTO papers (id, title, abstract, abstract_key, authors, citekey, added_at,"
+            " updated_at) VALUES (?, ?, 'An abstract.', ?, '[]', ?, 'x', 'x')",
+            (n, f"Paper {n}", f"k{n}", f"key{n}"))
+        conn.execute("INSERT INTO paper_signals (paper_id, decision, decision_raw, updated_at)"
+                     " VALUES (?, 'reject', ?, 'x')", (n, raw))
+    conn.commit()
+    conn.close()
+    store = Store(database)
+    decisions = [d for (d,) in store.conn.execute(
+        "SELECT decision FROM paper_signals ORDER BY paper_id")]
+    store.close()
+    assert decisions == ["workshop", "workshop", "reject", "reject"]

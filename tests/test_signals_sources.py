@@ -237,7 +237,7 @@ def test_v1_acceptance_decisions_of_2017_and_2018(tmp_path: Path) -> None:
     assert records["Pap2017"].replies[0].kind == "Official_Review"
     assert s17.ratings == (7.0,) and s17.decision == "oral"
     assert records["Pap2017"].replies[1].kind == "Acceptance"
-    assert (s18.decision, s18.decision_raw) == ("reject", "Invite to Workshop Track")
+    assert (s18.decision, s18.decision_raw) == ("workshop", "Invite to Workshop Track")
     assert s18.reviews == 0 and s18.rating_mean is None
 
 

@@ -1,7 +1,8 @@
-"""ICLR 2017's "Invite to Workshop Track" (paperlists: "Workshop"): a rejection from the
-main conference with an invitation to its workshop track. It counts as ``reject`` among
-the normalised decisions, and the source's own word is kept and shown beside it in the
-detail pane, the CLI and the JSON rows (``decision_raw``), so that the invitation is not lost."""
+"""ICLR 2017's "Invite to Workshop Track" (paperlists: "Workshop"): not an acceptance to
+the main conference, and not a plain rejection either: an invitation to its workshop track.
+It is its own normalised decision, ``workshop`` (as is a venue "ICLR 2026 Workshop"), and the
+source's own word is kept and shown beside it in the detail pane, the CLI and the JSON rows
+(``decision_raw``)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ ICLR2017 = Path(__file__).parent / "data" / "iclr2017-workshop-4.json"
 WORKSHOP = "B16Jem9xe"
 
 
-def test_the_invitation_to_the_workshop_is_a_rejection_from_the_conference() -> None:
+def test_the_invitation_to_the_workshop_is_a_decision_of_its_own() -> None:
     for raw in ("Invite to Workshop Track", "Workshop", "ICLR 2017 workshop"):
-        assert normalize_decision(raw) == "reject", raw
+        assert normalize_decision(raw) == "workshop", raw
+    assert normalize_decision("Reject") == "reject"
 
 
 def test_the_raw_decision_is_kept_and_shown_in_the_cli(tmp_path: Path) -> None:
@@ -36,14 +38,15 @@ def test_the_raw_decision_is_kept_and_shown_in_the_cli(tmp_path: Path) -> None:
     assert imported.exit_code == 0, imported.output
     shown = runner.invoke(cli, ["--library", str(root), "reviews", WORKSHOP], obj={})
     assert shown.exit_code == 0, shown.output
-    assert "decision reject (Workshop)" in shown.stdout
+    assert "decision workshop (Workshop)" not in shown.stdout  # said once, not twice
+    assert "decision workshop" in shown.stdout
     found = runner.invoke(
-        cli, ["--library", str(root), "search", "--json", "decision:reject"], obj={}
+        cli, ["--library", str(root), "search", "--json", "decision:workshop"], obj={}
     )
     assert found.exit_code == 0, found.output
     rows = json.loads(found.stdout)
     assert {(row["openreview_id"], row["decision"], row["decision_raw"]) for row in rows} == {
-        (WORKSHOP, "reject", "Workshop"), ("B1jnyXXJx", "reject", "Workshop")
+        (WORKSHOP, "workshop", "Workshop"), ("B1jnyXXJx", "workshop", "Workshop")
     }
 
 
@@ -52,13 +55,13 @@ async def test_the_detail_pane_shows_the_raw_decision(empty_library: Library) ->
     empty_library.sync_index()
     signals = empty_library.signals([paper_of(empty_library, WORKSHOP)])
     (stored,) = signals.values()
-    assert (stored.decision, stored.decision_raw) == ("reject", "Workshop")
+    assert (stored.decision, stored.decision_raw) == ("workshop", "Workshop")
     app = ReaderApp(empty_library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await go_to(app, pilot, paper_of(empty_library, WORKSHOP))
         text = app.query_one(PaperDetail).text
-        assert "Decision   reject (Workshop)" in text, text
+        assert "Decision   workshop" in text, text
         await go_to(app, pilot, paper_of(empty_library, "BkbY4psgg"))
         assert "Decision   oral" in app.query_one(PaperDetail).text
 

@@ -297,8 +297,8 @@ def paper_json(
         "rating": signals.rating_mean if signals else None,
         "ratings": list(signals.ratings) if signals else [],
         "decision": signals.decision if signals else None,
-        # The source's words: "Workshop" (ICLR 2017's invitation to its workshop track)
-        # is a reject of the conference that a script may want to tell apart.
+        # The source's words: "Invite to Workshop Track" and "ICLR 2026 Workshop" are
+        # both ``workshop``; a script may want to tell them apart.
         "decision_raw": signals.decision_raw if signals else None,
         "reviews": signals.reviews if signals else None,
     }

@@ -20,7 +20,7 @@ from reader.cli.base import (
     resolve_one,
 )
 from reader.models import Highlight
-from reader.signals import Reply, Signals, one_decimal
+from reader.signals import Reply, Signals, decision_label, one_decimal
 from reader.text.sanitize import visible
 
 # Indentation of each level of a thread, and of a reply's text under its heading.
@@ -64,9 +64,8 @@ def signals_line(signals: Signals) -> str:
         spread = f" ± {one_decimal(signals.rating_std)}" if signals.rating_std else ""
         parts.append(f"mean {one_decimal(signals.rating_mean)}{spread}")
     if signals.decision:
-        raw = signals.decision_raw
-        parts.append(f"decision {signals.decision}" + (f" ({raw})" if raw else ""))
-    if signals.reviews is not None:
+        parts.append(f"decision {decision_label(signals.decision, signals.decision_raw)}")
+    if signals.reviews is not None and signals.comments is not None:  # as the pane says
         parts.append(f"{signals.reviews} review{'s' if signals.reviews != 1 else ''}")
     if signals.comments:
         parts.append(f"{signals.comments} comment{'s' if signals.comments != 1 else ''}")

@@ -62,7 +62,8 @@ KNOWN_FILTERS: dict[tuple[str, str], tuple[str, bool]] = {
 #: Flags answered from the conference signals (paper_signals) rather than the papers.
 SIGNAL_FLAGS = frozenset({"rating-changed", "reviews", "rating"})
 #: ``decision:`` words and the normalised decisions (reader.signals.DECISIONS) each
-#: stands for: ``accepted`` is any acceptance (oral, spotlight, poster, accept),
+#: stands for: ``accepted`` is any acceptance to the main conference (oral, spotlight,
+#: poster, accept; a workshop paper is ``workshop``),
 #: ``rejected`` a rejection or a desk rejection.
 DECISION_WORDS: dict[str, tuple[str, ...]] = {
     "oral": ("oral",),
@@ -70,6 +71,7 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
     "poster": ("poster",),
     "accept": ("accept",),
     "accepted": ("oral", "spotlight", "poster", "accept"),
+    "workshop": ("workshop",),
     "reject": ("reject",),
     "rejected": ("reject", "desk-rejected"),
     "desk-rejected": ("desk-rejected",),

@@ -22,7 +22,12 @@ In four modules: :mod:`~reader.signals.decisions`,
 
 from __future__ import annotations
 
-from reader.signals.decisions import DECISIONS, UNDER_REVIEW, normalize_decision
+from reader.signals.decisions import (
+    DECISIONS,
+    UNDER_REVIEW,
+    decision_label,
+    normalize_decision,
+)
 from reader.signals.replies import (
     COMMENT_KINDS,
     DECISION_KINDS,
@@ -58,6 +63,7 @@ from reader.signals.summary import (
 __all__ = [
     "COMMENT_KINDS",
     "DECISIONS",
+    "decision_label",
     "UNDER_REVIEW",
     "DECISION_KINDS",
     "META_REVIEW_KINDS",

@@ -7,7 +7,7 @@ import functools
 import re
 from typing import Any
 
-__all__ = ["DECISIONS", "normalize_decision"]
+__all__ = ["DECISIONS", "decision_label", "normalize_decision"]
 
 #: The normalised decisions, from best to worst; ``pending`` is a paper under review.
 #: How a citation says a submission has no decision yet (OpenReview's own BibTeX says so);
@@ -19,6 +19,7 @@ DECISIONS = (
     "spotlight",
     "poster",
     "accept",
+    "workshop",
     "reject",
     "desk-rejected",
     "withdrawn",
@@ -34,9 +35,12 @@ _DECISION_WORDS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
     ("withdrawn", (("withdrawn",), ("withdraw",), ("withdrawal",))),
     # "Desk Reject", "Desk Rejected Submission", "desk_rejected"
     ("desk-rejected", (("desk", "reject"), ("desk", "rejected"), ("deskreject",))),
-    # "Reject", "Rejected"; "Invite to Workshop Track" and paperlists' "Workshop" (ICLR
-    # 2017–18) are rejections from the main conference, with the raw string kept.
-    ("reject", (("reject",), ("rejected",), ("workshop",), ("rejection",))),
+    # "Invite to Workshop Track" and paperlists' "Workshop" (ICLR 2017–18), a venue "ICLR
+    # 2026 Workshop": a paper of the conference's workshops, neither a main-track
+    # acceptance nor a rejection.
+    ("workshop", (("workshop",),)),
+    # "Reject", "Rejected"
+    ("reject", (("reject",), ("rejected",), ("rejection",))),
     # "Accept (Oral)", "ICLR 2026 Oral", "Accept (Talk)", "Accept: notable-top-5%"
     ("oral", (("oral",), ("talk",), ("notable", "top", "5"), ("award",), ("best", "paper"))),
     # "Accept (Spotlight)", "spotlight poster", "Accept: notable-top-25%", CVPR "Highlight"
@@ -91,3 +95,15 @@ def _decision_of(raw: str) -> str | None:
         if any(all(word in words for word in pattern) for pattern in patterns):
             return decision
     return None
+
+
+def decision_label(decision: str | None, raw: str | None) -> str:
+    """How a paper's decision is said to a reader: ``oral (Accept (Oral))``, the decision
+    and the source's words when they say more than it (``poster`` for "Poster"); the words
+    alone for a decision not normalised."""
+    words = (raw or "").strip()
+    if decision is None:
+        return words
+    if words and words.lower() != decision:
+        return f"{decision} ({words})"
+    return decision

@@ -227,7 +227,7 @@ def record_from_values(
     has neither title nor abstract. A reader library's own export gives its marks too."""
     marks, other = own_marks(other or {})
     title = _fold(values.get("title", ""))
-    abstract = _abstract(values.get("abstract", ""))
+    abstract = _abstract(values.get("abstract", ""), as_stored=bool(marks))
     if not title and not abstract:
         return None
     title_derived = False
@@ -237,6 +237,10 @@ def record_from_values(
     venue_text = _fold(values.get("venue", ""))
     venue, venue_year, venue_decision = venue_and_decision(venue_text)
     year, date = year_and_date(values.get("year", ""), values.get("date", ""))
+    if year is not None and date == f"{year:04d}" and not values.get("date", "").strip():
+        date = None  # the year column alone: the paper's year says it
+    if year and venue_year and year != venue_year and not venue_decision:
+        venue = venue_text  # "ICML 2025" beside a year 2024 is a name to keep whole
     year = year or venue_year
     url = _fold(values.get("url", "")) or None
     # Links to the paper's pages in any column or key of no known field (an
@@ -325,13 +329,16 @@ def _fold(value: str) -> str:
     return _SPACES.sub(" ", value).strip()
 
 
-def _abstract(value: str) -> str:
+def _abstract(value: str, *, as_stored: bool = False) -> str:
     """The abstract with each line of the cell as a paragraph.
 
     Line breaks inside a spreadsheet cell are typed on purpose (nobody wraps lines in a cell),
-    so they are kept as paragraph breaks.
+    so they are kept as paragraph breaks. A reader library's own export (``as_stored``)
+    wrote the abstract as it stores it: its line breaks come back as they were.
     """
-    lines = (_fold(line) for line in value.split("\n"))
+    lines = [_fold(line) for line in value.split("\n")]
+    if as_stored:
+        return "\n".join(lines).strip()
     return "\n\n".join(line for line in lines if line)
 
 

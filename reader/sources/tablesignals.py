@@ -16,15 +16,28 @@ _NUMBER_FIELDS = (
 )
 # "ICLR 2026 Oral", "NeurIPS 2024 Spotlight": a venue, a year, then a decision.
 _VENUE_DECISION = re.compile(r"^(?P<venue>\S.*?)\s+(?P<year>(?:19|20)\d\d)\s+(?P<rest>\S.*)$")
+# "ICML 2025": a venue and its year, nothing after.
+_VENUE_YEAR = re.compile(r"^(?P<venue>\S.*?)\s+(?P<year>(?:19|20)\d\d)$")
 
 
 def venue_and_decision(text: str) -> tuple[str, int | None, str]:
-    """``"ICLR 2026 Oral"`` → ICLR, 2026, "ICLR 2026 Oral" (the raw decision); any venue
+    """``"ICLR 2026 Oral"`` → ICLR, 2026, "ICLR 2026 Oral" (the raw decision); ``"ICLR 2026
+    Workshop on Tiny Papers"`` → "ICLR Workshop on Tiny Papers", 2026, the same words (a
+    workshop is a venue of its own); ``"ICML 2025"`` → ICML, 2025, no decision. Any venue
     whose words after a year name no decision stays as it is."""
     match = _VENUE_DECISION.match(text)
-    if match is None or normalize_decision(match.group("rest")) in (None, "pending"):
+    if match is None:
+        alone = _VENUE_YEAR.match(text)
+        if alone is None:
+            return text, None, ""
+        return alone.group("venue"), int(alone.group("year")), ""
+    decision = normalize_decision(match.group("rest"))
+    if decision in (None, "pending"):
         return text, None, ""
-    return match.group("venue"), int(match.group("year")), text
+    venue = match.group("venue")
+    if decision == "workshop":
+        venue = f"{venue} {match.group('rest')}"
+    return venue, int(match.group("year")), text
 
 
 def table_signals(

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from reader.library import Library, ViewSignals
 from reader.models import Paper
-from reader.signals import RatingScale, Signals, one_decimal
+from reader.signals import RatingScale, Signals, decision_label, one_decimal
 from reader.text.sanitize import visible
 
 #: The eight heights of a block-character bar, lowest first.
@@ -88,12 +88,7 @@ def _label(name: str, style: Style) -> Text:
 
 def decision_text(signals: Signals) -> str:
     """``oral (Accept (Oral))``: the decision, and the source's words when they say more."""
-    raw = visible(signals.decision_raw or "").strip()
-    if signals.decision is None:
-        return raw
-    if raw and raw.lower() != signals.decision:
-        return f"{signals.decision} ({raw})"
-    return signals.decision
+    return visible(decision_label(signals.decision, signals.decision_raw))
 
 
 def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) -> Text:
@@ -142,7 +137,9 @@ def signals_block(shown: PaperSignals, label: Style, muted: Style, mark: Style) 
     if decision:
         lines.append(_label("Decision", label).append(decision))
     counts = []
-    if signals.reviews is not None:
+    # A list's count of ratings is no reply the library holds ("3 reviews" where none can be
+    # read): the replies are counted only when a source gave them (comments counted too).
+    if signals.reviews is not None and signals.comments is not None:
         counts.append(_count(signals.reviews, "review"))
     if signals.comments is not None:
         counts.append(_count(signals.comments, "comment"))

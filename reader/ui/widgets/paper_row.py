@@ -25,6 +25,7 @@ DECISION_LABELS: dict[str, tuple[str, str]] = {
     "spotlight": ("spotlight", "spot"),
     "poster": ("poster", "post"),
     "accept": ("accept", "acc"),
+    "workshop": ("workshop", "wksp"),
     "reject": ("reject", "rej"),
     "desk-rejected": ("desk-rej.", "desk"),
     "withdrawn": ("withdrawn", "w/d"),
