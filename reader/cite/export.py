@@ -39,6 +39,7 @@ __all__ = [
     "check_folder",
     "export",
     "format_for_path",
+    "left_out",
     "write_atomic",
 ]
 
@@ -120,6 +121,65 @@ def export(
     if path is not None:
         write_atomic(Path(path), text)
     return text
+
+
+#: What of a paper each format carries beyond its bibliographic record (see left_out).
+_CARRIED: dict[str, frozenset[str]] = {
+    "json": frozenset({"ratings or decisions", "stars", "read marks", "tags", "notes",
+                       "highlights", "other fields"}),
+    "csljson": frozenset({"other fields"}),
+    "csv": frozenset({"ratings or decisions", "stars", "read marks", "tags", "notes",
+                      "highlights"}),
+    "markdown": frozenset({"notes", "other fields"}),  # a page to read, not a record
+}
+#: The source fields kept verbatim (Paper.extra) that a bibliographic format writes back.
+_EXTRA_WRITTEN = {"bibtex": {"bibtex"}, "biblatex": {"bibtex"}, "ris": {"ris", "bibtex"}}
+
+
+def _other_fields_left(paper: Paper, fmt: str) -> bool:
+    """Whether the paper has fields the format has no place for: in a CSV, the source
+    fields and CSL variables beyond its columns; in BibTeX and RIS, the fields kept from
+    sources of other formats."""
+    if fmt == "csv":
+        return bool(paper.extra or set(paper.csl) - _CSV_CSL)
+    return bool(set(paper.extra) - _EXTRA_WRITTEN.get(fmt, set()))
+
+
+def left_out(
+    papers: Sequence[Paper], fmt: str, signals: Mapping[int, Signals] | None = None
+) -> str:
+    """What the papers have that an export in ``fmt`` does not write, with how many papers
+    have it: ``"Not in bibtex: ratings or decisions (400 papers), notes (1); json keeps
+    all but replies"``; empty when it writes everything they have. Replies are in no
+    export (``reader reviews`` prints them); a CSV has no column for the source fields the
+    library keeps verbatim, nor for CSL variables beyond its columns."""
+    carried = _CARRIED.get(fmt, frozenset())
+    counts: dict[str, int] = {}
+
+    def count(name: str, has: object) -> None:
+        if has and name not in carried:
+            counts[name] = counts.get(name, 0) + 1
+
+    for paper in papers:
+        own = (signals or {}).get(paper.id)
+        count("ratings or decisions",
+              own is not None and (own.rating_mean is not None or own.decision))
+        count("replies", own is not None and own.comments is not None
+              and bool(own.reviews or own.comments))
+        count("stars", paper.starred)
+        count("read marks", paper.read)
+        count("tags", paper.tags)
+        count("notes", paper.note.strip())
+        count("highlights", paper.highlights)
+        count("other fields", _other_fields_left(paper, fmt))
+    if not counts:
+        return ""
+    parts = [f"{name} ({n:,} paper{'s' if n != 1 else ''})" if i == 0 else f"{name} ({n:,})"
+             for i, (name, n) in enumerate(counts.items())]
+    rest = set(counts) - {"replies"}
+    hint = ("; json keeps all but replies" if rest and fmt != "json"
+            else "; reader reviews prints replies" if "replies" in counts else "")
+    return f"Not in {fmt}: {', '.join(parts)}{hint}."
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -211,6 +271,9 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 "" if p.year is None else p.year,
                 p.date or "",
                 *(_csl_text(p.csl.get(name)) for name in _CSL_COLUMNS),
+                # The CSL type, else the type the source gave ("inproceedings"), which a
+                # table's "type" column is read back as.
+                _csl_text(p.csl.get("type")) or p.kind or "",
                 source_doi(p.csl, p.doi) or "",
                 p.arxiv_id or "",
                 p.url or "",
@@ -227,8 +290,10 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
     return buffer.getvalue()
 
 
-#: The CSL variables behind the columns between year and doi, in their order.
-_CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "type")
+#: The CSL variables behind the columns between date and type, in their order.
+_CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language")
+#: The CSL variables a CSV row carries (the columns above, the type, the DOI as written).
+_CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI"})
 
 
 def _csl_text(value: Any) -> str:

@@ -121,6 +121,7 @@ def export_cmd(
         check_folder,
         export,
         format_for_path,
+        left_out,
         parse_query,
     )
 
@@ -146,9 +147,10 @@ def export_cmd(
         found = f"no paper matches {text.strip()!r}" if text.strip() else "the library is empty"
         raise UserError(f"{found}; nothing exported")
     papers = library.papers(ids)
+    signals = library.signals(ids)
     try:
         chosen = fmt or (format_for_path(out) if out else "bibtex")
-        written = export(papers, chosen, out, signals=library.signals(ids))
+        written = export(papers, chosen, out, signals=signals)
     except CitationError as exc:
         raise UserError(str(exc)) from exc
     if out is None:
@@ -156,6 +158,9 @@ def export_cmd(
     else:
         noun = "paper" if len(papers) == 1 else "papers"
         click.echo(f"Exported {len(papers):,} {noun} as {chosen} to {out}")
+    lost = left_out(papers, chosen, signals)
+    if lost:
+        click.echo(lost, err=True)  # on stderr: an export printed stays the file alone
 
 
 @cli.group()

@@ -124,6 +124,8 @@ class FieldMerge:
         for column in _FILL_IN:
             value = getattr(record, column)
             if value not in (None, "") and current[column] in (None, ""):
+                if column == "date" and value == str(updates.get("year", current["year"])):
+                    continue  # a date that is only the year the paper has says nothing
                 if not (echo and echo.implies(column, value)):
                     updates[column] = value
         for column, value, index in (

@@ -59,7 +59,7 @@ from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
 if TYPE_CHECKING:
-    from reader.cite.export import check_folder, export, format_for_path
+    from reader.cite.export import check_folder, export, format_for_path, left_out
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
     from reader.cite.notes_files import export_notes
@@ -82,6 +82,7 @@ _LAZY = {
     "export": ("reader.cite.export", "export"),
     "export_notes": ("reader.cite.notes_files", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
+    "left_out": ("reader.cite.export", "left_out"),
     "check_folder": ("reader.cite.export", "check_folder"),
     "FetchError": ("reader.sources.remote", "FetchError"),
     "classify": ("reader.sources.remote", "classify"),
@@ -137,7 +138,7 @@ __all__ = [
     "UndoResult", "ViewSignals", "DatabaseLost", "check", "check_folder", "configured_routes",
     "copy_text", "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
-    "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "library_state",
+    "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "left_out", "library_state",
     "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",

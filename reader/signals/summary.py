@@ -303,7 +303,11 @@ def merge_signals(old: Signals | None, new: Signals | None) -> Signals | None:
         )
     if new.decision in (None, "pending") and old.decision not in (None, "pending"):
         merged = replace(merged, decision=old.decision, decision_raw=old.decision_raw)
-    elif new.decision is None:
+    elif new.decision is None or (
+        new.decision == old.decision and (new.decision_raw or "").lower() == new.decision
+    ):
+        # The same decision said in a word ("poster" beside "Accept (Poster)", as a
+        # table or an export of the library says it) keeps the source's own words.
         merged = replace(merged, decision=old.decision, decision_raw=old.decision_raw)
     return replace(
         merged,

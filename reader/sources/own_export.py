@@ -46,6 +46,8 @@ def own_marks(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         value = other.pop(name, False)
         return value is True or str(value).strip().lower() == "true"
 
+    # The row id in the library it came from: no identifier of the paper anywhere else.
+    other.pop("id", None)
     key = str(other.pop("citekey", "") or "").strip()
     marks: dict[str, Any] = {
         "citekey": key or None, "title_derived": flag("title_derived"),

@@ -85,7 +85,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "n reviews", "num reviews", "number of reviews", "review count",
     ),
     "confidence": ("confidence", "confidences"),
-    "confidence_avg": ("confidence avg", "avg confidence", "mean confidence"),
+    "confidence_avg": (
+        "confidence avg", "avg confidence", "mean confidence", "confidence mean",
+    ),
     "decision": ("decision", "status", "final decision", "acceptance", "presentation type"),
 }
 FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}

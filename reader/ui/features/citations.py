@@ -129,20 +129,23 @@ class Citations:
         )
 
     def _export(self, ids: list[int], path: Path) -> None:
-        from reader.library import check_folder, export, format_for_path
+        from reader.library import check_folder, export, format_for_path, left_out
 
         app = self._app
         try:
             check_folder(path)  # a mistyped folder is said, not made
             fmt = format_for_path(path)
             papers = app.library.papers(ids)
-            export(papers, fmt, path, signals=app.library.signals(ids))
+            signals = app.library.signals(ids)
+            export(papers, fmt, path, signals=signals)
         except ReaderError as exc:  # a format, the library, the file written
             app.call_from_thread(app.notify, f"Export failed: {exc}", severity="error")
             return
         noun = "paper" if len(ids) == 1 else "papers"
+        lost = left_out(papers, fmt, signals)
         app.call_from_thread(
-            app.notify, f"Exported {len(ids):,} {noun} as {fmt} to {path}", title="Exported"
+            app.notify, f"Exported {len(ids):,} {noun} as {fmt} to {path}."
+            + (f" {lost}" if lost else ""), title="Exported"
         )
 
 

@@ -1,0 +1,119 @@
+"""The library's own CSV and JSON exports read back as the library that wrote them: nothing
+changed when read into it again, the same papers field by field when read into a new one;
+and every export says what of the papers its format does not write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.library import Library
+
+DATA = Path(__file__).parent / "data"
+#: A paperlists file: ratings as lists, confidences, a status, every source field kept.
+PAPERLISTS = DATA / "colm2025-15.json"
+
+
+def _invoke(root: Path, *args: str) -> Any:
+    result = CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _papers(root: Path) -> list[dict[str, Any]]:
+    """Every field of every paper, as the JSON export writes them, less what a library
+    gives each paper of its own (its row id, when it was added)."""
+    papers = json.loads(_invoke(root, "export", "--format", "json").stdout)
+    return [{k: v for k, v in p.items() if k not in ("id", "added_at")} for p in papers]
+
+
+@pytest.mark.parametrize("suffix", ["csv", "json"])
+def test_an_own_export_read_back_is_unchanged_and_the_same_papers(
+    tmp_path: Path, suffix: str
+) -> None:
+    first = tmp_path / "first"
+    _invoke(first, "import", str(PAPERLISTS))
+    _invoke(first, "star", "BEARCUBS")  # a mark of the user's comes back too
+    out = tmp_path / f"out.{suffix}"
+    _invoke(first, "export", "-o", str(out))
+    again = _invoke(first, "import", str(out)).stdout
+    assert "0 new, 0 merged, 15 unchanged" in again, again
+    second = tmp_path / "second"
+    _invoke(second, "import", str(out))
+    before, after = _papers(first), _papers(second)
+    if suffix == "csv":
+        # A table has no column for the source's own fields (the export says so).
+        for paper in before:
+            paper["extra"] = {}
+    assert after == before
+
+
+def test_a_csv_export_keeps_the_words_of_a_decision_and_the_count_of_ratings(
+    tmp_path: Path,
+) -> None:
+    table = tmp_path / "accepted.csv"
+    table.write_text(
+        "title,authors,abstract,venue,avg_rating,n_ratings\n"
+        "Sparse Attention,Ada Lovelace,We study sparse attention at scale.,ICLR 2026 Oral,7.5,4\n",
+        encoding="utf-8")
+    first = tmp_path / "first"
+    _invoke(first, "import", str(table))
+    out = tmp_path / "out.csv"
+    _invoke(first, "export", "-o", str(out))
+    second = tmp_path / "second"
+    _invoke(second, "import", str(out))
+    [paper] = _papers(second)
+    assert (paper["decision"], paper["decision_raw"], paper["rating"], paper["rating_count"]) == (
+        "oral", "ICLR 2026 Oral", 7.5, 4)
+
+
+def test_a_venue_names_its_workshop_or_its_year_alone(tmp_path: Path) -> None:
+    table = tmp_path / "papers.csv"
+    table.write_text(
+        "title,abstract,venue\n"
+        "Tiny Tokenizers,A workshop paper on tokenizers for code.,ICLR 2026 Workshop\n"
+        "Late Bloomers,A conference paper on late interaction.,ICML 2025\n",
+        encoding="utf-8")
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(table))
+    papers = {p["title"]: p for p in _papers(root)}
+    workshop, icml = papers["Tiny Tokenizers"], papers["Late Bloomers"]
+    assert (workshop["venue"], workshop["year"], workshop["decision"]) == (
+        "ICLR Workshop", 2026, "workshop")
+    assert (icml["venue"], icml["year"], icml["decision"]) == ("ICML", 2025, None)
+
+
+def test_a_lists_count_of_ratings_is_no_review_to_read(tmp_path: Path) -> None:
+    table = tmp_path / "accepted.csv"
+    table.write_text(
+        "title,abstract,venue,avg_rating,n_ratings\n"
+        "Sparse Attention,We study sparse attention at scale.,ICLR 2026 Poster,6.5,3\n",
+        encoding="utf-8")
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(table))
+    shown = _invoke(root, "reviews", "sparse").stdout
+    assert "mean 6.5" in shown and "review" not in shown.split("mean 6.5")[1], shown
+
+
+def test_every_export_says_what_its_format_does_not_write(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    root = empty_library.paths.root
+    _invoke(root, "import", str(PAPERLISTS))
+    _invoke(root, "star", "BEARCUBS")
+    said = {
+        fmt: _invoke(root, "export", "-o", str(tmp_path / f"out.{fmt}")).stderr
+        for fmt in ("bib", "ris", "csl.json", "csv", "json", "md")
+    }
+    assert said["bib"].startswith("Not in bibtex: ratings or decisions (15 papers), stars (1)")
+    assert "json keeps all but replies" in said["bib"]
+    assert "other fields (15)" in said["ris"]
+    assert "other fields" not in said["csl.json"] and "stars (1)" in said["csl.json"]
+    assert said["csv"].startswith("Not in csv: other fields (15 papers)")
+    assert said["json"] == ""
+    assert "stars (1)" in said["md"] and "notes" not in said["md"]
