@@ -114,8 +114,10 @@ def test_an_arxiv_listing_keeps_its_comments_journal_and_submitter(tmp_path: Pat
     records = {r.arxiv_id: r for r in parse_file(DATA / "arxiv-kaggle-30.jsonl").records}
     first = records["0704.0001"]
     assert first.csl["note"] == "37 pages, 15 figures; published version"
-    assert first.csl["container-title"] == "Phys.Rev.D76:013009,2007"
+    assert (first.csl["container-title"], first.csl["volume"], first.csl["page"]) == (
+        "Phys.Rev.D", "76", "013009")
     kept = first.extra["arxiv"]
+    assert kept["journal-ref"] == "Phys.Rev.D76:013009,2007"  # as written, its year too
     assert (kept["submitter"], kept["report-no"], kept["update_date"]) == (
         "Pavel Nadolsky", "ANL-HEP-PR-07-12", "2008-11-26"
     )
@@ -128,7 +130,7 @@ def test_an_arxiv_listing_keeps_its_comments_journal_and_submitter(tmp_path: Pat
 def test_the_import_summary_says_what_no_field_holds(empty_library: Library) -> None:
     summary = empty_library.imports.write_files([DATA / "arxiv-kaggle-30.jsonl"])
     [said] = [w for w in summary.warnings if "arxiv-kaggle-30.jsonl" in w]
-    assert "submitter, report-no, license, versions and update_date" in said
+    assert "submitter, report-no, license, versions, update_date and journal-ref" in said
     assert "not in BibTeX or RIS" in said
 
 
@@ -139,10 +141,11 @@ def test_the_bibtex_export_cites_the_journal_a_listing_names(
     library.imports.write_files([DATA / "arxiv-kaggle-30.jsonl"])
     papers = {p.arxiv_id: p for p in library.store.iter_papers()}
     entry = export([papers["0704.0001"]], "bibtex")
-    assert "journal = {Phys.Rev.D76:013009,2007}" in entry
+    assert "journal = {Phys.Rev.D}" in entry
+    assert "volume = {76}" in entry and "pages = {013009}" in entry
     assert "journal = {arXiv}" not in entry
     assert "note = {37 pages, 15 figures; published version}" in entry
-    assert "journaltitle = {Phys.Rev.D76:013009,2007}" in export([papers["0704.0001"]], "biblatex")
+    assert "journaltitle = {Phys.Rev.D}" in export([papers["0704.0001"]], "biblatex")
     # Without a journal reference, the preprint is still cited as arXiv's.
     assert "journal = {arXiv}" in export([papers["0704.0002"]], "bibtex")
     # Import → export → import: each field comes back.
@@ -153,13 +156,14 @@ def test_the_bibtex_export_cites_the_journal_a_listing_names(
         again.imports.write_files([bib])
         back = {p.arxiv_id: p for p in again.store.iter_papers()}
         one, two = back["0704.0001"], papers["0704.0001"]
-        assert one.venue == "Phys.Rev.D76:013009,2007"
+        assert one.venue == "Phys.Rev.D"
+        assert (one.csl["volume"], one.csl["page"]) == ("76", "013009")
         assert one.csl["note"] == two.csl["note"]
         assert (one.authors, one.year, one.doi, one.url) == (
             two.authors, two.year, two.doi, two.url
         )
         written = export([one], "bibtex")
-        assert "journal = {Phys.Rev.D76:013009,2007}" in written
+        assert "journal = {Phys.Rev.D}" in written
         assert "note = {37 pages, 15 figures; published version}" in written
     finally:
         again.close()
@@ -462,3 +466,30 @@ def test_the_ris_export_names_the_journal_a_listing_gives(tmp_path: Path) -> Non
             assert f"T2  - {paper.csl['container-title']}\n" in text
     finally:
         library.close()
+
+
+def test_a_journal_reference_names_the_journal_volume_and_pages() -> None:
+    from reader.sources.journal_ref import journal_reference
+
+    assert journal_reference("Phys. Rev. Lett. 99, 048301 (2007)") == {
+        "container-title": "Phys. Rev. Lett.", "volume": "99", "page": "048301"}
+    assert journal_reference("Astrophys.J.663:1149-1173,2007") == {
+        "container-title": "Astrophys.J.", "volume": "663", "page": "1149–1173"}
+    assert journal_reference("Journal of Applied Physics, vol 104, 073536 (2008)") == {
+        "container-title": "Journal of Applied Physics", "volume": "104", "page": "073536"}
+    # Text of no common shape is the journal's, whole.
+    assert journal_reference("Proceedings of ICML 2019") == {
+        "container-title": "Proceedings of ICML 2019"}
+    assert journal_reference("  ") == {}
+
+
+def test_an_arxiv_feed_keeps_its_comments_and_journal_references(tmp_path: Path) -> None:
+    records = parse_file(DATA / "api-atom-10-entries.xml").records
+    with_journal = [r for r in records if r.extra.get("arxiv", {}).get("journal_ref")]
+    assert len(with_journal) == 5
+    science = with_journal[0]
+    assert science.extra["arxiv"]["journal_ref"] == (
+        "Science & Education, September 2014, 23(9): 1853-1873")
+    assert science.csl["container-title"] == science.extra["arxiv"]["journal_ref"]
+    assert science.csl["note"].startswith("Conference funded by NSF grant REESE-1205273")
+    assert sum("note" in r.csl for r in records) == 8

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
+from reader.sources.journal_ref import journal_reference
 from reader.sources.jsonfields import moment_from_text
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
@@ -197,9 +199,29 @@ def _record(
         date=date_match.group(0) if date_match else None,
         primary_area=primary_term or None,
         kind="article",
+        csl=_csl(element),
+        extra=_unmodelled(element),
         # The feed's <updated> is when the latest version was announced.
         modified=moment_from_text(_fold(_text(element, f"{ATOM}updated"))),
     )
+
+
+def _csl(element: ET.Element) -> dict[str, Any]:
+    """The entry's comment (CSL ``note``) and the journal, volume and pages its journal
+    reference names."""
+    csl: dict[str, Any] = {}
+    note = _fold(_text(element, f"{ARXIV}comment"))
+    if note:
+        csl["note"] = note
+    csl.update(journal_reference(_fold(_text(element, f"{ARXIV}journal_ref"))))
+    return csl
+
+
+def _unmodelled(element: ET.Element) -> dict[str, dict[str, Any]]:
+    """The journal reference as written (the journal's year in it is not the paper's
+    date), under the format's name."""
+    written = _fold(_text(element, f"{ARXIV}journal_ref"))
+    return {"arxiv": {"journal_ref": written}} if written else {}
 
 
 def _text(element: ET.Element, path: str) -> str:

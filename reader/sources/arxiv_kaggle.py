@@ -6,11 +6,11 @@ starts a new abstract paragraph), TeX accents in names (``Schr\\"odinger``), and
 e-mail style timestamps (``Mon, 2 Apr 2007 19:18:42 GMT``).
 
 What an entry says beyond its paper lands where the record has a field for it: the
-``comments`` as its note, the ``journal-ref`` as the journal it was published in (the
-venue read stays arXiv, where the paper is found), the versions as its date (the first)
-and when it last changed (the latest, else ``update_date``). The rest (``submitter``,
-``report-no``, ``license``, the versions and ``update_date`` themselves) is kept verbatim
-under the format's name.
+``comments`` as its note, the ``journal-ref`` as the journal, volume and pages it was
+published in (the venue read stays arXiv, where the paper is found), the versions as its
+date (the first) and when it last changed (the latest, else ``update_date``). The rest
+(``submitter``, ``report-no``, ``license``, the versions, ``update_date`` and the
+``journal-ref`` as written) is kept verbatim under the format's name.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult, Streamed
+from reader.sources.journal_ref import journal_reference
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
@@ -132,15 +133,15 @@ def _csl(item: dict[str, Any]) -> dict[str, Any]:
     note = clean_title(item.get("comments"))
     if note:
         csl["note"] = note
-    journal = clean_title(item.get("journal-ref"))
-    if journal:
-        # Free text ("Phys.Rev.D76:013009,2007"), written as the journal it names.
-        csl["container-title"] = journal
+    # Free text ("Phys.Rev.D76:013009,2007"): the journal, volume and page it names.
+    csl.update(journal_reference(clean_title(item.get("journal-ref"))))
     return csl
 
 
 #: The entry's keys kept verbatim: none of the record's fields holds them as written.
-_KEPT_AS_WRITTEN = ("submitter", "report-no", "license", "versions", "update_date")
+_KEPT_AS_WRITTEN = (
+    "submitter", "report-no", "license", "versions", "update_date", "journal-ref"
+)
 
 
 def _unmodelled(item: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,45 @@
+"""arXiv's journal references: free text an author types ("Phys.Rev.D76:013009,2007",
+"Nature 450, 123-126 (2007)", "Proceedings of ICML 2019"), read as the CSL variables they
+name where the text has the common shape of a journal, a volume, pages and a year; kept
+whole as the container's title where it has not.
+
+Both arXiv formats (the API's Atom feed and the Kaggle snapshot) read it here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["journal_reference"]
+
+# A journal's name (ending in a letter, a dot or a bracket), its volume (digits, perhaps a
+# letter: "76", "0709", "12A"), its first page or article number ("013009", "L12",
+# "1146-1165"), then the year: "Phys.Rev.D76:013009,2007", "Phys. Rev. D 76, 013009 (2007)",
+# "JHEP 0709:058,2007", "Astrophys.J.668:1146-1165,2007", "Nature 450, 123-126 (2007)",
+# "Journal of Applied Physics, vol 104, 073536 (2008)".
+_JOURNAL_VOLUME_PAGES = re.compile(
+    r"""^(?P<name>.*?[A-Za-z.)\]])\s*,?\s*(?:[Vv]ol\.?\s*)?
+        (?P<volume>\d{1,4}[A-Z]?)\s*[:,]\s*(?:pp?\.\s*)?
+        (?P<page>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]{0,2}\d+)?)\s*
+        (?:,\s*|\(\s*)(?P<year>(?:18|19|20)\d\d)\)?\.?$""",
+    re.VERBOSE,
+)
+
+
+def journal_reference(text: str) -> dict[str, Any]:
+    """The CSL variables a journal reference names: ``container-title``, with ``volume``
+    and ``page`` when the text has the shape of a citation; {} for none. Its year is not
+    the paper's date (arXiv dates it): the sources keep the text as written beside."""
+    text = " ".join(text.split())
+    if not text:
+        return {}
+    match = _JOURNAL_VOLUME_PAGES.match(text)
+    if match is None:
+        return {"container-title": text}
+    page = re.sub(r"\s*[-–]+\s*", "–", match.group("page"))
+    return {
+        "container-title": match.group("name").strip(),
+        "volume": match.group("volume"),
+        "page": page,
+    }
