@@ -152,7 +152,12 @@ class Searching:
     def rerun_view(self, why: Rerun) -> None:
         """Run the view's query again (the list keeps its cursor and scroll), if ``why``
         can change what it finds."""
-        query = self._app.query_one(SearchBox).value
+        boxes = self._app.query(SearchBox)
+        if not boxes:
+            # A report of the index that arrives as the window closes (its widgets gone):
+            # nothing is shown to search again.
+            return
+        query = boxes.first().value
         if self._app.search.wants_rerun(query, why):
             self.run_search(query)
 
