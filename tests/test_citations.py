@@ -537,3 +537,36 @@ def test_key_is_built_from_the_rendered_title_not_its_latex() -> None:
     assert make_citekey("Deep nets", [r"Erwin Schr{\"o}dinger"], 1935, never_taken) == (
         "schrodinger1935deep"
     )
+
+
+# --- an edited book: the editors stand in for the author, once -------------------------------
+
+
+EDITED_BOOK = {
+    "apa": "Smith, J., & Doe, J. (Eds.). (2020). Handbook of Causal Methods (2nd ed.). MIT Press.",
+    "chicago-author-date": "Smith, Jane, and John Doe, eds. 2020. Handbook of Causal Methods. "
+                           "2nd ed. MIT Press.",
+    "mla": "Smith, Jane, and John Doe, editors. Handbook of Causal Methods. 2nd ed., MIT Press, "
+           "2020.",
+    "harvard": "Smith, J. and Doe, J. (eds.) (2020) Handbook of Causal Methods. 2nd ed. "
+               "MIT Press.",
+}
+
+
+@pytest.mark.parametrize("style", sorted(EDITED_BOOK))
+def test_an_edited_book_names_its_editors_once(style: str) -> None:
+    from reader.cite.formats import render
+
+    book = make_paper(
+        title="Handbook of Causal Methods", venue=None, url=None, abstract="", keywords=[],
+        csl={"type": "book", "editor": [{"family": "Smith", "given": "Jane"},
+                                        {"family": "Doe", "given": "John"}],
+             "publisher": "MIT Press", "edition": "2"},
+        year=2020)
+    assert render([book], "text", style) == EDITED_BOOK[style]
+    # A chapter of it still names them as the book's editors.
+    chapter = make_paper(
+        title="Instrumental Variables", authors=["Ann Lee"], venue="Handbook of Causal Methods",
+        url=None, abstract="", keywords=[], year=2020,
+        csl={"type": "chapter", "editor": book.csl["editor"], "publisher": "MIT Press"})
+    assert "Smith" in render([chapter], "text", style)

@@ -17,6 +17,10 @@ Fixed:
 * Variables used by a macro in ``cs:substitute`` are not suppressed in the rest of the entry, so
   an author-less paper printed its title twice in APA, MLA, Chicago and Harvard ("X. (2026). X.
   ICLR.", APA preprints also their number). The repeat goes (:func:`drop_repeated`).
+* Names in ``cs:substitute`` (the editors of an edited book) are not suppressed either, and a
+  ``cs:names`` inside a ``cs:choose`` there loses the outer ``cs:name``: APA, MLA, Chicago and
+  Harvard named the editors twice, Chicago the first time as "Jane Smith, John Doe."
+  (:func:`csl_styles._suppress_substituted_names`, citeproc-py's ``Names`` wrapped once).
 * ``punctuation-in-quote`` (en-US: MLA, Chicago, IEEE, Harvard) is not applied: ``“Title”,``
   becomes ``“Title,”``. After a title ending in "?" or "!" the comma or full stop is dropped
   (citeproc-js keeps ``?,”``) (:func:`punctuation_in_quote`).

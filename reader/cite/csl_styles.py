@@ -151,6 +151,7 @@ def _load(path: str, _mtime_ns: int, _size: int) -> Style:
         raise CitationError(f"cannot use citation style {path}: {why}")
     _honour_initialize_false(root)
     _group_constants_by_branch(root)
+    _suppress_substituted_names()
     bib = root.find(f"{_CS}bibliography")
     try:
         piq = str(root.get_locale_option("punctuation-in-quote") or "").lower() == "true"
@@ -229,6 +230,52 @@ def _honour_initialize_false(root: Any) -> None:
             name.set("initialize-with", inherited)
     for holder in holders:
         holder.attrib.pop("initialize-with", None)
+
+
+@functools.cache
+def _suppress_substituted_names() -> None:
+    """Make citeproc-py follow CSL on names that stand in for the author (CSL 1.0.2,
+    "Substitute"): they are suppressed in the rest of the entry, and a ``cs:names`` in the
+    substitute without a ``cs:name`` of its own takes the outer one's.
+
+    citeproc-py suppresses a substituted ``cs:text`` variable, but never names, so an edited
+    book was cited with its editors twice (APA: "Smith, J. (Ed.). (2020). Handbook (J. Smith,
+    ed.)."; MLA, Chicago and Harvard likewise); and it passes the outer ``cs:name`` only to a
+    direct child of ``cs:substitute``, so Chicago's, inside a ``cs:choose``, wrote "Jane
+    Smith, John Doe." for "Smith, Jane, and John Doe, eds.". citeproc-py has no hook for
+    either: its ``Names.process`` is wrapped, once.
+    """
+    from citeproc import model
+    from citeproc.source import VariableError
+
+    original = model.Names.process
+    substitute_tag = f"{_CS}substitute"
+
+    def process(self: Any, item: Any, names_context: Any = None, context: Any = None,
+                **kwargs: Any) -> Any:
+        try:
+            repressed = (context if context is not None else self).get_layout().repressed
+        except (IndexError, AttributeError):  # rendered outside a layout: as citeproc-py does
+            return original(self, item, names_context=names_context, context=context, **kwargs)
+        substitute = next(self.iterancestors(substitute_tag), None)
+        if substitute is not None and names_context is None and self.name is None:
+            names_context = substitute.getparent()
+        roles = (self.get("variable") or "").split()
+        gone = {role for listed in repressed.get(self.tag, []) for role in (listed or "").split()}
+        kept = [role for role in roles if role not in gone]
+        if not kept:
+            raise VariableError  # as names with no value: the group around them goes too
+        if kept != roles:
+            self.set("variable", " ".join(kept))  # the style lock is held: one render at a time
+        try:
+            text = original(self, item, names_context=names_context, context=context, **kwargs)
+        finally:
+            self.set("variable", " ".join(roles))
+        if substitute is not None and text:
+            repressed.setdefault(self.tag, []).extend(kept)
+        return text
+
+    model.Names.process = process
 
 
 def _calls_variable(element: Any) -> bool:
