@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from reader.cite.export import export
+from reader.cite.formats import render
 from reader.library import Library
 from tests.parsing import parse_file
 
@@ -493,3 +494,29 @@ def test_an_arxiv_feed_keeps_its_comments_and_journal_references(tmp_path: Path)
     assert science.csl["container-title"] == science.extra["arxiv"]["journal_ref"]
     assert science.csl["note"].startswith("Conference funded by NSF grant REESE-1205273")
     assert sum("note" in r.csl for r in records) == 8
+
+
+def test_zoteros_csv_gives_editors_translators_and_series_editors(tmp_path: Path) -> None:
+    """Zotero's CSV has a column per role: an edited book and a chapter of it, translated."""
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([DATA / "zotero-editors.csv"])
+        papers = {p.title: p for p in library.store.iter_papers()}
+        book, chapter = papers["Handbook of Causal Methods"], papers["Instrumental Variables"]
+        editors = [{"family": "Smith", "given": "Jane"}, {"family": "Doe", "given": "John"}]
+        assert book.csl["editor"] == chapter.csl["editor"] == editors
+        assert chapter.csl["translator"] == [{"family": "Müller", "given": "Jürgen"}]
+        assert chapter.csl["collection-editor"] == [{"family": "Roe", "given": "Richard"}]
+        assert render([book], "text", "apa").startswith("Smith, J., & Doe, J. (Eds.). (2020).")
+        # The library's CSV carries the editors back.
+        table = tmp_path / "out.csv"
+        export([book, chapter], "csv", table)
+        again = Library(tmp_path / "again")
+        try:
+            again.imports.write_files([table])
+            back = {p.title: p for p in again.store.iter_papers()}
+            assert back["Handbook of Causal Methods"].csl["editor"] == editors
+        finally:
+            again.close()
+    finally:
+        library.close()

@@ -25,6 +25,7 @@ from reader.sources import (
     bibtex,
     bibtex_values,
     csv_table,
+    name_cells,
     ris,
     ris_fields,
 )
@@ -667,7 +668,7 @@ def test_csv_unclosed_quote_is_a_problem() -> None:
     ],
 )
 def test_csv_split_authors(cell: str, names: list[str]) -> None:
-    assert csv_table.split_authors(cell) == names
+    assert name_cells.split_authors(cell) == names
 
 
 # --- detection -------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fields
 from reader.models import Paper
-from reader.record import source_doi
+from reader.record import names_text, source_doi
 from reader.signals import Signals
 from reader.text.render import plain_line, to_plain
 
@@ -49,6 +49,7 @@ CSV_COLUMNS = (
     "title",
     "title_derived",
     "authors",
+    "editors",
     "venue",
     "year",
     "date",
@@ -267,6 +268,7 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 p.title,
                 _bool(p.title_derived),
                 "; ".join(p.authors or []),
+                names_text(p.csl.get("editor") or []),
                 p.venue or "",
                 "" if p.year is None else p.year,
                 p.date or "",
@@ -292,8 +294,9 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
 
 #: The CSL variables behind the columns between date and type, in their order.
 _CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language")
-#: The CSL variables a CSV row carries (the columns above, the type, the DOI as written).
-_CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI"})
+#: The CSL variables a CSV row carries (the columns above, the type, the DOI as written,
+#: the editors).
+_CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor"})
 
 
 def _csl_text(value: Any) -> str:

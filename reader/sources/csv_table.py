@@ -22,11 +22,11 @@ from reader.models import PaperRecord
 from reader.record import CSL_TYPES, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
+from reader.sources.name_cells import name_cell, split_authors
 from reader.sources.own_export import give_marks, own_decision, own_marks, tags_apart
-from reader.sources.ris_fields import display_name as comma_name
 from reader.sources.table_fields import CSL_FIELDS as _CSL_FIELDS
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
-from reader.sources.table_fields import SYNONYMS
+from reader.sources.table_fields import NAME_FIELDS, SYNONYMS
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
 from reader.sources.zotero import ZOTERO_TYPES
 from reader.text.identifiers import (
@@ -50,7 +50,6 @@ __all__ = [
     "looks_like_header",
     "parse",
     "record_from_values",
-    "split_authors",
 ]
 
 TITLE_MAX = 160
@@ -65,10 +64,6 @@ _MAX_HEADER_CELL = 60
 
 
 _SPACES = re.compile(r"\s+")
-_AND = re.compile(r"\s+and\s+|\s*&\s*")
-# One word of a personal name: starts with a letter; letters, marks, dots, apostrophes, hyphens.
-_NAME_WORD = re.compile(r"[^\W\d_][^\s\d,;()\[\]{}<>@/\\|]*")
-_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 
 
 def parse(text: str, source: str) -> ParseResult:
@@ -311,11 +306,18 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
 _HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|a|span|blockquote)\b[^>]*>", re.I)
 
 
-def _csl_values(values: dict[str, str]) -> dict[str, str]:
-    """The CSL variables a row gives as written (volume, pages, publisher, ...), with its
+def _csl_values(values: dict[str, str]) -> dict[str, Any]:
+    """The CSL variables a row gives as written (volume, pages, publisher, ...), the names
+    of editors, translators and other roles, with its
     type where it names a CSL type (a library's own export writes one) or a Zotero item
     type (Zotero's CSV export: ``journalArticle``, ``bookSection`` …)."""
-    csl = {name: _fold(values[name]) for name in _CSL_FIELDS if _fold(values.get(name, ""))}
+    csl: dict[str, Any] = {
+        name: _fold(values[name]) for name in _CSL_FIELDS if _fold(values.get(name, ""))
+    }
+    for role in NAME_FIELDS:
+        names = name_cell(values.get(role, ""))
+        if names:
+            csl[role] = names
     kind = _fold(values.get("kind", ""))
     if kind.lower() in CSL_TYPES:
         csl["type"] = kind.lower()
@@ -351,46 +353,3 @@ def _keywords(value: str) -> list[str]:
         if word and word not in keywords:
             keywords.append(word)
     return keywords
-
-
-def split_authors(value: str) -> list[str]:
-    """Display names from an authors cell, splitting conservatively.
-
-    ``;`` always separates authors (each may be "Last, First"). Without one, ``and``/``&``
-    separate authors, and commas only when every comma-separated part looks like a
-    "First Last" name: "Ann Lee, Bob Ray" is two authors, "Lee, Ann" is one.
-    """
-    value = _fold(value)
-    if not value:
-        return []
-    if ";" in value:
-        parts = value.split(";")
-    else:
-        parts = []
-        for piece in _AND.split(value):
-            commas = [p.strip() for p in piece.split(",")]
-            commas = [p for p in commas if p]
-            if len(commas) > 1 and all(_is_full_name(p) for p in commas):
-                parts.extend(commas)
-            else:
-                parts.append(piece)
-    names: list[str] = []
-    for part in parts:
-        part = part.strip().strip(",").strip()
-        # "and Cy Doe" remains from "Ann Lee, Bob Ray, and Cy Doe".
-        if part.lower().startswith("and "):
-            part = part[4:].strip()
-        name = comma_name(part) if "," in part else part
-        if name and name.lower() not in ("et al", "et al.", "others") and name not in names:
-            names.append(name)
-    return names
-
-
-def _is_full_name(text: str) -> bool:
-    """Whether ``text`` looks like one "First Last" name (two to five words, capitalised)."""
-    words = text.split()
-    if words and words[0].lower() == "and":
-        words = words[1:]
-    if not 2 <= len(words) <= 5 or words[-1].lower() in _SUFFIXES:
-        return False
-    return words[0][:1].isupper() and all(_NAME_WORD.fullmatch(w) for w in words)

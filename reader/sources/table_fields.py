@@ -4,7 +4,7 @@ title, a venue or a rating (read by :mod:`reader.sources.csv_table`)."""
 
 from __future__ import annotations
 
-__all__ = ["CSL_FIELDS", "FIELD_OF", "SYNONYMS"]
+__all__ = ["CSL_FIELDS", "FIELD_OF", "NAME_FIELDS", "SYNONYMS"]
 
 #: Header names (lower case, single-spaced) for each record field, most specific first.
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -89,9 +89,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "confidence avg", "avg confidence", "mean confidence", "confidence mean",
     ),
     "decision": ("decision", "status", "final decision", "acceptance", "presentation type"),
+    # Names in other roles than the authors' (Zotero's CSV has a column for each).
+    "editor": ("editor", "editors", "edited by"),
+    "translator": ("translator", "translators"),
+    "collection-editor": ("series editor", "series editors"),
+    "container-author": ("book author", "book authors"),
+    "contributor": ("contributor", "contributors"),
 }
 FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
 #: The fields of SYNONYMS that are CSL variables, kept in the record's CSL item as written.
 CSL_FIELDS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "edition",
               "publisher-place", "collection-title", "collection-number", "title-short",
               "container-title-short")
+#: The fields of SYNONYMS that are CSL name variables, read as lists of names.
+NAME_FIELDS = ("editor", "translator", "collection-editor", "container-author", "contributor")

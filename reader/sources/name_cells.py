@@ -1,0 +1,70 @@
+"""Names as a table's cells give them: an authors cell ("Ann Lee, Bob Ray, and Cy Doe",
+"Lee, Ann; Ray, Bob") as display names, and a cell of editors or translators (Zotero's
+"Smith, Jane; Doe, John") as CSL names."""
+
+from __future__ import annotations
+
+import re
+
+from reader.record import parse_names_text, split_name
+from reader.sources.ris_fields import display_name as comma_name
+
+__all__ = ["name_cell", "split_authors"]
+
+_SPACES = re.compile(r"\s+")
+_AND = re.compile(r"\s+and\s+|\s*&\s*")
+# One word of a personal name: starts with a letter; letters, marks, dots, apostrophes, hyphens.
+_NAME_WORD = re.compile(r"[^\W\d_][^\s\d,;()\[\]{}<>@/\\|]*")
+_SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
+
+
+def split_authors(value: str) -> list[str]:
+    """Display names from an authors cell, splitting conservatively.
+
+    ``;`` always separates authors (each may be "Last, First"). Without one, ``and``/``&``
+    separate authors, and commas only when every comma-separated part looks like a
+    "First Last" name: "Ann Lee, Bob Ray" is two authors, "Lee, Ann" is one.
+    """
+    value = _SPACES.sub(" ", value).strip()
+    if not value:
+        return []
+    if ";" in value:
+        parts = value.split(";")
+    else:
+        parts = []
+        for piece in _AND.split(value):
+            commas = [p.strip() for p in piece.split(",")]
+            commas = [p for p in commas if p]
+            if len(commas) > 1 and all(_is_full_name(p) for p in commas):
+                parts.extend(commas)
+            else:
+                parts.append(piece)
+    names: list[str] = []
+    for part in parts:
+        part = part.strip().strip(",").strip()
+        # "and Cy Doe" remains from "Ann Lee, Bob Ray, and Cy Doe".
+        if part.lower().startswith("and "):
+            part = part[4:].strip()
+        name = comma_name(part) if "," in part else part
+        if name and name.lower() not in ("et al", "et al.", "others") and name not in names:
+            names.append(name)
+    return names
+
+
+def name_cell(value: str) -> list[dict[str, str]]:
+    """CSL names from a cell: ``Smith, Jane; Doe, John`` (Zotero, and the library's own
+    export, whose ``{…}`` is a name kept whole), else written as an authors cell is."""
+    value = _SPACES.sub(" ", value).strip()
+    if ";" in value or value.startswith("{"):
+        return parse_names_text(value)
+    return [name for name in map(split_name, split_authors(value)) if name]
+
+
+def _is_full_name(text: str) -> bool:
+    """Whether ``text`` looks like one "First Last" name (two to five words, capitalised)."""
+    words = text.split()
+    if words and words[0].lower() == "and":
+        words = words[1:]
+    if not 2 <= len(words) <= 5 or words[-1].lower() in _SUFFIXES:
+        return False
+    return words[0][:1].isupper() and all(_NAME_WORD.fullmatch(w) for w in words)
