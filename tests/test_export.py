@@ -96,6 +96,7 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
         "title": HOSTILE.title,
         "title_derived": "false",
         "authors": 'Jane Smith; Bo "Bobby" Li, Jr.',
+        "editors": "",
         "venue": "Workshop, on Things",
         "year": "2024",
         "date": "",
