@@ -520,3 +520,24 @@ def test_zoteros_csv_gives_editors_translators_and_series_editors(tmp_path: Path
             again.close()
     finally:
         library.close()
+
+
+def test_ovids_y2_month_dates_the_paper_and_endnotes_m3_type_is_no_genre(
+    tmp_path: Path,
+) -> None:
+    """Ovid's ``Y2 - 2021 Apr`` is the publication date again, with the month PY lacks;
+    EndNote's ``M3 - Book`` beside ``TY - BOOK`` names the type again, not a genre to cite
+    ("[Book]")."""
+    text = (DATA / "ris-endnote-ovid.ris").read_text(encoding="utf-8")
+    library = _ris_library(tmp_path, "tools.ris", text)
+    try:
+        papers = {p.title: p for p in library.store.iter_papers()}
+        rodents, book = papers["A study of attention in rodents"], papers["Causality"]
+        assert rodents.date == "2021-04"
+        assert rodents.csl["issued"] == {"date-parts": [[2021, 4]]}
+        assert "accessed" not in rodents.csl
+        assert "genre" not in book.csl and book.extra["ris"]["M3"] == ["Book"]
+        assert render([book], "text", "apa") == (
+            "Pearl, J. (2009). Causality. Cambridge University Press.")
+    finally:
+        library.close()

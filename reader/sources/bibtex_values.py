@@ -14,6 +14,7 @@ from bibtexparser.middlewares.names import (
 from reader.record import (
     is_anonymous,
 )
+from reader.sources.dates import MONTHS
 from reader.text.identifiers import normalize_arxiv_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
@@ -54,7 +55,7 @@ _MONTHS = {
     "nov": "November",
     "dec": "December",
 }
-_MONTH_NUMBERS = {abbr: n for n, abbr in enumerate(_MONTHS, start=1)}
+_MONTH_NUMBERS = MONTHS
 
 
 def closing_brace(text: str, start: int) -> int:

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import re
 
+__all__ = ["MONTHS", "month_number", "year_and_date"]
+
+#: Month numbers by the first three letters of the month's English name.
+MONTHS = {m: n for n, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _DATE = re.compile(r"^\s*(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?")
 
@@ -27,3 +33,10 @@ def year_and_date(year_text: str, *date_texts: str) -> tuple[int | None, str | N
                     return year, f"{year:04d}-{month:02d}-{day:02d}"
                 return year, f"{year:04d}-{month:02d}"
     return year, f"{year:04d}"
+
+
+def month_number(word: str) -> int | None:
+    """1–12 for a month's English name or its abbreviation ("Apr", "April", "apr."), else
+    None."""
+    word = word.strip().rstrip(".").lower()
+    return MONTHS.get(word[:3]) if len(word) >= 3 and word.isalpha() else None

@@ -16,6 +16,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous
 from reader.sources import ImportFormatError, ParseResult
+from reader.sources.dates import MONTHS
 from reader.sources.tagged import TaggedRecord, split_records
 from reader.text.identifiers import doi_as_written
 from reader.text.render import to_plain
@@ -27,8 +28,6 @@ __all__ = ["looks_like_medline", "parse"]
 TITLE_MAX = 160
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9]{1,3}) {0,3}- ?(.*)$")
 _PMID = re.compile(r"^PMID- ?\d+", re.MULTILINE)
-_MONTHS = {m: n for n, m in enumerate(
-    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 _DATE = re.compile(r"^(\d{4})(?:\s+([A-Za-z]{3})[A-Za-z]*(?:\s+(\d{1,2}))?)?")
 _MODELED = frozenset(
     "PMID TI AB FAU AU CN FED ED JT TA VI IP PG DP LID AID IS LA PL OT PT".split()
@@ -140,7 +139,7 @@ def _date(value: str) -> tuple[int | None, str | None]:
     if not match:
         return None, None
     year = int(match.group(1))
-    month = _MONTHS.get((match.group(2) or "").lower())
+    month = MONTHS.get((match.group(2) or "").lower())
     if not month:
         return year, f"{year:04d}"
     if match.group(3):

@@ -17,7 +17,7 @@ from functools import partial
 import rispy
 
 from reader.models import PaperRecord
-from reader.record import TEX_PREFIX, keep_written_doi
+from reader.record import TEX_PREFIX, iso_from_parts, keep_written_doi
 from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.dates import year_and_date
@@ -268,6 +268,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             if word and word not in keywords:
                 keywords.append(word)
     year, date = year_and_date(first(tags, "PY", "Y1", "DA"), first(tags, "DA", "PY", "Y1"))
+    issued = iso_from_parts(csl.get("issued"))
+    if issued and date and issued.startswith(date) and len(issued) > len(date):
+        date = issued  # the month another tag gave (Ovid's Y2 "2021 Apr" beside PY 2021)
     urls = [url for value in tag_values(tags, "UR") for url in links(value)]
     kind_code = fold_lines(first(tags, "TY")).upper()
     bibtex = extra.get("bibtex", {})

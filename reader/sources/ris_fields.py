@@ -13,10 +13,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
+from reader.sources.dates import month_number
 from reader.sources.ris_tools import (
     ARTICLE_CODES,
     DATABASES,
     NAME_MAX,
+    TYPE_NAMES,
     WOS,
     issue,
     own_meanings,
@@ -35,9 +37,11 @@ SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
-# A date written day first with dots, as Citavi writes its access dates ("12.03.2020").
 _ISO_DATE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?")
+# A date written day first with dots, as Citavi writes its access dates ("12.03.2020").
 _DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
+# A year and a month's name, perhaps a day: Ovid's and PubMed's "2021 Apr 15".
+_YEAR_MONTH = re.compile(r"(\d{4})\s+([A-Za-z]{3,}\.?)(?:\s+(\d{1,2}))?")
 # Web of Science's given names are initials run together ("SD"): one capital per name.
 _RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
 # What a tool writes for a name part it has not got (a JSON null spelled out).
@@ -82,7 +86,9 @@ def csl_and_extra(
     code = fold_lines(first(tags, "TY")).upper()
     csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
     own = set(own_meanings(tool))
-    if tool in DATABASES or code in ARTICLE_CODES:
+    if tool in DATABASES or code in ARTICLE_CODES or (
+        fold_lines(first(tags, "M3")).lower().rstrip(".") in TYPE_NAMES
+    ):
         own.add("M3")
     for tag, variable in _NAME_TAGS.items():
         if tag == "A1" and csl.get("author"):
@@ -164,7 +170,11 @@ def csl_and_extra(
     elif first(tags, "Y2"):
         # Not a day the record was looked at: the publication date again (Ovid, Citavi), a
         # secondary date of the old RIS, a day before it was published, or no date at all:
-        # kept as written.
+        # kept as written. The publication date again may say more than PY: Ovid's
+        # "2021 Apr" beside "2021" gives the month.
+        if accessed and issued and accessed[:1] == issued[:1] and len(accessed) > len(issued) \
+                and "Y2" in own:
+            csl["issued"] = {"date-parts": [accessed]}
         own.add("Y2")
     kept: dict[str, Any] = {"@type": code} if code else {}
     keeping, last = False, ""
@@ -275,13 +285,22 @@ def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
 
 def iso(text: str) -> str:
     """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``, or ``03.07.2012``, the
-    day first, as Citavi writes it, or ``2012-07-03`` already, as OpenAlex writes it)."""
+    day first, as Citavi writes it, or ``2012-07-03`` already, as OpenAlex writes it, or
+    ``2012 Jul 3``, as Ovid does)."""
     if _ISO_DATE.fullmatch(text.strip().rstrip("/")):
         return text.strip().rstrip("/")
     dotted = _DOTTED_DATE.match(text.strip())
     if dotted:
         day, month, year = dotted.groups()
         return f"{year}-{int(month):02d}-{int(day):02d}"
+    written = _YEAR_MONTH.fullmatch(text.strip())
+    if written:
+        # "2021 Apr", "2021 Apr 15": Ovid's and PubMed's dates.
+        year, month, day = written.groups()
+        number = month_number(month)
+        if number is None:
+            return year
+        return f"{year}-{number:02d}" + (f"-{int(day):02d}" if day else "")
     parts = [p for p in text.strip().split("/") if p.strip()]
     return "-".join(parts[:3]) if parts and parts[0].strip().isdigit() else ""
 

@@ -33,6 +33,15 @@ DATABASES = frozenset({OVID, EBSCO, SCOPUS, WOS})
 _OWN_MEANINGS = {OVID: {"A2", "M3", "Y2"}, WOS: {"C3"}, RAYYAN: {"CY"}}
 # Reference types whose M3 ("type of work") is a kind of article, not a genre to cite.
 ARTICLE_CODES = frozenset({"JOUR", "JFULL", "EJOUR", "ABST", "INPR", "MGZN", "NEWS"})
+#: What EndNote and others write in M3 that is the reference type's own name again ("Book"
+#: beside TY BOOK): no genre a citation should print ("[Book]").
+TYPE_NAMES = frozenset({
+    "book", "edited book", "electronic book", "ebook", "book section", "book chapter",
+    "chapter", "electronic book section", "thesis", "report", "conference paper",
+    "conference proceedings", "journal article", "article", "generic", "web page", "webpage",
+    "dataset", "computer program", "manuscript", "unpublished work", "magazine article",
+    "newspaper article", "patent", "map",
+})
 # Ovid's database line: "APA PsycInfo <1806 to December Week 1 2024>".
 _OVID_DATABASE = re.compile(r"<\d{4} to [^>]*>")
 # A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.

@@ -16,6 +16,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous
 from reader.sources import ImportFormatError, ParseResult
+from reader.sources.dates import MONTHS
 from reader.sources.tagged import TaggedRecord, split_records
 from reader.text.identifiers import doi_as_written
 from reader.text.render import to_plain
@@ -27,8 +28,6 @@ __all__ = ["looks_like_wos", "parse"]
 TITLE_MAX = 160
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9]) ?(.*)$")
 _HEADER = re.compile(r"^\s*FN (?:Clarivate Analytics |Thomson Reuters )?Web of Science", re.I)
-_MONTHS = {m: n for n, m in enumerate(
-    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 # Publication types: J journal, B book, S series, P patent, C conference.
 _TYPES = {"J": "article-journal", "B": "book", "S": "chapter", "P": "patent",
           "C": "paper-conference"}
@@ -142,7 +141,7 @@ def month_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
         return None, None
     year = int(match.group(0))
     words = date_text.split()
-    month = _MONTHS.get(words[0][:3].lower()) if words else None
+    month = MONTHS.get(words[0][:3].lower()) if words else None
     day = next((int(w) for w in words[1:] if w.isdigit() and 1 <= int(w) <= 31), None)
     if month and day:
         return year, f"{year:04d}-{month:02d}-{day:02d}"

@@ -22,6 +22,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
+from reader.sources.dates import MONTHS
 from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
 from reader.sources.jsonload import TOO_DEEP, JsonRecord, too_deep
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
@@ -78,8 +79,6 @@ _COLUMNS = frozenset({"title", "abstractNote", "url", "DOI", "date", "accessDate
 _IGNORED = frozenset({"itemID", "key", "version", "uri", "attachments", "collections",
                       "relations", "dateAdded", "dateModified", "select", "itemKey",
                       "libraryID"})
-_MONTHS = {m: n for n, m in enumerate(
-    "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 _ISO = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _WRITTEN = re.compile(r"([A-Za-z]{3,})\.?\s+(?:(\d{1,2}),?\s+)?(\d{4})")
 _DAY_FIRST = re.compile(r"(\d{1,2})\s+([A-Za-z]{3,})\.?\s+(\d{4})")
@@ -236,7 +235,7 @@ def _date(text: str) -> str | None:
         found = pattern.search(text)
         if found:
             year, month, day = (found.group(i) for i in order)
-            number = _MONTHS.get(month[:3].lower())
+            number = MONTHS.get(month[:3].lower())
             if number:
                 return iso_date(year, number, day)
     return iso_date(match.group(1)) if match else None
