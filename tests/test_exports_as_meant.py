@@ -541,3 +541,21 @@ def test_ovids_y2_month_dates_the_paper_and_endnotes_m3_type_is_no_genre(
             "Pearl, J. (2009). Causality. Cambridge University Press.")
     finally:
         library.close()
+
+
+def test_jabrefs_groups_read_status_and_comments_are_tags_read_mark_and_note(
+    tmp_path: Path,
+) -> None:
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([DATA / "jabref-marks.bib"])
+        [paper] = library.store.iter_papers()
+        assert paper.tags == ["to-cite", "transformers"]
+        assert paper.read
+        assert paper.note == "The paper that started it.\n\nana: Check the warmup schedule."
+        # Kept as JabRef wrote them, and written back for it.
+        entry = export([paper], "bibtex")
+        assert "groups = {Transformers, To cite}" in entry and "readstatus = {read}" in entry
+        assert "ranking = {rank5}" in entry
+    finally:
+        library.close()

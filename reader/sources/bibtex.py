@@ -7,7 +7,9 @@ single ``@string`` name: ``"Proc. " # STOC``, references inside ``@string`` defi
 predefined month names need one evaluator that does all of it.
 
 Title, authors and venue are converted from LaTeX to plain Unicode (``{\\'e}`` → ``é``, protective
-braces dropped); the abstract keeps its LaTeX, which is rendered when it is shown.
+braces dropped); the abstract keeps its LaTeX, which is rendered when it is shown. JabRef's
+groups, read status and comments are the user's tags, read mark and note
+(:mod:`reader.sources.jabref`).
 """
 
 from __future__ import annotations
@@ -29,10 +31,7 @@ from bibtexparser.model import (
 )
 
 from reader.models import PaperRecord, ReadRemark
-from reader.record import (
-    display_name,
-    keep_written_doi,
-)
+from reader.record import display_name, keep_written_doi
 from reader.signals import UNDER_REVIEW
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
@@ -51,7 +50,9 @@ from reader.sources.bibtex_values import (
     plain,
     url_of,
 )
+from reader.sources.jabref import jabref_marks
 from reader.sources.limits import DEPTH_MAX
+from reader.sources.own_export import give_marks
 from reader.text.identifiers import compared_doi, doi_as_written, openreview_forum_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
@@ -354,7 +355,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     # A short DOI ("10/fqd6hj", as Better BibTeX writes) is kept as written.
     doi = compared_doi(written_doi, url)
     keep_written_doi(csl, written_doi, doi)
-    return PaperRecord(
+    record = PaperRecord(
         abstract=abstract,
         title=title,
         title_derived=title_derived,
@@ -378,6 +379,8 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         extra=extra,
         aliases=_keys(entry.fields.get("ids", "")),
     )
+    give_marks(record, jabref_marks(fields))
+    return record
 
 
 def _openreview_fields(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> tuple[bool, str, str]:
@@ -393,8 +396,3 @@ def _openreview_fields(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> tu
     if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
         kept.pop("pubstate", None)
     return withdrawn, _tex_line(own.get("tldr", "")), plain(own.get("primaryarea", ""))
-
-
-# --- names -----------------------------------------------------------------------------------
-
-
