@@ -20,7 +20,6 @@ from reader.cli import cli
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
-from reader.ui.screens.whole_text import WholeTextScreen
 from tests.conftest import SEEDS
 from tests.test_app import screen_text, settle
 
@@ -97,7 +96,7 @@ async def test_the_reader_says_read_only_at_start(lib: Path) -> None:
 async def test_a_note_is_shown_not_edited(lib: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("READER_READ_ONLY")
     writable = Library(lib)
-    first = writable.store.all_ids()[0]
+    first, second = writable.store.all_ids()[:2]
     writable.save_note(first, "kept as written")
     writable.close()
     monkeypatch.setenv("READER_READ_ONLY", "1")
@@ -108,16 +107,22 @@ async def test_a_note_is_shown_not_edited(lib: Path, monkeypatch: pytest.MonkeyP
         app.paper_list.cursor = app.paper_list.ids.index(first)
         await pilot.press("n")
         await settle(app, pilot)
-        # Shown to read, never in an editor whose words could not be saved.
-        assert isinstance(app.screen, WholeTextScreen)
-        assert "kept as written" in screen_text(app)
-        assert not app.query(NoteScreen)
-        notices = [n.message for n in app._notifications]
-        assert any(m.startswith("The library is read-only (READER_READ_ONLY is set): notes "
-                                "are shown, not edited") for m in notices)
-        await pilot.press("escape", "j", "n")
+        # Shown in an editor that takes no typing, saying why.
+        assert isinstance(app.screen, NoteScreen)
+        shown = screen_text(app)
+        assert "kept as written" in shown
+        assert "Read-only library (READER_READ_ONLY is set): this note is shown" in shown
+        await pilot.press("escape")
         await settle(app, pilot)
-        assert not isinstance(app.screen, WholeTextScreen | NoteScreen)
+        assert not isinstance(app.screen, NoteScreen)
+        # On a paper without a note, the words typed for it go to the editor, not to the
+        # commands their letters are bound to (q quits, s stars, i imports).
+        app.paper_list.cursor = app.paper_list.ids.index(second)
+        await pilot.press("n", *"quick idea", "escape")
+        await settle(app, pilot)
+        assert app.is_running and not isinstance(app.screen, NoteScreen)
+        assert app.paper_list.current_id == second
+        assert library.note(second).text == ""
     library.close()
 
 

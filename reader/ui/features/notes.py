@@ -39,18 +39,6 @@ class Notes:
         except ReaderError as exc:
             self._app.damaged(exc)
             return
-        read_only = self._app.library.read_only
-        if read_only is not None:
-            # An editor whose words could never be saved would only lose them.
-            if state.text:
-                self._app.push_screen(
-                    WholeTextScreen(f"Note · {heading(paper.title)}", state.text)
-                )
-            self._app.notify(
-                f"The library is read-only ({read_only}): notes are shown, not edited",
-                severity="warning", timeout=10,
-            )
-            return
         # Imported when first opened: the editor's TextArea is a tenth of what the reader
         # imports before its first frame.
         from reader.ui.screens.note import EDIT_LIMIT, NoteScreen
@@ -73,6 +61,9 @@ class Notes:
                 partial(self._app.library.note, paper.id),
                 partial(self._app.library.marks.note_versions, paper.id),
                 self.writer,
+                # An editor whose words could never be saved would only lose them: shown,
+                # taking the keys typed for it (which would otherwise act as commands).
+                read_only=self._app.library.read_only,
             )
         )
         drafts = [d for d in waiting_drafts(draft_dirs(self._app.library.paths.drafts))

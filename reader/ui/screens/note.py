@@ -53,6 +53,16 @@ class NoteEditor(TextArea):
             self.before_edit()
         return super().edit(edit)
 
+    async def _on_key(self, event: events.Key) -> None:
+        if self.read_only and (event.is_printable or event.key in ("enter", "tab")):
+            # A read-only TextArea lets a letter go on up, where it is a command (q quits):
+            # typed for the note, it is taken here, and changes nothing.
+            event.stop()
+            event.prevent_default()
+            self.app.bell()
+            return
+        await super()._on_key(event)
+
     async def _on_paste(self, event: events.Paste) -> None:
         # Instead of TextArea's own paste, which would insert the text as it came.
         event.prevent_default()
@@ -83,9 +93,13 @@ class NoteScreen(TakesTyping, Screen[str]):
         load: Callable[[], NoteState],
         versions: Callable[[], list[NoteVersion]],
         writer: str,
+        read_only: str | None = None,
     ) -> None:
         super().__init__()
         self.paper = paper
+        #: Why the note cannot be changed (a read-only library), or None: then the text
+        #: shows and takes no typing, so that keys typed for it reach no command either.
+        self.read_only = read_only
         self._save = save
         self._load = load
         self._versions = versions
@@ -117,9 +131,12 @@ class NoteScreen(TakesTyping, Screen[str]):
         title = Text("Note · ", style="bold")
         title.append(heading(self.paper.title))
         yield Static(title, id="note-title")
-        yield NoteEditor(self._initial, id="note-editor", soft_wrap=True)
-        yield Static("Markdown · saved as you type · esc saves and closes · ctrl+o versions",
-                     id="note-status", markup=False)
+        yield NoteEditor(self._initial, id="note-editor", soft_wrap=True,
+                         read_only=self.read_only is not None)
+        status = (f"Read-only library ({self.read_only}): this note is shown, not edited · "
+                  "esc closes" if self.read_only is not None else
+                  "Markdown · saved as you type · esc saves and closes · ctrl+o versions")
+        yield Static(status, id="note-status", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
