@@ -145,7 +145,7 @@ COMMAND_MODULES = {
     "cite": "citing", "export": "citing", "notes": "citing",
     "fetch": "fetching",
     "highlights": "signals", "reviews": "signals",
-    "revisions": "revisions",
+    "revisions": "revisions", "show": "show",
     "backup": "upkeep", "config": "upkeep", "doctor": "upkeep", "recover": "upkeep",
     "reindex": "upkeep", "restore": "upkeep",
 }

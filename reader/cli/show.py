@@ -1,0 +1,87 @@
+"""``reader show``: one paper whole, as the reader's detail pane shows it, for a terminal
+or a script (``--json``, every field)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from reader.cli.base import cli, handles_errors, library_option, open_library, resolve_one
+from reader.cli.signals import signals_line
+from reader.models import Paper
+from reader.record import record_line
+from reader.signals import Signals
+from reader.text.render import plain_line, to_plain
+from reader.text.sanitize import visible
+
+__all__ = ["paper_page", "show"]
+
+#: The width of the labels before each detail line.
+_LABEL = 11
+
+
+@cli.command()
+@library_option
+@click.argument("ref", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the paper as a JSON object: every field, as `reader export` writes.")
+@click.pass_context
+@handles_errors
+def show(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
+    """Print the paper named by id, citation key, OpenReview id, arXiv id, DOI or query:
+    its record, identifiers, marks, tags, conference signals, abstract, note and
+    highlights."""
+    library = open_library(ctx)
+    paper = resolve_one(library, " ".join(ref))
+    signals = library.signals([paper.id]).get(paper.id)
+    if as_json:
+        from reader.library import export
+
+        [whole] = json.loads(export([paper], "json", signals=library.signals([paper.id])))
+        click.echo(json.dumps(whole, ensure_ascii=False, indent=2))
+        return
+    click.echo("\n".join(paper_page(paper, signals)))
+
+
+def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
+    """The lines ``reader show`` prints for a paper (control and bidi characters made
+    visible, TeX as Unicode)."""
+    lines = [_plain(paper.title) + ("  (title from the abstract)" if paper.title_derived
+                                    else "")]
+    if paper.authors:
+        lines.append(_plain(", ".join(paper.authors)))
+    where = " · ".join(p for p in (_plain(paper.venue or ""), str(paper.year or ""),
+                                   visible(record_line(paper.csl))) if p)
+    if where:
+        lines.append(where)
+    lines.append("")
+    details: list[tuple[str, Any]] = [
+        ("key", paper.citekey + (f" (also {', '.join(paper.aliases)})" if paper.aliases
+                                 else "")),
+        ("date", paper.date if paper.date and paper.date != str(paper.year) else ""),
+        ("doi", paper.doi), ("arxiv", paper.arxiv_id), ("openreview", paper.openreview_id),
+        ("url", paper.url), ("keywords", ", ".join(paper.keywords)),
+        ("tags", ", ".join(paper.tags)),
+        ("marks", " · ".join(m for m, on in (("★ starred", paper.starred), ("read", paper.read),
+                                             ("withdrawn", paper.withdrawn)) if on)),
+        ("signals", signals_line(signals) if signals and not signals.is_empty else ""),
+        ("tl;dr", _plain(paper.tldr or "")),
+    ]
+    lines += [f"{name:<{_LABEL}}{visible(str(value))}" for name, value in details if value]
+    abstract = visible(to_plain(paper.abstract).strip())
+    if abstract:
+        lines += ["", "Abstract", abstract]
+    if paper.note.strip():
+        lines += ["", "Note", visible(paper.note.strip())]
+    if paper.highlights:
+        lines += ["", "Highlights"]
+        lines += [f"“{visible(h.quote)}”" + (f" — {visible(h.note)}" if h.note else "")
+                  for h in paper.highlights]
+    return lines
+
+
+def _plain(text: str) -> str:
+    return plain_line(visible(text))
+

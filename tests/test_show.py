@@ -1,0 +1,47 @@
+"""``reader show``: one paper whole, for a person (its record, marks, signals, abstract,
+note and highlights) or a script (``--json``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.library import Library
+
+DATA = Path(__file__).parent / "data"
+
+
+def _run(root: Path, *args: str) -> str:
+    result = CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_show_prints_a_paper_whole(empty_library: Library) -> None:
+    library = empty_library
+    library.imports.write_files([DATA / "jabref-marks.bib"])
+    [paper] = library.store.iter_papers()
+    library.set_starred(paper.id, True)
+    root = library.paths.root
+    shown = _run(root, "show", "Vaswani2017").splitlines()
+    assert shown[:3] == ["Attention Is All You Need", "Ashish Vaswani, Noam Shazeer",
+                         "NeurIPS · 2017"]
+    assert "key        Vaswani2017" in shown
+    assert "tags       to-cite, transformers" in shown
+    assert "marks      ★ starred · read" in shown
+    assert shown[shown.index("Note") + 1] == "The paper that started it."
+    whole = json.loads(_run(root, "show", "--json", "attention"))
+    assert (whole["citekey"], whole["starred"], whole["tags"]) == (
+        "Vaswani2017", True, ["to-cite", "transformers"])
+    assert whole["extra"]["bibtex"]["ranking"] == "rank5"
+
+
+def test_show_prints_a_conference_papers_signals(empty_library: Library) -> None:
+    library = empty_library
+    library.imports.write_files([DATA / "iclr2017-workshop-4.json"])
+    shown = _run(library.paths.root, "show", "B16Jem9xe")
+    assert "signals    ratings" in shown and "decision workshop" in shown
+    assert "\nAbstract\n" in shown
