@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MONTHS", "month_number", "year_and_date"]
+__all__ = ["MONTHS", "month_number", "ris_date", "year_and_date"]
 
 #: Month numbers by the first three letters of the month's English name.
 MONTHS = {m: n for n, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
 
+_ISO_DATE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?")
+# A date written day first with dots, as Citavi writes its access dates ("12.03.2020").
+_DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
+# A year and a month's name, perhaps a day: Ovid's and PubMed's "2021 Apr 15".
+_YEAR_MONTH = re.compile(r"(\d{4})\s+([A-Za-z]{3,}\.?)(?:\s+(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _DATE = re.compile(r"^\s*(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?")
 
@@ -40,3 +45,25 @@ def month_number(word: str) -> int | None:
     None."""
     word = word.strip().rstrip(".").lower()
     return MONTHS.get(word[:3]) if len(word) >= 3 and word.isalpha() else None
+
+
+def ris_date(text: str) -> str:
+    """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``, or ``03.07.2012``, the
+    day first, as Citavi writes it, or ``2012-07-03`` already, as OpenAlex writes it, or
+    ``2012 Jul 3``, as Ovid does)."""
+    if _ISO_DATE.fullmatch(text.strip().rstrip("/")):
+        return text.strip().rstrip("/")
+    dotted = _DOTTED_DATE.match(text.strip())
+    if dotted:
+        day, month, year = dotted.groups()
+        return f"{year}-{int(month):02d}-{int(day):02d}"
+    written = _YEAR_MONTH.fullmatch(text.strip())
+    if written:
+        # "2021 Apr", "2021 Apr 15": Ovid's and PubMed's dates.
+        year, month, day = written.groups()
+        number = month_number(month)
+        if number is None:
+            return year
+        return f"{year}-{number:02d}" + (f"-{int(day):02d}" if day else "")
+    parts = [p for p in text.strip().split("/") if p.strip()]
+    return "-".join(parts[:3]) if parts and parts[0].strip().isdigit() else ""

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
-from reader.sources.dates import month_number
+from reader.sources.dates import ris_date
 from reader.sources.ris_tools import (
     ARTICLE_CODES,
     DATABASES,
@@ -37,11 +37,6 @@ SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
-_ISO_DATE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2})?")
-# A date written day first with dots, as Citavi writes its access dates ("12.03.2020").
-_DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
-# A year and a month's name, perhaps a day: Ovid's and PubMed's "2021 Apr 15".
-_YEAR_MONTH = re.compile(r"(\d{4})\s+([A-Za-z]{3,}\.?)(?:\s+(\d{1,2}))?")
 # Web of Science's given names are initials run together ("SD"): one capital per name.
 _RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
 # What a tool writes for a name part it has not got (a JSON null spelled out).
@@ -156,13 +151,13 @@ def csl_and_extra(
         numbers.setdefault(variable, []).append(number)
     for variable, values in numbers.items():
         csl[variable] = " ".join(values)
-    issued = date_parts(iso(first(tags, "DA")) or iso(first(tags, "PY", "Y1")))
-    year = date_parts(iso(first(tags, "PY", "Y1")))
+    issued = date_parts(ris_date(first(tags, "DA")) or ris_date(first(tags, "PY", "Y1")))
+    year = date_parts(ris_date(first(tags, "PY", "Y1")))
     if issued and year and issued[:1] != year[:1]:
         issued = year  # DA in another year is another date (our export's submission day)
     if issued:
         csl["issued"] = {"date-parts": [issued]}
-    accessed = date_parts(iso(first(tags, "Y2")))
+    accessed = date_parts(ris_date(first(tags, "Y2")))
     if accessed and "Y2" not in own and (not issued or accessed[:1] >= issued[:1]) and (
         accessed != issued
     ):
@@ -283,28 +278,6 @@ def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
     return notes, bibtex
 
 
-def iso(text: str) -> str:
-    """``2012-07-03`` from RIS's ``2012/07/03`` (or ``2012///``, or ``03.07.2012``, the
-    day first, as Citavi writes it, or ``2012-07-03`` already, as OpenAlex writes it, or
-    ``2012 Jul 3``, as Ovid does)."""
-    if _ISO_DATE.fullmatch(text.strip().rstrip("/")):
-        return text.strip().rstrip("/")
-    dotted = _DOTTED_DATE.match(text.strip())
-    if dotted:
-        day, month, year = dotted.groups()
-        return f"{year}-{int(month):02d}-{int(day):02d}"
-    written = _YEAR_MONTH.fullmatch(text.strip())
-    if written:
-        # "2021 Apr", "2021 Apr 15": Ovid's and PubMed's dates.
-        year, month, day = written.groups()
-        number = month_number(month)
-        if number is None:
-            return year
-        return f"{year}-{number:02d}" + (f"-{int(day):02d}" if day else "")
-    parts = [p for p in text.strip().split("/") if p.strip()]
-    return "-".join(parts[:3]) if parts and parts[0].strip().isdigit() else ""
-
-
 def ris_name(raw: str) -> dict[str, str] | None:
     """A RIS name (``Last, First, Suffix``, or ``Last,``) as a CSL name; one without a
     comma is a literal."""
@@ -336,7 +309,7 @@ def month_dates(tags: Tags) -> Tags:
     """The record's tags with a ``DA`` that names its month in words (Web of Science's
     "SEP 22", "DEC", the year being in ``PY``) written as RIS dates are ("2010/09/22")."""
     written = first(tags, "DA").strip()
-    if not written or iso(written) or not written[:1].isalpha():
+    if not written or ris_date(written) or not written[:1].isalpha():
         return tags
     _, date = month_date(first(tags, "PY", "Y1"), written)
     if date is None or date.count("-") == 0:

@@ -8,14 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
 from textual.worker import Worker
 
 from reader.models import ImportSummary
+from reader.ui import bindings
 from reader.ui.import_session import ImportSession, Source
+from reader.ui.keymap import key_label
 from reader.ui.screens.prompts import add_prompt, import_prompt
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.search_session import Rerun
-from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp
@@ -116,8 +118,7 @@ class Importing:
     def _import_written(self, message: ImportSession.Imported) -> None:
         self._imported(message.summary)
         self._reviews_arriving()
-        if message.source is Source.FILES and message.summary.new:
-            self._show_new(message.summary.new)
+
         if message.source is Source.FILES:
             # By the import's process: the papers, or, once they were indexed before the
             # replies' text was written, that text.
@@ -125,18 +126,6 @@ class Importing:
             replies = summary.replies_new or summary.reply_versions
             self._import_note("Indexing the reviews' text…" if replies
                               else "Indexing the new papers…")
-
-    def _show_new(self, count: int) -> None:
-        """Show the papers an import added (``is:new``) where the list showed the whole
-        library and nothing is open over it: they came in at its end, out of sight. A view
-        of the user's own stays as it is."""
-        box = self._app.query(SearchBox)
-        if not box or box.first().value.strip() or len(self._app.screen_stack) > 1:
-            return
-        self._app.searching.run_query("is:new")
-        noun = "paper" if count == 1 else "papers"
-        self._app.notify(f"Showing the {count:,} new {noun} (is:new); clear the search for "
-                         "the whole library", title="New papers", timeout=8)
 
     def _import_failed(self, message: ImportSession.Failed) -> None:
         if message.source is Source.FILES:
@@ -184,6 +173,12 @@ class Importing:
             lines.append(summary.text_line())
         if summary.signals_line():  # ratings changed, replies new and edited, as the CLI says
             lines.append(summary.signals_line())
+        if summary.new:
+            # The browsing order is the order papers came in: the new ones are at the
+            # list's end, out of sight (the view stays the user's).
+            key = key_label(next(b for b in bindings.PAPER_LIST if isinstance(b, Binding)
+                                 and b.id == "list.last"), self._app.config.keymap)
+            lines.append(f"New papers come at the end of the list ({key}); is:new lists them")
         lines += summary.warnings
         lines += summary.problems[:3]
         if len(summary.problems) > 3:
