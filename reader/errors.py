@@ -22,9 +22,7 @@ answer and the root for the rest::
     │   ├── CitationError            (cite) an unknown style or format, a broken style
     │   ├── BackupError              (store/backup.py) a backup that cannot be used
     │   ├── NotALibraryDirectory     (locations.py) a library path that cannot be one
-    │   └── StoreError               (store/base.py) a change the library refuses; its
-    │                                subclasses StoreDamaged, DatabaseLost, ReadOnlyLibrary
-    │                                and PaperNotFound are also of the kind they name
+    │   └── StoreError               (store/base.py) a change the library refuses
     ├── NotFound                     no paper matches what was named
     │   └── PaperNotFound            (store/base.py) no paper with that id
     └── NetworkError                 a service could not be reached or answered badly

@@ -45,7 +45,7 @@ from reader.library import (
 )
 from reader.locations import NotALibraryDirectory
 from reader.models import IndexState
-from reader.store.base import DatabaseLost, ReadOnlyLibrary
+from reader.store.base import DatabaseLost, PaperNotFound, ReadOnlyLibrary, StoreDamaged
 
 
 @pytest.fixture
@@ -214,8 +214,8 @@ def test_a_garbage_file_is_damaged_at_open(copied: Path) -> None:
         (copied / name).unlink(missing_ok=True)
     with pytest.raises(Damaged) as caught:
         Library(copied)
-    # Still the StoreError it always was, with the same words; titled as its kind.
-    assert isinstance(caught.value, StoreError)
+    # Of its kind only, never also a refused change (one tree, one parent each).
+    assert isinstance(caught.value, StoreDamaged) and not isinstance(caught.value, StoreError)
     assert caught.value.title == "Library damaged"
     assert str(caught.value) == (
         f"cannot open the library database {database}: file is not a database"
@@ -268,3 +268,16 @@ def test_every_error_a_user_sees_is_a_kind_and_control_flow_is_not() -> None:
         assert issubclass(kind, ReaderError) and kind.title != ReaderError.title
     assert not issubclass(SearchCancelled, ReaderError)
     assert not issubclass(IndexStopped, ReaderError)
+
+
+def test_every_error_has_one_parent_in_the_tree() -> None:
+    """One tree: a kind a front end catches is never also another kind (a damaged database
+    caught as a refused change, a missing paper as bad input)."""
+    def walk(kind: type[ReaderError]) -> list[type[ReaderError]]:
+        return [kind, *(k for sub in kind.__subclasses__() for k in walk(sub))]
+
+    kinds = walk(ReaderError)
+    assert {StoreDamaged, PaperNotFound, ReadOnlyLibrary, DatabaseLost} <= set(kinds)
+    for kind in kinds[1:]:
+        parents = [base for base in kind.__bases__ if issubclass(base, ReaderError)]
+        assert len(parents) == 1, (kind, parents)

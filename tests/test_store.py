@@ -9,7 +9,7 @@ import pytest
 
 from reader.intake.merge import import_records
 from reader.models import PaperRecord
-from reader.store.database import Store, StoreError, migrations
+from reader.store.database import PaperNotFound, Store, StoreDamaged, StoreError, migrations
 
 
 def test_new_database_is_at_the_latest_schema(tmp_path: Path) -> None:
@@ -40,7 +40,7 @@ def test_database_from_a_newer_reader_is_refused(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "lib.sqlite"
     path.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError):
+    with pytest.raises(StoreDamaged):
         Store(path)
 
 
@@ -74,5 +74,5 @@ def test_writes_advance_the_generation(tmp_path: Path) -> None:
 
 def test_star_of_a_missing_paper_is_an_error(tmp_path: Path) -> None:
     store = Store(tmp_path / "lib.sqlite")
-    with pytest.raises(StoreError):
+    with pytest.raises(PaperNotFound):
         store.marks.set_starred(12345, True)

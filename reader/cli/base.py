@@ -21,6 +21,7 @@ from reader.errors import Damaged, IndexBusy, IndexDamaged, ReaderError
 from reader.library import (
     DatabaseLost,
     Library,
+    StoreDamaged,
     StoreError,
     damaged_advice,
     lost_advice,
@@ -123,7 +124,8 @@ def handles_errors(func: F) -> F:
                     _output_closed()
         except IndexBusy as exc:
             raise UserError(f"{exc}; try again once it is done") from exc
-        except (IndexDamaged, StoreError) as exc:  # each says what it is in its line
+        except (IndexDamaged, StoreDamaged, DatabaseLost, StoreError) as exc:
+            # Each says what it is in its line.
             raise UserError(exc.line()) from exc
         except Damaged as exc:
             # Damage found after the database opened (a bad page is only met when read).

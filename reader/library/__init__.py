@@ -40,7 +40,7 @@ from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
 from reader.library.upkeep import lost_advice
 from reader.search.query import SearchCancelled, parse_query
 from reader.store.backup import BackupError, is_damaged, lost_database
-from reader.store.base import DatabaseLost
+from reader.store.base import DatabaseLost, StoreDamaged
 from reader.store.database import RELEVANCE, SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
 from reader.store.highlights import ShownReply, display_text, placed, sentences, shown_reply, words
@@ -135,7 +135,8 @@ __all__ = [
     "ImportFormatError", "IndexStopped", "Library", "LibraryState", "NoteSaved", "NoteState",
     "NoteVersion", "Posting", "RECOVERABLE_KINDS", "Recoverable", "Resolution",
     "SearchCancelled", "SearchOutcome", "StoreError", "TextRevision", "ScaleGroup",
-    "UndoResult", "ViewSignals", "DatabaseLost", "check", "check_folder", "configured_routes",
+    "UndoResult", "ViewSignals", "DatabaseLost", "StoreDamaged", "check", "check_folder",
+    "configured_routes",
     "copy_text", "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "left_out", "library_state",

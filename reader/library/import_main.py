@@ -5,9 +5,9 @@ It speaks JSON lines only, one object a line on its standard output, each with a
 ``event``: ``progress``, ``indexing`` and ``replies`` (``done`` of ``total``), ``papers``
 (for files whose replies' text is written after their papers: every paper is in, with its
 signals; the papers are indexed, then the replies written), ``imported`` (the
-``summary``), ``indexed``, and ``failed``, whose ``kind`` says what failed (``damaged``,
-``busy``, ``bad-input``, ``library``, ``system``, ``unexpected``) and whose ``message``
-says it in one line. Nothing it writes is meant for a terminal; a traceback, should one
+``summary``), ``indexed``, and ``failed``, whose ``message`` says what failed in one line,
+as ``reader import`` says it (the kind of failure is the error's own: see
+:mod:`reader.errors`). Nothing it writes is meant for a terminal; a traceback, should one
 happen, goes to its standard error.
 
 Usage: ``--library DIR --batch N`` followed by ``-- FILE …``, or by ``--paths-from-stdin``
@@ -119,34 +119,29 @@ def paths_given(line: str) -> list[Path]:
     return [Path(p) for p in named]
 
 
-def failure(exc: BaseException, root: Path) -> tuple[str, str]:
-    """The kind of a failure and what it means in one line, as the command line says it
-    (a damaged database with the backup to restore; a full disk as such). What the library
-    raises is a ReaderError already; what came from beside it is translated here."""
-    from reader.errors import DATABASE, Damaged, IndexBusy, IndexDamaged, ReaderError, translate
-    from reader.library import DatabaseLost, ImportFormatError, StoreError, damaged_advice
+def failure(exc: BaseException, root: Path) -> str | None:
+    """What a failure means in one line, as the command line says it (a damaged database
+    with the backup to restore; a full disk as such); None for an error reader cannot
+    explain (a bug: its traceback is what helps). What the library raises is a
+    ReaderError already; what came from beside it is translated here."""
+    from reader.errors import Damaged, IndexBusy, IndexDamaged, ReaderError, translate
+    from reader.library import DatabaseLost, StoreDamaged, damaged_advice
 
     if isinstance(exc, BadPaths):
-        return "bad-input", str(exc)
+        return str(exc)
     error = exc if isinstance(exc, ReaderError) else translate(exc)
     if error is None:
-        return "unexpected", f"{type(exc).__name__}: {exc}"
+        return None
     if isinstance(error, DatabaseLost):
-        return "library", str(error)  # its message says what was lost and the way back
+        return str(error)  # its message says what was lost and the way back
+    if isinstance(error, StoreDamaged):  # found as the database opened
+        return f"{error}; {damaged_advice(root)}"
     if isinstance(error, Damaged) and not isinstance(error, IndexDamaged):
-        if isinstance(error, StoreError):  # found as the database opened
-            return "damaged", f"{error}; {damaged_advice(root)}"
         # Damage found after the database opened (a bad page is only met when read).
-        return "damaged", f"the library database is damaged ({error}); {damaged_advice(root)}"
-    if isinstance(error, StoreError):
-        return "library", str(error)
-    if isinstance(error, ImportFormatError):
-        return "bad-input", str(error)
+        return f"the library database is damaged ({error}); {damaged_advice(root)}"
     if isinstance(error, IndexBusy):
-        return "busy", f"{error}; try again once it is done"
-    if error.where == DATABASE:
-        return "library", error.line()
-    return "system", error.line()
+        return f"{error}; try again once it is done"
+    return error.line()
 
 
 def watch_reader(stream: IO[str]) -> None:
@@ -241,13 +236,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             run(args.library, args.paths, args.batch, args.paths_from_stdin, report,
                 args.followed)
     except KeyboardInterrupt:
-        report.send(Event.FAILED, kind="stopped", message=STOPPED)
+        report.send(Event.FAILED, message=STOPPED)
         return 1
     except Exception as exc:
-        kind, message = failure(exc, args.library)
-        if kind == "unexpected":
+        message = failure(exc, args.library)
+        if message is None:
             traceback.print_exc()
-        report.send(Event.FAILED, kind=kind, message=message)
+            message = f"{type(exc).__name__}: {exc}"
+        report.send(Event.FAILED, message=message)
         return 1
     return 0
 

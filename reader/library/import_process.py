@@ -61,15 +61,13 @@ class ImportEvent:
     paper written, with its signals), ``indexing`` (papers indexed), ``replies`` (records
     whose replies' text is written, on reading the file again), ``imported`` (every record
     written: ``summary``), ``indexed``, or ``failed`` (``message``, in one line as the
-    command line says it, and ``error``, the kind of failure: see
-    :mod:`reader.library.import_main`)."""
+    command line says it)."""
 
     kind: Event
     done: int = 0
     total: int = 0
     summary: ImportSummary | None = None
     message: str = ""
-    error: str = ""
 
 
 def summary_to_json(summary: ImportSummary) -> dict[str, Any]:
@@ -260,7 +258,6 @@ def _event(line: bytes) -> ImportEvent | None:
         int(data.get("total", 0)),
         summary_from_json(summary) if isinstance(summary, dict) else None,
         str(data.get("message", "")),
-        str(data.get("kind", "")),
     )
 
 

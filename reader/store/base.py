@@ -38,30 +38,30 @@ _MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
 
 
 class StoreError(BadInput):
-    """A library database problem the user must be told about in one line: mostly a change
-    it refuses (a key that belongs to another paper, a field that cannot be edited). The
-    subclasses below name their kind first, so that its title is theirs."""
+    """A change the library database refuses, told in one line (a key that belongs to
+    another paper, a field that cannot be edited, a database of a newer reader). The
+    store's other errors are of the kind they name, not of this one."""
 
 
-class StoreDamaged(Damaged, StoreError):
+class StoreDamaged(Damaged):
     """The database would not open because SQLite finds it damaged or not a database."""
 
 
-class PaperNotFound(NotFound, StoreError):
+class PaperNotFound(NotFound):
     """No paper has the id asked for (removed meanwhile, or never there)."""
 
 
-def _refused(text: str, exc: sqlite3.DatabaseError) -> StoreError:
+def _refused(text: str, exc: sqlite3.DatabaseError) -> StoreError | StoreDamaged:
     """The error for a database that would not open: damaged, or refused for another
     reason (named by ``text``)."""
     return StoreDamaged(text) if is_damage(exc) else StoreError(text)
 
 
-class ReadOnlyLibrary(ReadOnly, StoreError):
+class ReadOnlyLibrary(ReadOnly):
     """A write to a library opened read-only; the message says why it is, in one line."""
 
 
-class DatabaseLost(Damaged, StoreError):
+class DatabaseLost(Damaged):
     """The database is missing or empty beside what a library leaves: damage, told with
     the way back, and never made a new library over."""
 
