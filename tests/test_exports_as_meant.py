@@ -472,16 +472,45 @@ def test_the_ris_export_names_the_journal_a_listing_gives(tmp_path: Path) -> Non
 def test_a_journal_reference_names_the_journal_volume_and_pages() -> None:
     from reader.sources.journal_ref import journal_reference
 
+    journal = {"type": "article-journal"}
     assert journal_reference("Phys. Rev. Lett. 99, 048301 (2007)") == {
-        "container-title": "Phys. Rev. Lett.", "volume": "99", "page": "048301"}
+        **journal, "container-title": "Phys. Rev. Lett.", "volume": "99", "page": "048301"}
     assert journal_reference("Astrophys.J.663:1149-1173,2007") == {
-        "container-title": "Astrophys.J.", "volume": "663", "page": "1149–1173"}
+        **journal, "container-title": "Astrophys.J.", "volume": "663", "page": "1149–1173"}
     assert journal_reference("Journal of Applied Physics, vol 104, 073536 (2008)") == {
-        "container-title": "Journal of Applied Physics", "volume": "104", "page": "073536"}
+        **journal, "container-title": "Journal of Applied Physics", "volume": "104",
+        "page": "073536"}
+    assert journal_reference(
+        "Advances in Neural Information Processing Systems 30 (2017) 5998-6008") == {
+        **journal, "container-title": "Advances in Neural Information Processing Systems",
+        "volume": "30", "page": "5998–6008"}
+    assert journal_reference("Illinois J. Math. 52 (2008) no.2, 681-689") == {
+        **journal, "container-title": "Illinois J. Math.", "volume": "52", "issue": "2",
+        "page": "681–689"}
+    # A paper and its reprint: the first is the one cited.
+    assert journal_reference(
+        "Adv.Theor.Math.Phys.2:231-252,1998; Int.J.Theor.Phys.38:1113-1133,1999") == {
+        **journal, "container-title": "Adv.Theor.Math.Phys.", "volume": "2", "page": "231–252"}
     # Text of no common shape is the journal's, whole.
     assert journal_reference("Proceedings of ICML 2019") == {
         "container-title": "Proceedings of ICML 2019"}
     assert journal_reference("  ") == {}
+
+
+def test_an_arxiv_paper_with_a_journal_reference_is_cited_as_published(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """APA cited it as a preprint "In arXiv" (or "In Adv.Theor.Math.Phys. (Hep-th/9711200;
+    Vol. 2…). arXiv."); its own CSV read back turned it into one."""
+    library = empty_library
+    library.imports.write_files([DATA / "arxiv-kaggle-30.jsonl"])
+    papers = {p.arxiv_id: p for p in library.store.iter_papers()}
+    assert render([papers["0704.0001"]], "text", "apa").endswith(
+        "Phys.Rev.D, 76, 013009. https://doi.org/10.1103/PhysRevD.76.013009")
+    table = tmp_path / "own.csv"
+    export(list(papers.values()), "csv", table)
+    summary = library.imports.write_files([table])
+    assert summary.unchanged == len(papers) and summary.merged == 0
 
 
 def test_an_arxiv_feed_keeps_its_comments_and_journal_references(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from reader.cli import cli
 from reader.library import Library
+from reader.record import csl_type_for_bibtex
 
 DATA = Path(__file__).parent / "data"
 #: A paperlists file: ratings as lists, confidences, a status, every source field kept.
@@ -47,9 +48,13 @@ def test_an_own_export_read_back_is_unchanged_and_the_same_papers(
     _invoke(second, "import", str(out))
     before, after = _papers(first), _papers(second)
     if suffix == "csv":
-        # A table has no column for the source's own fields (the export says so).
-        for paper in before:
+        # A table has no column for the source's own fields (the export says so), and its
+        # type column is the CSL type: "inproceedings" comes back as the same type in CSL's
+        # words, "paper-conference".
+        for paper, back in zip(before, after, strict=True):
             paper["extra"] = {}
+            kind = csl_type_for_bibtex(paper.pop("kind"))
+            assert back.pop("kind") == back["csl"].pop("type") == kind == "paper-conference"
     assert after == before
 
 

@@ -49,9 +49,13 @@ def csl_type(paper: Paper) -> str:
     (preprint) or manuscript from the venue."""
     venue = (paper.venue or "").strip().lower()
     kind = (paper.kind or "").strip().lower()
-    if venue.startswith("arxiv") or (not venue and paper.arxiv_id and not paper.csl.get("type")):
-        return "article"
     stored = paper.csl.get("type")
+    # Found on arXiv, published in a journal its listing names: cited as published there.
+    published = bool(stored and paper.csl.get("container-title"))
+    if (venue.startswith("arxiv") and not published) or (
+        not venue and paper.arxiv_id and not stored
+    ):
+        return "article"
     if isinstance(stored, str) and stored:
         return stored
     if not venue:
@@ -136,7 +140,7 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
         if paper.arxiv_id:
             item["number"] = paper.arxiv_id
     elif venue:
-        item["container-title"] = venue
+        item["container-title"] = published_in(paper, venue)
     for variable, value in paper.csl.items():
         if variable not in item and variable not in COLUMN_VARIABLES:
             item[variable] = value

@@ -28,7 +28,7 @@ from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fields
 from reader.models import Paper
-from reader.record import names_text, source_doi
+from reader.record import csl_type_for_bibtex, names_text, source_doi
 from reader.signals import Signals
 from reader.text.render import plain_line, to_plain
 
@@ -273,9 +273,10 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 "" if p.year is None else p.year,
                 p.date or "",
                 *(_csl_text(p.csl.get(name)) for name in _CSL_COLUMNS),
-                # The CSL type, else the type the source gave ("inproceedings"), which a
-                # table's "type" column is read back as.
-                _csl_text(p.csl.get("type")) or p.kind or "",
+                # The CSL type, else the CSL type of the source's own ("inproceedings" is a
+                # paper-conference): a kind written as it came would be read back as
+                # another CSL type where the names meet ("article" is a preprint in CSL).
+                _csl_text(p.csl.get("type")) or (csl_type_for_bibtex(p.kind) if p.kind else ""),
                 source_doi(p.csl, p.doi) or "",
                 p.arxiv_id or "",
                 p.url or "",

@@ -19,6 +19,7 @@ from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_title
 from reader.models import ImportSummary, PaperRecord
+from reader.record import csl_type_for_bibtex
 from reader.store.import_rows import ImportRows, dumps
 from reader.text.identifiers import normalize_doi
 
@@ -210,6 +211,8 @@ class FieldMerge:
         csl = json.loads(current["csl"] or "{}")
         added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
                  k not in csl and not (echo and echo.implies_variable(k, v))}
+        if current["kind"] and added.get("type") == csl_type_for_bibtex(current["kind"]):
+            del added["type"]  # the type the paper's own kind says (a table's type column)
         if current["doi"] and normalize_doi(record.doi) != current["doi"]:
             added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
         if added:

@@ -26,20 +26,38 @@ _JOURNAL_VOLUME_PAGES = re.compile(
     re.VERBOSE,
 )
 
+# "Advances in Neural Information Processing Systems 30 (2017) 5998-6008", "Illinois J. Math.
+# 52 (2008) no.2, 681-689": a name, its volume, the year in brackets, then the pages.
+_VOLUME_YEAR_PAGES = re.compile(
+    r"""^(?P<name>.*?[A-Za-z.)\]])\s+(?P<volume>\d{1,4}[A-Z]?)\s*
+        \(\s*(?:18|19|20)\d\d\s*\),?\s*(?:no\.\s*(?P<issue>\d+),?\s*)?(?:pp?\.\s*)?
+        (?P<page>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]{0,2}\d+)?)\.?$""",
+    re.VERBOSE,
+)
+
 
 def journal_reference(text: str) -> dict[str, Any]:
-    """The CSL variables a journal reference names: ``container-title``, with ``volume``
-    and ``page`` when the text has the shape of a citation; {} for none. Its year is not
+    """The CSL variables a journal reference names: ``container-title``, with ``volume``,
+    ``page`` (``issue``) and the type of a journal article when the text has the shape of a
+    citation; {} for none. Its year is not
     the paper's date (arXiv dates it): the sources keep the text as written beside."""
     text = " ".join(text.split())
     if not text:
         return {}
-    match = _JOURNAL_VOLUME_PAGES.match(text)
+    # "Adv.Theor.Math.Phys.2:231-252,1998; Int.J.Theor.Phys.38:1113-1133,1999": the paper
+    # and its reprint; the first is the one cited.
+    first = text.split("; ")[0].strip()
+    match = _JOURNAL_VOLUME_PAGES.match(first) or _VOLUME_YEAR_PAGES.match(first)
     if match is None:
         return {"container-title": text}
     page = re.sub(r"\s*[-–]+\s*", "–", match.group("page"))
-    return {
+    found = {
+        # Published in a journal (or a proceedings' volume): cited as such, not as a preprint.
+        "type": "article-journal",
         "container-title": match.group("name").strip(),
         "volume": match.group("volume"),
         "page": page,
     }
+    if match.groupdict().get("issue"):
+        found["issue"] = match.group("issue")
+    return found
