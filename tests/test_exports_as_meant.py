@@ -588,3 +588,31 @@ def test_jabrefs_groups_read_status_and_comments_are_tags_read_mark_and_note(
         assert "ranking = {rank5}" in entry
     finally:
         library.close()
+
+
+def test_ovids_marked_editors_endnotes_degree_and_a_reports_number(tmp_path: Path) -> None:
+    """Ovid marks a book's editors in A2 ("Gross, James J [Ed]") among the cited
+    references' authors; EndNote's thesis gives its degree in VL; a report's SN is its
+    number, no ISBN."""
+    ovid = _ris_library(tmp_path, "ovid.ris",
+                        (DATA / "ris-ovid-editors.ris").read_text(encoding="utf-8"))
+    endnote = _ris_library(tmp_path, "endnote.ris",
+                           (DATA / "ris-endnote-thesis-report.ris").read_text(encoding="utf-8"))
+    try:
+        papers = {p.citekey: p for p in ovid.store.iter_papers()}
+        gross = [{"family": "Gross", "given": "James J"}]
+        assert papers["gross2014handbook"].csl["editor"] == gross
+        assert render([papers["charles2014emotion"]], "text", "apa").startswith(
+            "Charles, S. T., & Carstensen, L. L. (2014). Emotion regulation across the life "
+            "span. In J. J. Gross (Ed.), Handbook of emotion regulation")
+        papers = {p.citekey: p for p in endnote.store.iter_papers()}
+        thesis, report = papers["zhang2020learning"], papers["maaten2009dimensionality"]
+        assert "volume" not in thesis.csl and thesis.extra["ris"]["VL"] == ["Doctor of Philosophy"]
+        assert render([thesis], "text", "apa") == (
+            "Zhang, W. (2020). Learning to Reason with Graph Neural Networks [Ph.D., Stanford "
+            "University]. https://purl.stanford.edu/xx000yy0000")
+        assert report.csl["number"] == "TiCC TR 2009-005" and "ISBN" not in report.csl
+        assert "number = {TiCC TR 2009-005}" in export([report], "bibtex")
+    finally:
+        ovid.close()
+        endnote.close()

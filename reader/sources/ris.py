@@ -26,13 +26,12 @@ from reader.sources.ris_fields import (
     csl_and_extra,
     first,
     fold_lines,
-    month_dates,
     ris_aliases,
     ris_openreview,
     tag_table,
     tag_values,
 )
-from reader.sources.ris_tools import exporter, linked_doi, links, record_key
+from reader.sources.ris_tools import exporter, linked_doi, links, month_dates, record_key
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,

@@ -22,8 +22,8 @@ from reader.sources.ris_tools import (
     WOS,
     issue,
     own_meanings,
+    spaced_initials,
 )
-from reader.sources.wos import month_date
 from reader.text.sanitize import clean_imported
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
@@ -37,8 +37,8 @@ SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
-# Web of Science's given names are initials run together ("SD"): one capital per name.
-_RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
+# A name marked as an editor's, as Ovid marks them in A2: "Gross, James J [Ed]".
+_EDITOR_MARK = re.compile(r"\s*[\[(]\s*eds?\.?\s*[\])]\s*$", re.IGNORECASE)
 # What a tool writes for a name part it has not got (a JSON null spelled out).
 _NO_NAME = frozenset({"null", "undefined"})
 _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
@@ -91,6 +91,14 @@ def csl_and_extra(
         if tag == "ED" and csl.get("editor"):
             continue
         if tag in own:
+            if tag == "A2":
+                # Ovid's A2 runs the cited references' authors together; a book's editors
+                # among them are marked ("Gross, James J [Ed]").
+                marked = (_EDITOR_MARK.sub("", fold_lines(v)) for v in tag_values(tags, tag)
+                          if _EDITOR_MARK.search(v))
+                editors = [name for name in map(ris_name, marked) if name]
+                if editors:
+                    csl.setdefault("editor", editors)
             continue
         values = tag_values(tags, tag)
         if any(len(fold_lines(v)) > NAME_MAX for v in values):
@@ -107,6 +115,11 @@ def csl_and_extra(
             value = fold_lines(first(tags, tag))
             if value:
                 csl[variable] = value
+    if csl["type"] == "thesis" and not str(csl.get("volume", "1")).strip()[:1].isdigit():
+        # EndNote's thesis puts the degree in VL ("Doctor of Philosophy"): a genre, no volume.
+        degree = csl.pop("volume")
+        csl.setdefault("genre", degree)
+        own.add("VL")
     if "issue" in csl:
         number = issue(csl["issue"])
         if number:
@@ -141,16 +154,19 @@ def csl_and_extra(
             # The label says which number it is; it is no part of the number.
             numbers.setdefault(labelled.group(2).upper(), []).append(labelled.group(1))
             continue
-        # SN holds an ISSN or an ISBN; the form of the number says which, else the type.
+        # SN holds an ISSN, an ISBN or a report's number; the form of the number says
+        # which, else the type.
         if _ISSN_FORM.fullmatch(number):
             variable = "ISSN"
         elif _ISBN_FORM.fullmatch(number.replace("-", "").replace(" ", "")):
             variable = "ISBN"
+        elif csl["type"] == "report":
+            variable = "number"  # "TiCC TR 2009-005"
         else:
             variable = "ISSN" if csl["type"].startswith("article") else "ISBN"
         numbers.setdefault(variable, []).append(number)
     for variable, values in numbers.items():
-        csl[variable] = " ".join(values)
+        csl.setdefault(variable, " ".join(values))
     issued = date_parts(ris_date(first(tags, "DA")) or ris_date(first(tags, "PY", "Y1")))
     year = date_parts(ris_date(first(tags, "PY", "Y1")))
     if issued and year and issued[:1] != year[:1]:
@@ -303,26 +319,6 @@ def ris_name(raw: str) -> dict[str, str] | None:
     if suffixes:
         name["suffix"] = " ".join(suffixes)
     return name
-
-
-def month_dates(tags: Tags) -> Tags:
-    """The record's tags with a ``DA`` that names its month in words (Web of Science's
-    "SEP 22", "DEC", the year being in ``PY``) written as RIS dates are ("2010/09/22")."""
-    written = first(tags, "DA").strip()
-    if not written or ris_date(written) or not written[:1].isalpha():
-        return tags
-    _, date = month_date(first(tags, "PY", "Y1"), written)
-    if date is None or date.count("-") == 0:
-        return tags
-    return {**tags, "DA": [date.replace("-", "/")]}
-
-
-def spaced_initials(name: dict[str, str]) -> dict[str, str]:
-    """A given name of initials run together, spaced as initials: ``SD`` → ``S. D.``."""
-    given = name.get("given", "")
-    if not _RUN_INITIALS.fullmatch(given):
-        return name
-    return {**name, "given": " ".join(f"{letter}." for letter in given)}
 
 
 def tag_table(parsed: dict[str, object]) -> Tags:

@@ -17,11 +17,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from reader.sources.dates import ris_date
+from reader.sources.wos import month_date
+
 #: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
 Tags = dict[str, list[str]]
 
 __all__ = [
-    "exporter", "issue", "linked_doi", "links", "own_meanings", "record_key", "record_number"
+    "exporter", "issue", "linked_doi", "links", "month_dates", "own_meanings", "record_key",
+    "record_number", "spaced_initials",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -160,3 +164,29 @@ def _first(tags: Tags, name: str) -> str:
 
 def _one_line(value: str) -> str:
     return " ".join(value.split())
+
+
+# --- Web of Science ---------------------------------------------------------------------------
+
+# Initials run together, as Web of Science gives a given name ("SD").
+_RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
+
+
+def month_dates(tags: Tags) -> Tags:
+    """The record's tags with a ``DA`` that names its month in words (Web of Science's
+    "SEP 22", "DEC", the year being in ``PY``) written as RIS dates are ("2010/09/22")."""
+    written = _first(tags, "DA").strip()
+    if not written or ris_date(written) or not written[:1].isalpha():
+        return tags
+    _, date = month_date(_first(tags, "PY") or _first(tags, "Y1"), written)
+    if date is None or date.count("-") == 0:
+        return tags
+    return {**tags, "DA": [date.replace("-", "/")]}
+
+
+def spaced_initials(name: dict[str, str]) -> dict[str, str]:
+    """A given name of initials run together, spaced as initials: ``SD`` → ``S. D.``."""
+    given = name.get("given", "")
+    if not _RUN_INITIALS.fullmatch(given):
+        return name
+    return {**name, "given": " ".join(f"{letter}." for letter in given)}
