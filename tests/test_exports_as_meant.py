@@ -616,3 +616,22 @@ def test_ovids_marked_editors_endnotes_degree_and_a_reports_number(tmp_path: Pat
     finally:
         ovid.close()
         endnote.close()
+
+
+def test_zoteros_csv_type_and_number_columns_are_the_genre_and_number(tmp_path: Path) -> None:
+    """Beside its Item Type, Zotero's CSV has a Type (a thesis's "Master's thesis", a
+    report's "Technical Report") and a Number (a report's): they were dropped without a
+    word, and a master's thesis went out as @phdthesis."""
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([DATA / "zotero-full-header.csv"])
+        papers = {p.citekey: p for p in library.store.iter_papers()}
+        thesis, report = papers["garciaperez2018estudio"], papers["maaten2009dimensionality"]
+        assert thesis.csl["genre"] == "Master's thesis"
+        assert export([thesis], "bibtex").startswith("@mastersthesis{garciaperez2018estudio,")
+        assert "[Master's thesis]" in render([thesis], "text", "apa")
+        assert (report.csl["genre"], report.csl["number"]) == (
+            "Technical Report", "TiCC TR 2009-005")
+        assert "(Technical Report TiCC TR 2009-005)" in render([report], "text", "apa")
+    finally:
+        library.close()

@@ -257,6 +257,9 @@ def _entry_type(
     kind = source.get("@type") if isinstance(source, dict) else None
     if isinstance(kind, str) and kind:
         return kind
+    genre = str(paper.csl.get("genre", "")).lower()
+    if csl_type == "thesis" and not biblatex and "master" in genre:
+        return "mastersthesis"  # classic BibTeX's entry for it ("Master's thesis" as genre)
     if csl_type:
         return bibtex_type_for(csl_type, biblatex=biblatex)
     if venue and (paper.kind or "").strip().lower() in _JOURNAL_KINDS:

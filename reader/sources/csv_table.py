@@ -117,7 +117,7 @@ def _parse(text: str, source: str) -> ParseResult:
         csv.field_size_limit(_FIELD_LIMIT)
 
     apart = tags_apart(header)  # a reader export's tags: not its keywords
-    columns = [(None if c in apart else column_field(c)) or _OTHER + c.strip() for c in header]
+    columns = _columns(header, apart)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     result = ParseResult()
     header_read = False
@@ -194,23 +194,40 @@ def _only_blank_extras(row: list[str], width: int) -> bool:
     return len(row) > width and not any(cell.strip() for cell in row[width:])
 
 
-# Marks a column of no known field, before its header: kept in ``extra["table"]``.
-_OTHER = "\x00"
+# Zotero's CSV (the one with an "Item Type" column) names the item's own type "Type" (a
+# thesis's "Master's thesis", a report's "Technical Report") and its report or patent
+# number "Number".
+_ZOTERO_COLUMNS = {"type": "genre", "number": "number"}
 
 
-def _record(row: list[str], columns: list[str], where: str) -> PaperRecord | None:
-    """The record of one row, or None when it has neither title nor abstract."""
+def _columns(header: list[str], apart: set[str]) -> list[tuple[str | None, str]]:
+    """Each column's record field (None: of no known field) and its header."""
+    zotero = any(_header_key(cell) == "item type" for cell in header)
+    columns: list[tuple[str | None, str]] = []
+    for cell in header:
+        field = None if cell in apart else column_field(cell)
+        if zotero and _header_key(cell) in _ZOTERO_COLUMNS:
+            field = _ZOTERO_COLUMNS[_header_key(cell)]
+        columns.append((field, cell.strip()))
+    return columns
+
+
+def _record(
+    row: list[str], columns: list[tuple[str | None, str]], where: str
+) -> PaperRecord | None:
+    """The record of one row, or None when it has neither title nor abstract. A column of
+    no known field, or a second one of a field another gave already (and saying something
+    else), is kept in ``extra["table"]`` by its header."""
     values: dict[str, str] = {}
     other: dict[str, Any] = {}
-    for field, cell in zip(columns, row, strict=False):
+    for (field, name), cell in zip(columns, row, strict=False):
         cell = clean_imported(cell).strip()
         if not cell:
             continue
-        if field.startswith(_OTHER):
-            if field[1:]:
-                other.setdefault(field[1:], cell)
-        elif field not in values:
+        if field is not None and field not in values:
             values[field] = cell
+        elif name and (field is None or values[field] != cell):
+            other.setdefault(name, cell)
     return record_from_values(values, where, other)
 
 

@@ -89,6 +89,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "confidence avg", "avg confidence", "mean confidence", "confidence mean",
     ),
     "decision": ("decision", "status", "final decision", "acceptance", "presentation type"),
+    # A thesis's or a report's own type ("Master's thesis", "Technical Report").
+    "genre": ("genre", "thesis type", "report type"),
     # Names in other roles than the authors' (Zotero's CSV has a column for each).
     "editor": ("editor", "editors", "edited by"),
     "translator": ("translator", "translators"),
@@ -99,6 +101,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
 #: The fields of SYNONYMS that are CSL variables, kept in the record's CSL item as written.
 CSL_FIELDS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "edition",
+              "genre", "number",
               "publisher-place", "collection-title", "collection-number", "title-short",
               "container-title-short")
 #: The fields of SYNONYMS that are CSL name variables, read as lists of names.
