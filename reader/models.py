@@ -220,6 +220,10 @@ class ImportSummary:
     #: Papers already there whose record in the file carried the marks of a reader
     #: library (a star, a read mark, tags, a note, highlights): their own were kept.
     marks_kept: int = 0
+    #: Papers already there that the file gives otherwise in fields the library kept:
+    #: (citation key, ["volume 1 (the file: 12)", …]), as :mod:`reader.intake.differing`
+    #: finds them.
+    kept_differing: list[tuple[str, list[str]]] = field(default_factory=list)
 
     def __str__(self) -> str:
         return self.line()
@@ -311,6 +315,22 @@ class ImportSummary:
             )
         return "; ".join(parts)
 
+    def differing_line(self, *, each: bool = False) -> str:
+        """Papers the file gives otherwise than the library, which kept its own: ``2
+        papers differ from the file in year, pages: the library's values were kept``;
+        ``each``: a line per paper with the values; empty when none did."""
+        if not self.kept_differing:
+            return ""
+        if each:
+            return "\n".join(f"  {key}: {', '.join(fields)}" for key, fields in
+                             self.kept_differing)
+        named = dict.fromkeys(f.split(" ")[0] for _, fields in self.kept_differing
+                              for f in fields)
+        n = len(self.kept_differing)
+        return (f"{n:,} paper{'s' * (n != 1)} already in the library "
+                f"differ{'s' * (n == 1)} from the file in {', '.join(named)}: the library's "
+                "values were kept")
+
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
         entries kept as aliases (``wooters07 → wootters07``), a line each."""
@@ -339,6 +359,7 @@ class ImportSummary:
         self.warnings += other.warnings
         self.renamed_keys += other.renamed_keys
         self.aliased_keys += other.aliased_keys
+        self.kept_differing += other.kept_differing
         self.files += other.files
 
 

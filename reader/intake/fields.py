@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from reader.cite.keys import CitekeyAllocator, usable_key
+from reader.intake.differing import differing
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_title
 from reader.models import ImportSummary, PaperRecord
@@ -142,6 +143,11 @@ class FieldMerge:
             updates["withdrawn"] = 1
             done.add("withdrawn")
         updates.update(self._merge_record(record, current, echo))
+        kept = differing(record, current, echo)
+        if kept:
+            # What the library has stays (it may be the user's own correction): said, so
+            # that a file's correction is not taken for nothing.
+            self.summary.kept_differing.append((current["citekey"], kept))
         citekey = updates.get("citekey", current["citekey"])
         aliased = 0
         if citekey != current["citekey"]:

@@ -326,6 +326,8 @@ class _Import:
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key)
+        if self.rows.fill_marks(paper_id, record) and action == "unchanged":
+            action = "merged"  # a note or tags the paper had none of
         if self.rows.marks_differ(paper_id, record):
             # The user's marks on a paper already here are theirs: the file's do not
             # replace them, and the summary says so.

@@ -207,17 +207,7 @@ class ImportRows:
         ).lastrowid
         assert paper_id is not None
         if record.note and record.note.strip():
-            # The source's note (Zotero's child notes) is the paper's first note version.
-            version = self.conn.execute(
-                "INSERT INTO note_versions (paper_id, body, saved_at, writer, kind) "
-                "VALUES (?, ?, ?, 'an import', 'save')",
-                (paper_id, record.note, self.stamp),
-            ).lastrowid
-            self.conn.execute(
-                "INSERT INTO notes (paper_id, body, updated_at, version_id) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (paper_id) DO NOTHING",
-                (paper_id, record.note, self.stamp, version),
-            )
+            self._add_note(paper_id, record.note)
         if record.tags:
             # The source library's tags are the new paper's first tags; a paper already
             # there keeps the tags its user gave it.
@@ -244,6 +234,38 @@ class ImportRows:
                 [(paper_id, quote, note, self.stamp) for quote, note in record.highlights],
             )
             reanchor(self.conn, paper_id, record.abstract)
+
+    def _add_note(self, paper_id: int, note: str) -> None:
+        """The source's note (Zotero's child notes) as the paper's first note version."""
+        version = self.conn.execute(
+            "INSERT INTO note_versions (paper_id, body, saved_at, writer, kind) "
+            "VALUES (?, ?, ?, 'an import', 'save')",
+            (paper_id, note, self.stamp),
+        ).lastrowid
+        self.conn.execute(
+            "INSERT INTO notes (paper_id, body, updated_at, version_id) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (paper_id) DO NOTHING",
+            (paper_id, note, self.stamp, version),
+        )
+
+    def fill_marks(self, paper_id: int, record: PaperRecord) -> bool:
+        """Give a paper already here the record's note and tags where it has none (the
+        same items from two tools, one with the notes: nothing of the user's is replaced);
+        whether it got any. A star or a read mark is the user's to set, never the file's."""
+        filled = False
+        if record.note and record.note.strip() and not self.conn.execute(
+            "SELECT 1 FROM notes WHERE paper_id = ? AND trim(body) != ''", (paper_id,)
+        ).fetchone():
+            self.conn.execute("DELETE FROM notes WHERE paper_id = ?", (paper_id,))
+            self._add_note(paper_id, record.note)
+            filled = True
+        if record.tags and not self.conn.execute(
+            "SELECT 1 FROM tags WHERE paper_id = ?", (paper_id,)
+        ).fetchone():
+            self.conn.executemany("INSERT OR IGNORE INTO tags (paper_id, tag) VALUES (?, ?)",
+                                  [(paper_id, tag) for tag in record.tags])
+            filled = True
+        return filled
 
     def marks_differ(self, paper_id: int, record: PaperRecord) -> bool:
         """Whether the record carries marks of the user's (a reader library's export)

@@ -1,0 +1,66 @@
+"""What a file says of a paper already in the library that the library says otherwise:
+the year, the authors, the volume, issue, pages, publisher and DOI. The library's values
+stay (they may be the user's own corrections, or a better source's); the import summary
+names the fields, so that a file's correction is not silently taken for nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from reader.models import PaperRecord
+from reader.record import family_key
+from reader.text.identifiers import normalize_doi
+
+if TYPE_CHECKING:
+    from reader.intake.echo import BibtexEcho, ExportEcho
+
+__all__ = ["differing"]
+
+#: The CSL variables compared: numbers a citation prints, which sources seldom word apart.
+_VARIABLES = ("volume", "issue", "page", "publisher")
+# Page ranges written "1--10", "1–10", "1-10" are one range.
+_DASHES = re.compile(r"\s*(?:--|[-–—])\s*")
+
+
+def differing(
+    record: PaperRecord, current: dict[str, Any], echo: BibtexEcho | ExportEcho | None = None
+) -> list[str]:
+    """The fields the record gives otherwise than the paper ``current`` (its merge
+    columns) has them, each as ``volume 1 (the file: 12)``; none when they agree or either
+    side is silent. ``echo`` is what the paper's own export reads back as: a value it
+    implies is the paper's, said another way."""
+    found: list[str] = []
+    if record.year and current["year"] and record.year != current["year"] and not (
+        echo and echo.implies("year", record.year)
+    ):
+        found.append(f"year {current['year']} (the file: {record.year})")
+    stored = json.loads(current["authors"] or "[]")
+    if record.authors and stored and _families(record.authors) != _families(stored):
+        found.append(f"authors {len(stored)} (the file: {len(record.authors)}, "
+                     f"{', '.join(record.authors[:3])}{' …' if len(record.authors) > 3 else ''})")
+    csl = json.loads(current["csl"] or "{}")
+    for variable in _VARIABLES:
+        ours, theirs = csl.get(variable), record.csl.get(variable)
+        if ours in (None, "") or theirs in (None, "") or _same(ours, theirs):
+            continue
+        if echo and echo.implies_variable(variable, theirs):
+            continue
+        found.append(f"{'pages' if variable == 'page' else variable} {ours} (the file: {theirs})")
+    doi = normalize_doi(record.doi)
+    if doi and current["doi"] and doi != current["doi"]:
+        found.append(f"doi {current['doi']} (the file: {doi})")
+    return found
+
+
+def _families(names: list[str]) -> list[str]:
+    return [family_key(name) for name in names]
+
+
+def _same(ours: Any, theirs: Any) -> bool:
+    """Whether two values of a variable say the same, dashes and spacing apart."""
+    def fold(value: Any) -> str:
+        return _DASHES.sub("-", " ".join(str(value).split())).casefold()
+
+    return fold(ours) == fold(theirs)

@@ -1,0 +1,53 @@
+"""A file read into a library that has its papers already: what it says otherwise is
+named (the library's values stay), and what it adds where the paper has nothing (a note,
+tags) is added, never said to be "kept" over nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.library import Library
+
+DATA = Path(__file__).parent / "data"
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def test_a_corrected_record_read_again_names_the_fields_the_library_kept(
+    empty_library: Library,
+) -> None:
+    library = empty_library
+    library.imports.write_files([DATA / "merge-before.bib"])
+    summary = library.imports.write_files([DATA / "merge-corrected.bib"])
+    [(key, fields)] = summary.kept_differing
+    assert key == "smith2020"
+    assert fields == [
+        "year 2020 (the file: 2021)",
+        "authors 2 (the file: 3, Anna Smith, Bob Jones, Carol Doe)",
+        "volume 1 (the file: 12)",
+        "pages 1-10 (the file: 101-110)",
+    ]
+    said = CliRunner().invoke(cli, ["--library", str(library.paths.root), "import",
+                                    str(DATA / "merge-corrected.bib")], obj={}).output
+    assert ("1 paper already in the library differs from the file in year, authors, volume, "
+            "pages: the library's values were kept (--verbose names them)") in said
+    # The same file again, and the library's own export: nothing said.
+    again = library.imports.write_files([DATA / "merge-before.bib"])
+    assert again.kept_differing == [] and again.unchanged == 1
+
+
+def test_two_tools_exports_of_the_same_items_keep_the_notes_one_of_them_has(
+    empty_library: Library,
+) -> None:
+    """Zotero's items as CSL-JSON (no notes) and as Better BibTeX JSON (13 with notes) in
+    one command: the notes were dropped, said to be the papers' own kept."""
+    library = empty_library
+    summary = library.imports.write_files([SHARED / "csljson" / "items-26.csl.json",
+                                           SHARED / "zotero" / "bbt-1179.zotero.json"])
+    assert summary.marks_kept == 0
+    assert len(library.queries.flagged_ids("notes")) == 13
+    # Read again, they change nothing: the notes are there.
+    again = library.imports.write_files([SHARED / "zotero" / "bbt-1179.zotero.json"])
+    assert again.unchanged == 26 and again.marks_kept == 0
