@@ -457,3 +457,26 @@ def test_an_api_answer_saved_on_one_line_imports_its_papers(
 def test_review_kinds_are_those_whose_ratings_count() -> None:
     assert "Official_Review" in REVIEW_KINDS and "Meta_Review" not in REVIEW_KINDS
     assert parse_score("rating", "10: Top 5% of accepted papers") is not None
+
+
+def test_a_paperlists_file_named_otherwise_still_names_its_venue(tmp_path: Path) -> None:
+    """Its Workshop and Reject entries name no venue of their own: the file's name does
+    ("paperlists-iclr2017-4.json" as "iclr2017.json"), and their ratings are on ICLR's scale."""
+    renamed = tmp_path / "paperlists-iclr2017-4.json"
+    renamed.write_bytes((DATA / "iclr2017-workshop-4.json").read_bytes())
+    records = parse_file(renamed).records
+    assert {(r.venue, r.year) for r in records} == {("ICLR", 2017)}
+
+
+def test_a_reviewers_ethics_flag_is_read_shown_and_searched() -> None:
+    from reader.signals import Reply, shown_sections
+    from reader.store.review_texts import _words
+
+    flag = ["Yes, Research integrity issues (e.g., plagiarism, dual submission)"]
+    flagged = Reply("r1", "P", "P", "Official_Review",
+                    {"summary": "A summary.", "flag_for_ethics_review": flag})
+    assert ("Flag for ethics review", flag[0]) in shown_sections(flagged)
+    none = Reply("r2", "P", "P", "Official_Review",
+                 {"summary": "A summary.", "flag_for_ethics_review": ["No ethics review needed."]})
+    assert [name for name, _ in shown_sections(none)] == ["Summary"]
+    assert flag[0] in _words(json.dumps(flagged.content))

@@ -53,7 +53,7 @@ SECTION_LIMIT = 20_000
 #: Text fields that are the reviewer's answers to the form's formalities, not the review.
 HIDDEN_FIELDS = frozenset(
     {"code_of_conduct", "responsible_reviewing", "first_time_reviewer",
-     "code_of_ethics", "flag_for_ethics_review", "reciprocal_reviewing_status",
+     "code_of_ethics", "reciprocal_reviewing_status",
      "LLM_usage", "llm_usage", "confidential_comment", "submission_guidelines",
      "resubmission", "student_author", "paperhash", "title"}
 )
@@ -144,6 +144,10 @@ class Reply:
                 scores[name] = score
             elif isinstance(value, str):
                 texts.append((name, value))
+            elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+                # A form's checkboxes: ICLR's flag_for_ethics_review ["Yes, Research
+                # integrity issues (e.g., plagiarism, dual submission)"].
+                texts.append((name, "; ".join(value)))
         self.scores = scores
         self.texts = tuple(texts)
 
@@ -250,5 +254,7 @@ def shown_sections(reply: Reply) -> list[tuple[str, str]]:
     for name, text in reply.texts:
         if name in HIDDEN_FIELDS or text.strip().lower() in _NOTHING:
             continue
+        if name.startswith("flag_for") and text.strip().lower().startswith("no "):
+            continue  # "No ethics review needed.": a flag raised is shown, none is not
         shown.append((name.replace("_", " ").capitalize(), text))
     return shown

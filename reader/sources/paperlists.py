@@ -83,7 +83,10 @@ _LONG_NAMES = (
     ("computer vision and pattern recognition", "CVPR"),
     ("transactions on machine learning research", "TMLR"),
 )
-_FILE_NAME = re.compile(r"^([a-z][a-z0-9]*?[a-z])[-_]?((?:19|20)\d\d)(?!\d)", re.IGNORECASE)
+# "iclr2017.json", "paperlists-iclr2017-12.json": a venue's name joined to a year, at the
+# start of the name or after a separator.
+_FILE_NAME = re.compile(r"(?:^|[-_. ])([a-z][a-z0-9]*?[a-z])[-_]?((?:19|20)\d\d)(?!\d)",
+                        re.IGNORECASE)
 # A venue and year inside a site URL: ".../content/CVPR2023/html/...".
 _SITE_VENUE = re.compile(r"/([A-Za-z]{2,12})[-_]?((?:19|20)\d\d)(?=[/_.-])")
 _BIBTEX_TYPE = re.compile(r"^\s*@\s*(\w+)\s*[{(]")
@@ -104,8 +107,8 @@ def parse(text: str, source: str) -> ParseResult:
 
 
 def _venue_from_file_name(source: str) -> tuple[str | None, int | None]:
-    """``colm2025.json`` → COLM, 2025."""
-    match = _FILE_NAME.match(PurePath(source).name)
+    """``colm2025.json`` → COLM, 2025 (``paperlists-iclr2017-12.json`` → ICLR, 2017)."""
+    match = _FILE_NAME.search(PurePath(source).name)
     if not match:
         return None, None
     name = match.group(1).lower()

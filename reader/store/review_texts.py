@@ -60,8 +60,15 @@ def _words(content: bytes | str) -> list[str]:
     fields = json.loads(text)
     if not isinstance(fields, dict):
         return []
-    return [value for name, value in fields.items()
-            if isinstance(value, str) and name not in _NOT_TEXT and value.strip()]
+    words = []
+    for name, value in fields.items():
+        if name in _NOT_TEXT:
+            continue
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = "; ".join(value)  # a form's checkboxes (a reviewer's ethics flag)
+        if isinstance(value, str) and value.strip():
+            words.append(value)
+    return words
 
 
 def reviews_mark(conn: sqlite3.Connection) -> ReviewsMark:
