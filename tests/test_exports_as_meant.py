@@ -635,3 +635,17 @@ def test_zoteros_csv_type_and_number_columns_are_the_genre_and_number(tmp_path: 
         assert "(Technical Report TiCC TR 2009-005)" in render([report], "text", "apa")
     finally:
         library.close()
+
+
+def test_mendeleys_folders_tags_and_annote_are_tags_and_the_note(tmp_path: Path) -> None:
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([DATA / "mendeley-marks.bib"])
+        papers = {p.citekey: p for p in library.store.iter_papers()}
+        cat = papers["Schrodinger1935"]
+        assert cat.tags == ["cat", "physics/classics"]
+        assert cat.note == "Read twice. Key: the cat."
+        assert library.search("twice").ids == [cat.id]  # a note is searched
+        assert papers["Muller2019"].tags == ["xai"]
+    finally:
+        library.close()

@@ -8,8 +8,8 @@ predefined month names need one evaluator that does all of it.
 
 Title, authors and venue are converted from LaTeX to plain Unicode (``{\\'e}`` → ``é``, protective
 braces dropped); the abstract keeps its LaTeX, which is rendered when it is shown. JabRef's
-groups, read status and comments are the user's tags, read mark and note
-(:mod:`reader.sources.jabref`).
+and Mendeley's groups, read status and comments are the user's tags, read mark and note
+(:mod:`reader.sources.bibtex_marks`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from reader.record import display_name, keep_written_doi
 from reader.signals import UNDER_REVIEW
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
+from reader.sources.bibtex_marks import manager_marks
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
     _MONTHS,
@@ -50,7 +51,6 @@ from reader.sources.bibtex_values import (
     plain,
     url_of,
 )
-from reader.sources.jabref import jabref_marks
 from reader.sources.limits import DEPTH_MAX
 from reader.sources.own_export import give_marks
 from reader.text.identifiers import compared_doi, doi_as_written, openreview_forum_id
@@ -379,7 +379,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         extra=extra,
         aliases=_keys(entry.fields.get("ids", "")),
     )
-    give_marks(record, jabref_marks(fields))
+    give_marks(record, manager_marks(fields))
     return record
 
 

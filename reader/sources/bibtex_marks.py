@@ -1,0 +1,45 @@
+"""What reference managers write of their user's reading into a ``.bib`` file, as the
+user's marks on a new paper. JabRef: its groups (``groups = {Reading, Causality}``) as
+tags, ``readstatus = {read}`` as the read mark, its comments (``comment``, and JabRef 5's
+per-user ``comment-<user>``) as the note. Mendeley: ``mendeley-groups`` (folders,
+``Physics/Classics``) and ``mendeley-tags`` as tags, ``annote`` as the note. The fields
+stay among the entry's own, verbatim, so that a BibTeX export writes them back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reader.sources.bibtex_values import plain
+from reader.text.tags import normalize_tag
+
+__all__ = ["manager_marks"]
+
+# JabRef and Mendeley separate groups (and keywords) with commas.
+_GROUP_SEPARATOR = re.compile(r"\s*[,;]\s*")
+#: The fields whose values are the user's groups or tags.
+_TAG_FIELDS = ("groups", "mendeley-groups", "mendeley-tags")
+#: The fields that hold the user's own notes on the paper.
+_NOTE_FIELDS = ("comment", "annote")
+
+
+def manager_marks(fields: dict[str, str]) -> dict[str, Any]:
+    """The marks an entry's fields of a reference manager give (see the module), as
+    :func:`reader.sources.own_export.give_marks` sets them; {} for an entry without."""
+    marks: dict[str, Any] = {}
+    groups = [normalize_tag(plain(g)) for name in _TAG_FIELDS
+              for g in _GROUP_SEPARATOR.split(fields.get(name, ""))]
+    if any(groups):
+        marks["tags"] = list(dict.fromkeys(g for g in groups if g))
+    # "skimmed" is JabRef's other status: seen, not read.
+    if plain(fields.get("readstatus", "")).lower() == "read":
+        marks["read"] = True
+    comments = [
+        plain(value) if name in _NOTE_FIELDS
+        else f"{name.removeprefix('comment-')}: {plain(value)}"
+        for name, value in fields.items()
+        if (name in _NOTE_FIELDS or name.startswith("comment-")) and plain(value)
+    ]
+    if comments:
+        marks["note"] = "\n\n".join(comments)
+    return marks
