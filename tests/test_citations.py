@@ -570,3 +570,18 @@ def test_an_edited_book_names_its_editors_once(style: str) -> None:
         url=None, abstract="", keywords=[], year=2020,
         csl={"type": "chapter", "editor": book.csl["editor"], "publisher": "MIT Press"})
     assert "Smith" in render([chapter], "text", style)
+
+
+def test_a_title_in_another_language_keeps_its_case_in_title_case_styles() -> None:
+    """CSL title-cases English titles only: Chicago and MLA wrote "Die Gegenwärtige
+    Situation in Der Quantenmechanik"."""
+    from reader.cite.formats import render
+
+    title = "Die gegenwärtige Situation in der Quantenmechanik"
+    german = make_paper(title=title, venue="Naturwissenschaften", year=1935,
+                        csl={"type": "article-journal", "language": "de"})
+    english = make_paper(title="the situation in quantum mechanics", venue="Naturwissenschaften",
+                         year=1935, csl={"type": "article-journal", "language": "en-US"})
+    for style in ("chicago-author-date", "mla"):
+        assert f"“{title}.”" in render([german], "text", style)
+        assert "“The Situation in Quantum Mechanics.”" in render([english], "text", style)

@@ -26,6 +26,8 @@ Fixed:
   (citeproc-js keeps ``?,”``) (:func:`punctuation_in_quote`).
 * ``second-field-align`` gets no separator in text: IEEE and ACM printed ``[1]A. Vaswani``,
   Nature ``1.Vaswani`` (:func:`space_after_number`, for any numbered style).
+* Title case (MLA, Chicago) is applied to titles in any language; CSL applies it to English
+  ones only (an item's ``language``): another keeps its own case.
 * Title case (MLA, Chicago) leaves the later parts of hyphenated compounds in lower case
   ("Few-shot"), capitalises prepositions missing from its short stop list ("Towards"), keeps a
   minor last word in lower case, and turns a leading Greek symbol into a capital ("Α-Nets" for
@@ -219,7 +221,10 @@ def _fix_entry(
         if probe.repeats_container:
             text = drop_repeated(text, unprotected(item.get("container-title", "")), style)
     if title and probe.title_case:
-        cased = title_case(plain_title)
+        # CSL title-cases English titles only: a title in another language (Die gegenwärtige
+        # Situation in der Quantenmechanik) is printed as written.
+        language = str(item.get("language") or "en").strip().lower()
+        cased = title_case(plain_title) if language[:2] == "en" else plain_title
         text = recase_title(text, title, html_escape(cased) if html_output else cased)
     if style.capital_editor_label:
         text = EDITOR_LABEL.sub(lambda m: f"({m.group(1).capitalize()}.)", text)
