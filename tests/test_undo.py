@@ -204,13 +204,19 @@ def test_a_dry_run_of_undo_changes_nothing_and_says_what_it_would_do(
     before = library.store.count()
     library.import_files([DATA / "openreview-40.jsonl"])
     added = library.store.count() - before
+    starred = max(library.store.all_ids())
+    library.set_starred(starred, True)
     root = str(library.paths.root)
     result = CliRunner().invoke(cli, ["--library", root, "import", "--undo", "--dry-run"],
                                 obj={})
     assert result.exit_code == 0, result.output
     assert "Dry run: nothing was changed" in result.output
-    assert f"Would remove {added:,} papers" in result.output
+    assert f"Would remove {added - 1:,} papers" in result.output
+    # Said as what it would do: nothing was kept, nothing put back.
+    assert "Would keep 1 that carry your stars or notes" in result.output
+    assert "Kept" not in result.output and "Put back" not in result.output
     assert library.store.count() == before + added
+    library.set_starred(starred, False)
     undone = library.imports.undo_last_import()
     assert undone is not None and undone.removed == added
     assert library.store.count() == before

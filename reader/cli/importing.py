@@ -17,7 +17,7 @@ from reader.cli.base import (
     open_library,
 )
 from reader.cli.undoing import undo_last
-from reader.library import FORMATS
+from reader.library import FORMATS, Library
 from reader.models import ImportSummary, ReadRemark
 from reader.processes import stop_on_termination, stopping_signal
 
@@ -52,17 +52,33 @@ def import_cmd(
     JSON, MEDLINE, Web of Science, CSV and JSON tables; .gz too."""
     # A kill or a closed terminal stops the import as Ctrl-C does: its children stopped,
     # the batches committed kept, the library closed; the next run finishes the index.
+    # The library and its papers before the import, once it is open.
+    counted: list[tuple[Library, int]] = []
     with stop_on_termination():
         try:
-            _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch)
+            _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch, counted)
         except KeyboardInterrupt:
             signum = stopping_signal()
-            click.echo(
-                f"\nStopped by {signal.Signals(signum).name}: the papers committed are kept; "
-                "importing the files again brings in the rest, and the search index "
-                "catches up when the library is next opened.", err=True,
-            )
+            kept = _kept(counted)
+            rest = "them" if kept.startswith(("no ", "nothing")) else "the rest"
+            click.echo(f"\nStopped by {signal.Signals(signum).name}: {kept}; importing the "
+                       f"files again brings in {rest}, and the search index catches up when "
+                       "the library is next opened.", err=True)
             ctx.exit(128 + signum)
+
+
+def _kept(counted: list[tuple[Library, int]]) -> str:
+    """What a stopped import leaves: the papers its committed batches added, or none."""
+    if not counted:
+        return "nothing was imported"
+    library, before = counted[0]
+    try:
+        added = library.store.count() - before
+    except Exception:  # stopping must not fail on the count; the papers are there or not
+        return "the papers committed are kept"
+    if added <= 0:
+        return "no paper was committed"
+    return f"the {added:,} paper{'s' * (added != 1)} committed {'are' if added != 1 else 'is'} kept"
 
 
 def _import(
@@ -74,9 +90,12 @@ def _import(
     verbose: bool,
     undo: bool,
     batch: int | None,
+    counted: list[tuple[Library, int]],
 ) -> None:
-    """The import command's work (see import_cmd)."""
+    """The import command's work (see import_cmd); ``counted`` gets the library and the
+    papers there before."""
     library = open_library(ctx)
+    counted.append((library, library.store.count()))
     if undo:
         if files:
             raise UserError("--undo takes no files")

@@ -24,21 +24,23 @@ def undo_last(library: Library, dry_run: bool = False) -> None:
     else:
         undid = "Would undo" if dry_run else "Undid"
         click.echo(f"{undid} the import of {result.path} (it added no papers).")
-    _say_reverted(result)
+    _say_reverted(result, dry_run)
     if result.kept:
         keys = ", ".join(key for _, key in result.kept[:20])
         more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""
         kept = library.papers(paper_id for paper_id, _ in result.kept)
         what = ("stars or notes" if all(p.starred or p.note.strip() for p in kept)
                 else "work (stars, notes, read marks, tags or highlights)")
-        click.echo(f"Kept {len(result.kept)} that carry your {what}: {keys}{more}.")
+        kept_word = "Would keep" if dry_run else "Kept"
+        click.echo(f"{kept_word} {len(result.kept)} that carry your {what}: {keys}{more}.")
 
 
-def _say_reverted(result: UndoResult) -> None:
-    """What became of the papers the undone import had merged into."""
+def _say_reverted(result: UndoResult, dry_run: bool = False) -> None:
+    """What became of the papers the undone import had merged into (``dry_run``: would)."""
     if result.reverted:
         one = result.reverted == 1
-        click.echo(f"Put back {result.reverted:,} paper{'s' * (not one)} it had merged into "
+        put = "Would put back" if dry_run else "Put back"
+        click.echo(f"{put} {result.reverted:,} paper{'s' * (not one)} it had merged into "
                    f"as {'it was' if one else 'they were'} before.")
     for _, key, columns in result.changed_since[:20]:
         click.echo(f"{key}: {', '.join(columns)} changed again since the import; left as "
