@@ -649,3 +649,22 @@ def test_mendeleys_folders_tags_and_annote_are_tags_and_the_note(tmp_path: Path)
         assert papers["Muller2019"].tags == ["xai"]
     finally:
         library.close()
+
+
+def test_a_year_cleared_or_changed_by_hand_takes_the_date_with_it(tmp_path: Path) -> None:
+    """The edit dialog's Year emptied: the list and BibTeX had no year, APA still "(1935)"
+    from the date kept beside it."""
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([DATA / "mendeley-marks.bib"])
+        [paper] = [p for p in library.store.iter_papers() if p.citekey == "Schrodinger1935"]
+        assert (paper.date, paper.csl["issued"]) == ("1935-11", {"date-parts": [[1935, 11]]})
+        library.marks.update_metadata(paper.id, {"year": 1936})
+        moved = library.paper(paper.id)
+        assert moved is not None and moved.date is None and "issued" not in moved.csl
+        assert "(1936)" in render([moved], "text", "apa")
+        library.marks.update_metadata(paper.id, {"year": None})
+        cleared = library.paper(paper.id)
+        assert cleared is not None and "(n.d.)" in render([cleared], "text", "apa")
+    finally:
+        library.close()

@@ -8,6 +8,7 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING
 
+from reader.record import date_parts, iso_from_parts
 from reader.store.base import StoreError, key_owner
 from reader.store.clock import now
 from reader.store.highlights import reanchor
@@ -319,13 +320,24 @@ class Edits:
         if "citekey" in updates:
             updates["citekey_origin"] = "user"
         with self._store.transaction() as conn:
-            if record or "authors" in values or "doi" in values:
-                row = conn.execute("SELECT csl FROM papers WHERE id = ?", (paper_id,)).fetchone()
+            if record or "authors" in values or "doi" in values or "year" in values:
+                row = conn.execute(
+                    "SELECT csl, date FROM papers WHERE id = ?", (paper_id,)
+                ).fetchone()
                 if row is None:
                     raise StoreError(f"no paper with id {paper_id}")
                 csl = edited_record(json.loads(row[0] or "{}"), record, values.get("authors"))
                 if "doi" in values:
                     csl.pop("DOI", None)  # the source's spelling of the DOI typed over
+                if "year" in values:
+                    # A date of another year (or of a year cleared) no longer dates it:
+                    # styles cite the issued date before the year.
+                    year = values["year"]
+                    issued = date_parts(iso_from_parts(csl.get("issued")))
+                    if year is None or not issued or issued[0] != year:
+                        csl.pop("issued", None)
+                    if row[1] and (year is None or not str(row[1]).startswith(f"{year}")):
+                        updates["date"] = None
                 updates["csl"] = json.dumps(csl, ensure_ascii=False) if csl else "{}"
             for column in ("citekey", "doi"):
                 value = updates.get(column)
