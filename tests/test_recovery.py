@@ -139,6 +139,11 @@ def test_a_command_run_first_keeps_the_log_and_says_so(tmp_path: Path) -> None:
     code, output = run(root, "search", "precious")
     assert "No papers match" in output
     assert len(list((root / "kept").iterdir())) == 1  # the same evidence, kept once
+    # The doctor, run after the index was rebuilt over the evidence, never says "ok".
+    code, doctor = run(root, "doctor")
+    assert code == 1 and "database: ok" not in doctor, doctor
+    assert doctor.startswith("database: intact as a file (")
+    assert "but it may have lost changes" in doctor.splitlines()[0]
     code, applied = run(root, "recover", "--apply")
     assert "notes brought back: 1" in applied and "stars brought back: 3" in applied
     library = Library(root)

@@ -176,11 +176,18 @@ class Upkeep:
             f"schema {schema}; {counts['papers']:,} papers, {counts['starred']:,} starred, "
             f"{counts['with_notes']:,} with notes"
         )
-        if self.check_for_loss() is not None:
+        lost = self.check_for_loss() is not None
+        # What an earlier rebuild kept aside and the database still lacks: a loss not over.
+        waiting = [] if lost else self._waiting_lines()
+        if lost:
             # Whole as a file, yet behind its own index: never called ok.
             report.ok = False
             report.append(f"database: intact as a file ({figures}), but it may have lost "
                           "changes: see the search index below")
+        elif waiting:
+            report.ok = False
+            report.append(f"database: intact as a file ({figures}), but it may have lost "
+                          "changes: what a rebuild kept aside holds what it lacks (below)")
         else:
             report.append(f"database: ok ({figures})")
         if orphans:
@@ -212,10 +219,7 @@ class Upkeep:
             report.append(
                 f"search index: ok ({counts['papers']:,} documents, generation {generation})"
             )
-            waiting = self._waiting_lines()
-            if waiting:  # a loss found before is not over: never "ok" beside it
-                report.ok = False
-                report.extend(waiting)
+            report.extend(waiting)  # a loss found before is not over (said above)
             report.extend(self._reviews_lines())
             return report
         ahead = self._library.index.usable() and self._library.index.generation > generation
