@@ -585,3 +585,18 @@ def test_a_title_in_another_language_keeps_its_case_in_title_case_styles() -> No
     for style in ("chicago-author-date", "mla"):
         assert f"“{title}.”" in render([german], "text", style)
         assert "“The Situation in Quantum Mechanics.”" in render([english], "text", style)
+
+
+def test_east_asian_names_are_written_whole_family_first() -> None:
+    """citeproc-py initialised and inverted them: APA "李. 雷 .", IEEE "[1]. 雷 . 李"."""
+    from reader.cite.formats import render
+
+    paper = make_paper(
+        title="深度学习在自然语言处理中的应用研究", authors=["雷 李", "梅梅 韩"], venue="计算机学报",
+        year=2019, url=None,
+        csl={"type": "article-journal", "author": [{"family": "李", "given": "雷"},
+                                                    {"family": "韩", "given": "梅梅"}]})
+    assert render([paper], "text", "ieee").startswith("[1] 李雷 and 韩梅梅, “")
+    assert render([paper], "text", "apa").startswith("李雷, & 韩梅梅. (2019).")
+    # The record keeps them apart: a CSL-JSON export gives family and given.
+    assert '"family": "李"' in render([paper], "csljson")

@@ -203,6 +203,22 @@ def _protect_case(text: str) -> str:
     return _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
 
 
+# Han, kana and hangul: a name written in them is never initialised, and runs family then
+# given name with no space or comma between ("李雷", "김민준").
+_EAST_ASIAN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+
+
+def _east_asian(name: Any) -> Any:
+    """A name all in an East Asian script as the literal its script writes ("李, 雷" →
+    "李雷"): citeproc-py initialised and inverted it ("李. 雷 ."). Any other name as it is."""
+    if not isinstance(name, dict) or "literal" in name:
+        return name
+    family, given = str(name.get("family") or ""), str(name.get("given") or "")
+    if family and _EAST_ASIAN.fullmatch(family) and (not given or _EAST_ASIAN.fullmatch(given)):
+        return {"literal": family + given}
+    return name
+
+
 def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> dict[str, Any]:
     """The CSL item handed to citeproc-py: our id, case protection, only what styles use.
 
@@ -230,6 +246,9 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
             # CSL has no "and others": one more name makes the style end the list as it ends a
             # long one, and _fix_entry turns that name into "et al." if the style shows it.
             item[variable] = [*item[variable], {"family": GOES_ON}]
+    for variable in NAME_VARIABLES:
+        if isinstance(item.get(variable), list):
+            item[variable] = [_east_asian(name) for name in item[variable]]
     _bibtex_to_csl_meaning(item, paper)
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
