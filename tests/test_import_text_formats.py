@@ -610,7 +610,8 @@ def test_csv_semicolon_delimited() -> None:
         "10.1234/gadgets.2020.2",
     )
     assert result.problems == [
-        "papers-semicolon.csv:2: row has 8 fields but the header has 7; skipped"
+        "papers-semicolon.csv:2: row has 8 fields but the header has 7 (a delimiter inside a"
+        " value?); skipped"
     ]
 
 
@@ -899,3 +900,18 @@ def test_a_comments_column_is_the_note_and_plain_text_stays_as_written() -> None
     [record] = csv_table.parse(text, "t.csv").records
     assert record.note == "Check <the> proof; it uses x<y."
     assert record.tags == []
+
+
+def test_a_row_shifted_by_a_delimiter_in_a_value_is_skipped_and_said() -> None:
+    """"Dupré, Françoise; Müller, Jürgen" in a ;-separated file: the row has one cell more,
+    empty at its end, and was read shifted (a second author as the year, the journal lost);
+    rows that all end with a delimiter are read as before."""
+    shifted = parse_data(csv_table.parse, "csv-delimiter-in-value.csv")
+    assert [r.title for r in shifted.records] == ["Die gegenwärtige Situation"]
+    assert shifted.problems == [
+        "csv-delimiter-in-value.csv:3: row has 6 fields but the header has 5 (a delimiter "
+        "inside a value?); skipped"]
+    trailing = parse_data(csv_table.parse, "csv-trailing-delimiter.csv")
+    assert [(r.title, r.year) for r in trailing.records] == [("A paper", 2020),
+                                                             ("Another paper", 2021)]
+    assert trailing.problems == []

@@ -121,6 +121,7 @@ def _parse(text: str, source: str) -> ParseResult:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     result = ParseResult()
     header_read = False
+    trailing: bool | None = None  # whether the rows end with a delimiter (see below)
     while True:
         start = reader.line_num + 1
         try:
@@ -144,10 +145,17 @@ def _parse(text: str, source: str) -> ParseResult:
         if not header_read:
             header_read = True
             continue
-        if len(row) != len(header) and not _only_blank_extras(row, len(header)):
+        extras = _only_blank_extras(row, len(header))
+        if trailing is None:
+            # A tool that ends every row with a delimiter does so from the first row; a
+            # longer row among rows of the header's width has a delimiter inside a value
+            # ("Dupré, Françoise; Müller, Jürgen"), and its cells are shifted.
+            trailing = extras
+        if len(row) != len(header) and not (extras and trailing):
+            why = " (a delimiter inside a value?)" if len(row) > len(header) else ""
             result.problems.append(
-                f"{source}:{start}: row has {len(row)} fields but the header has {len(header)};"
-                " skipped"
+                f"{source}:{start}: row has {len(row)} fields but the header has {len(header)}"
+                f"{why}; skipped"
             )
             continue
         try:
