@@ -592,8 +592,8 @@ def test_east_asian_names_are_written_whole_family_first() -> None:
     from reader.cite.formats import render
 
     paper = make_paper(
-        title="深度学习在自然语言处理中的应用研究", authors=["雷 李", "梅梅 韩"], venue="计算机学报",
-        year=2019, url=None,
+        title="深度学习在自然语言处理中的应用研究", authors=["雷 李", "梅梅 韩"],
+        venue="计算机学报", year=2019, url=None,
         csl={"type": "article-journal", "author": [{"family": "李", "given": "雷"},
                                                     {"family": "韩", "given": "梅梅"}]})
     assert render([paper], "text", "ieee").startswith("[1] 李雷 and 韩梅梅, “")
