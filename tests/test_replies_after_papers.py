@@ -293,3 +293,31 @@ def test_a_read_ahead_stops_when_told(tmp_path: Path) -> None:
     first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["id"]
     assert replies_in_file(path, first)
     assert replies_in_file(path, first, stopped=lambda: True) == []
+
+
+def test_an_import_stopped_and_finished_counts_the_ratings_both_runs_changed(
+    tmp_path: Path, empty_library: Library,
+) -> None:
+    """A kill while the reviews were written, then the file again: is:rating-changed and
+    the summary counted only what the second run changed (45 of 90 papers, in a new user's
+    trial)."""
+    whole = Library(tmp_path / "whole")
+    try:
+        whole.imports.write_files([SAMPLE])
+        changed_once = whole.search("is:rating-changed").ids
+    finally:
+        whole.close()
+    library = empty_library
+
+    def stop(done: int, total: int) -> None:
+        if done == 3:  # the paper whose rating changed has its replies written
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        library.imports.write_files([SAMPLE], batch=1, replies_progress=stop)
+    again = library.imports.write_files([SAMPLE])
+    changed = library.search("is:rating-changed").ids
+    assert changed and len(changed) == len(changed_once)
+    assert again.ratings_changed == len(changed)
+    # The same file once more changes nothing, and takes over nothing.
+    assert library.imports.write_files([SAMPLE]).ratings_changed == 0

@@ -182,7 +182,7 @@ class Imports:
                         with read_ahead(item, 0 if strict else None,
                                         versions_only) as records:
                             source = str(item.path.resolve())
-                            previous = store.edits.previous_import(source)
+                            previous = store.imports.previous_import(source)
                             part, owed = import_papers(
                                 store,
                                 records,
@@ -214,6 +214,12 @@ class Imports:
                                            _done_before(part)):
                             self._write_replies(store, owed, item, part.read - part.skipped,
                                                 batch, replies_progress)
+                if not dry_run:
+                    # Every paper and reply of the file is in; a run of it that a kill
+                    # stopped before is finished by this one, and counted with it.
+                    ratings, decisions = store.imports.finish_import(source)
+                    part.ratings_changed += ratings
+                    part.new_decisions += decisions
                 part.warnings = item.warnings
                 if previous is not None:
                     part.previous = previous[0]
@@ -284,7 +290,7 @@ class Imports:
         """Remove what the last import added, except papers carrying the user's work
         (``dry_run``: say what that would do, and change nothing)."""
         with self._library.session() as store:
-            result = store.edits.undo_last_import(dry_run)
+            result = store.imports.undo_last_import(dry_run)
         if dry_run:
             return result
         # The papers removed leave both indexes (their segments rewritten once mostly

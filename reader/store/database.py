@@ -19,6 +19,7 @@ from reader.store.base import (
     migrations,
 )
 from reader.store.edits import Edits, edited_record
+from reader.store.import_history import ImportHistory
 from reader.store.marks import Marks
 from reader.store.reading import RELEVANCE, SORT_KEYS, Reading, read_papers
 from reader.store.revisions import Revisions
@@ -47,5 +48,6 @@ class Store(Reading):
         parts."""
         self.marks = Marks(self)
         self.edits = Edits(self)
+        self.imports = ImportHistory(self)
         self.revisions = Revisions(self)
         super().__init__(path, read_only)
