@@ -179,3 +179,16 @@ def test_the_readers_watch_on_a_read_only_mount(pristine: Path, tmp_path: Path) 
     done = on_read_only_mount(root, f"{sys.executable} -c \"{probe}\"")
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() == "changed False"
+
+
+def test_the_doctor_of_a_read_only_library_says_the_review_index_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It said nothing of the review text index, which it checks in a library it may write."""
+    root = tmp_path / "lib"
+    library = Library(root)
+    library.import_files([Path(__file__).parent / "data" / "openreview-replies-3.jsonl"])
+    library.close()
+    monkeypatch.setenv("READER_READ_ONLY", "1")
+    doctor = run(root, "doctor").output
+    assert "review text index: ok (3 papers with replies)" in doctor, doctor

@@ -205,6 +205,7 @@ class Upkeep:
                 f"search index: ok ({counts['papers']:,} documents, generation {generation}; "
                 "the library is read-only)"
             )
+            report.extend(self._reviews_lines())
             return report
         building = self._library.index.partial()
         if building is not None or self._library.index.written_elsewhere():
@@ -245,7 +246,8 @@ class Upkeep:
 
     def _reviews_lines(self) -> list[str]:
         """The index of review text checked, once the papers' index is sound: built or
-        caught up when it is missing or behind (nothing to say without replies)."""
+        caught up when it is missing or behind (nothing to say without replies); in a
+        read-only library, said as it is, never mended."""
         with self._library.session() as store:
             total = review_texts.papers_with_replies(store.conn)
         if not total:
@@ -255,6 +257,9 @@ class Upkeep:
             return [f"review text index: ok ({total:,} papers with replies)"]
         if state is IndexState.BUILDING:
             return ["review text index: being written by another process; not checked"]
+        if self._library.read_only is not None:
+            return [f"review text index: {state.value}; not rebuilt, as the library is "
+                    f"read-only ({self._library.read_only})"]
         indexed = self._library.reviews.sync_reviews()
         said = "missing; built" if state is IndexState.MISSING else "behind; caught up"
         return [f"review text index: {said} ({indexed:,} papers' review text indexed)"]
