@@ -45,3 +45,14 @@ def test_show_prints_a_conference_papers_signals(empty_library: Library) -> None
     shown = _run(library.paths.root, "show", "B16Jem9xe")
     assert "signals    ratings" in shown and "decision workshop" in shown
     assert "\nAbstract\n" in shown
+
+
+def test_titles_kept_as_tex_are_shown_plain_in_search_json(empty_library: Library) -> None:
+    """A BibTeX title is stored as its TeX ("{BEARCUBS}: …"); a script reading `reader
+    search --json` gets it as the reader shows it."""
+    bib = empty_library.paths.root.parent / "tex.bib"
+    bib.write_text("@article{sail, title = {{SAIL}: {Self-Amplified} Learning}, "
+                   "year = {2025}, journal = {J}}\n", encoding="utf-8")
+    empty_library.imports.write_files([bib])
+    [row] = json.loads(_run(empty_library.paths.root, "search", "--json", "sail"))
+    assert row["title"] == "SAIL: Self-Amplified Learning"

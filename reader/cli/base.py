@@ -278,14 +278,16 @@ class ProgressStages:
 def paper_json(
     paper: Paper, score: float | None = None, signals: Signals | None = None
 ) -> dict[str, Any]:
-    """A paper as a row of ``reader search --json``: its fields, its ids for scripts to
-    join on, and its conference signals (``rating`` the mean, ``ratings``, ``decision``
-    and the ``decision_raw`` words it came from, ``reviews`` a count; null or empty when
-    it has none)."""
+    """A paper as a row of ``reader search --json``: its fields (the title as shown), its
+    ids for scripts to join on, and its conference signals (``rating`` the mean,
+    ``ratings``, ``decision`` and the ``decision_raw`` words it came from, ``reviews`` a
+    count; null or empty when it has none)."""
     return {
         "id": paper.id,
         "citekey": paper.citekey,
-        "title": paper.title,
+        # As the reader shows it ("{SAIL}: {Self-Amplified}…" of a BibTeX source, as SAIL:
+        # Self-Amplified…); `reader export --format json` gives it as stored.
+        "title": plain_line(paper.title),
         "title_derived": paper.title_derived,
         "authors": paper.authors,
         "venue": paper.venue,

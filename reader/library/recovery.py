@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from reader.library.door import translating
 from reader.store.notes import CLI
 from reader.store.salvage import SavedMarks, marks_in, read_marks, salvage_log
+from reader.text.render import plain_line
 from reader.text.tags import normalize_tag
 
 if TYPE_CHECKING:
@@ -106,7 +107,9 @@ class Recoverable:
         chosen = sorted(ids)  # type: ignore[call-overload]
         shown = []
         for paper in chosen[:3]:
-            title = self.titles.get(paper) or self.lost_papers.get(paper) or f"#{paper}"
+            # Shown as the reader shows it: TeX as Unicode, no "{Reason}" braces.
+            title = plain_line(self.titles.get(paper) or self.lost_papers.get(paper) or "")
+            title = title or f"#{paper}"
             title = title if len(title) <= 50 else title[:49] + "…"
             extra = f" [{', '.join(sorted(tags[paper]))}]" if tags else ""
             shown.append(f"{title}{extra}")
