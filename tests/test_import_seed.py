@@ -75,6 +75,11 @@ def test_empty_and_binary_files_are_clear_errors(tmp_path: Path) -> None:
         parse_file(binary)
     with pytest.raises(ImportFormatError, match="cannot read"):
         parse_file(tmp_path / "missing.txt")
+    # A PDF of text with no NUL byte in its start was taken for "Markdown or code".
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n" + b"text " * 200)
+    with pytest.raises(ImportFormatError, match="paper.pdf: a PDF, not a list of papers"):
+        parse_file(pdf)
 
 
 def test_failed_file_imports_nothing(empty_library: Library, tmp_path: Path) -> None:

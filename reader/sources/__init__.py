@@ -160,7 +160,19 @@ def _damaged_gzip(path: Path, exc: Exception) -> ImportFormatError:
     return ImportFormatError(f"{path}: a damaged gzip file: {exc}")
 
 
+#: What a file that is no list of papers starts with, and what it is (a PDF may have no
+#: NUL byte in its first kilobytes, and was refused as "Markdown or code").
+_DOCUMENTS = ((b"%PDF-", "a PDF"), (b"PK\x03\x04", "a zip archive (or a Word or ODF document)"),
+              (b"{\\rtf", "an RTF document"))
+
+
 def _refuse_binary(path: Path, data: bytes) -> None:
+    for start, what in _DOCUMENTS:
+        if data.startswith(start):
+            raise ImportFormatError(
+                f"{path}: {what}, not a list of papers (reader imports lists of abstracts "
+                "and references: export them from the tool the file came from)"
+            )
     if b"\x00" in data[:_BINARY_SAMPLE]:
         raise ImportFormatError(f"{path}: a binary file, not a list of papers")
 
