@@ -668,3 +668,16 @@ def test_a_year_cleared_or_changed_by_hand_takes_the_date_with_it(tmp_path: Path
         assert cleared is not None and "(n.d.)" in render([cleared], "text", "apa")
     finally:
         library.close()
+
+
+def test_a_tables_date_gives_the_bibtex_month(tmp_path: Path) -> None:
+    """Zotero's CSV dates "1935-11-29": the BibTeX export wrote the year alone."""
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([DATA / "zotero-full-header.csv"])
+        [paper] = [p for p in library.store.iter_papers() if p.citekey == "schrodinger1935die"]
+        assert paper.date == "1935-11-29" and "issued" not in paper.csl
+        entry = export([paper], "bibtex")
+        assert "year = {1935}" in entry and "month = nov" in entry
+    finally:
+        library.close()

@@ -66,6 +66,7 @@ _VENUE_WITH_YEAR = re.compile(r"([A-Za-z]+)(?:\s+(\d{4}))?")
 
 # Source entry types (BibTeX, CSL) whose venue is a journal.
 _JOURNAL_KINDS = frozenset({"article", "article-journal", "journal-article"})
+_YEAR_MONTH = re.compile(r"(\d{4})-(\d{2})(?!\d)")
 _ISO_DATE = re.compile(r"(\d{4})(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?(?!\d)")
 
 
@@ -319,7 +320,12 @@ def _month(paper: Paper) -> str:
     issued = paper.csl.get("issued")
     parts = issued.get("date-parts") if isinstance(issued, dict) else None
     if not (isinstance(parts, list) and parts and isinstance(parts[0], list)):
-        return ""
+        # No date of the record's own: the paper's date (a table's "1935-11-29"), when it
+        # is of the paper's year (OpenReview's is the submission's, a year before).
+        match = _YEAR_MONTH.match(fold(paper.date or ""))
+        if not match or paper.year is None or match.group(1) != f"{paper.year:04d}":
+            return ""
+        parts = [[int(match.group(1)), int(match.group(2))]]
     if len(parts[0]) < 2:
         return ""
     try:
