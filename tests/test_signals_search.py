@@ -223,3 +223,14 @@ def test_sorting_a_conference_by_mean_rating_is_fast(empty_library: Library) -> 
     # The target is 100 ms (about 20 ms on a quiet machine); the bound leaves room for a
     # machine busy with other tests.
     assert best < 0.25
+
+
+def test_decision_withdrawn_finds_what_is_withdrawn_finds(empty_library: Library) -> None:
+    """A BibTeX export read into another library marks its withdrawn papers (pubstate) with
+    no decision of the venue's: is:withdrawn found 46, decision:withdrawn none."""
+    bib = empty_library.paths.root.parent / "withdrawn.bib"
+    bib.write_text("@inproceedings{gone2026, title = {Gone Paper}, booktitle = {ICLR}, "
+                   "year = {2026}, pubstate = {withdrawn}}\n", encoding="utf-8")
+    empty_library.imports.write_files([bib])
+    assert empty_library.search("is:withdrawn").ids == empty_library.search(
+        "decision:withdrawn").ids != []

@@ -59,10 +59,15 @@ def number_ids(
 
 
 def decision_ids(conn: sqlite3.Connection, decisions: list[str]) -> set[int]:
-    """The papers whose normalised decision is one of ``decisions``."""
+    """The papers whose normalised decision is one of ``decisions``; ``withdrawn`` finds
+    the papers marked withdrawn too (as ``is:withdrawn`` does), whose record says so with
+    no decision of the venue's (a BibTeX export's pubstate read back)."""
     marks = ",".join("?" * len(decisions))
     sql = f"SELECT paper_id FROM paper_signals WHERE decision IN ({marks})"
-    return {row[0] for row in conn.execute(sql, decisions)}
+    found = {row[0] for row in conn.execute(sql, decisions)}
+    if "withdrawn" in decisions:
+        found |= {row[0] for row in conn.execute("SELECT id FROM papers WHERE withdrawn = 1")}
+    return found
 
 
 _FLAGS = {
