@@ -78,7 +78,6 @@ READERS = {
 FORMATS = tuple(READERS)
 
 _JSON_START = re.compile(r"\A\s*[\[{]")
-_BINARY_SAMPLE = 8192
 # Bytes of a file read to judge its format: more than the seed check's sample of
 # characters takes in any encoding, so that a file of no known format is refused having
 # read only this much (a one-line file of 38 MB is never held whole).
@@ -105,11 +104,11 @@ def read_text(path: Path) -> FileText:
     warning; a directory, a pipe or device, an unreadable or a binary file is a clear
     error, and so is one over the bounds of :mod:`reader.sources.limits` (counted as it is
     unpacked, so a small file that unpacks to gigabytes is refused at the bound)."""
-    from reader.sources.textfile import read_bounded
+    from reader.sources.textfile import read_bounded, refuse_binary
 
     data, digest = read_bounded(path)
     warnings = []
-    _refuse_binary(path, data)
+    refuse_binary(path, data)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -137,7 +136,9 @@ def read_head(path: Path) -> str:
                     raise _damaged_gzip(path, exc) from exc
     except OSError as exc:
         raise _unreadable(path, exc) from exc
-    _refuse_binary(path, data)
+    from reader.sources.textfile import refuse_binary
+
+    refuse_binary(path, data)
     try:
         # Incremental: a character cut at the end of the head is left out, not an error.
         return codecs.getincrementaldecoder("utf-8-sig")().decode(data)
@@ -158,23 +159,6 @@ def _unreadable(path: Path, exc: OSError) -> ImportFormatError:
 
 def _damaged_gzip(path: Path, exc: Exception) -> ImportFormatError:
     return ImportFormatError(f"{path}: a damaged gzip file: {exc}")
-
-
-#: What a file that is no list of papers starts with, and what it is (a PDF may have no
-#: NUL byte in its first kilobytes, and was refused as "Markdown or code").
-_DOCUMENTS = ((b"%PDF-", "a PDF"), (b"PK\x03\x04", "a zip archive (or a Word or ODF document)"),
-              (b"{\\rtf", "an RTF document"))
-
-
-def _refuse_binary(path: Path, data: bytes) -> None:
-    for start, what in _DOCUMENTS:
-        if data.startswith(start):
-            raise ImportFormatError(
-                f"{path}: {what}, not a list of papers (reader imports lists of abstracts "
-                "and references: export them from the tool the file came from)"
-            )
-    if b"\x00" in data[:_BINARY_SAMPLE]:
-        raise ImportFormatError(f"{path}: a binary file, not a list of papers")
 
 
 def detect_format(text: str) -> str | None:

@@ -27,7 +27,9 @@ from reader.sources import ImportFormatError
 from reader.sources.limits import megabytes, record_limit, record_refusal, whole_limit
 from reader.text.sanitize import clean_imported
 
-__all__ = ["TextFile", "cleaned_lines", "open_text", "read_bounded", "refuse_special"]
+__all__ = [
+    "TextFile", "cleaned_lines", "open_text", "read_bounded", "refuse_binary", "refuse_special"
+]
 
 #: Bytes read from the file at a time.
 CHUNK = 1 << 20
@@ -370,3 +372,23 @@ def cleaned_lines(pieces: Iterable[str]) -> Iterator[str]:
         rest = rest[cut + 1:]
         yield from lines[:-1]  # (the empty string after the last line end)
     yield from clean_imported(rest).split("\n")
+
+
+#: How much of a file's start is looked at for a NUL byte, which no text has.
+BINARY_SAMPLE = 8192
+#: What a file that is no list of papers starts with, and what it is (a PDF may have no
+#: NUL byte in its first kilobytes, and was refused as "Markdown or code").
+_DOCUMENTS = ((b"%PDF-", "a PDF"), (b"PK\x03\x04", "a zip archive (or a Word or ODF document)"),
+              (b"{\\rtf", "an RTF document"))
+
+
+def refuse_binary(path: Path, data: bytes) -> None:
+    """Refuse a file whose first bytes say it is no text: a PDF, an archive, a binary."""
+    for start, what in _DOCUMENTS:
+        if data.startswith(start):
+            raise ImportFormatError(
+                f"{path}: {what}, not a list of papers (reader imports lists of abstracts "
+                "and references: export them from the tool the file came from)"
+            )
+    if b"\x00" in data[:BINARY_SAMPLE]:
+        raise ImportFormatError(f"{path}: a binary file, not a list of papers")
