@@ -12,7 +12,6 @@ from reader.cli import cli
 from reader.library import Library
 
 DATA = Path(__file__).parent / "data"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def test_a_corrected_record_read_again_names_the_fields_the_library_kept(
@@ -41,13 +40,15 @@ def test_a_corrected_record_read_again_names_the_fields_the_library_kept(
 def test_two_tools_exports_of_the_same_items_keep_the_notes_one_of_them_has(
     empty_library: Library,
 ) -> None:
-    """Zotero's items as CSL-JSON (no notes) and as Better BibTeX JSON (13 with notes) in
+    """Zotero's items as CSL-JSON (no notes) and as Better BibTeX JSON (two with notes) in
     one command: the notes were dropped, said to be the papers' own kept."""
     library = empty_library
-    summary = library.imports.write_files([SHARED / "csljson" / "items-26.csl.json",
-                                           SHARED / "zotero" / "bbt-1179.zotero.json"])
-    assert summary.marks_kept == 0
-    assert len(library.queries.flagged_ids("notes")) == 13
+    summary = library.imports.write_files([DATA / "zotero-3.csl.json",
+                                           DATA / "zotero-3.bbt.json"])
+    assert (summary.new, summary.marks_kept) == (3, 0)
+    noted = library.queries.flagged_ids("notes")
+    assert len(noted) == 2
+    assert {library.note(i).text for i in noted} == {"My note on this chapter."}
     # Read again, they change nothing: the notes are there.
-    again = library.imports.write_files([SHARED / "zotero" / "bbt-1179.zotero.json"])
-    assert again.unchanged == 26 and again.marks_kept == 0
+    again = library.imports.write_files([DATA / "zotero-3.bbt.json"])
+    assert again.unchanged == 3 and again.marks_kept == 0
