@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import Any
 
 import bibtexparser
@@ -600,3 +601,20 @@ def test_east_asian_names_are_written_whole_family_first() -> None:
     assert render([paper], "text", "apa").startswith("李雷, & 韩梅梅. (2019).")
     # The record keeps them apart: a CSL-JSON export gives family and given.
     assert '"family": "李"' in render([paper], "csljson")
+
+
+def test_page_ranges_with_a_longer_end_and_hyphenated_given_names() -> None:
+    """MLA printed "1–20" as "pp. 1–0"; APA and IEEE initialised "Xiao-ming" as
+    "X.-. ming ."."""
+    from reader.cite.formats import render
+
+    paper = make_paper(title="A title", authors=["Xiao-ming Wang"], venue="Journal",
+                       year=2020, url=None,
+                       csl={"type": "article-journal", "page": "1-20", "volume": "3",
+                            "author": [{"family": "Wang", "given": "Xiao-ming"}]})
+    assert "pp. 1–20." in render([paper], "text", "mla")
+    assert render([paper], "text", "apa").startswith("Wang, X.-m. (2020).")
+    assert render([paper], "text", "ieee").startswith("[1] X.-m. Wang, “")
+    assert "Wang, Xiao-ming." in render([paper], "text", "mla")  # written out, as it is
+    longer = replace(paper, csl={**paper.csl, "page": "101-130"})
+    assert "pp. 101–30." in render([longer], "text", "mla")  # minimal-two, as before

@@ -26,6 +26,10 @@ Fixed:
   (citeproc-js keeps ``?,”``) (:func:`punctuation_in_quote`).
 * ``second-field-align`` gets no separator in text: IEEE and ACM printed ``[1]A. Vaswani``,
   Nature ``1.Vaswani`` (:func:`space_after_number`, for any numbered style).
+* A given name whose part after a hyphen is in lower case ("Xiao-ming", "Min-ji") was
+  initialised "X.-. ming ." (APA, IEEE, Nature, Harvard): "X.-m." (:func:`hyphen_initials`).
+* Minimal page ranges cut an end longer than its start to its last digit (MLA "1–20" as
+  "pp. 1–0"): printed whole (in :func:`csl_styles._suppress_substituted_names`).
 * Title case (MLA, Chicago) is applied to titles in any language; CSL applies it to English
   ones only (an item's ``language``): another keeps its own case.
 * Title case (MLA, Chicago) leaves the later parts of hyphenated compounds in lower case
@@ -88,6 +92,7 @@ from typing import Any
 from reader.cite.csl_fixes import (
     EDITOR_LABEL,
     drop_repeated,
+    hyphen_initials,
     mark_names_go_on,
     punctuation_in_quote,
     recase_title,
@@ -212,7 +217,7 @@ def _fix_entry(
     if not text.strip():
         # A style that renders nothing for this paper: the title, or the key, rather than nothing.
         text = title or entry_key(paper)
-    text = mark_names_go_on(text)
+    text = hyphen_initials(mark_names_go_on(text))
     probe = style.probes[item["type"]]
     if "author" not in item:
         # The author substitute: the title in most styles, the journal in some (Harvard).

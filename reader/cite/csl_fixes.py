@@ -31,6 +31,14 @@ _GOES_ON_NAME = re.compile(rf"(,?)(?:\s*(?:&amp;|&|and))?\s*{GOES_ON}")
 _GOES_ON_ELLIPSIS = re.compile(rf"((?:\. ?){{3}}|…)\s*{GOES_ON}")
 
 EDITOR_LABEL = re.compile(r"\((eds?|trans)\.\)")
+# citeproc-py's initials of a given name whose part after a hyphen is in lower case
+# ("Xiao-ming"): "X.-. ming ." for CSL's "X.-m.".
+_HYPHEN_INITIAL = re.compile(r"\.-\. ([^\W\d_])[^\W\d_]* \.")
+
+
+def hyphen_initials(text: str) -> str:
+    """Initials of hyphenated given names as CSL makes them ("X.-m.", as written)."""
+    return _HYPHEN_INITIAL.sub(r".-\1.", text)
 
 
 def mark_names_go_on(text: str) -> str:

@@ -236,7 +236,8 @@ def _honour_initialize_false(root: Any) -> None:
 def _suppress_substituted_names() -> None:
     """Make citeproc-py follow CSL on names that stand in for the author (CSL 1.0.2,
     "Substitute"): they are suppressed in the rest of the entry, and a ``cs:names`` in the
-    substitute without a ``cs:name`` of its own takes the outer one's.
+    substitute without a ``cs:name`` of its own takes the outer one's. (And on page ranges
+    whose end is longer than their start: see below.)
 
     citeproc-py suppresses a substituted ``cs:text`` variable, but never names, so an edited
     book was cited with its editors twice (APA: "Smith, J. (Ed.). (2020). Handbook (J. Smith,
@@ -276,6 +277,18 @@ def _suppress_substituted_names() -> None:
         return text
 
     model.Names.process = process
+
+    # A range whose end has more digits than its start ("1-20", "9-10") shares no leading
+    # digit with it; citeproc-py's minimal-two then cuts the end to its last digit (MLA
+    # printed "pp. 1–0"): it is printed whole, as CSL's minimal forms leave it.
+    last_page = model.FormatNumber._format_last_page
+
+    def format_last_page(self: Any, first: str, last: str) -> str:
+        if len(first) < len(last):
+            return last
+        return str(last_page(self, first, last))
+
+    model.FormatNumber._format_last_page = format_last_page
 
 
 def _calls_variable(element: Any) -> bool:
