@@ -511,6 +511,15 @@ def test_an_arxiv_paper_with_a_journal_reference_is_cited_as_published(
     export(list(papers.values()), "csv", table)
     summary = library.imports.write_files([table])
     assert summary.unchanged == len(papers) and summary.merged == 0
+    # Read into another library, the table cites it as published too (it said "In arXiv").
+    other = Library(tmp_path / "other")
+    try:
+        other.imports.write_files([table])
+        [again] = [p for p in other.store.iter_papers() if p.arxiv_id == "0704.0001"]
+        assert render([again], "text", "apa").endswith(
+            "Phys.Rev.D, 76, 013009. https://doi.org/10.1103/PhysRevD.76.013009")
+    finally:
+        other.close()
 
 
 def test_an_arxiv_feed_keeps_its_comments_and_journal_references(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from reader.cite.csl_items import published_in
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
@@ -269,7 +270,10 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 _bool(p.title_derived),
                 "; ".join(p.authors or []),
                 names_text(p.csl.get("editor") or []),
-                p.venue or "",
+                # Where it was published: the journal an arXiv listing names, not "arXiv"
+                # (read into another library, "arXiv" with a journal's type and volume was
+                # cited "In arXiv (Vol. 30…)").
+                published_in(p, p.venue or ""),
                 "" if p.year is None else p.year,
                 p.date or "",
                 *(_csl_text(p.csl.get(name)) for name in _CSL_COLUMNS),
