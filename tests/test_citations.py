@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import bibtexparser
@@ -618,3 +619,27 @@ def test_page_ranges_with_a_longer_end_and_hyphenated_given_names() -> None:
     assert "Wang, Xiao-ming." in render([paper], "text", "mla")  # written out, as it is
     longer = replace(paper, csl={**paper.csl, "page": "101-130"})
     assert "pp. 101–30." in render([longer], "text", "mla")  # minimal-two, as before
+
+
+def test_biblatex_langid_is_the_language_and_goes_out_as_it_came(tmp_path: Path) -> None:
+    """Better BibLaTeX and JabRef write ``langid`` (babel's names): Chicago title-cased a
+    German title so marked; "american" is English."""
+    from reader.cite.formats import render
+    from reader.library import Library
+
+    bib = tmp_path / "langid.bib"
+    bib.write_text(
+        "@article{schr, title = {Die gegenwärtige Situation in der Quantenmechanik}, "
+        "author = {Schrödinger, Erwin}, journal = {N}, year = {1935}, langid = {ngerman}}\n"
+        "@article{us, title = {the situation in quantum mechanics}, author = {Doe, Jane}, "
+        "journal = {P}, year = {1935}, langid = {american}}\n", encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([bib])
+        papers = {p.citekey: p for p in library.store.iter_papers()}
+        chicago = render([papers["schr"], papers["us"]], "text", "chicago-author-date")
+        assert "“Die gegenwärtige Situation in der Quantenmechanik.”" in chicago
+        assert "“The Situation in Quantum Mechanics.”" in chicago
+        assert "langid = {ngerman}" in render([papers["schr"]], "bibtex")
+    finally:
+        library.close()

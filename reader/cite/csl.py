@@ -208,6 +208,11 @@ def _probe(style: Style, kind: str) -> Probe:
     )
 
 
+#: babel's names of English (biblatex's ``langid``), beside ISO codes ("en", "en-US").
+_ENGLISH_BABEL = frozenset({"american", "british", "canadian", "australian", "newzealand",
+                            "ukenglish", "usenglish"})
+
+
 def _fix_entry(
     text: str, paper: Paper, item: dict[str, Any], style: Style, number: int, html_output: bool
 ) -> str:
@@ -229,7 +234,8 @@ def _fix_entry(
         # CSL title-cases English titles only: a title in another language (Die gegenwärtige
         # Situation in der Quantenmechanik) is printed as written.
         language = str(item.get("language") or "en").strip().lower()
-        cased = title_case(plain_title) if language[:2] == "en" else plain_title
+        english = language[:2] == "en" or language in _ENGLISH_BABEL
+        cased = title_case(plain_title) if english else plain_title
         text = recase_title(text, title, html_escape(cased) if html_output else cased)
     if style.capital_editor_label:
         text = EDITOR_LABEL.sub(lambda m: f"({m.group(1).capitalize()}.)", text)

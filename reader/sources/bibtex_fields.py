@@ -50,6 +50,9 @@ _TEXT_VARIABLES = {
     "isbn": "ISBN",
     "issn": "ISSN",
     "language": "language",
+    # biblatex's language of the entry (babel's names: "ngerman", "american"), as Better
+    # BibLaTeX and JabRef write it.
+    "langid": "language",
     "note": "note",
     # Where the work is in being published ("in press"); a withdrawn submission's is its
     # withdrawal (below).
@@ -100,6 +103,7 @@ _DEFAULT_FIELD = {
     "number": "number",
     "container-title": "journal",
     "keywords": "keywords",
+    "language": "language",
 }
 
 
