@@ -60,10 +60,10 @@ def import_cmd(
         except KeyboardInterrupt:
             signum = stopping_signal()
             kept = _kept(counted)
-            rest = "them" if kept.startswith(("no ", "nothing")) else "the rest"
+            rest = "brings them in" if kept.startswith(("no ", "nothing")) else "brings in the rest"
             click.echo(f"\nStopped by {signal.Signals(signum).name}: {kept}; importing the "
-                       f"files again brings in {rest}, and the search index catches up when "
-                       "the library is next opened.", err=True)
+                       f"files again {rest}, and the search index catches up when the library "
+                       "is next opened.", err=True)
             ctx.exit(128 + signum)
 
 
