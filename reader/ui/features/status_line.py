@@ -145,7 +145,10 @@ class StatusLine:
         total = len(papers.ids)
         place = f"{papers.cursor + 1:,} / {total:,}  ·  " if total else ""
         text = place + self._body
+        lines = app.query("#status")
+        if not lines:
+            return  # a report handled as the window closes, its widgets going (in any order)
         # One line high whatever it says (styles/app.tcss): no layout pass on every change.
-        app.query_one("#status", Static).update(text, layout=False)
+        lines.first(Static).update(text, layout=False)
         if isinstance(app.screen, ReadingScreen):
             app.screen.show_status(text)
