@@ -25,12 +25,15 @@ _DASHES = re.compile(r"\s*(?:--|[-–—])\s*")
 
 
 def differing(
-    record: PaperRecord, current: dict[str, Any], echo: BibtexEcho | ExportEcho | None = None
+    record: PaperRecord,
+    current: dict[str, Any],
+    csl: dict[str, Any],
+    echo: BibtexEcho | ExportEcho | None = None,
 ) -> list[str]:
     """The fields the record gives otherwise than the paper ``current`` (its merge
-    columns) has them, each as ``volume 1 (the file: 12)``; none when they agree or either
-    side is silent. ``echo`` is what the paper's own export reads back as: a value it
-    implies is the paper's, said another way."""
+    columns, ``csl`` its CSL variables as read from them) has them, each as ``volume 1 (the
+    file: 12)``; none when they agree or either side is silent. ``echo`` is what the
+    paper's own export reads back as: a value it implies is the paper's, said another way."""
     found: list[str] = []
     if record.year and current["year"] and record.year != current["year"] and not (
         echo and echo.implies("year", record.year)
@@ -40,7 +43,6 @@ def differing(
     if record.authors and stored and _families(record.authors) != _families(stored):
         found.append(f"authors {len(stored)} (the file: {len(record.authors)}, "
                      f"{', '.join(record.authors[:3])}{' …' if len(record.authors) > 3 else ''})")
-    csl = json.loads(current["csl"] or "{}")
     for variable in _VARIABLES:
         ours, theirs = csl.get(variable), record.csl.get(variable)
         if ours in (None, "") or theirs in (None, "") or _same(ours, theirs):

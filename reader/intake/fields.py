@@ -142,8 +142,9 @@ class FieldMerge:
         if record.withdrawn and not current["withdrawn"]:
             updates["withdrawn"] = 1
             done.add("withdrawn")
-        updates.update(self._merge_record(record, current, echo))
-        kept = differing(record, current, echo)
+        csl = json.loads(current["csl"] or "{}")  # read once, for both
+        updates.update(self._merge_record(record, current, csl, echo))
+        kept = differing(record, current, csl, echo)
         if kept:
             # What the library has stays (it may be the user's own correction): said, so
             # that a file's correction is not taken for nothing.
@@ -209,12 +210,12 @@ class FieldMerge:
         self,
         record: PaperRecord,
         current: dict[str, Any],
+        csl: dict[str, Any],
         echo: BibtexEcho | ExportEcho | None = None,
     ) -> dict[str, Any]:
         """Column updates that fill in the CSL variables, source fields and key the paper
         lacks (what the library has stays, and what its own export said is no news)."""
         updates: dict[str, Any] = {}
-        csl = json.loads(current["csl"] or "{}")
         added = {k: v for k, v in record.csl.items() if v not in (None, "", [], {}) and
                  k not in csl and not (echo and echo.implies_variable(k, v))}
         if current["kind"] and added.get("type") == csl_type_for_bibtex(current["kind"]):
