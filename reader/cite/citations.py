@@ -14,7 +14,7 @@ import re
 
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
-from reader.cite.csl_items import published_in
+from reader.cite.csl_items import published_in, unpublished, workshop_track
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -83,7 +83,8 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     aliases: dict[str, str] = source.get("@fields", {}) if isinstance(source, dict) else {}
     csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
-    venue = published_in(paper, fold(paper.venue or ""))
+    # A submission turned down is cited as OpenReview cites it: a @misc naming no venue.
+    venue = "" if unpublished(paper) else published_in(paper, fold(paper.venue or ""))
     entry_type = _entry_type(paper, source, csl_type, venue, biblatex)
     journal = bool(venue) and entry_type in _JOURNAL_ENTRY_TYPES
     if biblatex and venue.lower().startswith("arxiv") and not source:
@@ -116,6 +117,7 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
         if biblatex and name == "journal":
             name = "journaltitle"
         value = venue if source or csl_type else _expand_venue(venue)
+        value = workshop_track(paper, value)
         fields.append((name, escape_text(value)))
     if entry_type == "article" and csl_type in ("article-newspaper", "article-magazine"):
         fields.append(("entrysubtype", csl_type.removeprefix("article-")))
@@ -238,10 +240,12 @@ _REPORT_TYPES = frozenset({"techreport", "report"})
 _MONTH_MACROS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 
 
-def bibtex_type(paper: Paper) -> str:
-    """The entry type of the paper's classic BibTeX entry (``inproceedings``, ``misc`` …)."""
+def bibtex_type(paper: Paper, *, biblatex: bool = False) -> str:
+    """The entry type of the paper's classic BibTeX entry (``inproceedings``, ``misc`` …),
+    or with ``biblatex`` of its biblatex entry (``online`` …)."""
     csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
-    return _entry_type(paper, bibtex_source(paper), csl_type, fold(paper.venue or ""), False)
+    venue = "" if unpublished(paper) else fold(paper.venue or "")
+    return _entry_type(paper, bibtex_source(paper), csl_type, venue, biblatex)
 
 
 def bibtex_month(paper: Paper) -> str:

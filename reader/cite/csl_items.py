@@ -104,6 +104,25 @@ def one_line(text: str) -> str:
     return plain_line(text or "")
 
 
+# Decisions after which a submission is no paper of the conference: OpenReview's own BibTeX
+# for it is a @misc with no booktitle.
+_NOT_PUBLISHED = frozenset({"reject", "desk-rejected"})
+
+
+def unpublished(paper: Paper) -> bool:
+    """Whether the paper is a submission the venue turned down, so that a citation must not
+    name the venue as where it appeared (a record with a type of its own says where)."""
+    return paper.decision in _NOT_PUBLISHED and not paper.withdrawn and not paper.csl.get("type")
+
+
+def workshop_track(paper: Paper, venue: str) -> str:
+    """The venue of a paper invited to the venue's workshop track ("Invite to Workshop
+    Track", ICLR 2017) says so: it appeared there, not in the conference's proceedings."""
+    if paper.decision == "workshop" and venue and "workshop" not in venue.lower():
+        return f"{venue}, Workshop Track"
+    return venue
+
+
 def published_in(paper: Paper, venue: str) -> str:
     """The journal a preprint's record names beside its archive (an arXiv listing's
     journal reference), else the venue: an export says where the paper was published."""
@@ -134,13 +153,18 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     if issued:
         item["issued"] = issued
     venue = one_line(paper.venue or "")
-    if item["type"] == "article" and not paper.csl.get("type"):
+    if unpublished(paper):
+        # Turned down: the venue is the event it was submitted to, not where it appeared.
+        item["type"] = "manuscript"
+        if venue:
+            item["event-title"] = venue
+    elif item["type"] == "article" and not paper.csl.get("type"):
         # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it.
         item["publisher"] = "arXiv"
         if paper.arxiv_id:
             item["number"] = paper.arxiv_id
     elif venue:
-        item["container-title"] = published_in(paper, venue)
+        item["container-title"] = workshop_track(paper, published_in(paper, venue))
     for variable, value in paper.csl.items():
         if variable not in item and variable not in COLUMN_VARIABLES:
             item[variable] = value

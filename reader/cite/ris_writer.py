@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.cite.csl_items import csl_names, csl_type, paper_url, published_in
+from reader.cite.csl_items import (
+    csl_names,
+    csl_type,
+    paper_url,
+    published_in,
+    unpublished,
+    workshop_track,
+)
 from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
@@ -49,7 +56,8 @@ def ris_records(papers: Sequence[Paper]) -> str:
 def ris_record(paper: Paper) -> str:
     """One paper as a RIS record, ending in its ``ER  -`` line."""
     source = paper.extra.get("ris", {}) if isinstance(paper.extra, dict) else {}
-    kind = csl_type(paper)
+    # A submission turned down is an unpublished work, whatever the venue it went to.
+    kind = "manuscript" if unpublished(paper) else csl_type(paper)
     ris_type = source.get("@type")
     if not isinstance(ris_type, str) or not ris_type:
         ris_type = _RIS_TYPES.get(kind, "GEN")
@@ -69,7 +77,9 @@ def ris_record(paper: Paper) -> str:
     for variable, tag in _NAME_TAGS:
         names = csl_names(paper, variable)
         lines += [(tag, _name(n)) for n in names if _name(n)]
-    venue = _line(published_in(paper, paper.venue or ""))
+    venue = "" if unpublished(paper) else _line(
+        workshop_track(paper, published_in(paper, paper.venue or ""))
+    )
     if venue:
         venue_tag = source.get("@venue")
         lines.append(

@@ -74,6 +74,11 @@ class BibtexEcho:
         return bibtex_type(self.paper)
 
     @cached_property
+    def kinds(self) -> frozenset[str]:
+        """The entry types the BibTeX and the biblatex export write (``misc``, ``online``)."""
+        return frozenset({self.kind, bibtex_type(self.paper, biblatex=True)})
+
+    @cached_property
     def date(self) -> str | None:
         """The date an import reads from the entry's year and month."""
         year = self.paper.year
@@ -86,7 +91,7 @@ class BibtexEcho:
         """Whether a record's value for a column the paper lacks is only what the entry
         said for it (its type, its year)."""
         if column == "kind":
-            return bool(value == self.kind)
+            return value in self.kinds
         if column == "date":
             return bool(value == self.date)
         return False
@@ -94,7 +99,7 @@ class BibtexEcho:
     def implies_variable(self, variable: str, value: Any) -> bool:
         """Whether a record's CSL variable is only what the paper's columns say."""
         if variable == "type":
-            return bool(value == csl_type_for_bibtex(self.kind))
+            return any(value == csl_type_for_bibtex(kind) for kind in self.kinds)
         if variable == "issued":
             parts = date_parts(self.date)
             return parts is not None and value == {"date-parts": [parts]}
@@ -104,11 +109,20 @@ class BibtexEcho:
         return False
 
     def news(self, extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        """A record's source fields without the entry type the export wrote."""
+        """A record's source fields without the entry type the export wrote, and without
+        the biblatex ``date`` it wrote for a paper of no BibTeX source."""
         fields = extra.get("bibtex")
-        if not isinstance(fields, dict) or fields.get("@type") != self.kind:
+        if not isinstance(fields, dict):
             return extra
-        rest = {name: value for name, value in fields.items() if name != "@type"}
+        rest = dict(fields)
+        if rest.get("@type") in self.kinds:
+            del rest["@type"]
+        aliases = rest.get("@fields")
+        if aliases == {"issued": "date"} and not bibtex_source(self.paper):
+            # How biblatex writes any date, not a field this paper's source named so.
+            del rest["@fields"]
+        if rest == fields:
+            return extra
         others = {fmt: value for fmt, value in extra.items() if fmt != "bibtex"}
         return {**others, "bibtex": rest} if rest else others
 
@@ -226,6 +240,7 @@ def paper_of(current: dict[str, Any], abstract: str, **fields: Any) -> Paper:
         tldr=current["tldr"],
         primary_area=current["primary_area"],
         kind=current["kind"],
+        decision=current.get("decision"),
         csl=json.loads(current["csl"] or "{}"),
         extra=json.loads(current["extra"] or "{}"),
     )

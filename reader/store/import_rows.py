@@ -32,9 +32,13 @@ MERGE_NAMES = [
     "id", "title", "title_derived", "abstract", "abstract_key", "authors", "keywords",
     "withdrawn", "doi", "arxiv_id", "openreview_id", "csl", "extra", "citekey",
     "citekey_origin", "venue", "year", "url", "date", "tldr", "primary_area", "kind",
-    "text_modified",
+    "text_modified", "decision",
 ]
-_MERGE_COLUMNS = ", ".join(MERGE_NAMES)
+# The decision is the signals' (read for what an export of the paper says, not written by a
+# merge): a submission turned down is exported as no paper of its venue.
+_MERGE_COLUMNS = ", ".join(MERGE_NAMES[:-1]) + (
+    ", (SELECT decision FROM paper_signals WHERE paper_id = papers.id) AS decision"
+)
 
 
 #: The ``field`` of a paper_revisions row that holds what a merge changed in a paper's

@@ -1,0 +1,83 @@
+"""A submission is cited as what its decision made it: turned down, it is no paper of the
+venue (OpenReview's own entry for it is a @misc); invited to the workshop track, it appeared
+there. Each export of such a paper, imported again, changes nothing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from reader.cli import cli
+
+SAMPLE = Path(__file__).parent / "data" / "openreview-replies-3.jsonl"
+REF = "DkHt2K1g2Y"
+
+
+def _invoke(root: Path, *args: str) -> Result:
+    result = CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _decide(root: Path, decision: str, raw: str) -> None:
+    conn = sqlite3.connect(root / "library.sqlite")
+    with conn:
+        conn.execute(
+            "UPDATE paper_signals SET decision = ?, decision_raw = ? WHERE paper_id = "
+            "(SELECT id FROM papers WHERE openreview_id = ?)", (decision, raw, REF),
+        )
+    conn.close()
+
+
+@pytest.fixture
+def lib(tmp_path: Path) -> Path:
+    """The three sample submissions (pending and withdrawn) of ICLR 2026."""
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(SAMPLE))
+    return root
+
+
+@pytest.mark.parametrize("decision", ["reject", "desk-rejected"])
+def test_a_rejected_submission_is_cited_as_no_paper_of_the_venue(
+    lib: Path, decision: str
+) -> None:
+    _decide(lib, decision, "Reject")
+    bibtex = _invoke(lib, "cite", "--format", "bibtex", REF).stdout
+    assert bibtex.startswith("@misc{") and "booktitle" not in bibtex, bibtex
+    assert "openreview.net/forum?id=DkHt2K1g2Y" in bibtex
+    [item] = json.loads(_invoke(lib, "cite", "--format", "csljson", REF).stdout)
+    assert item["type"] == "manuscript" and "container-title" not in item
+    assert item["event-title"] == "ICLR"  # where it was submitted, for a reader of the item
+    for style in ("apa", "ieee", "mla", "chicago-author-date"):
+        shown = _invoke(lib, "cite", "--format", "text", "--style", style, REF).stdout
+        assert "ICLR" not in shown and "Learning Representations" not in shown, (style, shown)
+    ris = _invoke(lib, "export", "--format", "ris", "-q", REF).stdout
+    assert "TY  - UNPB" in ris and "T2  -" not in ris, ris
+
+
+def test_a_workshop_track_paper_is_cited_in_the_workshop_track(lib: Path) -> None:
+    _decide(lib, "workshop", "Invite to Workshop Track")
+    bibtex = _invoke(lib, "cite", "--format", "bibtex", REF).stdout
+    assert ("booktitle = {International Conference on Learning Representations (ICLR), "
+            "Workshop Track}") in bibtex, bibtex
+    shown = _invoke(lib, "cite", "--format", "text", "--style", "apa", REF).stdout
+    assert "ICLR, Workshop Track" in shown, shown
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "csljson", "ris", "csv", "json"])
+def test_each_export_of_decided_submissions_reads_back_unchanged(
+    lib: Path, tmp_path: Path, fmt: str
+) -> None:
+    """Our own export, imported again: nothing merged (the biblatex export of an OpenReview
+    paper came back "merged", its date field and @online type taken as news)."""
+    _decide(lib, "reject", "Reject")
+    out = tmp_path / f"all.{fmt}"
+    _invoke(lib, "export", "--format", fmt, "-o", str(out))
+    summary = _invoke(lib, "import", str(out)).stdout
+    assert "0 new, 0 merged, 3 unchanged" in summary, summary
+    shown = _invoke(lib, "cite", "--format", "text", "--style", "apa", REF).stdout
+    assert "ICLR" not in shown, shown
