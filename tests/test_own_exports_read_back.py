@@ -122,3 +122,46 @@ def test_every_export_says_what_its_format_does_not_write(
     assert said["csv"].startswith("Not in csv: other fields (15 papers)")
     assert said["json"] == ""
     assert "stars (1)" in said["md"] and "notes" not in said["md"]
+
+
+BOOKS_AND_THESES = """\
+@phdthesis{smith2020,
+  title = {Learning Things}, author = {Smith, Jane}, school = {MIT},
+  address = {Cambridge, MA}, type = {{PhD} dissertation}, year = {2020}
+}
+@techreport{doe2019,
+  title = {A Report}, author = {Doe, John}, institution = {Bell Labs},
+  number = {TR-42}, address = {Murray Hill}, year = {2019}
+}
+@book{kant1998,
+  title = {Critique of Pure Reason}, author = {Kant, Immanuel},
+  translator = {Guyer, Paul and Wood, Allen W.}, edition = {2},
+  series = {Cambridge Edition}, volume = {3}, number = {7},
+  publisher = {Cambridge University Press}, address = {Cambridge}, year = {1998}
+}
+"""
+
+
+def test_a_csv_export_keeps_a_thesis_a_report_and_a_translated_book(tmp_path: Path) -> None:
+    """The CSV has columns for a thesis's type, a report's number, a book's edition, place,
+    series and translators: read into another library, each is cited as before, and the
+    export says nothing is left out."""
+    bib = tmp_path / "books.bib"
+    bib.write_text(BOOKS_AND_THESES, encoding="utf-8")
+    first, second = tmp_path / "first", tmp_path / "second"
+    _invoke(first, "import", str(bib))
+    out = tmp_path / "out.csv"
+    exported = _invoke(first, "export", "-o", str(out))
+    assert "Not in csv" not in exported.stderr, exported.stderr
+    assert "0 merged, 3 unchanged" in _invoke(first, "import", str(out)).stdout
+    _invoke(second, "import", str(out))
+    for key in ("smith2020", "doe2019", "kant1998"):
+        for style in ("apa", "chicago-author-date"):
+            cited = [
+                _invoke(root, "cite", "--format", "text", "--style", style, key).stdout
+                for root in (first, second)
+            ]
+            assert cited[0] == cited[1], (key, style, cited)
+    [kant] = [p for p in _papers(second) if p["citekey"] == "kant1998"]
+    assert kant["csl"]["translator"][1] == {"family": "Wood", "given": "Allen W."}
+    assert (kant["csl"]["edition"], kant["csl"]["publisher-place"]) == ("2", "Cambridge")

@@ -313,14 +313,21 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
         # "Second": styles print a numeric edition as their own "2nd ed.".
         item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
-    if (
+    if numbers_in_series(paper, item):
+        item["collection-number"] = item.pop("number")
+
+
+def numbers_in_series(paper: Paper, item: dict[str, Any]) -> bool:
+    """Whether the number of a BibTeX record (a book's, a chapter's, a paper's, beside its
+    series) is, in CSL's words, its collection-number: BibTeX has one field for both."""
+    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
+    return bool(
         source
         and item.get("type") in _SERIES_NUMBERED
         and item.get("collection-title")
         and "number" in item
         and "collection-number" not in item
-    ):
-        item["collection-number"] = item.pop("number")
+    )
 
 
 def html_escape(text: str) -> str:

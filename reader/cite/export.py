@@ -23,13 +23,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from reader.cite.csl_items import published_in
+from reader.cite.csl_items import csl_type, numbers_in_series, published_in
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fields
 from reader.models import Paper
-from reader.record import csl_type_for_bibtex, names_text, source_doi
+from reader.record import (
+    csl_type_for_bibtex,
+    date_parts,
+    names_text,
+    source_doi,
+    split_name,
+)
 from reader.signals import Signals
 from reader.text.render import plain_line, to_plain
 
@@ -51,6 +57,7 @@ CSV_COLUMNS = (
     "title_derived",
     "authors",
     "editors",
+    "translators",
     "venue",
     "year",
     "date",
@@ -61,6 +68,12 @@ CSV_COLUMNS = (
     "issn",
     "isbn",
     "language",
+    "edition",
+    "place",
+    "series",
+    "series_number",
+    "number",
+    "genre",
     "type",
     "doi",
     "arxiv_id",
@@ -143,8 +156,32 @@ def _other_fields_left(paper: Paper, fmt: str) -> bool:
     fields and CSL variables beyond its columns; in BibTeX and RIS, the fields kept from
     sources of other formats."""
     if fmt == "csv":
-        return bool(paper.extra or set(paper.csl) - _CSV_CSL)
+        return bool(_csv_extra_left(paper) or set(paper.csl) - _CSV_CSL - _csv_implied(paper))
     return bool(set(paper.extra) - _EXTRA_WRITTEN.get(fmt, set()))
+
+
+def _csv_extra_left(paper: Paper) -> bool:
+    """Whether the paper keeps source fields a CSV has no column for: a BibTeX source's
+    entry type and the names of its fields say how to write what the columns hold."""
+    for fmt, fields in (paper.extra or {}).items():
+        if fmt != "bibtex" or not isinstance(fields, dict):
+            return True
+        if set(fields) - {"@type", "@fields"}:
+            return True
+    return False
+
+
+def _csv_implied(paper: Paper) -> set[str]:
+    """The CSL variables a CSV row says in other columns: the date (year and date), and
+    the authors where their names read back as the record has them."""
+    implied = set()
+    day = paper.date or ("" if paper.year is None else str(paper.year))
+    if paper.csl.get("issued") == {"date-parts": [date_parts(day)]}:
+        implied.add("issued")
+    stored = paper.csl.get("author")
+    if isinstance(stored, list) and stored == [split_name(a) for a in paper.authors or []]:
+        implied.add("author")
+    return implied
 
 
 def left_out(
@@ -270,13 +307,14 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 _bool(p.title_derived),
                 "; ".join(p.authors or []),
                 names_text(p.csl.get("editor") or []),
+                names_text(p.csl.get("translator") or []),
                 # Where it was published: the journal an arXiv listing names, not "arXiv"
                 # (read into another library, "arXiv" with a journal's type and volume was
                 # cited "In arXiv (Vol. 30…)").
                 published_in(p, p.venue or ""),
                 "" if p.year is None else p.year,
                 p.date or "",
-                *(_csl_text(p.csl.get(name)) for name in _CSL_COLUMNS),
+                *(_csl_text(value) for value in _csl_cells(p)),
                 # The CSL type, else the CSL type of the source's own ("inproceedings" is a
                 # paper-conference): a kind written as it came would be read back as
                 # another CSL type where the names meet ("article" is a preprint in CSL).
@@ -297,11 +335,23 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
     return buffer.getvalue()
 
 
-#: The CSL variables behind the columns between date and type, in their order.
-_CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language")
+#: The CSL variables behind the columns between date and type, in their order: a thesis's
+#: or report's genre and number, a book's edition, place and series among them (as Zotero's
+#: CSV has them, so another tool reads them too).
+_CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "edition",
+                "publisher-place", "collection-title", "collection-number", "number", "genre")
 #: The CSL variables a CSV row carries (the columns above, the type, the DOI as written,
-#: the editors).
-_CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor"})
+#: the editors and translators).
+_CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator"})
+
+
+def _csl_cells(paper: Paper) -> list[Any]:
+    """The values of the CSL columns, in CSL's meaning: a BibTeX book's number beside its
+    series is its number in the series."""
+    csl = dict(paper.csl)
+    if numbers_in_series(paper, {**csl, "type": csl_type(paper)}):
+        csl["collection-number"] = csl.pop("number")
+    return [csl.get(name) for name in _CSL_COLUMNS]
 
 
 def _csl_text(value: Any) -> str:

@@ -222,6 +222,11 @@ class FieldMerge:
             del added["type"]  # the type the paper's own kind says (a table's type column)
         if current["doi"] and normalize_doi(record.doi) != current["doi"]:
             added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
+        if csl.get("collection-title") and "collection-number" in added and (
+            added["collection-number"] == csl.get("number")
+        ):
+            # A BibTeX number beside its series, as an export says it in CSL's word.
+            del added["collection-number"]
         if added:
             updates["csl"] = dumps({**csl, **added})
         extra = json.loads(current["extra"] or "{}")

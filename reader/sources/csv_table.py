@@ -23,7 +23,13 @@ from reader.record import CSL_TYPES, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import year_and_date
 from reader.sources.name_cells import name_cell, split_authors
-from reader.sources.own_export import give_marks, own_decision, own_marks, tags_apart
+from reader.sources.own_export import (
+    give_marks,
+    is_own_export,
+    own_decision,
+    own_marks,
+    tags_apart,
+)
 from reader.sources.table_fields import CSL_FIELDS as _CSL_FIELDS
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import NAME_FIELDS, SYNONYMS
@@ -206,16 +212,22 @@ def _only_blank_extras(row: list[str], width: int) -> bool:
 # thesis's "Master's thesis", a report's "Technical Report") and its report or patent
 # number "Number".
 _ZOTERO_COLUMNS = {"type": "genre", "number": "number"}
+# A reader library's own CSV names the CSL number (a report's, a patent's) "number" too; in
+# other tables a "number" is as often a poster's or a submission's, and is kept as it came.
+_OWN_COLUMNS = {"number": "number"}
 
 
 def _columns(header: list[str], apart: set[str]) -> list[tuple[str | None, str]]:
     """Each column's record field (None: of no known field) and its header."""
     zotero = any(_header_key(cell) == "item type" for cell in header)
+    own = _OWN_COLUMNS if is_own_export(header) else {}
     columns: list[tuple[str | None, str]] = []
     for cell in header:
         field = None if cell in apart else column_field(cell)
         if zotero and _header_key(cell) in _ZOTERO_COLUMNS:
             field = _ZOTERO_COLUMNS[_header_key(cell)]
+        elif _header_key(cell) in own:
+            field = own[_header_key(cell)]
         columns.append((field, cell.strip()))
     return columns
 
