@@ -81,3 +81,22 @@ def test_each_export_of_decided_submissions_reads_back_unchanged(
     assert "0 new, 0 merged, 3 unchanged" in summary, summary
     shown = _invoke(lib, "cite", "--format", "text", "--style", "apa", REF).stdout
     assert "ICLR" not in shown, shown
+
+
+def test_biblatex_type_keys_are_printed_as_words(tmp_path: Path) -> None:
+    """biblatex's ``type = {mathesis}`` is a key biblatex prints as "Master's thesis": a
+    style printed "[Mathesis]". The key itself goes back out as it came."""
+    bib = tmp_path / "theses.bib"
+    bib.write_text(
+        "@thesis{lee2021, title = {Small Models}, author = {Lee, Ann},\n"
+        "  institution = {ETH}, type = {mathesis}, date = {2021}}\n"
+        "@report{ray2018, title = {Numbers}, author = {Ray, Bob}, institution = {CERN},\n"
+        "  type = {techreport}, number = {TH-1}, date = {2018}}\n", encoding="utf-8")
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(bib))
+    thesis = _invoke(root, "cite", "--format", "text", "--style", "apa", "lee2021").stdout
+    assert "[Master's thesis]" in thesis, thesis
+    report = _invoke(root, "cite", "--format", "text", "--style", "chicago-author-date",
+                     "ray2018").stdout
+    assert "Technical report TH-1" in report or "Technical Report TH-1" in report, report
+    assert "type = {mathesis}" in _invoke(root, "cite", "--format", "biblatex", "lee2021").stdout

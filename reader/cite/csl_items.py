@@ -31,6 +31,13 @@ _KEEP_CASE = re.compile(r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u
 _UNIT_TYPES = frozenset({"inbook", "incollection", "bookinbook", "suppbook", "suppcollection"})
 # What a thesis is when its BibTeX entry type says so and no ``type`` field does.
 _THESIS_GENRES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis"}
+# biblatex's localisation keys a ``type`` field may hold, as biblatex's English prints them
+# (a style given "mathesis" printed "[Mathesis]").
+_BIBLATEX_TYPE_KEYS = {
+    "mathesis": "Master's thesis", "phdthesis": "PhD thesis", "candthesis": "Candidate thesis",
+    "techreport": "Technical report", "resreport": "Research report",
+    "software": "Computer software", "datacd": "CD-ROM", "audiocd": "Audio CD",
+}
 # Types whose BibTeX ``number`` is the volume's number in its series.
 _SERIES_NUMBERED = frozenset({"book", "chapter", "paper-conference"})
 _ORDINAL_WORDS = {
@@ -309,6 +316,9 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
         item.pop("genre", None)
     elif kind in _THESIS_GENRES and not item.get("genre"):
         item["genre"] = _THESIS_GENRES[kind]
+    genre = item.get("genre")
+    if isinstance(genre, str) and genre.strip().lower() in _BIBLATEX_TYPE_KEYS:
+        item["genre"] = _BIBLATEX_TYPE_KEYS[genre.strip().lower()]
     edition = item.get("edition")
     if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
         # "Second": styles print a numeric edition as their own "2nd ed.".
