@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -224,6 +224,9 @@ class ImportSummary:
     #: (citation key, ["volume 1 (the file: 12)", …]), as :mod:`reader.intake.differing`
     #: finds them.
     kept_differing: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: Papers already there that took from the file fields they lacked: (citation key,
+    #: ["doi 10.1/x", "issue 2"]).
+    filled: list[tuple[str, list[str]]] = field(default_factory=list)
 
     def __str__(self) -> str:
         return self.line()
@@ -319,17 +322,13 @@ class ImportSummary:
         """Papers the file gives otherwise than the library, which kept its own: ``2
         papers differ from the file in year, pages: the library's values were kept``;
         ``each``: a line per paper with the values; empty when none did."""
-        if not self.kept_differing:
-            return ""
-        if each:
-            return "\n".join(f"  {key}: {', '.join(fields)}" for key, fields in
-                             self.kept_differing)
-        named = dict.fromkeys(f.split(" ")[0] for _, fields in self.kept_differing
-                              for f in fields)
-        n = len(self.kept_differing)
-        return (f"{n:,} paper{'s' * (n != 1)} already in the library "
-                f"differ{'s' * (n == 1)} from the file in {', '.join(named)}: the library's "
-                "values were kept")
+        return _per_paper(self.kept_differing, each, "differ{s} from the file in",
+                          ": the library's values were kept")
+
+    def filled_line(self, *, each: bool = False) -> str:
+        """Papers that took from the file what they lacked (``1 paper already in the library
+        took doi, issue from the file``), like :meth:`differing_line`."""
+        return _per_paper(self.filled, each, "took", " from the file")
 
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
@@ -349,18 +348,13 @@ class ImportSummary:
         return "\n".join(lines)
 
     def add(self, other: ImportSummary) -> None:
-        """Add another file's counts to these."""
-        for name in ("read", "new", "merged", "unchanged", "skipped", "retitled", "revised",
-                     "withdrawn", "ratings_changed", "new_decisions", "replies_new",
-                     "reply_versions", "replies_waiting", "ratings_unreadable",
-                     "older_abstracts", "older_titles", "revisions_kept", "marks_kept"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.problems += other.problems
-        self.warnings += other.warnings
-        self.renamed_keys += other.renamed_keys
-        self.aliased_keys += other.aliased_keys
-        self.kept_differing += other.kept_differing
-        self.files += other.files
+        """Add another file's counts and lists to these (not its own per-file reports)."""
+        for item in fields(self):
+            mine, theirs = getattr(self, item.name), getattr(other, item.name)
+            if isinstance(mine, int) and not isinstance(mine, bool):
+                setattr(self, item.name, mine + theirs)
+            elif isinstance(mine, list) and item.name != "reports":
+                mine += theirs
 
 
 class IndexState(StrEnum):
@@ -385,3 +379,17 @@ class IndexProgress:
 
     indexed: int
     total: int
+
+
+def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: str) -> str:
+    """A line naming the fields of papers (``2 papers … in year, pages …``), or with
+    ``each`` a line per paper with its fields and values; empty for no papers."""
+    if not pairs:
+        return ""
+    if each:
+        return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
+    named = dict.fromkeys(f.split(" ")[0] for _, said in pairs for f in said)
+    n = len(pairs)
+    verb = verb.replace("{s}", "s" * (n == 1))
+    return (f"{n:,} paper{'s' * (n != 1)} already in the library {verb} "
+            f"{', '.join(named)}{tail}")

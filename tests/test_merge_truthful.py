@@ -25,13 +25,14 @@ def test_a_corrected_record_read_again_names_the_fields_the_library_kept(
     assert fields == [
         "year 2020 (the file: 2021)",
         "authors 2 (the file: 3, Anna Smith, Bob Jones, Carol Doe)",
+        "journal Journal of Things (the file: Journal of Things and Stuff)",
         "volume 1 (the file: 12)",
         "pages 1-10 (the file: 101-110)",
     ]
     said = CliRunner().invoke(cli, ["--library", str(library.paths.root), "import",
                                     str(DATA / "merge-corrected.bib")], obj={}).output
-    assert ("1 paper already in the library differs from the file in year, authors, volume, "
-            "pages: the library's values were kept (--verbose names them)") in said
+    assert ("1 paper already in the library differs from the file in year, authors, journal, "
+            "volume, pages: the library's values were kept (--verbose names them)") in said
     # The same file again, and the library's own export: nothing said.
     again = library.imports.write_files([DATA / "merge-before.bib"])
     assert again.kept_differing == [] and again.unchanged == 1
@@ -52,3 +53,27 @@ def test_two_tools_exports_of_the_same_items_keep_the_notes_one_of_them_has(
     # Read again, they change nothing: the notes are there.
     again = library.imports.write_files([DATA / "zotero-3.bbt.json"])
     assert again.unchanged == 3 and again.marks_kept == 0
+
+
+def test_a_corrected_doi_and_journal_are_named_and_what_was_missing_is_said_taken(
+    empty_library: Library,
+) -> None:
+    """A file's correction of a DOI keeps its paper (found by its own key, title and
+    authors: no duplicate), a changed journal name is named, and a DOI or issue the
+    library lacked is said to be taken from the file, not taken silently."""
+    library = empty_library
+    library.imports.write_files([DATA / "merge-journals.bib"])
+    summary = library.imports.write_files([DATA / "merge-journals-corrected.bib"])
+    assert (summary.new, summary.merged) == (0, 2)
+    assert dict(summary.kept_differing) == {
+        "kim2020": ["journal Soil Science (the file: Soil Science Journal)",
+                    "doi 10.1000/soil.2020.1 (the file: 10.1000/soil.2020.7)"],
+        "ng2019": ["journal Water (the file: Water Research)"],
+    }
+    assert dict(summary.filled) == {
+        "kim2020": ["issue 4"], "ng2019": ["doi 10.1000/water.3", "issue 2"],
+    }
+    said = CliRunner().invoke(cli, ["--library", str(library.paths.root), "import",
+                                    str(DATA / "merge-journals-corrected.bib")], obj={}).output
+    assert "took" not in said  # taken once: the second time there is nothing to take
+    assert "2 papers already in the library differ from the file in journal, doi" in said

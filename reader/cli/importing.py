@@ -139,10 +139,11 @@ def _say(summary: ImportSummary, verbose: bool) -> None:
         click.echo(summary.signals_line())
     if summary.text_line():
         click.echo(summary.text_line())
-    if summary.differing_line():
-        click.echo(summary.differing_line() + ("" if verbose else " (--verbose names them)"))
-        if verbose:
-            click.echo(summary.differing_line(each=True))
+    for line in (summary.differing_line, summary.filled_line):
+        if line():
+            click.echo(line() + ("" if verbose else " (--verbose names them)"))
+            if verbose:
+                click.echo(line(each=True))
     for report in summary.reports:
         if report.previous is not None:
             changes = ", ".join(

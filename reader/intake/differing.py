@@ -1,7 +1,8 @@
 """What a file says of a paper already in the library that the library says otherwise:
-the year, the authors, the volume, issue, pages, publisher and DOI. The library's values
-stay (they may be the user's own corrections, or a better source's); the import summary
-names the fields, so that a file's correction is not silently taken for nothing."""
+the year, the authors, a journal's name, the volume, issue, pages, publisher and DOI. The
+library's values stay (they may be the user's own corrections, or a better source's); the
+import summary names the fields, so that a file's correction is not silently taken for
+nothing."""
 
 from __future__ import annotations
 
@@ -43,6 +44,14 @@ def differing(
     if record.authors and stored and _families(record.authors) != _families(stored):
         found.append(f"authors {len(stored)} (the file: {len(record.authors)}, "
                      f"{', '.join(record.authors[:3])}{' …' if len(record.authors) > 3 else ''})")
+    if (
+        _journal(csl.get("type")) and _journal(record.csl.get("type"))
+        and record.venue and current["venue"] and not _same(record.venue, current["venue"])
+        and not (echo and echo.implies("venue", record.venue))
+    ):
+        # A journal's name: a conference's is written a dozen ways ("ICLR 2026", its full
+        # name), a journal's seldom, so only a journal's is named as differing.
+        found.append(f"journal {current['venue']} (the file: {record.venue})")
     for variable in _VARIABLES:
         ours, theirs = csl.get(variable), record.csl.get(variable)
         if ours in (None, "") or theirs in (None, "") or _same(ours, theirs):
@@ -54,6 +63,10 @@ def differing(
     if doi and current["doi"] and doi != current["doi"]:
         found.append(f"doi {current['doi']} (the file: {doi})")
     return found
+
+
+def _journal(kind: Any) -> bool:
+    return bool(kind == "article-journal")
 
 
 def _families(names: list[str]) -> list[str]:

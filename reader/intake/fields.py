@@ -39,6 +39,31 @@ _ECHOED = ("bibtex", "ris", "csljson")
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 
 
+# Columns a merge fills in that the summary names, with the value (the rest say how the
+# paper is written or kept: its kind, its key, its text's date).
+_NAMED_COLUMNS = ("authors", "venue", "year", "url", "doi", "arxiv_id", "openreview_id", "date")
+# CSL variables the paper's columns already say (so named by the columns above), or that
+# say how it is written.
+_UNNAMED_VARIABLES = frozenset({"type", "author", "issued", "DOI", "URL", "title"})
+
+
+def _gained(current: dict[str, Any], csl: dict[str, Any], updates: dict[str, Any]) -> list[str]:
+    """What the paper takes from the record that it lacked, as ``doi 10.1/x`` each."""
+    gained = []
+    for column in _NAMED_COLUMNS:
+        if column in updates and current[column] in (None, "", "[]"):
+            value = updates[column]
+            if column == "authors":
+                value = len(json.loads(value))
+            gained.append(f"{column} {value}")
+    if "csl" in updates:
+        for variable, value in json.loads(updates["csl"]).items():
+            if variable not in csl and variable not in _UNNAMED_VARIABLES:
+                shown = value if isinstance(value, str | int) else "…"
+                gained.append(f"{'pages' if variable == 'page' else variable} {shown}")
+    return gained
+
+
 class FieldMerge:
     """Merges records into the known papers they are, for one import, in its transaction."""
 
@@ -159,6 +184,9 @@ class FieldMerge:
             aliased += 1
         aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
+        gained = _gained(current, csl, updates)
+        if gained:
+            self.summary.filled.append((current["citekey"], gained))
         if not updates and not aliased:
             return "unchanged"
         done.add("merged")

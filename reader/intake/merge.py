@@ -304,7 +304,9 @@ class _Import:
             # as xampl.bib's minimal and full entries share theirs, finds only one).
             candidate = self._own_entry(record) if self.fields.echoes else self._keyed(record)
             how = "abstract" if record.abstract else "title"
-            if candidate is not None and self._same_paper(candidate, prepared, ids, how):
+            if candidate is not None and self._same_paper(
+                candidate, prepared, ids, how, keyed=True
+            ):
                 paper_id = candidate
         if paper_id is None and not self.library_was_empty and prepared.sketch:
             candidate = self.matcher.similar_by_sketch(prepared.sketch, record.abstract)
@@ -417,10 +419,14 @@ class _Import:
         prepared: Prepared,
         ids: tuple[str | None, str | None, str | None],
         how: str,
+        *,
+        keyed: bool = False,
     ) -> bool:
         """Whether a paper found by its abstract or title is the record's paper.
 
-        Different DOIs, arXiv ids or OpenReview ids are different papers; a title (with its
+        Different DOIs, arXiv ids or OpenReview ids are different papers, but for a paper
+        ``keyed`` (found by the record's own citation key, with its very title and abstract):
+        there a different DOI is a corrected one, which the summary names; a title (with its
         year) needs the first authors to agree; an abstract too short to tell papers apart
         ("N/A", "No abstract available.") needs the titles to agree; and a paper an earlier
         record of this file already stands for is this one only if the two records say the
@@ -431,7 +437,7 @@ class _Import:
         row = self.rows.identity(paper_id)
         if row is None:
             return False
-        pairs = zip(ids, row[:3], strict=True)
+        pairs = list(zip(ids, row[:3], strict=True))[1 if keyed else 0:]
         if any(mine and theirs and mine != theirs for mine, theirs in pairs):
             return False
         record = prepared.record

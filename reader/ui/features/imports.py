@@ -171,8 +171,9 @@ class Importing:
             lines.append(summary.key_changes())
         if summary.text_line():
             lines.append(summary.text_line())
-        if summary.differing_line():
-            lines.append(summary.differing_line() + " (reader import --verbose names them)")
+        for line in (summary.differing_line(), summary.filled_line()):
+            if line:
+                lines.append(line + " (reader import --verbose names them)")
         if summary.signals_line():  # ratings changed, replies new and edited, as the CLI says
             lines.append(summary.signals_line())
         if summary.new:
