@@ -56,3 +56,19 @@ def test_titles_kept_as_tex_are_shown_plain_in_search_json(empty_library: Librar
     empty_library.imports.write_files([bib])
     [row] = json.loads(_run(empty_library.paths.root, "search", "--json", "sail"))
     assert row["title"] == "SAIL: Self-Amplified Learning"
+
+
+def test_a_files_notes_field_is_shown_apart_from_the_users_note(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A RIS N1 stays the record's notes field (databases fill it with accession numbers,
+    which reference managers pass on): shown as the file's, not taken for the user's."""
+    ris = tmp_path / "one.ris"
+    ris.write_text("TY  - JOUR\nAU  - Smith, Anna\nTI  - Notes in RIS\nPY  - 2020\n"
+                   "N1  - L2030246463\nER  - \n", encoding="utf-8")
+    library = empty_library
+    library.imports.write_files([ris])
+    [paper] = library.store.iter_papers()
+    assert paper.note == ""
+    shown = _run(library.paths.root, "show", paper.citekey).splitlines()
+    assert "file note  L2030246463" in shown and "Note" not in shown

@@ -68,6 +68,8 @@ def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
                                              ("withdrawn", paper.withdrawn)) if on)),
         ("signals", signals_line(signals) if signals and not signals.is_empty else ""),
         ("tl;dr", _plain(paper.tldr or "")),
+        # The source's notes field (a RIS N1, a BibTeX note): the file's words, not the user's.
+        ("file note", _plain(str(paper.csl.get("note") or ""))),
     ]
     lines += [f"{name:<{_LABEL}}{visible(str(value))}" for name, value in details if value]
     abstract = visible(to_plain(paper.abstract).strip())
