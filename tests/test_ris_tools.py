@@ -207,3 +207,36 @@ def test_web_of_science_pu_is_the_publisher(tmp_path: Path) -> None:
     publishers = [p.csl.get("publisher") for p in papers]
     assert all(publishers), publishers  # each record names one under PU, none under PB
     assert not any("PU" in p.extra.get("ris", {}) for p in papers)
+
+
+OVID_CHAPTER = """\
+1.
+TY  - CHAP
+DB  - APA PsycInfo <1806 to December Week 1 2024>
+AU  - Doe, Jane
+TI  - Emotion regulation in children
+A2  - Gross, James J [Ed]
+A2  - Smith, A; Jones, B; Lee, C; Park, D
+PY  - 2014
+T2  - Handbook of emotion regulation
+PB  - Guilford
+ER  -
+"""
+
+
+def test_an_ovid_editor_is_exported_once_and_read_back() -> None:
+    """Ovid's A2 holds the book's editor (marked "[Ed]") among the references' authors: an
+    export names the editor once, under ED, keeps the rest of A2 as it came, and reads
+    back with the same editor."""
+    [record] = parse_text(OVID_CHAPTER, "psycinfo.ris", "ris").records
+    paper = Paper(
+        id=1, title=record.title, title_derived=False, abstract="", authors=record.authors,
+        venue=record.venue, year=record.year, keywords=[], url=None, doi=None,
+        citekey="doe2014emotion", starred=False, note="", added_at="", csl=record.csl,
+        extra=record.extra,
+    )
+    written = export([paper], "ris")
+    assert written.count("Gross") == 1 and "ED  - Gross, James J" in written, written
+    assert "A2  - Smith, A; Jones, B; Lee, C; Park, D" in written
+    [back] = parse_text(written, "again.ris", "ris").records
+    assert back.csl["editor"] == record.csl["editor"] == [{"family": "Gross", "given": "James J"}]

@@ -21,6 +21,7 @@ from reader.cite.csl_items import (
 from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
+from reader.sources.ris_fields import EDITOR_MARK
 from reader.text.render import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -74,8 +75,15 @@ def ris_record(paper: Paper) -> str:
     title = _line(to_plain(paper.title or "", groups=True))
     if title and not (paper.title_derived and (source or bibtex)):
         lines.append(("TI", title))
+    # A tool's own A2 (Ovid's: the cited references' authors, its book's editors marked
+    # "[Ed]") is written back as it came, but for the editors, written once under ED: as A2
+    # beside it, another tool read the editor twice and the references as editors too.
+    own_a2 = isinstance(source.get("A2"), list) and bool(csl_names(paper, "editor"))
+    if own_a2:
+        source = {**source, "A2": [v for v in source["A2"] if not EDITOR_MARK.search(str(v))]}
     for variable, tag in _NAME_TAGS:
         names = csl_names(paper, variable)
+        tag = "ED" if own_a2 and variable == "editor" else tag
         lines += [(tag, _name(n)) for n in names if _name(n)]
     venue = "" if unpublished(paper) else _line(
         workshop_track(paper, published_in(paper, paper.venue or ""))

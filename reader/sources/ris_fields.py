@@ -38,7 +38,7 @@ _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
 # A name marked as an editor's, as Ovid marks them in A2: "Gross, James J [Ed]".
-_EDITOR_MARK = re.compile(r"\s*[\[(]\s*eds?\.?\s*[\])]\s*$", re.IGNORECASE)
+EDITOR_MARK = re.compile(r"\s*[\[(]\s*eds?\.?\s*[\])]\s*$", re.IGNORECASE)
 # What a tool writes for a name part it has not got (a JSON null spelled out).
 _NO_NAME = frozenset({"null", "undefined"})
 _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
@@ -94,8 +94,8 @@ def csl_and_extra(
             if tag == "A2":
                 # Ovid's A2 runs the cited references' authors together; a book's editors
                 # among them are marked ("Gross, James J [Ed]").
-                marked = (_EDITOR_MARK.sub("", fold_lines(v)) for v in tag_values(tags, tag)
-                          if _EDITOR_MARK.search(v))
+                marked = (EDITOR_MARK.sub("", fold_lines(v)) for v in tag_values(tags, tag)
+                          if EDITOR_MARK.search(v))
                 editors = [name for name in map(ris_name, marked) if name]
                 if editors:
                     csl.setdefault("editor", editors)
