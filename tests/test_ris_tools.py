@@ -240,3 +240,24 @@ def test_an_ovid_editor_is_exported_once_and_read_back() -> None:
     assert "A2  - Smith, A; Jones, B; Lee, C; Park, D" in written
     [back] = parse_text(written, "again.ris", "ris").records
     assert back.csl["editor"] == record.csl["editor"] == [{"family": "Gross", "given": "James J"}]
+
+
+def test_an_endnote_edited_book_is_cited_with_its_editors() -> None:
+    """EndNote's Edited Book (TY EDBOOK) writes its editors as AU: they are the editors,
+    cited "(Eds.)", and a RIS export writes them back so."""
+    text = ("TY  - EDBOOK\nAU  - Gross, James J.\nAU  - Thompson, Ross A.\n"
+            "TI  - Handbook of Emotion Regulation\nPY  - 2007\nPB  - Guilford Press\nER  - \n")
+    [record] = parse_text(text, "endnote.ris", "ris").records
+    assert "author" not in record.csl and record.authors == []
+    assert [n["family"] for n in record.csl["editor"]] == ["Gross", "Thompson"]
+    paper = Paper(
+        id=1, title=record.title, title_derived=False, abstract="", authors=record.authors,
+        venue=record.venue, year=record.year, keywords=[], url=None, doi=None,
+        citekey="gross2007handbook", starred=False, note="", added_at="", csl=record.csl,
+        extra=record.extra,
+    )
+    assert "(Eds.)" in render([paper], "text", "apa")
+    written = export([paper], "ris")
+    assert "AU  - Gross, James J." in written and "A2" not in written
+    [back] = parse_text(written, "again.ris", "ris").records
+    assert back.csl["editor"] == record.csl["editor"]

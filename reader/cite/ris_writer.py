@@ -84,6 +84,8 @@ def ris_record(paper: Paper) -> str:
     for variable, tag in _NAME_TAGS:
         names = csl_names(paper, variable)
         tag = "ED" if own_a2 and variable == "editor" else tag
+        if ris_type == "EDBOOK" and variable == "editor" and not csl_names(paper):
+            tag = "AU"  # the edited book's names, as the RIS types and EndNote have them
         lines += [(tag, _name(n)) for n in names if _name(n)]
     venue = "" if unpublished(paper) else _line(
         workshop_track(paper, published_in(paper, paper.venue or ""))

@@ -110,6 +110,10 @@ def csl_and_extra(
                 name = spaced_initials(name)
             if name and not is_anonymous(name):
                 csl.setdefault(variable, []).append(name)
+    if code == "EDBOOK" and "editor" not in csl and "author" in csl:
+        # An edited book's names are its editors (EndNote's Edited Book writes them as AU):
+        # cited as authors, "(Eds.)" went missing.
+        csl["editor"] = csl.pop("author")
     for tag, variable in _TEXT_VARIABLES.items():
         if tag in tags and variable not in csl and tag not in own:
             value = fold_lines(first(tags, tag))
