@@ -169,7 +169,8 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
         # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it.
         item["publisher"] = "arXiv"
         if paper.arxiv_id:
-            item["number"] = paper.arxiv_id
+            # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
+            item["number"] = f"arXiv:{paper.arxiv_id}"
     elif venue:
         item["container-title"] = workshop_track(paper, published_in(paper, venue))
     for variable, value in paper.csl.items():
@@ -297,8 +298,13 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
                 ]
             elif isinstance(value, str) and field not in ("id", "type"):
                 item[field] = html_escape(value)
-    for field in ("title", "container-title", "publisher", "collection-title"):
-        if field in item:
+    number, publisher = str(item.get("number", "")), str(item.get("publisher", ""))
+    if publisher and number.startswith(f"{publisher}:") and style.name.startswith("ieee"):
+        # IEEE prints "publisher: number" itself: "arXiv: arXiv:1706.03762" otherwise.
+        item["number"] = number[len(publisher) + 1:].strip()
+    for field in ("title", "container-title", "publisher", "collection-title", "number"):
+        if isinstance(item.get(field), str):
+            # ("number": a style capitalising its first letter printed "(ArXiv:1706.03762)".)
             item[field] = _protect_case(item[field])
     return item
 
@@ -323,6 +329,13 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
         # "Second": styles print a numeric edition as their own "2nd ed.".
         item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
+    if (
+        source and paper.arxiv_id and item.get("type") in ("document", "manuscript")
+        and not item.get("container-title") and not item.get("publisher")
+    ):
+        # A @misc with arXiv eprint fields is a preprint there, as biblatex styles print
+        # it: cited with nothing but its link, the archive went unsaid.
+        item.update(type="article", publisher="arXiv", number=f"arXiv:{paper.arxiv_id}")
     if numbers_in_series(paper, item):
         item["collection-number"] = item.pop("number")
 

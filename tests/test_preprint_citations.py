@@ -1,0 +1,52 @@
+"""An arXiv preprint is cited as the styles expect Zotero's data: its number
+"arXiv:1706.03762", its case kept ("(ArXiv:…)" was printed), once in IEEE; a BibTeX @misc
+with arXiv eprint fields is cited as the preprint it is."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reader.cli import cli
+
+DATA = Path(__file__).parent / "data"
+ZOTERO_ITEM = {
+    "id": "v17", "type": "article", "title": "Attention Is All You Need",
+    "author": [{"family": "Vaswani", "given": "Ashish"}], "issued": {"date-parts": [[2017]]},
+    "publisher": "arXiv", "number": "arXiv:1706.03762",
+    "URL": "http://arxiv.org/abs/1706.03762",
+}
+EPRINT_MISC = """@misc{vaswani2017,
+  title = {Attention Is All You Need},
+  author = {Vaswani, Ashish and Shazeer, Noam},
+  year = {2017}, eprint = {1706.03762}, archivePrefix = {arXiv}, primaryClass = {cs.CL}
+}
+"""
+
+
+def _cite(root: Path, style: str) -> str:
+    result = CliRunner().invoke(
+        cli, ["--library", str(root), "cite", "--format", "text", "--style", style, "1"], obj={}
+    )
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("source", ["kaggle", "zotero", "bibtex"])
+def test_a_preprint_is_cited_with_its_arxiv_number(tmp_path: Path, source: str) -> None:
+    path = {"kaggle": DATA / "arxiv-kaggle-one.jsonl",
+            "zotero": tmp_path / "zotero.json", "bibtex": tmp_path / "eprint.bib"}[source]
+    if source == "zotero":
+        path.write_text(json.dumps([ZOTERO_ITEM]), encoding="utf-8")
+    elif source == "bibtex":
+        path.write_text(EPRINT_MISC, encoding="utf-8")
+    root = tmp_path / "lib"
+    done = CliRunner().invoke(cli, ["--library", str(root), "import", str(path)], obj={})
+    assert done.exit_code == 0, done.output
+    assert "(arXiv:1706.03762). arXiv." in _cite(root, "apa")
+    assert "arXiv:1706.03762. Preprint, arXiv." in _cite(root, "chicago-author-date")
+    ieee = _cite(root, "ieee")
+    assert "arXiv: 1706.03762" in ieee and "arXiv: arXiv" not in ieee, ieee
