@@ -100,3 +100,26 @@ def test_biblatex_type_keys_are_printed_as_words(tmp_path: Path) -> None:
                      "ray2018").stdout
     assert "Technical report TH-1" in report or "Technical Report TH-1" in report, report
     assert "type = {mathesis}" in _invoke(root, "cite", "--format", "biblatex", "lee2021").stdout
+
+
+@pytest.mark.parametrize("fmt", ["ris", "csljson", "bibtex"])
+def test_the_arxiv_id_of_a_paper_found_on_openreview_survives_an_export(
+    lib: Path, tmp_path: Path, fmt: str
+) -> None:
+    """A paper's link is its OpenReview forum; its arXiv id went with no export but BibTeX's
+    (RIS writes it as a second link, CSL-JSON in ``custom``)."""
+    conn = sqlite3.connect(lib / "library.sqlite")
+    with conn:
+        conn.execute("UPDATE papers SET arxiv_id = '2510.01234' WHERE openreview_id = ?", (REF,))
+    conn.close()
+    out = tmp_path / f"one.{fmt}"
+    _invoke(lib, "export", "--format", fmt, "-o", str(out))
+    assert "0 merged, 3 unchanged" in _invoke(lib, "import", str(out)).stdout
+    other = tmp_path / "other"
+    _invoke(other, "import", str(out))
+    conn = sqlite3.connect(other / "library.sqlite")
+    row = conn.execute("SELECT arxiv_id, url, extra FROM papers WHERE openreview_id = ?",
+                       (REF,)).fetchone()
+    conn.close()
+    assert row[:2] == ("2510.01234", f"https://openreview.net/forum?id={REF}")
+    assert "arxiv.org" not in row[2]  # the link is the id, not a source field kept besides

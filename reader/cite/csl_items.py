@@ -215,6 +215,11 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
         # The paper's other citation keys (biblatex's ids), so documents citing them still
         # find it after an import.
         custom["ids"] = list(paper.aliases)
+    if paper.arxiv_id and item.get("URL") != f"https://arxiv.org/abs/{paper.arxiv_id}" and (
+        "eprint" not in (bibtex or {})
+    ):
+        # CSL has no variable for the arXiv id of a paper whose link is another's.
+        custom["arxiv"] = paper.arxiv_id
     for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area)):
         if value and value.strip():
             # OpenReview's TL;DR and primary area, which CSL has no variables for.

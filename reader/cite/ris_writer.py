@@ -130,6 +130,10 @@ def ris_record(paper: Paper) -> str:
     url = paper_url(paper)
     if url:
         lines.append(("UR", url))
+    arxiv = f"https://arxiv.org/abs/{paper.arxiv_id}" if paper.arxiv_id else ""
+    if arxiv and url and url != arxiv:
+        # A paper found elsewhere (OpenReview, a DOI) keeps its arXiv id as a second link.
+        lines.append(("UR", arxiv))
     lines += [("KW", _line(k)) for k in paper.keywords or [] if k.strip()]
     paragraphs = [_line(p) for p in to_plain(paper.abstract or "").split("\n\n")]
     paragraphs = [p for p in paragraphs if p]

@@ -92,6 +92,10 @@ def _convert(record: JsonRecord) -> Outcome:
     doi = compared_doi(written_doi, url)
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
     extra = _source_fields(item.get("custom"))
+    custom = item.get("custom")
+    if not arxiv_id and isinstance(custom, dict) and isinstance(custom.get("arxiv"), str):
+        # The arXiv id our export keeps for a paper whose link is another's.
+        arxiv_id = normalize_arxiv_id(custom["arxiv"])
     bibtex = extra.get("bibtex", {})
     if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
         # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.

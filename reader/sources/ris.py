@@ -288,6 +288,11 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
             urls = urls[1:]  # the export's link to it, not a URL of the source
     elif urls and "arxiv.org/" in urls[0]:
         arxiv_id = normalize_arxiv_id(urls[0])
+    else:
+        # A paper found elsewhere (OpenReview, a DOI) with its arXiv abstract's link after
+        # its own, as our export writes it.
+        arxiv_id = next((normalize_arxiv_id(u) for u in urls[1:] if "arxiv.org/abs/" in u),
+                        None)
     written_doi = doi_as_written(fold_lines(first(tags, "DO")) or linked_doi(tags))
     doi = normalize_doi(written_doi)
     if doi and doi.startswith("10/") and urls and "doi" in urls[0].lower():

@@ -63,6 +63,8 @@ _TEXT_VARIABLES = {
     "SV": "number", "DP": "source", "PU": "publisher",  # Web of Science's publisher
 }
 # Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
+# An arXiv abstract's link, as an export writes one for a paper's arXiv id.
+_ARXIV_ABS = re.compile(r"https?://arxiv\.org/abs/\S+")
 _NAME_TAGS = {"AU": "author", "A1": "author", "A2": "editor", "ED": "editor",
               "A3": "collection-editor", "A4": "translator"}
 # Tags held in a record's columns or written back from its variables.
@@ -225,6 +227,9 @@ def csl_and_extra(
             break
     # The first URL is the paper's own (a column); the others are kept as they came.
     urls = kept.pop("UR", [])
+    # The first link is the paper's; an arXiv abstract's link after it is its arXiv id (as
+    # an export writes it for a paper found elsewhere), the others are kept.
+    urls = urls[:1] + [u for u in urls[1:] if not _ARXIV_ABS.fullmatch(u.strip())]
     if len(urls) > 1:
         kept["UR"] = urls[1:]
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
