@@ -520,3 +520,17 @@ def test_a_filter_whose_group_an_or_or_a_not_changes_is_said_so(query: str, in_g
     """A filter narrows the whole search: inside a group that NOT negates or that OR
     joins to others it cannot mean what it says there, and the search says so."""
     assert parse_query(query).filter_in_group == in_group
+
+
+def test_an_edited_books_editors_are_found_as_its_creators(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """An edited book has editors and no authors: a search of its editor's name (or
+    ``author:`` it) finds it, as a reference manager's creator search does."""
+    book = {"id": "h", "type": "book", "title": "Handbook of Emotion Regulation",
+            "editor": [{"given": "James J.", "family": "Gross"}],
+            "issued": {"date-parts": [[2007]]}}
+    (tmp_path / "book.csl.json").write_text(json.dumps([book]), encoding="utf-8")
+    empty_library.import_files([tmp_path / "book.csl.json"])
+    assert titles(empty_library, "gross") == ["Handbook of Emotion Regulation"]
+    assert titles(empty_library, "author:gross") == ["Handbook of Emotion Regulation"]

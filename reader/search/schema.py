@@ -9,6 +9,7 @@ import json
 from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from reader.models import Paper
+from reader.record import display_name
 from reader.search.analysis import ANALYZER, STEMMED
 from reader.text.render import title_words, to_plain
 
@@ -64,7 +65,9 @@ def document(paper: Paper) -> dict[str, object]:
         "title": title_words(paper.title)[:INDEXED_CHARS],
         "abstract": to_plain(paper.abstract)[:INDEXED_CHARS],
         "keywords": " ".join(paper.keywords)[:INDEXED_CHARS],
-        "authors": " ".join(paper.authors)[:INDEXED_CHARS],
+        # The editors too (an edited book has no authors), as a reference manager's
+        # "creator" search finds them.
+        "authors": " ".join([*paper.authors, *_editors(paper)])[:INDEXED_CHARS],
         "notes": paper.note[:INDEXED_NOTE_CHARS],
         "tags": " ".join(paper.tags),
         "highlight": "\n".join(
@@ -80,6 +83,14 @@ def document(paper: Paper) -> dict[str, object]:
         doc["year"] = paper.year
     doc["digest"] = digest(doc)
     return doc
+
+
+def _editors(paper: Paper) -> list[str]:
+    """The display names of the paper's editors."""
+    editors = paper.csl.get("editor")
+    if not isinstance(editors, list):
+        return []
+    return [name for name in (display_name(n) for n in editors if isinstance(n, dict)) if name]
 
 
 def digest(doc: dict[str, object]) -> str:
