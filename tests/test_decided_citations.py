@@ -123,3 +123,18 @@ def test_the_arxiv_id_of_a_paper_found_on_openreview_survives_an_export(
     conn.close()
     assert row[:2] == ("2510.01234", f"https://openreview.net/forum?id={REF}")
     assert "arxiv.org" not in row[2]  # the link is the id, not a source field kept besides
+
+
+def test_a_copied_citation_names_no_local_file_but_an_export_keeps_it(tmp_path: Path) -> None:
+    """JabRef's ``file`` field is a path on the user's machine: a citation (``y``,
+    ``reader cite``) leaves it out; an export of the library writes it back."""
+    bib = tmp_path / "jabref.bib"
+    bib.write_text("@article{lee2021, title = {Small Models}, author = {Lee, Ann},\n"
+                   "  journal = {J}, year = {2021}, file = {:/home/ann/papers/lee.pdf:PDF}}\n",
+                   encoding="utf-8")
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(bib))
+    for fmt in ("bibtex", "biblatex"):
+        assert "lee.pdf" not in _invoke(root, "cite", "--format", fmt, "lee2021").stdout
+    assert "file = {:/home/ann/papers/lee.pdf:PDF}" in _invoke(
+        root, "export", "--format", "bibtex").stdout

@@ -71,14 +71,23 @@ _ISO_DATE = re.compile(r"(\d{4})(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01])
 
 
 
-def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) -> str:
+# Source fields naming files on the machine that wrote the entry (JabRef's, Zotero's and
+# Mendeley's attached PDFs): a file's, not a citation's.
+_LOCAL_FIELDS = frozenset({"file", "pdf", "local-url"})
+
+
+def bibtex_entry(
+    paper: Paper, *, unicode: bool = True, biblatex: bool = False, files: bool = True
+) -> str:
     """A BibTeX entry for the paper, valid for bibtex/biber and parseable by bibtexparser.
 
     ``unicode`` keeps non-ASCII text as it is (biber, or bibtex with a UTF-8 document); without
     it every non-ASCII character becomes a LaTeX command, for classic 8-bit BibTeX.
     ``biblatex`` writes biblatex's entry types and fields (``date``, ``journaltitle``,
     ``eprinttype``) instead of classic BibTeX's. The source's entry type, every variable of
-    the record and the source's own unmodelled fields are written back.
+    the record and the source's own unmodelled fields are written back; without ``files``
+    not those naming local files (``file = {/home/…/paper.pdf}``), which a citation copied
+    into a document must not carry.
     """
     source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     aliases: dict[str, str] = source.get("@fields", {}) if isinstance(source, dict) else {}
@@ -167,6 +176,8 @@ def bibtex_entry(paper: Paper, *, unicode: bool = True, biblatex: bool = False) 
     written = {name for name, _ in fields}
     for name, value in source.items() if isinstance(source, dict) else ():
         if name.startswith("@") or name in written or not isinstance(value, str):
+            continue
+        if not files and name in _LOCAL_FIELDS:
             continue
         # As the source wrote it (LaTeX and all): reader does not know what it means.
         fields.append((name, value if braces_nest(value) else escape_text(value)))

@@ -113,7 +113,7 @@ def export(
     :func:`check_folder` first.
     """
     if fmt in ("bibtex", "biblatex", "csljson"):
-        text = render(papers, fmt, compact=compact)
+        text = render(papers, fmt, compact=compact, files=True)
     elif fmt == "ris":
         from reader.cite.ris_writer import ris_records
 

@@ -58,6 +58,7 @@ def render(
     output: str = "text",
     bibtex_unicode: bool = True,
     compact: bool = False,
+    files: bool = False,
 ) -> str:
     """The papers in one citation format; ``style`` and ``output`` apply to ``text`` only.
 
@@ -68,6 +69,8 @@ def render(
     ``bibtex_unicode`` False writes non-ASCII characters as LaTeX commands (classic BibTeX).
     ``compact`` writes CSL-JSON on one line: the same items, made several times faster
     (indented JSON is written by Python's pure-Python encoder), for a reader, not a person.
+    ``files`` keeps a BibTeX source's fields naming local files (an export's round trip);
+    a citation leaves them out.
     Raises :class:`CitationError` for an unknown format, output or style, or a broken style file.
     """
     if fmt not in FORMATS:
@@ -81,7 +84,8 @@ def render(
         return ("\n\n" if output == "markdown" else "\n").join(entries)
     if fmt in ("bibtex", "biblatex"):
         return "\n\n".join(
-            bibtex_entry(p, unicode=bibtex_unicode, biblatex=fmt == "biblatex") for p in papers
+            bibtex_entry(p, unicode=bibtex_unicode, biblatex=fmt == "biblatex", files=files)
+            for p in papers
         )
     if fmt == "csljson":
         items = [csl_item(p) for p in papers]
