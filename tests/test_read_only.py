@@ -112,6 +112,8 @@ async def test_a_note_is_shown_not_edited(lib: Path, monkeypatch: pytest.MonkeyP
         shown = screen_text(app)
         assert "kept as written" in shown
         assert "Read-only library (READER_READ_ONLY is set): this note is shown" in shown
+        # The footer offers to close it, not to save it.
+        assert "Close" in shown and "Save and close" not in shown
         await pilot.press("escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, NoteScreen)

@@ -127,6 +127,8 @@ OVERVIEW: list[BindingType] = [
 #: The note editor.
 NOTE_EDITOR: list[BindingType] = [
     Binding("escape", "close", "Save and close", id="note.close"),
+    # The same key in a read-only library, where nothing is saved (one shows, by check_action).
+    Binding("escape", "close_shown", "Close", id="note.close_shown"),
     Binding("ctrl+o", "versions", "Versions", id="note.versions"),
 ]
 
