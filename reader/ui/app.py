@@ -15,7 +15,6 @@ one table, ``reader.ui.bindings``.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 
 from textual import events, on
@@ -28,7 +27,7 @@ from reader.errors import Damaged, ReaderError
 from reader.library import Library
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
-from reader.ui import bindings
+from reader.ui import bindings, collector
 from reader.ui.actions import enabled, route_actions
 from reader.ui.commands import ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
@@ -184,10 +183,8 @@ class ReaderApp(App[None]):
         # After the first frame: opening a large index holds the GIL for a while, and would
         # hold back the first paint.
         self.call_after_refresh(self.importing.prepare_library)
-        # Once the first screen is up, its objects are moved out of the collector's reach:
-        # a full collection otherwise walks all of Textual's objects, and every dozen cursor
-        # steps one of them took 40 ms. They are long-lived and freed by reference counting.
-        self.call_after_refresh(_settle_collector)
+        # Once the first screen is up, its objects go out of the collector's reach.
+        self.call_after_refresh(collector.settle)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether a key's action may run here (and the footer offers it); see
@@ -328,9 +325,9 @@ class ReaderApp(App[None]):
         self.push_screen(HelpScreen(self.config.keymap))
 
     def on_unmount(self) -> None:
-        """Give the objects frozen after the first frame back to the collector: in a process
-        that runs app after app (the tests), each one's would otherwise never be freed."""
-        gc.unfreeze()
+        """Give the objects frozen after the first frame back to the collector; stop the
+        sessions' work that would outlive the window."""
+        collector.release()
         self.live.close()
         self.imports.let_go()  # the window may close with the import prompt open
         self.fetches.cancel()  # its worker ends after the request in flight
@@ -390,10 +387,3 @@ class ReaderApp(App[None]):
         """Send a key on as Textual does, noting where it went."""
         self.early_keys.sent(key, self.screen, self.focused)
         await super().on_event(key)
-
-
-def _settle_collector() -> None:
-    """Freeze what exists after the first frame out of the collector's reach (see on_mount)
-    and let it run again (the command line turns it off while the reader starts)."""
-    gc.freeze()
-    gc.enable()

@@ -117,7 +117,7 @@ class IndexStatus:
         """The index holds every paper (on the app's thread)."""
         self.ready = True
         self.caught_up()
-        # The open index is long-lived: out of the collector's reach (see ReaderApp.on_mount).
+        # The open index is long-lived: out of the collector's reach (see reader.ui.collector).
         gc.freeze()
 
     def caught_up(self) -> None:
