@@ -9,8 +9,11 @@ beside them the sessions whose workers report by messages (``IndexStatus``,
 ``SearchSession``, ``ImportSession``, ``FetchSession``, ``LiveLibrary``). The app owns the
 list and the detail pane, hands each message to the collaborator it is for, and makes the
 collaborators' actions its own (reader/ui/actions.py); a collaborator calls another's
-public methods through the app, never reads another's state. The keys of all of them are in
-one table, ``reader.ui.bindings``.
+public methods through the app, never reads another's state: the owner of a state tells
+those it matters to as it changes (the status line is told the search shown, the sort order
+and the basket), or decides for them (the search session, which views a change reruns). The
+search shown is the view's, written by the search session alone and handed out by the app
+(``ReaderApp.outcome``). The keys of all of them are in one table, ``reader.ui.bindings``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from textual.widgets import Footer, Input, Static
 
 from reader.config import Config
 from reader.errors import Damaged, ReaderError
-from reader.library import Library
+from reader.library import Library, SearchOutcome
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
 from reader.ui import bindings, collector
@@ -162,6 +165,13 @@ class ReaderApp(App[None]):
         return self.query_one(PaperList)
 
     @property
+    def outcome(self) -> SearchOutcome | None:
+        """The outcome of the search the view shows (None: the whole library). The view's
+        state, shared: the search session alone writes it (as its results are shown), and
+        the app hands it out, a frozen value, to whoever asks what the view shows."""
+        return self.search.outcome
+
+    @property
     def terms(self) -> frozenset[str]:
         """The words of the current query, for highlighting."""
         return self.search.terms
@@ -189,7 +199,7 @@ class ReaderApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether a key's action may run here (and the footer offers it); see
         reader/ui/actions.py."""
-        return enabled(self, action, self.search.outcome)
+        return enabled(self, action, self.outcome)
 
     @property
     def current_paper(self) -> Paper | None:
@@ -240,7 +250,7 @@ class ReaderApp(App[None]):
     def show_current(self, saw: bool = False) -> None:
         """Show the paper under the cursor in the detail pane (seen, when ``saw``)."""
         paper = self.current_paper
-        outcome = self.search.outcome
+        outcome = self.outcome
         why = self.library.searching.why(paper, outcome) if paper and outcome else None
         empty = "No matches" if outcome is not None else "No paper selected"
         self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
@@ -312,8 +322,7 @@ class ReaderApp(App[None]):
         highlights or record), and the library has re-indexed it: redraw the paper, and
         run the view's query again, which may find it or lose it now."""
         self.refresh_paper(paper_id)
-        if self.search.outcome is not None:
-            self.searching.rerun_view(Rerun.CHANGED)
+        self.searching.rerun_view(Rerun.RETOUCHED)
 
     async def action_quit(self) -> None:
         """Quit once pending writes are stored; an index build under way stops at its next
