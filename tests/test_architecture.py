@@ -182,3 +182,107 @@ def test_the_apps_collaborators_keep_to_their_own_state() -> None:
                 continue
             touched.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
     assert not touched, "private state of another object:\n" + "\n".join(touched)
+
+
+#: What a collaborator may read of another without calling it: read-only properties, each
+#: the status its owner alone writes as its workers report, read at the moment a decision
+#: needs it (a copy kept in step by messages would lag behind the worker). Each must be a
+#: property of its class: a plain attribute listed here fails.
+READ_ONLY_STATUS = {
+    # Whether an import of files runs, in its own process: a fetch waits for it, a catch-up
+    # of the index leaves its papers to it, and quitting says it goes on.
+    ("imports", "running"),
+    # Writes whose outcome is not yet drawn: a count read meanwhile does not redraw twice.
+    ("writes", "under_way"),
+    # How far an index build under way is, said in the status line as the window quits.
+    ("index_status", "building"),
+}
+#: How a module of the UI names the app it is part of.
+APP_NAMES = {"app", "self._app", "self.app", "self.reader"}
+
+
+def _collaborators(classes: _Classes) -> dict[str, str]:
+    """The app's collaborators: the name each is kept under -> its class ("module.Class")."""
+    tree = ast.parse((ROOT / "reader/ui/app.py").read_text(encoding="utf-8"))
+    found = {}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(target := node.targets[0], ast.Attribute)
+            and ast.unparse(target.value) == "self"
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+        ):
+            qualified = classes.resolve("reader.ui.app", node.value.func.id)
+            if qualified is not None and qualified.startswith("reader.ui."):
+                found[target.attr] = qualified
+    return found
+
+
+def _properties(qualified: str) -> set[str]:
+    """The properties a class of reader defines."""
+    module, name = qualified.rsplit(".", 1)
+    path = ROOT / (module.replace(".", "/") + ".py")
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return {
+                f.name for f in node.body if isinstance(f, ast.FunctionDef)
+                and any(ast.unparse(d) == "property" for d in f.decorator_list)
+            }
+    raise AssertionError(f"{qualified} not found")
+
+
+def _reads(tree: ast.AST, collaborators: dict[str, str]) -> list[tuple[ast.Attribute, str]]:
+    """Each ``app.<collaborator>.<name>`` of a module that is not a call, with the name of
+    the collaborator; a collaborator kept in a local name (``search = app.search``) too."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    aliases = {
+        target.id: node.value.attr for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1
+        and isinstance(target := node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Attribute) and node.value.attr in collaborators
+        and ast.unparse(node.value.value) in APP_NAMES
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        owner = node.value
+        if isinstance(owner, ast.Attribute) and owner.attr in collaborators and (
+            ast.unparse(owner.value) in APP_NAMES
+        ):
+            name = owner.attr
+        elif isinstance(owner, ast.Name) and owner.id in aliases:
+            name = aliases[owner.id]
+        else:
+            continue
+        parent = parents.get(node)
+        if not (isinstance(parent, ast.Call) and parent.func is node):
+            found.append((node, name))
+    return found
+
+
+def test_the_collaborators_read_no_other_collaborators_state() -> None:
+    """A collaborator reaches another through the app by its public methods only (called,
+    or handed on as a callback), never by its attributes: what its state means for others
+    its owner tells them as it changes (``status.searched(outcome)``), and the search shown
+    is handed out by the app (``ReaderApp.outcome``). The app itself, which composes them,
+    wires one's state to another once, as it builds them, and is not read here."""
+    classes = _Classes()
+    collaborators = _collaborators(classes)
+    # The ones the rule is about are found (a rename of the app's attributes would hide them).
+    assert {"search", "status", "views", "citations", "seen", "quitting"} <= set(collaborators)
+    for name, attr in READ_ONLY_STATUS:
+        assert attr in _properties(collaborators[name]), f"{name}.{attr} is not a property"
+    read = []
+    paths = sorted((ROOT / "reader/ui").rglob("*.py"))
+    for path in paths:
+        if path.name == "app.py" and path.parent.name == "ui":
+            continue
+        for node, name in _reads(ast.parse(path.read_text(encoding="utf-8")), collaborators):
+            qualified = collaborators[name]
+            attr = node.attr
+            is_method = attr in classes.methods(qualified) - _properties(qualified)
+            if (is_method and not attr.startswith("_")) or (name, attr) in READ_ONLY_STATUS:
+                continue
+            read.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not read, "a collaborator's state read by another:\n" + "\n".join(read)

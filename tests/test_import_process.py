@@ -288,3 +288,30 @@ def test_the_first_progress_of_a_kind_is_sent_at_once() -> None:
         report(done, 1400)
     sent = [json.loads(line)["done"] for line in out.getvalue().splitlines()]
     assert sent == [200, 700, 1300, 1400]
+
+
+async def test_an_import_whose_process_cannot_start_is_said_to_have_failed(
+    tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import process that cannot start (no file descriptor left) is an import that
+    failed, said as such, rather than "Importing …" left in the status line for good: the
+    library says the OS error as it says any, and the window reports it."""
+    import errno
+
+    import reader.library.import_process as process_module
+
+    def no_process(*_args: object, **_kwargs: object) -> None:
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(process_module.subprocess, "Popen", no_process)
+    path = write_openreview(tmp_path / "some.jsonl", 3)
+    app = ReaderApp(library)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("i", *str(path), "enter")
+        await until(pilot, lambda: any(n.title == "Import failed" for n in app._notifications),
+                    "the failure said")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.imports.running
+        assert "Importing" not in str(app.query_one("#status").render())

@@ -30,6 +30,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from reader.library.door import translated
 from reader.models import ImportSummary
 
 #: How much less of the processor an import started by a window gets than the window.
@@ -115,22 +116,25 @@ class ImportProcess:
     """
 
     def __init__(self, root: Path, batch: int, paths: Sequence[Path] | None = None) -> None:
-        # Its standard error goes to a file, never to the reader's terminal (nor to the
-        # reader's sys.stderr, which inside the app has no descriptor).
-        self.errors = tempfile.TemporaryFile("w+", encoding="utf-8")
         self.waiting = paths is None
         self._let_go = threading.Lock()
-        # The process's own session: a reader that quits leaves it to finish, and a
-        # terminal's hang-up is not sent to it (the closed pipe tells it instead).
-        self.proc = subprocess.Popen(
-            import_argv(root, paths or [], batch, paths_later=self.waiting),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.errors,
-            start_new_session=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            cwd=PACKAGE_HOME,
-        )
+        # A process that cannot start (no file descriptor or memory left) is said as the
+        # door says any OS error: the front end that started it catches a ReaderError.
+        with translated():
+            # Its standard error goes to a file, never to the reader's terminal (nor to the
+            # reader's sys.stderr, which inside the app has no descriptor).
+            self.errors = tempfile.TemporaryFile("w+", encoding="utf-8")
+            # The process's own session: a reader that quits leaves it to finish, and a
+            # terminal's hang-up is not sent to it (the closed pipe tells it instead).
+            self.proc = subprocess.Popen(
+                import_argv(root, paths or [], batch, paths_later=self.waiting),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.errors,
+                start_new_session=True,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                cwd=PACKAGE_HOME,
+            )
         # The import (and the processes it starts) yields the processor to the window that
         # started it: keys are echoed at once while both cores parse, write and index.
         with contextlib.suppress(OSError, AttributeError):

@@ -9,13 +9,15 @@ beside them the sessions whose workers report by messages (``IndexStatus``,
 ``SearchSession``, ``ImportSession``, ``FetchSession``, ``LiveLibrary``). The app owns the
 list and the detail pane, hands each message to the collaborator it is for, and makes the
 collaborators' actions its own (reader/ui/actions.py); a collaborator calls another's
-public methods through the app, never reads another's state. The keys of all of them are in
-one table, ``reader.ui.bindings``.
+public methods through the app, never reads another's state: the owner of a state tells
+those it matters to as it changes (the status line is told the search shown, the sort order
+and the basket), or decides for them (the search session, which views a change reruns). The
+search shown is the view's, written by the search session alone and handed out by the app
+(``ReaderApp.outcome``). The keys of all of them are in one table, ``reader.ui.bindings``.
 """
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Sequence
 
 from textual import events, on
@@ -25,10 +27,10 @@ from textual.widgets import Footer, Input, Static
 
 from reader.config import Config
 from reader.errors import Damaged, ReaderError
-from reader.library import Library
+from reader.library import Library, SearchOutcome
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
-from reader.ui import bindings
+from reader.ui import bindings, collector
 from reader.ui.actions import enabled, route_actions
 from reader.ui.commands import ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
@@ -163,6 +165,13 @@ class ReaderApp(App[None]):
         return self.query_one(PaperList)
 
     @property
+    def outcome(self) -> SearchOutcome | None:
+        """The outcome of the search the view shows (None: the whole library). The view's
+        state, shared: the search session alone writes it (as its results are shown), and
+        the app hands it out, a frozen value, to whoever asks what the view shows."""
+        return self.search.outcome
+
+    @property
     def terms(self) -> frozenset[str]:
         """The words of the current query, for highlighting."""
         return self.search.terms
@@ -184,15 +193,13 @@ class ReaderApp(App[None]):
         # After the first frame: opening a large index holds the GIL for a while, and would
         # hold back the first paint.
         self.call_after_refresh(self.importing.prepare_library)
-        # Once the first screen is up, its objects are moved out of the collector's reach:
-        # a full collection otherwise walks all of Textual's objects, and every dozen cursor
-        # steps one of them took 40 ms. They are long-lived and freed by reference counting.
-        self.call_after_refresh(_settle_collector)
+        # Once the first screen is up, its objects go out of the collector's reach.
+        self.call_after_refresh(collector.settle)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether a key's action may run here (and the footer offers it); see
         reader/ui/actions.py."""
-        return enabled(self, action, self.search.outcome)
+        return enabled(self, action, self.outcome)
 
     @property
     def current_paper(self) -> Paper | None:
@@ -243,7 +250,7 @@ class ReaderApp(App[None]):
     def show_current(self, saw: bool = False) -> None:
         """Show the paper under the cursor in the detail pane (seen, when ``saw``)."""
         paper = self.current_paper
-        outcome = self.search.outcome
+        outcome = self.outcome
         why = self.library.searching.why(paper, outcome) if paper and outcome else None
         empty = "No matches" if outcome is not None else "No paper selected"
         self.query_one("#detail", PaperDetail).show(paper, self.terms, why=why, empty=empty)
@@ -315,8 +322,7 @@ class ReaderApp(App[None]):
         highlights or record), and the library has re-indexed it: redraw the paper, and
         run the view's query again, which may find it or lose it now."""
         self.refresh_paper(paper_id)
-        if self.search.outcome is not None:
-            self.searching.rerun_view(Rerun.CHANGED)
+        self.searching.rerun_view(Rerun.RETOUCHED)
 
     async def action_quit(self) -> None:
         """Quit once pending writes are stored; an index build under way stops at its next
@@ -328,9 +334,9 @@ class ReaderApp(App[None]):
         self.push_screen(HelpScreen(self.config.keymap))
 
     def on_unmount(self) -> None:
-        """Give the objects frozen after the first frame back to the collector: in a process
-        that runs app after app (the tests), each one's would otherwise never be freed."""
-        gc.unfreeze()
+        """Give the objects frozen after the first frame back to the collector; stop the
+        sessions' work that would outlive the window."""
+        collector.release()
         self.live.close()
         self.imports.let_go()  # the window may close with the import prompt open
         self.fetches.cancel()  # its worker ends after the request in flight
@@ -390,10 +396,3 @@ class ReaderApp(App[None]):
         """Send a key on as Textual does, noting where it went."""
         self.early_keys.sent(key, self.screen, self.focused)
         await super().on_event(key)
-
-
-def _settle_collector() -> None:
-    """Freeze what exists after the first frame out of the collector's reach (see on_mount)
-    and let it run again (the command line turns it off while the reader starts)."""
-    gc.freeze()
-    gc.enable()

@@ -124,7 +124,7 @@ class ImportSession:
 
         try:
             self._prepared = ImportProcess(self._library.paths.root, IMPORT_BATCH)
-        except OSError:
+        except ReaderError:
             self._prepared = None  # started again once the file is named, and reported then
 
     def let_go(self) -> None:
@@ -221,6 +221,8 @@ class ImportSession:
                     post(IndexStatus.Progress(event.done, event.total))
                 elif event.kind is Event.FAILED:
                     post(self.Failed(Source.FILES, event.message))
+        except ReaderError as exc:  # its process could not start
+            post(self.Failed(Source.FILES, exc.line()))
         finally:
             self._worker = self._process = None
             self.reviews_coming = None

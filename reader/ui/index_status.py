@@ -60,20 +60,34 @@ class IndexStatus:
     def __init__(self, app: App[None], library: Library) -> None:
         self._app = app
         self._library = library
-        #: Whether the index holds the library: a search runs over all of it.
-        self.ready = False
-        #: (indexed, total) while it is being built (from scratch, or after an import).
-        self.building: tuple[int, int] | None = None
+        #: Whether the index holds the library, and how far a build under way is (see the
+        #: properties): written here alone, as its work reports.
+        self._ready = False
+        self._building: tuple[int, int] | None = None
         #: How many papers the build under way had made searchable at the last look.
         self._published = 0
         #: Whether a look at an index being built elsewhere is due (see sync).
         self._sync_due = False
-        #: Set once the window quits: a build under way stops at its next safe point, and
-        #: none starts.
-        self.stopping = False
+        #: Set once the window quits (see stop).
+        self._stopping = False
+
+    @property
+    def ready(self) -> bool:
+        """Whether the index holds the library: a search runs over all of it."""
+        return self._ready
+
+    @property
+    def building(self) -> tuple[int, int] | None:
+        """(indexed, total) while it is being built (from scratch, or after an import)."""
+        return self._building
+
+    def stop(self) -> None:
+        """The window quits: a build under way stops at its next safe point, and none
+        starts."""
+        self._stopping = True
 
     def _stopped(self) -> bool:
-        return self.stopping
+        return self._stopping
 
     def _report(self, done: int, total: int) -> None:
         """A build's progress, from its worker thread."""
@@ -99,8 +113,8 @@ class IndexStatus:
         """Note a build's progress (on the app's thread); whether a build under way has
         published more papers since the last look (a search shown over part of the index
         then runs again)."""
-        self.building = (done, total)
-        if self.stopping:
+        self._building = (done, total)
+        if self._stopping:
             return False
         building = self._library.indexing.index_partial()
         return self.published(building[0] if building else 0)
@@ -115,21 +129,28 @@ class IndexStatus:
 
     def built(self) -> None:
         """The index holds every paper (on the app's thread)."""
-        self.ready = True
+        self._ready = True
         self.caught_up()
-        # The open index is long-lived: out of the collector's reach (see ReaderApp.on_mount).
+        # The open index is long-lived: out of the collector's reach (see reader.ui.collector).
         gc.freeze()
 
     def caught_up(self) -> None:
         """A build or a catch-up that reported its progress is over."""
-        self.building = None
+        self._building = None
         self._published = 0
+
+    def synced(self, reported: bool) -> bool:
+        """A catch-up is over (``reported``: it said how far it was as it went); whether the
+        index holds every paper, so that what it indexed can be searched."""
+        if reported:
+            self.caught_up()
+        return self._ready
 
     def mend(self) -> None:
         """Rebuild an index a search found damaged (once, however many searches met it)."""
-        if not self.ready:
+        if not self._ready:
             return  # being built already
-        self.ready = False
+        self._ready = False
         self._app.post_message(self.Mending())
         self._app.run_worker(self._rebuild, thread=True, group="prepare", exit_on_error=False)
 
@@ -151,7 +172,7 @@ class IndexStatus:
         self._app.run_worker(self._sync, thread=True, group="index", exit_on_error=False)
 
     def _sync(self) -> None:
-        if self.stopping:
+        if self._stopping:
             return
         library = self._library
         building = library.indexing.index_partial()
@@ -168,7 +189,7 @@ class IndexStatus:
             self._report(done, total)
 
         indexed = library.sync_index(progress, stopped=self._stopped)
-        if self.stopping:
+        if self._stopping:
             return
         self._app.post_message(self.Synced(indexed, reported))
         if library.index_state() is not IndexState.OK:
@@ -179,7 +200,7 @@ class IndexStatus:
             self._app.post_message(self.Grew())
 
     def _later(self) -> None:
-        if not self._sync_due and not self.stopping:
+        if not self._sync_due and not self._stopping:
             self._sync_due = True
             self._app.set_timer(INDEX_RETRY_SECONDS, self._again)
 

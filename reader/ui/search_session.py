@@ -56,6 +56,19 @@ class Rerun(Enum):
     INDEX_DONE = "index done"
     #: The sort order changed, or an import came in: the view as it is.
     VIEW = "view"
+    #: Papers changed but none came or went (their marks, notes, tags or records, here or
+    #: in another window): a query shown may select on what changed, as CHANGED; the
+    #: whole library shows the same papers.
+    RETOUCHED = "retouched"
+    #: A paper was starred or unstarred here: a query shown that selects on stars
+    #: (``is:starred``, ``like:starred``, sorted starred first), as CHANGED.
+    STARRED = "starred"
+    #: A paper was marked read or unread here (which stores it seen): a query shown that
+    #: filters on either, as CHANGED.
+    READ = "read"
+    #: The index caught up with nothing to add: a query shown that was answered over part
+    #: of it (while it was behind) runs over all of it.
+    CAUGHT_UP = "caught up"
 
 
 @dataclass(frozen=True)
@@ -159,10 +172,19 @@ class SearchSession:
         self._results_in.set()
         self._outcome = outcome if outcome.query.strip() else None
 
-    def suggested(self, suggestion: str) -> None:
-        """The outcome shown offers ``suggestion`` as a "did you mean"."""
-        if self._outcome is not None:
-            self._outcome = replace(self._outcome, suggestion=suggestion)
+    def answers(self, outcome: SearchOutcome) -> bool:
+        """Whether ``outcome`` answers its query for good: papers, all of them ranked, over
+        an index that holds the whole library."""
+        return bool(outcome.ids) and outcome.complete and self._index.ready
+
+    def suggested(self, generation: int, suggestion: str) -> bool:
+        """The outcome shown offers ``suggestion`` as a "did you mean", found for the search
+        asked as ``generation``; False, and nothing offered, when a newer search was asked
+        or no query is shown."""
+        if not self.current(generation) or self._outcome is None:
+            return False
+        self._outcome = replace(self._outcome, suggestion=suggestion)
+        return True
 
     def papers_went(self) -> None:
         """Papers were removed while the window was open: searches leave out those the
@@ -171,17 +193,36 @@ class SearchSession:
 
     def wants_rerun(self, query: str, why: Rerun) -> bool:
         """Whether the view's ``query`` should run again because of ``why``."""
+        outcome = self._outcome
         if why is Rerun.VIEW:
             return True
         if why is Rerun.INDEX_DONE:
             return bool(query.strip())
-        outcome = self._outcome
+        if why is Rerun.CAUGHT_UP:
+            return outcome is not None and outcome.partial is not None and bool(query.strip())
+        if why in (Rerun.RETOUCHED, Rerun.STARRED, Rerun.READ) and not self._selects_on(why):
+            return False
         parsed = (
             outcome.parsed if outcome is not None and outcome.query == query
             and outcome.parsed is not None else parse_query(query)
         )
         searches = bool(parsed.text or parsed.like)
         return searches if why is Rerun.INDEX_GREW else self._index.ready or not searches
+
+    def _selects_on(self, why: Rerun) -> bool:
+        """Whether the view shown would change with what ``why`` says changed: any query,
+        for RETOUCHED; for a star or a read mark, a query that selects on it."""
+        outcome = self._outcome
+        if outcome is None or outcome.parsed is None or why is Rerun.RETOUCHED:
+            return outcome is not None
+        mark = "starred" if why is Rerun.STARRED else "read"
+        flags = {mark, "seen"} if mark == "read" else {mark}
+        parsed = outcome.parsed
+        if mark == "starred" and (
+            parsed.like.lower() == "starred" or self._view.order() == mark
+        ):
+            return True
+        return any(f.flag in flags for f in parsed.filters)
 
     def run(self, query: str, *, settle: bool = False) -> None:
         """Search in a worker; only the newest query's results are shown. A query being

@@ -61,8 +61,13 @@ class WindowWrites:
         self._library = library
         self._index = index
         self._order = OrderedWrites()
-        #: Writes asked for whose outcome the window has not yet drawn.
-        self.under_way = 0
+        #: Writes asked for whose outcome the window has not yet drawn (see under_way).
+        self._under_way = 0
+
+    @property
+    def under_way(self) -> int:
+        """Writes asked for whose outcome the window has not yet drawn."""
+        return self._under_way
 
     def run(
         self,
@@ -74,10 +79,10 @@ class WindowWrites:
         library decides what it costs the index); then ``on_done``, or ``on_error`` with
         what went wrong, on the app's thread."""
         ticket = self._order.ticket()
-        self.under_way += 1
+        self._under_way += 1
 
         def finish(then: Callable[..., None], *args: object) -> None:
-            self.under_way -= 1
+            self._under_way -= 1
             then(*args)
             if self._library.index_owed:
                 self._index.sync()  # the index was busy as the write was stored

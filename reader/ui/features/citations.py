@@ -101,13 +101,13 @@ class Citations:
         self.marked.symmetric_difference_update({paper_id})
         papers.refresh()
         papers.action_cursor_down()
-        self._app.status.update()
+        self._app.status.marked(len(self.marked))
 
     def action_clear_marks(self) -> None:
         """Empty the basket."""
         self.marked.clear()
         self._app.paper_list.refresh()
-        self._app.status.update()
+        self._app.status.marked(0)
 
     def action_export(self) -> None:
         """Export the marks (or the current view) to a file; the format follows its name."""

@@ -28,6 +28,13 @@ class Following:
         self._app = app
         #: The state of the library last read (None before the first read).
         self._library_state: LibraryState | None = None
+        #: Set once the window quits (see quitting).
+        self._quitting = False
+
+    def quitting(self) -> None:
+        """The window quits: the index's reports no longer touch the status line, which
+        says what quitting waits for, nor start work (the next run finishes the index)."""
+        self._quitting = True
 
     def index_reported(self, message: IndexStatus.Report) -> None:
         """Say how the index is coming on, and run the view's query again as more of the
@@ -53,7 +60,7 @@ class Following:
 
     def _index_progress(self, message: IndexStatus.Progress) -> None:
         grew = self._app.index_status.progressed(message.done, message.total)
-        if self._app.quitting.begun:
+        if self._quitting:
             # The build stops at its next safe point (see Quitting.quit).
             self._app.status.note(self._app.quitting.note())
             return
@@ -65,32 +72,29 @@ class Following:
         self._app.searching.rerun_view(Rerun.INDEX_GREW)
 
     def _index_built(self, _message: IndexStatus.Built) -> None:
-        if self._app.quitting.begun:
+        if self._quitting:
             return  # the status line says what quitting waits for
         self._app.index_status.built()
         self._app.status.note("")
         self._app.searching.rerun_view(Rerun.INDEX_DONE)
 
     def _index_synced(self, message: IndexStatus.Synced) -> None:
+        ready = self._app.index_status.synced(message.reported)
         if message.reported:
-            self._app.index_status.caught_up()
             self._app.status.note("")
-        if self._app.index_status.ready and (message.indexed or self._shown_partial()):
-            # A search shown over part of the index (this build's or another process's)
-            # runs again over all of it.
-            self._app.searching.rerun_view(Rerun.INDEX_DONE)
-
-    def _shown_partial(self) -> bool:
-        """Whether the search shown was answered over part of the index."""
-        outcome = self._app.search.outcome
-        return outcome is not None and outcome.partial is not None
+        if ready:
+            # What it indexed may be found now; a search shown over part of the index (this
+            # build's or another process's) runs again over all of it.
+            self._app.searching.rerun_view(
+                Rerun.INDEX_DONE if message.indexed else Rerun.CAUGHT_UP
+            )
 
     def library_changed(self, state: LibraryState, logged: int) -> None:
         """Something was committed (here or elsewhere): bring the counts, the rows, the
         paper shown and the view up to ``state``, read when the seen log was ``logged``
         long."""
         counts = dict(state.counts)
-        counts["seen"] += state.unstored + len(self._app.seen.log) - logged
+        counts["seen"] += state.unstored + len(self._app.seen.shown_since(logged))
         previous, self._library_state = self._library_state, state
         moved = self._app.status.counted(counts, state.generation)
         if previous is None:
@@ -107,10 +111,11 @@ class Following:
         self._app.seen.others_stored(state.counts["seen"])
         if state.papers - previous.papers < max(0, state.last_id - previous.last_id):
             self._app.search.papers_went()  # searches leave out what the index still holds
-        shows_query = self._app.search.outcome is not None
-        if previous.papers_changed(state) or (shows_query and (others or moved)):
-            # New or removed papers, or marks a query may select on (is:starred, tag:…).
-            self._app.searching.rerun_view(Rerun.CHANGED)
+        if previous.papers_changed(state):
+            self._app.searching.rerun_view(Rerun.CHANGED)  # new or removed papers
+        elif others or moved:
+            # Marks a query shown may select on (is:starred, tag:…).
+            self._app.searching.rerun_view(Rerun.RETOUCHED)
         if others or moved:
             self._app.paper_list.invalidate_all()
             self._show_shown()

@@ -30,6 +30,14 @@ class Importing:
         """Import for ``app``; the bundled sample into an empty library if ``load_sample``."""
         self._app = app
         self._load_sample = load_sample
+        #: Set once the window quits (see quitting).
+        self._quitting = False
+
+    def quitting(self) -> None:
+        """The window quits: an import under way goes on in its own process, and its
+        reports no longer touch the status line (which says what quitting waits for) nor
+        the index (the next run catches it up)."""
+        self._quitting = True
 
     def prepare_library(self) -> Worker[None]:
         """Load the bundled sample into an empty library, then bring the index up to date
@@ -140,7 +148,7 @@ class Importing:
         if message.source is Source.IDS:
             self._import_note("")
             return
-        if self._app.quitting.begun:
+        if self._quitting:
             return  # the index's work stops, and the next start finishes it
         if message.imported:
             # A search typed meanwhile answered from the index as it was before the import.
@@ -151,7 +159,7 @@ class Importing:
     def _import_note(self, note: str) -> None:
         """Say how an import is going, unless the window is quitting: its status line
         then says what quitting waits for, and stays."""
-        if not self._app.quitting.begun:
+        if not self._quitting:
             self._app.status.note(note)
 
     def _indexed(self) -> None:

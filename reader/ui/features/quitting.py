@@ -20,13 +20,13 @@ class Quitting:
         self._app = app
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see quit).
-        self.begun = False
+        self._begun = False
 
     async def quit(self) -> None:
         """Quit once pending writes are stored; an index build under way stops at its next
         safe point, and the next reader to run finishes it. A second press quits at once."""
         app = self._app
-        if self.begun:
+        if self._begun:
             # Writes still under way are stored all the same: the process ends once they
             # are (their threads are waited for), after the window has closed.
             app.exit()
@@ -38,8 +38,13 @@ class Quitting:
         # point: within a fraction of a second, where finishing it could take minutes. What
         # it published is kept; the index stays behind the database, which every reader
         # process (a window, `reader import`, `reader search`) catches up on.
-        self.begun = True
-        app.index_status.stopping = True
+        self._begun = True
+        app.index_status.stop()
+        # Told at once, not by a message queued behind the reports already posted: from
+        # here on the status line says what quitting waits for, and an import's or the
+        # index's end starts no more work.
+        app.following.quitting()
+        app.importing.quitting()
         app.status.note(self.note())
         self._remember_view()
         others = [w for w in app.workers if w is not importing]

@@ -56,7 +56,7 @@ class Searching:
         """Search in a worker; only the newest query's results are shown. A query being
         typed (``settle``) waits a moment for the next key first."""
         app = self._app
-        if not query.strip() and app.search.outcome is not None and not app.paper_list.pinned:
+        if not query.strip() and app.outcome is not None and not app.paper_list.pinned:
             # The search is cleared (esc, or the box emptied) with the cursor where the
             # results put it: the list goes back to the paper it was on before. A paper
             # the user moved to in the results stays (the cursor is pinned to it).
@@ -82,11 +82,12 @@ class Searching:
             return
         if rows:
             app.paper_list.prime({i: app.intents.apply(row) for i, row in rows.items()})
-        previous = search.outcome
+        previous = app.outcome
         search.show(outcome)
-        if logged is not None and len(app.seen.log) > logged:
+        app.status.searched(app.outcome)
+        if logged is not None and (late := app.seen.shown_since(logged)):
             # Papers shown while the search ran: counted by no one yet.
-            shown = set(app.seen.log[logged:])
+            shown = set(late)
             seen += sum(1 for i in outcome.ids if i in shown)
         same_view = (previous.query if previous else "").strip() == outcome.query.strip()
         offered = previous is not None and bool(previous.suggestion)
@@ -109,9 +110,7 @@ class Searching:
             keep = None
         if self._return_paper is not None and not outcome.query.strip():
             keep, self._return_paper = self._return_paper, None
-        if self._restore_paper in outcome.ids or (
-            outcome.ids and outcome.complete and app.index_status.ready
-        ):
+        if self._restore_paper in outcome.ids or search.answers(outcome):
             # Kept until a search can answer: the first one may only say "still indexing",
             # or show only the best matches.
             self._restore_paper = None
@@ -123,7 +122,7 @@ class Searching:
             papers.set_ids(outcome.ids, app.terms, keep=keep,
                            keep_scroll=same_view and not restoring, restored=restoring)
         app.status.update(outcome.notice or "")
-        if offered != (search.outcome is not None and bool(search.outcome.suggestion)):
+        if offered != (app.outcome is not None and bool(app.outcome.suggestion)):
             # The footer offers a suggestion only while there is one. Only then: the footer
             # rebuilds itself on every refresh (tens of milliseconds, on every result).
             app.refresh_bindings()
@@ -132,10 +131,9 @@ class Searching:
             app.set_timer(SUGGEST_AFTER_SECONDS, partial(search.suggest, seq, outcome))
 
     def _suggestion(self, message: SearchSession.Suggestion) -> None:
-        search = self._app.search
-        if not search.current(message.generation) or search.outcome is None:
-            return
-        search.suggested(message.suggestion)
+        if not self._app.search.suggested(message.generation, message.suggestion):
+            return  # a newer search was asked, or the query was cleared
+        self._app.status.searched(self._app.outcome)
         binding = next(
             b for b in bindings.APP if isinstance(b, Binding) and b.id == "search.suggestion"
         )
@@ -145,7 +143,7 @@ class Searching:
 
     def action_accept_suggestion(self) -> None:
         """Search for what the last search suggested instead ("did you mean")."""
-        outcome = self._app.search.outcome
+        outcome = self._app.outcome
         if outcome is not None and outcome.suggestion:
             self.run_query(outcome.suggestion)
 

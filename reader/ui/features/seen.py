@@ -33,6 +33,15 @@ class SeenPapers:
         self._stored: set[int] | None = None
         self._warned = False
 
+    def shown_since(self, logged: int) -> list[int]:
+        """The papers shown after the first ``logged`` of the log (0: all of them), in the
+        order shown: what a count read when the log was that long has not counted."""
+        return self.log[logged:]
+
+    def was_shown(self, paper_id: int) -> bool:
+        """Whether this window has shown the paper (it is drawn as seen)."""
+        return paper_id in self.now
+
     @property
     def pending(self) -> frozenset[int]:
         """Papers seen and not yet written down."""

@@ -1,5 +1,9 @@
 """The status line under the list and the reading view, and the library's counts it shows,
-kept current in memory."""
+kept current in memory.
+
+It reads no other collaborator's state: what it shows of theirs is told to it as it
+changes (the search shown by ``Searching``, the sort order by ``Views``, the basket by
+``Citations``), and it asks the papers seen (``SeenPapers``) by a method."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Static
 
-from reader.library import RELEVANCE
+from reader.library import RELEVANCE, SearchOutcome
 from reader.ui.commands import SORT_LABELS
 from reader.ui.screens.reading import ReadingScreen
 
@@ -35,6 +39,11 @@ class StatusLine:
         self._note = ""
         #: All but the place in the view, kept ready: the place changes on every key.
         self._body = ""
+        #: What the other collaborators tell it: the outcome of the search shown (None:
+        #: the whole library), the order the view is sorted in, the papers marked.
+        self._outcome: SearchOutcome | None = None
+        self._order = RELEVANCE
+        self._marked = 0
 
     def note(self, note: str) -> None:
         """Say how work under way is going ("" when it is over)."""
@@ -45,7 +54,7 @@ class StatusLine:
         """Count the library again (after a write or an import)."""
         app = self._app
         # One read: the counts with the generation they were read at (see adjust).
-        state = app.library.queries.state(app.seen.log)
+        state = app.library.queries.state(app.seen.shown_since(0))
         counts = dict(state.counts)
         # Papers shown but not yet written down as seen still count as seen; asked of the
         # database, as a paper marked read or seen by another window is stored as seen.
@@ -78,9 +87,32 @@ class StatusLine:
         self.counts["seen"] = self.counts.get("seen", 0) + 1
         self._view_seen += 1
 
+    def count_if_unknown(self) -> None:
+        """Count the library unless its counts are known (given by the window's caller)."""
+        if not self.counts:
+            self.recount()
+
     def viewing(self, seen: int) -> None:
         """The view shown now has ``seen`` papers seen."""
         self._view_seen = seen
+
+    def viewing_all(self) -> None:
+        """The view shown now is the whole library: its papers seen are the library's."""
+        self._view_seen = self.counts["seen"]
+
+    def searched(self, outcome: SearchOutcome | None) -> None:
+        """The view shows ``outcome`` from now on (None: the whole library): said with
+        the next update, once the list shows it."""
+        self._outcome = outcome
+
+    def sorted_by(self, order: str) -> None:
+        """The view is sorted by ``order`` from now on: said with its results, which follow."""
+        self._order = order
+
+    def marked(self, count: int) -> None:
+        """``count`` papers are in the basket now: say so."""
+        self._marked = count
+        self.update()
 
     def update(self, notice: str | None = None) -> None:
         """Say again what the view holds (with ``notice``, what its search said, when
@@ -98,11 +130,10 @@ class StatusLine:
         total = len(app.paper_list.ids)
         room = app.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
         parts = []
-        marked = app.citations.marked
-        if marked:
-            parts.append(f"{len(marked):,} marked (y copies them, V clears)")
+        if self._marked:
+            parts.append(f"{self._marked:,} marked (y copies them, V clears)")
         shown = len(app.paper_list.ids)
-        outcome = app.search.outcome
+        outcome = self._outcome
         if outcome is not None:
             like = outcome.like
             if len(like) > 40:
@@ -123,8 +154,8 @@ class StatusLine:
                 parts.append(short)
         else:
             parts.append(library)
-        if app.views.order != RELEVANCE:
-            parts.append(f"sorted by {SORT_LABELS[app.views.order]}")
+        if self._order != RELEVANCE:
+            parts.append(f"sorted by {SORT_LABELS[self._order]}")
         if self._note:
             parts.append(self._note)
             if library in parts and len("  ·  ".join(parts)) > room:

@@ -72,9 +72,8 @@ class Tags:
         app = self._app
         app.paper_list.invalidate_all()
         app.show_current()
-        if app.search.outcome is not None:
-            # The index holds tags: the view may find others now.
-            app.searching.rerun_view(Rerun.CHANGED)
+        # The index holds tags: a query shown may find others now.
+        app.searching.rerun_view(Rerun.RETOUCHED)
         app.notify(message)
 
     def highlight(

@@ -68,8 +68,8 @@ class Triage:
             if not (isinstance(change, Change) and self._app.status.adjust(change)):
                 self._app.status.recount()
             self._app.status.update()
-            if self._view_selects_on(mark):
-                self._app.searching.rerun_view(Rerun.CHANGED)
+            # A view that selects on the mark runs again (the search session knows which).
+            self._app.searching.rerun_view(Rerun.STARRED if mark == "starred" else Rerun.READ)
 
         def write() -> None:
             written.append(job())
@@ -93,20 +93,6 @@ class Triage:
         screen = self._app.screen
         if isinstance(screen, ReadingScreen) and screen.paper.id == paper_id:
             screen.show(self._app.intents.apply(screen.paper))
-
-    def _view_selects_on(self, mark: str) -> bool:
-        """Whether the view shown would change with ``mark`` of a paper: a filter on it,
-        papers ranked like the starred ones, or starred papers sorted first."""
-        outcome = self._app.search.outcome
-        if outcome is None or outcome.parsed is None:
-            return outcome is not None
-        flags = {mark, "seen"} if mark == "read" else {mark}
-        parsed = outcome.parsed
-        if mark == "starred" and (
-            parsed.like.lower() == "starred" or self._app.views.order == mark
-        ):
-            return True
-        return any(f.flag in flags for f in parsed.filters)
 
     def action_toggle_read(self) -> None:
         """Mark the current paper read, or unread again."""
@@ -135,7 +121,7 @@ class Triage:
             position = start
             while position < stop:
                 hit = library.queries.first_unseen(ids[:stop], position)
-                if hit is None or ids[hit] not in self._app.seen.now:
+                if hit is None or not self._app.seen.was_shown(ids[hit]):
                     found = hit
                     break
                 position = hit + 1

@@ -41,14 +41,13 @@ class Views:
         app = self._app
         library = app.library
         last_query, last_paper = self._restore()
-        if not app.status.counts:
-            app.status.recount()
+        app.status.count_if_unknown()
         app.paper_list.set_ids(
             library.queries.sort_ids(ids if ids is not None else library.all_ids(), self.order),
             keep=None if last_query else last_paper,
             restored=not last_query and last_paper is not None,
         )
-        app.status.viewing(app.status.counts["seen"])  # the view is the whole library
+        app.status.viewing_all()
         if last_query:
             app.searching.restore(last_paper)
             app.query_one(SearchBox).value = last_query  # posts Changed: the search runs
@@ -58,6 +57,7 @@ class Views:
         library = self._app.library
         order = library.queries.get_meta(SORT_KEY) or RELEVANCE
         self.order = order if order in SORT_KEYS else RELEVANCE
+        self._app.status.sorted_by(self.order)
         last_paper = library.queries.get_meta(PAPER_KEY)
         paper = int(last_paper) if last_paper and last_paper.isdigit() else None
         return library.queries.get_meta(QUERY_KEY) or "", paper
@@ -66,7 +66,7 @@ class Views:
         """Show the ratings and decisions of the papers in the view, drawn."""
         app = self._app
         count = len(app.paper_list.ids)
-        what = "this view" if app.search.outcome else "the library"
+        what = "this view" if app.outcome else "the library"
         what += f" ({count:,} papers)"
         app.push_screen(OverviewScreen(
             app.paper_list.ids, partial(app.library.conference.view_signals, ratings=True), what
@@ -81,6 +81,7 @@ class Views:
     def set_sort(self, order: str) -> None:
         """Sort the view (and every later one) by ``order``; remembered between runs."""
         self.order = order
+        self._app.status.sorted_by(order)
         self._app.library.queries.set_meta(SORT_KEY, order)
         self._app.searching.rerun_view(Rerun.VIEW)
         self._app.notify(f"Sorted by {SORT_LABELS[order]}", timeout=3)
