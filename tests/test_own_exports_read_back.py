@@ -165,3 +165,26 @@ def test_a_csv_export_keeps_a_thesis_a_report_and_a_translated_book(tmp_path: Pa
     [kant] = [p for p in _papers(second) if p["citekey"] == "kant1998"]
     assert kant["csl"]["translator"][1] == {"family": "Wood", "given": "Allen W."}
     assert (kant["csl"]["edition"], kant["csl"]["publisher-place"]) == ("2", "Cambridge")
+
+
+def test_an_export_names_only_what_does_not_come_back(tmp_path: Path) -> None:
+    """JabRef's groups, comment and read status go back out as its fields (an import reads
+    them as tags, note and read mark again): a BibTeX export does not call them lost. A
+    series number and a PMCID are written to BibTeX (number, pmcid), so nothing is said;
+    RIS has no place for a PMID, and says so."""
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(DATA / "jabref-marks.bib"))
+    said = _invoke(root, "export", "--format", "bibtex", "-o", str(tmp_path / "a.bib")).stderr
+    assert "tags" not in said and "notes" not in said and "read marks" not in said, said
+    item = {"id": "b1", "type": "book", "title": "Series Book", "issued": {"date-parts": [[2010]]},
+            "author": [{"family": "Roe", "given": "Al"}], "collection-title": "Lecture Notes",
+            "collection-number": "42", "PMID": "123456", "PMCID": "PMC77"}
+    (tmp_path / "bbt.json").write_text(json.dumps([item]), encoding="utf-8")
+    other = tmp_path / "other"
+    _invoke(other, "import", str(tmp_path / "bbt.json"))
+    bib = tmp_path / "b.bib"
+    assert _invoke(other, "export", "-o", str(bib)).stderr == ""
+    assert "number = {42}" in bib.read_text(encoding="utf-8")
+    assert "0 merged, 1 unchanged" in _invoke(other, "import", str(bib)).stdout
+    ris = _invoke(other, "export", "-o", str(tmp_path / "b.ris")).stderr
+    assert ris.startswith("Not in ris: other fields (1 paper)"), ris

@@ -224,6 +224,8 @@ _BIBTEX_FIELDS = (
     ("volume", "volume"),
     ("issue", "number"),
     ("number", "number"),
+    # BibTeX's number beside a series is the number in it (read back as such: see csl_items).
+    ("collection-number", "number"),
     ("chapter-number", "chapter"),
     ("page", "pages"),
     ("edition", "edition"),
@@ -242,6 +244,7 @@ _BIBTEX_FIELDS = (
     ("title-short", "shorttitle"),
     ("container-title-short", "shortjournal"),
     ("PMID", "pmid"),
+    ("PMCID", "pmcid"),
     ("original-title", "origtitle"),
     ("original-publisher", "origpublisher"),
     ("original-publisher-place", "origlocation"),

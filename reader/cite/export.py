@@ -31,10 +31,8 @@ from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fiel
 from reader.models import Paper
 from reader.record import (
     csl_type_for_bibtex,
-    date_parts,
     names_text,
     source_doi,
-    split_name,
 )
 from reader.signals import Signals
 from reader.text.render import plain_line, to_plain
@@ -46,7 +44,6 @@ __all__ = [
     "check_folder",
     "export",
     "format_for_path",
-    "left_out",
     "write_atomic",
 ]
 
@@ -136,89 +133,6 @@ def export(
     if path is not None:
         write_atomic(Path(path), text)
     return text
-
-
-#: What of a paper each format carries beyond its bibliographic record (see left_out).
-_CARRIED: dict[str, frozenset[str]] = {
-    "json": frozenset({"ratings or decisions", "stars", "read marks", "tags", "notes",
-                       "highlights", "other fields"}),
-    "csljson": frozenset({"other fields"}),
-    "csv": frozenset({"ratings or decisions", "stars", "read marks", "tags", "notes",
-                      "highlights"}),
-    "markdown": frozenset({"notes", "other fields"}),  # a page to read, not a record
-}
-#: The source fields kept verbatim (Paper.extra) that a bibliographic format writes back.
-_EXTRA_WRITTEN = {"bibtex": {"bibtex"}, "biblatex": {"bibtex"}, "ris": {"ris", "bibtex"}}
-
-
-def _other_fields_left(paper: Paper, fmt: str) -> bool:
-    """Whether the paper has fields the format has no place for: in a CSV, the source
-    fields and CSL variables beyond its columns; in BibTeX and RIS, the fields kept from
-    sources of other formats."""
-    if fmt == "csv":
-        return bool(_csv_extra_left(paper) or set(paper.csl) - _CSV_CSL - _csv_implied(paper))
-    return bool(set(paper.extra) - _EXTRA_WRITTEN.get(fmt, set()))
-
-
-def _csv_extra_left(paper: Paper) -> bool:
-    """Whether the paper keeps source fields a CSV has no column for: a BibTeX source's
-    entry type and the names of its fields say how to write what the columns hold."""
-    for fmt, fields in (paper.extra or {}).items():
-        if fmt != "bibtex" or not isinstance(fields, dict):
-            return True
-        if set(fields) - {"@type", "@fields"}:
-            return True
-    return False
-
-
-def _csv_implied(paper: Paper) -> set[str]:
-    """The CSL variables a CSV row says in other columns: the date (year and date), and
-    the authors where their names read back as the record has them."""
-    implied = set()
-    day = paper.date or ("" if paper.year is None else str(paper.year))
-    if paper.csl.get("issued") == {"date-parts": [date_parts(day)]}:
-        implied.add("issued")
-    stored = paper.csl.get("author")
-    if isinstance(stored, list) and stored == [split_name(a) for a in paper.authors or []]:
-        implied.add("author")
-    return implied
-
-
-def left_out(
-    papers: Sequence[Paper], fmt: str, signals: Mapping[int, Signals] | None = None
-) -> str:
-    """What the papers have that an export in ``fmt`` does not write, with how many papers
-    have it: ``"Not in bibtex: ratings or decisions (400 papers), notes (1); json keeps
-    all but replies"``; empty when it writes everything they have. Replies are in no
-    export (``reader reviews`` prints them); a CSV has no column for the source fields the
-    library keeps verbatim, nor for CSL variables beyond its columns."""
-    carried = _CARRIED.get(fmt, frozenset())
-    counts: dict[str, int] = {}
-
-    def count(name: str, has: object) -> None:
-        if has and name not in carried:
-            counts[name] = counts.get(name, 0) + 1
-
-    for paper in papers:
-        own = (signals or {}).get(paper.id)
-        count("ratings or decisions",
-              own is not None and (own.rating_mean is not None or own.decision))
-        count("replies", own is not None and own.comments is not None
-              and bool(own.reviews or own.comments))
-        count("stars", paper.starred)
-        count("read marks", paper.read)
-        count("tags", paper.tags)
-        count("notes", paper.note.strip())
-        count("highlights", paper.highlights)
-        count("other fields", _other_fields_left(paper, fmt))
-    if not counts:
-        return ""
-    parts = [f"{name} ({n:,} paper{'s' if n != 1 else ''})" if i == 0 else f"{name} ({n:,})"
-             for i, (name, n) in enumerate(counts.items())]
-    rest = set(counts) - {"replies"}
-    hint = ("; json keeps all but replies" if rest and fmt != "json"
-            else "; reader reviews prints replies" if "replies" in counts else "")
-    return f"Not in {fmt}: {', '.join(parts)}{hint}."
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -342,7 +256,7 @@ _CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "languag
                 "publisher-place", "collection-title", "collection-number", "number", "genre")
 #: The CSL variables a CSV row carries (the columns above, the type, the DOI as written,
 #: the editors and translators).
-_CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator"})
+CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator"})
 
 
 def _csl_cells(paper: Paper) -> list[Any]:

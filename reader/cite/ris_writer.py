@@ -104,6 +104,11 @@ def ris_record(paper: Paper) -> str:
     number = paper.csl.get("number")
     if isinstance(number, str | int) and str(number).strip():
         lines.append(("SV" if kind in _SERIES_NUMBERED else "M1", _line(str(number))))
+    in_series = paper.csl.get("collection-number")
+    if isinstance(in_series, str | int) and str(in_series).strip() and not any(
+        tag == "SV" for tag, _ in lines
+    ):
+        lines.append(("SV", _line(str(in_series))))  # the number in the series (T3)
     page = str(paper.csl.get("page") or "")
     if page.strip():
         first, _, last = page.replace("\u2013", "-").replace("--", "-").partition("-")

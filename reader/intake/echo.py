@@ -29,6 +29,7 @@ from reader.cite.tex_escape import braces_nest, escape_text
 from reader.models import Paper, PaperRecord
 from reader.record import csl_type_for_bibtex, date_parts, display_name
 from reader.sources import read_back
+from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.bibtex_values import abstract_field, tex_field
 from reader.text.render import rendered_as, to_plain
 
@@ -103,6 +104,8 @@ class BibtexEcho:
         if variable == "issued":
             parts = date_parts(self.date)
             return parts is not None and value == {"date-parts": [parts]}
+        if variable == "number" and value == self.paper.csl.get("collection-number"):
+            return True  # a number in a series, in BibTeX's one field for numbers
         if variable == "author" and isinstance(value, list):
             names = [display_name(n) for n in value if isinstance(n, dict)]
             return names == self.paper.authors
@@ -117,6 +120,10 @@ class BibtexEcho:
         rest = dict(fields)
         if rest.get("@type") in self.kinds:
             del rest["@type"]
+        for name in [n for n in rest if not bibtex_source(self.paper).get(n)]:
+            variable = kept_as_written(name)
+            if variable and rest[name] == self.paper.csl.get(variable):
+                del rest[name]  # the field the export wrote for the variable, read back
         aliases = rest.get("@fields")
         if aliases == {"issued": "date"} and not bibtex_source(self.paper):
             # How biblatex writes any date, not a field this paper's source named so.

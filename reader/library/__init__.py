@@ -59,9 +59,10 @@ from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
 if TYPE_CHECKING:
-    from reader.cite.export import check_folder, export, format_for_path, left_out
+    from reader.cite.export import check_folder, export, format_for_path
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
+    from reader.cite.left_out import left_out
     from reader.cite.notes_files import export_notes
     from reader.search.highlight import highlight_spans
     from reader.sources import FORMATS, ImportFormatError
@@ -82,7 +83,7 @@ _LAZY = {
     "export": ("reader.cite.export", "export"),
     "export_notes": ("reader.cite.notes_files", "export_notes"),
     "format_for_path": ("reader.cite.export", "format_for_path"),
-    "left_out": ("reader.cite.export", "left_out"),
+    "left_out": ("reader.cite.left_out", "left_out"),
     "check_folder": ("reader.cite.export", "check_folder"),
     "FetchError": ("reader.sources.remote", "FetchError"),
     "classify": ("reader.sources.remote", "classify"),

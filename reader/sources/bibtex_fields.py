@@ -75,6 +75,7 @@ _TEXT_VARIABLES = {
     "shorttitle": "title-short",
     "shortjournal": "container-title-short",
     "pmid": "PMID",
+    "pmcid": "PMCID",
     "origtitle": "original-title",
     "origpublisher": "original-publisher",
     "origlocation": "original-publisher-place",
@@ -85,7 +86,12 @@ _EDITOR_LISTS = ("editora", "editorb", "editorc")
 _EDITOR_ROLES = {"collaborator": "contributor", "compiler": "compiler",
                  "organizer": "organizer", "editor": "editor"}
 # Fields that are both a variable of the record and kept verbatim for an export.
-_KEPT_AS_WRITTEN = frozenset({"shorttitle", "shortjournal", "pmid"})
+_KEPT_AS_WRITTEN = frozenset({"shorttitle", "shortjournal", "pmid", "pmcid"})
+
+
+def kept_as_written(name: str) -> str | None:
+    """The CSL variable of a field kept verbatim beside it (``pmid``: ``PMID``), or None."""
+    return _TEXT_VARIABLES[name] if name in _KEPT_AS_WRITTEN else None
 _NAME_FIELDS = {"author": "author", "editor": "editor", "translator": "translator",
                 "bookauthor": "container-author"}
 # Fields a record holds in its columns (title, abstract, identifiers, keywords, dates, key

@@ -1,0 +1,161 @@
+"""What an export leaves out of the papers it writes: the user's marks and the conference
+signals a format has no place for, and the fields of a record it cannot write, said beside
+every export ("Not in bibtex: ratings or decisions (400 papers), stars (3) …").
+
+A bibliographic format's loss of a record's variables is found by reading the export of the
+paper back, for the few papers with variables beyond those every export writes: a message
+that names what is lost must not name what comes back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reader.cite.export import CSV_CSL, export
+from reader.models import Paper
+from reader.record import date_parts, split_name
+from reader.signals import Signals
+from reader.sources import read_back
+from reader.sources.bibtex_marks import manager_marks
+
+__all__ = ["left_out"]
+
+
+#: What of a paper each format carries beyond its bibliographic record (see left_out).
+_CARRIED: dict[str, frozenset[str]] = {
+    "json": frozenset({"ratings or decisions", "stars", "read marks", "tags", "notes",
+                       "highlights", "other fields"}),
+    "csljson": frozenset({"other fields"}),
+    "csv": frozenset({"ratings or decisions", "stars", "read marks", "tags", "notes",
+                      "highlights"}),
+    "markdown": frozenset({"notes", "other fields"}),  # a page to read, not a record
+}
+#: The source fields kept verbatim (Paper.extra) that a bibliographic format writes back.
+_EXTRA_WRITTEN = {"bibtex": {"bibtex"}, "biblatex": {"bibtex"}, "ris": {"ris", "bibtex"}}
+
+
+def _other_fields_left(paper: Paper, fmt: str) -> bool:
+    """Whether the paper has fields the format has no place for: in a CSV, the source
+    fields and CSL variables beyond its columns; in BibTeX and RIS, the fields kept from
+    sources of other formats."""
+    if fmt == "csv":
+        return bool(_csv_extra_left(paper) or set(paper.csl) - CSV_CSL - _csv_implied(paper))
+    if set(paper.extra) - _EXTRA_WRITTEN.get(fmt, set()):
+        return True
+    return fmt in _EXTRA_WRITTEN and _variables_lost(paper, fmt)
+
+
+#: The CSL variables every bibliographic export (BibTeX, biblatex, RIS) writes and reads back.
+_WRITTEN_BY_ALL = frozenset({
+    "type", "title", "author", "editor", "translator", "issued", "DOI", "URL",
+    "container-title", "abstract", "keyword", "publisher", "publisher-place", "volume",
+    "issue", "page", "number", "ISSN", "ISBN", "language", "edition", "collection-title",
+    "genre", "note",
+})
+
+
+def _variables_lost(paper: Paper, fmt: str) -> bool:
+    """Whether a variable of the paper beyond those every export writes (a series number,
+    a PMCID, an original title) is lost in ``fmt``: found by reading the paper's export
+    back, for the few papers that have one."""
+    odd = [value for name, value in paper.csl.items() if name not in _WRITTEN_BY_ALL]
+    if not odd:
+        return False
+    back = read_back(export([paper], fmt, compact=True), fmt)
+    if len(back) != 1:
+        return True
+    text = json.dumps(dataclasses.asdict(back[0]), ensure_ascii=False)
+    return any(json.dumps(leaf, ensure_ascii=False)[1:-1] not in text
+               for value in odd for leaf in _leaves(value))
+
+
+def _leaves(value: Any) -> list[str]:
+    """The words of a variable's value (a name's parts, a date's numbers), as text."""
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [str(value)] if str(value).strip() else []
+
+
+def _marks_written(paper: Paper, fmt: str) -> set[str]:
+    """The user's marks a BibTeX export writes back as the reference manager's fields the
+    paper came with (JabRef's groups and comment, Mendeley's tags and annote), as an import
+    of it reads them again."""
+    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
+    if fmt not in ("bibtex", "biblatex") or not isinstance(source, dict):
+        return set()
+    marks = manager_marks({k: v for k, v in source.items() if isinstance(v, str)})
+    written = set()
+    if set(marks.get("tags", [])) == set(paper.tags) and paper.tags:
+        written.add("tags")
+    if isinstance(marks.get("note"), str) and marks["note"].strip() == paper.note.strip():
+        written.add("notes")
+    if marks.get("read") and paper.read:
+        written.add("read marks")
+    return written
+
+
+def _csv_extra_left(paper: Paper) -> bool:
+    """Whether the paper keeps source fields a CSV has no column for: a BibTeX source's
+    entry type and the names of its fields say how to write what the columns hold."""
+    for fmt, fields in (paper.extra or {}).items():
+        if fmt != "bibtex" or not isinstance(fields, dict):
+            return True
+        if set(fields) - {"@type", "@fields"}:
+            return True
+    return False
+
+
+def _csv_implied(paper: Paper) -> set[str]:
+    """The CSL variables a CSV row says in other columns: the date (year and date), and
+    the authors where their names read back as the record has them."""
+    implied = set()
+    day = paper.date or ("" if paper.year is None else str(paper.year))
+    if paper.csl.get("issued") == {"date-parts": [date_parts(day)]}:
+        implied.add("issued")
+    stored = paper.csl.get("author")
+    if isinstance(stored, list) and stored == [split_name(a) for a in paper.authors or []]:
+        implied.add("author")
+    return implied
+
+
+def left_out(
+    papers: Sequence[Paper], fmt: str, signals: Mapping[int, Signals] | None = None
+) -> str:
+    """What the papers have that an export in ``fmt`` does not write, with how many papers
+    have it: ``"Not in bibtex: ratings or decisions (400 papers), notes (1); json keeps
+    all but replies"``; empty when it writes everything they have. Replies are in no
+    export (``reader reviews`` prints them); a CSV has no column for the source fields the
+    library keeps verbatim, nor for CSL variables beyond its columns."""
+    carried = _CARRIED.get(fmt, frozenset())
+    counts: dict[str, int] = {}
+
+    def count(name: str, has: object) -> None:
+        if has and name not in carried and name not in written:
+            counts[name] = counts.get(name, 0) + 1
+
+    for paper in papers:
+        written = _marks_written(paper, fmt)
+        own = (signals or {}).get(paper.id)
+        count("ratings or decisions",
+              own is not None and (own.rating_mean is not None or own.decision))
+        count("replies", own is not None and own.comments is not None
+              and bool(own.reviews or own.comments))
+        count("stars", paper.starred)
+        count("read marks", paper.read)
+        count("tags", paper.tags)
+        count("notes", paper.note.strip())
+        count("highlights", paper.highlights)
+        count("other fields", _other_fields_left(paper, fmt))
+    if not counts:
+        return ""
+    parts = [f"{name} ({n:,} paper{'s' if n != 1 else ''})" if i == 0 else f"{name} ({n:,})"
+             for i, (name, n) in enumerate(counts.items())]
+    rest = set(counts) - {"replies"}
+    hint = ("; json keeps all but replies" if rest and fmt != "json"
+            else "; reader reviews prints replies" if "replies" in counts else "")
+    return f"Not in {fmt}: {', '.join(parts)}{hint}."
