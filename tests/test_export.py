@@ -359,3 +359,17 @@ def test_notes_export_carries_tags_and_highlights(library: Library, tmp_path: Pa
     (marked_file,) = [t for t in files.values() if "## Highlights" in t]
     _, body = front_matter(marked_file)
     assert "\n> transport\n\n— in the abstract\n\nthe key word\n" in body
+
+
+def test_markdown_names_an_edited_books_editors_and_publisher() -> None:
+    """An edited book has no authors: its section said only its year."""
+    book = Paper(
+        id=7, title="Handbook of Emotion Regulation", title_derived=False, abstract="",
+        authors=[], venue=None, year=2007, keywords=[], url=None, doi=None,
+        citekey="gross2007handbook", starred=False, note="", added_at="",
+        csl={"type": "book", "editor": [{"family": "Gross", "given": "James J."}],
+             "publisher": "Guilford Press"},
+    )
+    text = export([book], "markdown")
+    assert "2007 · Book · Guilford Press · ed. James J. Gross" in text or (
+        "Guilford Press" in text and "James J. Gross" in text), text

@@ -32,6 +32,7 @@ from reader.models import Paper
 from reader.record import (
     csl_type_for_bibtex,
     names_text,
+    record_line,
     source_doi,
 )
 from reader.signals import Signals
@@ -180,8 +181,12 @@ def _markdown_section(paper: Paper) -> str:
     authors = [plain_line(a) for a in paper.authors or [] if a.strip()]
     if authors:
         meta.append(_escape_markdown(", ".join(authors)))
-    if paper.venue_year:
-        meta.append(_escape_markdown(" ".join(paper.venue_year.split())))
+    # Where it appeared, with what the record adds (a book's publisher and editors: an
+    # edited book has no authors, and its section said only its year).
+    where = " · ".join(p for p in (" ".join((paper.venue_year or "").split()),
+                                   plain_line(record_line(paper.csl))) if p)
+    if where:
+        meta.append(_escape_markdown(where))
     url = link_url(paper)
     if url:
         meta.append("<" + url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E") + ">")
