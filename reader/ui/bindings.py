@@ -126,9 +126,9 @@ OVERVIEW: list[BindingType] = [
 
 #: The note editor.
 NOTE_EDITOR: list[BindingType] = [
-    Binding("escape", "close", "Save and close", id="note.close"),
-    # The same key in a read-only library, where nothing is saved (one shows, by check_action).
-    Binding("escape", "close_shown", "Close", id="note.close_shown"),
+    # "Close", not "Save and close": the editor saves as it goes (its status line says so),
+    # and in a read-only library there is nothing to save.
+    Binding("escape", "close", "Close", id="note.close"),
     Binding("ctrl+o", "versions", "Versions", id="note.versions"),
 ]
 

@@ -37,8 +37,6 @@ def help_rows(
             else:
                 saved_row[0] += f" {keys}"
             continue
-        if any(row[0] == keys for row in rows):
-            continue  # the same key in another state (esc closes a read-only note): said once
         rows.append([keys, binding.description])
     return rows
 

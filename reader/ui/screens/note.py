@@ -308,17 +308,6 @@ class NoteScreen(TakesTyping, Screen[str]):
         self._saying_saving = saving
         self.query_one("#note-status", Static).update(Text(message))
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``esc`` saves and closes, or in a read-only library only closes (the footer says
-        which)."""
-        if action in ("close", "close_shown"):
-            return (action == "close_shown") == (self.read_only is not None)
-        return True
-
-    def action_close_shown(self) -> None:
-        """Close a note shown in a read-only library (nothing to save)."""
-        self.action_close()
-
     def action_close(self) -> None:
         """Save and go back once the text is stored; while it is stored nowhere, stay."""
         self.flush()
