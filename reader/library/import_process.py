@@ -124,17 +124,21 @@ class ImportProcess:
             # Its standard error goes to a file, never to the reader's terminal (nor to the
             # reader's sys.stderr, which inside the app has no descriptor).
             self.errors = tempfile.TemporaryFile("w+", encoding="utf-8")
-            # The process's own session: a reader that quits leaves it to finish, and a
-            # terminal's hang-up is not sent to it (the closed pipe tells it instead).
-            self.proc = subprocess.Popen(
-                import_argv(root, paths or [], batch, paths_later=self.waiting),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.errors,
-                start_new_session=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                cwd=PACKAGE_HOME,
-            )
+            try:
+                # The process's own session: a reader that quits leaves it to finish, and a
+                # terminal's hang-up is not sent to it (the closed pipe tells it instead).
+                self.proc = subprocess.Popen(
+                    import_argv(root, paths or [], batch, paths_later=self.waiting),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=self.errors,
+                    start_new_session=True,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                    cwd=PACKAGE_HOME,
+                )
+            except BaseException:
+                self.errors.close()  # its descriptor, held by no process
+                raise
         # The import (and the processes it starts) yields the processor to the window that
         # started it: keys are echoed at once while both cores parse, write and index.
         with contextlib.suppress(OSError, AttributeError):
