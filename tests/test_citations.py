@@ -604,6 +604,23 @@ def test_east_asian_names_are_written_whole_family_first() -> None:
     assert '"family": "李"' in render([paper], "csljson")
 
 
+def test_mixed_script_names_are_printed_not_initialised_into_stray_periods() -> None:
+    """A romanised name with its script's form in parentheses ("Wei (王伟)") printed
+    "W. (王伟) ."; a script given name beside a romanised family name "Tanaka. 太郎 ."."""
+    from reader.cite.formats import render
+
+    paper = make_paper(
+        title="Mixed Names", authors=["Wei (王伟) Wang", "太郎 Tanaka"], venue="J", year=2020,
+        url=None,
+        csl={"type": "article-journal", "author": [{"family": "Wang", "given": "Wei (王伟)"},
+                                                    {"family": "Tanaka", "given": "太郎"}]})
+    apa = render([paper], "text", "apa")
+    assert apa.startswith("Wang, W., & Tanaka 太郎. (2020)."), apa
+    assert render([paper], "text", "ieee").startswith("[1] W. Wang and Tanaka 太郎, “")
+    # The record keeps them as written.
+    assert '"given": "Wei (王伟)"' in render([paper], "csljson")
+
+
 def test_page_ranges_with_a_longer_end_and_hyphenated_given_names() -> None:
     """MLA printed "1–20" as "pp. 1–0"; APA and IEEE initialised "Xiao-ming" as
     "X.-. ming ."."""
