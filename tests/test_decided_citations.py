@@ -138,3 +138,22 @@ def test_a_copied_citation_names_no_local_file_but_an_export_keeps_it(tmp_path: 
         assert "lee.pdf" not in _invoke(root, "cite", "--format", fmt, "lee2021").stdout
     assert "file = {:/home/ann/papers/lee.pdf:PDF}" in _invoke(
         root, "export", "--format", "bibtex").stdout
+
+
+@pytest.mark.parametrize("style", ["mla", "harvard-cite-them-right", "nature",
+                                   "association-for-computing-machinery", "apa"])
+def test_no_style_cites_a_withdrawn_or_pending_submission_as_published(
+    lib: Path, style: str
+) -> None:
+    """Styles that print no status (MLA, Harvard, Nature, ACM) cited a withdrawn or pending
+    submission as a paper of ICLR: withdrawn, it names no venue; pending, it was
+    "Submitted to ICLR", as OpenReview's own entries say."""
+    conn = sqlite3.connect(lib / "library.sqlite")
+    withdrawn = conn.execute("SELECT citekey FROM papers WHERE withdrawn = 1").fetchone()[0]
+    conn.close()
+    shown = _invoke(lib, "cite", "--format", "text", "--style", style, withdrawn).stdout
+    assert "ICLR" not in shown, (style, shown)
+    pending = _invoke(lib, "cite", "--format", "text", "--style", style, REF).stdout
+    assert "Submitted to ICLR" in pending, (style, pending)
+    bibtex = _invoke(lib, "cite", "--format", "bibtex", withdrawn).stdout
+    assert bibtex.startswith("@misc{") and "booktitle" not in bibtex, bibtex

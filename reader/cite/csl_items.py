@@ -117,9 +117,22 @@ _NOT_PUBLISHED = frozenset({"reject", "desk-rejected"})
 
 
 def unpublished(paper: Paper) -> bool:
-    """Whether the paper is a submission the venue turned down, so that a citation must not
-    name the venue as where it appeared (a record with a type of its own says where)."""
-    return paper.decision in _NOT_PUBLISHED and not paper.withdrawn and not paper.csl.get("type")
+    """Whether the paper is a submission the venue turned down or its authors withdrew, so
+    that a citation must not name the venue as where it appeared (a record with a type of
+    its own says where). MLA, Harvard, Nature and ACM print no status: "Withdrawn" beside
+    "ICLR" read as a paper of the conference in them."""
+    turned_down = paper.decision in _NOT_PUBLISHED or paper.withdrawn
+    return turned_down and not paper.csl.get("type")
+
+
+def submitted_to(paper: Paper, venue: str) -> str:
+    """The venue of a submission still under review as OpenReview's own entries name it
+    ("Submitted to ICLR"): every style prints it, where few print a status."""
+    if paper.decision == "pending" and not unpublished(paper) and venue and (
+        not paper.csl.get("type")
+    ):
+        return f"Submitted to {venue}"
+    return venue
 
 
 def workshop_track(paper: Paper, venue: str) -> str:
@@ -300,6 +313,12 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     for variable in NAME_VARIABLES:
         if isinstance(item.get(variable), list):
             item[variable] = [_east_asian(name) for name in item[variable]]
+    if isinstance(item.get("container-title"), str):
+        item["container-title"] = submitted_to(paper, item["container-title"])
+    if unpublished(paper) and paper.withdrawn and "genre" not in item:
+        # What it is, where a style prints a manuscript's kind ("[Withdrawn submission]").
+        item["genre"] = "Withdrawn submission"
+        item.pop("status", None)  # (said once: Chicago printed "Withdrawn submission. Withdrawn.")
     _bibtex_to_csl_meaning(item, paper)
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.

@@ -46,6 +46,7 @@ class BibtexEcho:
     def __init__(self, current: dict[str, Any]) -> None:
         # What the BibTeX entry is made of: the OpenReview fields go out as fields of their
         # own, which an import only ever fills in, so they are left out of the echo.
+        self._current = current
         self.paper = paper_of(
             current, current["abstract"] or "", openreview_id=None, withdrawn=False, tldr=None,
             primary_area=None,
@@ -71,13 +72,18 @@ class BibtexEcho:
 
     @cached_property
     def kind(self) -> str:
-        """The entry type the export writes."""
-        return bibtex_type(self.paper)
+        """The entry type the export writes (a withdrawn submission's is a ``misc``)."""
+        return bibtex_type(self._whole)
 
     @cached_property
     def kinds(self) -> frozenset[str]:
         """The entry types the BibTeX and the biblatex export write (``misc``, ``online``)."""
-        return frozenset({self.kind, bibtex_type(self.paper, biblatex=True)})
+        return frozenset({self.kind, bibtex_type(self._whole, biblatex=True)})
+
+    @cached_property
+    def _whole(self) -> Paper:
+        """The paper with its OpenReview fields, which decide its entry type."""
+        return replace(self.paper, withdrawn=bool(self._current["withdrawn"]))
 
     @cached_property
     def date(self) -> str | None:
