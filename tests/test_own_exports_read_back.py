@@ -188,3 +188,6 @@ def test_an_export_names_only_what_does_not_come_back(tmp_path: Path) -> None:
     assert "0 merged, 1 unchanged" in _invoke(other, "import", str(bib)).stdout
     ris = _invoke(other, "export", "-o", str(tmp_path / "b.ris")).stderr
     assert ris.startswith("Not in ris: other fields (1 paper)"), ris
+    # biblatex is read back as the BibTeX it is (its export stopped on a KeyError).
+    said = _invoke(other, "export", "--format", "biblatex", "-o", str(tmp_path / "c.bib"))
+    assert said.stderr == ""

@@ -64,7 +64,8 @@ def _variables_lost(paper: Paper, fmt: str) -> bool:
     odd = [value for name, value in paper.csl.items() if name not in _WRITTEN_BY_ALL]
     if not odd:
         return False
-    back = read_back(export([paper], fmt, compact=True), fmt)
+    # (A biblatex file is read back as BibTeX, which it is.)
+    back = read_back(export([paper], fmt, compact=True), "bibtex" if fmt == "biblatex" else fmt)
     if len(back) != 1:
         return True
     text = json.dumps(dataclasses.asdict(back[0]), ensure_ascii=False)
