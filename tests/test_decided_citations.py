@@ -134,7 +134,7 @@ def test_a_copied_citation_names_no_local_file_but_an_export_keeps_it(tmp_path: 
                    encoding="utf-8")
     root = tmp_path / "lib"
     _invoke(root, "import", str(bib))
-    for fmt in ("bibtex", "biblatex"):
+    for fmt in ("bibtex", "biblatex", "csljson"):
         assert "lee.pdf" not in _invoke(root, "cite", "--format", fmt, "lee2021").stdout
     assert "file = {:/home/ann/papers/lee.pdf:PDF}" in _invoke(
         root, "export", "--format", "bibtex").stdout

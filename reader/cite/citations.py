@@ -14,7 +14,7 @@ import re
 
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
-from reader.cite.csl_items import published_in, unpublished, workshop_track
+from reader.cite.csl_items import LOCAL_FIELDS, published_in, unpublished, workshop_track
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -69,11 +69,6 @@ _JOURNAL_KINDS = frozenset({"article", "article-journal", "journal-article"})
 _YEAR_MONTH = re.compile(r"(\d{4})-(\d{2})(?!\d)")
 _ISO_DATE = re.compile(r"(\d{4})(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?(?!\d)")
 
-
-
-# Source fields naming files on the machine that wrote the entry (JabRef's, Zotero's and
-# Mendeley's attached PDFs): a file's, not a citation's.
-_LOCAL_FIELDS = frozenset({"file", "pdf", "local-url"})
 
 
 def bibtex_entry(
@@ -177,7 +172,7 @@ def bibtex_entry(
     for name, value in source.items() if isinstance(source, dict) else ():
         if name.startswith("@") or name in written or not isinstance(value, str):
             continue
-        if not files and name in _LOCAL_FIELDS:
+        if not files and name in LOCAL_FIELDS:
             continue
         # As the source wrote it (LaTeX and all): reader does not know what it means.
         fields.append((name, value if braces_nest(value) else escape_text(value)))

@@ -111,6 +111,9 @@ def one_line(text: str) -> str:
     return plain_line(text or "")
 
 
+#: Source fields naming files on the machine that wrote the entry (JabRef's, Zotero's and
+#: Mendeley's attached PDFs): a file's, not a citation's.
+LOCAL_FIELDS = frozenset({"file", "pdf", "local-url"})
 # Decisions after which a submission is no paper of the conference: OpenReview's own BibTeX
 # for it is a @misc with no booktitle.
 _NOT_PUBLISHED = frozenset({"reject", "desk-rejected"})
@@ -152,11 +155,12 @@ def published_in(paper: Paper, venue: str) -> str:
     return venue
 
 
-def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
+def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict[str, Any]:
     """The paper as a CSL-JSON item, ``id`` being its citation key; strings are plain text.
 
     Everything the record holds goes in: the source's type, names, volume, issue, pages,
-    publisher and the rest of its CSL variables.
+    publisher and the rest of its CSL variables; without ``files``, not a BibTeX source's
+    fields naming local files (a citation's item, not an export's).
     """
     key = entry_key(paper)
     # The key twice: as the id, and as CSL 1.0.2's citation-key, which pandoc and Better
@@ -223,6 +227,11 @@ def csl_item(paper: Paper, *, abstract: bool = True) -> dict[str, Any]:
     if bibtex and "abstract" in item and item["abstract"] != paper.abstract:
         # A BibTeX abstract likewise, paragraphs and all.
         source_fields["bibtex"] = {**source_fields["bibtex"], "abstract": paper.abstract}
+    if not files and source_fields.get("bibtex"):
+        source_fields["bibtex"] = {
+            name: value for name, value in source_fields["bibtex"].items()
+            if name not in LOCAL_FIELDS
+        }
     custom: dict[str, Any] = dict(source_fields)
     if paper.aliases:
         # The paper's other citation keys (biblatex's ids), so documents citing them still

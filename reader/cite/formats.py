@@ -88,7 +88,7 @@ def render(
             for p in papers
         )
     if fmt == "csljson":
-        items = [csl_item(p) for p in papers]
+        items = [csl_item(p, files=files) for p in papers]
         return json.dumps(items, ensure_ascii=False, indent=None if compact else 2)
     keys = [entry_key(p) for p in papers]
     if fmt == "key":
