@@ -77,3 +77,15 @@ def test_a_corrected_doi_and_journal_are_named_and_what_was_missing_is_said_take
                                     str(DATA / "merge-journals-corrected.bib")], obj={}).output
     assert "took" not in said  # taken once: the second time there is nothing to take
     assert "2 papers already in the library differ from the file in journal, doi" in said
+
+
+def test_a_corrected_doi_in_a_file_without_keys_keeps_its_paper(empty_library: Library) -> None:
+    """A RIS record (no citation key) whose DOI, year and issue were corrected, with the
+    same title, first author and abstract, is the same paper: it became a second copy."""
+    library = empty_library
+    library.imports.write_files([DATA / "merge-doi.ris"])
+    summary = library.imports.write_files([DATA / "merge-doi-corrected.ris"])
+    assert summary.new == 0 and len(library.all_ids()) == 1
+    [(key, fields)] = summary.kept_differing
+    assert fields == ["year 2021 (the file: 2022)", "issue 3 (the file: 4)",
+                      "doi 10.5555/jmlr.2021.0042 (the file: 10.5555/jmlr.2021.0043)"]

@@ -425,8 +425,9 @@ class _Import:
         """Whether a paper found by its abstract or title is the record's paper.
 
         Different DOIs, arXiv ids or OpenReview ids are different papers, but for a paper
-        ``keyed`` (found by the record's own citation key, with its very title and abstract):
-        there a different DOI is a corrected one, which the summary names; a title (with its
+        ``keyed`` (found by the record's own citation key, with its very title and abstract)
+        or found by its abstract with the record's title and first author: there a
+        different DOI is a corrected one, which the summary names; a title (with its
         year) needs the first authors to agree; an abstract too short to tell papers apart
         ("N/A", "No abstract available.") needs the titles to agree; and a paper an earlier
         record of this file already stands for is this one only if the two records say the
@@ -437,10 +438,17 @@ class _Import:
         row = self.rows.identity(paper_id)
         if row is None:
             return False
-        pairs = list(zip(ids, row[:3], strict=True))[1 if keyed else 0:]
+        record = prepared.record
+        corrected = keyed or (
+            how == "abstract"
+            and len(record.abstract.split()) >= PLACEHOLDER_WORDS
+            and not record.title_derived
+            and same_title(record.title, row[4])
+            and _first_authors_agree(record.authors, row[3])
+        )
+        pairs = list(zip(ids, row[:3], strict=True))[1 if corrected else 0:]
         if any(mine and theirs and mine != theirs for mine, theirs in pairs):
             return False
-        record = prepared.record
         if (
             how == "abstract"
             and len(record.abstract.split()) < PLACEHOLDER_WORDS
@@ -449,14 +457,7 @@ class _Import:
             and not same_title(record.title, row[4])
         ):
             return False
-        if how == "title":
-            theirs = [a for a in json.loads(row[3] or "[]") if not is_anonymous(a)]
-            mine = prepared.record.authors
-            if bool(mine) != bool(theirs):
-                return False
-            if mine and family_key(mine[0]) != family_key(theirs[0]):
-                return False
-        return True
+        return how != "title" or _first_authors_agree(record.authors, row[3])
 
     def _insert(self, prepared: Prepared) -> int:
         record, doi, arxiv_id, key = (
@@ -503,3 +504,12 @@ class _Import:
         if not record.title_derived and record.title != echo.title:
             return None
         return int(current["id"])
+
+
+def _first_authors_agree(mine: list[str], stored: str | None) -> bool:
+    """Whether a record's authors and a paper's (its stored JSON list) both have none, or
+    the same first author's family name (anonymous names apart)."""
+    theirs = [a for a in json.loads(stored or "[]") if not is_anonymous(a)]
+    if bool(mine) != bool(theirs):
+        return False
+    return not mine or family_key(mine[0]) == family_key(theirs[0])
