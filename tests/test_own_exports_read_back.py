@@ -5,6 +5,7 @@ and every export says what of the papers its format does not write."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +192,27 @@ def test_an_export_names_only_what_does_not_come_back(tmp_path: Path) -> None:
     # biblatex is read back as the BibTeX it is (its export stopped on a KeyError).
     said = _invoke(other, "export", "--format", "biblatex", "-o", str(tmp_path / "c.bib"))
     assert said.stderr == ""
+
+
+@pytest.mark.parametrize("suffix", ["csv", "json"])
+def test_an_own_export_keeps_a_submission_date_and_a_venue_with_its_year(
+    tmp_path: Path, suffix: str
+) -> None:
+    """An OpenReview paper's date is its submission's (2025-09-01, the conference's year
+    2026): read back it became "2026". A venue naming its year ("Proceedings of ACL 2024",
+    as a Zotero item has it) lost the year."""
+    first = tmp_path / "first"
+    _invoke(first, "import", str(DATA / "openreview-replies-3.jsonl"))
+    conn = sqlite3.connect(first / "library.sqlite")
+    with conn:
+        conn.execute("UPDATE papers SET venue = 'Proceedings of ACL 2025' "
+                     "WHERE citekey = 'defacto2026'")
+    conn.close()
+    out = tmp_path / f"out.{suffix}"
+    _invoke(first, "export", "-o", str(out))
+    second = tmp_path / "second"
+    _invoke(second, "import", str(out))
+    kept = {p["citekey"]: (p["date"], p["venue"]) for p in _papers(second)}
+    assert kept == {p["citekey"]: (p["date"], p["venue"]) for p in _papers(first)}
+    assert kept["reasoning2026"] == ("2025-09-01", "ICLR")
+    assert kept["defacto2026"] == ("2025-09-01", "Proceedings of ACL 2025")

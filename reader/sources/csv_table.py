@@ -21,7 +21,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import CSL_TYPES, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
-from reader.sources.dates import year_and_date
+from reader.sources.dates import ISO_DATE, year_and_date
 from reader.sources.name_cells import name_cell, split_authors
 from reader.sources.own_export import (
     give_marks,
@@ -274,6 +274,14 @@ def record_from_values(
     if year and venue_year and year != venue_year and not venue_decision:
         venue = venue_text  # "ICML 2025" beside a year 2024 is a name to keep whole
     year = year or venue_year
+    if marks:
+        # A reader library's own export: its venue and date as the library had them (an
+        # OpenReview paper's date is its submission's, the year before the conference's;
+        # "Proceedings of ACL 2024" is a name whose year is part of it).
+        venue = venue_text
+        written = values.get("date", "").strip()
+        if ISO_DATE.fullmatch(written):
+            date = written
     url = _fold(values.get("url", "")) or None
     # Links to the paper's pages in any column or key of no known field (an
     # "openreview_url", a "pdf") identify it as its id columns would.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MONTHS", "month_number", "ris_date", "year_and_date"]
+__all__ = ["ISO_DATE", "MONTHS", "month_number", "ris_date", "year_and_date"]
 
 #: Month numbers by the first three letters of the month's English name.
 MONTHS = {m: n for n, m in enumerate(
@@ -17,6 +17,10 @@ _DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
 _YEAR_MONTH = re.compile(r"(\d{4})\s+([A-Za-z]{3,}\.?)(?:\s+(\d{1,2}))?")
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _DATE = re.compile(r"^\s*(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?")
+
+
+#: An ISO date as a library stores one: ``2012``, ``2012-07`` or ``2012-07-03``.
+ISO_DATE = re.compile(r"\d{4}(?:-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12]\d|3[01]))?)?")
 
 
 def year_and_date(year_text: str, *date_texts: str) -> tuple[int | None, str | None]:
