@@ -261,3 +261,12 @@ def test_an_endnote_edited_book_is_cited_with_its_editors() -> None:
     assert "AU  - Gross, James J." in written and "A2" not in written
     [back] = parse_text(written, "again.ris", "ris").records
     assert back.csl["editor"] == record.csl["editor"]
+
+
+def test_a_lone_initial_is_a_given_name_not_a_suffix() -> None:
+    """Web of Science writes "Debaille, V": V was read as a suffix (a numeral)."""
+    from reader.sources.ris_fields import ris_name
+
+    assert ris_name("Debaille, V") == {"family": "Debaille", "given": "V"}
+    assert ris_name("Smith, John, III") == {"family": "Smith", "given": "John", "suffix": "III"}
+    assert ris_name("Doe, Jr.") == {"family": "Doe", "suffix": "Jr."}

@@ -320,8 +320,13 @@ def ris_name(raw: str) -> dict[str, str] | None:
     # "van den Hoven, null": a family name whose given name the tool had not got.
     parts = [parts[0], *(p for p in parts[1:] if p not in _NO_NAME)]
     last, rest = parts[0], parts[1:]
-    suffixes = [p for p in rest if p.lower() in SUFFIXES]
-    given = [p for p in rest if p.lower() not in SUFFIXES]
+    # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
+    # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).
+    initial = [bool(not i and len(p.rstrip(".")) == 1) for i, p in enumerate(rest)]
+    suffixes = [p for p, lone in zip(rest, initial, strict=True)
+                if not lone and p.lower() in SUFFIXES]
+    given = [p for p, lone in zip(rest, initial, strict=True)
+             if lone or p.lower() not in SUFFIXES]
     name = {"family": last}
     if given:
         name["given"] = " ".join(given)
@@ -392,6 +397,11 @@ def display_name(name: str) -> str:
     if len(parts) <= 1:
         return parts[0] if parts else ""
     last, rest = parts[0], parts[1:]
-    suffixes = [p for p in rest if p.lower() in SUFFIXES]
-    given = [p for p in rest if p.lower() not in SUFFIXES]
+    # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
+    # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).
+    initial = [bool(not i and len(p.rstrip(".")) == 1) for i, p in enumerate(rest)]
+    suffixes = [p for p, lone in zip(rest, initial, strict=True)
+                if not lone and p.lower() in SUFFIXES]
+    given = [p for p, lone in zip(rest, initial, strict=True)
+             if lone or p.lower() not in SUFFIXES]
     return " ".join([*given, last, *suffixes])
