@@ -50,3 +50,27 @@ def test_a_preprint_is_cited_with_its_arxiv_number(tmp_path: Path, source: str) 
     assert "arXiv:1706.03762. Preprint, arXiv." in _cite(root, "chicago-author-date")
     ieee = _cite(root, "ieee")
     assert "arXiv: 1706.03762" in ieee and "arXiv: arXiv" not in ieee, ieee
+
+
+@pytest.mark.parametrize("key", ["1", "2"])
+def test_an_article_in_arxiv_preprint_is_cited_as_a_preprint(tmp_path: Path, key: str) -> None:
+    """Mendeley's and Google Scholar's @article{journal = {arXiv preprint …}}: APA said
+    "In arXiv preprint." with no number, IEEE nothing of arXiv."""
+    root = tmp_path / "lib"
+    done = CliRunner().invoke(
+        cli, ["--library", str(root), "import", str(DATA / "mendeley-arxiv.bib")], obj={})
+    assert done.exit_code == 0, done.output
+    result = CliRunner().invoke(
+        cli, ["--library", str(root), "cite", "--format", "text", "--style", "apa", key], obj={})
+    assert "(arXiv:" in result.stdout and "In arXiv" not in result.stdout, result.stdout
+
+
+def test_a_preprint_read_back_from_a_csv_export_is_cited_as_one(tmp_path: Path) -> None:
+    """The CSV's type "article" is CSL's preprint: read back it was cited "In arXiv."."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for root, path in ((first, DATA / "arxiv-kaggle-one.jsonl"),):
+        CliRunner().invoke(cli, ["--library", str(root), "import", str(path)], obj={})
+    out = tmp_path / "out.csv"
+    CliRunner().invoke(cli, ["--library", str(first), "export", "-o", str(out)], obj={})
+    CliRunner().invoke(cli, ["--library", str(second), "import", str(out)], obj={})
+    assert "(arXiv:1706.03762). arXiv." in _cite(second, "apa")

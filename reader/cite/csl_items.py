@@ -376,15 +376,25 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
         # "Second": styles print a numeric edition as their own "2nd ed.".
         item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
-    if (
-        source and paper.arxiv_id and item.get("type") in ("document", "manuscript")
-        and not item.get("container-title") and not item.get("publisher")
+    container = str(item.get("container-title") or "")
+    if paper.arxiv_id and not item.get("publisher") and (
+        (source and item.get("type") in ("document", "manuscript") and not container)
+        or (_ARXIV_VENUE.fullmatch(container.strip()) and item.get("type") in _PREPRINT_AS)
     ):
-        # A @misc with arXiv eprint fields is a preprint there, as biblatex styles print
-        # it: cited with nothing but its link, the archive went unsaid.
+        # A @misc with arXiv eprint fields, or an article "in" "arXiv preprint" (Mendeley's
+        # and Google Scholar's), is a preprint there, as biblatex styles print it: cited with
+        # nothing but its link, the archive went unsaid, or "In arXiv preprint".
+        item.pop("container-title", None)
         item.update(type="article", publisher="arXiv", number=f"arXiv:{paper.arxiv_id}")
     if numbers_in_series(paper, item):
         item["collection-number"] = item.pop("number")
+
+
+# A venue that names the archive, not a journal: "arXiv", "arXiv preprint", "arXiv e-prints",
+# "arXiv preprint arXiv:1706.03762" (the form Google Scholar and Mendeley write).
+_ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
+# The types such a record is given (@article, @misc, a table's "article").
+_PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
 
 
 def numbers_in_series(paper: Paper, item: dict[str, Any]) -> bool:
