@@ -157,3 +157,22 @@ def test_no_style_cites_a_withdrawn_or_pending_submission_as_published(
     assert "Submitted to ICLR" in pending, (style, pending)
     bibtex = _invoke(lib, "cite", "--format", "bibtex", withdrawn).stdout
     assert bibtex.startswith("@misc{") and "booktitle" not in bibtex, bibtex
+
+
+def test_classic_bibtex_of_a_biblatex_source_uses_classic_names(tmp_path: Path) -> None:
+    """A biblatex entry cited as classic BibTeX: `journaltitle` (which classic styles do not
+    print: the journal went missing), @thesis and `type = {mathesis}` became classic
+    BibTeX's journal, @mastersthesis and "Master's thesis"; as biblatex, as it came."""
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(Path(__file__).parent / "data" / "biblatex-source.bib"))
+    article = _invoke(root, "cite", "--format", "bibtex", "velickovic2023graph").stdout
+    assert "journal = {Journal of Graphs}" in article and "address = {London}" in article
+    thesis = _invoke(root, "cite", "--format", "bibtex", "lee2021").stdout
+    assert thesis.startswith("@mastersthesis{") and "school = {ETH}" in thesis, thesis
+    assert "type = {Master's thesis}" in thesis
+    biblatex = _invoke(root, "cite", "--format", "biblatex", "lee2021").stdout
+    assert biblatex.startswith("@thesis{") and "type = {mathesis}" in biblatex
+    for fmt in ("bibtex", "biblatex"):
+        out = tmp_path / f"again.{fmt}"
+        _invoke(root, "export", "--format", fmt, "-o", str(out))
+        assert "0 merged, 2 unchanged" in _invoke(root, "import", str(out)).stdout

@@ -14,7 +14,13 @@ import re
 
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
-from reader.cite.csl_items import LOCAL_FIELDS, published_in, unpublished, workshop_track
+from reader.cite.csl_items import (
+    LOCAL_FIELDS,
+    biblatex_type_words,
+    published_in,
+    unpublished,
+    workshop_track,
+)
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -86,10 +92,16 @@ def bibtex_entry(
     """
     source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     aliases: dict[str, str] = source.get("@fields", {}) if isinstance(source, dict) else {}
+    if not biblatex:
+        # A biblatex source's names for fields classic BibTeX names otherwise: its styles
+        # print no `journaltitle` (the journal went missing) nor `location`.
+        aliases = {variable: _CLASSIC_NAMES.get(name, name) for variable, name in aliases.items()}
     csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
     # A submission turned down is cited as OpenReview cites it: a @misc naming no venue.
     venue = "" if unpublished(paper) else published_in(paper, fold(paper.venue or ""))
     entry_type = _entry_type(paper, source, csl_type, venue, biblatex)
+    if not biblatex and entry_type in _CLASSIC_THESES and aliases.get("publisher") == "institution":
+        aliases = {**aliases, "publisher": "school"}  # (a classic thesis's institution)
     journal = bool(venue) and entry_type in _JOURNAL_ENTRY_TYPES
     if biblatex and venue.lower().startswith("arxiv") and not source:
         # "arXiv preprint arXiv:…" is no venue: biblatex says it with eprint fields.
@@ -245,6 +257,12 @@ _BIBTEX_FIELDS = (
     ("original-publisher-place", "origlocation"),
 )
 _THESIS_TYPES = frozenset({"phdthesis", "mastersthesis", "thesis"})
+# biblatex's field names and the classic ones for the same fields.
+_CLASSIC_NAMES = {"journaltitle": "journal", "location": "address"}
+# biblatex's entry types classic BibTeX has not, and its own for them (a thesis's depends
+# on its kind).
+_BIBLATEX_ONLY = {"thesis": "phdthesis", "report": "techreport", "online": "misc"}
+_CLASSIC_THESES = frozenset({"phdthesis", "mastersthesis"})
 _REPORT_TYPES = frozenset({"techreport", "report"})
 _MONTH_MACROS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 
@@ -269,9 +287,14 @@ def _entry_type(
     from reader.record import bibtex_type_for
 
     kind = source.get("@type") if isinstance(source, dict) else None
+    genre = str(paper.csl.get("genre", "")).lower()
+    if isinstance(kind, str) and kind and not biblatex and kind.lower() in _BIBLATEX_ONLY:
+        # Classic BibTeX has no @thesis, @report or @online: its own entry for each.
+        if kind.lower() == "thesis":
+            return "mastersthesis" if "ma" in genre[:2] or "master" in genre else "phdthesis"
+        return _BIBLATEX_ONLY[kind.lower()]
     if isinstance(kind, str) and kind:
         return kind
-    genre = str(paper.csl.get("genre", "")).lower()
     if csl_type == "thesis" and not biblatex and "master" in genre:
         return "mastersthesis"  # classic BibTeX's entry for it ("Master's thesis" as genre)
     if csl_type:
@@ -316,6 +339,9 @@ def _record_fields(
         text = fold(str(value))
         if variable == "page":
             text = re.sub(r"\s*[-\u2013\u2014]+\s*", "--", text)
+        if variable == "genre" and not biblatex:
+            # biblatex's localisation key ("mathesis"), which classic BibTeX prints as is.
+            text = biblatex_type_words(text) or text
         fields.append((name, escape_text(text)))
         written.add(name)
     from reader.record import iso_from_parts

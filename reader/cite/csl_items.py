@@ -370,8 +370,8 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     elif kind in _THESIS_GENRES and not item.get("genre"):
         item["genre"] = _THESIS_GENRES[kind]
     genre = item.get("genre")
-    if isinstance(genre, str) and genre.strip().lower() in _BIBLATEX_TYPE_KEYS:
-        item["genre"] = _BIBLATEX_TYPE_KEYS[genre.strip().lower()]
+    if isinstance(genre, str) and biblatex_type_words(genre):
+        item["genre"] = biblatex_type_words(genre)
     edition = item.get("edition")
     if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
         # "Second": styles print a numeric edition as their own "2nd ed.".
@@ -395,6 +395,12 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
 _ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
 # The types such a record is given (@article, @misc, a table's "article").
 _PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
+
+
+def biblatex_type_words(key: str) -> str | None:
+    """What biblatex prints for one of its type keys (``mathesis``: "Master's thesis"), or
+    None for any other text."""
+    return _BIBLATEX_TYPE_KEYS.get(key.strip().lower())
 
 
 def numbers_in_series(paper: Paper, item: dict[str, Any]) -> bool:
