@@ -270,3 +270,12 @@ def test_a_lone_initial_is_a_given_name_not_a_suffix() -> None:
     assert ris_name("Debaille, V") == {"family": "Debaille", "given": "V"}
     assert ris_name("Smith, John, III") == {"family": "Smith", "given": "John", "suffix": "III"}
     assert ris_name("Doe, Jr.") == {"family": "Doe", "suffix": "Jr."}
+
+
+def test_a_reports_vl_is_its_number() -> None:
+    """The RIS types give a report's number in VL (EndNote writes "MSR-TR-2022-15" there):
+    cited as a volume, APA printed it as a subtitle and IEEE dropped it."""
+    text = ("TY  - RPRT\nAU  - Doe, Jane\nTI  - Benchmarking Federated Learning\nPY  - 2022\n"
+            "PB  - Microsoft Research\nVL  - MSR-TR-2022-15\nER  - \n")
+    [record] = parse_text(text, "endnote.ris", "ris").records
+    assert record.csl["number"] == "MSR-TR-2022-15" and "volume" not in record.csl

@@ -1,5 +1,5 @@
 """What a file says of a paper already in the library that the library says otherwise:
-the year, the authors, a journal's name, the volume, issue, pages, publisher and DOI. The
+the year, the authors, a journal's name, the volume, issue, pages, publisher, genre and DOI. The
 library's values stay (they may be the user's own corrections, or a better source's); the
 import summary names the fields, so that a file's correction is not silently taken for
 nothing."""
@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 __all__ = ["differing"]
 
-#: The CSL variables compared: numbers a citation prints, which sources seldom word apart.
-_VARIABLES = ("volume", "issue", "page", "publisher")
+#: The CSL variables compared: numbers a citation prints, which sources seldom word apart,
+#: and a thesis's or report's kind ("PhD thesis" against "Master's thesis").
+_VARIABLES = ("volume", "issue", "page", "publisher", "genre")
 # Page ranges written "1--10", "1–10", "1-10" are one range.
 _DASHES = re.compile(r"\s*(?:--|[-–—])\s*")
 

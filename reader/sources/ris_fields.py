@@ -121,6 +121,10 @@ def csl_and_extra(
             value = fold_lines(first(tags, tag))
             if value:
                 csl[variable] = value
+    if code == "RPRT" and "volume" in csl and "number" not in csl and not first(tags, "M1"):
+        # A report's VL is its number, as the RIS types have it ("MSR-TR-2022-15"): cited as
+        # a volume, APA printed it as a subtitle and IEEE dropped it.
+        csl["number"] = csl.pop("volume")
     if csl["type"] == "thesis" and not str(csl.get("volume", "1")).strip()[:1].isdigit():
         # EndNote's thesis puts the degree in VL ("Doctor of Philosophy"): a genre, no volume.
         degree = csl.pop("volume")
