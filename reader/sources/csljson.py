@@ -45,6 +45,7 @@ from reader.text.identifiers import (
     openreview_forum_id,
 )
 from reader.text.render import plain_line, to_plain
+from reader.text.rich_text import html_title
 
 # The keys that name an item in problem lines.
 _ID_KEYS = ("id", "citation-key")
@@ -112,7 +113,8 @@ def _convert(record: JsonRecord) -> Outcome:
     withdrawn, tldr, area = _openreview(item, csl)
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstract")),
-        title=clean_title(_first(item.get("title"))),
+        # (Zotero's rich text: <i>, <sup>, <span class="nocase">)
+        title=html_title(clean_title(_first(item.get("title")))),
         authors=[display_name(n) for n in csl.get("author", [])] or _names(item.get("author")),
         venue=venue,
         year=int(date[:4]) if date else None,

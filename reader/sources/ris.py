@@ -40,6 +40,7 @@ from reader.text.identifiers import (
     openreview_forum_id,
 )
 from reader.text.render import plain_line, to_plain
+from reader.text.rich_text import html_title
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
 
@@ -240,7 +241,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         raise ValueError("rispy found no record")
     tags = month_dates(tag_table(parsed[0]))
 
-    title = fold_lines(first(tags, "TI", "T1"))
+    title = html_title(fold_lines(first(tags, "TI", "T1")))  # (Web of Science's <i>…</i>)
     abstract = _abstract(item, "AB") or _abstract(item, "N2")
     tool = exporter(tags, item.numbered)
     csl, extra = csl_and_extra(tags, item.tags, tool)

@@ -20,6 +20,7 @@ from reader.sources.dates import MONTHS
 from reader.sources.tagged import TaggedRecord, split_records
 from reader.text.identifiers import doi_as_written
 from reader.text.render import to_plain
+from reader.text.rich_text import html_title
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
 
@@ -60,7 +61,7 @@ def parse(text: str, source: str) -> ParseResult:
 
 
 def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
-    title = _fold(item.first("TI"))
+    title = html_title(_fold(item.first("TI")))  # (species names in <i>…</i>)
     abstract = _fold(item.first("AB"))
     if not title and not abstract:
         return None
