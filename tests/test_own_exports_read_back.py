@@ -216,3 +216,19 @@ def test_an_own_export_keeps_a_submission_date_and_a_venue_with_its_year(
     assert kept == {p["citekey"]: (p["date"], p["venue"]) for p in _papers(first)}
     assert kept["reasoning2026"] == ("2025-09-01", "ICLR")
     assert kept["defacto2026"] == ("2025-09-01", "Proceedings of ACL 2025")
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "ris", "csv", "csljson"])
+def test_a_series_number_reads_back_as_one_from_every_export(tmp_path: Path, fmt: str) -> None:
+    """A book's number in its series came back from BibTeX and RIS as a plain number."""
+    item = {"id": "b1", "type": "book", "title": "Series Book", "issued": {"date-parts": [[2010]]},
+            "author": [{"family": "Roe", "given": "Al"}], "collection-title": "Lecture Notes",
+            "collection-number": "42"}
+    (tmp_path / "bbt.json").write_text(json.dumps([item]), encoding="utf-8")
+    first, second = tmp_path / "first", tmp_path / "second"
+    _invoke(first, "import", str(tmp_path / "bbt.json"))
+    out = tmp_path / f"out.{fmt}"
+    _invoke(first, "export", "--format", fmt, "-o", str(out))
+    _invoke(second, "import", str(out))
+    [paper] = _papers(second)
+    assert paper["csl"].get("collection-number") == "42" and "number" not in paper["csl"]

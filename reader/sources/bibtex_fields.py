@@ -101,6 +101,12 @@ _COLUMN_FIELDS = frozenset(
 )
 # Entry types whose ``number`` is the issue of a periodical.
 _ISSUE_KINDS = frozenset({"article", "periodical", "suppperiodical"})
+# Entry types whose number beside a series is the number in it.
+_SERIES_KINDS = frozenset({
+    "book", "mvbook", "inbook", "bookinbook", "suppbook", "collection", "mvcollection",
+    "incollection", "suppcollection", "proceedings", "mvproceedings", "inproceedings",
+    "conference",
+})
 # The field an export writes each variable to when the source used no other name.
 _DEFAULT_FIELD = {
     "publisher-place": "address",
@@ -192,9 +198,17 @@ def csl_and_extra(
         del csl["note"]  # (and not a source field either: what an export said of it)
     number = fields.get("number", "").strip()
     if number:
-        csl["issue" if entry.kind in _ISSUE_KINDS else "number"] = plain(number)
+        # A periodical's number is its issue; a book's, a chapter's or a proceedings
+        # paper's beside a series is its number in the series (CSL's collection-number,
+        # which a CSL-JSON or RIS record of it has); any other's is the record's number.
+        variable = (
+            "issue" if entry.kind in _ISSUE_KINDS
+            else "collection-number" if entry.kind in _SERIES_KINDS and fields.get("series")
+            else "number"
+        )
+        csl[variable] = plain(number)
         if "number" in inherited:
-            from_parent.add("issue" if entry.kind in _ISSUE_KINDS else "number")
+            from_parent.add(variable)
     if venue_field:
         used.add(venue_field)
         if venue_field != ("journal" if entry.kind in _ISSUE_KINDS else "booktitle"):

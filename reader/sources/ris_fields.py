@@ -121,6 +121,11 @@ def csl_and_extra(
             value = fold_lines(first(tags, tag))
             if value:
                 csl[variable] = value
+    if "number" in csl and csl.get("collection-title") and "SV" in tags and (
+        csl["type"] in ("book", "chapter", "paper-conference")
+    ):
+        # SV is the volume's number in its series (T3), as a BibTeX book's number is.
+        csl["collection-number"] = csl.pop("number")
     if code == "RPRT" and "volume" in csl and "number" not in csl and not first(tags, "M1"):
         # A report's VL is its number, as the RIS types have it ("MSR-TR-2022-15"): cited as
         # a volume, APA printed it as a subtitle and IEEE dropped it.
