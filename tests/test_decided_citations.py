@@ -176,3 +176,26 @@ def test_classic_bibtex_of_a_biblatex_source_uses_classic_names(tmp_path: Path) 
         out = tmp_path / f"again.{fmt}"
         _invoke(root, "export", "--format", fmt, "-o", str(out))
         assert "0 merged, 2 unchanged" in _invoke(root, "import", str(out)).stdout
+
+
+def test_a_missing_file_among_several_says_none_was_imported(tmp_path: Path) -> None:
+    """Every file is opened before any is written: one missing stops them all, which the
+    error did not say."""
+    root = tmp_path / "lib"
+    result = CliRunner().invoke(
+        cli, ["--library", str(root), "import", str(SAMPLE), str(tmp_path / "missing.bib")],
+        obj={})
+    assert result.exit_code == 1
+    assert "none of the 2 files named was imported" in result.output
+
+
+def test_a_zotero_item_uri_is_no_citation_key(tmp_path: Path) -> None:
+    """Zotero's CSL-JSON ids are its items' URIs: one became the paper's key."""
+    item = {"id": "http://zotero.org/users/1/items/IJKL9012", "type": "article-journal",
+            "title": "Zotero Id Paper", "author": [{"family": "Ng", "given": "Lo"}],
+            "issued": {"date-parts": [[2019]]}}
+    path = tmp_path / "zotero.json"
+    path.write_text(json.dumps([item]), encoding="utf-8")
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(path))
+    assert _invoke(root, "cite", "--format", "key", "zotero").stdout.strip() == "ng2019zotero"

@@ -135,7 +135,16 @@ class Imports:
 
         self._library.store.refuse_writes()
         twice = not (strict or dry_run)
-        parsed = [stream_file(Path(f), fmt, reply_texts=not twice) for f in files]
+        try:
+            parsed = [stream_file(Path(f), fmt, reply_texts=not twice) for f in files]
+        except ImportFormatError as exc:
+            if len(files) < 2:
+                raise
+            # Every file is opened before any is written: the others were not imported.
+            raise ImportFormatError(
+                f"{exc}; none of the {len(files)} files named was imported (each is "
+                "opened before any is written)"
+            ) from exc
         if strict:
             parsed = [replace(item, records=iter(list(item.records))) for item in parsed]
             # Remarks (replies kept for papers not in the library) are no bad records.

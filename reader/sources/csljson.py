@@ -128,7 +128,7 @@ def _convert(record: JsonRecord) -> Outcome:
         tldr=tldr or None,
         primary_area=area or None,
         kind=clean_title(bibtex_type or item.get("type")) or None,
-        citekey=clean_title(item.get("citation-key")) or clean_title(item.get("id")) or None,
+        citekey=clean_title(item.get("citation-key")) or _key_from_id(item.get("id")),
         aliases=_aliases(item.get("custom")),
         csl=csl,
         extra=extra,
@@ -148,6 +148,15 @@ def _convert(record: JsonRecord) -> Outcome:
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
     return finish_record(paper, record, record_label(record, _ID_KEYS))
+
+
+def _key_from_id(ident: Any) -> str | None:
+    """An item's id as its citation key, unless it is a link or a number (Zotero's ids are
+    its items' URIs, "http://zotero.org/users/1/items/IJKL9012"; others number them)."""
+    key = clean_title(ident)
+    if not key or "/" in key or " " in key or key.isdigit():
+        return None
+    return key
 
 
 def _aliases(custom: Any) -> list[str]:
