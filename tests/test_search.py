@@ -534,3 +534,17 @@ def test_an_edited_books_editors_are_found_as_its_creators(
     empty_library.import_files([tmp_path / "book.csl.json"])
     assert titles(empty_library, "gross") == ["Handbook of Emotion Regulation"]
     assert titles(empty_library, "author:gross") == ["Handbook of Emotion Regulation"]
+
+
+def test_a_paper_is_found_by_its_ids_as_citations_print_them(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """`arXiv:1706.03762` (as APA prints it) and a DOI, bare or as `doi:`, find the paper."""
+    item = {"id": "v17", "type": "article", "title": "Attention Is All You Need",
+            "author": [{"family": "Vaswani", "given": "Ashish"}], "number": "arXiv:1706.03762",
+            "URL": "http://arxiv.org/abs/1706.03762", "DOI": "10.1000/soil.2020.1"}
+    (tmp_path / "one.csl.json").write_text(json.dumps([item]), encoding="utf-8")
+    empty_library.import_files([tmp_path / "one.csl.json"])
+    for query in ("arXiv:1706.03762", "arxiv:1706.03762", "doi:10.1000/soil.2020.1",
+                  "10.1000/soil.2020.1", "DOI:10.1000/soil.2020.1"):
+        assert titles(empty_library, query) == ["Attention Is All You Need"], query

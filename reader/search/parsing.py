@@ -44,7 +44,9 @@ SUGGEST_FROM = 4
 
 #: Field names a query may also use (`author:lovelace`).
 _FIELD_ALIASES = {
-    "authors": ["author"], "keywords": ["keyword"], "notes": ["note"], "key": ["citekey"],
+    "authors": ["author"], "keywords": ["keyword"], "notes": ["note"],
+    # A paper's ids are in its key field: `arXiv:1706.03762` (as APA prints it) finds it.
+    "key": ["citekey", "arxiv", "arXiv", "doi", "DOI", "openreview"],
 }
 # The words Whoosh's parser takes for operators where they have operands.
 OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})

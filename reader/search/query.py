@@ -83,7 +83,8 @@ DECISION_WORDS: dict[str, tuple[str, ...]] = {
 #: the filter words: a ``word:`` that is neither but near one is reported, not searched.
 FIELD_NAMES = frozenset({
     "title", "abstract", "keywords", "keyword", "authors", "author", "notes", "note",
-    "tags", "highlight", "year", "venue", "key", "citekey",
+    "tags", "highlight", "year", "venue", "key", "citekey", "arxiv", "arXiv", "doi", "DOI",
+    "openreview",
 })
 _FILTER_NAMES = frozenset(_KINDS.split("|"))
 # A field name in the text left once filters are taken out: a word of letters (a digit

@@ -73,9 +73,10 @@ def document(paper: Paper) -> dict[str, object]:
         "highlight": "\n".join(
             f"{h.quote}\n{h.note}" for h in paper.highlights)[:INDEXED_NOTE_CHARS],
         "flags": " ".join(flags),
-        # The paper's OpenReview and arXiv ids too: one pasted into the search finds it.
+        # The paper's OpenReview and arXiv ids and its DOI too: one pasted into the search
+        # (or named, `arxiv:`, `doi:`) finds it.
         "key": " ".join([paper.citekey, *paper.aliases,
-                         *(i for i in (paper.openreview_id, paper.arxiv_id) if i)]),
+                         *(i for i in (paper.openreview_id, paper.arxiv_id, paper.doi) if i)]),
     }
     if paper.venue:
         doc["venue"] = paper.venue
