@@ -126,9 +126,13 @@ def csl_and_extra(
     ):
         # SV is the volume's number in its series (T3), as a BibTeX book's number is.
         csl["collection-number"] = csl.pop("number")
-    if code == "RPRT" and "volume" in csl and "number" not in csl and not first(tags, "M1"):
+    if (
+        code == "RPRT" and "number" not in csl and not first(tags, "M1")
+        and not str(csl.get("volume", "1")).strip().isdigit()
+    ):
         # A report's VL is its number, as the RIS types have it ("MSR-TR-2022-15"): cited as
-        # a volume, APA printed it as a subtitle and IEEE dropped it.
+        # a volume, APA printed it as a subtitle and IEEE dropped it. (A volume of digits
+        # alone is taken for a volume, as an export writes a report's.)
         csl["number"] = csl.pop("volume")
     if csl["type"] == "thesis" and not str(csl.get("volume", "1")).strip()[:1].isdigit():
         # EndNote's thesis puts the degree in VL ("Doctor of Philosophy"): a genre, no volume.
