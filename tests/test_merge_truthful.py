@@ -89,3 +89,20 @@ def test_a_corrected_doi_in_a_file_without_keys_keeps_its_paper(empty_library: L
     [(key, fields)] = summary.kept_differing
     assert fields == ["year 2021 (the file: 2022)", "issue 3 (the file: 4)",
                       "doi 10.5555/jmlr.2021.0042 (the file: 10.5555/jmlr.2021.0043)"]
+
+
+def test_an_arxiv_papers_journal_is_not_named_as_differing_by_its_own_export(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A preprint whose listing names its journal is exported as in that journal: read
+    back, "journal arXiv (the file: Adv.Theor.Math.Phys.)" was named as differing."""
+    from reader.cite.export import export
+
+    library = empty_library
+    library.imports.write_files([DATA / "arxiv-journal-ref.xml"])
+    papers = library.store.papers(library.all_ids())
+    for fmt in ("bibtex", "csv", "ris"):
+        out = tmp_path / f"own.{fmt}"
+        out.write_text(export(papers, fmt), encoding="utf-8")
+        summary = library.imports.write_files([out])
+        assert summary.kept_differing == [] and summary.unchanged == 1, fmt

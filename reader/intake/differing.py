@@ -45,14 +45,19 @@ def differing(
     if record.authors and stored and _families(record.authors) != _families(stored):
         found.append(f"authors {len(stored)} (the file: {len(record.authors)}, "
                      f"{', '.join(record.authors[:3])}{' …' if len(record.authors) > 3 else ''})")
+    # Found on arXiv, published in a journal its listing names: its journal is that one
+    # (as an export names it), not "arXiv".
+    journal = current["venue"]
+    if str(journal or "").lower().startswith("arxiv") and csl.get("container-title"):
+        journal = csl["container-title"]
     if (
         _journal(csl.get("type")) and _journal(record.csl.get("type"))
-        and record.venue and current["venue"] and not _same(record.venue, current["venue"])
+        and record.venue and journal and not _same(record.venue, journal)
         and not (echo and echo.implies("venue", record.venue))
     ):
         # A journal's name: a conference's is written a dozen ways ("ICLR 2026", its full
         # name), a journal's seldom, so only a journal's is named as differing.
-        found.append(f"journal {current['venue']} (the file: {record.venue})")
+        found.append(f"journal {journal} (the file: {record.venue})")
     for variable in _VARIABLES:
         ours, theirs = csl.get(variable), record.csl.get(variable)
         if ours in (None, "") or theirs in (None, "") or _same(ours, theirs):
