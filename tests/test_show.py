@@ -72,3 +72,13 @@ def test_a_files_notes_field_is_shown_apart_from_the_users_note(
     assert paper.note == ""
     shown = _run(library.paths.root, "show", paper.citekey).splitlines()
     assert "file note  L2030246463" in shown and "Note" not in shown
+
+
+def test_show_prints_a_doi_as_its_source_wrote_it(empty_library: Library, tmp_path: Path) -> None:
+    """The library matches DOIs lower-cased; shown, "PhysRevD" became "physrevd"."""
+    bib = tmp_path / "one.bib"
+    bib.write_text("@article{p1, title={Phys Paper}, author={Doe, J}, journal={Phys. Rev. D},"
+                   " year={2007}, doi={10.1103/PhysRevD.76.013009}}\n", encoding="utf-8")
+    empty_library.imports.write_files([bib])
+    assert "doi        10.1103/PhysRevD.76.013009" in _run(
+        empty_library.paths.root, "show", "p1").splitlines()

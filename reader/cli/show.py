@@ -11,7 +11,7 @@ import click
 from reader.cli.base import cli, handles_errors, library_option, open_library, resolve_one
 from reader.cli.signals import signals_line
 from reader.models import Paper
-from reader.record import record_line
+from reader.record import record_line, source_doi
 from reader.signals import Signals
 from reader.text.render import plain_line, to_plain
 from reader.text.sanitize import visible
@@ -61,7 +61,9 @@ def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
         ("key", paper.citekey + (f" (also {', '.join(paper.aliases)})" if paper.aliases
                                  else "")),
         ("date", paper.date if paper.date and paper.date != str(paper.year) else ""),
-        ("doi", paper.doi), ("arxiv", paper.arxiv_id), ("openreview", paper.openreview_id),
+        # The DOI as the source wrote it (the library matches on it lower-cased).
+        ("doi", source_doi(paper.csl, paper.doi)), ("arxiv", paper.arxiv_id),
+        ("openreview", paper.openreview_id),
         ("url", paper.url), ("keywords", ", ".join(paper.keywords)),
         ("tags", ", ".join(paper.tags)),
         ("marks", " · ".join(m for m, on in (("★ starred", paper.starred), ("read", paper.read),
