@@ -220,10 +220,11 @@ class ImportSummary:
     #: Papers already there whose record in the file carried the marks of a reader
     #: library (a star, a read mark, tags, a note, highlights): their own were kept.
     marks_kept: int = 0
-    #: Papers already there that the file gives otherwise in fields the library kept:
-    #: (citation key, ["volume 1 (the file: 12)", …]), as :mod:`reader.intake.differing`
-    #: finds them.
+    #: Papers already there that the file gives otherwise (citation key, ["volume 1 (the
+    #: file: 12)", …]), as :mod:`reader.intake.differing` finds them; the library kept its
+    #: values, or with ``took_differing`` (import --update) took the file's.
     kept_differing: list[tuple[str, list[str]]] = field(default_factory=list)
+    took_differing: bool = False
     #: Papers already there that took from the file fields they lacked: (citation key,
     #: ["doi 10.1/x", "issue 2"]).
     filled: list[tuple[str, list[str]]] = field(default_factory=list)
@@ -319,11 +320,12 @@ class ImportSummary:
         return "; ".join(parts)
 
     def differing_line(self, *, each: bool = False) -> str:
-        """Papers the file gives otherwise than the library, which kept its own: ``2
-        papers differ from the file in year, pages: the library's values were kept``;
+        """Papers the file gives otherwise than the library: ``2 papers differ from the
+        file in year, pages: the library's values were kept`` (or the file's taken);
         ``each``: a line per paper with the values; empty when none did."""
         return _per_paper(self.kept_differing, each, "differ{s} from the file in",
-                          ": the library's values were kept")
+                          ": the file's values were taken (import --undo puts them back)"
+                          if self.took_differing else ": the library's values were kept")
 
     def filled_line(self, *, each: bool = False) -> str:
         """Papers that took from the file what they lacked (``1 paper already in the library
@@ -351,7 +353,9 @@ class ImportSummary:
         """Add another file's counts and lists to these (not its own per-file reports)."""
         for item in fields(self):
             mine, theirs = getattr(self, item.name), getattr(other, item.name)
-            if isinstance(mine, int) and not isinstance(mine, bool):
+            if isinstance(mine, bool):
+                setattr(self, item.name, mine or theirs)
+            elif isinstance(mine, int):
                 setattr(self, item.name, mine + theirs)
             elif isinstance(mine, list) and item.name != "reports":
                 mine += theirs

@@ -24,7 +24,7 @@ def test_a_corrected_record_read_again_names_the_fields_the_library_kept(
     assert key == "smith2020"
     assert fields == [
         "year 2020 (the file: 2021)",
-        "authors 2 (the file: 3, Anna Smith, Bob Jones, Carol Doe)",
+        "authors Anna Smith, Bob Jones (the file: Anna Smith, Bob Jones, Carol Doe)",
         "journal Journal of Things (the file: Journal of Things and Stuff)",
         "volume 1 (the file: 12)",
         "pages 1-10 (the file: 101-110)",
@@ -106,3 +106,23 @@ def test_an_arxiv_papers_journal_is_not_named_as_differing_by_its_own_export(
         out.write_text(export(papers, fmt), encoding="utf-8")
         summary = library.imports.write_files([out])
         assert summary.kept_differing == [] and summary.unchanged == 1, fmt
+
+
+def test_update_takes_the_files_values_and_undo_puts_them_back(tmp_path: Path) -> None:
+    """`reader import --update` takes a corrected file's values where they differ (there
+    was no way to take them), says so, and `import --undo` puts the library's back."""
+    root = tmp_path / "lib"
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("import", str(DATA / "merge-journals.bib"))
+    said = run("import", "--update", str(DATA / "merge-journals-corrected.bib"))
+    assert "differ from the file in journal, doi: the file's values were taken" in said
+    shown = run("show", "kim2020")
+    assert "Soil Science Journal" in shown and "10.1000/soil.2020.7" in shown
+    run("import", "--undo")
+    shown = run("show", "kim2020")
+    assert "Soil Science Journal" not in shown and "10.1000/soil.2020.1" in shown

@@ -33,6 +33,10 @@ from reader.processes import stop_on_termination, stopping_signal
 @click.option("--undo", is_flag=True,
               help="Remove what the last import added (papers carrying your stars, notes, "
                    "read marks, tags or highlights stay).")
+@click.option("--update", is_flag=True,
+              help="Where the file gives a paper already in the library otherwise (year, "
+                   "authors, journal, volume, issue, pages, publisher, genre, DOI), take the "
+                   "file's values (import --undo puts them back).")
 @click.option("--batch", type=click.IntRange(min=1), hidden=True,
               help="Commit every N records (an open reader shows them as they commit).")
 @click.pass_context
@@ -45,6 +49,7 @@ def import_cmd(
     dry_run: bool,
     verbose: bool,
     undo: bool,
+    update: bool,
     batch: int | None,
 ) -> None:
     """Import lists of papers: plain-text abstract lists, OpenReview (with reviews) and
@@ -56,7 +61,7 @@ def import_cmd(
     counted: list[tuple[Library, int]] = []
     with stop_on_termination():
         try:
-            _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch, counted)
+            _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch, counted, update)
         except KeyboardInterrupt:
             signum = stopping_signal()
             kept = _kept(counted)
@@ -91,6 +96,7 @@ def _import(
     undo: bool,
     batch: int | None,
     counted: list[tuple[Library, int]],
+    update: bool = False,
 ) -> None:
     """The import command's work (see import_cmd); ``counted`` gets the library and the
     papers there before."""
@@ -117,7 +123,7 @@ def _import(
             files, fmt, stages.of("Importing"), strict=strict, dry_run=dry_run, batch=batch,
             replies_progress=stages.of("Importing reviews"), indexing=stages.of("Indexing"),
             waiting=_waiting_once(), reviews_progress=stages.of("Indexing review text"),
-            written=written,
+            written=written, update=update,
         )
     finally:
         stages.close()

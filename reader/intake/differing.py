@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reader.models import PaperRecord
@@ -17,7 +18,7 @@ from reader.text.identifiers import normalize_doi
 if TYPE_CHECKING:
     from reader.intake.echo import BibtexEcho, ExportEcho
 
-__all__ = ["differing"]
+__all__ = ["Difference", "differing", "taken"]
 
 #: The CSL variables compared: numbers a citation prints, which sources seldom word apart,
 #: and a thesis's or report's kind ("PhD thesis" against "Master's thesis").
@@ -26,30 +27,42 @@ _VARIABLES = ("volume", "issue", "page", "publisher", "genre")
 _DASHES = re.compile(r"\s*(?:--|[-–—])\s*")
 
 
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One field a file gives otherwise: as said (``volume 1 (the file: 12)``), and the
+    paper column or CSL variable the file's value is for, to take it."""
+
+    said: str
+    column: str | None
+    variable: str | None
+    value: Any
+
+
 def differing(
     record: PaperRecord,
     current: dict[str, Any],
     csl: dict[str, Any],
     echo: BibtexEcho | ExportEcho | None = None,
-) -> list[str]:
+) -> list[Difference]:
     """The fields the record gives otherwise than the paper ``current`` (its merge
     columns, ``csl`` its CSL variables as read from them) has them, each as ``volume 1 (the
     file: 12)``; none when they agree or either side is silent. ``echo`` is what the
     paper's own export reads back as: a value it implies is the paper's, said another way."""
-    found: list[str] = []
+    found: list[Difference] = []
     if record.year and current["year"] and record.year != current["year"] and not (
         echo and echo.implies("year", record.year)
     ):
-        found.append(f"year {current['year']} (the file: {record.year})")
+        found.append(Difference(f"year {current['year']} (the file: {record.year})", "year",
+                                None, record.year))
     stored = json.loads(current["authors"] or "[]")
     if record.authors and stored and _families(record.authors) != _families(stored):
-        found.append(f"authors {len(stored)} (the file: {len(record.authors)}, "
-                     f"{', '.join(record.authors[:3])}{' …' if len(record.authors) > 3 else ''})")
+        found.append(Difference(f"authors {_names(stored)} (the file: {_names(record.authors)})",
+                                "authors", "author", record.authors))
     # Found on arXiv, published in a journal its listing names: its journal is that one
     # (as an export names it), not "arXiv".
-    journal = current["venue"]
+    journal, where = current["venue"], "venue"
     if str(journal or "").lower().startswith("arxiv") and csl.get("container-title"):
-        journal = csl["container-title"]
+        journal, where = csl["container-title"], "container-title"
     if (
         _journal(csl.get("type")) and _journal(record.csl.get("type"))
         and record.venue and journal and not _same(record.venue, journal)
@@ -57,18 +70,55 @@ def differing(
     ):
         # A journal's name: a conference's is written a dozen ways ("ICLR 2026", its full
         # name), a journal's seldom, so only a journal's is named as differing.
-        found.append(f"journal {journal} (the file: {record.venue})")
+        found.append(Difference(
+            f"journal {journal} (the file: {record.venue})",
+            "venue" if where == "venue" else None,
+            None if where == "venue" else where, record.venue,
+        ))
     for variable in _VARIABLES:
         ours, theirs = csl.get(variable), record.csl.get(variable)
         if ours in (None, "") or theirs in (None, "") or _same(ours, theirs):
             continue
         if echo and echo.implies_variable(variable, theirs):
             continue
-        found.append(f"{'pages' if variable == 'page' else variable} {ours} (the file: {theirs})")
+        name = "pages" if variable == "page" else variable
+        found.append(Difference(f"{name} {ours} (the file: {theirs})", None, variable, theirs))
     doi = normalize_doi(record.doi)
     if doi and current["doi"] and doi != current["doi"]:
-        found.append(f"doi {current['doi']} (the file: {doi})")
+        found.append(Difference(f"doi {current['doi']} (the file: {doi})", "doi", "DOI", doi))
     return found
+
+
+def taken(
+    found: list[Difference], record: PaperRecord, csl: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The file's values of ``found`` as column updates and the paper's CSL variables with
+    them (its structured names where it gives them; a DOI as the file wrote it)."""
+    columns: dict[str, Any] = {}
+    variables = dict(csl)
+    for difference in found:
+        if difference.column == "authors":
+            columns["authors"] = json.dumps(difference.value, ensure_ascii=False)
+            if record.csl.get("author"):
+                variables["author"] = record.csl["author"]
+            else:
+                variables.pop("author", None)
+        elif difference.column == "doi":
+            columns["doi"] = difference.value
+            variables.pop("DOI", None)
+            if record.csl.get("DOI"):
+                variables["DOI"] = record.csl["DOI"]
+        elif difference.column is not None:
+            columns[difference.column] = difference.value
+        elif difference.variable is not None:
+            variables[difference.variable] = difference.value
+    return columns, variables
+
+
+def _names(names: list[str]) -> str:
+    """Up to three names, then how many more ("Ann Lee, Bo Li, Cy Ng and 2 more")."""
+    shown = ", ".join(names[:3])
+    return f"{shown} and {len(names) - 3} more" if len(names) > 3 else shown
 
 
 def _journal(kind: Any) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from reader.cite.keys import CitekeyAllocator, usable_key
-from reader.intake.differing import differing
+from reader.intake.differing import differing, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_title
 from reader.models import ImportSummary, PaperRecord
@@ -75,8 +75,11 @@ class FieldMerge:
         citekeys: CitekeyAllocator,
         fmt: str,
         renderings: Renderings | None = None,
+        take_differing: bool = False,
     ) -> None:
         self.rows = rows
+        #: Whether the file's values replace the library's where they differ (--update).
+        self.take_differing = take_differing
         self.summary = summary
         self.matcher = matcher
         self.citekeys = citekeys
@@ -169,11 +172,18 @@ class FieldMerge:
             done.add("withdrawn")
         csl = json.loads(current["csl"] or "{}")  # read once, for both
         updates.update(self._merge_record(record, current, csl, echo))
-        kept = differing(record, current, csl, echo)
-        if kept:
-            # What the library has stays (it may be the user's own correction): said, so
-            # that a file's correction is not taken for nothing.
-            self.summary.kept_differing.append((current["citekey"], kept))
+        found = differing(record, current, csl, echo)
+        if found and self.take_differing:
+            # The user asked for the file's values (import --update): taken, and said.
+            columns, variables = taken(found, record, json.loads(updates.get("csl") or "{}")
+                                       or csl)
+            updates.update(columns, csl=dumps(variables))
+            if "doi" in columns:
+                self.matcher.by_doi[columns["doi"]] = paper_id
+        if found:
+            # What the library has stays unless asked (it may be the user's own correction):
+            # said either way, so that a file's correction is not taken for nothing.
+            self.summary.kept_differing.append((current["citekey"], [d.said for d in found]))
         citekey = updates.get("citekey", current["citekey"])
         aliased = 0
         if citekey != current["citekey"]:

@@ -98,6 +98,7 @@ def import_papers(
     renderings: Renderings | None = None,
     orphans: Sequence[Reply] = (),
     replies_later: bool = False,
+    take_differing: bool = False,
 ) -> tuple[ImportSummary, RepliesOwed | None]:
     """:func:`import_records`; with ``replies_later``, the papers and their signals
     only, and what is owed besides: the records' replies, which the caller writes by
@@ -109,13 +110,14 @@ def import_papers(
     papers, it kept them from showing for as long as the whole text took to unpack, pack
     and store. The records' replies need only their scores for the papers' signals
     (:func:`reader.sources.stream_file` without ``reply_texts``)."""
-    summary = ImportSummary(files=[source], dry_run=dry_run)
+    summary = ImportSummary(files=[source], dry_run=dry_run, took_differing=take_differing)
     if batch is not None and not dry_run:
         with checkpoints_put_off(store.conn):
             remaining = iter(records)
             with store.transaction():
                 rows = ImportRows(store, source, fmt, sha256)
-                job = _Import(rows, summary, fmt, problems, renderings, replies_later)
+                job = _Import(rows, summary, fmt, problems, renderings, replies_later,
+                              take_differing)
                 job.run(itertools.islice(remaining, batch), progress)
             # Each batch is written as it is read, never gathered first: records read
             # ahead by another process keep coming while this one writes.
@@ -132,7 +134,7 @@ def import_papers(
         with store.transaction():
             rows = ImportRows(store, source, fmt, sha256)
             job = _Import(rows, summary, fmt, problems, renderings,
-                          replies_later and not dry_run)
+                          replies_later and not dry_run, take_differing)
             job.run(records, progress)
             if not job.replies_later:
                 job.signals.orphans(orphans)
@@ -206,6 +208,7 @@ class _Import:
         problems: Sequence[str] = (),
         renderings: Renderings | None = None,
         replies_later: bool = False,
+        take_differing: bool = False,
     ) -> None:
         self.rows = rows
         self.summary = summary
@@ -217,7 +220,8 @@ class _Import:
         self.matcher = Matcher(self._known(), rows.abstracts())
         self.citekeys = CitekeyAllocator(rows.taken_keys())
         #: What of a record merges into the known paper it is.
-        self.fields = FieldMerge(rows, summary, self.matcher, self.citekeys, fmt, renderings)
+        self.fields = FieldMerge(rows, summary, self.matcher, self.citekeys, fmt, renderings,
+                                 take_differing)
         self.actions: dict[int, str] = {}
         #: Papers whose action is not yet in import_items.
         self.unwritten: set[int] = set()

@@ -99,12 +99,13 @@ class Library(LibraryBase):
         waiting: Callable[[], object] | None = None,
         reviews_progress: Progress | None = None,
         written: Callable[[ImportSummary], object] | None = None,
+        update: bool = False,
     ) -> ImportSummary:
         """Import files, the index following (:meth:`Imports.import_files`)."""
         return self.imports.import_files(
             files, fmt, progress, strict=strict, dry_run=dry_run, batch=batch,
             papers_in=papers_in, replies_progress=replies_progress, indexing=indexing,
-            waiting=waiting, reviews_progress=reviews_progress, written=written,
+            waiting=waiting, reviews_progress=reviews_progress, written=written, update=update,
         )
 
     def add(

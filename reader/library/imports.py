@@ -61,6 +61,7 @@ class Imports:
         waiting: Callable[[], object] | None = None,
         reviews_progress: Progress | None = None,
         written: Callable[[ImportSummary], object] | None = None,
+        update: bool = False,
     ) -> ImportSummary:
         """Import each file in one transaction (all files are opened and their format
         found first, so a file that can't be read stops the import before anything is
@@ -77,7 +78,9 @@ class Imports:
         reviews) is read twice, its papers and their signals (ratings, decisions, counts)
         written on the first reading, which needs only the replies' scores, and the
         replies with their text on the second, in transactions of their own (reported to
-        ``replies_progress``). Between the two readings of the last file, once its papers
+        ``replies_progress``). With ``update``, a paper already in the library takes the
+        file's values where they differ (:mod:`reader.intake.differing`). Between the two
+        readings of the last file, once its papers
         are in, ``papers_in`` is called and the papers are indexed, so that reviews never
         delay the abstracts' index. Neither happens when no file owes replies. Once every
         file is in, the index catches up on what is left, then the index of review text.
@@ -90,7 +93,7 @@ class Imports:
         return self._import(
             files, fmt, progress, strict=strict, dry_run=dry_run, batch=batch,
             papers_in=papers_in, replies_progress=replies_progress,
-            follow=_Following(indexing, waiting, reviews_progress, written),
+            follow=_Following(indexing, waiting, reviews_progress, written), update=update,
         )
 
     def write_files(
@@ -123,6 +126,7 @@ class Imports:
         strict: bool,
         dry_run: bool,
         batch: int | None,
+        update: bool = False,
         papers_in: Callable[[], None] | None,
         replies_progress: Progress | None,
         follow: _Following | None,
@@ -205,6 +209,7 @@ class Imports:
                                 renderings=renderings,
                                 orphans=item.orphans,
                                 replies_later=twice,
+                                take_differing=update,
                             )
                     except ImportFormatError as exc:
                         # A file refused part way (a record over its bound, met as it is
