@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from reader.sources import ImportFormatError
-from reader.sources.textfile import _chunks, open_text
+from reader.sources.file_chunks import file_chunks as _chunks
+from reader.sources.textfile import open_text
 
 
 def _lines(n: int, tag: str) -> bytes:

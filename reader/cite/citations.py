@@ -14,13 +14,7 @@ import re
 
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
-from reader.cite.csl_items import (
-    LOCAL_FIELDS,
-    biblatex_type_words,
-    published_in,
-    unpublished,
-    workshop_track,
-)
+from reader.cite.csl_items import biblatex_type_words
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -31,6 +25,7 @@ from reader.cite.tex_escape import (
     escape_url,
     fold,
 )
+from reader.cite.venues import LOCAL_FIELDS, published_in, unpublished, workshop_track
 from reader.models import Paper
 from reader.signals import UNDER_REVIEW
 

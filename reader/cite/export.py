@@ -23,11 +23,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from reader.cite.csl_items import csl_type, numbers_in_series, published_in
+from reader.cite.csl_items import csl_type, numbers_in_series
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fields
+from reader.cite.venues import published_in
 from reader.models import Paper
 from reader.record import (
     csl_type_for_bibtex,

@@ -10,15 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.cite.csl_items import (
-    csl_names,
-    csl_type,
-    paper_url,
-    published_in,
-    unpublished,
-    workshop_track,
-)
+from reader.cite.csl_items import csl_names, csl_type, paper_url
 from reader.cite.keys import citekey_base, entry_key, key_names
+from reader.cite.venues import published_in, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.sources.ris_fields import EDITOR_MARK

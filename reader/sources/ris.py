@@ -21,16 +21,8 @@ from reader.record import TEX_PREFIX, iso_from_parts, keep_written_doi
 from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.dates import year_and_date
-from reader.sources.ris_fields import (
-    TAG_LINE,
-    csl_and_extra,
-    first,
-    fold_lines,
-    ris_aliases,
-    ris_openreview,
-    tag_table,
-    tag_values,
-)
+from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
+from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
 from reader.sources.ris_tools import exporter, linked_doi, links, month_dates, record_key
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (

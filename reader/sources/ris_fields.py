@@ -14,6 +14,7 @@ from typing import Any
 
 from reader.record import TEX_PREFIX, date_parts, is_anonymous
 from reader.sources.dates import ris_date
+from reader.sources.ris_tags import first, fold_lines, tag_values
 from reader.sources.ris_tools import (
     ARTICLE_CODES,
     DATABASES,
@@ -24,7 +25,6 @@ from reader.sources.ris_tools import (
     own_meanings,
     spaced_initials,
 )
-from reader.text.sanitize import clean_imported
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
 TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
@@ -346,57 +346,6 @@ def ris_name(raw: str) -> dict[str, str] | None:
     if suffixes:
         name["suffix"] = " ".join(suffixes)
     return name
-
-
-def tag_table(parsed: dict[str, object]) -> Tags:
-    """Every tag of a record rispy read, with all its values as cleaned strings (rispy gives
-    lists for list tags, else a string; tags it does not know, BT in older files, are
-    collected under "UK"). Cleaned once here, so that the many look-ups of a record's tags
-    need no more work than a dict's."""
-    table: Tags = {}
-    unknown = parsed.get("UK")
-    if isinstance(unknown, dict):
-        for tag, value in unknown.items():
-            if value is not None:
-                table[tag] = _cleaned(value)
-    for tag, value in parsed.items():
-        if tag != "UK" and value is not None:
-            table[tag] = _cleaned(value)
-    return table
-
-
-def _cleaned(value: object) -> list[str]:
-    values = value if isinstance(value, list) else [value]
-    # Printable ASCII has nothing clean_imported would change: most values skip it.
-    return [
-        text if text.isascii() and text.isprintable() else clean_imported(text)
-        for text in (str(v) for v in values if v is not None)
-    ]
-
-
-_NONE: list[str] = []
-
-
-def tag_values(tags: Tags, tag: str) -> list[str]:
-    """All values of a tag (the table's own list: not to be changed)."""
-    return tags.get(tag, _NONE)
-
-
-def first(tags: Tags, *names: str) -> str:
-    """The first non-empty value among ``names``."""
-    for name in names:
-        for value in tags.get(name, _NONE):
-            if value.strip():
-                return value
-    return ""
-
-
-def fold_lines(value: str) -> str:
-    """``value`` on one line with single spaces."""
-    if value.isascii() and value.isprintable() and "  " not in value:
-        return value.strip()  # (a space is the only blank printable ASCII has)
-    # split() and strip() know the same blanks as the regex ``\s``.
-    return " ".join(value.split())
 
 
 def display_name(name: str) -> str:

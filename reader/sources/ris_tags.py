@@ -1,0 +1,61 @@
+"""A RIS record's tags as read: each tag's values, cleaned once, and the look-ups every
+reading of a record makes (a tag's values, the first of several tags, a value on one line).
+"""
+
+from __future__ import annotations
+
+from reader.sources.ris_tools import Tags
+from reader.text.sanitize import clean_imported
+
+__all__ = ["first", "fold_lines", "tag_table", "tag_values"]
+
+
+def tag_table(parsed: dict[str, object]) -> Tags:
+    """Every tag of a record rispy read, with all its values as cleaned strings (rispy gives
+    lists for list tags, else a string; tags it does not know, BT in older files, are
+    collected under "UK"). Cleaned once here, so that the many look-ups of a record's tags
+    need no more work than a dict's."""
+    table: Tags = {}
+    unknown = parsed.get("UK")
+    if isinstance(unknown, dict):
+        for tag, value in unknown.items():
+            if value is not None:
+                table[tag] = _cleaned(value)
+    for tag, value in parsed.items():
+        if tag != "UK" and value is not None:
+            table[tag] = _cleaned(value)
+    return table
+
+
+def _cleaned(value: object) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    # Printable ASCII has nothing clean_imported would change: most values skip it.
+    return [
+        text if text.isascii() and text.isprintable() else clean_imported(text)
+        for text in (str(v) for v in values if v is not None)
+    ]
+
+
+_NONE: list[str] = []
+
+
+def tag_values(tags: Tags, tag: str) -> list[str]:
+    """All values of a tag (the table's own list: not to be changed)."""
+    return tags.get(tag, _NONE)
+
+
+def first(tags: Tags, *names: str) -> str:
+    """The first non-empty value among ``names``."""
+    for name in names:
+        for value in tags.get(name, _NONE):
+            if value.strip():
+                return value
+    return ""
+
+
+def fold_lines(value: str) -> str:
+    """``value`` on one line with single spaces."""
+    if value.isascii() and value.isprintable() and "  " not in value:
+        return value.strip()  # (a space is the only blank printable ASCII has)
+    # split() and strip() know the same blanks as the regex ``\s``.
+    return " ".join(value.split())
