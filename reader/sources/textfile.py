@@ -82,9 +82,7 @@ class TextFile:
     def byte_lines(self) -> Iterator[bytes]:
         """The lines of :meth:`lines` before they are decoded (``decoded`` makes each the
         line :meth:`lines` gives): for a reader that can take UTF-8 bytes itself."""
-        # Read ahead: the lines of a conference's reviews are decoded as fast as a gzipped
-        # file unpacks (and a line-at-a-time reader holds only its line).
-        chunks = file_chunks(self.path, self.chunk, ahead=True)
+        chunks = file_chunks(self.path, self.chunk)
         if self.encoding != "latin-1":
             chunks = _after_bom(chunks)
         return _split_lines(chunks)
