@@ -182,6 +182,8 @@ def zotero_truth(item: dict[str, Any]) -> dict[str, Any]:
 
 def paper_fields(paper: Any) -> dict[str, Any]:
     """The same fields of an imported paper, folded alike."""
+    from reader.text.render import plain_line
+
     names = paper.csl.get("author") if isinstance(paper.csl.get("author"), list) else None
     if names:
         authors = tuple(fold(n.get("family") or n.get("literal") or "") for n in names)
@@ -189,7 +191,8 @@ def paper_fields(paper: Any) -> dict[str, Any]:
         authors = tuple(_family(a) for a in paper.authors)
     page = str(paper.csl.get("page") or "").replace("–", "-").partition("-")
     return {
-        "title": fold(paper.title),
+        # As the reader shows it: a title kept as TeX (a tagged species name, \emph{…}).
+        "title": fold(plain_line(paper.title)),
         "authors": authors,
         "year": paper.year,
         "venue": fold(paper.venue),
