@@ -81,21 +81,23 @@ def bibtex_entry(
     it every non-ASCII character becomes a LaTeX command, for classic 8-bit BibTeX.
     ``biblatex`` writes biblatex's entry types and fields (``date``, ``journaltitle``,
     ``eprinttype``) instead of classic BibTeX's. The source's entry type, every variable of
-    the record and the source's own unmodelled fields are written back; without ``files``
-    not those naming local files (``file = {/home/…/paper.pdf}``), which a citation copied
-    into a document must not carry.
+    the record and the source's own unmodelled fields are written back (an export's
+    entry). Without ``files``, a citation's entry: not the fields naming local files
+    (``file = {/home/…/paper.pdf}``), which a citation copied into a document must not
+    carry, and as classic BibTeX, a biblatex source's types and names in classic BibTeX's.
     """
     source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     aliases: dict[str, str] = source.get("@fields", {}) if isinstance(source, dict) else {}
-    if not biblatex:
+    classic = not biblatex and not files
+    if classic:
         # A biblatex source's names for fields classic BibTeX names otherwise: its styles
         # print no `journaltitle` (the journal went missing) nor `location`.
         aliases = {variable: _CLASSIC_NAMES.get(name, name) for variable, name in aliases.items()}
     csl_type = paper.csl.get("type") if isinstance(paper.csl.get("type"), str) else None
     # A submission turned down is cited as OpenReview cites it: a @misc naming no venue.
     venue = "" if unpublished(paper) else published_in(paper, fold(paper.venue or ""))
-    entry_type = _entry_type(paper, source, csl_type, venue, biblatex)
-    if not biblatex and entry_type in _CLASSIC_THESES and aliases.get("publisher") == "institution":
+    entry_type = _entry_type(paper, source, csl_type, venue, biblatex, classic=classic)
+    if classic and entry_type in _CLASSIC_THESES and aliases.get("publisher") == "institution":
         aliases = {**aliases, "publisher": "school"}  # (a classic thesis's institution)
     journal = bool(venue) and entry_type in _JOURNAL_ENTRY_TYPES
     if biblatex and venue.lower().startswith("arxiv") and not source:
@@ -132,7 +134,7 @@ def bibtex_entry(
         fields.append((name, escape_text(value)))
     if entry_type == "article" and csl_type in ("article-newspaper", "article-magazine"):
         fields.append(("entrysubtype", csl_type.removeprefix("article-")))
-    fields += _record_fields(paper, source, entry_type, aliases, biblatex, inherited)
+    fields += _record_fields(paper, source, entry_type, aliases, biblatex, inherited, classic)
     date = "" if "date" in source or "issued" in inherited else _iso_date(paper)
     if not (biblatex or aliases.get("issued") == "date"
             or (date.count("-") == 2 and "issued" in paper.csl)):
@@ -276,14 +278,16 @@ def bibtex_month(paper: Paper) -> str:
 
 
 def _entry_type(
-    paper: Paper, source: dict[str, object], csl_type: str | None, venue: str, biblatex: bool
+    paper: Paper, source: dict[str, object], csl_type: str | None, venue: str, biblatex: bool,
+    *, classic: bool = False,
 ) -> str:
-    """The source's entry type, else the one for the record's CSL type, else from the venue."""
+    """The source's entry type (``classic``: in classic BibTeX's types), else the one for
+    the record's CSL type, else from the venue."""
     from reader.record import bibtex_type_for
 
     kind = source.get("@type") if isinstance(source, dict) else None
     genre = str(paper.csl.get("genre", "")).lower()
-    if isinstance(kind, str) and kind and not biblatex and kind.lower() in _BIBLATEX_ONLY:
+    if isinstance(kind, str) and kind and classic and kind.lower() in _BIBLATEX_ONLY:
         # Classic BibTeX has no @thesis, @report or @online: its own entry for each.
         if kind.lower() == "thesis":
             return "mastersthesis" if "ma" in genre[:2] or "master" in genre else "phdthesis"
@@ -310,9 +314,11 @@ def _record_fields(
     aliases: dict[str, str],
     biblatex: bool,
     inherited: set[str],
+    classic: bool = False,
 ) -> list[tuple[str, str]]:
     """The record's variables as BibTeX fields (under the source's own names where known),
-    but for those ``inherited`` from a crossref parent."""
+    but for those ``inherited`` from a crossref parent; ``classic``: a biblatex type key
+    as its words."""
     fields: list[tuple[str, str]] = []
     written: set[str] = set()
     for variable, default in _BIBTEX_FIELDS:
@@ -334,7 +340,7 @@ def _record_fields(
         text = fold(str(value))
         if variable == "page":
             text = re.sub(r"\s*[-\u2013\u2014]+\s*", "--", text)
-        if variable == "genre" and not biblatex:
+        if variable == "genre" and classic:
             # biblatex's localisation key ("mathesis"), which classic BibTeX prints as is.
             text = biblatex_type_words(text) or text
         fields.append((name, escape_text(text)))
