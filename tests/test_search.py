@@ -548,3 +548,8 @@ def test_a_paper_is_found_by_its_ids_as_citations_print_them(
     for query in ("arXiv:1706.03762", "arxiv:1706.03762", "doi:10.1000/soil.2020.1",
                   "10.1000/soil.2020.1", "DOI:10.1000/soil.2020.1"):
         assert titles(empty_library, query) == ["Attention Is All You Need"], query
+
+
+def test_a_lone_wildcard_lists_every_paper(library: Library) -> None:
+    """`reader search '*'` said it could not read the query."""
+    assert set(library.search("*").ids) == set(library.search("").ids) == set(library.all_ids())

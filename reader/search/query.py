@@ -325,6 +325,8 @@ def parse_query(query: str) -> ParsedQuery:
             break
         text = stepped
     text = text.replace(_MARK, " ")
+    if text.strip() == "*":
+        text = ""  # every paper, as an empty query (a lone wildcard is no word to match)
     text, unknown_fields = _unknown_fields(text)
     return ParsedQuery(
         " ".join(text.split()), tuple(filters), tuple(unknown), like, or_ignored=or_ignored,
