@@ -90,6 +90,13 @@ async def test_the_reader_says_read_only_at_start(lib: Path) -> None:
         await pilot.press("j", "j")  # papers seen: nothing is stored, nothing to tell
         await settle(app, pilot)
         assert app.is_running
+        # `i` says at once that an import cannot be saved, before a path is typed for it.
+        screen = app.screen
+        await pilot.press("i")
+        await settle(app, pilot)
+        assert app.screen is screen
+        notices = [n.message for n in app._notifications]
+        assert any("an import cannot be saved" in m for m in notices)
     library.close()
 
 

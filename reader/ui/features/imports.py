@@ -69,8 +69,14 @@ class Importing:
         """Ask for a file and import it in the background.
 
         The import process is started as the prompt opens: it is ready by the time the
-        file is named.
+        file is named. A read-only library says so at once, before a path is typed for
+        nothing.
         """
+        why = self._app.library.read_only
+        if why is not None:
+            self._app.notify(f"Read-only library ({why}): an import cannot be saved",
+                             title="Import", severity="warning", timeout=8)
+            return
         self._app.imports.prepare()
 
         def chosen(path: str | None) -> None:
