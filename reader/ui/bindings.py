@@ -158,6 +158,8 @@ FORM: list[BindingType] = [
 
 #: The citation picker.
 PICKER: list[BindingType] = [
+    # The list takes enter itself; this says in the footer what it does.
+    Binding("enter", "copy", "Copy", id="picker.copy"),
     Binding("escape", "cancel", "Cancel", id="picker.cancel"),
 ]
 

@@ -100,6 +100,13 @@ class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
             text += f"\n… and {len(self.papers) - 20:,} more"
         self.query_one("#picker-preview", Static).update(text)
 
+    def action_copy(self) -> None:
+        """Copy in the highlighted style (enter, where the list does not take it first)."""
+        options = self.query_one(OptionList)
+        if options.highlighted is not None:
+            _, fmt, style = CHOICES[options.highlighted]
+            self.dismiss((fmt, style))
+
     def action_cancel(self) -> None:
         """Close without copying."""
         self.dismiss(None)
