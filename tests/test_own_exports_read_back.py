@@ -232,3 +232,19 @@ def test_a_series_number_reads_back_as_one_from_every_export(tmp_path: Path, fmt
     _invoke(second, "import", str(out))
     [paper] = _papers(second)
     assert paper["csl"].get("collection-number") == "42" and "number" not in paper["csl"]
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "ris", "csljson", "csv", "json"])
+def test_every_own_export_of_mixed_sources_reads_back_unchanged(
+    tmp_path: Path, fmt: str
+) -> None:
+    """Papers from arXiv (with a journal reference), biblatex and classic BibTeX: the
+    biblatex export read back "merged" them (its default field names and whole dates taken
+    as news), and the JSON export named the arXiv paper's journal as differing."""
+    root = tmp_path / "lib"
+    for name in ("arxiv-journal-ref.xml", "biblatex-source.bib", "merge-journals.bib"):
+        _invoke(root, "import", str(DATA / name))
+    out = tmp_path / f"all.{fmt}"
+    _invoke(root, "export", "--format", fmt, "-o", str(out))
+    said = _invoke(root, "import", "--verbose", str(out)).stdout
+    assert "0 new, 0 merged, 5 unchanged" in said and "differ" not in said, said

@@ -63,17 +63,20 @@ def differing(
     journal, where = current["venue"], "venue"
     if str(journal or "").lower().startswith("arxiv") and csl.get("container-title"):
         journal, where = csl["container-title"], "container-title"
+    theirs = record.venue  # (the file's, likewise: a JSON export has both)
+    if str(theirs or "").lower().startswith("arxiv") and record.csl.get("container-title"):
+        theirs = record.csl["container-title"]
     if (
         _journal(csl.get("type")) and _journal(record.csl.get("type"))
-        and record.venue and journal and not _same(record.venue, journal)
+        and theirs and journal and not _same(theirs, journal)
         and not (echo and echo.implies("venue", record.venue))
     ):
         # A journal's name: a conference's is written a dozen ways ("ICLR 2026", its full
         # name), a journal's seldom, so only a journal's is named as differing.
         found.append(Difference(
-            f"journal {journal} (the file: {record.venue})",
+            f"journal {journal} (the file: {theirs})",
             "venue" if where == "venue" else None,
-            None if where == "venue" else where, record.venue,
+            None if where == "venue" else where, theirs,
         ))
     for variable in _VARIABLES:
         ours, theirs = csl.get(variable), record.csl.get(variable)

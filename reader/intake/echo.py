@@ -36,6 +36,11 @@ from reader.text.render import rendered_as, to_plain
 if TYPE_CHECKING:
     from reader.search.renderings import Renderings
 
+# The field names a BibTeX or biblatex export gives each variable by default.
+_DEFAULT_NAMES = {
+    "container-title": ("journal", "journaltitle", "booktitle"), "issued": ("date",),
+    "publisher-place": ("address", "location"), "publisher": ("institution", "school"),
+}
 _MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 
 
@@ -108,8 +113,11 @@ class BibtexEcho:
         if variable == "type":
             return any(value == csl_type_for_bibtex(kind) for kind in self.kinds)
         if variable == "issued":
-            parts = date_parts(self.date)
-            return parts is not None and value == {"date-parts": [parts]}
+            # The year and month classic BibTeX says, or the whole date biblatex's says.
+            return any(
+                parts is not None and value == {"date-parts": [parts]}
+                for parts in (date_parts(self.date), date_parts(self.paper.date))
+            )
         if variable == "number" and value == self.paper.csl.get("collection-number"):
             return True  # a number in a series, in BibTeX's one field for numbers
         if variable == "author" and isinstance(value, list):
@@ -131,9 +139,15 @@ class BibtexEcho:
             if variable and rest[name] == self.paper.csl.get(variable):
                 del rest[name]  # the field the export wrote for the variable, read back
         aliases = rest.get("@fields")
-        if aliases == {"issued": "date"} and not bibtex_source(self.paper):
-            # How biblatex writes any date, not a field this paper's source named so.
-            del rest["@fields"]
+        if isinstance(aliases, dict):
+            # How an export names fields by default (biblatex's date, journaltitle,
+            # location), not names a source gave them.
+            named = {variable: name for variable, name in aliases.items()
+                     if name not in _DEFAULT_NAMES.get(variable, ())}
+            if named:
+                rest["@fields"] = named
+            else:
+                del rest["@fields"]
         if rest == fields:
             return extra
         others = {fmt: value for fmt, value in extra.items() if fmt != "bibtex"}
