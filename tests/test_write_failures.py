@@ -460,3 +460,25 @@ def test_an_export_the_disk_refuses_is_a_reader_error(library: Library, tmp_path
             export(papers, "csv", folder / "papers.csv")
     assert "papers.csv" in raised.value.line()
     assert isinstance(raised.value.__cause__, OSError)
+
+
+def test_an_export_writes_through_a_symbolic_link_and_into_a_pipe(tmp_path: Path) -> None:
+    """`-o refs.bib` where refs.bib links into a synced folder replaced the link with a
+    file (the folder's copy went stale); `-o /dev/stdout` replaced the device's link."""
+    import os
+
+    from reader.cite.export import write_atomic
+
+    target = tmp_path / "synced" / "refs.bib"
+    target.parent.mkdir()
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "refs.bib"
+    link.symlink_to(target)
+    write_atomic(link, "@misc{a,}\n")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "@misc{a,}\n"
+    read, write = os.pipe()
+    fifo = Path(f"/proc/self/fd/{write}")
+    write_atomic(fifo, "through the pipe\n")
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        assert pipe.read() == b"through the pipe\n"

@@ -142,7 +142,16 @@ def write_atomic(path: Path, text: str) -> None:
 
     The text is written byte for byte (no newline translation: CSV rows end in CRLF by rule).
     A new file gets the usual permissions (the umask applies); a replaced one keeps its own.
+    A symbolic link is written through (the file it names is replaced, the link stays: a
+    `~/refs.bib` linked into a synced folder), and what is no regular file (a terminal, a
+    pipe: `-o /dev/stdout`) is written to as it is, never replaced.
     """
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        with path.open("wb") as handle:
+            handle.write(text.encode("utf-8"))
+        return
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     # Not mkstemp: its files are private (0600), and os.replace would pass that on.
