@@ -126,3 +126,8 @@ def test_update_takes_the_files_values_and_undo_puts_them_back(tmp_path: Path) -
     run("import", "--undo")
     shown = run("show", "kim2020")
     assert "Soil Science Journal" not in shown and "10.1000/soil.2020.1" in shown
+    # A year taken is the year every citation prints (the date kept the old one).
+    run("import", str(DATA / "merge-before.bib"))
+    assert "(2020)" in run("cite", "--format", "text", "--style", "apa", "smith2020")
+    run("import", "--update", str(DATA / "merge-corrected.bib"))
+    assert "(2021)" in run("cite", "--format", "text", "--style", "apa", "smith2020")

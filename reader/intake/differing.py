@@ -106,6 +106,14 @@ def taken(
                 variables["author"] = record.csl["author"]
             else:
                 variables.pop("author", None)
+        elif difference.column == "year":
+            # The date with it: kept, every style cited the old year the date said.
+            columns["year"] = difference.value
+            columns["date"] = record.date or f"{difference.value:04d}"
+            if record.csl.get("issued"):
+                variables["issued"] = record.csl["issued"]
+            else:
+                variables.pop("issued", None)
         elif difference.column == "doi":
             columns["doi"] = difference.value
             variables.pop("DOI", None)
