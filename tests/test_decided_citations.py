@@ -199,3 +199,17 @@ def test_a_zotero_item_uri_is_no_citation_key(tmp_path: Path) -> None:
     root = tmp_path / "lib"
     _invoke(root, "import", str(path))
     assert _invoke(root, "cite", "--format", "key", "zotero").stdout.strip() == "ng2019zotero"
+
+
+def test_an_export_counts_every_paper_with_replies_as_losing_them(
+    lib: Path, tmp_path: Path
+) -> None:
+    """A paper whose only reply is its withdrawal (or a decision) has replies no export
+    writes: "replies (2 papers)" undercounted them."""
+    conn = sqlite3.connect(lib / "library.sqlite")
+    with conn:
+        conn.execute("DELETE FROM replies WHERE kind != 'Withdrawal' AND paper_id = "
+                      "(SELECT id FROM papers WHERE withdrawn = 1)")
+    conn.close()
+    said = _invoke(lib, "export", "--format", "json", "-o", str(tmp_path / "all.json")).stderr
+    assert "replies (3 papers)" in said, said

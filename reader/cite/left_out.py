@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from reader.cite.export import CSV_CSL, export
@@ -125,7 +125,10 @@ def _csv_implied(paper: Paper) -> set[str]:
 
 
 def left_out(
-    papers: Sequence[Paper], fmt: str, signals: Mapping[int, Signals] | None = None
+    papers: Sequence[Paper],
+    fmt: str,
+    signals: Mapping[int, Signals] | None = None,
+    replied: Collection[int] | None = None,
 ) -> str:
     """What the papers have that an export in ``fmt`` does not write, with how many papers
     have it: ``"Not in bibtex: ratings or decisions (400 papers), notes (1); json keeps
@@ -144,8 +147,10 @@ def left_out(
         own = (signals or {}).get(paper.id)
         count("ratings or decisions",
               own is not None and (own.rating_mean is not None or own.decision))
-        count("replies", own is not None and own.comments is not None
-              and bool(own.reviews or own.comments))
+        # Every reply stored (``replied``): a decision, a withdrawal, a comment too; without
+        # it, what the signals count (reviews and comments).
+        count("replies", paper.id in replied if replied is not None else (
+            own is not None and own.comments is not None and bool(own.reviews or own.comments)))
         count("stars", paper.starred)
         count("read marks", paper.read)
         count("tags", paper.tags)

@@ -158,7 +158,7 @@ def export_cmd(
     else:
         noun = "paper" if len(papers) == 1 else "papers"
         click.echo(f"Exported {len(papers):,} {noun} as {chosen} to {out}")
-    lost = left_out(papers, chosen, signals)
+    lost = left_out(papers, chosen, signals, library.conference.replied(ids))
     if lost:
         click.echo(lost, err=True)  # on stderr: an export printed stays the file alone
 

@@ -193,6 +193,11 @@ class SignalReads:
         with self._library.session() as store:
             return stored_signals.signals_rows(store.conn, list(ids))
 
+    def replied(self, ids: Iterable[int]) -> set[int]:
+        """The papers among ``ids`` with any reply stored."""
+        with self._library.session() as store:
+            return stored_replies.replied(store.conn, list(ids))
+
     def rating_changes(self, paper_id: int) -> dict[str, tuple[float | None, ...]]:
         """The ratings of a paper's replies that changed between the versions the library
         saw, by note id: the ratings in the order they were given, a repeat kept once

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reader.signals import Reply, Score
+from reader.store.chunks import in_chunks
 from reader.store.highlights import reanchor_reply
 from reader.store.reply_forms import ReplyForm, unpack_content
 
@@ -281,6 +282,16 @@ def replies_of(conn: sqlite3.Connection, paper_id: int) -> list[Reply]:
         (paper_id,),
     )
     return [_reply(row) for row in rows]
+
+
+def replied(conn: sqlite3.Connection, paper_ids: list[int]) -> set[int]:
+    """The papers among ``paper_ids`` with any reply stored (a review, a decision, a
+    withdrawal, a comment)."""
+    found: set[int] = set()
+    for chunk, marks in in_chunks(paper_ids):
+        found.update(row[0] for row in conn.execute(
+            f"SELECT DISTINCT paper_id FROM replies WHERE paper_id IN ({marks})", chunk))
+    return found
 
 
 def any_waiting(conn: sqlite3.Connection) -> bool:

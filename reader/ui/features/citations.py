@@ -137,12 +137,13 @@ class Citations:
             fmt = format_for_path(path)
             papers = app.library.papers(ids)
             signals = app.library.signals(ids)
+            replied = app.library.conference.replied(ids)
             export(papers, fmt, path, signals=signals)
         except ReaderError as exc:  # a format, the library, the file written
             app.call_from_thread(app.notify, f"Export failed: {exc}", severity="error")
             return
         noun = "paper" if len(ids) == 1 else "papers"
-        lost = left_out(papers, fmt, signals)
+        lost = left_out(papers, fmt, signals, replied)
         app.call_from_thread(
             app.notify, f"Exported {len(ids):,} {noun} as {fmt} to {path}."
             + (f" {lost}" if lost else ""), title="Exported"
