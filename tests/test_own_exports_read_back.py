@@ -248,3 +248,17 @@ def test_every_own_export_of_mixed_sources_reads_back_unchanged(
     _invoke(root, "export", "--format", fmt, "-o", str(out))
     said = _invoke(root, "import", "--verbose", str(out)).stdout
     assert "0 new, 0 merged, 5 unchanged" in said and "differ" not in said, said
+
+
+def test_a_csv_export_says_what_a_bibtex_thesis_is(tmp_path: Path) -> None:
+    """A @mastersthesis says its kind in its entry type alone: the CSV's type "thesis" read
+    back was cited with no "Master's thesis"."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    _invoke(first, "import", str(DATA / "jabref-mastersthesis.bib"))
+    out = tmp_path / "out.csv"
+    _invoke(first, "export", "-o", str(out))
+    assert "0 merged, 1 unchanged" in _invoke(first, "import", str(out)).stdout
+    _invoke(second, "import", str(out))
+    cited = [_invoke(root, "cite", "--format", "text", "--style", "ieee", "Lee2019").stdout
+             for root in (first, second)]
+    assert cited[0] == cited[1] and "Master's thesis" in cited[1]

@@ -354,6 +354,19 @@ _ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:
 _PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
 
 
+def thesis_genre(paper: Paper) -> str | None:
+    """What a thesis is when only its BibTeX entry type says it (@mastersthesis: "Master's
+    thesis"), or None."""
+    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
+    kind = source.get("@type") if isinstance(source, dict) else None
+    return genre_of_kind(kind) if isinstance(kind, str) else None
+
+
+def genre_of_kind(kind: str | None) -> str | None:
+    """What a BibTeX entry type says a thesis is ("Master's thesis"), or None."""
+    return _THESIS_GENRES.get((kind or "").lower())
+
+
 def biblatex_type_words(key: str) -> str | None:
     """What biblatex prints for one of its type keys (``mathesis``: "Master's thesis"), or
     None for any other text."""

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from reader.cite.csl_items import csl_type, numbers_in_series
+from reader.cite.csl_items import csl_type, numbers_in_series, thesis_genre
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
@@ -280,6 +280,8 @@ def _csl_cells(paper: Paper) -> list[Any]:
     csl = dict(paper.csl)
     if numbers_in_series(paper, {**csl, "type": csl_type(paper)}):
         csl["collection-number"] = csl.pop("number")
+    if not csl.get("genre") and thesis_genre(paper):
+        csl["genre"] = thesis_genre(paper)  # (a @mastersthesis's kind is in its type alone)
     return [csl.get(name) for name in _CSL_COLUMNS]
 
 

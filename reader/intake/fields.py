@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from reader.cite.csl_items import genre_of_kind
 from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.intake.differing import differing, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
@@ -258,6 +259,8 @@ class FieldMerge:
                  k not in csl and not (echo and echo.implies_variable(k, v))}
         if current["kind"] and added.get("type") == csl_type_for_bibtex(current["kind"]):
             del added["type"]  # the type the paper's own kind says (a table's type column)
+        if added.get("genre") and added["genre"] == genre_of_kind(current["kind"]):
+            del added["genre"]  # what a @mastersthesis is, as a table's genre column says it
         if current["doi"] and normalize_doi(record.doi) != current["doi"]:
             added.pop("DOI", None)  # how the source wrote a DOI the paper does not have
         if csl.get("collection-title") and "collection-number" in added and (
