@@ -660,3 +660,14 @@ def test_biblatex_langid_is_the_language_and_goes_out_as_it_came(tmp_path: Path)
         assert "langid = {ngerman}" in render([papers["schr"]], "bibtex")
     finally:
         library.close()
+
+
+def test_a_medline_page_range_is_cited_whole() -> None:
+    """MEDLINE abbreviates a range's end ("245-52"): APA and IEEE printed "245–52"."""
+    from reader.cite.formats import render
+
+    paper = make_paper(title="A title", authors=["Ann Lee"], venue="Journal", year=2020,
+                       url=None, csl={"type": "article-journal", "page": "245-52",
+                                      "author": [{"family": "Lee", "given": "Ann"}]})
+    assert "245–252" in render([paper], "text", "apa")
+    assert "245–252" in render([paper], "text", "ieee")

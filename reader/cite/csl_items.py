@@ -10,6 +10,7 @@ from typing import Any
 from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
+from reader.cite.name_scripts import citable_name
 from reader.cite.venues import LOCAL_FIELDS, published_in, submitted_to, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import (
@@ -219,36 +220,6 @@ def _protect_case(text: str) -> str:
     return _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
 
 
-# Han, kana and hangul: a name written in them is never initialised, and runs family then
-# given name with no space or comma between ("李雷", "김민준").
-_EAST_ASIAN_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_EAST_ASIAN = re.compile(f"[{_EAST_ASIAN_CHARS}]+")
-
-
-# A name in East Asian script written in parentheses after its romanisation ("Wei (王伟)").
-_SCRIPT_ALIAS = re.compile(rf"\s*[(（][^)）]*[{_EAST_ASIAN_CHARS}][^)）]*[)）]")
-
-
-def _east_asian(name: Any) -> Any:
-    """A name citeproc-py can print: one all in an East Asian script as the literal its
-    script writes ("李, 雷" → "李雷"), as citeproc-py initialised and inverted it ("李. 雷 .");
-    a given name in such a script beside a romanised family name likewise ("Tanaka 太郎",
-    not "Tanaka. 太郎 ."); a romanised given name without the script's form in parentheses
-    after it ("Wei (王伟)" → "Wei", not "W. (王伟) ."). Any other name as it is."""
-    if not isinstance(name, dict) or "literal" in name:
-        return name
-    family, given = str(name.get("family") or ""), str(name.get("given") or "")
-    if family and _EAST_ASIAN.fullmatch(family) and (not given or _EAST_ASIAN.fullmatch(given)):
-        return {"literal": family + given}
-    if given and _EAST_ASIAN.search(given):
-        romanised = _SCRIPT_ALIAS.sub("", given).strip()
-        if romanised and not _EAST_ASIAN.search(romanised):
-            return {**name, "given": romanised}
-        if family:
-            return {"literal": f"{family} {given}"}
-    return name
-
-
 def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> dict[str, Any]:
     """The CSL item handed to citeproc-py: our id, case protection, only what styles use.
 
@@ -278,7 +249,7 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
             item[variable] = [*item[variable], {"family": GOES_ON}]
     for variable in NAME_VARIABLES:
         if isinstance(item.get(variable), list):
-            item[variable] = [_east_asian(name) for name in item[variable]]
+            item[variable] = [citable_name(name) for name in item[variable]]
     if isinstance(item.get("container-title"), str):
         item["container-title"] = submitted_to(paper, item["container-title"])
     if unpublished(paper) and paper.withdrawn and "genre" not in item:
@@ -288,7 +259,7 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     _bibtex_to_csl_meaning(item, paper)
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
-        item["page"] = str(item["page"]).replace("\u2013", "-").replace("--", "-")
+        item["page"] = _whole_range(str(item["page"]).replace("\u2013", "-").replace("--", "-"))
     if "issued" in item and "issued" not in paper.csl:
         # The cited year only: a stored full date is often the arXiv or OpenReview submission
         # day, which APA and IEEE would print as if it were the publication date.
@@ -352,6 +323,21 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
 _ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
 # The types such a record is given (@article, @misc, a table's "article").
 _PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
+
+
+_PAGE_RANGE = re.compile(r"(\d+)-(\d+)")
+
+
+def _whole_range(page: str) -> str:
+    """A page range whose end is abbreviated as MEDLINE writes it ("245-52") in full
+    ("245-252"): the styles print the end as given, and APA and IEEE want it whole."""
+    match = _PAGE_RANGE.fullmatch(page.strip())
+    if not match:
+        return page
+    first, last = match.groups()
+    if len(last) < len(first) and int(last) < int(first):
+        return f"{first}-{first[: len(first) - len(last)]}{last}"
+    return page
 
 
 def thesis_genre(paper: Paper) -> str | None:

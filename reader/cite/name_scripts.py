@@ -1,0 +1,38 @@
+"""Names in East Asian scripts as citeproc-py can print them: written whole, family name
+first, where it would initialise and invert them into stray periods."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["citable_name"]
+
+# Han, kana and hangul: a name written in them is never initialised, and runs family then
+# given name with no space or comma between ("李雷", "김민준").
+_EAST_ASIAN_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_EAST_ASIAN = re.compile(f"[{_EAST_ASIAN_CHARS}]+")
+
+
+# A name in East Asian script written in parentheses after its romanisation ("Wei (王伟)").
+_SCRIPT_ALIAS = re.compile(rf"\s*[(（][^)）]*[{_EAST_ASIAN_CHARS}][^)）]*[)）]")
+
+
+def citable_name(name: Any) -> Any:
+    """A name citeproc-py can print: one all in an East Asian script as the literal its
+    script writes ("李, 雷" → "李雷"), as citeproc-py initialised and inverted it ("李. 雷 .");
+    a given name in such a script beside a romanised family name likewise ("Tanaka 太郎",
+    not "Tanaka. 太郎 ."); a romanised given name without the script's form in parentheses
+    after it ("Wei (王伟)" → "Wei", not "W. (王伟) ."). Any other name as it is."""
+    if not isinstance(name, dict) or "literal" in name:
+        return name
+    family, given = str(name.get("family") or ""), str(name.get("given") or "")
+    if family and _EAST_ASIAN.fullmatch(family) and (not given or _EAST_ASIAN.fullmatch(given)):
+        return {"literal": family + given}
+    if given and _EAST_ASIAN.search(given):
+        romanised = _SCRIPT_ALIAS.sub("", given).strip()
+        if romanised and not _EAST_ASIAN.search(romanised):
+            return {**name, "given": romanised}
+        if family:
+            return {"literal": f"{family} {given}"}
+    return name
