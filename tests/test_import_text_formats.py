@@ -664,7 +664,8 @@ def test_csv_unclosed_quote_is_a_problem() -> None:
         ("Lee, Ann; Ray, Bob", ["Ann Lee", "Bob Ray"]),
         ("José García, Zoë Müller-Lüdenscheidt", ["José García", "Zoë Müller-Lüdenscheidt"]),
         ("Ann Lee, Jr.", ["Ann Lee Jr."]),
-        ("Smith J.; Doe A.; et al.", ["Smith J.", "Doe A."]),
+        # Family name, then initials (Scopus, PubMed): the initials are the given names.
+        ("Smith J.; Doe A.; et al.", ["J. Smith", "A. Doe"]),
         ("", []),
     ],
 )

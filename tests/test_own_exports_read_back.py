@@ -262,3 +262,16 @@ def test_a_csv_export_says_what_a_bibtex_thesis_is(tmp_path: Path) -> None:
     cited = [_invoke(root, "cite", "--format", "text", "--style", "ieee", "Lee2019").stdout
              for root in (first, second)]
     assert cited[0] == cited[1] and "Master's thesis" in cited[1]
+
+
+def test_a_scopus_csv_is_read_as_scopus_means_it(tmp_path: Path) -> None:
+    """Scopus writes "Zhang Y." (family first, then initials), "Article" for a journal's,
+    and the pages in two columns: the initial was taken for the family name, the paper
+    for a preprint, and the pages were lost."""
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(DATA / "scopus-one.csv"))
+    cited = _invoke(root, "cite", "--format", "text", "--style", "apa", "contrastive").stdout
+    assert cited.startswith("Zhang, Y., Müller, K.-R., & O'Neil, P. (2022).")
+    assert "Journal of Chemical Information and Modeling, 62(14), 3405–3417." in cited
+    assert _invoke(root, "cite", "--format", "bibtex", "contrastive").stdout.startswith(
+        "@article{zhang2022contrastive,")

@@ -19,10 +19,10 @@ import re
 from typing import Any
 
 from reader.models import PaperRecord
-from reader.record import CSL_TYPES, keep_written_doi
+from reader.record import keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import ISO_DATE, year_and_date
-from reader.sources.name_cells import name_cell, split_authors
+from reader.sources.name_cells import split_authors
 from reader.sources.own_export import (
     give_marks,
     is_own_export,
@@ -30,11 +30,10 @@ from reader.sources.own_export import (
     own_marks,
     tags_apart,
 )
-from reader.sources.table_fields import CSL_FIELDS as _CSL_FIELDS
+from reader.sources.table_csl import csl_values
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
-from reader.sources.table_fields import NAME_FIELDS, SYNONYMS
+from reader.sources.table_fields import SYNONYMS
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
-from reader.sources.zotero import ZOTERO_TYPES
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -299,7 +298,7 @@ def record_from_values(
     written_doi = doi_as_written(values.get("doi"))
     full = compared_doi(written_doi, url)
     doi = (written_doi if full == normalize_doi(written_doi) else full) or linked.get("doi")
-    csl = _csl_values(values)
+    csl = csl_values(values, own=bool(marks))
     keep_written_doi(csl, written_doi, doi)
     record = PaperRecord(
         abstract=abstract,
@@ -349,26 +348,6 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
 
 #: An HTML element, as Zotero writes its notes.
 _HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|a|span|blockquote)\b[^>]*>", re.I)
-
-
-def _csl_values(values: dict[str, str]) -> dict[str, Any]:
-    """The CSL variables a row gives as written (volume, pages, publisher, ...), the names
-    of editors, translators and other roles, with its
-    type where it names a CSL type (a library's own export writes one) or a Zotero item
-    type (Zotero's CSV export: ``journalArticle``, ``bookSection`` …)."""
-    csl: dict[str, Any] = {
-        name: _fold(values[name]) for name in _CSL_FIELDS if _fold(values.get(name, ""))
-    }
-    for role in NAME_FIELDS:
-        names = name_cell(values.get(role, ""))
-        if names:
-            csl[role] = names
-    kind = _fold(values.get("kind", ""))
-    if kind.lower() in CSL_TYPES:
-        csl["type"] = kind.lower()
-    elif kind in ZOTERO_TYPES:
-        csl["type"] = ZOTERO_TYPES[kind]
-    return csl
 
 
 def _fold(value: str) -> str:

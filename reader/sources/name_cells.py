@@ -45,10 +45,24 @@ def split_authors(value: str) -> list[str]:
         # "and Cy Doe" remains from "Ann Lee, Bob Ray, and Cy Doe".
         if part.lower().startswith("and "):
             part = part[4:].strip()
-        name = comma_name(part) if "," in part else part
+        name = comma_name(part) if "," in part else _initials_first(part)
         if name and name.lower() not in ("et al", "et al.", "others") and name not in names:
             names.append(name)
     return names
+
+
+# "Zhang Y.", "Müller K.-R." (Scopus, PubMed): a family name, then the given names'
+# initials.
+_INITIALS_LAST = re.compile(r"(?P<family>[^.]+?)\s+(?P<initials>(?:[A-Z]\.(?:-?[A-Z]\.)*\s*)+)")
+
+
+def _initials_first(name: str) -> str:
+    """A name written family first, then initials ("Zhang Y.") as "Y. Zhang"; any other
+    as it is."""
+    match = _INITIALS_LAST.fullmatch(name.strip())
+    if not match:
+        return name
+    return f"{match.group('initials').strip()} {match.group('family').strip()}"
 
 
 def name_cell(value: str) -> list[dict[str, str]]:

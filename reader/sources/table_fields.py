@@ -60,6 +60,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "volume": ("volume", "vol", "vl"),
     "issue": ("issue", "is"),
     "page": ("pages", "page", "page range"),
+    # A first and a last page in columns of their own (Scopus, Web of Science).
+    "page_start": ("page start", "start page", "first page", "beginning page"),
+    "page_end": ("page end", "end page", "last page", "ending page"),
+    "article_number": ("art. no.", "art no", "article number", "article no"),
     "publisher": ("publisher", "pu"),
     "ISSN": ("issn", "sn"),
     "ISBN": ("isbn", "bn"),

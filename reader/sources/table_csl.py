@@ -1,0 +1,61 @@
+"""A table row's CSL variables: the bibliographic fields it gives as written, its names in
+other roles than the authors', its type and its pages (read by
+:mod:`reader.sources.csv_table`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reader.record import CSL_TYPES
+from reader.sources.name_cells import name_cell
+from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
+from reader.sources.zotero import ZOTERO_TYPES
+
+__all__ = ["DOCUMENT_TYPES", "csl_values"]
+
+_SPACES = re.compile(r"\s+")
+#: The CSL types of the document types databases write (Scopus, Web of Science): a row of
+#: another tool's table whose type is "Article" is a journal's, not CSL's preprint.
+DOCUMENT_TYPES = {
+    "article": "article-journal", "review": "article-journal", "letter": "article-journal",
+    "editorial": "article-journal", "note": "article-journal", "erratum": "article-journal",
+    "short survey": "article-journal", "data paper": "article-journal",
+    "conference paper": "paper-conference", "conference review": "paper-conference",
+    "proceedings paper": "paper-conference", "book chapter": "chapter", "book": "book",
+}
+
+
+def _fold(value: str) -> str:
+    """``value`` on one line with single spaces."""
+    return _SPACES.sub(" ", value).strip()
+
+
+def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
+    """The CSL variables a row gives as written (volume, pages, publisher, ...), the names
+    of editors, translators and other roles, with its
+    type where it names a CSL type (a library's own export writes one, ``own``), a
+    database's document type (Scopus's "Article", "Conference Paper") or a Zotero item
+    type (Zotero's CSV export: ``journalArticle``, ``bookSection`` …); its pages from a first
+    and a last page column where it has no pages column."""
+    csl: dict[str, Any] = {
+        name: _fold(values[name]) for name in CSL_FIELDS if _fold(values.get(name, ""))
+    }
+    for role in NAME_FIELDS:
+        names = name_cell(values.get(role, ""))
+        if names:
+            csl[role] = names
+    if "page" not in csl and _fold(values.get("page_start", "")):
+        first, last = _fold(values["page_start"]), _fold(values.get("page_end", ""))
+        csl["page"] = f"{first}-{last}" if last and last != first else first
+    if _fold(values.get("article_number", "")):
+        csl.setdefault("number", _fold(values["article_number"]))  # (cited "Article e1023")
+    kind = _fold(values.get("kind", ""))
+    if not own and kind.lower() in DOCUMENT_TYPES:
+        # A database's document type ("Article" is a journal's, not CSL's preprint).
+        csl["type"] = DOCUMENT_TYPES[kind.lower()]
+    elif kind.lower() in CSL_TYPES:
+        csl["type"] = kind.lower()
+    elif kind in ZOTERO_TYPES:
+        csl["type"] = ZOTERO_TYPES[kind]
+    return csl
