@@ -213,3 +213,17 @@ def test_an_export_counts_every_paper_with_replies_as_losing_them(
     conn.close()
     said = _invoke(lib, "export", "--format", "json", "-o", str(tmp_path / "all.json")).stderr
     assert "replies (3 papers)" in said, said
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_a_submission_under_review_is_one_again_after_a_bibtex_round_trip(
+    lib: Path, tmp_path: Path, fmt: str
+) -> None:
+    """Read into another library, the export's "Under review" made no decision, and the
+    submission was cited as a paper of ICLR."""
+    out = tmp_path / f"all.{fmt}"
+    _invoke(lib, "export", "--format", fmt, "-o", str(out))
+    other = tmp_path / "other"
+    _invoke(other, "import", str(out))
+    cited = _invoke(other, "cite", "--format", "text", "--style", "mla", "reasoning2026").stdout
+    assert "Submitted to International Conference on Learning Representations" in cited, cited

@@ -30,9 +30,7 @@ def unpublished(paper: Paper) -> bool:
 def submitted_to(paper: Paper, venue: str) -> str:
     """The venue of a submission still under review as OpenReview's own entries name it
     ("Submitted to ICLR"): every style prints it, where few print a status."""
-    if paper.decision == "pending" and not unpublished(paper) and venue and (
-        not paper.csl.get("type")
-    ):
+    if paper.decision == "pending" and not unpublished(paper) and venue:
         return f"Submitted to {venue}"
     return venue
 

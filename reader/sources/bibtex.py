@@ -32,7 +32,7 @@ from bibtexparser.model import (
 
 from reader.models import PaperRecord, ReadRemark
 from reader.record import display_name, keep_written_doi
-from reader.signals import UNDER_REVIEW
+from reader.signals import UNDER_REVIEW, Signals
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
 from reader.sources.bibtex_marks import manager_marks
@@ -380,6 +380,11 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         aliases=_keys(entry.fields.get("ids", "")),
     )
     give_marks(record, manager_marks(fields))
+    said = (plain(fields.get("pubstate", "")) or plain(fields.get("note", ""))).lower()
+    if said == UNDER_REVIEW and record.venue and not withdrawn:
+        # A submission under review, as OpenReview's entries and our export say it: cited
+        # again as one (read as no decision, it was cited as a paper of the conference).
+        record.signals = Signals(decision="pending", decision_raw="Under review")
     return record
 
 
