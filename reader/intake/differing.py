@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from reader.cite.csl_items import biblatex_type_words
 from reader.models import PaperRecord
 from reader.record import family_key
 from reader.text.identifiers import normalize_doi
@@ -82,6 +83,8 @@ def differing(
         ours, theirs = csl.get(variable), record.csl.get(variable)
         if ours in (None, "") or theirs in (None, "") or _same(ours, theirs):
             continue
+        if variable == "genre" and _same(_words(ours), _words(theirs)):
+            continue  # "techreport" is biblatex's key for "Technical report"
         if echo and echo.implies_variable(variable, theirs):
             continue
         name = "pages" if variable == "page" else variable
@@ -130,6 +133,11 @@ def _names(names: list[str]) -> str:
     """Up to three names, then how many more ("Ann Lee, Bo Li, Cy Ng and 2 more")."""
     shown = ", ".join(names[:3])
     return f"{shown} and {len(names) - 3} more" if len(names) > 3 else shown
+
+
+def _words(genre: Any) -> str:
+    """A genre as biblatex prints its type keys ("techreport": "Technical report")."""
+    return biblatex_type_words(str(genre)) or str(genre)
 
 
 def _journal(kind: Any) -> bool:
