@@ -74,3 +74,19 @@ def test_a_preprint_read_back_from_a_csv_export_is_cited_as_one(tmp_path: Path) 
     CliRunner().invoke(cli, ["--library", str(first), "export", "-o", str(out)], obj={})
     CliRunner().invoke(cli, ["--library", str(second), "import", str(out)], obj={})
     assert "(arXiv:1706.03762). arXiv." in _cite(second, "apa")
+
+
+def test_a_free_text_journal_reference_is_no_container() -> None:
+    """arXiv's journal reference is free text: a whole citation became the container's
+    title ("In L. H. Friedman. Order of …"), "Vol. 140 pp77-89" was not read, and
+    "RIMS Kokyuroku, No.1551" became a journal "RIMS Kokyuroku, No." of volume 1551."""
+    from reader.sources.journal_ref import journal_reference
+
+    assert journal_reference(
+        "L. H. Friedman. Order of epitaxial self-assembled quantum dots: Linear analysis. "
+        "Journal of Nanophotonics, 1(1):013513, 2007.") == {}
+    assert journal_reference("J. Low. Temp. Phys. Vol. 140 pp77-89 (2005)") == {
+        "type": "article-journal", "container-title": "J. Low. Temp. Phys.",
+        "volume": "140", "page": "77–89"}
+    found = journal_reference("RIMS Kokyuroku, No.1551, pp.57-62 (2007)")
+    assert (found["container-title"], found["issue"]) == ("RIMS Kokyuroku", "1551")

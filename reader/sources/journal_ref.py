@@ -36,6 +36,22 @@ _VOLUME_YEAR_PAGES = re.compile(
 )
 
 
+# "J. Low. Temp. Phys. Vol. 140 pp77-89 (2005)": a volume named so, the pages after "pp",
+# the year in brackets.
+_NAMED_VOLUME_PAGES = re.compile(
+    r"""^(?P<name>.*?[A-Za-z.)\]])\s*,?\s*[Vv]ol\.?\s*(?P<volume>\d{1,4}[A-Z]?)\s*,?\s*
+        pp?\.?\s*(?P<page>\d+(?:\s*[-–]+\s*\d+)?)\s*\(\s*(?:18|19|20)\d\d\s*\)\.?$""",
+    re.VERBOSE,
+)
+# A name that ends in the word for a number ("RIMS Kokyuroku, No.1551, …"): the number
+# after it is the issue, not a volume.
+_NUMBER_WORD = re.compile(r",?\s*No\.?$")
+# Free text is kept whole as the container's title only when it reads as a name: a whole
+# citation ("L. H. Friedman. Order of … Journal of Nanophotonics, 1(1):013513, 2007.") is
+# no venue, and is kept as written beside.
+_MOST_NAME_WORDS = 10
+
+
 def journal_reference(text: str) -> dict[str, Any]:
     """The CSL variables a journal reference names: ``container-title``, with ``volume``,
     ``page`` (``issue``) and the type of a journal article when the text has the shape of a
@@ -47,17 +63,22 @@ def journal_reference(text: str) -> dict[str, Any]:
     # "Adv.Theor.Math.Phys.2:231-252,1998; Int.J.Theor.Phys.38:1113-1133,1999": the paper
     # and its reprint; the first is the one cited.
     first = text.split("; ")[0].strip()
-    match = _JOURNAL_VOLUME_PAGES.match(first) or _VOLUME_YEAR_PAGES.match(first)
+    match = (_JOURNAL_VOLUME_PAGES.match(first) or _VOLUME_YEAR_PAGES.match(first)
+             or _NAMED_VOLUME_PAGES.match(first))
     if match is None:
-        return {"container-title": text}
+        return {"container-title": text} if len(text.split()) <= _MOST_NAME_WORDS else {}
     page = re.sub(r"\s*[-–]+\s*", "–", match.group("page"))
+    name = match.group("name").strip()
     found = {
         # Published in a journal (or a proceedings' volume): cited as such, not as a preprint.
         "type": "article-journal",
-        "container-title": match.group("name").strip(),
+        "container-title": name,
         "volume": match.group("volume"),
         "page": page,
     }
+    if _NUMBER_WORD.search(name):
+        found["container-title"] = _NUMBER_WORD.sub("", name).strip()
+        found["issue"] = found.pop("volume")
     if match.groupdict().get("issue"):
         found["issue"] = match.group("issue")
     return found
