@@ -124,7 +124,7 @@ FELL_BACK = "Could not read that query; searched its words instead"
     ("query", "words"),
     [('"unclosed', "unclosed"), ("(((", ""), ("title:", "title"), ("AND OR NOT", "and or not"),
      ("a OR", "a or"), ("***", ""), ("~~", ""), ("title:(", "title"), ('abstract:"', "abstract"),
-     ("year:[2020 TO", "year 2020 to"), ("*", ""), ("?", ""), (":", ""), ("-", ""),
+     ("year:[2020 TO", "year 2020 to"), ("?", ""), (":", ""), ("-", ""),
      ('"optimal transport', "optimal transport"), ("graph NOT", "graph not"),
      ("(unlearning", "unlearning"), ("unlearning)", "unlearning"), ("a OR OR b", "a or b"),
      ("NOT NOT graph", "not not graph"), ("()", ""), ("author:", "author")],

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from bibtexparser.entrypoint import parse_string
 from bibtexparser.model import (
@@ -32,10 +31,10 @@ from bibtexparser.model import (
 
 from reader.models import PaperRecord, ReadRemark
 from reader.record import display_name, keep_written_doi
-from reader.signals import UNDER_REVIEW, Signals
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
 from reader.sources.bibtex_marks import manager_marks
+from reader.sources.bibtex_openreview import openreview_fields, pending
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
     _MONTHS,
@@ -349,7 +348,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     venue_raw = fields[venue_field] if venue_field else ""
     year, date = _year_and_date(fields)
     csl, extra = csl_and_extra(entry, fields, date, venue_field, inherited)
-    withdrawn, tldr, area = _openreview_fields(entry, extra)
+    withdrawn, tldr, area = openreview_fields(entry, extra)
     written_doi = doi_as_written(_identifier(fields.get("doi", "")))
     url = url_of(fields)
     # A short DOI ("10/fqd6hj", as Better BibTeX writes) is kept as written.
@@ -380,24 +379,5 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         aliases=_keys(entry.fields.get("ids", "")),
     )
     give_marks(record, manager_marks(fields))
-    said = (plain(fields.get("pubstate", "")) or plain(fields.get("note", ""))).lower()
-    if said == UNDER_REVIEW and record.venue and not withdrawn:
-        # A submission under review, as OpenReview's entries and our export say it: cited
-        # again as one (read as no decision, it was cited as a paper of the conference).
-        record.signals = Signals(decision="pending", decision_raw="Under review")
+    record.signals = pending(fields, record)
     return record
-
-
-def _openreview_fields(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> tuple[bool, str, str]:
-    """Whether the entry is withdrawn, its TL;DR (as TeX) and primary area: its own
-    ``pubstate = {withdrawn}``, ``tldr`` and ``primaryarea``, as an export writes them, which
-    are then no longer kept among its source fields. Another ``pubstate`` stays one, but
-    "under review": an export's word for a decision still pending, the library's to say."""
-    own = entry.fields
-    withdrawn = plain(own.get("pubstate", "")).lower() == "withdrawn"
-    kept = extra.get("bibtex", {})
-    for name in ("tldr", "primaryarea") + (("pubstate",) if withdrawn else ()):
-        kept.pop(name, None)
-    if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
-        kept.pop("pubstate", None)
-    return withdrawn, _tex_line(own.get("tldr", "")), plain(own.get("primaryarea", ""))

@@ -1,0 +1,40 @@
+"""What a BibTeX entry says of an OpenReview submission, as OpenReview's own entries and
+the library's export write it: withdrawn (``pubstate``), still under review (``pubstate``
+or ``note``: "Under review"), its TL;DR and its primary area."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reader.models import PaperRecord
+from reader.signals import UNDER_REVIEW, Signals
+from reader.sources.bibtex_fields import Evaluated
+from reader.sources.bibtex_values import _tex_line, plain
+
+__all__ = ["openreview_fields", "pending"]
+
+
+def openreview_fields(
+    entry: Evaluated, extra: dict[str, dict[str, Any]]
+) -> tuple[bool, str, str]:
+    """Whether the entry is withdrawn, its TL;DR (as TeX) and primary area: its own
+    ``pubstate = {withdrawn}``, ``tldr`` and ``primaryarea``, as an export writes them, which
+    are then no longer kept among its source fields. Another ``pubstate`` stays one, but
+    "under review": an export's word for a decision still pending, the library's to say."""
+    own = entry.fields
+    withdrawn = plain(own.get("pubstate", "")).lower() == "withdrawn"
+    kept = extra.get("bibtex", {})
+    for name in ("tldr", "primaryarea") + (("pubstate",) if withdrawn else ()):
+        kept.pop(name, None)
+    if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
+        kept.pop("pubstate", None)
+    return withdrawn, _tex_line(own.get("tldr", "")), plain(own.get("primaryarea", ""))
+
+
+def pending(fields: dict[str, str], record: PaperRecord) -> Signals | None:
+    """A submission's pending decision, where the entry says it is under review: cited
+    again as one (read as no decision, it was cited as a paper of the conference)."""
+    said = (plain(fields.get("pubstate", "")) or plain(fields.get("note", ""))).lower()
+    if said == UNDER_REVIEW and record.venue and not record.withdrawn:
+        return Signals(decision="pending", decision_raw="Under review")
+    return record.signals
