@@ -90,3 +90,16 @@ def test_a_free_text_journal_reference_is_no_container() -> None:
         "volume": "140", "page": "77–89"}
     found = journal_reference("RIMS Kokyuroku, No.1551, pp.57-62 (2007)")
     assert (found["container-title"], found["issue"]) == ("RIMS Kokyuroku", "1551")
+
+
+def test_a_tex_accent_in_an_arxiv_title_stays_an_accent_in_bibtex(tmp_path: Path) -> None:
+    """arXiv writes `Koll\\'ar` in its titles: the BibTeX export escaped the backslash,
+    LaTeX printed it, and another library read it back as a literal `\\'`."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    CliRunner().invoke(cli, ["--library", str(first), "import",
+                             str(DATA / "arxiv-kaggle-accent.jsonl")], obj={})
+    out = tmp_path / "out.bib"
+    CliRunner().invoke(cli, ["--library", str(first), "export", "-o", str(out)], obj={})
+    assert "Koll\\'ar" in out.read_text(encoding="utf-8")
+    CliRunner().invoke(cli, ["--library", str(second), "import", str(out)], obj={})
+    assert "Kollár's injectivity theorem" in _cite(second, "apa")

@@ -14,6 +14,9 @@ _TEX_MARKUP = re.compile(r"[{}\\$]")
 # backslash after a drive letter starts no command: `C:\temp` is a Windows path.
 _TEX_COMMAND = re.compile(r"(?<![A-Za-z]:)\\(?:[A-Za-z]+|[^A-Za-z\s])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+# An accent command a plain title's escaping turned into a literal backslash, before a
+# letter: `Koll\textbackslash{}'ar`.
+_ACCENT = re.compile(r"\\textbackslash\{\}(['\"`^~=.])(?=[A-Za-z{])")
 
 
 def bibtex_source(paper: Paper) -> dict[str, object]:
@@ -46,8 +49,10 @@ def bibtex_title(paper: Paper) -> str:
         # never protected) is protected like any plain title.
         return escape_tex(title, TEX_KEPT)
     # A derived title is written too (marked as derived by the export), so that a library
-    # that reads the entry has the title the paper is cited and listed by.
-    return escape_title(title) if title else ""
+    # that reads the entry has the title the paper is cited and listed by. TeX accents an
+    # arXiv title is written with (`Koll\'ar`, `Gr\"obner`) stay accents: escaped, LaTeX
+    # printed the backslash.
+    return _ACCENT.sub(r"\\\1", escape_title(title)) if title else ""
 
 
 def bibtex_abstract(paper: Paper) -> str:
