@@ -227,3 +227,13 @@ def test_a_submission_under_review_is_one_again_after_a_bibtex_round_trip(
     _invoke(other, "import", str(out))
     cited = _invoke(other, "cite", "--format", "text", "--style", "mla", "reasoning2026").stdout
     assert "Submitted to International Conference on Learning Representations" in cited, cited
+
+
+def test_an_export_names_the_dates_it_cannot_give_back(lib: Path, tmp_path: Path) -> None:
+    """An OpenReview paper's date is its submission's, the year before the conference's:
+    BibTeX, RIS and CSL-JSON say the paper's year, and the date came back as it, unnamed."""
+    for fmt in ("bibtex", "ris", "csljson"):
+        said = _invoke(lib, "export", "--format", fmt, "-o", str(tmp_path / f"a.{fmt}")).stderr
+        assert "dates (3)" in said, (fmt, said)
+    said = _invoke(lib, "export", "--format", "json", "-o", str(tmp_path / "a.json")).stderr
+    assert "dates" not in said

@@ -82,6 +82,17 @@ def _leaves(value: Any) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
+def _date_lost(paper: Paper, fmt: str) -> bool:
+    """Whether the paper's date does not come back from ``fmt``: a bibliographic format
+    says the paper's year, so a date of another year (OpenReview's submission day, the
+    year before the conference's) is read back as the year; classic BibTeX says no day."""
+    if (fmt not in _EXTRA_WRITTEN and fmt != "csljson") or not paper.date or not paper.year:
+        return False
+    if not paper.date.startswith(f"{paper.year:04d}"):
+        return True
+    return fmt == "bibtex" and paper.date.count("-") == 2 and "issued" not in paper.csl
+
+
 def _marks_written(paper: Paper, fmt: str) -> set[str]:
     """The user's marks a BibTeX export writes back as the reference manager's fields the
     paper came with (JabRef's groups and comment, Mendeley's tags and annote), as an import
@@ -156,6 +167,7 @@ def left_out(
         count("tags", paper.tags)
         count("notes", paper.note.strip())
         count("highlights", paper.highlights)
+        count("dates", _date_lost(paper, fmt))
         count("other fields", _other_fields_left(paper, fmt))
     if not counts:
         return ""
