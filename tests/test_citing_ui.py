@@ -39,6 +39,7 @@ async def test_Y_picks_a_style_with_a_preview_and_remembers_it(library: Library)
         await pilot.press("down", "down", "down")  # IEEE
         await pilot.pause()
         assert "[1]" in screen_text(app)
+        assert "⏎ Copy" in screen_text(app)  # the footer says what enter does
         await pilot.press("enter")
         assert app.clipboard.startswith("[1]")
         assert library.store.get_meta("ui.last_citation_choice") == "text:ieee"

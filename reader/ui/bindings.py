@@ -158,8 +158,8 @@ FORM: list[BindingType] = [
 
 #: The citation picker.
 PICKER: list[BindingType] = [
-    # The list takes enter itself; this says in the footer what it does.
-    Binding("enter", "copy", "Copy", id="picker.copy"),
+    # Before the list's own enter (which the footer does not show): copies the highlighted.
+    Binding("enter", "copy", "Copy", id="picker.copy", priority=True),
     Binding("escape", "cancel", "Cancel", id="picker.cancel"),
 ]
 

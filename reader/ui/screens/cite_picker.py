@@ -101,7 +101,7 @@ class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
         self.query_one("#picker-preview", Static).update(text)
 
     def action_copy(self) -> None:
-        """Copy in the highlighted style (enter, where the list does not take it first)."""
+        """Copy in the highlighted style (enter)."""
         options = self.query_one(OptionList)
         if options.highlighted is not None:
             _, fmt, style = CHOICES[options.highlighted]
