@@ -9,6 +9,9 @@ import re
 from reader.cite.tex_escape import TEX_KEPT, TEX_MATH, escape_tex, escape_title, fold
 from reader.models import Paper
 
+#: Source fields naming files on the machine that wrote the entry (JabRef's, Zotero's and
+#: Mendeley's attached PDFs): a file's, not a citation's.
+LOCAL_FIELDS = frozenset({"file", "pdf", "local-url"})
 _TEX_MARKUP = re.compile(r"[{}\\$]")
 # A TeX command or control symbol (`\textbf`, `\aa`, `\%`): text written as TeX. A
 # backslash after a drive letter starts no command: `C:\temp` is a Windows path.

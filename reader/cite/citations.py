@@ -13,7 +13,12 @@ from __future__ import annotations
 import re
 
 from reader.cite.bibtex_names import other_names, record_names
-from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, bibtex_tldr
+from reader.cite.bibtex_text import (
+    LOCAL_FIELDS,
+    bibtex_abstract,
+    bibtex_source,
+    bibtex_title,
+)
 from reader.cite.csl_items import biblatex_type_words
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
@@ -25,9 +30,8 @@ from reader.cite.tex_escape import (
     escape_url,
     fold,
 )
-from reader.cite.venues import LOCAL_FIELDS, published_in, unpublished, workshop_track
+from reader.cite.venues import openreview_fields, published_in, unpublished, workshop_track
 from reader.models import Paper
-from reader.signals import UNDER_REVIEW
 
 __all__ = ["bibtex_entry", "bibtex_month", "bibtex_type"]
 
@@ -173,7 +177,7 @@ def bibtex_entry(
     abstract = bibtex_abstract(paper)
     if abstract:
         fields.append(("abstract", abstract))
-    fields += _openreview_fields(paper, biblatex)
+    fields += openreview_fields(paper, biblatex)
     if paper.aliases:
         # biblatex's key aliases: \cite{alias} finds the entry; classic BibTeX ignores them.
         fields.append(("ids", ", ".join(paper.aliases)))
@@ -195,29 +199,6 @@ def bibtex_entry(
     )
     head = f"@{entry_type}{{{entry_key(paper)}"
     return f"{head},\n{body}\n}}" if body else f"{head},\n}}"
-
-
-def _openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
-    """What OpenReview says of a submission beyond its record, as fields an import reads back.
-
-    A withdrawn submission is biblatex's ``pubstate`` (its publication state, which biblatex
-    styles print and pandoc reads as CSL's ``status``); the TL;DR and the primary area have
-    no standard field and go by OpenReview's names, which BibTeX and biber ignore.
-    """
-    # A record's own status is written with its other variables.
-    withdrawn = paper.withdrawn and not paper.csl.get("status")
-    fields = [("pubstate", "withdrawn")] if withdrawn else []
-    if paper.decision == "pending" and not paper.withdrawn and not paper.csl.get("status"):
-        # Under review, as OpenReview's own entries for submissions say it: a note that
-        # classic BibTeX styles print, and biblatex's publication state.
-        fields.append(("pubstate", UNDER_REVIEW) if biblatex else ("note", "Under review"))
-    tldr = bibtex_tldr(paper)
-    if tldr:
-        fields.append(("tldr", tldr))
-    area = fold(paper.primary_area or "")
-    if area:
-        fields.append(("primaryarea", escape_text(area)))
-    return fields
 
 
 # Entry types whose container is a journal (``journal`` / ``journaltitle``).

@@ -7,11 +7,12 @@ import html
 import re
 from typing import Any
 
+from reader.cite.bibtex_text import LOCAL_FIELDS
 from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
 from reader.cite.name_scripts import citable_name
-from reader.cite.venues import LOCAL_FIELDS, published_in, submitted_to, unpublished, workshop_track
+from reader.cite.venues import published_in, submitted_to, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import (
     COLUMN_VARIABLES,

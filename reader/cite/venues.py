@@ -1,18 +1,19 @@
 """Where a citation says a paper appeared, from what the conference decided: a submission
 turned down or withdrawn names no venue (OpenReview's own entry for it is a @misc), one
 under review was "Submitted to" it, one invited to a workshop track appeared there, and a
-preprint whose listing names its journal appeared in that journal.
+preprint whose listing names its journal appeared in that journal; and the BibTeX fields
+that say what OpenReview says of a submission (withdrawn, under review, its TL;DR).
 """
 
 from __future__ import annotations
 
+from reader.cite.bibtex_text import bibtex_tldr
+from reader.cite.tex_escape import escape_text, fold
 from reader.models import Paper
+from reader.signals import UNDER_REVIEW
 
-__all__ = ["LOCAL_FIELDS", "published_in", "submitted_to", "unpublished", "workshop_track"]
+__all__ = ["openreview_fields", "published_in", "submitted_to", "unpublished", "workshop_track"]
 
-#: Source fields naming files on the machine that wrote the entry (JabRef's, Zotero's and
-#: Mendeley's attached PDFs): a file's, not a citation's.
-LOCAL_FIELDS = frozenset({"file", "pdf", "local-url"})
 # Decisions after which a submission is no paper of the conference: OpenReview's own BibTeX
 # for it is a @misc with no booktitle.
 _NOT_PUBLISHED = frozenset({"reject", "desk-rejected"})
@@ -50,3 +51,26 @@ def published_in(paper: Paper, venue: str) -> str:
     if isinstance(journal, str) and journal.strip() and venue.lower().startswith("arxiv"):
         return " ".join(journal.split())
     return venue
+
+
+def openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
+    """What OpenReview says of a submission beyond its record, as fields an import reads back.
+
+    A withdrawn submission is biblatex's ``pubstate`` (its publication state, which biblatex
+    styles print and pandoc reads as CSL's ``status``); the TL;DR and the primary area have
+    no standard field and go by OpenReview's names, which BibTeX and biber ignore.
+    """
+    # A record's own status is written with its other variables.
+    withdrawn = paper.withdrawn and not paper.csl.get("status")
+    fields = [("pubstate", "withdrawn")] if withdrawn else []
+    if paper.decision == "pending" and not paper.withdrawn and not paper.csl.get("status"):
+        # Under review, as OpenReview's own entries for submissions say it: a note that
+        # classic BibTeX styles print, and biblatex's publication state.
+        fields.append(("pubstate", UNDER_REVIEW) if biblatex else ("note", "Under review"))
+    tldr = bibtex_tldr(paper)
+    if tldr:
+        fields.append(("tldr", tldr))
+    area = fold(paper.primary_area or "")
+    if area:
+        fields.append(("primaryarea", escape_text(area)))
+    return fields
