@@ -31,6 +31,7 @@ from reader.sources.own_export import (
     tags_apart,
 )
 from reader.sources.table_csl import csl_values
+from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
@@ -348,11 +349,6 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
 
 #: An HTML element, as Zotero writes its notes.
 _HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|a|span|blockquote)\b[^>]*>", re.I)
-
-
-def _fold(value: str) -> str:
-    """``value`` on one line with single spaces."""
-    return _SPACES.sub(" ", value).strip()
 
 
 def _abstract(value: str, *, as_stored: bool = False) -> str:

@@ -12,7 +12,7 @@ from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
 from reader.sources.zotero import ZOTERO_TYPES
 
-__all__ = ["DOCUMENT_TYPES", "csl_values"]
+__all__ = ["DOCUMENT_TYPES", "csl_values", "fold_cell"]
 
 _SPACES = re.compile(r"\s+")
 #: The CSL types of the document types databases write (Scopus, Web of Science): a row of
@@ -26,7 +26,7 @@ DOCUMENT_TYPES = {
 }
 
 
-def _fold(value: str) -> str:
+def fold_cell(value: str) -> str:
     """``value`` on one line with single spaces."""
     return _SPACES.sub(" ", value).strip()
 
@@ -39,18 +39,18 @@ def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
     type (Zotero's CSV export: ``journalArticle``, ``bookSection`` …); its pages from a first
     and a last page column where it has no pages column."""
     csl: dict[str, Any] = {
-        name: _fold(values[name]) for name in CSL_FIELDS if _fold(values.get(name, ""))
+        name: fold_cell(values[name]) for name in CSL_FIELDS if fold_cell(values.get(name, ""))
     }
     for role in NAME_FIELDS:
         names = name_cell(values.get(role, ""))
         if names:
             csl[role] = names
-    if "page" not in csl and _fold(values.get("page_start", "")):
-        first, last = _fold(values["page_start"]), _fold(values.get("page_end", ""))
+    if "page" not in csl and fold_cell(values.get("page_start", "")):
+        first, last = fold_cell(values["page_start"]), fold_cell(values.get("page_end", ""))
         csl["page"] = f"{first}-{last}" if last and last != first else first
-    if _fold(values.get("article_number", "")):
-        csl.setdefault("number", _fold(values["article_number"]))  # (cited "Article e1023")
-    kind = _fold(values.get("kind", ""))
+    if fold_cell(values.get("article_number", "")):
+        csl.setdefault("number", fold_cell(values["article_number"]))  # (cited "Article e1023")
+    kind = fold_cell(values.get("kind", ""))
     if not own and kind.lower() in DOCUMENT_TYPES:
         # A database's document type ("Article" is a journal's, not CSL's preprint).
         csl["type"] = DOCUMENT_TYPES[kind.lower()]
