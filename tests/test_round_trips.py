@@ -408,6 +408,23 @@ def test_a_tex_abstract_comes_back_as_stored(
     assert export(list(back.values()), fmt) == text
 
 
+PLAIN_CSV = """title,authors,year,abstract
+Dashes,Ann Smith,2021,"We compare A -- B, say ''quoted'' and ``this'' over 5--10 runs."
+"""
+
+
+@pytest.mark.parametrize("fmt,name", [("ris", "b.ris"), ("csljson", "b.csl.json")])
+def test_a_plain_abstract_keeps_its_dashes_and_quotes(
+    tmp_path: Path, fmt: str, name: str
+) -> None:
+    # A CSV's abstract is not TeX: its two hyphens are two hyphens, not an en dash.
+    first = _papers_by_key(_library_from(PLAIN_CSV, "a.csv", tmp_path))
+    text = export(list(first.values()), fmt)
+    assert "A -- B, say ''quoted'' and ``this'' over 5--10 runs." in text
+    back = _papers_by_key(_library_from(text, name, tmp_path))
+    assert [p.abstract for p in back.values()] == [p.abstract for p in first.values()]
+
+
 def test_ris_keeps_a_bibtex_range_of_one_page_as_written(tmp_path: Path) -> None:
     first = _papers_by_key(_library_from(TEX_ABSTRACT, "a.bib", tmp_path))
     ris = export(list(first.values()), "ris")

@@ -7,7 +7,7 @@ import html
 import re
 from typing import Any
 
-from reader.cite.bibtex_text import LOCAL_FIELDS
+from reader.cite.bibtex_text import LOCAL_FIELDS, bibtex_source
 from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
@@ -159,7 +159,9 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
     if url:
         item["URL"] = url
     if abstract and paper.abstract and paper.abstract.strip():
-        item["abstract"] = to_plain(paper.abstract).strip()
+        # TeX's ligatures only in an abstract written as TeX (a .bib file's).
+        tex = bool(bibtex_source(paper))
+        item["abstract"] = to_plain(paper.abstract, ligatures=tex).strip()
     keywords = [k.strip() for k in paper.keywords or [] if k.strip()]
     if keywords:
         item["keyword"] = ", ".join(keywords)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from reader.cite.bibtex_text import bibtex_source
 from reader.cite.csl_items import csl_names, csl_type, paper_url
 from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.cite.venues import published_in, unpublished, workshop_track
@@ -134,7 +135,8 @@ def ris_record(paper: Paper) -> str:
         # A paper found elsewhere (OpenReview, a DOI) keeps its arXiv id as a second link.
         lines.append(("UR", arxiv))
     lines += [("KW", _line(k)) for k in paper.keywords or [] if k.strip()]
-    paragraphs = [_line(p) for p in to_plain(paper.abstract or "").split("\n\n")]
+    plain = to_plain(paper.abstract or "", ligatures=bool(bibtex_source(paper)))
+    paragraphs = [_line(p) for p in plain.split("\n\n")]
     paragraphs = [p for p in paragraphs if p]
     if paragraphs:
         # One paragraph a line: the lines after the tag's continue its value (as MEDLINE-style

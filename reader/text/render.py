@@ -284,6 +284,8 @@ _MAY_NEED_RENDERING = re.compile(
 )
 
 
+_LIGATURES = re.compile(r"--|``|''")
+
 # Plain texts already rendered, by source: see rendered_as.
 _KNOWN: ContextVar[Mapping[str, str] | None] = ContextVar("_KNOWN", default=None)
 
@@ -300,9 +302,15 @@ def rendered_as(known: Mapping[str, str]) -> Iterator[None]:
         _KNOWN.reset(token)
 
 
-def to_plain(source: str, *, groups: bool = False) -> str:
-    """Render *source* and return just the text; ``groups`` as for :func:`render`."""
-    if not _MAY_NEED_RENDERING.search(source):
+def to_plain(source: str, *, groups: bool = False, ligatures: bool = True) -> str:
+    """Render *source* and return just the text; ``groups`` as for :func:`render`.
+
+    Without ``ligatures``, a text whose only TeX-looking marks are doubled hyphens,
+    backquotes or quotes (TeX's en dash and quotes) comes back as written: in a text not
+    written as TeX (a CSV's, a RIS file's) they are the characters its author typed."""
+    if not _MAY_NEED_RENDERING.search(source) or (
+        not ligatures and not _MAY_NEED_RENDERING.search(_LIGATURES.sub("", source))
+    ):
         # Indexing a library calls this for every abstract; most are plain prose.
         return source
     if groups:
