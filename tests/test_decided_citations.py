@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -231,9 +232,27 @@ def test_a_submission_under_review_is_one_again_after_a_bibtex_round_trip(
 
 def test_an_export_names_the_dates_it_cannot_give_back(lib: Path, tmp_path: Path) -> None:
     """An OpenReview paper's date is its submission's, the year before the conference's:
-    BibTeX, RIS and CSL-JSON say the paper's year, and the date came back as it, unnamed."""
-    for fmt in ("bibtex", "ris", "csljson"):
-        said = _invoke(lib, "export", "--format", fmt, "-o", str(tmp_path / f"a.{fmt}")).stderr
-        assert "dates (3)" in said, (fmt, said)
-    said = _invoke(lib, "export", "--format", "json", "-o", str(tmp_path / "a.json")).stderr
-    assert "dates" not in said
+    BibTeX says the paper's year, and the date came back as it, unnamed. RIS (a DA marked
+    as a submission's) and CSL-JSON (its submitted date) give it back."""
+    said = _invoke(lib, "export", "--format", "bibtex", "-o", str(tmp_path / "a.bib")).stderr
+    assert "dates (3)" in said, said
+    dates = {p["citekey"]: p["date"] for p in _shown(lib)}
+    assert all(d.startswith("2025-") for d in dates.values()), dates
+    for fmt in ("ris", "csljson", "json"):
+        out = tmp_path / f"a.{fmt}"
+        said = _invoke(lib, "export", "--format", fmt, "-o", str(out)).stderr
+        assert "dates" not in said, (fmt, said)
+        other = tmp_path / f"other-{fmt}"
+        _invoke(other, "import", str(out))
+        assert {p["citekey"]: p["date"] for p in _shown(other)} == dates, fmt
+        # Still cited as the conference's year, not as a day of 2025.
+        for key in dates:
+            cited = _invoke(
+                other, "cite", "--format", "text", "--style", "chicago-author-date", key
+            ).stdout
+            assert "2025" not in cited, cited
+
+
+def _shown(root: Path) -> list[dict[str, Any]]:
+    keys = [r["citekey"] for r in json.loads(_invoke(root, "search", "*", "--json").stdout)]
+    return [json.loads(_invoke(root, "show", "--json", key).stdout) for key in keys]

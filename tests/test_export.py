@@ -101,6 +101,7 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
         "venue": "Workshop, on Things",
         "year": "2024",
         "date": "",
+        "issued": "",
         "volume": "",
         "issue": "",
         "pages": "",

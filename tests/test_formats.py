@@ -370,7 +370,10 @@ def test_csljson_items() -> None:
     assert full["title"] == "Attention is all you need"
     assert full["author"][0] == {"given": "Ashish", "family": "Vaswani"}
     assert full["author"][5] == {"given": "Aidan N.", "family": "Gomez"}
-    assert full["issued"] == {"date-parts": [[2017, 6, 12]]}
+    # The paper's own date (no day of publication is known): cited as the year, the day
+    # as the submission's.
+    assert full["issued"] == {"date-parts": [[2017]]}
+    assert full["submitted"] == {"date-parts": [[2017, 6, 12]]}
     assert full["container-title"] == FULL.venue
     assert full["DOI"] == FULL.doi
     assert full["URL"] == FULL.url

@@ -521,3 +521,46 @@ def test_key_aliases_come_back_from_our_export(tmp_path: Path, fmt: str, name: s
     # The aliases are no note of the paper's, and the file comes out the same again.
     assert "ids" not in (back["wooters07"].csl.get("note") or "")
     assert export(list(back.values()), fmt) == text
+
+
+ARXIV_LINE = (
+    '{"id": "0704.0001", "submitter": "Pavel Nadolsky", "authors": "C. Bal\\u00e1zs, E. L.'
+    ' Berger", "title": "Calculation of prompt diphoton production cross sections",'
+    ' "journal-ref": "Phys.Rev.D76:013009,2007", "doi": "10.1103/PhysRevD.76.013009",'
+    ' "categories": "hep-ph", "abstract": "A fully differential calculation.",'
+    ' "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}],'
+    ' "update_date": "2008-11-13"}\n'
+)
+
+
+@pytest.mark.parametrize("fmt,name", [("ris", "b.ris"), ("csljson", "b.csl.json")])
+def test_an_arxiv_day_comes_back_as_the_papers_date_not_a_day_of_publication(
+    tmp_path: Path, fmt: str, name: str
+) -> None:
+    # arXiv's day is the submission's: cited as the year, before and after the round trip.
+    first = _papers_by_key(_library_from(ARXIV_LINE, "a.jsonl", tmp_path))
+    back = _papers_by_key(_library_from(export(list(first.values()), fmt), name, tmp_path))
+    for key, paper in first.items():
+        assert (back[key].date, back[key].year) == (paper.date, paper.year) == ("2007-04-02", 2007)
+        for style in ("chicago-author-date", "mla", "ieee"):
+            assert render([back[key]], "text", style=style) == render([paper], "text", style=style)
+
+
+RIS_MONTH = """TY  - JOUR
+AU  - Smith, Ann
+TI  - A monthly paper
+T2  - Journal of Tests
+PY  - 2020
+DA  - 2020/03/15/
+VL  - 4
+ER  - 
+"""
+
+
+def test_a_day_of_publication_comes_back_from_our_csv(tmp_path: Path) -> None:
+    first = _papers_by_key(_library_from(RIS_MONTH, "a.ris", tmp_path))
+    csv_text = export(list(first.values()), "csv")
+    back = _papers_by_key(_library_from(csv_text, "b.csv", tmp_path))
+    [paper] = back.values()
+    assert paper.csl["issued"] == {"date-parts": [[2020, 3, 15]]}
+    assert "(March)" in render([paper], "text", style="chicago-author-date")

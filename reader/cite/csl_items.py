@@ -17,6 +17,7 @@ from reader.models import Paper
 from reader.record import (
     COLUMN_VARIABLES,
     NAME_VARIABLES,
+    date_parts,
     names_go_on,
     source_doi,
     split_name,
@@ -133,6 +134,14 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         item["author"] = names
     stored_issued = paper.csl.get("issued")
     issued = stored_issued if isinstance(stored_issued, dict) else _issued(paper)
+    own_date = date_parts(paper.date)
+    if issued is not stored_issued and paper.year and own_date and own_date != [paper.year]:
+        # A date of the paper's own (arXiv's or OpenReview's submission day) is not when it
+        # was published: it is cited as the year, and goes out as CSL's submitted date, so
+        # that it comes back as the paper's date, not as a day of publication.
+        issued = {"date-parts": [[paper.year]]}
+        if "submitted" not in paper.csl:
+            item["submitted"] = {"date-parts": [own_date]}
     if issued:
         item["issued"] = issued
     venue = one_line(paper.venue or "")

@@ -32,6 +32,7 @@ from reader.cite.venues import published_in
 from reader.models import Paper
 from reader.record import (
     csl_type_for_bibtex,
+    iso_from_parts,
     names_text,
     record_line,
     source_doi,
@@ -60,6 +61,7 @@ CSV_COLUMNS = (
     "venue",
     "year",
     "date",
+    "issued",
     "volume",
     "issue",
     "pages",
@@ -243,6 +245,9 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 published_in(p, p.venue or ""),
                 "" if p.year is None else p.year,
                 p.date or "",
+                # The date it was published where the paper has one of its own; the date
+                # beside it may be its submission's (arXiv's, OpenReview's), cited as the year.
+                iso_from_parts(p.csl.get("issued")) or "",
                 *(_csl_text(value) for value in _csl_cells(p)),
                 # The CSL type, else the CSL type of the source's own ("inproceedings" is a
                 # paper-conference): a kind written as it came would be read back as
@@ -271,7 +276,7 @@ _CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "languag
                 "publisher-place", "collection-title", "collection-number", "number", "genre")
 #: The CSL variables a CSV row carries (the columns above, the type, the DOI as written,
 #: the editors and translators).
-CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator"})
+CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator", "issued"})
 
 
 def _csl_cells(paper: Paper) -> list[Any]:

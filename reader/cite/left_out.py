@@ -93,10 +93,11 @@ def _leaves(value: Any) -> list[str]:
 
 
 def _date_lost(paper: Paper, fmt: str) -> bool:
-    """Whether the paper's date does not come back from ``fmt``: a bibliographic format
-    says the paper's year, so a date of another year (OpenReview's submission day, the
-    year before the conference's) is read back as the year; classic BibTeX says no day."""
-    if (fmt not in _EXTRA_WRITTEN and fmt != "csljson") or not paper.date or not paper.year:
+    """Whether the paper's date does not come back from ``fmt``: BibTeX says the paper's
+    year, so a date of another year (OpenReview's submission day, the year before the
+    conference's) is read back as the year; classic BibTeX says no day. RIS and CSL-JSON
+    give a date of the paper's own back as one (a marked DA, CSL's submitted)."""
+    if fmt not in ("bibtex", "biblatex") or not paper.date or not paper.year:
         return False
     if not paper.date.startswith(f"{paper.year:04d}"):
         return True

@@ -114,13 +114,17 @@ def ris_record(paper: Paper) -> str:
         value = paper.csl.get(variable)
         if isinstance(value, str):
             lines += [("SN", part) for part in value.split() if part]
-    issued = iso_from_parts(paper.csl.get("issued")) or paper.date
+    issued = iso_from_parts(paper.csl.get("issued"))
     if paper.year is not None:
         lines.append(("PY", str(paper.year)))
-    if issued:
-        parts = issued.split("-")
-        lines.append(("DA", "/".join(parts + [""] * (3 - len(parts))) + ("/" if len(parts) < 3
-                                                                           else "")))
+    if issued or paper.date:
+        parts = (issued or paper.date or "").split("-")
+        # A date of the paper's own (arXiv's or OpenReview's submission day), not the day it
+        # was published, says so in DA's fourth part (RIS's "other information"), so that
+        # it comes back as the paper's date, cited as the year.
+        other = "" if issued or parts == [str(paper.year)] else "submitted"
+        lines.append(("DA", "/".join(parts + [""] * (3 - len(parts)) + [other]).rstrip("/")
+                      + ("/" if len(parts) < 3 and not other else "")))
     accessed = iso_from_parts(paper.csl.get("accessed"))
     if accessed:
         lines.append(("Y2", accessed.replace("-", "/")))

@@ -87,6 +87,12 @@ def _convert(record: JsonRecord) -> Outcome:
     """One CSL item as a paper, or the problem that keeps it out."""
     item: dict[str, Any] = record.value
     date = _issued(item.get("issued"))
+    year = int(date[:4]) if date else None
+    submitted = _issued(item.get("submitted"))
+    if submitted and (date is None or len(date) == 4):
+        # The paper's own date beside the year it was published (our export writes an arXiv
+        # or OpenReview submission day so): the paper's date, cited as the year.
+        date = submitted
     url = clean_title(_first(item.get("URL")))
     written_doi = doi_as_written(clean_title(_first(item.get("DOI"))))
     # Zotero may export a short DOI ("10/fqd6hj"); it is kept as written.
@@ -105,6 +111,10 @@ def _convert(record: JsonRecord) -> Outcome:
         if url == f"https://arxiv.org/abs/{arxiv_id}":
             url = ""  # the export's link to it, not a URL of the source
     csl = _variables(item)
+    if submitted and date == submitted:
+        csl.pop("submitted", None)
+        if csl.get("issued") == {"date-parts": [[year]]}:
+            del csl["issued"]
     venue = clean_title(_first(item.get("container-title"))) or None
     if venue and csl.get("container-title") == venue:
         del csl["container-title"]  # the venue column holds it
@@ -117,7 +127,7 @@ def _convert(record: JsonRecord) -> Outcome:
         title=html_title(clean_title(_first(item.get("title")))),
         authors=[display_name(n) for n in csl.get("author", [])] or _names(item.get("author")),
         venue=venue,
-        year=int(date[:4]) if date else None,
+        year=year or (int(date[:4]) if date else None),
         keywords=string_list(item.get("keyword"), r"\s*[,;]\s*"),
         url=url if url.startswith(("http://", "https://")) else None,
         openreview_id=openreview_forum_id(url),

@@ -20,7 +20,7 @@ from reader.models import PaperRecord
 from reader.record import TEX_PREFIX, iso_from_parts, keep_written_doi
 from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
-from reader.sources.dates import year_and_date
+from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
 from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
 from reader.sources.ris_tools import exporter, linked_doi, links, month_dates, record_key
@@ -263,6 +263,10 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     issued = iso_from_parts(csl.get("issued"))
     if issued and date and issued.startswith(date) and len(issued) > len(date):
         date = issued  # the month another tag gave (Ovid's Y2 "2021 Apr" beside PY 2021)
+    if first(tags, "DA").strip().lower().endswith("/submitted"):
+        # The paper's own date, as our export marks it, even in the year before its year
+        # (an OpenReview submission day).
+        date = ris_date(first(tags, "DA")) or date
     urls = [url for value in tag_values(tags, "UR") for url in links(value)]
     kind_code = fold_lines(first(tags, "TY")).upper()
     bibtex = extra.get("bibtex", {})

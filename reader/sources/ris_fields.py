@@ -188,8 +188,12 @@ def csl_and_extra(
         csl.setdefault(variable, " ".join(values))
     issued = date_parts(ris_date(first(tags, "DA")) or ris_date(first(tags, "PY", "Y1")))
     year = date_parts(ris_date(first(tags, "PY", "Y1")))
-    if issued and year and issued[:1] != year[:1]:
-        issued = year  # DA in another year is another date (our export's submission day)
+    if issued and year and (
+        issued[:1] != year[:1] or first(tags, "DA").strip().lower().endswith("/submitted")
+    ):
+        # DA in another year, or marked as a submission's, is the paper's own date (as our
+        # export writes an arXiv or OpenReview submission day), not its publication's.
+        issued = year
     if issued:
         csl["issued"] = {"date-parts": [issued]}
     accessed = date_parts(ris_date(first(tags, "Y2")))

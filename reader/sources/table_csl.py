@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reader.record import CSL_TYPES
+from reader.record import CSL_TYPES, date_parts
 from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
 from reader.sources.zotero import ZOTERO_TYPES
@@ -45,6 +45,9 @@ def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
         names = name_cell(values.get(role, ""))
         if names:
             csl[role] = names
+    issued = date_parts(fold_cell(values.get("issued", "")))
+    if issued:
+        csl["issued"] = {"date-parts": [issued]}
     if "page" not in csl and fold_cell(values.get("page_start", "")):
         first, last = fold_cell(values["page_start"]), fold_cell(values.get("page_end", ""))
         csl["page"] = f"{first}-{last}" if last and last != first else first

@@ -21,6 +21,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "year": ("publication year", "year", "pub year", "year published", "py"),
     "date": ("date", "publication date", "date published", "published", "pubdate"),
+    # CSL's name: the date of publication beside a paper's own (a library's export).
+    "issued": ("issued",),
     "venue": (
         "venue",
         "journal",
