@@ -256,3 +256,14 @@ def test_an_export_names_the_dates_it_cannot_give_back(lib: Path, tmp_path: Path
 def _shown(root: Path) -> list[dict[str, Any]]:
     keys = [r["citekey"] for r in json.loads(_invoke(root, "search", "*", "--json").stdout)]
     return [json.loads(_invoke(root, "show", "--json", key).stdout) for key in keys]
+
+
+@pytest.mark.parametrize("style,said", [
+    ("ieee", "Assessment,” submitted to ICLR, 2026"),
+    ("nature", "Assessment. Submitted to ICLR (2026)."),
+])
+def test_a_submission_under_review_is_submitted_to_the_venue_not_in_it(
+    lib: Path, style: str, said: str
+) -> None:
+    cited = _invoke(lib, "cite", "--format", "text", "--style", style, REF).stdout
+    assert said in cited and "in Submitted" not in cited, cited

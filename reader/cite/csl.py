@@ -60,6 +60,8 @@ Filled with CSL's meaning where the record keeps BibTeX's
 
 Fixed although citeproc-js does the same, because it is the style itself that slips:
 
+* IEEE and Nature print a submission under review "in Submitted to ICLR": it is submitted to
+  the venue, not in it (:func:`submitted_not_in`).
 * ACM ends a conference paper without publisher and pages with a stray ``. .`` ("In ICLR,
   2026. .", "In ICLR, ." without a year) (:func:`tidy_entry`).
 * IEEE closes a series with ". " before the delimiter ", " ("in Fast Computers, no. 23. , New
@@ -97,6 +99,7 @@ from reader.cite.csl_fixes import (
     punctuation_in_quote,
     recase_title,
     space_after_number,
+    submitted_not_in,
     tidy_entry,
     title_case,
     unprotected,
@@ -241,7 +244,7 @@ def _fix_entry(
         text = EDITOR_LABEL.sub(lambda m: f"({m.group(1).capitalize()}.)", text)
     if style.punctuation_in_quote:
         text = punctuation_in_quote(text, style.close_quote)
-    text = tidy_entry(text)
+    text = tidy_entry(submitted_not_in(text))
     if style.second_field_align:
         text = space_after_number(text, number)
     return text

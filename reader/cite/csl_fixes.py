@@ -186,6 +186,21 @@ def punctuation_in_quote(text: str, close_quote: str) -> str:
     return re.sub(rf"{quote}((?:</[a-z]+>)*)([.,])", rf"\2{close_quote}\1", text)
 
 
+# A style's "in" before the venue of a submission under review ("Submitted to ICLR").
+_IN_SUBMITTED = re.compile(r"([,.])([”’\"']?(?:</[a-z]+>)*) [Ii]n ((?:<[a-z]+>)*)Submitted to ")
+
+
+def submitted_not_in(text: str) -> str:
+    """A submission under review is submitted to its venue, not in it: IEEE's and Nature's
+    "in Submitted to ICLR" becomes "submitted to ICLR" (after a comma; capitalised after a
+    full stop)."""
+    return _IN_SUBMITTED.sub(
+        lambda m: f"{m.group(1)}{m.group(2)} {m.group(3)}"
+        + ("submitted to " if m.group(1) == "," else "Submitted to "),
+        text,
+    )
+
+
 def tidy_entry(text: str) -> str:
     """Stray punctuation left by empty groups (". .", ", ."), doubled spaces, edge spaces."""
     text = re.sub(r"(?<=\.)\s+\.(?=\s|$|<)", "", text)
