@@ -505,3 +505,16 @@ def test_bibtex_round_trip_through_the_library(
         # The abstract comes back too, though as escaped text: BibTeX export writes its LaTeX
         # ("$\\alpha$") as literal characters, so it is not compared character for character.
         assert other.abstract.split()[0] == paper.abstract.split()[0]
+
+
+def test_works_of_the_same_names_and_year_get_letters_where_the_style_asks() -> None:
+    first = make_paper(id=1, citekey="k1", title="First paper", authors=["Daniel Kahneman"],
+                       venue="Journal A", year=1986, date=None)
+    second = replace(first, id=2, citekey="k2", title="Second paper", venue="Journal B")
+    other = replace(first, id=3, citekey="k3", title="Third paper", year=1987)
+    apa = render([second, other, first], "text", "apa")
+    assert "(1986a). First paper" in apa and "(1986b). Second paper" in apa, apa
+    assert "(1987). Third paper" in apa, apa
+    assert "1986a" not in render([first], "text", "apa")
+    # A numbered style tells them apart by number, and asks for no letter.
+    assert "1986a" not in render([first, second], "text", "ieee")

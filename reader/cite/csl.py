@@ -176,6 +176,8 @@ def _run(
     bib = CitationStylesBibliography(style.engine, CiteProcJSON(items), engine_format)
     bib.register(Citation([CitationItem(item["id"]) for item in items]))
     bib.sort()
+    if style.year_suffix:
+        _add_year_suffixes(bib, {item["id"]: item for item in items})
     # One item at a time: citeproc-py leaves out an entry that renders empty, which would shift
     # every later entry onto the wrong paper. Numbers still come from the sorted bibliography.
     rendered = []
@@ -183,6 +185,29 @@ def _run(
         entry = style.engine.render_bibliography([cite])
         rendered.append(str(entry[0]) if entry else "")
     return list(bib.keys), rendered
+
+
+def _add_year_suffixes(bib: Any, items: dict[str, dict[str, Any]]) -> None:
+    """Works of the same names and year, in the bibliography's order, get the letters the
+    style asks for ("Kahneman, D. (1986a)", "(1986b)")."""
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for key in bib.keys:
+        item = items[key]
+        names = item.get("author") or item.get("editor")
+        parts = (item.get("issued") or {}).get("date-parts") or [[]]
+        if not names or not parts[0]:
+            continue
+        who = tuple((n.get("family"), n.get("given"), n.get("literal")) for n in names)
+        groups.setdefault((who, parts[0][0]), []).append(key)
+    for keys in groups.values():
+        if len(keys) > 1:
+            for index, key in enumerate(keys):
+                bib.source[key].year_suffix = _letters(index)
+
+
+def _letters(index: int) -> str:
+    """a, b, … z, aa, ab, …: the year suffix of the index-th work."""
+    return _letters(index // 26 - 1) + chr(97 + index % 26) if index >= 26 else chr(97 + index)
 
 
 def _probe(style: Style, kind: str) -> Probe:

@@ -52,6 +52,9 @@ class Style:
     #: The editor label after names is title-cased by the style ("(Eds.)"); citeproc-py
     #: ignores ``text-case`` on ``cs:label`` and prints "(eds.)".
     capital_editor_label: bool = False
+    #: The style tells works of the same names and year apart by a letter ("1986a"), which
+    #: citeproc-py does not add itself.
+    year_suffix: bool = False
     #: Per CSL type, what a probe rendering found out (see :func:`_probe`).
     probes: dict[str, Probe] = field(default_factory=dict)
 
@@ -133,6 +136,12 @@ def load_style(style: str) -> Style:
     return _load(str(path), stat.st_mtime_ns, stat.st_size)
 
 
+def _citation_option(root: Any, name: str) -> bool:
+    """Whether the style's citation element sets the option ``name`` to true."""
+    citation = root.find(f"{_CS}citation")
+    return citation is not None and str(citation.get(name, "")).lower() == "true"
+
+
 @functools.lru_cache(maxsize=32)
 def _load(path: str, _mtime_ns: int, _size: int) -> Style:
     """Parse a style file (the stat values only key the cache)."""
@@ -164,6 +173,7 @@ def _load(path: str, _mtime_ns: int, _size: int) -> Style:
         engine=engine,
         lock=threading.Lock(),
         second_field_align=bib is not None and bib.get("second-field-align") is not None,
+        year_suffix=_citation_option(root, "disambiguate-add-year-suffix"),
         punctuation_in_quote=piq,
         open_quote=open_quote,
         close_quote=close_quote,
