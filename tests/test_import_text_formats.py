@@ -525,6 +525,15 @@ def test_atom_error_entry_among_papers_is_a_problem() -> None:
     ]
 
 
+def test_atom_names_written_with_tex_accents_are_read_as_letters() -> None:
+    feed = text_of(DATA / "api-atom-10-entries.xml")
+    start = feed.index("<name>") + len("<name>")
+    end = feed.index("</name>", start)
+    result = arxiv_atom.parse(feed[:start] + 'J\\"org M\\"uller' + feed[end:], "accents.xml")
+    # As the snapshot's importer reads them: searchable and compared as Jörg Müller.
+    assert result.records[0].authors[0] == "Jörg Müller"
+
+
 def test_atom_refuses_dtd_and_entities_before_expanding() -> None:
     laughs = (
         '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'

@@ -17,6 +17,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
+from reader.sources.arxiv_kaggle import tex_name
 from reader.sources.journal_ref import journal_reference
 from reader.sources.jsonfields import moment_from_text
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
@@ -172,7 +173,8 @@ def _record(
     authors = [
         name
         for author in element.findall(f"{ATOM}author")
-        if (name := _fold(_text(author, f"{ATOM}name")))
+        # Older arXiv metadata writes accents in TeX (J\"org M\"uller), as the snapshot does.
+        if (name := tex_name(_text(author, f"{ATOM}name")))
     ]
     published = _fold(_text(element, f"{ATOM}published") or _text(element, f"{ATOM}updated"))
     date_match = _DATE.match(published)

@@ -152,7 +152,7 @@ def _unmodelled(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {"arxiv": kept} if kept else {}
 
 
-def _tex(text: str) -> str:
+def tex_name(text: str) -> str:
     """Name text with TeX accents converted (``Schr\\"odinger`` → Schrödinger)."""
     text = clean_imported(text)
     if "\\" in text or "{" in text:
@@ -168,16 +168,16 @@ def _authors(item: dict[str, Any]) -> list[str]:
         for entry in parsed:
             if isinstance(entry, list):
                 # [last, first, suffix, affiliation…]: shown as "First Last Suffix".
-                parts = [_tex(text_value(part)) for part in entry[:3]]
+                parts = [tex_name(text_value(part)) for part in entry[:3]]
                 last, first, suffix = (parts + ["", "", ""])[:3]
                 name = " ".join(p for p in (_SPLIT_INITIALS.sub(".-", first), last, suffix) if p)
             else:
-                name = _tex(text_value(entry))
+                name = tex_name(text_value(entry))
             if name and name not in names:
                 names.append(name)
     if names:
         return names
-    text = _tex(text_value(item.get("authors")))
+    text = tex_name(text_value(item.get("authors")))
     for _ in range(3):  # affiliations nest at most a couple of levels
         text = _PARENTHESIS.sub(" ", text)
     # "et al." stands for the authors the submitter left out; it is nobody's name.
