@@ -80,3 +80,16 @@ def test_an_older_dated_openreview_list_after_the_csv(
     library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
     library.import_files([_accepted_csv(tmp_path / "accepted.csv")])
     assert library.queries.stats()["papers"] == 3
+
+
+def test_a_proceedings_title_with_a_year_is_no_decision(tmp_path: Path) -> None:
+    # Scopus's source title of an ACL paper: a name to keep whole, not ACL 2016's "accept".
+    path = tmp_path / "scopus.csv"
+    venue = "54th Annual Meeting of the Association for Computational Linguistics, " \
+        "ACL 2016 - Long Papers"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([["Title", "Year", "Source title"],
+                                   ["Neural machine translation", "2016", venue]])
+    [record] = parse_file(path).records
+    assert record.venue == venue
+    assert record.signals is None or record.signals.decision is None

@@ -26,6 +26,10 @@ def venue_and_decision(text: str) -> tuple[str, int | None, str]:
     workshop is a venue of its own); ``"ICML 2025"`` → ICML, 2025, no decision. Any venue
     whose words after a year name no decision stays as it is."""
     match = _VENUE_DECISION.match(text)
+    if match and ("," in match.group("venue") or not match.group("rest")[0].isalnum()):
+        # A proceedings' title ("54th Annual Meeting of the ACL, ACL 2016 - Long Papers"):
+        # a name to keep whole, not a venue, a year and a decision.
+        return text, None, ""
     if match is None:
         alone = _VENUE_YEAR.match(text)
         if alone is None:
