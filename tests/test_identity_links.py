@@ -93,3 +93,19 @@ def test_a_proceedings_title_with_a_year_is_no_decision(tmp_path: Path) -> None:
     [record] = parse_file(path).records
     assert record.venue == venue
     assert record.signals is None or record.signals.decision is None
+
+
+def test_a_scopus_record_without_authors_is_cited_by_its_editors(tmp_path: Path) -> None:
+    path = tmp_path / "scopus.csv"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([
+            ["Authors", "Title", "Year", "Source title", "Editors", "Document Type"],
+            ["[No author name available]", "Proceedings of EMNLP 2023", "2023",
+             "EMNLP 2023", "Bouamor H.; Pino J.; Bali K.", "Conference Review"],
+        ])
+    [record] = parse_file(path).records
+    # The placeholder is nobody's name; the editors are written as Scopus writes authors.
+    assert record.authors == []
+    assert record.csl["editor"][:2] == [
+        {"given": "H.", "family": "Bouamor"}, {"given": "J.", "family": "Pino"}
+    ]

@@ -45,6 +45,8 @@ def split_authors(value: str) -> list[str]:
         # "and Cy Doe" remains from "Ann Lee, Bob Ray, and Cy Doe".
         if part.lower().startswith("and "):
             part = part[4:].strip()
+        if part.startswith("[") and part.endswith("]"):
+            continue  # a database's placeholder ("[No author name available]", "[Anonymous]")
         name = comma_name(part) if "," in part else _initials_first(part)
         if name and name.lower() not in ("et al", "et al.", "others") and name not in names:
             names.append(name)
@@ -69,8 +71,10 @@ def name_cell(value: str) -> list[dict[str, str]]:
     """CSL names from a cell: ``Smith, Jane; Doe, John`` (Zotero, and the library's own
     export, whose ``{…}`` is a name kept whole), else written as an authors cell is."""
     value = _SPACES.sub(" ", value).strip()
-    if ";" in value or value.startswith("{"):
+    if value.startswith("{") or (";" in value and "," in value):
         return parse_names_text(value)
+    # Names without a comma between family and given name: "Bouamor H.; Pino J." (Scopus's
+    # editors, written as its authors are) or "Jane Smith; John Doe".
     return [name for name in map(split_name, split_authors(value)) if name]
 
 
