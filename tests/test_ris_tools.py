@@ -77,6 +77,9 @@ def test_six_tools_give_the_same_papers(tmp_path: Path) -> None:
 def test_embase_issues_dated_by_month_and_a_stray_affiliation(tmp_path: Path) -> None:
     zotero = {_fold(p.title)[:20]: p for p in _papers(tmp_path, "zotero")}
     assert zotero["stratigraphic archit"].csl["issue"] == "1"  # "1 January"
+    # The month it is dated with is the month it was published in (the year alone is in PY).
+    assert zotero["stratigraphic archit"].csl["issued"] == {"date-parts": [[2024, 1]]}
+    assert zotero["stratigraphic archit"].date == "2024-01"
     # An affiliation Zotero's file carries in IS is no issue, and is kept as it came.
     specimen = zotero["description of a new"]
     assert "issue" not in specimen.csl

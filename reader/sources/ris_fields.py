@@ -22,6 +22,7 @@ from reader.sources.ris_tools import (
     TYPE_NAMES,
     WOS,
     issue,
+    issue_month,
     own_meanings,
     spaced_initials,
 )
@@ -139,6 +140,7 @@ def csl_and_extra(
         degree = csl.pop("volume")
         csl.setdefault("genre", degree)
         own.add("VL")
+    dated_issue = issue_month(csl.get("issue", ""))
     if "issue" in csl:
         number = issue(csl["issue"])
         if number:
@@ -194,6 +196,8 @@ def csl_and_extra(
         # DA in another year, or marked as a submission's, is the paper's own date (as our
         # export writes an arXiv or OpenReview submission day), not its publication's.
         issued = year
+    if issued and len(issued) == 1 and dated_issue:
+        issued = [*issued, dated_issue]  # the month the issue is dated with ("1 January")
     if issued:
         csl["issued"] = {"date-parts": [issued]}
     accessed = date_parts(ris_date(first(tags, "Y2")))

@@ -17,15 +17,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reader.sources.dates import ris_date
+from reader.sources.dates import month_number, ris_date
 from reader.sources.wos import month_date
 
 #: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
 Tags = dict[str, list[str]]
 
 __all__ = [
-    "exporter", "issue", "linked_doi", "links", "month_dates", "own_meanings", "record_key",
-    "record_number", "spaced_initials",
+    "exporter", "issue", "issue_month", "linked_doi", "links", "month_dates", "own_meanings",
+    "record_key", "record_number", "spaced_initials",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -80,11 +80,17 @@ def own_meanings(tool: str) -> frozenset[str]:
 
 # An issue dated with its month ("1 January", as Embase writes some).
 _ISSUE_MONTH = re.compile(
-    r"^(\S+)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?$", re.IGNORECASE
+    r"^(\S+)\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?$", re.IGNORECASE
 )
 # More words than an issue has: the value of another field (an affiliation, as some
 # records passed through Embase carry).
 _ISSUE_WORDS = 4
+
+
+def issue_month(value: str) -> int | None:
+    """The month an issue is dated with ("1 January" → 1), None for none."""
+    dated = _ISSUE_MONTH.match(value)
+    return month_number(dated.group(2)) if dated else None
 
 
 def issue(value: str) -> str:
