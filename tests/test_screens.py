@@ -153,6 +153,32 @@ async def test_a_row_at_80_columns_shows_forty_characters_of_title(library: Libr
         assert "2026" in row  # the venue and year still show
 
 
+async def test_tags_and_a_long_venue_leave_a_row_forty_characters_of_title(
+    tmp_path: Path,
+) -> None:
+    """Tags took a third of the row and the venue another: at 80 columns a row showed 32
+    characters of "Calibrated Uncertainty for Retrieval-Augmented Generation"."""
+    source = tmp_path / "papers.csv"
+    source.write_text(
+        "title,authors,venue,year\n"
+        '"Calibrated Uncertainty for Retrieval-Augmented Generation in Open Domains",'
+        '"Ann Lee","The Twelfth International Conference on Learning Representations",2024\n',
+        encoding="utf-8",
+    )
+    library = Library(tmp_path / "lib")
+    library.import_files([source])
+    [paper_id] = library.all_ids()
+    library.set_tags(paper_id, ["rag", "uncertainty", "to-read"])
+    app = ReaderApp(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        papers = app.query_one(PaperList)
+        row = papers.render_line(0).text
+        assert "Calibrated Uncertainty for Retrieval-Aug" in row, row
+        assert "#rag" in row and "The Twelfth" in row and "2024" in row, row
+    library.close()
+
+
 async def test_opening_a_paper_takes_down_the_notices_that_only_inform(
     tmp_path: Path,
 ) -> None:

@@ -19,6 +19,14 @@ StyleOf = Callable[[str], Style]
 #: Below this many cells a row is narrow: decisions are abbreviated and the venue gives way
 #: to them (a conference's papers share it).
 NARROW = 56
+#: The cells of its title a row across the window keeps before tags and venue take any: 40
+#: characters and the ellipsis (at 80 columns the title is what a reader scans the list
+#: by). A row beside the detail pane shares its width by thirds.
+TITLE_KEPT = 41
+#: From this width on a row is the list alone across the window (80 columns and up).
+_ACROSS = 72
+#: Fewer cells than this for the tags, and the row shows none: "#…" alone says nothing.
+_TAGS_MIN = 5
 #: Decisions as a row shows them, wide and narrow; a paper still under review shows none.
 DECISION_LABELS: dict[str, tuple[str, str]] = {
     "oral": ("oral", "oral"),
@@ -111,23 +119,24 @@ def row_text(
     venue = plain_line(row.venue) if row.venue and not (signals and narrow) else ""
     year = str(row.year) if row.year else ""
     meta_text = Text()
+    kept = min(title.cell_len, TITLE_KEPT) if width >= _ACROSS else 0
     if venue or year:
         # The venue gives way to the title: a long one ("Proc. Fifteenth Annual ACM
-        # Symposium on …") takes what the title leaves, at least a third of the row,
-        # and the year always shows.
+        # Symposium on …") takes what the title leaves, up to a third of the row but not
+        # the title's first TITLE_KEPT cells, and the year always shows.
         tail = f" · {year}" if venue and year else year
         venue_text = Text(f" {venue}" if venue else " ")
         free = width - marks.cell_len - title.cell_len - tags.cell_len - signals.cell_len
-        limit = max(
-            8, (width - marks.cell_len - signals.cell_len) // 3 - len(tail), free - len(tail)
-        )
+        beside = width - marks.cell_len - signals.cell_len
+        limit = max(8, min(beside // 3, beside - kept) - len(tail), free - len(tail))
         if venue_text.cell_len > limit:
             venue_text.truncate(limit, overflow="ellipsis")
         meta_text = Text.assemble(venue_text, tail, style=style("paper-list--meta"))
     # Tags give way to the title when the row is narrow.
     room = max(1, width - marks.cell_len - meta_text.cell_len - signals.cell_len)
     if title.cell_len + tags.cell_len > room:
-        tags.truncate(max(0, room - min(title.cell_len, room * 2 // 3)), overflow="ellipsis")
+        left = room - min(title.cell_len, max(room * 2 // 3, kept))
+        tags.truncate(left if left >= _TAGS_MIN else 0, overflow="ellipsis")
     title.truncate(max(1, room - tags.cell_len), overflow="ellipsis", pad=True)
     line = Text.assemble(marks, title, tags, meta_text, signals, no_wrap=True, end="")
     if selected:
