@@ -19,6 +19,7 @@ from textual.pilot import Pilot
 import reader.store.base
 import reader.ui.import_session as app_module
 import reader.ui.live as live_module
+from reader.import_summary import ImportSummary
 from reader.library import Library
 from reader.library.import_main import EventWriter
 from reader.library.import_process import (
@@ -27,7 +28,6 @@ from reader.library.import_process import (
     summary_from_json,
     summary_to_json,
 )
-from reader.models import ImportSummary
 from reader.ui.app import ReaderApp
 from tests.test_index_build import write_openreview
 

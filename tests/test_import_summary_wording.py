@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reader.models import ImportSummary
+from reader.import_summary import ImportSummary
 
 
 @pytest.mark.parametrize(
@@ -39,4 +39,12 @@ def test_every_part_at_many() -> None:
         "300 papers with changed ratings, 41 new decisions; 1,643 new replies and 23 edited "
         "replies; 2 replies kept for papers not in the library; 3 ratings not a number, "
         "kept as written"
+    )
+
+
+def test_texts_a_newer_file_replaced_are_said() -> None:
+    summary = ImportSummary(newer_abstracts=2, newer_titles=3)
+    assert summary.text_line() == (
+        "2 abstracts and 3 titles replaced by the file's newer text, the old kept as "
+        "revisions (reader revisions REF)"
     )

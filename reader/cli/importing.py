@@ -17,8 +17,8 @@ from reader.cli.base import (
     open_library,
 )
 from reader.cli.undoing import undo_last
+from reader.import_summary import ImportSummary, ReadRemark
 from reader.library import FORMATS, Library
-from reader.models import ImportSummary, ReadRemark
 from reader.processes import stop_on_termination, stopping_signal
 
 

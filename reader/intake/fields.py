@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from reader.cite.csl_items import genre_of_kind
 from reader.cite.keys import CitekeyAllocator, usable_key
+from reader.import_summary import ImportSummary
 from reader.intake.differing import differing, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_title
-from reader.models import ImportSummary, PaperRecord
+from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
 from reader.store.import_rows import ImportRows, dumps
 from reader.text.identifiers import normalize_doi
@@ -215,6 +216,10 @@ class FieldMerge:
                 self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
                 if undated:
                     self.summary.revisions_kept += 1
+                elif name == "abstract":
+                    self.summary.newer_abstracts += 1
+                else:
+                    self.summary.newer_titles += 1
 
     def add_aliases(
         self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False

@@ -27,11 +27,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from reader.cite.keys import CitekeyAllocator
+from reader.import_summary import ImportSummary, Remark
 from reader.intake.fields import ACTIONS, CHANGED_ACTIONS, FieldMerge
 from reader.intake.identity import Known, Matcher, same_title, title_key
 from reader.intake.prepare import Prepared, prepare
 from reader.intake.signals import Owed, SignalsIntake
-from reader.models import ImportSummary, PaperRecord, Remark
+from reader.models import PaperRecord
 from reader.record import family_key, is_anonymous
 from reader.signals import Reply
 from reader.store.import_rows import ImportRows, checkpoints_put_off

@@ -19,7 +19,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from reader.models import ImportSummary, PaperRecord, Remark
+from reader.import_summary import ImportSummary, Remark
+from reader.models import PaperRecord
 from reader.signals import Reply, Signals, latest_replies, merge_signals, signals_from_replies
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies

@@ -37,8 +37,9 @@ from reader.store.notes import CLI, HEAD, NoteSaved, NoteState
 from reader.store.reading import RELEVANCE
 
 if TYPE_CHECKING:
+    from reader.import_summary import ImportSummary
     from reader.library.changes import Change
-    from reader.models import ImportSummary, IndexState, Paper, PaperRow
+    from reader.models import IndexState, Paper, PaperRow
     from reader.search.query import ParsedQuery
     from reader.signals import Reply, Signals
     from reader.sources.remote import Endpoints

@@ -30,8 +30,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from reader.import_summary import ImportSummary
 from reader.library.door import translated
-from reader.models import ImportSummary
 
 #: How much less of the processor an import started by a window gets than the window.
 NICENESS = 5

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from reader.errors import ReaderError, translate
+from reader.import_summary import ImportSummary, Remark
 from reader.library.door import translating
-from reader.models import ImportSummary, Remark
 from reader.resources import sample_files
 from reader.search.renderings import Renderings
 from reader.store.replies import any_waiting

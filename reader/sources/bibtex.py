@@ -29,7 +29,8 @@ from bibtexparser.model import (
     String,
 )
 
-from reader.models import PaperRecord, ReadRemark
+from reader.import_summary import ReadRemark
+from reader.models import PaperRecord
 from reader.record import display_name, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from reader.models import Remark
+from reader.import_summary import Remark
 from reader.signals import SIGNAL_FIELDS, Reply, kind_of
 
 __all__ = [

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reader.models import ReadRemark
+from reader.import_summary import ReadRemark
 from reader.sources import ImportFormatError
 from reader.sources.file_chunks import file_chunks, refuse_special
 from reader.text.sanitize import clean_imported

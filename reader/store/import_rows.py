@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reader.models import ImportSummary, PaperRecord
+from reader.import_summary import ImportSummary
+from reader.models import PaperRecord
 from reader.store.clock import now
 from reader.store.highlights import reanchor
 from reader.store.revisions import keep_revision

@@ -25,8 +25,8 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from reader.errors import ReaderError
+from reader.import_summary import ImportSummary
 from reader.library import Library
-from reader.models import ImportSummary
 from reader.ui.index_status import IndexStatus
 
 if TYPE_CHECKING:

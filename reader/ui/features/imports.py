@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.worker import Worker
 
-from reader.models import ImportSummary
+from reader.import_summary import ImportSummary
 from reader.ui import bindings
 from reader.ui.import_session import ImportSession, Source
 from reader.ui.keymap import key_label

@@ -1,0 +1,238 @@
+"""What one import did, as the core tells it to the front ends: counts, the lines of its
+summary, and the remarks among its problems."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+__all__ = ["ImportSummary", "ReadRemark", "Remark"]
+
+
+class Remark(str):
+    """A line among an import's problems that is no skipped record (a reply kept for a
+    paper not in the library, a rating kept as written): it is listed, not counted as
+    read or skipped."""
+
+    __slots__ = ()
+
+
+class ReadRemark(Remark):
+    """A remark on how a record was read that no count of the summary holds (braces
+    flattened, a line read as Latin-1): the summary says how many there are."""
+
+    __slots__ = ()
+
+
+@dataclass(slots=True)
+class ImportSummary:
+    """What one import did (or, for a dry run, would do).
+
+    Every record read is exactly one of new, merged (into a paper already there: richer
+    fields, a new title or a revised abstract), unchanged, or skipped (a bad record).
+    """
+
+    read: int = 0
+    new: int = 0
+    merged: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    retitled: int = 0
+    revised: int = 0
+    withdrawn: int = 0
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    dry_run: bool = False
+    #: When the same file was last imported before, if it was.
+    previous: str | None = None
+    #: The summaries of the files, for an import of several.
+    reports: list[ImportSummary] = field(default_factory=list)
+    #: Source keys that were taken, and the keys the papers got instead: (source, given).
+    renamed_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: Keys of entries merged into a paper with another key, kept as aliases: (alias, key).
+    aliased_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: Conference signals: papers known before whose ratings moved, papers given a new
+    #: decision, replies new to the library, later versions of replies already there,
+    #: and replies kept for papers not in the library.
+    ratings_changed: int = 0
+    new_decisions: int = 0
+    replies_new: int = 0
+    reply_versions: int = 0
+    replies_waiting: int = 0
+    #: Reviews whose rating holds no number ("N/A"): kept as written, named in problems.
+    ratings_unreadable: int = 0
+    #: Texts of papers already there that the file had only in an older-dated version,
+    #: kept as they were; and texts replaced where no date told which was newer, the old
+    #: text kept as a revision (``reader revisions REF``).
+    older_abstracts: int = 0
+    older_titles: int = 0
+    revisions_kept: int = 0
+    #: Texts the file's newer-dated ones replaced (a later OpenReview snapshot's revised
+    #: titles), the old text kept as a revision too.
+    newer_abstracts: int = 0
+    newer_titles: int = 0
+    #: Papers already there whose record in the file carried the marks of a reader
+    #: library (a star, a read mark, tags, a note, highlights): their own were kept.
+    marks_kept: int = 0
+    #: Papers already there that the file gives otherwise (citation key, ["volume 1 (the
+    #: file: 12)", …]), as :mod:`reader.intake.differing` finds them; the library kept its
+    #: values, or with ``took_differing`` (import --update) took the file's.
+    kept_differing: list[tuple[str, list[str]]] = field(default_factory=list)
+    took_differing: bool = False
+    #: Papers already there that took from the file fields they lacked: (citation key,
+    #: ["doi 10.1/x", "issue 2"]).
+    filled: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return self.line()
+
+    def line(self, where_skipped: str = "") -> str:
+        """The counts on one line; ``where_skipped`` follows the skipped count when there
+        are bad records (the CLI's " (see --verbose)")."""
+        text = (
+            f"{self.read:,} read: {self.new:,} new, {self.merged:,} merged, "
+            f"{self.unchanged:,} unchanged, {self.skipped:,} skipped"
+        )
+        if self.skipped:
+            text += where_skipped
+        if self.dry_run:
+            text += " — dry run, nothing was written"
+        return text
+
+    def changes(self) -> str:
+        """What changed in papers already there, e.g. ``2 retitled, 1 withdrawn``."""
+        parts = [
+            f"{n:,} {label}"
+            for n, label in (
+                (self.retitled, "retitled"),
+                (self.revised, "with a revised abstract"),
+                (self.withdrawn, "withdrawn"),
+            )
+            if n
+        ]
+        return ", ".join(parts)
+
+    def signals_line(self) -> str:
+        """What the import did of conference signals, e.g. ``300 papers with changed
+        ratings, 41 new decisions; 1,643 new replies and 23 edited replies; 2 replies kept
+        for papers not in the library``, a part counting nothing left out; empty when it
+        read none."""
+        parts = []
+        if self.ratings_changed:
+            plural = "s" if self.ratings_changed != 1 else ""
+            parts.append(f"{self.ratings_changed:,} paper{plural} with changed ratings")
+        if self.new_decisions:
+            plural = "s" if self.new_decisions != 1 else ""
+            parts.append(f"{self.new_decisions:,} new decision{plural}")
+        text = ", ".join(parts)
+        # Edited: later versions of replies the library held, or met earlier in the file.
+        replies = " and ".join(
+            f"{n:,} {what} repl{'y' if n == 1 else 'ies'}"
+            for n, what in ((self.replies_new, "new"), (self.reply_versions, "edited"))
+            if n
+        )
+        if replies:
+            text = f"{text}; {replies}" if text else replies
+        if self.replies_waiting:
+            one = self.replies_waiting == 1
+            waiting = (f"{self.replies_waiting:,} repl{'y' if one else 'ies'} kept for "
+                       f"{'a paper' if one else 'papers'} not in the library")
+            text = f"{text}; {waiting}" if text else waiting
+        if self.ratings_unreadable:
+            n = self.ratings_unreadable
+            unreadable = f"{n:,} rating{'s' if n != 1 else ''} not a number, kept as written"
+            text = f"{text}; {unreadable}" if text else unreadable
+        return text
+
+    def text_line(self) -> str:
+        """What became of the texts the file would have replaced, e.g. ``3 abstracts left
+        as they were: the file's text is dated before the one in the library; 2 replaced,
+        the old text kept as revisions (reader revisions REF)``; empty when nothing was
+        replaced."""
+        kept = [
+            f"{n:,} {what}{'s' * (n != 1)}"
+            for n, what in ((self.older_abstracts, "abstract"), (self.older_titles, "title"))
+            if n
+        ]
+        parts = []
+        if kept:
+            one = self.older_abstracts + self.older_titles == 1
+            parts.append(f"{' and '.join(kept)} left as {'it was' if one else 'they were'}: "
+                         "the file's text is dated before the one in the library")
+        newer = [
+            f"{n:,} {what}{'s' * (n != 1)}"
+            for n, what in ((self.newer_abstracts, "abstract"), (self.newer_titles, "title"))
+            if n
+        ]
+        if newer:
+            one = self.newer_abstracts + self.newer_titles == 1
+            parts.append(f"{' and '.join(newer)} replaced by the file's newer text, the old "
+                         f"kept as revision{'' if one else 's'} (reader revisions REF)")
+        if self.revisions_kept:
+            parts.append(
+                f"{self.revisions_kept:,} replaced, the old text kept as "
+                f"revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
+            )
+        if self.marks_kept:
+            one = self.marks_kept == 1
+            parts.append(
+                f"{self.marks_kept:,} paper{'s' * (not one)} already in the library kept "
+                f"{'its' if one else 'their'} own stars, read marks, tags, notes and "
+                "highlights (the file's were not applied)"
+            )
+        return "; ".join(parts)
+
+    def differing_line(self, *, each: bool = False) -> str:
+        """Papers the file gives otherwise than the library: ``2 papers differ from the
+        file in year, pages: the library's values were kept`` (or the file's taken);
+        ``each``: a line per paper with the values; empty when none did."""
+        return _per_paper(self.kept_differing, each, "differ{s} from the file in",
+                          ": the file's values were taken (import --undo puts them back)"
+                          if self.took_differing else ": the library's values were kept")
+
+    def filled_line(self, *, each: bool = False) -> str:
+        """Papers that took from the file what they lacked (``1 paper already in the library
+        took doi, issue from the file``), like :meth:`differing_line`."""
+        return _per_paper(self.filled, each, "took", " from the file")
+
+    def key_changes(self) -> str:
+        """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
+        entries kept as aliases (``wooters07 → wootters07``), a line each."""
+        lines = []
+        for pairs, what in (
+            (self.renamed_keys, "already taken, given a suffix"),
+            (self.aliased_keys, "of merged entries, kept as aliases"),
+        ):
+            if not pairs:
+                continue
+            shown = [f"{old} → {new}" for old, new in pairs[:5]]
+            more = len(pairs) - len(shown)
+            text = ", ".join(shown) + (f" and {more:,} more" if more else "")
+            plural = "s" if len(pairs) != 1 else ""
+            lines.append(f"{len(pairs):,} key{plural} {what}: {text}")
+        return "\n".join(lines)
+
+    def add(self, other: ImportSummary) -> None:
+        """Add another file's counts and lists to these (not its own per-file reports)."""
+        for item in fields(self):
+            mine, theirs = getattr(self, item.name), getattr(other, item.name)
+            if isinstance(mine, bool):
+                setattr(self, item.name, mine or theirs)
+            elif isinstance(mine, int):
+                setattr(self, item.name, mine + theirs)
+            elif isinstance(mine, list) and item.name != "reports":
+                mine += theirs
+
+
+def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: str) -> str:
+    """A line naming the fields of papers (``2 papers … in year, pages …``), or with
+    ``each`` a line per paper with its fields and values; empty for no papers."""
+    if not pairs:
+        return ""
+    if each:
+        return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
+    named = dict.fromkeys(f.split(" ")[0] for _, said in pairs for f in said)
+    n = len(pairs)
+    verb = verb.replace("{s}", "s" * (n == 1))
+    return (f"{n:,} paper{'s' * (n != 1)} already in the library {verb} "
+            f"{', '.join(named)}{tail}")
