@@ -157,3 +157,11 @@ def test_a_pinned_key_unlike_the_items_key_still_names_the_paper(
     empty_library.import_files([_write(tmp_path, renamed)])
     paper = empty_library.resolve("brittain2004sport").paper
     assert paper is not None and paper.citekey == "brittain2004body"
+
+
+def test_an_openreview_link_identifies_the_paper() -> None:
+    item = _item(itemType="conferencePaper", url="https://openreview.net/forum?id=EytBpUGB1Z")
+    text = json.dumps({"config": {}, "items": [item]})
+    [record] = parse_text(text, "z.json", "zotero").records
+    # As from CSV, RIS and BibTeX: the OpenReview record of it merges, not a duplicate.
+    assert record.openreview_id == "EytBpUGB1Z"

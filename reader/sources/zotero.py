@@ -27,7 +27,12 @@ from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
 from reader.sources.jsonload import TOO_DEEP, JsonRecord, too_deep
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.sources.zotero_extra import read_extra
-from reader.text.identifiers import compared_doi, doi_as_written, normalize_arxiv_id
+from reader.text.identifiers import (
+    compared_doi,
+    doi_as_written,
+    normalize_arxiv_id,
+    openreview_forum_id,
+)
 from reader.text.tags import normalize_tag
 
 __all__ = ["looks_like_zotero", "parse"]
@@ -175,6 +180,8 @@ def _convert(record: JsonRecord) -> Outcome:
         url=url if url.startswith(("http://", "https://")) else None,
         doi=doi,
         arxiv_id=arxiv_id,
+        # A forum link identifies the paper, as in every other format.
+        openreview_id=openreview_forum_id(url),
         date=issued,
         kind=str(item.get("itemType") or "") or None,
         citekey=clean_title(item.get("citationKey")) or extra.citekey,
