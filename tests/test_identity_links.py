@@ -109,3 +109,26 @@ def test_a_scopus_record_without_authors_is_cited_by_its_editors(tmp_path: Path)
     assert record.csl["editor"][:2] == [
         {"given": "H.", "family": "Bouamor"}, {"given": "J.", "family": "Pino"}
     ]
+
+
+def test_a_wrapped_list_gives_its_papers_its_venue_and_each_its_forum_link(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "orals.json"
+    path.write_text(json.dumps({
+        "generated_at": "2026-04-10T08:00:00Z",
+        "conference": "ICLR 2026",
+        "papers": [{
+            "title": "Scaling Laws for Mixture-of-Experts Routing",
+            "authors": ["Chen Li"],
+            "forum": "https://openreview.net/forum?id=Hh7UvW2xYz",
+            "decision": "Accept (Oral)",
+            "room": "Hall 1",
+        }],
+    }), encoding="utf-8")
+    [record] = parse_file(path).records
+    # An accepted oral is no undated manuscript: the list's venue and year are its own.
+    assert (record.venue, record.year) == ("ICLR", 2026)
+    assert record.openreview_id == "Hh7UvW2xYz"
+    assert record.url == "https://openreview.net/forum?id=Hh7UvW2xYz"
+    assert record.extra["table"]["room"] == "Hall 1"

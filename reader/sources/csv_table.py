@@ -293,7 +293,11 @@ def record_from_values(
         openreview_id(_fold(values.get("openreview_id", ""))) or openreview_forum_id(url)
         or linked.get("openreview_id")
     )
-    url = url or linked.get("link")
+    # A forum column holding the link ("https://openreview.net/forum?id=…") gives it too.
+    forum_link = _fold(values.get("openreview_id", ""))
+    if not forum or not forum_link.startswith(("http://", "https://")):
+        forum_link = ""
+    url = url or linked.get("link") or forum_link or None
     # A short DOI (Zotero's 10/dkntrs) beside its doi.org link: the paper is known by the
     # full one, as BibTeX, RIS and CSL-JSON files give it; the short one is kept as written.
     written_doi = doi_as_written(values.get("doi"))

@@ -39,11 +39,27 @@ def looks_like_table(value: Any) -> bool:
 
 def parse(text: str, source: str) -> ParseResult:
     """Records of a JSON list of paper objects; ``source`` names the file."""
-    return build_result(unwrap_lists(load_records(text, source)), _convert)
+    records = load_records(text, source)
+    listed = _list_fields(records[0].value) if len(records) == 1 else {}
+    return build_result(unwrap_lists(records), lambda record: _convert(record, listed))
 
 
-def _convert(record: JsonRecord) -> Outcome:
-    """One object as a paper, or the problem that keeps it out."""
+def _list_fields(wrapper: Any) -> dict[str, str]:
+    """What the object wrapping a list says of every paper in it: its venue and year
+    (``{"conference": "ICLR 2026", "papers": [...]}``), by the table's field names."""
+    if not isinstance(wrapper, dict):
+        return {}
+    found: dict[str, str] = {}
+    for key, value in wrapper.items():
+        field = column_field(str(key))
+        if field in ("venue", "year") and isinstance(value, str | int):
+            found.setdefault(field, _text(value))
+    return found
+
+
+def _convert(record: JsonRecord, listed: dict[str, str] | None = None) -> Outcome:
+    """One object as a paper, or the problem that keeps it out; ``listed``: the fields its
+    list gives every paper, where the object gives none of its own."""
     item: dict[str, Any] = record.value
     values: dict[str, str] = {}
     other: dict[str, Any] = {}
@@ -62,6 +78,8 @@ def _convert(record: JsonRecord) -> Outcome:
         text = _text(value)
         if text and field not in values:
             values[field] = text
+    for field, text in (listed or {}).items():
+        values.setdefault(field, text)
     if "openreview_id" not in values and _looks_like_forum(item.get("id")):
         # A list of a conference's papers keyed by OpenReview's ids (papercopilot's,
         # paperlists'): the id says which paper, as a forum column would.
