@@ -118,6 +118,7 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
         "type": "",
         "doi": "10.1234/abc,def",
         "arxiv_id": "2401.00001",
+        "openreview_id": "",
         "url": HOSTILE.url,
         "keywords": "a, b; c;d",
         "starred": "true",
