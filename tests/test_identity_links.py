@@ -132,3 +132,29 @@ def test_a_wrapped_list_gives_its_papers_its_venue_and_each_its_forum_link(
     assert record.openreview_id == "Hh7UvW2xYz"
     assert record.url == "https://openreview.net/forum?id=Hh7UvW2xYz"
     assert record.extra["table"]["room"] == "Hall 1"
+
+
+def _chapters(path: Path, *volumes: int) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["Key", "Item Type", "Publication Year", "Author", "Title",
+                         "Publication Title", "Pages"])
+        for volume in volumes:
+            writer.writerow([f"K{volume}", "bookSection", "2021", "Engel, Uwe", "Introduction",
+                             f"Handbook of Computational Social Science, Volume {volume}",
+                             f"1–{10 + volume}"])
+    return path
+
+
+def test_chapters_of_one_title_in_two_books_stay_two_papers(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """An editor's "Introduction" to each volume: the second import of the same file made a
+    third paper, the Vol. 2 chapter being taken for the Vol. 1 one."""
+    library = empty_library
+    assert library.import_files([_chapters(tmp_path / "both.csv", 1, 2)]).new == 2
+    again = library.import_files([_chapters(tmp_path / "again.csv", 1, 2)])
+    assert (again.new, again.unchanged) == (0, 2)
+    alone = library.import_files([_chapters(tmp_path / "vol2.csv", 2)])
+    assert (alone.new, alone.unchanged, alone.kept_differing) == (0, 1, [])
+    assert library.queries.stats()["papers"] == 2

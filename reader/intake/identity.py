@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from reader.record import csl_type_for_bibtex
 from reader.text.render import title_words
 from reader.text.sanitize import normalize_for_identity
 
@@ -83,6 +84,21 @@ def title_key(title: str, year: int | None, derived: bool) -> str | None:
     return f"{norm}|{year or ''}" if len(norm) >= 8 else None
 
 
+def other_part(
+    record: tuple[str | None, str | None, str | None],
+    paper: tuple[str | None, str | None, str | None],
+) -> bool:
+    """Whether two chapters of one title are in different books, each given as (venue,
+    CSL type, kind): an editor's "Introduction" to each volume of a handbook is a paper of
+    its own, though title, first author and year agree."""
+    (venue, csl_type, kind), (their_venue, their_type, their_kind) = record, paper
+    chapters = all(
+        (t or csl_type_for_bibtex(k or "")) == "chapter"
+        for t, k in ((csl_type, kind), (their_type, their_kind))
+    )
+    return chapters and bool(venue and their_venue) and not same_title(venue, their_venue)
+
+
 def same_title(one: str | None, other: str | None) -> bool:
     """Whether two titles are one title once rendered and normalised (case, spacing,
     markup and accents aside)."""
@@ -114,6 +130,8 @@ class Matcher:
         self.by_openreview: dict[str, int] = {}
         self.by_key: dict[str, int] = {}
         self.by_title: dict[str, int] = {}
+        #: The papers after the first of a title and year (two books' "Introduction"s).
+        self.also_titled: dict[str, list[int]] = {}
         for paper in known:
             self.add(paper)
         # Approximate matching looks only at papers that were in the library before this
@@ -134,6 +152,14 @@ class Matcher:
         ):
             if value:
                 index.setdefault(value, paper.id)
+        if paper.title_key and self.by_title[paper.title_key] != paper.id:
+            self.also_titled.setdefault(paper.title_key, []).append(paper.id)
+
+    def titled(self, title: str | None) -> list[int]:
+        """Every paper of this title key, the first known first."""
+        if not title or title not in self.by_title:
+            return []
+        return [self.by_title[title], *self.also_titled.get(title, [])]
 
     def exact(
         self,

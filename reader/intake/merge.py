@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from reader.cite.keys import CitekeyAllocator
 from reader.import_summary import ImportSummary, Remark
 from reader.intake.fields import ACTIONS, CHANGED_ACTIONS, FieldMerge
-from reader.intake.identity import Known, Matcher, same_title, title_key
+from reader.intake.identity import Known, Matcher, other_part, same_title, title_key
 from reader.intake.prepare import Prepared, prepare
 from reader.intake.signals import Owed, SignalsIntake
 from reader.models import PaperRecord
@@ -299,7 +299,7 @@ class _Import:
         if paper_id is None:
             for candidate, how in (
                 (self.matcher.exact(None, None, None, key), "abstract"),
-                (self.matcher.exact(None, None, None, None, prepared.by_title), "title"),
+                *((c, "title") for c in self.matcher.titled(prepared.by_title)),
             ):
                 if candidate is not None and self._same_paper(candidate, prepared, ids, how):
                     paper_id = candidate
@@ -460,6 +460,10 @@ class _Import:
             and not record.title_derived
             and not row[5]
             and not same_title(record.title, row[4])
+        ):
+            return False
+        if how == "title" and other_part(
+            (record.venue, record.csl.get("type"), record.kind), (row[6], row[7], row[8])
         ):
             return False
         return how != "title" or _first_authors_agree(record.authors, row[3])

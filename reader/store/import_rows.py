@@ -149,11 +149,11 @@ class ImportRows:
         )}
 
     def identity(self, paper_id: int) -> tuple[Any, ...] | None:
-        """A paper's doi, arxiv_id, openreview_id, authors (JSON), title and
-        title_derived."""
+        """A paper's doi, arxiv_id, openreview_id, authors (JSON), title, title_derived,
+        venue, CSL type and kind."""
         row = self.conn.execute(
-            "SELECT doi, arxiv_id, openreview_id, authors, title, title_derived FROM papers "
-            "WHERE id = ?", (paper_id,)
+            "SELECT doi, arxiv_id, openreview_id, authors, title, title_derived, venue, "
+            "json_extract(csl, '$.type'), kind FROM papers WHERE id = ?", (paper_id,)
         ).fetchone()
         return tuple(row) if row else None
 
