@@ -124,6 +124,8 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
         "starred": "true",
         "note": HOSTILE_NOTE,
         "abstract": HOSTILE.abstract,
+        "tldr": "",
+        "primary_area": "",
         "tags": "",
         "read": "false",
         "highlights": "",

@@ -84,6 +84,8 @@ CSV_COLUMNS = (
     "starred",
     "note",
     "abstract",
+    "tldr",
+    "primary_area",
     "tags",
     "read",
     "highlights",
@@ -253,7 +255,7 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 # The CSL type, else the CSL type of the source's own ("inproceedings" is a
                 # paper-conference): a kind written as it came would be read back as
                 # another CSL type where the names meet ("article" is a preprint in CSL).
-                _csl_text(p.csl.get("type")) or (csl_type_for_bibtex(p.kind) if p.kind else ""),
+                _csl_text(p.csl.get("type")) or _type_of(p),
                 source_doi(p.csl, p.doi) or "",
                 p.arxiv_id or "",
                 p.openreview_id or "",
@@ -262,6 +264,8 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 _bool(p.starred),
                 p.note or "",
                 p.abstract or "",
+                p.tldr or "",
+                p.primary_area or "",
                 "; ".join(p.tags),
                 _bool(p.read),
                 json.dumps(_highlights(p), ensure_ascii=False) if p.highlights else "",
@@ -279,6 +283,14 @@ _CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "languag
 #: The CSL variables a CSV row carries (the columns above, the type, the DOI as written,
 #: the editors and translators).
 CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator", "issued"})
+
+
+def _type_of(paper: Paper) -> str:
+    """The CSL type of a paper whose source gave none: an arXiv preprint's (``article``, as
+    CSL names a preprint), else the CSL type of its source's kind."""
+    if csl_type(paper) == "article":
+        return "article"
+    return csl_type_for_bibtex(paper.kind) if paper.kind else ""
 
 
 def _csl_cells(paper: Paper) -> list[Any]:

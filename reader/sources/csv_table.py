@@ -320,6 +320,8 @@ def record_from_values(
         openreview_id=forum,
         date=date,
         kind=_fold(values.get("kind", "")).lower() or None,
+        tldr=_fold(values.get("tldr", "")) or None,
+        primary_area=_fold(values.get("primary_area", "")) or None,
         csl=csl,
         extra={"table": other} if other else {},
     )

@@ -57,6 +57,8 @@ def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
     if not own and kind.lower() in DOCUMENT_TYPES:
         # A database's document type ("Article" is a journal's, not CSL's preprint).
         csl["type"] = DOCUMENT_TYPES[kind.lower()]
+    elif own and kind.lower() == "article":
+        pass  # a preprint, as the library tells one by its venue and arXiv id
     elif kind.lower() in CSL_TYPES:
         csl["type"] = kind.lower()
     elif kind in ZOTERO_TYPES:

@@ -21,6 +21,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "year": ("publication year", "year", "pub year", "year published", "py"),
     "date": ("date", "publication date", "date published", "published", "pubdate"),
+    # What OpenReview says of a submission (a list of a conference's papers, our export).
+    "tldr": ("tldr", "tl;dr", "tl dr"),
+    "primary_area": ("primary area",),
     # CSL's name: the date of publication beside a paper's own (a library's export).
     "issued": ("issued",),
     "venue": (
