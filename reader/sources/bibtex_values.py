@@ -1,5 +1,7 @@
 """BibTeX field values as text: TeX kept or made plain, abstracts, keywords, URLs and
-identifiers, years and months, and names split by BibTeX's rules (through bibtexparser)."""
+identifiers, years and months, and names split by BibTeX's rules (through bibtexparser) or
+given part by part in biblatex's extended name format (``family=Werra, given=Leandro,
+prefix=von, useprefix=true``, as Better BibTeX writes names with particles)."""
 
 from __future__ import annotations
 
@@ -261,6 +263,9 @@ def parse_names(value: str) -> tuple[list[dict[str, str]], bool]:
 
 def _parse_name(raw: str) -> dict[str, str] | None:
     """One BibTeX name as a CSL name (plain Unicode parts)."""
+    extended = _extended_name(raw)
+    if extended is not None:
+        return extended or None
     if raw.startswith("{") and raw.endswith("}") and closing_brace(raw, 0) == len(raw) - 1:
         literal = plain(raw)
         return {"literal": literal} if literal else None
@@ -283,3 +288,53 @@ def _parse_name(raw: str) -> dict[str, str] | None:
         # A single word is a family name, whatever its case.
         name = {"family": name["given"], **{k: v for k, v in name.items() if k != "given"}}
     return name or None
+
+
+# A part of a name in biblatex's extended name format: "family=Werra", "given={Jean Paul}".
+_NAME_PART = re.compile(r"^\s*([a-z]+(?:-i)?)\s*=(.*)$", re.DOTALL | re.IGNORECASE)
+# The parts of it a CSL name has ("useprefix" says which particle the prefix is).
+_EXTENDED_PARTS = {"family": "family", "given": "given", "suffix": "suffix"}
+
+
+def _extended_name(raw: str) -> dict[str, str] | None:
+    """A name in biblatex's extended name format as a CSL name; None for a name in
+    BibTeX's own forms. The prefix is a particle kept with the family name when
+    ``useprefix=true``, else one dropped before it (biblatex's default)."""
+    if "=" not in raw:
+        return None
+    parts: dict[str, str] = {}
+    for piece in _top_level_commas(raw):
+        found = _NAME_PART.match(piece)
+        if not found:
+            return None
+        value = found.group(2).strip()
+        if len(value) > 1 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        parts[found.group(1).lower()] = value
+    if not ({"family", "given"} & set(parts)):
+        return None
+    name = {
+        variable: text
+        for key, variable in _EXTENDED_PARTS.items()
+        if key in parts and (text := plain(parts[key]))
+    }
+    prefix = plain(parts.get("prefix", ""))
+    if prefix:
+        useprefix = plain(parts.get("useprefix", "")).lower() in ("true", "1", "yes")
+        name["non-dropping-particle" if useprefix else "dropping-particle"] = prefix
+    return name
+
+
+def _top_level_commas(text: str) -> list[str]:
+    """``text`` split at the commas outside braces."""
+    pieces, depth, start = [], 0, 0
+    for found in re.finditer(r"\\.|[{},]", text, re.DOTALL):
+        mark = found.group(0)
+        if mark == "{":
+            depth += 1
+        elif mark == "}":
+            depth = max(depth - 1, 0)
+        elif mark == "," and depth == 0:
+            pieces.append(text[start:found.start()])
+            start = found.end()
+    return [*pieces, text[start:]]

@@ -23,7 +23,15 @@ from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
 from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
-from reader.sources.ris_tools import exporter, linked_doi, links, month_dates, record_key
+from reader.sources.ris_tools import (
+    exporter,
+    linked_doi,
+    links,
+    month_dates,
+    record_key,
+    tag_meanings,
+    venue_tags,
+)
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,
@@ -237,7 +245,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     abstract = _abstract(item, "AB") or _abstract(item, "N2")
     tool = exporter(tags, item.numbered)
     csl, extra = csl_and_extra(tags, item.tags, tool)
-    venue = fold_lines(first(tags, "T2", "JF", "JO", "BT", "J2", "JA")) or None
+    kind_code = fold_lines(first(tags, "TY")).upper()
+    # (Zotero's book names its series in T2, its conference paper the proceedings in C3.)
+    venue = fold_lines(first(tags, *venue_tags(tag_meanings(tool, kind_code)))) or None
     title_derived = False
     if not title and abstract:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
@@ -268,7 +278,6 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         # (an OpenReview submission day).
         date = ris_date(first(tags, "DA")) or date
     urls = [url for value in tag_values(tags, "UR") for url in links(value)]
-    kind_code = fold_lines(first(tags, "TY")).upper()
     bibtex = extra.get("bibtex", {})
     tex_title = bibtex.pop("title", None)
     if isinstance(tex_title, str) and not title_derived and plain_line(tex_title) == title:

@@ -25,6 +25,7 @@ from reader.sources.ris_tools import (
     issue_month,
     own_meanings,
     spaced_initials,
+    tag_meanings,
 )
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
@@ -66,6 +67,8 @@ _TEXT_VARIABLES = {
 # Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
 # An arXiv abstract's link, as an export writes one for a paper's arXiv id.
 _ARXIV_ABS = re.compile(r"https?://arxiv\.org/abs/\S+")
+_NAME_VARIABLES = frozenset(
+    {"author", "editor", "collection-editor", "translator", "container-author"})
 _NAME_TAGS = {"AU": "author", "A1": "author", "A2": "editor", "ED": "editor",
               "A3": "collection-editor", "A4": "translator"}
 # Tags held in a record's columns or written back from its variables.
@@ -84,11 +87,20 @@ def csl_and_extra(
     code = fold_lines(first(tags, "TY")).upper()
     csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
     own = set(own_meanings(tool))
+    # The tags the tool writes another field in for this type (Zotero's book: A3 its
+    # editors, T2 its series, SP its number of pages); the venue's tag is read as the venue.
+    meanings = tag_meanings(tool, code)
+    own.update(tag for tag, variable in meanings.items() if not variable)
+    name_tags = {**_NAME_TAGS, **{t: v for t, v in meanings.items() if v in _NAME_VARIABLES}}
+    text_tags = {**_TEXT_VARIABLES, **{t: v for t, v in meanings.items() if v}}
+    for tag, variable in meanings.items():
+        if variable in _NAME_VARIABLES or variable in ("container-title", "number-of-pages"):
+            text_tags.pop(tag, None)
     if tool in DATABASES or code in ARTICLE_CODES or (
         fold_lines(first(tags, "M3")).lower().rstrip(".") in TYPE_NAMES
     ):
         own.add("M3")
-    for tag, variable in _NAME_TAGS.items():
+    for tag, variable in name_tags.items():
         if tag == "A1" and csl.get("author"):
             continue  # AU and A1 are two spellings of one list; two people may share a name
         if tag == "ED" and csl.get("editor"):
@@ -117,7 +129,7 @@ def csl_and_extra(
         # An edited book's names are its editors (EndNote's Edited Book writes them as AU):
         # cited as authors, "(Eds.)" went missing.
         csl["editor"] = csl.pop("author")
-    for tag, variable in _TEXT_VARIABLES.items():
+    for tag, variable in text_tags.items():
         if tag in tags and variable not in csl and tag not in own:
             value = fold_lines(first(tags, tag))
             if value:
@@ -165,7 +177,9 @@ def csl_and_extra(
             csl["number"] = number
             number_from_m1 = True
     start, end = fold_lines(first(tags, "SP")), fold_lines(first(tags, "EP"))
-    if start:
+    if start and meanings.get("SP") == "number-of-pages":
+        csl["number-of-pages"] = start  # (Zotero's book or thesis: its number of pages)
+    elif start:
         # A range of one page stays one when a BibTeX record wrote it ("120--120").
         csl["page"] = f"{start}-{end}" if end and (end != start or bibtex) else start
     numbers: dict[str, list[str]] = {}
@@ -223,7 +237,9 @@ def csl_and_extra(
                 kept_values = kept[last]
                 kept_values[-1] = f"{kept_values[-1]} {value.strip()}".strip()
             continue
-        keeping = (found not in _MODELED or found in own) and bool(value.strip())
+        keeping = (
+            (found not in _MODELED and found not in meanings) or found in own
+        ) and bool(value.strip())
         if keeping:
             kept.setdefault(found, []).append(value.strip())
             last = found

@@ -9,7 +9,10 @@ publication date again; the bibliographic databases fill ``M3`` with their docum
 which no citation prints; Web of Science's ``C3`` names the authors' organisations,
 Rayyan's ``CY`` their addresses. Tools also put a DOI outside ``DO`` (EBSCO in ``L3``, a
 doi.org link in ``L1`` or ``L2``), several links on one ``UR`` line (RefWorks), and their
-record numbers in ``ID`` (EndNote, RefWorks, Ovid), which are no citation keys.
+record numbers in ``ID`` (EndNote, RefWorks, Ovid), which are no citation keys. Zotero
+writes each item type's fields under the tags of its own table (:func:`tag_meanings`): a
+book's editors in ``A3``, its series in ``T2`` and its number of pages in ``SP``, a
+conference paper's conference in ``T2`` and its proceedings in ``C3``.
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ Tags = dict[str, list[str]]
 
 __all__ = [
     "exporter", "issue", "issue_month", "linked_doi", "links", "month_dates", "own_meanings",
-    "record_key", "record_number", "spaced_initials",
+    "record_key", "record_number", "spaced_initials", "tag_meanings", "venue_tags",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
-OVID, EBSCO, SCOPUS, WOS, RAYYAN, REFWORKS = (
-    "ovid", "ebsco", "scopus", "wos", "rayyan", "refworks")
+OVID, EBSCO, SCOPUS, WOS, RAYYAN, REFWORKS, ZOTERO = (
+    "ovid", "ebsco", "scopus", "wos", "rayyan", "refworks", "zotero")
 # Bibliographic databases: their M3 is the database's document type or classification.
 DATABASES = frozenset({OVID, EBSCO, SCOPUS, WOS})
 # Tags a tool fills with something else than the standard's field: kept as they came.
@@ -48,6 +51,25 @@ TYPE_NAMES = frozenset({
 })
 # Ovid's database line: "APA PsycInfo <1806 to December Week 1 2024>".
 _OVID_DATABASE = re.compile(r"<\d{4} to [^>]*>")
+# Zotero writes every date with RIS's four parts, the last one empty: "2021///", "2021/11/10/".
+_ZOTERO_DATE = re.compile(r"\d{4}/(?:\d{2})?/(?:\d{2})?/")
+# What Zotero's RIS translator writes under a tag for an item type (by its RIS type) where
+# that is not the tag's usual field (its own table of tags, RIS.js ``fieldMap``): the CSL
+# variable, "" for a field no citation has (a thesis's contributors), kept as written.
+_ZOTERO_MEANINGS: dict[str, dict[str, str]] = {
+    "BOOK": {"A2": "collection-editor", "A3": "editor", "T2": "collection-title",
+             "M1": "collection-number", "SP": "number-of-pages"},
+    "CHAP": {"C2": "container-author", "IS": "number-of-volumes"},
+    "CONF": {"T2": "event", "C3": "container-title", "C1": "publisher-place", "A4": ""},
+    "THES": {"SP": "number-of-pages", "A3": ""},
+    "MANSCPT": {"SP": "number-of-pages"},
+    "RPRT": {"A2": "collection-editor", "T2": "collection-title"},
+    "COMP": {"T2": "collection-title"},
+    "MAP": {"T2": "collection-title"},
+}
+_ZOTERO_MEANINGS["CPAPER"] = _ZOTERO_MEANINGS["CONF"]  # (Zotero reads CPAPER as CONF)
+# The tags that name a record's journal or book, the first one given winning.
+_VENUE_TAGS = ("T2", "JF", "JO", "BT", "J2", "JA")
 # A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
 NAME_MAX = 120
 
@@ -60,6 +82,10 @@ def exporter(tags: Tags, numbered: bool = False) -> str:
     accession = _first(tags, "AN")
     if numbered or "ovid" in database or _OVID_DATABASE.search(database):
         return OVID
+    if "ID" not in tags and any(
+        _ZOTERO_DATE.fullmatch(v.strip()) for v in tags.get("DA", []) + tags.get("Y2", [])
+    ):
+        return ZOTERO  # (which writes no ID)
     if "ebsco" in database:
         return EBSCO
     if accession.startswith("WOS:") or "WE" in tags:
@@ -76,6 +102,19 @@ def exporter(tags: Tags, numbered: bool = False) -> str:
 def own_meanings(tool: str) -> frozenset[str]:
     """The tags ``tool`` fills with something else than the standard's field."""
     return frozenset(_OWN_MEANINGS.get(tool, ()))
+
+
+def tag_meanings(tool: str, code: str) -> dict[str, str]:
+    """The CSL variable ``tool`` writes under a tag for a record of RIS type ``code``, where
+    it is not the tag's usual one ("" for a field of no variable)."""
+    return _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+
+
+def venue_tags(meanings: dict[str, str]) -> tuple[str, ...]:
+    """The tags that name the record's journal, book or proceedings, the first one given
+    winning, for a record whose tags mean ``meanings`` (see :func:`tag_meanings`)."""
+    own = tuple(tag for tag, variable in meanings.items() if variable == "container-title")
+    return own + tuple(tag for tag in _VENUE_TAGS if tag not in meanings)
 
 
 # An issue dated with its month ("1 January", as Embase writes some).

@@ -1,0 +1,81 @@
+"""Zotero's RIS, read as Zotero writes it: its translator puts an item type's fields under
+tags of its own table (a book's editors in A3, its series in T2 and its number of pages in
+SP; a conference paper's conference in T2, its proceedings in C3 and its place in C1), which
+were read as the RIS types' (series editors, the book's venue, the pages cited)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader.cite.export import export
+from reader.cite.formats import render
+from reader.models import Paper, PaperRecord
+from reader.sources import parse_text
+
+ZOTERO_TYPES = Path(__file__).parent / "data" / "ris-zotero-types.ris"
+
+
+def _paper(record: PaperRecord) -> Paper:
+    return Paper(
+        id=1, title=record.title, title_derived=False, abstract="", authors=record.authors,
+        venue=record.venue, year=record.year, keywords=[], url=record.url, doi=None,
+        citekey=record.citekey or "key", starred=False, note="", added_at="", csl=record.csl,
+        extra=record.extra,
+    )
+
+
+def _records() -> dict[str, PaperRecord]:
+    text = ZOTERO_TYPES.read_text(encoding="utf-8")
+    return {r.csl["type"]: r for r in parse_text(text, "zotero.ris", "ris").records}
+
+
+def test_a_zotero_book_has_editors_a_series_and_a_number_of_pages() -> None:
+    book = _records()["book"]
+    assert [n["family"] for n in book.csl["editor"]] == [
+        "Engel", "Quan-Haase", "Liu", "Lyberg"]
+    assert "collection-editor" not in book.csl
+    assert book.csl["collection-title"] == "European Association of Methodology Series"
+    assert book.venue is None
+    assert book.csl["number-of-pages"] == "412" and "page" not in book.csl
+    cited = render([_paper(book)], "text", "apa")
+    assert "(Eds.)" in cited and "p. 412" not in cited and "In European" not in cited
+
+
+def test_a_zotero_thesis_and_report() -> None:
+    records = _records()
+    thesis, report = records["thesis"], records["report"]
+    assert thesis.csl["number-of-pages"] == "287" and "page" not in thesis.csl
+    assert "p. 287" not in render([_paper(thesis)], "text", "apa")
+    assert report.csl["collection-title"] == "JRC Science for Policy Report"
+    assert report.venue is None
+    assert report.csl["number"] == "EUR 30220 EN"
+    assert report.csl["page"] == "46"  # a report's pages, as Zotero's report has them
+
+
+def test_a_zotero_conference_paper_is_in_its_proceedings() -> None:
+    paper = _records()["paper-conference"]
+    assert paper.venue == "The Twelfth International Conference on Learning Representations"
+    assert paper.csl["event"] == "ICLR 2024"
+    assert paper.csl["publisher-place"] == "Vienna, Austria"
+    assert "C1" not in paper.extra.get("ris", {})
+
+
+def test_our_export_of_a_zotero_record_reads_back_the_same() -> None:
+    for record in _records().values():
+        [back] = parse_text(export([_paper(record)], "ris"), "again.ris", "ris").records
+        for variable in ("editor", "collection-title", "event", "publisher-place"):
+            assert back.csl.get(variable) == record.csl.get(variable), variable
+        assert back.venue == record.venue
+
+
+def test_the_same_tags_from_another_tool_keep_their_ris_meanings() -> None:
+    """Without Zotero's dates ("2021/11/10/") the tags mean what the RIS types say."""
+    text = ZOTERO_TYPES.read_text(encoding="utf-8").replace("DA  - ", "Y1  - ")
+    records = {r.csl["type"]: r for r in parse_text(text, "other.ris", "ris").records}
+    book = records["book"]
+    assert "editor" not in book.csl and len(book.csl["collection-editor"]) == 4
+    assert book.venue == "European Association of Methodology Series"
+    assert book.csl["page"] == "412"
+    paper = records["paper-conference"]
+    assert paper.venue == "ICLR 2024"
+    assert paper.csl["event"] == "The Twelfth International Conference on Learning Representations"
