@@ -564,3 +564,13 @@ def test_a_day_of_publication_comes_back_from_our_csv(tmp_path: Path) -> None:
     [paper] = back.values()
     assert paper.csl["issued"] == {"date-parts": [[2020, 3, 15]]}
     assert "(March)" in render([paper], "text", style="chicago-author-date")
+
+
+def test_a_keywords_two_hyphens_come_back_from_bibtex(tmp_path: Path) -> None:
+    ris = "TY  - BOOK\nTI  - Digital methods\nAU  - Rogers, Richard\nPY  - 2013\n" \
+        "KW  - Social sciences -- Data processing\nER  - \n"
+    first = _papers_by_key(_library_from(ris, "a.ris", tmp_path))
+    bib = export(list(first.values()), "bibtex")
+    assert "Social sciences -{}- Data processing" in bib
+    back = _papers_by_key(_library_from(bib, "b.bib", tmp_path))
+    assert [p.keywords for p in back.values()] == [["Social sciences -- Data processing"]]

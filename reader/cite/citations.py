@@ -29,6 +29,7 @@ from reader.cite.tex_escape import (
     escape_text,
     escape_url,
     fold,
+    unligatured,
 )
 from reader.cite.venues import openreview_fields, published_in, unpublished, workshop_track
 from reader.models import Paper
@@ -173,7 +174,7 @@ def bibtex_entry(
     keywords = [k for k in (fold(k) for k in (paper.keywords or [])) if k]
     if keywords:
         name = aliases.get("keywords", "keywords")
-        fields.append((name, ", ".join(escape_text(k) for k in keywords)))
+        fields.append((name, ", ".join(unligatured(escape_text(k)) for k in keywords)))
     abstract = bibtex_abstract(paper)
     if abstract:
         fields.append(("abstract", abstract))

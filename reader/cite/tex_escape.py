@@ -109,6 +109,15 @@ def escape_text(text: str, braces: dict[str, str] | None = None) -> str:
     return _SPECIAL.sub(lambda m: TEXT_ESCAPES.get(m.group()) or braces[m.group()], text)
 
 
+_LIGATURE = re.compile(r"(?<=-)(?=-)|(?<=`)(?=`)|(?<=')(?=')")
+
+
+def unligatured(escaped: str) -> str:
+    """Escaped plain text with TeX's ligatures broken (``--`` as ``-{}-``): a keyword's
+    "Social sciences -- Data processing" is two hyphens, which TeX would read as a dash."""
+    return _LIGATURE.sub("{}", escaped)
+
+
 def escape_tex(text: str, kept: re.Pattern[str]) -> str:
     """Text for a BibTeX field with what ``kept`` matches (TeX) written as it is.
 
