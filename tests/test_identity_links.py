@@ -158,3 +158,26 @@ def test_chapters_of_one_title_in_two_books_stay_two_papers(
     alone = library.import_files([_chapters(tmp_path / "vol2.csv", 2)])
     assert (alone.new, alone.unchanged, alone.kept_differing) == (0, 1, [])
     assert library.queries.stats()["papers"] == 2
+
+
+def test_a_lists_ratings_do_not_outrank_the_reviews_held(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    library.import_files([Path(__file__).parent / "data" / "openreview-replies-3.jsonl"])
+    ids = library.all_ids()
+    before = library.signals(ids)
+    reviewed = next(i for i, s in before.items() if s.ratings)
+    forum = library.paper(reviewed).openreview_id  # type: ignore[union-attr]
+    listed = tmp_path / "accepted.csv"
+    listed.write_text(
+        "title,openreview_url,ratings,venue\n"
+        f"x,https://openreview.net/forum?id={forum},2;2;2;2;2,ICLR 2026 Poster\n",
+        encoding="utf-8",
+    )
+    library.import_files([listed])
+    after = library.signals(ids)[reviewed]
+    # The reviews' own ratings stay (the header showed the list's above reviews rated
+    # otherwise); the list's decision is taken.
+    assert after.ratings == before[reviewed].ratings
+    assert after.decision == "poster"

@@ -159,7 +159,11 @@ class SignalsIntake:
         fresh = new and not adopted and written.new == len({r.id for r in record.replies})
         if not (signed and fresh):
             signals = merge_signals(before, record.signals)
-            if record.replies or adopted:
+            # A list's ratings for a paper whose reviews the library holds: the reviews'
+            # own ratings outrank them (the list's "4;6;6;6" over reviews rated 4, 6, 6, 4).
+            reviewed = bool(before and before.reviews and record.signals
+                            and record.signals.ratings)
+            if record.replies or adopted or reviewed:
                 # Reading the replies back (unpacked and parsed again) was a third of the
                 # work of a new paper's: those read are what was stored.
                 replies = (as_stored(record.replies) if fresh
