@@ -3,6 +3,7 @@ and text replaced where no date tells which is newer is kept as a revision, rest
 
 from __future__ import annotations
 
+import csv
 import json
 import sqlite3
 from pathlib import Path
@@ -162,3 +163,20 @@ def test_a_wrapped_list_is_dated_by_its_wrapper_and_known_by_its_ids(
 
     assert [_looks_like_forum(v) for v in (A, "lee2026cam", "1234567890", 17)] == [
         True, False, False, False]
+
+
+def test_a_tables_date_modified_dates_its_text(empty_library: Library, tmp_path: Path) -> None:
+    """Zotero's CSV says when each item was last changed: an item changed before the
+    library's text was written (the submission abstract) does not put it back."""
+    library = empty_library
+    library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
+    older = tmp_path / "zotero.csv"
+    with older.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["Title", "Abstract Note", "Url", "Date Modified"])
+        for forum, (title, abstract) in SUBMITTED.items():
+            writer.writerow([title, abstract, f"https://openreview.net/forum?id={forum}",
+                             "2025-10-01 09:00:00"])
+    summary = library.import_files([older])
+    assert _texts(library) == CAMERA_READY
+    assert summary.older_abstracts == 2 and summary.revisions_kept == 0

@@ -22,6 +22,7 @@ from reader.models import PaperRecord
 from reader.record import keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import ISO_DATE, year_and_date
+from reader.sources.jsonfields import moment_from_text
 from reader.sources.name_cells import split_authors
 from reader.sources.own_export import (
     give_marks,
@@ -325,6 +326,7 @@ def record_from_values(
         csl=csl,
         extra={"table": other} if other else {},
     )
+    record.modified = moment_from_text(values.get("modified", "")) or None
     if not marks:
         _user_marks(record, values)
     give_marks(record, marks)

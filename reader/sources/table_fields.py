@@ -21,6 +21,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     ),
     "year": ("publication year", "year", "pub year", "year published", "py"),
     "date": ("date", "publication date", "date published", "published", "pubdate"),
+    # When the source last changed the record (Zotero's CSV: "Date Modified"): an older
+    # record's text does not go over newer text.
+    "modified": (
+        "date modified", "modified", "last modified", "updated", "last updated", "mdate",
+        "update date", "modified at", "updated at",
+    ),
     # What OpenReview says of a submission (a list of a conference's papers, our export).
     "tldr": ("tldr", "tl;dr", "tl dr"),
     "primary_area": ("primary area",),
