@@ -518,3 +518,14 @@ def test_works_of_the_same_names_and_year_get_letters_where_the_style_asks() -> 
     assert "1986a" not in render([first], "text", "apa")
     # A numbered style tells them apart by number, and asks for no letter.
     assert "1986a" not in render([first, second], "text", "ieee")
+
+
+def test_apa_gives_an_undated_link_without_a_bare_retrieved() -> None:
+    paper = make_paper(year=None, date=None, venue=None, url="https://example.org/x",
+                       arxiv_id=None, doi=None)
+    assert render([paper], "text", "apa").endswith("Attention is all you need. "
+                                                   "https://example.org/x")
+    accessed = replace(paper, csl={"accessed": {"date-parts": [[2024, 3, 5]]}})
+    assert "Retrieved March 5, 2024, from https://example.org/x" in render(
+        [accessed], "text", "apa"
+    )

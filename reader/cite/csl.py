@@ -62,6 +62,9 @@ Fixed although citeproc-js does the same, because it is the style itself that sl
 
 * IEEE and Nature print a submission under review "in Submitted to ICLR": it is submitted to
   the venue, not in it (:func:`submitted_not_in`).
+* APA's "Retrieved <date>, from <URL>" without a date of access printed "Retrieved https://…"
+  (citeproc-py keeps a group whose variable is empty): the URL alone
+  (:func:`retrieved_without_date`).
 * ACM ends a conference paper without publisher and pages with a stray ``. .`` ("In ICLR,
   2026. .", "In ICLR, ." without a year) (:func:`tidy_entry`).
 * IEEE closes a series with ". " before the delimiter ", " ("in Fast Computers, no. 23. , New
@@ -98,6 +101,7 @@ from reader.cite.csl_fixes import (
     mark_names_go_on,
     punctuation_in_quote,
     recase_title,
+    retrieved_without_date,
     space_after_number,
     submitted_not_in,
     tidy_entry,
@@ -269,7 +273,7 @@ def _fix_entry(
         text = EDITOR_LABEL.sub(lambda m: f"({m.group(1).capitalize()}.)", text)
     if style.punctuation_in_quote:
         text = punctuation_in_quote(text, style.close_quote)
-    text = tidy_entry(submitted_not_in(text))
+    text = tidy_entry(submitted_not_in(retrieved_without_date(text)))
     if style.second_field_align:
         text = space_after_number(text, number)
     return text

@@ -186,6 +186,17 @@ def punctuation_in_quote(text: str, close_quote: str) -> str:
     return re.sub(rf"{quote}((?:</[a-z]+>)*)([.,])", rf"\2{close_quote}\1", text)
 
 
+# "Retrieved" straight before a link: what was left of "Retrieved <date>, from" without one.
+_RETRIEVED_BARE = re.compile(r"\bRetrieved (?=(?:<[^>]+>)*https?://)")
+
+
+def retrieved_without_date(text: str) -> str:
+    """APA's "Retrieved <date>, from <URL>" with no date of access is the URL alone:
+    citeproc-py printed "Retrieved https://…" (the group should be left out whole, as its
+    date variable is empty)."""
+    return _RETRIEVED_BARE.sub("", text)
+
+
 # A style's "in" before the venue of a submission under review ("Submitted to ICLR").
 _IN_SUBMITTED = re.compile(r"([,.])([”’\"']?(?:</[a-z]+>)*) [Ii]n ((?:<[a-z]+>)*)Submitted to ")
 
