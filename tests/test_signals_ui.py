@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import copy
 import json
+import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -281,6 +284,53 @@ async def test_a_paper_whose_reviews_are_still_coming_shows_them_from_the_file(
         go_on.set()
         thread.join(60)
         importer.close()
+
+
+async def test_an_import_in_another_terminal_has_its_reviews_read_from_its_file(
+    library: Library, tmp_path: Path,
+) -> None:
+    """A `reader import` run elsewhere: the window learns from the library that the import
+    is still writing replies (its process alive), and reads the paper's from its file; once
+    that process is gone, an unfinished import is one stopped, and nothing is awaited."""
+    source = conference_file(tmp_path)
+    papers_in, go_on = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        papers_in.set()
+        go_on.wait(60)
+
+    importer = Library(library.paths.root)
+    thread = threading.Thread(
+        target=lambda: importer.imports.write_files([source], papers_in=hold)
+    )
+    thread.start()
+    elsewhere = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert papers_in.wait(60)
+        # The import's process is another one, as another terminal's would be.
+        with sqlite3.connect(library.paths.database) as conn:
+            conn.execute("UPDATE imports SET pid = ? WHERE finished_at IS NULL",
+                         (elsewhere.pid,))
+        app = ReaderApp(library)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: FIRST in {p.openreview_id for p in library.papers(
+                app.paper_list.ids)}, "the conference's papers in the list")
+            await settle(app, pilot)
+            assert app.imports.reviews_coming is None  # not this window's import
+            screen = await open_reading(app, pilot, paper_of(library, FIRST))
+            await until(pilot, lambda: screen.replies, "the reviews read from the file")
+            heading = str(screen.query_one("#paper-replies-heading", Static).render())
+            assert "read from the file being imported" in heading
+            assert "of 3 papers" in heading
+            assert library.replies(paper_of(library, FIRST)) == []
+            elsewhere.kill()
+            elsewhere.wait(10)
+            assert library.conference.replies_awaited() is None
+    finally:
+        go_on.set()
+        thread.join(60)
+        importer.close()
+        elsewhere.kill()
 
 
 async def test_hostile_review_text_is_inert(conference: Library) -> None:

@@ -221,6 +221,12 @@ class SignalReads:
             return Discussion()
         return thread(replies, self.rating_changes(paper_id))
 
+    def replies_awaited(self) -> tuple[int, int] | None:
+        """Whether an import (this window's, or one started elsewhere) is writing the
+        replies of the papers it has written: how many have theirs in, of how many."""
+        with self._library.session() as store:
+            return store.imports.writing_replies()
+
     def discussion_ahead(
         self, paper_id: int, stopped: Callable[[], bool] | None = None
     ) -> Discussion:

@@ -4,6 +4,7 @@ what a run of the same file stopped part way had changed), the last one undone."
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,17 @@ USERS_WORK = (
 )
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process of this id runs (on this machine, where the library is)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's, or not to be asked: counted as running
+    return True
+
+
 class _RolledBack(Exception):
     """A dry run's undo, rolled back with what it did (control flow, never shown)."""
 
@@ -51,6 +63,27 @@ class ImportHistory:
             (source,),
         ).fetchone()
         return (row[0], row[1]) if row else None
+
+    def writing_replies(self) -> tuple[int, int] | None:
+        """An import of OpenReview papers that has written its papers and is still writing
+        their replies, in another process alive (a window's, another terminal's):
+        how many of its papers have their replies in, of how many; None when there is
+        none. (An import killed part way stays unfinished, its process gone.)"""
+        conn = self._store.conn
+        row = conn.execute(
+            "SELECT id, pid FROM imports WHERE finished_at IS NULL AND undone_at IS NULL "
+            "AND format = 'openreview' AND pid IS NOT NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        # This process asks between its own imports (a window imports in a child): one
+        # of its own left unfinished was stopped by an error, not writing.
+        if row is None or int(row[1]) == os.getpid() or not _alive(int(row[1])):
+            return None
+        papers, replied = conn.execute(
+            "SELECT count(*), coalesce(sum(EXISTS (SELECT 1 FROM replies r "
+            "WHERE r.paper_id = t.paper_id)), 0) FROM import_items t WHERE t.import_id = ?",
+            (row[0],),
+        ).fetchone()
+        return (int(replied), int(papers)) if papers else None
 
     def finish_import(self, source: str) -> tuple[int, int]:
         """Mark the latest import of ``source`` finished; when the one before it, of the

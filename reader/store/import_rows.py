@@ -10,6 +10,7 @@ transactions it opens with :meth:`reader.store.base.StoreBase.transaction`.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -114,9 +115,9 @@ class ImportRows:
         self.stamp = now()
         self.generation = store.bump_generation()
         import_id = conn.execute(
-            "INSERT INTO imports (path, format, imported_at, read, new, present, sha256) "
-            "VALUES (?, ?, ?, 0, 0, 0, ?)",
-            (source, fmt, self.stamp, sha256),
+            "INSERT INTO imports (path, format, imported_at, read, new, present, sha256, pid) "
+            "VALUES (?, ?, ?, 0, 0, 0, ?, ?)",
+            (source, fmt, self.stamp, sha256, os.getpid()),
         ).lastrowid
         assert import_id is not None
         self.import_id = import_id

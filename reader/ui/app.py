@@ -296,7 +296,9 @@ class ReaderApp(App[None]):
                 ReadingScreen(self.intents.apply(paper), self.terms, self._step,
                               self.tags.highlight, self.tags.unhighlight,
                               replies=self.library.conference.discussion,
-                              reviews_coming=lambda: self.imports.reviews_coming,
+                              # This window's import says; one elsewhere, the library.
+                              reviews_coming=lambda: (self.imports.reviews_coming or
+                                                      self.library.conference.replies_awaited()),
                               replies_ahead=self.library.conference.discussion_ahead)
             )
             self.status.show_place()

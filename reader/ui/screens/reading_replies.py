@@ -86,13 +86,15 @@ class ShownReplies:
             ahead = False
             if not discussion and stored_only:
                 return  # not written yet: those read from the file stay
-            if not discussion and self._read_ahead is not None and self._awaited():
+            # Asked here, off the window's thread: an import elsewhere is found in the library.
+            coming = self._coming() if self._coming is not None and not discussion else None
+            if not discussion and self._read_ahead is not None and coming is not None:
                 # The import writes them a minute from now, maybe: read from its file.
                 # Stopped once another paper shows: `j` held down starts no pile of reads.
                 discussion = self._read_ahead(token, lambda: self.token != token)
                 ahead = bool(discussion)
             try:
-                boxes = app.call_from_thread(self._mount, token, discussion, ahead)
+                boxes = app.call_from_thread(self._mount, token, discussion, ahead, coming)
             except RuntimeError:  # the window closed meanwhile
                 return
             batch: Batch = []
@@ -149,18 +151,17 @@ class ShownReplies:
 
         return render
 
-    def _awaited(self) -> bool:
-        """Whether an import is writing replies after its papers."""
-        return self._coming is not None and self._coming() is not None
-
-    def _mount(self, token: int, discussion: Discussion, ahead: bool = False) -> list[ReplyBox]:
+    def _mount(
+        self, token: int, discussion: Discussion, ahead: bool = False,
+        coming: tuple[int, int] | None = None,
+    ) -> list[ReplyBox]:
         """Show the headings of the replies read, if their paper still shows (``ahead``:
-        read from the file being imported, not yet written)."""
+        read from the file being imported, not yet written; ``coming``: how many papers of
+        that import have their replies in, of how many)."""
         if token != self.token:
             return []
         had = bool(self.boxes)
         self.ahead = ahead
-        coming = self._coming() if self._coming is not None else None
         if ahead:
             counted = "" if coming is None else (
                 f" (the replies of {coming[0]:,} of {coming[1]:,} papers are in)")
