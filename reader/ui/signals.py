@@ -8,6 +8,7 @@ Everything here is Rich text built from plain strings and numbers; what comes fr
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -198,14 +199,19 @@ def bins_for(values: Sequence[float], scale: RatingScale | None) -> tuple[float,
 
 
 def histogram(values: Sequence[float], low: float, high: float, bins: int) -> list[int]:
-    """How many of ``values`` fall in each of ``bins`` equal bins from ``low`` to
-    ``high`` (the last bin holds ``high``; values outside go to the nearest end)."""
-    counts = [0] * bins
+    """How many of ``values``, in ascending order (as a group's means are kept), fall in
+    each of ``bins`` equal bins from ``low`` to ``high`` (the last bin holds ``high``;
+    values outside go to the nearest end)."""
     span = high - low
-    for value in values:
+
+    def bin_of(value: float) -> int:
         index = int((value - low) / span * bins) if span > 0 else 0
-        counts[max(0, min(bins - 1, index))] += 1
-    return counts
+        return max(0, min(bins - 1, index))
+
+    # Where each bin starts, found by bisection: a value's bin never falls as the value
+    # grows. Counted one by one, a view's 20,000 means took 8 ms for every paper shown.
+    starts = [bisect.bisect_left(values, n, key=bin_of) for n in range(bins)]
+    return [end - start for start, end in zip(starts, [*starts[1:], len(values)], strict=True)]
 
 
 def bar(count: int, most: int) -> str:
