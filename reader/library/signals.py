@@ -288,3 +288,33 @@ class SignalReads:
         ]
         groups.sort(key=lambda group: -group.rated)
         return ViewSignals(len(wanted), dict(decisions), tuple(groups))
+
+    def library_signals(self, ids: Sequence[int]) -> ViewSignals:
+        """What the whole library adds up to, ``ids`` being every paper in it: the same as
+        ``view_signals(ids)``, summed up by SQLite rather than row by row here (the reader
+        reads it for its first view on another thread while the interface is imported,
+        and at 20,000 papers the walk held the interpreter for 25 ms of that)."""
+        decisions: Counter[str] = Counter()
+        means: dict[str | None, list[float]] = {}
+        venues: dict[str | None, Counter[str]] = {}
+        with self._library.session() as store:
+            # Rows alike in all the view reads of them, each with its first paper: taken
+            # in that order, every count and list is made in the order a walk makes it.
+            rows = store.conn.execute(
+                "SELECT s.decision, s.scale, s.rating_mean, p.venue, p.year, count(*),"
+                " min(s.paper_id) AS first FROM paper_signals s JOIN papers p"
+                " ON p.id = s.paper_id GROUP BY 1, 2, 3, 4, 5 ORDER BY first"
+            ).fetchall()
+        for decision, scale, mean, venue, year, count, _ in rows:
+            if decision:
+                decisions[decision] += count
+            if mean is not None:
+                means.setdefault(scale or None, []).extend([mean] * count)
+                venues.setdefault(scale or None, Counter())[_venue_label(venue, year)] += count
+        groups = [
+            ScaleGroup(RatingScale.parse(scale), tuple(sorted(values)), {},
+                       tuple(name for name, _ in venues[scale].most_common()))
+            for scale, values in means.items()
+        ]
+        groups.sort(key=lambda group: -group.rated)
+        return ViewSignals(len(set(ids)), dict(decisions), tuple(groups))

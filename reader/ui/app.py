@@ -27,7 +27,7 @@ from textual.widgets import Footer, Input, Static
 
 from reader.config import Config
 from reader.errors import Damaged, ReaderError
-from reader.library import Library, SearchOutcome
+from reader.library import Library, SearchOutcome, ViewSignals
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
 from reader.ui import bindings, collector
@@ -88,10 +88,11 @@ class ReaderApp(App[None]):
         config: Config | None = None,
         ids: list[int] | None = None,
         counts: dict[str, int] | None = None,
+        signals: ViewSignals | None = None,
     ) -> None:
         """A window on ``library``: the bundled sample loaded into it when it is empty
-        (``load_sample``); ``config`` read from the config file unless given; ``ids`` and
-        ``counts`` the library's, when the caller has just read them."""
+        (``load_sample``); ``config`` read from the config file unless given; ``ids``,
+        ``counts`` and what the ids add up to (``signals``) when the caller has just read them."""
         super().__init__()
         #: Keys typed for a dialog before it took the focus (see ``reader.ui.early_keys``).
         self.early_keys = EarlyKeys()
@@ -127,9 +128,10 @@ class ReaderApp(App[None]):
         self.fetches = FetchSession(self, library)
         #: Commits made elsewhere (another window, the CLI, an import here), followed.
         self.live = LiveLibrary(self, library, self.seen.log, lambda: self.imports.running)
-        #: The library's ids (and above, its counts) when the caller has just read them:
-        #: each read costs a walk of a large library before the first frame.
+        #: The library's ids (and above, its counts) and what they add up to, when the
+        #: caller has just read them: each read walks a large library before the first frame.
         self._initial_ids = ids
+        self._initial_signals = signals
         self._damage_reported = False
         #: The features of the window, each owning its state; their actions are the app's.
         self.details = Details(self)
@@ -153,9 +155,9 @@ class ReaderApp(App[None]):
                         results_shown=self.searching.results_shown)
         with Horizontal(id="main"):
             yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
-            yield PaperDetail(
-                id="detail", signals=SignalsLookup(self.library, lambda: self.paper_list.ids)
-            )
+            yield PaperDetail(id="detail", signals=SignalsLookup(
+                self.library, lambda: self.paper_list.ids, self._initial_ids, self._initial_signals
+            ))
         yield Static(id="status", markup=False)
         yield Footer()
 
