@@ -55,8 +55,7 @@ from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.queued_keys import take_typed
-from reader.ui.screens.help import HelpScreen
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import quiet_informing_notices, start_notices
@@ -144,10 +143,8 @@ class ReaderApp(App[None]):
         self.importing = Importing(self, load_sample)
         self.quitting = Quitting(self)
         self.following = Following(self)
-        route_actions(
-            self, self.searching, self.triage, self.notes, self.tags, self.details,
-            self.views, self.citations, self.importing, self.fetching,
-        )
+        route_actions(self, self.searching, self.triage, self.notes, self.tags, self.details,
+                      self.views, self.citations, self.importing, self.fetching)
 
     def compose(self) -> ComposeResult:
         """The search box over the list and the detail pane, the status line, the keys."""
@@ -290,17 +287,18 @@ class ReaderApp(App[None]):
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
+        from reader.ui.screens.reading import ReadingScreen
+
         paper = self.library.paper(event.paper_id)
         if paper is not None:
             self.seen.saw(paper)
             quiet_informing_notices(self)
-            self.push_screen(
-                ReadingScreen(self.intents.apply(paper), self.terms, self._step,
-                              self.tags.highlight, self.tags.unhighlight,
-                              replies=self.library.conference.discussion,
-                              reviews_coming=lambda: self.imports.reviews_coming,
-                              replies_ahead=self.library.conference.discussion_ahead)
-            )
+            self.push_screen(ReadingScreen(
+                self.intents.apply(paper), self.terms, self._step, self.tags.highlight,
+                self.tags.unhighlight, replies=self.library.conference.discussion,
+                reviews_coming=lambda: self.imports.reviews_coming,
+                replies_ahead=self.library.conference.discussion_ahead,
+            ))
             self.status.show_place()
 
     def _step(self, delta: int) -> Paper | None:
@@ -315,8 +313,8 @@ class ReaderApp(App[None]):
         self.paper_list.invalidate(paper_id)
         if self.paper_list.current_id == paper_id:
             self.show_current()
-            if isinstance(self.screen, ReadingScreen):
-                self.screen.show(self.current_paper)
+            if reading := reading_screen(self.screen):
+                reading.show(self.current_paper)
         self.status.update()
 
     def rewritten(self, paper_id: int) -> None:
@@ -333,6 +331,8 @@ class ReaderApp(App[None]):
 
     def action_help(self) -> None:
         """Show every key."""
+        from reader.ui.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.config.keymap))
 
     def on_unmount(self) -> None:
