@@ -36,13 +36,13 @@ def test_the_command_modules_are_imported_only_when_a_command_is_run() -> None:
     assert out.strip() == "['reader.cli.base']"
 
 
-#: What a window imports only once it is asked for: the screens over the main view, each
-#: where it is opened.
+#: What a window imports only once it is asked for: the screens over the main view (each
+#: where it is opened), the salvage of a damaged log and the three-way merge of a note.
 LATER = (
     "reader.ui.screens.cite_picker", "reader.ui.screens.help", "reader.ui.screens.metadata",
     "reader.ui.screens.note", "reader.ui.screens.note_versions", "reader.ui.screens.overview",
     "reader.ui.screens.prompts", "reader.ui.screens.reading", "reader.ui.screens.tags",
-    "reader.ui.screens.whole_text",
+    "reader.ui.screens.whole_text", "reader.store.salvage", "reader.text.notemerge", "merge3",
 )
 
 _FIRST_FRAME = """\
