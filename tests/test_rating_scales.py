@@ -60,10 +60,13 @@ def test_the_whole_library_summed_up_by_sqlite_is_the_view_of_all_its_papers(
     mixed: Library,
 ) -> None:
     every = mixed.all_ids()
-    whole = mixed.conference.library_signals(every)
-    assert whole == mixed.conference.view_signals(every)
-    # In the same order too: the venues of a scale, and the decisions as they come.
-    assert list(whole.decisions) == list(mixed.conference.view_signals(every).decisions)
+    for venues in (True, False):
+        whole = mixed.conference.library_signals(every, venues=venues)
+        view = mixed.conference.view_signals(every, venues=venues)
+        assert whole == view
+        # In the same order too: the venues of a scale, and the decisions as they come.
+        assert list(whole.decisions) == list(view.decisions)
+    assert [group.venues for group in whole.groups] == [(), ()]
 
 
 async def test_the_first_view_takes_what_the_command_read_beside_it(

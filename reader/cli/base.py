@@ -210,7 +210,7 @@ def _first_view(library: Library) -> tuple[list[int], dict[str, int], ViewSignal
     (where the first paper stands among them)."""
     ids = library.all_ids()
     counts = library.queries.triage_counts()
-    signals = library.conference.library_signals(ids)
+    signals = library.conference.library_signals(ids, venues=False)  # the pane names none
     library.generation()
     return ids, counts, signals
 

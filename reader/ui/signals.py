@@ -75,7 +75,9 @@ class SignalsLookup:
         key = (id(ids), len(ids))
         if self._view is None or self._view[:2] != key:
             known = self._known_for(ids)
-            view = known if known is not None else self._library.conference.view_signals(ids)
+            view = known if known is not None else self._library.conference.view_signals(
+                ids, venues=False  # the pane names no venue
+            )
             self._view = (*key, view)
         return self._view[2]
 
