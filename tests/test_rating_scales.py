@@ -56,6 +56,35 @@ def test_the_view_is_summed_up_a_scale_at_a_time(mixed: Library) -> None:
     assert view.group(ICLR_2026) is iclr and view.group(None) is None
 
 
+def test_the_whole_library_summed_up_by_sqlite_is_the_view_of_all_its_papers(
+    mixed: Library,
+) -> None:
+    every = mixed.all_ids()
+    for venues in (True, False):
+        whole = mixed.conference.library_signals(every, venues=venues)
+        view = mixed.conference.view_signals(every, venues=venues)
+        assert whole == view
+        # In the same order too: the venues of a scale, and the decisions as they come.
+        assert list(whole.decisions) == list(view.decisions)
+    assert [group.venues for group in whole.groups] == [(), ()]
+
+
+async def test_the_first_view_takes_what_the_command_read_beside_it(
+    mixed: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every = mixed.all_ids()
+    app = ReaderApp(mixed, ids=every, signals=mixed.conference.library_signals(every))
+    asked: list[object] = []
+    monkeypatch.setattr(mixed.conference, "view_signals", lambda ids, **_: asked.append(ids))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await go_to(app, pilot, paper_of(mixed, EVEN_2026))
+        assert "Standing   50th percentile of 3 rated on 0–10 in view" in (
+            app.query_one(PaperDetail).text
+        )
+        assert asked == []
+
+
 def test_the_rating_sorts_compare_positions_on_each_scale(mixed: Library) -> None:
     every = mixed.all_ids()
     low_2017, even_2026 = paper_of(mixed, LOW_2017), paper_of(mixed, EVEN_2026)

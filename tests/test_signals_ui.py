@@ -24,6 +24,7 @@ from reader.ui.import_session import ImportSession
 from reader.ui.screens.overview import OverviewScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.whole_text import LongText, WholeTextScreen
+from reader.ui.signals import histogram
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.paper_view import PaperView
@@ -588,6 +589,17 @@ async def test_a_highlight_on_a_review_keeps_the_view_and_the_next_review(
         await pilot.press("escape")  # the selection
         await pilot.press("right_square_bracket")
         await until(pilot, lambda: at_top() == heads()[2], "the next review on top")
+
+
+def test_the_histogram_counts_as_counting_one_by_one_would() -> None:
+    # Means on the bins' edges, between them and outside the range, in ascending order.
+    means = [-1.0, 0.0, 0.3, 1.0, 2.0, 2.0, 3.0, 10 / 3, 4.5, 5.0, 6.0, 7.0, 9.99, 10.0, 12.0]
+    for low, high, bins in ((0, 10, 10), (1, 10, 9), (0, 10, 4), (2.5, 7.5, 7), (3, 3, 5)):
+        counts = [0] * bins
+        for mean in means:
+            at = int((mean - low) / (high - low) * bins) if high > low else 0
+            counts[max(0, min(bins - 1, at))] += 1
+        assert histogram(means, low, high, bins) == counts, (low, high, bins)
 
 
 def test_the_search_hint_is_cut_between_filters() -> None:

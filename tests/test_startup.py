@@ -11,6 +11,7 @@ import sys
 import reader.cli
 from reader.cli import cli
 from reader.cli.base import COMMAND_MODULES
+from reader.library import Library
 
 
 def test_every_command_is_found_in_the_module_named_for_it() -> None:
@@ -33,3 +34,39 @@ def test_the_command_modules_are_imported_only_when_a_command_is_run() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "['reader.cli.base']"
+
+
+#: What a window imports only once it is asked for: the screens over the main view (each
+#: where it is opened), the salvage of a damaged log and the three-way merge of a note.
+LATER = (
+    "reader.ui.screens.cite_picker", "reader.ui.screens.help", "reader.ui.screens.metadata",
+    "reader.ui.screens.note", "reader.ui.screens.note_versions", "reader.ui.screens.overview",
+    "reader.ui.screens.prompts", "reader.ui.screens.reading", "reader.ui.screens.tags",
+    "reader.ui.screens.whole_text", "reader.store.salvage", "reader.text.notemerge", "merge3",
+)
+
+_FIRST_FRAME = """\
+import asyncio, sys
+from pathlib import Path
+from reader.library import Library
+from reader.ui.app import ReaderApp
+
+async def main():
+    app = ReaderApp(Library(Path(sys.argv[1])))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.query_one("#detail").paper is not None
+        print(" ".join(sorted(sys.modules)))
+
+asyncio.run(main())
+"""
+
+
+def test_a_window_is_drawn_without_the_modules_it_needs_only_later(library: Library) -> None:
+    root = library.paths.root
+    library.close()
+    out = subprocess.run([sys.executable, "-c", _FIRST_FRAME, str(root)], capture_output=True,
+                         text=True, check=True).stdout
+    loaded = set(out.split())
+    assert "reader.ui.app" in loaded
+    assert loaded.isdisjoint(LATER), sorted(loaded & set(LATER))

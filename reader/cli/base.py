@@ -23,6 +23,7 @@ from reader.library import (
     Library,
     StoreDamaged,
     StoreError,
+    ViewSignals,
     damaged_advice,
     lost_advice,
     translated,
@@ -195,8 +196,8 @@ def cli(ctx: click.Context) -> None:
         from reader.ui.app import ReaderApp
 
         walked.result()
-        ids, counts = first.result()
-    app = ReaderApp(library, ids=ids, counts=counts)
+        ids, counts, signals = first.result()
+    app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
     app.run()
     library.close()
     if app.return_code:
@@ -204,12 +205,14 @@ def cli(ctx: click.Context) -> None:
         ctx.exit(app.return_code)
 
 
-def _first_view(library: Library) -> tuple[list[int], dict[str, int]]:
-    """The ids and counts the reader's first view shows."""
+def _first_view(library: Library) -> tuple[list[int], dict[str, int], ViewSignals]:
+    """The ids and counts the reader's first view shows, and what those papers add up to
+    (where the first paper stands among them)."""
     ids = library.all_ids()
     counts = library.queries.triage_counts()
+    signals = library.conference.library_signals(ids, venues=False)  # the pane names none
     library.generation()
-    return ids, counts
+    return ids, counts, signals
 
 
 def _check_readable(library: Library, read: Callable[[], T]) -> T:

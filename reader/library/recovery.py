@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 
 from reader.library.door import translating
 from reader.store.notes import CLI
-from reader.store.salvage import SavedMarks, marks_in, read_marks, salvage_log
 from reader.text.render import plain_line
 from reader.text.tags import normalize_tag
 
 if TYPE_CHECKING:
     from reader.library.core import Library
+    from reader.store.salvage import SavedMarks
 
 __all__ = ["KINDS", "Recoverable", "Recovery"]
 
@@ -148,6 +148,9 @@ class Recovery:
             if not folders:
                 return None
             folder = folders[0]
+        # The salvage is imported when a loss is looked into, never as a window starts.
+        from reader.store.salvage import read_marks
+
         found = Recoverable(folder)
         with self._library.session() as store:
             now = read_marks(store.conn)
@@ -171,6 +174,8 @@ class Recovery:
                 self._library.marks.set_read(paper, True)
             done.append(f"read marks brought back: {len(found.read):,}")
         if "tags" in kinds and found.tags:
+            from reader.store.salvage import read_marks
+
             count = 0
             with self._library.session() as store:
                 now = read_marks(store.conn).tags
@@ -200,6 +205,8 @@ def _salvaged(folder: Path, sources: list[str]) -> SavedMarks | None:
         sources.append("write-ahead log: kept without the database file it belongs to; "
                        "not read")
         return None
+    from reader.store.salvage import marks_in, salvage_log
+
     with tempfile.TemporaryDirectory() as scratch:
         try:
             salvaged = salvage_log(base, log, Path(scratch) / _DATABASE)

@@ -22,7 +22,6 @@ from reader.store.notes import (
     local_time,
 )
 from reader.text.identifiers import CITEKEY
-from reader.text.notemerge import merge
 
 if TYPE_CHECKING:
     from reader.store.database import Store
@@ -100,6 +99,9 @@ class Edits:
                     f"saved by {describe_writer(merged_with)} at {local_time(theirs[1])}"
                     if theirs else "stored"
                 )
+                # Imported when two saves meet, which no start waits for.
+                from reader.text.notemerge import merge
+
                 result = merge(row[0] if row else "", current.text, body,
                                theirs_label=label, ours_label="yours")
                 final, conflicts = result.text, result.conflicts

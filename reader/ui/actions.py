@@ -15,7 +15,7 @@ from textual.app import App
 
 from reader.library import SearchOutcome
 from reader.ui import bindings
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 from reader.ui.widgets.search_box import SearchBox
 
 
@@ -38,7 +38,7 @@ def enabled(app: App[None], action: str, shown: SearchOutcome | None) -> bool:
     search shown). The paper keys act on the main screen and in the reading view only, so
     the editor's and the help's footers don't offer keys that would do nothing there; the
     "did you mean" key only while a search suggests a query."""
-    on_paper = len(app.screen_stack) == 1 or isinstance(app.screen, ReadingScreen)
+    on_paper = len(app.screen_stack) == 1 or reading_screen(app.screen) is not None
     if action == "accept_suggestion":
         return shown is not None and bool(shown.suggestion) and on_paper
     if action in bindings.PAPER_ACTIONS and not on_paper:

@@ -27,7 +27,7 @@ from textual.widgets import Footer, Input, Static
 
 from reader.config import Config
 from reader.errors import Damaged, ReaderError
-from reader.library import Library, SearchOutcome
+from reader.library import Library, SearchOutcome, ViewSignals
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
 from reader.ui import bindings, collector
@@ -55,8 +55,7 @@ from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.queued_keys import take_typed
-from reader.ui.screens.help import HelpScreen
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import quiet_informing_notices, start_notices
@@ -88,10 +87,11 @@ class ReaderApp(App[None]):
         config: Config | None = None,
         ids: list[int] | None = None,
         counts: dict[str, int] | None = None,
+        signals: ViewSignals | None = None,
     ) -> None:
         """A window on ``library``: the bundled sample loaded into it when it is empty
-        (``load_sample``); ``config`` read from the config file unless given; ``ids`` and
-        ``counts`` the library's, when the caller has just read them."""
+        (``load_sample``); ``config`` read from the config file unless given; ``ids``,
+        ``counts`` and what the ids add up to (``signals``) when the caller has just read them."""
         super().__init__()
         #: Keys typed for a dialog before it took the focus (see ``reader.ui.early_keys``).
         self.early_keys = EarlyKeys()
@@ -127,9 +127,10 @@ class ReaderApp(App[None]):
         self.fetches = FetchSession(self, library)
         #: Commits made elsewhere (another window, the CLI, an import here), followed.
         self.live = LiveLibrary(self, library, self.seen.log, lambda: self.imports.running)
-        #: The library's ids (and above, its counts) when the caller has just read them:
-        #: each read costs a walk of a large library before the first frame.
+        #: The library's ids (and above, its counts) and what they add up to, when the
+        #: caller has just read them: each read walks a large library before the first frame.
         self._initial_ids = ids
+        self._initial_signals = signals
         self._damage_reported = False
         #: The features of the window, each owning its state; their actions are the app's.
         self.details = Details(self)
@@ -142,10 +143,8 @@ class ReaderApp(App[None]):
         self.importing = Importing(self, load_sample)
         self.quitting = Quitting(self)
         self.following = Following(self)
-        route_actions(
-            self, self.searching, self.triage, self.notes, self.tags, self.details,
-            self.views, self.citations, self.importing, self.fetching,
-        )
+        route_actions(self, self.searching, self.triage, self.notes, self.tags, self.details,
+                      self.views, self.citations, self.importing, self.fetching)
 
     def compose(self) -> ComposeResult:
         """The search box over the list and the detail pane, the status line, the keys."""
@@ -153,9 +152,9 @@ class ReaderApp(App[None]):
                         results_shown=self.searching.results_shown)
         with Horizontal(id="main"):
             yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
-            yield PaperDetail(
-                id="detail", signals=SignalsLookup(self.library, lambda: self.paper_list.ids)
-            )
+            yield PaperDetail(id="detail", signals=SignalsLookup(
+                self.library, lambda: self.paper_list.ids, self._initial_ids, self._initial_signals
+            ))
         yield Static(id="status", markup=False)
         yield Footer()
 
@@ -288,19 +287,18 @@ class ReaderApp(App[None]):
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
+        from reader.ui.screens.reading import ReadingScreen
+
         paper = self.library.paper(event.paper_id)
         if paper is not None:
             self.seen.saw(paper)
             quiet_informing_notices(self)
-            self.push_screen(
-                ReadingScreen(self.intents.apply(paper), self.terms, self._step,
-                              self.tags.highlight, self.tags.unhighlight,
-                              replies=self.library.conference.discussion,
-                              # This window's import says; one elsewhere, the library.
-                              reviews_coming=lambda: (self.imports.reviews_coming or
-                                                      self.library.conference.replies_awaited()),
-                              replies_ahead=self.library.conference.discussion_ahead)
-            )
+            self.push_screen(ReadingScreen(
+                self.intents.apply(paper), self.terms, self._step, self.tags.highlight,
+                self.tags.unhighlight, replies=self.library.conference.discussion,
+                reviews_coming=self.imports.reviews_awaited,
+                replies_ahead=self.library.conference.discussion_ahead,
+            ))
             self.status.show_place()
 
     def _step(self, delta: int) -> Paper | None:
@@ -315,8 +313,8 @@ class ReaderApp(App[None]):
         self.paper_list.invalidate(paper_id)
         if self.paper_list.current_id == paper_id:
             self.show_current()
-            if isinstance(self.screen, ReadingScreen):
-                self.screen.show(self.current_paper)
+            if reading := reading_screen(self.screen):
+                reading.show(self.current_paper)
         self.status.update()
 
     def rewritten(self, paper_id: int) -> None:
@@ -333,6 +331,8 @@ class ReaderApp(App[None]):
 
     def action_help(self) -> None:
         """Show every key."""
+        from reader.ui.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.config.keymap))
 
     def on_unmount(self) -> None:

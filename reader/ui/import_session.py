@@ -107,6 +107,12 @@ class ImportSession:
         #: whose reviews are not in yet). Written by the worker, read by the window.
         self.reviews_coming: tuple[int, int] | None = None
 
+    def reviews_awaited(self) -> tuple[int, int] | None:
+        """Whether an import is writing the replies of the papers it wrote: this window's
+        (as :attr:`reviews_coming`), else one elsewhere (another terminal's), as the
+        library knows it. Asks the library: call it off the window's thread."""
+        return self.reviews_coming or self._library.conference.replies_awaited()
+
     @property
     def running(self) -> bool:
         """Whether an import of files started in this window runs (in its own process)."""

@@ -8,6 +8,7 @@ Everything here is Rich text built from plain strings and numbers; what comes fr
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -53,21 +54,50 @@ class SignalsLookup:
     """Reads a paper's signals for the detail pane, and what the view adds up to, once per
     view (the view's ids are a new list whenever the view changes)."""
 
-    def __init__(self, library: Library, view_ids: Callable[[], Sequence[int]]) -> None:
+    def __init__(
+        self,
+        library: Library,
+        view_ids: Callable[[], Sequence[int]],
+        first_ids: Sequence[int] | None = None,
+        first_view: ViewSignals | None = None,
+    ) -> None:
+        """``first_view``: what the papers ``first_ids`` add up to, read by the caller before
+        the window opened (on another thread while the interface was imported: at 20,000
+        papers the read is 60 ms the first frame would otherwise wait for)."""
         self._library = library
         self._view_ids = view_ids
         self._view: tuple[int, int, ViewSignals] | None = None
+        self._known = None if first_ids is None or first_view is None else (first_ids, first_view)
 
     def view(self) -> ViewSignals:
         """What the view shown adds up to (read again only when the view changed)."""
         ids = self._view_ids()
         key = (id(ids), len(ids))
         if self._view is None or self._view[:2] != key:
-            self._view = (*key, self._library.conference.view_signals(ids))
+            known = self._known_for(ids)
+            view = known if known is not None else self._library.conference.view_signals(
+                ids, venues=False  # the pane names no venue
+            )
+            self._view = (*key, view)
         return self._view[2]
+
+    def _known_for(self, ids: Sequence[int]) -> ViewSignals | None:
+        """What the caller read, if ``ids`` are the papers it read it for (the first view,
+        in its own order); for the first paper shown only, as a later one may follow a
+        change of the signals."""
+        known, self._known = self._known, None
+        if known is None or len(known[0]) != len(ids) or set(known[0]) != set(ids):
+            return None
+        return known[1]
 
     def __call__(self, paper: Paper) -> PaperSignals | None:
         """The signals of ``paper`` as the pane shows them, or None when it has none."""
+        try:
+            return self._read(paper)
+        finally:
+            self._known = None
+
+    def _read(self, paper: Paper) -> PaperSignals | None:
         signals = self._library.signals([paper.id]).get(paper.id)
         if signals is None or signals.is_empty:
             return None
@@ -198,14 +228,19 @@ def bins_for(values: Sequence[float], scale: RatingScale | None) -> tuple[float,
 
 
 def histogram(values: Sequence[float], low: float, high: float, bins: int) -> list[int]:
-    """How many of ``values`` fall in each of ``bins`` equal bins from ``low`` to
-    ``high`` (the last bin holds ``high``; values outside go to the nearest end)."""
-    counts = [0] * bins
+    """How many of ``values``, in ascending order (as a group's means are kept), fall in
+    each of ``bins`` equal bins from ``low`` to ``high`` (the last bin holds ``high``;
+    values outside go to the nearest end)."""
     span = high - low
-    for value in values:
+
+    def bin_of(value: float) -> int:
         index = int((value - low) / span * bins) if span > 0 else 0
-        counts[max(0, min(bins - 1, index))] += 1
-    return counts
+        return max(0, min(bins - 1, index))
+
+    # Where each bin starts, found by bisection: a value's bin never falls as the value
+    # grows. Counted one by one, a view's 20,000 means took 8 ms for every paper shown.
+    starts = [bisect.bisect_left(values, n, key=bin_of) for n in range(bins)]
+    return [end - start for start, end in zip(starts, [*starts[1:], len(values)], strict=True)]
 
 
 def bar(count: int, most: int) -> str:

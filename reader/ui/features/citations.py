@@ -18,7 +18,6 @@ from reader.library import (
     osc52_sequence,
 )
 from reader.models import Paper
-from reader.ui.screens.prompts import export_prompt
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp
@@ -119,6 +118,8 @@ class Citations:
         def chosen(path: str | None) -> None:
             if path:
                 self.export_papers(ids, Path(path).expanduser())
+
+        from reader.ui.screens.prompts import export_prompt
 
         self._app.push_screen(export_prompt(what), chosen)
 

@@ -9,7 +9,6 @@ from urllib.parse import urlparse
 from reader.models import Paper
 from reader.text.identifiers import arxiv_url, openreview_url
 from reader.text.render import plain_line
-from reader.ui.screens.metadata import MetadataForm
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp
@@ -35,6 +34,8 @@ class Details:
                     partial(self._details_saved, paper.id),
                     lambda exc: app.notify(f"Not saved: {exc}", severity="error", timeout=10),
                 )
+
+        from reader.ui.screens.metadata import MetadataForm
 
         app.push_screen(MetadataForm(paper, partial(self._taken_by, paper.id)), chosen)
 

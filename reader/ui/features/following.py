@@ -14,7 +14,7 @@ from reader.library import (
     LibraryState,
 )
 from reader.ui.index_status import IndexStatus
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
@@ -131,5 +131,5 @@ class Following:
     def _show_shown(self) -> None:
         """Redraw the paper shown in the detail pane and the reading view."""
         self._app.show_current()
-        if isinstance(self._app.screen, ReadingScreen):
-            self._app.screen.show(self._app.current_paper)
+        if reading := reading_screen(self._app.screen):
+            reading.show(self._app.current_paper)

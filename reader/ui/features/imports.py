@@ -15,8 +15,7 @@ from reader.import_summary import ImportSummary
 from reader.ui import bindings
 from reader.ui.import_session import ImportSession, Source
 from reader.ui.keymap import key_label
-from reader.ui.screens.prompts import add_prompt, import_prompt
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
@@ -85,6 +84,8 @@ class Importing:
             else:
                 self._app.imports.let_go()
 
+        from reader.ui.screens.prompts import import_prompt
+
         self._app.push_screen(import_prompt(), chosen)
 
     def action_add_by_id(self) -> None:
@@ -93,6 +94,8 @@ class Importing:
         def chosen(refs: str | None) -> None:
             if refs:
                 self._app.imports.add(refs.split())
+
+        from reader.ui.screens.prompts import add_prompt
 
         self._app.push_screen(add_prompt(), chosen)
 
@@ -126,8 +129,8 @@ class Importing:
         """A reading view waiting for its paper's reviews looks again (under a dialog too:
         it shows them when the dialog closes)."""
         for screen in self._app.screen_stack:
-            if isinstance(screen, ReadingScreen):
-                screen.reviews_arriving()
+            if reading := reading_screen(screen):
+                reading.reviews_arriving()
 
     def _import_written(self, message: ImportSession.Imported) -> None:
         self._imported(message.summary)

@@ -13,7 +13,6 @@ from reader.library import (
     window_writer,
     write_draft,
 )
-from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.text import heading
 
 if TYPE_CHECKING:
@@ -42,6 +41,7 @@ class Notes:
         # Imported when first opened: the editor's TextArea is a tenth of what the reader
         # imports before its first frame.
         from reader.ui.screens.note import EDIT_LIMIT, NoteScreen
+        from reader.ui.screens.whole_text import WholeTextScreen
 
         if len(state.text) > EDIT_LIMIT:
             self._app.push_screen(WholeTextScreen(f"Note · {heading(paper.title)}", state.text))

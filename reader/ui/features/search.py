@@ -13,7 +13,7 @@ from reader.library import SearchOutcome
 from reader.models import PaperRow
 from reader.ui import bindings
 from reader.ui.keymap import key_label
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun, SearchSession
 from reader.ui.widgets.search_box import SearchBox
 
@@ -166,7 +166,7 @@ class Searching:
             self.run_search(query)
         else:
             box.value = query  # posts Changed, which runs the search
-        if isinstance(self._app.screen, ReadingScreen):
+        if reading_screen(self._app.screen):
             self._app.pop_screen()
         self._app.paper_list.focus()
 
@@ -175,7 +175,7 @@ class Searching:
         box = self._app.query_one(SearchBox)
         if not box.value:
             self._paper_before_search = self._app.paper_list.current_id
-        if isinstance(self._app.screen, ReadingScreen):
+        if reading_screen(self._app.screen):
             self._app.pop_screen()
             self._app.call_after_refresh(box.focus)
         else:

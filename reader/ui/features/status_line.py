@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from reader.library import RELEVANCE, SearchOutcome
 from reader.ui.commands import SORT_LABELS
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 
 if TYPE_CHECKING:
     from reader.library import Change
@@ -181,5 +181,5 @@ class StatusLine:
             return  # a report handled as the window closes, its widgets going (in any order)
         # One line high whatever it says (styles/app.tcss): no layout pass on every change.
         lines.first(Static).update(text, layout=False)
-        if isinstance(app.screen, ReadingScreen):
-            app.screen.show_status(text)
+        if reading := reading_screen(app.screen):
+            reading.show_status(text)

@@ -9,8 +9,6 @@ from reader.library import (
     normalize_tag,
 )
 from reader.models import Paper
-from reader.ui.screens.prompts import PromptScreen
-from reader.ui.screens.tags import TagEditor
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
@@ -38,6 +36,8 @@ class Tags:
                     lambda exc: app.notify(f"Could not save the tags: {exc}", severity="error"),
                 )
 
+        from reader.ui.screens.tags import TagEditor
+
         known = app.library.queries.all_tags()
         app.push_screen(TagEditor(paper.title, paper.tags, known), chosen)
 
@@ -52,6 +52,8 @@ class Tags:
                     partial(self._tags_changed, f"Renamed the tag {tag} to {normalize_tag(new)}"),
                     lambda exc: app.notify(f"Could not rename the tag: {exc}", severity="error"),
                 )
+
+        from reader.ui.screens.prompts import PromptScreen
 
         app.push_screen(
             PromptScreen(f"Rename the tag {tag}", "new name", "Every paper with the tag gets "
@@ -92,6 +94,8 @@ class Tags:
                 partial(app.rewritten, paper.id),
                 lambda exc: app.notify(f"Could not highlight: {exc}", severity="error"),
             )
+
+        from reader.ui.screens.prompts import PromptScreen
 
         app.push_screen(
             PromptScreen("Highlight this passage", "a note on it (optional): enter to save",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from reader.library import Change
 from reader.models import Paper, PaperRow
-from reader.ui.screens.reading import ReadingScreen
+from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun
 from reader.ui.widgets.paper_detail import PaperDetail
 
@@ -90,8 +90,8 @@ class Triage:
         detail = self._app.query_one("#detail", PaperDetail)
         if detail.paper is not None and detail.paper.id == paper_id:
             detail.restate(self._app.intents.apply(detail.paper))
-        screen = self._app.screen
-        if isinstance(screen, ReadingScreen) and screen.paper.id == paper_id:
+        screen = reading_screen(self._app.screen)
+        if screen is not None and screen.paper.id == paper_id:
             screen.show(self._app.intents.apply(screen.paper))
 
     def action_toggle_read(self) -> None:
@@ -131,8 +131,8 @@ class Triage:
             self._app.notify("Every paper in this view has been seen", timeout=4)
             return
         papers.cursor = found
-        if isinstance(self._app.screen, ReadingScreen):
-            self._app.screen.show(self._app.current_paper)
+        if reading := reading_screen(self._app.screen):
+            reading.show(self._app.current_paper)
 
     def action_more_like(self) -> None:
         """List the papers most like the current one."""

@@ -11,8 +11,6 @@ from textual.timer import Timer
 
 from reader.library import RELEVANCE, SORT_KEYS
 from reader.ui.commands import SORT_LABELS
-from reader.ui.screens.overview import OverviewScreen
-from reader.ui.screens.prompts import PromptScreen
 from reader.ui.search_session import Rerun
 from reader.ui.widgets.search_box import SearchBox
 
@@ -68,6 +66,8 @@ class Views:
         count = len(app.paper_list.ids)
         what = "this view" if app.outcome else "the library"
         what += f" ({count:,} papers)"
+        from reader.ui.screens.overview import OverviewScreen
+
         app.push_screen(OverviewScreen(
             app.paper_list.ids, partial(app.library.conference.view_signals, ratings=True), what
         ))
@@ -102,6 +102,8 @@ class Views:
             slot = names.index(name) + 1
             key = f"; press {slot} to open it" if slot <= 9 else ""
             app.notify(f"Saved “{query}” as {name}{key} (ctrl+p lists them)")
+
+        from reader.ui.screens.prompts import PromptScreen
 
         app.push_screen(
             PromptScreen("Save this search", "a name", f"Saves: {query}"), chosen
