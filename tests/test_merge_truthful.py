@@ -131,3 +131,21 @@ def test_update_takes_the_files_values_and_undo_puts_them_back(tmp_path: Path) -
     assert "(2020)" in run("cite", "--format", "text", "--style", "apa", "smith2020")
     run("import", "--update", str(DATA / "merge-corrected.bib"))
     assert "(2021)" in run("cite", "--format", "text", "--style", "apa", "smith2020")
+
+
+def test_an_abstract_and_tldr_filled_in_by_a_merge_are_said(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A list of orals gave a paper its abstract, a newer snapshot its TL;DR: both were
+    "merged" and nothing more."""
+    library = empty_library
+    bare, full = tmp_path / "bare.csv", tmp_path / "full.csv"
+    bare.write_text("title,authors,year\nA Study of Things,Ann Lee,2024\n", encoding="utf-8")
+    full.write_text("title,authors,year,abstract,tldr\n"
+                    "A Study of Things,Ann Lee,2024,We study things at length.,Things.\n",
+                    encoding="utf-8")
+    library.imports.write_files([bare])
+    summary = library.imports.write_files([full])
+    assert dict(summary.filled) == {
+        "lee2024study": ["abstract (26 characters)", "tldr (7 characters)"]
+    }

@@ -43,7 +43,10 @@ _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 
 # Columns a merge fills in that the summary names, with the value (the rest say how the
 # paper is written or kept: its kind, its key, its text's date).
-_NAMED_COLUMNS = ("authors", "venue", "year", "url", "doi", "arxiv_id", "openreview_id", "date")
+_NAMED_COLUMNS = ("authors", "venue", "year", "url", "doi", "arxiv_id", "openreview_id", "date",
+                  "abstract", "tldr", "primary_area")
+#: Columns of text, named by their length: the text itself is no line of a summary.
+_TEXT_COLUMNS = frozenset({"abstract", "tldr"})
 # CSL variables the paper's columns already say (so named by the columns above), or that
 # say how it is written.
 _UNNAMED_VARIABLES = frozenset({"type", "author", "issued", "DOI", "URL", "title"})
@@ -57,6 +60,8 @@ def _gained(current: dict[str, Any], csl: dict[str, Any], updates: dict[str, Any
             value = updates[column]
             if column == "authors":
                 value = len(json.loads(value))
+            elif column in _TEXT_COLUMNS:
+                value = f"({len(str(value)):,} characters)"
             gained.append(f"{column} {value}")
     if "csl" in updates:
         for variable, value in json.loads(updates["csl"]).items():
