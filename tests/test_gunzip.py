@@ -32,3 +32,35 @@ def test_a_file_cut_short_is_refused_as_damaged(tmp_path: Path) -> None:
     path.write_bytes(packed[: len(packed) // 2])
     with pytest.raises(ImportFormatError, match="a damaged gzip file"):
         b"".join(_chunks(path, 1 << 16))
+
+
+def test_a_corrupted_member_is_refused_as_damaged(tmp_path: Path) -> None:
+    packed = bytearray(gzip.compress(_lines(20000, "d")))
+    packed[len(packed) // 2 : len(packed) // 2 + 64] = b"\xff" * 64
+    path = tmp_path / "bad.jsonl.gz"
+    path.write_bytes(bytes(packed))
+    with pytest.raises(ImportFormatError, match="a damaged gzip file"):
+        b"".join(_chunks(path, 1 << 16))
+
+
+def test_without_isal_the_standard_gzip_unpacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where ISA-L has no wheel, zlib unpacks the same bytes (more slowly)."""
+    import importlib
+    import sys
+
+    import reader.sources.unpack as unpack
+
+    monkeypatch.setitem(sys.modules, "isal", None)  # import isal → ImportError
+    try:
+        fallback = importlib.reload(unpack)
+        assert fallback._gzip is gzip
+        data = _lines(3000, "e")
+        path = tmp_path / "one.jsonl.gz"
+        path.write_bytes(gzip.compress(data))
+        with path.open("rb") as raw:
+            assert fallback.unpacking(raw).read() == data
+    finally:
+        monkeypatch.undo()
+        importlib.reload(unpack)

@@ -10,10 +10,8 @@ file of no known format is refused, saying why, having read only its first kilob
 from __future__ import annotations
 
 import codecs
-import gzip
 import importlib
 import re
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,11 +126,13 @@ def read_head(path: Path) -> str:
         with path.open("rb") as raw:
             data = raw.read(_HEAD_BYTES)
             if data[:2] == b"\x1f\x8b":
+                from reader.sources.unpack import READ_ERRORS, unpacking
+
                 raw.seek(0)
                 try:
-                    with gzip.GzipFile(fileobj=raw) as unpacked:
+                    with unpacking(raw) as unpacked:
                         data = unpacked.read(_HEAD_BYTES)
-                except (OSError, EOFError, zlib.error) as exc:
+                except READ_ERRORS as exc:
                     raise _damaged_gzip(path, exc) from exc
     except OSError as exc:
         raise _unreadable(path, exc) from exc

@@ -12,11 +12,9 @@ Readers that work line by line take :func:`cleaned_lines`: the lines of
 from __future__ import annotations
 
 import codecs
-import gzip
 import hashlib
 import itertools
 import threading
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +22,7 @@ from pathlib import Path
 from reader.import_summary import ReadRemark
 from reader.sources import ImportFormatError
 from reader.sources.file_chunks import file_chunks, refuse_special
+from reader.sources.unpack import READ_ERRORS, unpacking
 from reader.text.sanitize import clean_imported
 
 __all__ = [
@@ -208,9 +207,9 @@ def _estimated_lines(path: Path) -> int | None:
             unpacked = int.from_bytes(raw.read(4), "little")
             packed = raw.tell()
             raw.seek(0)
-            sample = gzip.GzipFile(fileobj=raw).read(_SAMPLE)
+            sample = unpacking(raw).read(_SAMPLE)
             whole = len(sample) < _SAMPLE
-    except (OSError, EOFError, zlib.error, gzip.BadGzipFile):
+    except READ_ERRORS:
         return None
     lines = sample.count(b"\n") + (not sample.endswith(b"\n") and bool(sample))
     if whole:
