@@ -165,3 +165,25 @@ def test_an_openreview_link_identifies_the_paper() -> None:
     [record] = parse_text(text, "z.json", "zotero").records
     # As from CSV, RIS and BibTeX: the OpenReview record of it merges, not a duplicate.
     assert record.openreview_id == "EytBpUGB1Z"
+
+
+def test_a_zotero_csvs_extra_and_book_columns_reach_the_citation(tmp_path: Path) -> None:
+    """Zotero's CSV: Extra lines, a book's number of pages and volumes, a report's series
+    title and a paper's conference were kept only as the table's, and cited by none."""
+    path = tmp_path / "zotero.csv"
+    path.write_text(
+        '"Key","Item Type","Publication Year","Author","Title","Publisher","Num Pages",'
+        '"Number Of Volumes","Series Title","Conference Name","Extra"\n'
+        '"AB12","book","2002","Foucault, Michel","The Order of Things","Routledge","422",'
+        '"2","Routledge Classics","","original-date: 1966\nRead in French first"\n'
+        '"CD34","conferencePaper","2024","Nguyen, An","Calibrated Uncertainty","","",'
+        '"","","ICLR 2024",""\n',
+        encoding="utf-8",
+    )
+    book, paper = parse_text(path.read_text(encoding="utf-8"), "zotero.csv", "csv").records
+    assert book.csl["original-date"] == {"date-parts": [[1966]]}
+    assert book.csl["note"] == "Read in French first"
+    assert (book.csl["number-of-pages"], book.csl["number-of-volumes"]) == ("422", "2")
+    assert book.csl["collection-title"] == "Routledge Classics"
+    assert paper.csl["event"] == "ICLR 2024"
+    assert "Extra" not in book.extra.get("table", {})

@@ -31,7 +31,7 @@ from reader.sources.own_export import (
     own_marks,
     tags_apart,
 )
-from reader.sources.table_csl import csl_values
+from reader.sources.table_csl import csl_values, extra_lines
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS
@@ -305,6 +305,7 @@ def record_from_values(
     full = compared_doi(written_doi, url)
     doi = (written_doi if full == normalize_doi(written_doi) else full) or linked.get("doi")
     csl = csl_values(values, own=bool(marks))
+    extra = extra_lines(values)
     keep_written_doi(csl, written_doi, doi)
     record = PaperRecord(
         abstract=abstract,
@@ -325,6 +326,7 @@ def record_from_values(
         primary_area=_fold(values.get("primary_area", "")) or None,
         csl=csl,
         extra={"table": other} if other else {},
+        citekey=extra.citekey if extra else None,
     )
     record.modified = moment_from_text(values.get("modified", "")) or None
     if not marks:

@@ -10,9 +10,10 @@ from typing import Any
 from reader.record import CSL_TYPES, date_parts
 from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
-from reader.sources.zotero import ZOTERO_TYPES
+from reader.sources.zotero import ZOTERO_TYPES, zotero_date
+from reader.sources.zotero_extra import ExtraFields, read_extra
 
-__all__ = ["DOCUMENT_TYPES", "csl_values", "fold_cell"]
+__all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell"]
 
 _SPACES = re.compile(r"\s+")
 #: The CSL types of the document types databases write (Scopus, Web of Science): a row of
@@ -29,6 +30,12 @@ DOCUMENT_TYPES = {
 def fold_cell(value: str) -> str:
     """``value`` on one line with single spaces."""
     return _SPACES.sub(" ", value).strip()
+
+
+def extra_lines(values: dict[str, str]) -> ExtraFields | None:
+    """What a Zotero CSV's Extra cell says, a line each (see :mod:`.zotero_extra`)."""
+    text = values.get("extra", "")
+    return read_extra(text.splitlines(), zotero_date) if text.strip() else None
 
 
 def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
@@ -53,6 +60,13 @@ def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
         csl["page"] = f"{first}-{last}" if last and last != first else first
     if fold_cell(values.get("article_number", "")):
         csl.setdefault("number", fold_cell(values["article_number"]))  # (cited "Article e1023")
+    extra = extra_lines(values)
+    if extra is not None:
+        # Zotero's Extra: its CSL variables where the row has none, its other lines a note.
+        for variable, value in extra.csl.items():
+            csl.setdefault(variable, value)
+        if extra.notes:
+            csl.setdefault("note", "\n".join(extra.notes))
     kind = fold_cell(values.get("kind", ""))
     if not own and kind.lower() in DOCUMENT_TYPES:
         # A database's document type ("Article" is a journal's, not CSL's preprint).

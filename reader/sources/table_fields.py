@@ -82,9 +82,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # As Zotero's CSV export names them.
     "edition": ("edition",),
     "publisher-place": ("place", "publisher place"),
-    "collection-title": ("series",),
+    "collection-title": ("series", "series title"),
     "collection-number": ("series number",),
     "title-short": ("short title",),
+    "number-of-pages": ("num pages", "number of pages"),
+    "number-of-volumes": ("number of volumes",),
+    "event": ("conference name",),
+    # Zotero's Extra: a CSL variable, a BibTeX field or the key a line, else a note.
+    "extra": ("extra",),
     "container-title-short": ("journal abbreviation",),
     "kind": ("type", "item type", "document type", "entry type"),
     "openreview_id": ("openreview id", "openreview", "forum", "forum id", "openreview forum"),
@@ -118,6 +123,6 @@ FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
 CSL_FIELDS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "edition",
               "genre", "number",
               "publisher-place", "collection-title", "collection-number", "title-short",
-              "container-title-short")
+              "container-title-short", "number-of-pages", "number-of-volumes", "event")
 #: The fields of SYNONYMS that are CSL name variables, read as lists of names.
 NAME_FIELDS = ("editor", "translator", "collection-editor", "container-author", "contributor")

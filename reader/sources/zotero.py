@@ -35,7 +35,7 @@ from reader.text.identifiers import (
 )
 from reader.text.tags import normalize_tag
 
-__all__ = ["looks_like_zotero", "parse"]
+__all__ = ["looks_like_zotero", "parse", "zotero_date"]
 
 ZOTERO_TYPES = {
     "journalArticle": "article-journal", "magazineArticle": "article-magazine",
@@ -141,16 +141,16 @@ def _convert(record: JsonRecord) -> Outcome:
     written_extra = item.get("extra")
     extra_lines = written_extra if isinstance(written_extra, list) else str(
         written_extra or "").splitlines()
-    extra = read_extra([clean_title(line) for line in extra_lines], _date)
+    extra = read_extra([clean_title(line) for line in extra_lines], zotero_date)
     if extra.notes:
         csl["note"] = "\n".join(extra.notes)
     for variable, value in extra.csl.items():
         if variable == "type" or variable not in csl:
             csl[variable] = value
-    issued = _date(clean_title(item.get("date")))
+    issued = zotero_date(clean_title(item.get("date")))
     if issued:
         csl["issued"] = {"date-parts": [date_parts(issued)]}
-    accessed = _date(clean_title(item.get("accessDate")))
+    accessed = zotero_date(clean_title(item.get("accessDate")))
     if accessed:
         csl["accessed"] = {"date-parts": [date_parts(accessed)]}
     container = next((clean_title(item.get(f)) for f in _CONTAINERS if clean_title(item.get(f))),
@@ -231,7 +231,7 @@ def _tags(value: Any) -> tuple[list[str], list[str]]:
     return keywords, tags
 
 
-def _date(text: str) -> str | None:
+def zotero_date(text: str) -> str | None:
     """ISO date of a Zotero date ("2004", "2016-06-01", "June 1, 2016", "1 June 2016")."""
     if not text:
         return None
