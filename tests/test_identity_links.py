@@ -181,3 +181,16 @@ def test_a_lists_ratings_do_not_outrank_the_reviews_held(
     # otherwise); the list's decision is taken.
     assert after.ratings == before[reviewed].ratings
     assert after.decision == "poster"
+
+
+def test_scopus_full_names_are_the_authors(tmp_path: Path) -> None:
+    path = tmp_path / "scopus.csv"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([
+            ["Authors", "Author full names", "Title", "Year"],
+            ["Li J.; 王 伟", "Li, Jing (57000000001); 王, 伟 (57000000002)",
+             "面向低资源语言的神经机器翻译综述", "2023"],
+        ])
+    [record] = parse_file(path).records
+    # Written out, not "J. Li"; a name in Han family name first, as it is written.
+    assert record.authors == ["Jing Li", "王伟"]

@@ -6,16 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["citable_name"]
+from reader.text.scripts import EAST_ASIAN, EAST_ASIAN_CHARS
 
-# Han, kana and hangul: a name written in them is never initialised, and runs family then
-# given name with no space or comma between ("李雷", "김민준").
-_EAST_ASIAN_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_EAST_ASIAN = re.compile(f"[{_EAST_ASIAN_CHARS}]+")
+__all__ = ["citable_name"]
 
 
 # A name in East Asian script written in parentheses after its romanisation ("Wei (王伟)").
-_SCRIPT_ALIAS = re.compile(rf"\s*[(（][^)）]*[{_EAST_ASIAN_CHARS}][^)）]*[)）]")
+_SCRIPT_ALIAS = re.compile(rf"\s*[(（][^)）]*[{EAST_ASIAN_CHARS}][^)）]*[)）]")
 
 
 def citable_name(name: Any) -> Any:
@@ -27,11 +24,11 @@ def citable_name(name: Any) -> Any:
     if not isinstance(name, dict) or "literal" in name:
         return name
     family, given = str(name.get("family") or ""), str(name.get("given") or "")
-    if family and _EAST_ASIAN.fullmatch(family) and (not given or _EAST_ASIAN.fullmatch(given)):
+    if family and EAST_ASIAN.fullmatch(family) and (not given or EAST_ASIAN.fullmatch(given)):
         return {"literal": family + given}
-    if given and _EAST_ASIAN.search(given):
+    if given and EAST_ASIAN.search(given):
         romanised = _SCRIPT_ALIAS.sub("", given).strip()
-        if romanised and not _EAST_ASIAN.search(romanised):
+        if romanised and not EAST_ASIAN.search(romanised):
             return {**name, "given": romanised}
         if family:
             return {"literal": f"{family} {given}"}

@@ -252,6 +252,10 @@ def _record(
     return record_from_values(values, where, other)
 
 
+# The author id Scopus writes after each full name.
+_SCOPUS_ID = re.compile(r"\s*\([^()]*\)")
+
+
 def record_from_values(
     values: dict[str, str], where: str, other: dict[str, Any] | None = None
 ) -> PaperRecord | None:
@@ -311,7 +315,8 @@ def record_from_values(
         abstract=abstract,
         title=title,
         title_derived=title_derived,
-        authors=split_authors(values.get("authors", "")),
+        authors=split_authors(_SCOPUS_ID.sub("", values.get("full_names", "")))
+        or split_authors(values.get("authors", "")),
         venue=venue or None,
         year=year,
         keywords=_keywords(values.get("keywords", "")),

@@ -27,6 +27,7 @@ from reader.sources.ris_tools import (
     spaced_initials,
     tag_meanings,
 )
+from reader.text.scripts import EAST_ASIAN
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
 TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
@@ -383,6 +384,8 @@ def display_name(name: str) -> str:
     if len(parts) <= 1:
         return parts[0] if parts else ""
     last, rest = parts[0], parts[1:]
+    if EAST_ASIAN.fullmatch(last) and all(EAST_ASIAN.fullmatch(p) for p in rest):
+        return last + "".join(rest)  # "王, 伟": 王伟, family first, no space
     # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
     # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).
     initial = [bool(not i and len(p.rstrip(".")) == 1) for i, p in enumerate(rest)]

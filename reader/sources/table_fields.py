@@ -10,12 +10,13 @@ __all__ = ["CSL_FIELDS", "FIELD_OF", "NAME_FIELDS", "SYNONYMS"]
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "title": ("title", "paper title", "article title", "document title", "primary title", "ti"),
     "abstract": ("abstract", "summary", "abstract note", "paper abstract", "description", "ab"),
+    # Scopus's names written out beside its "Sennrich R." ("Sennrich, Rico (12345)").
+    "full_names": ("author full names",),
     "authors": (
         "authors",
         "author",
         "author(s)",
         "author names",
-        "author full names",
         "creators",
         "au",
     ),
