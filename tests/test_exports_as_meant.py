@@ -685,7 +685,9 @@ def test_a_tables_date_gives_the_bibtex_month(tmp_path: Path) -> None:
     try:
         library.imports.write_files([DATA / "zotero-full-header.csv"])
         [paper] = [p for p in library.store.iter_papers() if p.citekey == "schrodinger1935die"]
-        assert paper.date == "1935-11-29" and "issued" not in paper.csl
+        # The day it was published (a table's date is no submission day).
+        assert paper.date == "1935-11-29"
+        assert paper.csl["issued"] == {"date-parts": [[1935, 11, 29]]}
         entry = export([paper], "bibtex")
         assert "year = {1935}" in entry and "month = nov" in entry
     finally:

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from reader.models import PaperRecord
-from reader.record import keep_written_doi
+from reader.record import iso_from_parts, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import ISO_DATE, year_and_date
 from reader.sources.jsonfields import moment_from_text
@@ -309,6 +309,9 @@ def record_from_values(
     full = compared_doi(written_doi, url)
     doi = (written_doi if full == normalize_doi(written_doi) else full) or linked.get("doi")
     csl = csl_values(values, own=bool(marks))
+    issued = iso_from_parts(csl.get("issued"))
+    if issued and not marks and (not date or issued.startswith(date)):
+        date = issued  # ("15 March 2021", which the year column's reading left a year)
     extra = extra_lines(values)
     keep_written_doi(csl, written_doi, doi)
     record = PaperRecord(

@@ -69,5 +69,6 @@ def ris_date(text: str) -> str:
         if number is None:
             return year
         return f"{year}-{number:02d}" + (f"-{int(day):02d}" if day else "")
-    parts = [p for p in text.strip().split("/") if p.strip()]
-    return "-".join(parts[:3]) if parts and parts[0].strip().isdigit() else ""
+    # Year, month and day, then RIS's "other information" (our export's "submitted").
+    parts = [p for p in text.strip().split("/")[:3] if p.strip()]
+    return "-".join(parts) if parts and parts[0].strip().isdigit() else ""

@@ -53,6 +53,12 @@ def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
         if names:
             csl[role] = names
     issued = date_parts(fold_cell(values.get("issued", "")))
+    written = fold_cell(values.get("date", ""))
+    if not issued and written and not own:
+        # Another tool's date column (Zotero's "Date", "15 March 2021" too) is the day the
+        # work was published: cited with its month where a style prints one.
+        issued = date_parts(zotero_date(written))
+        issued = issued if issued and len(issued) > 1 else None
     if issued:
         csl["issued"] = {"date-parts": [issued]}
     if "page" not in csl and fold_cell(values.get("page_start", "")):

@@ -238,7 +238,8 @@ def zotero_date(text: str) -> str | None:
     match = _ISO.search(text)
     if match and (len(text) < 8 or "-" in text or "/" in text):
         return iso_date(*match.groups())
-    for pattern, order in ((_WRITTEN, (3, 1, 2)), (_DAY_FIRST, (3, 2, 1))):
+    # The day first where it is ("15 March 2021": read month first, the day was lost).
+    for pattern, order in ((_DAY_FIRST, (3, 2, 1)), (_WRITTEN, (3, 1, 2))):
         found = pattern.search(text)
         if found:
             year, month, day = (found.group(i) for i in order)

@@ -284,7 +284,7 @@ _MAY_NEED_RENDERING = re.compile(
 )
 
 
-_LIGATURES = re.compile(r"--|``|''")
+_LIGATURES = re.compile(r"(--+|``|'')")
 
 # Plain texts already rendered, by source: see rendered_as.
 _KNOWN: ContextVar[Mapping[str, str] | None] = ContextVar("_KNOWN", default=None)
@@ -313,6 +313,13 @@ def to_plain(source: str, *, groups: bool = False, ligatures: bool = True) -> st
     ):
         # Indexing a library calls this for every abstract; most are plain prose.
         return source
+    if not ligatures and "$" not in source and _LIGATURES.search(source):
+        # The text between them rendered, they as typed. (Math is rendered whole, its
+        # ligatures too: a split would cut "$a -- b$" in two.)
+        pieces = _LIGATURES.split(source)
+        return "".join(
+            piece if n % 2 else to_plain(piece, groups=groups) for n, piece in enumerate(pieces)
+        )
     if groups:
         return render(source, groups=True).text
     known = _KNOWN.get()
