@@ -598,3 +598,20 @@ def test_another_tools_date_is_a_day_of_publication_and_comes_back(
     for key, paper in first.items():
         assert (back[key].date, back[key].csl["issued"]) == (paper.date, paper.csl["issued"])
     assert "March 15" in render([back["lee2021dated"]], "text", style="chicago-author-date")
+
+
+def test_a_bib_titles_braces_stay_out_of_our_csv(tmp_path: Path) -> None:
+    bib = "@book{berry2017digital,\n  title = {Digital {{Humanities}}: {{Knowledge}} and " \
+        "{{Critique}}},\n  author = {Berry, David M.},\n  year = {2017}\n}\n"
+    first = _library_from(bib, "a.bib", tmp_path)
+    table = export(list(first.store.iter_papers()), "csv")
+    assert "Digital Humanities: Knowledge and Critique" in table and "{" not in table
+    # The same library reads it back unchanged; another has the title's text, not braces.
+    assert first.imports.write_files([_write(tmp_path / "same.csv", table)]).unchanged == 1
+    [paper] = _papers_by_key(_library_from(table, "b.csv", tmp_path)).values()
+    assert paper.title == "Digital Humanities: Knowledge and Critique"
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from reader.cite.bibtex_text import bibtex_source
 from reader.cite.csl_items import csl_type, numbers_in_series, thesis_genre
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
@@ -237,7 +238,9 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
             [
                 p.id,
                 p.citekey,
-                p.title,
+                # A title read from a .bib is TeX ("Digital {{Humanities}}"): a table holds its
+                # text, which another library would read as written, braces and all.
+                plain_line(p.title) if bibtex_source(p) and p.title else p.title,
                 _bool(p.title_derived),
                 "; ".join(p.authors or []),
                 names_text(p.csl.get("editor") or []),
