@@ -187,3 +187,25 @@ def test_a_zotero_csvs_extra_and_book_columns_reach_the_citation(tmp_path: Path)
     assert book.csl["collection-title"] == "Routledge Classics"
     assert paper.csl["event"] == "ICLR 2024"
     assert "Extra" not in book.extra.get("table", {})
+
+
+def test_a_zotero_csvs_single_field_names_are_institutions() -> None:
+    text = (
+        '"Key","Item Type","Publication Year","Author","Editor","Title"\n'
+        '"K1","report","2020","World Health Organization","","ATC index"\n'
+        '"K2","book","2021","Lee, Ann; Eurostat","Statistics Office","Joint report"\n'
+    )
+    one, two = parse_text(text, "z.csv", "csv").records
+    # Zotero writes a two-field name "Family, Given": one without a comma is one name.
+    assert one.csl["author"] == [{"literal": "World Health Organization"}]
+    assert two.csl["author"] == [{"family": "Lee", "given": "Ann"}, {"literal": "Eurostat"}]
+    assert two.csl["editor"] == [{"literal": "Statistics Office"}]
+    cited = render([_paper_of(one)], "text", style="apa")
+    assert cited.startswith("World Health Organization. (2020)"), cited
+
+
+def _paper_of(record: Any) -> Paper:
+    return Paper(id=1, title=record.title, title_derived=False, abstract="",
+                 authors=record.authors, venue=None, year=record.year, keywords=[], url=None,
+                 doi=None, citekey="who2020", starred=False, note="", added_at="",
+                 csl=record.csl)

@@ -308,7 +308,9 @@ def record_from_values(
     written_doi = doi_as_written(values.get("doi"))
     full = compared_doi(written_doi, url)
     doi = (written_doi if full == normalize_doi(written_doi) else full) or linked.get("doi")
-    csl = csl_values(values, own=bool(marks))
+    # Zotero's CSV: its first column, "Key", beside an item type.
+    zotero = "Key" in (other or {}) and bool(values.get("kind"))
+    csl = csl_values(values, own=bool(marks), zotero=zotero)
     issued = iso_from_parts(csl.get("issued"))
     if issued and not marks and (not date or issued.startswith(date)):
         date = issued  # ("15 March 2021", which the year column's reading left a year)

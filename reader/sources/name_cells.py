@@ -67,12 +67,21 @@ def _initials_first(name: str) -> str:
     return f"{match.group('initials').strip()} {match.group('family').strip()}"
 
 
-def name_cell(value: str) -> list[dict[str, str]]:
+def name_cell(value: str, *, family_first: bool = False) -> list[dict[str, str]]:
     """CSL names from a cell: ``Smith, Jane; Doe, John`` (Zotero, and the library's own
     export, whose ``{…}`` is a name kept whole), else written as an authors cell is."""
     value = _SPACES.sub(" ", value).strip()
-    if value.startswith("{") or (";" in value and "," in value):
+    if value.startswith("{"):
         return parse_names_text(value)
+    if (";" in value and "," in value) or (family_first and value):
+        # "Lee, Ann; World Health Organization" (Zotero's CSV, ``family_first``, writes
+        # every two-field name so): one without a comma is a single-field name, an
+        # institution's.
+        parts = [p.strip() for p in value.split(";") if p.strip()]
+        return [
+            name for part in parts
+            for name in (parse_names_text(part) if "," in part else [{"literal": part}])
+        ]
     # Names without a comma between family and given name: "Bouamor H.; Pino J." (Scopus's
     # editors, written as its authors are) or "Jane Smith; John Doe".
     return [name for name in map(split_name, split_authors(value)) if name]

@@ -38,18 +38,24 @@ def extra_lines(values: dict[str, str]) -> ExtraFields | None:
     return read_extra(text.splitlines(), zotero_date) if text.strip() else None
 
 
-def csl_values(values: dict[str, str], *, own: bool = False) -> dict[str, Any]:
+def csl_values(
+    values: dict[str, str], *, own: bool = False, zotero: bool = False
+) -> dict[str, Any]:
     """The CSL variables a row gives as written (volume, pages, publisher, ...), the names
     of editors, translators and other roles, with its
     type where it names a CSL type (a library's own export writes one, ``own``), a
     database's document type (Scopus's "Article", "Conference Paper") or a Zotero item
     type (Zotero's CSV export: ``journalArticle``, ``bookSection`` …); its pages from a first
-    and a last page column where it has no pages column."""
+    and a last page column where it has no pages column. In Zotero's CSV (``zotero``) a
+    name without a comma is a single-field name (an institution's)."""
     csl: dict[str, Any] = {
         name: fold_cell(values[name]) for name in CSL_FIELDS if fold_cell(values.get(name, ""))
     }
+    authors = name_cell(values.get("authors", ""), family_first=zotero)
+    if any("literal" in name for name in authors):
+        csl["author"] = authors  # an institution among them is no "Organization, W. H."
     for role in NAME_FIELDS:
-        names = name_cell(values.get(role, ""))
+        names = name_cell(values.get(role, ""), family_first=zotero)
         if names:
             csl[role] = names
     issued = date_parts(fold_cell(values.get("issued", "")))
