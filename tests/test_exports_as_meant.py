@@ -473,24 +473,31 @@ def test_a_journal_reference_names_the_journal_volume_and_pages() -> None:
     from reader.sources.journal_ref import journal_reference
 
     journal = {"type": "article-journal"}
+
+    def year(y: int) -> dict[str, object]:
+        return {"issued": {"date-parts": [[y]]}}
+
     assert journal_reference("Phys. Rev. Lett. 99, 048301 (2007)") == {
-        **journal, "container-title": "Phys. Rev. Lett.", "volume": "99", "page": "048301"}
+        **journal, "container-title": "Phys. Rev. Lett.", "volume": "99", "page": "048301",
+        **year(2007)}
     assert journal_reference("Astrophys.J.663:1149-1173,2007") == {
-        **journal, "container-title": "Astrophys.J.", "volume": "663", "page": "1149–1173"}
+        **journal, "container-title": "Astrophys.J.", "volume": "663", "page": "1149–1173",
+        **year(2007)}
     assert journal_reference("Journal of Applied Physics, vol 104, 073536 (2008)") == {
         **journal, "container-title": "Journal of Applied Physics", "volume": "104",
-        "page": "073536"}
+        "page": "073536", **year(2008)}
     assert journal_reference(
         "Advances in Neural Information Processing Systems 30 (2017) 5998-6008") == {
         **journal, "container-title": "Advances in Neural Information Processing Systems",
-        "volume": "30", "page": "5998–6008"}
+        "volume": "30", "page": "5998–6008", **year(2017)}
     assert journal_reference("Illinois J. Math. 52 (2008) no.2, 681-689") == {
         **journal, "container-title": "Illinois J. Math.", "volume": "52", "issue": "2",
-        "page": "681–689"}
+        "page": "681–689", **year(2008)}
     # A paper and its reprint: the first is the one cited.
     assert journal_reference(
         "Adv.Theor.Math.Phys.2:231-252,1998; Int.J.Theor.Phys.38:1113-1133,1999") == {
-        **journal, "container-title": "Adv.Theor.Math.Phys.", "volume": "2", "page": "231–252"}
+        **journal, "container-title": "Adv.Theor.Math.Phys.", "volume": "2", "page": "231–252",
+        **year(1998)}
     # Text of no common shape is the journal's, whole.
     assert journal_reference("Proceedings of ICML 2019") == {
         "container-title": "Proceedings of ICML 2019"}

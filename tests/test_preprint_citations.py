@@ -87,7 +87,7 @@ def test_a_free_text_journal_reference_is_no_container() -> None:
         "Journal of Nanophotonics, 1(1):013513, 2007.") == {}
     assert journal_reference("J. Low. Temp. Phys. Vol. 140 pp77-89 (2005)") == {
         "type": "article-journal", "container-title": "J. Low. Temp. Phys.",
-        "volume": "140", "page": "77–89"}
+        "volume": "140", "page": "77–89", "issued": {"date-parts": [[2005]]}}
     found = journal_reference("RIMS Kokyuroku, No.1551, pp.57-62 (2007)")
     assert (found["container-title"], found["issue"]) == ("RIMS Kokyuroku", "1551")
 

@@ -18,7 +18,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.arxiv_kaggle import tex_name
-from reader.sources.journal_ref import journal_reference
+from reader.sources.journal_ref import journal_reference, published_year
 from reader.sources.jsonfields import moment_from_text
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
@@ -186,13 +186,15 @@ def _record(
         # MSC and ACM classes ("03B70, 68Q99") come as categories too; only arXiv's are kept.
         if _CATEGORY.match(term) and term not in categories:
             categories.append(term)
+    csl = _csl(element)
+    journal_year = published_year(csl)
     return PaperRecord(
         abstract=abstract,
         title=title,
         title_derived=title_derived,
         authors=authors,
         venue="arXiv" if arxiv_id else None,
-        year=int(date_match.group(1)) if date_match else None,
+        year=journal_year or (int(date_match.group(1)) if date_match else None),
         keywords=categories,
         url=url,
         doi=doi_as_written(_text(element, f"{ARXIV}doi")),
@@ -201,7 +203,7 @@ def _record(
         date=date_match.group(0) if date_match else None,
         primary_area=primary_term or None,
         kind="article",
-        csl=_csl(element),
+        csl=csl,
         extra=_unmodelled(element),
         # The feed's <updated> is when the latest version was announced.
         modified=moment_from_text(_fold(_text(element, f"{ATOM}updated"))),

@@ -21,7 +21,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult, Streamed
-from reader.sources.journal_ref import journal_reference
+from reader.sources.journal_ref import journal_reference, published_year
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
@@ -106,13 +106,15 @@ def _convert(record: JsonRecord) -> Outcome:
     item: dict[str, Any] = record.value
     arxiv_id = normalize_arxiv_id(text_value(item.get("id")))
     date = _first_version_date(item.get("versions")) or _date_from_id(arxiv_id)
+    csl = _csl(item)
+    published = published_year(csl)
     paper = PaperRecord(
         abstract=clean_abstract(item.get("abstract"), unwrap=True, indented_paragraphs=True),
         title=clean_title(item.get("title")),
         authors=_authors(item),
         # The journal-ref is free text ("Phys.Rev.D76:013009,2007"); arXiv is the venue read.
         venue="arXiv",
-        year=int(date[:4]) if date else None,
+        year=published or (int(date[:4]) if date else None),
         keywords=string_list(item.get("categories"), r"\s+"),
         url=arxiv_url(arxiv_id) if arxiv_id else None,
         doi=doi_as_written(text_value(item.get("doi"))),
@@ -121,7 +123,7 @@ def _convert(record: JsonRecord) -> Outcome:
         modified=_latest_version(item.get("versions"))
         or moment_from_text(item.get("update_date")),
         kind="article",
-        csl=_csl(item),
+        csl=csl,
         extra=_unmodelled(item),
     )
     return finish_record(paper, record, record_label(record))

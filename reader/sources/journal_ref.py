@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["journal_reference"]
+__all__ = ["journal_reference", "published_year"]
 
 # A journal's name (ending in a letter, a dot or a bracket), its volume (digits, perhaps a
 # letter: "76", "0709", "12A"), its first page or article number ("013009", "L12",
@@ -30,7 +30,7 @@ _JOURNAL_VOLUME_PAGES = re.compile(
 # 52 (2008) no.2, 681-689": a name, its volume, the year in brackets, then the pages.
 _VOLUME_YEAR_PAGES = re.compile(
     r"""^(?P<name>.*?[A-Za-z.)\]])\s+(?P<volume>\d{1,4}[A-Z]?)\s*
-        \(\s*(?:18|19|20)\d\d\s*\),?\s*(?:no\.\s*(?P<issue>\d+),?\s*)?(?:pp?\.\s*)?
+        \(\s*(?P<year>(?:18|19|20)\d\d)\s*\),?\s*(?:no\.\s*(?P<issue>\d+),?\s*)?(?:pp?\.\s*)?
         (?P<page>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]{0,2}\d+)?)\.?$""",
     re.VERBOSE,
 )
@@ -40,7 +40,7 @@ _VOLUME_YEAR_PAGES = re.compile(
 # the year in brackets.
 _NAMED_VOLUME_PAGES = re.compile(
     r"""^(?P<name>.*?[A-Za-z.)\]])\s*,?\s*[Vv]ol\.?\s*(?P<volume>\d{1,4}[A-Z]?)\s*,?\s*
-        pp?\.?\s*(?P<page>\d+(?:\s*[-–]+\s*\d+)?)\s*\(\s*(?:18|19|20)\d\d\s*\)\.?$""",
+        pp?\.?\s*(?P<page>\d+(?:\s*[-–]+\s*\d+)?)\s*\(\s*(?P<year>(?:18|19|20)\d\d)\s*\)\.?$""",
     re.VERBOSE,
 )
 # A name that ends in the word for a number ("RIMS Kokyuroku, No.1551, …"): the number
@@ -54,9 +54,9 @@ _MOST_NAME_WORDS = 10
 
 def journal_reference(text: str) -> dict[str, Any]:
     """The CSL variables a journal reference names: ``container-title``, with ``volume``,
-    ``page`` (``issue``) and the type of a journal article when the text has the shape of a
-    citation; {} for none. Its year is not
-    the paper's date (arXiv dates it): the sources keep the text as written beside."""
+    ``page`` (``issue``), the year it was published (``issued``, see
+    :func:`published_year`) and the type of a journal article when the text has the shape
+    of a citation; {} for none. The sources keep the text as written beside."""
     text = " ".join(text.split())
     if not text:
         return {}
@@ -81,4 +81,13 @@ def journal_reference(text: str) -> dict[str, Any]:
         found["issue"] = found.pop("volume")
     if match.groupdict().get("issue"):
         found["issue"] = match.group("issue")
+    # The year it was published there, which a citation of the journal article gives.
+    found["issued"] = {"date-parts": [[int(match.group("year"))]]}
     return found
+
+
+def published_year(csl: dict[str, Any]) -> int | None:
+    """The year of the journal a reference names (taken out of ``csl``): the paper's year,
+    cited as the journal article it is; its arXiv date stays its own date."""
+    issued = csl.pop("issued", None)
+    return int(issued["date-parts"][0][0]) if isinstance(issued, dict) else None
