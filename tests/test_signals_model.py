@@ -255,3 +255,15 @@ def test_a_library_of_before_the_workshop_decision_reads_its_workshop_papers_aga
         "SELECT decision FROM paper_signals ORDER BY paper_id")]
     store.close()
     assert decisions == ["workshop", "workshop", "reject", "reject"]
+
+
+def test_a_numbered_list_in_a_text_field_is_no_score() -> None:
+    """ICLR 2026: 28 of 1,666 replies had a one-line strengths "1. Paper is well-written…",
+    read as a score of 1 and hidden from the review."""
+    assert parse_score("strengths", "1. Paper is well-written and easy to follow.") is None
+    assert parse_score("weaknesses", "2) The baselines are weak.") is None
+    # Scores keep every form they come in.
+    assert parse_score("recommendation", "8. accept").value == 8.0  # type: ignore[union-attr]
+    assert parse_score("rating", "6: Marginally above").value == 6.0  # type: ignore[union-attr]
+    assert parse_score("novelty", "3 good").value == 3.0  # type: ignore[union-attr]
+    assert parse_score("review_quality", "4: high").value == 4.0  # type: ignore[union-attr]

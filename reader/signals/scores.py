@@ -20,6 +20,9 @@ __all__ = [
 _SCORE_TEXT = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?:(?::|\.(?!\d)|\)|-|–|—)\s*(.*))?\Z", re.S)
 # "3 good" (ICLR 2024's soundness): a number and words, read so only in a score field.
 _SCORE_WORDS = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s+(\S.*)\Z", re.S)
+# In a field not known for scores, only a number alone or a labelled one ("7: Good paper"):
+# "1. Paper is well-written" there is the first item of a list, a strength, not a score.
+_LABELLED = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?::\s*(.*))?\Z", re.S)
 # Labels are short and on one line; a longer text opening with "1." is a numbered list.
 _MAX_LABEL = 200
 
@@ -32,10 +35,14 @@ def one_decimal(value: float) -> str:
     return str(Decimal(repr(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
 
 
-def _split_number(text: str, loose: bool) -> tuple[str, str] | None:
+def _split_number(text: str, loose: bool, strict: bool = False) -> tuple[str, str] | None:
     """The number a score's text opens with and the words after it; ``loose`` also
-    takes a number followed by words with no separator (``"3 good"``)."""
-    match = _SCORE_TEXT.match(text) or (_SCORE_WORDS.match(text) if loose else None)
+    takes a number followed by words with no separator (``"3 good"``); ``strict`` only a
+    number alone or followed by a colon."""
+    if strict:
+        match = _LABELLED.match(text)
+    else:
+        match = _SCORE_TEXT.match(text) or (_SCORE_WORDS.match(text) if loose else None)
     if match is None:
         return None
     label = (match.group(2) or "").strip()
@@ -78,7 +85,8 @@ def parse_score(name: str, value: Any) -> Score | None:
         return Score(name, finite(value), raw)
     if not isinstance(value, str):
         return None
-    split = _split_number(value, loose=name in SCORE_FIELDS)
+    known = name in SCORE_FIELDS or name in RATING_FIELDS
+    split = _split_number(value, loose=name in SCORE_FIELDS, strict=not known)
     number = finite(split[0]) if split else None
     if number is not None:
         return Score(name, number, value)
