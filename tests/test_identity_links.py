@@ -194,3 +194,33 @@ def test_scopus_full_names_are_the_authors(tmp_path: Path) -> None:
     [record] = parse_file(path).records
     # Written out, not "J. Li"; a name in Han family name first, as it is written.
     assert record.authors == ["Jing Li", "王伟"]
+
+
+def test_a_lists_decision_does_not_outrank_a_decision_note(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    library = empty_library
+    forum = "PaperDec01"
+    note = {
+        "id": forum, "forum": forum, "mdate": 1_760_000_000_000,
+        "content": {"title": {"value": "A Decided Paper"}, "abstract": {"value": "Text."}},
+        "replies": [{
+            "id": "Decision01", "forum": forum, "replyto": forum,
+            "invitations": ["ICLR.cc/2026/Conference/Submission1/-/Decision"],
+            "signatures": ["ICLR.cc/2026/Conference/Program_Chairs"],
+            "cdate": 1_760_000_000_000, "mdate": 1_760_000_000_000,
+            "content": {"decision": {"value": "Reject"}},
+        }],
+    }
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text(json.dumps(note) + "\n", encoding="utf-8")
+    library.import_files([notes])
+    [paper_id] = library.all_ids()
+    assert library.signals([paper_id])[paper_id].decision == "reject"
+    listed = tmp_path / "orals.csv"
+    listed.write_text("title,openreview_url,venue\n"
+                      f"A Decided Paper,https://openreview.net/forum?id={forum},ICLR 2026 Oral\n",
+                      encoding="utf-8")
+    summary = library.import_files([listed])
+    assert library.signals([paper_id])[paper_id].decision == "reject"
+    assert summary.new_decisions == 0

@@ -159,10 +159,14 @@ class SignalsIntake:
         fresh = new and not adopted and written.new == len({r.id for r in record.replies})
         if not (signed and fresh):
             signals = merge_signals(before, record.signals)
-            # A list's ratings for a paper whose reviews the library holds: the reviews'
-            # own ratings outrank them (the list's "4;6;6;6" over reviews rated 4, 6, 6, 4).
-            reviewed = bool(before and before.reviews and record.signals
-                            and record.signals.ratings)
+            # A list's ratings or decision for a paper whose replies the library holds:
+            # the reviews' own ratings and a Decision note outrank them (the list's
+            # "4;6;6;6" over reviews rated 4, 6, 6, 4; its "Oral" over a Decision: Reject).
+            reviewed = bool(
+                before and record.signals
+                and (record.signals.ratings or record.signals.decision)
+                and stored_replies.replied(self.conn, [paper_id])
+            )
             if record.replies or adopted or reviewed:
                 # Reading the replies back (unpacked and parsed again) was a third of the
                 # work of a new paper's: those read are what was stored.
