@@ -324,6 +324,16 @@ async def test_an_import_in_another_terminal_has_its_reviews_read_from_its_file(
             assert "read from the file being imported" in heading
             assert "of 3 papers" in heading
             assert library.replies(paper_of(library, FIRST)) == []
+            # The import writes the replies: the view takes them from the library (it
+            # learns of another writer's commits by watching), and says so no more.
+            go_on.set()
+            thread.join(60)
+
+            def stored_shown() -> bool:
+                shown = str(screen.query_one("#paper-replies-heading", Static).render())
+                return bool(screen.replies) and "read from the file" not in shown
+
+            await until(pilot, stored_shown, "the reviews taken from the library")
             elsewhere.kill()
             elsewhere.wait(10)
             assert library.conference.replies_awaited() is None

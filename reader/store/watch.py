@@ -33,6 +33,13 @@ class LibraryState:
     counts: dict[str, int]
     #: How many of the papers asked about were not marked seen in the database.
     unstored: int = 0
+    #: The newest version of a reply stored: moves when replies are written or edited (an
+    #: import's second reading, which moves no generation).
+    replies: int = 0
+
+    def replies_changed(self, other: LibraryState) -> bool:
+        """Replies were written or edited between the two states."""
+        return self.replies != other.replies
 
     def papers_changed(self, other: LibraryState) -> bool:
         """Papers were added or removed between the two states."""
@@ -49,9 +56,11 @@ def library_state(store: Store, shown: Sequence[int] = ()) -> LibraryState:
         last_id = conn.execute("SELECT coalesce(max(id), 0) FROM papers").fetchone()[0]
         counts = store.marks.triage_counts()
         unstored = store.marks.count_unseen(shown)
+        replies = conn.execute("SELECT coalesce(max(id), 0) FROM reply_versions").fetchone()[0]
     finally:
         conn.execute("COMMIT")
-    return LibraryState(generation, counts["papers"], int(last_id), counts, unstored)
+    return LibraryState(generation, counts["papers"], int(last_id), counts, unstored,
+                        int(replies))
 
 
 class ChangeWatch:

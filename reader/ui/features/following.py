@@ -118,7 +118,9 @@ class Following:
             self._app.searching.rerun_view(Rerun.RETOUCHED)
         if others or moved:
             self._app.paper_list.invalidate_all()
-            self._show_shown()
+            self._show_shown(elsewhere=others or previous.replies_changed(state))
+        elif previous.replies_changed(state) and (reading := reading_screen(self._app.screen)):
+            reading.written_elsewhere()  # an import's replies: the generation stays
         if retouched and not self._app.imports.running and (
             others or self._app.library.index_owed
         ):
@@ -128,8 +130,11 @@ class Following:
             self._app.index_status.sync()
         self._app.status.update()
 
-    def _show_shown(self) -> None:
-        """Redraw the paper shown in the detail pane and the reading view."""
+    def _show_shown(self, elsewhere: bool = False) -> None:
+        """Redraw the paper shown in the detail pane and the reading view (``elsewhere``:
+        another process wrote, perhaps the replies it shows)."""
         self._app.show_current()
         if reading := reading_screen(self._app.screen):
             reading.show(self._app.current_paper)
+            if elsewhere:
+                reading.written_elsewhere()

@@ -123,6 +123,11 @@ class ReadingScreen(Screen[None]):
         """The replies shown (their headings, as soon as they are read)."""
         return self._shown.boxes
 
+    def written_elsewhere(self) -> None:
+        """Another process wrote to the library: the replies shown are read again if the
+        library's differ (see :meth:`ShownReplies.refresh`)."""
+        self._shown.refresh(self._paper, self._terms)
+
     def reviews_arriving(self) -> None:
         """An import is writing replies: a paper shown without any reads its own again
         (they show as soon as they are in), and one showing those read from the import's

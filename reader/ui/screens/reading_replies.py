@@ -112,6 +112,27 @@ class ShownReplies:
         self._screen.run_worker(work, thread=True, exclusive=True, group="replies",
                                 exit_on_error=False)
 
+    def refresh(self, paper: Paper, terms: frozenset[str]) -> None:
+        """Another process wrote to the library: show the paper's replies again where the
+        library's now differ from those shown (an import elsewhere wrote those read ahead
+        from its file, or edited one); as they are, nothing is redrawn."""
+        if self.token != paper.id or self._read is None:
+            return
+        read, token = self._read, paper.id
+        shown = [(box.posting.reply.id, box.posting.reply.modified) for box in self.boxes]
+        ahead = self.ahead
+
+        def work() -> None:
+            stored = read(token)
+            now = [(p.reply.id, p.reply.modified) for p in stored.postings]
+            if stored and (ahead or now != shown):
+                try:
+                    self._screen.app.call_from_thread(self.show, paper, terms)
+                except RuntimeError:  # the window closed meanwhile
+                    return
+
+        self._screen.run_worker(work, thread=True, group="replies-check", exit_on_error=False)
+
     def render_again(self, paper: Paper, terms: frozenset[str]) -> None:
         """Draw the bodies shown again (their highlights changed), in a worker."""
         boxes = [box for box in self.boxes if box.rendered]
