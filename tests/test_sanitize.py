@@ -18,7 +18,9 @@ def test_clean_imported_keeps_ordinary_text() -> None:
 
 def test_clean_imported_removes_controls_but_keeps_newline_and_tab() -> None:
     raw = "a\x00b\x07c\x1b[31mred\x7f\x85\x9b\td\ne"
-    assert clean_imported(raw) == "abc[31mred\td\ne"
+    # A terminal's escape sequence goes whole: "[31m" is no part of the text.
+    assert clean_imported(raw) == "abcred\td\ne"
+    assert clean_imported("\x1b]0;title\x07x \x1b]8;;http://x\x1b\\link") == "x link"
 
 
 def test_clean_imported_removes_every_c0_and_c1_control() -> None:

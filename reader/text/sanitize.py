@@ -68,6 +68,13 @@ _ZERO_WIDTH_CHARS = re.compile("[" + "".join(_ZERO_WIDTH) + "]")
 _NEWLINES_RE = re.compile(r"\r\n?")
 
 
+# ECMA-48 control sequences (CSI: colours, cursor moves) and operating system commands
+# (OSC: window titles, links), as a terminal would read them.
+_ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]"
+)
+
+
 def clean_imported(text: str) -> str:
     """Return *text* as it should be stored: NFC, LF newlines, no controls or zero-widths."""
     # Newlines first, so that a lone CR becomes LF instead of being deleted as a
@@ -78,6 +85,9 @@ def clean_imported(text: str) -> str:
     # combining mark can change the composed form. The search finds the (rare) text that
     # needs it in one pass; translate() with a table is slow on non-ASCII text.
     if _IMPORT_CHARS.search(text):
+        # A terminal's escape sequence goes whole ("\x1b[31m"): its ESC alone left "[31m".
+        if "\x1b" in text:
+            text = _ESCAPE_SEQUENCE.sub("", text)
         text = text.translate(_IMPORT_TABLE)
     if text.isascii() or unicodedata.is_normalized("NFC", text):
         return text
