@@ -224,3 +224,16 @@ def test_a_lists_decision_does_not_outrank_a_decision_note(
     summary = library.import_files([listed])
     assert library.signals([paper_id])[paper_id].decision == "reject"
     assert summary.new_decisions == 0
+
+
+def test_a_placeholder_abstract_and_a_nested_venue(tmp_path: Path) -> None:
+    table = tmp_path / "scopus.csv"
+    table.write_text("Title,Year,Abstract\nA Review,2023,[No abstract available]\n",
+                     encoding="utf-8")
+    assert parse_file(table).records[0].abstract == ""
+    listed = tmp_path / "orals.json"
+    listed.write_text(json.dumps({"meta": {"venue": "ICLR 2026"}, "papers": [
+        {"title": "An Oral", "forum": "https://openreview.net/forum?id=Hh7UvW2xYz"}]}),
+        encoding="utf-8")
+    [oral] = parse_file(listed).records
+    assert (oral.venue, oral.year) == ("ICLR", 2026)

@@ -615,3 +615,13 @@ def test_a_bib_titles_braces_stay_out_of_our_csv(tmp_path: Path) -> None:
 def _write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_a_biblatex_online_arxiv_entry_is_a_preprint(tmp_path: Path) -> None:
+    bib = ("@online{jiang2023mistral,\n  title = {Mistral {{7B}}},\n"
+           "  author = {Jiang, Albert Q.},\n  date = {2023-10-10},\n  eprint = {2310.06825},\n"
+           "  eprinttype = {arXiv},\n  url = {http://arxiv.org/abs/2310.06825}\n}\n")
+    [paper] = _papers_by_key(_library_from(bib, "a.bib", tmp_path)).values()
+    # Better BibLaTeX's preprint: no web page, cited with its archive and number.
+    assert paper.csl["type"] == "article"
+    assert "(arXiv:2310.06825). arXiv." in render([paper], "text", style="apa")

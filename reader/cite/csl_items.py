@@ -150,10 +150,13 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         item["type"] = "manuscript"
         if venue:
             item["event-title"] = venue
-    elif item["type"] == "article" and not paper.csl.get("type"):
-        # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it.
+    elif item["type"] == "article" and (
+        not paper.csl.get("type") or (paper.arxiv_id and "publisher" not in paper.csl)
+    ):
+        # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it
+        # (a biblatex @online with its eprint too).
         item["publisher"] = "arXiv"
-        if paper.arxiv_id:
+        if paper.arxiv_id and "number" not in paper.csl:
             # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
             item["number"] = f"arXiv:{paper.arxiv_id}"
     elif venue:

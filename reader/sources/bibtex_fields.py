@@ -151,6 +151,11 @@ def csl_and_extra(
         # biblatex's way of saying what kind of periodical an article is in.
         csl["type"] = f"article-{subtype}"
         used.add("entrysubtype")
+    archive = plain(fields.get("eprinttype", "") or fields.get("archiveprefix", "")).lower()
+    if entry.kind == "online" and archive == "arxiv" and fields.get("eprint", "").strip():
+        # An arXiv preprint as Better BibLaTeX (and biblatex users) write one: a preprint,
+        # cited with its archive and number, not a web page.
+        csl["type"] = "article"
     names: dict[str, str] = {}
     others: list[str] = []
     from_parent: set[str] = set()

@@ -371,6 +371,9 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
 _HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|a|span|blockquote)\b[^>]*>", re.I)
 
 
+_NO_ABSTRACT = re.compile(r"\[?\s*no abstract( is)? available\.?\s*\]?", re.IGNORECASE)
+
+
 def _abstract(value: str, *, as_stored: bool = False) -> str:
     """The abstract with each line of the cell as a paragraph.
 
@@ -379,6 +382,8 @@ def _abstract(value: str, *, as_stored: bool = False) -> str:
     wrote the abstract as it stores it: its line breaks come back as they were.
     """
     lines = [_fold(line) for line in value.split("\n")]
+    if not as_stored and _NO_ABSTRACT.fullmatch(" ".join(lines).strip()):
+        return ""  # a database's placeholder (Scopus's "[No abstract available]")
     if as_stored:
         return "\n".join(lines).strip()
     return "\n\n".join(line for line in lines if line)

@@ -50,7 +50,9 @@ def _list_fields(wrapper: Any) -> dict[str, str]:
     if not isinstance(wrapper, dict):
         return {}
     found: dict[str, str] = {}
-    for key, value in wrapper.items():
+    # Said at the top, or in an object of what the list is ({"meta": {"venue": …}}).
+    nested = [v for v in wrapper.values() if isinstance(v, dict)]
+    for key, value in [*wrapper.items(), *(i for n in nested for i in n.items())]:
         field = column_field(str(key))
         if field in ("venue", "year") and isinstance(value, str | int):
             found.setdefault(field, _text(value))
