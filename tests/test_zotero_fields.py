@@ -209,3 +209,13 @@ def _paper_of(record: Any) -> Paper:
                  authors=record.authors, venue=None, year=record.year, keywords=[], url=None,
                  doi=None, citekey="who2020", starred=False, note="", added_at="",
                  csl=record.csl)
+
+
+def test_a_zotero_7_preprint_keeps_its_archive_and_number() -> None:
+    item = _item(itemType="preprint", title="Mistral 7B", date="2023-10-10",
+                 repository="arXiv", archiveID="arXiv:2310.06825",
+                 url="http://arxiv.org/abs/2310.06825")
+    [record] = parse_text(json.dumps({"config": {}, "items": [item]}), "z.json",
+                          "zotero").records
+    assert record.arxiv_id == "2310.06825"
+    assert (record.csl["publisher"], record.csl["number"]) == ("arXiv", "arXiv:2310.06825")

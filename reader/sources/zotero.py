@@ -65,6 +65,8 @@ _VARIABLES = {
     "callNumber": "call-number", "reportNumber": "number", "number": "number",
     "thesisType": "genre", "reportType": "genre", "websiteType": "genre",
     "conferenceName": "event", "section": "section",
+    # Zotero 7's preprint: its archive and its number there ("arXiv", "arXiv:2310.06825").
+    "repository": "publisher", "archiveID": "number",
     "versionNumber": "version", "rights": "license", "PMID": "PMID", "PMCID": "PMCID",
 }
 _CONTAINERS = ("publicationTitle", "bookTitle", "proceedingsTitle", "websiteTitle",
@@ -167,6 +169,9 @@ def _convert(record: JsonRecord) -> Outcome:
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
     if extra.arxiv_id and not arxiv_id:
         arxiv_id = normalize_arxiv_id(extra.arxiv_id)
+    archive_id = clean_title(item.get("archiveID"))
+    if not arxiv_id and archive_id.lower().startswith("arxiv:"):
+        arxiv_id = normalize_arxiv_id(archive_id[len("arxiv:"):])
     sources: dict[str, dict[str, Any]] = {"zotero": kept} if kept else {}
     if extra.bibtex:
         sources["bibtex"] = dict(extra.bibtex)
