@@ -34,11 +34,16 @@ async def settle(app: ReaderApp, pilot: Pilot) -> None:
 
 async def seen_written(app: ReaderApp, pilot: Pilot) -> None:
     """Wait until every paper shown is written down as seen, and stays so: a search's
-    results drawn after the write can show a paper more, which is pending again."""
+    results drawn after the write can show a paper more, which is pending again. (A batch
+    taken from the pending ones is written by a worker: done once no write is under way.)"""
+
+    def written() -> bool:
+        return not app.seen.pending and not app.writes.under_way
+
     for _ in range(20):
-        await until(pilot, lambda: not app.seen.pending, "the seen marks are written")
+        await until(pilot, written, "the seen marks are written")
         await settle(app, pilot)
-        if not app.seen.pending:
+        if written():
             return
     raise AssertionError("papers kept being shown as the seen marks were written")
 
