@@ -237,3 +237,12 @@ def test_a_placeholder_abstract_and_a_nested_venue(tmp_path: Path) -> None:
         encoding="utf-8")
     [oral] = parse_file(listed).records
     assert (oral.venue, oral.year) == ("ICLR", 2026)
+
+
+def test_an_arxiv_doi_names_the_arxiv_paper(empty_library: Library, tmp_path: Path) -> None:
+    listed = tmp_path / "accepted.csv"
+    listed.write_text("title,authors,year,doi\nA Preprint Paper,Ann Lee,2025,"
+                      "https://doi.org/10.48550/arXiv.2503.07777\n", encoding="utf-8")
+    empty_library.import_files([listed])
+    [paper_id] = empty_library.all_ids()
+    assert empty_library.paper(paper_id).arxiv_id == "2503.07777"  # type: ignore[union-attr]

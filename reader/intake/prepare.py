@@ -50,6 +50,10 @@ class Prepared:
     reply_forms: tuple[ReplyForm, ...] = ()
 
 
+#: The prefix of the DOIs arXiv gives its papers, as DOIs are compared (lower case).
+_ARXIV_DOI = "10.48550/arxiv."
+
+
 def prepare(record: PaperRecord, forms: bool = True, papers: bool = True) -> Prepared:
     """Work out of ``record`` all its import needs that does not depend on the library
     (anonymous names are dropped from the record first); without ``forms``, not how its
@@ -60,6 +64,10 @@ def prepare(record: PaperRecord, forms: bool = True, papers: bool = True) -> Pre
     drop_anonymous(record)
     written_doi = doi_as_written(record.doi)
     doi = normalize_doi(written_doi)
+    if doi and not record.arxiv_id and doi.startswith(_ARXIV_DOI):
+        # arXiv's own DOI (10.48550/arXiv.2503.07777) names its id: the paper, wherever
+        # else it is known by that id.
+        record.arxiv_id = normalize_arxiv_id(doi[len(_ARXIV_DOI):])
     if "DOI" not in record.csl:
         # DOIs are compared in lower case; an export writes the one the source wrote.
         keep_written_doi(record.csl, written_doi, doi)
