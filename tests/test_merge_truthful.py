@@ -4,6 +4,7 @@ tags) is added, never said to be "kept" over nothing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -149,3 +150,22 @@ def test_an_abstract_and_tldr_filled_in_by_a_merge_are_said(
     assert dict(summary.filled) == {
         "lee2024study": ["abstract (26 characters)", "tldr (7 characters)"]
     }
+
+
+def test_a_paper_twice_in_one_file_keeps_both_copies_tags(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """Two Zotero items of one paper, tagged apart: the second's tags were dropped, and the
+    paper, new to the library, was said to have kept "its own" marks."""
+    library = empty_library
+    items = [
+        {"itemType": "preprint", "title": "Mistral 7B", "DOI": "10.48550/arXiv.2310.06825",
+         "tags": [{"tag": tag}], "creators": [], "date": "2023"}
+        for tag in ("llm", "to-read")
+    ]
+    path = tmp_path / "z.json"
+    path.write_text(json.dumps({"config": {}, "items": items}), encoding="utf-8")
+    summary = library.imports.write_files([path])
+    [paper] = list(library.store.iter_papers())
+    assert sorted(paper.tags) == ["llm", "to-read"]
+    assert summary.marks_kept == 0 and summary.new == 1

@@ -230,6 +230,9 @@ class _Import:
         #: says (not the record: a long list is not held whole): entries of one file are
         #: one paper only when they share an identifier or say the same.
         self.met: dict[int, int] = {}
+        #: The papers this import added: a second record of one (the same paper twice in
+        #: a file) adds its tags to the first's, which are no user's yet.
+        self.added: set[int] = set()
         #: The records' replies and signals, written beside their papers.
         self.signals = SignalsIntake(rows.conn, rows.import_id, rows.stamp, summary)
         #: Whether the records' replies are written after the papers (RepliesOwed).
@@ -335,7 +338,10 @@ class _Import:
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key)
         if self.rows.fill_marks(paper_id, record) and action == "unchanged":
             action = "merged"  # a note or tags the paper had none of
-        if self.rows.marks_differ(paper_id, record):
+        if paper_id in self.added:
+            if self.rows.add_tags(paper_id, record.tags) and action == "unchanged":
+                action = "merged"
+        elif self.rows.marks_differ(paper_id, record):
             # The user's marks on a paper already here are theirs: the file's do not
             # replace them, and the summary says so.
             self.summary.marks_kept += 1
@@ -484,6 +490,7 @@ class _Import:
             record, abstract_key=key, doi=doi, arxiv_id=arxiv_id, citekey=citekey,
             origin=origin,
         )
+        self.added.add(paper_id)
         self.fields.add_aliases(paper_id, record.aliases, citekey)
         self.matcher.add(
             Known(paper_id, doi, arxiv_id, record.openreview_id, key, prepared.by_title)

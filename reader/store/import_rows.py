@@ -273,6 +273,13 @@ class ImportRows:
             filled = True
         return filled
 
+    def add_tags(self, paper_id: int, tags: list[str]) -> bool:
+        """Give the paper those of ``tags`` it has not; whether it got any."""
+        before = self.conn.total_changes
+        self.conn.executemany("INSERT OR IGNORE INTO tags (paper_id, tag) VALUES (?, ?)",
+                              [(paper_id, tag) for tag in tags])
+        return self.conn.total_changes > before
+
     def marks_differ(self, paper_id: int, record: PaperRecord) -> bool:
         """Whether the record carries marks of the user's (a reader library's export)
         other than those the paper has: a star, a read mark, tags, a note, highlights."""
