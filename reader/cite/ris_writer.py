@@ -123,8 +123,8 @@ def ris_record(paper: Paper) -> str:
         # was published, says so in DA's fourth part (RIS's "other information"), so that
         # it comes back as the paper's date, cited as the year.
         other = "" if issued or parts == [str(paper.year)] else "submitted"
-        written = "/".join(parts + [""] * (3 - len(parts)))
-        lines.append(("DA", f"{written}/{other}" if other or len(parts) < 3 else written))
+        day = "/".join(parts + [""] * (3 - len(parts)))
+        lines.append(("DA", f"{day}/{other}" if other or len(parts) < 3 else day))
     accessed = iso_from_parts(paper.csl.get("accessed"))
     if accessed:
         lines.append(("Y2", accessed.replace("-", "/")))
