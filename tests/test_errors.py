@@ -45,6 +45,7 @@ from reader.library import (
 )
 from reader.locations import NotALibraryDirectory
 from reader.models import IndexState
+from reader.parts import Part
 from reader.store.base import DatabaseLost, PaperNotFound, ReadOnlyLibrary, StoreDamaged
 
 
@@ -110,6 +111,10 @@ def test_every_public_method_of_the_door_and_its_parts_is_translated(
 ) -> None:
     """The door's methods and those of every part it is composed of are wrapped to
     translate (door.py ``translating``): none is reachable from a front end untranslated."""
+    # The parts made on first use are made here, as a front end's first call would.
+    for name, member in vars(type(empty_library)).items():
+        if isinstance(member, Part):
+            getattr(empty_library, name)
     parts = [
         value for value in vars(empty_library).values()
         if type(value).__module__.startswith("reader.library.")

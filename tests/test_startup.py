@@ -43,6 +43,10 @@ LATER = (
     "reader.ui.screens.note", "reader.ui.screens.note_versions", "reader.ui.screens.overview",
     "reader.ui.screens.prompts", "reader.ui.screens.reading", "reader.ui.screens.tags",
     "reader.ui.screens.whole_text", "reader.store.salvage", "reader.text.notemerge", "merge3",
+    # The library's parts the first view does not read: an import's rows and history,
+    # revisions, searching, upkeep and fetching are made on first use.
+    "reader.store.import_history", "reader.store.import_rows", "reader.store.revisions",
+    "reader.library.searching", "reader.library.fetching", "reader.library.recovery",
 )
 
 _FIRST_FRAME = """\

@@ -24,28 +24,13 @@ from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_s
 from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.errors import IndexStopped
 from reader.library.changes import Change
-from reader.library.core import (
-    RECOVERABLE_KINDS,
-    DoctorReport,
-    Library,
-    Recoverable,
-    Resolution,
-    SearchOutcome,
-    damaged_advice,
-    restore_damaged,
-)
+from reader.library.core import Library
 from reader.library.door import translated
-from reader.library.fetching import PapersPlan, digest, fetched_line
 from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
-from reader.library.upkeep import lost_advice
-from reader.search.query import SearchCancelled, parse_query
 from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost, StoreDamaged
 from reader.store.database import RELEVANCE, SORT_KEYS, StoreError
 from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
-from reader.store.highlights import ShownReply, display_text, placed, sentences, shown_reply, words
-from reader.store.import_rows import UndoResult
-from reader.store.metadata import FIELDS, check
 from reader.store.notes import (
     CLI,
     NoteSaved,
@@ -54,7 +39,6 @@ from reader.store.notes import (
     describe_writer,
     window_writer,
 )
-from reader.store.revisions import TextRevision
 from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
@@ -64,7 +48,13 @@ if TYPE_CHECKING:
     from reader.cite.formats import render as render_citation
     from reader.cite.left_out import left_out
     from reader.cite.notes_files import export_notes
+    from reader.library.fetching import PapersPlan, digest, fetched_line
+    from reader.library.outcomes import Resolution, SearchOutcome
+    from reader.library.recovery import KINDS as RECOVERABLE_KINDS
+    from reader.library.recovery import Recoverable
+    from reader.library.upkeep import DoctorReport, damaged_advice, lost_advice, restore_damaged
     from reader.search.highlight import highlight_spans
+    from reader.search.query import SearchCancelled, parse_query
     from reader.sources import FORMATS, ImportFormatError
     from reader.sources.remote import FetchError, classify
     from reader.sources.remote.openreview_login import find_credentials
@@ -75,9 +65,45 @@ if TYPE_CHECKING:
         forums_plan,
         venue_plan,
     )
+    from reader.store.highlights import (
+        ShownReply,
+        display_text,
+        placed,
+        sentences,
+        shown_reply,
+        words,
+    )
+    from reader.store.import_rows import UndoResult
+    from reader.store.metadata import FIELDS, check
+    from reader.store.revisions import TextRevision
 
 #: Names bound on first use: name → (module, attribute).
 _LAZY = {
+    # Searching, the parts of a library but the first view's, and what the reading view
+    # and the dialogs use: the window's first frame does not wait for their code.
+    "SearchOutcome": ("reader.library.outcomes", "SearchOutcome"),
+    "Resolution": ("reader.library.outcomes", "Resolution"),
+    "SearchCancelled": ("reader.search.query", "SearchCancelled"),
+    "parse_query": ("reader.search.query", "parse_query"),
+    "RECOVERABLE_KINDS": ("reader.library.recovery", "KINDS"),
+    "Recoverable": ("reader.library.recovery", "Recoverable"),
+    "DoctorReport": ("reader.library.upkeep", "DoctorReport"),
+    "damaged_advice": ("reader.library.upkeep", "damaged_advice"),
+    "lost_advice": ("reader.library.upkeep", "lost_advice"),
+    "restore_damaged": ("reader.library.upkeep", "restore_damaged"),
+    "PapersPlan": ("reader.library.fetching", "PapersPlan"),
+    "digest": ("reader.library.fetching", "digest"),
+    "fetched_line": ("reader.library.fetching", "fetched_line"),
+    "ShownReply": ("reader.store.highlights", "ShownReply"),
+    "display_text": ("reader.store.highlights", "display_text"),
+    "placed": ("reader.store.highlights", "placed"),
+    "sentences": ("reader.store.highlights", "sentences"),
+    "shown_reply": ("reader.store.highlights", "shown_reply"),
+    "words": ("reader.store.highlights", "words"),
+    "UndoResult": ("reader.store.import_rows", "UndoResult"),
+    "FIELDS": ("reader.store.metadata", "FIELDS"),
+    "check": ("reader.store.metadata", "check"),
+    "TextRevision": ("reader.store.revisions", "TextRevision"),
     "render_citation": ("reader.cite.formats", "render"),
     "CitationError": ("reader.cite.formats", "CitationError"),
     "export": ("reader.cite.export", "export"),

@@ -19,36 +19,32 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reader.library.annotations import Annotations
 from reader.library.base import LibraryBase, Progress
 from reader.library.door import translating
-from reader.library.fetching import OpenReviewFetching
-from reader.library.imports import Imports
-from reader.library.indexing import INDEX_PROCS, PARALLEL_MIN, Indexing
-from reader.library.outcomes import Resolution, SearchOutcome
+from reader.library.indexing import Indexing
 from reader.library.queries import Queries
-from reader.library.recovery import KINDS as RECOVERABLE_KINDS
-from reader.library.recovery import Recoverable, Recovery
-from reader.library.reviews import ReviewIndexing
-from reader.library.searching import PROFILE_SIZE, Searching
 from reader.library.signals import SignalReads
-from reader.library.upkeep import DoctorReport, Upkeep, damaged_advice, restore_damaged
+from reader.parts import Part
 from reader.store.notes import CLI, HEAD, NoteSaved, NoteState
 from reader.store.reading import RELEVANCE
 
 if TYPE_CHECKING:
     from reader.import_summary import ImportSummary
+    from reader.library.annotations import Annotations
     from reader.library.changes import Change
+    from reader.library.fetching import OpenReviewFetching
+    from reader.library.imports import Imports
+    from reader.library.outcomes import Resolution, SearchOutcome
+    from reader.library.recovery import Recovery
+    from reader.library.reviews import ReviewIndexing
+    from reader.library.searching import Searching
+    from reader.library.upkeep import Upkeep
     from reader.models import IndexState, Paper, PaperRow
     from reader.search.query import ParsedQuery
     from reader.signals import Reply, Signals
     from reader.sources.remote import Endpoints
 
-__all__ = [
-    "INDEX_PROCS", "PARALLEL_MIN", "PROFILE_SIZE", "RECOVERABLE_KINDS", "DoctorReport",
-    "Library", "Progress", "Recoverable", "Resolution", "SearchOutcome", "damaged_advice",
-    "restore_damaged",
-]
+__all__ = ["Library", "Progress"]
 
 
 @translating
@@ -64,22 +60,27 @@ class Library(LibraryBase):
     def __init__(self, root: Path, read_only: str | None = None) -> None:
         """Open the library in ``root`` (made when new); read-only when ``read_only``
         says why, or when it cannot be written to."""
-        # The parts first: opening the store below may already lean on them.
+        # The parts the first view reads, and the one that holds state (what the index
+        # owes), first: opening the store below may already lean on them. The others are
+        # made on first use, their modules imported then, so that the window's first frame
+        # does not wait for the code of imports, searches, upkeep and fetching.
         self.indexing = Indexing(self)
-        self.reviews = ReviewIndexing(self)
-        self.searching = Searching(self)
-        self.imports = Imports(self)
-        self.marks = Annotations(self)
         self.queries = Queries(self)
         self.conference = SignalReads(self)
-        self.upkeep = Upkeep(self)
-        self.recovery = Recovery(self)
-        self.fetching = OpenReviewFetching(self)
         super().__init__(root, read_only)
+
+    reviews: Part[ReviewIndexing] = Part("reader.library.reviews", "ReviewIndexing")
+    searching: Part[Searching] = Part("reader.library.searching", "Searching")
+    imports: Part[Imports] = Part("reader.library.imports", "Imports")
+    marks: Part[Annotations] = Part("reader.library.annotations", "Annotations")
+    upkeep: Part[Upkeep] = Part("reader.library.upkeep", "Upkeep")
+    recovery: Part[Recovery] = Part("reader.library.recovery", "Recovery")
+    fetching: Part[OpenReviewFetching] = Part("reader.library.fetching", "OpenReviewFetching")
 
     def close(self) -> None:
         """Close every connection, the index and the index of review text."""
-        self.reviews.close()
+        if Library.reviews.made(self):
+            self.reviews.close()
         super().close()
 
     # The door's own operations, which nearly every front end uses: each hands over to

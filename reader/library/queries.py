@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from reader.intake.identity import abstract_key
 from reader.library.changes import METADATA, Change
 from reader.library.door import translating
 from reader.models import Paper, PaperRow
@@ -120,6 +119,9 @@ class Queries:
     def restore_revision(self, paper_id: int, revision: TextRevision) -> Change:
         """Make a kept title or abstract the paper's again (the text it replaces is kept
         as a revision in turn); the index follows."""
+        # Imported here: restoring is rare, and the identity code is not the first view's.
+        from reader.intake.identity import abstract_key
+
         key = abstract_key(revision.text) if revision.field == "abstract" else None
         with self._library.session() as store:
             generation = store.revisions.restore_revision(paper_id, revision.id, key)

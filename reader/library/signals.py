@@ -18,7 +18,6 @@ from reader.library.door import translating
 from reader.signals import DECISION_KINDS, META_REVIEW_KINDS, RatingScale, Reply, Signals
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
-from reader.store.import_rows import import_source
 
 if TYPE_CHECKING:
     from reader.library.core import Library
@@ -243,6 +242,7 @@ class SignalReads:
         # The sources are imported here, as by an import: no part of a start.
         from reader.sources import ImportFormatError
         from reader.sources.openreview import replies_in_file
+        from reader.store.import_rows import import_source
 
         with self._library.session() as store:
             source = import_source(store.conn, paper_id)

@@ -9,8 +9,9 @@ exactly what changed.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
+from reader.parts import Part
 from reader.store.base import (
     BUSY_TIMEOUT_MS,
     PaperNotFound,
@@ -18,16 +19,18 @@ from reader.store.base import (
     StoreError,
     migrations,
 )
-from reader.store.edits import Edits, edited_record
-from reader.store.import_history import ImportHistory
-from reader.store.marks import Marks
 from reader.store.reading import RELEVANCE, SORT_KEYS, Reading, read_papers
-from reader.store.revisions import Revisions
 from reader.text.identifiers import CITEKEY
+
+if TYPE_CHECKING:
+    from reader.store.edits import Edits
+    from reader.store.import_history import ImportHistory
+    from reader.store.marks import Marks
+    from reader.store.revisions import Revisions
 
 __all__ = [
     "BUSY_TIMEOUT_MS", "CITEKEY", "RELEVANCE", "SORT_KEYS", "PaperNotFound", "Store",
-    "StoreDamaged", "StoreError", "edited_record", "migrations", "read_papers",
+    "StoreDamaged", "StoreError", "migrations", "read_papers",
 ]
 
 
@@ -43,11 +46,10 @@ class Store(Reading):
     rows an import writes are in import_rows.py.
     """
 
-    def __init__(self, path: Path, read_only: str | None = None) -> None:
-        """Open the database at ``path`` (:class:`reader.store.base.StoreBase`), with its
-        parts."""
-        self.marks = Marks(self)
-        self.edits = Edits(self)
-        self.imports = ImportHistory(self)
-        self.revisions = Revisions(self)
-        super().__init__(path, read_only)
+    # The parts are made on first use, and their modules imported then: the reader's first
+    # frame reads papers and writes nothing, and importing what writes an import's rows,
+    # its history and its revisions held that frame back.
+    marks: Part[Marks] = Part("reader.store.marks", "Marks")
+    edits: Part[Edits] = Part("reader.store.edits", "Edits")
+    imports: Part[ImportHistory] = Part("reader.store.import_history", "ImportHistory")
+    revisions: Part[Revisions] = Part("reader.store.revisions", "Revisions")

@@ -19,7 +19,6 @@ from typing import Any, Literal
 
 from reader.signals import RatingScale, Signals
 from reader.store.chunks import in_chunks
-from reader.store.revisions import keep_revision
 
 __all__ = [
     "SIGNALS_CHANGES",
@@ -109,6 +108,9 @@ def write_signals(
         written = _write(conn, paper_id, signals, before, updated_at, import_id)
         after = _stored_row(conn, paper_id)
         if after != kept:
+            # Imported here: a write of an import's, never of the first view.
+            from reader.store.revisions import keep_revision
+
             keep_revision(
                 conn, paper_id, SIGNALS_CHANGES,
                 json.dumps({"before": kept, "after": after}, ensure_ascii=False), None,

@@ -33,7 +33,6 @@ from typing import Any
 
 from reader.signals import Reply, Score
 from reader.store.chunks import in_chunks
-from reader.store.highlights import reanchor_reply
 from reader.store.reply_forms import ReplyForm, unpack_content
 
 __all__ = [
@@ -178,6 +177,9 @@ def _write_one(
         )
         _add_version(conn, reply_row, mdate, rating, form, None, import_id, seen_at)
         if stored_hash != text_hash:
+            # Imported here: a write of an import's, never of the first view.
+            from reader.store.highlights import reanchor_reply
+
             reanchor_reply(conn, reply.id, reply)  # the passages highlighted in it follow
         if rating != stored_rating:
             done.rating_changes.append(RatingChange(reply.id, stored_paper, stored_rating, rating))

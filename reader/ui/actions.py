@@ -11,12 +11,16 @@ looks, and the app class stays small. Which of them may run where (and which the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import App
 
-from reader.library import SearchOutcome
 from reader.ui import bindings
 from reader.ui.screens import reading_screen
 from reader.ui.widgets.search_box import SearchBox
+
+if TYPE_CHECKING:
+    from reader.library import SearchOutcome
 
 
 def route_actions(app: App[None], *owners: object) -> None:

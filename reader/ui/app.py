@@ -25,9 +25,10 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
+from reader import library as core
 from reader.config import Config
 from reader.errors import Damaged, ReaderError
-from reader.library import Library, SearchOutcome, ViewSignals
+from reader.library import Library, ViewSignals
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
 from reader.ui import bindings, collector
@@ -164,10 +165,9 @@ class ReaderApp(App[None]):
         return self.query_one(PaperList)
 
     @property
-    def outcome(self) -> SearchOutcome | None:
-        """The outcome of the search the view shows (None: the whole library). The view's
-        state, shared: the search session alone writes it (as its results are shown), and
-        the app hands it out, a frozen value, to whoever asks what the view shows."""
+    def outcome(self) -> core.SearchOutcome | None:
+        """The outcome of the search the view shows (None: the whole library): the view's
+        state, written by the search session alone, handed out as a frozen value."""
         return self.search.outcome
 
     @property

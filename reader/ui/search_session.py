@@ -21,14 +21,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.message import Message
 
+# The search code is reached through the module, bound at the first search and not before
+# the first frame (reader.library binds it on first use).
+from reader import library as core
 from reader.errors import IndexDamaged, ReaderError
-from reader.library import Library, SearchCancelled, SearchOutcome, parse_query
+from reader.library import Library
 from reader.models import PaperRow
 from reader.ui.index_status import IndexStatus
+
+if TYPE_CHECKING:
+    from reader.library import SearchOutcome
 
 #: The matches of a new query shown before all are ranked (more than a screen of rows):
 #: ranking every match of a common word in a large library takes seconds.
@@ -204,7 +211,7 @@ class SearchSession:
             return False
         parsed = (
             outcome.parsed if outcome is not None and outcome.query == query
-            and outcome.parsed is not None else parse_query(query)
+            and outcome.parsed is not None else core.parse_query(query)
         )
         searches = bool(parsed.text or parsed.like)
         return searches if why is Rerun.INDEX_GREW else self._index.ready or not searches
@@ -274,7 +281,7 @@ class SearchSession:
 
     def _search(self, generation: int, query: str, first: int | None) -> None:
         post = self._report
-        parsed = parse_query(query)
+        parsed = core.parse_query(query)
         index = self._index
         library = self._library
         order = self._view.order()
@@ -283,7 +290,7 @@ class SearchSession:
             # the query runs again when the index is done.
             done, total = index.building or (0, 0)
             progress = f" ({done:,} of {total:,} papers)" if total else ""
-            outcome = SearchOutcome(
+            outcome = core.SearchOutcome(
                 query, [], notice=f"Still indexing{progress}; results when it is done",
                 parsed=parsed,
             )
@@ -303,7 +310,7 @@ class SearchSession:
                 # as the same search ranked them (no second search).
                 post(self.Results(generation, outcome, 0, None, self._first_rows(outcome.ids)))
                 outcome = library.searching.complete(outcome, cancelled=replaced, mend=False)
-        except SearchCancelled:
+        except core.SearchCancelled:
             return  # a newer query took its place
         except IndexDamaged as exc:
             # Answered from the database at once, and again from the index once rebuilt.
@@ -315,7 +322,7 @@ class SearchSession:
         except Exception:  # noqa: BLE001 - an index being (re)built can't answer yet
             if index.ready:
                 raise
-            outcome = SearchOutcome(
+            outcome = core.SearchOutcome(
                 query, [], notice="The search index is still being built; results follow",
                 parsed=parsed,
             )

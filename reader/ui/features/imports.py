@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.worker import Worker
 
-from reader.import_summary import ImportSummary
 from reader.ui import bindings
 from reader.ui.import_session import ImportSession, Source
 from reader.ui.keymap import key_label
@@ -19,6 +18,7 @@ from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun
 
 if TYPE_CHECKING:
+    from reader.import_summary import ImportSummary
     from reader.ui.app import ReaderApp
 
 

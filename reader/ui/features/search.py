@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.message import Message
 
-from reader.library import SearchOutcome
 from reader.models import PaperRow
 from reader.ui import bindings
 from reader.ui.keymap import key_label
@@ -18,6 +17,7 @@ from reader.ui.search_session import Rerun, SearchSession
 from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
+    from reader.library import SearchOutcome
     from reader.ui.app import ReaderApp
 
 #: How long typing must pause before a search that found nothing looks for a "did you mean".

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Static
 
-from reader.library import RELEVANCE, SearchOutcome
+from reader.library import RELEVANCE
 from reader.ui.commands import SORT_LABELS
 from reader.ui.screens import reading_screen
 
 if TYPE_CHECKING:
-    from reader.library import Change
+    from reader.library import Change, SearchOutcome
     from reader.ui.app import ReaderApp
 
 
