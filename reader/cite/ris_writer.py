@@ -17,6 +17,7 @@ from reader.cite.venues import published_in, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.sources.ris_fields import EDITOR_MARK
+from reader.sources.ris_tools import ARTICLE_CODES
 from reader.text.render import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -98,7 +99,10 @@ def ris_record(paper: Paper) -> str:
             written.add(tag)
     number = paper.csl.get("number")
     if isinstance(number, str | int) and str(number).strip():
-        lines.append(("SV" if kind in _SERIES_NUMBERED else "M1", _line(str(number))))
+        # An article's number is C7 (as Scopus, EndNote and Web of Science write it), which
+        # reads back as such; under M1 another tool read nothing, and cited no "Article N".
+        tag = "C7" if ris_type in ARTICLE_CODES else "M1"
+        lines.append(("SV" if kind in _SERIES_NUMBERED else tag, _line(str(number))))
     in_series = paper.csl.get("collection-number")
     if isinstance(in_series, str | int) and str(in_series).strip() and not any(
         tag == "SV" for tag, _ in lines

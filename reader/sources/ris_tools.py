@@ -106,8 +106,10 @@ def own_meanings(tool: str) -> frozenset[str]:
 
 def tag_meanings(tool: str, code: str) -> dict[str, str]:
     """The CSL variable ``tool`` writes under a tag for a record of RIS type ``code``, where
-    it is not the tag's usual one ("" for a field of no variable)."""
-    return _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+    it is not the tag's usual one ("" for a field of no variable); an article's C7 is its
+    number, as the RIS types, EndNote, Scopus and Web of Science have it ("Article 104301")."""
+    meanings = _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+    return {**meanings, "C7": "number"} if code in ARTICLE_CODES else meanings
 
 
 def venue_tags(meanings: dict[str, str]) -> tuple[str, ...]:

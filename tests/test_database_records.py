@@ -1,0 +1,64 @@
+"""Records from the bibliographic databases (Scopus's and Ovid's RIS, Web of Science's
+plain text) read as the databases mean them, cited so, and written back by the library's
+RIS export: an article's number, a title's acronyms and run-together initials, the full
+stop Ovid ends its titles with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader.cite.export import export
+from reader.cite.formats import render
+from reader.library import Library
+from reader.models import Paper
+from reader.sources import parse_text
+
+SCOPUS = """TY  - JOUR
+AU  - García-López, M.
+AU  - Chen, X.
+TI  - Federated learning for hospital readmission prediction
+PY  - 2023
+T2  - Journal of Biomedical Informatics
+VL  - 139
+C7  - 104301
+DO  - 10.1016/j.jbi.2023.104301
+UR  - https://www.scopus.com/inward/record.uri?eid=2-s2.0-1&partnerID=40&md5=1
+DB  - Scopus
+ER  -
+"""
+
+
+def _library(root: Path, name: str, text: str) -> Library:
+    path = root / name
+    path.write_text(text, encoding="utf-8")
+    library = Library(root / f"lib-{name}")
+    library.imports.write_files([path])
+    return library
+
+
+def _only(library: Library) -> Paper:
+    [paper] = library.papers(library.all_ids())
+    return paper
+
+
+def test_an_article_number_in_c7_is_cited_and_written_back(tmp_path: Path) -> None:
+    library = _library(tmp_path, "scopus.ris", SCOPUS)
+    try:
+        paper = _only(library)
+        assert paper.csl["number"] == "104301"
+        assert "C7" not in paper.extra.get("ris", {})
+        assert "Journal of Biomedical Informatics, 139, Article 104301." in render(
+            [paper], "text", "apa")
+        written = export([paper], "ris")
+        assert "C7  - 104301\n" in written and "M1  -" not in written
+        [back] = parse_text(written, "again.ris", "ris").records
+        assert back.csl["number"] == "104301"
+    finally:
+        library.close()
+
+
+def test_c7_of_another_type_is_kept_as_written() -> None:
+    """C7 is an article's number; what a tool writes there for a book is kept."""
+    text = SCOPUS.replace("TY  - JOUR", "TY  - BOOK")
+    [record] = parse_text(text, "book.ris", "ris").records
+    assert "number" not in record.csl and record.extra["ris"]["C7"] == ["104301"]
