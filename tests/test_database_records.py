@@ -62,3 +62,57 @@ def test_c7_of_another_type_is_kept_as_written() -> None:
     text = SCOPUS.replace("TY  - JOUR", "TY  - BOOK")
     [record] = parse_text(text, "book.ris", "ris").records
     assert "number" not in record.csl and record.extra["ris"]["C7"] == ["104301"]
+
+
+WOS = """FN Clarivate Analytics Web of Science
+VR 1.0
+PT C
+AU Vaswani, A
+   Shazeer, N
+AF Vaswani, Ashish
+   Shazeer, Noam
+BE Guyon, I
+   Luxburg, UV
+TI Attention Is All You Need
+SO ADVANCES IN NEURAL INFORMATION PROCESSING SYSTEMS 30 (NIPS 2017)
+DT Proceedings Paper
+PU NEURAL INFORMATION PROCESSING SYSTEMS (NIPS)
+PI LA JOLLA
+PY 2017
+VL 30
+BP 5998
+EP 6008
+UT WOS:000452649406008
+ER
+
+PT J
+AU Lee, SD
+TI Sensor drift
+SO IEEE TRANSACTIONS ON SIGNAL PROCESSING, PART II
+PY 2020
+VL 68
+ER
+
+EF
+"""
+
+
+def test_web_of_science_capitals_keep_their_acronyms_and_initials_are_letters() -> None:
+    """Upper-case venues are title-cased, but for acronyms (in parentheses, a known one, a
+    Roman numeral); AU and BE run initials together ("UV" is U. V.), AF names are whole."""
+    proceedings, article = parse_text(WOS, "savedrecs.txt", "wos").records
+    assert proceedings.venue == "Advances in Neural Information Processing Systems 30 (NIPS 2017)"
+    assert proceedings.csl["publisher"] == "Neural Information Processing Systems (NIPS)"
+    assert proceedings.csl["publisher-place"] == "La Jolla"
+    assert article.venue == "IEEE Transactions on Signal Processing, Part II"
+    assert proceedings.csl["editor"][1] == {"family": "Luxburg", "given": "U. V."}
+    assert proceedings.csl["author"][0] == {"family": "Vaswani", "given": "Ashish"}
+    assert article.csl["author"] == [{"family": "Lee", "given": "S. D."}]
+    paper = Paper(
+        id=1, title=proceedings.title, title_derived=False, abstract="",
+        authors=proceedings.authors, venue=proceedings.venue, year=proceedings.year,
+        keywords=[], url=None, doi=None, citekey="vaswani2017attention", starred=False,
+        note="", added_at="", csl=proceedings.csl, extra=proceedings.extra,
+    )
+    assert "U. V. Luxburg" in render([paper], "text", "apa")
+    assert "U. V. Luxburg" in render([paper], "text", "chicago-author-date")

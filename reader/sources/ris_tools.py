@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from reader.sources.dates import month_number, ris_date
-from reader.sources.wos import month_date
+from reader.sources.wos import month_date, spaced_initials
 
 #: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
 Tags = dict[str, list[str]]
@@ -215,9 +215,6 @@ def _one_line(value: str) -> str:
 
 # --- Web of Science ---------------------------------------------------------------------------
 
-# Initials run together, as Web of Science gives a given name ("SD").
-_RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
-
 
 def month_dates(tags: Tags) -> Tags:
     """The record's tags with a ``DA`` that names its month in words (Web of Science's
@@ -229,11 +226,3 @@ def month_dates(tags: Tags) -> Tags:
     if date is None or date.count("-") == 0:
         return tags
     return {**tags, "DA": [date.replace("-", "/")]}
-
-
-def spaced_initials(name: dict[str, str]) -> dict[str, str]:
-    """A given name of initials run together, spaced as initials: ``SD`` → ``S. D.``."""
-    given = name.get("given", "")
-    if not _RUN_INITIALS.fullmatch(given):
-        return name
-    return {**name, "given": " ".join(f"{letter}." for letter in given)}
