@@ -116,3 +116,58 @@ def test_web_of_science_capitals_keep_their_acronyms_and_initials_are_letters() 
     )
     assert "U. V. Luxburg" in render([paper], "text", "apa")
     assert "U. V. Luxburg" in render([paper], "text", "chicago-author-date")
+
+
+OVID = """1. 
+TY  - CHAP
+DB  - APA PsycInfo <1806 to December Week 1 2024>
+ID  - 2019-08765-004
+T1  - Attention and the aging brain.
+A1  - Grady, Cheryl L.
+A2  - Park, Denise C. [Ed]
+Y1  - 2019//
+T2  - Cognitive aging: A primer (3rd ed.).
+SP  - 55
+EP  - 78
+CY  - New York, NY
+PB  - Psychology Press
+ER  - 
+
+2. 
+TY  - JOUR
+DB  - APA PsycInfo <1806 to December Week 1 2024>
+ID  - 2021-45678-001
+T1  - Does sleep help memory?
+A1  - Okafor, Ngozi A.
+Y1  - 2021//
+JF  - Psychological Bulletin
+ER  - 
+
+3. 
+TY  - JOUR
+DB  - APA PsycInfo <1806 to December Week 1 2024>
+ID  - 2021-45679-001
+T1  - Replication of Smith et al.
+A1  - Lindqvist, Per
+Y1  - 2021//
+JF  - Journal of Memory and Language in the U.S.
+ER  - 
+"""
+
+
+def test_ovid_full_stops_end_no_title(tmp_path: Path) -> None:
+    """Ovid ends every title with a full stop: not the title's, and cited twice ("(3rd
+    ed.).,"); a question mark, an abbreviation's stop ("et al.", "U.S.") stay."""
+    library = _library(tmp_path, "ovid.ris", OVID)
+    try:
+        papers = {p.authors[0]: p for p in library.papers(library.all_ids())}
+        chapter = papers["Cheryl L. Grady"]
+        assert chapter.title == "Attention and the aging brain"
+        assert chapter.venue == "Cognitive aging: A primer (3rd ed.)"
+        assert "primer (3rd ed.)," in render([chapter], "text", "ieee")
+        assert papers["Ngozi A. Okafor"].title == "Does sleep help memory?"
+        replication = papers["Per Lindqvist"]
+        assert replication.title == "Replication of Smith et al."
+        assert replication.venue == "Journal of Memory and Language in the U.S."
+    finally:
+        library.close()

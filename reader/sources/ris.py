@@ -24,6 +24,7 @@ from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
 from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
 from reader.sources.ris_tools import (
+    OVID,
     exporter,
     linked_doi,
     links,
@@ -42,7 +43,7 @@ from reader.text.identifiers import (
 from reader.text.render import plain_line, to_plain
 from reader.text.rich_text import html_title
 from reader.text.sanitize import clean_imported
-from reader.text.titles import derive_title
+from reader.text.titles import derive_title, without_full_stop
 
 __all__ = ["parse", "stream_file"]
 
@@ -248,6 +249,8 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     kind_code = fold_lines(first(tags, "TY")).upper()
     # (Zotero's book names its series in T2, its conference paper the proceedings in C3.)
     venue = fold_lines(first(tags, *venue_tags(tag_meanings(tool, kind_code)))) or None
+    if tool == OVID:  # (which ends every title with a full stop: "A primer (3rd ed.).")
+        title, venue = without_full_stop(title), venue and without_full_stop(venue)
     title_derived = False
     if not title and abstract:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
