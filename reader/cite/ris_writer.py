@@ -17,7 +17,7 @@ from reader.cite.venues import published_in, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.sources.ris_fields import EDITOR_MARK
-from reader.sources.ris_tools import ARTICLE_CODES
+from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers
 from reader.text.render import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -114,10 +114,10 @@ def ris_record(paper: Paper) -> str:
         lines.append(("SP", first.strip()))
         if last.strip():
             lines.append(("EP", last.strip()))
-    for variable in ("ISSN", "ISBN"):
-        value = paper.csl.get(variable)
-        if isinstance(value, str):
-            lines += [("SN", part) for part in value.split() if part]
+    numbers = [part for variable in ("ISSN", "ISBN") if isinstance(paper.csl.get(variable), str)
+               for part in str(paper.csl[variable]).split()]
+    # A number given as both (a BibTeX isbn field holding the ISSN) is written once.
+    lines += [("SN", part) for part in distinct_numbers(numbers)]
     issued = iso_from_parts(paper.csl.get("issued"))
     if paper.year is not None:
         lines.append(("PY", str(paper.year)))

@@ -20,6 +20,7 @@ from reader.models import PaperRecord
 from reader.record import TEX_PREFIX, iso_from_parts, keep_written_doi
 from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
+from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
 from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
@@ -282,6 +283,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         date = ris_date(first(tags, "DA")) or date
     urls = [url for value in tag_values(tags, "UR") for url in links(value)]
     bibtex = extra.get("bibtex", {})
+    for name, value in bibtex.items():  # (pmid: PMID, as the BibTeX importer reads it)
+        if (variable := kept_as_written(name)) and isinstance(value, str):
+            csl.setdefault(variable, value)
     tex_title = bibtex.pop("title", None)
     if isinstance(tex_title, str) and not title_derived and plain_line(tex_title) == title:
         title = tex_title  # a BibTeX record's title, kept as the TeX it was written in

@@ -27,8 +27,9 @@ from reader.sources.wos import month_date, spaced_initials
 Tags = dict[str, list[str]]
 
 __all__ = [
-    "exporter", "issue", "issue_month", "linked_doi", "links", "month_dates", "own_meanings",
-    "record_key", "record_number", "spaced_initials", "tag_meanings", "venue_tags",
+    "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
+    "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
+    "tag_meanings", "venue_tags",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -207,6 +208,16 @@ def record_number(key: str) -> bool:
 def _first(tags: Tags, name: str) -> str:
     """The first non-empty value of a tag."""
     return next((v for v in tags.get(name, []) if v.strip()), "")
+
+
+def distinct_numbers(values: list[str]) -> list[str]:
+    """An ISSN's or ISBN's values, each once: a record may give one number twice, with and
+    without its hyphen ("00319007", "0031-9007"), or under both SN lines (a BibTeX isbn
+    field holding the ISSN, written back as two)."""
+    seen: dict[str, str] = {}
+    for value in values:
+        seen.setdefault(value.replace("-", "").replace(" ", "").upper(), value)
+    return list(seen.values())
 
 
 def _one_line(value: str) -> str:
