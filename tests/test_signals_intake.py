@@ -75,3 +75,21 @@ def test_a_reply_whose_paper_is_missing_is_no_skipped_paper(
     assert not any(line.startswith("; ") for line in lines)
     assert "1 read: 0 new, 0 merged, 1 unchanged, 0 skipped — dry run, nothing was written" \
         in lines
+
+
+def test_an_older_snapshot_without_replies_keeps_the_count_of_those_held(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """OpenReview v1's ``details.replies: []`` (a snapshot taken before the reviews) says
+    0 reviews; the replies the library holds are what the paper's count says, as they
+    are what its ratings and its reviews listed say."""
+    rows = _rows()
+    empty_library.imports.write_files([_write(tmp_path / "new.jsonl", rows)])
+    older = {k: v for k, v in rows[0].items() if k != "replies"}
+    older["content"] = {k: v for k, v in older["content"].items() if k != "venue"}
+    older["details"] = {"replyCount": 0, "replies": []}
+    empty_library.imports.write_files([_write(tmp_path / "older.jsonl", [older])])
+    conn = sqlite3.connect(empty_library.paths.database)
+    signals = stored_signals.signals_of(conn, _paper_id(conn, rows[0]["id"]))
+    assert signals is not None and signals.rating_count == 4
+    assert (signals.reviews, signals.comments) == (4, 1)

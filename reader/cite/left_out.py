@@ -9,8 +9,8 @@ that names what is lost must not name what comes back.
 
 from __future__ import annotations
 
-import dataclasses
 import json
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -48,14 +48,21 @@ def _other_fields_left(paper: Paper, fmt: str, found: dict[frozenset[str], bool]
         return True
     if fmt not in _EXTRA_WRITTEN:
         return False
-    odd = frozenset(paper.csl) - _WRITTEN_BY_ALL
+    odd = _odd_variables(paper, fmt)
     if not odd:
         return False
-    # Read back once per set of variables: a Zotero library's items share theirs ("source",
-    # "accessed"), and reading each of 20,000 back took a millisecond apiece.
-    if odd not in found:
-        found[odd] = _variables_lost(paper, fmt)
-    return found[odd]
+    # Read back once per kind of paper: a Zotero library's items share their variables
+    # ("source", "accessed"), and reading each of 20,000 back took a millisecond apiece.
+    # What comes back of a number RIS reads by its form and type is asked of each form.
+    kind = frozenset(odd) | {
+        f"{name}={re.sub(r'[0-9]', '0', str(paper.csl[name]))}" for name in odd
+        if name in _READ_BY_FORM.get(fmt, ())
+    }
+    if _READ_BY_FORM.get(fmt, frozenset()) & set(odd):
+        kind |= {f"type={paper.csl.get('type')}"}
+    if kind not in found:
+        found[kind] = _variables_lost(paper, fmt, odd)
+    return found[kind]
 
 
 #: The CSL variables every bibliographic export (BibTeX, biblatex, RIS) writes and reads back.
@@ -65,22 +72,34 @@ _WRITTEN_BY_ALL = frozenset({
     "issue", "page", "number", "ISSN", "ISBN", "language", "edition", "collection-title",
     "genre", "note",
 })
+#: Of those, the ones a format writes where they read back by the value's form or the type:
+#: RIS's SN holds an ISSN or an ISBN, told apart by the number; its M1 is a number of some
+#: types only (a report's, a preprint's), C7 an article's.
+_READ_BY_FORM = {"ris": frozenset({"ISSN", "ISBN", "number"})}
 
 
-def _variables_lost(paper: Paper, fmt: str) -> bool:
-    """Whether a variable of the paper beyond those every export writes (a series number,
-    a PMCID, an original title) is lost in ``fmt``: found by reading the paper's export
-    back, for the few papers that have one."""
-    odd = [value for name, value in paper.csl.items() if name not in _WRITTEN_BY_ALL]
-    if not odd:
-        return False
+def _odd_variables(paper: Paper, fmt: str) -> dict[str, Any]:
+    """The paper's variables that may not come back from ``fmt``: those beyond what every
+    export writes, and those it writes where they may be read as another."""
+    checked = _READ_BY_FORM.get(fmt, frozenset())
+    return {name: value for name, value in paper.csl.items()
+            if name not in _WRITTEN_BY_ALL or name in checked}
+
+
+def _variables_lost(paper: Paper, fmt: str, odd: dict[str, Any]) -> bool:
+    """Whether a variable of ``odd`` (a series number, a PMCID, the catalogue a Zotero item
+    came from) is lost in ``fmt``: found by reading the paper's export back. Each variable
+    must come back as itself: a value found elsewhere in the record (a source named in
+    the URL, a PMID kept only as a BibTeX field) is lost all the same."""
     # (A biblatex file is read back as BibTeX, which it is.)
     back = read_back(export([paper], fmt, compact=True), "bibtex" if fmt == "biblatex" else fmt)
     if len(back) != 1:
         return True
-    text = json.dumps(dataclasses.asdict(back[0]), ensure_ascii=False)
-    return any(json.dumps(leaf, ensure_ascii=False)[1:-1] not in text
-               for value in odd for leaf in _leaves(value))
+    for name, value in odd.items():
+        text = json.dumps(back[0].csl.get(name), ensure_ascii=False)
+        if any(json.dumps(leaf, ensure_ascii=False)[1:-1] not in text for leaf in _leaves(value)):
+            return True
+    return False
 
 
 def _leaves(value: Any) -> list[str]:

@@ -17,6 +17,7 @@ from reader.cite.venues import published_in, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.sources.ris_fields import EDITOR_MARK
+from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers
 from reader.text.render import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -98,7 +99,10 @@ def ris_record(paper: Paper) -> str:
             written.add(tag)
     number = paper.csl.get("number")
     if isinstance(number, str | int) and str(number).strip():
-        lines.append(("SV" if kind in _SERIES_NUMBERED else "M1", _line(str(number))))
+        # An article's number is C7 (as Scopus, EndNote and Web of Science write it), which
+        # reads back as such; under M1 another tool read nothing, and cited no "Article N".
+        tag = "C7" if ris_type in ARTICLE_CODES else "M1"
+        lines.append(("SV" if kind in _SERIES_NUMBERED else tag, _line(str(number))))
     in_series = paper.csl.get("collection-number")
     if isinstance(in_series, str | int) and str(in_series).strip() and not any(
         tag == "SV" for tag, _ in lines
@@ -110,10 +114,10 @@ def ris_record(paper: Paper) -> str:
         lines.append(("SP", first.strip()))
         if last.strip():
             lines.append(("EP", last.strip()))
-    for variable in ("ISSN", "ISBN"):
-        value = paper.csl.get(variable)
-        if isinstance(value, str):
-            lines += [("SN", part) for part in value.split() if part]
+    numbers = [part for variable in ("ISSN", "ISBN") if isinstance(paper.csl.get(variable), str)
+               for part in str(paper.csl[variable]).split()]
+    # A number given as both (a BibTeX isbn field holding the ISSN) is written once.
+    lines += [("SN", part) for part in distinct_numbers(numbers)]
     issued = iso_from_parts(paper.csl.get("issued"))
     if paper.year is not None:
         lines.append(("PY", str(paper.year)))

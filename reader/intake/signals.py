@@ -159,12 +159,13 @@ class SignalsIntake:
         fresh = new and not adopted and written.new == len({r.id for r in record.replies})
         if not (signed and fresh):
             signals = merge_signals(before, record.signals)
-            # A list's ratings or decision for a paper whose replies the library holds:
-            # the reviews' own ratings and a Decision note outrank them (the list's
-            # "4;6;6;6" over reviews rated 4, 6, 6, 4; its "Oral" over a Decision: Reject).
+            # A list's ratings, decision or counts for a paper whose replies the library
+            # holds: the reviews' own ratings, a Decision note and the replies' count
+            # outrank them (the list's "4;6;6;6" over reviews rated 4, 6, 6, 4; its "Oral"
+            # over a Decision: Reject; an older snapshot's "0 reviews", OpenReview v1's
+            # empty details.replies, over the two reviews held and listed).
             reviewed = bool(
                 before and record.signals
-                and (record.signals.ratings or record.signals.decision)
                 and stored_replies.replied(self.conn, [paper_id])
             )
             if record.replies or adopted or reviewed:

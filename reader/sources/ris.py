@@ -20,10 +20,12 @@ from reader.models import PaperRecord
 from reader.record import TEX_PREFIX, iso_from_parts, keep_written_doi
 from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
+from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
 from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
 from reader.sources.ris_tools import (
+    OVID,
     exporter,
     linked_doi,
     links,
@@ -42,7 +44,7 @@ from reader.text.identifiers import (
 from reader.text.render import plain_line, to_plain
 from reader.text.rich_text import html_title
 from reader.text.sanitize import clean_imported
-from reader.text.titles import derive_title
+from reader.text.titles import derive_title, without_full_stop
 
 __all__ = ["parse", "stream_file"]
 
@@ -248,6 +250,8 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     kind_code = fold_lines(first(tags, "TY")).upper()
     # (Zotero's book names its series in T2, its conference paper the proceedings in C3.)
     venue = fold_lines(first(tags, *venue_tags(tag_meanings(tool, kind_code)))) or None
+    if tool == OVID:  # (which ends every title with a full stop: "A primer (3rd ed.).")
+        title, venue = without_full_stop(title), venue and without_full_stop(venue)
     title_derived = False
     if not title and abstract:
         title = derive_title(to_plain(abstract), max_len=TITLE_MAX)
@@ -279,6 +283,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         date = ris_date(first(tags, "DA")) or date
     urls = [url for value in tag_values(tags, "UR") for url in links(value)]
     bibtex = extra.get("bibtex", {})
+    for name, value in bibtex.items():  # (pmid: PMID, as the BibTeX importer reads it)
+        if (variable := kept_as_written(name)) and isinstance(value, str):
+            csl.setdefault(variable, value)
     tex_title = bibtex.pop("title", None)
     if isinstance(tex_title, str) and not title_derived and plain_line(tex_title) == title:
         title = tex_title  # a BibTeX record's title, kept as the TeX it was written in

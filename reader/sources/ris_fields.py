@@ -21,6 +21,7 @@ from reader.sources.ris_tools import (
     NAME_MAX,
     TYPE_NAMES,
     WOS,
+    distinct_numbers,
     issue,
     issue_month,
     own_meanings,
@@ -172,8 +173,8 @@ def csl_and_extra(
         # A chapter's SE is its number ("1.2"); elsewhere the section (of a newspaper …).
         csl["chapter-number" if csl["type"] == "chapter" else "section"] = section
     number_from_m1 = False
-    if "number" not in csl and (code == "RPRT" or bibtex):
-        number = fold_lines(first(tags, "M1"))  # RIS's "number": a report's, or any we wrote
+    if "number" not in csl and (code in ("RPRT", "UNPB") or bibtex):
+        number = fold_lines(first(tags, "M1"))  # RIS's "number": a report's, a preprint's
         if number:
             csl["number"] = number
             number_from_m1 = True
@@ -202,7 +203,7 @@ def csl_and_extra(
             variable = "ISSN" if csl["type"].startswith("article") else "ISBN"
         numbers.setdefault(variable, []).append(number)
     for variable, values in numbers.items():
-        csl.setdefault(variable, " ".join(values))
+        csl.setdefault(variable, " ".join(distinct_numbers(values)))
     issued = date_parts(ris_date(first(tags, "DA")) or ris_date(first(tags, "PY", "Y1")))
     year = date_parts(ris_date(first(tags, "PY", "Y1")))
     if issued and year and (

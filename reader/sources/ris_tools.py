@@ -21,14 +21,15 @@ import re
 from typing import Any
 
 from reader.sources.dates import month_number, ris_date
-from reader.sources.wos import month_date
+from reader.sources.wos import month_date, spaced_initials
 
 #: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
 Tags = dict[str, list[str]]
 
 __all__ = [
-    "exporter", "issue", "issue_month", "linked_doi", "links", "month_dates", "own_meanings",
-    "record_key", "record_number", "spaced_initials", "tag_meanings", "venue_tags",
+    "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
+    "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
+    "tag_meanings", "venue_tags",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -106,8 +107,10 @@ def own_meanings(tool: str) -> frozenset[str]:
 
 def tag_meanings(tool: str, code: str) -> dict[str, str]:
     """The CSL variable ``tool`` writes under a tag for a record of RIS type ``code``, where
-    it is not the tag's usual one ("" for a field of no variable)."""
-    return _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+    it is not the tag's usual one ("" for a field of no variable); an article's C7 is its
+    number, as the RIS types, EndNote, Scopus and Web of Science have it ("Article 104301")."""
+    meanings = _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+    return {**meanings, "C7": "number"} if code in ARTICLE_CODES else meanings
 
 
 def venue_tags(meanings: dict[str, str]) -> tuple[str, ...]:
@@ -207,14 +210,21 @@ def _first(tags: Tags, name: str) -> str:
     return next((v for v in tags.get(name, []) if v.strip()), "")
 
 
+def distinct_numbers(values: list[str]) -> list[str]:
+    """An ISSN's or ISBN's values, each once: a record may give one number twice, with and
+    without its hyphen ("00319007", "0031-9007"), or under both SN lines (a BibTeX isbn
+    field holding the ISSN, written back as two)."""
+    seen: dict[str, str] = {}
+    for value in values:
+        seen.setdefault(value.replace("-", "").replace(" ", "").upper(), value)
+    return list(seen.values())
+
+
 def _one_line(value: str) -> str:
     return " ".join(value.split())
 
 
 # --- Web of Science ---------------------------------------------------------------------------
-
-# Initials run together, as Web of Science gives a given name ("SD").
-_RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
 
 
 def month_dates(tags: Tags) -> Tags:
@@ -227,11 +237,3 @@ def month_dates(tags: Tags) -> Tags:
     if date is None or date.count("-") == 0:
         return tags
     return {**tags, "DA": [date.replace("-", "/")]}
-
-
-def spaced_initials(name: dict[str, str]) -> dict[str, str]:
-    """A given name of initials run together, spaced as initials: ``SD`` → ``S. D.``."""
-    given = name.get("given", "")
-    if not _RUN_INITIALS.fullmatch(given):
-        return name
-    return {**name, "given": " ".join(f"{letter}." for letter in given)}

@@ -24,7 +24,7 @@ from reader.text.rich_text import html_title
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
 
-__all__ = ["looks_like_wos", "parse"]
+__all__ = ["looks_like_wos", "parse", "spaced_initials"]
 
 TITLE_MAX = 160
 _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9]) ?(.*)$")
@@ -71,12 +71,12 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         title_derived = True
     kind = item.first("PT").upper()
     csl: dict[str, Any] = {"type": _TYPES.get(kind, "article-journal")}
-    names = [_name(v) for v in item.all("AF")] or [_name(v) for v in item.all("AU")]
+    names = [_name(v) for v in item.all("AF")] or [_name(v, True) for v in item.all("AU")]
     names += [{"literal": _fold(v)} for v in item.all("CA")]
     authors = [n for n in names if n and not is_anonymous(n)]
     if authors:
         csl["author"] = authors
-    editors = [e for e in (_name(v) for v in item.all("BE")) if e]
+    editors = [e for e in (_name(v, True) for v in item.all("BE")) if e]
     if editors:
         csl["editor"] = editors
     for tag, variable in (("VL", "volume"), ("IS", "issue"), ("PU", "publisher"),
@@ -120,8 +120,10 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
     )
 
 
-def _name(value: str) -> dict[str, str] | None:
-    """``Smith, John A.`` as a CSL name; a name without a comma is a literal."""
+def _name(value: str, initials: bool = False) -> dict[str, str] | None:
+    """``Smith, John A.`` as a CSL name; a name without a comma is a literal. With
+    ``initials`` (AU, BE: "Luxburg, UV"), a given name of capitals run together is that
+    many initials ("U. V."), as Web of Science writes them."""
     value = _fold(value)
     if not value:
         return None
@@ -131,7 +133,19 @@ def _name(value: str) -> dict[str, str] | None:
     name = {"family": family.strip()}
     if given.strip():
         name["given"] = given.strip()
-    return name
+    return spaced_initials(name) if initials else name
+
+
+# Initials run together, as Web of Science gives a given name ("SD").
+_RUN_INITIALS = re.compile(r"[A-Z]{1,4}")
+
+
+def spaced_initials(name: dict[str, str]) -> dict[str, str]:
+    """A given name of initials run together, spaced as initials: ``SD`` → ``S. D.``."""
+    given = name.get("given", "")
+    if not _RUN_INITIALS.fullmatch(given):
+        return name
+    return {**name, "given": " ".join(f"{letter}." for letter in given)}
 
 
 def month_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
@@ -152,16 +166,48 @@ def month_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
 
 
 _MINOR = frozenset("a an and as at by for from in into of on or the to with".split())
+# Acronyms of the words of venues and publishers, which stay in capitals: a title-cased
+# "Ieee" or "Acm" is no name anyone writes. (An acronym in parentheses stays as it is.)
+_ACRONYMS = frozenset(
+    "IEEE ACM CVF SIAM SPIE AAAI IJCAI ICML ICLR NIPS CVPR ICCV ECCV ACL EMNLP NAACL KDD "
+    "SIGKDD SIGIR SIGMOD AISTATS UAI COLT AMIA BMJ JAMA PLOS PNAS IFIP IFAC IET IOP AIP "
+    "APA USA UK EU".split()
+)
+# A Roman numeral of two letters or more ("Part II", "XIV"): a number, in capitals.
+_ROMAN = re.compile(r"X{0,3}(?:IX|IV|V?I{0,3})")
+# The parts of a word a slash or hyphen joins ("IEEE/ACM"), and the slashes and hyphens.
+_WORD = re.compile(r"[^/-]+|[/-]+")
 
 
 def _recase(value: str) -> str:
-    """Web of Science writes names in capitals: "JOURNAL OF SPORT" → "Journal of Sport"."""
+    """Web of Science writes names in capitals: "JOURNAL OF SPORT" → "Journal of Sport";
+    an acronym in parentheses ("(NIPS 2017)"), a known one ("IEEE/ACM") and a Roman numeral
+    stay in capitals."""
     if not value.isupper():
         return value
-    words = value.lower().split()
-    return " ".join(
-        w if n and w in _MINOR else w[:1].upper() + w[1:] for n, w in enumerate(words)
-    )
+    words, depth = [], 0
+    for n, word in enumerate(value.split()):
+        depth += word.count("(")
+        # In parentheses an acronym ("(NIPS 2017)"), but for an abbreviated word ("(ED. 2)").
+        kept = depth and not word.rstrip(")").endswith(".")
+        words.append(word if kept else "".join(
+            _recase_part(part, first=not n and not m)
+            for m, part in enumerate(_WORD.findall(word))
+        ))
+        depth = max(0, depth - word.count(")"))
+    return " ".join(words)
+
+
+def _recase_part(part: str, first: bool) -> str:
+    """One part of a word of a name in capitals, title-cased (a minor word in lower case
+    but first), or kept if an acronym or a Roman numeral."""
+    core = part.strip(".,;:")
+    if core in _ACRONYMS or (len(core) > 1 and _ROMAN.fullmatch(core)):
+        return part
+    lower = part.lower()
+    if not first and lower in _MINOR:
+        return lower
+    return re.sub(r"[a-z]", lambda letter: letter.group(0).upper(), lower, count=1)
 
 
 def _fold(value: str) -> str:

@@ -24,7 +24,7 @@ import re
 
 from reader.text.contribution import Contribution, find_contribution
 
-__all__ = ["derive_title"]
+__all__ = ["derive_title", "without_full_stop"]
 
 UNTITLED = "Untitled"
 ELLIPSIS = "…"
@@ -146,6 +146,24 @@ def _sentences(text: str) -> list[str]:
     if tail:
         sentences.append(tail)
     return sentences
+
+
+# Words whose stop ends a title as an abbreviation's ("(3rd ed.)", "Smith et al."): kept.
+_TITLE_ABBREVIATIONS = _ABBREVIATIONS | frozenset("ed eds vol vols inc ltd co jr sr".split())
+
+
+def without_full_stop(text: str) -> str:
+    """``text`` without the full stop a database ends every title with ("The aging brain."
+    → "The aging brain"); an abbreviation's stop ("et al.", "U.S.", "ed.") and an ellipsis
+    stay, and so do a question or exclamation mark. A stop after a bracket or a quote
+    always goes: Ovid writes "A primer (3rd ed.).", whose abbreviation is inside."""
+    if not text.endswith(".") or text.endswith(".."):
+        return text
+    body = text[:-1]
+    if body.endswith((")", "]", "\"", "'", "”", "’")):
+        return body
+    token = body[body.rfind(" ") + 1:].lstrip("([\"'“‘").lower()
+    return body if token not in _TITLE_ABBREVIATIONS and not _INITIALS.fullmatch(token) else text
 
 
 def _ends_sentence(text: str, dot: int) -> bool:
