@@ -1,0 +1,71 @@
+"""Files from Zotero, Better BibTeX and Mendeley read as their authors meant: the maths a
+Zotero user typed comes back as typed from Better BibTeX's escaped TeX, and the same text
+read again from another export is no change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from reader.library import Library
+from reader.models import Paper
+
+
+def _papers(library: Library) -> dict[str, Paper]:
+    return {p.citekey: p for p in library.papers(library.all_ids())}
+
+
+def _bbt_json(tmp_path: Path, *items: dict[str, Any], **top: Any) -> Path:
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps(
+        {"config": {"label": "BetterBibTeX JSON"}, **top, "items": list(items)}
+    ), encoding="utf-8")
+    return path
+
+
+HIGGS_ABSTRACT = r"Measured using $\sqrt{s}=13$ TeV data -- 36.1 fb$^{-1}$ in total."
+HIGGS_ITEM = {
+    "itemType": "journalArticle", "itemID": 11, "citationKey": "rossi2018higgs",
+    "title": r"The Higgs boson mass in the $H \rightarrow ZZ^* \rightarrow 4\ell$ channel",
+    "creators": [{"creatorType": "author", "firstName": "Maria", "lastName": "Rossi"}],
+    "date": "2018", "DOI": "10.1016/j.example.2018.07.050",
+    "abstractNote": HIGGS_ABSTRACT, "dateModified": "2020-02-02T10:00:00Z",
+}
+# How Better BibTeX writes the same item: the typed maths escaped as text.
+HIGGS_BIB = r"""@article{rossi2018higgs,
+  title = {The {{Higgs}} Boson Mass in the
+    \$\mathrm{H} \rightarrow \mathrm{ZZ}^* \rightarrow 4\ell\$ Channel},
+  author = {Rossi, Maria},
+  date = {2018},
+  doi = {10.1016/j.example.2018.07.050},
+  abstract = {Measured using \$\textbackslash sqrt\{s\}=13\$ TeV data -- 36.1
+    fb\$\textasciicircum\{-1\}\$ in total.},
+}
+"""
+
+
+def test_better_bibtex_escaped_maths_is_the_maths_the_user_typed(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    bib = tmp_path / "bbt.bib"
+    bib.write_text(HIGGS_BIB, encoding="utf-8")
+    empty_library.import_files([bib])
+    paper = _papers(empty_library)["rossi2018higgs"]
+    assert paper.abstract == HIGGS_ABSTRACT
+    assert "$\\mathrm{H} \\rightarrow" in paper.title
+
+
+def test_money_between_escaped_dollars_stays_money(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    bib = tmp_path / "money.bib"
+    bib.write_text(
+        "@article{a2020,\n  title = {Prices},\n  year = {2020},\n"
+        "  abstract = {Tickets cost \\$5 to \\$10, and \\$20\\$ at the door.},\n}\n",
+        encoding="utf-8",
+    )
+    empty_library.import_files([bib])
+    assert _papers(empty_library)["a2020"].abstract == (
+        "Tickets cost \\$5 to \\$10, and \\$20\\$ at the door."
+    )
