@@ -69,3 +69,23 @@ def test_money_between_escaped_dollars_stays_money(
     assert _papers(empty_library)["a2020"].abstract == (
         "Tickets cost \\$5 to \\$10, and \\$20\\$ at the door."
     )
+
+
+def test_the_same_text_from_another_export_is_no_change(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    item = {**HIGGS_ITEM, "abstractNote": "Café “results” – in 2018 we measured the mass."}
+    empty_library.import_files([_bbt_json(tmp_path, item)])
+    bib = tmp_path / "bbt.bib"
+    bib.write_text(
+        HIGGS_BIB.replace(
+            HIGGS_BIB[HIGGS_BIB.index("  abstract"):HIGGS_BIB.rindex("}")],
+            "  abstract = {Caf{\\'e} ``results''---in 2018 we measured\n    the mass.},\n",
+        ),
+        encoding="utf-8",
+    )
+    summary = empty_library.import_files([bib])
+    assert summary.revisions_kept == 0
+    paper = _papers(empty_library)["rossi2018higgs"]
+    assert paper.abstract == item["abstractNote"]
+    assert paper.title == HIGGS_ITEM["title"]

@@ -7,11 +7,11 @@ nothing."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reader.cite.csl_items import biblatex_type_words
+from reader.intake.identity import DASHES
 from reader.models import PaperRecord
 from reader.record import family_key
 from reader.text.identifiers import normalize_doi
@@ -25,7 +25,6 @@ __all__ = ["Difference", "differing", "taken"]
 #: and a thesis's or report's kind ("PhD thesis" against "Master's thesis").
 _VARIABLES = ("volume", "issue", "page", "publisher", "genre")
 # Page ranges written "1--10", "1–10", "1-10" are one range.
-_DASHES = re.compile(r"\s*(?:--|[-–—])\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +150,6 @@ def _families(names: list[str]) -> list[str]:
 def _same(ours: Any, theirs: Any) -> bool:
     """Whether two values of a variable say the same, dashes and spacing apart."""
     def fold(value: Any) -> str:
-        return _DASHES.sub("-", " ".join(str(value).split())).casefold()
+        return DASHES.sub("-", " ".join(str(value).split())).casefold()
 
     return fold(ours) == fold(theirs)

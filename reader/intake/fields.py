@@ -20,7 +20,7 @@ from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.import_summary import ImportSummary
 from reader.intake.differing import differing, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
-from reader.intake.identity import Matcher, same_title
+from reader.intake.identity import Matcher, same_text, same_title
 from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
 from reader.store.import_rows import ImportRows, dumps
@@ -143,6 +143,7 @@ class FieldMerge:
             and key != current["abstract_key"]
             and not (echo and echo.abstract == record.abstract)
             and self.matcher.by_key.get(key, paper_id) == paper_id
+            and not same_text(current["abstract"], record.abstract)
         ):
             if older:
                 self.summary.older_abstracts += 1
