@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from reader.cite.formats import render
 from reader.library import Library
 from reader.models import Paper
 
@@ -89,3 +90,37 @@ def test_the_same_text_from_another_export_is_no_change(
     paper = _papers(empty_library)["rossi2018higgs"]
     assert paper.abstract == item["abstractNote"]
     assert paper.title == HIGGS_ITEM["title"]
+
+
+REPORT_ITEM = {
+    "itemType": "report", "itemID": 16, "citationKey": "eurostat2023ict",
+    "title": "ICT usage in households and by individuals",
+    "creators": [{"creatorType": "author", "name": "Eurostat", "fieldMode": 1}],
+    "institution": "Publications Office of the European Union", "place": "Luxembourg",
+    "reportNumber": "KS-TC-23-001", "reportType": "Statistical report",
+    "seriesTitle": "Statistics Explained", "date": "2023-12",
+}
+REPORT_CSV = (
+    '"Key","Item Type","Publication Year","Author","Title","Date","Publisher","Place",'
+    '"Number","Type","Series Title"\n'
+    '"U1V2W3X4","report","2023","Eurostat","ICT usage in households and by individuals",'
+    '"2023-12","Publications Office of the European Union","Luxembourg","KS-TC-23-001",'
+    '"Statistical report","Statistics Explained"\n'
+)
+
+
+def test_a_reports_series_is_its_series_not_its_container(tmp_path: Path) -> None:
+    from_json = Library(tmp_path / "json")
+    from_json.import_files([_bbt_json(tmp_path, REPORT_ITEM)])
+    (paper,) = _papers(from_json).values()
+    assert paper.venue is None
+    assert paper.csl["collection-title"] == "Statistics Explained"
+    assert "container-title" not in paper.csl
+    csv = tmp_path / "zotero.csv"
+    csv.write_text(REPORT_CSV, encoding="utf-8")
+    from_csv = Library(tmp_path / "csv")
+    from_csv.import_files([csv])
+    (same,) = _papers(from_csv).values()
+    cited = render([paper], "text", style="apa")
+    assert cited == render([same], "text", style="apa")
+    assert "In Statistics Explained" not in cited

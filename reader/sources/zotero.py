@@ -69,9 +69,11 @@ _VARIABLES = {
     "repository": "publisher", "archiveID": "number",
     "versionNumber": "version", "rights": "license", "PMID": "PMID", "PMCID": "PMCID",
 }
+# (A series title is no container: Zotero cites it as the series, ``collection-title``, as
+# its CSV's "Series Title" is read; a report in a series is not "In" it.)
 _CONTAINERS = ("publicationTitle", "bookTitle", "proceedingsTitle", "websiteTitle",
                "blogTitle", "encyclopediaTitle", "dictionaryTitle", "forumTitle",
-               "programTitle", "seriesTitle")
+               "programTitle")
 _ROLES = {
     "author": "author", "editor": "editor", "translator": "translator",
     "bookAuthor": "container-author", "seriesEditor": "collection-editor",
