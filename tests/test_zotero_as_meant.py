@@ -124,3 +124,19 @@ def test_a_reports_series_is_its_series_not_its_container(tmp_path: Path) -> Non
     cited = render([paper], "text", style="apa")
     assert cited == render([same], "text", style="apa")
     assert "In Statistics Explained" not in cited
+
+
+def test_zotero_collections_are_tags(empty_library: Library, tmp_path: Path) -> None:
+    collections = {
+        "C1": {"key": "C1", "name": "LLM reading group", "parent": False, "items": [11],
+               "collections": ["C2"]},
+        "C2": {"key": "C2", "name": "Scaling", "parent": "C1", "items": [],
+               "collections": []},
+    }
+    tagged = {**HIGGS_ITEM, "tags": [{"tag": "higgs"}], "collections": ["C1"]}
+    nested = {**REPORT_ITEM, "collections": ["C2"]}
+    empty_library.import_files([_bbt_json(tmp_path, tagged, nested, collections=collections)])
+    papers = _papers(empty_library)
+    assert papers["rossi2018higgs"].tags == ["higgs", "llm-reading-group"]
+    # A nested collection is a tag of its own name, as JabRef writes a subgroup.
+    assert papers["eurostat2023ict"].tags == ["scaling"]

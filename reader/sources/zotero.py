@@ -11,12 +11,16 @@ The lines of ``extra`` become the fields they name (see :mod:`reader.sources.zot
 the citation key, BibTeX fields for an export, CSL variables; the rest stays a note. Tags
 the user gave (Zotero's manual tags) become the paper's tags; the automatic ones, which
 Zotero took from the database the item came from (its subject headings), are keywords.
+The collections an item is in (Better BibTeX's top-level ``collections``, each listing its
+items, or the item's own ``collections`` keys) are tags too, as JabRef's and Mendeley's
+groups are: each collection by its own name, a nested one's as JabRef names a subgroup.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 from reader.models import PaperRecord
@@ -124,10 +128,38 @@ def parse(text: str, source: str) -> ParseResult:
         JsonRecord(item, f"{source}#{n}", source, 1, n) for n, item in enumerate(items, 1)
         if not (isinstance(item, dict) and item.get("itemType") in ("note", "attachment"))
     ]
-    return build_result(records, _convert, ("citationKey", "itemID"))
+    folders = _Folders(data.get("collections") if isinstance(data, dict) else None)
+    return build_result(records, partial(_convert, folders=folders), ("citationKey", "itemID"))
 
 
-def _convert(record: JsonRecord) -> Outcome:
+class _Folders:
+    """The names of an export's Zotero collections, and the items each holds."""
+
+    def __init__(self, collections: Any) -> None:
+        self.names: dict[str, str] = {}
+        self.by_item: dict[str, list[str]] = {}
+        if not isinstance(collections, dict):
+            return
+        for key, collection in collections.items():
+            if not isinstance(collection, dict):
+                continue
+            name = clean_title(collection.get("name"))
+            if not name:
+                continue
+            self.names[str(collection.get("key") or key)] = name
+            items = collection.get("items")
+            for item_id in items if isinstance(items, list) else []:
+                self.by_item.setdefault(str(item_id), []).append(name)
+
+    def tags(self, item: dict[str, Any]) -> list[str]:
+        """The tags of the collections the item is in (by the collection's list or its own)."""
+        keys = item.get("collections")
+        own = [self.names.get(str(k), "") for k in keys] if isinstance(keys, list) else []
+        listed = self.by_item.get(str(item.get("itemID")), []) if "itemID" in item else []
+        return [t for t in dict.fromkeys(normalize_tag(n) for n in [*listed, *own]) if t]
+
+
+def _convert(record: JsonRecord, folders: _Folders | None = None) -> Outcome:
     item: dict[str, Any] = record.value
     csl: dict[str, Any] = {"type": ZOTERO_TYPES.get(str(item.get("itemType")), "document")}
     for creator in item.get("creators") or []:
@@ -161,6 +193,8 @@ def _convert(record: JsonRecord) -> Outcome:
                      "")
     url = clean_title(item.get("url")) or str(csl.pop("URL", ""))
     keywords, tags = _tags(item.get("tags"))
+    if folders is not None:
+        tags += [t for t in folders.tags(item) if t not in tags]
     written_doi = doi_as_written(clean_title(item.get("DOI")) or str(csl.pop("DOI", "")))
     csl.pop("DOI", None)
     csl.pop("URL", None)
