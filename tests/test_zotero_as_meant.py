@@ -140,3 +140,63 @@ def test_zotero_collections_are_tags(empty_library: Library, tmp_path: Path) -> 
     assert papers["rossi2018higgs"].tags == ["higgs", "llm-reading-group"]
     # A nested collection is a tag of its own name, as JabRef writes a subgroup.
     assert papers["eurostat2023ict"].tags == ["scaling"]
+
+
+ZOTERO_RIS = """TY  - JOUR
+TI  - Chatbots for triage in primary care
+AU  - de Vries, Hanna
+T2  - PLOS Digital Health
+DA  - 2021/03/15/
+PY  - 2021
+DO  - 10.1371/journal.pdig.0000123
+N1  - <p>Primary outcome in <em>Table 2</em>.</p>
+N1  - <p>Second note: compare with Semigran 2015.</p>
+ER  - 
+"""
+ZOTERO_CSV = (
+    '"Key","Item Type","Publication Year","Author","Title","Publication Title","DOI",'
+    '"Date","Notes"\n'
+    '"AB12","journalArticle","2021","de Vries, Hanna","Chatbots for triage in primary care",'
+    '"PLOS Digital Health","10.1371/journal.pdig.0000123","2021-03-15",'
+    '"<p>Primary outcome in <em>Table 2</em>.</p>; <p>Second note: compare with Semigran '
+    '2015.</p>"\n'
+)
+NOTE = "Primary outcome in *Table 2*.\n\n---\n\nSecond note: compare with Semigran 2015."
+
+
+def test_zoteros_ris_notes_are_the_papers_note(empty_library: Library, tmp_path: Path) -> None:
+    ris = tmp_path / "zotero.ris"
+    ris.write_text(ZOTERO_RIS, encoding="utf-8")
+    empty_library.import_files([ris])
+    (paper,) = _papers(empty_library).values()
+    assert paper.note == NOTE
+    assert "note" not in paper.csl
+    assert "N1" not in paper.extra.get("ris", {})
+
+
+def test_a_zotero_note_held_already_is_not_added_again(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    csv = tmp_path / "zotero.csv"
+    csv.write_text(ZOTERO_CSV, encoding="utf-8")
+    empty_library.import_files([csv])
+    ris = tmp_path / "zotero.ris"
+    ris.write_text(ZOTERO_RIS.replace("AU  -", "KW  - rct\nAU  -"), encoding="utf-8")
+    summary = empty_library.import_files([ris])
+    (paper,) = _papers(empty_library).values()
+    assert paper.note == NOTE
+    assert "note" not in paper.csl
+    assert (summary.marks_kept, summary.filled) == (0, []), summary
+
+
+def test_other_tools_n1_stays_the_records_note(empty_library: Library, tmp_path: Path) -> None:
+    ris = tmp_path / "endnote.ris"
+    ris.write_text(
+        ZOTERO_RIS.replace("DA  - 2021/03/15/\n", "ID  - 12\n").replace("<p>", "").replace(
+            "</p>", ""),
+        encoding="utf-8",
+    )
+    empty_library.import_files([ris])
+    (paper,) = _papers(empty_library).values()
+    assert not paper.note
+    assert paper.csl["note"] == "Primary outcome in <em>Table 2</em>."

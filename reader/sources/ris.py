@@ -24,6 +24,7 @@ from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
 from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
 from reader.sources.ris_tools import (
+    ZOTERO,
     exporter,
     linked_doi,
     links,
@@ -31,6 +32,7 @@ from reader.sources.ris_tools import (
     record_key,
     tag_meanings,
     venue_tags,
+    zotero_notes,
 )
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
@@ -245,6 +247,8 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     abstract = _abstract(item, "AB") or _abstract(item, "N2")
     tool = exporter(tags, item.numbered)
     csl, extra = csl_and_extra(tags, item.tags, tool)
+    # Zotero's N1 are the user's notes on the item, the paper's note (others' the record's).
+    user_note = zotero_notes(csl, extra) if tool == ZOTERO else None
     kind_code = fold_lines(first(tags, "TY")).upper()
     # (Zotero's book names its series in T2, its conference paper the proceedings in C3.)
     venue = fold_lines(first(tags, *venue_tags(tag_meanings(tool, kind_code)))) or None
@@ -329,6 +333,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         aliases=ris_aliases(tags),
         csl=csl,
         extra=extra,
+        note=user_note,
     )
 
 

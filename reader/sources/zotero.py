@@ -30,7 +30,7 @@ from reader.sources.dates import MONTHS
 from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
 from reader.sources.jsonload import TOO_DEEP, JsonRecord, too_deep
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
-from reader.sources.zotero_extra import read_extra
+from reader.sources.zotero_extra import read_extra, zotero_note
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -292,14 +292,7 @@ def zotero_date(text: str) -> str | None:
 
 def _notes(value: Any) -> str | None:
     """The item's child notes (HTML) as one Markdown note."""
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, list):
         return None
-    from markdownify import markdownify
-
-    parts = []
-    for note in value:
-        html = note.get("note") if isinstance(note, dict) else note
-        if isinstance(html, str) and html.strip():
-            text = markdownify(html, heading_style="ATX", bullets="-").strip()
-            parts.append(re.sub(r"\n{3,}", "\n\n", text))
-    return "\n\n---\n\n".join(parts) or None
+    notes = [note.get("note") if isinstance(note, dict) else note for note in value]
+    return zotero_note([note for note in notes if isinstance(note, str)])
