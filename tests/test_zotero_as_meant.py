@@ -200,3 +200,41 @@ def test_other_tools_n1_stays_the_records_note(empty_library: Library, tmp_path:
     (paper,) = _papers(empty_library).values()
     assert not paper.note
     assert paper.csl["note"] == "Primary outcome in <em>Table 2</em>."
+
+
+JABREF_REPORT = """@TechReport{Hoffmann2022,
+  author      = {Jordan Hoffmann and Sebastian Borgeaud and Arthur Mensch and others},
+  institution = {DeepMind},
+  title       = {Training Compute-Optimal Large Language Models},
+  year        = {2022},
+  number      = {arXiv:2203.15556},
+  type        = {Technical Report},
+  eprint      = {2203.15556},
+  archiveprefix = {arXiv},
+}
+"""
+MENDELEY_PREPRINT = """@article{Hoffmann2022a,
+archivePrefix = {arXiv},
+arxivId = {2203.15556},
+author = {Hoffmann, Jordan and Borgeaud, Sebastian and Mensch, Arthur and Buchatskaya, Elena
+  and Cai, Trevor and Rutherford, Eliza},
+eprint = {2203.15556},
+journal = {arXiv},
+title = {{Training Compute-Optimal Large Language Models}},
+year = {2022}
+}
+"""
+
+
+def test_mendeleys_arxiv_journal_is_a_preprint_not_a_container(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    bib = tmp_path / "mendeley.bib"
+    bib.write_text(MENDELEY_PREPRINT, encoding="utf-8")
+    empty_library.import_files([bib])
+    (paper,) = _papers(empty_library).values()
+    assert paper.venue is None
+    cited = render([paper], "text", style="apa")
+    assert "Large Language Models (arXiv:2203.15556). arXiv." in cited
+    assert "journal = {arXiv}" in render([paper], "bibtex")
+
