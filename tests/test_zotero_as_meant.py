@@ -238,3 +238,19 @@ def test_mendeleys_arxiv_journal_is_a_preprint_not_a_container(
     assert "Large Language Models (arXiv:2203.15556). arXiv." in cited
     assert "journal = {arXiv}" in render([paper], "bibtex")
 
+
+def test_a_list_cut_short_is_completed_and_arxiv_is_no_venue_of_a_report(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    jabref, mendeley = tmp_path / "jabref.bib", tmp_path / "mendeley.bib"
+    jabref.write_text(JABREF_REPORT, encoding="utf-8")
+    mendeley.write_text(MENDELEY_PREPRINT, encoding="utf-8")
+    empty_library.import_files([jabref])
+    summary = empty_library.import_files([mendeley])
+    (paper,) = _papers(empty_library).values()
+    assert summary.kept_differing == []
+    assert len(paper.authors) == 6 and paper.authors[-1] == "Eliza Rutherford"
+    cited = render([paper], "text", style="apa")
+    assert "In arXiv" not in cited
+    assert "Rutherford, E. (2022)" in cited and "(Technical Report arXiv:2203.15556)" in cited
+    assert "and others" not in render([paper], "bibtex")
