@@ -23,6 +23,7 @@ from reader.record import (
     split_name,
 )
 from reader.signals import UNDER_REVIEW
+from reader.text.identifiers import arxiv_venue
 from reader.text.render import plain_line, to_plain
 
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
@@ -321,8 +322,8 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
         item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
     container = str(item.get("container-title") or "")
     if paper.arxiv_id and not item.get("publisher") and (
-        (source and item.get("type") in ("document", "manuscript") and not container)
-        or (_ARXIV_VENUE.fullmatch(container.strip()) and item.get("type") in _PREPRINT_AS)
+        (source and item.get("type") in _PREPRINT_AS and not container)
+        or (arxiv_venue(container) and item.get("type") in _PREPRINT_AS)
     ):
         # A @misc with arXiv eprint fields, or an article "in" "arXiv preprint" (Mendeley's
         # and Google Scholar's), is a preprint there, as biblatex styles print it: cited with
@@ -333,9 +334,6 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
         item["collection-number"] = item.pop("number")
 
 
-# A venue that names the archive, not a journal: "arXiv", "arXiv preprint", "arXiv e-prints",
-# "arXiv preprint arXiv:1706.03762" (the form Google Scholar and Mendeley write).
-_ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
 # The types such a record is given (@article, @misc, a table's "article").
 _PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
 

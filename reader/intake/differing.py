@@ -7,11 +7,11 @@ nothing."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reader.cite.csl_items import biblatex_type_words
+from reader.intake.identity import DASHES
 from reader.models import PaperRecord
 from reader.record import family_key
 from reader.text.identifiers import normalize_doi
@@ -19,13 +19,12 @@ from reader.text.identifiers import normalize_doi
 if TYPE_CHECKING:
     from reader.intake.echo import BibtexEcho, ExportEcho
 
-__all__ = ["Difference", "differing", "taken"]
+__all__ = ["Difference", "completes", "differing", "taken"]
 
 #: The CSL variables compared: numbers a citation prints, which sources seldom word apart,
 #: and a thesis's or report's kind ("PhD thesis" against "Master's thesis").
 _VARIABLES = ("volume", "issue", "page", "publisher", "genre")
 # Page ranges written "1--10", "1–10", "1-10" are one range.
-_DASHES = re.compile(r"\s*(?:--|[-–—])\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +55,9 @@ def differing(
         found.append(Difference(f"year {current['year']} (the file: {record.year})", "year",
                                 None, record.year))
     stored = json.loads(current["authors"] or "[]")
-    if record.authors and stored and _families(record.authors) != _families(stored):
+    if record.authors and stored and _families(record.authors) != _families(stored) and not (
+        completes(record, current)
+    ):
         found.append(Difference(f"authors {_names(stored)} (the file: {_names(record.authors)})",
                                 "authors", "author", record.authors))
     # Found on arXiv, published in a journal its listing names: its journal is that one
@@ -93,6 +94,20 @@ def differing(
     if doi and current["doi"] and doi != current["doi"]:
         found.append(Difference(f"doi {current['doi']} (the file: {doi})", "doi", "DOI", doi))
     return found
+
+
+def completes(record: PaperRecord, current: dict[str, Any]) -> bool:
+    """Whether the record's authors are the paper's whole list, where the paper's source
+    cut it short (BibTeX's ``and others``): the same names first, then the rest."""
+    stored = json.loads(current["authors"] or "[]")
+    if not stored or len(record.authors) <= len(stored):
+        return False
+    bibtex = json.loads(current["extra"] or "{}").get("bibtex")
+    others = bibtex.get("@others") if isinstance(bibtex, dict) else None
+    return (
+        isinstance(others, list) and "author" in others
+        and _families(record.authors)[: len(stored)] == _families(stored)
+    )
 
 
 def taken(
@@ -151,6 +166,6 @@ def _families(names: list[str]) -> list[str]:
 def _same(ours: Any, theirs: Any) -> bool:
     """Whether two values of a variable say the same, dashes and spacing apart."""
     def fold(value: Any) -> str:
-        return _DASHES.sub("-", " ".join(str(value).split())).casefold()
+        return DASHES.sub("-", " ".join(str(value).split())).casefold()
 
     return fold(ours) == fold(theirs)

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from reader.cite.csl_items import genre_of_kind
 from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.import_summary import ImportSummary
-from reader.intake.differing import differing, taken
+from reader.intake.differing import completes, differing, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
-from reader.intake.identity import Matcher, same_title
+from reader.intake.identity import Matcher, same_text, same_title
 from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
 from reader.store.import_rows import ImportRows, dumps
@@ -69,6 +69,25 @@ def _gained(current: dict[str, Any], csl: dict[str, Any], updates: dict[str, Any
                 shown = value if isinstance(value, str | int) else "…"
                 gained.append(f"{'pages' if variable == 'page' else variable} {shown}")
     return gained
+
+
+def _whole_list(
+    record: PaperRecord, current: dict[str, Any], updates: dict[str, Any]
+) -> dict[str, Any]:
+    """The updates that give a paper whose authors ended "and others" the record's whole
+    list: its names, its CSL authors, and no "and others" for an export to write."""
+    variables = json.loads(updates.get("csl") or current["csl"] or "{}")
+    if record.csl.get("author"):
+        variables["author"] = record.csl["author"]
+    extra = json.loads(updates.get("extra") or current["extra"] or "{}")
+    bibtex = extra.get("bibtex", {})
+    others = [name for name in bibtex.get("@others", []) if name != "author"]
+    if others:
+        bibtex["@others"] = others
+    else:
+        bibtex.pop("@others", None)
+    return {"authors": json.dumps(record.authors, ensure_ascii=False), "csl": dumps(variables),
+            "extra": dumps(extra)}
 
 
 class FieldMerge:
@@ -143,6 +162,7 @@ class FieldMerge:
             and key != current["abstract_key"]
             and not (echo and echo.abstract == record.abstract)
             and self.matcher.by_key.get(key, paper_id) == paper_id
+            and not same_text(current["abstract"], record.abstract)
         ):
             if older:
                 self.summary.older_abstracts += 1
@@ -179,6 +199,9 @@ class FieldMerge:
             done.add("withdrawn")
         csl = json.loads(current["csl"] or "{}")  # read once, for both
         updates.update(self._merge_record(record, current, csl, echo))
+        completed = record.authors and completes(record, current)
+        if completed:
+            updates.update(_whole_list(record, current, updates))
         found = differing(record, current, csl, echo)
         if found and self.take_differing:
             # The user asked for the file's values (import --update): taken, and said.
@@ -202,6 +225,8 @@ class FieldMerge:
         aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
         gained = _gained(current, csl, updates)
+        if completed:
+            gained.append(f"authors {len(record.authors)} (the library's ended \"and others\")")
         if gained:
             self.summary.filled.append((current["citekey"], gained))
         if not updates and not aliased:

@@ -11,13 +11,21 @@ short abstract from matching a long one that merely shares its opening.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reader.record import csl_type_for_bibtex
-from reader.text.render import title_words
+from reader.text.render import title_words, to_plain
 from reader.text.sanitize import normalize_for_identity
+
+#: A dash of any length, as TeX (``--``) or Unicode, with the spaces around it: one mark.
+DASHES = re.compile(r"\s*(?:--|[-–—])\s*")
+# Typographic quotes and TeX's, each folded to the typewriter quote it stands for.
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "‚": "'"})
+# Spaces beside a mark say nothing of a text: a renderer sets "H \to ZZ" as "H →ZZ".
+_SPACED_MARK = re.compile(r"\s*([^\w\s])\s*")
 
 MERGE_THRESHOLD = 90.0
 #: Lengths of two versions of one abstract differ by less than this factor.
@@ -102,11 +110,23 @@ def other_part(
 def same_title(one: str | None, other: str | None) -> bool:
     """Whether two titles are one title once rendered and normalised (case, spacing,
     markup and accents aside)."""
-    return _comparable(one) == _comparable(other)
+    return one == other or _comparable(title_words(one or "")) == _comparable(
+        title_words(other or "")
+    )
 
 
-def _comparable(title: str | None) -> str:
-    return normalize_for_identity(title_words(title or ""))
+def same_text(one: str | None, other: str | None) -> bool:
+    """Whether two abstracts say the same once both are read as text: TeX rendered,
+    dashes and quotes as one mark each, case and spacing aside (a BibTeX export's
+    ``--`` and ``\\'e`` and a table's ``–`` and ``é``)."""
+    return one == other or _comparable(to_plain(one or "")) == _comparable(
+        to_plain(other or "")
+    )
+
+
+def _comparable(text: str) -> str:
+    text = DASHES.sub("-", text.translate(_QUOTES).replace("``", '"').replace("''", '"'))
+    return normalize_for_identity(_SPACED_MARK.sub(r"\1", text))
 
 
 @dataclass(slots=True)

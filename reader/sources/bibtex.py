@@ -53,7 +53,12 @@ from reader.sources.bibtex_values import (
 )
 from reader.sources.limits import DEPTH_MAX
 from reader.sources.own_export import give_marks
-from reader.text.identifiers import compared_doi, doi_as_written, openreview_forum_id
+from reader.text.identifiers import (
+    arxiv_venue,
+    compared_doi,
+    doi_as_written,
+    openreview_forum_id,
+)
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title
@@ -346,9 +351,18 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     venue_field = next(
         (name for name in ("journal", "journaltitle", "booktitle") if fields.get(name)), None
     )
+    archived = bool(venue_field) and arxiv_venue(plain(fields[str(venue_field)])) and bool(
+        arxiv_id_of(fields)
+    )
+    if archived:
+        # Mendeley's and Google Scholar's ``journal = {arXiv}`` names the archive of a
+        # preprint (its eprint beside it), no journal: the field stays the entry's own.
+        venue_field = None
     venue_raw = fields[venue_field] if venue_field else ""
     year, date = _year_and_date(fields)
     csl, extra = csl_and_extra(entry, fields, date, venue_field, inherited)
+    if archived and csl["type"] in ("article-journal", "document", "manuscript"):
+        csl["type"] = "article"  # a preprint, as CSL says it
     withdrawn, tldr, area = openreview_fields(entry, extra)
     written_doi = doi_as_written(_identifier(fields.get("doi", "")))
     url = url_of(fields)

@@ -42,6 +42,19 @@ _BRACE_MARK = re.compile(r"\\.|[{}]", re.DOTALL)
 _QUOTE_MARK = re.compile(r'\\.|[{}"]', re.DOTALL)
 # Nesting deeper than this is not formatting but damage; pylatexenc would give up on it.
 _MAX_BRACE_DEPTH = 40
+# Better BibTeX writes the TeX a Zotero user typed as text, every special character escaped:
+# ``$\sqrt{s}$`` as ``\$\textbackslash sqrt\{s\}\$``. A pair of escaped dollars around
+# such escapes (or around TeX that works only as maths: scripts, commands) is that maths,
+# whose text is the user's; money (``\$5 to \$10``) is spaced inside its dollars.
+_ESCAPED_MATH = re.compile(r"\\\$(?!\s)((?:[^$\\]|\\(?!\$).)+?)(?<!\s)\\\$", re.DOTALL)
+_MATH_MARK = re.compile(
+    r"\\textbackslash|\\textasciicircum|[\^_]|\\(?!text)[A-Za-z]{2,}"
+)
+_TYPED = re.compile(
+    r"\\textbackslash(?:\{\}|\s*)|\\textasciicircum(?:\{\}|\s*)"
+    r"|\\textasciitilde(?:\{\}|\s*)|\\([{}_&%#])"
+)
+_TYPED_AS = {"\\textbackslash": "\\", "\\textasciicircum": "^", "\\textasciitilde": "~"}
 
 _MONTHS = {
     "jan": "January",
@@ -114,7 +127,7 @@ def _tex_line(value: str) -> str:
     value = clean_imported(value)
     if _too_deep(value):
         return plain(value)  # not formatting but damage: no renderer would read it
-    value = _SPACES.sub(" ", value).strip()
+    value = typed_math(_SPACES.sub(" ", value).strip())
     return value if value.strip("{} ") else ""
 
 
@@ -138,9 +151,42 @@ def _too_deep(value: str) -> bool:
     return False
 
 
+def typed_math(value: str) -> str:
+    """The maths a field's escaped dollars hold as its author typed it (``$\\sqrt{s}$``),
+    when an exporter escaped it as text; other text as it is."""
+    if "\\$" not in value:
+        return value
+    return _ESCAPED_MATH.sub(_math_as_typed, value)
+
+
+def _math_as_typed(match: re.Match[str]) -> str:
+    inside = match.group(1)
+    if not _MATH_MARK.search(inside) or not _nests(inside):
+        # Not maths, or dollars that each sit in a group of their own (Mendeley's
+        # ``{\$}\backslashtilde{\{}…{\$}``), whose text is not to be guessed.
+        return match.group()
+    return "$" + _TYPED.sub(_typed_character, inside) + "$"
+
+
+def _nests(text: str) -> bool:
+    """Whether the unescaped braces of ``text`` each have a partner, in order."""
+    depth = 0
+    for brace in _GROUP_BRACE.findall(text):
+        depth += 1 if brace == "{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _typed_character(match: re.Match[str]) -> str:
+    if match.group(1):
+        return match.group(1)
+    return _TYPED_AS[match.group().rstrip("{} \t\n")]
+
+
 def _abstract(value: str) -> str:
     """The abstract as written, with hard line wraps joined and paragraph breaks kept."""
-    value = clean_imported(value).strip()
+    value = typed_math(clean_imported(value).strip())
     paragraphs = (_SPACES.sub(" ", p).strip() for p in _BLANK_LINE.split(value))
     return "\n\n".join(p for p in paragraphs if p)
 

@@ -36,6 +36,7 @@ from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS
 from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
+from reader.sources.zotero_extra import zotero_note
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -358,17 +359,11 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
     as the same tool's JSON gives them."""
     tags = [normalize_tag(word) for word in re.split(r"\s*;\s*", values.get("user_tags", ""))]
     record.tags = list(dict.fromkeys(tag for tag in tags if tag))
-    note = values.get("user_note", "").strip()
-    if note and _HTML.search(note):
-        from markdownify import markdownify
-
-        note = re.sub(r"\n{3,}", "\n\n", markdownify(note, heading_style="ATX",
-                                                     bullets="-")).strip()
-    record.note = note or None
+    # Zotero joins an item's notes with "; ", each an HTML note of its own.
+    record.note = zotero_note(_NOTES_JOINED.split(values.get("user_note", "")))
 
 
-#: An HTML element, as Zotero writes its notes.
-_HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|a|span|blockquote)\b[^>]*>", re.I)
+_NOTES_JOINED = re.compile(r"(?<=>);\s*(?=<)")
 
 
 _NO_ABSTRACT = re.compile(r"\[?\s*no abstract( is)? available\.?\s*\]?", re.IGNORECASE)

@@ -26,6 +26,7 @@ from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_
 from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
 from reader.sources.ris_tools import (
     OVID,
+    ZOTERO,
     exporter,
     linked_doi,
     links,
@@ -33,6 +34,7 @@ from reader.sources.ris_tools import (
     record_key,
     tag_meanings,
     venue_tags,
+    zotero_notes,
 )
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
@@ -242,11 +244,11 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     if not parsed:
         raise ValueError("rispy found no record")
     tags = month_dates(tag_table(parsed[0]))
-
     title = html_title(fold_lines(first(tags, "TI", "T1")))  # (Web of Science's <i>…</i>)
     abstract = _abstract(item, "AB") or _abstract(item, "N2")
     tool = exporter(tags, item.numbered)
     csl, extra = csl_and_extra(tags, item.tags, tool)
+    user_note = zotero_notes(csl, extra) if tool == ZOTERO else None  # (see zotero_notes)
     kind_code = fold_lines(first(tags, "TY")).upper()
     # (Zotero's book names its series in T2, its conference paper the proceedings in C3.)
     venue = fold_lines(first(tags, *venue_tags(tag_meanings(tool, kind_code)))) or None
@@ -336,6 +338,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         aliases=ris_aliases(tags),
         csl=csl,
         extra=extra,
+        note=user_note,
     )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from reader.sources.dates import month_number, ris_date
 from reader.sources.wos import month_date, spaced_initials
+from reader.sources.zotero_extra import zotero_note
 
 #: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
 Tags = dict[str, list[str]]
@@ -29,7 +30,7 @@ Tags = dict[str, list[str]]
 __all__ = [
     "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
     "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
-    "tag_meanings", "venue_tags",
+    "tag_meanings", "venue_tags", "zotero_notes",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -237,3 +238,12 @@ def month_dates(tags: Tags) -> Tags:
     if date is None or date.count("-") == 0:
         return tags
     return {**tags, "DA": [date.replace("-", "/")]}
+
+
+def zotero_notes(csl: dict[str, Any], extra: dict[str, Any]) -> str | None:
+    """The paper's note from a Zotero record's ``N1`` lines, taken from the record's notes:
+    Zotero writes each child note of the user's there, in HTML (other tools' ``N1`` is the
+    database's, and stays the record's)."""
+    ris = extra.get("ris", {})
+    notes = ([str(csl.pop("note"))] if csl.get("note") else []) + list(ris.pop("N1", []))
+    return zotero_note(notes)

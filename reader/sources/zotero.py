@@ -11,12 +11,16 @@ The lines of ``extra`` become the fields they name (see :mod:`reader.sources.zot
 the citation key, BibTeX fields for an export, CSL variables; the rest stays a note. Tags
 the user gave (Zotero's manual tags) become the paper's tags; the automatic ones, which
 Zotero took from the database the item came from (its subject headings), are keywords.
+The collections an item is in (Better BibTeX's top-level ``collections``, each listing its
+items, or the item's own ``collections`` keys) are tags too, as JabRef's and Mendeley's
+groups are: each collection by its own name, a nested one's as JabRef names a subgroup.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 from reader.models import PaperRecord
@@ -26,7 +30,7 @@ from reader.sources.dates import MONTHS
 from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
 from reader.sources.jsonload import TOO_DEEP, JsonRecord, too_deep
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
-from reader.sources.zotero_extra import read_extra
+from reader.sources.zotero_extra import read_extra, zotero_note
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -69,9 +73,11 @@ _VARIABLES = {
     "repository": "publisher", "archiveID": "number",
     "versionNumber": "version", "rights": "license", "PMID": "PMID", "PMCID": "PMCID",
 }
+# (A series title is no container: Zotero cites it as the series, ``collection-title``, as
+# its CSV's "Series Title" is read; a report in a series is not "In" it.)
 _CONTAINERS = ("publicationTitle", "bookTitle", "proceedingsTitle", "websiteTitle",
                "blogTitle", "encyclopediaTitle", "dictionaryTitle", "forumTitle",
-               "programTitle", "seriesTitle")
+               "programTitle")
 _ROLES = {
     "author": "author", "editor": "editor", "translator": "translator",
     "bookAuthor": "container-author", "seriesEditor": "collection-editor",
@@ -122,10 +128,38 @@ def parse(text: str, source: str) -> ParseResult:
         JsonRecord(item, f"{source}#{n}", source, 1, n) for n, item in enumerate(items, 1)
         if not (isinstance(item, dict) and item.get("itemType") in ("note", "attachment"))
     ]
-    return build_result(records, _convert, ("citationKey", "itemID"))
+    folders = _Folders(data.get("collections") if isinstance(data, dict) else None)
+    return build_result(records, partial(_convert, folders=folders), ("citationKey", "itemID"))
 
 
-def _convert(record: JsonRecord) -> Outcome:
+class _Folders:
+    """The names of an export's Zotero collections, and the items each holds."""
+
+    def __init__(self, collections: Any) -> None:
+        self.names: dict[str, str] = {}
+        self.by_item: dict[str, list[str]] = {}
+        if not isinstance(collections, dict):
+            return
+        for key, collection in collections.items():
+            if not isinstance(collection, dict):
+                continue
+            name = clean_title(collection.get("name"))
+            if not name:
+                continue
+            self.names[str(collection.get("key") or key)] = name
+            items = collection.get("items")
+            for item_id in items if isinstance(items, list) else []:
+                self.by_item.setdefault(str(item_id), []).append(name)
+
+    def tags(self, item: dict[str, Any]) -> list[str]:
+        """The tags of the collections the item is in (by the collection's list or its own)."""
+        keys = item.get("collections")
+        own = [self.names.get(str(k), "") for k in keys] if isinstance(keys, list) else []
+        listed = self.by_item.get(str(item.get("itemID")), []) if "itemID" in item else []
+        return [t for t in dict.fromkeys(normalize_tag(n) for n in [*listed, *own]) if t]
+
+
+def _convert(record: JsonRecord, folders: _Folders | None = None) -> Outcome:
     item: dict[str, Any] = record.value
     csl: dict[str, Any] = {"type": ZOTERO_TYPES.get(str(item.get("itemType")), "document")}
     for creator in item.get("creators") or []:
@@ -159,6 +193,8 @@ def _convert(record: JsonRecord) -> Outcome:
                      "")
     url = clean_title(item.get("url")) or str(csl.pop("URL", ""))
     keywords, tags = _tags(item.get("tags"))
+    if folders is not None:
+        tags += [t for t in folders.tags(item) if t not in tags]
     written_doi = doi_as_written(clean_title(item.get("DOI")) or str(csl.pop("DOI", "")))
     csl.pop("DOI", None)
     csl.pop("URL", None)
@@ -256,14 +292,7 @@ def zotero_date(text: str) -> str | None:
 
 def _notes(value: Any) -> str | None:
     """The item's child notes (HTML) as one Markdown note."""
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, list):
         return None
-    from markdownify import markdownify
-
-    parts = []
-    for note in value:
-        html = note.get("note") if isinstance(note, dict) else note
-        if isinstance(html, str) and html.strip():
-            text = markdownify(html, heading_style="ATX", bullets="-").strip()
-            parts.append(re.sub(r"\n{3,}", "\n\n", text))
-    return "\n\n---\n\n".join(parts) or None
+    notes = [note.get("note") if isinstance(note, dict) else note for note in value]
+    return zotero_note([note for note in notes if isinstance(note, str)])

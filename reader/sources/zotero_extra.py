@@ -10,6 +10,9 @@ type has no slot for.
   Given``, or one literal) or text.
 
 Every other line is a note and stays one.
+
+Zotero's child notes, HTML in every export of Zotero's (JSON, CSV, RIS), are the paper's
+note in Markdown (:func:`zotero_note`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from typing import Any
 
 from reader.record import CSL_TYPES, DATE_VARIABLES, NAME_VARIABLES
 
-__all__ = ["ExtraFields", "read_extra"]
+__all__ = ["ExtraFields", "read_extra", "zotero_note"]
+
+#: An HTML element, as Zotero writes its notes.
+_HTML = re.compile(r"<(p|div|h[1-6]|ul|ol|li|br|strong|em|b|i|a|span|blockquote)\b[^>]*>", re.I)
 
 # CSL 1.0.2's text and number variables, by their folded names (the columns' too: DOI, URL).
 _TEXT_VARIABLES = {
@@ -123,3 +129,17 @@ def _read_line(out: ExtraFields, name: str, sign: str, text: str, parse_date: An
 
 def _parts(iso: str) -> list[int]:
     return [int(p) for p in iso.split("-")]
+
+
+def zotero_note(notes: list[str]) -> str | None:
+    """Zotero's child notes as the paper's one note: each in Markdown (its HTML converted,
+    plain text as it is), a rule between them; None for none."""
+    parts = []
+    for note in (n.strip() for n in notes):
+        if note and _HTML.search(note):
+            from markdownify import markdownify
+
+            note = markdownify(note, heading_style="ATX", bullets="-").strip()
+        if note:
+            parts.append(re.sub(r"\n{3,}", "\n\n", note))
+    return "\n\n---\n\n".join(parts) or None

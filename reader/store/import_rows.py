@@ -295,6 +295,10 @@ class ImportRows:
         ).fetchone()
         if row is None:
             return False
+        if not (record.starred or record.read or record.tags or record.highlights):
+            # A note alone is all such a record says (Zotero's RIS, whose notes are the
+            # user's and whose tags are no different from its keywords).
+            return bool(row[2].strip() != (record.note or "").strip())
         return (
             bool(row[0]) != record.starred or bool(row[1]) != record.read
             or row[2].strip() != (record.note or "").strip()

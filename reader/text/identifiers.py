@@ -14,6 +14,9 @@ _SHORT_DOI = re.compile(
 )
 _ARXIV_NEW = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
 _ARXIV_OLD = re.compile(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
+# A venue that names the archive, not a journal: "arXiv", "arXiv preprint", "arXiv e-prints",
+# "arXiv preprint arXiv:1706.03762" (the form Google Scholar and Mendeley write).
+_ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
 _OPENREVIEW_ID = re.compile(r"^[\w\-]{6,20}$")
 # A cell or value that is one link to a paper's page, and nothing else: an OpenReview forum or
@@ -150,3 +153,8 @@ def openreview_url(paper_id: str) -> str:
 def arxiv_url(arxiv_id: str) -> str:
     """The abstract page of an arXiv id."""
     return f"https://arxiv.org/abs/{arxiv_id}"
+
+
+def arxiv_venue(venue: str) -> bool:
+    """Whether a venue names arXiv, the archive a preprint is in, not a journal."""
+    return bool(_ARXIV_VENUE.fullmatch(venue.strip()))
