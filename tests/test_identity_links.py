@@ -231,6 +231,10 @@ def test_a_placeholder_abstract_and_a_nested_venue(tmp_path: Path) -> None:
     table.write_text("Title,Year,Abstract\nA Review,2023,[No abstract available]\n",
                      encoding="utf-8")
     assert parse_file(table).records[0].abstract == ""
+    ris = tmp_path / "scopus.ris"  # Scopus writes it in its RIS as well
+    ris.write_text("TY  - JOUR\nTI  - A Review\nPY  - 2023\nAB  - [No abstract available]\n"
+                   "DB  - Scopus\nER  - \n", encoding="utf-8")
+    assert parse_file(ris).records[0].abstract == ""
     listed = tmp_path / "orals.json"
     listed.write_text(json.dumps({"meta": {"venue": "ICLR 2026"}, "papers": [
         {"title": "An Oral", "forum": "https://openreview.net/forum?id=Hh7UvW2xYz"}]}),

@@ -31,6 +31,7 @@ from reader.sources.own_export import (
     own_marks,
     tags_apart,
 )
+from reader.sources.stand_ins import abstract_given
 from reader.sources.table_csl import csl_values, extra_lines
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
@@ -366,9 +367,6 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
 _NOTES_JOINED = re.compile(r"(?<=>);\s*(?=<)")
 
 
-_NO_ABSTRACT = re.compile(r"\[?\s*no abstract( is)? available\.?\s*\]?", re.IGNORECASE)
-
-
 def _abstract(value: str, *, as_stored: bool = False) -> str:
     """The abstract with each line of the cell as a paragraph.
 
@@ -377,7 +375,7 @@ def _abstract(value: str, *, as_stored: bool = False) -> str:
     wrote the abstract as it stores it: its line breaks come back as they were.
     """
     lines = [_fold(line) for line in value.split("\n")]
-    if not as_stored and _NO_ABSTRACT.fullmatch(" ".join(lines).strip()):
+    if not as_stored and not abstract_given(" ".join(lines)):
         return ""  # a database's placeholder (Scopus's "[No abstract available]")
     if as_stored:
         return "\n".join(lines).strip()

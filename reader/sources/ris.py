@@ -23,7 +23,7 @@ from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
-from reader.sources.ris_tags import first, fold_lines, tag_table, tag_values
+from reader.sources.ris_tags import first, fold_lines, paragraphs, tag_table, tag_values
 from reader.sources.ris_tools import (
     OVID,
     ZOTERO,
@@ -36,6 +36,7 @@ from reader.sources.ris_tools import (
     venue_tags,
     zotero_notes,
 )
+from reader.sources.stand_ins import abstract_given
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,
@@ -52,16 +53,13 @@ __all__ = ["parse", "stream_file"]
 
 TITLE_MAX = 160
 
-# A line that tries to be a tag line but is spaced wrongly ("AU - Smith", "TI   -x").
 _RECORD_START = re.compile(r"^TY  -", re.MULTILINE)
+# A line that tries to be a tag line but is spaced wrongly ("AU - Smith", "TI   -x").
 _BROKEN_TAG = re.compile(r"^[A-Z][A-Z0-9](?: ?| {3,})-(?:\s|$)")
-_PARAGRAPH_END = re.compile(r"[.!?:]$")
 # Where one tag line is glued to the next on one line: a run of spaces before "XX  - ".
 _GLUED = re.compile(r"\s{3,}(?=[A-Z][A-Z0-9]  - )")
 # Ovid numbers the records of an export: "6. " on a line of its own before each.
 _RECORD_NUMBER = re.compile(r"^\s*\d+\.\s*$")
-# A continuation line after a line this short is a section heading ("Results") or its text.
-_MAX_HEADING = 40
 
 # rispy maps tags to long names; the tags themselves are clearer here ("AU", "T2" …).
 _MAPPING = {tag: tag for tag in rispy.TAG_KEY_MAPPING}
@@ -245,7 +243,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         raise ValueError("rispy found no record")
     tags = month_dates(tag_table(parsed[0]))
     title = html_title(fold_lines(first(tags, "TI", "T1")))  # (Web of Science's <i>…</i>)
-    abstract = _abstract(item, "AB") or _abstract(item, "N2")
+    abstract = abstract_given(_abstract(item, "AB") or _abstract(item, "N2"))
     tool = exporter(tags, item.numbered)
     csl, extra = csl_and_extra(tags, item.tags, tool)
     user_note = zotero_notes(csl, extra) if tool == ZOTERO else None  # (see zotero_notes)
@@ -385,16 +383,6 @@ def _abstract(item: _Record, tag: str) -> str:
                 pieces.append(fold_lines(value))
         elif pieces:
             pieces.append(fold_lines(line))
-    paragraphs: list[str] = []
-    for piece in pieces:
-        if not piece:
-            continue
-        last = paragraphs[-1] if paragraphs else ""
-        heading = len(last) < _MAX_HEADING and piece[0].isupper()
-        if not last or _PARAGRAPH_END.search(last) or heading:
-            paragraphs.append(piece)
-        else:
-            paragraphs[-1] = f"{last} {piece}"
-    return "\n\n".join(paragraphs)
+    return paragraphs(pieces)
 
 

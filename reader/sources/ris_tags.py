@@ -1,8 +1,11 @@
 """A RIS record's tags as read: each tag's values, cleaned once, and the look-ups every
-reading of a record makes (a tag's values, the first of several tags, a value on one line).
+reading of a record makes (a tag's values, the first of several tags, a value on one line,
+a value's lines as paragraphs).
 """
 
 from __future__ import annotations
+
+import re
 
 from reader.sources.ris_tools import Tags
 from reader.text.sanitize import clean_imported
@@ -59,3 +62,26 @@ def fold_lines(value: str) -> str:
         return value.strip()  # (a space is the only blank printable ASCII has)
     # split() and strip() know the same blanks as the regex ``\s``.
     return " ".join(value.split())
+
+
+# A line that ends a paragraph: a sentence's end, or a heading's colon.
+_PARAGRAPH_END = re.compile(r"[.!?:]$")
+# A continuation line after a line this short is a section heading ("Results") or its text.
+_MAX_HEADING = 40
+
+
+def paragraphs(pieces: list[str]) -> str:
+    """A value's lines (the tag's own, then its continuation lines) as paragraphs: a line
+    starts a new paragraph when the line before it ends a sentence or is a short heading,
+    and is otherwise a wrapped line of the same paragraph."""
+    found: list[str] = []
+    for piece in pieces:
+        if not piece:
+            continue
+        last = found[-1] if found else ""
+        heading = len(last) < _MAX_HEADING and piece[0].isupper()
+        if not last or _PARAGRAPH_END.search(last) or heading:
+            found.append(piece)
+        else:
+            found[-1] = f"{last} {piece}"
+    return "\n\n".join(found)
