@@ -19,7 +19,7 @@ from pathlib import Path
 from reader.errors import BadInput
 from reader.models import PaperRecord
 from reader.signals import Reply
-from reader.sources.limits import DEPTH_MAX, field_limit, megabytes, nests_too_deeply
+from reader.sources.limits import DEPTH_MAX, nests_too_deeply, within_field_limit
 from reader.text.render import title_words
 from reader.text.titles import strip_derived_mark
 
@@ -80,6 +80,8 @@ _JSON_START = re.compile(r"\A\s*[\[{]")
 # characters takes in any encoding, so that a file of no known format is refused having
 # read only this much (a one-line file of 38 MB is never held whole).
 _HEAD_BYTES = 128 * 1024
+# An XML document's start (arXiv's Atom, the one XML reader reads, is found before this).
+_XML_START = re.compile(r"\ufeff?\s*<(\?xml|xml>|records>|!DOCTYPE)", re.IGNORECASE)
 _ACCEPTED = (
     "reader imports plain-text abstract lists (a header line naming venue and year, such as "
     "'ICLR 2026', then one abstract per paragraph), BibTeX, RIS, MEDLINE, Web of Science, "
@@ -225,6 +227,10 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
             )
         why = "it starts as JSON does but matches none of the JSON formats"
         force = "name one with 'reader import --format'"
+    elif _XML_START.match(text[:256]):
+        # Not an abstract list however it is forced: say what to export instead.
+        why = "it is XML (EndNote's XML, MODS, PubMed's XML), which reader does not read"
+        force = "export the records as RIS or BibTeX instead (EndNote: File, Export, RIS)"
     else:
         from reader.sources.seed import abstract_list_problem
 
@@ -244,43 +250,6 @@ def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:
             record.title = title_words(record.title)
         record.title_derived = record.title_derived or marked
         yield record
-
-
-def _within_field_limit(
-    records: Iterable[PaperRecord], problems: list[str]
-) -> Iterator[PaperRecord]:
-    """The records whose every field is within the bound on one field; each other one is
-    skipped with a problem line naming the field (a 100,000-line title is no title)."""
-    limit = field_limit()
-    for record in records:
-        name, size = _largest_field(record)
-        if size > limit:
-            problems.append(
-                f"{record.source or 'a record'}: its {name} is {size:,} characters, over the "
-                f"{megabytes(limit)} limit for one field; skipped"
-            )
-            continue
-        yield record
-
-
-def _largest_field(record: PaperRecord) -> tuple[str, int]:
-    """The name and length of the record's longest text field (values of the source's own
-    fields included)."""
-    sizes = {
-        "abstract": len(record.abstract),
-        "title": len(record.title),
-        "note": len(record.note or ""),
-        "tldr": len(record.tldr or ""),
-        "venue": len(record.venue or ""),
-        "author list": sum(map(len, record.authors)),
-        "keywords": sum(map(len, record.keywords)),
-    }
-    for fields in (record.csl, *record.extra.values()):
-        for name, value in fields.items():
-            if isinstance(value, str):
-                sizes[str(name)] = max(sizes.get(str(name), 0), len(value))
-    name = max(sizes, key=sizes.__getitem__)
-    return name, sizes[name]
 
 
 def read_back(text: str, fmt: str) -> list[PaperRecord]:
@@ -343,7 +312,7 @@ def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True)
         orphans = result.orphans
         warnings = [*content.warnings, *result.warnings]
         records, count = iter(result.records), len(result.records)
-    records = _within_field_limit(records, problems)
+    records = within_field_limit(records, problems)
     return StreamedFile(
         path,
         fmt,
@@ -391,6 +360,6 @@ def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> Streame
     streamed: Streamed | None = module.stream_file(text, path.name, problems, *kept, **options)
     if streamed is None:
         return None
-    records = _within_field_limit(streamed[0], problems)
+    records = within_field_limit(streamed[0], problems)
     return StreamedFile(path, fmt, _marks_dropped(records), streamed[1], problems,
                         text.warnings, text.sha256, orphans, reply_texts)

@@ -19,9 +19,15 @@ The first three can be raised (or lowered) for one run with ``READER_RECORD_LIMI
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reader.models import PaperRecord
 
 __all__ = [
     "DEPTH_MAX", "field_limit", "megabytes", "record_limit", "record_refusal", "whole_limit",
+    "within_field_limit",
 ]
 
 MB = 1 << 20
@@ -104,3 +110,40 @@ def nests_too_deeply(text: str) -> bool:
         elif char in "]}":
             depth -= 1
     return False
+
+
+def within_field_limit(
+    records: Iterable[PaperRecord], problems: list[str]
+) -> Iterator[PaperRecord]:
+    """The records whose every field is within the bound on one field; each other one is
+    skipped with a problem line naming the field (a 100,000-line title is no title)."""
+    limit = field_limit()
+    for record in records:
+        name, size = _largest_field(record)
+        if size > limit:
+            problems.append(
+                f"{record.source or 'a record'}: its {name} is {size:,} characters, over the "
+                f"{megabytes(limit)} limit for one field; skipped"
+            )
+            continue
+        yield record
+
+
+def _largest_field(record: PaperRecord) -> tuple[str, int]:
+    """The name and length of the record's longest text field (values of the source's own
+    fields included)."""
+    sizes = {
+        "abstract": len(record.abstract),
+        "title": len(record.title),
+        "note": len(record.note or ""),
+        "tldr": len(record.tldr or ""),
+        "venue": len(record.venue or ""),
+        "author list": sum(map(len, record.authors)),
+        "keywords": sum(map(len, record.keywords)),
+    }
+    for fields in (record.csl, *record.extra.values()):
+        for name, value in fields.items():
+            if isinstance(value, str):
+                sizes[str(name)] = max(sizes.get(str(name), 0), len(value))
+    name = max(sizes, key=sizes.__getitem__)
+    return name, sizes[name]
