@@ -250,3 +250,30 @@ def test_an_arxiv_doi_names_the_arxiv_paper(empty_library: Library, tmp_path: Pa
     empty_library.import_files([listed])
     [paper_id] = empty_library.all_ids()
     assert empty_library.paper(paper_id).arxiv_id == "2503.07777"  # type: ignore[union-attr]
+
+
+def test_lists_named_for_decisions_and_a_list_one_object_down(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    split = tmp_path / "iclr2024.json"
+    split.write_text(json.dumps({
+        "conference": "ICLR 2024",
+        "accepted": [{"title": "An Accepted Paper", "abstract": "We accept."}],
+        "rejected": [{"title": "A Rejected Paper", "abstract": "We reject."}],
+        "organisers": [{"name": "Ann Lee"}],  # a list of people, not of papers
+    }), encoding="utf-8")
+    records = parse_file(split).records
+    assert [(r.title, r.venue, r.year) for r in records] == [
+        ("An Accepted Paper", "ICLR", 2024), ("A Rejected Paper", "ICLR", 2024),
+    ]
+    empty_library.import_files([split])
+    ids = empty_library.all_ids()
+    signals = empty_library.signals(ids)
+    decisions = {
+        paper.title: signals[paper.id].decision for paper in empty_library.papers(ids)
+    }
+    assert decisions == {"An Accepted Paper": "accept", "A Rejected Paper": "reject"}
+    page = tmp_path / "page.json"  # an API's page: the list inside its results
+    page.write_text(json.dumps({"count": 1, "next": None, "results": {"papers": [
+        {"title": "A Paper On A Page", "abstract": "Paged."}]}}), encoding="utf-8")
+    assert [r.title for r in parse_file(page).records] == ["A Paper On A Page"]

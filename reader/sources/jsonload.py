@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from reader.sources import ImportFormatError
-from reader.sources.jsonfields import moment_from_text
 from reader.sources.limits import DEPTH_MAX
 
 if TYPE_CHECKING:
@@ -84,56 +83,6 @@ def load_records(text: str, source: str) -> list[JsonRecord]:
             f"{describe(records[0].value)}), so no paper records"
         )
     return records
-
-
-# Keys that make an object a paper (or a note), never a wrapper around a list of them.
-_PAPER_KEYS = frozenset({"title", "abstract", "content", "id", "paper", "name"})
-
-
-def wrapped_list(value: Any) -> list[Any] | None:
-    """The list of paper objects an object wraps, as ``{"generated_at": …, "papers":
-    [...]}`` does: its one value that is a non-empty list of objects, when it has no key a
-    paper itself would have; None for any other value."""
-    if not isinstance(value, dict) or _PAPER_KEYS & {str(k).lower() for k in value}:
-        return None
-    lists = [
-        item for item in value.values()
-        if isinstance(item, list) and item and all(isinstance(x, dict) for x in item[:10])
-    ]
-    return lists[0] if len(lists) == 1 else None
-
-
-def unwrap_lists(records: list[JsonRecord]) -> list[JsonRecord]:
-    """The records of a text, with an object that wraps a list of papers (see
-    :func:`wrapped_list`) as the papers of that list, each numbered by its place."""
-    if len(records) != 1:
-        return records
-    (record,) = records
-    inner = wrapped_list(record.value)
-    if inner is None:
-        return records
-    dated = _wrapper_date(record.value)
-    return [
-        JsonRecord(item, f"{record.file}#{index}", record.file, record.line, index, dated)
-        for index, item in enumerate(inner, start=1)
-    ]
-
-
-# What a wrapper names the moment the list was made by.
-_WRAPPER_DATES = (
-    "generated_at", "generated", "exported_at", "exported", "created_at", "created",
-    "updated_at", "updated", "last_updated", "date", "timestamp", "snapshot", "as_of",
-)
-
-
-def _wrapper_date(wrapper: dict[str, Any]) -> str | None:
-    """When the list was made, from the wrapper's first key that says it and reads as a
-    date (an older snapshot of a list must not pass for news of its papers)."""
-    keys = {str(key).lower(): value for key, value in wrapper.items()}
-    for name in _WRAPPER_DATES:
-        if name in keys and (found := moment_from_text(keys[name])):
-            return found
-    return None
 
 
 def skip_ws(text: str, pos: int) -> int:

@@ -24,8 +24,8 @@ from reader.sources.jsonload import (
     Unreadable,
     describe,
     skip_ws,
-    wrapped_list,
 )
+from reader.sources.jsonwrap import wrapped_list
 from reader.sources.seed import TITLE_MAX
 from reader.text.render import to_plain
 from reader.text.titles import derive_title

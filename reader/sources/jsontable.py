@@ -17,8 +17,9 @@ from reader.models import PaperRecord
 from reader.sources import ParseResult
 from reader.sources.csv_table import column_field, record_from_values
 from reader.sources.jsonfields import modified_of, text_value
-from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
+from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import Outcome, build_result, record_label
+from reader.sources.jsonwrap import unwrap_lists
 from reader.sources.own_export import is_own_export
 from reader.text.sanitize import clean_imported
 

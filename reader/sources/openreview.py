@@ -38,7 +38,6 @@ from reader.sources.jsonload import (
     iter_lines,
     load_records,
     skip_ws,
-    unwrap_lists,
 )
 from reader.sources.jsonsniff import (
     Outcome,
@@ -46,6 +45,7 @@ from reader.sources.jsonsniff import (
     finish_record,
     record_label,
 )
+from reader.sources.jsonwrap import unwrap_lists
 from reader.sources.openreview_replies import (
     ReplyGroups,
     distinct_versions,

@@ -29,8 +29,9 @@ from reader.sources.jsonfields import (
     venue_from_text,
     year_value,
 )
-from reader.sources.jsonload import JsonRecord, load_records, unwrap_lists
+from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
+from reader.sources.jsonwrap import unwrap_lists
 from reader.sources.tablesignals import venue_and_decision
 from reader.text.identifiers import doi_as_written, openreview_id, openreview_url
 
