@@ -67,6 +67,8 @@ class ImportSummary:
     older_abstracts: int = 0
     older_titles: int = 0
     revisions_kept: int = 0
+    #: How many of those replaced undated were titles (the rest were abstracts).
+    undated_titles: int = 0
     #: Texts the file's newer-dated ones replaced (a later OpenReview snapshot's revised
     #: titles), the old text kept as a revision too.
     newer_abstracts: int = 0
@@ -146,9 +148,9 @@ class ImportSummary:
 
     def text_line(self) -> str:
         """What became of the texts the file would have replaced, e.g. ``3 abstracts left
-        as they were: the file's text is dated before the one in the library; 2 replaced,
-        the old text kept as revisions (reader revisions REF)``; empty when nothing was
-        replaced."""
+        as they were: the file's text is dated before the one in the library; 2 abstracts
+        replaced (no date said which text was newer), the old kept as revisions (reader
+        revisions REF)``; empty when nothing was replaced."""
         kept = [
             f"{n:,} {what}{'s' * (n != 1)}"
             for n, what in ((self.older_abstracts, "abstract"), (self.older_titles, "title"))
@@ -169,9 +171,14 @@ class ImportSummary:
             parts.append(f"{' and '.join(newer)} replaced by the file's newer text, the old "
                          f"kept as revision{'' if one else 's'} (reader revisions REF)")
         if self.revisions_kept:
+            abstracts = self.revisions_kept - self.undated_titles
+            undated = [
+                f"{n:,} {what}{'s' * (n != 1)}"
+                for n, what in ((abstracts, "abstract"), (self.undated_titles, "title")) if n
+            ]
             parts.append(
-                f"{self.revisions_kept:,} replaced, the old text kept as "
-                f"revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
+                f"{' and '.join(undated)} replaced (no date said which text was newer), the "
+                f"old kept as revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
             )
         if self.marks_kept:
             one = self.marks_kept == 1

@@ -108,7 +108,8 @@ def test_undated_text_is_replaced_and_kept_as_a_restorable_revision(
     assert _texts(library) == SUBMITTED
     assert summary.revisions_kept == 3  # two abstracts and a title
     assert summary.text_line() == (
-        "3 replaced, the old text kept as revisions (reader revisions REF)"
+        "2 abstracts and 1 title replaced (no date said which text was newer), the old kept "
+        "as revisions (reader revisions REF)"
     )
     runner = CliRunner()
     base = ["--library", str(library.paths.root)]

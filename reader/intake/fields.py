@@ -246,6 +246,7 @@ class FieldMerge:
                 self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
                 if undated:
                     self.summary.revisions_kept += 1
+                    self.summary.undated_titles += name == "title"
                 elif name == "abstract":
                     self.summary.newer_abstracts += 1
                 else:
