@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from reader.library import Library, render_citation
 from reader.models import PaperRecord
 from reader.sources import (
     ImportFormatError,
@@ -598,3 +599,27 @@ def test_mutated_real_records_never_crash(fmt: str) -> None:
             assert record.year is None or isinstance(record.year, int)
         outcomes["records"] += len(result.records)
     assert outcomes["records"] > 150 and outcomes["errors"] > 0
+
+
+def test_a_paper_withdrawn_from_arxiv_is_withdrawn_and_cited_as_the_preprint(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    line = {
+        "id": "2101.00001", "authors": "Wei Li and Hong Zhang", "title": "An Example",
+        "comments": None, "categories": "cs.LG", "abstract": "  Withdrawn.\n",
+        "versions": [{"version": "v1", "created": "Fri, 1 Jan 2021 00:00:00 GMT"}],
+    }
+    commented = {**line, "id": "1805.04833", "abstract": "Withdrawn patients are studied.",
+                 "comments": "This paper has been withdrawn by the author due to an error"}
+    mentioned = {**line, "id": "1805.04834", "abstract": "We study things.",
+                 "comments": "12 pages; the withdrawn version 1 had an error"}
+    text = "\n".join(json.dumps(x) for x in (line, commented, mentioned)) + "\n"
+    records = arxiv_kaggle.parse(text, "kaggle.jsonl").records
+    assert [r.withdrawn for r in records] == [True, True, False]
+    path = tmp_path / "kaggle.jsonl"
+    path.write_text(text, encoding="utf-8")
+    empty_library.import_files([path])
+    paper = empty_library.resolve("2101.00001").paper
+    assert paper is not None
+    apa = render_citation([paper], "text", "apa")
+    assert "(arXiv:2101.00001). arXiv." in apa and "(Withdrawn)" in apa

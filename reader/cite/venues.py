@@ -24,7 +24,10 @@ def unpublished(paper: Paper) -> bool:
     that a citation must not name the venue as where it appeared (a record with a type of
     its own says where). MLA, Harvard, Nature and ACM print no status: "Withdrawn" beside
     "ICLR" read as a paper of the conference in them."""
-    turned_down = paper.decision in _NOT_PUBLISHED or paper.withdrawn
+    # A preprint withdrawn from arXiv is still arXiv's, under its number: cited as the
+    # preprint it is, its status withdrawn.
+    withdrawn = paper.withdrawn and paper.venue != "arXiv"
+    turned_down = paper.decision in _NOT_PUBLISHED or withdrawn
     return turned_down and not paper.csl.get("type")
 
 

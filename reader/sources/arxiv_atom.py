@@ -18,7 +18,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.arxiv_kaggle import tex_name
-from reader.sources.journal_ref import journal_reference, published_year
+from reader.sources.journal_ref import journal_reference, published_year, withdrawn
 from reader.sources.jsonfields import moment_from_text
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
@@ -203,6 +203,7 @@ def _record(
         date=date_match.group(0) if date_match else None,
         primary_area=primary_term or None,
         kind="article",
+        withdrawn=withdrawn(csl.get("note"), abstract),
         csl=csl,
         extra=_unmodelled(element),
         # The feed's <updated> is when the latest version was announced.

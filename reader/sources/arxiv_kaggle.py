@@ -21,7 +21,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult, Streamed
-from reader.sources.journal_ref import journal_reference, published_year
+from reader.sources.journal_ref import journal_reference, published_year, withdrawn
 from reader.sources.jsonfields import (
     clean_abstract,
     clean_title,
@@ -108,8 +108,9 @@ def _convert(record: JsonRecord) -> Outcome:
     date = _first_version_date(item.get("versions")) or _date_from_id(arxiv_id)
     csl = _csl(item)
     published = published_year(csl)
+    abstract = clean_abstract(item.get("abstract"), unwrap=True, indented_paragraphs=True)
     paper = PaperRecord(
-        abstract=clean_abstract(item.get("abstract"), unwrap=True, indented_paragraphs=True),
+        abstract=abstract,
         title=clean_title(item.get("title")),
         authors=_authors(item),
         # The journal-ref is free text ("Phys.Rev.D76:013009,2007"); arXiv is the venue read.
@@ -123,6 +124,7 @@ def _convert(record: JsonRecord) -> Outcome:
         modified=_latest_version(item.get("versions"))
         or moment_from_text(item.get("update_date")),
         kind="article",
+        withdrawn=withdrawn(csl.get("note"), abstract),
         csl=csl,
         extra=_unmodelled(item),
     )

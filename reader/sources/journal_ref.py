@@ -1,9 +1,10 @@
 """arXiv's journal references: free text an author types ("Phys.Rev.D76:013009,2007",
 "Nature 450, 123-126 (2007)", "Proceedings of ICML 2019"), read as the CSL variables they
 name where the text has the common shape of a journal, a volume, pages and a year; kept
-whole as the container's title where it has not.
+whole as the container's title where it has not. And a withdrawal, which arXiv says only in
+words: the comment an author gives it, or the abstract arXiv's administrators replace.
 
-Both arXiv formats (the API's Atom feed and the Kaggle snapshot) read it here.
+Both arXiv formats (the API's Atom feed and the Kaggle snapshot) read them here.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["journal_reference", "published_year"]
+__all__ = ["journal_reference", "published_year", "withdrawn"]
 
 # A journal's name (ending in a letter, a dot or a bracket), its volume (digits, perhaps a
 # letter: "76", "0709", "12A"), its first page or article number ("013009", "L12",
@@ -91,3 +92,19 @@ def published_year(csl: dict[str, Any]) -> int | None:
     cited as the journal article it is; its arXiv date stays its own date."""
     issued = csl.pop("issued", None)
     return int(issued["date-parts"][0][0]) if isinstance(issued, dict) else None
+
+
+# "This paper has been withdrawn by the author due to …", "This submission has been
+# withdrawn by arXiv administrators", "Paper withdrawn", or a text that is only "Withdrawn."
+# (not "Withdrawn patients show …").
+_WITHDRAWN = re.compile(
+    r"^\W*(?:(?:this|the)\s+(?:paper|article|submission|manuscript|preprint|version)\s+"
+    r"(?:has\s+been|is|was)\s+withdrawn\b|(?:(?:paper|article|submission)\s+)?withdrawn\W*$)",
+    re.IGNORECASE,
+)
+
+
+def withdrawn(comment: str | None, abstract: str | None) -> bool:
+    """Whether the paper was withdrawn from arXiv, as its comment or its abstract says at
+    its start (a comment that mentions a withdrawal further on is not one)."""
+    return any(text and _WITHDRAWN.match(text) for text in (comment, abstract))
