@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import replace
@@ -13,6 +14,7 @@ import pytest
 
 from reader.cite.citations import bibtex_entry
 from reader.cite.keys import make_citekey
+from reader.library import Library, render_citation
 from reader.models import Paper
 
 GDPVAL_TITLE = "GDPval: a benchmark evaluating AI model capabilities on real-world tasks"
@@ -671,3 +673,20 @@ def test_a_medline_page_range_is_cited_whole() -> None:
                                       "author": [{"family": "Lee", "given": "Ann"}]})
     assert "245–252" in render([paper], "text", "apa")
     assert "245–252" in render([paper], "text", "ieee")
+
+
+def test_chicago_presents_a_conference_paper_at_its_event(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # CSL 1.0.2's event-title, which citeproc-py did not know: "Paper presented ICLR 2024".
+    path = tmp_path / "conf.json"
+    path.write_text(json.dumps([{
+        "id": "x", "type": "paper-conference", "title": "Scaling Laws",
+        "author": [{"family": "Li", "given": "Wei"}], "issued": {"date-parts": [[2024]]},
+        "event": "ICLR 2024", "publisher-place": "Vienna, Austria",
+    }]), encoding="utf-8")
+    empty_library.import_files([path])
+    paper = empty_library.paper(empty_library.all_ids()[0])
+    assert paper is not None
+    chicago = render_citation([paper], "text", "chicago-author-date")
+    assert "Paper presented at ICLR 2024, Vienna, Austria." in chicago

@@ -273,6 +273,16 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
         item["genre"] = "Withdrawn submission"
         item.pop("status", None)  # (said once: Chicago printed "Withdrawn submission. Withdrawn.")
     _bibtex_to_csl_meaning(item, paper)
+    if unpublished(paper):
+        # Where it was submitted (kept in CSL-JSON) read as where it appeared in a style.
+        item.pop("event-title", None)
+    elif isinstance(item.get("event"), str) and "event-title" not in item:
+        item["event-title"] = item["event"]  # (CSL 1.0.2's name; the styles test it)
+        place = item.get("publisher-place")
+        if style.name.startswith("chicago") and place and "event-place" not in item:
+            # Chicago prints only an event's place where there is an event: a conference
+            # paper's one place (Zotero's) is the conference's too (MLA printed it twice).
+            item["event-place"] = place
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
         item["page"] = _whole_range(str(item["page"]).replace("\u2013", "-").replace("--", "-"))

@@ -161,6 +161,7 @@ def _load(path: str, _mtime_ns: int, _size: int) -> Style:
     _honour_initialize_false(root)
     _group_constants_by_branch(root)
     _suppress_substituted_names()
+    _know_event_title()
     bib = root.find(f"{_CS}bibliography")
     try:
         piq = str(root.get_locale_option("punctuation-in-quote") or "").lower() == "true"
@@ -240,6 +241,19 @@ def _honour_initialize_false(root: Any) -> None:
             name.set("initialize-with", inherited)
     for holder in holders:
         holder.attrib.pop("initialize-with", None)
+
+
+@functools.cache
+def _know_event_title() -> None:
+    """Let citeproc-py read CSL 1.0.2's ``event-title`` (what 1.0.1 called ``event``), which
+    the bundled styles test: Chicago writes "Paper presented at ICLR 2024" only when it is
+    given ("Paper presented ICLR 2024" otherwise), and every style that prints the event
+    falls back to ``event`` without it. citeproc-py 0.6 keeps a list of the variables it
+    knows, and drops the others from an item."""
+    from citeproc import VARIABLES
+
+    if "event_title" not in VARIABLES:
+        VARIABLES.append("event_title")
 
 
 @functools.cache
