@@ -25,6 +25,11 @@ _SCORE_WORDS = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s+(\S.*)\Z", re.S)
 _LABELLED = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?::\s*(.*))?\Z", re.S)
 # Labels are short and on one line; a longer text opening with "1." is a numbered list.
 _MAX_LABEL = 200
+# In a field that is a score whatever it holds (``rating``, ``confidence`` …) no list is
+# written, and labels are longer: NeurIPS 2024's "7: Accept: Technically solid paper, …"
+# runs to 230 characters and its 8 to 10 beyond. A bound remains so that a reply pasting
+# its review into the field is still read as no number.
+_MAX_SCORE_LABEL = 1_000
 
 
 def one_decimal(value: float) -> str:
@@ -37,8 +42,9 @@ def one_decimal(value: float) -> str:
 
 def _split_number(text: str, loose: bool, strict: bool = False) -> tuple[str, str] | None:
     """The number a score's text opens with and the words after it; ``loose`` also
-    takes a number followed by words with no separator (``"3 good"``); ``strict`` only a
-    number alone or followed by a colon."""
+    takes a number followed by words with no separator (``"3 good"``) and a longer label,
+    for a field that is always a score; ``strict`` only a number alone or followed by a
+    colon."""
     if strict:
         match = _LABELLED.match(text)
     else:
@@ -46,7 +52,7 @@ def _split_number(text: str, loose: bool, strict: bool = False) -> tuple[str, st
     if match is None:
         return None
     label = (match.group(2) or "").strip()
-    if len(label) > _MAX_LABEL or "\n" in label:
+    if len(label) > (_MAX_SCORE_LABEL if loose else _MAX_LABEL) or "\n" in label:
         return None
     return match.group(1), label
 
