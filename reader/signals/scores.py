@@ -150,12 +150,15 @@ RATING_FIELDS = ("rating", "recommendation", "overall_rating", "final_rating",
 
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+# A list as Python or JSON writes it in a table's cell (pandas: "[8, 8, 7]"), or a tuple:
+# its brackets would hide the first number, and its items may be quoted ("['8', '7']").
+_BRACKETED = re.compile(r"\A\s*[\[(](.*)[\])]\s*\Z", re.S)
 
 
 def number_list(value: Any) -> list[float] | None:
     """Numbers from a list (``[6, 8]``), a ``;``- or ``,``-joined string (``"6;6;8"``,
-    paperlists), or a single number; None when the value holds none. Parts that are not
-    numbers (``"N/A"``) are left out."""
+    paperlists), a list written in brackets (``"[8, 8, 7]"``), or a single number; None
+    when the value holds none. Parts that are not numbers (``"N/A"``) are left out."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
@@ -168,10 +171,11 @@ def number_list(value: Any) -> list[float] | None:
                 found += number_list(item) or []
         return found or None
     if isinstance(value, str):
+        value = _BRACKETED.sub(r"\1", value)
         parts = re.split(r"[;,|]", value) if re.search(r"[;,|]", value) else value.split()
         numbers = []
         for part in parts:
-            match = _NUMBER.match(part.strip())
+            match = _NUMBER.match(part.strip().strip("'\""))
             number = finite(match.group(0)) if match else None
             if number is not None:
                 numbers.append(number)

@@ -1,0 +1,41 @@
+"""Ratings a table gives: each review's rating written as a list (pandas writes a Python
+list, ``"[8, 8, 7]"``), and the table's own mean beside them, used when it gives no
+ratings and named in the import's summary when the ratings it gives say otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reader.signals import number_list
+from tests.parsing import parse_file
+
+HEADER = "title,authors,venue,rating_avg,ratings\n"
+
+
+def test_a_list_in_brackets_is_every_number_of_it() -> None:
+    assert number_list("[8, 8, 7]") == [8.0, 8.0, 7.0]
+    assert number_list("[6,7]") == [6.0, 7.0]
+    assert number_list("(5, 6)") == [5.0, 6.0]
+    assert number_list("['8', '6']") == [8.0, 6.0]
+    assert number_list("[7]") == [7.0]
+    assert number_list("[]") is None
+    # As before: joined by ";" or ",", or alone.
+    assert number_list("8;8;7") == number_list("8, 8, 7") == [8.0, 8.0, 7.0]
+
+
+def test_ratings_written_as_python_lists_keep_their_first_number(tmp_path: Path) -> None:
+    path = tmp_path / "accepted.csv"
+    path.write_text(
+        HEADER
+        + '"Levels of AGI",Meredith Morris,ICML 2024 Oral,7.67,"[8, 8, 7]"\n'
+        + '"Sparse Autoencoders",Hana Kobayashi,ICML 2024 Poster,6.5,"[6,7]"\n'
+        + '"Genie",Jake Bruce,ICML 2024 Poster,7.25,"[8, 6, 7, 8]"\n',
+        encoding="utf-8",
+    )
+    result = parse_file(path)
+    ratings = [record.signals.ratings for record in result.records if record.signals]
+    assert ratings == [(8.0, 8.0, 7.0), (6.0, 7.0), (8.0, 6.0, 7.0, 8.0)]
+    # The file's means agree with its ratings (7.67 is 23/3 to two places): nothing to say.
+    assert result.warnings == []
+    assert all("rating_avg" not in record.extra.get("table", {}) for record in result.records)
+
