@@ -61,6 +61,9 @@ class ImportSummary:
     replies_waiting: int = 0
     #: Reviews whose rating holds no number ("N/A"): kept as written, named in problems.
     ratings_unreadable: int = 0
+    #: Papers whose table gives a mean rating its own ratings contradict: the ratings'
+    #: mean is the paper's, the table's kept as written, each named in problems.
+    means_contradicted: int = 0
     #: Texts of papers already there that the file had only in an older-dated version,
     #: kept as they were; and texts replaced where no date told which was newer, the old
     #: text kept as a revision (``reader revisions REF``).
@@ -142,6 +145,13 @@ class ImportSummary:
             n = self.ratings_unreadable
             unreadable = f"{n:,} rating{'s' if n != 1 else ''} not a number, kept as written"
             text = f"{text}; {unreadable}" if text else unreadable
+        if self.means_contradicted:
+            n = self.means_contradicted
+            contradicted = (
+                f"{n:,} paper{'s' * (n != 1)} whose mean rating in the file disagrees with "
+                "the ratings it gives: the ratings' mean taken, the file's kept as written"
+            )
+            text = f"{text}; {contradicted}" if text else contradicted
         return text
 
     def text_line(self) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reader.library import Library
 from reader.signals import number_list
 from tests.parsing import parse_file
 
@@ -39,3 +40,32 @@ def test_ratings_written_as_python_lists_keep_their_first_number(tmp_path: Path)
     assert result.warnings == []
     assert all("rating_avg" not in record.extra.get("table", {}) for record in result.records)
 
+
+def test_a_mean_the_ratings_contradict_is_kept_and_said(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    path = tmp_path / "accepted.csv"
+    path.write_text(
+        HEADER
+        + '"Levels of AGI",Meredith Morris,ICML 2024 Oral,6.1,"[8, 8, 7]"\n'
+        + '"Only a Mean",Jake Bruce,ICML 2024 Poster,7.25,\n',
+        encoding="utf-8",
+    )
+    summary = empty_library.import_files([path])
+    assert summary.signals_line() == (
+        "1 paper whose mean rating in the file disagrees with the ratings it gives: the "
+        "ratings' mean taken, the file's kept as written"
+    )
+    named = [line for line in summary.problems if "rating_avg" in line]
+    assert named == [
+        "accepted.csv:2: rating_avg 6.1 but the ratings it gives (8, 8, 7) make 7.67; "
+        "their mean taken, the file's kept as written"
+    ]
+    assert summary.skipped == 0
+    result = parse_file(path)
+    agi, only = result.records
+    assert agi.signals is not None and agi.signals.rating_mean is not None
+    assert round(agi.signals.rating_mean, 2) == 7.67  # the ratings' own mean
+    assert agi.extra["table"]["rating_avg"] == "6.1"  # the file's, kept as written
+    # A mean with no ratings beside it is the paper's mean.
+    assert only.signals is not None and only.signals.rating_mean == 7.25
