@@ -45,6 +45,9 @@ _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 # paper is written or kept: its kind, its key, its text's date).
 _NAMED_COLUMNS = ("authors", "venue", "year", "url", "doi", "arxiv_id", "openreview_id", "date",
                   "abstract", "tldr", "primary_area")
+# The summary's count of each text a newer-dated record replaced.
+_NEWER_COUNTS = {"title": "newer_titles", "abstract": "newer_abstracts",
+                 "tldr": "newer_tldrs", "keywords": "newer_keywords"}
 #: Columns of text, named by their length: the text itself is no line of a summary.
 _TEXT_COLUMNS = frozenset({"abstract", "tldr"})
 # CSL variables the paper's columns already say (so named by the columns above), or that
@@ -88,6 +91,26 @@ def _whole_list(
         bibtex.pop("@others", None)
     return {"authors": json.dumps(record.authors, ensure_ascii=False), "csl": dumps(variables),
             "extra": dumps(extra)}
+
+
+def _newer_words(
+    record: PaperRecord, current: dict[str, Any], updates: dict[str, Any]
+) -> list[str]:
+    """The TL;DR and keywords of a newer-dated record of the paper (a camera-ready
+    snapshot's, over its blind submission's) that say otherwise than the paper's: put in
+    ``updates``, as its title and abstract are, and named. A paper's own that no record
+    dated them (a reference manager's keywords, its user's) are only filled in."""
+    taken = []
+    if record.tldr and current["tldr"] and not same_text(current["tldr"], record.tldr):
+        updates["tldr"] = record.tldr
+        taken.append("tldr")
+    known = json.loads(current["keywords"] or "[]")
+    if record.keywords and known and (
+        {word.casefold() for word in known} != {word.casefold() for word in record.keywords}
+    ):
+        updates["keywords"] = json.dumps(record.keywords, ensure_ascii=False)
+        taken.append("keywords")
+    return taken
 
 
 class FieldMerge:
@@ -171,6 +194,10 @@ class FieldMerge:
                 self.matcher.by_key[key] = paper_id
                 replaced.append("abstract")
                 done.add("revised")
+        if record.modified and current["text_modified"] and not older and (
+            record.modified > current["text_modified"]
+        ):
+            replaced += _newer_words(record, current, updates)
         if replaced:
             self._keep_replaced(paper_id, record, current, replaced)
             updates["text_modified"] = record.modified
@@ -246,10 +273,9 @@ class FieldMerge:
                 self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
                 if undated:
                     self.summary.revisions_kept += 1
-                elif name == "abstract":
-                    self.summary.newer_abstracts += 1
                 else:
-                    self.summary.newer_titles += 1
+                    counted = _NEWER_COUNTS[name]
+                    setattr(self.summary, counted, getattr(self.summary, counted) + 1)
 
     def add_aliases(
         self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False
