@@ -37,6 +37,9 @@ CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 
 # Formats the library exports and reads back, whose own export of a paper is no news.
 _ECHOED = ("bibtex", "ris", "csljson")
+# Formats whose keys a web site makes up afresh for each snapshot (OpenReview's _bibtex):
+# they never rename a paper whose key the library gave before.
+_SITE_KEYED = ("openreview",)
 # Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 
@@ -149,8 +152,11 @@ class FieldMerge:
         doi: str | None,
         arxiv_id: str | None,
         key: str | None,
+        *,
+        added_now: bool = False,
     ) -> str:
-        """Fill in what the record knows better; returns the strongest action taken."""
+        """Fill in what the record knows better; returns the strongest action taken.
+        ``added_now``: the paper is one this import added (its key not yet shown anyone)."""
         current = self.current("id", paper_id)
         assert current is not None
         updates: dict[str, Any] = {}
@@ -225,7 +231,7 @@ class FieldMerge:
             updates["withdrawn"] = 1
             done.add("withdrawn")
         csl = json.loads(current["csl"] or "{}")  # read once, for both
-        updates.update(self._merge_record(record, current, csl, echo))
+        updates.update(self._merge_record(record, current, csl, echo, added_now=added_now))
         completed = record.authors and completes(record, current)
         if completed:
             updates.update(_whole_list(record, current, updates))
@@ -312,6 +318,8 @@ class FieldMerge:
         current: dict[str, Any],
         csl: dict[str, Any],
         echo: BibtexEcho | ExportEcho | None = None,
+        *,
+        added_now: bool = False,
     ) -> dict[str, Any]:
         """Column updates that fill in the CSL variables, source fields and key the paper
         lacks (what the library has stays, and what its own export said is no news)."""
@@ -339,11 +347,15 @@ class FieldMerge:
         wanted = usable_key(record.citekey)
         if (
             wanted
+            and (added_now or self.fmt not in _SITE_KEYED)
             and current["citekey_origin"] == "generated"
             and wanted != current["citekey"]
             and wanted not in self.citekeys.taken
         ):
             # The source's own key replaces one the library made up: it is the key the
-            # user's documents cite.
+            # user's documents cite. A site's key is no one's (OpenReview's _bibtex names
+            # a paper sato2024a in one snapshot, anonymous2024a in the one before): it
+            # renames only a paper this import added, whose key no one has seen yet; a
+            # key given before stays, the site's an alias (reader rekey takes it).
             updates.update(citekey=self.citekeys.claim(wanted), citekey_origin="source")
         return updates
