@@ -58,7 +58,7 @@ def test_a_mean_the_ratings_contradict_is_kept_and_said(
     )
     named = [line for line in summary.problems if "rating_avg" in line]
     assert named == [
-        "accepted.csv:2: rating_avg 6.1 but the ratings it gives (8, 8, 7) make 7.67; "
+        "accepted.csv:2: rating_avg 6.1 but the ratings it gives (8, 8, 7) make 7.7; "
         "their mean taken, the file's kept as written"
     ]
     assert summary.skipped == 0
@@ -69,3 +69,26 @@ def test_a_mean_the_ratings_contradict_is_kept_and_said(
     assert agi.extra["table"]["rating_avg"] == "6.1"  # the file's, kept as written
     # A mean with no ratings beside it is the paper's mean.
     assert only.signals is not None and only.signals.rating_mean == 7.25
+
+
+def test_a_mean_is_rounded_alike_in_the_list_and_the_reviews(tmp_path: Path) -> None:
+    """6.25 and 7.25 are 6.3 and 7.3 wherever a mean is shown: `reader search` rounded a
+    half to even (6.2, 7.2) where `reader reviews` and the detail rounded it up."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    path = tmp_path / "accepted.csv"
+    path.write_text(
+        HEADER
+        + '"Scaling Things",Ana Iyer,ICLR 2025 Poster,,"[6, 6, 6, 7]"\n'
+        + '"Genie",Jake Bruce,ICML 2024 Poster,,"[8, 6, 7, 8]"\n',
+        encoding="utf-8",
+    )
+    runner = CliRunner()
+    base = ["--library", str(tmp_path / "lib")]
+    assert runner.invoke(cli, [*base, "import", str(path)], obj={}).exit_code == 0
+    listed = runner.invoke(cli, [*base, "search", ""], obj={}).output
+    assert " 6.3 " in listed and " 7.3 " in listed, listed
+    reviews = runner.invoke(cli, [*base, "reviews", "iyer2025scaling"], obj={}).output
+    assert "mean 6.3" in reviews, reviews

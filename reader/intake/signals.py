@@ -21,7 +21,14 @@ from dataclasses import dataclass
 
 from reader.import_summary import ImportSummary, Remark
 from reader.models import PaperRecord
-from reader.signals import Reply, Signals, latest_replies, merge_signals, signals_from_replies
+from reader.signals import (
+    Reply,
+    Signals,
+    latest_replies,
+    merge_signals,
+    one_decimal,
+    signals_from_replies,
+)
 from reader.sources.tablesignals import contradicted_mean
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
@@ -225,7 +232,7 @@ class SignalsIntake:
         ratings = ", ".join(f"{r:g}" for r in record.signals.ratings) if record.signals else ""
         self.remarks.append(Remark(
             f"{record.source or record.title}: rating_avg {written} but the ratings it gives "
-            f"({ratings}) make {mean:.2f}; their mean taken, the file's kept as written"
+            f"({ratings}) make {one_decimal(mean)}; their mean taken, the file's kept as written"
         ))
 
     def orphans(self, replies: Iterable[Reply]) -> None:
