@@ -61,6 +61,9 @@ class ImportSummary:
     replies_waiting: int = 0
     #: Reviews whose rating holds no number ("N/A"): kept as written, named in problems.
     ratings_unreadable: int = 0
+    #: Papers whose table gives a mean rating its own ratings contradict: the ratings'
+    #: mean is the paper's, the table's kept as written, each named in problems.
+    means_contradicted: int = 0
     #: Texts of papers already there that the file had only in an older-dated version,
     #: kept as they were; and texts replaced where no date told which was newer, the old
     #: text kept as a revision (``reader revisions REF``).
@@ -73,6 +76,9 @@ class ImportSummary:
     #: titles), the old text kept as a revision too.
     newer_abstracts: int = 0
     newer_titles: int = 0
+    #: And the TL;DRs and keyword lists a newer-dated record replaced, kept as revisions.
+    newer_tldrs: int = 0
+    newer_keywords: int = 0
     #: Papers already there whose record in the file carried the marks of a reader
     #: library (a star, a read mark, tags, a note, highlights): their own were kept.
     marks_kept: int = 0
@@ -144,6 +150,13 @@ class ImportSummary:
             n = self.ratings_unreadable
             unreadable = f"{n:,} rating{'s' if n != 1 else ''} not a number, kept as written"
             text = f"{text}; {unreadable}" if text else unreadable
+        if self.means_contradicted:
+            n = self.means_contradicted
+            contradicted = (
+                f"{n:,} paper{'s' * (n != 1)} whose mean rating in the file disagrees with "
+                "the ratings it gives: the ratings' mean taken, the file's kept as written"
+            )
+            text = f"{text}; {contradicted}" if text else contradicted
         return text
 
     def text_line(self) -> str:
@@ -162,13 +175,18 @@ class ImportSummary:
             parts.append(f"{' and '.join(kept)} left as {'it was' if one else 'they were'}: "
                          "the file's text is dated before the one in the library")
         newer = [
-            f"{n:,} {what}{'s' * (n != 1)}"
-            for n, what in ((self.newer_abstracts, "abstract"), (self.newer_titles, "title"))
+            f"{n:,} {what}{'s' * (n != 1)}{after}"
+            for n, what, after in (
+                (self.newer_abstracts, "abstract", ""), (self.newer_titles, "title", ""),
+                (self.newer_tldrs, "TL;DR", ""), (self.newer_keywords, "list", " of keywords"),
+            )
             if n
         ]
         if newer:
-            one = self.newer_abstracts + self.newer_titles == 1
-            parts.append(f"{' and '.join(newer)} replaced by the file's newer text, the old "
+            one = self.newer_abstracts + self.newer_titles + self.newer_tldrs + (
+                self.newer_keywords) == 1
+            listed = ", ".join(newer[:-1]) + " and " + newer[-1] if len(newer) > 1 else newer[0]
+            parts.append(f"{listed} replaced by the file's newer text, the old "
                          f"kept as revision{'' if one else 's'} (reader revisions REF)")
         if self.revisions_kept:
             abstracts = self.revisions_kept - self.undated_titles

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,37 @@ def test_a_new_key_and_a_restored_text_reach_the_index_with_the_write(tmp_path: 
 
     assert list(library.index.search(ParsedQuery("brandnewkey")).ids) == [paper_id]
     library.close()
+
+
+def _openreview_note(path: Path, bibtex_key: str, authors: list[str]) -> Path:
+    """A NeurIPS submission's note as OpenReview's API v2 gives it, with its ``_bibtex``."""
+    note = {
+        "id": "qQ1wW2eE3r", "forum": "qQ1wW2eE3r", "number": 3, "cdate": 1715000000000,
+        "mdate": 1715000000000 if bibtex_key.startswith("anonymous") else 1727000000000,
+        "invitations": ["NeurIPS.cc/2024/Conference/-/Submission"],
+        "content": {
+            "title": {"value": "A Benchmark for Multilingual Code Repair"},
+            "abstract": {"value": "We collect bugs and their fixes in twelve languages."},
+            "authors": {"value": authors},
+            "venue": {"value": "NeurIPS 2024 Conference Submission"},
+            "_bibtex": {"value": f"@inproceedings{{\n{bibtex_key},\ntitle={{A Benchmark for "
+                                 "Multilingual Code Repair}},\nyear={2024}\n}"},
+        },
+    }
+    path.write_text(json.dumps(note) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_later_snapshots_key_does_not_rename_the_paper(tmp_path: Path) -> None:
+    """A key once given is the paper's: a later snapshot whose ``_bibtex`` names it
+    otherwise (OpenReview's ``sato2024a``) gives an alias, and ``\\cite{sato2024benchmark}``
+    in a document keeps finding its entry in a classic BibTeX export."""
+    lib = tmp_path / "lib"
+    _cli(lib, "import", str(_openreview_note(tmp_path / "old.jsonl", "anonymous2024a",
+                                             ["Yuki Sato", "Ana Popescu"])))
+    assert "sato2024benchmark" in _cli(lib, "search", "")
+    summary = _cli(lib, "import", str(_openreview_note(tmp_path / "new.jsonl", "sato2024a",
+                                                       ["Yuki Sato", "Ana Popescu"])))
+    assert "kept as aliases: sato2024a → sato2024benchmark" in summary
+    assert "@inproceedings{sato2024benchmark," in _cli(lib, "cite", "sato2024a")
+    assert "@inproceedings{sato2024benchmark," in _cli(lib, "cite", "sato2024benchmark")

@@ -181,3 +181,27 @@ def test_a_rating_edited_without_a_new_date_is_an_edit_all_the_same(
 
     again = library.imports.write_files([edited_file])
     assert (again.merged, again.reply_versions, again.ratings_changed) == (0, 0, 0)
+
+
+# NeurIPS 2024's rating options, written whole: the higher ones run past 200 characters.
+NEURIPS_SEVEN = (
+    "7: Accept: Technically solid paper, with high impact on at least one sub-area, or "
+    "moderate-to-high impact on more than one areas, with good-to-excellent evaluation, "
+    "resources, reproducibility, and no unaddressed ethical considerations."
+)
+
+
+def test_a_rating_with_a_long_label_counts_by_its_number(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """NeurIPS labels its 7 and above with sentences of over 200 characters: each is the
+    number it opens with, in the mean like any other, not "a rating not a number"."""
+    rows = _rows()
+    row = next(r for r in rows if r["id"] == "DkHt2K1g2Y")
+    review = next(r for r in row["replies"] if r["id"] == "eIvfGTSO8v")
+    review["content"]["rating"] = {"value": NEURIPS_SEVEN}
+    summary = empty_library.imports.write_files([_write(tmp_path / "neurips.jsonl", rows)])
+    assert "not a number" not in summary.signals_line()
+    conn = sqlite3.connect(empty_library.paths.database)
+    signals = stored_signals.signals_of(conn, _paper_id(conn, "DkHt2K1g2Y"))
+    assert signals is not None and 7.0 in signals.ratings

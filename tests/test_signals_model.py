@@ -267,3 +267,14 @@ def test_a_numbered_list_in_a_text_field_is_no_score() -> None:
     assert parse_score("rating", "6: Marginally above").value == 6.0  # type: ignore[union-attr]
     assert parse_score("novelty", "3 good").value == 3.0  # type: ignore[union-attr]
     assert parse_score("review_quality", "4: high").value == 4.0  # type: ignore[union-attr]
+
+
+def test_a_score_field_reads_a_long_label_and_prose_stays_prose() -> None:
+    """A field that is a score reads its number whatever the label's length (NeurIPS's
+    run past 200 characters); elsewhere a long text opening with "1." stays a list."""
+    label = "Accept: Technically solid paper, with high impact " + "on one area, " * 20
+    seven = parse_score("rating", f"7: {label}")
+    assert seven is not None and seven.value == 7.0 and seven.label == label.strip()
+    assert parse_score("strengths", f"1: {label}") is None
+    pasted = parse_score("rating", "7: " + "A review pasted in the field. " * 40)
+    assert pasted is not None and pasted.value is None

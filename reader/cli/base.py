@@ -30,7 +30,7 @@ from reader.library import (
 )
 from reader.locations import default_library_dir
 from reader.models import Paper
-from reader.signals import Signals
+from reader.signals import Signals, one_decimal
 from reader.text.render import plain_line
 from reader.text.sanitize import visible
 
@@ -330,7 +330,8 @@ def paper_line(paper: Paper, signals: Signals | None = None) -> str:
     line = f"{paper.id:>6} {star}{note} {visible(paper.citekey):<22} {title}{where}"
     if signals is None:
         return line
-    mean = "  –" if signals.rating_mean is None else f"{signals.rating_mean:>4.1f}"
+    # Rounded as `reader reviews`, `show` and the app round it: 6.25 is 6.3 everywhere.
+    mean = "  –" if signals.rating_mean is None else one_decimal(signals.rating_mean).rjust(4)
     return f"{line}  {mean} {signals.decision or ''}".rstrip()
 
 

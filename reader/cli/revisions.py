@@ -1,5 +1,5 @@
-"""``reader revisions``: the titles and abstracts imports replaced in a paper, to read and
-put back (as ``reader note --history`` does for notes)."""
+"""``reader revisions``: the titles, abstracts, TL;DRs and keywords imports replaced in a
+paper, to read and put back (as ``reader note --history`` does for notes)."""
 
 from __future__ import annotations
 
@@ -26,14 +26,16 @@ from reader.cli.base import (
 def revisions(
     ctx: click.Context, ref: tuple[str, ...], show: int | None, restore: int | None
 ) -> None:
-    """List the titles and abstracts of a paper that imports replaced; every one is kept."""
+    """List the titles, abstracts, TL;DRs and keywords of a paper that imports replaced;
+    every one is kept."""
     library = open_library(ctx)
     paper = resolve_one(library, " ".join(ref))
     kept = library.queries.text_revisions(paper.id)
     wanted = show if show is not None else restore
     if wanted is None:
         if not kept:
-            click.echo(f"{paper.citekey}'s title and abstract were never replaced.")
+            click.echo(f"{paper.citekey}'s title, abstract, TL;DR and keywords were never "
+                       "replaced.")
             return
         for revision in kept:
             click.echo(revision.summary())
@@ -48,7 +50,7 @@ def revisions(
         )
     revision = kept[wanted - 1]
     if show is not None:
-        click.echo(revision.text)
+        click.echo(revision.shown())
         return
     library.queries.restore_revision(paper.id, revision)
     click.echo(

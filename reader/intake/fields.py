@@ -37,6 +37,9 @@ CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 
 # Formats the library exports and reads back, whose own export of a paper is no news.
 _ECHOED = ("bibtex", "ris", "csljson")
+# Formats whose keys a web site makes up afresh for each snapshot (OpenReview's _bibtex):
+# they never rename a paper whose key the library gave before.
+_SITE_KEYED = ("openreview",)
 # Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 
@@ -45,6 +48,9 @@ _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
 # paper is written or kept: its kind, its key, its text's date).
 _NAMED_COLUMNS = ("authors", "venue", "year", "url", "doi", "arxiv_id", "openreview_id", "date",
                   "abstract", "tldr", "primary_area")
+# The summary's count of each text a newer-dated record replaced.
+_NEWER_COUNTS = {"title": "newer_titles", "abstract": "newer_abstracts",
+                 "tldr": "newer_tldrs", "keywords": "newer_keywords"}
 #: Columns of text, named by their length: the text itself is no line of a summary.
 _TEXT_COLUMNS = frozenset({"abstract", "tldr"})
 # CSL variables the paper's columns already say (so named by the columns above), or that
@@ -90,6 +96,26 @@ def _whole_list(
             "extra": dumps(extra)}
 
 
+def _newer_words(
+    record: PaperRecord, current: dict[str, Any], updates: dict[str, Any]
+) -> list[str]:
+    """The TL;DR and keywords of a newer-dated record of the paper (a camera-ready
+    snapshot's, over its blind submission's) that say otherwise than the paper's: put in
+    ``updates``, as its title and abstract are, and named. A paper's own that no record
+    dated them (a reference manager's keywords, its user's) are only filled in."""
+    taken = []
+    if record.tldr and current["tldr"] and not same_text(current["tldr"], record.tldr):
+        updates["tldr"] = record.tldr
+        taken.append("tldr")
+    known = json.loads(current["keywords"] or "[]")
+    if record.keywords and known and (
+        {word.casefold() for word in known} != {word.casefold() for word in record.keywords}
+    ):
+        updates["keywords"] = json.dumps(record.keywords, ensure_ascii=False)
+        taken.append("keywords")
+    return taken
+
+
 class FieldMerge:
     """Merges records into the known papers they are, for one import, in its transaction."""
 
@@ -126,8 +152,11 @@ class FieldMerge:
         doi: str | None,
         arxiv_id: str | None,
         key: str | None,
+        *,
+        added_now: bool = False,
     ) -> str:
-        """Fill in what the record knows better; returns the strongest action taken."""
+        """Fill in what the record knows better; returns the strongest action taken.
+        ``added_now``: the paper is one this import added (its key not yet shown anyone)."""
         current = self.current("id", paper_id)
         assert current is not None
         updates: dict[str, Any] = {}
@@ -171,6 +200,10 @@ class FieldMerge:
                 self.matcher.by_key[key] = paper_id
                 replaced.append("abstract")
                 done.add("revised")
+        if record.modified and current["text_modified"] and not older and (
+            record.modified > current["text_modified"]
+        ):
+            replaced += _newer_words(record, current, updates)
         if replaced:
             self._keep_replaced(paper_id, record, current, replaced)
             updates["text_modified"] = record.modified
@@ -198,7 +231,7 @@ class FieldMerge:
             updates["withdrawn"] = 1
             done.add("withdrawn")
         csl = json.loads(current["csl"] or "{}")  # read once, for both
-        updates.update(self._merge_record(record, current, csl, echo))
+        updates.update(self._merge_record(record, current, csl, echo, added_now=added_now))
         completed = record.authors and completes(record, current)
         if completed:
             updates.update(_whole_list(record, current, updates))
@@ -247,10 +280,9 @@ class FieldMerge:
                 if undated:
                     self.summary.revisions_kept += 1
                     self.summary.undated_titles += name == "title"
-                elif name == "abstract":
-                    self.summary.newer_abstracts += 1
                 else:
-                    self.summary.newer_titles += 1
+                    counted = _NEWER_COUNTS[name]
+                    setattr(self.summary, counted, getattr(self.summary, counted) + 1)
 
     def add_aliases(
         self, paper_id: int, keys: Iterable[str], citekey: str, *, merged: bool = False
@@ -287,6 +319,8 @@ class FieldMerge:
         current: dict[str, Any],
         csl: dict[str, Any],
         echo: BibtexEcho | ExportEcho | None = None,
+        *,
+        added_now: bool = False,
     ) -> dict[str, Any]:
         """Column updates that fill in the CSL variables, source fields and key the paper
         lacks (what the library has stays, and what its own export said is no news)."""
@@ -314,11 +348,15 @@ class FieldMerge:
         wanted = usable_key(record.citekey)
         if (
             wanted
+            and (added_now or self.fmt not in _SITE_KEYED)
             and current["citekey_origin"] == "generated"
             and wanted != current["citekey"]
             and wanted not in self.citekeys.taken
         ):
             # The source's own key replaces one the library made up: it is the key the
-            # user's documents cite.
+            # user's documents cite. A site's key is no one's (OpenReview's _bibtex names
+            # a paper sato2024a in one snapshot, anonymous2024a in the one before): it
+            # renames only a paper this import added, whose key no one has seen yet; a
+            # key given before stays, the site's an alias (reader rekey takes it).
             updates.update(citekey=self.citekeys.claim(wanted), citekey_origin="source")
         return updates

@@ -335,7 +335,8 @@ class _Import:
             replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
-        action = self.fields.merge(paper_id, record, doi, arxiv_id, key)
+        action = self.fields.merge(paper_id, record, doi, arxiv_id, key,
+                                   added_now=paper_id in self.added)
         if self.rows.fill_marks(paper_id, record) and action == "unchanged":
             action = "merged"  # a note or tags the paper had none of
         if paper_id in self.added:

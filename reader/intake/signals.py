@@ -21,7 +21,15 @@ from dataclasses import dataclass
 
 from reader.import_summary import ImportSummary, Remark
 from reader.models import PaperRecord
-from reader.signals import Reply, Signals, latest_replies, merge_signals, signals_from_replies
+from reader.signals import (
+    Reply,
+    Signals,
+    latest_replies,
+    merge_signals,
+    one_decimal,
+    signals_from_replies,
+)
+from reader.sources.tablesignals import contradicted_mean
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
 from reader.store.reply_forms import ReplyForm
@@ -141,6 +149,7 @@ class SignalsIntake:
         written = stored_replies.RepliesWritten()
         if not (record.replies or adopted or record.signals):
             return False
+        self._contradicted(record)
         # A paper this import adds has no signals yet: no read for it.
         before = None if new else stored_signals.signals_of(self.conn, paper_id)
         moved = edited = False
@@ -211,6 +220,20 @@ class SignalsIntake:
                 f"review {reply.id} of paper {paper}: {rating.name} {rating.raw!r} is not a "
                 "number; kept as written"
             ))
+
+    def _contradicted(self, record: PaperRecord) -> None:
+        """Name the paper whose table gives a mean its own ratings contradict (the file's
+        "rating_avg 6.1" beside "[8, 8, 7]"): the ratings' mean is the paper's."""
+        contradicted = contradicted_mean(record)
+        if contradicted is None:
+            return
+        written, mean = contradicted
+        self.summary.means_contradicted += 1
+        ratings = ", ".join(f"{r:g}" for r in record.signals.ratings) if record.signals else ""
+        self.remarks.append(Remark(
+            f"{record.source or record.title}: rating_avg {written} but the ratings it gives "
+            f"({ratings}) make {one_decimal(mean)}; their mean taken, the file's kept as written"
+        ))
 
     def orphans(self, replies: Iterable[Reply]) -> None:
         """Keep replies whose paper is not in the library, for when it is imported."""

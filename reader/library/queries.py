@@ -117,8 +117,8 @@ class Queries:
             return store.revisions.text_revisions(paper_id)
 
     def restore_revision(self, paper_id: int, revision: TextRevision) -> Change:
-        """Make a kept title or abstract the paper's again (the text it replaces is kept
-        as a revision in turn); the index follows."""
+        """Make a kept title, abstract, TL;DR or keywords the paper's again (the text it
+        replaces is kept as a revision in turn); the index follows."""
         # Imported here: restoring is rare, and the identity code is not the first view's.
         from reader.intake.identity import abstract_key
 

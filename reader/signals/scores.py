@@ -25,6 +25,11 @@ _SCORE_WORDS = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s+(\S.*)\Z", re.S)
 _LABELLED = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?::\s*(.*))?\Z", re.S)
 # Labels are short and on one line; a longer text opening with "1." is a numbered list.
 _MAX_LABEL = 200
+# In a field that is a score whatever it holds (``rating``, ``confidence`` …) no list is
+# written, and labels are longer: NeurIPS 2024's "7: Accept: Technically solid paper, …"
+# runs to 230 characters and its 8 to 10 beyond. A bound remains so that a reply pasting
+# its review into the field is still read as no number.
+_MAX_SCORE_LABEL = 1_000
 
 
 def one_decimal(value: float) -> str:
@@ -37,8 +42,9 @@ def one_decimal(value: float) -> str:
 
 def _split_number(text: str, loose: bool, strict: bool = False) -> tuple[str, str] | None:
     """The number a score's text opens with and the words after it; ``loose`` also
-    takes a number followed by words with no separator (``"3 good"``); ``strict`` only a
-    number alone or followed by a colon."""
+    takes a number followed by words with no separator (``"3 good"``) and a longer label,
+    for a field that is always a score; ``strict`` only a number alone or followed by a
+    colon."""
     if strict:
         match = _LABELLED.match(text)
     else:
@@ -46,7 +52,7 @@ def _split_number(text: str, loose: bool, strict: bool = False) -> tuple[str, st
     if match is None:
         return None
     label = (match.group(2) or "").strip()
-    if len(label) > _MAX_LABEL or "\n" in label:
+    if len(label) > (_MAX_SCORE_LABEL if loose else _MAX_LABEL) or "\n" in label:
         return None
     return match.group(1), label
 
@@ -144,12 +150,15 @@ RATING_FIELDS = ("rating", "recommendation", "overall_rating", "final_rating",
 
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+# A list as Python or JSON writes it in a table's cell (pandas: "[8, 8, 7]"), or a tuple:
+# its brackets would hide the first number, and its items may be quoted ("['8', '7']").
+_BRACKETED = re.compile(r"\A\s*[\[(](.*)[\])]\s*\Z", re.S)
 
 
 def number_list(value: Any) -> list[float] | None:
     """Numbers from a list (``[6, 8]``), a ``;``- or ``,``-joined string (``"6;6;8"``,
-    paperlists), or a single number; None when the value holds none. Parts that are not
-    numbers (``"N/A"``) are left out."""
+    paperlists), a list written in brackets (``"[8, 8, 7]"``), or a single number; None
+    when the value holds none. Parts that are not numbers (``"N/A"``) are left out."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
@@ -162,10 +171,11 @@ def number_list(value: Any) -> list[float] | None:
                 found += number_list(item) or []
         return found or None
     if isinstance(value, str):
+        value = _BRACKETED.sub(r"\1", value)
         parts = re.split(r"[;,|]", value) if re.search(r"[;,|]", value) else value.split()
         numbers = []
         for part in parts:
-            match = _NUMBER.match(part.strip())
+            match = _NUMBER.match(part.strip().strip("'\""))
             number = finite(match.group(0)) if match else None
             if number is not None:
                 numbers.append(number)

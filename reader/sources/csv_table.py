@@ -36,7 +36,7 @@ from reader.sources.table_csl import csl_values, extra_lines
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS
-from reader.sources.tablesignals import table_signals, unread_numbers, venue_and_decision
+from reader.sources.tablesignals import kept_as_written, table_signals, venue_and_decision
 from reader.sources.zotero_extra import zotero_note
 from reader.text.identifiers import (
     compared_doi,
@@ -344,8 +344,8 @@ def record_from_values(
     if not marks:
         _user_marks(record, values)
     give_marks(record, marks)
-    for field, text in unread_numbers(values).items():
-        # "N/A", "-": not a number, but what the source said; kept as written.
+    for field, text in kept_as_written(values).items():
+        # "N/A", "-": not a number, or a mean its ratings contradict; what the source said.
         record.extra.setdefault("table", {})[field] = text
     decision = own_decision(record, _fold(values.get("decision", "")) or venue_decision)
     record.signals = table_signals(values, decision, record.venue, record.year)

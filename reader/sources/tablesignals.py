@@ -4,16 +4,21 @@ confidences, a decision, and a venue that names the decision ("ICLR 2026 Oral").
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Sequence
 
+from reader.models import PaperRecord
 from reader.signals import Signals, aggregate_signals, normalize_decision, number_list
 
-__all__ = ["table_signals", "unread_numbers", "venue_and_decision"]
+__all__ = ["contradicted_mean", "kept_as_written", "table_signals", "venue_and_decision"]
 
 # Fields whose text is numbers; one that holds none is kept in extra["table"].
 _NUMBER_FIELDS = (
     "ratings", "rating_avg", "rating_std", "rating_count", "confidence", "confidence_avg"
 )
+# A mean as a table writes it, its decimals apart ("7.67"; paperlists' "[7.67, 0.47]").
+_FIRST_NUMBER = re.compile(r"[-+]?\d+(?:\.(\d+))?")
 # "ICLR 2026 Oral", "NeurIPS 2024 Spotlight": a venue, a year, then a decision.
 _VENUE_DECISION = re.compile(r"^(?P<venue>\S.*?)\s+(?P<year>(?:19|20)\d\d)\s+(?P<rest>\S.*)$")
 # "ICML 2025": a venue and its year, nothing after.
@@ -71,10 +76,40 @@ def table_signals(
     )
 
 
-def unread_numbers(values: dict[str, str]) -> dict[str, str]:
-    """The fields meant to hold numbers that hold none (``"N/A"``), as written."""
-    return {
+def kept_as_written(values: dict[str, str]) -> dict[str, str]:
+    """The fields meant to hold numbers that hold none (``"N/A"``), as written; and the
+    table's own mean when the ratings it gives make another (:func:`contradicted_mean`
+    finds it on the record)."""
+    kept = {
         field: values[field]
         for field in _NUMBER_FIELDS
         if values.get(field) and number_list(values[field]) is None
     }
+    if _disagrees(values.get("rating_avg", ""), number_list(values.get("ratings")) or []):
+        kept["rating_avg"] = values["rating_avg"]
+    return kept
+
+
+def contradicted_mean(record: PaperRecord) -> tuple[str, float] | None:
+    """A table's mean rating as written and the mean of the ratings the same row gives,
+    when they disagree (``"6.1"`` beside ``[8, 8, 7]``); None when they agree or the row
+    gives no ratings. The ratings make the paper's mean: the file's is kept as written."""
+    written = record.extra.get("table", {}).get("rating_avg")
+    signals = record.signals
+    if not isinstance(written, str) or signals is None or signals.rating_mean is None:
+        return None
+    if not _disagrees(written, signals.ratings):
+        return None
+    return written, signals.rating_mean
+
+
+def _disagrees(written: str, ratings: Sequence[float]) -> bool:
+    """Whether a mean as a table writes it is other than the mean of ``ratings`` rounded
+    to as many places as it has: "7.67" agrees with [8, 8, 7], "7.5" does not."""
+    first = _FIRST_NUMBER.search(written) if ratings else None
+    if first is None:
+        return False
+    places = len(first.group(1) or "")
+    mean = math.fsum(ratings) / len(ratings)
+    # Half a unit of its last place, with room for a float's error: 7.25 stays 7.25.
+    return abs(mean - float(first.group(0))) > 0.5 * 10.0 ** -places + 1e-9

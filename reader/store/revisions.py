@@ -8,6 +8,7 @@ is kept here, one row per title or abstract, so that the user can read it and pu
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,8 +21,10 @@ from reader.store.notes import local_time
 if TYPE_CHECKING:
     from reader.store.database import Store
 
-#: The fields whose replaced text is kept.
-TEXT_FIELDS = ("title", "abstract")
+#: The fields whose replaced text is kept: a newer snapshot's TL;DR and keywords replace
+#: the older ones as its title and abstract do (keywords kept as the column holds them, a
+#: JSON list).
+TEXT_FIELDS = ("title", "abstract", "tldr", "keywords")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +43,22 @@ class TextRevision:
     kind: str
     source: str = ""
 
+    def shown(self) -> str:
+        """The text as a reader reads it: keywords joined by commas, not their JSON."""
+        if self.field != "keywords":
+            return self.text
+        try:
+            words = json.loads(self.text)
+        except ValueError:
+            return self.text
+        return ", ".join(str(word) for word in words) if isinstance(words, list) else self.text
+
     def summary(self) -> str:
         """One line for a list of revisions."""
         dated = f"dated {self.modified[:10]}" if self.modified else "undated"
         by = f"an import of {self.source}" if self.kind == "import" and self.source \
             else "a restore" if self.kind == "restore" else "an import"
-        first = " ".join(self.text.split())
+        first = " ".join(self.shown().split())
         return (
             f"{self.number:>3}  {self.field:<8}  replaced {local_time(self.replaced_at)} "
             f"by {by}  ({dated}, {len(self.text):,} characters)  {first[:40]}"
@@ -118,7 +131,7 @@ class Revisions:
             updates: dict[str, object] = {field: body, "text_modified": modified}
             if field == "abstract":
                 updates["abstract_key"] = abstract_key
-            else:
+            elif field == "title":
                 updates["title_derived"] = 0
             updates.update(updated_at=stamp, generation=generation)
             assignments = ", ".join(f"{column} = ?" for column in updates)
