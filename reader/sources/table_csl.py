@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reader.record import CSL_TYPES, date_parts
+from reader.record import CSL_TYPES, date_parts, display_name
 from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
 from reader.sources.zotero import ZOTERO_TYPES, zotero_date
 from reader.sources.zotero_extra import ExtraFields, read_extra
 
-__all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell"]
+__all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell", "shown_names"]
 
 _SPACES = re.compile(r"\s+")
 #: The CSL types of the document types databases write (Scopus, Web of Science): a row of
@@ -25,6 +25,14 @@ DOCUMENT_TYPES = {
     "conference paper": "paper-conference", "conference review": "paper-conference",
     "proceedings paper": "paper-conference", "book chapter": "chapter", "book": "book",
 }
+
+
+def shown_names(names: Any) -> list[str]:
+    """The display names of CSL names a cell gave structured (an institution among them is
+    one name, "Food and Drug Administration", not the two an authors cell's "and" makes)."""
+    shown = [display_name(n) for n in names if isinstance(n, dict)] if isinstance(
+        names, list) else []
+    return list(dict.fromkeys(n for n in shown if n))
 
 
 def fold_cell(value: str) -> str:
