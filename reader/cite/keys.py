@@ -12,6 +12,7 @@ from typing import Any
 from reader.models import Paper
 from reader.record import display_name
 from reader.text.identifiers import CITEKEY
+from reader.text.names import group_words, is_group_name
 from reader.text.render import plain_line
 
 # Caps on the two key parts, so keys built from long words stay typeable.
@@ -103,6 +104,9 @@ def key_names(authors: list[str], csl: dict[str, Any]) -> list[str]:
                 and all(n.get("literal") and not n.get("family") for n in named)
                 and display_name(named[0]) == authors[0]):
             return [organisation_word(authors[0]), *authors[1:]]
+        if is_group_name(authors[0]):
+            # "ATLAS Collaboration" → atlas2012observation, not collaboration2012…
+            return [organisation_word(group_words(authors[0])), *authors[1:]]
         return authors
     for role in _KEY_ROLES:
         names = csl.get(role)

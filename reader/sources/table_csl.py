@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reader.record import CSL_TYPES, date_parts, display_name
+from reader.record import CSL_TYPES, date_parts, display_name, split_name
 from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
 from reader.sources.zotero import ZOTERO_TYPES, zotero_date
@@ -60,8 +60,12 @@ def csl_values(
         name: fold_cell(values[name]) for name in CSL_FIELDS if fold_cell(values.get(name, ""))
     }
     authors = name_cell(values.get("authors", ""), family_first=zotero)
-    if any("literal" in name for name in authors):
-        csl["author"] = authors  # an institution among them is no "Organization, W. H."
+    if any("literal" in name and (zotero or split_name(name["literal"]) != name)
+           for name in authors):
+        # An institution among them is no "Organization, W. H."; in another table than
+        # Zotero's (which structures every name), a name kept whole anyway ("ATLAS
+        # Collaboration", one word of hangul) needs no structured names.
+        csl["author"] = authors
     for role in NAME_FIELDS:
         names = name_cell(values.get(role, ""), family_first=zotero)
         if names:
