@@ -24,7 +24,9 @@ __all__ = [
 _PARTICLES = frozenset(
     "van von der den de del della dei degli di da das dos du le la les ter ten zu zur bin ibn "
     "al el".split()
-)
+    # Arabic's, capitalised as many write them ("Mohammed bin Rashid Al Maktoum", "Ahmed Abu
+    # Zaid"): only before a family name, so a given name "Bin" or "Al" stays one.
+) | frozenset("Al El Abu Bin Ibn Bint".split())
 _NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family")
 _ANONYMOUS = frozenset({"anonymous", "anonymous author", "anonymous authors",
