@@ -171,7 +171,8 @@ def test_key_empty_title_falls_back_to_paper() -> None:
 
 def test_key_non_latin_title_falls_back_to_paper() -> None:
     assert make_citekey("大型语言模型的评估", [], 2026, never_taken) == "paper2026"
-    assert make_citekey("Оценка моделей", [], None, never_taken) == "paper"
+    # Cyrillic is an alphabet: transliterated letter for letter, as Latin keys are made.
+    assert make_citekey("Оценка моделей", [], None, never_taken) == "otsenka"
     # A Latin word later in the title is still preferred to the placeholder.
     assert make_citekey("大型语言模型 GDPval", [], 2026, never_taken) == "gdpval2026"
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from reader.cite.bibtex_text import bibtex_source
-from reader.cite.csl_items import csl_type, numbers_in_series, thesis_genre
+from reader.cite.csl_items import csl_names, csl_type, numbers_in_series, thesis_genre
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
@@ -242,7 +242,7 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 # text, which another library would read as written, braces and all.
                 plain_line(p.title) if bibtex_source(p) and p.title else p.title,
                 _bool(p.title_derived),
-                "; ".join(p.authors or []),
+                _authors_cell(p),
                 names_text(p.csl.get("editor") or []),
                 names_text(p.csl.get("translator") or []),
                 # Where it was published: the journal an arXiv listing names, not "arXiv"
@@ -286,6 +286,18 @@ _CSL_COLUMNS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "languag
 #: The CSL variables a CSV row carries (the columns above, the type, the DOI as written,
 #: the editors and translators).
 CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator", "issued"})
+
+
+def _authors_cell(paper: Paper) -> str:
+    """The authors joined by ``"; "``, a literal name (an institution's) in braces as the
+    editors column writes it: read back, "Food and Drug Administration" stays one name
+    rather than the two its "and" would make of it."""
+    authors = paper.authors or []
+    names = csl_names(paper)
+    if len(names) != len(authors):
+        return "; ".join(authors)
+    return "; ".join("{" + author + "}" if name.get("literal") else author
+                     for author, name in zip(authors, names, strict=True))
 
 
 def _type_of(paper: Paper) -> str:

@@ -12,7 +12,9 @@ from typing import Any
 from reader.models import Paper
 from reader.record import display_name
 from reader.text.identifiers import CITEKEY
+from reader.text.names import group_words, is_group_name
 from reader.text.render import plain_line
+from reader.text.scripts import TRANSLITERATION
 
 # Caps on the two key parts, so keys built from long words stay typeable.
 _MAX_TITLE_WORD = 20
@@ -32,7 +34,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 
-# Latin letters that NFKD does not decompose into a base letter plus combining marks.
+# Latin letters that NFKD does not decompose into a base letter plus combining marks, and the
+# letters of alphabets in other scripts (decomposed first: "ё" is "е" and a diaeresis).
 ASCII_EXTRA = str.maketrans(
     {
         "ß": "ss",
@@ -54,6 +57,8 @@ ASCII_EXTRA = str.maketrans(
         "ı": "i",
         "ħ": "h",
         "Ħ": "H",
+        # Cyrillic, Greek and Arabic letter for letter: "Хофштадтер" keys as khofshtadter.
+        **TRANSLITERATION,
     }
 )
 
@@ -103,6 +108,9 @@ def key_names(authors: list[str], csl: dict[str, Any]) -> list[str]:
                 and all(n.get("literal") and not n.get("family") for n in named)
                 and display_name(named[0]) == authors[0]):
             return [organisation_word(authors[0]), *authors[1:]]
+        if is_group_name(authors[0]):
+            # "ATLAS Collaboration" → atlas2012observation, not collaboration2012…
+            return [organisation_word(group_words(authors[0])), *authors[1:]]
         return authors
     for role in _KEY_ROLES:
         names = csl.get(role)
@@ -178,7 +186,7 @@ def ascii_fold(text: str) -> str:
     """Text reduced to lower-case ASCII letters and digits ("Schrödinger" → "schrodinger")."""
     if text.isascii():
         return _NON_KEY_CHARS.sub("", text.lower())  # what the rest gives, without its cost
-    decomposed = unicodedata.normalize("NFKD", text.translate(ASCII_EXTRA))
+    decomposed = unicodedata.normalize("NFKD", text).translate(ASCII_EXTRA)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return _NON_KEY_CHARS.sub("", stripped.lower().encode("ascii", "ignore").decode("ascii"))
 
@@ -235,6 +243,6 @@ def entry_key(paper: Paper) -> str:
 
 def ascii_keep_case(text: str) -> str:
     """Text transliterated to ASCII, keeping case and punctuation."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(ASCII_EXTRA))
+    decomposed = unicodedata.normalize("NFKD", text).translate(ASCII_EXTRA)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return stripped.encode("ascii", "ignore").decode("ascii")

@@ -1,12 +1,13 @@
 """Names in East Asian scripts as citeproc-py can print them: written whole, family name
-first, where it would initialise and invert them into stray periods."""
+first, where it would initialise and invert them into stray periods; names in other scripts
+without capitals (Arabic) initialised here, which citeproc-py cannot do."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from reader.text.scripts import EAST_ASIAN, EAST_ASIAN_CHARS
+from reader.text.scripts import EAST_ASIAN, EAST_ASIAN_CHARS, uncased
 
 __all__ = ["citable_name"]
 
@@ -32,4 +33,16 @@ def citable_name(name: Any) -> Any:
             return {**name, "given": romanised}
         if family:
             return {"literal": f"{family} {given}"}
+    if family and given and uncased(given):
+        # Arabic, Hebrew, Devanagari …: citeproc-py cannot initialise a script without
+        # capitals ("الحسن. محمد ."); cited family first with the given names' initials, as
+        # a name in Latin letters is.
+        initials = " ".join(f"{word[0]}." for word in given.split())
+        return {"literal": f"{_family_with_particle(name)}, {initials}"}
     return name
+
+
+def _family_with_particle(name: dict[str, Any]) -> str:
+    """The family name with the particle that goes before it ("Al Maktoum")."""
+    particle = str(name.get("non-dropping-particle") or "")
+    return f"{particle} {name['family']}" if particle else str(name["family"])

@@ -32,7 +32,7 @@ from reader.sources.own_export import (
     tags_apart,
 )
 from reader.sources.stand_ins import abstract_given
-from reader.sources.table_csl import csl_values, extra_lines
+from reader.sources.table_csl import csl_values, extra_lines, shown_names
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS
@@ -323,7 +323,7 @@ def record_from_values(
         title=title,
         title_derived=title_derived,
         authors=split_authors(_SCOPUS_ID.sub("", values.get("full_names", "")))
-        or split_authors(values.get("authors", "")),
+        or shown_names(csl.get("author")) or split_authors(values.get("authors", "")),
         venue=venue or None,
         year=year,
         keywords=_keywords(values.get("keywords", "")),

@@ -28,9 +28,11 @@ _JOURNAL_VOLUME_PAGES = re.compile(
 )
 
 # "Advances in Neural Information Processing Systems 30 (2017) 5998-6008", "Illinois J. Math.
-# 52 (2008) no.2, 681-689": a name, its volume, the year in brackets, then the pages.
+# 52 (2008) no.2, 681-689": a name, its volume, the year in brackets, then the pages; a
+# volume's letter is its journal's section ("Phys.Lett. B716 (2012) 1-29": "Phys.Lett. B",
+# volume 716), as in "Phys.Rev.D76:013009,2007".
 _VOLUME_YEAR_PAGES = re.compile(
-    r"""^(?P<name>.*?[A-Za-z.)\]])\s+(?P<volume>\d{1,4}[A-Z]?)\s*
+    r"""^(?P<name>.*?[A-Za-z.)\]])\s*(?P<volume>\d{1,4}[A-Z]?)\s*
         \(\s*(?P<year>(?:18|19|20)\d\d)\s*\),?\s*(?:no\.\s*(?P<issue>\d+),?\s*)?(?:pp?\.\s*)?
         (?P<page>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]{0,2}\d+)?)\.?$""",
     re.VERBOSE,

@@ -92,6 +92,11 @@ def _convert(record: JsonRecord, listed: dict[str, str] | None = None) -> Outcom
         return f"record {record_label(record)} has no title or abstract; skipped"
     if mine:
         _read_back(paper, mine)
+    authors = item.get("authors") if own else None
+    if isinstance(authors, list) and all(isinstance(a, str) for a in authors):
+        # The library's own names, exactly: "Food and Drug Administration" is one author,
+        # which a table's "and" would make two.
+        paper.authors = [n for n in (" ".join(clean_imported(a).split()) for a in authors) if n]
     # Dated as the object says it was last changed, else as its list was made.
     paper.modified = paper.modified or modified_of(item) or record.dated
     return paper
@@ -132,6 +137,10 @@ def _read_back(paper: PaperRecord, mine: dict[str, Any]) -> None:
     csl, extra, aliases = mine.get("csl"), mine.get("extra"), mine.get("aliases")
     if isinstance(csl, dict):
         paper.csl = {**paper.csl, **csl}
+        if "author" not in csl:
+            # Names the library held as display names only (hangul, one word each): not
+            # made structured names, a change of the paper, by the authors' key read back.
+            paper.csl.pop("author", None)
     if isinstance(extra, dict):
         for fmt, fields in extra.items():
             if isinstance(fields, dict):

@@ -4,7 +4,9 @@ Each field is a tag of up to four letters padded to four, ``- ``, and the value;
 lines are indented six spaces; a blank line ends a record. Full author names (``FAU``, "Last,
 First") are preferred to the initials (``AU``); ``CN`` is a corporate author. The journal is
 ``JT`` (``TA`` its abbreviation), the date ``DP`` ("2012 Jul 3"), the DOI the ``LID`` or
-``AID`` value marked ``[doi]``. Tags the record does not model are kept for a MEDLINE export.
+``AID`` value marked ``[doi]``, the title in the article's language ``TT`` (CSL's
+``original-title``). A ``Retracted Publication`` (or a title saying "Retracted:") is marked
+retracted. Tags the record does not model are kept for a MEDLINE export.
 """
 
 from __future__ import annotations
@@ -30,8 +32,12 @@ _TAG_LINE = re.compile(r"^([A-Z][A-Z0-9]{1,3}) {0,3}- ?(.*)$")
 _PMID = re.compile(r"^PMID- ?\d+", re.MULTILINE)
 _DATE = re.compile(r"^(\d{4})(?:\s+([A-Za-z]{3})[A-Za-z]*(?:\s+(\d{1,2}))?)?")
 _MODELED = frozenset(
-    "PMID TI AB FAU AU CN FED ED JT TA VI IP PG DP LID AID IS LA PL OT PT".split()
+    "PMID TI AB FAU AU CN FED ED JT TA VI IP PG DP LID AID IS LA PL OT PT TT PMC".split()
 )
+# A generational suffix after the given names or initials ("Smith, John A Jr", "Smith JA Jr").
+_SUFFIX = re.compile(r"\s+(Jr|Sr|II|III|IV|2nd|3rd)\.?$")
+# A title that says the paper was retracted, as publishers prefix it ("RETRACTED: …").
+_RETRACTED_TITLE = re.compile(r"^\s*\[?retracted\b", re.IGNORECASE)
 
 
 def looks_like_medline(head: str) -> bool:
@@ -76,10 +82,17 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         csl["editor"] = [e for e in editors if e]
     for tag, variable in (("VI", "volume"), ("IP", "issue"), ("PG", "page"),
                           ("TA", "container-title-short"), ("LA", "language"),
-                          ("PL", "publisher-place"), ("PMID", "PMID")):
+                          ("PL", "publisher-place"), ("PMID", "PMID"), ("PMC", "PMCID"),
+                          # The title in the article's own language, beside the English one.
+                          ("TT", "original-title")):
         value = _fold(item.first(tag))
         if value:
-            csl[variable] = value
+            csl[variable] = value.rstrip(".") if tag == "TT" else value
+    retracted = "Retracted Publication" in map(_fold, item.all("PT")) or bool(
+        _RETRACTED_TITLE.match(title))
+    if retracted:
+        # CSL's publication status, which APA prints; the paper is found by is:withdrawn.
+        csl["status"] = "retracted"
     issn = item.first("IS")
     if issn:
         csl["ISSN"] = issn.split()[0]
@@ -113,6 +126,7 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         kind="article",
         csl=csl,
         extra={"medline": kept},
+        withdrawn=retracted,
     )
 
 
@@ -121,6 +135,18 @@ def _name(value: str) -> dict[str, str] | None:
     value = _fold(value)
     if not value:
         return None
+    suffix = _SUFFIX.search(value)
+    name = _bare_name(value[: suffix.start()] if suffix else value)
+    if suffix and "literal" not in name:
+        name["suffix"] = f"{suffix.group(1)}." if suffix.group(1) in ("Jr", "Sr") else (
+            suffix.group(1))  # "Jr" is no initial: "Smith, J. A., Jr."
+    elif suffix:
+        name = {"literal": value}
+    return name
+
+
+def _bare_name(value: str) -> dict[str, str]:
+    """A name without its suffix: ``Blomberg, Bjorn A`` or ``Blomberg BA``."""
     if "," in value:
         family, _, given = value.partition(",")
         name = {"family": family.strip()}

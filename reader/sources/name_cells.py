@@ -69,10 +69,14 @@ def _initials_first(name: str) -> str:
 
 def name_cell(value: str, *, family_first: bool = False) -> list[dict[str, str]]:
     """CSL names from a cell: ``Smith, Jane; Doe, John`` (Zotero, and the library's own
-    export, whose ``{…}`` is a name kept whole), else written as an authors cell is."""
+    export, whose ``{…}`` is a name kept whole), else written as an authors cell is; a
+    cell with a ``{…}`` name is the library's own, each other name in it a person's."""
     value = _SPACES.sub(" ", value).strip()
-    if value.startswith("{"):
-        return parse_names_text(value)
+    parts = [p.strip() for p in value.split(";") if p.strip()]
+    if any(p.startswith("{") and p.endswith("}") for p in parts):
+        # The library's own export writes a literal name (an institution's, "National
+        # Institute of Standards and Technology") in braces, so that no "and" splits it.
+        return [name for part in parts for name in _braced_or_split(part)]
     if (";" in value and "," in value) or (family_first and value):
         # "Lee, Ann; World Health Organization" (Zotero's CSV, ``family_first``, writes
         # every two-field name so): one without a comma is a single-field name, an
@@ -85,6 +89,16 @@ def name_cell(value: str, *, family_first: bool = False) -> list[dict[str, str]]
     # Names without a comma between family and given name: "Bouamor H.; Pino J." (Scopus's
     # editors, written as its authors are) or "Jane Smith; John Doe".
     return [name for name in map(split_name, split_authors(value)) if name]
+
+
+def _braced_or_split(part: str) -> list[dict[str, str]]:
+    """One name of a cell the library's own export wrote: ``{Literal}``, else a person's
+    name in either order ("Ann Lee", "Lee, Ann")."""
+    if part.startswith("{") and part.endswith("}"):
+        literal = part[1:-1].strip()
+        return [{"literal": literal}] if literal else []
+    name = split_name(part)
+    return [name] if name else []
 
 
 def _is_full_name(text: str) -> bool:

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reader.record import CSL_TYPES, date_parts
+from reader.record import CSL_TYPES, date_parts, display_name, split_name
 from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
 from reader.sources.zotero import ZOTERO_TYPES, zotero_date
 from reader.sources.zotero_extra import ExtraFields, read_extra
 
-__all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell"]
+__all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell", "shown_names"]
 
 _SPACES = re.compile(r"\s+")
 #: The CSL types of the document types databases write (Scopus, Web of Science): a row of
@@ -25,6 +25,14 @@ DOCUMENT_TYPES = {
     "conference paper": "paper-conference", "conference review": "paper-conference",
     "proceedings paper": "paper-conference", "book chapter": "chapter", "book": "book",
 }
+
+
+def shown_names(names: Any) -> list[str]:
+    """The display names of CSL names a cell gave structured (an institution among them is
+    one name, "Food and Drug Administration", not the two an authors cell's "and" makes)."""
+    shown = [display_name(n) for n in names if isinstance(n, dict)] if isinstance(
+        names, list) else []
+    return list(dict.fromkeys(n for n in shown if n))
 
 
 def fold_cell(value: str) -> str:
@@ -52,8 +60,12 @@ def csl_values(
         name: fold_cell(values[name]) for name in CSL_FIELDS if fold_cell(values.get(name, ""))
     }
     authors = name_cell(values.get("authors", ""), family_first=zotero)
-    if any("literal" in name for name in authors):
-        csl["author"] = authors  # an institution among them is no "Organization, W. H."
+    if any("literal" in name and (zotero or split_name(name["literal"]) != name)
+           for name in authors):
+        # An institution among them is no "Organization, W. H."; in another table than
+        # Zotero's (which structures every name), a name kept whole anyway ("ATLAS
+        # Collaboration", one word of hangul) needs no structured names.
+        csl["author"] = authors
     for role in NAME_FIELDS:
         names = name_cell(values.get(role, ""), family_first=zotero)
         if names:

@@ -1,0 +1,56 @@
+"""A group that authors a paper as one ("ATLAS Collaboration") is cited as written and keyed
+by its name, and a journal reference's lettered volume ("Phys.Lett. B716") is the journal's
+section and the volume, as a physicist cites it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from reader.cli import cli
+from reader.record import split_name
+from reader.sources.journal_ref import journal_reference
+
+ATLAS = {
+    "id": "1207.7214", "submitter": "Atlas Publications", "authors": "ATLAS Collaboration",
+    "title": "Observation of a new particle in the search for the Standard Model Higgs boson",
+    "journal-ref": "Phys.Lett. B716 (2012) 1-29", "doi": "10.1016/j.physletb.2012.08.020",
+    "categories": "hep-ex", "abstract": "A search for the Standard Model Higgs boson.",
+    "versions": [{"version": "v1", "created": "Tue, 31 Jul 2012 17:59:04 GMT"}],
+    "update_date": "2012-09-01", "authors_parsed": [["ATLAS Collaboration", "", ""]],
+}
+
+
+def _invoke(root: Path, *args: str) -> Any:
+    result = CliRunner().invoke(cli, ["--library", str(root), *args], obj={})
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_a_collaboration_is_cited_as_written_and_keyed_by_its_name(tmp_path: Path) -> None:
+    listing = tmp_path / "arxiv.jsonl"
+    listing.write_text(json.dumps(ATLAS) + "\n", encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(listing))
+    apa = _invoke(tmp_path / "lib", "cite", "atlas2012observation", "--style", "apa",
+                  "--format", "text").stdout
+    assert apa.startswith("ATLAS Collaboration. (2012). Observation of a new particle")
+    assert "Phys.Lett. B, 716, 1–29." in apa
+    assert "(2012) 1-29" not in apa
+
+
+def test_groups_and_et_al_are_literal_names() -> None:
+    for name in ("ATLAS Collaboration", "Gemini Team", "The Tabula Muris Consortium",
+                 "CMS Collaboration et al.", "G. Aad et al."):
+        assert split_name(name) == {"literal": name}
+    assert split_name("Ann Group-Lee") == {"given": "Ann", "family": "Group-Lee"}
+
+
+def test_a_lettered_volume_is_the_journals_section() -> None:
+    assert journal_reference("Phys.Lett. B716 (2012) 1-29") == {
+        "type": "article-journal", "container-title": "Phys.Lett. B", "volume": "716",
+        "page": "1–29", "issued": {"date-parts": [[2012]]},
+    }
+    assert journal_reference("Phys. Lett. B 716 (2012) 1-29")["volume"] == "716"
