@@ -292,7 +292,9 @@ def record_from_values(
     # Links to the paper's pages in any column or key of no known field (an
     # "openreview_url", a "pdf") identify it as its id columns would.
     linked = linked_identifiers((url, *(other or {}).values()))
-    arxiv_id = normalize_arxiv_id(values.get("arxiv_id")) or linked.get("arxiv_id")
+    extra = extra_lines(values)  # Zotero's Extra: "arXiv: 2305.18290"
+    arxiv_id = (normalize_arxiv_id(values.get("arxiv_id")) or linked.get("arxiv_id")
+                or normalize_arxiv_id(extra.arxiv_id if extra else None))
     if arxiv_id is None and url and "arxiv.org/" in url:
         arxiv_id = normalize_arxiv_id(url)
     forum = (
@@ -315,7 +317,6 @@ def record_from_values(
     issued = iso_from_parts(csl.get("issued"))
     if issued and not marks and (not date or issued.startswith(date)):
         date = issued  # ("15 March 2021", which the year column's reading left a year)
-    extra = extra_lines(values)
     keep_written_doi(csl, written_doi, doi)
     record = PaperRecord(
         abstract=abstract,
