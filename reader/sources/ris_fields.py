@@ -91,7 +91,7 @@ def csl_and_extra(
     own = set(own_meanings(tool))
     # The tags the tool writes another field in for this type (Zotero's book: A3 its
     # editors, T2 its series, SP its number of pages); the venue's tag is read as the venue.
-    meanings = tag_meanings(tool, code)
+    meanings = tag_meanings(tool, code, fold_lines(first(tags, "M3")))
     own.update(tag for tag, variable in meanings.items() if not variable)
     name_tags = {**_NAME_TAGS, **{t: v for t, v in meanings.items() if v in _NAME_VARIABLES}}
     text_tags = {**_TEXT_VARIABLES, **{t: v for t, v in meanings.items() if v}}

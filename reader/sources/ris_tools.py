@@ -70,6 +70,8 @@ _ZOTERO_MEANINGS: dict[str, dict[str, str]] = {
     "MAP": {"T2": "collection-title"},
 }
 _ZOTERO_MEANINGS["CPAPER"] = _ZOTERO_MEANINGS["CONF"]  # (Zotero reads CPAPER as CONF)
+# An arXiv id as a preprint's number in its archive is written ("arXiv:2310.06825").
+_ARCHIVE_ID = re.compile(r"(?i)arxiv:\s*\S+")
 # The tags that name a record's journal or book, the first one given winning.
 _VENUE_TAGS = ("T2", "JF", "JO", "BT", "J2", "JA")
 # A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
@@ -106,11 +108,16 @@ def own_meanings(tool: str) -> frozenset[str]:
     return frozenset(_OWN_MEANINGS.get(tool, ()))
 
 
-def tag_meanings(tool: str, code: str) -> dict[str, str]:
+def tag_meanings(tool: str, code: str, m3: str = "") -> dict[str, str]:
     """The CSL variable ``tool`` writes under a tag for a record of RIS type ``code``, where
     it is not the tag's usual one ("" for a field of no variable); an article's C7 is its
-    number, as the RIS types, EndNote, Scopus and Web of Science have it ("Article 104301")."""
+    number, as the RIS types, EndNote, Scopus and Web of Science have it ("Article 104301").
+    An ``m3`` that is an arXiv id (Zotero's preprint: ``M3  - arXiv:2310.06825``) is the
+    record's number in its archive, no genre: APA prints a genre beside the number, and
+    cited it twice."""
     meanings = _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+    if _ARCHIVE_ID.fullmatch(m3.strip()):
+        meanings = {**meanings, "M3": "number"}
     return {**meanings, "C7": "number"} if code in ARTICLE_CODES else meanings
 
 
