@@ -36,6 +36,7 @@ from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
 from reader.sources.bibtex_marks import manager_marks
 from reader.sources.bibtex_openreview import openreview_fields, pending
+from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
     _MONTHS,
@@ -74,7 +75,6 @@ TITLE_MAX = 160
 
 # The splitter only starts a block at ``@type{`` or ``@type(``; without one the text is not BibTeX.
 _BLOCK_START = re.compile(r"^[ \t]*@[A-Za-z_]\w*[ \t]*[{(]", re.MULTILINE)
-_FAILED_HEAD = re.compile(r"@\s*(\w*)\s*[{(]\s*([^\s,{}()=\"#]*)")
 _BARE_TOKEN = re.compile(r"[^\s#]+")
 # Every block start, at the beginning of a line or not: at least as many as the entries.
 _ANY_BLOCK_START = re.compile(r"@\w*[ \t]*[{(]")
@@ -181,7 +181,7 @@ def _entries(
             elif isinstance(inner, String):
                 strings[inner.key.lower()] = _evaluate(inner.value, strings)
         elif isinstance(block, ParsingFailedBlock):
-            problems.append(_describe_failure(block, source, lines_before))
+            problems.append(describe_failure(block, source, lines_before))
         elif isinstance(block, String):
             strings[block.key.lower()] = _evaluate(block.value, strings)
         elif isinstance(block, Entry):
@@ -217,33 +217,6 @@ def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
 
 
 # --- blocks ----------------------------------------------------------------------------------
-
-
-def _describe_failure(block: ParsingFailedBlock, source: str, lines_before: int = 0) -> str:
-    """One problem line for a block bibtexparser could not read."""
-    line = lines_before + (block.start_line or 0) + 1
-    raw = block.raw or ""
-    head = _FAILED_HEAD.match(raw.lstrip())
-    kind = head.group(1).lower() if head else ""
-    key = head.group(2) if head else ""
-    if kind in ("string", "preamble", "comment"):
-        what = f"@{kind}"
-    elif key:
-        what = f"entry '{key}'"
-    else:
-        what = f"@{kind} entry" if kind else "entry"
-    reason = str(getattr(block.error, "abort_reason", "") or block.error)
-    if "end of file" in reason:
-        detail = "has no closing brace (the file ends first)"
-    elif "Unexpected block start" in reason:
-        detail = "has no closing brace (the next entry starts first)"
-    elif "comma after entry key" in reason:
-        detail = "has no comma after its key"
-    elif "Expected a `=`" in reason:
-        detail = "has a field without '='"
-    else:
-        detail = f"could not be read ({reason.strip()})"
-    return f"{source}:{line}: {what} {detail}; skipped"
 
 
 def _shallow(entry: Entry, source: str, lines_before: int, problems: list[str]) -> Entry:
