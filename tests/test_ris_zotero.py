@@ -121,3 +121,15 @@ def test_a_zotero_preprints_m3_is_its_number_not_its_genre(tmp_path: Path) -> No
         assert cited.count("arXiv:2310.06825") == 1, cited
     finally:
         library.close()
+
+
+def test_zoteros_ris_keywords_are_the_users_tags() -> None:
+    """Zotero writes an item's tags as KW: they arrived as keywords only, and `tag:` found
+    nothing; another tool's KW (a database's keywords) are no tags of the user's."""
+    zotero = MISTRAL_RIS.replace("ER  - ", "KW  - to-read\nKW  - health, digital\nER  - ")
+    [record] = parse_text(zotero, "zotero.ris", "ris").records
+    assert record.tags == ["to-read", "health-digital"]
+    assert record.keywords == ["to-read", "health, digital"]
+    other = "TY  - JOUR\nTI  - A title\nAU  - Lee, Ann\nPY  - 2020\nKW  - triage\nER  - \n"
+    [record] = parse_text(other, "other.ris", "ris").records
+    assert (record.tags, record.keywords) == ([], ["triage"])

@@ -8,8 +8,8 @@ predefined month names need one evaluator that does all of it.
 
 Title, authors and venue are converted from LaTeX to plain Unicode (``{\\'e}`` → ``é``, protective
 braces dropped); the abstract keeps its LaTeX, which is rendered when it is shown. JabRef's
-and Mendeley's groups, read status and comments are the user's tags, read mark and note
-(:mod:`reader.sources.bibtex_marks`).
+and Mendeley's groups, read status and comments are the user's tags, read mark and note,
+and so are Better BibTeX's keywords, Zotero's tags (:mod:`reader.sources.bibtex_marks`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from reader.models import PaperRecord
 from reader.record import display_name, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
-from reader.sources.bibtex_marks import manager_marks
+from reader.sources.bibtex_marks import manager_marks, zotero_bib, zotero_tags
 from reader.sources.bibtex_openreview import openreview_fields, pending
 from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
@@ -121,6 +121,7 @@ def _parse(text: str, source: str) -> ParseResult:
     result = ParseResult()
     entries = list(_entries(text, source, result.problems))
     by_key: dict[str, Evaluated] = {}
+    zotero = zotero_bib(text)
     for entry in entries:
         by_key.setdefault(entry.key.lower(), entry)
     for entry in entries:
@@ -128,7 +129,7 @@ def _parse(text: str, source: str) -> ParseResult:
         for alias in _keys(entry.fields.get("ids", "")):
             by_key.setdefault(alias.lower(), entry)
     for entry in entries:
-        record = _read(entry, by_key, source, result.problems)
+        record = _read(entry, by_key, source, result.problems, zotero)
         if record is not None:
             result.records.append(record)
     return result
@@ -138,9 +139,10 @@ def _streamed(
     text: str, source: str, problems: list[str], chunk: int = _CHUNK
 ) -> Iterator[PaperRecord]:
     """The records of a text without crossrefs, each read as it is asked for."""
+    zotero = zotero_bib(text)
     try:
         for entry in _entries(text, source, problems, chunk):
-            record = _read(entry, {}, source, problems)
+            record = _read(entry, {}, source, problems, zotero)
             if record is not None:
                 yield record
     except Exception as exc:  # a parser failure must not pass for a bug of the import
@@ -148,9 +150,11 @@ def _streamed(
 
 
 def _read(
-    entry: Evaluated, by_key: dict[str, Evaluated], source: str, problems: list[str]
+    entry: Evaluated, by_key: dict[str, Evaluated], source: str, problems: list[str],
+    zotero: bool = False,
 ) -> PaperRecord | None:
-    """The record of one entry, or None with a problem line saying why there is none."""
+    """The record of one entry, or None with a problem line saying why there is none;
+    of a ``zotero`` export (Better BibTeX's), its keywords are the user's tags too."""
     try:
         record = _record(entry, by_key, source)
     except Exception as exc:  # one odd entry must not cost the others
@@ -161,6 +165,8 @@ def _read(
             f"{source}:{entry.line}: entry '{entry.key}' has neither title nor abstract;"
             " skipped"
         )
+    elif zotero:
+        zotero_tags(record)
     return record
 
 
