@@ -21,6 +21,7 @@ from reader.sources.ris_tools import (
     NAME_MAX,
     TYPE_NAMES,
     WOS,
+    database_note,
     distinct_numbers,
     issue,
     issue_month,
@@ -163,7 +164,9 @@ def csl_and_extra(
             del csl["issue"]
             own.add("IS")
     notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
-    if notes:
+    if notes and database_note(notes[0], tool):
+        own.add("N1")  # (kept as written, for a RIS export: see database_note)
+    elif notes:
         csl["note"] = notes[0]
     book_authors = [ris_name(n) for n in str(bibtex.pop("bookauthor", "")).split(" and ")]
     if any(book_authors):
