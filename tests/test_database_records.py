@@ -171,3 +171,39 @@ def test_ovid_full_stops_end_no_title(tmp_path: Path) -> None:
         assert replication.venue == "Journal of Memory and Language in the U.S."
     finally:
         library.close()
+
+
+WOS_TAB_HEADER = "PT\tAU\tBE\tAF\tTI\tSO\tDE\tPU\tPI\tPY\tVL\tIS\tBP\tEP\tDI\tPM\tUT\t"
+WOS_TAB = "\ufeff" + WOS_TAB_HEADER + "\n" + "\n".join([
+    "J\tSilver, D; Huang, A; Maddison, CJ\t\tSilver, David; Huang, Aja; Maddison, Chris J."
+    "\tMastering the game of Go\tNATURE\treinforcement learning; tree search\t"
+    "NATURE PORTFOLIO\tBERLIN\t2016\t529\t7587\t484\t489\t10.1038/nature16961\t26819042"
+    "\tWOS:000368666300043\t",
+    "C\tVaswani, A\tGuyon, I; Luxburg, UV\tVaswani, Ashish\tAttention Is All You Need\t"
+    "ADVANCES IN NEURAL INFORMATION PROCESSING SYSTEMS 30 (NIPS 2017)\t\t\t\t2017\t30\t\t"
+    "5998\t6008\t\t\tWOS:000452649406008\t",
+]) + "\n"
+
+
+def test_web_of_science_tab_delimited_is_read_as_its_plain_text(tmp_path: Path) -> None:
+    """Web of Science's tab-delimited export was read as a generic CSV: its DOI and pages
+    were lost, names cut to one initial, capitals kept, a proceedings paper an article."""
+    path = tmp_path / "savedrecs.txt"
+    path.write_text(WOS_TAB, encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    try:
+        library.import_files([path])
+        papers = {p.title: p for p in library.papers(library.all_ids())}
+    finally:
+        library.close()
+    go, attention = papers["Mastering the game of Go"], papers["Attention Is All You Need"]
+    assert go.doi == "10.1038/nature16961"
+    assert go.authors == ["David Silver", "Aja Huang", "Chris J. Maddison"]
+    assert go.keywords == ["reinforcement learning", "tree search"]
+    assert render([go], "text", style="apa").startswith(
+        "Silver, D., Huang, A., & Maddison, C. J. (2016). Mastering the game of Go. Nature, "
+        "529(7587), 484–489."
+    )
+    assert attention.csl["type"] == "paper-conference"
+    assert attention.csl["editor"][1] == {"family": "Luxburg", "given": "U. V."}
+    assert attention.venue == "Advances in Neural Information Processing Systems 30 (NIPS 2017)"

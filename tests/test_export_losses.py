@@ -94,3 +94,42 @@ def test_a_preprints_number_comes_back_from_ris(tmp_path: Path) -> None:
         library.close()
     cited = _invoke(tmp_path / "back", "cite", key, "--style", "apa", "--format", "text").stdout
     assert "Mistral 7B (arXiv:2310.06825)" in cited
+
+
+SCOPUS_ERRATUM = """TY  - JOUR
+AU  - Kowalski, M.
+TI  - Erratum: Transformers for Polish named entity recognition
+PY  - 2024
+T2  - Language Resources and Evaluation
+C7  - 23
+DO  - 10.1007/s10579-024-09999-9
+N1  - Export Date: 03 December 2024; Correspondence Address: M. Kowalski; University of \
+Warsaw; email: mk@uw.edu.pl
+DB  - Scopus
+ER  - 
+"""
+
+
+def test_an_article_number_comes_back_from_bibtex_as_the_number(tmp_path: Path) -> None:
+    """An article's number went out as BibTeX's number, which is an @article's issue: the
+    library made from the .bib cited "(23)" for "Article 23"; and the library's own entry
+    read back was a change."""
+    (tmp_path / "s.ris").write_text(SCOPUS_ERRATUM, encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "s.ris"))
+    _invoke(tmp_path / "lib", "export", "-o", str(tmp_path / "s.bib"))
+    csl = _csl(tmp_path / "back", tmp_path / "s.bib")
+    [variables] = csl.values()
+    assert (variables.get("number"), variables.get("issue")) == ("23", None)
+    again = _invoke(tmp_path / "lib", "import", str(tmp_path / "s.bib")).stdout
+    assert "1 unchanged" in again
+
+
+def test_scopus_record_notes_are_no_bibtex_note(tmp_path: Path) -> None:
+    """Scopus's N1 (its export date, the corresponding author's address and e-mail) went
+    out as a BibTeX note, which most styles print; it stays the record's, for RIS."""
+    (tmp_path / "s.ris").write_text(SCOPUS_ERRATUM, encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "s.ris"))
+    bib = _invoke(tmp_path / "lib", "export", "--format", "bibtex").stdout
+    assert "Export Date" not in bib and "mk@uw.edu.pl" not in bib
+    ris = _invoke(tmp_path / "lib", "export", "--format", "ris").stdout
+    assert "N1  - Export Date: 03 December 2024" in ris

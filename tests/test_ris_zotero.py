@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reader.cite.export import export
 from reader.cite.formats import render
+from reader.library import Library
 from reader.models import Paper, PaperRecord
 from reader.sources import parse_text
 
@@ -79,3 +80,56 @@ def test_the_same_tags_from_another_tool_keep_their_ris_meanings() -> None:
     paper = records["paper-conference"]
     assert paper.venue == "ICLR 2024"
     assert paper.csl["event"] == "The Twelfth International Conference on Learning Representations"
+
+
+MISTRAL_RIS = """TY  - GEN
+TI  - Mistral 7B
+AU  - Jiang, Albert Q.
+AB  - We introduce Mistral 7B, a 7-billion-parameter language model.
+DA  - 2023/10/10/
+PY  - 2023
+DO  - 10.48550/arXiv.2310.06825
+M3  - arXiv:2310.06825
+PB  - arXiv
+UR  - http://arxiv.org/abs/2310.06825
+ER  - 
+"""
+MISTRAL_CSV = (
+    '"Key","Item Type","Publication Year","Author","Title","DOI","Url","Abstract Note",'
+    '"Date","Publisher","Number"\n'
+    '"IJ90","preprint","2023","Jiang, Albert Q.","Mistral 7B","10.48550/arXiv.2310.06825",'
+    '"http://arxiv.org/abs/2310.06825","We introduce Mistral 7B, a 7-billion-parameter '
+    'language model.","2023-10-10","arXiv","arXiv:2310.06825"\n'
+)
+
+
+def test_a_zotero_preprints_m3_is_its_number_not_its_genre(tmp_path: Path) -> None:
+    """Zotero writes a preprint's archive id in M3: it was read as the genre, cited
+    "[ArXiv:2310.06825]", and merged onto the same item from the CSV, "(arXiv:2310.06825
+    arXiv:2310.06825)"."""
+    [record] = parse_text(MISTRAL_RIS, "zotero.ris", "ris").records
+    assert "genre" not in record.csl
+    assert record.csl["number"] == "arXiv:2310.06825"
+    library = Library(tmp_path / "lib")
+    try:
+        (tmp_path / "z.csv").write_text(MISTRAL_CSV, encoding="utf-8")
+        (tmp_path / "z.ris").write_text(MISTRAL_RIS, encoding="utf-8")
+        library.import_files([tmp_path / "z.csv"])
+        library.import_files([tmp_path / "z.ris"])
+        [paper] = library.papers(library.all_ids())
+        cited = render([paper], "text", style="apa")
+        assert cited.count("arXiv:2310.06825") == 1, cited
+    finally:
+        library.close()
+
+
+def test_zoteros_ris_keywords_are_the_users_tags() -> None:
+    """Zotero writes an item's tags as KW: they arrived as keywords only, and `tag:` found
+    nothing; another tool's KW (a database's keywords) are no tags of the user's."""
+    zotero = MISTRAL_RIS.replace("ER  - ", "KW  - to-read\nKW  - health, digital\nER  - ")
+    [record] = parse_text(zotero, "zotero.ris", "ris").records
+    assert record.tags == ["to-read", "health-digital"]
+    assert record.keywords == ["to-read", "health, digital"]
+    other = "TY  - JOUR\nTI  - A title\nAU  - Lee, Ann\nPY  - 2020\nKW  - triage\nER  - \n"
+    [record] = parse_text(other, "other.ris", "ris").records
+    assert (record.tags, record.keywords) == ([], ["triage"])

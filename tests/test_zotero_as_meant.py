@@ -11,6 +11,7 @@ from typing import Any
 from reader.cite.formats import render
 from reader.library import Library
 from reader.models import Paper
+from reader.sources import parse_text
 
 
 def _papers(library: Library) -> dict[str, Paper]:
@@ -254,3 +255,39 @@ def test_a_list_cut_short_is_completed_and_arxiv_is_no_venue_of_a_report(
     assert "In arXiv" not in cited
     assert "Rutherford, E. (2022)" in cited and "(Technical Report arXiv:2203.15556)" in cited
     assert "and others" not in render([paper], "bibtex")
+
+
+BBT_BIB = r"""@misc{wei2022chainofthought,
+  title = {Chain-of-Thought Prompting},
+  author = {Wei, Jason},
+  year = {2022},
+  keywords = {prompting,to-read},
+  file = {/home/u/Zotero/storage/ABCD/Wei - 2022 - Chain-of-Thought.pdf}
+}
+
+@phdthesis{sorensen2019morfologisk,
+  title = {Morfologisk Analyse},
+  author = {S{\o}rensen, Mette},
+  year = {2019},
+  keywords = {danish,morphology}
+}
+"""
+
+
+def test_better_bibtex_keywords_are_the_users_zotero_tags(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """Better BibTeX writes Zotero's tags as keywords: they arrived as keywords only, and
+    `tag:to-read` found nothing. Any other .bib's keywords are no tags."""
+    bib = tmp_path / "bbt.bib"
+    bib.write_text(BBT_BIB, encoding="utf-8")
+    empty_library.import_files([bib])
+    papers = _papers(empty_library)
+    assert papers["wei2022chainofthought"].tags == ["prompting", "to-read"]
+    assert papers["sorensen2019morfologisk"].tags == ["danish", "morphology"]
+    assert papers["wei2022chainofthought"].keywords == ["prompting", "to-read"]
+    plain_bib = BBT_BIB.split("@phdthesis")[0].replace(
+        "  file = {/home/u/Zotero/storage/ABCD/Wei - 2022 - Chain-of-Thought.pdf}\n", ""
+    )
+    [record] = parse_text(plain_bib, "plain.bib", "bibtex").records
+    assert (record.tags, record.keywords) == ([], ["prompting", "to-read"])

@@ -219,3 +219,24 @@ def test_a_zotero_7_preprint_keeps_its_archive_and_number() -> None:
                           "zotero").records
     assert record.arxiv_id == "2310.06825"
     assert (record.csl["publisher"], record.csl["number"]) == ("arXiv", "arXiv:2310.06825")
+
+
+def test_a_doi_in_a_zotero_csvs_extra_is_the_papers_doi(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """Zotero keeps the DOI of an item type without a DOI field (software) in Extra: it was
+    shown, but searching by it found nothing, and the library's own export came back as a
+    change."""
+    path = tmp_path / "zotero.csv"
+    path.write_text(
+        '"Key","Item Type","Publication Year","Author","Title","Extra"\n'
+        '"PT12","computerProgram","2019","Paszke, Adam","PyTorch",'
+        '"DOI: 10.5281/zenodo.3606810"\n',
+        encoding="utf-8",
+    )
+    empty_library.import_files([path])
+    [paper] = empty_library.papers(empty_library.all_ids())
+    assert paper.doi == "10.5281/zenodo.3606810"
+    assert "note" not in paper.csl
+    cited = render([paper], "text", style="apa")
+    assert cited.count("10.5281/zenodo.3606810") == 1

@@ -317,6 +317,12 @@ def _record_fields(
                 name = "institution"
         if variable == "publisher-place" and biblatex and variable not in aliases:
             name = "location"
+        if variable == "number" and entry_type in _JOURNAL_ENTRY_TYPES and (
+            variable not in aliases
+        ):
+            # An article's number ("Article 23"): an @article's number is its issue, which
+            # it came back as; biblatex's eid is the article's.
+            name = "eid"
         if name in written:
             continue
         text = fold(str(value))

@@ -21,6 +21,7 @@ from reader.import_summary import ImportSummary
 from reader.intake.differing import completes, differing, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_text, same_title
+from reader.intake.versions import as_published, is_preprint, is_published, without_publication
 from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
 from reader.store.import_rows import ImportRows, dumps
@@ -161,6 +162,11 @@ class FieldMerge:
         assert current is not None
         updates: dict[str, Any] = {}
         done: set[str] = set()
+        record, doi, published = self._versions(paper_id, record, current, doi)
+        before = current
+        if published:
+            updates.update(published)
+            current = {**current, **published}
         echo = self.echo(current)
         # A record dated before the text the paper has is an older version of it: its
         # title and abstract do not go back over newer ones.
@@ -193,7 +199,7 @@ class FieldMerge:
             and self.matcher.by_key.get(key, paper_id) == paper_id
             and not same_text(current["abstract"], record.abstract)
         ):
-            if older:
+            if older and current["abstract"]:  # (older text beats none)
                 self.summary.older_abstracts += 1
             else:
                 updates.update(abstract=record.abstract, abstract_key=key)
@@ -257,7 +263,7 @@ class FieldMerge:
             aliased += 1
         aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
-        gained = _gained(current, csl, updates)
+        gained = _gained(before, csl, updates)
         if completed:
             gained.append(f"authors {len(record.authors)} (the library's ended \"and others\")")
         if gained:
@@ -267,6 +273,26 @@ class FieldMerge:
         done.add("merged")
         self.rows.update_paper(paper_id, updates)
         return next(action for action in ACTIONS if action in done)
+
+    def _versions(
+        self, paper_id: int, record: PaperRecord, current: dict[str, Any], doi: str | None
+    ) -> tuple[PaperRecord, str | None, dict[str, Any]]:
+        """A preprint and its published version met as one paper (see
+        :mod:`reader.intake.versions`): the record as it merges, its DOI, and the updates
+        that make a preprint in the library the published version the record is."""
+        csl = json.loads(current["csl"] or "{}")
+        if is_published(csl, current["venue"]) and is_preprint(record.csl, record.venue, doi):
+            # The preprint of a published paper: its arXiv id and text, not its archive.
+            return without_publication(record), None, {}
+        if is_preprint(csl, current["venue"], current["doi"]) and is_published(
+            record.csl, record.venue
+        ):
+            if doi and self.matcher.by_doi.get(doi, paper_id) != paper_id:
+                doi = None  # a DOI another paper holds stays with that paper
+            if doi:
+                self.matcher.by_doi[doi] = paper_id
+            return record, doi, as_published(record, current, csl, doi)
+        return record, doi, {}
 
     def _keep_replaced(
         self, paper_id: int, record: PaperRecord, current: dict[str, Any], fields: list[str]

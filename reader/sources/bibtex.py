@@ -8,8 +8,8 @@ predefined month names need one evaluator that does all of it.
 
 Title, authors and venue are converted from LaTeX to plain Unicode (``{\\'e}`` → ``é``, protective
 braces dropped); the abstract keeps its LaTeX, which is rendered when it is shown. JabRef's
-and Mendeley's groups, read status and comments are the user's tags, read mark and note
-(:mod:`reader.sources.bibtex_marks`).
+and Mendeley's groups, read status and comments are the user's tags, read mark and note,
+and so are Better BibTeX's keywords, Zotero's tags (:mod:`reader.sources.bibtex_marks`).
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ from reader.models import PaperRecord
 from reader.record import display_name, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
-from reader.sources.bibtex_marks import manager_marks
+from reader.sources.bibtex_marks import manager_marks, zotero_bib, zotero_tags
 from reader.sources.bibtex_openreview import openreview_fields, pending
+from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
     _MONTHS,
@@ -74,7 +75,6 @@ TITLE_MAX = 160
 
 # The splitter only starts a block at ``@type{`` or ``@type(``; without one the text is not BibTeX.
 _BLOCK_START = re.compile(r"^[ \t]*@[A-Za-z_]\w*[ \t]*[{(]", re.MULTILINE)
-_FAILED_HEAD = re.compile(r"@\s*(\w*)\s*[{(]\s*([^\s,{}()=\"#]*)")
 _BARE_TOKEN = re.compile(r"[^\s#]+")
 # Every block start, at the beginning of a line or not: at least as many as the entries.
 _ANY_BLOCK_START = re.compile(r"@\w*[ \t]*[{(]")
@@ -121,6 +121,7 @@ def _parse(text: str, source: str) -> ParseResult:
     result = ParseResult()
     entries = list(_entries(text, source, result.problems))
     by_key: dict[str, Evaluated] = {}
+    zotero = zotero_bib(text)
     for entry in entries:
         by_key.setdefault(entry.key.lower(), entry)
     for entry in entries:
@@ -128,7 +129,7 @@ def _parse(text: str, source: str) -> ParseResult:
         for alias in _keys(entry.fields.get("ids", "")):
             by_key.setdefault(alias.lower(), entry)
     for entry in entries:
-        record = _read(entry, by_key, source, result.problems)
+        record = _read(entry, by_key, source, result.problems, zotero)
         if record is not None:
             result.records.append(record)
     return result
@@ -138,9 +139,10 @@ def _streamed(
     text: str, source: str, problems: list[str], chunk: int = _CHUNK
 ) -> Iterator[PaperRecord]:
     """The records of a text without crossrefs, each read as it is asked for."""
+    zotero = zotero_bib(text)
     try:
         for entry in _entries(text, source, problems, chunk):
-            record = _read(entry, {}, source, problems)
+            record = _read(entry, {}, source, problems, zotero)
             if record is not None:
                 yield record
     except Exception as exc:  # a parser failure must not pass for a bug of the import
@@ -148,9 +150,11 @@ def _streamed(
 
 
 def _read(
-    entry: Evaluated, by_key: dict[str, Evaluated], source: str, problems: list[str]
+    entry: Evaluated, by_key: dict[str, Evaluated], source: str, problems: list[str],
+    zotero: bool = False,
 ) -> PaperRecord | None:
-    """The record of one entry, or None with a problem line saying why there is none."""
+    """The record of one entry, or None with a problem line saying why there is none;
+    of a ``zotero`` export (Better BibTeX's), its keywords are the user's tags too."""
     try:
         record = _record(entry, by_key, source)
     except Exception as exc:  # one odd entry must not cost the others
@@ -161,6 +165,8 @@ def _read(
             f"{source}:{entry.line}: entry '{entry.key}' has neither title nor abstract;"
             " skipped"
         )
+    elif zotero:
+        zotero_tags(record)
     return record
 
 
@@ -181,7 +187,7 @@ def _entries(
             elif isinstance(inner, String):
                 strings[inner.key.lower()] = _evaluate(inner.value, strings)
         elif isinstance(block, ParsingFailedBlock):
-            problems.append(_describe_failure(block, source, lines_before))
+            problems.append(describe_failure(block, source, lines_before))
         elif isinstance(block, String):
             strings[block.key.lower()] = _evaluate(block.value, strings)
         elif isinstance(block, Entry):
@@ -217,33 +223,6 @@ def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
 
 
 # --- blocks ----------------------------------------------------------------------------------
-
-
-def _describe_failure(block: ParsingFailedBlock, source: str, lines_before: int = 0) -> str:
-    """One problem line for a block bibtexparser could not read."""
-    line = lines_before + (block.start_line or 0) + 1
-    raw = block.raw or ""
-    head = _FAILED_HEAD.match(raw.lstrip())
-    kind = head.group(1).lower() if head else ""
-    key = head.group(2) if head else ""
-    if kind in ("string", "preamble", "comment"):
-        what = f"@{kind}"
-    elif key:
-        what = f"entry '{key}'"
-    else:
-        what = f"@{kind} entry" if kind else "entry"
-    reason = str(getattr(block.error, "abort_reason", "") or block.error)
-    if "end of file" in reason:
-        detail = "has no closing brace (the file ends first)"
-    elif "Unexpected block start" in reason:
-        detail = "has no closing brace (the next entry starts first)"
-    elif "comma after entry key" in reason:
-        detail = "has no comma after its key"
-    elif "Expected a `=`" in reason:
-        detail = "has a field without '='"
-    else:
-        detail = f"could not be read ({reason.strip()})"
-    return f"{source}:{line}: {what} {detail}; skipped"
 
 
 def _shallow(entry: Entry, source: str, lines_before: int, problems: list[str]) -> Entry:

@@ -64,6 +64,7 @@ _TEXT_VARIABLES = {
     "pagetotal": "number-of-pages",
     "type": "genre",
     "pages": "page",
+    "eid": "number",  # (biblatex's: an article's number, "Article 23", beside its issue)
     "publisher": "publisher",
     "address": "publisher-place",
     "location": "publisher-place",
@@ -190,7 +191,9 @@ def csl_and_extra(
             csl[variable] = text
             if field not in _KEPT_AS_WRITTEN:
                 used.add(field)
-            if _DEFAULT_FIELD.get(variable, field) != field:
+            if _DEFAULT_FIELD.get(variable, field) != field and not (
+                field == "eid" and entry.kind in _ISSUE_KINDS
+            ):  # (an article's number, which an export writes as its eid)
                 names[variable] = field
             if field in inherited:
                 from_parent.add(variable)

@@ -2,23 +2,31 @@
 user's marks on a new paper. JabRef: its groups (``groups = {Reading, Causality}``) as
 tags, ``readstatus = {read}`` as the read mark, its comments (``comment``, and JabRef 5's
 per-user ``comment-<user>``) as the note. Mendeley: ``mendeley-groups`` (folders,
-``Physics/Classics``) and ``mendeley-tags`` as tags, ``annote`` as the note. The fields
-stay among the entry's own, verbatim, so that a BibTeX export writes them back."""
+``Physics/Classics``) and ``mendeley-tags`` as tags, ``annote`` as the note. Better
+BibTeX: an item's Zotero tags, which it writes as ``keywords`` (:func:`zotero_tags`). The
+fields stay among the entry's own, verbatim, so that a BibTeX export writes them back."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from reader.models import PaperRecord
 from reader.sources.bibtex_values import plain
 from reader.text.tags import normalize_tag
 
-__all__ = ["manager_marks"]
+__all__ = ["manager_marks", "zotero_bib", "zotero_tags"]
 
 # JabRef and Mendeley separate groups (and keywords) with commas.
 _GROUP_SEPARATOR = re.compile(r"\s*[,;]\s*")
 #: The fields whose values are the user's groups or tags.
 _TAG_FIELDS = ("groups", "mendeley-groups", "mendeley-tags")
+# What tells a Better BibTeX export from Zotero: an attachment in Zotero's storage, or a
+# comment naming it.
+_ZOTERO_BIB = re.compile(
+    r"(?im)^\s*file\s*=\s*[{\"][^\n]*[/\\]zotero[/\\]storage[/\\]"
+    r"|^\s*@comment\s*[{(][^\n]*better\s*bib(?:la)?tex"
+)
 #: The fields that hold the user's own notes on the paper.
 _NOTE_FIELDS = ("comment", "annote")
 
@@ -43,3 +51,17 @@ def manager_marks(fields: dict[str, str]) -> dict[str, Any]:
     if comments:
         marks["note"] = "\n\n".join(comments)
     return marks
+
+
+def zotero_bib(text: str) -> bool:
+    """Whether a .bib text is Better BibTeX's export of a Zotero library: an entry's file in
+    Zotero's storage (``/home/u/Zotero/storage/ABCD/…pdf``), or a comment naming it."""
+    return _ZOTERO_BIB.search(text) is not None
+
+
+def zotero_tags(record: PaperRecord) -> None:
+    """Better BibTeX writes an item's Zotero tags as its ``keywords``: they are the user's
+    tags, as Zotero's CSV and JSON give them (and stay keywords too: the .bib does not tell
+    the tags the user gave from those a database did)."""
+    own = (normalize_tag(word) for word in record.keywords)
+    record.tags = list(dict.fromkeys([*record.tags, *(tag for tag in own if tag)]))

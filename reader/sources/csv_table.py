@@ -293,7 +293,9 @@ def record_from_values(
     # Links to the paper's pages in any column or key of no known field (an
     # "openreview_url", a "pdf") identify it as its id columns would.
     linked = linked_identifiers((url, *(other or {}).values()))
-    arxiv_id = normalize_arxiv_id(values.get("arxiv_id")) or linked.get("arxiv_id")
+    extra = extra_lines(values)  # Zotero's Extra: "arXiv: 2305.18290", "DOI: 10.5281/…"
+    arxiv_id = (normalize_arxiv_id(values.get("arxiv_id")) or linked.get("arxiv_id")
+                or normalize_arxiv_id(extra.arxiv_id if extra else None))
     if arxiv_id is None and url and "arxiv.org/" in url:
         arxiv_id = normalize_arxiv_id(url)
     forum = (
@@ -307,7 +309,7 @@ def record_from_values(
     url = url or linked.get("link") or forum_link or None
     # A short DOI (Zotero's 10/dkntrs) beside its doi.org link: the paper is known by the
     # full one, as BibTeX, RIS and CSL-JSON files give it; the short one is kept as written.
-    written_doi = doi_as_written(values.get("doi"))
+    written_doi = doi_as_written(values.get("doi") or (extra.csl.get("DOI") if extra else None))
     full = compared_doi(written_doi, url)
     doi = (written_doi if full == normalize_doi(written_doi) else full) or linked.get("doi")
     # Zotero's CSV: its first column, "Key", beside an item type.
@@ -316,7 +318,6 @@ def record_from_values(
     issued = iso_from_parts(csl.get("issued"))
     if issued and not marks and (not date or issued.startswith(date)):
         date = issued  # ("15 March 2021", which the year column's reading left a year)
-    extra = extra_lines(values)
     keep_written_doi(csl, written_doi, doi)
     record = PaperRecord(
         abstract=abstract,

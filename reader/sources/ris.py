@@ -23,7 +23,14 @@ from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
-from reader.sources.ris_tags import first, fold_lines, paragraphs, tag_table, tag_values
+from reader.sources.ris_tags import (
+    first,
+    fold_lines,
+    keywords_and_tags,
+    paragraphs,
+    tag_table,
+    tag_values,
+)
 from reader.sources.ris_tools import (
     OVID,
     ZOTERO,
@@ -267,12 +274,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         title_derived = True
 
     authors = [record_display(n) for n in csl.get("author", [])]
-    keywords: list[str] = []
-    for value in tag_values(tags, "KW"):
-        for word in value.split(";"):
-            word = fold_lines(word)
-            if word and word not in keywords:
-                keywords.append(word)
+    keywords, user_tags = keywords_and_tags(tags, tool)
     year, date = year_and_date(first(tags, "PY", "Y1", "DA"), first(tags, "DA", "PY", "Y1"))
     issued = iso_from_parts(csl.get("issued"))
     if issued and date and issued.startswith(date) and len(issued) > len(date):
@@ -337,6 +339,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         csl=csl,
         extra=extra,
         note=user_note,
+        tags=user_tags,
     )
 
 

@@ -21,6 +21,7 @@ from reader.sources.ris_tools import (
     NAME_MAX,
     TYPE_NAMES,
     WOS,
+    database_note,
     distinct_numbers,
     issue,
     issue_month,
@@ -91,7 +92,7 @@ def csl_and_extra(
     own = set(own_meanings(tool))
     # The tags the tool writes another field in for this type (Zotero's book: A3 its
     # editors, T2 its series, SP its number of pages); the venue's tag is read as the venue.
-    meanings = tag_meanings(tool, code)
+    meanings = tag_meanings(tool, code, fold_lines(first(tags, "M3")))
     own.update(tag for tag, variable in meanings.items() if not variable)
     name_tags = {**_NAME_TAGS, **{t: v for t, v in meanings.items() if v in _NAME_VARIABLES}}
     text_tags = {**_TEXT_VARIABLES, **{t: v for t, v in meanings.items() if v}}
@@ -163,7 +164,9 @@ def csl_and_extra(
             del csl["issue"]
             own.add("IS")
     notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
-    if notes:
+    if notes and database_note(notes[0], tool):
+        own.add("N1")  # (kept as written, for a RIS export: see database_note)
+    elif notes:
         csl["note"] = notes[0]
     book_authors = [ris_name(n) for n in str(bibtex.pop("bookauthor", "")).split(" and ")]
     if any(book_authors):

@@ -1,16 +1,35 @@
 """A RIS record's tags as read: each tag's values, cleaned once, and the look-ups every
 reading of a record makes (a tag's values, the first of several tags, a value on one line,
-a value's lines as paragraphs).
+a value's lines as paragraphs); its keywords, and the user's tags among them.
 """
 
 from __future__ import annotations
 
 import re
 
-from reader.sources.ris_tools import Tags
+from reader.sources.ris_tools import ZOTERO, Tags
 from reader.text.sanitize import clean_imported
+from reader.text.tags import normalize_tag
 
-__all__ = ["first", "fold_lines", "tag_table", "tag_values"]
+__all__ = ["first", "fold_lines", "keywords_and_tags", "tag_table", "tag_values"]
+
+
+def keywords_and_tags(tags: Tags, tool: str) -> tuple[list[str], list[str]]:
+    """The record's keywords (its KW lines, each of words separated by ";"), and the user's
+    tags among them: Zotero writes an item's tags as KW, one a line, so from Zotero each is
+    a tag too, as its CSV's and JSON's tags are (its RIS does not tell the tags the user
+    gave from those the source database did, so all stay keywords as well). Other tools'
+    KW are the database's or the author's keywords, no tags of the user's."""
+    keywords: list[str] = []
+    for value in tag_values(tags, "KW"):
+        for word in value.split(";"):
+            word = fold_lines(word)
+            if word and word not in keywords:
+                keywords.append(word)
+    if tool != ZOTERO:
+        return keywords, []
+    own = (normalize_tag(fold_lines(value)) for value in tag_values(tags, "KW"))
+    return keywords, [tag for tag in dict.fromkeys(own) if tag]
 
 
 def tag_table(parsed: dict[str, object]) -> Tags:

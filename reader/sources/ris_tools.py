@@ -28,7 +28,7 @@ from reader.sources.zotero_extra import zotero_note
 Tags = dict[str, list[str]]
 
 __all__ = [
-    "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
+    "database_note", "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
     "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
     "tag_meanings", "venue_tags", "zotero_notes",
 ]
@@ -70,6 +70,10 @@ _ZOTERO_MEANINGS: dict[str, dict[str, str]] = {
     "MAP": {"T2": "collection-title"},
 }
 _ZOTERO_MEANINGS["CPAPER"] = _ZOTERO_MEANINGS["CONF"]  # (Zotero reads CPAPER as CONF)
+# How Scopus's notes on its record start ("Export Date: 03 December 2024; Cited By: 12").
+_DATABASE_NOTE = re.compile(r"(?i)(?:export date|cited by|correspondence address)\s*:")
+# An arXiv id as a preprint's number in its archive is written ("arXiv:2310.06825").
+_ARCHIVE_ID = re.compile(r"(?i)arxiv:\s*\S+")
 # The tags that name a record's journal or book, the first one given winning.
 _VENUE_TAGS = ("T2", "JF", "JO", "BT", "J2", "JA")
 # A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
@@ -101,16 +105,29 @@ def exporter(tags: Tags, numbered: bool = False) -> str:
     return ""
 
 
+def database_note(note: str, tool: str) -> bool:
+    """Whether a record's note is the database's own of its record: Scopus's N1 says when
+    the record was exported, how often it was cited, and the corresponding author's address
+    and e-mail. Kept as written for a RIS export, it is no note of the work: a BibTeX
+    ``note`` is printed by most styles."""
+    return tool == SCOPUS and _DATABASE_NOTE.match(note) is not None
+
+
 def own_meanings(tool: str) -> frozenset[str]:
     """The tags ``tool`` fills with something else than the standard's field."""
     return frozenset(_OWN_MEANINGS.get(tool, ()))
 
 
-def tag_meanings(tool: str, code: str) -> dict[str, str]:
+def tag_meanings(tool: str, code: str, m3: str = "") -> dict[str, str]:
     """The CSL variable ``tool`` writes under a tag for a record of RIS type ``code``, where
     it is not the tag's usual one ("" for a field of no variable); an article's C7 is its
-    number, as the RIS types, EndNote, Scopus and Web of Science have it ("Article 104301")."""
+    number, as the RIS types, EndNote, Scopus and Web of Science have it ("Article 104301").
+    An ``m3`` that is an arXiv id (Zotero's preprint: ``M3  - arXiv:2310.06825``) is the
+    record's number in its archive, no genre: APA prints a genre beside the number, and
+    cited it twice."""
     meanings = _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+    if _ARCHIVE_ID.fullmatch(m3.strip()):
+        meanings = {**meanings, "M3": "number"}
     return {**meanings, "C7": "number"} if code in ARTICLE_CODES else meanings
 
 

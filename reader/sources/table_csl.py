@@ -88,7 +88,8 @@ def csl_values(
     if extra is not None:
         # Zotero's Extra: its CSL variables where the row has none, its other lines a note.
         for variable, value in extra.csl.items():
-            csl.setdefault(variable, value)
+            if variable != "DOI":  # (the record's DOI: read by the table's reader)
+                csl.setdefault(variable, value)
         if extra.notes:
             csl.setdefault("note", "\n".join(extra.notes))
     kind = fold_cell(values.get("kind", ""))

@@ -8,7 +8,8 @@ is recognised by what its files begin with rather than by the file name:
 * ``bibtex``: an ``@type{`` block, after optional ``%`` comments or a few lines of free text;
 * ``csv``: a header line of two or more cells, one naming a title or abstract column;
 * ``medline``: a ``PMID- `` line among the first lines (PubMed's format, ``.nbib``);
-* ``wos``: a Web of Science export's ``FN … Web of Science`` first line.
+* ``wos``: a Web of Science export's ``FN … Web of Science`` first line, or the header row of
+  its field tags that its tab-delimited export starts with (``PT AU BA …``, tab-separated).
 
 JSON, plain-text abstract lists and anything else give None.
 """

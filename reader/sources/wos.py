@@ -1,5 +1,7 @@
 """Web of Science plain-text exports: ``FN Clarivate Analytics Web of Science``, ``VR 1.0``,
-then records of two-letter tags (``PT J`` … ``ER``), ending in ``EF``.
+then records of two-letter tags (``PT J`` … ``ER``), ending in ``EF``; and its tab-delimited
+exports (``savedrecs.txt``): a header row of the same tags (``PT AU BA BE GP AF …``), then a
+record a row, its lists (authors, editors, addresses) joined with "; ". Both are read alike.
 
 A tag is followed by one space and its value; continuation lines are indented three spaces.
 Authors are one per line under ``AF`` (full names, "Last, First") or ``AU`` ("Last, F");
@@ -33,31 +35,68 @@ _HEADER = re.compile(r"^\s*FN (?:Clarivate Analytics |Thomson Reuters )?Web of S
 _TYPES = {"J": "article-journal", "B": "book", "S": "chapter", "P": "patent",
           "C": "paper-conference"}
 _LIST_TAGS = frozenset({"AU", "AF", "CR", "C1", "BA", "BF", "BE", "GP", "CA"})
+# A tab-delimited export's header cell, and the tags every such header has.
+_TAB_TAG = re.compile(r"[A-Z][A-Z0-9]")
+_TAB_NEEDED = frozenset({"PT", "AU", "TI", "SO", "UT"})
 _MODELED = frozenset(
     "PT AU AF TI SO LA DE AB PU PI SN BN PD PY VL IS BP EP AR DI UT SE BE CA".split()
 )
 
 
 def looks_like_wos(head: str) -> bool:
-    """Whether a text starts like a Web of Science export."""
-    return bool(_HEADER.match(head.lstrip("\ufeff")))
+    """Whether a text starts like a Web of Science export (plain text or tab-delimited)."""
+    text = head.lstrip("\ufeff")
+    return bool(_HEADER.match(text)) or _tab_header(text.split("\n", 1)[0]) is not None
 
 
 def parse(text: str, source: str) -> ParseResult:
-    """Records of a Web of Science plain-text export; ``source`` names the file."""
+    """Records of a Web of Science plain-text or tab-delimited export; ``source`` names
+    the file."""
     lines = clean_imported(text).split("\n")
-    if not lines or not looks_like_wos("\n".join(lines[:3])):
+    header = _tab_header(lines[0].lstrip("\ufeff")) if lines else None
+    if header is None and (not lines or not looks_like_wos("\n".join(lines[:3]))):
         raise ImportFormatError(
-            f"{source}: not a Web of Science export (no 'FN … Web of Science' first line)"
+            f"{source}: not a Web of Science export (no 'FN … Web of Science' first line, "
+            "nor a header row of its field tags)"
         )
     result = ParseResult()
-    records = split_records(
+    records = _tab_records(lines, header) if header is not None else split_records(
         lines, _TAG_LINE, end_tag="ER", each_line_a_value=_LIST_TAGS,
         skip_tags=frozenset({"FN", "VR", "EF"}),
     )
     for item in records:
         result.add(f"{source}:{item.line}", partial(_record, item, source))
     return result
+
+
+def _tab_header(line: str) -> list[str] | None:
+    """The tags of a tab-delimited export's header row (``PT AU BA …``, tab-separated), or
+    None when the line is no such row."""
+    cells = [cell.strip() for cell in line.rstrip("\r").split("\t")]
+    while cells and not cells[-1]:
+        cells.pop()  # (a row may end in a tab)
+    if len(cells) < len(_TAB_NEEDED) or not all(_TAB_TAG.fullmatch(c) for c in cells):
+        return None
+    return cells if _TAB_NEEDED <= set(cells) else None
+
+
+def _tab_records(lines: list[str], header: list[str]) -> list[TaggedRecord]:
+    """The records of a tab-delimited export's rows, as the plain-text export's tagged
+    lines give them: a value a line for the lists, which a row joins with "; "."""
+    records: list[TaggedRecord] = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        record = TaggedRecord(number)
+        for tag, cell in zip(header, line.rstrip("\r").split("\t"), strict=False):
+            value = cell.strip()
+            if not value:
+                continue
+            values = [v.strip() for v in value.split("; ")] if tag in _LIST_TAGS else [value]
+            record.fields[tag] = [v for v in values if v]
+            record.order.append(tag)
+        records.append(record)
+    return records
 
 
 def _record(item: TaggedRecord, source: str) -> PaperRecord | None:

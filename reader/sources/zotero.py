@@ -27,7 +27,7 @@ from reader.models import PaperRecord
 from reader.record import date_parts, display_name, is_anonymous, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import MONTHS
-from reader.sources.jsonfields import clean_abstract, clean_title, iso_date
+from reader.sources.jsonfields import clean_abstract, clean_title, iso_date, moment_from_text
 from reader.sources.jsonload import TOO_DEEP, JsonRecord, too_deep
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.sources.zotero_extra import read_extra, zotero_note
@@ -230,6 +230,9 @@ def _convert(record: JsonRecord, folders: _Folders | None = None) -> Outcome:
         extra=sources,
         note=_notes(item.get("notes")),
         tags=tags,
+        # When the item was last edited, as Zotero's CSV gives it: of two items met as one
+        # paper (a preprint and its published version), the newer text is kept.
+        modified=moment_from_text(item.get("dateModified")),
     )
     if extra.citekey and paper.citekey != extra.citekey:
         # Better BibTeX's key and a "Citation Key:" line naming another (pinned before a
