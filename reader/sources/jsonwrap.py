@@ -31,12 +31,12 @@ def wrapped_lists(value: Any) -> list[tuple[str, list[Any]]]:
     a non-empty list of objects, or those of its lists whose objects are papers, found at
     its top or one object down; none when the object has a key a paper itself would have,
     or for any other value."""
-    if not isinstance(value, dict) or _PAPER_KEYS & {str(k).lower() for k in value}:
+    if not isinstance(value, dict) or _PAPER_KEYS & _keys(value):
         return []
     found = _lists_of_objects(value)
     if not found:  # one object down: {"results": {"papers": [...]}}
         for inner in value.values():
-            if isinstance(inner, dict) and not _PAPER_KEYS & {str(k).lower() for k in inner}:
+            if isinstance(inner, dict) and not _PAPER_KEYS & _keys(inner):
                 found += _lists_of_objects(inner)
     if len(found) > 1:
         found = [(key, items) for key, items in found if _papers(items)]
@@ -70,6 +70,11 @@ def unwrap_lists(records: list[JsonRecord]) -> list[JsonRecord]:
     ]
 
 
+def _keys(value: dict[str, Any]) -> set[str]:
+    """An object's keys, as the key sets here name them."""
+    return {str(key).lower() for key in value}
+
+
 def _lists_of_objects(value: dict[str, Any]) -> list[tuple[str, list[Any]]]:
     return [
         (str(key), item) for key, item in value.items()
@@ -78,7 +83,7 @@ def _lists_of_objects(value: dict[str, Any]) -> list[tuple[str, list[Any]]]:
 
 
 def _papers(items: list[Any]) -> bool:
-    return any(_PAPER_ITEM_KEYS & {str(k).lower() for k in item} for item in items[:10])
+    return any(_PAPER_ITEM_KEYS & _keys(item) for item in items[:10])
 
 
 def _with_decision(item: Any, key: str | None) -> Any:
@@ -86,7 +91,7 @@ def _with_decision(item: Any, key: str | None) -> Any:
     none of its own."""
     if key is None or normalize_decision(key.replace("_", " ")) is None:
         return item
-    if _DECISION_KEYS & {str(k).lower() for k in item}:
+    if _DECISION_KEYS & _keys(item):
         return item
     return {**item, "decision": key}
 
