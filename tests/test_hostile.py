@@ -125,16 +125,16 @@ def test_five_megabyte_abstract_and_ten_thousand_character_title(
 def test_an_xml_export_is_refused_with_what_to_export_instead(
     empty_library: Library, tmp_path: Path, layout: str
 ) -> None:
-    # EndNote's XML, on one line as EndNote writes it and pretty-printed: not an abstract
+    # PubMed's XML (EndNote's is read), on one line and pretty-printed: not an abstract
     # list, whatever --format says, so the message does not offer to read it as one.
-    path = tmp_path / "endnote.xml"
-    path.write_text(f'<?xml version="1.0" encoding="UTF-8" ?>{layout}<xml>{layout}<records>'
-                    f"<record><titles><title>A Paper</title></titles></record>"
-                    + "<x/>" * 80 + "</records></xml>", encoding="utf-8")
+    path = tmp_path / "pubmed.xml"
+    path.write_text(f'<?xml version="1.0" encoding="UTF-8" ?>{layout}<PubmedArticleSet>'
+                    f"{layout}<PubmedArticle><ArticleTitle>A Paper</ArticleTitle>"
+                    + "<x/>" * 80 + "</PubmedArticle></PubmedArticleSet>", encoding="utf-8")
     with pytest.raises(ImportFormatError) as caught:
         empty_library.import_files([path])
     message = str(caught.value)
-    assert "it is XML (EndNote's XML" in message and "export the records as RIS" in message
+    assert "it is XML (MODS, PubMed's XML" in message and "export the records as RIS" in message
     assert "--format seed" not in message and empty_library.store.count() == 0
 
 

@@ -71,6 +71,7 @@ READERS = {
     "zotero": "reader.sources.zotero",
     "medline": "reader.sources.medline",
     "wos": "reader.sources.wos",
+    "endnote-xml": "reader.sources.endnote_xml",
     "json-table": "reader.sources.jsontable",
 }
 FORMATS = tuple(READERS)
@@ -85,8 +86,8 @@ _XML_START = re.compile(r"\ufeff?\s*<(\?xml|xml>|records>|!DOCTYPE)", re.IGNOREC
 _ACCEPTED = (
     "reader imports plain-text abstract lists (a header line naming venue and year, such as "
     "'ICLR 2026', then one abstract per paragraph), BibTeX, RIS, MEDLINE, Web of Science, "
-    "CSV, arXiv Atom, the JSON of OpenReview, paperlists, arXiv, CSL-JSON and Zotero, and "
-    "JSON lists of papers whose keys are CSV column names"
+    "EndNote XML, CSV, arXiv Atom, the JSON of OpenReview, paperlists, arXiv, CSL-JSON and "
+    "Zotero, and JSON lists of papers whose keys are CSV column names"
 )
 
 
@@ -229,8 +230,8 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
         force = "name one with 'reader import --format'"
     elif _XML_START.match(text[:256]):
         # Not an abstract list however it is forced: say what to export instead.
-        why = "it is XML (EndNote's XML, MODS, PubMed's XML), which reader does not read"
-        force = "export the records as RIS or BibTeX instead (EndNote: File, Export, RIS)"
+        why = "it is XML (MODS, PubMed's XML …), which reader does not read (EndNote's it does)"
+        force = "export the records as RIS or BibTeX instead"
     else:
         from reader.sources.seed import abstract_list_problem
 

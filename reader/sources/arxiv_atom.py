@@ -20,6 +20,7 @@ from reader.sources import ImportFormatError, ParseResult
 from reader.sources.arxiv_kaggle import tex_name
 from reader.sources.journal_ref import journal_reference, published_year, withdrawn
 from reader.sources.jsonfields import moment_from_text
+from reader.sources.xmlsafe import refuse_declarations
 from reader.text.identifiers import arxiv_url, doi_as_written, normalize_arxiv_id
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
@@ -31,7 +32,6 @@ TITLE_MAX = 160
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
-_DECLARATION = re.compile(r"<!\s*(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 # arXiv wraps summaries at ~80 columns; a new paragraph is a blank or an indented line.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*|\n[ \t]+")
@@ -63,13 +63,7 @@ def parse(text: str, source: str) -> ParseResult:
 def _parse(text: str, source: str) -> ParseResult:
     # Control characters are not allowed in XML 1.0 anyway; cleaning also drops the BOM.
     text = clean_imported(text)
-    declaration = _DECLARATION.search(text)
-    if declaration:
-        where = text.count("\n", 0, declaration.start()) + 1
-        raise ImportFormatError(
-            f"{source}:{where}: XML with a DTD or entity declarations is refused "
-            "(arXiv feeds have none, and entities can expand without bound)"
-        )
+    refuse_declarations(text, source, "arXiv feeds have none")
     if not text.strip():
         raise ImportFormatError(f"{source}: the file is empty")
 

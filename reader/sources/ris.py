@@ -56,7 +56,7 @@ from reader.text.rich_text import html_title
 from reader.text.sanitize import clean_imported
 from reader.text.titles import derive_title, without_full_stop
 
-__all__ = ["parse", "stream_file"]
+__all__ = ["parse", "read_record", "stream_file"]
 
 TITLE_MAX = 160
 
@@ -129,6 +129,16 @@ def stream_file(file: TextFile, source: str, problems: list[str]) -> Streamed | 
     if not count:
         return None
     return _streamed(cleaned_lines(file.pieces()), source, problems), count
+
+
+def read_record(lines: list[str], source: str, start: int) -> PaperRecord | None:
+    """One record written as RIS lines by another reader (EndNote's XML), read as a file's
+    record starting at line ``start`` is."""
+    item = _Record(start)
+    for _, line, tag, value in _tag_lines(lines):
+        item.lines.append(line)
+        item.tags.append((tag, value))
+    return _record(item, source)
 
 
 def _checked(text: str, source: str) -> str:
@@ -387,5 +397,3 @@ def _abstract(item: _Record, tag: str) -> str:
         elif pieces:
             pieces.append(fold_lines(line))
     return paragraphs(pieces)
-
-

@@ -4,6 +4,7 @@ Only the start of the text is looked at, so a large file costs nothing extra, an
 is recognised by what its files begin with rather than by the file name:
 
 * ``arxiv-atom``: an Atom ``<feed>`` (after an optional XML declaration and comments);
+* ``endnote-xml``: EndNote's XML export, ``<xml><records>`` (after an optional declaration);
 * ``ris``: a ``TY  - `` line among the first lines;
 * ``bibtex``: an ``@type{`` block, after optional ``%`` comments or a few lines of free text;
 * ``csv``: a header line of two or more cells, one naming a title or abstract column;
@@ -34,13 +35,17 @@ _PROLOG_SKIP = re.compile(r"\s*(?:<\?.*?\?>|<!--.*?-->)", re.DOTALL)
 
 
 def detect_text_format(text: str) -> str | None:
-    """``"bibtex"``, ``"ris"``, ``"arxiv-atom"``, ``"csv"``, ``"medline"``, ``"wos"`` or None
-    for ``text``."""
+    """``"bibtex"``, ``"ris"``, ``"arxiv-atom"``, ``"endnote-xml"``, ``"csv"``, ``"medline"``,
+    ``"wos"`` or None for ``text``."""
     head = text[:_HEAD].lstrip("\ufeff")
     stripped = head.lstrip()
     if not stripped or stripped[0] in "[{":
         return None  # empty, or JSON / JSON lines
     if stripped[0] == "<":
+        from reader.sources.endnote_xml import looks_like_endnote_xml
+
+        if looks_like_endnote_xml(stripped):
+            return "endnote-xml"
         return "arxiv-atom" if _is_atom(stripped) else None
     lines = head.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     content = [line for line in lines if line.strip()]
