@@ -16,7 +16,7 @@ from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.cite.venues import published_in, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
-from reader.sources.ris_fields import EDITOR_MARK
+from reader.sources.ris_names import EDITOR_MARK
 from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers
 from reader.text.render import to_plain
 

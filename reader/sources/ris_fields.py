@@ -2,8 +2,10 @@
 "Last, First", and the notes that carry what RIS has no tag for (BibTeX fields our own
 export writes) back into the record.
 
-A tag the exporting tool gives a meaning of its own (see :mod:`reader.sources.ris_tools`)
-is kept as it came, and written back by a RIS export, never read as the standard's field.
+Names are read in :mod:`reader.sources.ris_names`, the notes our export writes in
+:mod:`reader.sources.ris_notes`. A tag the exporting tool gives a meaning of its own (see
+:mod:`reader.sources.ris_tools`) is kept as it came, and written back by a RIS export, never
+read as the standard's field.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from reader.record import TEX_PREFIX, date_parts, is_anonymous
+from reader.record import date_parts, is_anonymous
 from reader.sources.dates import ris_date
+from reader.sources.ris_names import EDITOR_MARK, ris_name
+from reader.sources.ris_notes import notes_and_bibtex
 from reader.sources.ris_tags import first, fold_lines, tag_values
 from reader.sources.ris_tools import (
     ARTICLE_CODES,
@@ -21,6 +25,7 @@ from reader.sources.ris_tools import (
     NAME_MAX,
     TYPE_NAMES,
     WOS,
+    Tags,
     database_note,
     distinct_numbers,
     issue,
@@ -29,23 +34,13 @@ from reader.sources.ris_tools import (
     spaced_initials,
     tag_meanings,
 )
-from reader.text.scripts import EAST_ASIAN
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
 TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 
-#: A record's values by tag, cleaned, as :func:`tag_table` makes them of rispy's result.
-Tags = dict[str, list[str]]
-
-SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
-
 _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
-# A name marked as an editor's, as Ovid marks them in A2: "Gross, James J [Ed]".
-EDITOR_MARK = re.compile(r"\s*[\[(]\s*eds?\.?\s*[\])]\s*$", re.IGNORECASE)
-# What a tool writes for a name part it has not got (a JSON null spelled out).
-_NO_NAME = frozenset({"null", "undefined"})
 _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
 
 # RIS reference types as CSL types.
@@ -163,7 +158,7 @@ def csl_and_extra(
         else:
             del csl["issue"]
             own.add("IS")
-    notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
+    notes, bibtex = notes_and_bibtex(tag_values(tags, "N1"))
     if notes and database_note(notes[0], tool):
         own.add("N1")  # (kept as written, for a RIS export: see database_note)
     elif notes:
@@ -275,126 +270,3 @@ def csl_and_extra(
     if len(urls) > 1:
         kept["UR"] = urls[1:]
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
-
-
-_IDS = f"{TEX_PREFIX}ids:"
-_PUBSTATE, _TLDR, _AREA = (f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea"))
-
-
-def ris_aliases(tags: Tags) -> list[str]:
-    """The paper's other citation keys, which our export carried in a ``tex.ids`` note."""
-    for raw in tag_values(tags, "N1"):
-        value = fold_lines(raw)
-        if value.startswith(_IDS):
-            return [k for k in (p.strip() for p in value[len(_IDS):].split(",")) if k]
-    return []
-
-
-def ris_openreview(tags: Tags) -> tuple[bool, str, str]:
-    """Whether the record is a withdrawn submission, its TL;DR and its primary area, which
-    our export carried in ``tex.pubstate: withdrawn``, ``tex.tldr`` and ``tex.primaryarea``
-    notes."""
-    withdrawn, tldr, area = False, "", ""
-    for raw in tag_values(tags, "N1"):
-        name, _, text = fold_lines(raw).partition(":")
-        text = text.strip()
-        if name == _PUBSTATE and text.lower() == "withdrawn":
-            withdrawn = True
-        elif name == _TLDR:
-            tldr = tldr or text
-        elif name == _AREA:
-            area = area or text
-    return withdrawn, tldr, area
-
-
-def _openreview_note(value: str) -> bool:
-    """Whether a note is one that :func:`ris_openreview` reads."""
-    name, _, text = value.partition(":")
-    return name in (_TLDR, _AREA) or (name == _PUBSTATE and text.strip().lower() == "withdrawn")
-
-
-def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
-    """A record's notes, and the BibTeX fields our export carried in ``tex.`` note lines."""
-    notes: list[str] = []
-    bibtex: dict[str, Any] = {}
-    # See ris_aliases and ris_openreview.
-    values = [
-        v for v in values
-        if not (fold_lines(v).startswith(_IDS) or _openreview_note(fold_lines(v)))
-    ]
-    for raw in values:
-        value = fold_lines(raw)
-        name, colon, text = value.partition(":")
-        text = text.strip()
-        if not (colon and name.startswith(TEX_PREFIX) and " " not in name):
-            if value:
-                notes.append(value)
-            continue
-        name = name[len(TEX_PREFIX):]
-        if name == "entrytype":
-            bibtex["@type"] = text
-        elif name == "@fields":
-            pairs = (p.partition("=") for p in text.split(", "))
-            bibtex["@fields"] = {k: v for k, eq, v in pairs if eq and k and v}
-        elif name.startswith("@"):
-            bibtex[name] = [v for v in text.split(", ") if v]
-        elif name:
-            bibtex[name] = text
-    if bibtex and "@type" not in bibtex:  # not written by us: notes like any other
-        return [v for v in (fold_lines(raw) for raw in values) if v], {}
-    return notes, bibtex
-
-
-def ris_name(raw: str) -> dict[str, str] | None:
-    """A RIS name (``Last, First, Suffix``, or ``Last,``) as a CSL name; one without a
-    comma is a literal."""
-    parts = [fold_lines(p) for p in raw.split(",")]
-    parts = [p for p in parts if p]
-    if parts and parts[0] in _NO_NAME:
-        # No family name: what is left, as written.
-        known = " ".join(p for p in parts[1:] if p not in _NO_NAME)
-        return {"literal": known} if known else None
-    if not parts:
-        return None
-    if len(parts) == 1:
-        # "Plato" is a literal; "van den Hoven," a family name without a given name.
-        return {"family": parts[0]} if raw.rstrip().endswith(",") else {"literal": parts[0]}
-    # "van den Hoven, null": a family name whose given name the tool had not got.
-    parts = [parts[0], *(p for p in parts[1:] if p not in _NO_NAME)]
-    last, rest = parts[0], parts[1:]
-    # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
-    # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).
-    initial = [bool(not i and len(p.rstrip(".")) == 1) for i, p in enumerate(rest)]
-    suffixes = [p for p, lone in zip(rest, initial, strict=True)
-                if not lone and p.lower() in SUFFIXES]
-    given = [p for p, lone in zip(rest, initial, strict=True)
-             if lone or p.lower() not in SUFFIXES]
-    name = {"family": last}
-    if given:
-        name["given"] = " ".join(given)
-    if suffixes:
-        name["suffix"] = " ".join(suffixes)
-    return name
-
-
-def display_name(name: str) -> str:
-    """A name as "Given Family": ``Blomberg, Björn A.`` → ``Björn A. Blomberg``.
-
-    ``Last, First, Suffix`` (the RIS form) becomes ``First Last Suffix``; ``Last, Suffix, First``
-    is recognised by its suffix. A name without a comma is kept as written.
-    """
-    parts = [fold_lines(p) for p in name.split(",")]
-    parts = [p for p in parts if p and p not in _NO_NAME]
-    if len(parts) <= 1:
-        return parts[0] if parts else ""
-    last, rest = parts[0], parts[1:]
-    if EAST_ASIAN.fullmatch(last) and all(EAST_ASIAN.fullmatch(p) for p in rest):
-        return last + "".join(rest)  # "王, 伟": 王伟, family first, no space
-    # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
-    # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).
-    initial = [bool(not i and len(p.rstrip(".")) == 1) for i, p in enumerate(rest)]
-    suffixes = [p for p, lone in zip(rest, initial, strict=True)
-                if not lone and p.lower() in SUFFIXES]
-    given = [p for p, lone in zip(rest, initial, strict=True)
-             if lone or p.lower() not in SUFFIXES]
-    return " ".join([*given, last, *suffixes])

@@ -24,7 +24,7 @@ from reader.sources.dates import month_number, ris_date
 from reader.sources.wos import month_date, spaced_initials
 from reader.sources.zotero_extra import zotero_note
 
-#: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
+#: A record's values by tag (as :func:`reader.sources.ris_tags.tag_table` makes them).
 Tags = dict[str, list[str]]
 
 __all__ = [
