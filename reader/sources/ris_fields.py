@@ -53,6 +53,7 @@ _CSL_TYPES = {
     "ELEC": "webpage", "WEB": "webpage", "DATA": "dataset", "COMP": "software",
     "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
     "GEN": "document", "PAMP": "pamphlet", "MAP": "map", "STAT": "legislation",
+    "SLIDE": "speech", "VIDEO": "motion_picture", "MPCT": "motion_picture",
 }
 # Tags whose value is a CSL variable as it is (the first tag of a variable wins).
 _TEXT_VARIABLES = {
@@ -62,6 +63,10 @@ _TEXT_VARIABLES = {
     "J2": "container-title-short", "JA": "container-title-short", "C3": "event",
     "SV": "number", "DP": "source", "PU": "publisher",  # Web of Science's publisher
 }
+# CSL's date variables a tag may hold, by the reference type (see ris_tools.tag_meanings).
+_DATE_VARIABLES = frozenset({"submitted"})
+# Reference types of a recording, whose DB names the site it was published on.
+_VIDEO_CODES = frozenset({"VIDEO", "MPCT"})
 # Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
 # An arXiv abstract's link, as an export writes one for a paper's arXiv id.
 _ARXIV_ABS = re.compile(r"https?://arxiv\.org/abs/\S+")
@@ -89,8 +94,11 @@ def csl_and_extra(
     # editors, T2 its series, SP its number of pages); the venue's tag is read as the venue.
     meanings = tag_meanings(tool, code, fold_lines(first(tags, "M3")))
     own.update(tag for tag, variable in meanings.items() if not variable)
-    name_tags = {**_NAME_TAGS, **{t: v for t, v in meanings.items() if v in _NAME_VARIABLES}}
-    text_tags = {**_TEXT_VARIABLES, **{t: v for t, v in meanings.items() if v}}
+    # (A tag of names the type fills with text, a patent's A2 its authority, is no names.)
+    name_tags = {**{t: v for t, v in _NAME_TAGS.items() if t not in meanings},
+                 **{t: v for t, v in meanings.items() if v in _NAME_VARIABLES}}
+    text_tags = {**_TEXT_VARIABLES,
+                 **{t: v for t, v in meanings.items() if v and v not in _DATE_VARIABLES}}
     for tag, variable in meanings.items():
         if variable in _NAME_VARIABLES or variable in ("container-title", "number-of-pages"):
             text_tags.pop(tag, None)
@@ -183,7 +191,8 @@ def csl_and_extra(
         # A range of one page stays one when a BibTeX record wrote it ("120--120").
         csl["page"] = f"{start}-{end}" if end and (end != start or bibtex) else start
     numbers: dict[str, list[str]] = {}
-    for number in (fold_lines(v) for v in tag_values(tags, "SN") if v.strip()):
+    serials = [] if "SN" in meanings else tag_values(tags, "SN")  # (a patent's: its number)
+    for number in (fold_lines(v) for v in serials if v.strip()):
         labelled = _NUMBER_LABEL.match(number)
         if labelled and labelled.group(1):
             # The label says which number it is; it is no part of the number.
@@ -202,6 +211,18 @@ def csl_and_extra(
         numbers.setdefault(variable, []).append(number)
     for variable, values in numbers.items():
         csl.setdefault(variable, " ".join(distinct_numbers(values)))
+    for tag, variable in meanings.items():
+        if variable in _DATE_VARIABLES and first(tags, tag).strip():
+            # A patent's filing date (C1); a value no date reads as is kept as written.
+            parts = date_parts(ris_date(first(tags, tag)))
+            if parts:
+                csl[variable] = {"date-parts": [parts]}
+            else:
+                own.add(tag)
+    if code in _VIDEO_CODES and "publisher" not in csl and first(tags, "DB").strip():
+        # Zotero files the site a video came from under DB ("YouTube"): the publisher APA
+        # and Chicago cite it by ("[Video]. YouTube.").
+        csl["publisher"] = fold_lines(first(tags, "DB"))
     issued = date_parts(ris_date(first(tags, "DA")) or ris_date(first(tags, "PY", "Y1")))
     year = date_parts(ris_date(first(tags, "PY", "Y1")))
     if issued and year and (
