@@ -1,8 +1,8 @@
-"""Item types beyond articles, as Zotero's RIS translator (RIS.js) and EndNote write them:
-a patent's A2 is its issuing authority, C3 its country, SN its number, M1 its application
-number and C1 its filing date; a program's ET is its version; a presentation's T2 is the
-meeting it was given at; a video is one, from the site DB names. Read as the standard's
-fields, the authority was an editor, the country the event and the number an ISBN."""
+"""Item types beyond articles, as Zotero's RIS translator (RIS.js), EndNote and Zotero's CSV
+write them: a patent's A2 is its issuing authority, C3 its country, SN its number, M1 its
+application number and C1 its filing date; a program's ET is its version; a presentation's
+T2 is the meeting it was given at; a video is one, from the site DB names. Read as the
+standard's fields, the authority was an editor, the country the event, the number an ISBN."""
 
 from __future__ import annotations
 
@@ -104,3 +104,43 @@ def test_the_item_types_come_back_from_our_ris_and_csl_json(tmp_path: Path) -> N
         assert sorted(again) == sorted(first)
         for kind, paper in first.items():
             assert again[kind].csl == paper.csl, (fmt, kind)
+
+
+ITEMS_CSV = (
+    '"Key","Item Type","Publication Year","Author","Title","Date","Place","Publisher",'
+    '"Number","Filing Date","Application Number","Assignee","Issuing Authority","Country",'
+    '"Version","Meeting Name","Type","Reviewed Author","Publication Title"\n'
+    '"P1","patent","2021","Hinton, Geoffrey E.","Distilling knowledge","2021-03-30","","",'
+    '"US10963786B2","2016-11-28","US15/362,543","Google LLC",'
+    '"United States Patent and Trademark Office","US","","","","",""\n'
+    '"C1","computerProgram","2019","Paszke, Adam","PyTorch","2019","","Meta AI","","","","",'
+    '"","","1.3.0","","","",""\n'
+    '"S1","presentation","2022","Bender, Emily M.","On the Dangers of Stochastic Parrots",'
+    '"2022-07-12","Seattle, WA","","","","","","","","","NAACL 2022","Keynote","",""\n'
+    '"R1","journalArticle","2020","Marcus, Gary","Review of Rebooting AI","2020-02","","",'
+    '"","","","","","","","","","Davis, Ernest","Artificial Intelligence"\n'
+)
+
+
+def test_zoteros_csv_columns_of_these_types_are_their_variables(tmp_path: Path) -> None:
+    """Zotero's CSV columns for a patent, a program, a talk and a review were kept only in
+    the table: APA printed "(Patent Nos. US10963786B2)", no version and no meeting."""
+    papers = _papers(tmp_path, "zotero.csv", ITEMS_CSV)
+    patent = papers["patent"]
+    assert patent.csl["authority"] == "United States Patent and Trademark Office"
+    assert patent.csl["jurisdiction"] == "US"
+    assert patent.csl["call-number"] == "US15/362,543"
+    assert patent.csl["submitted"] == {"date-parts": [[2016, 11, 28]]}
+    assert patent.extra["table"]["Assignee"] == "Google LLC"
+    assert "(United States Patent and Trademark Office Patent No. US10963786B2)" in render(
+        [patent], "text", "apa")
+    assert "(Version 1.3.0)" in render([papers["software"]], "text", "apa")
+    talk = render([papers["speech"]], "text", "apa")
+    assert "[Keynote]. NAACL 2022, Seattle, WA." in talk, talk
+    assert papers["article-journal"].csl["reviewed-author"] == [
+        {"family": "Davis", "given": "Ernest"}]
+    for fmt, name in (("ris", "again.ris"), ("csljson", "again.json")):
+        again = _papers(tmp_path, name, export([patent, papers["speech"]], fmt))
+        for variable in ("authority", "jurisdiction", "call-number", "number", "submitted"):
+            assert again["patent"].csl[variable] == patent.csl[variable], (fmt, variable)
+        assert again["speech"].csl["event-place"] == "Seattle, WA"
