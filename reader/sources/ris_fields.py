@@ -17,7 +17,7 @@ from typing import Any
 from reader.record import date_parts, is_anonymous
 from reader.sources.dates import ris_date
 from reader.sources.ris_names import EDITOR_MARK, ris_name
-from reader.sources.ris_notes import notes_and_bibtex
+from reader.sources.ris_notes import continued_notes, notes_and_bibtex
 from reader.sources.ris_tags import first, fold_lines, tag_values
 from reader.sources.ris_tools import (
     ARTICLE_CODES,
@@ -42,6 +42,14 @@ _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
 _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
+# What a catalogue writes after an ISBN ("9780134610993 (hardcover)", "(electronic)"): no
+# part of the number, and dropped (the binding is no part of a citation).
+_NUMBER_QUALIFIER = re.compile(r"^([\dXx-]{8,17})\s*\((?!IS[SB]N\))[^()]*\)$", re.IGNORECASE)
+# EndNote's epub date in an article's ET ("2017/01/25"): no edition. Kept as written.
+_DATED = re.compile(r"\d{4}(?:/\d{1,2}){1,2}/?")
+# A library catalogue's extent in a book's SP ("xvii, 1115 pages"): its number of pages,
+# no page range; the count is its last number, the extent kept as written.
+_EXTENT = re.compile(r"(?i)(\d+)\s*(?:pages?|p\.|pp\.)(?:\s*[;:,].*)?$")
 
 # RIS reference types as CSL types.
 _CSL_TYPES = {
@@ -102,6 +110,8 @@ def csl_and_extra(
     for tag, variable in meanings.items():
         if variable in _NAME_VARIABLES or variable in ("container-title", "number-of-pages"):
             text_tags.pop(tag, None)
+    if _DATED.fullmatch(fold_lines(first(tags, "ET"))):
+        own.add("ET")
     if tool in DATABASES or code in ARTICLE_CODES or (
         fold_lines(first(tags, "M3")).lower().rstrip(".") in TYPE_NAMES
     ):
@@ -166,7 +176,8 @@ def csl_and_extra(
         else:
             del csl["issue"]
             own.add("IS")
-    notes, bibtex = notes_and_bibtex(tag_values(tags, "N1"))
+    lines = list(lines)
+    notes, bibtex = notes_and_bibtex(continued_notes(lines) or tag_values(tags, "N1"))
     if notes and database_note(notes[0], tool):
         own.add("N1")  # (kept as written, for a RIS export: see database_note)
     elif notes:
@@ -185,14 +196,20 @@ def csl_and_extra(
             csl["number"] = number
             number_from_m1 = True
     start, end = fold_lines(first(tags, "SP")), fold_lines(first(tags, "EP"))
+    extent = _EXTENT.search(start) if not end else None
     if start and meanings.get("SP") == "number-of-pages":
         csl["number-of-pages"] = start  # (Zotero's book or thesis: its number of pages)
+    elif extent:
+        csl["number-of-pages"] = extent.group(1)
+        own.add("SP")
     elif start:
         # A range of one page stays one when a BibTeX record wrote it ("120--120").
         csl["page"] = f"{start}-{end}" if end and (end != start or bibtex) else start
     numbers: dict[str, list[str]] = {}
     serials = [] if "SN" in meanings else tag_values(tags, "SN")  # (a patent's: its number)
     for number in (fold_lines(v) for v in serials if v.strip()):
+        qualified = _NUMBER_QUALIFIER.match(number)
+        number = qualified.group(1) if qualified else number
         labelled = _NUMBER_LABEL.match(number)
         if labelled and labelled.group(1):
             # The label says which number it is; it is no part of the number.

@@ -4,6 +4,7 @@ TL;DR, primary area and withdrawal our own export writes as ``tex.`` lines, read
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from reader.record import TEX_PREFIX
@@ -12,6 +13,22 @@ from reader.sources.ris_tools import Tags
 
 _IDS = f"{TEX_PREFIX}ids:"
 _PUBSTATE, _TLDR, _AREA = (f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea"))
+
+
+def continued_notes(lines: Iterable[tuple[str | None, str]]) -> list[str]:
+    """A record's N1 notes, each with the continuation lines after it: EndNote writes a note
+    of many lines so ("N1  - 1476-4687", then "Esteva, Andre", "Journal Article"), and the
+    first line was taken for the note, the others for notes of their own."""
+    notes: list[str] = []
+    last = None
+    for tag, value in lines:
+        if tag == "N1":
+            notes.append(value)
+        elif tag is None and last == "N1" and value.strip():
+            notes[-1] = f"{notes[-1]}\n{value}"
+            continue
+        last = tag
+    return notes
 
 
 def ris_aliases(tags: Tags) -> list[str]:
