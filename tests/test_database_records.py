@@ -39,6 +39,18 @@ ID  - 1035
 ER  - 
 """
 
+PSYCINFO_RIS = """TY  - JOUR
+T1  - Large language models and cognitive science.
+A1  - Frank, Michael C.
+Y1  - 2023
+N2  - Large language models raise questions for cognitive science. """ + (
+    "(PsycInfo Database Record (c) 2023 APA, all rights reserved)") + """
+JF  - Nature Reviews Psychology
+DB  - APA PsycInfo <1806 to December Week 1 2024>
+ER  - 
+"""
+
+
 def _papers(tmp_path: Path, name: str, text: str) -> dict[str, Paper]:
     """The papers a library makes of ``text``, by CSL type."""
     path = tmp_path / name
@@ -65,3 +77,8 @@ def test_endnotes_epub_date_extent_binding_and_long_note(tmp_path: Path) -> None
     again = _papers(tmp_path, "again.ris", export(list(papers.values()), "ris"))
     for kind, paper in papers.items():
         assert again[kind].csl == paper.csl, kind
+
+
+def test_psycinfos_copyright_line_is_no_part_of_the_abstract(tmp_path: Path) -> None:
+    [paper] = _papers(tmp_path, "ovid.ris", PSYCINFO_RIS).values()
+    assert paper.abstract == "Large language models raise questions for cognitive science."
