@@ -27,7 +27,7 @@ from reader.sources import (
     csv_table,
     name_cells,
     ris,
-    ris_fields,
+    ris_names,
 )
 from reader.sources.textsniff import detect_text_format
 from reader.text.render import plain_line
@@ -462,10 +462,10 @@ def test_ris_not_ris_raises() -> None:
 
 
 def test_ris_display_name() -> None:
-    assert ris_fields.display_name("Blomberg, Björn A.") == "Björn A. Blomberg"
-    assert ris_fields.display_name("Smith, Jr., John") == "John Smith Jr."
-    assert ris_fields.display_name("World Health Organization") == "World Health Organization"
-    assert ris_fields.display_name(" , ") == ""
+    assert ris_names.display_name("Blomberg, Björn A.") == "Björn A. Blomberg"
+    assert ris_names.display_name("Smith, Jr., John") == "John Smith Jr."
+    assert ris_names.display_name("World Health Organization") == "World Health Organization"
+    assert ris_names.display_name(" , ") == ""
 
 
 # --- arXiv Atom ------------------------------------------------------------------------------

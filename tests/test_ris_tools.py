@@ -268,7 +268,7 @@ def test_an_endnote_edited_book_is_cited_with_its_editors() -> None:
 
 def test_a_lone_initial_is_a_given_name_not_a_suffix() -> None:
     """Web of Science writes "Debaille, V": V was read as a suffix (a numeral)."""
-    from reader.sources.ris_fields import ris_name
+    from reader.sources.ris_names import ris_name
 
     assert ris_name("Debaille, V") == {"family": "Debaille", "given": "V"}
     assert ris_name("Smith, John, III") == {"family": "Smith", "given": "John", "suffix": "III"}

@@ -12,7 +12,7 @@ from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
 from reader.cite.name_scripts import citable_name
-from reader.cite.venues import published_in, submitted_to, unpublished, workshop_track
+from reader.cite.venues import held_at, published_in, submitted_to, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import (
     COLUMN_VARIABLES,
@@ -160,7 +160,7 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         if paper.arxiv_id and "number" not in paper.csl:
             # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
             item["number"] = f"arXiv:{paper.arxiv_id}"
-    elif venue:
+    elif venue and not held_at(paper, venue):
         item["container-title"] = workshop_track(paper, published_in(paper, venue))
     for variable, value in paper.csl.items():
         if variable not in item and variable not in COLUMN_VARIABLES:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -162,6 +163,7 @@ def _load(path: str, _mtime_ns: int, _size: int) -> Style:
     _group_constants_by_branch(root)
     _suppress_substituted_names()
     _know_event_title()
+    _plural_numbers_as_csl()
     bib = root.find(f"{_CS}bibliography")
     try:
         piq = str(root.get_locale_option("punctuation-in-quote") or "").lower() == "true"
@@ -254,6 +256,17 @@ def _know_event_title() -> None:
 
     if "event_title" not in VARIABLES:
         VARIABLES.append("event_title")
+
+
+@functools.cache
+def _plural_numbers_as_csl() -> None:
+    """Make citeproc-py's labels plural as CSL has it: a value is plural when it holds numbers
+    joined by a list or range separator ("1, 2", "1 & 2", "1-3"). citeproc-py took any two
+    runs of digits with letters between for several, so APA cited a patent as "Patent Nos.
+    US10963786B2". Its ``Label._is_plural`` reads the pattern below."""
+    from citeproc import model
+
+    model.Label.RE_MULTIPLE_NUMBERS = re.compile(r"\d+\s*(?:[,&\u2013-]|\band\b)\s*\d+")
 
 
 @functools.cache

@@ -13,11 +13,11 @@ from typing import Any
 from reader.cite.bibtex_text import bibtex_source
 from reader.cite.csl_items import csl_names, csl_type, paper_url
 from reader.cite.keys import citekey_base, entry_key, key_names
-from reader.cite.venues import published_in, unpublished, workshop_track
+from reader.cite.venues import held_at, published_in, unpublished, workshop_track
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
-from reader.sources.ris_fields import EDITOR_MARK
-from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers
+from reader.sources.ris_names import EDITOR_MARK
+from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers, type_tags
 from reader.text.render import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -28,7 +28,7 @@ _RIS_TYPES = {
     "report": "RPRT", "manuscript": "UNPB", "webpage": "ELEC", "dataset": "DATA",
     "software": "COMP", "patent": "PAT", "entry-dictionary": "DICT",
     "entry-encyclopedia": "ENCYC", "pamphlet": "PAMP", "map": "MAP", "legislation": "STAT",
-    "article": "UNPB",
+    "article": "UNPB", "speech": "SLIDE", "motion_picture": "VIDEO",
 }
 # Variables written as one tag each, in the order written.
 _TEXT_TAGS = (
@@ -83,7 +83,7 @@ def ris_record(paper: Paper) -> str:
         if ris_type == "EDBOOK" and variable == "editor" and not csl_names(paper):
             tag = "AU"  # the edited book's names, as the RIS types and EndNote have them
         lines += [(tag, _name(n)) for n in names if _name(n)]
-    venue = "" if unpublished(paper) else _line(
+    venue = "" if unpublished(paper) or held_at(paper, paper.venue or "") else _line(
         workshop_track(paper, published_in(paper, paper.venue or ""))
     )
     if venue:
@@ -91,13 +91,25 @@ def ris_record(paper: Paper) -> str:
         lines.append(
             (venue_tag if isinstance(venue_tag, str) and len(venue_tag) == 2 else "T2", venue)
         )
-    written: set[str] = set()
+    # The variables the type holds under tags of its own (a patent's number under SN), where
+    # a reader of RIS looks for them.
+    own_tags = type_tags(ris_type)
+    for variable, tag in own_tags.items():
+        value = paper.csl.get(variable)
+        if isinstance(value, dict):
+            day = iso_from_parts(value)
+            value = f"{day.replace('-', '/')}/" if day else None
+        if isinstance(value, str | int) and str(value).strip():
+            lines.append((tag, _line(str(value))))
+    written: set[str] = set(own_tags.values())
     for variable, tag in _TEXT_TAGS:
         value = paper.csl.get(variable)
+        if variable in own_tags:
+            continue
         if isinstance(value, str | int) and str(value).strip() and tag not in written:
             lines.append((tag, _line(str(value))))
             written.add(tag)
-    number = paper.csl.get("number")
+    number = None if "number" in own_tags else paper.csl.get("number")
     if isinstance(number, str | int) and str(number).strip():
         # An article's number is C7 (as Scopus, EndNote and Web of Science write it), which
         # reads back as such; under M1 another tool read nothing, and cited no "Article N".

@@ -47,6 +47,12 @@ def workshop_track(paper: Paper, venue: str) -> str:
     return venue
 
 
+def held_at(paper: Paper, venue: str) -> bool:
+    """Whether the venue is the meeting a talk was given at (a presentation's ``event``):
+    no container it was published in. As one, APA printed "In NAACL 2022 [Keynote]"."""
+    return paper.csl.get("type") == "speech" and venue == paper.csl.get("event")
+
+
 def published_in(paper: Paper, venue: str) -> str:
     """The journal a preprint's record names beside its archive (an arXiv listing's
     journal reference), else the venue: an export says where the paper was published."""

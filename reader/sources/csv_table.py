@@ -35,7 +35,7 @@ from reader.sources.stand_ins import abstract_given
 from reader.sources.table_csl import csl_values, extra_lines, shown_names
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
-from reader.sources.table_fields import SYNONYMS
+from reader.sources.table_fields import SYNONYMS, ZOTERO_COLUMNS
 from reader.sources.tablesignals import kept_as_written, table_signals, venue_and_decision
 from reader.sources.zotero_extra import zotero_note
 from reader.text.identifiers import (
@@ -211,10 +211,6 @@ def _only_blank_extras(row: list[str], width: int) -> bool:
     return len(row) > width and not any(cell.strip() for cell in row[width:])
 
 
-# Zotero's CSV (the one with an "Item Type" column) names the item's own type "Type" (a
-# thesis's "Master's thesis", a report's "Technical Report") and its report or patent
-# number "Number".
-_ZOTERO_COLUMNS = {"type": "genre", "number": "number"}
 # A reader library's own CSV names the CSL number (a report's, a patent's) "number" too; in
 # other tables a "number" is as often a poster's or a submission's, and is kept as it came.
 _OWN_COLUMNS = {"number": "number"}
@@ -227,8 +223,8 @@ def _columns(header: list[str], apart: set[str]) -> list[tuple[str | None, str]]
     columns: list[tuple[str | None, str]] = []
     for cell in header:
         field = None if cell in apart else column_field(cell)
-        if zotero and _header_key(cell) in _ZOTERO_COLUMNS:
-            field = _ZOTERO_COLUMNS[_header_key(cell)]
+        if zotero and _header_key(cell) in ZOTERO_COLUMNS:
+            field = ZOTERO_COLUMNS[_header_key(cell)]
         elif _header_key(cell) in own:
             field = own[_header_key(cell)]
         columns.append((field, cell.strip()))

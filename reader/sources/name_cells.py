@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from reader.record import parse_names_text, split_name
-from reader.sources.ris_fields import display_name as comma_name
+from reader.sources.ris_names import display_name as comma_name
 
 __all__ = ["name_cell", "split_authors"]
 

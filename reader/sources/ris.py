@@ -22,7 +22,8 @@ from reader.record import display_name as record_display
 from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.dates import ris_date, year_and_date
-from reader.sources.ris_fields import TAG_LINE, csl_and_extra, ris_aliases, ris_openreview
+from reader.sources.ris_fields import TAG_LINE, csl_and_extra
+from reader.sources.ris_notes import ris_aliases, ris_openreview
 from reader.sources.ris_tags import (
     first,
     fold_lines,

@@ -2,8 +2,10 @@
 "Last, First", and the notes that carry what RIS has no tag for (BibTeX fields our own
 export writes) back into the record.
 
-A tag the exporting tool gives a meaning of its own (see :mod:`reader.sources.ris_tools`)
-is kept as it came, and written back by a RIS export, never read as the standard's field.
+Names are read in :mod:`reader.sources.ris_names`, the notes our export writes in
+:mod:`reader.sources.ris_notes`. A tag the exporting tool gives a meaning of its own (see
+:mod:`reader.sources.ris_tools`) is kept as it came, and written back by a RIS export, never
+read as the standard's field.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from reader.record import TEX_PREFIX, date_parts, is_anonymous
+from reader.record import date_parts, is_anonymous
 from reader.sources.dates import ris_date
+from reader.sources.ris_names import EDITOR_MARK, ris_name
+from reader.sources.ris_notes import continued_notes, notes_and_bibtex
 from reader.sources.ris_tags import first, fold_lines, tag_values
 from reader.sources.ris_tools import (
     ARTICLE_CODES,
@@ -21,6 +25,7 @@ from reader.sources.ris_tools import (
     NAME_MAX,
     TYPE_NAMES,
     WOS,
+    Tags,
     database_note,
     distinct_numbers,
     issue,
@@ -29,24 +34,22 @@ from reader.sources.ris_tools import (
     spaced_initials,
     tag_meanings,
 )
-from reader.text.scripts import EAST_ASIAN
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
 TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
 
-#: A record's values by tag, cleaned, as :func:`tag_table` makes them of rispy's result.
-Tags = dict[str, list[str]]
-
-SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
-
 _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
-# A name marked as an editor's, as Ovid marks them in A2: "Gross, James J [Ed]".
-EDITOR_MARK = re.compile(r"\s*[\[(]\s*eds?\.?\s*[\])]\s*$", re.IGNORECASE)
-# What a tool writes for a name part it has not got (a JSON null spelled out).
-_NO_NAME = frozenset({"null", "undefined"})
 _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
+# What a catalogue writes after an ISBN ("9780134610993 (hardcover)", "(electronic)"): no
+# part of the number, and dropped (the binding is no part of a citation).
+_NUMBER_QUALIFIER = re.compile(r"^([\dXx-]{8,17})\s*\((?!IS[SB]N\))[^()]*\)$", re.IGNORECASE)
+# EndNote's epub date in an article's ET ("2017/01/25"): no edition. Kept as written.
+_DATED = re.compile(r"\d{4}(?:/\d{1,2}){1,2}/?")
+# A library catalogue's extent in a book's SP ("xvii, 1115 pages"): its number of pages,
+# no page range; the count is its last number, the extent kept as written.
+_EXTENT = re.compile(r"(?i)(\d+)\s*(?:pages?|p\.|pp\.)(?:\s*[;:,].*)?$")
 
 # RIS reference types as CSL types.
 _CSL_TYPES = {
@@ -58,6 +61,7 @@ _CSL_TYPES = {
     "ELEC": "webpage", "WEB": "webpage", "DATA": "dataset", "COMP": "software",
     "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
     "GEN": "document", "PAMP": "pamphlet", "MAP": "map", "STAT": "legislation",
+    "SLIDE": "speech", "VIDEO": "motion_picture", "MPCT": "motion_picture",
 }
 # Tags whose value is a CSL variable as it is (the first tag of a variable wins).
 _TEXT_VARIABLES = {
@@ -67,6 +71,10 @@ _TEXT_VARIABLES = {
     "J2": "container-title-short", "JA": "container-title-short", "C3": "event",
     "SV": "number", "DP": "source", "PU": "publisher",  # Web of Science's publisher
 }
+# CSL's date variables a tag may hold, by the reference type (see ris_tools.tag_meanings).
+_DATE_VARIABLES = frozenset({"submitted"})
+# Reference types of a recording, whose DB names the site it was published on.
+_VIDEO_CODES = frozenset({"VIDEO", "MPCT"})
 # Tags of names, and the CSL variable of each; A2 names the editors of a book or chapter.
 # An arXiv abstract's link, as an export writes one for a paper's arXiv id.
 _ARXIV_ABS = re.compile(r"https?://arxiv\.org/abs/\S+")
@@ -94,11 +102,16 @@ def csl_and_extra(
     # editors, T2 its series, SP its number of pages); the venue's tag is read as the venue.
     meanings = tag_meanings(tool, code, fold_lines(first(tags, "M3")))
     own.update(tag for tag, variable in meanings.items() if not variable)
-    name_tags = {**_NAME_TAGS, **{t: v for t, v in meanings.items() if v in _NAME_VARIABLES}}
-    text_tags = {**_TEXT_VARIABLES, **{t: v for t, v in meanings.items() if v}}
+    # (A tag of names the type fills with text, a patent's A2 its authority, is no names.)
+    name_tags = {**{t: v for t, v in _NAME_TAGS.items() if t not in meanings},
+                 **{t: v for t, v in meanings.items() if v in _NAME_VARIABLES}}
+    text_tags = {**_TEXT_VARIABLES,
+                 **{t: v for t, v in meanings.items() if v and v not in _DATE_VARIABLES}}
     for tag, variable in meanings.items():
         if variable in _NAME_VARIABLES or variable in ("container-title", "number-of-pages"):
             text_tags.pop(tag, None)
+    if _DATED.fullmatch(fold_lines(first(tags, "ET"))):
+        own.add("ET")
     if tool in DATABASES or code in ARTICLE_CODES or (
         fold_lines(first(tags, "M3")).lower().rstrip(".") in TYPE_NAMES
     ):
@@ -163,7 +176,8 @@ def csl_and_extra(
         else:
             del csl["issue"]
             own.add("IS")
-    notes, bibtex = _notes_and_bibtex(tag_values(tags, "N1"))
+    lines = list(lines)
+    notes, bibtex = notes_and_bibtex(continued_notes(lines) or tag_values(tags, "N1"))
     if notes and database_note(notes[0], tool):
         own.add("N1")  # (kept as written, for a RIS export: see database_note)
     elif notes:
@@ -182,13 +196,20 @@ def csl_and_extra(
             csl["number"] = number
             number_from_m1 = True
     start, end = fold_lines(first(tags, "SP")), fold_lines(first(tags, "EP"))
+    extent = _EXTENT.search(start) if not end else None
     if start and meanings.get("SP") == "number-of-pages":
         csl["number-of-pages"] = start  # (Zotero's book or thesis: its number of pages)
+    elif extent:
+        csl["number-of-pages"] = extent.group(1)
+        own.add("SP")
     elif start:
         # A range of one page stays one when a BibTeX record wrote it ("120--120").
         csl["page"] = f"{start}-{end}" if end and (end != start or bibtex) else start
     numbers: dict[str, list[str]] = {}
-    for number in (fold_lines(v) for v in tag_values(tags, "SN") if v.strip()):
+    serials = [] if "SN" in meanings else tag_values(tags, "SN")  # (a patent's: its number)
+    for number in (fold_lines(v) for v in serials if v.strip()):
+        qualified = _NUMBER_QUALIFIER.match(number)
+        number = qualified.group(1) if qualified else number
         labelled = _NUMBER_LABEL.match(number)
         if labelled and labelled.group(1):
             # The label says which number it is; it is no part of the number.
@@ -207,6 +228,18 @@ def csl_and_extra(
         numbers.setdefault(variable, []).append(number)
     for variable, values in numbers.items():
         csl.setdefault(variable, " ".join(distinct_numbers(values)))
+    for tag, variable in meanings.items():
+        if variable in _DATE_VARIABLES and first(tags, tag).strip():
+            # A patent's filing date (C1); a value no date reads as is kept as written.
+            parts = date_parts(ris_date(first(tags, tag)))
+            if parts:
+                csl[variable] = {"date-parts": [parts]}
+            else:
+                own.add(tag)
+    if code in _VIDEO_CODES and "publisher" not in csl and first(tags, "DB").strip():
+        # Zotero files the site a video came from under DB ("YouTube"): the publisher APA
+        # and Chicago cite it by ("[Video]. YouTube.").
+        csl["publisher"] = fold_lines(first(tags, "DB"))
     issued = date_parts(ris_date(first(tags, "DA")) or ris_date(first(tags, "PY", "Y1")))
     year = date_parts(ris_date(first(tags, "PY", "Y1")))
     if issued and year and (
@@ -275,126 +308,3 @@ def csl_and_extra(
     if len(urls) > 1:
         kept["UR"] = urls[1:]
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
-
-
-_IDS = f"{TEX_PREFIX}ids:"
-_PUBSTATE, _TLDR, _AREA = (f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea"))
-
-
-def ris_aliases(tags: Tags) -> list[str]:
-    """The paper's other citation keys, which our export carried in a ``tex.ids`` note."""
-    for raw in tag_values(tags, "N1"):
-        value = fold_lines(raw)
-        if value.startswith(_IDS):
-            return [k for k in (p.strip() for p in value[len(_IDS):].split(",")) if k]
-    return []
-
-
-def ris_openreview(tags: Tags) -> tuple[bool, str, str]:
-    """Whether the record is a withdrawn submission, its TL;DR and its primary area, which
-    our export carried in ``tex.pubstate: withdrawn``, ``tex.tldr`` and ``tex.primaryarea``
-    notes."""
-    withdrawn, tldr, area = False, "", ""
-    for raw in tag_values(tags, "N1"):
-        name, _, text = fold_lines(raw).partition(":")
-        text = text.strip()
-        if name == _PUBSTATE and text.lower() == "withdrawn":
-            withdrawn = True
-        elif name == _TLDR:
-            tldr = tldr or text
-        elif name == _AREA:
-            area = area or text
-    return withdrawn, tldr, area
-
-
-def _openreview_note(value: str) -> bool:
-    """Whether a note is one that :func:`ris_openreview` reads."""
-    name, _, text = value.partition(":")
-    return name in (_TLDR, _AREA) or (name == _PUBSTATE and text.strip().lower() == "withdrawn")
-
-
-def _notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
-    """A record's notes, and the BibTeX fields our export carried in ``tex.`` note lines."""
-    notes: list[str] = []
-    bibtex: dict[str, Any] = {}
-    # See ris_aliases and ris_openreview.
-    values = [
-        v for v in values
-        if not (fold_lines(v).startswith(_IDS) or _openreview_note(fold_lines(v)))
-    ]
-    for raw in values:
-        value = fold_lines(raw)
-        name, colon, text = value.partition(":")
-        text = text.strip()
-        if not (colon and name.startswith(TEX_PREFIX) and " " not in name):
-            if value:
-                notes.append(value)
-            continue
-        name = name[len(TEX_PREFIX):]
-        if name == "entrytype":
-            bibtex["@type"] = text
-        elif name == "@fields":
-            pairs = (p.partition("=") for p in text.split(", "))
-            bibtex["@fields"] = {k: v for k, eq, v in pairs if eq and k and v}
-        elif name.startswith("@"):
-            bibtex[name] = [v for v in text.split(", ") if v]
-        elif name:
-            bibtex[name] = text
-    if bibtex and "@type" not in bibtex:  # not written by us: notes like any other
-        return [v for v in (fold_lines(raw) for raw in values) if v], {}
-    return notes, bibtex
-
-
-def ris_name(raw: str) -> dict[str, str] | None:
-    """A RIS name (``Last, First, Suffix``, or ``Last,``) as a CSL name; one without a
-    comma is a literal."""
-    parts = [fold_lines(p) for p in raw.split(",")]
-    parts = [p for p in parts if p]
-    if parts and parts[0] in _NO_NAME:
-        # No family name: what is left, as written.
-        known = " ".join(p for p in parts[1:] if p not in _NO_NAME)
-        return {"literal": known} if known else None
-    if not parts:
-        return None
-    if len(parts) == 1:
-        # "Plato" is a literal; "van den Hoven," a family name without a given name.
-        return {"family": parts[0]} if raw.rstrip().endswith(",") else {"literal": parts[0]}
-    # "van den Hoven, null": a family name whose given name the tool had not got.
-    parts = [parts[0], *(p for p in parts[1:] if p not in _NO_NAME)]
-    last, rest = parts[0], parts[1:]
-    # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
-    # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).
-    initial = [bool(not i and len(p.rstrip(".")) == 1) for i, p in enumerate(rest)]
-    suffixes = [p for p, lone in zip(rest, initial, strict=True)
-                if not lone and p.lower() in SUFFIXES]
-    given = [p for p, lone in zip(rest, initial, strict=True)
-             if lone or p.lower() not in SUFFIXES]
-    name = {"family": last}
-    if given:
-        name["given"] = " ".join(given)
-    if suffixes:
-        name["suffix"] = " ".join(suffixes)
-    return name
-
-
-def display_name(name: str) -> str:
-    """A name as "Given Family": ``Blomberg, Björn A.`` → ``Björn A. Blomberg``.
-
-    ``Last, First, Suffix`` (the RIS form) becomes ``First Last Suffix``; ``Last, Suffix, First``
-    is recognised by its suffix. A name without a comma is kept as written.
-    """
-    parts = [fold_lines(p) for p in name.split(",")]
-    parts = [p for p in parts if p and p not in _NO_NAME]
-    if len(parts) <= 1:
-        return parts[0] if parts else ""
-    last, rest = parts[0], parts[1:]
-    if EAST_ASIAN.fullmatch(last) and all(EAST_ASIAN.fullmatch(p) for p in rest):
-        return last + "".join(rest)  # "王, 伟": 王伟, family first, no space
-    # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
-    # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).
-    initial = [bool(not i and len(p.rstrip(".")) == 1) for i, p in enumerate(rest)]
-    suffixes = [p for p, lone in zip(rest, initial, strict=True)
-                if not lone and p.lower() in SUFFIXES]
-    given = [p for p, lone in zip(rest, initial, strict=True)
-             if lone or p.lower() not in SUFFIXES]
-    return " ".join([*given, last, *suffixes])

@@ -24,13 +24,13 @@ from reader.sources.dates import month_number, ris_date
 from reader.sources.wos import month_date, spaced_initials
 from reader.sources.zotero_extra import zotero_note
 
-#: A record's values by tag (as :func:`reader.sources.ris_fields.tag_table` makes them).
+#: A record's values by tag (as :func:`reader.sources.ris_tags.tag_table` makes them).
 Tags = dict[str, list[str]]
 
 __all__ = [
     "database_note", "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
     "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
-    "tag_meanings", "venue_tags", "zotero_notes",
+    "tag_meanings", "type_tags", "venue_tags", "zotero_notes",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -70,6 +70,17 @@ _ZOTERO_MEANINGS: dict[str, dict[str, str]] = {
     "MAP": {"T2": "collection-title"},
 }
 _ZOTERO_MEANINGS["CPAPER"] = _ZOTERO_MEANINGS["CONF"]  # (Zotero reads CPAPER as CONF)
+# What the tags of a reference type hold whatever tool wrote it (RIS.js and EndNote agree): a
+# patent's issuing authority, number, application number, country and filing date; a
+# program's version; the meeting a presentation was given at, and its place. Read as the
+# standard's fields, the authority became an editor, the number an ISBN, the country the
+# event. A patent's assignee (PB) is no publisher (APA names the patent office): kept.
+_TYPE_MEANINGS: dict[str, dict[str, str]] = {
+    "PAT": {"A2": "authority", "SN": "number", "M1": "call-number", "C3": "jurisdiction",
+            "C1": "submitted", "PB": ""},
+    "COMP": {"ET": "version"},
+    "SLIDE": {"T2": "event", "CY": "event-place"},
+}
 # How Scopus's notes on its record start ("Export Date: 03 December 2024; Cited By: 12").
 _DATABASE_NOTE = re.compile(r"(?i)(?:export date|cited by|correspondence address)\s*:")
 # An arXiv id as a preprint's number in its archive is written ("arXiv:2310.06825").
@@ -125,17 +136,26 @@ def tag_meanings(tool: str, code: str, m3: str = "") -> dict[str, str]:
     An ``m3`` that is an arXiv id (Zotero's preprint: ``M3  - arXiv:2310.06825``) is the
     record's number in its archive, no genre: APA prints a genre beside the number, and
     cited it twice."""
-    meanings = _ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {}
+    meanings = {**_TYPE_MEANINGS.get(code, {}),
+                **(_ZOTERO_MEANINGS.get(code, {}) if tool == ZOTERO else {})}
     if _ARCHIVE_ID.fullmatch(m3.strip()):
         meanings = {**meanings, "M3": "number"}
     return {**meanings, "C7": "number"} if code in ARTICLE_CODES else meanings
+
+
+def type_tags(code: str) -> dict[str, str]:
+    """The tags a record of RIS type ``code`` holds its own variables under, by variable (a
+    patent's number under SN, its authority under A2), as an export writes them back."""
+    return {variable: tag for tag, variable in _TYPE_MEANINGS.get(code, {}).items() if variable}
 
 
 def venue_tags(meanings: dict[str, str]) -> tuple[str, ...]:
     """The tags that name the record's journal, book or proceedings, the first one given
     winning, for a record whose tags mean ``meanings`` (see :func:`tag_meanings`)."""
     own = tuple(tag for tag, variable in meanings.items() if variable == "container-title")
-    return own + tuple(tag for tag in _VENUE_TAGS if tag not in meanings)
+    # A presentation's meeting is its venue when nothing else names one.
+    event = tuple(tag for tag, variable in meanings.items() if variable == "event")
+    return own + tuple(tag for tag in _VENUE_TAGS if tag not in meanings) + event
 
 
 # An issue dated with its month ("1 January", as Embase writes some).

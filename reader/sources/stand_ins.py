@@ -2,6 +2,9 @@
 
 Scopus writes "[No abstract available]" in the abstract of a record it has none for, in
 its CSV and its RIS alike; kept, it was shown, searched and cited as the paper's abstract.
+APA's PsycInfo (through Ovid, EBSCO or its own export) ends every abstract with its
+copyright on the database record, "(PsycInfo Database Record (c) 2023 APA, all rights
+reserved)": no part of the abstract, and dropped (the record says where it came from).
 """
 
 from __future__ import annotations
@@ -9,8 +12,15 @@ from __future__ import annotations
 import re
 
 _NO_ABSTRACT = re.compile(r"\[?\s*no abstract( is)? available\.?\s*\]?", re.IGNORECASE)
+_PSYCINFO_RECORD = re.compile(
+    r"\s*\(\s*(?:APA\s+)?PsycINFO\s+Database\s+Record\s*(?:\(c\)|©)\s*\d{4}\s+APA,?"
+    r"\s+all\s+rights\s+reserved\.?\s*\)\s*\.?\s*$",
+    re.IGNORECASE,
+)
 
 
 def abstract_given(text: str) -> str:
-    """``text``, or "" when it only says that there is no abstract."""
+    """``text`` without a database's notice on its record, or "" when it only says that
+    there is no abstract."""
+    text = _PSYCINFO_RECORD.sub("", text)
     return "" if _NO_ABSTRACT.fullmatch(text.strip()) else text

@@ -79,6 +79,9 @@ def csl_values(
         issued = issued if issued and len(issued) > 1 else None
     if issued:
         csl["issued"] = {"date-parts": [issued]}
+    submitted = date_parts(zotero_date(fold_cell(values.get("submitted", ""))))
+    if submitted:
+        csl["submitted"] = {"date-parts": [submitted]}  # a patent's filing date (Zotero's)
     if "page" not in csl and fold_cell(values.get("page_start", "")):
         first, last = fold_cell(values["page_start"]), fold_cell(values.get("page_end", ""))
         csl["page"] = f"{first}-{last}" if last and last != first else first
@@ -102,4 +105,7 @@ def csl_values(
         csl["type"] = kind.lower()
     elif kind in ZOTERO_TYPES:
         csl["type"] = ZOTERO_TYPES[kind]
+    if csl.get("type") == "speech" and "publisher-place" in csl:
+        # A talk's place is its meeting's (APA: "NAACL 2022, Seattle, WA"), as from RIS.
+        csl.setdefault("event-place", csl.pop("publisher-place"))
     return csl

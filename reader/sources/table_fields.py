@@ -4,7 +4,7 @@ title, a venue or a rating (read by :mod:`reader.sources.csv_table`)."""
 
 from __future__ import annotations
 
-__all__ = ["CSL_FIELDS", "FIELD_OF", "NAME_FIELDS", "SYNONYMS"]
+__all__ = ["CSL_FIELDS", "FIELD_OF", "NAME_FIELDS", "SYNONYMS", "ZOTERO_COLUMNS"]
 
 #: Header names (lower case, single-spaced) for each record field, most specific first.
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -120,10 +120,24 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "contributor": ("contributor", "contributors"),
 }
 FIELD_OF = {name: field for field, names in SYNONYMS.items() for name in names}
+#: Columns of Zotero's CSV (the one with an "Item Type" column) by their CSL variables: the
+#: item's own type "Type" (a thesis's "Master's thesis", a report's "Technical Report"), its
+#: report or patent number "Number", a patent's authority, country, application number and
+#: filing date, a program's version, a presentation's meeting, a review's reviewed author.
+#: As Zotero's CSL has them; elsewhere a "country" or a "version" is no such thing. (A
+#: patent's assignee has no variable: it stays in the table, not cited as the publisher.)
+ZOTERO_COLUMNS = {
+    "type": "genre", "number": "number", "issuing authority": "authority",
+    "country": "jurisdiction", "application number": "call-number",
+    "filing date": "submitted", "version": "version", "meeting name": "event",
+    "reviewed author": "reviewed-author",
+}
 #: The fields of SYNONYMS that are CSL variables, kept in the record's CSL item as written.
 CSL_FIELDS = ("volume", "issue", "page", "publisher", "ISSN", "ISBN", "language", "edition",
               "genre", "number",
               "publisher-place", "collection-title", "collection-number", "title-short",
-              "container-title-short", "number-of-pages", "number-of-volumes", "event")
+              "container-title-short", "number-of-pages", "number-of-volumes", "event",
+              "authority", "jurisdiction", "call-number", "version")
 #: The fields of SYNONYMS that are CSL name variables, read as lists of names.
-NAME_FIELDS = ("editor", "translator", "collection-editor", "container-author", "contributor")
+NAME_FIELDS = ("editor", "translator", "collection-editor", "container-author", "contributor",
+               "reviewed-author")

@@ -1,0 +1,95 @@
+"""RIS notes (``N1``) that carry what RIS has no tag for: the BibTeX fields, other keys,
+TL;DR, primary area and withdrawal our own export writes as ``tex.`` lines, read back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from reader.record import TEX_PREFIX
+from reader.sources.ris_tags import fold_lines, tag_values
+from reader.sources.ris_tools import Tags
+
+_IDS = f"{TEX_PREFIX}ids:"
+_PUBSTATE, _TLDR, _AREA = (f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea"))
+
+
+def continued_notes(lines: Iterable[tuple[str | None, str]]) -> list[str]:
+    """A record's N1 notes, each with the continuation lines after it: EndNote writes a note
+    of many lines so ("N1  - 1476-4687", then "Esteva, Andre", "Journal Article"), and the
+    first line was taken for the note, the others for notes of their own."""
+    notes: list[str] = []
+    last = None
+    for tag, value in lines:
+        if tag == "N1":
+            notes.append(value)
+        elif tag is None and last == "N1" and value.strip():
+            notes[-1] = f"{notes[-1]}\n{value}"
+            continue
+        last = tag
+    return notes
+
+
+def ris_aliases(tags: Tags) -> list[str]:
+    """The paper's other citation keys, which our export carried in a ``tex.ids`` note."""
+    for raw in tag_values(tags, "N1"):
+        value = fold_lines(raw)
+        if value.startswith(_IDS):
+            return [k for k in (p.strip() for p in value[len(_IDS):].split(",")) if k]
+    return []
+
+
+def ris_openreview(tags: Tags) -> tuple[bool, str, str]:
+    """Whether the record is a withdrawn submission, its TL;DR and its primary area, which
+    our export carried in ``tex.pubstate: withdrawn``, ``tex.tldr`` and ``tex.primaryarea``
+    notes."""
+    withdrawn, tldr, area = False, "", ""
+    for raw in tag_values(tags, "N1"):
+        name, _, text = fold_lines(raw).partition(":")
+        text = text.strip()
+        if name == _PUBSTATE and text.lower() == "withdrawn":
+            withdrawn = True
+        elif name == _TLDR:
+            tldr = tldr or text
+        elif name == _AREA:
+            area = area or text
+    return withdrawn, tldr, area
+
+
+def _openreview_note(value: str) -> bool:
+    """Whether a note is one that :func:`ris_openreview` reads."""
+    name, _, text = value.partition(":")
+    return name in (_TLDR, _AREA) or (name == _PUBSTATE and text.strip().lower() == "withdrawn")
+
+
+def notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """A record's notes, and the BibTeX fields our export carried in ``tex.`` note lines."""
+    notes: list[str] = []
+    bibtex: dict[str, Any] = {}
+    # See ris_aliases and ris_openreview.
+    values = [
+        v for v in values
+        if not (fold_lines(v).startswith(_IDS) or _openreview_note(fold_lines(v)))
+    ]
+    for raw in values:
+        value = fold_lines(raw)
+        name, colon, text = value.partition(":")
+        text = text.strip()
+        if not (colon and name.startswith(TEX_PREFIX) and " " not in name):
+            if value:
+                notes.append(value)
+            continue
+        name = name[len(TEX_PREFIX):]
+        if name == "entrytype":
+            bibtex["@type"] = text
+        elif name == "@fields":
+            pairs = (p.partition("=") for p in text.split(", "))
+            bibtex["@fields"] = {k: v for k, eq, v in pairs if eq and k and v}
+        elif name.startswith("@"):
+            bibtex[name] = [v for v in text.split(", ") if v]
+        elif name:
+            bibtex[name] = text
+    if bibtex and "@type" not in bibtex:  # not written by us: notes like any other
+        return [v for v in (fold_lines(raw) for raw in values) if v], {}
+    return notes, bibtex
