@@ -82,6 +82,9 @@ class ImportSummary:
     #: Papers already there whose record in the file carried the marks of a reader
     #: library (a star, a read mark, tags, a note, highlights): their own were kept.
     marks_kept: int = 0
+    #: Records naming a paper an earlier record of the same file named (a list giving one
+    #: paper twice): read as that paper, counted among the merged or unchanged.
+    named_twice: int = 0
     #: Papers already there that the file gives otherwise (citation key, ["volume 1 (the
     #: file: 12)", …]), as :mod:`reader.intake.differing` finds them; the library kept its
     #: values, or with ``took_differing`` (import --update) took the file's.
@@ -205,6 +208,10 @@ class ImportSummary:
                 f"{'its' if one else 'their'} own stars, read marks, tags, notes and "
                 "highlights (the file's were not applied)"
             )
+        if self.named_twice:
+            one = self.named_twice == 1
+            parts.append(f"{self.named_twice:,} paper{'s' * (not one)} named twice in the "
+                         f"file, read as {'one' if one else 'one each'}")
         return "; ".join(parts)
 
     def differing_line(self, *, each: bool = False) -> str:
