@@ -289,15 +289,15 @@ CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator", "issu
 
 
 def _authors_cell(paper: Paper) -> str:
-    """The authors joined by ``"; "``, a literal name (an institution's) in braces as the
-    editors column writes it: read back, "Food and Drug Administration" stays one name
-    rather than the two its "and" would make of it."""
+    """The authors as the editors column writes its names, family name first (``García
+    Márquez, Ana; {Food and Drug Administration}``): read back, a family name of two words
+    stays one, and an institution's name in braces stays one name rather than the two its
+    "and" would make of it."""
     authors = paper.authors or []
     names = csl_names(paper)
     if len(names) != len(authors):
         return "; ".join(authors)
-    return "; ".join("{" + author + "}" if name.get("literal") else author
-                     for author, name in zip(authors, names, strict=True))
+    return names_text(names)
 
 
 def _type_of(paper: Paper) -> str:

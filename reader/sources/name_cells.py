@@ -86,9 +86,14 @@ def name_cell(value: str, *, family_first: bool = False) -> list[dict[str, str]]
             name for part in parts
             for name in (parse_names_text(part) if "," in part else [{"literal": part}])
         ]
+    names = split_authors(value)
+    if len(names) == 1 and "," in value:
+        # One name, family first ("Martínez Cámara, Eugenio"): its parts as written, not
+        # as the last word of its display name would make them.
+        return parse_names_text(value)
     # Names without a comma between family and given name: "Bouamor H.; Pino J." (Scopus's
     # editors, written as its authors are) or "Jane Smith; John Doe".
-    return [name for name in map(split_name, split_authors(value)) if name]
+    return [name for name in map(split_name, names) if name]
 
 
 def _braced_or_split(part: str) -> list[dict[str, str]]:
