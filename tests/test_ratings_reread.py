@@ -94,3 +94,41 @@ def test_the_upgrade_reads_stored_ratings_again(tmp_path: Path) -> None:
         assert (again.merged, again.reply_versions, again.ratings_changed) == (0, 0, 0)
     finally:
         library.close()
+
+
+def test_a_paper_that_only_gained_a_review_has_no_changed_ratings(tmp_path: Path) -> None:
+    """is:rating-changed is for reviewers who changed a rating: a fourth review added to
+    three unchanged ones changes the paper's ratings, but none of them moved."""
+    rows: list[dict[str, Any]] = [
+        json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    row = next(r for r in rows if r["id"] == PAPER)
+    full = list(row["replies"])
+    row["replies"] = [r for r in full if r["id"] != REVIEW]
+    older = tmp_path / "older.jsonl"
+    older.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    row["replies"] = full
+    newer = tmp_path / "newer.jsonl"
+    newer.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([older])
+        before = _ratings_of(library)
+        summary = library.imports.write_files([newer])
+        assert len(_ratings_of(library)) == len(before) + 1
+        assert summary.ratings_changed == 0
+        changed = library.search("is:rating-changed").ids
+        conn = sqlite3.connect(library.paths.database)
+        paper = conn.execute("SELECT id FROM papers WHERE openreview_id = ?", (PAPER,)).fetchone()
+        conn.close()
+        assert paper[0] not in changed
+    finally:
+        library.close()
+
+
+def _ratings_of(library: Library) -> tuple[float, ...]:
+    conn = sqlite3.connect(library.paths.database)
+    paper = conn.execute("SELECT id FROM papers WHERE openreview_id = ?", (PAPER,)).fetchone()
+    signals = stored_signals.signals_of(conn, paper[0])
+    conn.close()
+    assert signals is not None
+    return signals.ratings

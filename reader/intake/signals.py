@@ -190,7 +190,7 @@ class SignalsIntake:
         # A rating that moved between versions this import read counts, even on a paper it
         # adds (a file holding a review before and after the rebuttal): the detail pane
         # shows that history, and is:rating-changed finds what it shows.
-        if moved or (before is not None and before.rating_count and outcome.ratings_changed):
+        if moved or (before is not None and before.rating_count and outcome.rerated):
             self._changed.add(paper_id)
             # Marked here too when only one review's history moved (its mean may not).
             self.conn.execute(
