@@ -59,6 +59,9 @@ class ImportSummary:
     replies_new: int = 0
     reply_versions: int = 0
     replies_waiting: int = 0
+    #: Reviews stored already whose ratings' words now read as other numbers (a label an
+    #: older reader took for no number): read again, not edited.
+    ratings_reread: int = 0
     #: Reviews whose rating holds no number ("N/A"): kept as written, named in problems.
     ratings_unreadable: int = 0
     #: Papers whose table gives a mean rating its own ratings contradict: the ratings'
@@ -146,6 +149,12 @@ class ImportSummary:
             waiting = (f"{self.replies_waiting:,} repl{'y' if one else 'ies'} kept for "
                        f"{'a paper' if one else 'papers'} not in the library")
             text = f"{text}; {waiting}" if text else waiting
+        if self.ratings_reread:
+            n = self.ratings_reread
+            reread = ("1 review's rating re-read from its words" if n == 1 else
+                      f"{n:,} reviews' ratings re-read from their words")
+            reread += " (no review was edited)"
+            text = f"{text}; {reread}" if text else reread
         if self.ratings_unreadable:
             n = self.ratings_unreadable
             unreadable = f"{n:,} rating{'s' if n != 1 else ''} not a number, kept as written"

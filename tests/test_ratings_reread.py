@@ -35,9 +35,10 @@ def _neurips_file(tmp_path: Path) -> Path:
     return path
 
 
-def _as_the_old_reader_stored_it(database: Path) -> list[float]:
+def _as_the_old_reader_stored_it(database: Path, upgraded: bool = False) -> list[float]:
     """Write the review's rating as the older reader did (no number, left out of the
-    paper's ratings) and mark the library as made before migration 0013; the paper's
+    paper's ratings) and mark the library as made before migration 0013 (unless
+    ``upgraded``: as a reader reading labels better still would find it); the paper's
     ratings as it then held them."""
     conn = sqlite3.connect(database)
     with conn:
@@ -59,7 +60,8 @@ def _as_the_old_reader_stored_it(database: Path) -> list[float]:
         conn.execute(
             "UPDATE paper_signals SET ratings = ?, rating_mean = ?, rating_count = ? "
             "WHERE paper_id = ?", (json.dumps(old), mean, len(old), reply[1]))
-        conn.execute("PRAGMA user_version = 12")
+        if not upgraded:
+            conn.execute("PRAGMA user_version = 12")
     conn.close()
     return old
 
@@ -132,3 +134,26 @@ def _ratings_of(library: Library) -> tuple[float, ...]:
     conn.close()
     assert signals is not None
     return signals.ratings
+
+
+def test_an_import_of_the_same_file_reads_ratings_again_and_edits_no_review(
+    tmp_path: Path
+) -> None:
+    """The file imported again over ratings stored as an older reading gives the numbers
+    and says they were re-read: the reviews' words are the same, so none is "edited" and
+    no rating counts as changed."""
+    library = Library(tmp_path / "lib")
+    library.imports.write_files([_neurips_file(tmp_path)])
+    database = library.paths.database
+    library.close()
+    old = _as_the_old_reader_stored_it(database, upgraded=True)
+    library = Library(tmp_path / "lib")
+    try:
+        assert 7.0 not in _ratings_of(library)
+        summary = library.imports.write_files([_neurips_file(tmp_path)])
+        assert len(_ratings(library)) == len(old) + 1
+        assert (summary.reply_versions, summary.ratings_changed) == (0, 0)
+        assert "1 review's rating re-read from its words" in summary.signals_line()
+        assert "edited repl" not in summary.signals_line()
+    finally:
+        library.close()
