@@ -224,6 +224,14 @@ class ImportSummary:
                           ": the file's values were taken (import --undo puts them back)"
                           if self.took_differing else ": the library's values were kept")
 
+    def took(self, key: str, said: list[str]) -> None:
+        """Note that the paper ``key`` took ``said`` from the file (added to its entry if
+        the paper was named just before)."""
+        if self.filled and self.filled[-1][0] == key:
+            self.filled[-1][1].extend(said)
+        else:
+            self.filled.append((key, list(said)))
+
     def filled_line(self, *, each: bool = False) -> str:
         """Papers that took from the file what they lacked (``1 paper already in the library
         took doi, issue from the file``), like :meth:`differing_line`."""
@@ -265,7 +273,9 @@ def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: 
         return ""
     if each:
         return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
-    named = dict.fromkeys(f.split(" ")[0] for _, said in pairs for f in said)
+    # Each field by its name ("doi 10.1/x": doi); the record's other fields as such.
+    named = dict.fromkeys(f if f == "other fields" else f.split(" ")[0]
+                          for _, said in pairs for f in said)
     n = len(pairs)
     verb = verb.replace("{s}", "s" * (n == 1))
     return (f"{n:,} paper{'s' * (n != 1)} already in the library {verb} "

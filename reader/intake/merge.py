@@ -337,8 +337,11 @@ class _Import:
             self.met[paper_id] = prepared.fingerprint
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key,
                                    added_now=paper_id in self.added)
-        if self.rows.fill_marks(paper_id, record) and action == "unchanged":
-            action = "merged"  # a note or tags the paper had none of
+        marks = self.rows.fill_marks(paper_id, record)
+        if marks:
+            self.summary.took(self.rows.citekey_of(paper_id), marks)
+            if action == "unchanged":
+                action = "merged"  # a note or tags the paper had none of
         if paper_id in self.added:
             if self.rows.add_tags(paper_id, record.tags) and action == "unchanged":
                 action = "merged"
