@@ -49,6 +49,8 @@ class ImportSummary:
     reports: list[ImportSummary] = field(default_factory=list)
     #: Source keys that were taken, and the keys the papers got instead: (source, given).
     renamed_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: The file's tags written otherwise than the tags they became: (as written, tag).
+    tags_rewritten: list[tuple[str, str]] = field(default_factory=list)
     #: Keys of entries merged into a paper with another key, kept as aliases: (alias, key).
     aliased_keys: list[tuple[str, str]] = field(default_factory=list)
     #: Conference signals: papers known before whose ratings moved, papers given a new
@@ -239,7 +241,8 @@ class ImportSummary:
 
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
-        entries kept as aliases (``wooters07 → wootters07``), a line each."""
+        entries kept as aliases (``wooters07 → wootters07``), and the file's tags written
+        otherwise (``"health, digital" → health-digital``), a line each."""
         lines = []
         for pairs, what in (
             (self.renamed_keys, "already taken, given a suffix"),
@@ -252,6 +255,14 @@ class ImportSummary:
             text = ", ".join(shown) + (f" and {more:,} more" if more else "")
             plural = "s" if len(pairs) != 1 else ""
             lines.append(f"{len(pairs):,} key{plural} {what}: {text}")
+        if self.tags_rewritten:
+            pairs = list(dict.fromkeys(self.tags_rewritten))
+            shown = [f"\"{old}\" → {new}" for old, new in pairs[:5]]
+            more = len(pairs) - len(shown)
+            text = ", ".join(shown) + (f" and {more:,} more" if more else "")
+            plural = "s" if len(pairs) != 1 else ""
+            lines.append(f"{len(pairs):,} tag{plural} written as tags are (lower case, one "
+                         f"word): {text}")
         return "\n".join(lines)
 
     def add(self, other: ImportSummary) -> None:

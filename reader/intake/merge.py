@@ -297,6 +297,8 @@ class _Import:
         record, doi, arxiv_id, key = (
             prepared.record, prepared.doi, prepared.arxiv_id, prepared.key
         )
+        self.summary.tags_rewritten += [
+            pair for pair in record.tags_rewritten if pair not in self.summary.tags_rewritten]
         ids = (doi, arxiv_id, record.openreview_id)
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
         if paper_id is None:

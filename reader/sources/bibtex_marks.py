@@ -13,7 +13,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources.bibtex_values import plain
-from reader.text.tags import normalize_tag
+from reader.text.tags import normalize_tag, tags_as_written
 
 __all__ = ["manager_marks", "zotero_bib", "zotero_tags"]
 
@@ -63,5 +63,6 @@ def zotero_tags(record: PaperRecord) -> None:
     """Better BibTeX writes an item's Zotero tags as its ``keywords``: they are the user's
     tags, as Zotero's CSV and JSON give them (and stay keywords too: the .bib does not tell
     the tags the user gave from those a database did)."""
-    own = (normalize_tag(word) for word in record.keywords)
-    record.tags = list(dict.fromkeys([*record.tags, *(tag for tag in own if tag)]))
+    own, rewritten = tags_as_written(record.keywords)
+    record.tags = list(dict.fromkeys([*record.tags, *own]))
+    record.tags_rewritten += rewritten
