@@ -297,6 +297,8 @@ class _Import:
         record, doi, arxiv_id, key = (
             prepared.record, prepared.doi, prepared.arxiv_id, prepared.key
         )
+        self.summary.tags_rewritten += [
+            pair for pair in record.tags_rewritten if pair not in self.summary.tags_rewritten]
         ids = (doi, arxiv_id, record.openreview_id)
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
         if paper_id is None:
@@ -339,8 +341,11 @@ class _Import:
             self.summary.named_twice += 1
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key,
                                    added_now=paper_id in self.added)
-        if self.rows.fill_marks(paper_id, record) and action == "unchanged":
-            action = "merged"  # a note or tags the paper had none of
+        marks = self.rows.fill_marks(paper_id, record)
+        if marks:
+            self.summary.took(self.rows.citekey_of(paper_id), marks)
+            if action == "unchanged":
+                action = "merged"  # a note or tags the paper had none of
         if paper_id in self.added:
             if self.rows.add_tags(paper_id, record.tags) and action == "unchanged":
                 action = "merged"

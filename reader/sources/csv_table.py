@@ -49,7 +49,7 @@ from reader.text.identifiers import (
 )
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
-from reader.text.tags import normalize_tag
+from reader.text.tags import tags_as_written
 from reader.text.titles import derive_title
 
 __all__ = [
@@ -355,8 +355,8 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
     """The tags and the note another tool's table gives as the user's (Zotero's CSV:
     "Manual Tags" joined by "; ", "Notes" in HTML): the new paper's first tags and note,
     as the same tool's JSON gives them."""
-    tags = [normalize_tag(word) for word in re.split(r"\s*;\s*", values.get("user_tags", ""))]
-    record.tags = list(dict.fromkeys(tag for tag in tags if tag))
+    record.tags, record.tags_rewritten = tags_as_written(
+        re.split(r"\s*;\s*", values.get("user_tags", "")))
     # Zotero joins an item's notes with "; ", each an HTML note of its own.
     record.note = zotero_note(_NOTES_JOINED.split(values.get("user_note", "")))
 
