@@ -19,7 +19,7 @@ from reader.cite.bibtex_text import (
     bibtex_source,
     bibtex_title,
 )
-from reader.cite.csl_items import biblatex_type_words
+from reader.cite.bibtex_types import biblatex_type_words
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,

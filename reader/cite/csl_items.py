@@ -8,11 +8,18 @@ import re
 from typing import Any
 
 from reader.cite.bibtex_text import LOCAL_FIELDS, bibtex_source
+from reader.cite.bibtex_types import biblatex_type_words, genre_of_kind, numbers_in_series
 from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
 from reader.cite.name_scripts import citable_name
-from reader.cite.venues import published_in, submitted_to, unpublished, workshop_track
+from reader.cite.venues import (
+    published_in,
+    series_of_book,
+    submitted_to,
+    unpublished,
+    workshop_track,
+)
 from reader.models import Paper
 from reader.record import (
     COLUMN_VARIABLES,
@@ -27,24 +34,15 @@ from reader.text.identifiers import arxiv_venue
 from reader.text.render import plain_line, to_plain
 
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
-# Words citeproc-py must not recase: a capital after the first letter (arXiv, GDPval, LLMs), or a
-# Greek letter first (a symbol from rendered math, "α-nets": no style wants "Α-Nets").
-_KEEP_CASE = re.compile(r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u1fff])\S*")
+# Words citeproc-py must not recase: a capital after the first letter (arXiv, GDPval, LLMs), a
+# Greek letter first (a symbol from rendered math, "α-nets": no style wants "Α-Nets"), or a
+# Cyrillic one (title case is English's: "Нейронные Сети" is wrong in Russian).
+_KEEP_CASE = re.compile(
+    r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff])\S*")
 
 # BibTeX entry types whose ``type`` field names the sectional unit ("Part", "Section"), not a
 # genre: CSL styles read a chapter's genre as "Introduction to" the book (Chicago's "to").
 _UNIT_TYPES = frozenset({"inbook", "incollection", "bookinbook", "suppbook", "suppcollection"})
-# What a thesis is when its BibTeX entry type says so and no ``type`` field does.
-_THESIS_GENRES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis"}
-# biblatex's localisation keys a ``type`` field may hold, as biblatex's English prints them
-# (a style given "mathesis" printed "[Mathesis]").
-_BIBLATEX_TYPE_KEYS = {
-    "mathesis": "Master's thesis", "phdthesis": "PhD thesis", "candthesis": "Candidate thesis",
-    "techreport": "Technical report", "resreport": "Research report",
-    "software": "Computer software", "datacd": "CD-ROM", "audiocd": "Audio CD",
-}
-# Types whose BibTeX ``number`` is the volume's number in its series.
-_SERIES_NUMBERED = frozenset({"book", "chapter", "paper-conference"})
 _ORDINAL_WORDS = {
     word: n
     for n, words in enumerate(
@@ -160,7 +158,7 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         if paper.arxiv_id and "number" not in paper.csl:
             # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
             item["number"] = f"arXiv:{paper.arxiv_id}"
-    elif venue:
+    elif venue and not series_of_book(paper, venue):
         item["container-title"] = workshop_track(paper, published_in(paper, venue))
     for variable, value in paper.csl.items():
         if variable not in item and variable not in COLUMN_VARIABLES:
@@ -303,7 +301,8 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     if publisher and number.startswith(f"{publisher}:") and style.name.startswith("ieee"):
         # IEEE prints "publisher: number" itself: "arXiv: arXiv:1706.03762" otherwise.
         item["number"] = number[len(publisher) + 1:].strip()
-    for field in ("title", "container-title", "publisher", "collection-title", "number"):
+    for field in ("title", "container-title", "publisher", "collection-title", "number",
+                  "original-title"):
         if isinstance(item.get(field), str):
             # ("number": a style capitalising its first letter printed "(ArXiv:1706.03762)".)
             item[field] = _protect_case(item[field])
@@ -321,8 +320,8 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     kind = kind.lower() if isinstance(kind, str) else ""
     if kind in _UNIT_TYPES:
         item.pop("genre", None)
-    elif kind in _THESIS_GENRES and not item.get("genre"):
-        item["genre"] = _THESIS_GENRES[kind]
+    elif genre_of_kind(kind) and not item.get("genre"):
+        item["genre"] = genre_of_kind(kind)
     genre = item.get("genre")
     if isinstance(genre, str) and biblatex_type_words(genre):
         item["genre"] = biblatex_type_words(genre)
@@ -361,38 +360,6 @@ def _whole_range(page: str) -> str:
     if len(last) < len(first) and int(last) < int(first):
         return f"{first}-{first[: len(first) - len(last)]}{last}"
     return page
-
-
-def thesis_genre(paper: Paper) -> str | None:
-    """What a thesis is when only its BibTeX entry type says it (@mastersthesis: "Master's
-    thesis"), or None."""
-    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
-    kind = source.get("@type") if isinstance(source, dict) else None
-    return genre_of_kind(kind) if isinstance(kind, str) else None
-
-
-def genre_of_kind(kind: str | None) -> str | None:
-    """What a BibTeX entry type says a thesis is ("Master's thesis"), or None."""
-    return _THESIS_GENRES.get((kind or "").lower())
-
-
-def biblatex_type_words(key: str) -> str | None:
-    """What biblatex prints for one of its type keys (``mathesis``: "Master's thesis"), or
-    None for any other text."""
-    return _BIBLATEX_TYPE_KEYS.get(key.strip().lower())
-
-
-def numbers_in_series(paper: Paper, item: dict[str, Any]) -> bool:
-    """Whether the number of a BibTeX record (a book's, a chapter's, a paper's, beside its
-    series) is, in CSL's words, its collection-number: BibTeX has one field for both."""
-    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
-    return bool(
-        source
-        and item.get("type") in _SERIES_NUMBERED
-        and item.get("collection-title")
-        and "number" in item
-        and "collection-number" not in item
-    )
 
 
 def html_escape(text: str) -> str:
