@@ -39,6 +39,8 @@ ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 # Cyrillic one (title case is English's: "Нейронные Сети" is wrong in Russian).
 _KEEP_CASE = re.compile(
     r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff])\S*")
+# A first word in lower-case letters only.
+_LOWER_FIRST = re.compile(r"[a-z][a-z]*(?=\s)")
 
 # BibTeX entry types whose ``type`` field names the sectional unit ("Part", "Section"), not a
 # genre: CSL styles read a chapter's genre as "Introduction to" the book (Chicago's "to").
@@ -231,7 +233,13 @@ def _protect_case(text: str) -> str:
     The spans wrap whole space-separated words: citeproc-py joins the words of a recased
     string with single spaces, so a span ending inside a word would split it.
     """
-    return _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
+    protected = _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
+    first = _LOWER_FIRST.match(protected)
+    if first and any(word[:1].isupper() for word in protected.split()[1:]):
+        # A name whose first word alone is lower-case ("npj Digital Medicine", "de Gruyter")
+        # is written so on purpose: APA's title case printed "Npj Digital Medicine".
+        return f'<span class="nocase">{first[0]}</span>{protected[first.end():]}'
+    return protected
 
 
 def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> dict[str, Any]:
