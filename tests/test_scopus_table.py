@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from pathlib import Path
 
+from reader.cite.export import export
 from reader.cite.formats import render
 from reader.library import Library
 from reader.models import Paper
+from reader.sources import parse_text
 
 HEADER = ["Authors", "Author full names", "Title", "Year", "Source title", "Volume", "Issue",
           "Page start", "Page end", "Page count", "DOI", "Abstract", "Publisher",
@@ -81,3 +84,15 @@ def test_a_book_in_a_series_is_cited_as_a_book(tmp_path: Path) -> None:
     for style in ("apa", "chicago-author-date", "mla", "ieee"):
         text = render([paper], "text", style)
         assert "In Synthesis" not in text and "1–311" not in text, style
+
+
+def test_a_link_with_percent_escapes_round_trips_through_bibtex(tmp_path: Path) -> None:
+    """Scopus's links hold "%2f": the BibTeX export writes each "%" as "\\%", and its
+    import reads that back as the link, with no copy of the field kept as written."""
+    link = "https://www.scopus.com/inward/record.uri?eid=2-s2.0-1&doi=10.15622%2fia.21.3.4"
+    paper = _papers(tmp_path)["ivanov2022neural"]
+    written = export([replace(paper, url=link)], "bibtex")
+    assert "doi=10.15622\\%2fia.21.3.4}" in written
+    [back] = parse_text(written, "again.bib", "bibtex").records
+    assert back.url == link and "url" not in back.extra.get("bibtex", {})
+    assert export([replace(paper, url=back.url)], "bibtex") == written
