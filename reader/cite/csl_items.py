@@ -349,6 +349,10 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
         item.update(type="article", publisher="arXiv", number=f"arXiv:{paper.arxiv_id}")
     if numbers_in_series(paper, item):
         item["collection-number"] = item.pop("number")
+    if item.get("status") == "prepublished" and item.get("type") == "article":
+        # biblatex's state of a preprint (Better BibLaTeX's) is what CSL's preprint type says
+        # already: APA printed "(Prepublished)" after the link, Chicago "prepublished".
+        item.pop("status")
 
 
 # The types such a record is given (@article, @misc, a table's "article").
