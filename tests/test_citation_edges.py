@@ -88,3 +88,32 @@ def test_paperlists_names_the_track_as_openreview_does(tmp_path: Path) -> None:
         tmp_path, "nips2024.json", json.dumps(items)).values()}
     assert papers["WebShop-XL"].venue == "NeurIPS Datasets and Benchmarks Track"
     assert papers["Sparse Autoencoders"].venue == "NeurIPS"
+
+
+JOURNAL_AND_PROCEEDINGS = json.dumps([
+    {"id": "a", "type": "article-journal", "title": "Mindfulness training and working memory",
+     "container-title": "Psychological Bulletin", "publisher-place": "US", "volume": "147",
+     "issue": "8", "page": "801-829", "author": [{"family": "Okafor", "given": "Ngozi"}],
+     "issued": {"date-parts": [[2021]]}},
+    {"id": "b", "type": "paper-conference", "title": "BERT: Pre-training of deep transformers",
+     "container-title": "Proceedings of the 2019 Conference of the North American Chapter of "
+     "the Association for Computational Linguistics, Volume 1 (Long and Short Papers)",
+     "volume": "1", "page": "4171-4186", "author": [{"family": "Devlin", "given": "Jacob"}],
+     "issued": {"date-parts": [[2019]]}},
+])
+
+
+def test_a_journal_is_cited_without_its_publishers_place(tmp_path: Path) -> None:
+    [paper] = [p for p in _papers(tmp_path, "items.json", JOURNAL_AND_PROCEEDINGS).values()
+               if p.title.startswith("Mindfulness")]
+    assert paper.csl["publisher-place"] == "US"  # (kept: an export writes it)
+    chicago = render([paper], "text", "chicago-author-date")
+    assert "Psychological Bulletin 147 (8): 801–29." in chicago
+    assert "Psychological Bulletin, vol. 147" in render([paper], "text", "mla")
+
+
+def test_proceedings_named_by_their_volume_are_not_given_it_twice(tmp_path: Path) -> None:
+    [paper] = [p for p in _papers(tmp_path, "items.json", JOURNAL_AND_PROCEEDINGS).values()
+               if p.title.startswith("BERT")]
+    apa = render([paper], "text", "apa")
+    assert apa.rstrip().endswith("Volume 1 (Long and Short Papers), 4171–4186.")

@@ -289,6 +289,17 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
             # Chicago prints only an event's place where there is an event: a conference
             # paper's one place (Zotero's) is the conference's too (MLA printed it twice).
             item["event-place"] = place
+    if item.get("type") == "article-journal":
+        # A journal's place in a database's record (Ovid's, Web of Science's) is its
+        # publisher's city: Chicago and MLA print a place after a journal's title only to
+        # tell two journals of one name apart ("Psychological Bulletin (US)").
+        item.pop("publisher-place", None)
+    volume = str(item.get("volume", "")).strip()
+    if volume and re.search(rf"\bVol(?:ume|\.)?\s*{re.escape(volume)}\b",
+                            str(item.get("container-title", "")), re.IGNORECASE):
+        # Proceedings named by their volume ("… Volume 1 (Long and Short Papers)") beside the
+        # same volume another tool's record gave: APA printed "(Vol. 1, pp. 4171–4186)" too.
+        item.pop("volume")
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
         item["page"] = _whole_range(str(item["page"]).replace("\u2013", "-").replace("--", "-"))
