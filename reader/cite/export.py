@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from reader.cite.bibtex_text import bibtex_source
-from reader.cite.csl_items import csl_names, csl_type, numbers_in_series, thesis_genre
+from reader.cite.bibtex_types import numbers_in_series, thesis_genre
+from reader.cite.csl_items import csl_names, csl_type
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from reader.cite.csl_items import genre_of_kind
+from reader.cite.bibtex_types import genre_of_kind
 from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.import_summary import ImportSummary
 from reader.intake.differing import completes, differing, taken

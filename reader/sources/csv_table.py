@@ -34,6 +34,7 @@ from reader.sources.own_export import (
 from reader.sources.stand_ins import abstract_given
 from reader.sources.table_csl import csl_values, extra_lines, shown_names
 from reader.sources.table_csl import fold_cell as _fold
+from reader.sources.table_database import read_apart
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS, ZOTERO_COLUMNS
 from reader.sources.tablesignals import kept_as_written, table_signals, venue_and_decision
@@ -348,6 +349,7 @@ def record_from_values(
     record.signals = table_signals(values, decision, record.venue, record.year)
     if record.signals is not None and record.signals.decision == "withdrawn":
         record.withdrawn = True
+    read_apart(record, as_stored=bool(marks))  # (an original title, a copyright notice …)
     return record
 
 

@@ -26,6 +26,7 @@ from reader.sources.jsonfields import (
     modified_of,
     string_list,
     text_value,
+    track_venue,
     venue_from_text,
     year_value,
 )
@@ -173,7 +174,7 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
         abstract=abstract,
         title=title,
         authors=authors,
-        venue=venue or file_venue,
+        venue=track_venue(venue or file_venue, clean_title(item.get("track"))),
         year=year or file_year,
         keywords=string_list(item.get("keywords"), r";"),
         url=url,
