@@ -274,6 +274,10 @@ def _fix_entry(
     if style.punctuation_in_quote:
         text = punctuation_in_quote(text, style.close_quote)
     text = tidy_entry(submitted_not_in(retrieved_without_date(text)))
+    if paper.withdrawn and "withdrawn" not in text.lower().replace(plain_title.lower(), ""):
+        # APA and Chicago say it (a status, a genre); a style with no place for it (IEEE,
+        # Harvard, Nature, ACM; MLA for a preprint) would cite the paper as standing.
+        text = f"{text.rstrip()} [Withdrawn]"
     if style.second_field_align:
         text = space_after_number(text, number)
     return text
