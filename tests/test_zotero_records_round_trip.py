@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from reader.cli import cli
@@ -63,3 +64,35 @@ def test_a_book_page_count_comes_back_from_ris(tmp_path: Path) -> None:
     before, after = _through(tmp_path, book, "ris")
     assert before["csl"]["number-of-pages"] == after["csl"].get("number-of-pages") == "752"
     assert "page" not in after["csl"]
+
+
+RETRACTED = """PMID- 32500001
+OWN - NLM
+STAT- Publisher
+TI  - Retracted: A deep network model of visual cortex.
+PG  - 45-53
+AU  - Tanaka H
+FAU - Tanaka, Hiro
+PT  - Journal Article
+PT  - Retracted Publication
+DP  - 2020 Jun 3
+TA  - Nat Neurosci
+JT  - Nature Neuroscience
+SO  - Nat Neurosci. 2020 Jun 3;23:45-53.
+
+"""
+
+
+@pytest.mark.parametrize("fmt", ["csljson", "bibtex"])
+def test_a_retracted_paper_stays_retracted(tmp_path: Path, fmt: str) -> None:
+    """Its status goes out (CSL's status, biblatex's pubstate) and, read back, the paper is
+    taken out of the literature again, not only cited as retracted."""
+    source = tmp_path / "pubmed.nbib"
+    source.write_text(RETRACTED, encoding="utf-8")
+    _invoke(tmp_path / "first", "import", str(source))
+    out = tmp_path / f"out.{fmt}"
+    _invoke(tmp_path / "first", "export", "--format", fmt, "-o", str(out))
+    _invoke(tmp_path / "second", "import", str(out))
+    before, after = _paper(tmp_path / "first"), _paper(tmp_path / "second")
+    assert before["withdrawn"] is True and after["withdrawn"] is True
+    assert after["csl"].get("status") == before["csl"]["status"] == "retracted"
