@@ -96,3 +96,18 @@ def test_a_retracted_paper_stays_retracted(tmp_path: Path, fmt: str) -> None:
     before, after = _paper(tmp_path / "first"), _paper(tmp_path / "second")
     assert before["withdrawn"] is True and after["withdrawn"] is True
     assert after["csl"].get("status") == before["csl"]["status"] == "retracted"
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_a_program_version_comes_back_from_bibtex(tmp_path: Path, fmt: str) -> None:
+    """biblatex's ``version`` holds it (as Better BibTeX writes it); a classic BibTeX style
+    passes over a field it does not know."""
+    source = tmp_path / "zotero.ris"
+    source.write_text("TY  - COMP\nTI  - scikit-learn\nAU  - Pedregosa, Fabian\n"
+                      "ET  - 1.5.1\nDA  - 2024///\nPY  - 2024\nER  - \n", encoding="utf-8")
+    _invoke(tmp_path / "first", "import", str(source))
+    out = tmp_path / f"out.{fmt}"
+    _invoke(tmp_path / "first", "export", "--format", fmt, "-o", str(out))
+    assert "version = {1.5.1}" in out.read_text(encoding="utf-8")
+    _invoke(tmp_path / "second", "import", str(out))
+    assert _paper(tmp_path / "second")["csl"].get("version") == "1.5.1"
