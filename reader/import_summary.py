@@ -49,6 +49,8 @@ class ImportSummary:
     reports: list[ImportSummary] = field(default_factory=list)
     #: Source keys that were taken, and the keys the papers got instead: (source, given).
     renamed_keys: list[tuple[str, str]] = field(default_factory=list)
+    #: The file's tags written otherwise than the tags they became: (as written, tag).
+    tags_rewritten: list[tuple[str, str]] = field(default_factory=list)
     #: Keys of entries merged into a paper with another key, kept as aliases: (alias, key).
     aliased_keys: list[tuple[str, str]] = field(default_factory=list)
     #: Conference signals: papers known before whose ratings moved, papers given a new
@@ -59,6 +61,9 @@ class ImportSummary:
     replies_new: int = 0
     reply_versions: int = 0
     replies_waiting: int = 0
+    #: Reviews stored already whose ratings' words now read as other numbers (a label an
+    #: older reader took for no number): read again, not edited.
+    ratings_reread: int = 0
     #: Reviews whose rating holds no number ("N/A"): kept as written, named in problems.
     ratings_unreadable: int = 0
     #: Papers whose table gives a mean rating its own ratings contradict: the ratings'
@@ -82,6 +87,9 @@ class ImportSummary:
     #: Papers already there whose record in the file carried the marks of a reader
     #: library (a star, a read mark, tags, a note, highlights): their own were kept.
     marks_kept: int = 0
+    #: Records naming a paper an earlier record of the same file named (a list giving one
+    #: paper twice): read as that paper, counted among the merged or unchanged.
+    named_twice: int = 0
     #: Papers already there that the file gives otherwise (citation key, ["volume 1 (the
     #: file: 12)", …]), as :mod:`reader.intake.differing` finds them; the library kept its
     #: values, or with ``took_differing`` (import --update) took the file's.
@@ -146,6 +154,12 @@ class ImportSummary:
             waiting = (f"{self.replies_waiting:,} repl{'y' if one else 'ies'} kept for "
                        f"{'a paper' if one else 'papers'} not in the library")
             text = f"{text}; {waiting}" if text else waiting
+        if self.ratings_reread:
+            n = self.ratings_reread
+            reread = ("1 review's rating re-read from its words" if n == 1 else
+                      f"{n:,} reviews' ratings re-read from their words")
+            reread += " (no review was edited)"
+            text = f"{text}; {reread}" if text else reread
         if self.ratings_unreadable:
             n = self.ratings_unreadable
             unreadable = f"{n:,} rating{'s' if n != 1 else ''} not a number, kept as written"
@@ -205,6 +219,10 @@ class ImportSummary:
                 f"{'its' if one else 'their'} own stars, read marks, tags, notes and "
                 "highlights (the file's were not applied)"
             )
+        if self.named_twice:
+            one = self.named_twice == 1
+            parts.append(f"{self.named_twice:,} paper{'s' * (not one)} named twice in the "
+                         f"file, read as {'one' if one else 'one each'}")
         return "; ".join(parts)
 
     def differing_line(self, *, each: bool = False) -> str:
@@ -215,6 +233,14 @@ class ImportSummary:
                           ": the file's values were taken (import --undo puts them back)"
                           if self.took_differing else ": the library's values were kept")
 
+    def took(self, key: str, said: list[str]) -> None:
+        """Note that the paper ``key`` took ``said`` from the file (added to its entry if
+        the paper was named just before)."""
+        if self.filled and self.filled[-1][0] == key:
+            self.filled[-1][1].extend(said)
+        else:
+            self.filled.append((key, list(said)))
+
     def filled_line(self, *, each: bool = False) -> str:
         """Papers that took from the file what they lacked (``1 paper already in the library
         took doi, issue from the file``), like :meth:`differing_line`."""
@@ -222,7 +248,8 @@ class ImportSummary:
 
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
-        entries kept as aliases (``wooters07 → wootters07``), a line each."""
+        entries kept as aliases (``wooters07 → wootters07``), and the file's tags written
+        otherwise (``"health, digital" → health-digital``), a line each."""
         lines = []
         for pairs, what in (
             (self.renamed_keys, "already taken, given a suffix"),
@@ -235,6 +262,14 @@ class ImportSummary:
             text = ", ".join(shown) + (f" and {more:,} more" if more else "")
             plural = "s" if len(pairs) != 1 else ""
             lines.append(f"{len(pairs):,} key{plural} {what}: {text}")
+        if self.tags_rewritten:
+            pairs = list(dict.fromkeys(self.tags_rewritten))
+            shown = [f"\"{old}\" → {new}" for old, new in pairs[:5]]
+            more = len(pairs) - len(shown)
+            text = ", ".join(shown) + (f" and {more:,} more" if more else "")
+            plural = "s" if len(pairs) != 1 else ""
+            lines.append(f"{len(pairs):,} tag{plural} written as tags are (lower case, one "
+                         f"word): {text}")
         return "\n".join(lines)
 
     def add(self, other: ImportSummary) -> None:
@@ -256,7 +291,9 @@ def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: 
         return ""
     if each:
         return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
-    named = dict.fromkeys(f.split(" ")[0] for _, said in pairs for f in said)
+    # Each field by its name ("doi 10.1/x": doi); the record's other fields as such.
+    named = dict.fromkeys(f if f == "other fields" else f.split(" ")[0]
+                          for _, said in pairs for f in said)
     n = len(pairs)
     verb = verb.replace("{s}", "s" * (n == 1))
     return (f"{n:,} paper{'s' * (n != 1)} already in the library {verb} "

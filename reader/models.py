@@ -51,6 +51,9 @@ class PaperRecord:
     #: The user's own tags in the source library (Zotero's manual tags), normalised: they
     #: become the paper's tags when the import adds it, and never touch a paper already there.
     tags: list[str] = field(default_factory=list)
+    #: The file's tags written otherwise than the tags they became, ``(as written, tag)``
+    #: (``("health, digital", "health-digital")``): the import summary names them.
+    tags_rewritten: list[tuple[str, str]] = field(default_factory=list)
     #: The replies the source gave with the paper (reviews, decisions, comments), in order.
     replies: list[Reply] = field(default_factory=list)
     #: What the source says of its reviews and decision (see :mod:`reader.signals`).

@@ -95,7 +95,7 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
         "citekey": "smith2024commas",
         "title": HOSTILE.title,
         "title_derived": "false",
-        "authors": 'Jane Smith; Bo "Bobby" Li, Jr.',
+        "authors": 'Smith, Jane; Li, Jr., Bo "Bobby"',
         "editors": "",
         "translators": "",
         "venue": "Workshop, on Things",

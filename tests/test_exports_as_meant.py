@@ -498,6 +498,17 @@ def test_a_journal_reference_names_the_journal_volume_and_pages() -> None:
         "Adv.Theor.Math.Phys.2:231-252,1998; Int.J.Theor.Phys.38:1113-1133,1999") == {
         **journal, "container-title": "Adv.Theor.Math.Phys.", "volume": "2", "page": "231–252",
         **year(1998)}
+    # The reference the paper's DOI names (its volume and first page are in it) is cited.
+    assert journal_reference(
+        "Phys.Lett.B 12:1-5,2006; Phys.Rev.D76:013009,2007", "10.1103/PhysRevD.76.013009") == {
+        **journal, "container-title": "Phys.Rev.D", "volume": "76", "page": "013009",
+        **year(2007)}
+    # A DOI of neither that can be told: both are named, the DOI not given to the first.
+    assert journal_reference(
+        "Adv.Theor.Math.Phys. 2 (1998) 231-252; Int.J.Theor.Phys. 38 (1999) 1113-1133",
+        "10.1023/A:1026654312961") == {
+        **journal, "container-title": "Adv.Theor.Math.Phys. 2 (1998) 231-252; "
+        "Int.J.Theor.Phys. 38 (1999) 1113-1133", **year(1998)}
     # Text of no common shape is the journal's, whole.
     assert journal_reference("Proceedings of ICML 2019") == {
         "container-title": "Proceedings of ICML 2019"}

@@ -95,6 +95,34 @@ def test_a_proceedings_title_with_a_year_is_no_decision(tmp_path: Path) -> None:
     assert record.signals is None or record.signals.decision is None
 
 
+def test_a_proceedings_title_with_a_year_and_a_paper_type_is_kept_whole(
+    tmp_path: Path,
+) -> None:
+    # ACL Anthology's names, as Zotero exports them: the year in the middle, "Long Papers"
+    # after it. Not "Proceedings of the" with a decision "accept".
+    venues = [
+        "Proceedings of the 2019 Conference of the North American Chapter of the Association "
+        "for Computational Linguistics: Human Language Technologies, Volume 1 (Long and Short "
+        "Papers)",
+        "Proceedings of the 2023 Conference on EMNLP: Main Track",
+        "Proceedings of the 2021 Workshop on Trustworthy NLP",
+        "Advances in Neural Information Processing Systems 2020 Oral",
+    ]
+    path = tmp_path / "zotero.csv"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows([["Title", "Publication Year", "Publication Title"]]
+                                  + [[f"Paper {n}", "2019", v] for n, v in enumerate(venues)])
+    records = parse_file(path).records
+    assert [r.venue for r in records] == venues
+    assert all(r.signals is None or r.signals.decision is None for r in records)
+    # A conference's name, its year and its decision are still read as such.
+    path.write_text("Title,Venue\nA,ICLR 2026 Poster\nB,NeurIPS 2024 Datasets and Benchmarks"
+                    " Spotlight\n", encoding="utf-8")
+    first, second = parse_file(path).records
+    assert (first.venue, first.year) == ("ICLR", 2026) and first.signals is not None
+    assert second.venue == "NeurIPS" and second.signals is not None
+
+
 def test_a_scopus_record_without_authors_is_cited_by_its_editors(tmp_path: Path) -> None:
     path = tmp_path / "scopus.csv"
     with path.open("w", newline="", encoding="utf-8") as out:

@@ -623,3 +623,27 @@ def test_a_paper_withdrawn_from_arxiv_is_withdrawn_and_cited_as_the_preprint(
     assert paper is not None
     apa = render_citation([paper], "text", "apa")
     assert "(arXiv:2101.00001). arXiv." in apa and "(Withdrawn)" in apa
+
+
+def test_a_paperlists_file_naming_one_paper_twice_gives_one_paper(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # The second copy has fewer fields, as list makers' merges leave them; the open-access
+    # link is OpenReview's forum, so the paper meets its reviews by id.
+    full = {"id": "Qw34ErTyUi", "title": "Kernel Ridge Regression with Learned Features",
+            "status": "Poster", "tldr": "KRR on learned features is competitive.",
+            "abstract": "We revisit kernel ridge regression on top of pretrained features.",
+            "author": "Sofia Rossi", "aff": "ETH Zurich", "rating": "6;5;6",
+            "oa": "https://openreview.net/forum?id=Qw34ErTyUi"}
+    short = {k: full[k] for k in ("id", "title", "status", "abstract", "author", "rating")}
+    other = {"id": "Zx12", "title": "Another Paper", "abstract": "Something else entirely.",
+             "author": "Ann Lee", "status": "Oral"}
+    path = tmp_path / "icml2024.json"
+    path.write_text(json.dumps([full, other, short]), encoding="utf-8")
+    summary = empty_library.import_files([path])
+    assert (summary.new, summary.unchanged + summary.merged) == (2, 1)
+    assert "1 paper named twice in the file, read as one" in summary.text_line()
+    [paper_id] = empty_library.search("kernel").ids
+    paper = empty_library.paper(paper_id)
+    assert paper is not None and paper.openreview_id == "Qw34ErTyUi"
+    assert paper.tldr == "KRR on learned features is competitive."

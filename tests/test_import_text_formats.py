@@ -99,7 +99,9 @@ def test_bibtex_real_slice_fields() -> None:
     shayevitz = result.records[-1]
     assert plain_line(shayevitz.title) == "On Rényi Measures and Hypothesis Testing"
     assert shayevitz.venue == "Proc. IEEE ISIT 2011"
-    assert shayevitz.url == "http://arxiv.org/abs/1012.4401"  # the first of two URLs
+    # Of Mendeley's two URLs, the publisher's: the arXiv id links to the arXiv page.
+    assert shayevitz.url == (
+        "http://ieeexplore.ieee.org/lpdocs/epic03/wrapper.htm?arnumber=6034266")
     # The abstract keeps its LaTeX; it is rendered when shown.
     assert "R$\\backslash$'enyi" in shayevitz.abstract
 

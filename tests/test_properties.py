@@ -54,6 +54,7 @@ SAMPLES = {
     "medline": DATA / "pubmed-3.nbib",
     "wos": DATA / "wos-2.txt",
     "json-table": DATA / "orals-8.json",
+    "endnote-xml": DATA / "endnote-3.xml",
 }
 assert set(SAMPLES) == set(FORMATS), "every importer needs a sample to mutate"
 # Only the first few kilobytes: mutations are what matter, and they stay fast.

@@ -282,3 +282,25 @@ def test_a_reports_vl_is_its_number() -> None:
             "PB  - Microsoft Research\nVL  - MSR-TR-2022-15\nER  - \n")
     [record] = parse_text(text, "endnote.ris", "ris").records
     assert record.csl["number"] == "MSR-TR-2022-15" and "volume" not in record.csl
+
+
+def test_embase_names_of_family_and_initials_and_ovids_own_link() -> None:
+    # Embase.com's RIS writes "Singhal K." without a comma; Ovid's link to its record says
+    # which tool wrote it when the database line does not ("DB  - Embase").
+    text = """TY  - JOUR
+DB  - Embase
+T1  - Large language models encode clinical knowledge.
+A1  - Singhal K.
+A1  - Müller K.-R.
+A1  - World Health Organization
+Y1  - 2023//
+JF  - Nature
+UR  - https://ovidsp.ovid.com/ovidweb.cgi?T=JS&PAGE=reference&D=emexb&AN=2014567890
+ER  - 
+"""
+    [record] = parse_text(text, "embase.ris", "ris").records
+    assert record.title == "Large language models encode clinical knowledge"
+    assert record.authors == ["K. Singhal", "K.-R. Müller", "World Health Organization"]
+    assert record.csl["author"][:2] == [{"family": "Singhal", "given": "K."},
+                                        {"family": "Müller", "given": "K.-R."}]
+    assert record.csl["author"][2] == {"literal": "World Health Organization"}

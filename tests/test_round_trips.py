@@ -625,3 +625,27 @@ def test_a_biblatex_online_arxiv_entry_is_a_preprint(tmp_path: Path) -> None:
     # Better BibLaTeX's preprint: no web page, cited with its archive and number.
     assert paper.csl["type"] == "article"
     assert "(arXiv:2310.06825). arXiv." in render([paper], "text", style="apa")
+
+
+def test_a_family_name_of_two_words_comes_back_from_csv_as_one(tmp_path: Path) -> None:
+    ris = """TY  - CHAP
+AU  - García Márquez, Ana
+AU  - van der Berg, Jan
+A2  - Martínez Cámara, Eugenio
+TI  - Sentiment analysis for Spanish tweets
+T2  - Proceedings of SEPLN
+PY  - 2023
+ER  - 
+"""
+    first = _library_from(ris, "spanish.ris", tmp_path)
+    [paper] = list(first.store.iter_papers())
+    table = export([paper], "csv")
+    assert '"García Márquez, Ana; van der Berg, Jan"' in table
+    second = _library_from(table, "spanish.csv", tmp_path)
+    [back] = list(second.store.iter_papers())
+    assert back.authors == ["Ana García Márquez", "Jan van der Berg"]
+    assert back.csl["author"][0] == {"family": "García Márquez", "given": "Ana"}
+    assert back.csl["editor"] == [{"family": "Martínez Cámara", "given": "Eugenio"}]
+    assert render([back], "text", style="apa").startswith(
+        "García Márquez, A., & van der Berg, J. (2023)."
+    )

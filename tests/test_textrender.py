@@ -66,6 +66,10 @@ def test_samples_are_there() -> None:
         (r"\LaTeX{} and \TeX", "LaTeX and TeX"),
         (r"\href{https://example.org}{our code}", "our code (https://example.org)"),
         (r"\url{https://x.org/~me/a_b%20c}", "https://x.org/~me/a_b%20c"),
+        # The author's space after a symbol, before a macro printing its argument.
+        (r"$\mathrm{H} \rightarrow \mathrm{ZZ}^*$", "H → ZZ*"),
+        (r"$\mathrm{H}\rightarrow\mathrm{ZZ}$", "H→ZZ"),
+        (r"$O(\log \mathrm{T})$", "O(log T)"),
     ],
 )
 def test_latex_to_unicode(source: str, expected: str) -> None:

@@ -187,7 +187,9 @@ def test_a_zotero_note_held_already_is_not_added_again(
     (paper,) = _papers(empty_library).values()
     assert paper.note == NOTE
     assert "note" not in paper.csl
-    assert (summary.marks_kept, summary.filled) == (0, []), summary
+    # Its keyword is news (and named); its note is not.
+    assert summary.marks_kept == 0, summary
+    assert summary.filled == [("vries2021chatbots", ["keywords rct", "tags rct"])], summary
 
 
 def test_other_tools_n1_stays_the_records_note(empty_library: Library, tmp_path: Path) -> None:
@@ -272,6 +274,25 @@ BBT_BIB = r"""@misc{wei2022chainofthought,
   keywords = {danish,morphology}
 }
 """
+
+
+def test_a_few_zotero_entries_among_others_give_only_their_own_keywords_as_tags(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """The library's own BibTeX export mixes Zotero's entries (their attachment written
+    back) with those of other sources: the arXiv categories and subject terms of the
+    others are their keywords, not tags."""
+    others = "".join(
+        f"@article{{other{n},\n  title = {{Paper {n}}},\n  author = {{Lee, Ann}},\n"
+        f"  year = {{2020}},\n  keywords = {{cs.lg, stat.ml}}\n}}\n\n" for n in range(5)
+    )
+    bib = tmp_path / "library.bib"
+    bib.write_text(BBT_BIB.split("@phdthesis")[0] + others, encoding="utf-8")
+    empty_library.import_files([bib])
+    papers = _papers(empty_library)
+    assert papers["wei2022chainofthought"].tags == ["prompting", "to-read"]
+    assert all(papers[f"other{n}"].tags == [] for n in range(5))
+    assert papers["other0"].keywords == ["cs.lg", "stat.ml"]
 
 
 def test_better_bibtex_keywords_are_the_users_zotero_tags(

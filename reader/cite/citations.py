@@ -19,7 +19,7 @@ from reader.cite.bibtex_text import (
     bibtex_source,
     bibtex_title,
 )
-from reader.cite.csl_items import biblatex_type_words
+from reader.cite.bibtex_types import biblatex_type_words
 from reader.cite.keys import entry_key
 from reader.cite.tex_escape import (
     ascii_field,
@@ -66,8 +66,9 @@ _VENUE_NAMES = {
     "eccv": "European Conference on Computer Vision (ECCV)",
     "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining (KDD)",
 }
-# "ICLR" or "ICLR 2026"; the year, if any, goes inside the parentheses.
-_VENUE_WITH_YEAR = re.compile(r"([A-Za-z]+)(?:\s+(\d{4}))?")
+# "ICLR" or "ICLR 2026"; the year, if any, goes inside the parentheses; a track after it
+# ("NeurIPS Datasets and Benchmarks Track") after the name, as its proceedings name it.
+_VENUE_WITH_YEAR = re.compile(r"([A-Za-z]+)(?:\s+(\d{4}))?(?:\s+([\w&\s]+\bTrack))?")
 
 
 # Source entry types (BibTeX, CSL) whose venue is a journal.
@@ -384,6 +385,7 @@ def _expand_venue(venue: str) -> str:
     if not match or match.group(1).lower() not in _VENUE_NAMES:
         return venue
     full = _VENUE_NAMES[match.group(1).lower()]
-    return full[:-1] + f" {match.group(2)})" if match.group(2) else full
+    full = full[:-1] + f" {match.group(2)})" if match.group(2) else full
+    return f"{full}, {match.group(3)}" if match.group(3) else full
 
 

@@ -8,11 +8,20 @@ import re
 from typing import Any
 
 from reader.cite.bibtex_text import LOCAL_FIELDS, bibtex_source
+from reader.cite.bibtex_types import biblatex_type_words, genre_of_kind, numbers_in_series
 from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
 from reader.cite.name_scripts import citable_name
-from reader.cite.venues import held_at, published_in, submitted_to, unpublished, workshop_track
+from reader.cite.title_languages import title_with_translation
+from reader.cite.venues import (
+    held_at,
+    published_in,
+    series_of_book,
+    submitted_to,
+    unpublished,
+    workshop_track,
+)
 from reader.models import Paper
 from reader.record import (
     COLUMN_VARIABLES,
@@ -27,24 +36,17 @@ from reader.text.identifiers import arxiv_venue
 from reader.text.render import plain_line, to_plain
 
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
-# Words citeproc-py must not recase: a capital after the first letter (arXiv, GDPval, LLMs), or a
-# Greek letter first (a symbol from rendered math, "α-nets": no style wants "Α-Nets").
-_KEEP_CASE = re.compile(r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u1fff])\S*")
+# Words citeproc-py must not recase: a capital after the first letter (arXiv, GDPval, LLMs), a
+# Greek letter first (a symbol from rendered math, "α-nets": no style wants "Α-Nets"), or a
+# Cyrillic one (title case is English's: "Нейронные Сети" is wrong in Russian).
+_KEEP_CASE = re.compile(
+    r"(?<!\S)(?:\S*[^\W\d_]\S*?[A-Z]|[\u0370-\u03ff\u1f00-\u1fff\u0400-\u04ff])\S*")
+# A first word in lower-case letters only.
+_LOWER_FIRST = re.compile(r"[a-z][a-z]*(?=\s)")
 
 # BibTeX entry types whose ``type`` field names the sectional unit ("Part", "Section"), not a
 # genre: CSL styles read a chapter's genre as "Introduction to" the book (Chicago's "to").
 _UNIT_TYPES = frozenset({"inbook", "incollection", "bookinbook", "suppbook", "suppcollection"})
-# What a thesis is when its BibTeX entry type says so and no ``type`` field does.
-_THESIS_GENRES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis"}
-# biblatex's localisation keys a ``type`` field may hold, as biblatex's English prints them
-# (a style given "mathesis" printed "[Mathesis]").
-_BIBLATEX_TYPE_KEYS = {
-    "mathesis": "Master's thesis", "phdthesis": "PhD thesis", "candthesis": "Candidate thesis",
-    "techreport": "Technical report", "resreport": "Research report",
-    "software": "Computer software", "datacd": "CD-ROM", "audiocd": "Audio CD",
-}
-# Types whose BibTeX ``number`` is the volume's number in its series.
-_SERIES_NUMBERED = frozenset({"book", "chapter", "paper-conference"})
 _ORDINAL_WORDS = {
     word: n
     for n, words in enumerate(
@@ -160,7 +162,7 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         if paper.arxiv_id and "number" not in paper.csl:
             # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
             item["number"] = f"arXiv:{paper.arxiv_id}"
-    elif venue and not held_at(paper, venue):
+    elif venue and not held_at(paper, venue) and not series_of_book(paper, venue):
         item["container-title"] = workshop_track(paper, published_in(paper, venue))
     for variable, value in paper.csl.items():
         if variable not in item and variable not in COLUMN_VARIABLES:
@@ -233,7 +235,13 @@ def _protect_case(text: str) -> str:
     The spans wrap whole space-separated words: citeproc-py joins the words of a recased
     string with single spaces, so a span ending inside a word would split it.
     """
-    return _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
+    protected = _KEEP_CASE.sub(lambda m: f'<span class="nocase">{m.group(0)}</span>', text)
+    first = _LOWER_FIRST.match(protected)
+    if first and any(word[:1].isupper() for word in protected.split()[1:]):
+        # A name whose first word alone is lower-case ("npj Digital Medicine", "de Gruyter")
+        # is written so on purpose: APA's title case printed "Npj Digital Medicine".
+        return f'<span class="nocase">{first[0]}</span>{protected[first.end():]}'
+    return protected
 
 
 def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> dict[str, Any]:
@@ -273,6 +281,7 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
         item["genre"] = "Withdrawn submission"
         item.pop("status", None)  # (said once: Chicago printed "Withdrawn submission. Withdrawn.")
     _bibtex_to_csl_meaning(item, paper)
+    title_with_translation(item)
     if unpublished(paper):
         # Where it was submitted (kept in CSL-JSON) read as where it appeared in a style.
         item.pop("event-title", None)
@@ -283,6 +292,17 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
             # Chicago prints only an event's place where there is an event: a conference
             # paper's one place (Zotero's) is the conference's too (MLA printed it twice).
             item["event-place"] = place
+    if item.get("type") == "article-journal":
+        # A journal's place in a database's record (Ovid's, Web of Science's) is its
+        # publisher's city: Chicago and MLA print a place after a journal's title only to
+        # tell two journals of one name apart ("Psychological Bulletin (US)").
+        item.pop("publisher-place", None)
+    volume = str(item.get("volume", "")).strip()
+    if volume and re.search(rf"\bVol(?:ume|\.)?\s*{re.escape(volume)}\b",
+                            str(item.get("container-title", "")), re.IGNORECASE):
+        # Proceedings named by their volume ("… Volume 1 (Long and Short Papers)") beside the
+        # same volume another tool's record gave: APA printed "(Vol. 1, pp. 4171–4186)" too.
+        item.pop("volume")
     if "page" in item:
         # citeproc-py reads a range only with a hyphen; it prints it with an en dash.
         item["page"] = _whole_range(str(item["page"]).replace("\u2013", "-").replace("--", "-"))
@@ -303,7 +323,8 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
     if publisher and number.startswith(f"{publisher}:") and style.name.startswith("ieee"):
         # IEEE prints "publisher: number" itself: "arXiv: arXiv:1706.03762" otherwise.
         item["number"] = number[len(publisher) + 1:].strip()
-    for field in ("title", "container-title", "publisher", "collection-title", "number"):
+    for field in ("title", "container-title", "publisher", "collection-title", "number",
+                  "original-title"):
         if isinstance(item.get(field), str):
             # ("number": a style capitalising its first letter printed "(ArXiv:1706.03762)".)
             item[field] = _protect_case(item[field])
@@ -321,8 +342,8 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     kind = kind.lower() if isinstance(kind, str) else ""
     if kind in _UNIT_TYPES:
         item.pop("genre", None)
-    elif kind in _THESIS_GENRES and not item.get("genre"):
-        item["genre"] = _THESIS_GENRES[kind]
+    elif genre_of_kind(kind) and not item.get("genre"):
+        item["genre"] = genre_of_kind(kind)
     genre = item.get("genre")
     if isinstance(genre, str) and biblatex_type_words(genre):
         item["genre"] = biblatex_type_words(genre)
@@ -342,6 +363,10 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
         item.update(type="article", publisher="arXiv", number=f"arXiv:{paper.arxiv_id}")
     if numbers_in_series(paper, item):
         item["collection-number"] = item.pop("number")
+    if item.get("status") == "prepublished" and item.get("type") == "article":
+        # biblatex's state of a preprint (Better BibLaTeX's) is what CSL's preprint type says
+        # already: APA printed "(Prepublished)" after the link, Chicago "prepublished".
+        item.pop("status")
 
 
 # The types such a record is given (@article, @misc, a table's "article").
@@ -361,38 +386,6 @@ def _whole_range(page: str) -> str:
     if len(last) < len(first) and int(last) < int(first):
         return f"{first}-{first[: len(first) - len(last)]}{last}"
     return page
-
-
-def thesis_genre(paper: Paper) -> str | None:
-    """What a thesis is when only its BibTeX entry type says it (@mastersthesis: "Master's
-    thesis"), or None."""
-    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
-    kind = source.get("@type") if isinstance(source, dict) else None
-    return genre_of_kind(kind) if isinstance(kind, str) else None
-
-
-def genre_of_kind(kind: str | None) -> str | None:
-    """What a BibTeX entry type says a thesis is ("Master's thesis"), or None."""
-    return _THESIS_GENRES.get((kind or "").lower())
-
-
-def biblatex_type_words(key: str) -> str | None:
-    """What biblatex prints for one of its type keys (``mathesis``: "Master's thesis"), or
-    None for any other text."""
-    return _BIBLATEX_TYPE_KEYS.get(key.strip().lower())
-
-
-def numbers_in_series(paper: Paper, item: dict[str, Any]) -> bool:
-    """Whether the number of a BibTeX record (a book's, a chapter's, a paper's, beside its
-    series) is, in CSL's words, its collection-number: BibTeX has one field for both."""
-    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
-    return bool(
-        source
-        and item.get("type") in _SERIES_NUMBERED
-        and item.get("collection-title")
-        and "number" in item
-        and "collection-number" not in item
-    )
 
 
 def html_escape(text: str) -> str:

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from reader.cite.bibtex_text import bibtex_source
-from reader.cite.csl_items import csl_names, csl_type, numbers_in_series, thesis_genre
+from reader.cite.bibtex_types import numbers_in_series, thesis_genre
+from reader.cite.csl_items import csl_names, csl_type
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
@@ -289,15 +290,15 @@ CSV_CSL = frozenset({*_CSL_COLUMNS, "type", "DOI", "editor", "translator", "issu
 
 
 def _authors_cell(paper: Paper) -> str:
-    """The authors joined by ``"; "``, a literal name (an institution's) in braces as the
-    editors column writes it: read back, "Food and Drug Administration" stays one name
-    rather than the two its "and" would make of it."""
+    """The authors as the editors column writes its names, family name first (``García
+    Márquez, Ana; {Food and Drug Administration}``): read back, a family name of two words
+    stays one, and an institution's name in braces stays one name rather than the two its
+    "and" would make of it."""
     authors = paper.authors or []
     names = csl_names(paper)
     if len(names) != len(authors):
         return "; ".join(authors)
-    return "; ".join("{" + author + "}" if name.get("literal") else author
-                     for author, name in zip(authors, names, strict=True))
+    return names_text(names)
 
 
 def _type_of(paper: Paper) -> str:

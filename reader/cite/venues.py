@@ -12,7 +12,8 @@ from reader.cite.tex_escape import escape_text, fold
 from reader.models import Paper
 from reader.signals import UNDER_REVIEW
 
-__all__ = ["openreview_fields", "published_in", "submitted_to", "unpublished", "workshop_track"]
+__all__ = ["openreview_fields", "published_in", "series_of_book", "submitted_to", "unpublished",
+           "workshop_track"]
 
 # Decisions after which a submission is no paper of the conference: OpenReview's own BibTeX
 # for it is a @misc with no booktitle.
@@ -60,6 +61,14 @@ def published_in(paper: Paper, venue: str) -> str:
     if isinstance(journal, str) and journal.strip() and venue.lower().startswith("arxiv"):
         return " ".join(journal.split())
     return venue
+
+
+def series_of_book(paper: Paper, venue: str) -> bool:
+    """Whether the venue is the series of a book (a database's "source title" for it): a
+    book is in no container, and styles cited one "In" its series, as if a chapter."""
+    series = paper.csl.get("collection-title")
+    return paper.csl.get("type") == "book" and isinstance(series, str) and " ".join(
+        series.split()) == venue
 
 
 def openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reader.cite.csl_items import biblatex_type_words
+from reader.cite.bibtex_types import biblatex_type_words
 from reader.intake.identity import DASHES
 from reader.models import PaperRecord
 from reader.record import family_key

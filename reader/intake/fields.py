@@ -15,12 +15,13 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from reader.cite.csl_items import genre_of_kind
+from reader.cite.bibtex_types import genre_of_kind
 from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.import_summary import ImportSummary
 from reader.intake.differing import completes, differing, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_text, same_title
+from reader.intake.merged_said import also_changed
 from reader.intake.versions import as_published, is_preprint, is_published, without_publication
 from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
@@ -264,6 +265,7 @@ class FieldMerge:
         aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
         gained = _gained(before, csl, updates)
+        gained += also_changed(before, csl, updates, gained)
         if completed:
             gained.append(f"authors {len(record.authors)} (the library's ended \"and others\")")
         if gained:

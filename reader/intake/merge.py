@@ -297,6 +297,8 @@ class _Import:
         record, doi, arxiv_id, key = (
             prepared.record, prepared.doi, prepared.arxiv_id, prepared.key
         )
+        self.summary.tags_rewritten += [
+            pair for pair in record.tags_rewritten if pair not in self.summary.tags_rewritten]
         ids = (doi, arxiv_id, record.openreview_id)
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
         if paper_id is None:
@@ -335,10 +337,15 @@ class _Import:
             replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
+        else:
+            self.summary.named_twice += 1
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key,
                                    added_now=paper_id in self.added)
-        if self.rows.fill_marks(paper_id, record) and action == "unchanged":
-            action = "merged"  # a note or tags the paper had none of
+        marks = self.rows.fill_marks(paper_id, record)
+        if marks:
+            self.summary.took(self.rows.citekey_of(paper_id), marks)
+            if action == "unchanged":
+                action = "merged"  # a note or tags the paper had none of
         if paper_id in self.added:
             if self.rows.add_tags(paper_id, record.tags) and action == "unchanged":
                 action = "merged"
@@ -443,21 +450,28 @@ class _Import:
         year) needs the first authors to agree; an abstract too short to tell papers apart
         ("N/A", "No abstract available.") needs the titles to agree; and a paper an earlier
         record of this file already stands for is this one only if the two records say the
-        same.
+        same, or give it the same abstract, title and first author (a list naming a paper
+        twice, once with fewer fields), and no other identifier.
         """
-        if paper_id in self.met:
-            return self.met[paper_id] == prepared.fingerprint
+        met = self.met.get(paper_id)
+        if met is not None and met == prepared.fingerprint:
+            return True
         row = self.rows.identity(paper_id)
         if row is None:
             return False
         record = prepared.record
-        corrected = keyed or (
+        same_words = (
             how == "abstract"
-            and len(record.abstract.split()) >= PLACEHOLDER_WORDS
-            and not record.title_derived
             and same_title(record.title, row[4])
             and _first_authors_agree(record.authors, row[3])
         )
+        if met is not None and not same_words:
+            return False
+        corrected = met is None and (keyed or (
+            same_words
+            and len(record.abstract.split()) >= PLACEHOLDER_WORDS
+            and not record.title_derived
+        ))
         pairs = list(zip(ids, row[:3], strict=True))[1 if corrected else 0:]
         if any(mine and theirs and mine != theirs for mine, theirs in pairs):
             return False

@@ -160,6 +160,7 @@ class SignalsIntake:
             )
             self.summary.replies_new += written.new
             self.summary.reply_versions += written.versions - written.new
+            self.summary.ratings_reread += written.reread
             moved = bool(written.rating_changes)
             edited = written.versions > 0
             self._unreadable(record)
@@ -190,7 +191,7 @@ class SignalsIntake:
         # A rating that moved between versions this import read counts, even on a paper it
         # adds (a file holding a review before and after the rebuttal): the detail pane
         # shows that history, and is:rating-changed finds what it shows.
-        if moved or (before is not None and before.rating_count and outcome.ratings_changed):
+        if moved or (before is not None and before.rating_count and outcome.rerated):
             self._changed.add(paper_id)
             # Marked here too when only one review's history moved (its mean may not).
             self.conn.execute(
@@ -201,7 +202,8 @@ class SignalsIntake:
             self._decided.add(paper_id)
         self.summary.ratings_changed = len(self._changed)
         self.summary.new_decisions = len(self._decided)
-        return edited or moved or outcome.ratings_changed or outcome.new_decision
+        return (edited or moved or bool(written.reread) or outcome.ratings_changed
+                or outcome.new_decision)
 
     def _unreadable(self, record: PaperRecord) -> None:
         """Name the reviews whose rating holds no number: left out of the paper's ratings

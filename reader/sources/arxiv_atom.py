@@ -212,7 +212,8 @@ def _csl(element: ET.Element) -> dict[str, Any]:
     note = _fold(_text(element, f"{ARXIV}comment"))
     if note:
         csl["note"] = note
-    csl.update(journal_reference(_fold(_text(element, f"{ARXIV}journal_ref"))))
+    doi = _text(element, f"{ARXIV}doi")
+    csl.update(journal_reference(_fold(_text(element, f"{ARXIV}journal_ref")), doi))
     return csl
 
 

@@ -138,7 +138,8 @@ def _csl(item: dict[str, Any]) -> dict[str, Any]:
     if note:
         csl["note"] = note
     # Free text ("Phys.Rev.D76:013009,2007"): the journal, volume and page it names.
-    csl.update(journal_reference(clean_title(item.get("journal-ref"))))
+    doi = text_value(item.get("doi"))
+    csl.update(journal_reference(clean_title(item.get("journal-ref")), doi))
     return csl
 
 

@@ -34,7 +34,7 @@ from reader.models import PaperRecord
 from reader.record import display_name, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
-from reader.sources.bibtex_marks import manager_marks, zotero_bib, zotero_tags
+from reader.sources.bibtex_marks import manager_marks, zotero_bib, zotero_entry, zotero_tags
 from reader.sources.bibtex_openreview import openreview_fields, pending
 from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
@@ -154,7 +154,8 @@ def _read(
     zotero: bool = False,
 ) -> PaperRecord | None:
     """The record of one entry, or None with a problem line saying why there is none;
-    of a ``zotero`` export (Better BibTeX's), its keywords are the user's tags too."""
+    of a ``zotero`` export (Better BibTeX's), or an entry of Zotero's in another file, its
+    keywords are the user's tags too."""
     try:
         record = _record(entry, by_key, source)
     except Exception as exc:  # one odd entry must not cost the others
@@ -165,7 +166,7 @@ def _read(
             f"{source}:{entry.line}: entry '{entry.key}' has neither title nor abstract;"
             " skipped"
         )
-    elif zotero:
+    elif zotero or zotero_entry(entry.fields):
         zotero_tags(record)
     return record
 

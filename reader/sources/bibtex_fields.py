@@ -251,7 +251,11 @@ def csl_and_extra(
         if (value.strip() or crossref) and field not in used
     }
     raw_url = clean_imported(entry.fields.get("url", "")).strip()
-    if raw_url and (url_of({"url": raw_url}) != raw_url or any(c in raw_url for c in "\\%")):
+    url = url_of({"url": raw_url}) or ""
+    # Each "%" escaped and nothing else is how the library's own export writes a URL
+    # (Scopus's "doi=10.15622%2fia…"): read back, it is the URL, with nothing to keep.
+    ours = "\\" not in url and raw_url == url.replace("%", "\\%")
+    if raw_url and not ours and (url != raw_url or any(c in raw_url for c in "\\%")):
         # A url field is verbatim (biblatex, hyperref): one an export would write otherwise
         # (escapes, a backslash, several URLs) is written back exactly as it came.
         kept["url"] = raw_url

@@ -221,10 +221,12 @@ def url_of(fields: dict[str, str]) -> str | None:
             value = macro.group(1).strip()
         elif name == "howpublished":
             continue
-        value = _identifier(value)
-        if value:
-            # Some tools put several URLs in the field; the first is the paper's.
-            return value.split()[0]
+        urls = _identifier(value).split()
+        if urls:
+            # Some tools put several URLs in the field (Mendeley: the arXiv page, then the
+            # proceedings'): the first is the paper's, but for an arXiv page before another,
+            # which the arXiv id links to anyway.
+            return next((u for u in urls if "arxiv.org/" not in u.lower()), urls[0])
     return None
 
 

@@ -34,6 +34,7 @@ from reader.sources.own_export import (
 from reader.sources.stand_ins import abstract_given
 from reader.sources.table_csl import csl_values, extra_lines, shown_names
 from reader.sources.table_csl import fold_cell as _fold
+from reader.sources.table_database import read_apart
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS, ZOTERO_COLUMNS
 from reader.sources.tablesignals import kept_as_written, table_signals, venue_and_decision
@@ -49,7 +50,7 @@ from reader.text.identifiers import (
 )
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
-from reader.text.tags import normalize_tag
+from reader.text.tags import tags_as_written
 from reader.text.titles import derive_title
 
 __all__ = [
@@ -348,6 +349,7 @@ def record_from_values(
     record.signals = table_signals(values, decision, record.venue, record.year)
     if record.signals is not None and record.signals.decision == "withdrawn":
         record.withdrawn = True
+    read_apart(record, as_stored=bool(marks))  # (an original title, a copyright notice …)
     return record
 
 
@@ -355,8 +357,8 @@ def _user_marks(record: PaperRecord, values: dict[str, str]) -> None:
     """The tags and the note another tool's table gives as the user's (Zotero's CSV:
     "Manual Tags" joined by "; ", "Notes" in HTML): the new paper's first tags and note,
     as the same tool's JSON gives them."""
-    tags = [normalize_tag(word) for word in re.split(r"\s*;\s*", values.get("user_tags", ""))]
-    record.tags = list(dict.fromkeys(tag for tag in tags if tag))
+    record.tags, record.tags_rewritten = tags_as_written(
+        re.split(r"\s*;\s*", values.get("user_tags", "")))
     # Zotero joins an item's notes with "; ", each an HTML note of its own.
     record.note = zotero_note(_NOTES_JOINED.split(values.get("user_note", "")))
 

@@ -55,19 +55,23 @@ _NUMBER_WORD = re.compile(r",?\s*No\.?$")
 _MOST_NAME_WORDS = 10
 
 
-def journal_reference(text: str) -> dict[str, Any]:
+def journal_reference(text: str, doi: str | None = None) -> dict[str, Any]:
     """The CSL variables a journal reference names: ``container-title``, with ``volume``,
     ``page`` (``issue``), the year it was published (``issued``, see
     :func:`published_year`) and the type of a journal article when the text has the shape
-    of a citation; {} for none. The sources keep the text as written beside."""
+    of a citation; {} for none. The sources keep the text as written beside.
+
+    Of several references ("Adv.Theor.Math.Phys.2:231-252,1998; Int.J.Theor.Phys.38:
+    1113-1133,1999": the paper and its reprint), the one the paper's ``doi`` names is cited
+    (its volume and first page are in it, as most publishers write them), else the first;
+    when the DOI is another's that cannot be told, every reference is named, so that the
+    DOI is not given to the first."""
     text = " ".join(text.split())
     if not text:
         return {}
-    # "Adv.Theor.Math.Phys.2:231-252,1998; Int.J.Theor.Phys.38:1113-1133,1999": the paper
-    # and its reprint; the first is the one cited.
-    first = text.split("; ")[0].strip()
-    match = (_JOURNAL_VOLUME_PAGES.match(first) or _VOLUME_YEAR_PAGES.match(first)
-             or _NAMED_VOLUME_PAGES.match(first))
+    matches = [_citation(part.strip()) for part in text.split("; ")]
+    owned = [m for m in matches if m is not None and _names_doi(m, doi)]
+    match = owned[0] if owned else matches[0]
     if match is None:
         return {"container-title": text} if len(text.split()) <= _MOST_NAME_WORDS else {}
     page = re.sub(r"\s*[-–]+\s*", "–", match.group("page"))
@@ -86,7 +90,27 @@ def journal_reference(text: str) -> dict[str, Any]:
         found["issue"] = match.group("issue")
     # The year it was published there, which a citation of the journal article gives.
     found["issued"] = {"date-parts": [[int(match.group("year"))]]}
+    if doi and len(matches) > 1 and not owned:
+        found["container-title"] = text  # (its volume and pages: the first reference's)
+        for variable in ("volume", "issue", "page"):
+            found.pop(variable, None)
     return found
+
+
+def _citation(text: str) -> re.Match[str] | None:
+    """A reference with the shape of a journal citation: a name, a volume, pages, a year."""
+    return (_JOURNAL_VOLUME_PAGES.match(text) or _VOLUME_YEAR_PAGES.match(text)
+            or _NAMED_VOLUME_PAGES.match(text))
+
+
+def _names_doi(match: re.Match[str], doi: str | None) -> bool:
+    """Whether ``doi`` holds the reference's volume and first page ("Phys.Rev.D76:013009"
+    in 10.1103/PhysRevD.76.013009), each as a number of its own."""
+    first_page = re.split(r"\s*[-–]", match.group("page"))[0]
+    numbers = re.findall(r"[A-Za-z]?\d+", doi or "")
+    return bool(doi) and all(
+        any(n.lstrip("0") == value.lstrip("0") or n == value for n in numbers)
+        for value in (match.group("volume"), first_page))
 
 
 def published_year(csl: dict[str, Any]) -> int | None:

@@ -217,3 +217,18 @@ def venue_from_text(text: str) -> tuple[str | None, int | None]:
     before = [m for m in candidates if m.end() <= year_match.start()]
     chosen = before[-1] if before else candidates[0]
     return chosen.group(0), year
+
+
+# The Datasets and Benchmarks track, which NeurIPS publishes apart from its main track: as
+# OpenReview names it ("NeurIPS 2024 Datasets and Benchmarks Track", a venueid's
+# "Datasets_and_Benchmarks_Track", 2023's "Track Datasets and Benchmarks") and paperlists
+# ("Datasets & Benchmarks").
+_DATASETS_TRACK = re.compile(r"datasets[\s_]+(?:and|&)[\s_]+benchmarks", re.IGNORECASE)
+
+
+def track_venue(venue: str | None, *texts: str) -> str | None:
+    """The venue with the track the texts name ("NeurIPS Datasets and Benchmarks Track"):
+    a paper of the track is cited as its proceedings name it, not as the main track's."""
+    if venue and any(_DATASETS_TRACK.search(text or "") for text in texts):
+        return f"{venue} Datasets and Benchmarks Track"
+    return venue

@@ -8,6 +8,7 @@ import re
 
 from reader.record import parse_names_text, split_name
 from reader.sources.ris_names import display_name as comma_name
+from reader.text.names import initials_last
 
 __all__ = ["name_cell", "split_authors"]
 
@@ -53,18 +54,11 @@ def split_authors(value: str) -> list[str]:
     return names
 
 
-# "Zhang Y.", "Müller K.-R." (Scopus, PubMed): a family name, then the given names'
-# initials.
-_INITIALS_LAST = re.compile(r"(?P<family>[^.]+?)\s+(?P<initials>(?:[A-Z]\.(?:-?[A-Z]\.)*\s*)+)")
-
-
 def _initials_first(name: str) -> str:
     """A name written family first, then initials ("Zhang Y.") as "Y. Zhang"; any other
     as it is."""
-    match = _INITIALS_LAST.fullmatch(name.strip())
-    if not match:
-        return name
-    return f"{match.group('initials').strip()} {match.group('family').strip()}"
+    parts = initials_last(name)
+    return f"{parts[1]} {parts[0]}" if parts else name
 
 
 def name_cell(value: str, *, family_first: bool = False) -> list[dict[str, str]]:
@@ -86,9 +80,14 @@ def name_cell(value: str, *, family_first: bool = False) -> list[dict[str, str]]
             name for part in parts
             for name in (parse_names_text(part) if "," in part else [{"literal": part}])
         ]
+    names = split_authors(value)
+    if len(names) == 1 and "," in value:
+        # One name, family first ("Martínez Cámara, Eugenio"): its parts as written, not
+        # as the last word of its display name would make them.
+        return parse_names_text(value)
     # Names without a comma between family and given name: "Bouamor H.; Pino J." (Scopus's
     # editors, written as its authors are) or "Jane Smith; John Doe".
-    return [name for name in map(split_name, split_authors(value)) if name]
+    return [name for name in map(split_name, names) if name]
 
 
 def _braced_or_split(part: str) -> list[dict[str, str]]:

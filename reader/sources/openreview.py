@@ -30,6 +30,7 @@ from reader.sources.jsonfields import (
     date_from_epoch_ms,
     moment_from_epoch_ms,
     string_list,
+    track_venue,
     venue_from_text,
 )
 from reader.sources.jsonload import (
@@ -305,6 +306,7 @@ def _convert(record: JsonRecord) -> Outcome:
             venue = match.group(1)
         if year is None and (match := _VENUEID_YEAR.search(where)):
             year = int(match.group(1))
+    venue = track_venue(venue, venue_text, venueid)
     created = date_from_epoch_ms(note.get("cdate")) or date_from_epoch_ms(note.get("tcdate"))
     if year is None and created:
         year = int(created[:4])

@@ -26,6 +26,7 @@ from reader.sources.jsonfields import (
     modified_of,
     string_list,
     text_value,
+    track_venue,
     venue_from_text,
     year_value,
 )
@@ -173,7 +174,7 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
         abstract=abstract,
         title=title,
         authors=authors,
-        venue=venue or file_venue,
+        venue=track_venue(venue or file_venue, clean_title(item.get("track"))),
         year=year or file_year,
         keywords=string_list(item.get("keywords"), r";"),
         url=url,
@@ -244,16 +245,17 @@ def _mean_and_std(value: Any) -> tuple[float | None, float | None]:
 
 
 def _openreview_id(item: dict[str, Any], site: str, bibtex_url: str) -> str | None:
-    """The OpenReview forum id of an entry: from an OpenReview link in its site (or bibtex
-    url), from its ``forum`` (a key only OpenReview's notes have), or from its ``id`` when
-    a link says the entry comes from OpenReview."""
-    for link in (site, bibtex_url):
+    """The OpenReview forum id of an entry: from an OpenReview link in its site, its open
+    access link (``oa``) or its bibtex url, from its ``forum`` (a key only OpenReview's
+    notes have), or from its ``id`` when a link says the entry comes from OpenReview."""
+    links = (site, clean_title(item.get("oa")), bibtex_url)
+    for link in links:
         if "openreview.net" in link and (found := openreview_id(link)):
             return found
     forum = openreview_id(text_value(item.get("forum")))
     if forum is not None:
         return forum
     # A bare id only counts when the entry is known to come from OpenReview.
-    if any("openreview.net" in link for link in (site, bibtex_url)):
+    if any("openreview.net" in link for link in links):
         return openreview_id(text_value(item.get("id")))
     return None

@@ -1,7 +1,8 @@
 """RIS names (``Last, First, Suffix``) as CSL names, and as people read them.
 
 Tools write a RIS name with commas between its parts; a name without one (an institution,
-"Plato") is a literal, and a JSON null spelled out ("null") is a part the tool had not got.
+"Plato") is a literal, but for Embase's family name and initials ("Singhal K."); a JSON null
+spelled out ("null") is a part the tool had not got.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 
 from reader.sources.ris_tags import fold_lines
+from reader.text.names import initials_last
 from reader.text.scripts import EAST_ASIAN
 
 SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
@@ -31,7 +33,10 @@ def ris_name(raw: str) -> dict[str, str] | None:
     if not parts:
         return None
     if len(parts) == 1:
-        # "Plato" is a literal; "van den Hoven," a family name without a given name.
+        # "Plato" is a literal; "van den Hoven," a family name without a given name;
+        # "Singhal K." (Embase's) a family name and initials.
+        if (initialled := initials_last(parts[0])) is not None:
+            return {"family": initialled[0], "given": initialled[1]}
         return {"family": parts[0]} if raw.rstrip().endswith(",") else {"literal": parts[0]}
     # "van den Hoven, null": a family name whose given name the tool had not got.
     parts = [parts[0], *(p for p in parts[1:] if p not in _NO_NAME)]
@@ -60,7 +65,8 @@ def display_name(name: str) -> str:
     parts = [fold_lines(p) for p in name.split(",")]
     parts = [p for p in parts if p and p not in _NO_NAME]
     if len(parts) <= 1:
-        return parts[0] if parts else ""
+        initialled = initials_last(parts[0]) if parts else None
+        return f"{initialled[1]} {initialled[0]}" if initialled else parts[0] if parts else ""
     last, rest = parts[0], parts[1:]
     if EAST_ASIAN.fullmatch(last) and all(EAST_ASIAN.fullmatch(p) for p in rest):
         return last + "".join(rest)  # "王, 伟": 王伟, family first, no space

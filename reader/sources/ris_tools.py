@@ -97,7 +97,9 @@ def exporter(tags: Tags, numbered: bool = False) -> str:
     came before it, as in Ovid's exports."""
     database = " ".join(tags.get("DB", []) + tags.get("DP", [])).lower()
     accession = _first(tags, "AN")
-    if numbered or "ovid" in database or _OVID_DATABASE.search(database):
+    if numbered or "ovid" in database or _OVID_DATABASE.search(database) or (
+        "ovid.com/" in _first(tags, "UR")  # (Ovid's link to its record: "APA PsycInfo")
+    ):
         return OVID
     if "ID" not in tags and any(
         _ZOTERO_DATE.fullmatch(v.strip()) for v in tags.get("DA", []) + tags.get("Y2", [])

@@ -60,11 +60,12 @@ def csl_values(
         name: fold_cell(values[name]) for name in CSL_FIELDS if fold_cell(values.get(name, ""))
     }
     authors = name_cell(values.get("authors", ""), family_first=zotero)
-    if any("literal" in name and (zotero or split_name(name["literal"]) != name)
+    if any(("literal" in name and zotero) or split_name(display_name(name)) != name
            for name in authors):
-        # An institution among them is no "Organization, W. H."; in another table than
-        # Zotero's (which structures every name), a name kept whole anyway ("ATLAS
-        # Collaboration", one word of hangul) needs no structured names.
+        # Names the display names alone would split otherwise: an institution's, which is
+        # no "Organization, W. H." (in another table than Zotero's, which structures every
+        # name, one kept whole anyway, "ATLAS Collaboration", needs no structure), or a
+        # family name of two words ("García Márquez, Ana", not Márquez, A. G.).
         csl["author"] = authors
     for role in NAME_FIELDS:
         names = name_cell(values.get(role, ""), family_first=zotero)

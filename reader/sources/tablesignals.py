@@ -31,9 +31,10 @@ def venue_and_decision(text: str) -> tuple[str, int | None, str]:
     workshop is a venue of its own); ``"ICML 2025"`` → ICML, 2025, no decision. Any venue
     whose words after a year name no decision stays as it is."""
     match = _VENUE_DECISION.match(text)
-    if match and ("," in match.group("venue") or not match.group("rest")[0].isalnum()):
-        # A proceedings' title ("54th Annual Meeting of the ACL, ACL 2016 - Long Papers"):
-        # a name to keep whole, not a venue, a year and a decision.
+    if match and (_titled(match.group("venue")) or not match.group("rest")[0].isalnum()):
+        # A proceedings' title ("54th Annual Meeting of the ACL, ACL 2016 - Long Papers",
+        # "Proceedings of the 2019 Conference … (Long and Short Papers)"): a name to keep
+        # whole, not a venue, a year and a decision.
         return text, None, ""
     if match is None:
         alone = _VENUE_YEAR.match(text)
@@ -47,6 +48,14 @@ def venue_and_decision(text: str) -> tuple[str, int | None, str]:
     if decision == "workshop":
         venue = f"{venue} {match.group('rest')}"
     return venue, int(match.group("year")), text
+
+
+def _titled(venue: str) -> bool:
+    """Whether the words before a venue's year are the start of a title ("Proceedings of
+    the", "Advances in …"), not a conference's name ("ICLR", "NeurIPS"): a comma, a word
+    written lower-case, or more words than a name has."""
+    words = venue.split()
+    return "," in venue or len(words) > 3 or any(w[0].islower() for w in words)
 
 
 def table_signals(

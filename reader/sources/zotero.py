@@ -38,7 +38,7 @@ from reader.text.identifiers import (
     normalize_arxiv_id,
     openreview_forum_id,
 )
-from reader.text.tags import normalize_tag
+from reader.text.tags import normalize_tag, tags_as_written
 
 __all__ = ["looks_like_zotero", "parse", "zotero_date"]
 
@@ -194,7 +194,7 @@ def _convert(record: JsonRecord, folders: _Folders | None = None) -> Outcome:
     container = next((clean_title(item.get(f)) for f in _CONTAINERS if clean_title(item.get(f))),
                      "")
     url = clean_title(item.get("url")) or str(csl.pop("URL", ""))
-    keywords, tags = _tags(item.get("tags"))
+    keywords, tags, rewritten = _tags(item.get("tags"))
     if folders is not None:
         tags += [t for t in folders.tags(item) if t not in tags]
     written_doi = doi_as_written(clean_title(item.get("DOI")) or str(csl.pop("DOI", "")))
@@ -257,11 +257,12 @@ def _name(creator: dict[str, Any]) -> dict[str, str] | None:
     return name
 
 
-def _tags(value: Any) -> tuple[list[str], list[str]]:
+def _tags(value: Any) -> tuple[list[str], list[str], list[tuple[str, str]]]:
     """The item's automatic tags as keywords (as written) and its manual tags as the
-    library's tags (normalised), each without repeats."""
+    library's tags (normalised), each without repeats; and the manual tags written
+    otherwise than their tag."""
     keywords: list[str] = []
-    tags: list[str] = []
+    manual: list[str] = []
     for entry in value if isinstance(value, list) else []:
         text = clean_title(entry.get("tag") if isinstance(entry, dict) else entry)
         if not text:
@@ -271,10 +272,8 @@ def _tags(value: Any) -> tuple[list[str], list[str]]:
             if text not in keywords:
                 keywords.append(text)
             continue
-        tag = normalize_tag(text)
-        if tag and tag not in tags:
-            tags.append(tag)
-    return keywords, tags
+        manual.append(text)
+    return (keywords, *tags_as_written(manual))
 
 
 def zotero_date(text: str) -> str | None:

@@ -155,6 +155,16 @@ def migrations() -> list[tuple[int, Path]]:
     return sorted(found)
 
 
+def _after_script(conn: sqlite3.Connection, version: int) -> None:
+    """What a migration needs beyond SQL, in its transaction: 0013 reads the stored
+    ratings again with the current reader (store/rereading.py), which SQL cannot parse."""
+    if version == 13:
+        # Imported here: only a library being upgraded needs it.
+        from reader.store.rereading import reread_library
+
+        reread_library(conn)
+
+
 class StoreBase:
     """The connection, schema, transactions, generation and settings: the base
     :class:`reader.store.database.Store` stands on (its parts reach it by a reference)."""
@@ -264,9 +274,11 @@ class StoreBase:
                 continue
             script = path.read_text(encoding="utf-8")
             try:
-                self.conn.executescript(
-                    f"BEGIN;\n{script}\nPRAGMA user_version = {version};\nCOMMIT;"
-                )
+                self.conn.executescript(f"BEGIN;\n{script}")
+                _after_script(self.conn, version)
+                # Not executescript: it would commit the transaction open before it ran.
+                self.conn.execute(f"PRAGMA user_version = {version}")
+                self.conn.execute("COMMIT")
             except sqlite3.DatabaseError as exc:
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")

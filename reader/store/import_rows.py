@@ -254,24 +254,30 @@ class ImportRows:
             (paper_id, note, self.stamp, version),
         )
 
-    def fill_marks(self, paper_id: int, record: PaperRecord) -> bool:
+    def fill_marks(self, paper_id: int, record: PaperRecord) -> list[str]:
         """Give a paper already here the record's note and tags where it has none (the
         same items from two tools, one with the notes: nothing of the user's is replaced);
-        whether it got any. A star or a read mark is the user's to set, never the file's."""
-        filled = False
+        what it got (``["note", "tags a, b"]``). A star or a read mark is the user's to
+        set, never the file's."""
+        filled = []
         if record.note and record.note.strip() and not self.conn.execute(
             "SELECT 1 FROM notes WHERE paper_id = ? AND trim(body) != ''", (paper_id,)
         ).fetchone():
             self.conn.execute("DELETE FROM notes WHERE paper_id = ?", (paper_id,))
             self._add_note(paper_id, record.note)
-            filled = True
+            filled.append("note")
         if record.tags and not self.conn.execute(
             "SELECT 1 FROM tags WHERE paper_id = ?", (paper_id,)
         ).fetchone():
             self.conn.executemany("INSERT OR IGNORE INTO tags (paper_id, tag) VALUES (?, ?)",
                                   [(paper_id, tag) for tag in record.tags])
-            filled = True
+            filled.append(f"tags {', '.join(record.tags)}")
         return filled
+
+    def citekey_of(self, paper_id: int) -> str:
+        """A paper's citation key, as the summary names it."""
+        return str(self.conn.execute(
+            "SELECT citekey FROM papers WHERE id = ?", (paper_id,)).fetchone()[0])
 
     def add_tags(self, paper_id: int, tags: list[str]) -> bool:
         """Give the paper those of ``tags`` it has not; whether it got any."""

@@ -47,6 +47,9 @@ class SignalsWritten:
 
     ratings_changed: bool = False
     new_decision: bool = False
+    #: Whether a rating the paper had moved (a reviewer's change of mind), as opposed to
+    #: one added or gone: what ``is:rating-changed`` and the summary's count mean.
+    rerated: bool = False
 
 
 _SIGNAL_COLUMNS = (
@@ -133,6 +136,7 @@ def _write(
         if before.ratings and signals.ratings
         else before.rating_mean is not None and before.rating_mean != signals.rating_mean
     )
+    rerated = ratings_changed and _rerated(before, signals)
     new_decision = signals.decision not in (None, "pending") and (
         before is None or before.decision != signals.decision
     )
@@ -162,12 +166,25 @@ def _write(
             str(signals.scale) if signals.scale else None,
             signals.reviews,
             signals.comments,
-            import_id if ratings_changed else None,
+            import_id if rerated else None,
             import_id if new_decision else None,
             updated_at,
         ),
     )
-    return SignalsWritten(ratings_changed=ratings_changed, new_decision=new_decision)
+    return SignalsWritten(ratings_changed, new_decision, rerated)
+
+
+def _rerated(before: Signals | None, after: Signals) -> bool:
+    """Whether ratings that changed were the same reviewers' ratings moving: as many
+    before as after (a list's "6;6;8" become "6;7;8"). A paper that gained or lost a
+    review has its ratings changed but none moved that a list can tell (a review's own
+    versions tell it: see reader.intake.signals)."""
+    if before is None:
+        return False
+    if before.ratings and after.ratings:
+        return len(before.ratings) == len(after.ratings)
+    return not (before.rating_count and after.rating_count) or (
+        before.rating_count == after.rating_count)
 
 
 def revert_signals(conn: sqlite3.Connection, paper_id: int, import_id: int) -> bool | None:

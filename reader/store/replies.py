@@ -67,6 +67,9 @@ class RepliesWritten:
     new: int = 0
     versions: int = 0
     known: int = 0
+    #: Versions stored already whose scores' words read as other numbers now (a label an
+    #: older reader took for no number): read again in place, no edit.
+    reread: int = 0
     rating_changes: list[RatingChange] = field(default_factory=list)
 
     @property
@@ -79,11 +82,17 @@ class RepliesWritten:
         self.new += other.new
         self.versions += other.versions
         self.known += other.known
+        self.reread += other.reread
         self.rating_changes += other.rating_changes
 
 
 def _number(score: Score | None) -> float | None:
     return score.value if score is not None else None
+
+
+def _words(scores_json: str) -> dict[str, Any]:
+    """A version's scores as their words alone (``{"rating": "7: Accept: …"}``)."""
+    return {name: score.get("raw") for name, score in json.loads(scores_json).items()}
 
 
 def write_replies(
@@ -156,6 +165,14 @@ def _write_one(
         ).fetchone()
         if mdate != stored_mdate or tuple(latest[1:]) == (text_hash, rating, form.scores):
             done.known += 1
+            return
+        if latest[1] == text_hash and _words(latest[3]) == _words(form.scores):
+            # The same words read as other numbers: the version read again, not edited.
+            conn.execute("UPDATE reply_versions SET rating = ?, scores = ? WHERE reply_id = ? "
+                         "AND mdate = ?", (rating, form.scores, reply_row, latest[0]))
+            conn.execute("UPDATE replies SET rating = ?, confidence = ? WHERE id = ?",
+                         (rating, _number(reply.confidence), reply_row))
+            done.reread += 1
             return
         # The newest version again, with other words or scores under the same date (a file
         # edited by hand, a source that does not move mdate): an edit all the same, kept as

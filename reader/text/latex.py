@@ -212,7 +212,9 @@ class _Converter(LatexNodes2Text):  # type: ignore[misc]  # untyped base
             if (
                 prev is not None
                 and prev.isNodeType(latexwalker.LatexMacroNode)
-                and node.isNodeType(latexwalker.LatexCharsNode)
+                and (node.isNodeType(latexwalker.LatexCharsNode) or (
+                    node.isNodeType(latexwalker.LatexMacroNode) and _has_args(node)
+                    and prev.macroname not in _OPERATORS))  # (set apart below)
                 and prev_text
                 and not prev_text[-1].isspace()
                 and not _has_args(prev)
@@ -220,8 +222,9 @@ class _Converter(LatexNodes2Text):  # type: ignore[misc]  # untyped base
                 and prev.macroname != "slash"
             ):
                 # Keep the author's space after a bare macro that printed
-                # something ("O(\log T)", "\tool incorporates"); strict LaTeX
-                # would swallow it.
+                # something ("O(\log T)", "\tool incorporates"), before text or a
+                # macro printing its argument ("\rightarrow \mathrm{ZZ}"); strict
+                # LaTeX would swallow it.
                 parts.append(prev.macro_post_space)
             if (
                 glue_end is not None

@@ -14,6 +14,7 @@ __all__ = [
     "display_name",
     "family_key",
     "group_words",
+    "initials_last",
     "is_anonymous",
     "is_group_name",
     "names_text",
@@ -57,6 +58,20 @@ def display_name(name: dict[str, Any]) -> str:
     if suffix:
         text = f"{text}, {suffix}" if name.get("comma-suffix") else f"{text} {suffix}"
     return text
+
+
+# "Zhang Y.", "Müller K.-R." (Scopus, PubMed, Embase): a family name, then the given
+# names' initials, each with its full stop.
+_INITIALS_LAST = re.compile(r"(?P<family>[^.]+?)\s+(?P<initials>(?:[A-Z]\.(?:-?[A-Z]\.)*\s*)+)")
+
+
+def initials_last(name: str) -> tuple[str, str] | None:
+    """A name written family first, then initials ("Singhal K.") as its family name and
+    initials (``("Singhal", "K.")``); None for any other."""
+    match = _INITIALS_LAST.fullmatch(name.strip())
+    if not match:
+        return None
+    return match.group("family").strip(), match.group("initials").strip()
 
 
 def is_anonymous(name: str | dict[str, Any]) -> bool:

@@ -1,0 +1,59 @@
+"""What a merge changed of a paper that the fields it lacked do not name: a value
+replaced (a preprint's DOI by its journal's), a CSL variable the file words otherwise
+(the type), the record's other fields. The summary names every merged paper and what it
+took, so that no merge goes unsaid (a BibTeX export read back merged 12 papers and named
+5)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["also_changed"]
+
+# Columns that are bookkeeping, not the paper's record, or said by a line of their own
+# (texts replaced: the revisions line; keys: the aliases line).
+_UNSAID = frozenset({"csl", "extra", "text_modified", "abstract_key", "title_key", "kind",
+                     "title", "abstract", "tldr", "citekey", "title_derived"})
+# A value longer than this is named by its length.
+_LONG = 60
+
+
+def _shown(name: str, value: Any) -> str:
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        return name
+    text = str(value)
+    return f"{name} ({len(text):,} characters)" if len(text) > _LONG else f"{name} {text}"
+
+
+def also_changed(
+    current: dict[str, Any], csl: dict[str, Any], updates: dict[str, Any], named: list[str]
+) -> list[str]:
+    """What ``updates`` change of the paper (``current``, its CSL variables ``csl``)
+    that ``named`` (the fields it lacked, ``doi 10.1/x``) does not say, each as
+    ``type article-journal``; ``other fields`` for the record's other fields alone."""
+    said = {item.split(" ")[0] for item in named}
+    found = []
+    for column, value in updates.items():
+        if column in _UNSAID or column in said or current.get(column) == value:
+            continue
+        if column == "keywords":
+            # Keywords the paper had, replaced by a newer record's, are the revisions
+            # line's; those it lacked are named here.
+            if current.get(column) in (None, "", "[]"):
+                found.append(f"keywords {', '.join(json.loads(value))}")
+            continue
+        if column == "authors":
+            found.append(f"authors {len(json.loads(value))}")
+        else:
+            found.append(_shown(column, value))
+    if "csl" in updates:
+        variables = json.loads(updates["csl"])
+        for name, value in variables.items():
+            shown = "pages" if name == "page" else name
+            if (csl.get(name) != value and shown.lower() not in said
+                    and name.lower() not in updates):
+                found.append(_shown(shown, value))
+    if not named and not found and "extra" in updates:
+        found.append("other fields")
+    return found
