@@ -87,6 +87,8 @@ _DATABASE_NOTE = re.compile(r"(?i)(?:export date|cited by|correspondence address
 _ARCHIVE_ID = re.compile(r"(?i)arxiv:\s*\S+")
 # The tags that name a record's journal or book, the first one given winning.
 _VENUE_TAGS = ("T2", "JF", "JO", "BT", "J2", "JA")
+# Days from one to another ("May 7-9, 2015").
+_DAY_RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
 # A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
 NAME_MAX = 120
 
@@ -273,6 +275,8 @@ def month_dates(tags: Tags) -> Tags:
     written = _first(tags, "DA").strip()
     if not written or ris_date(written) or not written[:1].isalpha():
         return tags
+    if _DAY_RANGE.search(written):
+        return tags  # a conference's days ("May 7-9, 2015"): when it met, not was published
     _, date = month_date(_first(tags, "PY") or _first(tags, "Y1"), written)
     if date is None or date.count("-") == 0:
         return tags
