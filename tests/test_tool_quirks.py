@@ -46,3 +46,34 @@ def test_a_pubmed_preprint_is_cited_as_a_preprint(tmp_path: Path) -> None:
     assert apa.count("medRxiv") == 1
     nature = render([paper], "text", "nature")
     assert nature.count("10.1101/2023.10.11.23296800") == 1, nature
+
+
+ZOTERO_RIS = """TY  - DATA
+TI  - Common Voice: A Massively-Multilingual Speech Corpus
+AU  - Ardila, Rosana
+DA  - 2020///
+PY  - 2020
+PB  - Mozilla
+ET  - 17.0
+Y2  - 2024/06/12/09:15:00
+ER  - 
+
+TY  - BLOG
+TI  - The Illustrated Transformer
+AU  - Alammar, Jay
+T2  - Jay Alammar's blog
+DA  - 2018/06/27/
+PY  - 2018
+UR  - https://jalammar.github.io/illustrated-transformer/
+ER  - 
+"""
+
+
+def test_zotero_s_blog_post_and_dataset_version(tmp_path: Path) -> None:
+    found = {p.csl["type"]: p for p in papers(tmp_path, "zotero.ris", ZOTERO_RIS)}
+    assert set(found) == {"dataset", "post-weblog"}
+    dataset = found["dataset"]
+    assert dataset.csl["version"] == "17.0" and "edition" not in dataset.csl
+    assert "(Version 17.0) [Dataset]" in render([dataset], "text", "apa")
+    apa = render([found["post-weblog"]], "text", "apa")
+    assert "(2018, June 27)" in apa and "In Jay" not in apa

@@ -66,8 +66,8 @@ _CSL_TYPES = {
     "NEWS": "article-newspaper", "CONF": "paper-conference", "CPAPER": "paper-conference",
     "BOOK": "book", "EBOOK": "book", "EDBOOK": "book", "CHAP": "chapter", "ECHAP": "chapter",
     "THES": "thesis", "RPRT": "report", "UNPB": "manuscript", "MANSCPT": "manuscript",
-    "ELEC": "webpage", "WEB": "webpage", "DATA": "dataset", "COMP": "software",
-    "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
+    "ELEC": "webpage", "WEB": "webpage", "BLOG": "post-weblog", "DATA": "dataset",
+    "COMP": "software", "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
     "GEN": "document", "PAMP": "pamphlet", "MAP": "map", "STAT": "legislation",
     "SLIDE": "speech", "VIDEO": "motion_picture", "MPCT": "motion_picture",
 }

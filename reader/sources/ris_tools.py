@@ -78,7 +78,7 @@ _ZOTERO_MEANINGS["CPAPER"] = _ZOTERO_MEANINGS["CONF"]  # (Zotero reads CPAPER as
 _TYPE_MEANINGS: dict[str, dict[str, str]] = {
     "PAT": {"A2": "authority", "SN": "number", "M1": "call-number", "C3": "jurisdiction",
             "C1": "submitted", "PB": ""},
-    "COMP": {"ET": "version"},
+    "COMP": {"ET": "version"}, "DATA": {"ET": "version"},  # (a dataset's: "17.0")
     "SLIDE": {"T2": "event", "CY": "event-place"},
 }
 # How Scopus's notes on its record start ("Export Date: 03 December 2024; Cited By: 12").
