@@ -77,3 +77,41 @@ def test_zotero_s_blog_post_and_dataset_version(tmp_path: Path) -> None:
     assert "(Version 17.0) [Dataset]" in render([dataset], "text", "apa")
     apa = render([found["post-weblog"]], "text", "apa")
     assert "(2018, June 27)" in apa and "In Jay" not in apa
+
+
+BBT = """@comment{Exported by Better BibTeX for Zotero}
+
+@misc{karpathy2015unreasonable,
+  title = {The {{Unreasonable Effectiveness}} of {{Recurrent Neural Networks}}},
+  author = {Karpathy, Andrej},
+  year = {2015},
+  journal = {Andrej Karpathy blog},
+  howpublished = {\\url{https://karpathy.github.io/2015/05/21/rnn-effectiveness/}},
+  annotation = {Classic blog post; char-rnn.}
+}
+
+@article{hochreiter1997long,
+  title = {Long {{Short-Term Memory}}},
+  author = {Hochreiter, Sepp and Schmidhuber, J{\\"u}rgen},
+  year = {1997},
+  journal = {Neural Computation},
+  annotation = {PMID: 9377276}
+}
+"""
+
+
+def test_better_bibtex_annotation_and_blog_post(tmp_path: Path) -> None:
+    path = tmp_path / "zotero.bib"
+    path.write_text(BBT, encoding="utf-8")
+    library = Library(tmp_path / "library")
+    try:
+        library.imports.write_files([path])
+        found = {p.citekey: p for p in library.store.iter_papers()}
+        lstm, blog = found["hochreiter1997long"], found["karpathy2015unreasonable"]
+        assert lstm.csl["PMID"] == "9377276" and not lstm.note
+        assert blog.note == "Classic blog post; char-rnn."
+        assert library.search("char-rnn").ids == [blog.id]  # a note is searched
+        assert blog.csl["type"] == "post-weblog"
+        assert "In Andrej" not in render([blog], "text", "apa")
+    finally:
+        library.close()
