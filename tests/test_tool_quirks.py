@@ -115,3 +115,53 @@ def test_better_bibtex_annotation_and_blog_post(tmp_path: Path) -> None:
         assert "In Andrej" not in render([blog], "text", "apa")
     finally:
         library.close()
+
+
+WOS = """FN Clarivate Analytics Web of Science
+VR 1.0
+PT J
+AU Garcia-Lopez, M
+TI Deteccion automatica de noticias falsas
+SO PROCESAMIENTO DEL LENGUAJE NATURAL
+PY 2021
+VL 67
+UT WOS:000698765400010
+ER
+
+PT C
+AU Radford, A
+TI Learning Transferable Visual Models From Natural Language Supervision
+SO INTERNATIONAL CONFERENCE ON MACHINE LEARNING, VOL 139
+PU JMLR-JOURNAL MACHINE LEARNING RESEARCH
+PY 2021
+VL 139
+UT WOS:000683104608020
+ER
+
+PT J
+AU Obermeyer, Z
+TI Dissecting racial bias in an algorithm
+SO SCIENCE
+PY 2019
+VL 366
+BP 447
+EP +
+PM 31649194
+UT WOS:000493400400047
+ER
+
+EF
+"""
+
+
+def test_web_of_science_pages_pmid_and_names_in_capitals(tmp_path: Path) -> None:
+    found = {p.title.split()[0]: p for p in papers(tmp_path, "wos.txt", WOS)}
+    bias = found["Dissecting"]
+    assert (bias.csl["page"], bias.csl["PMID"]) == ("447", "31649194")
+    for style in STYLES:
+        assert "+" not in render([bias], "text", style), style
+    assert found["Deteccion"].venue == "Procesamiento del Lenguaje Natural"
+    clip = found["Learning"]
+    assert clip.venue == "International Conference on Machine Learning"
+    assert clip.csl["publisher"] == "JMLR-Journal Machine Learning Research"
+    assert render([clip], "text", "apa").count("139") == 1
