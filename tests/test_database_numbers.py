@@ -54,13 +54,7 @@ ER  -
 
 
 def _papers(tmp_path: Path, text: str) -> dict[str, Paper]:
-    path = tmp_path / "records.ris"
-    path.write_text(text, encoding="utf-8")
-    library = Library(tmp_path / "library")
-    library.imports.write_files([path])
-    papers = {p.title.split(":")[0]: p for p in library.papers(library.all_ids())}
-    library.close()
-    return papers
+    return {p.title.split(":")[0]: p for p in _papers_of(tmp_path, "records.ris", text)}
 
 
 def test_scopus_numbers_in_one_line_are_an_issn_and_an_isbn(tmp_path: Path) -> None:
@@ -89,3 +83,33 @@ def test_a_conference_s_days_are_not_its_publication_date(tmp_path: Path) -> Non
     paper = _papers(tmp_path, ENDNOTE)["Adam"]
     assert paper.csl["issued"] == {"date-parts": [[2015]]}
     assert "(2015)" in render([paper], "text", "apa")
+
+
+SCOPUS_CSV = (
+    '"Authors","Author full names","Title","Year","Source title","Volume","Page start",'
+    '"Page end","DOI","Publisher","ISSN","PubMed ID","Document Type","Source","EID"\n'
+    '"Touvron H.","Touvron, Hugo (57200000001)","DeiT III: Revenge of the ViT","2022",'
+    '"Lecture Notes in Computer Science","13684 LNCS","516","533",'
+    '"10.1007/978-3-031-20053-3_30","Springer","03029743","","Conference paper","Scopus",'
+    '"2-s2.0-85142700001"\n'
+    '"Wang X.","Wang, Xiaoming (57300000004)","Large language models in medical exams","2024",'
+    '"Chinese Journal of Medical Education","44","81","86","10.3760/cma.j.cn115259","CMA",'
+    '"16736877","38500001","Article","Scopus","2-s2.0-85190000007"\n'
+)
+
+
+def test_scopus_csv_pubmed_id_and_volume_in_series(tmp_path: Path) -> None:
+    papers = {p.title.split(":")[0]: p for p in _papers_of(tmp_path, "scopus.csv", SCOPUS_CSV)}
+    assert papers["Large language models in medical exams"].csl["PMID"] == "38500001"
+    assert papers["DeiT III"].csl["volume"] == "13684"
+
+
+def _papers_of(tmp_path: Path, name: str, text: str) -> list[Paper]:
+    """The papers a file of ``text`` named ``name`` imports as, in a new library."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    library = Library(tmp_path / "library")
+    library.imports.write_files([path])
+    found = library.papers(library.all_ids())
+    library.close()
+    return found

@@ -33,6 +33,7 @@ from reader.sources.ris_tools import (
     own_meanings,
     spaced_initials,
     tag_meanings,
+    volume_without_series,
 )
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
@@ -47,9 +48,6 @@ _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
 _LINKING = re.compile(r"\(\s*linking\s*\)$", re.IGNORECASE)
 # The names of PubMed's database in a record's DB ("NLM", "PubMed", "MEDLINE").
 _PUBMED = re.compile(r"(?i)^(?:nlm|pubmed|medline)\b")
-# Scopus's volume with the series it belongs to ("13684 LNCS"): the series is no part of
-# the volume, and was printed after it.
-_SERIES_VOLUME = re.compile(r"^(\d+)\s+(?:LNCS|LNAI|LNBI|CCIS|LNICST|LNBIP|LNEE|AISC|SIST)$")
 # What a catalogue writes after an ISBN ("9780134610993 (hardcover)", "(electronic)"): no
 # part of the number, and dropped (the binding is no part of a citation).
 _NUMBER_QUALIFIER = re.compile(r"^([\dXx-]{8,17})\s*\((?!IS[SB]N\))[^()]*\)$", re.IGNORECASE)
@@ -171,9 +169,8 @@ def csl_and_extra(
         # a volume, APA printed it as a subtitle and IEEE dropped it. (A volume of digits
         # alone is taken for a volume, as an export writes a report's.)
         csl["number"] = csl.pop("volume")
-    series_volume = _SERIES_VOLUME.match(str(csl.get("volume", "")))
-    if series_volume:
-        csl["volume"] = series_volume.group(1)
+    if "volume" in csl:
+        csl["volume"] = volume_without_series(csl["volume"])
     if csl["type"] == "thesis" and not str(csl.get("volume", "1")).strip()[:1].isdigit():
         # EndNote's thesis puts the degree in VL ("Doctor of Philosophy"): a genre, no volume.
         degree = csl.pop("volume")

@@ -30,7 +30,7 @@ Tags = dict[str, list[str]]
 __all__ = [
     "database_note", "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
     "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
-    "tag_meanings", "type_tags", "venue_tags", "zotero_notes",
+    "tag_meanings", "type_tags", "venue_tags", "volume_without_series", "zotero_notes",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -89,6 +89,8 @@ _ARCHIVE_ID = re.compile(r"(?i)arxiv:\s*\S+")
 _VENUE_TAGS = ("T2", "JF", "JO", "BT", "J2", "JA")
 # Days from one to another ("May 7-9, 2015").
 _DAY_RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
+# Scopus's volume with the series it belongs to ("13684 LNCS"), in its RIS and its CSV.
+_SERIES_VOLUME = re.compile(r"(\d+)\s+(?:LNCS|LNAI|LNBI|CCIS|LNICST|LNBIP|LNEE|AISC|SIST)")
 # A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
 NAME_MAX = 120
 
@@ -250,6 +252,13 @@ def record_number(key: str) -> bool:
 def _first(tags: Tags, name: str) -> str:
     """The first non-empty value of a tag."""
     return next((v for v in tags.get(name, []) if v.strip()), "")
+
+
+def volume_without_series(volume: str) -> str:
+    """A volume without the series Scopus writes after it ("13684 LNCS"): no part of the
+    volume, and printed after it."""
+    in_series = _SERIES_VOLUME.fullmatch(volume.strip())
+    return in_series.group(1) if in_series else volume
 
 
 def distinct_numbers(values: list[str]) -> list[str]:
