@@ -113,3 +113,26 @@ def _papers_of(tmp_path: Path, name: str, text: str) -> list[Paper]:
     found = library.papers(library.all_ids())
     library.close()
     return found
+
+
+PSYCINFO = """TY  - CHAP
+DB  - APA PsycInfo
+AN  - 2020-11111-004
+T1  - Machine learning in clinical psychology.
+A1  - Dwyer, Dominic B.
+A2  - Cannon, Tyrone D.
+Y1  - 2020//
+BT  - Annual review of clinical psychology, Vol. 14.
+SP  - 91
+EP  - 118
+PB  - Annual Reviews
+M3  - Chapter
+ER  - 
+"""
+
+
+def test_a_volume_written_into_a_book_s_name_is_its_volume(tmp_path: Path) -> None:
+    (paper,) = _papers_of(tmp_path, "psycinfo.ris", PSYCINFO)
+    assert (paper.venue, paper.csl["volume"]) == ("Annual review of clinical psychology", "14")
+    assert "Annual review of clinical psychology (Vol. 14, pp. 91–118)" in render(
+        [paper], "text", "apa")

@@ -28,9 +28,11 @@ from reader.sources.zotero_extra import zotero_note
 Tags = dict[str, list[str]]
 
 __all__ = [
-    "database_note", "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
+    "as_written_apart", "database_note", "distinct_numbers", "exporter", "issue", "issue_month",
+    "linked_doi", "links",
     "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
-    "tag_meanings", "type_tags", "venue_tags", "volume_without_series", "zotero_notes",
+    "tag_meanings", "type_tags", "venue_tags", "volume_in_venue", "volume_without_series",
+    "zotero_notes",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -87,6 +89,8 @@ _DATABASE_NOTE = re.compile(r"(?i)(?:export date|cited by|correspondence address
 _ARCHIVE_ID = re.compile(r"(?i)arxiv:\s*\S+")
 # The tags that name a record's journal or book, the first one given winning.
 _VENUE_TAGS = ("T2", "JF", "JO", "BT", "J2", "JA")
+# A book's name with its volume after it, as APA PsycInfo writes it ("…, Vol. 14.").
+_VOLUME_IN_NAME = re.compile(r"(.+?),\s*Vol\.?\s*(\d+)\.?", re.IGNORECASE)
 # Days from one to another ("May 7-9, 2015").
 _DAY_RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
 # Scopus's volume with the series it belongs to ("13684 LNCS"), in its RIS and its CSV.
@@ -276,6 +280,26 @@ def _one_line(value: str) -> str:
 
 
 # --- Web of Science ---------------------------------------------------------------------------
+
+
+def as_written_apart(tags: Tags) -> Tags:
+    """The record's tags with what a database writes into one tag's value moved where the
+    standard has it: a month in words into the date (:func:`month_dates`), a book's volume
+    out of its name (:func:`volume_in_venue`)."""
+    return volume_in_venue(month_dates(tags))
+
+
+def volume_in_venue(tags: Tags) -> Tags:
+    """The record's tags with the volume APA PsycInfo writes into a book's name ("Annual
+    review of clinical psychology, Vol. 14.") moved to ``VL``, where a record without one
+    keeps it: cited as part of the name, APA printed "…, Vol. 14. (pp. 91–118)"."""
+    if _first(tags, "VL"):
+        return tags
+    named = {tag: _VOLUME_IN_NAME.fullmatch(_one_line(_first(tags, tag))) for tag in _VENUE_TAGS}
+    volumes = {m.group(2) for m in named.values() if m}
+    if len(volumes) != 1:
+        return tags
+    return {**tags, **{tag: [m.group(1)] for tag, m in named.items() if m}, "VL": [*volumes]}
 
 
 def month_dates(tags: Tags) -> Tags:
