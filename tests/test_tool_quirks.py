@@ -165,3 +165,22 @@ def test_web_of_science_pages_pmid_and_names_in_capitals(tmp_path: Path) -> None
     assert clip.venue == "International Conference on Machine Learning"
     assert clip.csl["publisher"] == "JMLR-Journal Machine Learning Research"
     assert render([clip], "text", "apa").count("139") == 1
+
+
+CITAVI = """TY  - CONF
+AU  - Meier, Lukas
+TI  - Effizientes Fine-Tuning mit LoRA für deutsche Rechtstexte
+PY  - 2024
+T2  - Proceedings der KONVENS 2024
+CY  - Wien
+SP  - 201
+EP  - 210
+ER  - 
+"""
+
+
+def test_a_venue_s_minor_words_in_another_language_stay_in_lower_case(tmp_path: Path) -> None:
+    (paper,) = papers(tmp_path, "citavi.ris", CITAVI)
+    for style in STYLES:
+        text = render([paper], "text", style)
+        assert "Proceedings der KONVENS 2024" in text, style
