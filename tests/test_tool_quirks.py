@@ -4,6 +4,7 @@ page range. Each is read as the tool means it, and cited so."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from reader.cite.formats import render
@@ -184,3 +185,31 @@ def test_a_venue_s_minor_words_in_another_language_stay_in_lower_case(tmp_path: 
     for style in STYLES:
         text = render([paper], "text", style)
         assert "Proceedings der KONVENS 2024" in text, style
+
+
+def _kaggle_line(arxiv_id: str, journal_ref: str) -> str:
+    return json.dumps({
+        "id": arxiv_id, "submitter": "A. Author", "authors": "A. Author",
+        "title": f"Paper {arxiv_id}", "abstract": "An abstract.", "journal-ref": journal_ref,
+        "versions": [{"version": "v1", "created": "Mon, 2 Apr 2007 19:18:42 GMT"}],
+    })
+
+
+def test_the_kaggle_warning_names_a_journal_ref_only_when_not_read(tmp_path: Path) -> None:
+    read = tmp_path / "read.jsonl"
+    read.write_text(_kaggle_line("0704.0001", "Ann. Probab. 35 (2007) 1124-1150") + "\n"
+                    + _kaggle_line("0704.0002", "") + "\n", encoding="utf-8")
+    unread = tmp_path / "unread.jsonl"
+    unread.write_text(_kaggle_line(
+        "0704.0003", "to appear in the proceedings of a workshop held somewhere in the spring "
+        "of the year after the one before") + "\n", encoding="utf-8")
+    library = Library(tmp_path / "library")
+    try:
+        summary = library.imports.write_files([read, unread])
+        said = {w.split(":")[0]: w for w in summary.warnings}
+        assert "submitter and versions have no field" in said["read.jsonl"]
+        assert "journal-ref" in said["unread.jsonl"]
+        cited = [p for p in library.store.iter_papers() if p.arxiv_id == "0704.0001"]
+        assert "Ann. Probab., 35, 1124–1150" in render(cited, "text", "apa")
+    finally:
+        library.close()
