@@ -213,3 +213,25 @@ def test_the_kaggle_warning_names_a_journal_ref_only_when_not_read(tmp_path: Pat
         assert "Ann. Probab., 35, 1124–1150" in render(cited, "text", "apa")
     finally:
         library.close()
+
+
+ACCEPTED = (
+    "paper_id,title,authors,track,decision,openreview_url,ratings,arxiv\n"
+    '7001,Toolformer: Language Models Can Teach Themselves to Use Tools,"Timo Schick, Jane'
+    ' Dwivedi-Yu",Main,Oral,https://openreview.net/forum?id=Yacmpz84TH,"7, 8, 8, 6",'
+    "2302.04761\n"
+)
+
+
+def test_an_accepted_papers_table_takes_its_conference_from_its_file_name(
+    tmp_path: Path,
+) -> None:
+    (paper,) = papers(tmp_path, "neurips2023-accepted.csv", ACCEPTED)
+    assert (paper.venue, paper.year, paper.decision) == ("NeurIPS", 2023, "oral")
+    assert paper.citekey == "schick2023toolformer"
+    assert "(n.d.)" not in render([paper], "text", "apa")
+
+
+def test_a_table_named_for_no_conference_gets_no_venue(tmp_path: Path) -> None:
+    (paper,) = papers(tmp_path, "reading-list-2023.csv", ACCEPTED)
+    assert (paper.venue, paper.year) == (None, None)
