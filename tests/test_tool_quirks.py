@@ -235,3 +235,26 @@ def test_an_accepted_papers_table_takes_its_conference_from_its_file_name(
 def test_a_table_named_for_no_conference_gets_no_venue(tmp_path: Path) -> None:
     (paper,) = papers(tmp_path, "reading-list-2023.csv", ACCEPTED)
     assert (paper.venue, paper.year) == (None, None)
+
+
+HF_ROWS = json.dumps({
+    "features": [{"feature_idx": 0, "name": "title", "type": {"dtype": "string"}}],
+    "rows": [
+        {"row_idx": 0, "row": {"title": "Mamba: Linear-Time Sequence Modeling",
+                               "abstract": "Foundation models.", "authors": ["Albert Gu"],
+                               "year": 2023, "arxiv_id": "2312.00752"},
+         "truncated_cells": []},
+        {"row_idx": 1, "row": {"title": "RWKV: Reinventing RNNs",
+                               "abstract": "Transformers.", "authors": ["Bo Peng"],
+                               "year": 2023, "arxiv_id": "2305.13048"},
+         "truncated_cells": []},
+    ],
+    "num_rows_total": 2, "partial": False,
+})
+
+
+def test_the_hugging_face_datasets_server_rows_are_papers(tmp_path: Path) -> None:
+    found = {p.title: p for p in papers(tmp_path, "rows.json", HF_ROWS)}
+    assert set(found) == {"Mamba: Linear-Time Sequence Modeling", "RWKV: Reinventing RNNs"}
+    mamba = found["Mamba: Linear-Time Sequence Modeling"]
+    assert (mamba.authors, mamba.year, mamba.arxiv_id) == (["Albert Gu"], 2023, "2312.00752")
