@@ -100,6 +100,7 @@ from reader.cite.csl_fixes import (
     drop_repeated,
     hyphen_initials,
     mark_names_go_on,
+    minor_words_kept,
     punctuation_in_quote,
     recase_title,
     retrieved_without_date,
@@ -271,6 +272,9 @@ def _fix_entry(
         english = language[:2] == "en" or language in _ENGLISH_BABEL
         cased = title_case(plain_title) if english else plain_title
         text = recase_title(text, title, html_escape(cased) if html_output else cased)
+    container = unprotected(str(item.get("container-title") or ""))
+    if container:
+        text = minor_words_kept(text, html_escape(container) if html_output else container)
     if style.capital_editor_label:
         text = EDITOR_LABEL.sub(lambda m: f"({m.group(1).capitalize()}.)", text)
     if style.punctuation_in_quote:

@@ -141,6 +141,32 @@ def recase_title(text: str, title: str, cased: str) -> str:
     return re.sub(rf"(?<!\w){re.escape(title)}(?!\w)", fix, text, count=1, flags=re.IGNORECASE)
 
 
+# The articles, prepositions and conjunctions of German, French, Spanish and Italian that a
+# name in those languages writes in lower case ("Proceedings der KONVENS", "Revista de …").
+_OTHER_MINOR_WORDS = frozenset(
+    "der des dem und für zur zum von vom im de del della di du la le les los las el y".split())
+
+
+def minor_words_kept(text: str, name: str) -> str:
+    """A venue's name as written where citeproc-py title-cased it: it capitalises every word
+    not on its English stop list, and printed "Proceedings Der KONVENS 2024". Only the minor
+    words of other languages, written in lower case, go back to it."""
+    words = name.split(" ")
+    if not any(word in _OTHER_MINOR_WORDS for word in words):
+        return text
+
+    def fix(match: re.Match[str]) -> str:
+        rendered = match.group(0).split(" ")
+        if len(rendered) != len(words):
+            return match.group(0)
+        return " ".join(
+            given if given in _OTHER_MINOR_WORDS else shown
+            for shown, given in zip(rendered, words, strict=True)
+        )
+
+    return re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", fix, text, flags=re.IGNORECASE)
+
+
 def title_case(title: str) -> str:
     """A title in headline style: words capitalised but minor ones, compounds part by part.
 

@@ -162,6 +162,8 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         if paper.arxiv_id and "number" not in paper.csl:
             # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
             item["number"] = f"arXiv:{paper.arxiv_id}"
+    elif item["type"] == "article" and venue == paper.csl.get("publisher"):
+        pass  # a preprint's server (medRxiv's, as PubMed lists it): its publisher, no journal
     elif venue and not held_at(paper, venue) and not series_of_book(paper, venue):
         item["container-title"] = workshop_track(paper, published_in(paper, venue))
     for variable, value in paper.csl.items():

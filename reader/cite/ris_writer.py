@@ -25,7 +25,8 @@ __all__ = ["ris_record", "ris_records"]
 _RIS_TYPES = {
     "article-journal": "JOUR", "article-magazine": "MGZN", "article-newspaper": "NEWS",
     "paper-conference": "CPAPER", "book": "BOOK", "chapter": "CHAP", "thesis": "THES",
-    "report": "RPRT", "manuscript": "UNPB", "webpage": "ELEC", "dataset": "DATA",
+    "report": "RPRT", "manuscript": "UNPB", "webpage": "ELEC", "post-weblog": "BLOG",
+    "dataset": "DATA",
     "software": "COMP", "patent": "PAT", "entry-dictionary": "DICT",
     "entry-encyclopedia": "ENCYC", "pamphlet": "PAMP", "map": "MAP", "legislation": "STAT",
     "article": "UNPB", "speech": "SLIDE", "motion_picture": "VIDEO",

@@ -88,12 +88,19 @@ def _kept_warning(records: list[PaperRecord], source: str) -> list[str]:
     """Said once for a file: what its papers hold that no citation format has a field for."""
     kept = [
         key for key in _KEPT_AS_WRITTEN
-        if any(key in record.extra.get("arxiv", {}) for record in records)
+        if any(key in record.extra.get("arxiv", {}) and not _read(key, record)
+               for record in records)
     ]
     if not kept:
         return []
     return [f"{source}: {_listed(kept)} have no field of a paper's own: kept with each paper "
             "as written (in the JSON and CSL-JSON exports), not in BibTeX or RIS"]
+
+
+def _read(key: str, record: PaperRecord) -> bool:
+    """Whether a field kept as written was read into the paper's own too: a journal-ref
+    that names a journal is cited with it (its volume and pages), in BibTeX and RIS too."""
+    return key == "journal-ref" and "container-title" in record.csl
 
 
 def _listed(names: list[str]) -> str:

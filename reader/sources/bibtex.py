@@ -34,7 +34,13 @@ from reader.models import PaperRecord
 from reader.record import display_name, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.bibtex_fields import Evaluated, csl_and_extra, inherit
-from reader.sources.bibtex_marks import manager_marks, zotero_bib, zotero_entry, zotero_tags
+from reader.sources.bibtex_marks import (
+    manager_marks,
+    zotero_bib,
+    zotero_entry,
+    zotero_extra,
+    zotero_tags,
+)
 from reader.sources.bibtex_openreview import openreview_fields, pending
 from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
@@ -168,6 +174,7 @@ def _read(
         )
     elif zotero or zotero_entry(entry.fields):
         zotero_tags(record)
+        zotero_extra(record, entry.fields)
     return record
 
 

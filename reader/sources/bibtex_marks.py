@@ -14,9 +14,11 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources.bibtex_values import plain
+from reader.sources.zotero import zotero_date
+from reader.sources.zotero_extra import read_extra
 from reader.text.tags import normalize_tag, tags_as_written
 
-__all__ = ["manager_marks", "zotero_bib", "zotero_entry", "zotero_tags"]
+__all__ = ["manager_marks", "zotero_bib", "zotero_entry", "zotero_extra", "zotero_tags"]
 
 # JabRef and Mendeley separate groups (and keywords) with commas.
 _GROUP_SEPARATOR = re.compile(r"\s*[,;]\s*")
@@ -108,3 +110,21 @@ def zotero_tags(record: PaperRecord) -> None:
         word for word in record.keywords if not _automatic(word.strip()))
     record.tags = list(dict.fromkeys([*record.tags, *own]))
     record.tags_rewritten += rewritten
+
+
+def zotero_extra(record: PaperRecord, fields: dict[str, str]) -> None:
+    """What Better BibTeX writes of a Zotero item that BibTeX has no field for, read as
+    Zotero means it. Its Extra field goes to ``annotation``: a line naming a variable
+    ("PMID: 9377276") is the record's, the others the paper's note, searched as a note is
+    (they stay in the field too, for the export). A blog post is a ``@misc`` with the blog
+    as its ``journal``: a blog post, not a document "in" the blog."""
+    lines = [plain(line) for line in fields.get("annotation", "").splitlines()]
+    extra = read_extra([line for line in lines if line], zotero_date)
+    for variable, value in extra.csl.items():
+        if variable != "type":
+            record.csl.setdefault(variable, value)
+    if extra.notes:
+        record.note = "\n\n".join(filter(None, [record.note, "\n".join(extra.notes)]))
+    journal = plain(fields.get("journal", "")).lower()
+    if record.kind == "misc" and "blog" in journal and record.csl.get("type") == "document":
+        record.csl["type"] = "post-weblog"

@@ -31,6 +31,7 @@ from reader.sources.own_export import (
     own_marks,
     tags_apart,
 )
+from reader.sources.paperlists import conference_of_file
 from reader.sources.stand_ins import abstract_given
 from reader.sources.table_csl import csl_values, extra_lines, shown_names
 from reader.sources.table_csl import fold_cell as _fold
@@ -128,6 +129,8 @@ def _parse(text: str, source: str) -> ParseResult:
 
     apart = tags_apart(header)  # a reader export's tags: not its keywords
     columns = _columns(header, apart)
+    # A list of a conference's papers with no venue or year column: its file names them.
+    named = "" if {f for f, _ in columns} & {"venue", "year"} else conference_of_file(source)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     result = ParseResult()
     header_read = False
@@ -169,7 +172,7 @@ def _parse(text: str, source: str) -> ParseResult:
             )
             continue
         try:
-            record = _record(row, columns, f"{source}:{start}")
+            record = _record(row, columns, f"{source}:{start}", named)
         except Exception as exc:  # one odd row must not cost the others
             result.problems.append(f"{source}:{start}: row could not be read ({exc})")
             continue
@@ -233,12 +236,12 @@ def _columns(header: list[str], apart: set[str]) -> list[tuple[str | None, str]]
 
 
 def _record(
-    row: list[str], columns: list[tuple[str | None, str]], where: str
+    row: list[str], columns: list[tuple[str | None, str]], where: str, venue: str = ""
 ) -> PaperRecord | None:
     """The record of one row, or None when it has neither title nor abstract. A column of
     no known field, or a second one of a field another gave already (and saying something
-    else), is kept in ``extra["table"]`` by its header."""
-    values: dict[str, str] = {}
+    else), is kept in ``extra["table"]`` by its header; ``venue`` is the file's own."""
+    values: dict[str, str] = {"venue": venue} if venue else {}
     other: dict[str, Any] = {}
     for (field, name), cell in zip(columns, row, strict=False):
         cell = clean_imported(cell).strip()

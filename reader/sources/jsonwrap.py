@@ -3,9 +3,10 @@
 Lists of papers are often handed out inside an object that says what the list is:
 ``{"generated_at": …, "papers": [...]}``, ``{"count": 3, "results": {"papers": [...]}}``
 (an API's page), or ``{"conference": "ICLR 2024", "accepted": [...], "rejected": [...]}``
-(one list per decision). Each is read as its papers; a list named for a decision gives its
-papers that decision where they name none of their own, and the wrapper's date (when the
-list was made) is the date of a paper that gives none.
+(one list per decision), or ``{"rows": [{"row_idx": 0, "row": {…}}]}`` (the Hugging Face
+datasets server's page of a dataset's rows). Each is read as its papers; a list named for
+a decision gives its papers that decision where they name none of their own, and the
+wrapper's date (when the list was made) is the date of a paper that gives none.
 """
 
 from __future__ import annotations
@@ -77,9 +78,17 @@ def _keys(value: dict[str, Any]) -> set[str]:
 
 def _lists_of_objects(value: dict[str, Any]) -> list[tuple[str, list[Any]]]:
     return [
-        (str(key), item) for key, item in value.items()
+        (str(key), [_row(x) for x in item]) for key, item in value.items()
         if isinstance(item, list) and item and all(isinstance(x, dict) for x in item[:10])
     ]
+
+
+def _row(item: dict[str, Any]) -> Any:
+    """A list's object as the paper it holds: the Hugging Face datasets server's ``/rows``
+    gives each row's number beside it (``{"row_idx": 0, "row": {…}}``), the paper one level
+    down; any other object is itself."""
+    row = item.get("row")
+    return row if "row_idx" in item and isinstance(row, dict) else item
 
 
 def _papers(items: list[Any]) -> bool:

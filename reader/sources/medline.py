@@ -88,7 +88,16 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         value = _fold(item.first(tag))
         if value:
             csl[variable] = value.rstrip(".") if tag == "TT" else value
-    retracted = "Retracted Publication" in map(_fold, item.all("PT")) or bool(
+    kinds = set(map(_fold, item.all("PT")))
+    venue = _fold(item.first("JT", "TA")) or None
+    if "Preprint" in kinds:
+        # A preprint PubMed lists (medRxiv's, bioRxiv's): the server is its publisher, as
+        # Zotero has a preprint, not a journal it appeared in.
+        csl["type"] = "article"
+        venue = _fold(item.first("TA", "JT")) or None
+        if venue:
+            csl["publisher"] = venue
+    retracted = "Retracted Publication" in kinds or bool(
         _RETRACTED_TITLE.match(title))
     if retracted:
         # CSL's publication status, which APA prints; the paper is found by is:withdrawn.
@@ -116,7 +125,7 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         title=title,
         title_derived=title_derived,
         authors=[display_name(a) for a in authors],
-        venue=_fold(item.first("JT", "TA")) or None,
+        venue=venue,
         year=year,
         keywords=keywords,
         url=f"https://pubmed.ncbi.nlm.nih.gov/{_fold(item.first('PMID'))}/",

@@ -117,6 +117,16 @@ def _venue_from_file_name(source: str) -> tuple[str | None, int | None]:
     return _VENUE_SPELLING.get(name, name.upper()), int(match.group(2))
 
 
+def conference_of_file(source: str) -> str:
+    """The conference and year a table's file is named for ("neurips2023-accepted.csv" →
+    "NeurIPS 2023"), as paperlists' files are; "" unless it names a known conference (a
+    "reading-list-2023.csv" names none)."""
+    match = _FILE_NAME.search(PurePath(source).name)
+    if not match or match.group(1).lower() not in _VENUE_SPELLING:
+        return ""
+    return f"{_VENUE_SPELLING[match.group(1).lower()]} {match.group(2)}"
+
+
 def _bibtex_field(bibtex: str, name: str) -> str:
     """One field of a bibtex entry held as text (the paperlists ``bibtex`` column)."""
     match = re.search(_BIBTEX_FIELD.format(name), bibtex, re.IGNORECASE)

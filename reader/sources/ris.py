@@ -35,10 +35,10 @@ from reader.sources.ris_tags import (
 from reader.sources.ris_tools import (
     OVID,
     ZOTERO,
+    as_written_apart,
     exporter,
     linked_doi,
     links,
-    month_dates,
     record_key,
     tag_meanings,
     venue_tags,
@@ -259,7 +259,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     parsed = rispy.loads("\n".join(lines), mapping=_MAPPING, list_tags=_LIST_TAGS)
     if not parsed:
         raise ValueError("rispy found no record")
-    tags = month_dates(tag_table(parsed[0]))
+    tags = as_written_apart(tag_table(parsed[0]))
     title = html_title(fold_lines(first(tags, "TI", "T1")))  # (Web of Science's <i>…</i>)
     abstract = abstract_given(_abstract(item, "AB") or _abstract(item, "N2"))
     tool = exporter(tags, item.numbered)

@@ -33,6 +33,7 @@ from reader.sources.ris_tools import (
     own_meanings,
     spaced_initials,
     tag_meanings,
+    volume_without_series,
 )
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
@@ -42,6 +43,11 @@ _ISSN_FORM = re.compile(r"\d{4}-?\d{3}[\dXx]")
 # Scopus labels its numbers: "20452322 (ISSN)", "9780262035613 (ISBN)".
 _NUMBER_LABEL = re.compile(r"^(.*?)\s*\((ISSN|ISBN)\)$", re.IGNORECASE)
 _ISBN_FORM = re.compile(r"\d{9}[\dXx]|\d{13}")
+# PubMed's link to the journal's other ISSN, given after the one it links ("1078-8956
+# (Linking)"): the same journal's number again, printed as a second ISSN.
+_LINKING = re.compile(r"\(\s*linking\s*\)$", re.IGNORECASE)
+# The names of PubMed's database in a record's DB ("NLM", "PubMed", "MEDLINE").
+_PUBMED = re.compile(r"(?i)^(?:nlm|pubmed|medline)\b")
 # What a catalogue writes after an ISBN ("9780134610993 (hardcover)", "(electronic)"): no
 # part of the number, and dropped (the binding is no part of a citation).
 _NUMBER_QUALIFIER = re.compile(r"^([\dXx-]{8,17})\s*\((?!IS[SB]N\))[^()]*\)$", re.IGNORECASE)
@@ -58,8 +64,8 @@ _CSL_TYPES = {
     "NEWS": "article-newspaper", "CONF": "paper-conference", "CPAPER": "paper-conference",
     "BOOK": "book", "EBOOK": "book", "EDBOOK": "book", "CHAP": "chapter", "ECHAP": "chapter",
     "THES": "thesis", "RPRT": "report", "UNPB": "manuscript", "MANSCPT": "manuscript",
-    "ELEC": "webpage", "WEB": "webpage", "DATA": "dataset", "COMP": "software",
-    "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
+    "ELEC": "webpage", "WEB": "webpage", "BLOG": "post-weblog", "DATA": "dataset",
+    "COMP": "software", "PAT": "patent", "DICT": "entry-dictionary", "ENCYC": "entry-encyclopedia",
     "GEN": "document", "PAMP": "pamphlet", "MAP": "map", "STAT": "legislation",
     "SLIDE": "speech", "VIDEO": "motion_picture", "MPCT": "motion_picture",
 }
@@ -163,6 +169,8 @@ def csl_and_extra(
         # a volume, APA printed it as a subtitle and IEEE dropped it. (A volume of digits
         # alone is taken for a volume, as an export writes a report's.)
         csl["number"] = csl.pop("volume")
+    if "volume" in csl:
+        csl["volume"] = volume_without_series(csl["volume"])
     if csl["type"] == "thesis" and not str(csl.get("volume", "1")).strip()[:1].isdigit():
         # EndNote's thesis puts the degree in VL ("Doctor of Philosophy"): a genre, no volume.
         degree = csl.pop("volume")
@@ -207,7 +215,7 @@ def csl_and_extra(
         csl["page"] = f"{start}-{end}" if end and (end != start or bibtex) else start
     numbers: dict[str, list[str]] = {}
     serials = [] if "SN" in meanings else tag_values(tags, "SN")  # (a patent's: its number)
-    for number in (fold_lines(v) for v in serials if v.strip()):
+    for number in _serial_numbers(serials):
         qualified = _NUMBER_QUALIFIER.match(number)
         number = qualified.group(1) if qualified else number
         labelled = _NUMBER_LABEL.match(number)
@@ -236,6 +244,9 @@ def csl_and_extra(
                 csl[variable] = {"date-parts": [parts]}
             else:
                 own.add(tag)
+    accession = fold_lines(first(tags, "AN"))
+    if accession.isdigit() and _PUBMED.search(fold_lines(first(tags, "DB", "DP"))):
+        csl["PMID"] = accession  # (PubMed's record number, as EndNote writes it under AN)
     if code in _VIDEO_CODES and "publisher" not in csl and first(tags, "DB").strip():
         # Zotero files the site a video came from under DB ("YouTube"): the publisher APA
         # and Chicago cite it by ("[Video]. YouTube.").
@@ -308,3 +319,13 @@ def csl_and_extra(
     if len(urls) > 1:
         kept["UR"] = urls[1:]
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
+
+
+def _serial_numbers(values: list[str]) -> list[str]:
+    """The numbers of a record's ``SN`` lines, each alone: Scopus gives both of a proceedings
+    volume's in one line ("03029743 (ISSN); 978-303120052-6 (ISBN)"), PubMed's export by
+    EndNote its two ISSNs on two lines of one tag, the second a link to the first."""
+    numbers = [fold_lines(part) for value in values for line in value.splitlines()
+               for part in line.split(";") if part.strip()]
+    linked = [number for number in numbers if not _LINKING.search(number)]
+    return linked or numbers

@@ -28,9 +28,11 @@ from reader.sources.zotero_extra import zotero_note
 Tags = dict[str, list[str]]
 
 __all__ = [
-    "database_note", "distinct_numbers", "exporter", "issue", "issue_month", "linked_doi", "links",
+    "as_written_apart", "database_note", "distinct_numbers", "exporter", "issue", "issue_month",
+    "linked_doi", "links",
     "month_dates", "own_meanings", "record_key", "record_number", "spaced_initials",
-    "tag_meanings", "type_tags", "venue_tags", "zotero_notes",
+    "tag_meanings", "type_tags", "venue_tags", "volume_in_venue", "volume_without_series",
+    "zotero_notes",
 ]
 
 #: The tools whose exports give tags meanings of their own, as :func:`exporter` names them.
@@ -78,7 +80,7 @@ _ZOTERO_MEANINGS["CPAPER"] = _ZOTERO_MEANINGS["CONF"]  # (Zotero reads CPAPER as
 _TYPE_MEANINGS: dict[str, dict[str, str]] = {
     "PAT": {"A2": "authority", "SN": "number", "M1": "call-number", "C3": "jurisdiction",
             "C1": "submitted", "PB": ""},
-    "COMP": {"ET": "version"},
+    "COMP": {"ET": "version"}, "DATA": {"ET": "version"},  # (a dataset's: "17.0")
     "SLIDE": {"T2": "event", "CY": "event-place"},
 }
 # How Scopus's notes on its record start ("Export Date: 03 December 2024; Cited By: 12").
@@ -87,6 +89,12 @@ _DATABASE_NOTE = re.compile(r"(?i)(?:export date|cited by|correspondence address
 _ARCHIVE_ID = re.compile(r"(?i)arxiv:\s*\S+")
 # The tags that name a record's journal or book, the first one given winning.
 _VENUE_TAGS = ("T2", "JF", "JO", "BT", "J2", "JA")
+# A book's name with its volume after it, as APA PsycInfo writes it ("…, Vol. 14.").
+_VOLUME_IN_NAME = re.compile(r"(.+?),\s*Vol\.?\s*(\d+)\.?", re.IGNORECASE)
+# Days from one to another ("May 7-9, 2015").
+_DAY_RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
+# Scopus's volume with the series it belongs to ("13684 LNCS"), in its RIS and its CSV.
+_SERIES_VOLUME = re.compile(r"(\d+)\s+(?:LNCS|LNAI|LNBI|CCIS|LNICST|LNBIP|LNEE|AISC|SIST)")
 # A name is a line; a value of many (Ovid's references, joined from continuation lines) is not.
 NAME_MAX = 120
 
@@ -250,6 +258,13 @@ def _first(tags: Tags, name: str) -> str:
     return next((v for v in tags.get(name, []) if v.strip()), "")
 
 
+def volume_without_series(volume: str) -> str:
+    """A volume without the series Scopus writes after it ("13684 LNCS"): no part of the
+    volume, and printed after it."""
+    in_series = _SERIES_VOLUME.fullmatch(volume.strip())
+    return in_series.group(1) if in_series else volume
+
+
 def distinct_numbers(values: list[str]) -> list[str]:
     """An ISSN's or ISBN's values, each once: a record may give one number twice, with and
     without its hyphen ("00319007", "0031-9007"), or under both SN lines (a BibTeX isbn
@@ -267,12 +282,34 @@ def _one_line(value: str) -> str:
 # --- Web of Science ---------------------------------------------------------------------------
 
 
+def as_written_apart(tags: Tags) -> Tags:
+    """The record's tags with what a database writes into one tag's value moved where the
+    standard has it: a month in words into the date (:func:`month_dates`), a book's volume
+    out of its name (:func:`volume_in_venue`)."""
+    return volume_in_venue(month_dates(tags))
+
+
+def volume_in_venue(tags: Tags) -> Tags:
+    """The record's tags with the volume APA PsycInfo writes into a book's name ("Annual
+    review of clinical psychology, Vol. 14.") moved to ``VL``, where a record without one
+    keeps it: cited as part of the name, APA printed "…, Vol. 14. (pp. 91–118)"."""
+    if _first(tags, "VL"):
+        return tags
+    named = {tag: _VOLUME_IN_NAME.fullmatch(_one_line(_first(tags, tag))) for tag in _VENUE_TAGS}
+    volumes = {m.group(2) for m in named.values() if m}
+    if len(volumes) != 1:
+        return tags
+    return {**tags, **{tag: [m.group(1)] for tag, m in named.items() if m}, "VL": [*volumes]}
+
+
 def month_dates(tags: Tags) -> Tags:
     """The record's tags with a ``DA`` that names its month in words (Web of Science's
     "SEP 22", "DEC", the year being in ``PY``) written as RIS dates are ("2010/09/22")."""
     written = _first(tags, "DA").strip()
     if not written or ris_date(written) or not written[:1].isalpha():
         return tags
+    if _DAY_RANGE.search(written):
+        return tags  # a conference's days ("May 7-9, 2015"): when it met, not was published
     _, date = month_date(_first(tags, "PY") or _first(tags, "Y1"), written)
     if date is None or date.count("-") == 0:
         return tags

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from reader.models import PaperRecord
+from reader.sources.ris_tools import volume_without_series
 from reader.text.sanitize import clean_imported
 
 __all__ = ["read_apart"]
@@ -35,6 +36,8 @@ _NOTICE_MAX = 300
 # A "volume" that is a year and a month ("2020-December"): when the proceedings appeared.
 _DATED_VOLUME = re.compile(r"\d{4}-[A-Za-z]+")
 _LANGUAGE = "Language of Original Document"
+# Scopus's column of the paper's PubMed record number.
+_PUBMED_ID = "PubMed ID"
 
 
 def read_apart(record: PaperRecord, *, as_stored: bool = False) -> None:
@@ -50,6 +53,11 @@ def read_apart(record: PaperRecord, *, as_stored: bool = False) -> None:
     if notice and notice.start() > 0 and len(notice["notice"]) <= _NOTICE_MAX:
         record.abstract = record.abstract[: notice.start()].rstrip()
         kept.setdefault("Copyright", notice["notice"].strip())
+    pubmed_id = str(kept.get(_PUBMED_ID, "")).strip()
+    if pubmed_id.isdigit():
+        record.csl.setdefault("PMID", kept.pop(_PUBMED_ID))
+    if "volume" in record.csl:
+        record.csl["volume"] = volume_without_series(str(record.csl["volume"]))
     volume = str(record.csl.get("volume", ""))
     if _DATED_VOLUME.fullmatch(volume):
         kept.setdefault("Volume", record.csl.pop("volume"))

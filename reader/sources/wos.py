@@ -39,7 +39,7 @@ _LIST_TAGS = frozenset({"AU", "AF", "CR", "C1", "BA", "BF", "BE", "GP", "CA"})
 _TAB_TAG = re.compile(r"[A-Z][A-Z0-9]")
 _TAB_NEEDED = frozenset({"PT", "AU", "TI", "SO", "UT"})
 _MODELED = frozenset(
-    "PT AU AF TI SO LA DE AB PU PI SN BN PD PY VL IS BP EP AR DI UT SE BE CA".split()
+    "PT AU AF TI SO LA DE AB PU PI SN BN PD PY VL IS BP EP AR DI UT SE BE CA PM".split()
 )
 
 
@@ -120,11 +120,14 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         csl["editor"] = editors
     for tag, variable in (("VL", "volume"), ("IS", "issue"), ("PU", "publisher"),
                           ("PI", "publisher-place"), ("LA", "language"), ("SE",
-                          "collection-title"), ("AR", "number"), ("UT", "WOS")):
+                          "collection-title"), ("AR", "number"), ("UT", "WOS"),
+                          ("PM", "PMID")):
         value = _fold(item.first(tag))
         if value:
             csl[variable] = _recase(value) if tag in ("PU", "PI") else value
     first, last = _fold(item.first("BP")), _fold(item.first("EP"))
+    if last == "+":
+        last = ""  # (continued on later pages, not in a row: the first page is cited)
     if first:
         csl["page"] = f"{first}-{last}" if last and last != first else first
     if item.first("SN"):
@@ -147,7 +150,7 @@ def _record(item: TaggedRecord, source: str) -> PaperRecord | None:
         title=title,
         title_derived=title_derived,
         authors=[display_name(a) for a in authors],
-        venue=_recase(_fold(item.first("SO"))) or None,
+        venue=_venue(_fold(item.first("SO")), csl.get("volume")) or None,
         year=year,
         keywords=keywords,
         doi=doi_as_written(item.first("DI")),
@@ -204,18 +207,34 @@ def month_date(year_text: str, date_text: str) -> tuple[int | None, str | None]:
     return year, f"{year:04d}"
 
 
-_MINOR = frozenset("a an and as at by for from in into of on or the to with".split())
+# Minor words, in English and in the other languages of names Web of Science writes in
+# capitals ("PROCESAMIENTO DEL LENGUAJE NATURAL", "ZEITSCHRIFT FUR DIE ...").
+_MINOR = frozenset(
+    "a an and as at by for from in into of on or the to with "
+    "de del della di la las le les los el et en y und der die das des fur für zur zum du".split()
+)
+# A proceedings' volume Web of Science writes into its name as well ("…, VOL 139").
+_VOLUME_IN_NAME = re.compile(r",?\s*VOL\.?\s*(\w+)$", re.IGNORECASE)
 # Acronyms of the words of venues and publishers, which stay in capitals: a title-cased
 # "Ieee" or "Acm" is no name anyone writes. (An acronym in parentheses stays as it is.)
 _ACRONYMS = frozenset(
     "IEEE ACM CVF SIAM SPIE AAAI IJCAI ICML ICLR NIPS CVPR ICCV ECCV ACL EMNLP NAACL KDD "
     "SIGKDD SIGIR SIGMOD AISTATS UAI COLT AMIA BMJ JAMA PLOS PNAS IFIP IFAC IET IOP AIP "
-    "APA USA UK EU".split()
+    "APA USA UK EU JMLR PMLR CEUR SEPLN".split()
 )
 # A Roman numeral of two letters or more ("Part II", "XIV"): a number, in capitals.
 _ROMAN = re.compile(r"X{0,3}(?:IX|IV|V?I{0,3})")
 # The parts of a word a slash or hyphen joins ("IEEE/ACM"), and the slashes and hyphens.
 _WORD = re.compile(r"[^/-]+|[/-]+")
+
+
+def _venue(value: str, volume: str | None) -> str:
+    """The journal or proceedings a record names, recased (see :func:`_recase`), without the
+    volume its ``VL`` gives too: the styles print the volume after it, and gave it twice."""
+    volume_in_name = _VOLUME_IN_NAME.search(value)
+    if volume_in_name and volume and volume_in_name.group(1) == volume:
+        value = value[: volume_in_name.start()]
+    return _recase(value)
 
 
 def _recase(value: str) -> str:
