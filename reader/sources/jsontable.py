@@ -97,9 +97,24 @@ def _convert(record: JsonRecord, listed: dict[str, str] | None = None) -> Outcom
         # The library's own names, exactly: "Food and Drug Administration" is one author,
         # which a table's "and" would make two.
         paper.authors = [n for n in (" ".join(clean_imported(a).split()) for a in authors) if n]
+    if own:
+        _own_texts(paper, item)
     # Dated as the object says it was last changed, else as its list was made.
     paper.modified = paper.modified or modified_of(item) or record.dated
     return paper
+
+
+def _own_texts(paper: PaperRecord, item: dict[str, Any]) -> None:
+    """The keywords and abstract of a library's own export as the library held them: a
+    keyword holding "; " is one keyword (a table's cell would be split there), and an
+    abstract keeps its no-break spaces, which a table's cell folds."""
+    keywords = item.get("keywords")
+    if isinstance(keywords, list) and all(isinstance(k, str) for k in keywords):
+        words = (" ".join(clean_imported(k).split()) for k in keywords)
+        paper.keywords = list(dict.fromkeys(w for w in words if w))
+    abstract = item.get("abstract")
+    if isinstance(abstract, str) and paper.abstract:
+        paper.abstract = clean_imported(abstract).strip()
 
 
 def _text(value: Any) -> str:
