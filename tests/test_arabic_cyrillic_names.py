@@ -68,3 +68,31 @@ def test_arabic_particles_go_with_the_family_name() -> None:
         "given": "Ahmed", "non-dropping-particle": "Abu", "family": "Zaid"}
     assert split_name("Muhammad al-Hasan") == {"given": "Muhammad", "family": "al-Hasan"}
     assert split_name("Al Gore") == {"given": "Al", "family": "Gore"}
+
+
+IBN_BIB = """@book{hanbal1995musnad,
+  author = {Ahmad Ibn Hanbal},
+  title = {Al-Musnad},
+  year = {1995},
+  publisher = {Dar al-Hadith}
+}
+@book{sina1999canon,
+  author = {ibn Sina, Abu Ali},
+  title = {The Canon of Medicine},
+  year = {1999},
+  publisher = {Kazi}
+}
+"""
+
+
+def test_ibn_and_bint_are_cited_with_the_family_name(tmp_path: Path) -> None:
+    """"Ibn" (son of), "bin" and "bint" (daughter of) lead the family name, however they
+    are capitalised: BibTeX's rules made a capitalised "Ibn" a given name, cited "I."."""
+    bib = tmp_path / "ibn.bib"
+    bib.write_text(IBN_BIB, encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(bib))
+    assert _cite(tmp_path / "lib", "hanbal1995musnad", "apa").startswith("Ibn Hanbal, A. (1995)")
+    assert "A. Ibn Hanbal," in _cite(tmp_path / "lib", "hanbal1995musnad", "ieee")
+    assert _cite(tmp_path / "lib", "sina1999canon", "apa").startswith("ibn Sina, A. A. (1999)")
+    assert split_name("Fatima bint Mubarak") == {
+        "given": "Fatima", "non-dropping-particle": "bint", "family": "Mubarak"}

@@ -133,3 +133,22 @@ def test_scopus_record_notes_are_no_bibtex_note(tmp_path: Path) -> None:
     assert "Export Date" not in bib and "mk@uw.edu.pl" not in bib
     ris = _invoke(tmp_path / "lib", "export", "--format", "ris").stdout
     assert "N1  - Export Date: 03 December 2024" in ris
+
+
+def test_an_item_type_bibtex_has_no_entry_for_is_said(tmp_path: Path) -> None:
+    """Classic BibTeX has no patent, program, talk or data set: each goes out as @misc and
+    comes back a document, which its export says; biblatex's types keep them."""
+    items = [{"id": "p", "type": "patent", "title": "Distilling knowledge",
+              "author": [{"family": "Hinton", "given": "Geoffrey"}],
+              "issued": {"date-parts": [[2021]]}},
+             {"id": "a", "type": "article-journal", "title": "An article",
+              "author": [{"family": "Smith", "given": "Ann"}], "container-title": "Nature",
+              "issued": {"date-parts": [[2020]]}}]
+    (tmp_path / "z.json").write_text(json.dumps(items), encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "z.json"))
+    said = _invoke(tmp_path / "lib", "export", "-o", str(tmp_path / "z.bib")).stderr
+    assert said.startswith("Not in bibtex: item types (1 paper)"), said
+    assert _csl(tmp_path / "back", tmp_path / "z.bib")["Distilling knowledge"]["type"] != "patent"
+    said = _invoke(tmp_path / "lib", "export", "--format", "biblatex",
+                   "-o", str(tmp_path / "z.biblatex")).stderr
+    assert "item types" not in said, said

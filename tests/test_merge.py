@@ -310,3 +310,30 @@ def test_the_same_stand_in_under_the_same_title_is_still_one_paper(
     summary = empty_library.imports.write_files([tmp_path / "b.bib"])
     assert summary.new == 0
     assert empty_library.store.count() == 1
+
+
+def test_initials_give_way_to_the_same_names_in_full(empty_library: Library,
+                                                     tmp_path: Path) -> None:
+    # Scopus's RIS gives initials, its CSV the same authors in full: the paper takes the
+    # full names, keeps its structured family names ("Le Scao"), and says so.
+    abstract = ("We introduce LLaMA, a collection of foundation language models ranging "
+                "from 7B to 65B parameters, trained on trillions of tokens.")
+    ris = tmp_path / "scopus.ris"
+    ris.write_text("TY  - JOUR\nAU  - Touvron, H.\nAU  - Le Scao, J.-P.\nTI  - LLaMA\n"
+                   f"PY  - 2023\nAB  - {abstract}\nER  - \n", encoding="utf-8")
+    table = tmp_path / "scopus.csv"
+    table.write_text("Author full names,Title,Year,Abstract\n"
+                     '"Touvron, Hugo (1); Le Scao, Jean-Pierre (2)",LLaMA,2023,'
+                     f'"{abstract}"\n', encoding="utf-8")
+    empty_library.import_files([ris])
+    summary = empty_library.import_files([table])
+    assert summary.merged == 1
+    assert "authors in full (the library's given names were initials)" in str(summary.filled)
+    [paper] = empty_library.papers(empty_library.all_ids())
+    assert paper.authors == ["Hugo Touvron", "Jean-Pierre Le Scao"]
+    assert paper.csl["author"][1] == {"family": "Le Scao", "given": "Jean-Pierre"}
+    # The initials again change nothing; other names are no fuller spelling of these.
+    assert empty_library.import_files([ris]).unchanged == 1
+    table.write_text(table.read_text(encoding="utf-8").replace("Hugo", "Henri Paul"),
+                     encoding="utf-8")
+    assert empty_library.import_files([table]).merged == 0

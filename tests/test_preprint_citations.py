@@ -103,3 +103,21 @@ def test_a_tex_accent_in_an_arxiv_title_stays_an_accent_in_bibtex(tmp_path: Path
     assert "Koll\\'ar" in out.read_text(encoding="utf-8")
     CliRunner().invoke(cli, ["--library", str(second), "import", str(out)], obj={})
     assert "Kollár's injectivity theorem" in _cite(second, "apa")
+
+
+def test_a_withdrawn_paper_is_said_withdrawn_in_every_style() -> None:
+    # APA and Chicago have a place for it; IEEE, Harvard, Nature, ACM and MLA's preprint
+    # have none, and cited it as standing. (The title's own "withdrawn" is not the mark.)
+    from reader.cite.formats import render
+    from reader.models import Paper
+
+    paper = Paper(
+        id=1, title="A withdrawn result on graphs", title_derived=False, abstract="",
+        authors=["Ann Lee"], venue="arXiv", year=2018, keywords=[], url=None, doi=None,
+        citekey="lee2018withdrawn", starred=False, note="", added_at="",
+        arxiv_id="1805.04833", withdrawn=True,
+    )
+    for style in ("apa", "chicago-author-date", "modern-language-association", "ieee",
+                  "harvard-cite-them-right", "nature", "association-for-computing-machinery"):
+        cited = render([paper], "text", style=style)
+        assert "withdrawn" in cited.lower().replace(paper.title.lower(), ""), (style, cited)

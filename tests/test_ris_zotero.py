@@ -64,9 +64,26 @@ def test_a_zotero_conference_paper_is_in_its_proceedings() -> None:
 def test_our_export_of_a_zotero_record_reads_back_the_same() -> None:
     for record in _records().values():
         [back] = parse_text(export([_paper(record)], "ris"), "again.ris", "ris").records
-        for variable in ("editor", "collection-title", "event", "publisher-place"):
+        for variable in ("editor", "collection-title", "event", "publisher-place",
+                         "number-of-pages"):
             assert back.csl.get(variable) == record.csl.get(variable), variable
         assert back.venue == record.venue
+
+
+def test_a_book_page_count_survives_our_ris_export(tmp_path: Path) -> None:
+    """A book's number of pages is written as its extent ("752 pages"), which RIS's book
+    holds in SP: read back by any tool, not as the pages cited nor dropped."""
+    source = tmp_path / "book.ris"
+    source.write_text("TY  - BOOK\nTI  - Gödel, Escher, Bach\nAU  - Hofstadter, Douglas\n"
+                      "PY  - 1979\nDA  - 1979///\nSP  - 752\nER  - \n", encoding="utf-8")
+    [record] = parse_text(source.read_text(encoding="utf-8"), "book.ris", "ris").records
+    assert record.csl["number-of-pages"] == "752"
+    written = export([_paper(record)], "ris")
+    assert "SP  - 752 pages" in written
+    again = tmp_path / "again.ris"
+    again.write_text(written, encoding="utf-8")
+    [back] = parse_text(again.read_text(encoding="utf-8"), "again.ris", "ris").records
+    assert back.csl.get("number-of-pages") == "752" and "page" not in back.csl
 
 
 def test_the_same_tags_from_another_tool_keep_their_ris_meanings() -> None:

@@ -53,9 +53,12 @@ def test_a_translated_title_keeps_its_original_apart(tmp_path: Path) -> None:
     paper = _papers(tmp_path)["ivanov2022neural"]
     assert paper.title == "Neural networks for Russian texts"
     assert paper.csl["original-title"] == "Нейронные сети для русских текстов"
-    chicago = render([paper], "text", "chicago-author-date")
-    assert "Originally published as Нейронные сети для русских текстов." in chicago
-    assert "[Нейронные" not in render([paper], "text", "ieee")
+    # Cited as the manuals ask: the original, then the translation in brackets (not as a
+    # republished work's "Originally published as …").
+    for style in ("chicago-author-date", "ieee"):
+        cited = render([paper], "text", style).lower()
+        assert "нейронные сети для русских текстов [neural networks for russian texts]" in cited
+        assert "originally published" not in cited
 
 
 def test_the_copyright_notice_is_no_part_of_the_abstract(tmp_path: Path) -> None:

@@ -240,6 +240,7 @@ _BIBTEX_FIELDS = (
     ("original-title", "origtitle"),
     ("original-publisher", "origpublisher"),
     ("original-publisher-place", "origlocation"),
+    ("version", "version"),
 )
 _THESIS_TYPES = frozenset({"phdthesis", "mastersthesis", "thesis"})
 # biblatex's field names and the classic ones for the same fields.

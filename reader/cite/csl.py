@@ -94,6 +94,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from reader.cite.abstracted import cited_where_abstracted
 from reader.cite.csl_fixes import (
     EDITOR_LABEL,
     drop_repeated,
@@ -141,7 +142,8 @@ def bibliography(papers: Sequence[Paper], style: str = "apa", output: str = "tex
     loaded = load_style(style)
     ids = [f"item{i}" for i in range(len(papers))]
     escape = output != "text"
-    items = [engine_item(p, i, loaded, escape=escape) for p, i in zip(papers, ids, strict=True)]
+    items = [cited_where_abstracted(engine_item(p, i, loaded, escape=escape))
+             for p, i in zip(papers, ids, strict=True)]
     by_id = dict(zip(ids, zip(papers, items, strict=True), strict=True))
     with loaded.lock:
         try:
@@ -274,6 +276,10 @@ def _fix_entry(
     if style.punctuation_in_quote:
         text = punctuation_in_quote(text, style.close_quote)
     text = tidy_entry(submitted_not_in(retrieved_without_date(text)))
+    if paper.withdrawn and "withdrawn" not in text.lower().replace(plain_title.lower(), ""):
+        # APA and Chicago say it (a status, a genre); a style with no place for it (IEEE,
+        # Harvard, Nature, ACM; MLA for a preprint) would cite the paper as standing.
+        text = f"{text.rstrip()} [Withdrawn]"
     if style.second_field_align:
         text = space_after_number(text, number)
     return text

@@ -13,6 +13,7 @@ from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
 from reader.cite.name_scripts import citable_name
+from reader.cite.title_languages import title_with_translation
 from reader.cite.venues import (
     held_at,
     published_in,
@@ -280,6 +281,7 @@ def engine_item(paper: Paper, item_id: str, style: Style, *, escape: bool) -> di
         item["genre"] = "Withdrawn submission"
         item.pop("status", None)  # (said once: Chicago printed "Withdrawn submission. Withdrawn.")
     _bibtex_to_csl_meaning(item, paper)
+    title_with_translation(item)
     if unpublished(paper):
         # Where it was submitted (kept in CSL-JSON) read as where it appeared in a style.
         item.pop("event-title", None)

@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from reader.cite.citations import bibtex_entry
 from reader.cite.csl import OUTPUTS, bibliography
@@ -28,6 +29,7 @@ from reader.cite.csl_styles import BUNDLED_STYLES as _BUNDLED
 from reader.cite.csl_styles import CitationError, available_styles, load_style
 from reader.cite.format_names import CITATION_FORMATS
 from reader.cite.keys import entry_key
+from reader.cite.venues import unpublished
 from reader.models import Paper
 from reader.text.render import to_plain
 from reader.text.titles import DERIVED_MARK
@@ -88,7 +90,7 @@ def render(
             for p in papers
         )
     if fmt == "csljson":
-        items = [csl_item(p, files=files) for p in papers]
+        items = [_as_recorded(csl_item(p, files=files), p) for p in papers]
         return json.dumps(items, ensure_ascii=False, indent=None if compact else 2)
     keys = [entry_key(p) for p in papers]
     if fmt == "key":
@@ -100,6 +102,23 @@ def render(
     if fmt == "pandoc":
         return "[" + "; ".join(_pandoc_key(k) for k in keys) + "]"
     return "\n".join(markdown_link(p) for p in papers)
+
+
+def _as_recorded(item: dict[str, Any], paper: Paper) -> dict[str, Any]:
+    """A CSL-JSON item with the type and container its record gives, where the citation's
+    item calls it a preprint for its arXiv venue (Zotero's old arXiv items: a journal article
+    in "arXiv:1902.10186 [cs]"). Styles cite it as the preprint either way; written as the
+    preprint, it came back one, its type and venue lost to a new library."""
+    stored = paper.csl.get("type")
+    venue = " ".join((paper.venue or "").split())
+    if (item.get("type") != "article" or not isinstance(stored, str) or stored == "article"
+            or not stored or not venue or unpublished(paper)):
+        return item
+    item = {**item, "type": stored, "container-title": venue}
+    for variable in ("publisher", "number"):
+        if variable not in paper.csl:
+            item.pop(variable, None)  # (the archive and its id, the preprint's)
+    return item
 
 
 def marked_derived(paper: Paper) -> Paper:

@@ -112,6 +112,26 @@ def _leaves(value: Any) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
+def _type_lost(paper: Paper, fmt: str, found: dict[tuple[str, ...], bool]) -> bool:
+    """Whether the paper's item type does not come back from ``fmt``: classic BibTeX has
+    no entry type for a patent, a program, a data set or a talk (written as ``@misc``,
+    each came back a document). Found by reading an export back, once per type and source
+    type (``found``)."""
+    kind = paper.csl.get("type")
+    # (RIS's types are written back from the record's own, or mapped one to one.)
+    if fmt not in ("bibtex", "biblatex") or not isinstance(kind, str) or not kind:
+        return False
+    sources = [str(fields.get("@type", "")) for name, fields in sorted(paper.extra.items())
+               if name in _EXTRA_WRITTEN[fmt] and isinstance(fields, dict)]
+    # (What a type is written as may hang on an arXiv id or a venue: a preprint's @misc.)
+    key = (kind, str(bool(paper.arxiv_id)), str(bool(paper.venue)), *sources)
+    if key not in found:
+        back = read_back(export([paper], fmt, compact=True),
+                         "bibtex" if fmt == "biblatex" else fmt)
+        found[key] = len(back) == 1 and back[0].csl.get("type") not in (kind, None)
+    return found[key]
+
+
 def _date_lost(paper: Paper, fmt: str) -> bool:
     """Whether the paper's date does not come back from ``fmt``: BibTeX says the paper's
     year, so a date of another year (OpenReview's submission day, the year before the
@@ -206,6 +226,7 @@ def left_out(
             counts[name] = counts.get(name, 0) + 1
 
     found: dict[frozenset[str], bool] = {}
+    types_found: dict[tuple[str, ...], bool] = {}
     left: Counter[str] = Counter()
     for paper in papers:
         written = _marks_written(paper, fmt)
@@ -222,6 +243,7 @@ def left_out(
         count("notes", paper.note.strip())
         count("highlights", paper.highlights)
         count("dates", _date_lost(paper, fmt))
+        count("item types", _type_lost(paper, fmt, types_found))
         count("other fields", _other_fields_left(paper, fmt, found))
         if fmt == "csv":
             left.update(_csv_left_names(paper))

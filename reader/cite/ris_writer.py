@@ -126,6 +126,8 @@ def ris_record(paper: Paper) -> str:
         lines.append(("SP", first.strip()))
         if last.strip():
             lines.append(("EP", last.strip()))
+    else:
+        lines += _extent_lines(paper, source)
     numbers = [part for variable in ("ISSN", "ISBN") if isinstance(paper.csl.get(variable), str)
                for part in str(paper.csl[variable]).split()]
     # A number given as both (a BibTeX isbn field holding the ISSN) is written once.
@@ -188,6 +190,17 @@ def ris_record(paper: Paper) -> str:
         # for: documents citing them still find it after an import (biblatex's ids).
         lines.append(("N1", f"{TEX_PREFIX}ids: {', '.join(paper.aliases)}"))
     return "".join(f"{tag}  - {value}\n" for tag, value in lines) + "ER  - \n\n"
+
+
+def _extent_lines(paper: Paper, source: dict[str, Any]) -> list[tuple[str, str]]:
+    """A work's number of pages (a book's, a thesis's) as its extent in SP, where RIS's book
+    and EndNote hold it: "752 pages", which any tool reads back as the count, not as the
+    page cited (a bare number is, from a tool other than Zotero). A record's own SP (a
+    catalogue's "xvii, 1115 pages") is written back as it came instead."""
+    count = str(paper.csl.get("number-of-pages") or "").strip()
+    if not count or "SP" in source:
+        return []
+    return [("SP", _line(count if count.lower().endswith("pages") else f"{count} pages"))]
 
 
 def _record_number(paper: Paper, source: dict[str, Any]) -> str | None:

@@ -19,7 +19,7 @@ from reader.text.identifiers import normalize_doi
 if TYPE_CHECKING:
     from reader.intake.echo import BibtexEcho, ExportEcho
 
-__all__ = ["Difference", "completes", "differing", "taken"]
+__all__ = ["Difference", "completes", "differing", "in_full", "in_full_names", "taken"]
 
 #: The CSL variables compared: numbers a citation prints, which sources seldom word apart,
 #: and a thesis's or report's kind ("PhD thesis" against "Master's thesis").
@@ -108,6 +108,52 @@ def completes(record: PaperRecord, current: dict[str, Any]) -> bool:
         isinstance(others, list) and "author" in others
         and _families(record.authors)[: len(stored)] == _families(stored)
     )
+
+
+def in_full(record: PaperRecord, current: dict[str, Any]) -> bool:
+    """Whether the record's authors are the paper's, written in full where the paper's
+    source gave initials ("Hugo Touvron" for Scopus's RIS "H. Touvron"): the same family
+    names in order, every given name of the paper's its initials, one at least longer."""
+    stored = json.loads(current["authors"] or "[]")
+    if not stored or len(stored) != len(record.authors):
+        return False
+    if _families(record.authors) != _families(stored):
+        return False
+    fuller = False
+    for ours, theirs in zip(stored, record.authors, strict=True):
+        words, full = ours.split(), theirs.split()
+        if len(words) != len(full):
+            return False
+        for word, spelt in zip(words, full, strict=True):
+            if word == spelt:
+                continue
+            if word.rstrip(".") not in (_initials(spelt), _initials(spelt).rstrip(".")):
+                return False
+            fuller = True
+    return fuller
+
+
+def in_full_names(names: Any, authors: list[str]) -> list[dict[str, Any]] | None:
+    """CSL names given the given names of ``authors`` (display names that spell out what
+    the names' given names abbreviate), their other parts kept; None where they do not
+    line up."""
+    if not isinstance(names, list) or len(names) != len(authors):
+        return None
+    spelt = []
+    for name, author in zip(names, authors, strict=True):
+        family = " ".join(
+            str(name.get(part, "")) for part in ("non-dropping-particle", "family")
+            if isinstance(name, dict) and name.get(part)
+        )
+        if not family or not author.endswith(f" {family}"):
+            return None
+        spelt.append({**name, "given": author[: -len(family)].strip()})
+    return spelt
+
+
+def _initials(given: str) -> str:
+    """A given name's initials as a style writes them ("Jean-Pierre" → "J.-P.")."""
+    return "-".join(f"{part[0]}." for part in given.split("-") if part)
 
 
 def taken(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from reader.cite.bibtex_types import genre_of_kind
 from reader.cite.keys import CitekeyAllocator, usable_key
 from reader.import_summary import ImportSummary
-from reader.intake.differing import completes, differing, taken
+from reader.intake.differing import completes, differing, in_full, in_full_names, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_text, same_title
 from reader.intake.merged_said import also_changed
@@ -83,10 +83,15 @@ def _whole_list(
     record: PaperRecord, current: dict[str, Any], updates: dict[str, Any]
 ) -> dict[str, Any]:
     """The updates that give a paper whose authors ended "and others" the record's whole
-    list: its names, its CSL authors, and no "and others" for an export to write."""
+    list (or whose authors' given names were initials, the record's in full): its names,
+    its CSL authors, and no "and others" for an export to write."""
     variables = json.loads(updates.get("csl") or current["csl"] or "{}")
     if record.csl.get("author"):
         variables["author"] = record.csl["author"]
+    elif spelt := in_full_names(variables.get("author"), record.authors):
+        variables["author"] = spelt  # (the library's structure, "Le Scao", kept)
+    else:
+        variables.pop("author", None)  # (the display names say it all)
     extra = json.loads(updates.get("extra") or current["extra"] or "{}")
     bibtex = extra.get("bibtex", {})
     others = [name for name in bibtex.get("@others", []) if name != "author"]
@@ -240,7 +245,8 @@ class FieldMerge:
         csl = json.loads(current["csl"] or "{}")  # read once, for both
         updates.update(self._merge_record(record, current, csl, echo, added_now=added_now))
         completed = record.authors and completes(record, current)
-        if completed:
+        spelt = not completed and record.authors and in_full(record, current)
+        if completed or spelt:
             updates.update(_whole_list(record, current, updates))
         found = differing(record, current, csl, echo)
         if found and self.take_differing:
@@ -265,9 +271,11 @@ class FieldMerge:
         aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
         gained = _gained(before, csl, updates)
-        gained += also_changed(before, csl, updates, gained)
         if completed:
             gained.append(f"authors {len(record.authors)} (the library's ended \"and others\")")
+        elif spelt:
+            gained.append("authors in full (the library's given names were initials)")
+        gained += also_changed(before, csl, updates, gained)
         if gained:
             self.summary.filled.append((current["citekey"], gained))
         if not updates and not aliased:

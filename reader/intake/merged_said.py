@@ -52,7 +52,8 @@ def also_changed(
         for name, value in variables.items():
             shown = "pages" if name == "page" else name
             if (csl.get(name) != value and shown.lower() not in said
-                    and name.lower() not in updates):
+                    and name.lower() not in updates
+                    and not (name == "author" and "authors" in said)):
                 found.append(_shown(shown, value))
     if not named and not found and "extra" in updates:
         found.append("other fields")

@@ -80,6 +80,7 @@ _TEXT_VARIABLES = {
     "origtitle": "original-title",
     "origpublisher": "original-publisher",
     "origlocation": "original-publisher-place",
+    "version": "version",  # (biblatex's: a program's, a data set's, a manual's)
 }
 # biblatex's further editor lists, whose ``…type`` field names the role, and the CSL name
 # variable of each role CSL has one for (biblatex's own standard roles).

@@ -31,13 +31,16 @@ def openreview_fields(
     entry: Evaluated, extra: dict[str, dict[str, Any]]
 ) -> tuple[bool, str, str]:
     """Whether the entry is withdrawn, its TL;DR (as TeX) and primary area: its own
-    ``pubstate = {withdrawn}``, ``tldr`` and ``primaryarea``, as an export writes them, which
-    are then no longer kept among its source fields. Another ``pubstate`` stays one, but
-    "under review": an export's word for a decision still pending, the library's to say."""
+    ``pubstate = {withdrawn}`` (or ``retracted``), ``tldr`` and ``primaryarea``, as an
+    export writes them, which are then no longer kept among its source fields. Another
+    ``pubstate`` stays one, but "under review": an export's word for a decision still
+    pending, the library's to say."""
     own = entry.fields
-    withdrawn = plain(own.get("pubstate", "")).lower() == "withdrawn"
+    state = plain(own.get("pubstate", "")).lower()
+    # A retracted paper is withdrawn too (as MEDLINE's is read), its pubstate kept.
+    withdrawn = state in ("withdrawn", "retracted")
     kept = extra.get("bibtex", {})
-    for name in ("tldr", "primaryarea") + (("pubstate",) if withdrawn else ()):
+    for name in ("tldr", "primaryarea") + (("pubstate",) if state == "withdrawn" else ()):
         kept.pop(name, None)
     if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
         kept.pop("pubstate", None)

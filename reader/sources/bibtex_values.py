@@ -18,6 +18,7 @@ from reader.record import (
 )
 from reader.sources.dates import MONTHS
 from reader.text.identifiers import normalize_arxiv_id
+from reader.text.names import LINEAGE_PARTICLES
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.tex_plain import as_read
@@ -324,10 +325,15 @@ def _parse_name(raw: str) -> dict[str, str] | None:
     except (InvalidNameError, ValueError, IndexError):
         literal = plain(raw)
         return {"literal": literal} if literal else None
+    first, von = list(parts.first), list(parts.von)
+    while len(first) > 1 and parts.last and plain(first[-1]) in LINEAGE_PARTICLES:
+        # BibTeX's rules make a capitalised word a given name: "Ahmad Ibn Hanbal" was
+        # cited "Hanbal, A. I."; Arabic's "Ibn" leads the family name as "ibn" does.
+        von.insert(0, first.pop())
     name: dict[str, str] = {}
     for variable, words in (
-        ("given", parts.first),
-        ("non-dropping-particle", parts.von),
+        ("given", first),
+        ("non-dropping-particle", von),
         ("family", parts.last),
         ("suffix", parts.jr),
     ):

@@ -180,8 +180,9 @@ def _openreview(item: dict[str, Any], csl: dict[str, Any]) -> tuple[bool, str, s
     """Whether the item is a withdrawn submission (its ``status``, then taken out of ``csl``),
     its TL;DR and its primary area, which our export keeps in ``custom``."""
     status = clean_title(item.get("status")).lower()
-    withdrawn = status == "withdrawn"
-    if withdrawn or status == UNDER_REVIEW:
+    # A retracted paper is withdrawn too (as MEDLINE's is read), its status kept as its own.
+    withdrawn = status in ("withdrawn", "retracted")
+    if status in ("withdrawn", UNDER_REVIEW):
         # Both are said by the library's export of what it knows (a withdrawal, a decision
         # still pending), not kept as the record's own status.
         csl.pop("status", None)

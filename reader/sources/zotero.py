@@ -31,6 +31,7 @@ from reader.sources.jsonfields import clean_abstract, clean_title, iso_date, mom
 from reader.sources.jsonload import TOO_DEEP, JsonRecord, too_deep
 from reader.sources.jsonsniff import Outcome, build_result, finish_record, record_label
 from reader.sources.zotero_extra import read_extra, zotero_note
+from reader.sources.zotero_types import TYPE_FIELDS, read_type_fields
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -174,6 +175,7 @@ def _convert(record: JsonRecord, folders: _Folders | None = None) -> Outcome:
         text = clean_title(value if not isinstance(value, list) else "\n".join(map(str, value)))
         if text and variable not in csl:
             csl[variable] = text
+    read_type_fields(item, csl, zotero_date)
     written_extra = item.get("extra")
     extra_lines = written_extra if isinstance(written_extra, list) else str(
         written_extra or "").splitlines()
@@ -201,7 +203,7 @@ def _convert(record: JsonRecord, folders: _Folders | None = None) -> Outcome:
     doi = compared_doi(written_doi, url)  # the short one is kept as written
     keep_written_doi(csl, written_doi, doi)
     kept = {k: v for k, v in item.items() if k not in _COLUMNS and k not in _VARIABLES
-            and k not in _IGNORED and v not in (None, "", [], {})}
+            and k not in TYPE_FIELDS and k not in _IGNORED and v not in (None, "", [], {})}
     arxiv_id = normalize_arxiv_id(url) if "arxiv.org/" in url else None
     if extra.arxiv_id and not arxiv_id:
         arxiv_id = normalize_arxiv_id(extra.arxiv_id)

@@ -10,6 +10,7 @@ import unicodedata
 from typing import Any
 
 __all__ = [
+    "LINEAGE_PARTICLES",
     "display_name",
     "family_key",
     "group_words",
@@ -24,10 +25,13 @@ __all__ = [
 # Lower-case words that belong to the family name that follows them ("Vincent van Gogh").
 _PARTICLES = frozenset(
     "van von der den de del della dei degli di da das dos du le la les ter ten zu zur bin ibn "
-    "al el".split()
+    "bint al el".split()
     # Arabic's, capitalised as many write them ("Mohammed bin Rashid Al Maktoum", "Ahmed Abu
     # Zaid"): only before a family name, so a given name "Bin" or "Al" stays one.
 ) | frozenset("Al El Abu Bin Ibn Bint".split())
+#: Arabic's "son of" and "daughter of", which lead the family name that follows them
+#: whatever their case ("Ahmad Ibn Hanbal" is Ibn Hanbal, A.; never "Hanbal, A. I.").
+LINEAGE_PARTICLES = frozenset("ibn bin bint Ibn Bin Bint".split())
 _NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family")
 _ANONYMOUS = frozenset({"anonymous", "anonymous author", "anonymous authors",
