@@ -126,6 +126,7 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
         "abstract": HOSTILE.abstract,
         "tldr": "",
         "primary_area": "",
+        "withdrawn": "false",
         "tags": "",
         "read": "false",
         "highlights": "",

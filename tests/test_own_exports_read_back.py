@@ -120,7 +120,7 @@ def test_every_export_says_what_its_format_does_not_write(
     assert "json keeps all but replies" in said["bib"]
     assert "other fields (15)" in said["ris"]
     assert "other fields" not in said["csl.json"] and "stars (1)" in said["csl.json"]
-    assert said["csv"].startswith("Not in csv: other fields (15 papers)")
+    assert said["csv"].startswith("Not in csv: other fields (15 papers: source fields)")
     assert said["json"] == ""
     assert "stars (1)" in said["md"] and "notes" not in said["md"]
 

@@ -178,8 +178,10 @@ def test_bibtex_export_keeps_abstract_paragraphs(tmp_path: Path) -> None:
     ) in first
     library = _library_from(first, "b.bib", tmp_path)
     [paper] = library.store.iter_papers()
+    # Its only TeX besides math is an escaped "%": the plain text it is, written again as it
+    # came.
     assert paper.abstract == (
-        "The first paragraph wraps over two lines.\n\nThe second paragraph, at 50\\% of $n$."
+        "The first paragraph wraps over two lines.\n\nThe second paragraph, at 50% of $n$."
     )
     assert _bibtex_of(library) == first
 

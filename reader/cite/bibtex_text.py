@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import re
 
-from reader.cite.tex_escape import TEX_KEPT, TEX_MATH, escape_tex, escape_title, fold
+from reader.cite.tex_escape import TEX_KEPT, escape_tex, escape_title, fold
 from reader.models import Paper
+from reader.text.tex_plain import TEX_MATH, escaped_plain
 
+#: The field naming those of an entry whose TeX is kept as written though it reads as
+#: escaped plain text (an OpenReview abstract's ``20\\%``), which an import would otherwise
+#: take for the plain text ``20%``.
+TEX_FIELDS = "texfields"
 #: Source fields naming files on the machine that wrote the entry (JabRef's, Zotero's and
 #: Mendeley's attached PDFs): a file's, not a citation's.
 LOCAL_FIELDS = frozenset({"file", "pdf", "local-url"})
@@ -58,21 +63,34 @@ def bibtex_title(paper: Paper) -> str:
     return _ACCENT.sub(r"\\\1", escape_title(title)) if title else ""
 
 
-def bibtex_abstract(paper: Paper) -> str:
-    """The abstract field of the paper's BibTeX entry ("" when it has none)."""
-    # A blank line inside a braced value is legal BibTeX: paragraphs stay paragraphs.
-    abstract = "\n\n".join(
+def _folded_abstract(paper: Paper) -> str:
+    """The paper's abstract on one line a paragraph (a blank line inside a braced value is
+    legal BibTeX: paragraphs stay paragraphs)."""
+    return "\n\n".join(
         p for p in (fold(p) for p in _PARAGRAPH_BREAK.split(paper.abstract or "")) if p
     )
+
+
+def bibtex_abstract(paper: Paper) -> str:
+    """The abstract field of the paper's BibTeX entry ("" when it has none)."""
+    abstract = _folded_abstract(paper)
     if not abstract:
         return ""
-    # An abstract from a .bib file is TeX as its source wrote it; so is one from another
+    # An abstract from a .bib file is TeX as its source wrote it (unless it was read as the
+    # plain text its source escaped); so is one from another
     # source whose authors wrote TeX commands in it (OpenReview: `\textbf{…}`, `20\%`,
     # `\aa`): its commands, their braces and its math go out as they came (escaped, an
     # import would read them back as other text). Other abstracts are plain text with TeX
     # math, their braces literal.
-    tex = bool(bibtex_source(paper)) or bool(_TEX_COMMAND.search(abstract))
+    tex = bool(_TEX_COMMAND.search(abstract)) or _read_as_tex(paper, abstract)
     return escape_tex(abstract, TEX_KEPT if tex else TEX_MATH)
+
+
+def _read_as_tex(paper: Paper, text: str) -> bool:
+    """Whether a text of a paper read from a .bib file is the TeX its source wrote, to go
+    back as it came: TeX, whose special characters its source escaped (``30\\%``), rather
+    than the plain text an escaped one was read as (``30%``, ``a {b}``)."""
+    return bool(bibtex_source(paper)) and escape_tex(text, TEX_KEPT) == text
 
 
 def bibtex_tldr(paper: Paper) -> str:
@@ -84,4 +102,14 @@ def bibtex_tldr(paper: Paper) -> str:
     tldr = fold(paper.tldr or "")
     if not tldr:
         return ""
-    return escape_tex(tldr, TEX_KEPT if bibtex_source(paper) else TEX_MATH)
+    return escape_tex(tldr, TEX_KEPT if _read_as_tex(paper, tldr) else TEX_MATH)
+
+
+def tex_fields(paper: Paper) -> list[str]:
+    """The text fields of the paper's entry written as the TeX the paper holds though an
+    import would read them as escaped plain text (``20\\%`` as ``20%``): named in the
+    entry's :data:`TEX_FIELDS`, so that they read back as the TeX they are."""
+    stored = (("abstract", _folded_abstract(paper), bibtex_abstract(paper)),
+              ("tldr", fold(paper.tldr or ""), bibtex_tldr(paper)))
+    return [name for name, text, written in stored
+            if written and escaped_plain(written) not in (None, text)]

@@ -15,9 +15,11 @@ import re
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import (
     LOCAL_FIELDS,
+    TEX_FIELDS,
     bibtex_abstract,
     bibtex_source,
     bibtex_title,
+    tex_fields,
 )
 from reader.cite.bibtex_types import biblatex_type_words
 from reader.cite.keys import entry_key
@@ -180,6 +182,9 @@ def bibtex_entry(
     if abstract:
         fields.append(("abstract", abstract))
     fields += openreview_fields(paper, biblatex)
+    kept_tex = tex_fields(paper)
+    if kept_tex:
+        fields.append((TEX_FIELDS, ", ".join(kept_tex)))
     if paper.aliases:
         # biblatex's key aliases: \cite{alias} finds the entry; classic BibTeX ignores them.
         fields.append(("ids", ", ".join(paper.aliases)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -172,6 +173,26 @@ def _csv_extra_left(paper: Paper) -> bool:
     return False
 
 
+def _csv_left_names(paper: Paper) -> list[str]:
+    """What of the paper a CSV has no column for, by name: its CSL variables beyond the
+    columns (``note``, ``PMID``) and, as one name, the fields kept from its source."""
+    names = sorted(set(paper.csl) - CSV_CSL - _csv_implied(paper))
+    return names + (["source fields"] if _csv_extra_left(paper) else [])
+
+
+def _named(left: Counter[str]) -> str:
+    """The names of what a CSV leaves out, the most often left first: a reader sees what
+    "other fields" are (``note``, ``PMID``, ``source fields``) and that a JSON export
+    keeps them."""
+    names = [name for name, _ in left.most_common()]
+    shown = names[:_NAMES_SHOWN] + (["…"] if len(names) > _NAMES_SHOWN else [])
+    return ", ".join(shown)
+
+
+#: How many names of the fields a CSV leaves out are said.
+_NAMES_SHOWN = 6
+
+
 def _csv_implied(paper: Paper) -> set[str]:
     """The CSL variables a CSV row says in other columns: the date (year and date), and
     the authors where their names read back as the record has them."""
@@ -195,7 +216,8 @@ def left_out(
     have it: ``"Not in bibtex: ratings or decisions (400 papers), notes (1); json keeps
     all but replies"``; empty when it writes everything they have. Replies are in no
     export (``reader reviews`` prints them); a CSV has no column for the source fields the
-    library keeps verbatim, nor for CSL variables beyond its columns."""
+    library keeps verbatim, nor for CSL variables beyond its columns, and names them:
+    ``other fields (56 papers: note, PMID, source fields)``."""
     carried = _CARRIED.get(fmt, frozenset())
     counts: dict[str, int] = {}
 
@@ -205,6 +227,7 @@ def left_out(
 
     found: dict[frozenset[str], bool] = {}
     types_found: dict[tuple[str, ...], bool] = {}
+    left: Counter[str] = Counter()
     for paper in papers:
         written = _marks_written(paper, fmt)
         own = (signals or {}).get(paper.id)
@@ -222,10 +245,15 @@ def left_out(
         count("dates", _date_lost(paper, fmt))
         count("item types", _type_lost(paper, fmt, types_found))
         count("other fields", _other_fields_left(paper, fmt, found))
+        if fmt == "csv":
+            left.update(_csv_left_names(paper))
     if not counts:
         return ""
     parts = [f"{name} ({n:,} paper{'s' if n != 1 else ''})" if i == 0 else f"{name} ({n:,})"
              for i, (name, n) in enumerate(counts.items())]
+    if left and "other fields" in counts:
+        at = list(counts).index("other fields")
+        parts[at] = parts[at][:-1] + f": {_named(left)})"
     rest = set(counts) - {"replies"}
     hint = ("; json keeps all but replies" if rest and fmt != "json"
             else "; reader reviews prints replies" if "replies" in counts else "")

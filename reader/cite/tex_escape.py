@@ -7,6 +7,8 @@ import re
 
 from pylatexenc.latexencode import unicode_to_latex
 
+from reader.text.tex_plain import MATH, TEX_MATH
+
 # LaTeX escapes for text fields. Braces are handled separately (see _escape_braces).
 TEXT_ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -24,11 +26,6 @@ TEXT_ESCAPES = {
 NESTING_BRACES = {"{": r"\{", "}": r"\}"}
 LONE_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 
-# Math in stored text ($…$, $$…$$, \(…\), \[…\]), which every source we read writes in TeX
-# and an export writes back as it is. A "$" that opens or closes on a space is no math
-# delimiter ("costs $5 and $6").
-MATH = r"\$\$.+?\$\$|\$(?!\s)(?:[^$\\]|\\.)+?(?<!\s)\$|\\\(.+?\\\)|\\\[.+?\\\]"
-TEX_MATH = re.compile(MATH, re.DOTALL)
 # What an abstract read from a .bib file holds as TeX: math, and commands or control
 # symbols (\backslash, \%, \').
 TEX_KEPT = re.compile(MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\s])", re.DOTALL)

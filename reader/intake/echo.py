@@ -22,7 +22,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title
+from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, tex_fields
 from reader.cite.citations import bibtex_month, bibtex_type
 from reader.cite.export import export
 from reader.cite.tex_escape import braces_nest, escape_text
@@ -73,7 +73,8 @@ class BibtexEcho:
     @cached_property
     def abstract(self) -> str:
         """The abstract as an import of the entry stores it."""
-        return abstract_field(bibtex_abstract(self.paper))
+        written = bibtex_abstract(self.paper)
+        return abstract_field(written, tex="abstract" in tex_fields(self.paper))
 
     @cached_property
     def kind(self) -> str:

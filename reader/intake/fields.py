@@ -38,7 +38,7 @@ ACTIONS = ("new", "withdrawn", "retitled", "revised", "merged", "unchanged")
 CHANGED_ACTIONS = ("withdrawn", "retitled", "revised")
 
 # Formats the library exports and reads back, whose own export of a paper is no news.
-_ECHOED = ("bibtex", "ris", "csljson")
+_ECHOED = ("bibtex", "ris", "csljson", "csv")
 # Formats whose keys a web site makes up afresh for each snapshot (OpenReview's _bibtex):
 # they never rename a paper whose key the library gave before.
 _SITE_KEYED = ("openreview",)
@@ -149,7 +149,7 @@ class FieldMerge:
     @property
     def echoes(self) -> bool:
         """Whether the records are in a format the library exports (BibTeX, RIS,
-        CSL-JSON): a paper's own entry read back is then no news."""
+        CSL-JSON, CSV): a paper's own entry read back is then no news."""
         return self.fmt in _ECHOED
 
     def merge(
@@ -344,7 +344,7 @@ class FieldMerge:
 
     def echo(self, current: dict[str, Any]) -> BibtexEcho | ExportEcho | None:
         """What the paper's own entry reads back as, when the record is in a format the
-        library exports (BibTeX, RIS, CSL-JSON)."""
+        library exports (BibTeX, RIS, CSL-JSON, CSV)."""
         if self.fmt == "bibtex":
             return BibtexEcho(current)
         return ExportEcho(current, self.fmt, self.renderings) if self.echoes else None

@@ -41,7 +41,7 @@ from reader.sources.bibtex_marks import (
     zotero_extra,
     zotero_tags,
 )
-from reader.sources.bibtex_openreview import openreview_fields, pending
+from reader.sources.bibtex_openreview import openreview_fields, pending, tex_kept
 from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
@@ -68,6 +68,7 @@ from reader.text.identifiers import (
 )
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
+from reader.text.tex_plain import as_read
 from reader.text.titles import derive_title
 
 __all__ = ["parse", "stream"]
@@ -351,6 +352,8 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     if archived and csl["type"] in ("article-journal", "document", "manuscript"):
         csl["type"] = "article"  # a preprint, as CSL says it
     withdrawn, tldr, area = openreview_fields(entry, extra)
+    # Plain text escaped reads back as that text; TeX written by hand stays TeX.
+    abstract = as_read(abstract, tex="abstract" in tex_kept(entry, extra))
     written_doi = doi_as_written(_identifier(fields.get("doi", "")))
     url = url_of(fields)
     # A short DOI ("10/fqd6hj", as Better BibTeX writes) is kept as written.

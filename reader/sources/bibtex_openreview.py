@@ -10,8 +10,21 @@ from reader.models import PaperRecord
 from reader.signals import UNDER_REVIEW, Signals
 from reader.sources.bibtex_fields import Evaluated
 from reader.sources.bibtex_values import _tex_line, plain
+from reader.text.tex_plain import as_read
 
-__all__ = ["openreview_fields", "pending"]
+__all__ = ["openreview_fields", "pending", "tex_kept"]
+
+#: The export's field naming the text fields whose TeX is kept as written (read as
+#: :func:`reader.text.tex_plain.as_read` says).
+_TEX_FIELDS = "texfields"
+
+
+def tex_kept(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> set[str]:
+    """The text fields (``abstract``, ``tldr``) the entry's ``texfields`` names as TeX kept
+    as written, which an import would otherwise read as escaped plain text; the field is
+    the export's word about the others, not a field of the paper's."""
+    extra.get("bibtex", {}).pop(_TEX_FIELDS, None)
+    return {name.strip().lower() for name in entry.fields.get(_TEX_FIELDS, "").split(",")}
 
 
 def openreview_fields(
@@ -31,7 +44,8 @@ def openreview_fields(
         kept.pop(name, None)
     if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
         kept.pop("pubstate", None)
-    return withdrawn, _tex_line(own.get("tldr", "")), plain(own.get("primaryarea", ""))
+    tldr = as_read(_tex_line(own.get("tldr", "")), tex="tldr" in tex_kept(entry, extra))
+    return withdrawn, tldr, plain(own.get("primaryarea", ""))
 
 
 def pending(fields: dict[str, str], record: PaperRecord) -> Signals | None:

@@ -21,6 +21,7 @@ from reader.text.identifiers import normalize_arxiv_id
 from reader.text.names import LINEAGE_PARTICLES
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
+from reader.text.tex_plain import as_read
 
 _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _ISO_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
@@ -192,9 +193,10 @@ def _abstract(value: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def abstract_field(value: str) -> str:
-    """A BibTeX abstract as the importer stores it (its TeX, paragraphs kept)."""
-    return _abstract(value)
+def abstract_field(value: str, *, tex: bool = False) -> str:
+    """A BibTeX abstract as the importer stores it (its TeX, paragraphs kept; plain text
+    escaped as the plain text, unless ``tex``: see :func:`as_read`)."""
+    return as_read(_abstract(value), tex=tex)
 
 
 def _keywords(value: str) -> list[str]:

@@ -23,7 +23,7 @@ from reader.record import iso_from_parts, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
 from reader.sources.dates import ISO_DATE, year_and_date
 from reader.sources.jsonfields import moment_from_text
-from reader.sources.name_cells import split_authors
+from reader.sources.name_cells import name_cell, split_authors
 from reader.sources.own_export import (
     give_marks,
     is_own_export,
@@ -324,7 +324,10 @@ def record_from_values(
         title=title,
         title_derived=title_derived,
         authors=split_authors(_SCOPUS_ID.sub("", values.get("full_names", "")))
-        or shown_names(csl.get("author")) or split_authors(values.get("authors", "")),
+        or shown_names(csl.get("author"))
+        # A library's own export braces a name kept whole ("{OpenAI}"): the name, unbraced.
+        or (shown_names(name_cell(values.get("authors", ""))) if marks else [])
+        or split_authors(values.get("authors", "")),
         venue=venue or None,
         year=year,
         keywords=_keywords(values.get("keywords", "")),
@@ -348,7 +351,10 @@ def record_from_values(
     for field, text in kept_as_written(values).items():
         # "N/A", "-": not a number, or a mean its ratings contradict; what the source said.
         record.extra.setdefault("table", {})[field] = text
-    decision = own_decision(record, _fold(values.get("decision", "")) or venue_decision)
+    # A reader library's own export says the paper's decision in its own column, and its
+    # venue as the library had it: "NeurIPS 2019 Deep RL Workshop" is no decision then.
+    decision = own_decision(
+        record, _fold(values.get("decision", "")) or ("" if marks else venue_decision))
     record.signals = table_signals(values, decision, record.venue, record.year)
     if record.signals is not None and record.signals.decision == "withdrawn":
         record.withdrawn = True

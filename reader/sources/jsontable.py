@@ -22,6 +22,7 @@ from reader.sources.jsonsniff import Outcome, build_result, record_label
 from reader.sources.jsonwrap import unwrap_lists
 from reader.sources.own_export import is_own_export
 from reader.text.sanitize import clean_imported
+from reader.text.tags import tags_as_written
 
 __all__ = ["looks_like_table", "parse"]
 
@@ -97,9 +98,41 @@ def _convert(record: JsonRecord, listed: dict[str, str] | None = None) -> Outcom
         # The library's own names, exactly: "Food and Drug Administration" is one author,
         # which a table's "and" would make two.
         paper.authors = [n for n in (" ".join(clean_imported(a).split()) for a in authors) if n]
+    if own:
+        _own_texts(paper, item)
+    else:
+        _user_tags(paper, item)
     # Dated as the object says it was last changed, else as its list was made.
     paper.modified = paper.modified or modified_of(item) or record.dated
     return paper
+
+
+def _user_tags(paper: PaperRecord, item: dict[str, Any]) -> None:
+    """An object's ``tags`` (``["architectures", "to-read"]``, or one text): the user's
+    tags, which the paper the import adds is given, as a reference manager's tags are; they
+    stay its keywords too, the words the table gives it."""
+    tags = next((v for k, v in item.items() if str(k).strip().lower() == "tags"), None)
+    if isinstance(tags, list):
+        words = [_text(t.get("tag") or t.get("name") if isinstance(t, dict) else t)
+                 for t in tags]
+    elif isinstance(tags, str):
+        words = re.split(r"[;,]", tags)
+    else:
+        return
+    paper.tags, paper.tags_rewritten = tags_as_written(w for w in words if w.strip())
+
+
+def _own_texts(paper: PaperRecord, item: dict[str, Any]) -> None:
+    """The keywords and abstract of a library's own export as the library held them: a
+    keyword holding "; " is one keyword (a table's cell would be split there), and an
+    abstract keeps its no-break spaces, which a table's cell folds."""
+    keywords = item.get("keywords")
+    if isinstance(keywords, list) and all(isinstance(k, str) for k in keywords):
+        words = (" ".join(clean_imported(k).split()) for k in keywords)
+        paper.keywords = list(dict.fromkeys(w for w in words if w))
+    abstract = item.get("abstract")
+    if isinstance(abstract, str) and paper.abstract:
+        paper.abstract = clean_imported(abstract).strip()
 
 
 def _text(value: Any) -> str:

@@ -53,6 +53,8 @@ def own_marks(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         "citekey": key or None, "title_derived": flag("title_derived"),
         "starred": flag("starred"), "read": flag("read"),
     }
+    if flag("withdrawn"):
+        marks["withdrawn"] = True  # (a JSON export's record says it among its own keys)
     note = other.pop("note", "")
     marks["note"] = note if isinstance(note, str) and note.strip() else None
     tags = other.pop("tags", [])

@@ -5,16 +5,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# Tags are single words so that `tag:x` and the search index see them whole.
-_ALLOWED = re.compile(r"[^\w\-:./+]+", re.UNICODE)
+# Tags are single words so that `tag:x` and the search index see them whole. Symbols stay
+# (a user's "⭐ must-read" is not their "must-read"); other punctuation goes.
+_ALLOWED = re.compile(r"[^\w\-:./+\u2190-\u2bff\U0001f000-\U0001faff]+", re.UNICODE)
+# The space between two words, with the colon or dash that only separates them beside it:
+# "Chapter 2: Background" and arXiv's "Computer Science - Computation and Language" are
+# words joined by one "-", not "2:-background" or "science---computation".
+_BETWEEN_WORDS = re.compile(r"[-:\u2013\u2014]*\s[\s\-:\u2013\u2014]*")
 MAX_TAG_LENGTH = 64
 
 
 def normalize_tag(text: str) -> str:
-    """A tag as stored: lower case, no leading ``#``, spaces as ``-``, no punctuation
-    beyond ``-:./+``; empty when nothing usable is left."""
+    """A tag as stored: lower case, no leading ``#``, the words joined by one ``-`` (the
+    colon or dash between them too), no punctuation beyond ``-:./+`` but symbols kept
+    (``⭐``); empty when nothing usable is left."""
     tag = text.strip().lstrip("#").strip().lower()
-    tag = re.sub(r"\s+", "-", tag)
+    tag = _BETWEEN_WORDS.sub("-", tag)
     tag = _ALLOWED.sub("", tag).strip("-")
     return tag[:MAX_TAG_LENGTH]
 
