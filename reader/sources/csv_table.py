@@ -21,6 +21,7 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import iso_from_parts, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
+from reader.sources.csv_header import choose_delimiter, column_field, header_key
 from reader.sources.dates import ISO_DATE, year_and_date
 from reader.sources.jsonfields import moment_from_text
 from reader.sources.name_cells import name_cell, split_authors
@@ -36,7 +37,6 @@ from reader.sources.stand_ins import abstract_given
 from reader.sources.table_csl import csl_values, extra_lines, shown_names
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_database import read_apart
-from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 from reader.sources.table_fields import SYNONYMS, ZOTERO_COLUMNS
 from reader.sources.tablesignals import kept_as_written, table_signals, venue_and_decision
 from reader.sources.zotero_extra import zotero_note
@@ -54,27 +54,12 @@ from reader.text.sanitize import clean_imported
 from reader.text.tags import tags_as_written
 from reader.text.titles import derive_title
 
-__all__ = [
-    "DELIMITERS",
-    "SYNONYMS",
-    "column_field",
-    "looks_like_header",
-    "parse",
-    "record_from_values",
-]
+__all__ = ["SYNONYMS", "parse", "record_from_values"]
 
 TITLE_MAX = 160
-DELIMITERS = (",", ";", "\t", "|")
 # Abstracts of several megabytes exist (and whole papers pasted into a cell); the default limit
 # of 128 KiB would reject them. The limit is process-wide, so it is only ever raised.
 _FIELD_LIMIT = 64 * 1024 * 1024
-# Enough of the file for the sniffer to see a few rows, little enough to stay fast.
-_SNIFF_BYTES = 64 * 1024
-# A header cell is a short label; a longer one means the line is prose, not a header.
-_MAX_HEADER_CELL = 60
-
-
-_SPACES = re.compile(r"\s+")
 
 
 def parse(text: str, source: str) -> ParseResult:
@@ -87,35 +72,6 @@ def parse(text: str, source: str) -> ParseResult:
         raise ImportFormatError(f"{source}: could not be read as CSV ({exc})") from exc
 
 
-def column_field(header: str) -> str | None:
-    """The record field a column header stands for (``"Author(s)"`` → ``"authors"``)."""
-    return _FIELD_OF.get(_header_key(header))
-
-
-def _header_key(header: str) -> str:
-    """A header as the synonyms are written: lower case, ``_`` as a space, single-spaced."""
-    return _SPACES.sub(" ", header.replace("_", " ")).strip().strip("\"'").strip().lower()
-
-
-def looks_like_header(line: str) -> bool:
-    """Whether ``line`` is a CSV header: two or more short cells, one naming a title or abstract."""
-    for delimiter in DELIMITERS:
-        cells = _cells(line, delimiter)
-        if len(cells) < 2 or any(len(cell) > _MAX_HEADER_CELL for cell in cells):
-            continue
-        if {column_field(cell) for cell in cells} & {"title", "abstract"}:
-            return True
-    return False
-
-
-def _cells(line: str, delimiter: str) -> list[str]:
-    """The cells of one line, read with ``delimiter``."""
-    try:
-        return next(csv.reader([line], delimiter=delimiter, strict=False), [])
-    except csv.Error:
-        return []
-
-
 def _parse(text: str, source: str) -> ParseResult:
     # Cleaning drops the BOM and turns CRLF into LF, inside quoted cells too.
     text = clean_imported(text)
@@ -123,7 +79,7 @@ def _parse(text: str, source: str) -> ParseResult:
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise ImportFormatError(f"{source}: the file is empty")
-    delimiter, header = _choose_delimiter(text, lines[first], source)
+    delimiter, header = choose_delimiter(text, lines[first], source)
     if csv.field_size_limit() < _FIELD_LIMIT:
         csv.field_size_limit(_FIELD_LIMIT)
 
@@ -183,33 +139,6 @@ def _parse(text: str, source: str) -> ParseResult:
     return result
 
 
-def _choose_delimiter(text: str, header_line: str, source: str) -> tuple[str, list[str]]:
-    """The delimiter under which the header names a title or abstract column, and the header.
-
-    The sniffer's guess is tried first; it is easily fooled by commas in abstracts, so every
-    other common delimiter is tried after it, and the header decides.
-    """
-    candidates: list[str] = []
-    try:
-        sniffed = csv.Sniffer().sniff(text[:_SNIFF_BYTES], delimiters="".join(DELIMITERS))
-        candidates.append(sniffed.delimiter)
-    except csv.Error:
-        pass  # too little or too irregular text to guess from; the header decides alone
-    candidates += [d for d in DELIMITERS if d not in candidates]
-    widest: list[str] = []
-    for delimiter in candidates:
-        cells = _cells(header_line, delimiter)
-        if {column_field(cell) for cell in cells} & {"title", "abstract"}:
-            return delimiter, cells
-        if len(cells) > len(widest):
-            widest = cells
-    names = ", ".join(repr(cell.strip()[:40]) for cell in widest[:20]) or "none"
-    raise ImportFormatError(
-        f"{source}: not a paper table: no title or abstract column in the header "
-        f"(columns found: {names})"
-    )
-
-
 def _only_blank_extras(row: list[str], width: int) -> bool:
     """Whether a long row only has empty cells past the header (a trailing delimiter)."""
     return len(row) > width and not any(cell.strip() for cell in row[width:])
@@ -222,15 +151,15 @@ _OWN_COLUMNS = {"number": "number"}
 
 def _columns(header: list[str], apart: set[str]) -> list[tuple[str | None, str]]:
     """Each column's record field (None: of no known field) and its header."""
-    zotero = any(_header_key(cell) == "item type" for cell in header)
+    zotero = any(header_key(cell) == "item type" for cell in header)
     own = _OWN_COLUMNS if is_own_export(header) else {}
     columns: list[tuple[str | None, str]] = []
     for cell in header:
         field = None if cell in apart else column_field(cell)
-        if zotero and _header_key(cell) in ZOTERO_COLUMNS:
-            field = ZOTERO_COLUMNS[_header_key(cell)]
-        elif _header_key(cell) in own:
-            field = own[_header_key(cell)]
+        if zotero and header_key(cell) in ZOTERO_COLUMNS:
+            field = ZOTERO_COLUMNS[header_key(cell)]
+        elif header_key(cell) in own:
+            field = own[header_key(cell)]
         columns.append((field, cell.strip()))
     return columns
 

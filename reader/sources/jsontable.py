@@ -15,7 +15,8 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources import ParseResult
-from reader.sources.csv_table import column_field, record_from_values
+from reader.sources.csv_header import column_field
+from reader.sources.csv_table import record_from_values
 from reader.sources.jsonfields import modified_of, text_value
 from reader.sources.jsonload import JsonRecord, load_records
 from reader.sources.jsonsniff import Outcome, build_result, record_label

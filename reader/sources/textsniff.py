@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from reader.sources.csv_table import looks_like_header
+from reader.sources.csv_header import looks_like_header
 
 __all__ = ["detect_text_format"]
 
