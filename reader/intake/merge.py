@@ -454,23 +454,26 @@ class _Import:
         twice, once with fewer fields), and no other identifier.
         """
         met = self.met.get(paper_id)
-        if met is not None and met == prepared.fingerprint:
-            return True
+        if met is not None and (met == prepared.fingerprint or keyed or how != "abstract"):
+            # (A key or a title shared with a paper of this file names no paper twice.)
+            return met == prepared.fingerprint
         row = self.rows.identity(paper_id)
         if row is None:
             return False
         record = prepared.record
-        same_words = (
-            how == "abstract"
-            and same_title(record.title, row[4])
-            and _first_authors_agree(record.authors, row[3])
-        )
-        if met is not None and not same_words:
+
+        def same_words() -> bool:
+            # (Last, and only when asked: comparing titles renders them.)
+            return (how == "abstract" and same_title(record.title, row[4])
+                    and _first_authors_agree(record.authors, row[3]))
+
+        if met is not None and not same_words():
             return False
         corrected = met is None and (keyed or (
-            same_words
+            how == "abstract"
             and len(record.abstract.split()) >= PLACEHOLDER_WORDS
             and not record.title_derived
+            and same_words()
         ))
         pairs = list(zip(ids, row[:3], strict=True))[1 if corrected else 0:]
         if any(mine and theirs and mine != theirs for mine, theirs in pairs):
