@@ -154,3 +154,31 @@ def test_a_broken_or_hostile_endnote_xml_file_is_a_clear_message(tmp_path: Path)
                     encoding="utf-8")
     output = _invoke(tmp_path / "c", "import", str(mods), code=1).output
     assert "it is XML" in output and "export the records as RIS or BibTeX" in output
+
+
+def test_an_endnote_thesis_has_no_editor_container_or_page(tmp_path: Path) -> None:
+    # EndNote's Thesis type keeps its advisor, academic department, degree and number of
+    # pages in the fields other types use for editors, a container, a volume and pages.
+    thesis = _record(103, "Thesis", (
+        f"<contributors><authors><author>{_style('Okonkwo, Chidi')}</author></authors>"
+        f"<secondary-authors><author>{_style('Adeyemi, F.')}</author></secondary-authors>"
+        "</contributors>"
+        f"<titles><title>{_style('Speech recognition for tonal languages')}</title>"
+        f"<secondary-title>{_style('Department of Computer Science')}</secondary-title>"
+        f"</titles><pages>{_style('214')}</pages><volume>{_style('Doctor of Philosophy')}"
+        f"</volume><dates><year>{_style('2022')}</year></dates>"
+        f"<publisher>{_style('University of Lagos')}</publisher>"
+        f"<work-type>{_style('Ph.D.')}</work-type>"
+    ))
+    path = tmp_path / "thesis.xml"
+    path.write_text(_xml(thesis), encoding="utf-8")
+    summary = _invoke(tmp_path / "a", "import", str(path)).output
+    assert "academic department (1), advisor (1), degree (1)" in summary
+    [paper] = _papers(tmp_path / "a").values()
+    assert "editor" not in paper["csl"] and "page" not in paper["csl"]
+    assert paper["csl"]["number-of-pages"] == "214"
+    cited = _invoke(tmp_path / "a", "cite", paper["citekey"], "--format", "text",
+                    "--style", "apa").output
+    assert cited.startswith("Okonkwo, C. (2022). Speech recognition for tonal languages [Ph.D.")
+    assert "University of Lagos" in cited
+    assert "(Ed.)" not in cited and " In " not in cited and "p. 214" not in cited

@@ -95,6 +95,16 @@ _TAGS = {
     **{f"custom{n}": f"C{n}" for n in range(1, 8)},
     **{f"misc{n}": f"M{n}" for n in range(1, 4)},
 }
+#: What a thesis's fields are in EndNote (its Thesis type names them otherwise): the
+#: advisor, the academic department and the degree have no place in a citation or a RIS
+#: tag (APA: "[Doctoral dissertation, University of Lagos]"), and are named as not kept.
+_THESIS_APART = {
+    "contributors/secondary-authors/author": "advisor",
+    "titles/secondary-title": "academic department",
+    "volume": "degree",
+}
+#: The types whose ``pages`` are their number of pages, not a range in a container.
+_PAGE_COUNTS = frozenset({"thesis", "book", "edited book", "electronic book", "report"})
 #: The user's own notes on the reference: the paper's note, not a field a style prints.
 _USER_NOTE = "research-notes"
 #: The journal's names, taken where the titles do not give them.
@@ -201,9 +211,15 @@ def _ris_lines(record: ET.Element, unkept: Counter[str]) -> Iterator[str]:
     for path, tag in _TAGS.items():
         for element in record.findall(path):
             value = _text(element)
-            if value:
-                given.add(tag)
-                yield from _tag_line(tag, value)
+            if not value:
+                continue
+            if name == "thesis" and path in _THESIS_APART:
+                unkept[_THESIS_APART[path]] += 1
+                continue
+            if tag == "SP" and name in _PAGE_COUNTS and value.isdigit():
+                value = f"{value} pages"  # (a page count, as the RIS reader knows it)
+            given.add(tag)
+            yield from _tag_line(tag, value)
     for path, tag in _PERIODICAL.items():
         value = _text(record.find(path))
         if value and tag not in given:
