@@ -647,3 +647,19 @@ def test_a_paperlists_file_naming_one_paper_twice_gives_one_paper(
     paper = empty_library.paper(paper_id)
     assert paper is not None and paper.openreview_id == "Qw34ErTyUi"
     assert paper.tldr == "KRR on learned features is competitive."
+
+
+def test_a_wrapped_list_names_its_authors_in_an_author_list(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # Authors under "author_list", as objects with a name or as one string: not dropped.
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"meta": {"n": 2}, "results": [
+        {"title": "Graph transformers for molecules", "year": 2023,
+         "author_list": [{"name": "Chen Li"}, {"name": "Maria Rossi"}]},
+        {"title": "Diffusion for protein design", "year": 2024,
+         "author_list": "Ana Souza, Bo Zhang"},
+    ]}), encoding="utf-8")
+    empty_library.import_files([path])
+    papers = empty_library.papers(empty_library.all_ids())
+    assert sorted(p.authors[0] for p in papers) == ["Ana Souza", "Chen Li"]

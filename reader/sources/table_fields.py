@@ -17,6 +17,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "author",
         "author(s)",
         "author names",
+        "author list",
+        "authors list",
         "creators",
         "au",
     ),
