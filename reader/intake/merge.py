@@ -230,6 +230,9 @@ class _Import:
         #: says (not the record: a long list is not held whole): entries of one file are
         #: one paper only when they share an identifier or say the same.
         self.met: dict[int, int] = {}
+        #: And the title and identifiers (DOI, arXiv, OpenReview) that record gave: a paper
+        #: named twice has them twice.
+        self.met_names: dict[int, tuple[str, tuple[str | None, ...]]] = {}
         #: The papers this import added: a second record of one (the same paper twice in
         #: a file) adds its tags to the first's, which are no user's yet.
         self.added: set[int] = set()
@@ -325,6 +328,7 @@ class _Import:
         if paper_id is None:
             paper_id = self._insert(prepared)
             self.met.setdefault(paper_id, prepared.fingerprint)
+            self.met_names.setdefault(paper_id, (record.title, ids))
             if self.replies_later and (record.replies or record.replies_to_come):
                 self._owe(prepared, self.signals.paper_first(paper_id, record, new=True), "new")
             else:
@@ -337,6 +341,7 @@ class _Import:
             replied = self.signals.paper(paper_id, record, forms=prepared.reply_forms)
         if paper_id not in self.met:
             self.met[paper_id] = prepared.fingerprint
+            self.met_names[paper_id] = (record.title, ids)
         else:
             self.summary.named_twice += 1
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key,
@@ -454,8 +459,12 @@ class _Import:
         twice, once with fewer fields), and no other identifier.
         """
         met = self.met.get(paper_id)
-        if met is not None and (met == prepared.fingerprint or keyed or how != "abstract"):
-            # (A key or a title shared with a paper of this file names no paper twice.)
+        if met is not None and (
+            met == prepared.fingerprint or keyed or how != "abstract"
+            or not self._named_alike(paper_id, prepared.record.title, ids)
+        ):
+            # (A key, a title or an abstract alone shared with a paper of this file names
+            # no paper twice; only then are the two compared, with the library's row.)
             return met == prepared.fingerprint
         row = self.rows.identity(paper_id)
         if row is None:
@@ -491,6 +500,16 @@ class _Import:
         ):
             return False
         return how != "title" or _first_authors_agree(record.authors, row[3])
+
+    def _named_alike(
+        self, paper_id: int, title: str, ids: tuple[str | None, str | None, str | None]
+    ) -> bool:
+        """Whether the record that met ``paper_id`` earlier in the file gave it this very
+        title and no other identifier than ``ids``."""
+        title_met, ids_met = self.met_names.get(paper_id, ("", ()))
+        return title == title_met and not any(
+            mine and theirs and mine != theirs for mine, theirs in zip(ids, ids_met, strict=False)
+        )
 
     def _insert(self, prepared: Prepared) -> int:
         record, doi, arxiv_id, key = (
