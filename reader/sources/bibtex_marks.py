@@ -81,6 +81,9 @@ def zotero_bib(text: str) -> bool:
     sources) is not: there only the marked entries are Zotero's (:func:`zotero_entry`)."""
     if _BBT_COMMENT.search(text):
         return True
+    first = _ENTRY_MARK.search(text)
+    if first is None:
+        return False  # (most files: one pass over the text, no count of entries)
     starts = [m.start() for m in _ENTRY_START.finditer(text)]
     marked = {bisect.bisect(starts, m.start()) for m in _ENTRY_MARK.finditer(text)}
     return bool(starts) and 2 * len(marked) >= len(starts)
