@@ -7,12 +7,17 @@ collections that walk them again and again made a quarter of the time to the fir
 frame. The reader turns the collector back on after its first frame (see
 ``reader.ui.app``); every other command turns it on before it runs. It also keeps
 numpy's linear algebra to one thread (see main).
+
+``reader`` with no command (or only ``--library DIR``) opens the window without loading
+the command line's machinery (``reader.ui.start``); anything else goes to ``reader.cli``.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import sys
+from pathlib import Path
 
 
 def main() -> None:
@@ -23,6 +28,41 @@ def main() -> None:
     # for each `reader search`, on the core the reader's other work needs). A value the
     # user set is kept; processes the reader starts inherit it.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    root = bare_library(sys.argv[1:])
+    if root is not None:
+        sys.exit(_window(root))
     from reader.cli import main as run
 
     run()
+
+
+def bare_library(args: list[str]) -> Path | None:
+    """The library to open the window on when ``args`` ask for nothing else (none, or only
+    ``--library DIR``), else None: the command line's own parser reads them, with its help
+    and its messages for what is wrong."""
+    if not args:
+        from reader.locations import default_library_dir
+
+        return default_library_dir()
+    if len(args) == 2 and args[0] == "--library":
+        chosen = args[1]
+    elif len(args) == 1 and args[0].startswith("--library="):
+        chosen = args[0].removeprefix("--library=")
+    else:
+        return None
+    # What the parser refuses, with its own message: no name, an option, a file.
+    if not chosen or chosen.startswith("-") or Path(chosen).is_file():
+        return None
+    return Path(chosen)
+
+
+def _window(root: Path) -> int:
+    """Run the window on ``root``; its exit status, or 1 with the line that says why it
+    could not open."""
+    from reader.ui.start import NotOpened, run_window
+
+    try:
+        return run_window(root, lambda line: print(line, file=sys.stderr))
+    except NotOpened as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1

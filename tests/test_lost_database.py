@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,3 +184,14 @@ def test_papers_lost_whole_wait_until_imported_again(pristine: Path, tmp_path: P
     assert "reader recover --dismiss" in again.output
     assert run(root, "recover", "--dismiss").exit_code == 0
     assert run(root, "doctor").exit_code == 0
+
+
+def test_the_window_opened_bare_says_it_as_the_command_does(emptied: Path) -> None:
+    # `reader --library DIR` opens the window without the command line's parser
+    # (reader.entry): the same one line, the same exit status, nothing written.
+    done = subprocess.run([sys.executable, "-m", "reader", "--library", str(emptied)],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip() == run(emptied).output.strip()
+    assert done.stdout == ""
+    assert (emptied / "library.sqlite").stat().st_size == 0

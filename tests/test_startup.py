@@ -7,10 +7,14 @@ import importlib
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 import reader.cli
 from reader.cli import cli
 from reader.cli.base import COMMAND_MODULES
+from reader.entry import bare_library
 from reader.library import Library
 
 
@@ -74,3 +78,56 @@ def test_a_window_is_drawn_without_the_modules_it_needs_only_later(library: Libr
     loaded = set(out.split())
     assert "reader.ui.app" in loaded
     assert loaded.isdisjoint(LATER), sorted(loaded & set(LATER))
+
+
+_BARE = """\
+import sys
+from textual.app import App
+
+def run(self, *args, **kwargs):
+    print(" ".join(sorted(sys.modules)))
+
+App.run = run
+sys.argv = ["reader", "--library", sys.argv[1]]
+from reader.entry import main
+main()
+"""
+
+
+def test_the_window_opened_bare_loads_no_command_line_machinery(library: Library) -> None:
+    root = library.paths.root
+    library.close()
+    done = subprocess.run([sys.executable, "-c", _BARE, str(root)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "reader.ui.app" in loaded
+    assert "click" not in loaded
+    assert not {m for m in loaded if m.startswith("reader.cli")}
+
+
+@pytest.mark.parametrize(("args", "opens"), [
+    ([], "default"),
+    (["--library", "lib"], "lib"),
+    (["--library=lib"], "lib"),
+    (["--library"], None),
+    (["--library", ""], None),
+    (["--library", "--help"], None),
+    (["--help"], None),
+    (["--version"], None),
+    (["stats"], None),
+    (["--library", "lib", "stats"], None),
+])
+def test_only_a_bare_command_line_skips_the_parser(
+    args: list[str], opens: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("READER_HOME", str(tmp_path / "default"))
+    expected = {None: None, "default": tmp_path / "default", "lib": Path("lib")}[opens]
+    assert bare_library(args) == expected
+
+
+def test_a_file_given_as_the_library_goes_to_the_parser(tmp_path: Path) -> None:
+    # Which says what is wrong with it; the window would only fail to open it.
+    (tmp_path / "notes.txt").write_text("x")
+    assert bare_library(["--library", str(tmp_path / "notes.txt")]) is None

@@ -10,7 +10,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,10 +22,9 @@ from reader.library import (
     Library,
     StoreDamaged,
     StoreError,
-    ViewSignals,
     damaged_advice,
-    lost_advice,
     translated,
+    unopened_line,
 )
 from reader.locations import default_library_dir
 from reader.models import Paper
@@ -35,7 +33,6 @@ from reader.text.render import plain_line
 from reader.text.sanitize import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 
 
 # Not a ReaderError: it is how the command *says* one (click prints its line and exits
@@ -67,7 +64,7 @@ def library_option(func: F) -> F:
 
 def open_library(ctx: click.Context) -> Library:
     """Open the library chosen by ``--library``/``READER_HOME``/the default."""
-    root = Path(ctx.ensure_object(dict).get("library") or default_library_dir())
+    root = library_root(ctx)
     try:
         library = Library(root)
         evidence = library.upkeep.check_for_loss()
@@ -77,17 +74,13 @@ def open_library(ctx: click.Context) -> Library:
             # would find the evidence gone.
             click.echo(f"Warning: {evidence}", err=True)
         return library
-    except DatabaseLost as exc:
-        raise UserError(f"{exc}; {lost_advice(root)}") from exc
-    except Damaged as exc:
-        raise UserError(f"{exc}; {damaged_advice(root)}") from exc
     except ReaderError as exc:
-        raise UserError(str(exc)) from exc
+        raise UserError(unopened_line(exc, root)) from exc
 
 
-def library_root() -> Path:
-    """The library directory of the command being run."""
-    ctx = click.get_current_context(silent=True)
+def library_root(ctx: click.Context | None = None) -> Path:
+    """The library directory of the command being run (of ``ctx``, when given)."""
+    ctx = ctx or click.get_current_context(silent=True)
     chosen = ctx.ensure_object(dict).get("library") if ctx is not None else None
     return Path(chosen or default_library_dir())
 
@@ -180,53 +173,15 @@ def cli(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is not None:
         gc.enable()  # turned off while the command's modules were imported (reader.entry)
         return
-    # No collections until the first frame (the app turns them on again then): starting
-    # allocates Textual's objects by the thousand, and every full collection walks them
-    # all, for nothing, as they live as long as the app.
-    gc.disable()
-    library = open_library(ctx)
-    # The check reads every row of a large library; it runs on another core while the
-    # interface is imported (SQLite lets go of the GIL as it reads), so a library of
-    # 200,000 papers opens about as fast as one of 1,000. What the first view reads (the
-    # ids, the counts) is read beside it, on a connection of its own: at 200,000 papers
-    # the walk takes 100 ms and those reads 50 more, and the interface waited for both.
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        walked = pool.submit(_check_readable, library, library.queries.stats)
-        first = pool.submit(_check_readable, library, lambda: _first_view(library))
-        from reader.ui.app import ReaderApp
+    from reader.ui.start import NotOpened, run_window
 
-        walked.result()
-        ids, counts, signals = first.result()
-    app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
-    app.run()
-    library.close()
-    if app.return_code:
-        # The window ended on an error it showed: the shell hears of it too.
-        ctx.exit(app.return_code)
-
-
-def _first_view(library: Library) -> tuple[list[int], dict[str, int], ViewSignals]:
-    """The ids and counts the reader's first view shows, and what those papers add up to
-    (where the first paper stands among them)."""
-    ids = library.all_ids()
-    counts = library.queries.triage_counts()
-    signals = library.conference.library_signals(ids, venues=False)  # the pane names none
-    library.generation()
-    return ids, counts, signals
-
-
-def _check_readable(library: Library, read: Callable[[], T]) -> T:
-    """Read what the reader shows first (``read``), so a damaged database is one clear line
-    here and not a traceback from inside the app."""
     try:
-        return read()
-    except ReaderError as exc:
-        library.close()
-        if isinstance(exc, Damaged):
-            raise UserError(
-                f"the library database is damaged ({exc}); {damaged_advice(library.paths.root)}"
-            ) from exc
-        raise UserError(f"the library database cannot be read: {exc}") from exc
+        status = run_window(library_root(ctx), lambda line: click.echo(line, err=True))
+    except NotOpened as exc:
+        raise UserError(str(exc)) from exc
+    if status:
+        # The window ended on an error it showed: the shell hears of it too.
+        ctx.exit(status)
 
 
 class LazyProgress:

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from reader.cite.left_out import left_out
     from reader.cite.notes_files import export_notes
     from reader.library.fetching import PapersPlan, digest, fetched_line
+    from reader.library.opening import unopened_line, unreadable_line
     from reader.library.outcomes import Resolution, SearchOutcome
     from reader.library.recovery import KINDS as RECOVERABLE_KINDS
     from reader.library.recovery import Recoverable
@@ -90,6 +91,8 @@ _LAZY = {
     "DoctorReport": ("reader.library.upkeep", "DoctorReport"),
     "damaged_advice": ("reader.library.upkeep", "damaged_advice"),
     "lost_advice": ("reader.library.upkeep", "lost_advice"),
+    "unopened_line": ("reader.library.opening", "unopened_line"),
+    "unreadable_line": ("reader.library.opening", "unreadable_line"),
     "restore_damaged": ("reader.library.upkeep", "restore_damaged"),
     "PapersPlan": ("reader.library.fetching", "PapersPlan"),
     "digest": ("reader.library.fetching", "digest"),
@@ -170,6 +173,7 @@ __all__ = [
     "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
+    "unopened_line", "unreadable_line",
     "waiting_drafts", "window_writer", "words", "write_draft",
 ]
 # Fetching from OpenReview (both front ends).

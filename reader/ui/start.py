@@ -1,0 +1,79 @@
+"""The window opened bare: ``reader`` run with no command, the way it is run nearly always.
+
+What is imported before the first frame is time the user waits, and the command line's
+machinery (click, and what the commands share) was a tenth of it. So the entry point sends a
+bare command line here without loading it (``reader.entry``), and the ``reader`` group
+sends itself here when given no command: one way to open the window, with the same lines
+when the library cannot be opened or read.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from reader.errors import ReaderError
+from reader.library import Library, ViewSignals, unopened_line, unreadable_line
+
+T = TypeVar("T")
+
+
+class NotOpened(Exception):
+    """The library could not be opened or read: ``str()`` is the line that says why and
+    what to do. Nothing was written."""
+
+
+def run_window(root: Path, warn: Callable[[str], None]) -> int:
+    """Open the window on the library at ``root`` and run it until it closes; its exit
+    status. What the library's check finds amiss goes to ``warn`` first, before the window."""
+    # No collections until the first frame (the app turns them on again then): starting
+    # allocates Textual's objects by the thousand, and every full collection walks them
+    # all, for nothing, as they live as long as the app.
+    gc.disable()
+    try:
+        library = Library(root)
+        evidence = library.upkeep.check_for_loss()
+    except ReaderError as exc:
+        raise NotOpened(unopened_line(exc, root)) from exc
+    if evidence is not None:
+        # Said before the window: a later look would find the evidence gone.
+        warn(f"Warning: {evidence}")
+    # The check reads every row of a large library; it runs on another core while the
+    # interface is imported (SQLite lets go of the GIL as it reads), so a library of
+    # 200,000 papers opens about as fast as one of 1,000. What the first view reads (the
+    # ids, the counts) is read beside it, on a connection of its own: at 200,000 papers
+    # the walk takes 100 ms and those reads 50 more, and the interface waited for both.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        walked = pool.submit(_readable, library, library.queries.stats)
+        first = pool.submit(_readable, library, lambda: _first_view(library))
+        from reader.ui.app import ReaderApp
+
+        walked.result()
+        ids, counts, signals = first.result()
+    app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
+    app.run()
+    library.close()
+    return app.return_code or 0
+
+
+def _first_view(library: Library) -> tuple[list[int], dict[str, int], ViewSignals]:
+    """The ids and counts the reader's first view shows, and what those papers add up to
+    (where the first paper stands among them)."""
+    ids = library.all_ids()
+    counts = library.queries.triage_counts()
+    signals = library.conference.library_signals(ids, venues=False)  # the pane names none
+    library.generation()
+    return ids, counts, signals
+
+
+def _readable(library: Library, read: Callable[[], T]) -> T:
+    """Read what the reader shows first (``read``), so a damaged database is one clear line
+    and not a traceback from inside the app."""
+    try:
+        return read()
+    except ReaderError as exc:
+        library.close()
+        raise NotOpened(unreadable_line(exc, library.paths.root)) from exc
