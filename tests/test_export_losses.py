@@ -173,3 +173,22 @@ def test_ris_carries_a_pmid_and_names_the_variables_it_cannot(tmp_path: Path) ->
     assert back["Mastering the game of Go"]["PMID"] == "29052630"
     assert "0 merged, 2 unchanged" in _invoke(tmp_path / "lib", "import",
                                               str(tmp_path / "z.ris")).stdout
+
+
+def test_ris_and_csljson_say_they_write_markup_rendered(tmp_path: Path) -> None:
+    """Their titles and abstracts are plain text for other tools: a paper whose TeX or
+    Markdown is rendered comes back as other text, and the export says so; a plain one
+    (its dashes as written) comes back as it was, and is not counted."""
+    (tmp_path / "t.csv").write_text(
+        "title,abstract\n"
+        '"$\\lambda$-GRPO","A *hierarchical* cut: 28\\% vs. 30\\%."\n'
+        '"Plain Words","Olfaction---the ability to sense molecules -- is old."\n',
+        encoding="utf-8",
+    )
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "t.csv"))
+    for suffix in ("ris", "csl.json"):
+        out = tmp_path / f"t.{suffix}"
+        said = _invoke(tmp_path / "lib", "export", "-o", str(out)).stderr
+        assert "TeX or Markdown of titles and abstracts (1 paper)" in said, said
+        titles = set(_csl(tmp_path / f"back-{suffix}", out))
+        assert titles == {"λ-GRPO", "Plain Words"}

@@ -15,12 +15,14 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from reader.cite.bibtex_text import bibtex_source
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
 from reader.signals import Signals
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
+from reader.text.render import to_plain
 
 __all__ = ["left_out"]
 
@@ -147,6 +149,20 @@ def _date_lost(paper: Paper, fmt: str) -> bool:
     return fmt == "bibtex" and paper.date.count("-") == 2 and "issued" not in paper.csl
 
 
+def _markup_lost(paper: Paper, fmt: str) -> bool:
+    """Whether RIS or CSL-JSON, whose titles and abstracts are plain text for the tools
+    that read them, write the paper's title or abstract rendered (``$\\lambda$`` as λ,
+    ``*word*`` as word), so that a library made from the export holds other text. A paper
+    from a .bib file keeps its TeX in the record's BibTeX fields, which come back."""
+    if fmt not in ("ris", "csljson") or bibtex_source(paper):
+        return False
+    # (An abstract's dashes stay as written: TeX's ligatures are rendered only in TeX's.)
+    title, abstract = paper.title or "", paper.abstract or ""
+    return " ".join(to_plain(title, groups=True).split()) != " ".join(title.split()) or (
+        " ".join(to_plain(abstract, ligatures=False).split()) != " ".join(abstract.split())
+    )
+
+
 def _marks_written(paper: Paper, fmt: str) -> set[str]:
     """The user's marks a BibTeX export writes back as the reference manager's fields the
     paper came with (JabRef's groups and comment, Mendeley's tags and annote), as an import
@@ -247,6 +263,7 @@ def left_out(
         count("notes", paper.note.strip())
         count("highlights", paper.highlights)
         count("dates", _date_lost(paper, fmt))
+        count("TeX or Markdown of titles and abstracts", _markup_lost(paper, fmt))
         count("item types", _type_lost(paper, fmt, types_found))
         other = _other_fields_left(paper, fmt, found)
         count("other fields", other)
