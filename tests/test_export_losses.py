@@ -40,7 +40,7 @@ def test_a_source_named_in_the_url_is_still_lost(tmp_path: Path) -> None:
     (tmp_path / "z.json").write_text(json.dumps([item]), encoding="utf-8")
     _invoke(tmp_path / "lib", "import", str(tmp_path / "z.json"))
     said = _invoke(tmp_path / "lib", "export", "-o", str(tmp_path / "z.bib")).stderr
-    assert said.startswith("Not in bibtex: other fields (1 paper)"), said
+    assert said.startswith("Not in bibtex: other fields (1 paper: source)"), said
     assert "source" not in _csl(tmp_path / "back", tmp_path / "z.bib")["Sex and gender equity"]
 
 
@@ -74,7 +74,7 @@ def test_ris_carries_a_bibtex_pmid_and_says_an_isbn_it_cannot(tmp_path: Path) ->
     assert devetak["ISSN"] == "0018-9448"
     # RIS's SN is read by the number's form: an ISBN field holding an ISSN is lost, and said.
     assert "ISBN" not in devetak
-    assert said.startswith("Not in ris: other fields (1 paper)"), said
+    assert said.startswith("Not in ris: other fields (1 paper: ISBN)"), said
 
 
 def test_a_preprints_number_comes_back_from_ris(tmp_path: Path) -> None:
@@ -152,3 +152,43 @@ def test_an_item_type_bibtex_has_no_entry_for_is_said(tmp_path: Path) -> None:
     said = _invoke(tmp_path / "lib", "export", "--format", "biblatex",
                    "-o", str(tmp_path / "z.biblatex")).stderr
     assert "item types" not in said, said
+
+
+def test_ris_carries_a_pmid_and_names_the_variables_it_cannot(tmp_path: Path) -> None:
+    """A PMID from any source goes out as PubMed's record number (EndNote's AN and DB),
+    which comes back; a book's original date, which RIS has no tag for, is named."""
+    items = [
+        {"id": "g", "type": "article-journal", "title": "Mastering the game of Go",
+         "author": [{"family": "Silver", "given": "David"}], "PMID": "29052630",
+         "issued": {"date-parts": [[2017, 10]]}, "container-title": "Nature"},
+        {"id": "s", "type": "book", "title": "Speech and Language Processing",
+         "author": [{"family": "Jurafsky", "given": "Daniel"}], "publisher": "Pearson",
+         "issued": {"date-parts": [[2009]]}, "original-date": {"date-parts": [[2000]]}},
+    ]
+    (tmp_path / "z.json").write_text(json.dumps(items), encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "z.json"))
+    said = _invoke(tmp_path / "lib", "export", "-o", str(tmp_path / "z.ris")).stderr
+    assert said.startswith("Not in ris: other fields (1 paper: original-date)"), said
+    back = _csl(tmp_path / "back", tmp_path / "z.ris")
+    assert back["Mastering the game of Go"]["PMID"] == "29052630"
+    assert "0 merged, 2 unchanged" in _invoke(tmp_path / "lib", "import",
+                                              str(tmp_path / "z.ris")).stdout
+
+
+def test_ris_and_csljson_say_they_write_markup_rendered(tmp_path: Path) -> None:
+    """Their titles and abstracts are plain text for other tools: a paper whose TeX or
+    Markdown is rendered comes back as other text, and the export says so; a plain one
+    (its dashes as written) comes back as it was, and is not counted."""
+    (tmp_path / "t.csv").write_text(
+        "title,abstract\n"
+        '"$\\lambda$-GRPO","A *hierarchical* cut: 28\\% vs. 30\\%."\n'
+        '"Plain Words","Olfaction---the ability to sense molecules -- is old."\n',
+        encoding="utf-8",
+    )
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "t.csv"))
+    for suffix in ("ris", "csl.json"):
+        out = tmp_path / f"t.{suffix}"
+        said = _invoke(tmp_path / "lib", "export", "-o", str(out)).stderr
+        assert "TeX or Markdown of titles and abstracts (1 paper)" in said, said
+        titles = set(_csl(tmp_path / f"back-{suffix}", out))
+        assert titles == {"λ-GRPO", "Plain Words"}

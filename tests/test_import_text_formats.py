@@ -648,6 +648,19 @@ def test_csv_header_without_title_or_abstract_raises_with_the_columns() -> None:
         csv_table.parse("\n\n", "blank.csv")
 
 
+def test_csv_of_empty_rows_or_none_is_refused_not_read_as_zero_papers() -> None:
+    # A header written wrong (a Python list) above rows of empty cells: "0 read" would
+    # tell the user the file was empty and fine.
+    header = "\"['Key'\",\" 'Title'\",\" 'Abstract Note'\",\" 'Extra']\"\n"
+    with pytest.raises(ImportFormatError) as caught:
+        csv_table.parse(header + '"","","",""\n' * 3, "junk.csv")
+    message = str(caught.value)
+    assert message.startswith("junk.csv: no paper to import: its 3 rows below the header are")
+    assert "\"['Key'\", \"'Title'\"" in message and "a title or an abstract" in message
+    with pytest.raises(ImportFormatError, match="a header and no rows"):
+        csv_table.parse("title,abstract\n\n", "bare.csv")
+
+
 def test_csv_five_megabyte_abstract_cell() -> None:
     abstract = "word " * 1_000_000
     result = csv_table.parse(f'title,abstract\r\nBig,"{abstract}"\r\n', "big.csv")

@@ -125,3 +125,40 @@ def test_an_export_imported_into_its_own_library_is_no_news(
                        for fields in paper.extra.values())
     again = openreview_library.imports.write_files([path])
     assert (again.new, again.merged, again.unchanged) == (0, 0, len(RECORDS))
+
+
+# A paperlists record: its own link a proceedings page, its forum only under ``oa``; and a
+# table's row whose forum link has no scheme.
+ELSEWHERE = [{
+    "id": "Xy12AbCdEf", "title": "Position: Scaling Is Not All You Need", "status": "Oral",
+    "site": "https://icml.cc/virtual/2024/poster/10001", "author": "Aiko Tanaka;Zhang Wei",
+    "abstract": "We argue that scaling alone will not yield robust reasoning.",
+    "oa": "https://openreview.net/forum?id=Xy12AbCdEf",
+}]
+TABLE = ("title,authors,openreview_url\n"
+         "Are Emergent Abilities a Mirage?,Rylan Schaeffer,openreview.net/forum?id=ITw9edRDlD\n")
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), FORMATS)
+def test_an_openreview_id_beside_another_link_comes_back_from_every_export(
+    tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    """The forum id is how a paper meets its reviews: a fresh library from the export has
+    it, and the link without a scheme, and the library it came from finds nothing new."""
+    (tmp_path / "icml2024.json").write_text(json.dumps(ELSEWHERE), encoding="utf-8")
+    (tmp_path / "neurips2023.csv").write_text(TABLE, encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    fresh = Library(tmp_path / "fresh")
+    try:
+        library.import_files([tmp_path / "icml2024.json", tmp_path / "neurips2023.csv"])
+        before = {p.title: (p.openreview_id, p.url) for p in library.store.iter_papers()}
+        assert before["Position: Scaling Is Not All You Need"] == (
+            "Xy12AbCdEf", "https://icml.cc/virtual/2024/poster/10001")
+        path = _write(library, fmt, tmp_path / f"export{suffix}")
+        fresh.import_files([path])
+        assert {p.title: (p.openreview_id, p.url) for p in fresh.store.iter_papers()} == before
+        again = library.imports.write_files([path])
+        assert (again.new, again.merged, again.unchanged) == (0, 0, 2)
+    finally:
+        fresh.close()
+        library.close()

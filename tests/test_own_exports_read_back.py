@@ -118,7 +118,7 @@ def test_every_export_says_what_its_format_does_not_write(
     }
     assert said["bib"].startswith("Not in bibtex: ratings or decisions (15 papers), stars (1)")
     assert "json keeps all but replies" in said["bib"]
-    assert "other fields (15)" in said["ris"]
+    assert "other fields (15: source fields)" in said["ris"]
     assert "other fields" not in said["csl.json"] and "stars (1)" in said["csl.json"]
     assert said["csv"].startswith("Not in csv: other fields (15 papers: source fields)")
     assert said["json"] == ""
@@ -188,7 +188,7 @@ def test_an_export_names_only_what_does_not_come_back(tmp_path: Path) -> None:
     assert "number = {42}" in bib.read_text(encoding="utf-8")
     assert "0 merged, 1 unchanged" in _invoke(other, "import", str(bib)).stdout
     ris = _invoke(other, "export", "-o", str(tmp_path / "b.ris")).stderr
-    assert ris.startswith("Not in ris: other fields (1 paper)"), ris
+    assert ris.startswith("Not in ris: other fields (1 paper: PMCID)"), ris
     # biblatex is read back as the BibTeX it is (its export stopped on a KeyError).
     said = _invoke(other, "export", "--format", "biblatex", "-o", str(tmp_path / "c.bib"))
     assert said.stderr == ""

@@ -32,7 +32,7 @@ from reader.record import (
     split_name,
 )
 from reader.signals import UNDER_REVIEW
-from reader.text.identifiers import arxiv_venue
+from reader.text.identifiers import arxiv_venue, openreview_forum_id
 from reader.text.render import plain_line, to_plain
 
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
@@ -220,6 +220,8 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
     ):
         # CSL has no variable for the arXiv id of a paper whose link is another's.
         custom["arxiv"] = paper.arxiv_id
+    if paper.openreview_id and openreview_forum_id(item.get("URL")) != paper.openreview_id:
+        custom["openreview"] = paper.openreview_id  # nor for its OpenReview forum's id
     for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area)):
         if value and value.strip():
             # OpenReview's TL;DR and primary area, which CSL has no variables for.

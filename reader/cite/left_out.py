@@ -15,12 +15,14 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from reader.cite.bibtex_text import bibtex_source
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
 from reader.signals import Signals
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
+from reader.text.render import to_plain
 
 __all__ = ["left_out"]
 
@@ -38,20 +40,22 @@ _CARRIED: dict[str, frozenset[str]] = {
 _EXTRA_WRITTEN = {"bibtex": {"bibtex"}, "biblatex": {"bibtex"}, "ris": {"ris", "bibtex"}}
 
 
-def _other_fields_left(paper: Paper, fmt: str, found: dict[frozenset[str], bool]) -> bool:
-    """Whether the paper has fields the format has no place for: in a CSV, the source
-    fields and CSL variables beyond its columns; in BibTeX and RIS, the fields kept from
-    sources of other formats, and variables it cannot write (``found``: what reading
-    back said for each set of such variables, asked once per set)."""
+def _other_fields_left(
+    paper: Paper, fmt: str, found: dict[frozenset[str], tuple[str, ...]]
+) -> list[str]:
+    """The names of the paper's fields the format has no place for (none: it writes them
+    all): in a CSV, the source fields and CSL variables beyond its columns; in BibTeX and
+    RIS, the fields kept from sources of other formats (``source fields``), and variables
+    it cannot write (``found``: what reading back said for each set of such variables,
+    asked once per set), each by its name (``original-date``)."""
     if fmt == "csv":
-        return bool(_csv_extra_left(paper) or set(paper.csl) - CSV_CSL - _csv_implied(paper))
-    if set(paper.extra) - _EXTRA_WRITTEN.get(fmt, set()):
-        return True
+        return _csv_left_names(paper)
+    names = ["source fields"] if set(paper.extra) - _EXTRA_WRITTEN.get(fmt, set()) else []
     if fmt not in _EXTRA_WRITTEN:
-        return False
+        return names
     odd = _odd_variables(paper, fmt)
     if not odd:
-        return False
+        return names
     # Read back once per kind of paper: a Zotero library's items share their variables
     # ("source", "accessed"), and reading each of 20,000 back took a millisecond apiece.
     # What comes back of a number RIS reads by its form and type is asked of each form.
@@ -63,7 +67,7 @@ def _other_fields_left(paper: Paper, fmt: str, found: dict[frozenset[str], bool]
         kind |= {f"type={paper.csl.get('type')}"}
     if kind not in found:
         found[kind] = _variables_lost(paper, fmt, odd)
-    return found[kind]
+    return names + list(found[kind])
 
 
 #: The CSL variables every bibliographic export (BibTeX, biblatex, RIS) writes and reads back.
@@ -87,20 +91,21 @@ def _odd_variables(paper: Paper, fmt: str) -> dict[str, Any]:
             if name not in _WRITTEN_BY_ALL or name in checked}
 
 
-def _variables_lost(paper: Paper, fmt: str, odd: dict[str, Any]) -> bool:
-    """Whether a variable of ``odd`` (a series number, a PMCID, the catalogue a Zotero item
-    came from) is lost in ``fmt``: found by reading the paper's export back. Each variable
+def _variables_lost(paper: Paper, fmt: str, odd: dict[str, Any]) -> tuple[str, ...]:
+    """The variables of ``odd`` (a series number, a PMCID, the catalogue a Zotero item
+    came from) lost in ``fmt``: found by reading the paper's export back. Each variable
     must come back as itself: a value found elsewhere in the record (a source named in
     the URL, a PMID kept only as a BibTeX field) is lost all the same."""
     # (A biblatex file is read back as BibTeX, which it is.)
     back = read_back(export([paper], fmt, compact=True), "bibtex" if fmt == "biblatex" else fmt)
     if len(back) != 1:
-        return True
+        return tuple(odd)
+    lost = []
     for name, value in odd.items():
         text = json.dumps(back[0].csl.get(name), ensure_ascii=False)
         if any(json.dumps(leaf, ensure_ascii=False)[1:-1] not in text for leaf in _leaves(value)):
-            return True
-    return False
+            lost.append(name)
+    return tuple(lost)
 
 
 def _leaves(value: Any) -> list[str]:
@@ -142,6 +147,20 @@ def _date_lost(paper: Paper, fmt: str) -> bool:
     if not paper.date.startswith(f"{paper.year:04d}"):
         return True
     return fmt == "bibtex" and paper.date.count("-") == 2 and "issued" not in paper.csl
+
+
+def _markup_lost(paper: Paper, fmt: str) -> bool:
+    """Whether RIS or CSL-JSON, whose titles and abstracts are plain text for the tools
+    that read them, write the paper's title or abstract rendered (``$\\lambda$`` as λ,
+    ``*word*`` as word), so that a library made from the export holds other text. A paper
+    from a .bib file keeps its TeX in the record's BibTeX fields, which come back."""
+    if fmt not in ("ris", "csljson") or bibtex_source(paper):
+        return False
+    # (An abstract's dashes stay as written: TeX's ligatures are rendered only in TeX's.)
+    title, abstract = paper.title or "", paper.abstract or ""
+    return " ".join(to_plain(title, groups=True).split()) != " ".join(title.split()) or (
+        " ".join(to_plain(abstract, ligatures=False).split()) != " ".join(abstract.split())
+    )
 
 
 def _marks_written(paper: Paper, fmt: str) -> set[str]:
@@ -217,7 +236,8 @@ def left_out(
     all but replies"``; empty when it writes everything they have. Replies are in no
     export (``reader reviews`` prints them); a CSV has no column for the source fields the
     library keeps verbatim, nor for CSL variables beyond its columns, and names them:
-    ``other fields (56 papers: note, PMID, source fields)``."""
+    ``other fields (56 papers: note, PMID, source fields)``; BibTeX and RIS name likewise
+    the variables that do not come back from them (``original-date``)."""
     carried = _CARRIED.get(fmt, frozenset())
     counts: dict[str, int] = {}
 
@@ -225,7 +245,7 @@ def left_out(
         if has and name not in carried and name not in written:
             counts[name] = counts.get(name, 0) + 1
 
-    found: dict[frozenset[str], bool] = {}
+    found: dict[frozenset[str], tuple[str, ...]] = {}
     types_found: dict[tuple[str, ...], bool] = {}
     left: Counter[str] = Counter()
     for paper in papers:
@@ -243,10 +263,12 @@ def left_out(
         count("notes", paper.note.strip())
         count("highlights", paper.highlights)
         count("dates", _date_lost(paper, fmt))
+        count("TeX or Markdown of titles and abstracts", _markup_lost(paper, fmt))
         count("item types", _type_lost(paper, fmt, types_found))
-        count("other fields", _other_fields_left(paper, fmt, found))
-        if fmt == "csv":
-            left.update(_csv_left_names(paper))
+        other = _other_fields_left(paper, fmt, found)
+        count("other fields", other)
+        if "other fields" not in carried:
+            left.update(other)
     if not counts:
         return ""
     parts = [f"{name} ({n:,} paper{'s' if n != 1 else ''})" if i == 0 else f"{name} ({n:,})"

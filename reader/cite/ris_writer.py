@@ -18,6 +18,7 @@ from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.sources.ris_names import EDITOR_MARK
 from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers, type_tags
+from reader.text.identifiers import openreview_forum_id, openreview_forum_url
 from reader.text.render import to_plain
 
 __all__ = ["ris_record", "ris_records"]
@@ -157,6 +158,10 @@ def ris_record(paper: Paper) -> str:
     if arxiv and url and url != arxiv:
         # A paper found elsewhere (OpenReview, a DOI) keeps its arXiv id as a second link.
         lines.append(("UR", arxiv))
+    if paper.openreview_id and openreview_forum_id(url) != paper.openreview_id:
+        # And its OpenReview forum, by which it meets its reviews again after an import.
+        lines.append(("UR", openreview_forum_url(paper.openreview_id)))
+    lines += _pubmed_lines(paper, source)
     lines += [("KW", _line(k)) for k in paper.keywords or [] if k.strip()]
     plain = to_plain(paper.abstract or "", ligatures=bool(bibtex_source(paper)))
     paragraphs = [_line(p) for p in plain.split("\n\n")]
@@ -223,6 +228,18 @@ def _record_number(paper: Paper, source: dict[str, Any]) -> str | None:
     if not base or not key.startswith(base) or not (suffix == "" or suffix.isalpha()):
         return None
     return kept[0].strip() or None
+
+
+def _pubmed_lines(paper: Paper, source: dict[str, Any]) -> list[tuple[str, str]]:
+    """A PMID as PubMed's record number, as EndNote writes it (``AN`` with ``DB  -
+    PubMed``), which RIS readers take for the PMID; a record's own AN and DB go back as
+    they came instead."""
+    pmid = paper.csl.get("PMID")
+    if not isinstance(pmid, str | int) or not str(pmid).strip().isdigit() or (
+        {"AN", "DB"} & set(source)
+    ):
+        return []
+    return [("AN", str(pmid).strip()), ("DB", "PubMed")]
 
 
 def _openreview_lines(paper: Paper) -> list[tuple[str, str]]:

@@ -11,6 +11,7 @@ from reader.cite.bibtex_text import bibtex_tldr
 from reader.cite.tex_escape import escape_text, fold
 from reader.models import Paper
 from reader.signals import UNDER_REVIEW
+from reader.text.identifiers import openreview_forum_id
 
 __all__ = ["openreview_fields", "published_in", "series_of_book", "submitted_to", "unpublished",
            "workshop_track"]
@@ -76,7 +77,8 @@ def openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
 
     A withdrawn submission is biblatex's ``pubstate`` (its publication state, which biblatex
     styles print and pandoc reads as CSL's ``status``); the TL;DR and the primary area have
-    no standard field and go by OpenReview's names, which BibTeX and biber ignore.
+    no standard field and go by OpenReview's names, which BibTeX and biber ignore; so does
+    the forum's id (``openreview``) of a paper whose ``url`` is not the forum's.
     """
     # A record's own status is written with its other variables.
     withdrawn = paper.withdrawn and not paper.csl.get("status")
@@ -91,4 +93,8 @@ def openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
     area = fold(paper.primary_area or "")
     if area:
         fields.append(("primaryarea", escape_text(area)))
+    if paper.openreview_id and openreview_forum_id(paper.url) != paper.openreview_id:
+        # The forum of a paper whose link is another (a proceedings page), by which it
+        # meets its reviews again after an import.
+        fields.append(("openreview", paper.openreview_id))
     return fields

@@ -27,11 +27,12 @@ from reader.cite.citations import bibtex_month, bibtex_type
 from reader.cite.export import export
 from reader.cite.tex_escape import braces_nest, escape_text
 from reader.models import Paper, PaperRecord
-from reader.record import csl_type_for_bibtex, date_parts, display_name
+from reader.record import csl_type_for_bibtex, date_parts, display_name, split_name
 from reader.sources import read_back
-from reader.sources.bibtex_fields import kept_as_written
-from reader.sources.bibtex_values import abstract_field, tex_field
-from reader.text.render import rendered_as, to_plain
+from reader.sources.bibtex_fields import kept_as_written, text_variable
+from reader.sources.bibtex_values import abstract_field, plain_field, tex_field
+from reader.text.identifiers import arxiv_venue
+from reader.text.render import plain_line, rendered_as, to_plain
 
 if TYPE_CHECKING:
     from reader.search.renderings import Renderings
@@ -112,19 +113,46 @@ class BibtexEcho:
     def implies_variable(self, variable: str, value: Any) -> bool:
         """Whether a record's CSL variable is only what the paper's columns say."""
         if variable == "type":
-            return any(value == csl_type_for_bibtex(kind) for kind in self.kinds)
+            return any(value == csl_type_for_bibtex(kind) for kind in self.kinds) or (
+                value == "article" and self._preprint
+            )
         if variable == "issued":
             # The year and month classic BibTeX says, or the whole date biblatex's says.
             return any(
                 parts is not None and value == {"date-parts": [parts]}
                 for parts in (date_parts(self.date), date_parts(self.paper.date))
             )
-        if variable == "number" and value == self.paper.csl.get("collection-number"):
-            return True  # a number in a series, in BibTeX's one field for numbers
+        if variable == "number" and value in (
+            self.paper.csl.get("collection-number"), self.paper.csl.get("issue")
+        ):
+            # A number in a series, or an issue of a type no periodical's, in BibTeX's one
+            # field for numbers.
+            return True
         if variable == "author" and isinstance(value, list):
             names = [display_name(n) for n in value if isinstance(n, dict)]
-            return names == self.paper.authors
-        return False
+            # Or the names split as every citation of the paper splits them (a stored name
+            # with a comma is "Last, First" to BibTeX, and to CSL).
+            return names in (self.paper.authors, self._split_authors)
+        # A source field the paper keeps as written (a Zotero item's ``tex.chapter``), which
+        # the export writes back and an import reads as its variable.
+        return any(
+            text_variable(name) == variable and isinstance(kept, str) and
+            plain_field(kept) == value for name, kept in bibtex_source(self.paper).items()
+        )
+
+    @cached_property
+    def _split_authors(self) -> list[str]:
+        """The paper's authors as their names split into CSL's parts say them."""
+        names = (split_name(plain_line(a)) for a in self.paper.authors or [])
+        return [display_name(n) for n in names if n]
+
+    @cached_property
+    def _preprint(self) -> bool:
+        """Whether the entry is an arXiv preprint by its eprint, which an import reads as
+        CSL's preprint (``article``): in an ``@online``, or under ``arXiv`` as its venue."""
+        return bool(self.paper.arxiv_id) and (
+            "online" in self.kinds or arxiv_venue(self.paper.venue or "")
+        )
 
     def news(self, extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """A record's source fields without the entry type the export wrote, and without
@@ -139,6 +167,10 @@ class BibtexEcho:
             variable = kept_as_written(name)
             if variable and rest[name] == self.paper.csl.get(variable):
                 del rest[name]  # the field the export wrote for the variable, read back
+            elif name in _DEFAULT_NAMES["container-title"] and self._preprint and (
+                plain_field(str(rest[name])) == self.paper.venue
+            ):
+                del rest[name]  # the venue written for arXiv, which an import keeps aside
         aliases = rest.get("@fields")
         if isinstance(aliases, dict):
             # How an export names fields by default (biblatex's date, journaltitle,

@@ -22,7 +22,7 @@ from reader.intake.differing import completes, differing, in_full, in_full_names
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_text, same_title
 from reader.intake.merged_said import also_changed
-from reader.intake.versions import as_published, is_preprint, is_published, without_publication
+from reader.intake.versions import as_published, preprint_of, publishes, without_publication
 from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
 from reader.store.import_rows import ImportRows, dumps
@@ -291,12 +291,10 @@ class FieldMerge:
         :mod:`reader.intake.versions`): the record as it merges, its DOI, and the updates
         that make a preprint in the library the published version the record is."""
         csl = json.loads(current["csl"] or "{}")
-        if is_published(csl, current["venue"]) and is_preprint(record.csl, record.venue, doi):
+        if preprint_of(record, current, csl, doi):
             # The preprint of a published paper: its arXiv id and text, not its archive.
             return without_publication(record), None, {}
-        if is_preprint(csl, current["venue"], current["doi"]) and is_published(
-            record.csl, record.venue
-        ):
+        if publishes(record, current, csl, own_export=self.fmt == "bibtex" or self.echoes):
             if doi and self.matcher.by_doi.get(doi, paper_id) != paper_id:
                 doi = None  # a DOI another paper holds stays with that paper
             if doi:

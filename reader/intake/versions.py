@@ -20,7 +20,10 @@ from reader.models import PaperRecord
 from reader.store.import_rows import dumps
 from reader.text.identifiers import arxiv_venue, normalize_doi
 
-__all__ = ["as_published", "is_preprint", "is_published", "without_publication"]
+__all__ = [
+    "as_published", "is_preprint", "is_published", "preprint_of", "publishes",
+    "without_publication",
+]
 
 #: CSL types of a version published somewhere other than an archive.
 _PUBLISHED = frozenset({"paper-conference", "article-journal", "chapter", "article-magazine"})
@@ -54,6 +57,36 @@ def is_published(csl: dict[str, Any], venue: str | None) -> bool:
     """Whether a record or paper is a version published in proceedings or a journal."""
     where = venue or csl.get("container-title")
     return csl.get("type") in _PUBLISHED and bool(where) and not arxiv_venue(str(where))
+
+
+def preprint_of(
+    record: PaperRecord, current: dict[str, Any], csl: dict[str, Any], doi: str | None
+) -> bool:
+    """Whether ``record`` (``doi`` its DOI as compared) is the preprint of the published
+    paper the library has (``current`` its merge columns, ``csl`` its variables)."""
+    return is_published(csl, current["venue"]) and is_preprint(record.csl, record.venue, doi)
+
+
+def publishes(
+    record: PaperRecord, current: dict[str, Any], csl: dict[str, Any], *, own_export: bool
+) -> bool:
+    """Whether ``record`` is the published version of the preprint the library has
+    (``current`` its merge columns, ``csl`` its variables). In a format the library exports
+    (``own_export``), a journal that is the one the preprint's listing names (its journal
+    reference) is what the library's own export of the preprint cites it as, which says
+    nothing the preprint does not."""
+    if not (is_preprint(csl, current["venue"], current["doi"])
+            and is_published(record.csl, record.venue)):
+        return False
+    listed = csl.get("container-title")
+    return not (own_export and isinstance(listed, str) and _as_read(listed) == _as_read(
+        record.venue or ""
+    ))
+
+
+def _as_read(venue: str) -> str:
+    """A venue single-spaced, its TeX dashes (``259--296``) as a BibTeX import reads them."""
+    return " ".join(venue.replace("---", "\u2014").replace("--", "\u2013").split())
 
 
 def without_publication(record: PaperRecord) -> PaperRecord:

@@ -65,6 +65,7 @@ from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
     openreview_forum_id,
+    openreview_id,
 )
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
@@ -370,7 +371,10 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         url=url,
         doi=doi,
         # An OpenReview forum's id identifies the paper as surely as a DOI.
-        openreview_id=openreview_forum_id(url),
+        # Or the forum's id an export writes beside a link that is another (``openreview``).
+        openreview_id=(
+            openreview_forum_id(url) or openreview_id(plain(fields.get("openreview", "")))
+        ),
         source=f"{source}:{entry.line}",
         arxiv_id=arxiv_id_of(fields),
         date=date,

@@ -91,6 +91,11 @@ _EDITOR_ROLES = {"collaborator": "contributor", "compiler": "compiler",
 _KEPT_AS_WRITTEN = frozenset({"shorttitle", "shortjournal", "pmid", "pmcid"})
 
 
+def text_variable(name: str) -> str | None:
+    """The CSL variable a field's plain text is read as (``chapter``: ``chapter-number``)."""
+    return _TEXT_VARIABLES.get(name)
+
+
 def kept_as_written(name: str) -> str | None:
     """The CSL variable of a field kept verbatim beside it (``pmid``: ``PMID``), or None."""
     return _TEXT_VARIABLES[name] if name in _KEPT_AS_WRITTEN else None

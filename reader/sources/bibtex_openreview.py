@@ -40,7 +40,8 @@ def openreview_fields(
     # A retracted paper is withdrawn too (as MEDLINE's is read), its pubstate kept.
     withdrawn = state in ("withdrawn", "retracted")
     kept = extra.get("bibtex", {})
-    for name in ("tldr", "primaryarea") + (("pubstate",) if state == "withdrawn" else ()):
+    names = ("tldr", "primaryarea", "openreview")
+    for name in names + (("pubstate",) if state == "withdrawn" else ()):
         kept.pop(name, None)
     if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
         kept.pop("pubstate", None)

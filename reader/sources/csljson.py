@@ -43,6 +43,7 @@ from reader.text.identifiers import (
     doi_as_written,
     normalize_arxiv_id,
     openreview_forum_id,
+    openreview_id,
 )
 from reader.text.render import plain_line, to_plain
 from reader.text.rich_text import html_title
@@ -56,6 +57,9 @@ _SOURCE_FORMATS = frozenset({"bibtex", "ris", "medline", "wos", "zotero"})
 _STAND_IN_TITLES = ("collection-title", "event", "note", "publisher")
 # Name parts in reading order; particles such as "van" or "de" sit between given and family.
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family", "suffix")
+# A link written without its scheme (a table's "openreview.net/forum?id=…"): a host name, then
+# a path. Other values without a scheme (a file name, a note) are no link.
+_HOST_PATH = re.compile(r"(?:[\w-]+\.)+[a-z]{2,}/\S*", re.IGNORECASE)
 
 
 def parse(text: str, source: str) -> ParseResult:
@@ -129,8 +133,8 @@ def _convert(record: JsonRecord) -> Outcome:
         venue=venue,
         year=year or (int(date[:4]) if date else None),
         keywords=string_list(item.get("keyword"), r"\s*[,;]\s*"),
-        url=url if url.startswith(("http://", "https://")) else None,
-        openreview_id=openreview_forum_id(url),
+        url=url if url.startswith(("http://", "https://")) or _HOST_PATH.fullmatch(url) else None,
+        openreview_id=openreview_forum_id(url) or _custom_openreview(custom),
         doi=doi,
         arxiv_id=arxiv_id,
         date=date,
@@ -190,6 +194,13 @@ def _openreview(item: dict[str, Any], csl: dict[str, Any]) -> tuple[bool, str, s
     if not isinstance(custom, dict):
         custom = {}
     return withdrawn, clean_title(custom.get("tldr")), clean_title(custom.get("primaryarea"))
+
+
+def _custom_openreview(custom: Any) -> str | None:
+    """The OpenReview forum's id our export keeps in ``custom`` for a paper whose link is
+    another's."""
+    value = custom.get("openreview") if isinstance(custom, dict) else None
+    return openreview_id(value) if isinstance(value, str) else None
 
 
 def _source_fields(custom: Any) -> dict[str, dict[str, Any]]:

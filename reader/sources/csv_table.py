@@ -90,6 +90,7 @@ def _parse(text: str, source: str) -> ParseResult:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     result = ParseResult()
     header_read = False
+    blank_rows = 0  # rows below the header with no cell filled
     trailing: bool | None = None  # whether the rows end with a delimiter (see below)
     while True:
         start = reader.line_num + 1
@@ -101,7 +102,10 @@ def _parse(text: str, source: str) -> ParseResult:
             result.problems.append(f"{source}:{start}: {exc}; the rest of the file was not read")
             break
         if not any(cell.strip() for cell in row):
-            continue  # blank lines separate nothing in a table
+            # Blank lines separate nothing in a table; rows of empty cells are counted, so
+            # a table of nothing else is refused rather than read as an empty success.
+            blank_rows += header_read and len(row) > 1
+            continue
         span = lines[start - 1 : reader.line_num]
         if len(span) > 1 and sum(line.count('"') for line in span) % 2:
             # An unclosed quote swallows every line after it into one cell. (A single line
@@ -136,7 +140,32 @@ def _parse(text: str, source: str) -> ParseResult:
             result.problems.append(f"{source}:{start}: row has neither title nor abstract; skipped")
         else:
             result.records.append(record)
+    if not result.records and not result.problems:
+        raise ImportFormatError(_nothing_read(source, header, columns, blank_rows))
     return result
+
+
+_NEEDED = ("title", "abstract")
+
+
+def _nothing_read(
+    source: str, header: list[str], columns: list[tuple[str | None, str]], blank_rows: int
+) -> str:
+    """Why a table with a header and not one row to read is refused: its rows are empty or
+    absent, said with the columns it has and those reader took for a paper's fields."""
+    rows = (
+        f"its {blank_rows} row{'s' if blank_rows != 1 else ''} below the header "
+        f"{'are' if blank_rows != 1 else 'is'} empty"
+        if blank_rows
+        else "it has a header and no rows"
+    )
+    names = ", ".join(repr(cell.strip()[:40]) for cell in header[:12])
+    more = f" and {len(header) - 12} more" if len(header) > 12 else ""
+    known = " and ".join(f"{name!r}" for field, name in columns if field in _NEEDED)
+    return (
+        f"{source}: no paper to import: {rows} (columns: {names}{more}); a paper needs a "
+        f"title or an abstract in its row, read from {known}"
+    )
 
 
 def _only_blank_extras(row: list[str], width: int) -> bool:

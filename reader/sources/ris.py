@@ -50,7 +50,7 @@ from reader.text.identifiers import (
     doi_as_written,
     normalize_arxiv_id,
     normalize_doi,
-    openreview_forum_id,
+    openreview_forum_in,
 )
 from reader.text.render import plain_line, to_plain
 from reader.text.rich_text import html_title
@@ -336,7 +336,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         year=year,
         keywords=keywords,
         url=urls[0] if urls else None,
-        openreview_id=openreview_forum_id(urls[0] if urls else None),
+        openreview_id=openreview_forum_in(urls),
         arxiv_id=arxiv_id,
         doi=doi,
         source=f"{source}:{item.start}",

@@ -35,6 +35,7 @@ from reader.sources.ris_tools import (
     tag_meanings,
     volume_without_series,
 )
+from reader.text.identifiers import openreview_forum_link
 
 # "XX  - value": two characters, two spaces, a hyphen, a space (absent when the value is).
 TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -(?: (.*))?$")
@@ -313,9 +314,12 @@ def csl_and_extra(
             break
     # The first URL is the paper's own (a column); the others are kept as they came.
     urls = kept.pop("UR", [])
-    # The first link is the paper's; an arXiv abstract's link after it is its arXiv id (as
-    # an export writes it for a paper found elsewhere), the others are kept.
-    urls = urls[:1] + [u for u in urls[1:] if not _ARXIV_ABS.fullmatch(u.strip())]
+    # The first link is the paper's; an arXiv abstract's or OpenReview forum's link after it
+    # is its arXiv or OpenReview id (as an export writes it for a paper found elsewhere),
+    # the others are kept.
+    urls = urls[:1] + [
+        u for u in urls[1:] if not _ARXIV_ABS.fullmatch(u.strip()) and not openreview_forum_link(u)
+    ]
     if len(urls) > 1:
         kept["UR"] = urls[1:]
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}

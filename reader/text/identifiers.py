@@ -5,7 +5,7 @@ be made of."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 _DOI = re.compile(r"(10\.\d{4,9}/\S+)", re.IGNORECASE)
 # shortDOI's ``10/abcde``, alone or behind a resolver: anywhere else "10/" is a path.
@@ -97,6 +97,24 @@ def openreview_forum_id(url: str | None) -> str | None:
     """The id of the paper an OpenReview forum URL points to, or None for another URL: it
     identifies the paper as surely as a DOI, in any format that carries the URL."""
     return openreview_id(url) if url and "openreview.net/" in url else None
+
+
+def openreview_forum_url(forum_id: str) -> str:
+    """The link to an OpenReview forum, as exports write it for a paper's id."""
+    return f"https://openreview.net/forum?id={forum_id}"
+
+
+def openreview_forum_in(urls: Sequence[str]) -> str | None:
+    """The OpenReview id of a record's links: its own link's, else that of a forum link
+    after it (an export's for a paper whose own link is another, a proceedings page)."""
+    own = openreview_forum_id(urls[0]) if urls else None
+    return own or next((f for f in map(openreview_forum_link, urls[1:]) if f), None)
+
+
+def openreview_forum_link(url: str) -> str | None:
+    """The id of a link that is exactly an OpenReview forum's as exports write it, else None."""
+    found = openreview_forum_id(url)
+    return found if found and url.strip() == openreview_forum_url(found) else None
 
 
 def identifier_of_link(value: object) -> tuple[str, str] | None:
