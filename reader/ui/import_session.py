@@ -25,11 +25,13 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from reader.errors import ReaderError
-from reader.import_summary import ImportSummary
 from reader.library import Library
 from reader.ui.index_status import IndexStatus
 
 if TYPE_CHECKING:
+    # A report's summary is made where the import runs: its module (a dozen classes) is
+    # no part of a window's start.
+    from reader.import_summary import ImportSummary
     from reader.library.import_process import ImportProcess
 
 #: Records an import started here writes per transaction.
