@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,22 @@ def default_library_dir() -> Path:
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def reader_command(root: Path) -> str:
+    """How to run ``reader`` on the library at ``root``, for a command the user is told to
+    run: with ``--library`` unless it is the library ``reader`` opens without one (advice
+    that left it out would act on that one instead)."""
+    if _same_place(root, default_library_dir()):
+        return "reader"
+    return f"reader --library {shlex.quote(str(root))}"
+
+
+def _same_place(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve()
+    except (OSError, RuntimeError):
+        return one == other
 
 
 @dataclass(frozen=True, slots=True)

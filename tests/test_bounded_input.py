@@ -369,7 +369,8 @@ def test_a_record_over_the_bound_part_way_says_what_was_written(
     written = library.store.count()
     assert written == 2_000
     assert raised.value.line().endswith(
-        "(after 2,000 of its papers were written: `reader import --undo` removes them)"
+        "(after 2,000 of its papers were written: "
+        f"`reader --library {tmp_path / 'lib'} import --undo` removes them)"
     )
     assert "late.jsonl.gz: late.jsonl.gz" not in raised.value.line()
     library.close()

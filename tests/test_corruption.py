@@ -284,7 +284,8 @@ def test_damaged_database_names_the_newest_backup_and_restore_sets_it_aside(
     _truncate_db(lib)
     damaged = digest(lib / "library.sqlite")
     message = one_line_error(run(lib, "stats"))
-    assert f"reader restore {backup}" in message
+    # The command as printed acts on this library, not on the default one.
+    assert f"reader --library {lib} restore {backup}" in message
     refused = CliRunner().invoke(cli, ["--library", str(lib), "restore", str(backup)], obj={},
                                  input="n\n")
     assert refused.exit_code == 1 and "damaged library" in refused.output
@@ -302,7 +303,7 @@ def test_damaged_database_names_a_backup_made_beside_the_library(lib: Path) -> N
     assert run(lib, "backup", str(beside)).exit_code == 0
     _truncate_db(lib)
     message = one_line_error(run(lib, "stats"))
-    assert f"reader restore {beside}" in message
+    assert f"reader --library {lib} restore {beside}" in message
 
 
 def test_newer_database_is_not_migrated_or_backed_up(lib: Path) -> None:

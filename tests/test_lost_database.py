@@ -4,6 +4,7 @@ library (with the sample loaded) over what is left."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -72,7 +73,9 @@ def test_the_doctor_reports_it_and_the_way_back(emptied: Path) -> None:
     lines = result.output.strip().splitlines()
     assert lines[0].startswith(f"database: DAMAGED: {emptied / 'library.sqlite'} is empty")
     backup = backup_dir / "library-1.sqlite"
-    assert lines[1] == f"restore the newest backup with: reader restore {backup}"
+    assert lines[1] == (
+        f"restore the newest backup with: reader --library {emptied} restore {backup}"
+    )
     assert (emptied / "library.sqlite").stat().st_size == 0
     restored = run(emptied, "restore", str(backup_dir / "library-1.sqlite"), "--yes")
     assert restored.exit_code == 0, restored.output
@@ -126,7 +129,7 @@ def test_a_database_behind_its_index_is_named_as_possible_loss(
     (kept,) = (root / "kept").iterdir()
     assert f"kept in {kept}" in lines[1]
     assert (kept / "index").is_dir() and (kept / "library.sqlite-wal").is_file()
-    assert lines[2].startswith("restore the newest backup with: reader restore")
+    assert lines[2].startswith(f"restore the newest backup with: reader --library {root} restore")
 
 
 def test_another_tools_sqlite_file_beside_the_library_is_not_offered(emptied: Path) -> None:
@@ -181,7 +184,7 @@ def test_papers_lost_whole_wait_until_imported_again(pristine: Path, tmp_path: P
     again = run(root, "doctor")
     assert again.exit_code == 1, again.output
     assert "papers no longer in the database" in again.output
-    assert "reader recover --dismiss" in again.output
+    assert f"reader --library {root} recover --dismiss" in again.output
     assert run(root, "recover", "--dismiss").exit_code == 0
     assert run(root, "doctor").exit_code == 0
 
@@ -195,3 +198,19 @@ def test_the_window_opened_bare_says_it_as_the_command_does(emptied: Path) -> No
     assert done.stderr.strip() == run(emptied).output.strip()
     assert done.stdout == ""
     assert (emptied / "library.sqlite").stat().st_size == 0
+
+
+def test_the_advice_names_the_library_only_when_it_is_not_the_default(
+    emptied: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backups = emptied / "backups"
+    backups.mkdir()
+    source = Library(emptied.parent / "other")
+    source.import_files(SEEDS[:1])
+    source.upkeep.backup(backups / "library 1.sqlite")
+    source.close()
+    quoted = shlex.quote(str(backups / "library 1.sqlite"))
+    assert f"reader --library {emptied} restore {quoted}" in run(emptied, "stats").output
+    monkeypatch.setenv("READER_HOME", str(emptied))
+    done = CliRunner().invoke(cli, ["stats"], obj={})
+    assert f"restore the newest backup with: reader restore {quoted}" in done.output

@@ -80,7 +80,7 @@ def test_what_a_garbled_log_lost_is_named_and_brought_back(tmp_path: Path) -> No
     assert code == 0, listed
     assert "intact pages applied to the kept database" in listed
     assert "the result is whole" in listed
-    assert "stars: 3" in listed and "`reader recover --apply`" in listed
+    assert "stars: 3" in listed and f"`reader --library {root} recover --apply`" in listed
 
     # Only what is chosen comes back.
     code, applied = run(root, "recover", "--apply", "--only", "stars")
@@ -135,7 +135,7 @@ def test_a_command_run_first_keeps_the_log_and_says_so(tmp_path: Path) -> None:
     assert "0 starred" in done.stdout
     assert done.stderr.startswith("Warning: the search index holds changes the database "
                                   "does not (generation ")
-    assert "`reader recover` lists what they hold" in done.stderr
+    assert f"`reader --library {root} recover` lists what they hold" in done.stderr
     code, output = run(root, "search", "precious")
     assert "No papers match" in output
     assert len(list((root / "kept").iterdir())) == 1  # the same evidence, kept once
@@ -206,7 +206,7 @@ def test_the_doctor_run_again_still_names_what_waits(tmp_path: Path) -> None:
     code, again = run(root, "doctor")
     assert code == 1, again
     assert "search index: ok" in again and "stars: 3" in again
-    assert "`reader recover --dismiss`" in again
+    assert f"`reader --library {root} recover --dismiss`" in again
     code, let_go = run(root, "recover", "--dismiss")
     assert code == 0 and "let go: kept as" in let_go
     assert [p.name.split("-")[0] for p in (root / "kept").iterdir()] == ["dismissed"]

@@ -24,6 +24,7 @@ from reader.library import (
     is_damaged,
     lost_advice,
     lost_database,
+    reader_command,
     restore_damaged,
 )
 from reader.locations import LibraryPaths
@@ -150,7 +151,8 @@ def recover(ctx: click.Context, apply_: bool, only: tuple[str, ...], folder: Pat
     for line in found.lines():
         click.echo(line)
     if not apply_:
-        click.echo("`reader recover --apply` brings these back (--only KIND for some)")
+        reader = reader_command(library.paths.root)
+        click.echo(f"`{reader} recover --apply` brings these back (--only KIND for some)")
         return
     done = library.recovery.recover(found, only or RECOVERABLE_KINDS)
     for line in done or ["nothing of the kinds chosen to bring back"]:

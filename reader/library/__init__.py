@@ -27,6 +27,7 @@ from reader.library.changes import Change
 from reader.library.core import Library
 from reader.library.door import translated
 from reader.library.signals import Discussion, Posting, ScaleGroup, ViewSignals
+from reader.locations import reader_command
 from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost, StoreDamaged
 from reader.store.database import RELEVANCE, SORT_KEYS, StoreError
@@ -173,7 +174,7 @@ __all__ = [
     "lost_advice", "lost_database", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
-    "unopened_line", "unreadable_line",
+    "unopened_line", "unreadable_line", "reader_command",
     "waiting_drafts", "window_writer", "words", "write_draft",
 ]
 # Fetching from OpenReview (both front ends).

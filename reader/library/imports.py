@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from reader.errors import ReaderError, translate
 from reader.import_summary import ImportSummary, Remark
 from reader.library.door import translating
+from reader.locations import reader_command
 from reader.resources import sample_files
 from reader.search.renderings import Renderings
 from reader.store.replies import any_waiting
@@ -217,8 +218,9 @@ class Imports:
                         # back.
                         written = store.count() - before
                         if written > 0 and not dry_run:
+                            undo = f"{reader_command(self._library.paths.root)} import --undo"
                             exc.message += (f" (after {written:,} of its papers were "
-                                            "written: `reader import --undo` removes them)")
+                                            f"written: `{undo}` removes them)")
                         raise
                     if owed is not None and owed.pending(item.orphans):
                         if number == len(parsed):

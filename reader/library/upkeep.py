@@ -3,6 +3,7 @@ database and the index and says what to do about damage."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sqlite3
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.library.door import translating
-from reader.locations import LibraryPaths
+from reader.locations import LibraryPaths, reader_command
 from reader.models import IndexState
 from reader.search.meta import recorded_generation
 from reader.store import review_texts
@@ -42,18 +43,21 @@ class LossEvidence:
     #: The folder holding the index, the write-ahead log and the database file; None when
     #: nothing could be copied (a read-only or full disk).
     kept: Path | None
+    #: The library's directory (the commands it names are run on it).
+    root: Path
 
     def __str__(self) -> str:
+        reader = reader_command(self.root)
         where = (
             f"the index, the write-ahead log and the database file are kept in {self.kept} "
-            "(`reader recover` lists what they hold that the database lacks)"
+            f"(`{reader} recover` lists what they hold that the database lacks)"
             if self.kept is not None else "they could not be kept aside"
         )
         return (
             f"the search index holds changes the database does not (generation "
             f"{self.indexed} > {self.current}): the database may have lost them (a damaged or "
             f"missing write-ahead log, an older copy put in its place); {where}; "
-            "`reader doctor` checks the rest"
+            f"`{reader} doctor` checks the rest"
         )
 
 
@@ -79,7 +83,8 @@ def damaged_advice(root: Path) -> str:
             "no backup found; the file is left untouched (copy it somewhere safe before "
             "trying sqlite3's .recover)"
         )
-    return f"restore the newest backup with: reader restore {backups[-1]}"
+    newest = shlex.quote(str(backups[-1]))
+    return f"restore the newest backup with: {reader_command(root)} restore {newest}"
 
 
 def lost_advice(root: Path) -> str:
@@ -87,9 +92,11 @@ def lost_advice(root: Path) -> str:
     with none, the files are left as they are, and starting anew is the user's choice."""
     advice = damaged_advice(root)
     if advice.startswith("no backup found"):
+        database = LibraryPaths(root).database
+        what = f"{database.name} and the rest of {root}" if database.exists() else str(root)
         return (
             "no backup found; nothing was written (to start a new library here, move "
-            f"{LibraryPaths(root).database.name} and the rest of {root} aside first)"
+            f"{what} aside first)"
         )
     return advice
 
@@ -284,7 +291,7 @@ class Upkeep:
         kept = self._kept_for(indexed)
         if kept is None and not self._library.read_only:
             kept = self._keep_aside()
-        self._library.loss_evidence = LossEvidence(indexed, current, kept)
+        self._library.loss_evidence = LossEvidence(indexed, current, kept, self._library.paths.root)
         return self._library.loss_evidence
 
     def _kept_for(self, indexed: int) -> Path | None:
@@ -333,7 +340,8 @@ class Upkeep:
             return []
         lines = self._recoverable_lines(folders[0], ahead=False)
         if lines:
-            lines.append("  (`reader recover --dismiss` lets them go; the folder is kept)")
+            reader = reader_command(self._library.paths.root)
+            lines.append(f"  (`{reader} recover --dismiss` lets them go; the folder is kept)")
         return lines
 
     def _recoverable_lines(self, kept: Path, ahead: bool) -> list[str]:
@@ -346,8 +354,9 @@ class Upkeep:
             return []
         if found is None or found.empty():
             return ["recoverable: nothing the database lacks was found in what was kept"]
-        lines = [f"recoverable from {kept.name} (`reader recover` lists them, "
-                 "`reader recover --apply` brings them back):"]
+        reader = reader_command(self._library.paths.root)
+        lines = [f"recoverable from {kept.name} (`{reader} recover` lists them, "
+                 f"`{reader} recover --apply` brings them back):"]
         lines += [f"  {line}" for line in found.lines()]
         return lines
 

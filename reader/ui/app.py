@@ -28,7 +28,7 @@ from textual.widgets import Footer, Input, Static
 from reader import library as core
 from reader.config import Config
 from reader.errors import Damaged, ReaderError
-from reader.library import Library, ViewSignals
+from reader.library import Library, ViewSignals, reader_command
 from reader.models import Paper, PaperRow
 from reader.resources import styles_dir
 from reader.ui import bindings, collector
@@ -229,11 +229,10 @@ class ReaderApp(App[None]):
             self.notify(exc.line(), title=exc.title, severity="warning", timeout=10)
         elif not self._damage_reported:
             self._damage_reported = True
-            self.notify(
-                f"The library database is damaged ({exc}). Quit and run: reader doctor "
-                "(reader restore FILE puts back a backup)",
-                severity="error", timeout=30,
-            )
+            reader = reader_command(self.library.paths.root)
+            self.notify(f"The library database is damaged ({exc}). Quit and run: {reader} "
+                        f"doctor ({reader} restore FILE puts back a backup)",
+                        severity="error", timeout=30)
 
     def _cursor_moved(self, _paper_id: int | None) -> None:
         # Seen once the user has been on it (README, Triage): not when results or an

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.worker import Worker
 
+from reader.library import reader_command
 from reader.ui import bindings
 from reader.ui.import_session import ImportSession, Source
 from reader.ui.keymap import key_label
@@ -57,9 +58,12 @@ class Importing:
         self._app.status.recount()
         self._app.paper_list.set_ids(self._app.library.all_ids())
         self._app.status.update()
+        # The command names the library unless it is the default one: run as shown, it
+        # imports into this library.
+        reader = reader_command(self._app.library.paths.root)
         self._app.notify(
             f"The library was empty, so it now holds the bundled ICLR 2026 sample "
-            f"({summary.new} abstracts). Import your own with: reader import FILE",
+            f"({summary.new} abstracts). Import your own with: {reader} import FILE",
             title="Sample loaded",
             timeout=8,
         )
