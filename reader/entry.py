@@ -51,9 +51,10 @@ def bare_library(args: list[str]) -> Path | None:
     else:
         return None
     # What the parser refuses, with its own message: no name, an option, a file.
-    if not chosen or chosen.startswith("-") or Path(chosen).is_file():
+    if not chosen or chosen.startswith("-"):
         return None
-    return Path(chosen)
+    root = Path(chosen).expanduser()  # as the parser reads it (`--library=~/papers`)
+    return None if root.is_file() else root
 
 
 def _window(root: Path) -> int:

@@ -110,6 +110,7 @@ def test_the_window_opened_bare_loads_no_command_line_machinery(library: Library
     ([], "default"),
     (["--library", "lib"], "lib"),
     (["--library=lib"], "lib"),
+    (["--library=~/lib"], "home"),
     (["--library"], None),
     (["--library", ""], None),
     (["--library", "--help"], None),
@@ -123,7 +124,9 @@ def test_only_a_bare_command_line_skips_the_parser(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("READER_HOME", str(tmp_path / "default"))
-    expected = {None: None, "default": tmp_path / "default", "lib": Path("lib")}[opens]
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    expected = {None: None, "default": tmp_path / "default", "lib": Path("lib"),
+                "home": tmp_path / "home" / "lib"}[opens]
     assert bare_library(args) == expected
 
 

@@ -45,16 +45,24 @@ class UserError(click.ClickException):
         return self.message
 
 
-def _set_library(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
-    if value is not None:
-        ctx.ensure_object(dict)["library"] = value
+def _set_library(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is None:
+        return
+    if not value:
+        # Not the current directory, as an empty path would be: an unset variable in a
+        # script (`--library "$LIB"`) would make a library wherever it ran.
+        raise click.BadParameter("a directory is needed, and the name given is empty",
+                                 ctx=ctx, param=param)
+    # `--library=~/papers` reaches here unexpanded (a shell expands `~` only at the start
+    # of a word), and READER_HOME is expanded too: both mean the home directory.
+    ctx.ensure_object(dict)["library"] = Path(value).expanduser()
 
 
 def library_option(func: F) -> F:
     """Accept ``--library DIR`` on the group and on each subcommand alike."""
     return click.option(
         "--library",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=click.Path(file_okay=False, path_type=str),
         callback=_set_library,
         expose_value=False,
         is_eager=True,
