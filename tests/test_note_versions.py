@@ -67,6 +67,27 @@ def test_merge_keeps_both_writers_edits() -> None:
     assert merge("a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n").text == "A\nb\nC\n"
 
 
+def test_words_typed_after_a_space_stay_before_a_paragraph_appended_there() -> None:
+    # The editor stored "one. " and went on typing; the CLI appended after the space.
+    merged = merge("one. ", "one. \n\nCLI appended line.", "one. two.")
+    assert merged.text == "one. two.\n\nCLI appended line."
+
+
+def test_an_append_from_the_command_line_leaves_the_note_as_it_was_before_it(
+    library: Library,
+) -> None:
+    paper = next(library.store.iter_papers())
+    library.save_note(paper.id, "one. ")
+    library.close()
+    done = reader_cli(library.paths.root, "note", paper.citekey, "--append", "--text", "two")
+    assert done.returncode == 0, done.stderr
+    again = Library(library.paths.root)
+    try:
+        assert again.store.edits.note(paper.id).text == "one. \n\ntwo"
+    finally:
+        again.close()
+
+
 def test_merge_marks_a_conflict_and_keeps_both_texts() -> None:
     merged = merge("the result is 3", "the result is 4", "the result is 5",
                    theirs_label="saved by the CLI", ours_label="yours")

@@ -209,7 +209,10 @@ def note(
             return
         text = edited
     elif append and start.text.strip():
-        text = f"{start.text.rstrip()}\n\n{text}"
+        # After the note as it is, not a character of it changed: a window editing it
+        # meanwhile then merges its words before the added paragraph, not inside it.
+        ending = "\n\n" if not start.text.endswith("\n") else "\n"
+        text = start.text + ("" if start.text.endswith("\n\n") else ending) + text
     saved = library.save_note(paper.id, clean_imported(text), base=start.version, writer=CLI)
     click.echo(f"Saved the note of {paper.citekey} ({len(saved.text):,} characters).")
     _say_merge(saved)

@@ -21,7 +21,11 @@ from merge3 import Merge3
 CONFLICT_START = "<<<<<<< "
 CONFLICT_MIDDLE = "======="
 CONFLICT_END = ">>>>>>> "
-_TOKEN = re.compile(r"\s+|\S+")
+# Words, and the space between them with line breaks apart from spaces: text added after a
+# note's last space or line break then sits beside it, untouched, rather than merged into
+# one changed run of whitespace with it (which let the other writer's words land inside the
+# added text).
+_TOKEN = re.compile(r"\n+|[^\S\n]+|\S+")
 
 
 @dataclass(frozen=True, slots=True)
