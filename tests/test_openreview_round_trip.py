@@ -1,6 +1,7 @@
 """What OpenReview says of a submission beyond its record (withdrawn, its TL;DR, its primary
-area) survives an export to .bib, .ris and .csl.json and an import of that file: into a fresh
-library, and into the library it came from, where the papers are unchanged."""
+area, the venue a withdrawn one was submitted to) survives an export to .bib, .ris and
+.csl.json and an import of that file: into a fresh library, and into the library it came
+from, where the papers are unchanged."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from reader.cite.csl import bibliography
 from reader.cite.export import export
 from reader.library import Library
 from reader.models import Paper
@@ -45,7 +47,8 @@ RECORDS = [
         },
     },
 ]
-FORMATS = [("bibtex", ".bib"), ("ris", ".ris"), ("csljson", ".csl.json")]
+FORMATS = [("bibtex", ".bib"), ("biblatex", ".bltx.bib"), ("ris", ".ris"),
+           ("csljson", ".csl.json")]
 
 
 @pytest.fixture
@@ -66,7 +69,7 @@ def _papers(library: Library) -> dict[str, Paper]:
 def _field_lines(text: str) -> list[str]:
     """The lines of an export that carry the withdrawn flag, the TL;DR or the area."""
     return [line for line in text.splitlines() if any(
-        word in line for word in ("withdrawn", "tldr", "primaryarea")
+        word in line for word in ("withdrawn", "tldr", "primaryarea", "eventtitle")
     )]
 
 
@@ -97,6 +100,12 @@ def test_an_export_imported_into_a_fresh_library_keeps_what_openreview_said(
             assert paper.primary_area == before[title].primary_area, title
         withdrawn = after["Withdrawn Before Review: Sparse Attention at Scale"]
         assert fresh.search("is:withdrawn").ids == [withdrawn.id]
+        assert withdrawn.venue == "ICLR"
+        # Back with its venue, and cited as before: a withdrawn submission, not a paper
+        # that appeared there (the export's entry type is not taken for one of its own).
+        assert (withdrawn.kind, withdrawn.csl.get("type")) == (None, None)
+        cited = before["Withdrawn Before Review: Sparse Attention at Scale"]
+        assert bibliography([withdrawn]) == bibliography([cited])
         # The fresh library's export says it again, in the same words.
         again = _write(fresh, fmt, tmp_path / f"again{suffix}").read_text()
         assert _field_lines(again) == _field_lines(path.read_text())

@@ -38,6 +38,7 @@ from reader.sources.jsonsniff import (
 )
 from reader.sources.seed import TITLE_MAX
 from reader.sources.textfile import TextFile
+from reader.sources.withdrawn import withdrawn_venue
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -161,6 +162,8 @@ def _convert(record: JsonRecord) -> Outcome:
         stand_in = next((v for v in named if isinstance(v, str) and v), "")
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
+    # (the venue a withdrawn submission was submitted to, as our export writes it)
+    withdrawn_venue(paper, clean_title(item.get("event-title")), "event-title", "event")
     return finish_record(paper, record, record_label(record, _ID_KEYS))
 
 
