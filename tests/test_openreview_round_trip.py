@@ -122,8 +122,14 @@ def test_an_export_imported_into_its_own_library_is_no_news(
     which a paper read from OpenReview's JSON lacks, the first time; BibTeX's own entry is
     known as such.)"""
     path = _write(openreview_library, fmt, tmp_path / f"export{suffix}")
+    ids = [p.id for p in openreview_library.store.iter_papers()]
+    signals = openreview_library.signals(ids)
 
     first = openreview_library.imports.write_files([path])
+
+    # The decision's own words stay: BibTeX's "Under review" is the export's word for a
+    # decision pending, not news of one ("ICLR 2026 Conference Submission" was rewritten).
+    assert openreview_library.signals(ids) == signals
 
     assert (first.new, first.withdrawn) == (0, 0)
     if fmt == "bibtex":
