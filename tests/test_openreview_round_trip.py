@@ -172,6 +172,12 @@ def test_an_openreview_id_beside_another_link_comes_back_from_every_export(
         path = _write(library, fmt, tmp_path / f"export{suffix}")
         fresh.import_files([path])
         assert {p.title: (p.openreview_id, p.url) for p in fresh.store.iter_papers()} == before
+        if fmt == "csljson":
+            # Its source fields too (paperlists' "oa", "status"), which CSL-JSON keeps in
+            # custom, as its "Not in" line promises by naming none lost.
+            extra = {p.title: p.extra for p in library.store.iter_papers()}
+            assert extra["Position: Scaling Is Not All You Need"]["paperlists"]
+            assert {p.title: p.extra for p in fresh.store.iter_papers()} == extra
         again = library.imports.write_files([path])
         assert (again.new, again.merged, again.unchanged) == (0, 0, 2)
     finally:
