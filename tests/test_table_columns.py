@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from reader.library import Library
-from reader.sources import csv_table
+from reader.sources import ImportFormatError, csv_table, stream_file
 
 
 def test_a_paper_name_column_is_the_title() -> None:
@@ -41,3 +43,22 @@ def test_a_table_whose_columns_are_all_read_says_nothing_more() -> None:
     result = csv_table.parse("Title,Abstract,Room\nA,B,Hall 2\n", "t.csv")
     assert result.warnings == ["t.csv: columns read as no field of a paper, kept as written "
                                "among its source fields: 'Room'"]
+
+
+def test_a_csv_whose_header_names_no_column_known_is_refused_as_a_table(tmp_path: Path) -> None:
+    """Its own refusal (the columns found, a title or abstract column wanted), not the
+    abstract list's, whose advice would read its rows as abstracts; an abstract list
+    named .csv is still read as one."""
+    for name, text in (("typo.csv", "titel,abstrct\nX,Y\n"), ("header.csv", "foo;bar\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(ImportFormatError) as caught:
+            stream_file(tmp_path / name)
+        message = str(caught.value)
+        assert "not a paper table: no title or abstract column" in message, message
+        assert "--format seed" not in message
+    assert "'titel', 'abstrct'" in str(pytest.raises(
+        ImportFormatError, stream_file, tmp_path / "typo.csv").value)
+    listed = tmp_path / "list.csv"
+    listed.write_text("ICLR 2026\n\nAn abstract, with a comma.\n\nAnother, too.\n",
+                      encoding="utf-8")
+    assert stream_file(listed).format == "seed"
