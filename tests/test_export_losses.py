@@ -229,3 +229,23 @@ def test_the_lines_name_split_keywords_folded_lines_and_a_tables_tex(tmp_path: P
     assert "TeX or Markdown of titles and abstracts (1" in said["csv"], said["csv"]
     # ("García Márquez, Ana" comes back as Ana García Márquez, family name Márquez.)
     assert "other fields (1: authors' family names)" in said["csv"], said["csv"]
+
+
+def test_bibtex_keeps_a_control_space_and_names_markdown_it_escapes(tmp_path: Path) -> None:
+    """An OpenReview abstract in TeX ("30\\%", "e.g.\\ this") goes out as written and comes
+    back so, its control space too (it came back "e.g.\\textbackslash{} this"); a Markdown
+    "_emphasis_" in it cannot (TeX has no bare "_"), and the line counts it."""
+    abstract = "A 30\\% cut of _safety triggers_ (e.g.\\ this one)."
+    submission = {"id": "abcd0002", "cdate": 1758000000000, "content": {
+        "title": {"value": "Safe Steps"}, "abstract": {"value": abstract}}}
+    (tmp_path / "s.jsonl").write_text(json.dumps(submission) + "\n", encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "s.jsonl"))
+    said = _invoke(tmp_path / "lib", "export", "-o", str(tmp_path / "o.bib")).stderr
+    assert "TeX or Markdown of titles and abstracts (1" in said, said
+    _invoke(tmp_path / "back", "import", str(tmp_path / "o.bib"))
+    library = Library(tmp_path / "back")
+    try:
+        [paper] = library.papers(library.all_ids())
+    finally:
+        library.close()
+    assert paper.abstract == abstract.replace("_safety triggers_", "\\_safety triggers\\_")

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from reader.cite.bibtex_text import bibtex_source
+from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, tex_fields
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
@@ -23,6 +23,7 @@ from reader.signals import Signals
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
 from reader.text.render import plain_line, to_plain
+from reader.text.tex_plain import escaped_plain
 
 __all__ = ["left_out"]
 
@@ -159,6 +160,8 @@ def _markup_lost(paper: Paper, fmt: str) -> bool:
         # A table holds a .bib title's text, not its TeX (see export's CSV).
         title = paper.title or ""
         return bool(bibtex_source(paper)) and plain_line(title) != " ".join(title.split())
+    if fmt in ("bibtex", "biblatex"):
+        return _underscores_escaped(paper)
     if fmt not in ("ris", "csljson") or bibtex_source(paper):
         return False
     # (An abstract's dashes stay as written: TeX's ligatures are rendered only in TeX's.)
@@ -189,6 +192,21 @@ def _lines_folded(paper: Paper, fmt: str) -> bool:
     a line break is one."""
     return fmt in _LINES_FOLDED and not bibtex_source(paper) and bool(
         _LINE_BREAK.search(re.sub(r"[ \t]*\n[ \t]*", "\n", (paper.abstract or "").strip())))
+
+
+def _underscores_escaped(paper: Paper) -> bool:
+    """Whether BibTeX writes the paper's abstract as the TeX its authors wrote it in
+    (OpenReview's ``30\\%``) with a Markdown ``_emphasis_`` in it: TeX has no bare
+    underscore outside math, so it goes out, and comes back, as ``\\_emphasis\\_``."""
+    abstract = paper.abstract or ""
+    if "_" not in abstract or bibtex_source(paper):
+        return False
+    written = bibtex_abstract(paper)
+    if written.count("\\_") <= abstract.count("\\_"):
+        return False
+    # Read back as TeX (holding other TeX, or named so): the escapes stay; else as the
+    # plain text it escaped, underscores and all.
+    return escaped_plain(written) is None or "abstract" in tex_fields(paper)
 
 
 def _marks_written(paper: Paper, fmt: str) -> set[str]:
