@@ -192,3 +192,60 @@ def test_ris_and_csljson_say_they_write_markup_rendered(tmp_path: Path) -> None:
         assert "TeX or Markdown of titles and abstracts (1 paper)" in said, said
         titles = set(_csl(tmp_path / f"back-{suffix}", out))
         assert titles == {"λ-GRPO", "Plain Words"}
+
+
+def test_the_lines_name_split_keywords_folded_lines_and_a_tables_tex(tmp_path: Path) -> None:
+    """A keyword holding ";" comes back as two from every format but JSON, a line break
+    within a paragraph as a space from BibTeX and RIS, and a .bib title's TeX as its text
+    from a CSV: each line says so, with the papers it is true of (and a CSV says a name
+    lost its parts, not that "author" is lost: every author comes back)."""
+    submission = {"id": "abcd0001", "cdate": 1758000000000, "content": {
+        "title": {"value": "Sparse Things"}, "authors": {"value": ["Kim Lee"]},
+        "abstract": {"value": "First line\nsecond line.\n\nA new paragraph."},
+        "keywords": {"value": ["Diffusion models;RL", "other"]},
+        "venue": {"value": "ICLR 2026 Conference Submission"},
+        "venueid": {"value": "ICLR.cc/2026/Conference/Submission"}}}
+    (tmp_path / "s.jsonl").write_text(json.dumps(submission) + "\n", encoding="utf-8")
+    (tmp_path / "t.bib").write_text(
+        "@article{spark2026, title = {{SPARK}: Parts}, author = {Garc{\\'i}a M{\\'a}rquez, Ana},"
+        " journal = {J}, year = {2026}}\n", encoding="utf-8")
+    lib = tmp_path / "lib"
+    _invoke(lib, "import", str(tmp_path / "s.jsonl"), str(tmp_path / "t.bib"))
+    said = {}
+    for suffix in ("bib", "ris", "csl.json", "csv", "json"):
+        said[suffix] = _invoke(lib, "export", "-o", str(tmp_path / f"o.{suffix}")).stderr
+        back = tmp_path / f"back-{suffix}"
+        _invoke(back, "import", str(tmp_path / f"o.{suffix}"))
+        library = Library(back)
+        try:
+            papers = {p.title: p for p in library.papers(library.all_ids())}
+        finally:
+            library.close()
+        split = papers["Sparse Things"].keywords != ["Diffusion models;RL", "other"]
+        assert split == ("keywords split at ',' or ';' (1" in said[suffix]), said[suffix]
+        folded = "\n" not in (papers["Sparse Things"].abstract or "").split("\n\n")[0]
+        assert folded == ("line breaks within abstracts' paragraphs (1" in said[suffix])
+    assert "line breaks" in said["bib"] and "keywords split" in said["csl.json"]
+    assert "TeX or Markdown of titles and abstracts (1" in said["csv"], said["csv"]
+    # ("García Márquez, Ana" comes back as Ana García Márquez, family name Márquez.)
+    assert "other fields (1: authors' family names)" in said["csv"], said["csv"]
+
+
+def test_bibtex_keeps_a_control_space_and_names_markdown_it_escapes(tmp_path: Path) -> None:
+    """An OpenReview abstract in TeX ("30\\%", "e.g.\\ this") goes out as written and comes
+    back so, its control space too (it came back "e.g.\\textbackslash{} this"); a Markdown
+    "_emphasis_" in it cannot (TeX has no bare "_"), and the line counts it."""
+    abstract = "A 30\\% cut of _safety triggers_ (e.g.\\ this one)."
+    submission = {"id": "abcd0002", "cdate": 1758000000000, "content": {
+        "title": {"value": "Safe Steps"}, "abstract": {"value": abstract}}}
+    (tmp_path / "s.jsonl").write_text(json.dumps(submission) + "\n", encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(tmp_path / "s.jsonl"))
+    said = _invoke(tmp_path / "lib", "export", "-o", str(tmp_path / "o.bib")).stderr
+    assert "TeX or Markdown of titles and abstracts (1" in said, said
+    _invoke(tmp_path / "back", "import", str(tmp_path / "o.bib"))
+    library = Library(tmp_path / "back")
+    try:
+        [paper] = library.papers(library.all_ids())
+    finally:
+        library.close()
+    assert paper.abstract == abstract.replace("_safety triggers_", "\\_safety triggers\\_")

@@ -1,6 +1,7 @@
 """What OpenReview says of a submission beyond its record (withdrawn, its TL;DR, its primary
-area) survives an export to .bib, .ris and .csl.json and an import of that file: into a fresh
-library, and into the library it came from, where the papers are unchanged."""
+area, the venue a withdrawn one was submitted to) survives an export to .bib, .ris and
+.csl.json and an import of that file: into a fresh library, and into the library it came
+from, where the papers are unchanged."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from reader.cite.csl import bibliography
 from reader.cite.export import export
 from reader.library import Library
 from reader.models import Paper
@@ -45,7 +47,8 @@ RECORDS = [
         },
     },
 ]
-FORMATS = [("bibtex", ".bib"), ("ris", ".ris"), ("csljson", ".csl.json")]
+FORMATS = [("bibtex", ".bib"), ("biblatex", ".bltx.bib"), ("ris", ".ris"),
+           ("csljson", ".csl.json")]
 
 
 @pytest.fixture
@@ -66,7 +69,7 @@ def _papers(library: Library) -> dict[str, Paper]:
 def _field_lines(text: str) -> list[str]:
     """The lines of an export that carry the withdrawn flag, the TL;DR or the area."""
     return [line for line in text.splitlines() if any(
-        word in line for word in ("withdrawn", "tldr", "primaryarea")
+        word in line for word in ("withdrawn", "tldr", "primaryarea", "eventtitle")
     )]
 
 
@@ -97,6 +100,12 @@ def test_an_export_imported_into_a_fresh_library_keeps_what_openreview_said(
             assert paper.primary_area == before[title].primary_area, title
         withdrawn = after["Withdrawn Before Review: Sparse Attention at Scale"]
         assert fresh.search("is:withdrawn").ids == [withdrawn.id]
+        assert withdrawn.venue == "ICLR"
+        # Back with its venue, and cited as before: a withdrawn submission, not a paper
+        # that appeared there (the export's entry type is not taken for one of its own).
+        assert (withdrawn.kind, withdrawn.csl.get("type")) == (None, None)
+        cited = before["Withdrawn Before Review: Sparse Attention at Scale"]
+        assert bibliography([withdrawn]) == bibliography([cited])
         # The fresh library's export says it again, in the same words.
         again = _write(fresh, fmt, tmp_path / f"again{suffix}").read_text()
         assert _field_lines(again) == _field_lines(path.read_text())
@@ -113,8 +122,14 @@ def test_an_export_imported_into_its_own_library_is_no_news(
     which a paper read from OpenReview's JSON lacks, the first time; BibTeX's own entry is
     known as such.)"""
     path = _write(openreview_library, fmt, tmp_path / f"export{suffix}")
+    ids = [p.id for p in openreview_library.store.iter_papers()]
+    signals = openreview_library.signals(ids)
 
     first = openreview_library.imports.write_files([path])
+
+    # The decision's own words stay: BibTeX's "Under review" is the export's word for a
+    # decision pending, not news of one ("ICLR 2026 Conference Submission" was rewritten).
+    assert openreview_library.signals(ids) == signals
 
     assert (first.new, first.withdrawn) == (0, 0)
     if fmt == "bibtex":
@@ -157,6 +172,12 @@ def test_an_openreview_id_beside_another_link_comes_back_from_every_export(
         path = _write(library, fmt, tmp_path / f"export{suffix}")
         fresh.import_files([path])
         assert {p.title: (p.openreview_id, p.url) for p in fresh.store.iter_papers()} == before
+        if fmt == "csljson":
+            # Its source fields too (paperlists' "oa", "status"), which CSL-JSON keeps in
+            # custom, as its "Not in" line promises by naming none lost.
+            extra = {p.title: p.extra for p in library.store.iter_papers()}
+            assert extra["Position: Scaling Is Not All You Need"]["paperlists"]
+            assert {p.title: p.extra for p in fresh.store.iter_papers()} == extra
         again = library.imports.write_files([path])
         assert (again.new, again.merged, again.unchanged) == (0, 0, 2)
     finally:

@@ -205,3 +205,25 @@ def test_a_rating_with_a_long_label_counts_by_its_number(
     conn = sqlite3.connect(empty_library.paths.database)
     signals = stored_signals.signals_of(conn, _paper_id(conn, "DkHt2K1g2Y"))
     assert signals is not None and 7.0 in signals.ratings
+
+
+def test_a_decision_given_in_other_words_is_a_merge_not_unchanged(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A table's "poster" then the venue's "Accept (Poster)": the same decision, but the
+    words the library shows are rewritten, so the paper is merged (and the words kept for
+    undo), never counted unchanged; said back in a word, the words stay and nothing is."""
+    said = {"word": "poster", "words": "Accept (Poster)"}
+    for name, decision in said.items():
+        (tmp_path / f"{name}.csv").write_text(
+            f"title,abstract,decision\nSparse Things,We study sparse things.,{decision}\n",
+            encoding="utf-8")
+    empty_library.import_files([tmp_path / "word.csv"])
+
+    reworded = empty_library.imports.write_files([tmp_path / "words.csv"])
+    again = empty_library.imports.write_files([tmp_path / "word.csv"])
+
+    assert (reworded.merged, reworded.unchanged) == (1, 0)
+    assert (again.merged, again.unchanged) == (0, 1)
+    [paper] = empty_library.store.iter_papers()
+    assert empty_library.signals([paper.id])[paper.id].decision_raw == "Accept (Poster)"

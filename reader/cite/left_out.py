@@ -15,14 +15,15 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from reader.cite.bibtex_text import bibtex_source
+from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, tex_fields
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
 from reader.signals import Signals
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
-from reader.text.render import to_plain
+from reader.text.render import plain_line, to_plain
+from reader.text.tex_plain import escaped_plain
 
 __all__ = ["left_out"]
 
@@ -151,9 +152,16 @@ def _date_lost(paper: Paper, fmt: str) -> bool:
 
 def _markup_lost(paper: Paper, fmt: str) -> bool:
     """Whether RIS or CSL-JSON, whose titles and abstracts are plain text for the tools
-    that read them, write the paper's title or abstract rendered (``$\\lambda$`` as λ,
-    ``*word*`` as word), so that a library made from the export holds other text. A paper
-    from a .bib file keeps its TeX in the record's BibTeX fields, which come back."""
+    that read them (or a CSV, a .bib paper's title), write the paper's title or abstract
+    rendered (``$\\lambda$`` as λ, ``*word*`` as word), so that a library made from the
+    export holds other text. A paper from a .bib file keeps its TeX in the record's BibTeX
+    fields, which come back (from RIS and CSL-JSON)."""
+    if fmt == "csv":
+        # A table holds a .bib title's text, not its TeX (see export's CSV).
+        title = paper.title or ""
+        return bool(bibtex_source(paper)) and plain_line(title) != " ".join(title.split())
+    if fmt in ("bibtex", "biblatex"):
+        return _underscores_escaped(paper)
     if fmt not in ("ris", "csljson") or bibtex_source(paper):
         return False
     # (An abstract's dashes stay as written: TeX's ligatures are rendered only in TeX's.)
@@ -161,6 +169,44 @@ def _markup_lost(paper: Paper, fmt: str) -> bool:
     return " ".join(to_plain(title, groups=True).split()) != " ".join(title.split()) or (
         " ".join(to_plain(abstract, ligatures=False).split()) != " ".join(abstract.split())
     )
+
+
+#: The formats whose keyword lists are one text, split again on "," and ";" by an import.
+_KEYWORDS_JOINED = frozenset({"bibtex", "biblatex", "ris", "csljson", "csv"})
+#: The formats that read a single line break in an abstract as a space, as TeX does (their
+#: paragraph breaks come back).
+_LINES_FOLDED = frozenset({"bibtex", "biblatex", "ris"})
+_LINE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")
+
+
+def _keywords_split(paper: Paper, fmt: str) -> bool:
+    """Whether a keyword of the paper holds a "," or ";" (OpenReview's "Diffusion
+    models;RL"), which an import of ``fmt`` reads as two keywords."""
+    return fmt in _KEYWORDS_JOINED and any(
+        "," in keyword or ";" in keyword for keyword in paper.keywords or [])
+
+
+def _lines_folded(paper: Paper, fmt: str) -> bool:
+    """Whether the paper's abstract breaks a line within a paragraph (OpenReview's often
+    do), which BibTeX and RIS give back as a space. A .bib paper's abstract is TeX, where
+    a line break is one."""
+    return fmt in _LINES_FOLDED and not bibtex_source(paper) and bool(
+        _LINE_BREAK.search(re.sub(r"[ \t]*\n[ \t]*", "\n", (paper.abstract or "").strip())))
+
+
+def _underscores_escaped(paper: Paper) -> bool:
+    """Whether BibTeX writes the paper's abstract as the TeX its authors wrote it in
+    (OpenReview's ``30\\%``) with a Markdown ``_emphasis_`` in it: TeX has no bare
+    underscore outside math, so it goes out, and comes back, as ``\\_emphasis\\_``."""
+    abstract = paper.abstract or ""
+    if "_" not in abstract or bibtex_source(paper):
+        return False
+    written = bibtex_abstract(paper)
+    if written.count("\\_") <= abstract.count("\\_"):
+        return False
+    # Read back as TeX (holding other TeX, or named so): the escapes stay; else as the
+    # plain text it escaped, underscores and all.
+    return escaped_plain(written) is None or "abstract" in tex_fields(paper)
 
 
 def _marks_written(paper: Paper, fmt: str) -> set[str]:
@@ -196,7 +242,14 @@ def _csv_left_names(paper: Paper) -> list[str]:
     """What of the paper a CSV has no column for, by name: its CSL variables beyond the
     columns (``note``, ``PMID``) and, as one name, the fields kept from its source."""
     names = sorted(set(paper.csl) - CSV_CSL - _csv_implied(paper))
+    # Every author comes back, in the order of the column: what is lost is which part of
+    # each name is the family name ("Lee, Kim" read back as Kim Lee).
+    names = [_NAME_PARTS.get(name, name) for name in names]
     return names + (["source fields"] if _csv_extra_left(paper) else [])
+
+
+#: How a CSV's loss of a name variable's parts is said: its names come back, whole.
+_NAME_PARTS = {"author": "authors' family names"}
 
 
 def _named(left: Counter[str]) -> str:
@@ -264,6 +317,8 @@ def left_out(
         count("highlights", paper.highlights)
         count("dates", _date_lost(paper, fmt))
         count("TeX or Markdown of titles and abstracts", _markup_lost(paper, fmt))
+        count("line breaks within abstracts' paragraphs", _lines_folded(paper, fmt))
+        count("keywords split at ',' or ';'", _keywords_split(paper, fmt))
         count("item types", _type_lost(paper, fmt, types_found))
         other = _other_fields_left(paper, fmt, found)
         count("other fields", other)

@@ -13,7 +13,13 @@ from typing import Any
 from reader.cite.bibtex_text import bibtex_source
 from reader.cite.csl_items import csl_names, csl_type, paper_url
 from reader.cite.keys import citekey_base, entry_key, key_names
-from reader.cite.venues import held_at, published_in, unpublished, workshop_track
+from reader.cite.venues import (
+    held_at,
+    published_in,
+    unpublished,
+    withdrawn_from,
+    workshop_track,
+)
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.sources.ris_names import EDITOR_MARK
@@ -247,6 +253,10 @@ def _openreview_lines(paper: Paper) -> list[tuple[str, str]]:
     notes as the BibTeX fields it would be (``tex.pubstate: withdrawn``, ``tex.tldr: …``,
     ``tex.primaryarea: …``): the form Better BibTeX reads in Zotero's Extra field."""
     lines = [("N1", f"{TEX_PREFIX}pubstate: withdrawn")] if paper.withdrawn else []
+    venue = withdrawn_from(paper)
+    if venue:
+        # Where it was submitted, which the record (a manuscript) names nowhere else.
+        lines.append(("N1", f"{TEX_PREFIX}eventtitle: {_line(venue)}"))
     for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area)):
         text = _line(value or "")
         if text:

@@ -27,8 +27,9 @@ NESTING_BRACES = {"{": r"\{", "}": r"\}"}
 LONE_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 
 # What an abstract read from a .bib file holds as TeX: math, and commands or control
-# symbols (\backslash, \%, \').
-TEX_KEPT = re.compile(MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\s])", re.DOTALL)
+# symbols (\backslash, \%, \', and the control space of "e.g.\ this", which escaped went
+# out as \textbackslash{} and came back so).
+TEX_KEPT = re.compile(MATH + r"|\\(?:[A-Za-z]+|[^A-Za-z\n])", re.DOTALL)
 # A private-use character stands in for math while a title's words are protected.
 KEPT_MARK = "\ue000"
 

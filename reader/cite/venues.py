@@ -14,7 +14,7 @@ from reader.signals import UNDER_REVIEW
 from reader.text.identifiers import openreview_forum_id
 
 __all__ = ["openreview_fields", "published_in", "series_of_book", "submitted_to", "unpublished",
-           "workshop_track"]
+           "withdrawn_from", "workshop_track"]
 
 # Decisions after which a submission is no paper of the conference: OpenReview's own BibTeX
 # for it is a @misc with no booktitle.
@@ -31,6 +31,17 @@ def unpublished(paper: Paper) -> bool:
     withdrawn = paper.withdrawn and paper.venue != "arXiv"
     turned_down = paper.decision in _NOT_PUBLISHED or withdrawn
     return turned_down and not paper.csl.get("type")
+
+
+def withdrawn_from(paper: Paper) -> str:
+    """The venue a withdrawn submission was submitted to, which its citation does not name
+    (:func:`unpublished`) but an export keeps apart, so that an import reads it back as the
+    paper's venue: "" for any other paper. A submission turned down is not kept so: its
+    decision does not travel, and read back with its venue it would be cited as a paper of
+    the conference."""
+    if paper.withdrawn and unpublished(paper) and paper.venue:
+        return " ".join(paper.venue.split())
+    return ""
 
 
 def submitted_to(paper: Paper, venue: str) -> str:
@@ -83,6 +94,12 @@ def openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
     # A record's own status is written with its other variables.
     withdrawn = paper.withdrawn and not paper.csl.get("status")
     fields = [("pubstate", "withdrawn")] if withdrawn else []
+    venue = withdrawn_from(paper)
+    if venue:
+        # The venue it was submitted to, which the entry (a @misc) names nowhere else: as
+        # biblatex's ``eventtitle`` (CSL's event title, as the CSL-JSON export has it), which
+        # the standard styles do not print for a @misc and classic BibTeX ignores.
+        fields.append(("eventtitle", escape_text(fold(venue))))
     if paper.decision == "pending" and not paper.withdrawn and not paper.csl.get("status"):
         # Under review, as OpenReview's own entries for submissions say it: a note that
         # classic BibTeX styles print, and biblatex's publication state.

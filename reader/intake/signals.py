@@ -203,7 +203,7 @@ class SignalsIntake:
         self.summary.ratings_changed = len(self._changed)
         self.summary.new_decisions = len(self._decided)
         return (edited or moved or bool(written.reread) or outcome.ratings_changed
-                or outcome.new_decision)
+                or outcome.new_decision or outcome.stored)
 
     def _unreadable(self, record: PaperRecord) -> None:
         """Name the reviews whose rating holds no number: left out of the paper's ratings

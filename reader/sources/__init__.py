@@ -232,12 +232,22 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
         # Not an abstract list however it is forced: say what to export instead.
         why = "it is XML (MODS, PubMed's XML …), which reader does not read (EndNote's it does)"
         force = "export the records as RIS or BibTeX instead"
+    elif path.suffix.lower() in (".csv", ".tsv") and (table := _table_problem(text, path)):
+        # A table whose header names no column reader knows: its own refusal, not advice
+        # to read its rows as abstracts.
+        return ImportFormatError(table)
     else:
         from reader.sources.seed import abstract_list_problem
 
         why = abstract_list_problem(text) or "its text matches no format"
         force = "'reader import --format seed' reads it as an abstract list anyway"
     return ImportFormatError(f"{path}: not a format reader knows: {why}. {_ACCEPTED}; {force}")
+
+
+def _table_problem(text: str, path: Path) -> str | None:
+    from reader.sources.csv_header import table_problem
+
+    return table_problem(text, str(path))
 
 
 def _marks_dropped(records: Iterable[PaperRecord]) -> Iterator[PaperRecord]:

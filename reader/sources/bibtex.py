@@ -60,6 +60,7 @@ from reader.sources.bibtex_values import (
 )
 from reader.sources.limits import DEPTH_MAX
 from reader.sources.own_export import give_marks
+from reader.sources.withdrawn import withdrawn_venue
 from reader.text.identifiers import (
     arxiv_venue,
     compared_doi,
@@ -388,5 +389,6 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         aliases=_keys(entry.fields.get("ids", "")),
     )
     give_marks(record, manager_marks(fields))
+    withdrawn_venue(record, plain(fields.get("eventtitle", "")), "event")
     record.signals = pending(fields, record)
     return record

@@ -38,6 +38,7 @@ from reader.sources.jsonsniff import (
 )
 from reader.sources.seed import TITLE_MAX
 from reader.sources.textfile import TextFile
+from reader.sources.withdrawn import withdrawn_venue
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -51,8 +52,10 @@ from reader.text.rich_text import html_title
 # The keys that name an item in problem lines.
 _ID_KEYS = ("id", "citation-key")
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?(?!\d)")
-# The formats whose own fields an item's ``custom`` may carry (as reader exports them).
-_SOURCE_FORMATS = frozenset({"bibtex", "ris", "medline", "wos", "zotero"})
+# The formats whose own fields an item's ``custom`` may carry (as reader exports them):
+# every source whose fields a paper keeps (a paperlists record's, a table's columns).
+_SOURCE_FORMATS = frozenset({"bibtex", "ris", "medline", "wos", "zotero", "paperlists", "table",
+                             "arxiv"})
 # Variables that name a record without a title (a whole journal issue, a bare note).
 _STAND_IN_TITLES = ("collection-title", "event", "note", "publisher")
 # Name parts in reading order; particles such as "van" or "de" sit between given and family.
@@ -161,6 +164,8 @@ def _convert(record: JsonRecord) -> Outcome:
         stand_in = next((v for v in named if isinstance(v, str) and v), "")
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
+    # (the venue a withdrawn submission was submitted to, as our export writes it)
+    withdrawn_venue(paper, clean_title(item.get("event-title")), "event-title", "event")
     return finish_record(paper, record, record_label(record, _ID_KEYS))
 
 

@@ -12,6 +12,7 @@ from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 
 __all__ = [
     "DELIMITERS", "cells_of", "choose_delimiter", "column_field", "header_key", "looks_like_header",
+    "table_problem",
 ]
 
 DELIMITERS = (",", ";", "\t", "|")
@@ -76,3 +77,23 @@ def choose_delimiter(text: str, header_line: str, source: str) -> tuple[str, lis
         f"{source}: not a paper table: no title or abstract column in the header "
         f"(columns found: {names})"
     )
+
+
+def table_problem(text: str, source: str) -> str | None:
+    """Why ``text``, which reads as a table (a first line of two or more short cells and
+    the next, if any, of as many, under one delimiter), is no paper table: its columns
+    found, as :func:`choose_delimiter` refuses it, which says a title or abstract column is
+    what a paper needs. None for text that is no table (prose, an abstract list), whose
+    refusal is another's to say."""
+    lines = [line for line in text.replace("\r", "\n").split("\n")[:20] if line.strip()]
+    for delimiter in DELIMITERS:
+        cells = cells_of(lines[0], delimiter) if lines else []
+        if len(cells) < 2 or any(len(cell) > _MAX_HEADER_CELL for cell in cells):
+            continue
+        if len(lines) == 1 or len(cells_of(lines[1], delimiter)) == len(cells):
+            try:
+                choose_delimiter(text, lines[0], source)
+            except ImportFormatError as exc:
+                return str(exc)
+            return None
+    return None

@@ -34,7 +34,7 @@ from reader.sources.own_export import (
 )
 from reader.sources.paperlists import conference_of_file
 from reader.sources.stand_ins import abstract_given
-from reader.sources.table_csl import csl_values, extra_lines, shown_names
+from reader.sources.table_csl import csl_values, extra_lines, shown_names, unread_columns
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_database import read_apart
 from reader.sources.table_fields import SYNONYMS, ZOTERO_COLUMNS
@@ -142,6 +142,7 @@ def _parse(text: str, source: str) -> ParseResult:
             result.records.append(record)
     if not result.records and not result.problems:
         raise ImportFormatError(_nothing_read(source, header, columns, blank_rows))
+    result.warnings += unread_columns(source, columns, result.records)
     return result
 
 

@@ -23,7 +23,7 @@ from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra
-from reader.sources.ris_notes import ris_aliases, ris_openreview
+from reader.sources.ris_notes import ris_aliases, ris_openreview, ris_withdrawn
 from reader.sources.ris_tags import (
     first,
     fold_lines,
@@ -327,7 +327,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         doi = normalize_doi(urls[0]) or doi
     keep_written_doi(csl, written_doi, doi)
     withdrawn, tldr, area = ris_openreview(tags)
-    return PaperRecord(
+    return ris_withdrawn(PaperRecord(
         abstract=abstract,
         title=title,
         title_derived=title_derived,
@@ -351,7 +351,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         extra=extra,
         note=user_note,
         tags=user_tags,
-    )
+    ), tags)
 
 
 _TEX_ABSTRACT = f"{TEX_PREFIX}abstract:"

@@ -7,12 +7,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from reader.models import PaperRecord
 from reader.record import TEX_PREFIX
 from reader.sources.ris_tags import fold_lines, tag_values
 from reader.sources.ris_tools import Tags
+from reader.sources.withdrawn import withdrawn_venue
 
 _IDS = f"{TEX_PREFIX}ids:"
-_PUBSTATE, _TLDR, _AREA = (f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea"))
+_PUBSTATE, _TLDR, _AREA, _EVENT = (
+    f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea", "eventtitle"))
 
 
 def continued_notes(lines: Iterable[tuple[str | None, str]]) -> list[str]:
@@ -57,10 +60,21 @@ def ris_openreview(tags: Tags) -> tuple[bool, str, str]:
     return withdrawn, tldr, area
 
 
+def ris_withdrawn(record: PaperRecord, tags: Tags) -> PaperRecord:
+    """The record with the venue of a withdrawn submission our export carried in a
+    ``tex.eventtitle`` note (:func:`reader.sources.withdrawn.withdrawn_venue`)."""
+    for raw in tag_values(tags, "N1"):
+        name, _, text = fold_lines(raw).partition(":")
+        if name == _EVENT:
+            return withdrawn_venue(record, text)
+    return record
+
+
 def _openreview_note(value: str) -> bool:
     """Whether a note is one that :func:`ris_openreview` reads."""
     name, _, text = value.partition(":")
-    return name in (_TLDR, _AREA) or (name == _PUBSTATE and text.strip().lower() == "withdrawn")
+    return name in (_TLDR, _AREA, _EVENT) or (
+        name == _PUBSTATE and text.strip().lower() == "withdrawn")
 
 
 def notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:

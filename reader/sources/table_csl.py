@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from reader.models import PaperRecord
 from reader.record import CSL_TYPES, date_parts, display_name, split_name
 from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
@@ -110,3 +111,24 @@ def csl_values(
         # A talk's place is its meeting's (APA: "NAACL 2022, Seattle, WA"), as from RIS.
         csl.setdefault("event-place", csl.pop("publisher-place"))
     return csl
+
+
+def unread_columns(
+    source: str, columns: list[tuple[str | None, str]], records: list[PaperRecord]
+) -> list[str]:
+    """Said once for a table: the columns read as no field of a paper's (their cells kept
+    as written among its source fields, ``extra["table"]``), as other formats name the
+    fields they do not keep; and, where a title was derived from an abstract beside them,
+    that one of them may have been the title, read under another name."""
+    unread = [name for field, name in columns if field is None and any(
+        name in record.extra.get("table", {}) for record in records)]
+    if not unread:
+        return []
+    names = ", ".join(repr(name) for name in unread[:10])
+    more = f" and {len(unread) - 10:,} more" if len(unread) > 10 else ""
+    titled = any(field == "title" for field, _ in columns)
+    derived = 0 if titled else sum(record.title_derived for record in records)
+    titles = (f"; {derived:,} title{'s' if derived != 1 else ''} derived from the abstract, "
+              "as no column is named 'title'" if derived else "")
+    return [f"{source}: columns read as no field of a paper, kept as written among its "
+            f"source fields: {names}{more}{titles}"]

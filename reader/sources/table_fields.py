@@ -8,7 +8,9 @@ __all__ = ["CSL_FIELDS", "FIELD_OF", "NAME_FIELDS", "SYNONYMS", "ZOTERO_COLUMNS"
 
 #: Header names (lower case, single-spaced) for each record field, most specific first.
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "title": ("title", "paper title", "article title", "document title", "primary title", "ti"),
+    # (Not "name" alone: in a table of people it is a person's; kept, it is named unread.)
+    "title": ("title", "paper title", "paper name", "article title", "document title",
+              "primary title", "ti"),
     "abstract": ("abstract", "summary", "abstract note", "paper abstract", "description", "ab"),
     # Scopus's names written out beside its "Sennrich R." ("Sennrich, Rico (12345)").
     "full_names": ("author full names",),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from reader.signals import RatingScale, Signals
@@ -50,6 +50,9 @@ class SignalsWritten:
     #: Whether a rating the paper had moved (a reviewer's change of mind), as opposed to
     #: one added or gone: what ``is:rating-changed`` and the summary's count mean.
     rerated: bool = False
+    #: Whether anything stored of them changed (a decision's words too), so that an
+    #: import says the paper was merged, never unchanged (known only with ``keep``).
+    stored: bool = False
 
 
 _SIGNAL_COLUMNS = (
@@ -119,6 +122,7 @@ def write_signals(
                 json.dumps({"before": kept, "after": after}, ensure_ascii=False), None,
                 stamp=updated_at, import_id=import_id,
             )
+            return replace(written, stored=True)
         return written
     return _write(conn, paper_id, signals, before, updated_at, import_id)
 

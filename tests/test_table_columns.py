@@ -1,0 +1,64 @@
+"""What a table's header says, and what an import says of it: the columns it read as no
+field of a paper are named (as other formats name the fields they do not keep), and a
+"Paper Name" is the paper's title."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reader.library import Library
+from reader.sources import ImportFormatError, csv_table, stream_file
+
+
+def test_a_paper_name_column_is_the_title() -> None:
+    [record] = csv_table.parse("Paper Name;Summary;Year\nA title;An abstract;2020\n",
+                               "semicolon.csv").records
+    assert (record.title, record.title_derived, record.abstract, record.year) == (
+        "A title", False, "An abstract", 2020)
+
+
+def test_a_column_read_as_nothing_is_named_in_the_import_summary(tmp_path: Path) -> None:
+    """A "Name" may be a person's (a table of people): not taken for the title, but the
+    summary names it, and says the title was derived for want of one."""
+    path = tmp_path / "name.csv"
+    path.write_text("Name,Abstract\nMy Named Title,Other abstract text\n", encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    try:
+        summary = library.imports.write_files([path])
+        [paper] = library.store.iter_papers()
+    finally:
+        library.close()
+    assert (paper.title, paper.title_derived) == ("Other abstract text", True)
+    assert paper.extra == {"table": {"Name": "My Named Title"}}
+    [warning] = summary.warnings
+    assert "'Name'" in warning and "1 title derived from the abstract" in warning
+
+
+def test_a_table_whose_columns_are_all_read_says_nothing_more() -> None:
+    result = csv_table.parse("Title,Abstract,Authors\nA,B,Doe J\n", "t.csv")
+    assert result.warnings == []
+    # A column of no field beside a title: named, and no word of derived titles.
+    result = csv_table.parse("Title,Abstract,Room\nA,B,Hall 2\n", "t.csv")
+    assert result.warnings == ["t.csv: columns read as no field of a paper, kept as written "
+                               "among its source fields: 'Room'"]
+
+
+def test_a_csv_whose_header_names_no_column_known_is_refused_as_a_table(tmp_path: Path) -> None:
+    """Its own refusal (the columns found, a title or abstract column wanted), not the
+    abstract list's, whose advice would read its rows as abstracts; an abstract list
+    named .csv is still read as one."""
+    for name, text in (("typo.csv", "titel,abstrct\nX,Y\n"), ("header.csv", "foo;bar\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        with pytest.raises(ImportFormatError) as caught:
+            stream_file(tmp_path / name)
+        message = str(caught.value)
+        assert "not a paper table: no title or abstract column" in message, message
+        assert "--format seed" not in message
+    assert "'titel', 'abstrct'" in str(pytest.raises(
+        ImportFormatError, stream_file, tmp_path / "typo.csv").value)
+    listed = tmp_path / "list.csv"
+    listed.write_text("ICLR 2026\n\nAn abstract, with a comma.\n\nAnother, too.\n",
+                      encoding="utf-8")
+    assert stream_file(listed).format == "seed"
