@@ -62,3 +62,14 @@ def test_a_csv_whose_header_names_no_column_known_is_refused_as_a_table(tmp_path
     listed.write_text("ICLR 2026\n\nAn abstract, with a comma.\n\nAnother, too.\n",
                       encoding="utf-8")
     assert stream_file(listed).format == "seed"
+
+
+def test_a_column_of_links_to_the_paper_is_read_and_not_named_unread() -> None:
+    # "openreview_url" gives the paper's forum, as an id column would: it is read.
+    result = csv_table.parse(
+        "title,openreview_url,track\n"
+        "A paper,https://openreview.net/forum?id=Yacmpz84TH,Main\n", "accepted.csv")
+    [record] = result.records
+    assert record.openreview_id == "Yacmpz84TH"
+    [warning] = result.warnings
+    assert "'track'" in warning and "openreview_url" not in warning

@@ -13,6 +13,7 @@ from reader.sources.name_cells import name_cell
 from reader.sources.table_fields import CSL_FIELDS, NAME_FIELDS
 from reader.sources.zotero import ZOTERO_TYPES, zotero_date
 from reader.sources.zotero_extra import ExtraFields, read_extra
+from reader.text.identifiers import identifier_of_link
 
 __all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell", "shown_names"]
 
@@ -120,8 +121,11 @@ def unread_columns(
     as written among its source fields, ``extra["table"]``), as other formats name the
     fields they do not keep; and, where a title was derived from an abstract beside them,
     that one of them may have been the title, read under another name."""
+    # A column of links to the paper's pages ("openreview_url", a "pdf") is read: its
+    # links give the paper's ids, as its id columns would.
     unread = [name for field, name in columns if field is None and any(
-        name in record.extra.get("table", {}) for record in records)]
+        name in (kept := record.extra.get("table", {}))
+        and identifier_of_link(kept[name]) is None for record in records)]
     if not unread:
         return []
     names = ", ".join(repr(name) for name in unread[:10])
