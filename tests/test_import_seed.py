@@ -207,3 +207,18 @@ def test_markdown_and_source_files_are_refused_saying_why(
 def test_format_seed_reads_any_text_as_an_abstract_list(empty_library: Library) -> None:
     summary = empty_library.import_files([ROOT / "README.md"], "seed")
     assert summary.new > 10
+
+
+def test_a_file_saved_by_windows_keeps_its_quotes_dashes_and_euro(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # Excel's CSV in Windows-1252: bytes Latin-1 gives to control characters are its
+    # curly quotes, dashes, euro sign and ellipsis; read as controls, they were deleted.
+    path = tmp_path / "excel.csv"
+    path.write_bytes("Title,Abstract\n\"The “quoted” title – with dash\",\"It costs 5 € … "
+                     "in a café.\"\n".encode("cp1252"))
+    summary = empty_library.import_files([path])
+    [paper] = empty_library.store.iter_papers()
+    assert paper.title == "The “quoted” title – with dash"
+    assert paper.abstract == "It costs 5 € … in a café."
+    assert "Windows-1252" in summary.warnings[0]

@@ -120,8 +120,8 @@ def test_openreview_lines_are_checked_as_read_a_latin1_line_named(tmp_path: Path
     assert len(titles) == 3
     where = lines[2].index(b"\xe9") + 1
     assert streamed.problems == [
-        f"mixed.jsonl:3: not valid UTF-8 (byte {where} of the line); read as Latin-1 — "
-        "check accented letters"
+        f"mixed.jsonl:3: not valid UTF-8 (byte {where} of the line); read as Windows-1252 "
+        "(Latin-1) — check accented letters and quotes"
     ]
     assert not streamed.warnings
     # A file read whole still settles one encoding for all of it, with a warning.

@@ -20,6 +20,7 @@ from reader.errors import BadInput
 from reader.models import PaperRecord
 from reader.signals import Reply
 from reader.sources.limits import DEPTH_MAX, nests_too_deeply, within_field_limit
+from reader.text.latin1 import latin1
 from reader.text.render import title_words
 from reader.text.titles import strip_derived_mark
 
@@ -113,10 +114,10 @@ def read_text(path: Path) -> FileText:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        text = data.decode("latin-1")
+        text = latin1(data)
         warnings.append(
-            f"{path}: not valid UTF-8 (byte {exc.start}); read as Latin-1 — check accented "
-            "letters"
+            f"{path}: not valid UTF-8 (byte {exc.start}); read as Windows-1252 (Latin-1) — "
+            "check accented letters and quotes"
         )
     return FileText(text, digest, warnings)
 
@@ -146,7 +147,7 @@ def read_head(path: Path) -> str:
         # Incremental: a character cut at the end of the head is left out, not an error.
         return codecs.getincrementaldecoder("utf-8-sig")().decode(data)
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return latin1(data)
 
 
 def _refuse_directory(path: Path) -> None:

@@ -23,6 +23,7 @@ from reader.import_summary import ReadRemark
 from reader.sources import ImportFormatError
 from reader.sources.file_chunks import file_chunks, refuse_special
 from reader.sources.unpack import READ_ERRORS, unpacking
+from reader.text.latin1 import latin1
 from reader.text.sanitize import clean_imported
 
 __all__ = [
@@ -40,7 +41,8 @@ class TextFile:
 
     path: Path
     sha256: str
-    #: ``utf-8`` (a leading BOM dropped, as ``utf-8-sig`` does) or ``latin-1``.
+    #: ``utf-8`` (a leading BOM dropped, as ``utf-8-sig`` does) or ``latin-1`` (read as
+    #: Windows writes it: :mod:`reader.text.latin1`).
     encoding: str
     warnings: list[str]
     chunk: int = CHUNK
@@ -57,7 +59,7 @@ class TextFile:
         """The decoded text, a piece at a time (a character is never cut in two)."""
         if self.encoding == "latin-1":
             for data in file_chunks(self.path, self.chunk):
-                yield data.decode("latin-1")
+                yield latin1(data)
             return
         errors = "strict" if self.checked else "replace"
         pending = b""
@@ -96,15 +98,15 @@ class TextFile:
         """One line as text: in the file's encoding, or, in a file not checked whole, as
         Latin-1 where it is not UTF-8 (named in ``problems``)."""
         if self.checked:
-            return line.decode(self.encoding)
+            return latin1(line) if self.encoding == "latin-1" else line.decode(self.encoding)
         try:
             return line.decode("utf-8")
         except UnicodeDecodeError as exc:
             self.problems.append(ReadRemark(
                 f"{self.path.name}:{number}: not valid UTF-8 (byte {exc.start + 1} of the "
-                "line); read as Latin-1 — check accented letters"
+                "line); read as Windows-1252 (Latin-1) — check accented letters and quotes"
             ))
-            return line.decode("latin-1")
+            return latin1(line)
 
     def head(self) -> str:
         """The start of the text: its first piece."""
@@ -173,8 +175,8 @@ def open_text(path: Path, chunk: int = CHUNK, *, check: bool = True) -> TextFile
     except UnicodeDecodeError as exc:
         encoding = "latin-1"
         warnings.append(
-            f"{path}: not valid UTF-8 (byte {done + exc.start}); read as Latin-1 — check "
-            "accented letters"
+            f"{path}: not valid UTF-8 (byte {done + exc.start}); read as Windows-1252 "
+            "(Latin-1) — check accented letters and quotes"
         )
     finally:
         hashing.join()
