@@ -73,3 +73,12 @@ def test_a_column_of_links_to_the_paper_is_read_and_not_named_unread() -> None:
     assert record.openreview_id == "Yacmpz84TH"
     [warning] = result.warnings
     assert "'track'" in warning and "openreview_url" not in warning
+
+
+def test_a_second_title_column_saying_something_else_is_named_unread() -> None:
+    result = csv_table.parse("Paper Name,Paper Title,Abstract\n"
+                             "SAIL,SAIL: Self-Amplified Iterative Learning,An abstract\n", "t.csv")
+    [record] = result.records
+    assert record.title == "SAIL"
+    [warning] = result.warnings
+    assert "'Paper Title'" in warning and "'Paper Name'" not in warning

@@ -123,7 +123,9 @@ def unread_columns(
     that one of them may have been the title, read under another name."""
     # A column of links to the paper's pages ("openreview_url", a "pdf") is read: its
     # links give the paper's ids, as its id columns would.
-    unread = [name for field, name in columns if field is None and any(
+    # A second column of a field another gave first ("Paper Title" after "Paper Name"),
+    # where it says something else, is kept and not read either.
+    unread = [name for _, name in columns if any(
         name in (kept := record.extra.get("table", {}))
         and identifier_of_link(kept[name]) is None for record in records)]
     if not unread:
