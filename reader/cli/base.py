@@ -22,9 +22,9 @@ from reader.library import (
     Library,
     StoreDamaged,
     StoreError,
-    damaged_advice,
     translated,
     unopened_line,
+    unreadable_line,
 )
 from reader.locations import default_library_dir
 from reader.models import Paper
@@ -131,9 +131,7 @@ def handles_errors(func: F) -> F:
             raise UserError(exc.line()) from exc
         except Damaged as exc:
             # Damage found after the database opened (a bad page is only met when read).
-            raise UserError(
-                f"the library database is damaged ({exc}); {damaged_advice(library_root())}"
-            ) from exc
+            raise UserError(unreadable_line(exc, library_root())) from exc
         except ReaderError as exc:
             raise UserError(exc.line()) from exc
 
