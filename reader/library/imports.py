@@ -203,7 +203,7 @@ class Imports:
                                 source,
                                 item.format,
                                 step,
-                                sha256=item.sha256,
+                                checksum=item.checksum,
                                 problems=item.problems,
                                 dry_run=dry_run,
                                 batch=batch,
@@ -269,7 +269,8 @@ class Imports:
         from reader.library.read_ahead import read_ahead
         from reader.sources import stream_file
 
-        again = replace(stream_file(item.path, item.format), papers=False)
+        # (Its checksum was taken by the first reading.)
+        again = replace(stream_file(item.path, item.format, checksum=False), papers=False)
 
         def step(n: int) -> None:
             if progress is not None:
