@@ -21,7 +21,7 @@ from reader.import_summary import ImportSummary
 from reader.intake.differing import completes, differing, in_full, in_full_names, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_text, same_title
-from reader.intake.merged_said import also_changed
+from reader.intake.merged_said import also_changed, gained_fields
 from reader.intake.versions import as_published, preprint_of, publishes, without_publication
 from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
@@ -44,40 +44,9 @@ _ECHOED = ("bibtex", "ris", "csljson", "csv")
 _SITE_KEYED = ("openreview",)
 # Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
-
-
-# Columns a merge fills in that the summary names, with the value (the rest say how the
-# paper is written or kept: its kind, its key, its text's date).
-_NAMED_COLUMNS = ("authors", "venue", "year", "url", "doi", "arxiv_id", "openreview_id", "date",
-                  "abstract", "tldr", "primary_area")
 # The summary's count of each text a newer-dated record replaced.
 _NEWER_COUNTS = {"title": "newer_titles", "abstract": "newer_abstracts",
                  "tldr": "newer_tldrs", "keywords": "newer_keywords"}
-#: Columns of text, named by their length: the text itself is no line of a summary.
-_TEXT_COLUMNS = frozenset({"abstract", "tldr"})
-# CSL variables the paper's columns already say (so named by the columns above), or that
-# say how it is written.
-_UNNAMED_VARIABLES = frozenset({"type", "author", "issued", "DOI", "URL", "title"})
-
-
-def _gained(current: dict[str, Any], csl: dict[str, Any], updates: dict[str, Any]) -> list[str]:
-    """What the paper takes from the record that it lacked, as ``doi 10.1/x`` each."""
-    gained = []
-    for column in _NAMED_COLUMNS:
-        if column in updates and current[column] in (None, "", "[]"):
-            value = updates[column]
-            if column == "authors":
-                value = len(json.loads(value))
-            elif column in _TEXT_COLUMNS:
-                value = f"({len(str(value)):,} characters)"
-            gained.append(f"{column} {value}")
-    if "csl" in updates:
-        for variable, value in json.loads(updates["csl"]).items():
-            if variable not in csl and variable not in _UNNAMED_VARIABLES:
-                shown = value if isinstance(value, str | int) else "…"
-                gained.append(f"{'pages' if variable == 'page' else variable} {shown}")
-    return gained
-
 
 def _whole_list(
     record: PaperRecord, current: dict[str, Any], updates: dict[str, Any]
@@ -270,7 +239,7 @@ class FieldMerge:
             aliased += 1
         aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
-        gained = _gained(before, csl, updates)
+        gained = gained_fields(before, csl, updates)
         if completed:
             gained.append(f"authors {len(record.authors)} (the library's ended \"and others\")")
         elif spelt:
