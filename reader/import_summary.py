@@ -74,6 +74,10 @@ class ImportSummary:
     #: text kept as a revision (``reader revisions REF``).
     older_abstracts: int = 0
     older_titles: int = 0
+    #: Texts of papers already there, dated, that the file had undated (a table's short
+    #: name for the paper): kept as they were, nothing saying the file's are newer.
+    undated_left_abstracts: int = 0
+    undated_left_titles: int = 0
     revisions_kept: int = 0
     #: How many of those replaced undated were titles (the rest were abstracts).
     undated_titles: int = 0
@@ -188,6 +192,16 @@ class ImportSummary:
             one = self.older_abstracts + self.older_titles == 1
             parts.append(f"{' and '.join(kept)} left as {'it was' if one else 'they were'}: "
                          "the file's text is dated before the one in the library")
+        undated_left = [
+            f"{n:,} {what}{'s' * (n != 1)}"
+            for n, what in ((self.undated_left_abstracts, "abstract"),
+                            (self.undated_left_titles, "title"))
+            if n
+        ]
+        if undated_left:
+            one = self.undated_left_abstracts + self.undated_left_titles == 1
+            parts.append(f"{' and '.join(undated_left)} left as {'it was' if one else 'they were'}"
+                         ": the file's text is undated, the library's dated")
         newer = [
             f"{n:,} {what}{'s' * (n != 1)}{after}"
             for n, what, after in (

@@ -149,6 +149,10 @@ class FieldMerge:
             record.modified and current["text_modified"]
             and record.modified < current["text_modified"]
         )
+        # An undated record (a table, a hand-made file) does not go over text a date is
+        # known for either: nothing says it is newer, and were it to win, the next import
+        # of the dated record would win back, each import swapping the text again.
+        undated = bool(not record.modified and current["text_modified"])
         replaced: list[str] = []
         if record.title and not record.title_derived:
             # The echo is asked last: making it is the costly part.
@@ -162,6 +166,8 @@ class FieldMerge:
             ):
                 if older:
                     self.summary.older_titles += 1
+                elif undated:
+                    self.summary.undated_left_titles += 1
                 else:
                     updates["title"] = record.title
                     replaced.append("title")
@@ -176,6 +182,8 @@ class FieldMerge:
         ):
             if older and current["abstract"]:  # (older text beats none)
                 self.summary.older_abstracts += 1
+            elif undated and current["abstract"]:
+                self.summary.undated_left_abstracts += 1
             else:
                 updates.update(abstract=record.abstract, abstract_key=key)
                 self.matcher.by_key[key] = paper_id
