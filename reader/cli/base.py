@@ -63,7 +63,9 @@ def library_option(func: F) -> F:
     """Accept ``--library DIR`` on the group and on each subcommand alike."""
     return click.option(
         "--library",
-        type=click.Path(file_okay=False, path_type=str),
+        # A file is refused when the library opens, in the line READER_HOME naming one
+        # gets (click's own would be a usage error, status 2).
+        type=click.Path(path_type=str),
         callback=_set_library,
         expose_value=False,
         is_eager=True,

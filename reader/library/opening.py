@@ -12,7 +12,7 @@ from pathlib import Path
 from reader.errors import Damaged, ReaderError
 from reader.locations import LibraryPaths, reader_command
 from reader.store.backup import lost_database
-from reader.store.base import DatabaseLost
+from reader.store.base import DatabaseLost, read_only_reason
 
 
 def unopened_line(exc: ReaderError, root: Path) -> str:
@@ -51,6 +51,9 @@ def no_library_line(root: Path) -> str | None:
         return None  # there but unreadable: the opening says why
     if lost_database(database) is not None:
         return None
+    if root.is_dir() and (why := read_only_reason(database)) is not None:
+        # Advice to import into it would only meet the same refusal.
+        return f"{root} holds no library, and one cannot be made there: {why}"
     return (f"{root} holds no library: make one there by importing a file "
             f"({reader_command(root)} import FILE) or by opening the window "
             f"({reader_command(root)})")
