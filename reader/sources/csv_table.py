@@ -21,7 +21,12 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import iso_from_parts, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
-from reader.sources.csv_header import choose_delimiter, column_field, header_key
+from reader.sources.csv_header import (
+    choose_delimiter,
+    column_field,
+    excel_separator,
+    header_key,
+)
 from reader.sources.dates import ISO_DATE, year_and_date
 from reader.sources.jsonfields import moment_from_text
 from reader.sources.name_cells import name_cell, split_authors
@@ -79,7 +84,16 @@ def _parse(text: str, source: str) -> ParseResult:
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise ImportFormatError(f"{source}: the file is empty")
-    delimiter, header = choose_delimiter(text, lines[first], source)
+    named = excel_separator(lines[first])
+    if named:
+        # Excel's "sep=;" line: it names the delimiter, and is no row. Blanked, so that
+        # the rows keep their line numbers in messages.
+        text = "\n" * (first + 1) + text[sum(len(line) + 1 for line in lines[: first + 1]):]
+        lines[first] = ""
+        first = next((n for n, line in enumerate(lines) if line.strip()), None)
+        if first is None:
+            raise ImportFormatError(f"{source}: the file is empty")
+    delimiter, header = choose_delimiter(text, lines[first], source, named)
     if csv.field_size_limit() < _FIELD_LIMIT:
         csv.field_size_limit(_FIELD_LIMIT)
 

@@ -85,6 +85,9 @@ def csl_values(
     submitted = date_parts(zotero_date(fold_cell(values.get("submitted", ""))))
     if submitted:
         csl["submitted"] = {"date-parts": [submitted]}  # a patent's filing date (Zotero's)
+    accessed = date_parts(zotero_date(fold_cell(values.get("accessed", ""))))
+    if accessed:
+        csl["accessed"] = {"date-parts": [accessed]}
     if "page" not in csl and fold_cell(values.get("page_start", "")):
         first, last = fold_cell(values["page_start"]), fold_cell(values.get("page_end", ""))
         csl["page"] = f"{first}-{last}" if last and last != first else first
