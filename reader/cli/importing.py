@@ -145,7 +145,7 @@ def _say(summary: ImportSummary, verbose: bool) -> None:
         click.echo(summary.signals_line())
     if summary.text_line():
         click.echo(summary.text_line())
-    for line in (summary.differing_line, summary.filled_line):
+    for line in (summary.differing_line, summary.filled_line, summary.filled_new_line):
         if line():
             click.echo(line() + ("" if verbose else " (--verbose names them)"))
             if verbose:

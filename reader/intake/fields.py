@@ -254,7 +254,7 @@ class FieldMerge:
             gained.append("authors in full (the library's given names were initials)")
         gained += also_changed(before, csl, updates, gained)
         if gained:
-            self.summary.filled.append((current["citekey"], gained))
+            self.summary.took(current["citekey"], gained, added_now=added_now)
         if not updates and not aliased:
             return "unchanged"
         done.add("merged")

@@ -46,6 +46,10 @@ def also_changed(
             continue
         if column == "authors":
             found.append(f"authors {len(json.loads(value))}")
+        elif value in (None, ""):
+            # A value the merge took away (a preprint's arXiv DOI, its published
+            # version having none): said as such, not as one taken.
+            found.append(f"{_shown(column, current.get(column))} removed")
         else:
             found.append(_shown(column, value))
     if "csl" in updates:
@@ -78,7 +82,9 @@ def gained_fields(
     """What the paper takes from the record that it lacked, as ``doi 10.1/x`` each."""
     gained = []
     for column in _NAMED_COLUMNS:
-        if column in updates and current[column] in (None, "", "[]"):
+        if column in updates and current[column] in (None, "", "[]") and (
+            updates[column] not in (None, "", "[]")  # (nothing there, nothing taken)
+        ):
             value = updates[column]
             if column == "authors":
                 value = len(json.loads(value))

@@ -128,7 +128,10 @@ def unread_columns(
     # links give the paper's ids, as its id columns would.
     # A second column of a field another gave first ("Paper Title" after "Paper Name"),
     # where it says something else, is kept and not read either.
-    unread = [name for _, name in columns if any(
+    # The first column of a field is read: what of it is kept as written (an "N/A" rating,
+    # a mean its ratings contradict) is said where the import says what it read.
+    first = {field: name for field, name in reversed(columns) if field}
+    unread = [name for field, name in columns if first.get(field or "") != name and any(
         name in (kept := record.extra.get("table", {}))
         and identifier_of_link(kept[name]) is None for record in records)]
     if not unread:

@@ -196,7 +196,8 @@ class Importing:
             lines.append(summary.key_changes())
         if summary.text_line():
             lines.append(summary.text_line())
-        for line in (summary.differing_line(), summary.filled_line()):
+        for line in (summary.differing_line(), summary.filled_line(),
+                     summary.filled_new_line()):
             if line:
                 lines.append(line + " (reader import --verbose names them)")
         if summary.signals_line():  # ratings changed, replies new and edited, as the CLI says
