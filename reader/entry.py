@@ -50,11 +50,11 @@ def bare_library(args: list[str]) -> Path | None:
         chosen = args[0].removeprefix("--library=")
     else:
         return None
-    # What the parser refuses, with its own message: no name, an option, a file.
+    # What the parser refuses, with its own message: no name, an option. A file is the
+    # window's to refuse, in the line READER_HOME naming a file gets.
     if not chosen or chosen.startswith("-"):
         return None
-    root = Path(chosen).expanduser()  # as the parser reads it (`--library=~/papers`)
-    return None if root.is_file() else root
+    return Path(chosen).expanduser()  # as the parser reads it (`--library=~/papers`)
 
 
 def _window(root: Path) -> int:

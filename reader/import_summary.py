@@ -69,11 +69,18 @@ class ImportSummary:
     #: Papers whose table gives a mean rating its own ratings contradict: the ratings'
     #: mean is the paper's, the table's kept as written, each named in problems.
     means_contradicted: int = 0
+    #: Papers whose table's venue names a decision its decision column overrules ("ICLR
+    #: 2026 Oral" beside "Reject"): the column's taken, the venue kept as written.
+    venues_overruled: int = 0
     #: Texts of papers already there that the file had only in an older-dated version,
     #: kept as they were; and texts replaced where no date told which was newer, the old
     #: text kept as a revision (``reader revisions REF``).
     older_abstracts: int = 0
     older_titles: int = 0
+    #: Texts of papers already there, dated, that the file had undated (a table's short
+    #: name for the paper): kept as they were, nothing saying the file's are newer.
+    undated_left_abstracts: int = 0
+    undated_left_titles: int = 0
     revisions_kept: int = 0
     #: How many of those replaced undated were titles (the rest were abstracts).
     undated_titles: int = 0
@@ -98,6 +105,9 @@ class ImportSummary:
     #: Papers already there that took from the file fields they lacked: (citation key,
     #: ["doi 10.1/x", "issue 2"]).
     filled: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: Papers this import added that a later record of the same file filled in (Zotero's
+    #: preprint, then its published version), as ``filled``: not "already in the library".
+    filled_new: list[tuple[str, list[str]]] = field(default_factory=list)
 
     def __str__(self) -> str:
         return self.line()
@@ -171,6 +181,14 @@ class ImportSummary:
                 "the ratings it gives: the ratings' mean taken, the file's kept as written"
             )
             text = f"{text}; {contradicted}" if text else contradicted
+        if self.venues_overruled:
+            n = self.venues_overruled
+            overruled = (
+                f"{n:,} paper{'s' * (n != 1)} whose venue names another decision than the "
+                "decision column: the column's decision taken, not the venue's (its words "
+                "kept as written among the source fields)"
+            )
+            text = f"{text}; {overruled}" if text else overruled
         return text
 
     def text_line(self) -> str:
@@ -188,6 +206,16 @@ class ImportSummary:
             one = self.older_abstracts + self.older_titles == 1
             parts.append(f"{' and '.join(kept)} left as {'it was' if one else 'they were'}: "
                          "the file's text is dated before the one in the library")
+        undated_left = [
+            f"{n:,} {what}{'s' * (n != 1)}"
+            for n, what in ((self.undated_left_abstracts, "abstract"),
+                            (self.undated_left_titles, "title"))
+            if n
+        ]
+        if undated_left:
+            one = self.undated_left_abstracts + self.undated_left_titles == 1
+            parts.append(f"{' and '.join(undated_left)} left as {'it was' if one else 'they were'}"
+                         ": the file's text is undated, the library's dated")
         newer = [
             f"{n:,} {what}{'s' * (n != 1)}{after}"
             for n, what, after in (
@@ -233,18 +261,25 @@ class ImportSummary:
                           ": the file's values were taken (import --undo puts them back)"
                           if self.took_differing else ": the library's values were kept")
 
-    def took(self, key: str, said: list[str]) -> None:
+    def took(self, key: str, said: list[str], *, added_now: bool = False) -> None:
         """Note that the paper ``key`` took ``said`` from the file (added to its entry if
-        the paper was named just before)."""
-        if self.filled and self.filled[-1][0] == key:
-            self.filled[-1][1].extend(said)
+        the paper was named just before); ``added_now``: a paper this import added."""
+        filled = self.filled_new if added_now else self.filled
+        if filled and filled[-1][0] == key:
+            filled[-1][1].extend(said)
         else:
-            self.filled.append((key, list(said)))
+            filled.append((key, list(said)))
 
     def filled_line(self, *, each: bool = False) -> str:
         """Papers that took from the file what they lacked (``1 paper already in the library
         took doi, issue from the file``), like :meth:`differing_line`."""
         return _per_paper(self.filled, each, "took", " from the file")
+
+    def filled_new_line(self, *, each: bool = False) -> str:
+        """Papers this import added that a later record of the file filled in (``1 paper
+        this import added took venue, tags from a later record of it in the file``)."""
+        return _per_paper(self.filled_new, each, "took", " from a later record of it in the "
+                          "file", whose="this import added")
 
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
@@ -284,7 +319,8 @@ class ImportSummary:
                 mine += theirs
 
 
-def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: str) -> str:
+def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: str,
+               whose: str = "already in the library") -> str:
     """A line naming the fields of papers (``2 papers … in year, pages …``), or with
     ``each`` a line per paper with its fields and values; empty for no papers."""
     if not pairs:
@@ -292,9 +328,11 @@ def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: 
     if each:
         return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
     # Each field by its name ("doi 10.1/x": doi); the record's other fields as such.
+    # A value taken away ("doi 10.48550/… removed") is said so, not as one taken.
     named = dict.fromkeys(f if f == "other fields" else f.split(" ")[0]
+                          + (" (removed)" if f.endswith(" removed") else "")
                           for _, said in pairs for f in said)
     n = len(pairs)
     verb = verb.replace("{s}", "s" * (n == 1))
-    return (f"{n:,} paper{'s' * (n != 1)} already in the library {verb} "
+    return (f"{n:,} paper{'s' * (n != 1)} {whose} {verb} "
             f"{', '.join(named)}{tail}")

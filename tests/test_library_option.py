@@ -1,6 +1,7 @@
 """How a library is named on the command line: ``--library DIR`` as ``READER_HOME`` is read
-(``~`` is the home directory), and an empty name refused rather than taken as the current
-directory."""
+(``~`` is the home directory), an empty name refused rather than taken as the current
+directory, and a directory holding no library (a mistyped name) made one only by a command
+that writes papers in."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ def test_a_tilde_in_the_library_s_name_is_the_home_directory(
     home: Path, args: list[str]
 ) -> None:
     result = CliRunner().invoke(cli, args, obj={})
-    assert result.exit_code == 0, result.output
-    assert (home / "papers" / "library.sqlite").is_file()
+    # No library there yet: the command that only reads names the expanded directory.
+    assert result.exit_code == 1, result.output
+    assert f"{home / 'papers'} holds no library" in result.output
     assert not (Path.cwd() / "~").exists()
 
 
@@ -40,3 +42,27 @@ def test_an_empty_library_name_is_refused_and_nothing_is_made(
     assert result.exit_code == 2
     assert "a directory is needed, and the name given is empty" in result.output
     assert list(Path.cwd().iterdir()) == [home]
+
+
+@pytest.mark.parametrize("command", [["stats"], ["search", "x"], ["show", "1"],
+                                     ["export", "--format", "bibtex"], ["doctor"]])
+def test_a_command_that_reads_says_a_mistyped_directory_holds_no_library(
+    home: Path, command: list[str]
+) -> None:
+    typo = Path.cwd() / "typo"
+    result = CliRunner().invoke(cli, ["--library", str(typo), *command], obj={})
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == (
+        f"Error: {typo} holds no library: make one there by importing a file (reader "
+        f"--library {typo} import FILE) or by opening the window (reader --library {typo})"
+    )
+    assert not typo.exists()
+
+
+def test_an_import_makes_the_library_a_command_that_reads_then_opens(home: Path) -> None:
+    table = Path.cwd() / "papers.csv"
+    table.write_text("title,abstract\nA Paper,What it says.\n", encoding="utf-8")
+    base = ["--library", str(Path.cwd() / "new")]
+    assert CliRunner().invoke(cli, [*base, "import", str(table)], obj={}).exit_code == 0
+    result = CliRunner().invoke(cli, [*base, "stats"], obj={})
+    assert result.exit_code == 0 and result.output.startswith("1 paper"), result.output

@@ -1,5 +1,6 @@
 """Never backwards: an older snapshot of a list does not put its text back over newer text,
-and text replaced where no date tells which is newer is kept as a revision, restorable."""
+an undated one not over dated text, and text replaced where no date tells which is newer
+is kept as a revision, restorable."""
 
 from __future__ import annotations
 
@@ -181,3 +182,24 @@ def test_a_tables_date_modified_dates_its_text(empty_library: Library, tmp_path:
     summary = library.import_files([older])
     assert _texts(library) == CAMERA_READY
     assert summary.older_abstracts == 2 and summary.revisions_kept == 0
+
+
+def test_an_undated_table_leaves_a_dated_title_and_imports_settle(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # A decisions table naming a paper by its short name and link: it adds the decision,
+    # and the OpenReview title, dated, stays, however often either file is imported again.
+    library = empty_library
+    dated = _snapshot(tmp_path / "jan.jsonl", {A: CAMERA_READY[A]}, JAN)
+    table = tmp_path / "decisions.csv"
+    table.write_text(f"title,openreview_url,decision\nSparse,https://openreview.net/forum?id={A},"
+                     "ICLR 2026 Poster\n", encoding="utf-8")
+    library.import_files([dated])
+    for path in (table, dated, table, dated):
+        summary = library.import_files([path])
+        assert _texts(library)[A] == CAMERA_READY[A]
+        assert summary.revisions_kept == 0
+    summary = library.import_files([table])
+    assert summary.text_line() == "1 title left as it was: the file's text is undated, the " \
+        "library's dated"
+    assert library.queries.text_revisions(_key(library, A)[0]) == []

@@ -201,3 +201,23 @@ def test_the_doctor_of_a_read_only_library_says_the_review_index_too(
     monkeypatch.setenv("READER_READ_ONLY", "1")
     doctor = run(root, "doctor").output
     assert "review text index: ok (3 papers with replies)" in doctor, doctor
+
+
+def test_no_library_where_none_can_be_made_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An empty directory that cannot be written to: not "cannot open the library database
+    # …: unable to open database file", as if a database there were unreadable.
+    monkeypatch.setenv("READER_READ_ONLY", "1")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    table = tmp_path / "papers.csv"
+    table.write_text("title,abstract\nA Paper,What it says.\n", encoding="utf-8")
+    made = CliRunner().invoke(cli, ["--library", str(empty), "import", str(table)], obj={})
+    assert (made.exit_code, made.output.strip()) == (
+        1, f"Error: cannot make a library in {empty}: READER_READ_ONLY is set")
+    read = CliRunner().invoke(cli, ["--library", str(empty), "stats"], obj={})
+    assert (read.exit_code, read.output.strip()) == (
+        1, f"Error: {empty} holds no library, and one cannot be made there: READER_READ_ONLY "
+        "is set")
+    assert list(empty.iterdir()) == []

@@ -187,7 +187,9 @@ async def test_opening_a_paper_takes_down_the_notices_that_only_inform(
     app = ReaderApp(library)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        assert any(n.title == "Sample loaded" for n in app._notifications)
+        [loaded] = [n for n in app._notifications if n.title == "Sample loaded"]
+        # Not the default library: the notice says where it is.
+        assert loaded.message.startswith(f"The library in {tmp_path / 'fresh'} was empty")
         app.notify("Something went wrong", severity="error")
         await pilot.press("enter")
         await settle(app, pilot)

@@ -401,7 +401,8 @@ def test_a_table_of_accepted_papers(tmp_path: Path) -> None:
     assert oral.extra == {"table": {"Room": "Hall 1", "Session time": "Thu 10:00"}}
     assert quiet.signals is not None and quiet.signals.rating_mean is None
     assert quiet.signals.decision == "poster"
-    assert quiet.extra == {"table": {"rating_avg": "N/A"}}  # no number, the text kept
+    # No number: the text kept, under the file's own name for the column.
+    assert quiet.extra == {"table": {"avg_rating": "N/A"}}
     assert kept.venue == "Journal of Things" and kept.signals is not None
     assert (kept.signals.rating_mean, kept.signals.rating_count) == (6.0, 3)
 

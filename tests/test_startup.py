@@ -130,7 +130,8 @@ def test_only_a_bare_command_line_skips_the_parser(
     assert bare_library(args) == expected
 
 
-def test_a_file_given_as_the_library_goes_to_the_parser(tmp_path: Path) -> None:
-    # Which says what is wrong with it; the window would only fail to open it.
+def test_a_file_given_as_the_library_goes_to_the_window(tmp_path: Path) -> None:
+    # Which refuses it in the line READER_HOME naming a file gets (the parser's would be a
+    # usage error of its own words, status 2).
     (tmp_path / "notes.txt").write_text("x")
-    assert bare_library(["--library", str(tmp_path / "notes.txt")]) is None
+    assert bare_library(["--library", str(tmp_path / "notes.txt")]) == tmp_path / "notes.txt"

@@ -92,3 +92,24 @@ def test_a_mean_is_rounded_alike_in_the_list_and_the_reviews(tmp_path: Path) -> 
     assert " 6.3 " in listed and " 7.3 " in listed, listed
     reviews = runner.invoke(cli, [*base, "reviews", "iyer2025scaling"], obj={}).output
     assert "mean 6.3" in reviews, reviews
+
+
+def test_a_mean_under_another_name_is_kept_under_it_and_an_overruled_venue_said(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # "Kept as written": under the file's own column name, and not named as unread; a
+    # venue's "Oral" beside a decision column's "Reject" is said not kept, not dropped.
+    path = tmp_path / "conflict.csv"
+    path.write_text('title,venue,decision,ratings,avg_rating,abstract\n'
+                    '"Conflict paper","ICLR 2026 Oral","Reject","8;8",3.0,"Abs."\n',
+                    encoding="utf-8")
+    summary = empty_library.import_files([path])
+    [paper] = empty_library.store.iter_papers()
+    assert paper.extra["table"] == {"avg_rating": "3.0", "venue": "ICLR 2026 Oral"}
+    assert paper.venue == "ICLR"
+    assert not any("read as no field" in warning for warning in summary.warnings)
+    assert "conflict.csv:2: avg_rating 3.0 but the ratings it gives (8, 8) make 8.0; " \
+        "their mean taken, the file's kept as written" in summary.problems
+    assert summary.signals_line().endswith(
+        "1 paper whose venue names another decision than the decision column: the column's "
+        "decision taken, not the venue's (its words kept as written among the source fields)")

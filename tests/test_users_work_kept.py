@@ -79,7 +79,10 @@ def test_reader_home_on_a_file_is_one_line(
     afile.write_text("not a library")
     home = afile / "sub" if inside else afile
     monkeypatch.setenv("READER_HOME", str(home))
-    for args in ([], ["stats"]):
+    # The same line whichever way the library is named (--library on a file was click's
+    # usage error, status 2).
+    for args in ([], ["stats"], ["--library", str(home), "stats"],
+                 ["stats", "--library", str(home)], ["--library", str(home)]):
         result = CliRunner().invoke(cli, args, obj={})
         assert result.exit_code == 1
         message = result.output.strip()

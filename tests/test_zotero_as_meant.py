@@ -312,3 +312,26 @@ def test_better_bibtex_keywords_are_the_users_zotero_tags(
     )
     [record] = parse_text(plain_bib, "plain.bib", "bibtex").records
     assert (record.tags, record.keywords) == ([], ["prompting", "to-read"])
+
+
+def test_a_preprint_and_its_published_version_in_one_file_are_said_as_one_new_paper(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # Not "already in the library took … url None, date None, doi": the paper came with
+    # this file, and the preprint's DOI taken away is said so.
+    csv = tmp_path / "pair.csv"
+    csv.write_text(
+        '"Key","Item Type","Publication Year","Author","Title","Publication Title",'
+        '"Abstract Note","Extra","Manual Tags"\n'
+        '"ZZ1","preprint","2024","Roe, Ann","Extra-only arXiv paper","","Abs.",'
+        '"arXiv: 2401.01234\nDOI: 10.48550/arXiv.2401.01234",""\n'
+        '"ZZ2","conferencePaper","2024","Roe, Ann","Extra-only arXiv paper",'
+        '"Proceedings of ICML","Abs.","arXiv: 2401.01234","t1"\n', encoding="utf-8")
+    summary = empty_library.import_files([csv])
+    assert (summary.new, summary.filled) == (1, [])
+    assert summary.filled_new_line() == (
+        "1 paper this import added took venue, doi (removed), tags from a later record of it "
+        "in the file")
+    [(_, said)] = summary.filled_new
+    assert said == ["venue Proceedings of ICML", "doi 10.48550/arxiv.2401.01234 removed",
+                    "tags t1"]

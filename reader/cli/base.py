@@ -22,6 +22,7 @@ from reader.library import (
     Library,
     StoreDamaged,
     StoreError,
+    no_library_line,
     translated,
     unopened_line,
     unreadable_line,
@@ -62,7 +63,9 @@ def library_option(func: F) -> F:
     """Accept ``--library DIR`` on the group and on each subcommand alike."""
     return click.option(
         "--library",
-        type=click.Path(file_okay=False, path_type=str),
+        # A file is refused when the library opens, in the line READER_HOME naming one
+        # gets (click's own would be a usage error, status 2).
+        type=click.Path(path_type=str),
         callback=_set_library,
         expose_value=False,
         is_eager=True,
@@ -70,9 +73,13 @@ def library_option(func: F) -> F:
     )(func)
 
 
-def open_library(ctx: click.Context) -> Library:
-    """Open the library chosen by ``--library``/``READER_HOME``/the default."""
+def open_library(ctx: click.Context, *, create: bool = False) -> Library:
+    """Open the library chosen by ``--library``/``READER_HOME``/the default. Only a
+    command that writes papers in (``create``: import, add, fetch, restore) makes a new
+    one where there is none; the others say there is none (a mistyped directory)."""
     root = library_root(ctx)
+    if not create and (nothing := no_library_line(root)):
+        raise UserError(nothing)
     try:
         library = Library(root)
         evidence = library.upkeep.check_for_loss()

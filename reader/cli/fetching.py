@@ -63,7 +63,7 @@ def fetch_openreview(
     if chosen != 1:
         raise UserError("name what to fetch: paper ids, --starred, --query Q or --venue VENUEID "
                         "(one of them)")
-    library = open_library(ctx)
+    library = open_library(ctx, create=True)
     try:
         code = _fetch_and_import(library, refs, starred, query, venue, out, no_import,
                                  restart, page_size, timeout)

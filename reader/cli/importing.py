@@ -100,7 +100,7 @@ def _import(
 ) -> None:
     """The import command's work (see import_cmd); ``counted`` gets the library and the
     papers there before."""
-    library = open_library(ctx)
+    library = open_library(ctx, create=True)
     counted.append((library, library.store.count()))
     if undo:
         if files:
@@ -145,7 +145,7 @@ def _say(summary: ImportSummary, verbose: bool) -> None:
         click.echo(summary.signals_line())
     if summary.text_line():
         click.echo(summary.text_line())
-    for line in (summary.differing_line, summary.filled_line):
+    for line in (summary.differing_line, summary.filled_line, summary.filled_new_line):
         if line():
             click.echo(line() + ("" if verbose else " (--verbose names them)"))
             if verbose:
@@ -189,7 +189,7 @@ def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
     OpenReview)."""
     from reader.library import FetchError
 
-    library = open_library(ctx)
+    library = open_library(ctx, create=True)
     try:
         summary = library.add(refs, timeout=timeout)
     except FetchError as exc:

@@ -81,11 +81,11 @@ def restore(ctx: click.Context, source: Path, yes: bool) -> None:
             aside = restore_damaged(root, source)
         except BackupError as exc:
             raise UserError(str(exc)) from exc
-        library = open_library(ctx)
+        library = open_library(ctx, create=True)
         library.rebuild_index()
         click.echo(f"Restored {source}. The damaged database is kept, untouched, in {aside}.")
         return
-    library = open_library(ctx)
+    library = open_library(ctx, create=True)
     try:
         saved = library.upkeep.restore(source)
     except BackupError as exc:

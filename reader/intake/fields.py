@@ -21,7 +21,7 @@ from reader.import_summary import ImportSummary
 from reader.intake.differing import completes, differing, in_full, in_full_names, taken
 from reader.intake.echo import BibtexEcho, ExportEcho
 from reader.intake.identity import Matcher, same_text, same_title
-from reader.intake.merged_said import also_changed
+from reader.intake.merged_said import also_changed, gained_fields
 from reader.intake.versions import as_published, preprint_of, publishes, without_publication
 from reader.models import PaperRecord
 from reader.record import csl_type_for_bibtex
@@ -44,40 +44,9 @@ _ECHOED = ("bibtex", "ris", "csljson", "csv")
 _SITE_KEYED = ("openreview",)
 # Columns a richer record fills in when the library has nothing there yet.
 _FILL_IN = ("venue", "year", "url", "date", "tldr", "primary_area", "kind")
-
-
-# Columns a merge fills in that the summary names, with the value (the rest say how the
-# paper is written or kept: its kind, its key, its text's date).
-_NAMED_COLUMNS = ("authors", "venue", "year", "url", "doi", "arxiv_id", "openreview_id", "date",
-                  "abstract", "tldr", "primary_area")
 # The summary's count of each text a newer-dated record replaced.
 _NEWER_COUNTS = {"title": "newer_titles", "abstract": "newer_abstracts",
                  "tldr": "newer_tldrs", "keywords": "newer_keywords"}
-#: Columns of text, named by their length: the text itself is no line of a summary.
-_TEXT_COLUMNS = frozenset({"abstract", "tldr"})
-# CSL variables the paper's columns already say (so named by the columns above), or that
-# say how it is written.
-_UNNAMED_VARIABLES = frozenset({"type", "author", "issued", "DOI", "URL", "title"})
-
-
-def _gained(current: dict[str, Any], csl: dict[str, Any], updates: dict[str, Any]) -> list[str]:
-    """What the paper takes from the record that it lacked, as ``doi 10.1/x`` each."""
-    gained = []
-    for column in _NAMED_COLUMNS:
-        if column in updates and current[column] in (None, "", "[]"):
-            value = updates[column]
-            if column == "authors":
-                value = len(json.loads(value))
-            elif column in _TEXT_COLUMNS:
-                value = f"({len(str(value)):,} characters)"
-            gained.append(f"{column} {value}")
-    if "csl" in updates:
-        for variable, value in json.loads(updates["csl"]).items():
-            if variable not in csl and variable not in _UNNAMED_VARIABLES:
-                shown = value if isinstance(value, str | int) else "…"
-                gained.append(f"{'pages' if variable == 'page' else variable} {shown}")
-    return gained
-
 
 def _whole_list(
     record: PaperRecord, current: dict[str, Any], updates: dict[str, Any]
@@ -180,6 +149,10 @@ class FieldMerge:
             record.modified and current["text_modified"]
             and record.modified < current["text_modified"]
         )
+        # An undated record (a table, a hand-made file) does not go over text a date is
+        # known for either: nothing says it is newer, and were it to win, the next import
+        # of the dated record would win back, each import swapping the text again.
+        undated = bool(not record.modified and current["text_modified"])
         replaced: list[str] = []
         if record.title and not record.title_derived:
             # The echo is asked last: making it is the costly part.
@@ -193,6 +166,8 @@ class FieldMerge:
             ):
                 if older:
                     self.summary.older_titles += 1
+                elif undated:
+                    self.summary.undated_left_titles += 1
                 else:
                     updates["title"] = record.title
                     replaced.append("title")
@@ -207,6 +182,8 @@ class FieldMerge:
         ):
             if older and current["abstract"]:  # (older text beats none)
                 self.summary.older_abstracts += 1
+            elif undated and current["abstract"]:
+                self.summary.undated_left_abstracts += 1
             else:
                 updates.update(abstract=record.abstract, abstract_key=key)
                 self.matcher.by_key[key] = paper_id
@@ -270,14 +247,14 @@ class FieldMerge:
             aliased += 1
         aliased += self.add_aliases(paper_id, [record.citekey or ""], citekey, merged=True)
         aliased += self.add_aliases(paper_id, record.aliases, citekey)
-        gained = _gained(before, csl, updates)
+        gained = gained_fields(before, csl, updates)
         if completed:
             gained.append(f"authors {len(record.authors)} (the library's ended \"and others\")")
         elif spelt:
             gained.append("authors in full (the library's given names were initials)")
         gained += also_changed(before, csl, updates, gained)
         if gained:
-            self.summary.filled.append((current["citekey"], gained))
+            self.summary.took(current["citekey"], gained, added_now=added_now)
         if not updates and not aliased:
             return "unchanged"
         done.add("merged")

@@ -367,7 +367,8 @@ class _Import:
                                    added_now=paper_id in self.added)
         marks = self.rows.fill_marks(paper_id, record)
         if marks:
-            self.summary.took(self.rows.citekey_of(paper_id), marks)
+            self.summary.took(self.rows.citekey_of(paper_id), marks,
+                              added_now=paper_id in self.added)
             if action == "unchanged":
                 action = "merged"  # a note or tags the paper had none of
         if paper_id in self.added:

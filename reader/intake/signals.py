@@ -29,7 +29,7 @@ from reader.signals import (
     one_decimal,
     signals_from_replies,
 )
-from reader.sources.tablesignals import contradicted_mean
+from reader.sources.tablesignals import contradicted_mean, overruled_venue
 from reader.store import paper_signals as stored_signals
 from reader.store import replies as stored_replies
 from reader.store.reply_forms import ReplyForm
@@ -150,6 +150,7 @@ class SignalsIntake:
         if not (record.replies or adopted or record.signals):
             return False
         self._contradicted(record)
+        self._overruled(record)
         # A paper this import adds has no signals yet: no read for it.
         before = None if new else stored_signals.signals_of(self.conn, paper_id)
         moved = edited = False
@@ -223,17 +224,31 @@ class SignalsIntake:
                 "number; kept as written"
             ))
 
+    def _overruled(self, record: PaperRecord) -> None:
+        """Name the paper whose venue names a decision its table's decision column says
+        otherwise of ("ICLR 2026 Oral" beside "Reject"): the column's is the paper's."""
+        overruled = overruled_venue(record)
+        if overruled is None or record.signals is None:
+            return
+        column, text = overruled
+        self.summary.venues_overruled += 1
+        self.remarks.append(Remark(
+            f"{record.source or record.title}: {column} {text!r} beside the decision "
+            f"{record.signals.decision_raw or record.signals.decision!r}: the decision column "
+            "taken, the venue's decision not kept (the venue kept as written)"
+        ))
+
     def _contradicted(self, record: PaperRecord) -> None:
         """Name the paper whose table gives a mean its own ratings contradict (the file's
         "rating_avg 6.1" beside "[8, 8, 7]"): the ratings' mean is the paper's."""
         contradicted = contradicted_mean(record)
         if contradicted is None:
             return
-        written, mean = contradicted
+        column, written, mean = contradicted
         self.summary.means_contradicted += 1
         ratings = ", ".join(f"{r:g}" for r in record.signals.ratings) if record.signals else ""
         self.remarks.append(Remark(
-            f"{record.source or record.title}: rating_avg {written} but the ratings it gives "
+            f"{record.source or record.title}: {column} {written} but the ratings it gives "
             f"({ratings}) make {one_decimal(mean)}; their mean taken, the file's kept as written"
         ))
 

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from reader.cite.left_out import left_out
     from reader.cite.notes_files import export_notes
     from reader.library.fetching import PapersPlan, digest, fetched_line
-    from reader.library.opening import unopened_line, unreadable_line
+    from reader.library.opening import no_library_line, unopened_line, unreadable_line
     from reader.library.outcomes import Resolution, SearchOutcome
     from reader.library.recovery import KINDS as RECOVERABLE_KINDS
     from reader.library.recovery import Recoverable
@@ -93,6 +93,7 @@ _LAZY = {
     "damaged_advice": ("reader.library.upkeep", "damaged_advice"),
     "lost_advice": ("reader.library.upkeep", "lost_advice"),
     "unopened_line": ("reader.library.opening", "unopened_line"),
+    "no_library_line": ("reader.library.opening", "no_library_line"),
     "unreadable_line": ("reader.library.opening", "unreadable_line"),
     "restore_damaged": ("reader.library.upkeep", "restore_damaged"),
     "PapersPlan": ("reader.library.fetching", "PapersPlan"),
@@ -171,7 +172,7 @@ __all__ = [
     "copy_text", "damaged_advice",
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "left_out", "library_state",
-    "lost_advice", "lost_database", "normalize_tag",
+    "lost_advice", "lost_database", "no_library_line", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
     "unopened_line", "unreadable_line", "reader_command",

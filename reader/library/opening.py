@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from reader.errors import Damaged, ReaderError
-from reader.store.base import DatabaseLost
+from reader.locations import LibraryPaths, reader_command
+from reader.store.backup import lost_database
+from reader.store.base import DatabaseLost, read_only_reason
 
 
 def unopened_line(exc: ReaderError, root: Path) -> str:
@@ -31,3 +33,27 @@ def unreadable_line(exc: ReaderError, root: Path) -> str:
     if isinstance(exc, Damaged):
         return f"the library database is damaged ({exc}); {damaged_advice(root)}"
     return f"the library database cannot be read: {exc}"
+
+
+def no_library_line(root: Path) -> str | None:
+    """Why a command that only reads has nothing to read at ``root`` (a mistyped
+    ``--library``): the directory is missing, or holds neither a database nor anything a
+    library leaves; None when there is a library to open (or what is there is for the
+    opening to judge: a file, a database lost beside its index). Said instead of making
+    an empty library there, which would answer "0 papers" as if the library were empty."""
+    database = LibraryPaths(root).database
+    if root.exists() and not root.is_dir():
+        return None  # the opening says it is a file
+    try:
+        if database.is_file() and database.stat().st_size:
+            return None
+    except OSError:
+        return None  # there but unreadable: the opening says why
+    if lost_database(database) is not None:
+        return None
+    if root.is_dir() and (why := read_only_reason(database)) is not None:
+        # Advice to import into it would only meet the same refusal.
+        return f"{root} holds no library, and one cannot be made there: {why}"
+    return (f"{root} holds no library: make one there by importing a file "
+            f"({reader_command(root)} import FILE) or by opening the window "
+            f"({reader_command(root)})")

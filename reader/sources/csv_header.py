@@ -11,8 +11,8 @@ from reader.sources import ImportFormatError
 from reader.sources.table_fields import FIELD_OF as _FIELD_OF
 
 __all__ = [
-    "DELIMITERS", "cells_of", "choose_delimiter", "column_field", "header_key", "looks_like_header",
-    "table_problem",
+    "DELIMITERS", "cells_of", "choose_delimiter", "column_field", "excel_separator", "header_key",
+    "looks_like_header", "table_problem",
 ]
 
 DELIMITERS = (",", ";", "\t", "|")
@@ -21,6 +21,15 @@ _SNIFF_BYTES = 64 * 1024
 # A header cell is a short label; a longer one means the line is prose, not a header.
 _MAX_HEADER_CELL = 60
 _SPACES = re.compile(r"\s+")
+# Excel's line naming the delimiter above the header ("sep=;"), which it writes and reads
+# where the system's list separator is not the comma.
+_SEP_LINE = re.compile(r"\s*sep=(.)\s*", re.IGNORECASE)
+
+
+def excel_separator(line: str) -> str | None:
+    """The delimiter an Excel ``sep=;`` line names, or None for any other line."""
+    match = _SEP_LINE.fullmatch(line)
+    return match.group(1) if match else None
 
 
 def column_field(header: str) -> str | None:
@@ -52,16 +61,19 @@ def cells_of(line: str, delimiter: str) -> list[str]:
         return []
 
 
-def choose_delimiter(text: str, header_line: str, source: str) -> tuple[str, list[str]]:
+def choose_delimiter(
+    text: str, header_line: str, source: str, named: str | None = None
+) -> tuple[str, list[str]]:
     """The delimiter under which the header names a title or abstract column, and the header.
 
-    The sniffer's guess is tried first; it is easily fooled by commas in abstracts, so every
-    other common delimiter is tried after it, and the header decides.
+    The one the file ``named`` (Excel's ``sep=`` line) is tried first, then the sniffer's
+    guess; it is easily fooled by commas in abstracts, so every other common delimiter is
+    tried after it, and the header decides.
     """
-    candidates: list[str] = []
+    candidates: list[str] = [named] if named else []
     try:
         sniffed = csv.Sniffer().sniff(text[:_SNIFF_BYTES], delimiters="".join(DELIMITERS))
-        candidates.append(sniffed.delimiter)
+        candidates += [sniffed.delimiter] if sniffed.delimiter not in candidates else []
     except csv.Error:
         pass  # too little or too irregular text to guess from; the header decides alone
     candidates += [d for d in DELIMITERS if d not in candidates]

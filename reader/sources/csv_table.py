@@ -21,7 +21,12 @@ from typing import Any
 from reader.models import PaperRecord
 from reader.record import iso_from_parts, keep_written_doi
 from reader.sources import ImportFormatError, ParseResult
-from reader.sources.csv_header import choose_delimiter, column_field, header_key
+from reader.sources.csv_header import (
+    choose_delimiter,
+    column_field,
+    excel_separator,
+    header_key,
+)
 from reader.sources.dates import ISO_DATE, year_and_date
 from reader.sources.jsonfields import moment_from_text
 from reader.sources.name_cells import name_cell, split_authors
@@ -38,7 +43,12 @@ from reader.sources.table_csl import csl_values, extra_lines, shown_names, unrea
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_database import read_apart
 from reader.sources.table_fields import SYNONYMS, ZOTERO_COLUMNS
-from reader.sources.tablesignals import kept_as_written, table_signals, venue_and_decision
+from reader.sources.tablesignals import (
+    kept_as_written,
+    overrules,
+    table_signals,
+    venue_and_decision,
+)
 from reader.sources.zotero_extra import zotero_note
 from reader.text.identifiers import (
     compared_doi,
@@ -79,7 +89,16 @@ def _parse(text: str, source: str) -> ParseResult:
     first = next((n for n, line in enumerate(lines) if line.strip()), None)
     if first is None:
         raise ImportFormatError(f"{source}: the file is empty")
-    delimiter, header = choose_delimiter(text, lines[first], source)
+    named = excel_separator(lines[first])
+    if named:
+        # Excel's "sep=;" line: it names the delimiter, and is no row. Blanked, so that
+        # the rows keep their line numbers in messages.
+        text = "\n" * (first + 1) + text[sum(len(line) + 1 for line in lines[: first + 1]):]
+        lines[first] = ""
+        first = next((n for n, line in enumerate(lines) if line.strip()), None)
+        if first is None:
+            raise ImportFormatError(f"{source}: the file is empty")
+    delimiter, header = choose_delimiter(text, lines[first], source, named)
     if csv.field_size_limit() < _FIELD_LIMIT:
         csv.field_size_limit(_FIELD_LIMIT)
 
@@ -201,6 +220,7 @@ def _record(
     no known field, or a second one of a field another gave already (and saying something
     else), is kept in ``extra["table"]`` by its header; ``venue`` is the file's own."""
     values: dict[str, str] = {"venue": venue} if venue else {}
+    names: dict[str, str] = {}
     other: dict[str, Any] = {}
     for (field, name), cell in zip(columns, row, strict=False):
         cell = clean_imported(cell).strip()
@@ -208,9 +228,10 @@ def _record(
             continue
         if field is not None and field not in values:
             values[field] = cell
+            names[field] = name
         elif name and (field is None or values[field] != cell):
             other.setdefault(name, cell)
-    return record_from_values(values, where, other)
+    return record_from_values(values, where, other, names)
 
 
 # The author id Scopus writes after each full name.
@@ -218,11 +239,14 @@ _SCOPUS_ID = re.compile(r"\s*\([^()]*\)")
 
 
 def record_from_values(
-    values: dict[str, str], where: str, other: dict[str, Any] | None = None
+    values: dict[str, str], where: str, other: dict[str, Any] | None = None,
+    names: dict[str, str] | None = None,
 ) -> PaperRecord | None:
     """The record of one row or object, given as record field → text (the fields of
     :data:`SYNONYMS`) and the values of no known field by their own names; None when it
-    has neither title nor abstract. A reader library's own export gives its marks too."""
+    has neither title nor abstract. A reader library's own export gives its marks too.
+    ``names``: the column (or key) each field was read from, by which a value kept as
+    written is kept."""
     marks, other = own_marks(other or {})
     title = _fold(values.get("title", ""))
     abstract = _abstract(values.get("abstract", ""), as_stored=bool(marks))
@@ -309,9 +333,14 @@ def record_from_values(
     give_marks(record, marks)
     for field, text in kept_as_written(values).items():
         # "N/A", "-": not a number, or a mean its ratings contradict; what the source said.
-        record.extra.setdefault("table", {})[field] = text
+        # Under the file's own name for it ("avg_rating"), as the summary says it is kept.
+        record.extra.setdefault("table", {})[(names or {}).get(field, field)] = text
     # A reader library's own export says the paper's decision in its own column, and its
     # venue as the library had it: "NeurIPS 2019 Deep RL Workshop" is no decision then.
+    if not marks and overrules(values.get("decision", ""), venue_decision):
+        # "ICLR 2026 Oral" beside a decision column's "Reject": the column decides; the
+        # venue's words are kept as written, and the import says its "Oral" was not kept.
+        record.extra.setdefault("table", {})[(names or {}).get("venue", "venue")] = venue_text
     decision = own_decision(
         record, _fold(values.get("decision", "")) or ("" if marks else venue_decision))
     record.signals = table_signals(values, decision, record.venue, record.year)

@@ -67,6 +67,7 @@ def _convert(record: JsonRecord, listed: dict[str, str] | None = None) -> Outcom
     list gives every paper, where the object gives none of its own."""
     item: dict[str, Any] = record.value
     values: dict[str, str] = {}
+    names: dict[str, str] = {}  # the key each field was read from
     other: dict[str, Any] = {}
     own = is_own_export(item)
     mine: dict[str, Any] = {}
@@ -83,13 +84,14 @@ def _convert(record: JsonRecord, listed: dict[str, str] | None = None) -> Outcom
         text = _text(value)
         if text and field not in values:
             values[field] = text
+            names[field] = str(key)
     for field, text in (listed or {}).items():
         values.setdefault(field, text)
     if "openreview_id" not in values and _looks_like_forum(item.get("id")):
         # A list of a conference's papers keyed by OpenReview's ids (papercopilot's,
         # paperlists'): the id says which paper, as a forum column would.
         values["openreview_id"] = str(item["id"])
-    paper = record_from_values(values, record.source, other)
+    paper = record_from_values(values, record.source, other, names)
     if paper is None:
         return f"record {record_label(record)} has no title or abstract; skipped"
     if mine:

@@ -85,6 +85,9 @@ def csl_values(
     submitted = date_parts(zotero_date(fold_cell(values.get("submitted", ""))))
     if submitted:
         csl["submitted"] = {"date-parts": [submitted]}  # a patent's filing date (Zotero's)
+    accessed = date_parts(zotero_date(fold_cell(values.get("accessed", ""))))
+    if accessed:
+        csl["accessed"] = {"date-parts": [accessed]}
     if "page" not in csl and fold_cell(values.get("page_start", "")):
         first, last = fold_cell(values["page_start"]), fold_cell(values.get("page_end", ""))
         csl["page"] = f"{first}-{last}" if last and last != first else first
@@ -125,7 +128,10 @@ def unread_columns(
     # links give the paper's ids, as its id columns would.
     # A second column of a field another gave first ("Paper Title" after "Paper Name"),
     # where it says something else, is kept and not read either.
-    unread = [name for _, name in columns if any(
+    # The first column of a field is read: what of it is kept as written (an "N/A" rating,
+    # a mean its ratings contradict) is said where the import says what it read.
+    first = {field: name for field, name in reversed(columns) if field}
+    unread = [name for field, name in columns if first.get(field or "") != name and any(
         name in (kept := record.extra.get("table", {}))
         and identifier_of_link(kept[name]) is None for record in records)]
     if not unread:

@@ -9,9 +9,12 @@ __all__ = ["CSL_FIELDS", "FIELD_OF", "NAME_FIELDS", "SYNONYMS", "ZOTERO_COLUMNS"
 #: Header names (lower case, single-spaced) for each record field, most specific first.
 SYNONYMS: dict[str, tuple[str, ...]] = {
     # (Not "name" alone: in a table of people it is a person's; kept, it is named unread.)
+    # (And each of the four a paper needs most as a German, French or Spanish spreadsheet
+    # heads it: the table is the user's own more often than an export.)
     "title": ("title", "paper title", "paper name", "article title", "document title",
-              "primary title", "ti"),
-    "abstract": ("abstract", "summary", "abstract note", "paper abstract", "description", "ab"),
+              "primary title", "ti", "titel", "titre", "título", "titulo"),
+    "abstract": ("abstract", "summary", "abstract note", "paper abstract", "description", "ab",
+                 "zusammenfassung", "kurzfassung", "résumé", "resumen"),
     # Scopus's names written out beside its "Sennrich R." ("Sennrich, Rico (12345)").
     "full_names": ("author full names",),
     "authors": (
@@ -23,8 +26,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "authors list",
         "creators",
         "au",
+        "autoren", "autor", "auteurs", "auteur", "autores",
     ),
-    "year": ("publication year", "year", "pub year", "year published", "py"),
+    "year": ("publication year", "year", "pub year", "year published", "py",
+             "jahr", "erscheinungsjahr", "année", "annee", "año"),
     "date": ("date", "publication date", "date published", "published", "pubdate"),
     # When the source last changed the record (Zotero's CSV: "Date Modified"): an older
     # record's text does not go over newer text.
@@ -83,7 +88,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "publisher": ("publisher", "pu"),
     "ISSN": ("issn", "sn"),
     "ISBN": ("isbn", "bn"),
-    "language": ("language", "la"),
+    "language": ("language", "la", "language of original document"),  # (Scopus's)
+    # The day a web page was read (Zotero's column), cited by styles that print one.
+    "accessed": ("access date", "accessed", "date accessed", "urldate"),
     # As Zotero's CSV export names them.
     "edition": ("edition",),
     "publisher-place": ("place", "publisher place"),

@@ -10,8 +10,12 @@ from collections.abc import Sequence
 
 from reader.models import PaperRecord
 from reader.signals import Signals, aggregate_signals, normalize_decision, number_list
+from reader.sources.csv_header import column_field
 
-__all__ = ["contradicted_mean", "kept_as_written", "table_signals", "venue_and_decision"]
+__all__ = [
+    "contradicted_mean", "kept_as_written", "overruled_venue", "overrules", "table_signals",
+    "venue_and_decision",
+]
 
 # Fields whose text is numbers; one that holds none is kept in extra["table"].
 _NUMBER_FIELDS = (
@@ -99,17 +103,19 @@ def kept_as_written(values: dict[str, str]) -> dict[str, str]:
     return kept
 
 
-def contradicted_mean(record: PaperRecord) -> tuple[str, float] | None:
-    """A table's mean rating as written and the mean of the ratings the same row gives,
-    when they disagree (``"6.1"`` beside ``[8, 8, 7]``); None when they agree or the row
-    gives no ratings. The ratings make the paper's mean: the file's is kept as written."""
-    written = record.extra.get("table", {}).get("rating_avg")
+def contradicted_mean(record: PaperRecord) -> tuple[str, str, float] | None:
+    """A table's column of mean ratings, its mean as written and the mean of the ratings
+    the same row gives, when they disagree (``"avg_rating"``, ``"6.1"`` beside ``[8, 8,
+    7]``); None when they agree or the row gives no ratings. The ratings make the paper's
+    mean: the file's is kept as written, under the column's name."""
+    column, written = next(((name, text) for name, text in record.extra.get("table", {}).items()
+                            if column_field(name) == "rating_avg"), ("", None))
     signals = record.signals
     if not isinstance(written, str) or signals is None or signals.rating_mean is None:
         return None
     if not _disagrees(written, signals.ratings):
         return None
-    return written, signals.rating_mean
+    return column, written, signals.rating_mean
 
 
 def _disagrees(written: str, ratings: Sequence[float]) -> bool:
@@ -122,3 +128,23 @@ def _disagrees(written: str, ratings: Sequence[float]) -> bool:
     mean = math.fsum(ratings) / len(ratings)
     # Half a unit of its last place, with room for a float's error: 7.25 stays 7.25.
     return abs(mean - float(first.group(0))) > 0.5 * 10.0 ** -places + 1e-9
+
+
+def overrules(decision: str, venue_decision: str) -> bool:
+    """Whether a row's decision column says otherwise than the decision its venue names
+    ("Reject" beside "ICLR 2026 Oral"): the column's is the paper's decision."""
+    said = normalize_decision(decision.strip()) if decision.strip() else None
+    return bool(said and venue_decision and said != normalize_decision(venue_decision))
+
+
+def overruled_venue(record: PaperRecord) -> tuple[str, str] | None:
+    """The venue column, and its text as written, whose decision the row's decision column
+    overruled (kept among the source fields, as the reader of the table keeps it); None
+    when there is none."""
+    decision = record.signals.decision if record.signals else None
+    for name, text in record.extra.get("table", {}).items():
+        if decision and isinstance(text, str) and column_field(name) == "venue":
+            said = venue_and_decision(text)[2]
+            if said and normalize_decision(said) != decision:
+                return name, text
+    return None

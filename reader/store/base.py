@@ -178,6 +178,10 @@ class StoreBase:
         lost = lost_database(path)
         if lost is not None:
             raise DatabaseLost(lost)
+        if read_only is not None and not path.exists():
+            # Nothing to open, and a new library cannot be made (SQLite's own words would be
+            # "unable to open database file", as if a database there were unreadable).
+            raise ReadOnlyLibrary(f"cannot make a library in {path.parent}: {read_only}")
         try:
             # check_same_thread is off because worker threads borrow pooled connections; the
             # library lends each connection to one thread at a time.

@@ -60,9 +60,13 @@ class Importing:
         self._app.status.update()
         # The command names the library unless it is the default one: run as shown, it
         # imports into this library.
-        reader = reader_command(self._app.library.paths.root)
+        root = self._app.library.paths.root
+        reader = reader_command(root)
+        # Where a library other than the default one is, said too: a mistyped --library
+        # shows the sample in a new directory, not the user's papers.
+        where = "" if reader == "reader" else f" in {root}"
         self._app.notify(
-            f"The library was empty, so it now holds the bundled ICLR 2026 sample "
+            f"The library{where} was empty, so it now holds the bundled ICLR 2026 sample "
             f"({summary.new} abstracts). Import your own with: {reader} import FILE",
             title="Sample loaded",
             timeout=8,
@@ -192,7 +196,8 @@ class Importing:
             lines.append(summary.key_changes())
         if summary.text_line():
             lines.append(summary.text_line())
-        for line in (summary.differing_line(), summary.filled_line()):
+        for line in (summary.differing_line(), summary.filled_line(),
+                     summary.filled_new_line()):
             if line:
                 lines.append(line + " (reader import --verbose names them)")
         if summary.signals_line():  # ratings changed, replies new and edited, as the CLI says
