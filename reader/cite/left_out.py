@@ -19,7 +19,7 @@ from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, tex_fields
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
-from reader.signals import Signals
+from reader.signals import Signals, export_state
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
 from reader.text.render import plain_line, to_plain
@@ -278,6 +278,22 @@ def _csv_implied(paper: Paper) -> set[str]:
     return implied
 
 
+#: The bibliographic formats that say a submission's state (biblatex's pubstate, CSL's
+#: status, a RIS note), which an import reads back as its decision.
+_STATES_WRITTEN = frozenset({"bibtex", "biblatex", "ris", "csljson"})
+
+
+def _decision_lost(paper: Paper, decision: str | None, fmt: str) -> bool:
+    """Whether the paper's decision does not come back from the format: a state it writes
+    (rejected, under review: :func:`reader.signals.export_state`) does, but a decision
+    pending only beside the venue it was submitted to, as the import reads it."""
+    if not decision:
+        return False
+    if fmt not in _STATES_WRITTEN or not export_state(decision) or paper.withdrawn:
+        return True
+    return decision == "pending" and not paper.venue
+
+
 def left_out(
     papers: Sequence[Paper],
     fmt: str,
@@ -304,8 +320,8 @@ def left_out(
     for paper in papers:
         written = _marks_written(paper, fmt)
         own = (signals or {}).get(paper.id)
-        count("ratings or decisions",
-              own is not None and (own.rating_mean is not None or own.decision))
+        count("ratings or decisions", own is not None and (
+            own.rating_mean is not None or _decision_lost(paper, own.decision, fmt)))
         # Every reply stored (``replied``): a decision, a withdrawal, a comment too; without
         # it, what the signals count (reviews and comments).
         count("replies", paper.id in replied if replied is not None else (
