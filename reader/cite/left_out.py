@@ -227,25 +227,28 @@ def _marks_written(paper: Paper, fmt: str) -> set[str]:
     return written
 
 
-def _csv_extra_left(paper: Paper) -> bool:
-    """Whether the paper keeps source fields a CSV has no column for: a BibTeX source's
-    entry type and the names of its fields say how to write what the columns hold."""
+def _csv_extra_left(paper: Paper) -> list[str]:
+    """The source fields a CSV has no column for: a BibTeX source's by their names
+    (``howpublished``: a reader knows them, and left unnamed as "source fields" one seemed
+    kept), another source's as "source fields". A BibTeX source's entry type and the names
+    of its fields only say how to write what the columns hold."""
+    names: set[str] = set()
     for fmt, fields in (paper.extra or {}).items():
         if fmt != "bibtex" or not isinstance(fields, dict):
-            return True
-        if set(fields) - {"@type", "@fields"}:
-            return True
-    return False
+            names.add("source fields")
+        else:
+            names.update(name for name in fields if not name.startswith("@"))
+    return sorted(names)
 
 
 def _csv_left_names(paper: Paper) -> list[str]:
     """What of the paper a CSV has no column for, by name: its CSL variables beyond the
-    columns (``note``, ``PMID``) and, as one name, the fields kept from its source."""
+    columns (``note``, ``PMID``) and the fields kept from its source (above)."""
     names = sorted(set(paper.csl) - CSV_CSL - _csv_implied(paper))
     # Every author comes back, in the order of the column: what is lost is which part of
     # each name is the family name ("Lee, Kim" read back as Kim Lee).
     names = [_NAME_PARTS.get(name, name) for name in names]
-    return names + (["source fields"] if _csv_extra_left(paper) else [])
+    return names + _csv_extra_left(paper)
 
 
 #: How a CSV's loss of a name variable's parts is said: its names come back, whole.
