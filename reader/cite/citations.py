@@ -35,7 +35,7 @@ from reader.cite.tex_escape import (
 )
 from reader.cite.venues import openreview_fields, published_in, unpublished, workshop_track
 from reader.models import Paper
-from reader.sources.venue_names import spelled_out
+from reader.sources.venue_names import SPELLED, spelled_out
 
 __all__ = ["bibtex_entry", "bibtex_month", "bibtex_type"]
 
@@ -104,7 +104,9 @@ def bibtex_entry(
         name = aliases.get("container-title", default)
         if biblatex and name == "journal":
             name = "journaltitle"
-        value = venue if source or csl_type else spelled_out(venue)
+        # A record's own venue as it came, but one its file spelled out (SPELLED).
+        own = (source or csl_type) and "container-title" not in source.get(SPELLED, [])
+        value = venue if own else spelled_out(venue)
         value = workshop_track(paper, value)
         fields.append((name, escape_text(value)))
     if entry_type == "article" and csl_type in ("article-newspaper", "article-magazine"):

@@ -60,7 +60,7 @@ from reader.sources.bibtex_values import (
 )
 from reader.sources.limits import DEPTH_MAX
 from reader.sources.own_export import give_marks
-from reader.sources.venue_names import as_held
+from reader.sources.venue_names import held_venue
 from reader.sources.withdrawn import decided, unpublished_venue
 from reader.text.identifiers import (
     arxiv_venue,
@@ -368,7 +368,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         title_derived=title_derived,
         authors=[display_name(n) for n in csl.get("author", [])],
         # (A well-known venue's acronym, which an export spelled out, as the library held it.)
-        venue=as_held(plain(venue_raw)) or None,
+        venue=held_venue(plain(venue_raw), extra) or None,
         year=year,
         keywords=_keywords(fields.get("keywords") or fields.get("keyword") or ""),
         url=url,

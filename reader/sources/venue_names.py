@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["as_held", "spelled_out"]
+__all__ = ["SPELLED", "as_held", "held_venue", "spelled_out"]
+
+#: The source fields' key naming the variables a BibTeX file wrote spelled out and the
+#: library holds as acronyms (``["container-title"]``): written again spelled out.
+SPELLED = "@spelled"
 
 
 # Well-known ML/NLP/CV venues, spelled out for reference managers; the acronym stays in
@@ -72,3 +76,13 @@ def as_held(venue: str) -> str:
         return venue
     track = match.group(4).removeprefix(", ")
     return " ".join(part for part in (match.group(2) + match.group(3), track) if part)
+
+
+def held_venue(written: str, extra: dict[str, dict[str, object]]) -> str:
+    """A BibTeX entry's venue as the library holds it (:func:`as_held`); one spelled out is
+    remembered among the entry's source fields (:data:`SPELLED`), so that its export
+    spells it out again, as the file had it."""
+    held = as_held(written)
+    if held != written:
+        extra.setdefault("bibtex", {})[SPELLED] = ["container-title"]
+    return held
