@@ -125,6 +125,10 @@ def _convert(record: JsonRecord) -> Outcome:
     venue = clean_title(_first(item.get("container-title"))) or None
     if venue and csl.get("container-title") == venue:
         del csl["container-title"]  # the venue column holds it
+    elif not venue and item.get("type") == "article":
+        # A preprint's server is its publisher and its venue, as Zotero has it (and our
+        # export writes it: "arXiv" as publisher, no container).
+        venue = clean_title(_first(item.get("publisher"))) or None
     bibtex_type = bibtex.get("@type")
     keep_written_doi(csl, written_doi, doi)
     withdrawn, tldr, area = _openreview(item, csl)
