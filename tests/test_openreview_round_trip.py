@@ -208,3 +208,27 @@ def test_an_openreview_id_beside_another_link_comes_back_from_every_export(
     finally:
         fresh.close()
         library.close()
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), FORMATS)
+def test_a_withdrawn_paper_of_no_date_is_cited_as_before_after_an_export(
+    tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    """Read back with the export's type (a @misc, a manuscript), a withdrawn paper of no
+    date was cited "(withdrawn)" in APA, its state in the date's place, not "(n.d.) …
+    [Withdrawn submission]"."""
+    table = tmp_path / "decisions.csv"
+    table.write_text("title,authors,decision,openreview_url\nWithdrawn Paper on Scaling,"
+                     "Frank Green,Withdrawn,https://openreview.net/forum?id=StUvWx3456\n",
+                     encoding="utf-8")
+    first, fresh = Library(tmp_path / "first"), Library(tmp_path / "fresh")
+    try:
+        first.import_files([table])
+        fresh.import_files([_write(first, fmt, tmp_path / f"export{suffix}")])
+        [before], [after] = list(first.store.iter_papers()), list(fresh.store.iter_papers())
+        assert after.withdrawn and (after.kind, after.csl.get("type")) == (None, None)
+        [cited] = bibliography([after], "apa")
+        assert [cited] == bibliography([before], "apa") and "(n.d.)" in cited, cited
+    finally:
+        first.close()
+        fresh.close()

@@ -69,10 +69,8 @@ def ris_withdrawn(record: PaperRecord, tags: Tags) -> PaperRecord:
     for name, _, text in notes:
         if name == _PUBSTATE:
             record.signals = decided(record, text.strip())
-    for name, _, text in notes:
-        if name == _EVENT:
-            return unpublished_venue(record, text)
-    return record
+    event = next((text for name, _, text in notes if name == _EVENT), "")
+    return unpublished_venue(record, event)
 
 
 def _openreview_note(value: str) -> bool:

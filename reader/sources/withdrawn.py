@@ -15,6 +15,11 @@ __all__ = ["decided", "unpublished_venue"]
 
 # The decisions after which a submission names its venue apart (reader.cite.venues).
 _TURNED_DOWN = frozenset({"reject", "desk-rejected"})
+# The types the exports give a submission withdrawn or turned down (a @misc, biblatex's
+# @online, a RIS UNPB, a CSL manuscript), read back as no type of its own even where it
+# names no venue: kept, a withdrawn paper of no date was cited "(withdrawn)" in APA, its
+# state in the date's place, where it had been "(n.d.) … [Withdrawn submission]".
+_UNPUBLISHED_TYPES = frozenset({"document", "webpage", "manuscript"})
 
 
 def decided(record: PaperRecord, state: str) -> Signals | None:
@@ -36,16 +41,20 @@ def unpublished_venue(record: PaperRecord, event: str, *variables: str) -> Paper
     ``event`` (the venue it was submitted to) as its venue, where it names no other. The
     entry's type and the ``variables`` the event was also read into are the export's way of
     citing an unpublished paper, not a type of the paper's own: kept, they would cite it as
-    having appeared in the venue."""
+    having appeared in the venue. With no event, the type is dropped where it is one the
+    exports write for such a paper (:data:`_UNPUBLISHED_TYPES`)."""
     event = " ".join(event.split())
     decision = record.signals.decision if record.signals is not None else None
     turned_down = record.withdrawn or decision in _TURNED_DOWN
-    if not (turned_down and event and not record.venue):
+    if not turned_down or record.venue:
         return record
-    record.venue = event
-    for variable in variables:
-        if record.csl.get(variable) == event:
-            del record.csl[variable]
+    if event:
+        record.venue = event
+        for variable in variables:
+            if record.csl.get(variable) == event:
+                del record.csl[variable]
+    elif record.csl.get("type") not in _UNPUBLISHED_TYPES:
+        return record
     record.csl.pop("type", None)
     record.kind = None
     return record
