@@ -1,5 +1,6 @@
-"""What OpenReview says of a submission beyond its record (withdrawn, its TL;DR, its primary
-area, the venue a withdrawn one was submitted to) survives an export to .bib, .ris and
+"""What OpenReview says of a submission beyond its record (withdrawn, turned down or under
+review, its TL;DR, its primary area, the venue a withdrawn or rejected one was submitted to)
+survives an export to .bib, .ris and
 .csl.json and an import of that file: into a fresh library, and into the library it came
 from, where the papers are unchanged."""
 
@@ -13,13 +14,14 @@ import pytest
 
 from reader.cite.csl import bibliography
 from reader.cite.export import export
+from reader.cite.left_out import left_out
 from reader.library import Library
 from reader.models import Paper
 from reader.text.render import to_plain
 
 TLDR = "A 50% cut in $\\mathcal{O}(n^2)$ cost & a C:\\temp path."
 AREA = "alignment, fairness, safety, privacy, and societal considerations"
-# As the OpenReview API gives them: a withdrawn submission and one under review.
+# As the OpenReview API gives them: a withdrawn submission, one under review and one rejected.
 RECORDS = [
     {
         "id": "wdrn0001",
@@ -44,6 +46,17 @@ RECORDS = [
             "primary_area": {"value": "applications to robotics"},
             "venue": {"value": "ICLR 2026 Conference Submission"},
             "venueid": {"value": "ICLR.cc/2026/Conference/Submission"},
+        },
+    },
+    {
+        "id": "rjct0003",
+        "cdate": 1758000000000,
+        "content": {
+            "title": {"value": "Turned Down: Reasoning as Representation"},
+            "abstract": {"value": "Reasoning models as representation learners."},
+            "authors": {"value": ["Grace Hopper"]},
+            "venue": {"value": "ICLR 2026 Conference Rejected Submission"},
+            "venueid": {"value": "ICLR.cc/2026/Conference/Rejected_Submission"},
         },
     },
 ]
@@ -98,6 +111,18 @@ def test_an_export_imported_into_a_fresh_library_keeps_what_openreview_said(
             # The TL;DR may come back as the TeX an export wrote it in: it reads the same.
             assert to_plain(paper.tldr or "") == to_plain(before[title].tldr or ""), title
             assert paper.primary_area == before[title].primary_area, title
+            # Where it was submitted, and what was decided there, as the library held them
+            # (a rejected paper named no venue in a BibTeX export, and was then cited in
+            # CSL-JSON as a paper of the conference).
+            assert paper.venue == before[title].venue, title
+            # (A withdrawal comes back as the withdrawn mark, which decision:withdrawn finds.)
+            assert paper.decision == before[title].decision or paper.withdrawn, title
+            assert bibliography([paper]) == bibliography([before[title]]), title
+        # What does not come back is named: the withdrawal's decision (the withdrawn mark
+        # comes back), not the rejection nor the review still pending.
+        papers = list(openreview_library.store.iter_papers())
+        said = left_out(papers, fmt, openreview_library.signals([p.id for p in papers]))
+        assert "ratings or decisions (1 paper)" in said, said
         withdrawn = after["Withdrawn Before Review: Sparse Attention at Scale"]
         assert fresh.search("is:withdrawn").ids == [withdrawn.id]
         assert withdrawn.venue == "ICLR"
@@ -183,3 +208,27 @@ def test_an_openreview_id_beside_another_link_comes_back_from_every_export(
     finally:
         fresh.close()
         library.close()
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), FORMATS)
+def test_a_withdrawn_paper_of_no_date_is_cited_as_before_after_an_export(
+    tmp_path: Path, fmt: str, suffix: str
+) -> None:
+    """Read back with the export's type (a @misc, a manuscript), a withdrawn paper of no
+    date was cited "(withdrawn)" in APA, its state in the date's place, not "(n.d.) …
+    [Withdrawn submission]"."""
+    table = tmp_path / "decisions.csv"
+    table.write_text("title,authors,decision,openreview_url\nWithdrawn Paper on Scaling,"
+                     "Frank Green,Withdrawn,https://openreview.net/forum?id=StUvWx3456\n",
+                     encoding="utf-8")
+    first, fresh = Library(tmp_path / "first"), Library(tmp_path / "fresh")
+    try:
+        first.import_files([table])
+        fresh.import_files([_write(first, fmt, tmp_path / f"export{suffix}")])
+        [before], [after] = list(first.store.iter_papers()), list(fresh.store.iter_papers())
+        assert after.withdrawn and (after.kind, after.csl.get("type")) == (None, None)
+        [cited] = bibliography([after], "apa")
+        assert [cited] == bibliography([before], "apa") and "(n.d.)" in cited, cited
+    finally:
+        first.close()
+        fresh.close()

@@ -111,3 +111,23 @@ def test_a_program_version_comes_back_from_bibtex(tmp_path: Path, fmt: str) -> N
     assert "version = {1.5.1}" in out.read_text(encoding="utf-8")
     _invoke(tmp_path / "second", "import", str(out))
     assert _paper(tmp_path / "second")["csl"].get("version") == "1.5.1"
+
+
+# Zotero's CSV of a preprint: its server is its publication and its publisher.
+PREPRINT = ('"Key","Item Type","Publication Year","Author","Title","Publication Title",'
+            '"Publisher","Url"\n"EFGH5678","preprint","2023","Lee, Kim","Sparse mixtures of '
+            'experts scale sublinearly","arXiv","arXiv","http://arxiv.org/abs/2305.01234"\n')
+
+
+def test_a_preprint_keeps_its_server_as_venue_through_csljson(tmp_path: Path) -> None:
+    """The export names the server as the preprint's publisher, not as a container: read
+    back, the paper had no venue."""
+    source = tmp_path / "zotero.csv"
+    source.write_text(PREPRINT, encoding="utf-8")
+    _invoke(tmp_path / "first", "import", str(source))
+    out = tmp_path / "out.csl.json"
+    _invoke(tmp_path / "first", "export", "--format", "csljson", "-o", str(out))
+    _invoke(tmp_path / "second", "import", str(out))
+    before, after = _paper(tmp_path / "first"), _paper(tmp_path / "second")
+    assert after["venue"] == before["venue"] == "arXiv"
+    assert after["csl"]["type"] == before["csl"]["type"] == "article"

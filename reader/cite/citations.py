@@ -35,42 +35,9 @@ from reader.cite.tex_escape import (
 )
 from reader.cite.venues import openreview_fields, published_in, unpublished, workshop_track
 from reader.models import Paper
+from reader.sources.venue_names import SPELLED, spelled_out
 
 __all__ = ["bibtex_entry", "bibtex_month", "bibtex_type"]
-
-
-# Well-known ML/NLP/CV venues, spelled out for reference managers; the acronym stays in
-# parentheses so the venue is still recognisable at a glance.
-_VENUE_NAMES = {
-    "iclr": "International Conference on Learning Representations (ICLR)",
-    "neurips": "Advances in Neural Information Processing Systems (NeurIPS)",
-    "nips": "Advances in Neural Information Processing Systems (NeurIPS)",
-    "icml": "International Conference on Machine Learning (ICML)",
-    "aistats": "International Conference on Artificial Intelligence and Statistics (AISTATS)",
-    "uai": "Conference on Uncertainty in Artificial Intelligence (UAI)",
-    "colt": "Conference on Learning Theory (COLT)",
-    "corl": "Conference on Robot Learning (CoRL)",
-    "colm": "Conference on Language Modeling (COLM)",
-    "aaai": "AAAI Conference on Artificial Intelligence (AAAI)",
-    "ijcai": "International Joint Conference on Artificial Intelligence (IJCAI)",
-    "acl": "Annual Meeting of the Association for Computational Linguistics (ACL)",
-    "emnlp": "Conference on Empirical Methods in Natural Language Processing (EMNLP)",
-    "naacl": (
-        "Conference of the North American Chapter of the Association for "
-        "Computational Linguistics (NAACL)"
-    ),
-    "eacl": (
-        "Conference of the European Chapter of the Association for Computational Linguistics (EACL)"
-    ),
-    "coling": "International Conference on Computational Linguistics (COLING)",
-    "cvpr": "IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)",
-    "iccv": "IEEE/CVF International Conference on Computer Vision (ICCV)",
-    "eccv": "European Conference on Computer Vision (ECCV)",
-    "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining (KDD)",
-}
-# "ICLR" or "ICLR 2026"; the year, if any, goes inside the parentheses; a track after it
-# ("NeurIPS Datasets and Benchmarks Track") after the name, as its proceedings name it.
-_VENUE_WITH_YEAR = re.compile(r"([A-Za-z]+)(?:\s+(\d{4}))?(?:\s+([\w&\s]+\bTrack))?")
 
 
 # Source entry types (BibTeX, CSL) whose venue is a journal.
@@ -137,7 +104,9 @@ def bibtex_entry(
         name = aliases.get("container-title", default)
         if biblatex and name == "journal":
             name = "journaltitle"
-        value = venue if source or csl_type else _expand_venue(venue)
+        # A record's own venue as it came, but one its file spelled out (SPELLED).
+        own = (source or csl_type) and "container-title" not in source.get(SPELLED, [])
+        value = venue if own else spelled_out(venue)
         value = workshop_track(paper, value)
         fields.append((name, escape_text(value)))
     if entry_type == "article" and csl_type in ("article-newspaper", "article-magazine"):
@@ -376,21 +345,3 @@ def _iso_date(paper: Paper) -> str:
     if match and (paper.year is None or match.group(1) == f"{paper.year:04d}"):
         return match.group(0)
     return f"{paper.year:04d}" if paper.year is not None and 0 <= paper.year <= 9999 else ""
-
-
-# --- citation keys -------------------------------------------------------------------
-
-
-# --- field values --------------------------------------------------------------------
-
-
-def _expand_venue(venue: str) -> str:
-    """A well-known venue acronym spelled out ("ICLR 2026" → "International … (ICLR 2026)")."""
-    match = _VENUE_WITH_YEAR.fullmatch(venue)
-    if not match or match.group(1).lower() not in _VENUE_NAMES:
-        return venue
-    full = _VENUE_NAMES[match.group(1).lower()]
-    full = full[:-1] + f" {match.group(2)})" if match.group(2) else full
-    return f"{full}, {match.group(3)}" if match.group(3) else full
-
-

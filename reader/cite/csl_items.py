@@ -31,7 +31,7 @@ from reader.record import (
     source_doi,
     split_name,
 )
-from reader.signals import UNDER_REVIEW
+from reader.signals import UNDER_REVIEW, export_state
 from reader.text.identifiers import arxiv_venue, openreview_forum_id
 from reader.text.render import plain_line, to_plain
 
@@ -186,9 +186,11 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         # CSL's publication status ("forthcoming", "retracted"), as pandoc reads biblatex's
         # pubstate.
         item["status"] = "withdrawn"
-    elif paper.decision == "pending" and "status" not in item:
-        # A submission with no decision yet is not a paper of the conference (yet).
-        item["status"] = UNDER_REVIEW
+    elif export_state(paper.decision) and "status" not in item:
+        # A submission with no decision yet is not a paper of the conference (yet), nor is
+        # one turned down: said so ("under review", "rejected"), it is read back so. (A
+        # citation says only the first: engine_item.)
+        item["status"] = export_state(paper.decision)
     source_fields = {
         fmt: fields for fmt, fields in (paper.extra or {}).items()
         if isinstance(fields, dict) and fields

@@ -19,7 +19,7 @@ from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, tex_fields
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
-from reader.signals import Signals
+from reader.signals import Signals, export_state
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
 from reader.text.render import plain_line, to_plain
@@ -227,25 +227,28 @@ def _marks_written(paper: Paper, fmt: str) -> set[str]:
     return written
 
 
-def _csv_extra_left(paper: Paper) -> bool:
-    """Whether the paper keeps source fields a CSV has no column for: a BibTeX source's
-    entry type and the names of its fields say how to write what the columns hold."""
+def _csv_extra_left(paper: Paper) -> list[str]:
+    """The source fields a CSV has no column for: a BibTeX source's by their names
+    (``howpublished``: a reader knows them, and left unnamed as "source fields" one seemed
+    kept), another source's as "source fields". A BibTeX source's entry type and the names
+    of its fields only say how to write what the columns hold."""
+    names: set[str] = set()
     for fmt, fields in (paper.extra or {}).items():
         if fmt != "bibtex" or not isinstance(fields, dict):
-            return True
-        if set(fields) - {"@type", "@fields"}:
-            return True
-    return False
+            names.add("source fields")
+        else:
+            names.update(name for name in fields if not name.startswith("@"))
+    return sorted(names)
 
 
 def _csv_left_names(paper: Paper) -> list[str]:
     """What of the paper a CSV has no column for, by name: its CSL variables beyond the
-    columns (``note``, ``PMID``) and, as one name, the fields kept from its source."""
+    columns (``note``, ``PMID``) and the fields kept from its source (above)."""
     names = sorted(set(paper.csl) - CSV_CSL - _csv_implied(paper))
     # Every author comes back, in the order of the column: what is lost is which part of
     # each name is the family name ("Lee, Kim" read back as Kim Lee).
     names = [_NAME_PARTS.get(name, name) for name in names]
-    return names + (["source fields"] if _csv_extra_left(paper) else [])
+    return names + _csv_extra_left(paper)
 
 
 #: How a CSV's loss of a name variable's parts is said: its names come back, whole.
@@ -278,6 +281,22 @@ def _csv_implied(paper: Paper) -> set[str]:
     return implied
 
 
+#: The bibliographic formats that say a submission's state (biblatex's pubstate, CSL's
+#: status, a RIS note), which an import reads back as its decision.
+_STATES_WRITTEN = frozenset({"bibtex", "biblatex", "ris", "csljson"})
+
+
+def _decision_lost(paper: Paper, decision: str | None, fmt: str) -> bool:
+    """Whether the paper's decision does not come back from the format: a state it writes
+    (rejected, under review: :func:`reader.signals.export_state`) does, but a decision
+    pending only beside the venue it was submitted to, as the import reads it."""
+    if not decision:
+        return False
+    if fmt not in _STATES_WRITTEN or not export_state(decision) or paper.withdrawn:
+        return True
+    return decision == "pending" and not paper.venue
+
+
 def left_out(
     papers: Sequence[Paper],
     fmt: str,
@@ -304,8 +323,8 @@ def left_out(
     for paper in papers:
         written = _marks_written(paper, fmt)
         own = (signals or {}).get(paper.id)
-        count("ratings or decisions",
-              own is not None and (own.rating_mean is not None or own.decision))
+        count("ratings or decisions", own is not None and (
+            own.rating_mean is not None or _decision_lost(paper, own.decision, fmt)))
         # Every reply stored (``replied``): a decision, a withdrawal, a comment too; without
         # it, what the signals count (reviews and comments).
         count("replies", paper.id in replied if replied is not None else (

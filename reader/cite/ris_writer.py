@@ -16,12 +16,13 @@ from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.cite.venues import (
     held_at,
     published_in,
+    submitted_venue,
     unpublished,
-    withdrawn_from,
     workshop_track,
 )
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
+from reader.signals import export_state
 from reader.sources.ris_names import EDITOR_MARK
 from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers, type_tags
 from reader.text.identifiers import openreview_forum_id, openreview_forum_url
@@ -251,9 +252,11 @@ def _pubmed_lines(paper: Paper, source: dict[str, Any]) -> list[tuple[str, str]]
 def _openreview_lines(paper: Paper) -> list[tuple[str, str]]:
     """What OpenReview says of a submission beyond its record, which RIS has no tags for, in
     notes as the BibTeX fields it would be (``tex.pubstate: withdrawn``, ``tex.tldr: …``,
-    ``tex.primaryarea: …``): the form Better BibTeX reads in Zotero's Extra field."""
-    lines = [("N1", f"{TEX_PREFIX}pubstate: withdrawn")] if paper.withdrawn else []
-    venue = withdrawn_from(paper)
+    ``tex.primaryarea: …``): the form Better BibTeX reads in Zotero's Extra field. A decision
+    short of acceptance (rejected, under review) is a state too, read back as the decision."""
+    state = "withdrawn" if paper.withdrawn else export_state(paper.decision)
+    lines = [("N1", f"{TEX_PREFIX}pubstate: {state}")] if state else []
+    venue = submitted_venue(paper)
     if venue:
         # Where it was submitted, which the record (a manuscript) names nowhere else.
         lines.append(("N1", f"{TEX_PREFIX}eventtitle: {_line(venue)}"))

@@ -10,11 +10,11 @@ from __future__ import annotations
 from reader.cite.bibtex_text import bibtex_tldr
 from reader.cite.tex_escape import escape_text, fold
 from reader.models import Paper
-from reader.signals import UNDER_REVIEW
+from reader.signals import UNDER_REVIEW, export_state
 from reader.text.identifiers import openreview_forum_id
 
 __all__ = ["openreview_fields", "published_in", "series_of_book", "submitted_to", "unpublished",
-           "withdrawn_from", "workshop_track"]
+           "submitted_venue", "workshop_track"]
 
 # Decisions after which a submission is no paper of the conference: OpenReview's own BibTeX
 # for it is a @misc with no booktitle.
@@ -33,13 +33,12 @@ def unpublished(paper: Paper) -> bool:
     return turned_down and not paper.csl.get("type")
 
 
-def withdrawn_from(paper: Paper) -> str:
-    """The venue a withdrawn submission was submitted to, which its citation does not name
-    (:func:`unpublished`) but an export keeps apart, so that an import reads it back as the
-    paper's venue: "" for any other paper. A submission turned down is not kept so: its
-    decision does not travel, and read back with its venue it would be cited as a paper of
-    the conference."""
-    if paper.withdrawn and unpublished(paper) and paper.venue:
+def submitted_venue(paper: Paper) -> str:
+    """The venue a submission withdrawn or turned down was submitted to, which its citation
+    does not name (:func:`unpublished`) but an export keeps apart, with its state (withdrawn,
+    rejected), so that an import reads it back as the paper's venue, and cites it as
+    before: "" for any other paper."""
+    if unpublished(paper) and paper.venue:
         return " ".join(paper.venue.split())
     return ""
 
@@ -86,15 +85,18 @@ def series_of_book(paper: Paper, venue: str) -> bool:
 def openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
     """What OpenReview says of a submission beyond its record, as fields an import reads back.
 
-    A withdrawn submission is biblatex's ``pubstate`` (its publication state, which biblatex
-    styles print and pandoc reads as CSL's ``status``); the TL;DR and the primary area have
-    no standard field and go by OpenReview's names, which BibTeX and biber ignore; so does
-    the forum's id (``openreview``) of a paper whose ``url`` is not the forum's.
+    A withdrawn or rejected submission is biblatex's ``pubstate`` (its publication state,
+    which biblatex styles print and pandoc reads as CSL's ``status``); the TL;DR and the
+    primary area have no standard field and go by OpenReview's names, which BibTeX and biber
+    ignore; so does the forum's id (``openreview``) of a paper whose ``url`` is not the forum's.
     """
     # A record's own status is written with its other variables.
     withdrawn = paper.withdrawn and not paper.csl.get("status")
     fields = [("pubstate", "withdrawn")] if withdrawn else []
-    venue = withdrawn_from(paper)
+    state = export_state(paper.decision)
+    if state != UNDER_REVIEW and state and not paper.withdrawn and not paper.csl.get("status"):
+        fields.append(("pubstate", state))  # turned down: read back as the decision
+    venue = submitted_venue(paper)
     if venue:
         # The venue it was submitted to, which the entry (a @misc) names nowhere else: as
         # biblatex's ``eventtitle`` (CSL's event title, as the CSL-JSON export has it), which

@@ -31,6 +31,7 @@ from reader.record import csl_type_for_bibtex, date_parts, display_name, split_n
 from reader.sources import read_back
 from reader.sources.bibtex_fields import kept_as_written, text_variable
 from reader.sources.bibtex_values import abstract_field, plain_field, tex_field
+from reader.sources.venue_names import SPELLED
 from reader.text.identifiers import arxiv_venue
 from reader.text.render import plain_line, rendered_as, to_plain
 
@@ -155,14 +156,17 @@ class BibtexEcho:
         )
 
     def news(self, extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        """A record's source fields without the entry type the export wrote, and without
-        the biblatex ``date`` it wrote for a paper of no BibTeX source."""
+        """A record's source fields without the entry type the export wrote, without the
+        biblatex ``date`` it wrote for a paper of no BibTeX source, and without the mark
+        of a venue it spelled out."""
         fields = extra.get("bibtex")
         if not isinstance(fields, dict):
             return extra
         rest = dict(fields)
         if rest.get("@type") in self.kinds:
             del rest["@type"]
+        if SPELLED in rest and SPELLED not in (self.paper.extra.get("bibtex") or {}):
+            del rest[SPELLED]  # the export spelled out a venue the paper holds short
         for name in [n for n in rest if not bibtex_source(self.paper).get(n)]:
             variable = kept_as_written(name)
             if variable and rest[name] == self.paper.csl.get(variable):

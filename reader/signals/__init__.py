@@ -24,9 +24,12 @@ from __future__ import annotations
 
 from reader.signals.decisions import (
     DECISIONS,
+    EXPORT_STATES,
     UNDER_REVIEW,
     decision_label,
+    export_state,
     normalize_decision,
+    state_decision,
 )
 from reader.signals.replies import (
     COMMENT_KINDS,
@@ -63,7 +66,10 @@ from reader.signals.summary import (
 __all__ = [
     "COMMENT_KINDS",
     "DECISIONS",
+    "EXPORT_STATES",
     "decision_label",
+    "export_state",
+    "state_decision",
     "UNDER_REVIEW",
     "DECISION_KINDS",
     "META_REVIEW_KINDS",

@@ -7,12 +7,23 @@ import functools
 import re
 from typing import Any
 
-__all__ = ["DECISIONS", "decision_label", "normalize_decision"]
+__all__ = ["DECISIONS", "EXPORT_STATES", "decision_label", "export_state", "normalize_decision",
+           "state_decision"]
 
 #: The normalised decisions, from best to worst; ``pending`` is a paper under review.
 #: How a citation says a submission has no decision yet (OpenReview's own BibTeX says so);
 #: read back from an export, it is the library's to say, not the record's own status.
 UNDER_REVIEW = "under review"
+
+# A submission's decision as the library's exports say it where a record has a publication
+# state (biblatex's ``pubstate``, CSL's ``status``, a RIS ``tex.pubstate`` note), so that an
+# import reads the decision back: a paper not accepted (or not yet) is no paper of the
+# conference, and read back with no decision it would be cited as one.
+_STATE_OF = {"reject": "rejected", "desk-rejected": "desk rejected", "pending": UNDER_REVIEW}
+_DECISION_OF = {state: decision for decision, state in _STATE_OF.items()}
+#: Every state an export writes of what the library knows (a withdrawal too), read back as
+#: that knowledge, never kept as a record's own status.
+EXPORT_STATES = frozenset({"withdrawn", *_STATE_OF.values()})
 
 DECISIONS = (
     "oral",
@@ -95,6 +106,18 @@ def _decision_of(raw: str) -> str | None:
         if any(all(word in words for word in pattern) for pattern in patterns):
             return decision
     return None
+
+
+def export_state(decision: str | None) -> str:
+    """The publication state an export writes for a decision (``reject`` → "rejected"),
+    or "" for one a citation says otherwise (accepted: its venue; withdrawn: its mark)."""
+    return _STATE_OF.get(decision or "", "")
+
+
+def state_decision(state: str) -> str | None:
+    """The decision an export's publication state says (:func:`export_state` read back),
+    or None for any other state."""
+    return _DECISION_OF.get(" ".join(state.lower().split()))
 
 
 def decision_label(decision: str | None, raw: str | None) -> str:

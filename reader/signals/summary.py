@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 from typing import Any
 
-from reader.signals.decisions import UNDER_REVIEW, normalize_decision
+from reader.signals.decisions import export_state, normalize_decision
 from reader.signals.replies import DECISION_KINDS, META_REVIEW_KINDS, PROCEDURAL_KINDS, Reply
 from reader.signals.scores import finite
 
@@ -283,10 +283,6 @@ def signals_from_replies(
     )
 
 
-# A decision as the library's exports say it in words of their own: read back, no news.
-_IN_A_WORD = {"pending": UNDER_REVIEW}
-
-
 def merge_signals(old: Signals | None, new: Signals | None) -> Signals | None:
     """What a paper's signals become when a new source adds to what was known: ratings
     read from reviews outrank aggregates; a decision outranks ``pending`` and an unknown
@@ -309,12 +305,12 @@ def merge_signals(old: Signals | None, new: Signals | None) -> Signals | None:
         merged = replace(merged, decision=old.decision, decision_raw=old.decision_raw)
     elif new.decision is None or (
         new.decision == old.decision
-        and (new.decision_raw or "").lower() in (new.decision, _IN_A_WORD.get(new.decision))
+        and (new.decision_raw or "").lower() in (new.decision, export_state(new.decision))
     ):
         # The same decision said in a word ("poster" beside "Accept (Poster)", as a
-        # table or an export of the library says it; "Under review", the BibTeX export's
-        # word for pending, beside "ICLR 2026 Conference Submission") keeps the source's
-        # own words.
+        # table or an export of the library says it; "Under review" and "Rejected", the
+        # exports' words for pending and reject, beside "ICLR 2026 Conference Submission")
+        # keeps the source's own words.
         merged = replace(merged, decision=old.decision, decision_raw=old.decision_raw)
     return replace(
         merged,

@@ -41,7 +41,7 @@ from reader.sources.bibtex_marks import (
     zotero_extra,
     zotero_tags,
 )
-from reader.sources.bibtex_openreview import openreview_fields, pending, tex_kept
+from reader.sources.bibtex_openreview import openreview_fields, stated, tex_kept
 from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
@@ -60,7 +60,8 @@ from reader.sources.bibtex_values import (
 )
 from reader.sources.limits import DEPTH_MAX
 from reader.sources.own_export import give_marks
-from reader.sources.withdrawn import withdrawn_venue
+from reader.sources.venue_names import held_venue
+from reader.sources.withdrawn import decided, unpublished_venue
 from reader.text.identifiers import (
     arxiv_venue,
     compared_doi,
@@ -366,7 +367,8 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         title=title,
         title_derived=title_derived,
         authors=[display_name(n) for n in csl.get("author", [])],
-        venue=plain(venue_raw) or None,
+        # (A well-known venue's acronym, which an export spelled out, as the library held it.)
+        venue=held_venue(plain(venue_raw), extra) or None,
         year=year,
         keywords=_keywords(fields.get("keywords") or fields.get("keyword") or ""),
         url=url,
@@ -389,6 +391,6 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         aliases=_keys(entry.fields.get("ids", "")),
     )
     give_marks(record, manager_marks(fields))
-    withdrawn_venue(record, plain(fields.get("eventtitle", "")), "event")
-    record.signals = pending(fields, record)
+    record.signals = decided(record, stated(fields))
+    unpublished_venue(record, plain(fields.get("eventtitle", "")), "event")
     return record

@@ -11,7 +11,7 @@ from reader.record import (
     csl_type_for_bibtex,
     date_parts,
 )
-from reader.signals import UNDER_REVIEW
+from reader.signals import EXPORT_STATES, UNDER_REVIEW
 from reader.sources.bibtex_values import arxiv_id_of, parse_names, plain, url_of
 from reader.text.sanitize import clean_imported
 
@@ -203,9 +203,10 @@ def csl_and_extra(
                 names[variable] = field
             if field in inherited:
                 from_parent.add(variable)
-    if csl.get("status", "").lower() in ("withdrawn", UNDER_REVIEW):
+    if csl.get("status", "").lower() in EXPORT_STATES:
         # The paper's withdrawal, which the import reads from the entry itself; a decision
-        # still pending, which an export says of a submission (as OpenReview's does).
+        # turned down or still pending, which an export says of a submission (as
+        # OpenReview's does), read as the paper's decision.
         del csl["status"]
         used.discard("pubstate")
     if csl.get("note", "").lower() == UNDER_REVIEW:

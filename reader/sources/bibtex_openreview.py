@@ -1,18 +1,17 @@
 """What a BibTeX entry says of an OpenReview submission, as OpenReview's own entries and
-the library's export write it: withdrawn (``pubstate``), still under review (``pubstate``
-or ``note``: "Under review"), its TL;DR and its primary area."""
+the library's export write it: withdrawn or rejected (``pubstate``), still under review
+(``pubstate`` or ``note``: "Under review"), its TL;DR and its primary area."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from reader.models import PaperRecord
-from reader.signals import UNDER_REVIEW, Signals
+from reader.signals import EXPORT_STATES, UNDER_REVIEW
 from reader.sources.bibtex_fields import Evaluated
 from reader.sources.bibtex_values import _tex_line, plain
 from reader.text.tex_plain import as_read
 
-__all__ = ["openreview_fields", "pending", "tex_kept"]
+__all__ = ["openreview_fields", "stated", "tex_kept"]
 
 #: The export's field naming the text fields whose TeX is kept as written (read as
 #: :func:`reader.text.tex_plain.as_read` says).
@@ -33,26 +32,24 @@ def openreview_fields(
     """Whether the entry is withdrawn, its TL;DR (as TeX) and primary area: its own
     ``pubstate = {withdrawn}`` (or ``retracted``), ``tldr`` and ``primaryarea``, as an
     export writes them, which are then no longer kept among its source fields. Another
-    ``pubstate`` stays one, but "under review": an export's word for a decision still
-    pending, the library's to say."""
+    ``pubstate`` stays one, but "under review" or "rejected": an export's word for a
+    decision, the library's to say."""
     own = entry.fields
     state = plain(own.get("pubstate", "")).lower()
     # A retracted paper is withdrawn too (as MEDLINE's is read), its pubstate kept.
     withdrawn = state in ("withdrawn", "retracted")
     kept = extra.get("bibtex", {})
     names = ("tldr", "primaryarea", "openreview")
-    for name in names + (("pubstate",) if state == "withdrawn" else ()):
+    # A state an export writes (withdrawn, rejected, under review) is read as the paper's.
+    for name in names + (("pubstate",) if state in EXPORT_STATES else ()):
         kept.pop(name, None)
-    if plain(own.get("pubstate", "")).lower() == UNDER_REVIEW:
-        kept.pop("pubstate", None)
     tldr = as_read(_tex_line(own.get("tldr", "")), tex="tldr" in tex_kept(entry, extra))
     return withdrawn, tldr, plain(own.get("primaryarea", ""))
 
 
-def pending(fields: dict[str, str], record: PaperRecord) -> Signals | None:
-    """A submission's pending decision, where the entry says it is under review: cited
-    again as one (read as no decision, it was cited as a paper of the conference)."""
-    said = (plain(fields.get("pubstate", "")) or plain(fields.get("note", ""))).lower()
-    if said == UNDER_REVIEW and record.venue and not record.withdrawn:
-        return Signals(decision="pending", decision_raw="Under review")
-    return record.signals
+def stated(fields: dict[str, str]) -> str:
+    """The submission's state as the entry says it (:func:`reader.sources.withdrawn.decided`
+    reads it): its ``pubstate``, or a ``note`` "Under review", as classic BibTeX exports
+    and OpenReview's own entries for submissions say it."""
+    note = plain(fields.get("note", ""))
+    return plain(fields.get("pubstate", "")) or (note if note.lower() == UNDER_REVIEW else "")

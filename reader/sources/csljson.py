@@ -17,7 +17,7 @@ from reader.record import (
     display_name,
     keep_written_doi,
 )
-from reader.signals import UNDER_REVIEW
+from reader.signals import EXPORT_STATES
 from reader.sources import ParseResult, Streamed
 from reader.sources.jsonarray import iter_array
 from reader.sources.jsonfields import (
@@ -38,7 +38,7 @@ from reader.sources.jsonsniff import (
 )
 from reader.sources.seed import TITLE_MAX
 from reader.sources.textfile import TextFile
-from reader.sources.withdrawn import withdrawn_venue
+from reader.sources.withdrawn import decided, unpublished_venue
 from reader.text.identifiers import (
     compared_doi,
     doi_as_written,
@@ -125,6 +125,10 @@ def _convert(record: JsonRecord) -> Outcome:
     venue = clean_title(_first(item.get("container-title"))) or None
     if venue and csl.get("container-title") == venue:
         del csl["container-title"]  # the venue column holds it
+    elif not venue and item.get("type") == "article":
+        # A preprint's server is its publisher and its venue, as Zotero has it (and our
+        # export writes it: "arXiv" as publisher, no container).
+        venue = clean_title(_first(item.get("publisher"))) or None
     bibtex_type = bibtex.get("@type")
     keep_written_doi(csl, written_doi, doi)
     withdrawn, tldr, area = _openreview(item, csl)
@@ -165,7 +169,8 @@ def _convert(record: JsonRecord) -> Outcome:
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
     # (the venue a withdrawn submission was submitted to, as our export writes it)
-    withdrawn_venue(paper, clean_title(item.get("event-title")), "event-title", "event")
+    paper.signals = decided(paper, clean_title(item.get("status")))
+    unpublished_venue(paper, clean_title(item.get("event-title")), "event-title", "event")
     return finish_record(paper, record, record_label(record, _ID_KEYS))
 
 
@@ -191,9 +196,9 @@ def _openreview(item: dict[str, Any], csl: dict[str, Any]) -> tuple[bool, str, s
     status = clean_title(item.get("status")).lower()
     # A retracted paper is withdrawn too (as MEDLINE's is read), its status kept as its own.
     withdrawn = status in ("withdrawn", "retracted")
-    if status in ("withdrawn", UNDER_REVIEW):
-        # Both are said by the library's export of what it knows (a withdrawal, a decision
-        # still pending), not kept as the record's own status.
+    if status in EXPORT_STATES:
+        # Said by the library's export of what it knows (a withdrawal, a decision turned
+        # down or still pending: read as the paper's), not kept as the record's own status.
         csl.pop("status", None)
     custom = item.get("custom")
     if not isinstance(custom, dict):

@@ -39,7 +39,13 @@ from reader.sources.own_export import (
 )
 from reader.sources.paperlists import conference_of_file
 from reader.sources.stand_ins import abstract_given
-from reader.sources.table_csl import csl_values, extra_lines, shown_names, unread_columns
+from reader.sources.table_csl import (
+    csl_values,
+    extra_lines,
+    shown_names,
+    table_kind,
+    unread_columns,
+)
 from reader.sources.table_csl import fold_cell as _fold
 from reader.sources.table_database import read_apart
 from reader.sources.table_fields import SYNONYMS, ZOTERO_COLUMNS
@@ -320,7 +326,7 @@ def record_from_values(
         arxiv_id=arxiv_id,
         openreview_id=forum,
         date=date,
-        kind=_fold(values.get("kind", "")).lower() or None,
+        kind=table_kind(values.get("kind", ""), own=bool(marks)),
         tldr=_fold(values.get("tldr", "")) or None,
         primary_area=_fold(values.get("primary_area", "")) or None,
         csl=csl,

@@ -1,5 +1,5 @@
 """RIS notes (``N1``) that carry what RIS has no tag for: the BibTeX fields, other keys,
-TL;DR, primary area and withdrawal our own export writes as ``tex.`` lines, read back.
+TL;DR, primary area and a submission's state our own export writes as ``tex.`` lines, read back.
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.record import TEX_PREFIX
+from reader.signals import EXPORT_STATES
 from reader.sources.ris_tags import fold_lines, tag_values
 from reader.sources.ris_tools import Tags
-from reader.sources.withdrawn import withdrawn_venue
+from reader.sources.withdrawn import decided, unpublished_venue
 
 _IDS = f"{TEX_PREFIX}ids:"
 _PUBSTATE, _TLDR, _AREA, _EVENT = (
@@ -61,20 +62,22 @@ def ris_openreview(tags: Tags) -> tuple[bool, str, str]:
 
 
 def ris_withdrawn(record: PaperRecord, tags: Tags) -> PaperRecord:
-    """The record with the venue of a withdrawn submission our export carried in a
-    ``tex.eventtitle`` note (:func:`reader.sources.withdrawn.withdrawn_venue`)."""
-    for raw in tag_values(tags, "N1"):
-        name, _, text = fold_lines(raw).partition(":")
-        if name == _EVENT:
-            return withdrawn_venue(record, text)
-    return record
+    """The record with the decision (rejected, under review) our export carried in a
+    ``tex.pubstate`` note, and the venue of a submission withdrawn or rejected in a
+    ``tex.eventtitle`` note (:func:`reader.sources.withdrawn.unpublished_venue`)."""
+    notes = [fold_lines(raw).partition(":") for raw in tag_values(tags, "N1")]
+    for name, _, text in notes:
+        if name == _PUBSTATE:
+            record.signals = decided(record, text.strip())
+    event = next((text for name, _, text in notes if name == _EVENT), "")
+    return unpublished_venue(record, event)
 
 
 def _openreview_note(value: str) -> bool:
-    """Whether a note is one that :func:`ris_openreview` reads."""
+    """Whether a note is one that :func:`ris_openreview` or :func:`ris_withdrawn` reads."""
     name, _, text = value.partition(":")
     return name in (_TLDR, _AREA, _EVENT) or (
-        name == _PUBSTATE and text.strip().lower() == "withdrawn")
+        name == _PUBSTATE and text.strip().lower() in EXPORT_STATES)
 
 
 def notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:

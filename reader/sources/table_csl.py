@@ -15,7 +15,7 @@ from reader.sources.zotero import ZOTERO_TYPES, zotero_date
 from reader.sources.zotero_extra import ExtraFields, read_extra
 from reader.text.identifiers import identifier_of_link
 
-__all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell", "shown_names"]
+__all__ = ["DOCUMENT_TYPES", "csl_values", "extra_lines", "fold_cell", "shown_names", "table_kind"]
 
 _SPACES = re.compile(r"\s+")
 #: The CSL types of the document types databases write (Scopus, Web of Science): a row of
@@ -106,7 +106,10 @@ def csl_values(
         # A database's document type ("Article" is a journal's, not CSL's preprint).
         csl["type"] = DOCUMENT_TYPES[kind.lower()]
     elif own and kind.lower() == "article":
-        pass  # a preprint, as the library tells one by its venue and arXiv id
+        # A preprint: one naming its server as publisher (Zotero's, a CSL-JSON file's) has
+        # the type of its own, read back; another is the library's, told by its arXiv id.
+        if "publisher" in csl:
+            csl["type"] = "article"
     elif kind.lower() in CSL_TYPES:
         csl["type"] = kind.lower()
     elif kind in ZOTERO_TYPES:
@@ -115,6 +118,14 @@ def csl_values(
         # A talk's place is its meeting's (APA: "NAACL 2022, Seattle, WA"), as from RIS.
         csl.setdefault("event-place", csl.pop("publisher-place"))
     return csl
+
+
+def table_kind(cell: str, *, own: bool) -> str | None:
+    """The row's type as its kind; in a library's own export the type is CSL's, whose
+    ``article`` is a preprint (its type, where it has one: :func:`csl_values`), not the
+    journal article BibTeX's @article is: read as that kind, it was exported as one."""
+    kind = fold_cell(cell).lower()
+    return None if not kind or (own and kind == "article") else kind
 
 
 def unread_columns(
