@@ -85,3 +85,42 @@ def test_cli_backup_restore_doctor(tmp_path: Path) -> None:
     assert refused.exit_code != 0 and "nothing restored" in refused.output
     assert "Restored" in run("restore", str(out), "--yes").output
     assert "database: ok" in run("doctor").output
+
+
+def _made_by_an_older_reader(root: Path) -> None:
+    """A library as the reader before migration 0014 left it (schema 13)."""
+    Library(root).close()
+    conn = sqlite3.connect(root / "library.sqlite")
+    conn.execute("DROP INDEX paper_signals_summary")
+    conn.execute("CREATE INDEX paper_signals_decision ON paper_signals (decision)")
+    conn.execute("PRAGMA user_version = 13")
+    conn.close()
+
+
+def test_an_upgrade_says_so_and_where_the_copy_of_the_library_is(tmp_path: Path) -> None:
+    """A newer reader's first run on a library upgrades it, after a copy: said once, with
+    the copy's place and a word for a window of the older reader still open on it."""
+    root = tmp_path / "lib"
+    _made_by_an_older_reader(root)
+    result = CliRunner().invoke(cli, ["--library", str(root), "stats"], obj={})
+    assert result.exit_code == 0, result.output
+    (backup,) = (root / "backups").glob("pre-migration-*.sqlite")
+    assert (f"Note: the library in {root} was upgraded for this reader (schema 13 → 14); "
+            f"the database as it was is kept in {backup}. Close any window an older reader "
+            "has open on it") in result.output
+    again = CliRunner().invoke(cli, ["--library", str(root), "stats"], obj={})
+    assert "upgraded" not in again.output
+
+
+async def test_the_window_says_it_upgraded_the_library(tmp_path: Path) -> None:
+    from reader.ui.app import ReaderApp
+
+    root = tmp_path / "lib"
+    _made_by_an_older_reader(root)
+    library = Library(root)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=(120, 40)):
+        messages = [n.message for n in app._notifications]
+    library.close()
+    assert any(m.startswith(f"The library in {root} was upgraded for this reader (schema 13 → "
+                            "14)") for m in messages), messages

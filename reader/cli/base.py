@@ -26,6 +26,7 @@ from reader.library import (
     translated,
     unopened_line,
     unreadable_line,
+    upgraded_line,
 )
 from reader.locations import default_library_dir
 from reader.models import Paper
@@ -82,6 +83,8 @@ def open_library(ctx: click.Context, *, create: bool = False) -> Library:
         raise UserError(nothing)
     try:
         library = Library(root)
+        if library.upgrade is not None:
+            click.echo(f"Note: {upgraded_line(library.upgrade, root)}", err=True)
         evidence = library.upkeep.check_for_loss()
         # The doctor and recover say it themselves, with what was found.
         if evidence is not None and ctx.command.name not in ("doctor", "recover"):

@@ -50,7 +50,12 @@ if TYPE_CHECKING:
     from reader.cite.left_out import left_out
     from reader.cite.notes_files import export_notes
     from reader.library.fetching import PapersPlan, digest, fetched_line
-    from reader.library.opening import no_library_line, unopened_line, unreadable_line
+    from reader.library.opening import (
+        no_library_line,
+        unopened_line,
+        unreadable_line,
+        upgraded_line,
+    )
     from reader.library.outcomes import Resolution, SearchOutcome
     from reader.library.recovery import KINDS as RECOVERABLE_KINDS
     from reader.library.recovery import Recoverable
@@ -95,6 +100,7 @@ _LAZY = {
     "unopened_line": ("reader.library.opening", "unopened_line"),
     "no_library_line": ("reader.library.opening", "no_library_line"),
     "unreadable_line": ("reader.library.opening", "unreadable_line"),
+    "upgraded_line": ("reader.library.opening", "upgraded_line"),
     "restore_damaged": ("reader.library.upkeep", "restore_damaged"),
     "PapersPlan": ("reader.library.fetching", "PapersPlan"),
     "digest": ("reader.library.fetching", "digest"),
@@ -175,7 +181,7 @@ __all__ = [
     "lost_advice", "lost_database", "no_library_line", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
-    "unopened_line", "unreadable_line", "reader_command",
+    "unopened_line", "unreadable_line", "upgraded_line", "reader_command",
     "waiting_drafts", "window_writer", "words", "write_draft",
 ]
 # Fetching from OpenReview (both front ends).

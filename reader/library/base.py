@@ -54,7 +54,9 @@ class LibraryBase:
         #: Evidence of lost writes found as the library opened (see Upkeep.check_for_loss).
         self.loss_evidence: LossEvidence | None = None
         self._written_lock = threading.Lock()
-        self.store  # noqa: B018 - open (and migrate) now, so errors surface at start
+        #: The upgrade of the library's schema its opening made, if it made one (a newer
+        #: reader's first run on it): the front ends say so, and where the copy of it is.
+        self.upgrade = self.store.upgrade  # opened (and migrated) now: errors surface at start
 
     @cached_property
     def index(self) -> SearchIndex:

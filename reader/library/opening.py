@@ -1,5 +1,5 @@
 """Why a library did not open or could not be read: one line for the user, with what to
-do about it.
+do about it; and the line saying an opening upgraded it.
 
 Both front ends say it the same way: every command through ``reader.cli.base``, and the
 window opened bare (``reader.ui.start``), which does not load the command line's machinery.
@@ -12,7 +12,7 @@ from pathlib import Path
 from reader.errors import Damaged, ReaderError
 from reader.locations import LibraryPaths, reader_command
 from reader.store.backup import lost_database
-from reader.store.base import DatabaseLost, read_only_reason
+from reader.store.base import DatabaseLost, Upgrade, read_only_reason
 
 
 def unopened_line(exc: ReaderError, root: Path) -> str:
@@ -57,3 +57,12 @@ def no_library_line(root: Path) -> str | None:
     return (f"{root} holds no library: make one there by importing a file "
             f"({reader_command(root)} import FILE) or by opening the window "
             f"({reader_command(root)})")
+
+
+def upgraded_line(upgrade: Upgrade, root: Path) -> str:
+    """What the library's upgrade (as it opened) did, where the database as it was is kept,
+    and what an older reader's window on it should do: it goes on writing the tables it
+    knows, which a later upgrade may have changed."""
+    kept = f"; the database as it was is kept in {upgrade.backup}" if upgrade.backup else ""
+    return (f"the library in {root} was upgraded for this reader (schema {upgrade.before} → "
+            f"{upgrade.after}){kept}. Close any window an older reader has open on it")

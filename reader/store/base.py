@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import quote
 
 from reader.errors import BadInput, Damaged, NotFound, ReadOnly, is_damage
@@ -165,6 +165,15 @@ def _after_script(conn: sqlite3.Connection, version: int) -> None:
         reread_library(conn)
 
 
+class Upgrade(NamedTuple):
+    """A library this reader upgraded as it opened it: from one schema to another, with a
+    copy of the database as it was (None: it held nothing to copy)."""
+
+    before: int
+    after: int
+    backup: Path | None
+
+
 class StoreBase:
     """The connection, schema, transactions, generation and settings: the base
     :class:`reader.store.database.Store` stands on (its parts reach it by a reference)."""
@@ -175,6 +184,9 @@ class StoreBase:
         refused saying so."""
         self.path = path
         self.read_only = read_only
+        #: The upgrade this opening made, if it made one (the user is told, with where
+        #: the copy of the database as it was is).
+        self.upgrade: Upgrade | None = None
         lost = lost_database(path)
         if lost is not None:
             raise DatabaseLost(lost)
@@ -264,12 +276,18 @@ class StoreBase:
         with _migration_lock(self.path):
             # Another process may have migrated while we waited for the lock.
             current = self.schema_version
+            backup = None
             if current and current < latest:
                 try:
-                    automatic_backup(self.path, self.path.parent / "backups", "pre-migration")
+                    backup = automatic_backup(
+                        self.path, self.path.parent / "backups", "pre-migration"
+                    )
                 except BackupError as exc:
                     raise StoreError(f"not migrating without a backup: {exc}") from exc
-            return self._apply(known, current)
+            applied = self._apply(known, current)
+            if current and applied:
+                self.upgrade = Upgrade(current, applied[-1], backup)
+            return applied
 
     def _apply(self, known: list[tuple[int, Path]], current: int) -> list[int]:
         applied = []

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from textual.app import App
 from textual.notifications import SeverityLevel
 
-from reader.library import Library, draft_dirs, waiting_drafts
+from reader.library import Library, draft_dirs, upgraded_line, waiting_drafts
 
 
 def quiet_informing_notices(app: App[None]) -> None:
@@ -38,6 +38,9 @@ class StartNotice(NamedTuple):
 def start_notices(library: Library) -> list[StartNotice]:
     """Each notice the reader shows at start."""
     notices = []
+    if library.upgrade is not None:
+        line = upgraded_line(library.upgrade, library.paths.root)
+        notices.append(StartNotice("upgraded", line[0].upper() + line[1:], "warning", 30))
     drafts = waiting_drafts(draft_dirs(library.paths.drafts))
     if drafts:
         # A save that failed left the text there: said at start, or it is forgotten.
