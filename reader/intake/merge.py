@@ -39,7 +39,6 @@ from reader.store.import_rows import ImportRows, checkpoints_put_off
 
 if TYPE_CHECKING:
     from reader.search.renderings import Renderings
-    from reader.sources.checksum import Checksum
     from reader.store.base import StoreBase
 
 # An abstract of fewer words is no identity of a paper when titles disagree: a source's
@@ -59,7 +58,7 @@ def import_records(
     fmt: str,
     progress: Callable[[int], None] | None = None,
     *,
-    checksum: Checksum | None = None,
+    sha256: str | None = None,
     problems: Sequence[str] = (),
     dry_run: bool = False,
     batch: int | None = None,
@@ -80,7 +79,7 @@ def import_records(
     an import of the library's own RIS or CSL-JSON export compares with them.
     """
     summary, _ = import_papers(
-        store, records, source, fmt, progress, checksum=checksum, problems=problems,
+        store, records, source, fmt, progress, sha256=sha256, problems=problems,
         dry_run=dry_run, batch=batch, renderings=renderings, orphans=orphans,
     )
     return summary
@@ -93,7 +92,7 @@ def import_papers(
     fmt: str,
     progress: Callable[[int], None] | None = None,
     *,
-    checksum: Checksum | None = None,
+    sha256: str | None = None,
     problems: Sequence[str] = (),
     dry_run: bool = False,
     batch: int | None = None,
@@ -117,11 +116,10 @@ def import_papers(
         with checkpoints_put_off(store.conn):
             remaining = iter(records)
             with store.transaction():
-                rows = ImportRows(store, source, fmt, _taken(checksum))
+                rows = ImportRows(store, source, fmt, sha256)
                 job = _Import(rows, summary, fmt, problems, renderings, replies_later,
                               take_differing)
                 job.run(itertools.islice(remaining, batch), progress)
-                _note_checksum(rows, checksum)
             # Each batch is written as it is read, never gathered first: records read
             # ahead by another process keep coming while this one writes.
             for first in remaining:
@@ -129,19 +127,16 @@ def import_papers(
                     rows.next_batch()
                     job.run(itertools.chain((first,), itertools.islice(remaining, batch - 1)),
                             progress)
-                    _note_checksum(rows, checksum)
-            with store.transaction():
-                _note_checksum(rows, checksum, wait=True)
-                if orphans and not replies_later:
+            if orphans and not replies_later:
+                with store.transaction():
                     job.signals.orphans(orphans)
         return summary, RepliesOwed(job) if replies_later else None
     try:
         with store.transaction():
-            rows = ImportRows(store, source, fmt, _taken(checksum))
+            rows = ImportRows(store, source, fmt, sha256)
             job = _Import(rows, summary, fmt, problems, renderings,
                           replies_later and not dry_run, take_differing)
             job.run(records, progress)
-            _note_checksum(rows, checksum, wait=True)
             if not job.replies_later:
                 job.signals.orphans(orphans)
             if dry_run:
@@ -149,20 +144,6 @@ def import_papers(
     except _DryRun:
         pass
     return summary, RepliesOwed(job) if job.replies_later else None
-
-
-def _taken(checksum: Checksum | None) -> str | None:
-    """The file's checksum if it is known already (else it is entered later)."""
-    return checksum.hexdigest() if checksum is not None and checksum.ready() else None
-
-
-def _note_checksum(rows: ImportRows, checksum: Checksum | None, wait: bool = False) -> None:
-    """Enter the file's checksum in the import's history once it is taken (``wait``: now,
-    waiting for it). A file read a line at a time has it taken beside its first batches,
-    which waited for it before; an import stopped before it is entered has none, and is
-    not finished by the next run of the file."""
-    if checksum is not None and rows.sha256 is None and (wait or checksum.ready()):
-        rows.record_checksum(checksum.hexdigest())
 
 
 #: Records whose replies are written in one transaction, when the papers were written in

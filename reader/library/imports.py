@@ -203,7 +203,7 @@ class Imports:
                                 source,
                                 item.format,
                                 step,
-                                checksum=item.checksum,
+                                sha256=item.sha256,
                                 problems=item.problems,
                                 dry_run=dry_run,
                                 batch=batch,
@@ -269,8 +269,7 @@ class Imports:
         from reader.library.read_ahead import read_ahead
         from reader.sources import stream_file
 
-        # (Its checksum was taken by the first reading.)
-        again = replace(stream_file(item.path, item.format, checksum=False), papers=False)
+        again = replace(stream_file(item.path, item.format), papers=False)
 
         def step(n: int) -> None:
             if progress is not None:

@@ -37,7 +37,6 @@ from reader.intake.prepare import Prepared, prepare
 from reader.models import PaperRecord
 from reader.processes import end_with_parent
 from reader.sources import ImportFormatError, StreamedFile
-from reader.sources.checksum import CHECKSUM_THREAD
 
 #: Files with fewer records are parsed in the importing process: a child is not worth it.
 MIN_RECORDS = 2_000
@@ -73,12 +72,10 @@ def read_ahead(
 
 
 #: Threads that may run while a child is forked: each only waits on a stream the child
-#: never touches (the window's pipe to its import process) or reads a file of its own into
-#: a digest of its own (the file's checksum, taken as its first records are read), so no
-#: lock it may hold is one the child could need. With its watch of the window running, the
-#: import process a window starts read no file ahead, and `i` took 8.7 s to show 19,630
-#: papers instead of 3.2.
-FORK_SAFE_THREADS = frozenset({"reader-watch", CHECKSUM_THREAD})
+#: never touches (the window's pipe to its import process), so no lock it may hold is one
+#: the child could need. With its watch of the window running, the import process a window
+#: starts read no file ahead, and `i` took 8.7 s to show 19,630 papers instead of 3.2.
+FORK_SAFE_THREADS = frozenset({"reader-watch"})
 
 
 def _may_fork() -> bool:

@@ -19,7 +19,6 @@ from pathlib import Path
 from reader.errors import BadInput
 from reader.models import PaperRecord
 from reader.signals import Reply
-from reader.sources.checksum import Checksum
 from reader.sources.limits import DEPTH_MAX, nests_too_deeply, within_field_limit
 from reader.text.latin1 import latin1
 from reader.text.render import title_words
@@ -285,9 +284,7 @@ class StreamedFile:
     count: int
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    #: The checksum of the file's bytes: known, or still being taken (of a file read a line
-    #: at a time, as its first records are read).
-    checksum: Checksum = field(default_factory=Checksum)
+    sha256: str = ""
     #: Replies whose paper is not in the file, filled in once its records are all read.
     orphans: list[Reply] = field(default_factory=list)
     #: Whether the replies hold their text (else only what signals are read from).
@@ -296,15 +293,8 @@ class StreamedFile:
     #: in the library already: the second reading of a conference with its reviews).
     papers: bool = True
 
-    @property
-    def sha256(self) -> str:
-        """The checksum of the file's bytes (waiting for it, if it is being taken)."""
-        return self.checksum.hexdigest()
 
-
-def stream_file(
-    path: Path, fmt: str | None = None, *, reply_texts: bool = True, checksum: bool = True
-) -> StreamedFile:
+def stream_file(path: Path, fmt: str | None = None, *, reply_texts: bool = True) -> StreamedFile:
     """Open one file (in the given format, or the format detected from its content), its
     records converted one at a time as they are asked for where the format allows, so that
     a long list is never held whole: RIS, abstract lists, OpenReview JSON lines and JSON
@@ -315,7 +305,7 @@ def stream_file(
     papers' signals are read from (the papers of a conference with its reviews are written
     first, and the file read again for the reviews' text)."""
     path = Path(path)
-    streamed = _stream_from_file(path, fmt, reply_texts, checksum)
+    streamed = _stream_from_file(path, fmt, reply_texts)
     if streamed is not None:
         return streamed
     content, fmt = _read_known(path, fmt)
@@ -342,7 +332,7 @@ def stream_file(
         count,
         problems,
         warnings,
-        Checksum(content.sha256),
+        content.sha256,
         orphans,
         reply_texts,
     )
@@ -354,9 +344,7 @@ _KEEPS_ORPHANS = frozenset({"openreview"})
 _LINE_READ = frozenset({"openreview", "arxiv-kaggle"})
 
 
-def _stream_from_file(
-    path: Path, fmt: str | None, reply_texts: bool, checksum: bool
-) -> StreamedFile | None:
+def _stream_from_file(path: Path, fmt: str | None, reply_texts: bool) -> StreamedFile | None:
     """The file streamed by a reader that reads it from the disk a record at a time (its
     ``stream_file``), or None when its format has none, or when the file's start does not
     settle its format (a JSON file whose first record is longer than the start) or is
@@ -376,7 +364,7 @@ def _stream_from_file(
     from reader.sources.textfile import open_text
 
     # JSON lines decoded a line at a time are checked as each is (not read whole first).
-    text = open_text(path, check=fmt not in _LINE_READ, checksum=checksum)
+    text = open_text(path, check=fmt not in _LINE_READ)
     problems: list[str] = text.problems
     orphans: list[Reply] = []
     kept = (orphans,) if fmt in _KEEPS_ORPHANS else ()
@@ -386,4 +374,4 @@ def _stream_from_file(
         return None
     records = within_field_limit(streamed[0], problems)
     return StreamedFile(path, fmt, _marks_dropped(records), streamed[1], problems,
-                        text.warnings, text.checksum, orphans, reply_texts)
+                        text.warnings, text.sha256, orphans, reply_texts)

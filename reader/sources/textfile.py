@@ -14,13 +14,13 @@ from __future__ import annotations
 import codecs
 import hashlib
 import itertools
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reader.import_summary import ReadRemark
 from reader.sources import ImportFormatError
-from reader.sources.checksum import Checksum
 from reader.sources.file_chunks import file_chunks, refuse_special
 from reader.sources.unpack import READ_ERRORS, unpacking
 from reader.text.latin1 import latin1
@@ -40,9 +40,7 @@ class TextFile:
     """A text file whose checksum and encoding are known, read again as it is asked for."""
 
     path: Path
-    #: The sha256 of the file's bytes; of a file read a line at a time, still being taken
-    #: on another thread as its first lines are read.
-    checksum: Checksum
+    sha256: str
     #: ``utf-8`` (a leading BOM dropped, as ``utf-8-sig`` does) or ``latin-1`` (read as
     #: Windows writes it: :mod:`reader.text.latin1`).
     encoding: str
@@ -56,11 +54,6 @@ class TextFile:
     #: ``problems``, and :meth:`pieces` (which only sniffs such a file) replaces it.
     checked: bool = True
     problems: list[str] = field(default_factory=list)
-
-    @property
-    def sha256(self) -> str:
-        """The checksum of the file's bytes (waiting for it, if it is being taken)."""
-        return self.checksum.hexdigest()
 
     def pieces(self) -> Iterator[str]:
         """The decoded text, a piece at a time (a character is never cut in two)."""
@@ -134,25 +127,38 @@ class TextFile:
         return found
 
 
-def open_text(
-    path: Path, chunk: int = CHUNK, *, check: bool = True, checksum: bool = True
-) -> TextFile:
+def open_text(path: Path, chunk: int = CHUNK, *, check: bool = True) -> TextFile:
     """Read a (possibly gzipped) file through once: its checksum, and whether it is UTF-8
     (else Latin-1, with the warning :func:`reader.sources.read_text` gives). Without
     ``check``, for a file read a line at a time, its lines are only counted: each is
     decoded as it is read (checking the whole of a conference's reviews first was a second
-    of the import before anything could show), and the checksum is still being taken, on
-    another thread, as the first lines are read. Without ``checksum`` none is taken (a
-    second reading of a file whose checksum the first took)."""
+    of the import before anything could show)."""
+    digest = hashlib.sha256()
     refuse_special(path)
-    # Taken beside the decoding, on the other core (hashing lets go of the interpreter).
-    digest = Checksum.taking(path, chunk) if checksum else Checksum()
+    unread: list[OSError] = []
+
+    def take_digest() -> None:
+        try:
+            with path.open("rb") as raw:
+                while data := raw.read(chunk):
+                    digest.update(data)
+        except OSError as exc:
+            unread.append(exc)
+
+    # Taken beside the decoding, on the other core (hashing lets go of the interpreter):
+    # the papers of a file wait for both, a quarter of a second per 300 MB each.
+    hashing = threading.Thread(target=take_digest, name="reader-checksum", daemon=True)
+    hashing.start()
     estimated = None if check else _estimated_lines(path)
     if estimated is not None:
         # A gzipped file read a line at a time: its lines are estimated, not counted, as
         # counting them meant unpacking the whole file once more before the first record
         # (1.3 s of a conference's reviews). Each line's bound is checked as it is read.
-        return TextFile(path, digest, "utf-8", [], chunk, estimated, check)
+        hashing.join()
+        if unread:
+            error = unread[0]
+            raise ImportFormatError(f"{path}: cannot read: {error.strerror or error}") from error
+        return TextFile(path, digest.hexdigest(), "utf-8", [], chunk, estimated, check)
     encoding, warnings = "utf-8", []
     pending, done, lines, last = b"", 0, 0, b"\n"
     try:
@@ -172,14 +178,17 @@ def open_text(
             f"{path}: not valid UTF-8 (byte {done + exc.start}); read as Windows-1252 "
             "(Latin-1) — check accented letters and quotes"
         )
-    if check:
-        # A file checked whole is then read whole: its checksum costs it nothing more.
-        digest.hexdigest()
+    finally:
+        hashing.join()
+    if unread:
+        error = unread[0]
+        raise ImportFormatError(f"{path}: cannot read: {error.strerror or error}") from error
     if encoding != "utf-8":  # (the count stopped with the decoding)
         lines, last = 0, b"\n"
         for data in file_chunks(path, chunk):
             lines, last = lines + data.count(b"\n"), data[-1:] or last
-    return TextFile(path, digest, encoding, warnings, chunk, lines + (last != b"\n"), check)
+    return TextFile(path, digest.hexdigest(), encoding, warnings, chunk,
+                    lines + (last != b"\n"), check)
 
 
 #: How much of a gzipped file is unpacked to estimate its lines (a few dozen of the longest

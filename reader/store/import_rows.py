@@ -112,8 +112,6 @@ class ImportRows:
         self.store = store
         self.conn = conn = store.conn
         self.source = source
-        #: The file's checksum as entered in the history (None: not yet known).
-        self.sha256 = sha256
         self.stamp = now()
         self.generation = store.bump_generation()
         import_id = conn.execute(
@@ -127,13 +125,6 @@ class ImportRows:
         self.library_was_empty = conn.execute("SELECT count(*) FROM papers").fetchone()[0] == 0
         # Aliases added to each paper since its last update_paper (kept for undo).
         self._aliases: dict[int, list[str]] = {}
-
-    def record_checksum(self, sha256: str) -> None:
-        """Enter the file's checksum, taken once the import had started."""
-        self.conn.execute(
-            "UPDATE imports SET sha256 = ? WHERE id = ?", (sha256, self.import_id)
-        )
-        self.sha256 = sha256
 
     def next_batch(self) -> None:
         """A new transaction of a batched import: its own generation."""
