@@ -84,6 +84,10 @@ class ImportSummary:
     revisions_kept: int = 0
     #: How many of those replaced undated were titles (the rest were abstracts).
     undated_titles: int = 0
+    #: Texts of papers already there, undated (a table's short name), that the file's
+    #: dated ones replaced, the old text kept as a revision: not among ``revisions_kept``.
+    dated_over_abstracts: int = 0
+    dated_over_titles: int = 0
     #: Texts the file's newer-dated ones replaced (a later OpenReview snapshot's revised
     #: titles), the old text kept as a revision too.
     newer_abstracts: int = 0
@@ -240,6 +244,16 @@ class ImportSummary:
                 f"{' and '.join(undated)} replaced (no date said which text was newer), the "
                 f"old kept as revision{'s' * (self.revisions_kept != 1)} (reader revisions REF)"
             )
+        dated_over = [
+            f"{n:,} {what}{'s' * (n != 1)}"
+            for n, what in ((self.dated_over_abstracts, "abstract"),
+                            (self.dated_over_titles, "title")) if n
+        ]
+        if dated_over:
+            one = self.dated_over_abstracts + self.dated_over_titles == 1
+            parts.append(f"{' and '.join(dated_over)} replaced: the file's text is dated, the "
+                         f"library's undated, the old kept as revision{'' if one else 's'} "
+                         "(reader revisions REF)")
         if self.marks_kept:
             one = self.marks_kept == 1
             parts.append(
@@ -329,10 +343,16 @@ def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: 
         return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
     # Each field by its name ("doi 10.1/x": doi); the record's other fields as such.
     # A value taken away ("doi 10.48550/… removed") is said so, not as one taken.
-    named = dict.fromkeys(f if f == "other fields" else f.split(" ")[0]
-                          + (" (removed)" if f.endswith(" removed") else "")
-                          for _, said in pairs for f in said)
+    named: dict[str, int] = {}
+    for _, said in pairs:
+        for name in dict.fromkeys(f if f == "other fields" else f.split(" ")[0]
+                                  + (" (removed)" if f.endswith(" removed") else "")
+                                  for f in said):
+            named[name] = named.get(name, 0) + 1
     n = len(pairs)
     verb = verb.replace("{s}", "s" * (n == 1))
-    return (f"{n:,} paper{'s' * (n != 1)} {whose} {verb} "
-            f"{', '.join(named)}{tail}")
+    # Fields only some of the papers took are counted, so that "6 papers … took other
+    # fields, withdrawn" is not read as six withdrawals when one paper was withdrawn.
+    listed = ", ".join(f"{name} ({count:,} paper{'s' * (count != 1)})" if count != n else name
+                       for name, count in named.items())
+    return f"{n:,} paper{'s' * (n != 1)} {whose} {verb} {listed}{tail}"

@@ -121,7 +121,7 @@ def test_update_takes_the_files_values_and_undo_puts_them_back(tmp_path: Path) -
 
     run("import", str(DATA / "merge-journals.bib"))
     said = run("import", "--update", str(DATA / "merge-journals-corrected.bib"))
-    assert "differ from the file in journal, doi: the file's values were taken" in said
+    assert "differ from the file in journal, doi (1 paper): the file's values were taken" in said
     shown = run("show", "kim2020")
     assert "Soil Science Journal" in shown and "10.1000/soil.2020.7" in shown
     run("import", "--undo")

@@ -203,3 +203,32 @@ def test_an_undated_table_leaves_a_dated_title_and_imports_settle(
     assert summary.text_line() == "1 title left as it was: the file's text is undated, the " \
         "library's dated"
     assert library.queries.text_revisions(_key(library, A)[0]) == []
+
+
+def test_a_dated_file_over_a_tables_undated_title_says_the_dates_decided(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # The table first: its short names are undated, the OpenReview file's titles dated.
+    # What decided is said, not "no date said which text was newer"; and a withdrawal only
+    # one paper took is counted as one, beside what the others took.
+    library = empty_library
+    table = tmp_path / "decisions.csv"
+    table.write_text(
+        "title,openreview_url,decision\n"
+        f"Sparse,https://openreview.net/forum?id={A},Withdrawn\n"
+        f"Residual,https://openreview.net/forum?id={B},Reject\n", encoding="utf-8")
+    library.import_files([table])
+    summary = library.import_files([_snapshot(tmp_path / "jan.jsonl", CAMERA_READY, JAN)])
+    assert summary.revisions_kept == 0
+    assert summary.text_line() == (
+        "2 titles replaced: the file's text is dated, the library's undated, the old kept as "
+        "revisions (reader revisions REF)")
+    other = Library(tmp_path / "other")
+    try:
+        other.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, NOV)])
+        summary = other.import_files([table])
+    finally:
+        other.close()
+    assert summary.filled_line() == (
+        "2 papers already in the library took withdrawn (1 paper), other fields (1 paper) "
+        "from the file")

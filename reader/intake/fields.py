@@ -288,7 +288,12 @@ class FieldMerge:
         for name in fields:
             if current[name]:
                 self.rows.keep_revision(paper_id, name, current[name], current["text_modified"])
-                if undated:
+                if record.modified and not current["text_modified"]:
+                    # The file's date decided it, over the library's undated text: said so,
+                    # not as a replacement no date decided.
+                    counted = "dated_over_titles" if name == "title" else "dated_over_abstracts"
+                    setattr(self.summary, counted, getattr(self.summary, counted) + 1)
+                elif undated:
                     self.summary.revisions_kept += 1
                     self.summary.undated_titles += name == "title"
                 else:
