@@ -94,6 +94,21 @@ def test_star_note_stats_and_cite(run) -> None:
     assert json.loads(run("stats", "--json").output)["starred"] == 0
 
 
+def test_several_keys_act_on_each_paper_and_words_stay_one_query(run) -> None:
+    run("import", *map(str, SEEDS))
+    starred = run("star", "gdpval2026", "sc2026").output.splitlines()
+    assert [line.split()[3] for line in starred] == ["gdpval2026", "sc2026"]
+    assert json.loads(run("stats", "--json").output)["starred"] == 2
+    shown = json.loads(run("show", "--json", "gdpval2026", "sc2026").output)
+    assert [p["citekey"] for p in shown] == ["gdpval2026", "sc2026"]
+    run("unstar", "gdpval2026", "sc2026")
+    assert json.loads(run("stats", "--json").output)["starred"] == 0
+    # The words of a query name one paper, as before; a command of one paper says so.
+    assert run("show", "gdpval", "benchmark").output.startswith("GDPval")
+    one = run("note", "gdpval2026", "sc2026", "--text", "x", ok=False).output
+    assert "names 2 papers" in one and "takes one" in one
+
+
 def test_ambiguous_and_missing_references_fail_clearly(run) -> None:
     run("import", *map(str, SEEDS))
     many = run("star", "model", ok=False)

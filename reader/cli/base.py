@@ -306,11 +306,40 @@ def paper_line(paper: Paper, signals: Signals | None = None) -> str:
     return f"{line}  {mean} {signals.decision or ''}".rstrip()
 
 
+def resolve_each(library: Library, words: tuple[str, ...]) -> list[Paper]:
+    """The papers several ids or citation keys name (``reader star K1 K2``), each once;
+    otherwise the one paper the words name read as one query (``reader show attention is
+    all``), or a clear error."""
+    if len(words) > 1:
+        named = _each_named(library, words)
+        if named:
+            return list({paper.id: paper for paper in named}.values())
+    return [resolve_one(library, " ".join(words))]
+
+
+def _each_named(library: Library, words: tuple[str, ...] | list[str]) -> list[Paper]:
+    """The paper each word names by an identifier (id, key, OpenReview id, arXiv id, DOI;
+    not as a query), or [] if a word names none so."""
+    named = []
+    for word in words:
+        found = library.resolve(word)
+        # A query's one match is counted (total 1); an identifier's paper is not.
+        if found.paper is None or found.total:
+            return []
+        named.append(found.paper)
+    return named
+
+
 def resolve_one(library: Library, ref: str) -> Paper:
     """The paper a reference names, or a clear error listing the candidates."""
     found = library.resolve(ref)
     if found.paper is not None:
         return found.paper
+    words = ref.split()
+    if not found.candidates and len(words) > 1 and _each_named(library, words):
+        # Several keys given to a command of one paper: not "no paper matches" them.
+        raise UserError(f"{ref!r} names {len(words)} papers, a word each: this command takes "
+                        "one (an id, a citation key or the words of a query)")
     if not found.candidates:
         raise UserError(f"no paper matches {ref!r}")
     lines = "\n".join(paper_line(p) for p in found.candidates)

@@ -17,6 +17,7 @@ from reader.cli.base import (
     open_library,
     paper_json,
     paper_line,
+    resolve_each,
     resolve_one,
 )
 from reader.errors import IndexDamaged
@@ -135,13 +136,13 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         )
 
 
-def _mark(ctx: click.Context, ref: str, starred: bool) -> None:
+def _mark(ctx: click.Context, ref: tuple[str, ...], starred: bool) -> None:
     library = open_library(ctx)
     library.sync_index()
-    paper = resolve_one(library, ref)
-    library.set_starred(paper.id, starred)
-    paper.starred = starred
-    click.echo(f"{'Starred' if starred else 'Unstarred'}: {paper_line(paper).strip()}")
+    for paper in resolve_each(library, ref):
+        library.set_starred(paper.id, starred)
+        paper.starred = starred
+        click.echo(f"{'Starred' if starred else 'Unstarred'}: {paper_line(paper).strip()}")
 
 
 @cli.command()
@@ -150,8 +151,8 @@ def _mark(ctx: click.Context, ref: str, starred: bool) -> None:
 @click.pass_context
 @handles_errors
 def star(ctx: click.Context, ref: tuple[str, ...]) -> None:
-    """Star the paper named by id, citation key or query."""
-    _mark(ctx, " ".join(ref), True)
+    """Star the papers named by ids or citation keys, or the paper a query names."""
+    _mark(ctx, ref, True)
 
 
 @cli.command()
@@ -160,8 +161,9 @@ def star(ctx: click.Context, ref: tuple[str, ...]) -> None:
 @click.pass_context
 @handles_errors
 def unstar(ctx: click.Context, ref: tuple[str, ...]) -> None:
-    """Remove the star of the paper named by id, citation key or query."""
-    _mark(ctx, " ".join(ref), False)
+    """Remove the star of the papers named by ids or citation keys, or of the paper a
+    query names."""
+    _mark(ctx, ref, False)
 
 
 @cli.command()

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from reader.cli.base import cli, handles_errors, library_option, open_library, resolve_one
+from reader.cli.base import cli, handles_errors, library_option, open_library, resolve_each
 from reader.cli.signals import signals_line
 from reader.models import Paper
 from reader.record import record_line, source_doi
@@ -30,19 +30,22 @@ _LABEL = 11
 @click.pass_context
 @handles_errors
 def show(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
-    """Print the paper named by id, citation key, OpenReview id, arXiv id, DOI or query:
-    its record, identifiers, marks, tags, conference signals, abstract, note and
-    highlights."""
+    """Print the papers named by ids, citation keys, OpenReview ids, arXiv ids or DOIs, or
+    the paper a query names: its record, identifiers, marks, tags, conference signals,
+    abstract, note and highlights (several papers with --json: a list)."""
     library = open_library(ctx)
-    paper = resolve_one(library, " ".join(ref))
-    signals = library.signals([paper.id]).get(paper.id)
+    papers = resolve_each(library, ref)
+    signals = library.signals([paper.id for paper in papers])
     if as_json:
         from reader.library import export
 
-        [whole] = json.loads(export([paper], "json", signals=library.signals([paper.id])))
-        click.echo(json.dumps(whole, ensure_ascii=False, indent=2))
+        wholes = json.loads(export(papers, "json", signals=signals))
+        # One paper named: its object, as ever; several: a list of them.
+        shown = wholes[0] if len(papers) == 1 else wholes
+        click.echo(json.dumps(shown, ensure_ascii=False, indent=2))
         return
-    click.echo("\n".join(paper_page(paper, signals)))
+    click.echo("\n\n".join("\n".join(paper_page(paper, signals.get(paper.id)))
+                           for paper in papers))
 
 
 def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
