@@ -290,6 +290,18 @@ def test_the_first_progress_of_a_kind_is_sent_at_once() -> None:
     assert sent == [200, 700, 1300, 1400]
 
 
+def test_progress_is_sent_as_time_passes_however_few_records() -> None:
+    """A file of a few hundred records, slow to look up, moves the window's count: not
+    1/404 until the import ends."""
+    out = io.StringIO()
+    seconds = iter(float(done) / 10 for done in range(1, 405))  # a tenth of a second each
+    report = EventWriter(out, clock=lambda: next(seconds)).progress("progress")
+    for done in range(1, 405):
+        report(done, 404)
+    sent = [json.loads(line)["done"] for line in out.getvalue().splitlines()]
+    assert sent[:4] == [1, 4, 7, 10] and sent[-1] == 404
+
+
 async def test_an_import_whose_process_cannot_start_is_said_to_have_failed(
     tmp_path: Path, library: Library, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -33,6 +33,7 @@ import json
 import os
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -40,6 +41,9 @@ from typing import IO, Any
 
 #: Records read between two progress events (and at most this many are reported late).
 EVENT_EVERY = 500
+#: Seconds after which progress is reported however few records were read meanwhile: a
+#: slow file of a few hundred records (all unchanged, each looked up) shows its count move.
+EVENT_SECONDS = 0.25
 #: The line by which the reader that started the import lets it finish on its own.
 GO_ON = "go on"
 
@@ -61,9 +65,10 @@ class EventWriter:
     its window closed.
     """
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], clock: Callable[[], float] = time.monotonic) -> None:
         self._out: IO[str] | None = out
-        self._last: dict[str, int] = {}
+        self._last: dict[str, tuple[int, float]] = {}
+        self._clock = clock
 
     def send(self, event: str, /, **fields: Any) -> None:
         """Write one event."""
@@ -77,14 +82,17 @@ class EventWriter:
 
     def progress(self, kind: str) -> Callable[[int, int], None]:
         """A progress callback sending ``kind`` events at the first step, every EVENT_EVERY
-        steps and at the last."""
+        steps or EVENT_SECONDS, whichever comes first, and at the last."""
 
         def report(done: int, total: int) -> None:
             # The first at once: for the index, it says its first part is published, and a
-            # search typed meanwhile can answer from it.
+            # search typed meanwhile can answer from it. By time as well as by count, so
+            # that the window's count moves on a short file too, at a few events a second.
+            now = self._clock()
             last = self._last.get(kind)
-            if last is None or done >= total or done - last >= EVENT_EVERY:
-                self._last[kind] = done
+            if (last is None or done >= total or done - last[0] >= EVENT_EVERY
+                    or now - last[1] >= EVENT_SECONDS):
+                self._last[kind] = (done, now)
                 self.send(kind, done=done, total=total)
 
         return report
