@@ -109,6 +109,19 @@ def test_several_keys_act_on_each_paper_and_words_stay_one_query(run) -> None:
     assert "names 2 papers" in one and "takes one" in one
 
 
+def test_a_tables_date_added_is_shown_as_written_not_taken_for_a_date(
+    run, tmp_path: Path
+) -> None:
+    table = tmp_path / "zotero.csv"
+    table.write_text('Title,Author,Date Added\nA Paper Only Added,"Smith, John",'
+                     "2024-03-15 09:12:00\n", encoding="utf-8")
+    run("import", str(table))
+    shown = run("show", "smithpaper").output
+    assert "file cells Date Added: 2024-03-15 09:12:00" in shown
+    whole = json.loads(run("show", "--json", "smithpaper").output)
+    assert whole["date"] is None and "accessed" not in whole["csl"]
+
+
 def test_ambiguous_and_missing_references_fail_clearly(run) -> None:
     run("import", *map(str, SEEDS))
     many = run("star", "model", ok=False)

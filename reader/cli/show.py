@@ -75,6 +75,10 @@ def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
         ("tl;dr", _plain(paper.tldr or "")),
         # The source's notes field (a RIS N1, a BibTeX note): the file's words, not the user's.
         ("file note", _plain(str(paper.csl.get("note") or ""))),
+        # A table's cells read as no field (Zotero's "Date Added": when the item entered
+        # that library, neither published nor accessed), kept as written: shown, not hidden.
+        ("file cells", " · ".join(f"{name}: {_plain(str(value))}" for name, value in
+                                  paper.extra.get("table", {}).items() if value)),
     ]
     lines += [f"{name:<{_LABEL}}{visible(str(value))}" for name, value in details if value]
     abstract = visible(to_plain(paper.abstract).strip())
