@@ -8,7 +8,12 @@ import re
 from typing import Any
 
 from reader.cite.bibtex_text import LOCAL_FIELDS, bibtex_source
-from reader.cite.bibtex_types import biblatex_type_words, genre_of_kind, numbers_in_series
+from reader.cite.bibtex_types import (
+    arxiv_preprint,
+    biblatex_type_words,
+    genre_of_kind,
+    numbers_in_series,
+)
 from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
@@ -32,7 +37,7 @@ from reader.record import (
     split_name,
 )
 from reader.signals import UNDER_REVIEW, export_state
-from reader.text.identifiers import arxiv_venue, openreview_forum_id
+from reader.text.identifiers import openreview_forum_id
 from reader.text.render import plain_line, to_plain
 
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
@@ -357,14 +362,8 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
         # "Second": styles print a numeric edition as their own "2nd ed.".
         item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
-    container = str(item.get("container-title") or "")
-    if paper.arxiv_id and not item.get("publisher") and (
-        (source and item.get("type") in _PREPRINT_AS and not container)
-        or (arxiv_venue(container) and item.get("type") in _PREPRINT_AS)
-    ):
-        # A @misc with arXiv eprint fields, or an article "in" "arXiv preprint" (Mendeley's
-        # and Google Scholar's), is a preprint there, as biblatex styles print it: cited with
-        # nothing but its link, the archive went unsaid, or "In arXiv preprint".
+    if arxiv_preprint(paper, item):
+        # Cited with nothing but its link, the archive went unsaid, or "In arXiv preprint".
         item.pop("container-title", None)
         item.update(type="article", publisher="arXiv", number=f"arXiv:{paper.arxiv_id}")
     if numbers_in_series(paper, item):
@@ -373,10 +372,6 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
         # biblatex's state of a preprint (Better BibLaTeX's) is what CSL's preprint type says
         # already: APA printed "(Prepublished)" after the link, Chicago "prepublished".
         item.pop("status")
-
-
-# The types such a record is given (@article, @misc, a table's "article").
-_PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
 
 
 _PAGE_RANGE = re.compile(r"(\d+)-(\d+)")

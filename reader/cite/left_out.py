@@ -121,20 +121,29 @@ def _leaves(value: Any) -> list[str]:
 def _type_lost(paper: Paper, fmt: str, found: dict[tuple[str, ...], bool]) -> bool:
     """Whether the paper's item type does not come back from ``fmt``: classic BibTeX has
     no entry type for a patent, a program, a data set or a talk (written as ``@misc``,
-    each came back a document). Found by reading an export back, once per type and source
-    type (``found``)."""
+    each came back a document); a CSV has CSL's types only (a @misc preprint, a Zotero
+    preprint came back with no type of their source's). Found by reading an export back,
+    once per type and source type (``found``)."""
     kind = paper.csl.get("type")
+    if fmt == "csv":
+        # A table's type column is CSL's: a source's own type (a @misc, Zotero's preprint)
+        # with no CSL type of its own comes back as none.
+        kind = kind if isinstance(kind, str) else ""
+        if not paper.kind:
+            return False
     # (RIS's types are written back from the record's own, or mapped one to one.)
-    if fmt not in ("bibtex", "biblatex") or not isinstance(kind, str) or not kind:
+    elif fmt not in ("bibtex", "biblatex") or not isinstance(kind, str) or not kind:
         return False
     sources = [str(fields.get("@type", "")) for name, fields in sorted(paper.extra.items())
-               if name in _EXTRA_WRITTEN[fmt] and isinstance(fields, dict)]
+               if name in _EXTRA_WRITTEN.get(fmt, ()) and isinstance(fields, dict)]
     # (What a type is written as may hang on an arXiv id or a venue: a preprint's @misc.)
-    key = (kind, str(bool(paper.arxiv_id)), str(bool(paper.venue)), *sources)
+    key = (fmt, kind, paper.kind or "", str(bool(paper.arxiv_id)), str(bool(paper.venue)),
+           *sources)
     if key not in found:
         back = read_back(export([paper], fmt, compact=True),
                          "bibtex" if fmt == "biblatex" else fmt)
-        found[key] = len(back) == 1 and back[0].csl.get("type") not in (kind, None)
+        found[key] = len(back) == 1 and (
+            not back[0].kind if fmt == "csv" else back[0].csl.get("type") not in (kind, None))
     return found[key]
 
 
