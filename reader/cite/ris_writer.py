@@ -23,6 +23,7 @@ from reader.cite.venues import (
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
 from reader.signals import export_state
+from reader.sources.ris_fields import ris_csl_type
 from reader.sources.ris_names import EDITOR_MARK
 from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers, type_tags
 from reader.text.identifiers import openreview_forum_id, openreview_forum_url
@@ -198,6 +199,10 @@ def ris_record(paper: Paper) -> str:
         bibtex = {**bibtex, "abstract": paper.abstract}
     lines += _bibtex_lines(bibtex, lines)
     lines += _openreview_lines(paper)
+    if not bibtex and not source.get("@type") and ris_csl_type(ris_type) != kind:
+        # A type RIS has none for (CSL's preprint, written UNPB, came back a manuscript), in
+        # a note as Better BibTeX's fields are; a BibTeX record's entry type says its own.
+        lines.append(("N1", f"{TEX_PREFIX}csltype: {_line(kind)}"))
     if paper.aliases:
         # The keys of entries merged into the paper and its former keys, which RIS has no tag
         # for: documents citing them still find it after an import (biblatex's ids).
