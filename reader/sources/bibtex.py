@@ -391,6 +391,6 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         aliases=_keys(entry.fields.get("ids", "")),
     )
     give_marks(record, manager_marks(fields))
-    record.signals = decided(record, stated(fields))
+    record.signals = decided(record, *stated(fields))
     unpublished_venue(record, plain(fields.get("eventtitle", "")), "event")
     return record

@@ -169,9 +169,14 @@ def _convert(record: JsonRecord) -> Outcome:
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
     # (the venue a withdrawn submission was submitted to, as our export writes it)
-    paper.signals = decided(paper, clean_title(item.get("status")))
+    paper.signals = decided(paper, clean_title(item.get("status")), _accepted(custom))
     unpublished_venue(paper, clean_title(item.get("event-title")), "event-title", "event")
     return finish_record(paper, record, record_label(record, _ID_KEYS))
+
+
+def _accepted(custom: Any) -> str:
+    """An accepted paper's decision ("poster"), which our export keeps in ``custom``."""
+    return clean_title(custom.get("decision")) if isinstance(custom, dict) else ""
 
 
 def _key_from_id(ident: Any) -> str | None:
