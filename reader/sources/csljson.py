@@ -125,9 +125,12 @@ def _convert(record: JsonRecord) -> Outcome:
     venue = clean_title(_first(item.get("container-title"))) or None
     if venue and csl.get("container-title") == venue:
         del csl["container-title"]  # the venue column holds it
-    elif not venue and item.get("type") == "article":
+    elif not venue and item.get("type") == "article" and not (
+        isinstance(custom, dict) and custom.get("venue") == ""
+    ):
         # A preprint's server is its publisher and its venue, as Zotero has it (and our
-        # export writes it: "arXiv" as publisher, no container).
+        # export writes it: "arXiv" as publisher, no container), but where our export
+        # says the paper had no venue.
         venue = clean_title(_first(item.get("publisher"))) or None
     bibtex_type = bibtex.get("@type")
     keep_written_doi(csl, written_doi, doi)
