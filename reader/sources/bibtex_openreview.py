@@ -12,7 +12,7 @@ from reader.sources.bibtex_fields import Evaluated
 from reader.sources.bibtex_values import _tex_line, plain
 from reader.text.tex_plain import as_read
 
-__all__ = ["openreview_fields", "stated", "tex_kept"]
+__all__ = ["openreview_fields", "plain_title", "stated", "tex_kept"]
 
 #: The export's field naming the text fields whose TeX is kept as written (read as
 #: :func:`reader.text.tex_plain.as_read` says).
@@ -25,6 +25,20 @@ def tex_kept(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> set[str]:
     the export's word about the others, not a field of the paper's."""
     extra.get("bibtex", {}).pop(_TEX_FIELDS, None)
     return {name.strip().lower() for name in entry.fields.get(_TEX_FIELDS, "").split(",")}
+
+
+#: The export's field naming the text fields written as plain text escaped (its title).
+_PLAIN_FIELDS = "plainfields"
+
+
+def plain_title(entry: Evaluated, extra: dict[str, dict[str, Any]], title: str) -> str:
+    """The entry's title as the importer stores it: its TeX as written, but for the plain
+    text our export wrote escaped and protected (``{SAIL}: {Self-Amplified} …``), named in
+    its ``plainfields``, read as that text. The field is the export's word, not a field of
+    the paper's."""
+    extra.get("bibtex", {}).pop(_PLAIN_FIELDS, None)
+    named = {name.strip().lower() for name in entry.fields.get(_PLAIN_FIELDS, "").split(",")}
+    return plain(title) if "title" in named and "subtitle" not in entry.fields else title
 
 
 def openreview_fields(
