@@ -139,14 +139,14 @@ PUBLISHED_BY_ARXIV = ('"Key","Item Type","Publication Year","Author","Title","Pu
                       'Open and efficient models","arXiv","2023-02-27","arXiv: 2302.13971"\n')
 
 
-@pytest.mark.parametrize("fmt", ["ris", "csljson"])
+@pytest.mark.parametrize("fmt", ["ris", "csljson", "bibtex"])
 def test_a_preprint_comes_back_a_preprint_and_is_shown_and_cited_alike(
     tmp_path: Path, fmt: str
 ) -> None:
     """RIS has no type for a preprint (UNPB is a manuscript): read back, it was headed
     "Manuscript" and cited as one by IEEE. CSL-JSON names its server as its publisher,
     which Zotero's files mean as its venue too: read back, it was headed "arXiv · 2023 ·
-    arXiv"."""
+    arXiv". Classic BibTeX's @misc came back a document, which APA dated by its day."""
     source = tmp_path / "zotero.csv"
     source.write_text(PUBLISHED_BY_ARXIV, encoding="utf-8")
     _invoke(tmp_path / "first", "import", str(source))
