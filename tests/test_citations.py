@@ -235,6 +235,7 @@ def test_entry_layout_and_field_order() -> None:
         "  url",
         "  keywords",
         "  abstract",
+        "  plainfields",  # (the title's braces are the export's: read back, it is plain)
     ]
     assert all(re.fullmatch(r"  [a-z]+ = \{.*\},?", line) for line in lines[1:-1])
     values = parse_one(entry)
@@ -271,7 +272,7 @@ def test_no_authors_means_no_author_field() -> None:
 def test_missing_optional_fields_are_omitted() -> None:
     paper = make_paper(venue=None, year=None, url=None, doi=None, keywords=[], abstract="")
     values = parse_one(bibtex_entry(paper))
-    assert set(values) == {"ID", "ENTRYTYPE", "title"}
+    assert set(values) == {"ID", "ENTRYTYPE", "title", "plainfields"}
 
 
 def test_title_protects_acronyms_and_mixed_case() -> None:

@@ -270,3 +270,21 @@ def test_a_submission_under_review_is_submitted_to_the_venue_not_in_it(
 ) -> None:
     cited = _invoke(lib, "cite", "--format", "text", "--style", style, REF).stdout
     assert said in cited and "in Submitted" not in cited, cited
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "csljson", "ris"])
+def test_an_accepted_papers_decision_comes_back_in_a_fresh_library(
+    lib: Path, tmp_path: Path, fmt: str
+) -> None:
+    """An accepted paper has no publication state to go out as: read into another library,
+    it had no decision, and ``decision:poster`` found none of those it found before."""
+    _decide(lib, "poster", "Accept (Poster)")
+    out = tmp_path / f"all.{fmt}"
+    said = _invoke(lib, "export", "--format", fmt, "-o", str(out)).stderr
+    fresh = tmp_path / "fresh"
+    _invoke(fresh, "import", "--format", "bibtex" if fmt == "biblatex" else fmt, str(out))
+    found = _invoke(fresh, "search", "decision:poster", "--json").stdout
+    assert [p["openreview_id"] for p in json.loads(found)] == [REF], said
+    assert (_invoke(fresh, "cite", "--format", "text", "--style", "apa", REF).stdout
+            == _invoke(lib, "cite", "--format", "text", "--style", "apa", REF).stdout)
+    assert "0 new, 0 merged, 3 unchanged" in _invoke(lib, "import", str(out)).stdout

@@ -8,6 +8,7 @@ import pytest
 
 from reader.cite.export import export
 from reader.cite.formats import render
+from reader.cite.left_out import left_out
 from reader.library import Library
 from reader.models import Paper
 from reader.text.render import plain_line
@@ -651,3 +652,35 @@ ER  -
     assert render([back], "text", style="apa").startswith(
         "García Márquez, A., & van der Berg, J. (2023)."
     )
+
+
+def test_a_bib_arxiv_preprint_is_cited_alike_from_our_csv(tmp_path: Path) -> None:
+    bib = ("@misc{vaswani2017attention,\n  title = {Attention Is All You Need},\n"
+           "  author = {Vaswani, Ashish},\n  year = {2017},\n  eprint = {1706.03762},\n"
+           "  archivePrefix = {arXiv},\n  note = {Preprint}\n}\n")
+    [paper] = list(_library_from(bib, "a.bib", tmp_path).store.iter_papers())
+    table = export([paper], "csv")
+    [back] = list(_library_from(table, "b.csv", tmp_path).store.iter_papers())
+    for style in ("apa", "ieee"):
+        assert render([back], "text", style=style) == render([paper], "text", style=style)
+    assert "(arXiv:1706.03762). arXiv." in render([back], "text", style="apa")
+    # Its @misc is no CSL type: the table says so, rather than a citation's change.
+    assert left_out([paper], "csv").startswith("Not in csv: item types (1 paper)")
+
+
+def test_a_plain_title_comes_back_from_our_bibtex_without_the_braces_it_added(
+    tmp_path: Path,
+) -> None:
+    ris = "TY  - CPAPER\nTI  - SAIL: Self-Amplified Learning of LLMs\nAU  - Doe, Jane\n" \
+        "PY  - 2026\nER  - \n"
+    [paper] = list(_library_from(ris, "a.ris", tmp_path).store.iter_papers())
+    entry = _bibtex_of(_library_from(ris, "b.ris", tmp_path))
+    assert "title = {{SAIL}: {Self-Amplified} Learning of {LLMs}}" in entry
+    fresh = _library_from(entry, "c.bib", tmp_path)
+    [back] = list(fresh.store.iter_papers())
+    assert back.title == paper.title == "SAIL: Self-Amplified Learning of LLMs"
+    # Written again, the same entry; another's braces in a .bib title stay its TeX.
+    assert _bibtex_of(fresh) == entry
+    bib = "@book{b,\n  title = {Digital {{Humanities}}},\n  author = {Berry, D.},\n}\n"
+    [theirs] = list(_library_from(bib, "d.bib", tmp_path).store.iter_papers())
+    assert theirs.title == "Digital {{Humanities}}"

@@ -131,3 +131,35 @@ def test_a_preprint_keeps_its_server_as_venue_through_csljson(tmp_path: Path) ->
     before, after = _paper(tmp_path / "first"), _paper(tmp_path / "second")
     assert after["venue"] == before["venue"] == "arXiv"
     assert after["csl"]["type"] == before["csl"]["type"] == "article"
+
+
+# The same with no publication named, as Zotero's CSV of an arXiv item often has it.
+PUBLISHED_BY_ARXIV = ('"Key","Item Type","Publication Year","Author","Title","Publisher",'
+                      '"Date","Extra"\n"ABCD1234","preprint","2023","Touvron, Hugo","LLaMA: '
+                      'Open and efficient models","arXiv","2023-02-27","arXiv: 2302.13971"\n')
+
+
+@pytest.mark.parametrize("fmt", ["ris", "csljson", "bibtex"])
+def test_a_preprint_comes_back_a_preprint_and_is_shown_and_cited_alike(
+    tmp_path: Path, fmt: str
+) -> None:
+    """RIS has no type for a preprint (UNPB is a manuscript): read back, it was headed
+    "Manuscript" and cited as one by IEEE. CSL-JSON names its server as its publisher,
+    which Zotero's files mean as its venue too: read back, it was headed "arXiv · 2023 ·
+    arXiv". Classic BibTeX's @misc came back a document, which APA dated by its day."""
+    source = tmp_path / "zotero.csv"
+    source.write_text(PUBLISHED_BY_ARXIV, encoding="utf-8")
+    _invoke(tmp_path / "first", "import", str(source))
+    out = tmp_path / f"out.{fmt}"
+    _invoke(tmp_path / "first", "export", "--format", fmt, "-o", str(out))
+    _invoke(tmp_path / "second", "import", str(out))
+    before, after = _paper(tmp_path / "first"), _paper(tmp_path / "second")
+    assert after["csl"]["type"] == before["csl"]["type"] == "article"
+    assert after["venue"] == before["venue"]
+    heading = [_invoke(root, "show", "touvron2023llama").stdout.splitlines()[:3]
+               for root in (tmp_path / "first", tmp_path / "second")]
+    assert heading[0] == heading[1] and heading[0][2] == "2023 · arXiv"
+    for command in (["cite", "touvron2023llama", "--style", "ieee", "--format", "text"],
+                    ["cite", "touvron2023llama", "--style", "apa", "--format", "text"]):
+        assert (_invoke(tmp_path / "second", *command).stdout
+                == _invoke(tmp_path / "first", *command).stdout)

@@ -8,12 +8,17 @@ import re
 
 from reader.cite.tex_escape import TEX_KEPT, escape_tex, escape_title, fold
 from reader.models import Paper
+from reader.sources.bibtex_values import plain
 from reader.text.tex_plain import TEX_MATH, escaped_plain
 
 #: The field naming those of an entry whose TeX is kept as written though it reads as
 #: escaped plain text (an OpenReview abstract's ``20\\%``), which an import would otherwise
 #: take for the plain text ``20%``.
 TEX_FIELDS = "texfields"
+#: The export's field naming the text fields written as the plain text the paper holds,
+#: escaped and its capitals protected (``{SAIL}: {Self-Amplified} …``), which an import
+#: would otherwise keep as the TeX a .bib file's title is.
+PLAIN_FIELDS = "plainfields"
 #: Source fields naming files on the machine that wrote the entry (JabRef's, Zotero's and
 #: Mendeley's attached PDFs): a file's, not a citation's.
 LOCAL_FIELDS = frozenset({"file", "pdf", "local-url"})
@@ -113,3 +118,13 @@ def tex_fields(paper: Paper) -> list[str]:
               ("tldr", fold(paper.tldr or ""), bibtex_tldr(paper)))
     return [name for name, text, written in stored
             if written and escaped_plain(written) not in (None, text)]
+
+
+def plain_fields(paper: Paper) -> list[str]:
+    """The text fields of the paper's entry (its title) written as the plain text it holds,
+    escaped and protected for BibTeX, which read back as plain text give that text: named
+    in the entry's :data:`PLAIN_FIELDS`, so that a new library holds the title as it was,
+    not the braces the export added. A title of TeX (a .bib file's, or with math) is not."""
+    title = fold(paper.title or "")
+    written = bibtex_title(paper)
+    return ["title"] if written and written != title and plain(written) == title else []

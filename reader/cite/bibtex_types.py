@@ -1,14 +1,18 @@
 """What BibTeX's entry types and biblatex's type keys mean in CSL's words: the genre of a
 thesis its entry type alone names, what a ``type`` field's key prints as, and when a
-BibTeX ``number`` is the number in a series (read by citations and exports alike)."""
+BibTeX ``number`` is the number in a series, and when a record is an arXiv preprint (read by
+citations and exports alike)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from reader.models import Paper
+from reader.text.identifiers import arxiv_venue
 
-__all__ = ["biblatex_type_words", "genre_of_kind", "numbers_in_series", "thesis_genre"]
+__all__ = [
+    "arxiv_preprint", "biblatex_type_words", "genre_of_kind", "numbers_in_series", "thesis_genre",
+]
 
 # What a thesis is when its BibTeX entry type says so and no ``type`` field does.
 _THESIS_GENRES = {"phdthesis": "Doctoral dissertation", "mastersthesis": "Master's thesis"}
@@ -52,4 +56,21 @@ def numbers_in_series(paper: Paper, item: dict[str, Any]) -> bool:
         and item.get("collection-title")
         and "number" in item
         and "collection-number" not in item
+    )
+
+
+# The types such a record is given (@article, @misc, a table's "article").
+_PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
+
+
+def arxiv_preprint(paper: Paper, item: dict[str, Any]) -> bool:
+    """Whether the paper, whose CSL variables are ``item``, is cited as an arXiv preprint
+    though its type says otherwise: a BibTeX @misc with arXiv eprint fields, or an article
+    "in" "arXiv preprint" (Mendeley's and Google Scholar's), as biblatex styles print them.
+    An export that cannot keep the BibTeX record (a table) writes it as the preprint it is."""
+    source = paper.extra.get("bibtex") if isinstance(paper.extra, dict) else None
+    container = str(item.get("container-title") or "")
+    return bool(paper.arxiv_id) and not item.get("publisher") and (
+        (bool(source) and item.get("type") in _PREPRINT_AS and not container)
+        or (arxiv_venue(container) and item.get("type") in _PREPRINT_AS)
     )

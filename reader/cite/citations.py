@@ -15,10 +15,12 @@ import re
 from reader.cite.bibtex_names import other_names, record_names
 from reader.cite.bibtex_text import (
     LOCAL_FIELDS,
+    PLAIN_FIELDS,
     TEX_FIELDS,
     bibtex_abstract,
     bibtex_source,
     bibtex_title,
+    plain_fields,
     tex_fields,
 )
 from reader.cite.bibtex_types import biblatex_type_words
@@ -154,6 +156,9 @@ def bibtex_entry(
     kept_tex = tex_fields(paper)
     if kept_tex:
         fields.append((TEX_FIELDS, ", ".join(kept_tex)))
+    kept_plain = plain_fields(paper) if files else []  # (an export's word, not a citation's)
+    if kept_plain:
+        fields.append((PLAIN_FIELDS, ", ".join(kept_plain)))
     if paper.aliases:
         # biblatex's key aliases: \cite{alias} finds the entry; classic BibTeX ignores them.
         fields.append(("ids", ", ".join(paper.aliases)))

@@ -8,7 +8,12 @@ import re
 from typing import Any
 
 from reader.cite.bibtex_text import LOCAL_FIELDS, bibtex_source
-from reader.cite.bibtex_types import biblatex_type_words, genre_of_kind, numbers_in_series
+from reader.cite.bibtex_types import (
+    arxiv_preprint,
+    biblatex_type_words,
+    genre_of_kind,
+    numbers_in_series,
+)
 from reader.cite.csl_fixes import GOES_ON
 from reader.cite.csl_styles import Style
 from reader.cite.keys import entry_key
@@ -31,8 +36,8 @@ from reader.record import (
     source_doi,
     split_name,
 )
-from reader.signals import UNDER_REVIEW, export_state
-from reader.text.identifiers import arxiv_venue, openreview_forum_id
+from reader.signals import UNDER_REVIEW, carried_decision, export_state
+from reader.text.identifiers import openreview_forum_id
 from reader.text.render import plain_line, to_plain
 
 ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
@@ -224,9 +229,10 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         custom["arxiv"] = paper.arxiv_id
     if paper.openreview_id and openreview_forum_id(item.get("URL")) != paper.openreview_id:
         custom["openreview"] = paper.openreview_id  # nor for its OpenReview forum's id
-    for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area)):
+    for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area),
+                        ("decision", not paper.withdrawn and carried_decision(paper.decision))):
         if value and value.strip():
-            # OpenReview's TL;DR and primary area, which CSL has no variables for.
+            # OpenReview's TL;DR, primary area and acceptance, which CSL has no variables for.
             custom[name] = value
     if custom:
         # CSL's place for data without a variable (styles ignore it): the source's own fields
@@ -357,14 +363,8 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
     if isinstance(edition, str) and edition.strip().lower() in _ORDINAL_WORDS:
         # "Second": styles print a numeric edition as their own "2nd ed.".
         item["edition"] = str(_ORDINAL_WORDS[edition.strip().lower()])
-    container = str(item.get("container-title") or "")
-    if paper.arxiv_id and not item.get("publisher") and (
-        (source and item.get("type") in _PREPRINT_AS and not container)
-        or (arxiv_venue(container) and item.get("type") in _PREPRINT_AS)
-    ):
-        # A @misc with arXiv eprint fields, or an article "in" "arXiv preprint" (Mendeley's
-        # and Google Scholar's), is a preprint there, as biblatex styles print it: cited with
-        # nothing but its link, the archive went unsaid, or "In arXiv preprint".
+    if arxiv_preprint(paper, item):
+        # Cited with nothing but its link, the archive went unsaid, or "In arXiv preprint".
         item.pop("container-title", None)
         item.update(type="article", publisher="arXiv", number=f"arXiv:{paper.arxiv_id}")
     if numbers_in_series(paper, item):
@@ -373,10 +373,6 @@ def _bibtex_to_csl_meaning(item: dict[str, Any], paper: Paper) -> None:
         # biblatex's state of a preprint (Better BibLaTeX's) is what CSL's preprint type says
         # already: APA printed "(Prepublished)" after the link, Chicago "prepublished".
         item.pop("status")
-
-
-# The types such a record is given (@article, @misc, a table's "article").
-_PREPRINT_AS = frozenset({"article", "article-journal", "document", "manuscript"})
 
 
 _PAGE_RANGE = re.compile(r"(\d+)-(\d+)")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from reader.cite.bibtex_text import bibtex_source
-from reader.cite.bibtex_types import numbers_in_series, thesis_genre
+from reader.cite.bibtex_types import arxiv_preprint, numbers_in_series, thesis_genre
 from reader.cite.csl_items import csl_names, csl_type
 from reader.cite.export_paths import check_folder, format_for_path
 from reader.cite.format_names import EXPORT_FORMATS
@@ -257,10 +257,7 @@ def _csv(papers: Sequence[Paper], signals: Mapping[int, Signals] | None) -> str:
                 # beside it may be its submission's (arXiv's, OpenReview's), cited as the year.
                 iso_from_parts(p.csl.get("issued")) or "",
                 *(_csl_text(value) for value in _csl_cells(p)),
-                # The CSL type, else the CSL type of the source's own ("inproceedings" is a
-                # paper-conference): a kind written as it came would be read back as
-                # another CSL type where the names meet ("article" is a preprint in CSL).
-                _csl_text(p.csl.get("type")) or _type_of(p),
+                _type_cell(p),
                 source_doi(p.csl, p.doi) or "",
                 p.arxiv_id or "",
                 p.openreview_id or "",
@@ -301,6 +298,20 @@ def _authors_cell(paper: Paper) -> str:
     if len(names) != len(authors):
         return "; ".join(authors)
     return names_text(names)
+
+
+def _type_cell(paper: Paper) -> str:
+    """The CSL type, else the CSL type of the source's own ("inproceedings" is a
+    paper-conference): a kind written as it came would be read back as another CSL type
+    where the names meet ("article" is a preprint in CSL). A BibTeX @misc with arXiv eprint
+    fields is cited as the preprint it is, which a table without its entry type says by
+    CSL's preprint type (read back as a document, it was cited with no archive)."""
+    stored = _csl_text(paper.csl.get("type"))
+    venue = paper.csl.get("container-title") or paper.venue
+    item = {"type": stored, "publisher": paper.csl.get("publisher"), "container-title": venue}
+    if stored and arxiv_preprint(paper, item):
+        return "article"
+    return stored or _type_of(paper)
 
 
 def _type_of(paper: Paper) -> str:

@@ -108,9 +108,16 @@ def _as_recorded(item: dict[str, Any], paper: Paper) -> dict[str, Any]:
     """A CSL-JSON item with the type and container its record gives, where the citation's
     item calls it a preprint for its arXiv venue (Zotero's old arXiv items: a journal article
     in "arXiv:1902.10186 [cs]"). Styles cite it as the preprint either way; written as the
-    preprint, it came back one, its type and venue lost to a new library."""
+    preprint, it came back one, its type and venue lost to a new library. A preprint of no
+    venue says so."""
     stored = paper.csl.get("type")
     venue = " ".join((paper.venue or "").split())
+    if item.get("type") == "article" and not venue and item.get("publisher") and (
+        not item.get("container-title")
+    ):
+        # A preprint's server is its venue too to a reader of CSL-JSON, as Zotero writes
+        # one; this paper had none ("arXiv · 2023 · arXiv" read back), which custom says.
+        return {**item, "custom": {**item.get("custom", {}), "venue": ""}}
     if (item.get("type") != "article" or not isinstance(stored, str) or stored == "article"
             or not stored or not venue or unpublished(paper)):
         return item

@@ -19,7 +19,7 @@ from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, tex_fields
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
-from reader.signals import Signals, export_state
+from reader.signals import Signals, carried_decision, export_state
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
 from reader.text.render import plain_line, to_plain
@@ -121,20 +121,29 @@ def _leaves(value: Any) -> list[str]:
 def _type_lost(paper: Paper, fmt: str, found: dict[tuple[str, ...], bool]) -> bool:
     """Whether the paper's item type does not come back from ``fmt``: classic BibTeX has
     no entry type for a patent, a program, a data set or a talk (written as ``@misc``,
-    each came back a document). Found by reading an export back, once per type and source
-    type (``found``)."""
+    each came back a document); a CSV has CSL's types only (a @misc preprint, a Zotero
+    preprint came back with no type of their source's). Found by reading an export back,
+    once per type and source type (``found``)."""
     kind = paper.csl.get("type")
+    if fmt == "csv":
+        # A table's type column is CSL's: a source's own type (a @misc, Zotero's preprint)
+        # with no CSL type of its own comes back as none.
+        kind = kind if isinstance(kind, str) else ""
+        if not paper.kind:
+            return False
     # (RIS's types are written back from the record's own, or mapped one to one.)
-    if fmt not in ("bibtex", "biblatex") or not isinstance(kind, str) or not kind:
+    elif fmt not in ("bibtex", "biblatex") or not isinstance(kind, str) or not kind:
         return False
     sources = [str(fields.get("@type", "")) for name, fields in sorted(paper.extra.items())
-               if name in _EXTRA_WRITTEN[fmt] and isinstance(fields, dict)]
+               if name in _EXTRA_WRITTEN.get(fmt, ()) and isinstance(fields, dict)]
     # (What a type is written as may hang on an arXiv id or a venue: a preprint's @misc.)
-    key = (kind, str(bool(paper.arxiv_id)), str(bool(paper.venue)), *sources)
+    key = (fmt, kind, paper.kind or "", str(bool(paper.arxiv_id)), str(bool(paper.venue)),
+           *sources)
     if key not in found:
         back = read_back(export([paper], fmt, compact=True),
                          "bibtex" if fmt == "biblatex" else fmt)
-        found[key] = len(back) == 1 and back[0].csl.get("type") not in (kind, None)
+        found[key] = len(back) == 1 and (
+            not back[0].kind if fmt == "csv" else back[0].csl.get("type") not in (kind, None))
     return found[key]
 
 
@@ -288,10 +297,13 @@ _STATES_WRITTEN = frozenset({"bibtex", "biblatex", "ris", "csljson"})
 
 def _decision_lost(paper: Paper, decision: str | None, fmt: str) -> bool:
     """Whether the paper's decision does not come back from the format: a state it writes
-    (rejected, under review: :func:`reader.signals.export_state`) does, but a decision
-    pending only beside the venue it was submitted to, as the import reads it."""
+    (rejected, under review: :func:`reader.signals.export_state`) or an accepted paper's
+    decision (:func:`reader.signals.carried_decision`) does, but a decision pending only
+    beside the venue it was submitted to, as the import reads it."""
     if not decision:
         return False
+    if fmt in _STATES_WRITTEN and carried_decision(decision) and not paper.withdrawn:
+        return False  # accepted: in a field of its own (BibTeX's decision, CSL's custom)
     if fmt not in _STATES_WRITTEN or not export_state(decision) or paper.withdrawn:
         return True
     return decision == "pending" and not paper.venue

@@ -22,7 +22,8 @@ from reader.cite.venues import (
 )
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
-from reader.signals import export_state
+from reader.signals import carried_decision, export_state
+from reader.sources.ris_fields import ris_csl_type
 from reader.sources.ris_names import EDITOR_MARK
 from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers, type_tags
 from reader.text.identifiers import openreview_forum_id, openreview_forum_url
@@ -198,6 +199,10 @@ def ris_record(paper: Paper) -> str:
         bibtex = {**bibtex, "abstract": paper.abstract}
     lines += _bibtex_lines(bibtex, lines)
     lines += _openreview_lines(paper)
+    if not bibtex and not source.get("@type") and ris_csl_type(ris_type) != kind:
+        # A type RIS has none for (CSL's preprint, written UNPB, came back a manuscript), in
+        # a note as Better BibTeX's fields are; a BibTeX record's entry type says its own.
+        lines.append(("N1", f"{TEX_PREFIX}csltype: {_line(kind)}"))
     if paper.aliases:
         # The keys of entries merged into the paper and its former keys, which RIS has no tag
         # for: documents citing them still find it after an import (biblatex's ids).
@@ -253,14 +258,17 @@ def _openreview_lines(paper: Paper) -> list[tuple[str, str]]:
     """What OpenReview says of a submission beyond its record, which RIS has no tags for, in
     notes as the BibTeX fields it would be (``tex.pubstate: withdrawn``, ``tex.tldr: …``,
     ``tex.primaryarea: …``): the form Better BibTeX reads in Zotero's Extra field. A decision
-    short of acceptance (rejected, under review) is a state too, read back as the decision."""
+    short of acceptance (rejected, under review) is a state too, read back as the decision;
+    an accepted one is ``tex.decision: poster``."""
     state = "withdrawn" if paper.withdrawn else export_state(paper.decision)
     lines = [("N1", f"{TEX_PREFIX}pubstate: {state}")] if state else []
     venue = submitted_venue(paper)
     if venue:
         # Where it was submitted, which the record (a manuscript) names nowhere else.
         lines.append(("N1", f"{TEX_PREFIX}eventtitle: {_line(venue)}"))
-    for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area)):
+    accepted = "" if paper.withdrawn else carried_decision(paper.decision)
+    for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area),
+                        ("decision", accepted)):
         text = _line(value or "")
         if text:
             lines.append(("N1", f"{TEX_PREFIX}{name}: {text}"))

@@ -7,8 +7,8 @@ import functools
 import re
 from typing import Any
 
-__all__ = ["DECISIONS", "EXPORT_STATES", "decision_label", "export_state", "normalize_decision",
-           "state_decision"]
+__all__ = ["DECISIONS", "EXPORT_STATES", "carried_decision", "decision_label", "export_state",
+           "normalize_decision", "state_decision"]
 
 #: The normalised decisions, from best to worst; ``pending`` is a paper under review.
 #: How a citation says a submission has no decision yet (OpenReview's own BibTeX says so);
@@ -112,6 +112,19 @@ def export_state(decision: str | None) -> str:
     """The publication state an export writes for a decision (``reject`` → "rejected"),
     or "" for one a citation says otherwise (accepted: its venue; withdrawn: its mark)."""
     return _STATE_OF.get(decision or "", "")
+
+
+#: The decisions an export writes in a field of their own (BibTeX's ``decision``, a RIS
+#: ``tex.decision`` note, CSL-JSON's ``custom``): an accepted paper has no publication state
+#: (its citation names the venue), and read back without one it had no decision.
+_CARRIED = frozenset({"oral", "spotlight", "poster", "accept", "workshop"})
+
+
+def carried_decision(decision: str | None) -> str:
+    """The decision as an export's field of its own says it (``poster``), read back the
+    same, or "" for one a publication state says (:func:`export_state`) or none."""
+    word = " ".join((decision or "").split()).lower()
+    return word if word in _CARRIED else ""
 
 
 def state_decision(state: str) -> str | None:

@@ -41,7 +41,7 @@ from reader.sources.bibtex_marks import (
     zotero_extra,
     zotero_tags,
 )
-from reader.sources.bibtex_openreview import openreview_fields, stated, tex_kept
+from reader.sources.bibtex_openreview import openreview_fields, plain_title, stated, tex_kept
 from reader.sources.bibtex_problems import describe_failure
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
@@ -355,6 +355,7 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
     if archived and csl["type"] in ("article-journal", "document", "manuscript"):
         csl["type"] = "article"  # a preprint, as CSL says it
     withdrawn, tldr, area = openreview_fields(entry, extra)
+    title = plain_title(entry, extra, title)
     # Plain text escaped reads back as that text; TeX written by hand stays TeX.
     abstract = as_read(abstract, tex="abstract" in tex_kept(entry, extra))
     written_doi = doi_as_written(_identifier(fields.get("doi", "")))
@@ -391,6 +392,6 @@ def _record(entry: Evaluated, by_key: dict[str, Evaluated], source: str) -> Pape
         aliases=_keys(entry.fields.get("ids", "")),
     )
     give_marks(record, manager_marks(fields))
-    record.signals = decided(record, stated(fields))
+    record.signals = decided(record, *stated(fields))
     unpublished_venue(record, plain(fields.get("eventtitle", "")), "event")
     return record

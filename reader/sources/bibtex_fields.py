@@ -159,9 +159,14 @@ def csl_and_extra(
         csl["type"] = f"article-{subtype}"
         used.add("entrysubtype")
     archive = plain(fields.get("eprinttype", "") or fields.get("archiveprefix", "")).lower()
-    if entry.kind == "online" and archive == "arxiv" and fields.get("eprint", "").strip():
-        # An arXiv preprint as Better BibLaTeX (and biblatex users) write one: a preprint,
-        # cited with its archive and number, not a web page.
+    published = plain(fields.get("publisher", "")).lower() == "arxiv"
+    if (entry.kind == "online" or (entry.kind == "misc" and published)) and (
+        archive == "arxiv" and fields.get("eprint", "").strip()
+    ):
+        # An arXiv preprint as Better BibLaTeX (and biblatex users) write one, or classic
+        # BibTeX's @misc with arXiv its publisher (Better BibTeX's, the export's of a
+        # Zotero preprint): a preprint, cited with its archive and number, not a web page
+        # nor a document dated by its day.
         csl["type"] = "article"
     names: dict[str, str] = {}
     others: list[str] = []

@@ -1,17 +1,18 @@
 """What a BibTeX entry says of an OpenReview submission, as OpenReview's own entries and
 the library's export write it: withdrawn or rejected (``pubstate``), still under review
-(``pubstate`` or ``note``: "Under review"), its TL;DR and its primary area."""
+(``pubstate`` or ``note``: "Under review"), accepted (the export's ``decision``: "poster"),
+its TL;DR and its primary area."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from reader.signals import EXPORT_STATES, UNDER_REVIEW
+from reader.signals import EXPORT_STATES, UNDER_REVIEW, carried_decision
 from reader.sources.bibtex_fields import Evaluated
 from reader.sources.bibtex_values import _tex_line, plain
 from reader.text.tex_plain import as_read
 
-__all__ = ["openreview_fields", "stated", "tex_kept"]
+__all__ = ["openreview_fields", "plain_title", "stated", "tex_kept"]
 
 #: The export's field naming the text fields whose TeX is kept as written (read as
 #: :func:`reader.text.tex_plain.as_read` says).
@@ -24,6 +25,20 @@ def tex_kept(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> set[str]:
     the export's word about the others, not a field of the paper's."""
     extra.get("bibtex", {}).pop(_TEX_FIELDS, None)
     return {name.strip().lower() for name in entry.fields.get(_TEX_FIELDS, "").split(",")}
+
+
+#: The export's field naming the text fields written as plain text escaped (its title).
+_PLAIN_FIELDS = "plainfields"
+
+
+def plain_title(entry: Evaluated, extra: dict[str, dict[str, Any]], title: str) -> str:
+    """The entry's title as the importer stores it: its TeX as written, but for the plain
+    text our export wrote escaped and protected (``{SAIL}: {Self-Amplified} …``), named in
+    its ``plainfields``, read as that text. The field is the export's word, not a field of
+    the paper's."""
+    extra.get("bibtex", {}).pop(_PLAIN_FIELDS, None)
+    named = {name.strip().lower() for name in entry.fields.get(_PLAIN_FIELDS, "").split(",")}
+    return plain(title) if "title" in named and "subtitle" not in entry.fields else title
 
 
 def openreview_fields(
@@ -39,17 +54,21 @@ def openreview_fields(
     # A retracted paper is withdrawn too (as MEDLINE's is read), its pubstate kept.
     withdrawn = state in ("withdrawn", "retracted")
     kept = extra.get("bibtex", {})
-    names = ("tldr", "primaryarea", "openreview")
+    names: tuple[str, ...] = ("tldr", "primaryarea", "openreview")
     # A state an export writes (withdrawn, rejected, under review) is read as the paper's.
+    # So is an accepted paper's decision, as the export writes it.
+    names += ("decision",) if carried_decision(plain(own.get("decision", ""))) else ()
     for name in names + (("pubstate",) if state in EXPORT_STATES else ()):
         kept.pop(name, None)
     tldr = as_read(_tex_line(own.get("tldr", "")), tex="tldr" in tex_kept(entry, extra))
     return withdrawn, tldr, plain(own.get("primaryarea", ""))
 
 
-def stated(fields: dict[str, str]) -> str:
+def stated(fields: dict[str, str]) -> tuple[str, str]:
     """The submission's state as the entry says it (:func:`reader.sources.withdrawn.decided`
     reads it): its ``pubstate``, or a ``note`` "Under review", as classic BibTeX exports
-    and OpenReview's own entries for submissions say it."""
+    and OpenReview's own entries for submissions say it; and the accepted paper's
+    ``decision`` the library's export writes."""
     note = plain(fields.get("note", ""))
-    return plain(fields.get("pubstate", "")) or (note if note.lower() == UNDER_REVIEW else "")
+    state = plain(fields.get("pubstate", "")) or (note if note.lower() == UNDER_REVIEW else "")
+    return state, plain(fields.get("decision", ""))

@@ -125,9 +125,12 @@ def _convert(record: JsonRecord) -> Outcome:
     venue = clean_title(_first(item.get("container-title"))) or None
     if venue and csl.get("container-title") == venue:
         del csl["container-title"]  # the venue column holds it
-    elif not venue and item.get("type") == "article":
+    elif not venue and item.get("type") == "article" and not (
+        isinstance(custom, dict) and custom.get("venue") == ""
+    ):
         # A preprint's server is its publisher and its venue, as Zotero has it (and our
-        # export writes it: "arXiv" as publisher, no container).
+        # export writes it: "arXiv" as publisher, no container), but where our export
+        # says the paper had no venue.
         venue = clean_title(_first(item.get("publisher"))) or None
     bibtex_type = bibtex.get("@type")
     keep_written_doi(csl, written_doi, doi)
@@ -169,9 +172,14 @@ def _convert(record: JsonRecord) -> Outcome:
         paper.title = stand_in[:TITLE_MAX]
         paper.title_derived = bool(paper.title)
     # (the venue a withdrawn submission was submitted to, as our export writes it)
-    paper.signals = decided(paper, clean_title(item.get("status")))
+    paper.signals = decided(paper, clean_title(item.get("status")), _accepted(custom))
     unpublished_venue(paper, clean_title(item.get("event-title")), "event-title", "event")
     return finish_record(paper, record, record_label(record, _ID_KEYS))
+
+
+def _accepted(custom: Any) -> str:
+    """An accepted paper's decision ("poster"), which our export keeps in ``custom``."""
+    return clean_title(custom.get("decision")) if isinstance(custom, dict) else ""
 
 
 def _key_from_id(ident: Any) -> str | None:

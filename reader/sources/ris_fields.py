@@ -95,6 +95,11 @@ _MODELED = frozenset(
 ) | frozenset(_TEXT_VARIABLES) | frozenset(_NAME_TAGS)
 
 
+def ris_csl_type(code: str) -> str:
+    """The CSL type a record of RIS type ``code`` is read as (``UNPB``: a manuscript)."""
+    return _CSL_TYPES.get(code.upper(), "document")
+
+
 def csl_and_extra(
     tags: Tags, lines: Iterable[tuple[str | None, str]], tool: str = ""
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -103,7 +108,7 @@ def csl_and_extra(
     continuation line),
     ``tool`` the exporter (see :func:`exporter`)."""
     code = fold_lines(first(tags, "TY")).upper()
-    csl: dict[str, Any] = {"type": _CSL_TYPES.get(code, "document")}
+    csl: dict[str, Any] = {"type": ris_csl_type(code)}
     own = set(own_meanings(tool))
     # The tags the tool writes another field in for this type (Zotero's book: A3 its
     # editors, T2 its series, SP its number of pages); the venue's tag is read as the venue.

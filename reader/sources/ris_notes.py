@@ -1,5 +1,6 @@
 """RIS notes (``N1``) that carry what RIS has no tag for: the BibTeX fields, other keys,
-TL;DR, primary area and a submission's state our own export writes as ``tex.`` lines, read back.
+TL;DR, primary area, a submission's state and an item type RIS has no type for (a preprint)
+our own export writes as ``tex.`` lines, read back.
 """
 
 from __future__ import annotations
@@ -8,15 +9,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from reader.models import PaperRecord
-from reader.record import TEX_PREFIX
-from reader.signals import EXPORT_STATES
+from reader.record import CSL_TYPES, TEX_PREFIX
+from reader.signals import EXPORT_STATES, carried_decision
 from reader.sources.ris_tags import fold_lines, tag_values
 from reader.sources.ris_tools import Tags
 from reader.sources.withdrawn import decided, unpublished_venue
 
 _IDS = f"{TEX_PREFIX}ids:"
-_PUBSTATE, _TLDR, _AREA, _EVENT = (
-    f"{TEX_PREFIX}{name}" for name in ("pubstate", "tldr", "primaryarea", "eventtitle"))
+_PUBSTATE, _TLDR, _AREA, _EVENT, _CSL_TYPE, _DECISION = (
+    f"{TEX_PREFIX}{name}"
+    for name in ("pubstate", "tldr", "primaryarea", "eventtitle", "csltype", "decision"))
 
 
 def continued_notes(lines: Iterable[tuple[str | None, str]]) -> list[str]:
@@ -63,12 +65,20 @@ def ris_openreview(tags: Tags) -> tuple[bool, str, str]:
 
 def ris_withdrawn(record: PaperRecord, tags: Tags) -> PaperRecord:
     """The record with the decision (rejected, under review) our export carried in a
-    ``tex.pubstate`` note, and the venue of a submission withdrawn or rejected in a
+    ``tex.pubstate`` note (an accepted one in a ``tex.decision`` note), its CSL type where
+    RIS has none for it in a ``tex.csltype`` note (a preprint, which RIS's UNPB read back
+    as a manuscript), and the venue of a submission withdrawn or rejected in a
     ``tex.eventtitle`` note (:func:`reader.sources.withdrawn.unpublished_venue`)."""
     notes = [fold_lines(raw).partition(":") for raw in tag_values(tags, "N1")]
+    accepted = next((text for name, _, text in notes if name == _DECISION), "")
     for name, _, text in notes:
         if name == _PUBSTATE:
             record.signals = decided(record, text.strip())
+        elif name == _CSL_TYPE and text.strip() in CSL_TYPES and not record.extra.get("bibtex"):
+            # The type the paper had, as a CSL-JSON file of it says its kind.
+            record.csl["type"] = record.kind = text.strip()
+    if accepted:
+        record.signals = decided(record, "", accepted)  # (a tex.decision note: "poster")
     event = next((text for name, _, text in notes if name == _EVENT), "")
     return unpublished_venue(record, event)
 
@@ -76,7 +86,8 @@ def ris_withdrawn(record: PaperRecord, tags: Tags) -> PaperRecord:
 def _openreview_note(value: str) -> bool:
     """Whether a note is one that :func:`ris_openreview` or :func:`ris_withdrawn` reads."""
     name, _, text = value.partition(":")
-    return name in (_TLDR, _AREA, _EVENT) or (
+    return name in (_TLDR, _AREA, _EVENT, _CSL_TYPE) or (
+        name == _DECISION and bool(carried_decision(text))) or (
         name == _PUBSTATE and text.strip().lower() in EXPORT_STATES)
 
 

@@ -9,7 +9,7 @@ must not name the venue as where it appeared, read back as the paper's venue.
 from __future__ import annotations
 
 from reader.models import PaperRecord
-from reader.signals import Signals, state_decision
+from reader.signals import Signals, carried_decision, state_decision
 
 __all__ = ["decided", "unpublished_venue"]
 
@@ -22,18 +22,22 @@ _TURNED_DOWN = frozenset({"reject", "desk-rejected"})
 _UNPUBLISHED_TYPES = frozenset({"document", "webpage", "manuscript"})
 
 
-def decided(record: PaperRecord, state: str) -> Signals | None:
+def decided(record: PaperRecord, state: str, carried: str = "") -> Signals | None:
     """The record's signals with the decision an export's publication ``state`` says (a
-    submission "rejected", "under review"), where the record has none of its own; a
-    decision still pending only for a paper with a venue, not withdrawn (as OpenReview's
-    own entries for submissions say it)."""
+    submission "rejected", "under review"), else the accepted one its field of its own
+    says (``carried``: "poster"), where the record has none of its own; a decision still
+    pending only for a paper with a venue, not withdrawn (as OpenReview's own entries for
+    submissions say it)."""
     decision = state_decision(state)
+    words = state
+    if decision is None and carried_decision(carried):
+        decision, words = carried_decision(carried), carried
     held = record.signals
     if decision is None or (held is not None and held.decision is not None):
         return held
     if decision == "pending" and (not record.venue or record.withdrawn):
         return held
-    return Signals(decision=decision, decision_raw=" ".join(state.split()).capitalize())
+    return Signals(decision=decision, decision_raw=" ".join(words.split()).capitalize())
 
 
 def unpublished_venue(record: PaperRecord, event: str, *variables: str) -> PaperRecord:
