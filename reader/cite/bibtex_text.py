@@ -8,7 +8,7 @@ import re
 
 from reader.cite.tex_escape import TEX_KEPT, escape_tex, escape_title, fold
 from reader.models import Paper
-from reader.sources.bibtex_values import plain
+from reader.sources.bibtex_values import plain_of_grouped
 from reader.text.tex_plain import TEX_MATH, escaped_plain
 
 #: The field naming those of an entry whose TeX is kept as written though it reads as
@@ -127,4 +127,4 @@ def plain_fields(paper: Paper) -> list[str]:
     not the braces the export added. A title of TeX (a .bib file's, or with math) is not."""
     title = fold(paper.title or "")
     written = bibtex_title(paper)
-    return ["title"] if written and written != title and plain(written) == title else []
+    return ["title"] if written and written != title and plain_of_grouped(written) == title else []

@@ -9,7 +9,7 @@ from typing import Any
 
 from reader.signals import EXPORT_STATES, UNDER_REVIEW, carried_decision
 from reader.sources.bibtex_fields import Evaluated
-from reader.sources.bibtex_values import _tex_line, plain
+from reader.sources.bibtex_values import _tex_line, plain, plain_of_grouped
 from reader.text.tex_plain import as_read
 
 __all__ = ["openreview_fields", "plain_title", "stated", "tex_kept"]
@@ -38,7 +38,7 @@ def plain_title(entry: Evaluated, extra: dict[str, dict[str, Any]], title: str) 
     the paper's."""
     extra.get("bibtex", {}).pop(_PLAIN_FIELDS, None)
     named = {name.strip().lower() for name in entry.fields.get(_PLAIN_FIELDS, "").split(",")}
-    return plain(title) if "title" in named and "subtitle" not in entry.fields else title
+    return plain_of_grouped(title) if "title" in named and "subtitle" not in entry.fields else title
 
 
 def openreview_fields(
