@@ -8,7 +8,7 @@ import re
 
 from reader.cite.tex_escape import TEX_KEPT, escape_tex, escape_title, fold
 from reader.models import Paper
-from reader.sources.bibtex_values import plain_of_grouped
+from reader.sources.bibtex_openreview import plain_of_grouped
 from reader.text.tex_plain import TEX_MATH, escaped_plain
 
 #: The field naming those of an entry whose TeX is kept as written though it reads as

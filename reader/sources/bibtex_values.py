@@ -116,16 +116,6 @@ def plain(value: str) -> str:
     return _SPACES.sub(" ", to_plain(value, groups=True)).strip()
 
 
-def plain_of_grouped(value: str) -> str:
-    """:func:`plain` of a value whose braces can only group (no command, no math: an export's
-    title with its capitals protected, ``{SAIL}: {Self-Amplified} …``): the braces dropped
-    first, so that words needing no rendering skip it (rendering the protected titles of a
-    conference's export took two seconds of its import)."""
-    if "\\" in value or "$" in value:
-        return plain(value)
-    return plain(value.replace("{", "").replace("}", ""))
-
-
 def plain_field(value: str) -> str:
     """A LaTeX field value as the importer stores names and venues (plain, single-spaced
     Unicode)."""
