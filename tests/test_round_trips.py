@@ -684,3 +684,18 @@ def test_a_plain_title_comes_back_from_our_bibtex_without_the_braces_it_added(
     bib = "@book{b,\n  title = {Digital {{Humanities}}},\n  author = {Berry, D.},\n}\n"
     [theirs] = list(_library_from(bib, "d.bib", tmp_path).store.iter_papers())
     assert theirs.title == "Digital {{Humanities}}"
+
+
+def test_a_caret_and_a_tilde_come_back_from_our_bibtex_as_typed(tmp_path: Path) -> None:
+    """The export escapes ``^`` and ``~`` as ``\\textasciicircum{}`` and
+    ``\\textasciitilde{}``: read back, they are those characters, not the modifier letters
+    ˆ and ˜ (which changed the title and its citations)."""
+    ris = "TY  - CPAPER\nTI  - M^3 Agent: Needs of ~10 Users\nAU  - Doe, Jane\n" \
+        "PY  - 2026\nER  - \n"
+    [paper] = list(_library_from(ris, "a.ris", tmp_path).store.iter_papers())
+    entry = _bibtex_of(_library_from(ris, "b.ris", tmp_path))
+    assert r"\textasciicircum{}" in entry and r"\textasciitilde{}" in entry
+    [back] = list(_library_from(entry, "c.bib", tmp_path).store.iter_papers())
+    assert back.title == paper.title == "M^3 Agent: Needs of ~10 Users"
+    for style in ("apa", "ieee"):
+        assert render([back], "text", style=style) == render([paper], "text", style=style)

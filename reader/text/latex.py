@@ -147,6 +147,10 @@ _MACRO_HANDLERS: dict[str, _Handler] = {
     "newline": _constant("\n"),
     "linebreak": _constant("\n"),
     "slash": _constant("/"),
+    # The escapes of the ASCII characters (a BibTeX writer's, ours): pylatexenc gives the
+    # spacing modifier letters (ˆ, ˜), and "M^3" came back from a round trip as "Mˆ3".
+    "textasciicircum": _constant("^"),
+    "textasciitilde": _constant("~"),
     # The Latin abbreviations conference style files define (cvpr.sty's \eg, \ie, \etal …),
     # which authors leave in the abstracts they paste.
     **{name: _constant(text) for name, text in _ABBREVIATIONS.items()},
