@@ -58,6 +58,9 @@ class ImportSummary:
     #: and replies kept for papers not in the library.
     ratings_changed: int = 0
     new_decisions: int = 0
+    #: Of those, the papers whose decision was another before (an "oral" now "reject"):
+    #: (citation key, before, now), named in the summary, as a change of mind is news.
+    decisions_changed: list[tuple[str, str, str]] = field(default_factory=list)
     replies_new: int = 0
     reply_versions: int = 0
     replies_waiting: int = 0
@@ -153,7 +156,12 @@ class ImportSummary:
             parts.append(f"{self.ratings_changed:,} paper{plural} with changed ratings")
         if self.new_decisions:
             plural = "s" if self.new_decisions != 1 else ""
-            parts.append(f"{self.new_decisions:,} new decision{plural}")
+            changed = self.decisions_changed
+            named = ", ".join(f"{key} {was} → {now}" for key, was, now in changed[:3])
+            more = f" and {len(changed) - 3:,} more" if len(changed) > 3 else ""
+            said = (f" ({len(changed):,} of them another than before: {named}{more})"
+                    if changed else "")
+            parts.append(f"{self.new_decisions:,} new decision{plural}{said}")
         text = ", ".join(parts)
         # Edited: later versions of replies the library held, or met earlier in the file.
         replies = " and ".join(

@@ -337,3 +337,28 @@ def test_a_withdrawn_submission_is_cited_as_withdrawn(lib: Path) -> None:
         assert shown.count("Withdrawn") == 1 and "ICLR" not in shown, (style, shown)
     # IEEE prints no kind of manuscript: it names no venue either.
     assert "ICLR" not in _invoke(lib, "cite", "--format", "text", "--style", "ieee", ref).stdout
+
+
+def test_a_decision_turned_over_is_named_not_only_counted(tmp_path: Path) -> None:
+    """A list that turns an accepted paper down counts a new decision, and names the paper
+    and the change: a change of mind is news, a first decision only a count."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    first = tmp_path / "first.csv"
+    first.write_text(
+        "title,openreview_url,decision\n"
+        "A Paper on Things,https://openreview.net/forum?id=abcDEF1234,Accept (Oral)\n"
+        "Another Paper,https://openreview.net/forum?id=ghiJKL5678,Reject\n",
+        encoding="utf-8",
+    )
+    second = tmp_path / "second.csv"
+    second.write_text(first.read_text(encoding="utf-8").replace("Accept (Oral)", "Reject"),
+                      encoding="utf-8")
+    home = ["--library", str(tmp_path / "lib")]
+    assert CliRunner().invoke(cli, [*home, "import", str(first)], obj={}).exit_code == 0
+    result = CliRunner().invoke(cli, [*home, "import", str(second)], obj={})
+    assert result.exit_code == 0, result.output
+    assert ("1 new decision (1 of them another than before: paper oral → reject)"
+            in result.output), result.output

@@ -201,10 +201,23 @@ class SignalsIntake:
             )
         if outcome.new_decision and not new:
             self._decided.add(paper_id)
+            self._changed_decision(paper_id, before, record)
         self.summary.ratings_changed = len(self._changed)
         self.summary.new_decisions = len(self._decided)
         return (edited or moved or bool(written.reread) or outcome.ratings_changed
                 or outcome.new_decision or outcome.stored)
+
+    def _changed_decision(
+        self, paper_id: int, before: Signals | None, record: PaperRecord
+    ) -> None:
+        """Name a paper whose decision the import changed from another (not a first one)."""
+        now = stored_signals.signals_of(self.conn, paper_id)
+        was = before.decision if before is not None else None
+        if was in (None, "pending") or now is None or now.decision == was:
+            return
+        row = self.conn.execute("SELECT citekey FROM papers WHERE id = ?", (paper_id,))
+        key = (row.fetchone() or [record.openreview_id or str(paper_id)])[0]
+        self.summary.decisions_changed.append((key, was, str(now.decision)))
 
     def _unreadable(self, record: PaperRecord) -> None:
         """Name the reviews whose rating holds no number: left out of the paper's ratings
