@@ -107,6 +107,14 @@ def test_several_keys_act_on_each_paper_and_words_stay_one_query(run) -> None:
     assert run("show", "gdpval", "benchmark").output.startswith("GDPval")
     one = run("note", "gdpval2026", "sc2026", "--text", "x", ok=False).output
     assert "names 2 papers" in one and "takes one" in one
+    # One key mistyped among them: that word is named, not the words as a query.
+    typo = run("star", "gdpval2026", "sc2062", ok=False).output
+    assert "no paper has the id or key 'sc2062'" in typo
+    assert json.loads(run("stats", "--json").output)["starred"] == 0
+    # A star asked for twice, or taken from a paper without one, says nothing changed.
+    run("star", "gdpval2026")
+    assert run("star", "gdpval2026").output.startswith("Already starred: ")
+    assert run("unstar", "sc2026").output.startswith("Not starred: ")
 
 
 def test_a_tables_date_added_is_shown_as_written_not_taken_for_a_date(

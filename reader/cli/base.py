@@ -310,23 +310,39 @@ def resolve_each(library: Library, words: tuple[str, ...]) -> list[Paper]:
     """The papers several ids or citation keys name (``reader star K1 K2``), each once;
     otherwise the one paper the words name read as one query (``reader show attention is
     all``), or a clear error."""
-    if len(words) > 1:
-        named = _each_named(library, words)
-        if named:
-            return list({paper.id: paper for paper in named}.values())
-    return [resolve_one(library, " ".join(words))]
+    if len(words) <= 1:
+        return [resolve_one(library, " ".join(words))]
+    named = _each_named(library, words)
+    if named:
+        return list({paper.id: paper for paper in named}.values())
+    try:
+        return [resolve_one(library, " ".join(words))]
+    except UserError:
+        # Keys with one mistyped: the word that names nothing, not the words as a query.
+        unknown = [word for word in words if _named_by(library, word) is None]
+        if len(unknown) < len(words):
+            listed = ", ".join(repr(word) for word in unknown)
+            raise UserError(f"no paper has the id or key {listed} (the other words name "
+                            "papers; a query is the words of one paper)") from None
+        raise
+
+
+def _named_by(library: Library, word: str) -> Paper | None:
+    """The paper ``word`` names by an identifier (id, key, OpenReview id, arXiv id, DOI),
+    not as a query."""
+    found = library.resolve(word)
+    # A query's one match is counted (total 1); an identifier's paper is not.
+    return found.paper if found.paper is not None and not found.total else None
 
 
 def _each_named(library: Library, words: tuple[str, ...] | list[str]) -> list[Paper]:
-    """The paper each word names by an identifier (id, key, OpenReview id, arXiv id, DOI;
-    not as a query), or [] if a word names none so."""
+    """The paper each word names by an identifier, or [] if a word names none so."""
     named = []
     for word in words:
-        found = library.resolve(word)
-        # A query's one match is counted (total 1); an identifier's paper is not.
-        if found.paper is None or found.total:
+        paper = _named_by(library, word)
+        if paper is None:
             return []
-        named.append(found.paper)
+        named.append(paper)
     return named
 
 

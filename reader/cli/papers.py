@@ -140,6 +140,11 @@ def _mark(ctx: click.Context, ref: tuple[str, ...], starred: bool) -> None:
     library = open_library(ctx)
     library.sync_index()
     for paper in resolve_each(library, ref):
+        if paper.starred == starred:
+            # Said as it is: nothing changed.
+            said = "Already starred" if starred else "Not starred"
+            click.echo(f"{said}: {paper_line(paper).strip()}")
+            continue
         library.set_starred(paper.id, starred)
         paper.starred = starred
         click.echo(f"{'Starred' if starred else 'Unstarred'}: {paper_line(paper).strip()}")
