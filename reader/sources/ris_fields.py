@@ -192,6 +192,12 @@ def csl_and_extra(
             own.add("IS")
     lines = list(lines)
     notes, bibtex = notes_and_bibtex(continued_notes(lines) or tag_values(tags, "N1"))
+    if (bibtex.get("@type") == "misc" and bibtex.get("eprint")
+            and str(bibtex.get("archiveprefix", "")).lower() == "arxiv"
+            and csl.get("type") in ("document", "manuscript")):
+        # A BibTeX record's arXiv preprint (a @misc with its eprint), as the BibTeX reader
+        # reads it: CSL's preprint, not the manuscript our export's UNPB stands for.
+        csl["type"] = "article"
     if notes and database_note(notes[0], tool):
         own.add("N1")  # (kept as written, for a RIS export: see database_note)
     elif notes:
