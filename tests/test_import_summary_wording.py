@@ -3,6 +3,8 @@ nothing are left out, and each count agrees with its noun."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reader.import_summary import ImportSummary
@@ -48,3 +50,24 @@ def test_texts_a_newer_file_replaced_are_said() -> None:
         "2 abstracts and 3 titles replaced by the file's newer text, the old kept as "
         "revisions (reader revisions REF)"
     )
+
+
+def test_a_records_note_field_taken_is_said_as_the_files_note(tmp_path: Path) -> None:
+    """A BibTeX ``note`` a paper takes is the file's note (``reader show``'s "file note"),
+    not the user's: the summary says so, and a withdrawn mark by its name alone."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    home = ["--library", str(tmp_path / "lib")]
+    first = tmp_path / "a.bib"
+    first.write_text("@article{lecun2015deep,\n  title = {Deep Learning},\n  author = {LeCun, "
+                     "Yann},\n  journal = {Nature},\n  year = {2015},\n}\n", encoding="utf-8")
+    second = tmp_path / "b.bib"
+    second.write_text(first.read_text(encoding="utf-8").replace(
+        "year = {2015},", "year = {2015},\n  note = {A note field},\n  pubstate = {withdrawn},"
+    ), encoding="utf-8")
+    assert CliRunner().invoke(cli, [*home, "import", str(first)], obj={}).exit_code == 0
+    said = CliRunner().invoke(cli, [*home, "import", "--verbose", str(second)], obj={}).output
+    assert "lecun2015deep: " in said and "file note A note field" in said, said
+    assert "withdrawn 1" not in said

@@ -18,10 +18,14 @@ _UNSAID = frozenset({"csl", "extra", "text_modified", "abstract_key", "title_key
                      "title", "abstract", "tldr", "citekey", "title_derived"})
 # A value longer than this is named by its length.
 _LONG = 60
+# Names said otherwise than the record's (a CSL "note" is the file's, not the user's note).
+_SAID_AS = {"page": "pages", "note": "file note"}
 
 
 def _shown(name: str, value: Any) -> str:
-    if not isinstance(value, str | int | float) or isinstance(value, bool):
+    if not isinstance(value, str | int | float) or isinstance(value, bool) or (
+        name == "withdrawn"  # a mark, said by its name ("withdrawn", not "withdrawn 1")
+    ):
         return name
     text = str(value)
     return f"{name} ({len(text):,} characters)" if len(text) > _LONG else f"{name} {text}"
@@ -55,7 +59,7 @@ def also_changed(
     if "csl" in updates:
         variables = json.loads(updates["csl"])
         for name, value in variables.items():
-            shown = "pages" if name == "page" else name
+            shown = _SAID_AS.get(name, name)
             if (csl.get(name) != value and shown.lower() not in said
                     and name.lower() not in updates
                     and not (name == "author" and "authors" in said)):
@@ -95,5 +99,5 @@ def gained_fields(
         for variable, value in json.loads(updates["csl"]).items():
             if variable not in csl and variable not in _UNNAMED_VARIABLES:
                 shown = value if isinstance(value, str | int) else "…"
-                gained.append(f"{'pages' if variable == 'page' else variable} {shown}")
+                gained.append(f"{_SAID_AS.get(variable, variable)} {shown}")
     return gained
