@@ -169,3 +169,24 @@ def test_a_paper_twice_in_one_file_keeps_both_copies_tags(
     [paper] = list(library.store.iter_papers())
     assert sorted(paper.tags) == ["llm", "to-read"]
     assert summary.marks_kept == 0 and summary.new == 1
+
+
+def test_a_table_naming_another_journal_for_a_paper_says_so(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A table has no types: its row naming another journal for a journal article is said
+    to differ, with its year and pages."""
+    library = empty_library
+    bib = tmp_path / "a.bib"
+    bib.write_text("@article{lecun2015deep,\n  title = {Deep Learning},\n  author = {LeCun, "
+                   "Yann},\n  journal = {Nature},\n  year = {2015},\n  pages = {436--444},\n"
+                   "  doi = {10.1038/nature14539},\n}\n", encoding="utf-8")
+    table = tmp_path / "b.csv"
+    table.write_text("title,authors,venue,year,pages,doi\nDeep Learning,Yann LeCun,Nature "
+                     "Reviews,2016,1-10,10.1038/nature14539\n", encoding="utf-8")
+    library.imports.write_files([bib])
+    [(key, fields)] = library.imports.write_files([table]).kept_differing
+    assert (key, fields) == ("lecun2015deep", [
+        "year 2015 (the file: 2016)", "journal Nature (the file: Nature Reviews)",
+        "pages 436-444 (the file: 1-10)",
+    ])

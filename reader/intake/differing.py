@@ -69,7 +69,8 @@ def differing(
     if str(theirs or "").lower().startswith("arxiv") and record.csl.get("container-title"):
         theirs = record.csl["container-title"]
     if (
-        _journal(csl.get("type")) and _journal(record.csl.get("type"))
+        # (A file of no types, a table, naming another journal for one is said too.)
+        _journal(csl.get("type")) and _journal(record.csl.get("type") or "article-journal")
         and theirs and journal and not _same(theirs, journal)
         and not (echo and echo.implies("venue", record.venue))
     ):
