@@ -75,6 +75,8 @@ class ImportSummary:
     #: Papers whose table's venue names a decision its decision column overrules ("ICLR
     #: 2026 Oral" beside "Reject"): the column's taken, the venue kept as written.
     venues_overruled: int = 0
+    #: Papers withdrawn that the file gives an acceptance ("Accept (Poster)"): both kept.
+    accepted_withdrawn: int = 0
     #: Texts of papers already there that the file had only in an older-dated version,
     #: kept as they were; and texts replaced where no date told which was newer, the old
     #: text kept as a revision (``reader revisions REF``).
@@ -201,6 +203,11 @@ class ImportSummary:
                 "kept as written among the source fields)"
             )
             text = f"{text}; {overruled}" if text else overruled
+        if self.accepted_withdrawn:
+            n = self.accepted_withdrawn
+            both = (f"{n:,} withdrawn paper{'s' * (n != 1)} given an acceptance by the file: "
+                    "both kept, as the sources say them")
+            text = f"{text}; {both}" if text else both
         return text
 
     def text_line(self) -> str:

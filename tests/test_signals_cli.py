@@ -362,3 +362,23 @@ def test_a_decision_turned_over_is_named_not_only_counted(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     assert ("1 new decision (1 of them another than before: paper oral → reject)"
             in result.output), result.output
+
+
+def test_a_withdrawn_paper_given_an_acceptance_is_said(tmp_path: Path) -> None:
+    """A list accepting a paper its authors withdrew: both kept, and the user told."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    row = "A Paper on Things,https://openreview.net/forum?id=abcDEF1234,{}\n"
+    home = ["--library", str(tmp_path / "lib")]
+    for name, decision in (("w1.csv", "Withdrawn"), ("w2.csv", "Accept (Poster)")):
+        (tmp_path / name).write_text("title,openreview_url,decision\n" + row.format(decision),
+                                     encoding="utf-8")
+    assert CliRunner().invoke(cli, [*home, "import", str(tmp_path / "w1.csv")],
+                              obj={}).exit_code == 0
+    said = CliRunner().invoke(cli, [*home, "import", "--verbose", str(tmp_path / "w2.csv")],
+                              obj={}).output
+    assert ("1 withdrawn paper given an acceptance by the file: both kept, as the sources "
+            "say them") in said
+    assert "w2.csv:2: decision 'poster' for a paper withdrawn: both kept" in said

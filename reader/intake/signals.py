@@ -24,6 +24,7 @@ from reader.models import PaperRecord
 from reader.signals import (
     Reply,
     Signals,
+    carried_decision,
     latest_replies,
     merge_signals,
     one_decimal,
@@ -199,6 +200,8 @@ class SignalsIntake:
                 "UPDATE paper_signals SET ratings_changed_import = ? WHERE paper_id = ?",
                 (self.import_id, paper_id),
             )
+        if outcome.new_decision:
+            self._accepted_withdrawn(paper_id, record)
         if outcome.new_decision and not new:
             self._decided.add(paper_id)
             self._changed_decision(paper_id, before, record)
@@ -218,6 +221,21 @@ class SignalsIntake:
         row = self.conn.execute("SELECT citekey FROM papers WHERE id = ?", (paper_id,))
         key = (row.fetchone() or [record.openreview_id or str(paper_id)])[0]
         self.summary.decisions_changed.append((key, was, str(now.decision)))
+
+    def _accepted_withdrawn(self, paper_id: int, record: PaperRecord) -> None:
+        """Name a withdrawn paper the file accepts ("Accept (Poster)" for a submission its
+        authors withdrew): both are kept, as the sources say them, and the user is told."""
+        row = self.conn.execute(
+            "SELECT p.withdrawn, s.decision FROM papers p JOIN paper_signals s "
+            "ON s.paper_id = p.id WHERE p.id = ?", (paper_id,)
+        ).fetchone()
+        if row is None or not row[0] or not carried_decision(row[1]):
+            return
+        self.summary.accepted_withdrawn += 1
+        self.remarks.append(Remark(
+            f"{record.source or record.title}: decision {row[1]!r} for a paper withdrawn: "
+            "both kept (is:withdrawn and decision:" + str(row[1]) + " find it)"
+        ))
 
     def _unreadable(self, record: PaperRecord) -> None:
         """Name the reviews whose rating holds no number: left out of the paper's ratings
