@@ -263,3 +263,16 @@ def test_a_command_runs_with_the_collector_on(tmp_path: Path) -> None:
     )
     assert "collector on" in done.stdout, done.stdout + done.stderr
     assert gc.isenabled()
+
+
+def test_a_papers_whole_title_names_it_among_others_its_words_find(run, tmp_path: Path) -> None:
+    bib = tmp_path / "dl.bib"
+    bib.write_text(
+        "@article{lecun2015deep, title = {Deep Learning}, author = {LeCun, Yann}, year = 2015}\n"
+        "@article{a1, title = {Deep Learning for Cats}, author = {Doe, Jane}, year = 2020}\n"
+        "@article{a2, title = {Learning Deep Things}, author = {Roe, Jim}, year = 2021}\n",
+        encoding="utf-8",
+    )
+    run("import", str(bib))
+    assert run("show", "deep", "learning").output.startswith("Deep Learning\n")
+    assert "matches several papers" in run("show", "deep", ok=False).output

@@ -389,6 +389,10 @@ class Searching:
             return Resolution(self._library.store.paper(named))
         found = self.search(ref, limit=10)
         papers = self._library.store.papers(found.ids)
-        if found.count == 1:
-            return Resolution(papers[0], total=1)
+        # A paper's whole title, as given, names it among the others its words find.
+        asked = " ".join(ref.split()).casefold()
+        whole = [p for p in papers
+                 if " ".join(p.title.split()).casefold() == asked and not p.title_derived]
+        if found.count == 1 or len(whole) == 1:
+            return Resolution(whole[0] if whole else papers[0], total=1)
         return Resolution(None, papers, total=found.count)
