@@ -167,6 +167,7 @@ class SignalsIntake:
             edited = written.versions > 0
             self._unreadable(record)
         outcome = stored_signals.SignalsWritten()
+        decided: str | None = None  # the decision written
         # Every reply of a paper this import adds was stored just now, from these.
         fresh = new and not adopted and written.new == len({r.id for r in record.replies})
         if not (signed and fresh):
@@ -190,6 +191,7 @@ class SignalsIntake:
                 self.conn, paper_id, signals, updated_at=self.stamp,
                 import_id=self.import_id, before=before, keep=not new,
             )
+            decided = signals.decision if signals is not None else None
         # A rating that moved between versions this import read counts, even on a paper it
         # adds (a file holding a review before and after the rebuttal): the detail pane
         # shows that history, and is:rating-changed finds what it shows.
@@ -200,41 +202,41 @@ class SignalsIntake:
                 "UPDATE paper_signals SET ratings_changed_import = ? WHERE paper_id = ?",
                 (self.import_id, paper_id),
             )
-        if outcome.new_decision:
-            self._accepted_withdrawn(paper_id, record)
+        if outcome.new_decision and carried_decision(decided):
+            self._accepted_withdrawn(paper_id, record, str(decided), new)
         if outcome.new_decision and not new:
             self._decided.add(paper_id)
-            self._changed_decision(paper_id, before, record)
+            was = before.decision if before is not None else None
+            if was not in (None, "pending", decided):
+                self._changed_decision(paper_id, str(was), str(decided), record)
         self.summary.ratings_changed = len(self._changed)
         self.summary.new_decisions = len(self._decided)
         return (edited or moved or bool(written.reread) or outcome.ratings_changed
                 or outcome.new_decision or outcome.stored)
 
-    def _changed_decision(
-        self, paper_id: int, before: Signals | None, record: PaperRecord
-    ) -> None:
+    def _changed_decision(self, paper_id: int, was: str, now: str, record: PaperRecord) -> None:
         """Name a paper whose decision the import changed from another (not a first one)."""
-        now = stored_signals.signals_of(self.conn, paper_id)
-        was = before.decision if before is not None else None
-        if was in (None, "pending") or now is None or now.decision == was:
-            return
         row = self.conn.execute("SELECT citekey FROM papers WHERE id = ?", (paper_id,))
         key = (row.fetchone() or [record.openreview_id or str(paper_id)])[0]
-        self.summary.decisions_changed.append((key, was, str(now.decision)))
+        self.summary.decisions_changed.append((key, was, now))
 
-    def _accepted_withdrawn(self, paper_id: int, record: PaperRecord) -> None:
+    def _accepted_withdrawn(
+        self, paper_id: int, record: PaperRecord, decision: str, new: bool
+    ) -> None:
         """Name a withdrawn paper the file accepts ("Accept (Poster)" for a submission its
-        authors withdrew): both are kept, as the sources say them, and the user is told."""
-        row = self.conn.execute(
-            "SELECT p.withdrawn, s.decision FROM papers p JOIN paper_signals s "
-            "ON s.paper_id = p.id WHERE p.id = ?", (paper_id,)
-        ).fetchone()
-        if row is None or not row[0] or not carried_decision(row[1]):
+        authors withdrew): both are kept, as the sources say them, and the user is told.
+        (A paper the import adds is as its record says; one there before is looked up.)"""
+        if new:
+            withdrawn = record.withdrawn
+        else:
+            row = self.conn.execute("SELECT withdrawn FROM papers WHERE id = ?", (paper_id,))
+            withdrawn = bool((row.fetchone() or [0])[0])
+        if not withdrawn:
             return
         self.summary.accepted_withdrawn += 1
         self.remarks.append(Remark(
-            f"{record.source or record.title}: decision {row[1]!r} for a paper withdrawn: "
-            "both kept (is:withdrawn and decision:" + str(row[1]) + " find it)"
+            f"{record.source or record.title}: decision {decision!r} for a paper withdrawn: "
+            f"both kept (is:withdrawn and decision:{decision} find it)"
         ))
 
     def _unreadable(self, record: PaperRecord) -> None:
