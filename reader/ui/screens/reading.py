@@ -85,8 +85,10 @@ class ReadingScreen(Screen[None]):
     def show_status(self, text: str) -> None:
         """Show the place in the list and the library's figures under the paper."""
         self._status = text
-        if self.is_mounted:
-            self.query_one("#reading-status", Static).update(text, layout=False)
+        # Not there while the screen is closing (its children going before it), or before
+        # its children are mounted (they take ``_status`` as they are made).
+        for status in self.query("#reading-status").results(Static):
+            status.update(text, layout=False)
 
     def on_mount(self) -> None:
         """Show the paper the screen was opened on."""
