@@ -56,7 +56,7 @@ from reader.ui.intents import Intents
 from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.queued_keys import take_typed
-from reader.ui.screens import reading_screen
+from reader.ui.screens import read_screen_styles, reading_screen
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import quiet_informing_notices, start_notices
@@ -192,6 +192,7 @@ class ReaderApp(App[None]):
         # After the first frame: opening a large index holds the GIL for a while, and would
         # hold back the first paint.
         self.call_after_refresh(self.importing.prepare_library)
+        self.call_after_refresh(read_screen_styles, self)
         # Once the first screen is up, its objects go out of the collector's reach.
         self.call_after_refresh(collector.settle)
 

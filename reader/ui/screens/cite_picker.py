@@ -12,6 +12,7 @@ from reader.library import CitationError, render_citation
 from reader.models import Paper
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
+from reader.ui.screens import SCREENS_CSS
 
 #: (label, format, style) of each choice, in the order shown.
 CHOICES: list[tuple[str, str, str]] = [
@@ -43,6 +44,7 @@ def choice_label(fmt: str, style: str) -> str:
 class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
     """A list of styles and formats; the preview follows the highlight; enter copies."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.PICKER
 
     def __init__(self, papers: list[Paper], initial: tuple[str, str] | None = None) -> None:

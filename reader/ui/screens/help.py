@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from reader.ui import bindings
 from reader.ui.keymap import key_label
+from reader.ui.screens import SCREENS_CSS
 
 #: The bindings that open saved searches by number, shown as one row.
 SAVED_SEARCH_PREFIX = "app.saved_"
@@ -62,6 +63,7 @@ def help_table(
 class HelpScreen(ModalScreen[None]):
     """Lists every key binding."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.HELP
     # Side by side the two tables need about 100 columns; narrower, their rows would wrap
     # into each other, so the second goes below the first (styles: `.-one-column`).

@@ -15,6 +15,7 @@ from reader.models import Paper
 from reader.record import names_text
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
+from reader.ui.screens import SCREENS_CSS
 
 #: Who already has this key or DOI (a short description of the paper), or None.
 Taken = Callable[[str, str], str | None]
@@ -42,6 +43,7 @@ class MetadataForm(TakesTyping, ModalScreen[dict[str, object] | None]):
     """Edit a paper's details; ctrl+s (or enter in a field) saves when every field is
     valid, esc cancels. Only the fields that changed are returned."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.FORM
 
     def __init__(self, paper: Paper, taken: Taken | None = None) -> None:

@@ -23,6 +23,7 @@ from reader.text.notemerge import CONFLICT_END, CONFLICT_START, merge
 from reader.text.sanitize import visible
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
+from reader.ui.screens import SCREENS_CSS
 from reader.ui.text import heading
 
 #: Stores a note: ``save(text, base, kind)``; the app answers with ``saved``/``failed``.
@@ -83,6 +84,7 @@ class NoteEditor(TextArea):
 class NoteScreen(TakesTyping, Screen[str]):
     """Edits one paper's note; ``esc`` closes once the text is stored, never discarding it."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.NOTE_EDITOR
 
     def __init__(

@@ -13,12 +13,14 @@ from textual.widgets.option_list import Option
 from reader.library import NoteVersion
 from reader.text.sanitize import visible
 from reader.ui import bindings
+from reader.ui.screens import SCREENS_CSS
 
 
 class VersionsScreen(ModalScreen[str | None]):
     """Lists a note's versions with a preview; enter restores the highlighted one into the
     editor, esc goes back."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.VERSIONS
 
     def __init__(self, versions: list[NoteVersion], writer: str) -> None:

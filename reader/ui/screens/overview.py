@@ -17,6 +17,7 @@ from textual.widgets import Footer, Static
 from reader.library import ScaleGroup, ViewSignals
 from reader.signals import DECISIONS
 from reader.ui import bindings
+from reader.ui.screens import SCREENS_CSS
 from reader.ui.signals import (
     bins_for,
     column_chart,
@@ -45,6 +46,7 @@ def _venues(names: Sequence[str]) -> str:
 class OverviewScreen(Screen[None]):
     """Ratings and decisions of the view, as pictures (opened with ``R``)."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.OVERVIEW
 
     COMPONENT_CLASSES = {

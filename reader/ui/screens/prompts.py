@@ -13,6 +13,7 @@ from textual.widgets import Footer, Input, Static
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
 from reader.ui.queued_keys import take_typed
+from reader.ui.screens import SCREENS_CSS
 
 
 class PathSuggester(Suggester):
@@ -46,6 +47,7 @@ class PathSuggester(Suggester):
 class PromptScreen(TakesTyping, ModalScreen[str | None]):
     """A titled one-line input; enter returns the text, esc cancels."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.PROMPT
 
     def __init__(

@@ -22,6 +22,7 @@ from textual.widgets import Footer, Static
 
 from reader.models import Paper
 from reader.ui import bindings
+from reader.ui.screens import SCREENS_CSS
 from reader.ui.screens.reading_replies import Ahead, Coming, Replies, ShownReplies
 from reader.ui.screens.reading_selection import Selecting
 from reader.ui.screens.selection import Span
@@ -51,6 +52,7 @@ class ReadingScreen(Screen[None]):
     highlight its passages.
     """
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.READING
 
     def __init__(

@@ -13,6 +13,7 @@ from reader.text.tags import parse_tags
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
 from reader.ui.queued_keys import take_typed
+from reader.ui.screens import SCREENS_CSS
 from reader.ui.text import heading
 
 
@@ -39,6 +40,7 @@ class TagSuggester(Suggester):
 class TagEditor(TakesTyping, ModalScreen[list[str] | None]):
     """Edit one paper's tags; enter saves, esc cancels."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.TAGS
 
     def __init__(self, title: str, tags: list[str], known: list[tuple[str, int]]) -> None:

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 
 from reader.text.sanitize import visible
 from reader.ui import bindings
+from reader.ui.screens import SCREENS_CSS
 
 
 class LongText(ScrollView, can_focus=True):
@@ -80,6 +81,7 @@ class WholeTextScreen(Screen[None]):
     """A text shown whole (a reply, a paper's title and abstract, a note too long for the
     editor): its heading, then all its text, scrolled with the usual keys."""
 
+    CSS_PATH = SCREENS_CSS
     BINDINGS = bindings.WHOLE_TEXT
 
     def __init__(self, title: str, text: str) -> None:
