@@ -67,6 +67,10 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
         self._lines: list[Strip] | None = None
         self._width = 0
         self._base = Style()
+        #: Restyles so far (a theme changed, styles added): lines wrapped under an earlier
+        #: one are wrapped again, while the paper and its signals stay as read.
+        self._restyles = 0
+        self._wrapped_at = 0
         #: What every line of a repaint needs: the lines, the top line, the height shown,
         #: the base style.
         self._frame: tuple[list[Strip], int, int, Style] = ([], 0, 0, Style())
@@ -168,9 +172,11 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
         than padded and styled again every time the pane is painted."""
         width = self.scrollable_content_region.width
         base = self.rich_style
-        if self._lines is not None and (width, base) == (self._width, self._base):
+        if self._lines is not None and (width, base, self._restyles) == (
+            self._width, self._base, self._wrapped_at
+        ):
             return self._lines
-        self._width, self._base = width, base
+        self._width, self._base, self._wrapped_at = width, base, self._restyles
         lines: list[Strip] = []
         if width > 0:
             console = self.app.console
@@ -238,9 +244,11 @@ class PaperDetail(ScrollView, ComponentStyles, can_focus=True):
         self.refresh()
 
     def notify_style_update(self) -> None:
-        """A theme change restyles the lines: draw them again."""
+        """A theme change restyles the lines: draw them again (the paper is not read again,
+        nor its signals: a star after a restyle costs what it did before)."""
         super().notify_style_update()
-        self._lines = None
+        self._restyles += 1
+        self.refresh()
 
 
 def _styled(text: Text, style: Style) -> Text:
