@@ -251,7 +251,8 @@ def test_a_command_parses_its_query_once(
     from click.testing import CliRunner
 
     import reader.cli.citing
-    import reader.cli.papers  # noqa: F401 - bound to parse_query before it is counted
+    import reader.cli.papers
+    import reader.library.searching  # noqa: F401 - each binds parse_query before it is counted
     from reader.cli import cli
 
     root = str(library.paths.root)
