@@ -437,13 +437,13 @@ async def test_many_long_reviews_open_fast_and_a_huge_one_is_cut(tmp_path: Path)
             # read and rendered behind the paper shown, and add nothing to its opening
             # (the machine's own pace is measured by the first).
             started = time.perf_counter()
-            await app.push_screen(ReadingScreen(paper, frozenset(), app._step))
+            await app.push_screen(ReadingScreen(paper, frozenset(), app.reading.step))
             bare = time.perf_counter() - started
             app.pop_screen()
             await settle(app, pilot)
             started = time.perf_counter()
             screen = ReadingScreen(
-                paper, frozenset(), app._step, replies=library.conference.discussion
+                paper, frozenset(), app.reading.step, replies=library.conference.discussion
             )
             await app.push_screen(screen)
             opened = time.perf_counter() - started

@@ -2,9 +2,10 @@
 
 The app is composed of collaborators, each owning its state (reader/ui/features): the
 search shown (``Searching``), triage (``Triage``) and the papers seen (``SeenPapers``),
-notes, tags and highlights, a paper's details, views (sort orders, saved searches), the
-citations and their basket, imports, fetching from OpenReview, the status line
-(``StatusLine``), the index and other writers followed (``Following``) and quitting; and
+notes, tags and highlights, a paper's details, the reading view (``Reading``), views
+(sort orders, saved searches), the citations and their basket, imports, fetching from
+OpenReview, the status line (``StatusLine``), the index and other writers followed
+(``Following``) and quitting; and
 beside them the sessions whose workers report by messages (``IndexStatus``,
 ``SearchSession``, ``ImportSession``, ``FetchSession``, ``LiveLibrary``). The app owns the
 list and the detail pane, hands each message to the collaborator it is for, and makes the
@@ -43,6 +44,7 @@ from reader.ui.features.following import Following
 from reader.ui.features.imports import Importing
 from reader.ui.features.notes import Notes
 from reader.ui.features.quitting import Quitting
+from reader.ui.features.reading import Reading
 from reader.ui.features.search import Searching
 from reader.ui.features.seen import SEEN_FLUSH_SECONDS, SeenPapers
 from reader.ui.features.status_line import StatusLine
@@ -57,9 +59,10 @@ from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.queued_keys import take_typed
 from reader.ui.screens import read_screen_styles, reading_screen
+from reader.ui.screens.main import MainScreen
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
-from reader.ui.start_notices import quiet_informing_notices, start_notices
+from reader.ui.start_notices import start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, SEARCH_PLACEHOLDER, TYPING_HERE, SearchBox
@@ -144,8 +147,13 @@ class ReaderApp(App[None]):
         self.importing = Importing(self, load_sample)
         self.quitting = Quitting(self)
         self.following = Following(self)
+        self.reading = Reading(self)
         route_actions(self, self.searching, self.triage, self.notes, self.tags, self.details,
                       self.views, self.citations, self.importing, self.fetching)
+
+    def get_default_screen(self) -> MainScreen:
+        """The screen the window is composed into."""
+        return MainScreen(id="_default")
 
     def compose(self) -> ComposeResult:
         """The search box over the list and the detail pane, the status line, the keys."""
@@ -287,25 +295,7 @@ class ReaderApp(App[None]):
 
     @on(PaperList.Opened)
     def _opened(self, event: PaperList.Opened) -> None:
-        from reader.ui.screens.reading import ReadingScreen
-
-        paper = self.library.paper(event.paper_id)
-        if paper is not None:
-            self.seen.saw(paper)
-            quiet_informing_notices(self)
-            self.push_screen(ReadingScreen(
-                self.intents.apply(paper), self.terms, self._step, self.tags.highlight,
-                self.tags.unhighlight, replies=self.library.conference.discussion,
-                reviews_coming=self.imports.reviews_awaited,
-                replies_ahead=self.library.conference.discussion_ahead,
-            ))
-            self.status.show_place()
-
-    def _step(self, delta: int) -> Paper | None:
-        """Move the list cursor by ``delta`` and return the paper now under it."""
-        papers = self.paper_list
-        papers.cursor = max(0, min(len(papers.ids) - 1, papers.cursor + delta))
-        return self.current_paper
+        self.reading.open(event.paper_id)
 
     def refresh_paper(self, paper_id: int) -> None:
         """Redraw everything that shows a paper after it changed."""

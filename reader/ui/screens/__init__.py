@@ -1,5 +1,6 @@
-"""Screens of the reader UI, each imported where it is first opened: none is on the first
-screen, and imported with the app they held back its first frame by 4 ms.
+"""Screens of the reader UI, each imported where it is first opened: none but the window's
+own (``main``) is on the first screen, and imported with the app they held back its first
+frame by 4 ms.
 
 Their styles are apart from the window's (``styles/screens.tcss``, each screen's
 ``CSS_PATH``): half the stylesheet, whose parsing the first frame waited for (3 ms of the
