@@ -68,6 +68,10 @@ def test_rating_comparisons_and_ranges(rated: tuple[Library, list[int]]) -> None
     assert set(_found(library, "rating:5")) == {ids[1]}
     # Negated: every paper but those (unrated ones included).
     assert set(_found(library, "-rating:>=6")) == set(library.all_ids()) - {ids[0], ids[2]}
+    # Written without the colon, a comparison is still the filter (not the word "rating").
+    assert set(_found(library, "rating>=6")) == {ids[0], ids[2]}
+    assert set(_found(library, "NOT rating>=6")) == set(library.all_ids()) - {ids[0], ids[2]}
+    assert set(_found(library, "rating=5")) == {ids[1]}
 
 
 def test_confidence_reviews_decision_and_has(rated: tuple[Library, list[int]]) -> None:

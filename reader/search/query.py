@@ -24,6 +24,13 @@ _FILTER = re.compile(
     rf"(?<![^\s(])(-|(?-i:NOT)\s+)?({_KINDS}):(\"[^\"]*\"|[^\s()]+)(?![^\s)])",
     re.IGNORECASE,
 )
+#: A number filter written as a comparison with no colon (``rating>=6``, ``reviews=3``):
+#: read as the filter it is one character from, where it would otherwise search the
+#: words "rating" and "6" and find nothing, without a word.
+_COMPARED = re.compile(
+    rf"(?<![^\s(])(-|(?-i:NOT)\s+)?({'|'.join(NUMBER_FILTERS)})(>=|<=|>|<|=)(?=[\d.])",
+    re.IGNORECASE,
+)
 #: Where a filter stood in the text, while OR beside one is looked for.
 _MARK = "\x00"
 #: OR before or after a filter (filters are combined with the rest by AND only).
@@ -307,7 +314,8 @@ def parse_query(query: str) -> ParsedQuery:
             filters.append(Filter(flag, negated=negated != inverse))
         return _MARK
 
-    query = _NEGATED_GROUP.sub(r"-\1", query.replace(_MARK, " "))
+    query = _COMPARED.sub(_with_colon, query.replace(_MARK, " "))
+    query = _NEGATED_GROUP.sub(r"-\1", query)
     in_group = False
     if _BOOLEAN.search(query):
         for match in _FILTER.finditer(query):
@@ -333,6 +341,12 @@ def parse_query(query: str) -> ParsedQuery:
         filter_in_group=in_group, reviews=tuple(reviews), not_reviews=tuple(not_reviews),
         unknown_fields=unknown_fields, bad_values=tuple(bad_values),
     )
+
+
+def _with_colon(match: re.Match[str]) -> str:
+    """``rating>=6`` as ``rating:>=6``, ``reviews=3`` as ``reviews:3``."""
+    negation, name, op = match.group(1) or "", match.group(2), match.group(3)
+    return f"{negation}{name}:{'' if op == '=' else op}"
 
 
 def _unknown_fields(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
