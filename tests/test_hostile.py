@@ -40,7 +40,8 @@ IMPORTABLE = {
 }
 #: File → a fragment of the one-line message that refuses it.
 REFUSED = {
-    "hostile-nul.txt": "a binary file",
+    "hostile-nul.txt": "a binary file, not a list of papers (a NUL byte, which no text has, "
+                       "on line 3)",
     "deep.json": "JSON nested more than 64 deep, too deeply to be paper records",
 }
 

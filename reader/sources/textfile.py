@@ -311,5 +311,12 @@ def refuse_binary(path: Path, data: bytes) -> None:
                 f"{path}: {what}, not a list of papers (reader imports lists of abstracts "
                 "and references: export them from the tool the file came from)"
             )
-    if b"\x00" in data[:BINARY_SAMPLE]:
-        raise ImportFormatError(f"{path}: a binary file, not a list of papers")
+    at = data.find(b"\x00", 0, BINARY_SAMPLE)
+    if at >= 0:
+        # Where: a text file with one stray NUL is as refused as a binary, and its line is
+        # what the user mends.
+        line = data.count(b"\n", 0, at) + 1
+        raise ImportFormatError(
+            f"{path}: a binary file, not a list of papers (a NUL byte, which no text has, "
+            f"on line {line})"
+        )
