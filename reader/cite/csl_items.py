@@ -36,7 +36,7 @@ from reader.record import (
     source_doi,
     split_name,
 )
-from reader.signals import UNDER_REVIEW, carried_decision, export_state
+from reader.signals import UNDER_REVIEW, decision_field, export_state
 from reader.text.identifiers import openreview_forum_id
 from reader.text.render import plain_line, to_plain
 
@@ -230,9 +230,9 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
     if paper.openreview_id and openreview_forum_id(item.get("URL")) != paper.openreview_id:
         custom["openreview"] = paper.openreview_id  # nor for its OpenReview forum's id
     for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area),
-                        ("decision", not paper.withdrawn and carried_decision(paper.decision))):
+                        ("decision", decision_field(paper.decision, paper.withdrawn))):
         if value and value.strip():
-            # OpenReview's TL;DR, primary area and acceptance, which CSL has no variables for.
+            # OpenReview's TL;DR, area and decision (accepted, withdrawn): CSL has no variables.
             custom[name] = value
     if custom:
         # CSL's place for data without a variable (styles ignore it): the source's own fields

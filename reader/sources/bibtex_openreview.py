@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reader.signals import EXPORT_STATES, UNDER_REVIEW, carried_decision
+from reader.signals import EXPORT_STATES, UNDER_REVIEW, decision_field
 from reader.sources.bibtex_fields import Evaluated
 from reader.sources.bibtex_values import _tex_line, plain
 from reader.text.tex_plain import as_read
@@ -66,8 +66,8 @@ def openreview_fields(
     kept = extra.get("bibtex", {})
     names: tuple[str, ...] = ("tldr", "primaryarea", "openreview")
     # A state an export writes (withdrawn, rejected, under review) is read as the paper's.
-    # So is an accepted paper's decision, as the export writes it.
-    names += ("decision",) if carried_decision(plain(own.get("decision", ""))) else ()
+    # So is an accepted or withdrawn paper's decision, as the export writes it.
+    names += ("decision",) if decision_field(plain(own.get("decision", ""))) else ()
     for name in names + (("pubstate",) if state in EXPORT_STATES else ()):
         kept.pop(name, None)
     tldr = as_read(_tex_line(own.get("tldr", "")), tex="tldr" in tex_kept(entry, extra))

@@ -10,7 +10,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.record import CSL_TYPES, TEX_PREFIX
-from reader.signals import EXPORT_STATES, carried_decision
+from reader.signals import EXPORT_STATES, decision_field
 from reader.sources.ris_tags import fold_lines, tag_values
 from reader.sources.ris_tools import Tags
 from reader.sources.withdrawn import decided, unpublished_venue
@@ -87,7 +87,7 @@ def _openreview_note(value: str) -> bool:
     """Whether a note is one that :func:`ris_openreview` or :func:`ris_withdrawn` reads."""
     name, _, text = value.partition(":")
     return name in (_TLDR, _AREA, _EVENT, _CSL_TYPE) or (
-        name == _DECISION and bool(carried_decision(text))) or (
+        name == _DECISION and bool(decision_field(text))) or (
         name == _PUBSTATE and text.strip().lower() in EXPORT_STATES)
 
 
