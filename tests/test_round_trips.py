@@ -701,16 +701,21 @@ def test_a_caret_and_a_tilde_come_back_from_our_bibtex_as_typed(tmp_path: Path) 
         assert render([back], "text", style=style) == render([paper], "text", style=style)
 
 
-def test_a_bib_arxiv_preprint_is_cited_alike_from_our_ris(tmp_path: Path) -> None:
+@pytest.mark.parametrize("url", ["", "https://arxiv.org/abs/2302.13971"])
+def test_a_bib_arxiv_preprint_is_cited_alike_from_our_ris(tmp_path: Path, url: str) -> None:
     """A .bib's @misc preprint (its eprint on arXiv) goes out as a RIS UNPB with its BibTeX
-    fields in notes: read back, it is the preprint it was, not a manuscript."""
+    fields in notes: read back, it is the preprint it was, not a manuscript, with the link
+    it had: none (the export's link to its arXiv page is not taken for its own), or its
+    arXiv page (which was lost, read as the export's link)."""
     bib = ("@misc{touvron2023llama,\n  title = {LLaMA: Open and Efficient Foundation Language"
            " Models},\n  author = {Touvron, Hugo and Lavril, Thibaut},\n  year = {2023},\n"
-           "  eprint = {2302.13971},\n  archivePrefix = {arXiv},\n  publisher = {arXiv},\n}\n")
+           "  eprint = {2302.13971},\n  archivePrefix = {arXiv},\n  publisher = {arXiv},\n"
+           f"  url = {{{url}}},\n}}\n")
     [paper] = list(_library_from(bib, "a.bib", tmp_path).store.iter_papers())
     ris = export([paper], "ris")
     assert "TY  - UNPB" in ris
     [back] = list(_library_from(ris, "b.ris", tmp_path).store.iter_papers())
     assert back.csl.get("type") == paper.csl.get("type") == "article"
+    assert (back.url, back.arxiv_id) == (paper.url, paper.arxiv_id) == (url or None, "2302.13971")
     for style in ("apa", "ieee"):
         assert render([back], "text", style=style) == render([paper], "text", style=style)

@@ -187,6 +187,9 @@ def ris_record(paper: Paper) -> str:
     if bibtex and paper.arxiv_id and "eprint" not in bibtex:
         # The BibTeX record's eprint fields, which the record holds as its arXiv id.
         bibtex = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
+        if paper.url and paper.url.strip() == arxiv:
+            # A link of the paper's own, which the one written for its id alone reads as.
+            bibtex["url"] = paper.url.strip()
     book_authors = [_name(n) for n in csl_names(paper, "container-author") if _name(n)]
     if bibtex and book_authors:
         # RIS has no tag for the authors of the book a chapter is in; BibTeX's is bookauthor.
