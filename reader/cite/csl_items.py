@@ -158,11 +158,10 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         item["type"] = "manuscript"
         if venue:
             item["event-title"] = venue
-    elif item["type"] == "article" and (
-        not paper.csl.get("type") or (paper.arxiv_id and "publisher" not in paper.csl)
-    ):
+    elif item["type"] == "article" and (not paper.csl.get("type") or (
+        paper.arxiv_id and str(paper.csl.get("publisher", "arXiv")).lower() == "arxiv")):
         # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it
-        # (a biblatex @online with its eprint too).
+        # (a biblatex @online with its eprint too; a Zotero table's, its id in Extra or DOI).
         item["publisher"] = "arXiv"
         if paper.arxiv_id and "number" not in paper.csl:
             # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
