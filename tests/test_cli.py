@@ -118,6 +118,10 @@ def test_several_keys_act_on_each_paper_and_words_stay_one_query(run) -> None:
     assert run("show", "gdpval", "benchmark").output.startswith("GDPval")
     one = run("note", "gdpval2026", "sc2026", "--text", "x", ok=False).output
     assert "names 2 papers" in one and "takes one" in one
+    # Its usage says one paper, not REF... (several, as star's).
+    for command in ("note", "reviews", "highlights", "revisions"):
+        usage = run(command, "--help").output.splitlines()[0]
+        assert usage.endswith(f" {command} [OPTIONS] PAPER"), usage
     # One key mistyped among them: that word is named, not the words as a query.
     typo = run("star", "gdpval2026", "sc2062", ok=False).output
     assert "no paper has the id or key 'sc2062'" in typo

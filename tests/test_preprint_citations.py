@@ -19,6 +19,12 @@ ZOTERO_ITEM = {
     "publisher": "arXiv", "number": "arXiv:1706.03762",
     "URL": "http://arxiv.org/abs/1706.03762",
 }
+# Zotero's CSV of a preprint: its arXiv id in Extra (and its DOI), arXiv its publisher.
+ZOTERO_CSV = (
+    '"Key","Item Type","Publication Year","Author","Title","DOI","Publisher","Extra"\n'
+    '"ABCD1234","preprint","2017","Vaswani, Ashish","Attention Is All You Need",'
+    '"10.48550/arXiv.1706.03762","arXiv","arXiv: 1706.03762"\n'
+)
 EPRINT_MISC = """@misc{vaswani2017,
   title = {Attention Is All You Need},
   author = {Vaswani, Ashish and Shazeer, Noam},
@@ -35,12 +41,15 @@ def _cite(root: Path, style: str) -> str:
     return result.stdout
 
 
-@pytest.mark.parametrize("source", ["kaggle", "zotero", "bibtex"])
+@pytest.mark.parametrize("source", ["kaggle", "zotero", "zotero-csv", "bibtex"])
 def test_a_preprint_is_cited_with_its_arxiv_number(tmp_path: Path, source: str) -> None:
-    path = {"kaggle": DATA / "arxiv-kaggle-one.jsonl",
-            "zotero": tmp_path / "zotero.json", "bibtex": tmp_path / "eprint.bib"}[source]
+    """(A Zotero table's preprint, arXiv its publisher, was cited with no number.)"""
+    path = {"kaggle": DATA / "arxiv-kaggle-one.jsonl", "zotero": tmp_path / "zotero.json",
+            "zotero-csv": tmp_path / "zotero.csv", "bibtex": tmp_path / "eprint.bib"}[source]
     if source == "zotero":
         path.write_text(json.dumps([ZOTERO_ITEM]), encoding="utf-8")
+    elif source == "zotero-csv":
+        path.write_text(ZOTERO_CSV, encoding="utf-8")
     elif source == "bibtex":
         path.write_text(EPRINT_MISC, encoding="utf-8")
     root = tmp_path / "lib"

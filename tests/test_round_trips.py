@@ -315,8 +315,9 @@ def test_a_title_keeps_its_tex_through_bibtex_and_shows_rendered(tmp_path: Path)
     assert r"title = {Sparse {$\ell_1$} recovery in {$\mathcal{O}(n)$}}" in first
     again = _library_from(first, "b.bib", tmp_path)
     [paper] = again.store.iter_papers()
-    # Stored as TeX; rendered where it is shown or cited.
-    assert paper.title == r"Sparse {$\ell_1$} recovery in {$\mathcal{O}(n)$}"
+    # Stored as the TeX it was (not with the braces the export protected its math with);
+    # rendered where it is shown or cited.
+    assert paper.title == r"Sparse $\ell_1$ recovery in $\mathcal{O}(n)$"
     assert plain_line(paper.title) == "Sparse ℓ₁ recovery in 𝒪(n)"
     assert "Sparse ℓ₁ recovery in 𝒪(n)" in render([paper], "text", "apa")
     assert _bibtex_of(again) == first
@@ -668,17 +669,22 @@ def test_a_bib_arxiv_preprint_is_cited_alike_from_our_csv(tmp_path: Path) -> Non
     assert left_out([paper], "csv").startswith("Not in csv: item types (1 paper)")
 
 
+@pytest.mark.parametrize(("title", "written"), [
+    ("SAIL: Self-Amplified Learning of LLMs", "{SAIL}: {Self-Amplified} Learning of {LLMs}"),
+    # With math (an OpenReview title's), which came back braced: {M{$^3$}E}: … {Vision-…}.
+    (r"M$^3$E: Vision-and-Language at 50% of $\ell_{0}$",
+     r"{M{$^3$}E}: {Vision-and-Language} at 50\% of {$\ell_{0}$}"),
+])
 def test_a_plain_title_comes_back_from_our_bibtex_without_the_braces_it_added(
-    tmp_path: Path,
+    tmp_path: Path, title: str, written: str
 ) -> None:
-    ris = "TY  - CPAPER\nTI  - SAIL: Self-Amplified Learning of LLMs\nAU  - Doe, Jane\n" \
-        "PY  - 2026\nER  - \n"
+    ris = f"TY  - CPAPER\nTI  - {title}\nAU  - Doe, Jane\nPY  - 2026\nER  - \n"
     [paper] = list(_library_from(ris, "a.ris", tmp_path).store.iter_papers())
     entry = _bibtex_of(_library_from(ris, "b.ris", tmp_path))
-    assert "title = {{SAIL}: {Self-Amplified} Learning of {LLMs}}" in entry
+    assert f"title = {{{written}}}" in entry
     fresh = _library_from(entry, "c.bib", tmp_path)
     [back] = list(fresh.store.iter_papers())
-    assert back.title == paper.title == "SAIL: Self-Amplified Learning of LLMs"
+    assert back.title == paper.title == title
     # Written again, the same entry; another's braces in a .bib title stay its TeX.
     assert _bibtex_of(fresh) == entry
     bib = "@book{b,\n  title = {Digital {{Humanities}}},\n  author = {Berry, D.},\n}\n"
@@ -701,16 +707,21 @@ def test_a_caret_and_a_tilde_come_back_from_our_bibtex_as_typed(tmp_path: Path) 
         assert render([back], "text", style=style) == render([paper], "text", style=style)
 
 
-def test_a_bib_arxiv_preprint_is_cited_alike_from_our_ris(tmp_path: Path) -> None:
+@pytest.mark.parametrize("url", ["", "https://arxiv.org/abs/2302.13971"])
+def test_a_bib_arxiv_preprint_is_cited_alike_from_our_ris(tmp_path: Path, url: str) -> None:
     """A .bib's @misc preprint (its eprint on arXiv) goes out as a RIS UNPB with its BibTeX
-    fields in notes: read back, it is the preprint it was, not a manuscript."""
+    fields in notes: read back, it is the preprint it was, not a manuscript, with the link
+    it had: none (the export's link to its arXiv page is not taken for its own), or its
+    arXiv page (which was lost, read as the export's link)."""
     bib = ("@misc{touvron2023llama,\n  title = {LLaMA: Open and Efficient Foundation Language"
            " Models},\n  author = {Touvron, Hugo and Lavril, Thibaut},\n  year = {2023},\n"
-           "  eprint = {2302.13971},\n  archivePrefix = {arXiv},\n  publisher = {arXiv},\n}\n")
+           "  eprint = {2302.13971},\n  archivePrefix = {arXiv},\n  publisher = {arXiv},\n"
+           f"  url = {{{url}}},\n}}\n")
     [paper] = list(_library_from(bib, "a.bib", tmp_path).store.iter_papers())
     ris = export([paper], "ris")
     assert "TY  - UNPB" in ris
     [back] = list(_library_from(ris, "b.ris", tmp_path).store.iter_papers())
     assert back.csl.get("type") == paper.csl.get("type") == "article"
+    assert (back.url, back.arxiv_id) == (paper.url, paper.arxiv_id) == (url or None, "2302.13971")
     for style in ("apa", "ieee"):
         assert render([back], "text", style=style) == render([paper], "text", style=style)

@@ -59,8 +59,13 @@ def bibtex_title(paper: Paper) -> str:
     if title and source and not paper.title_derived and _TEX_MARKUP.search(title):
         # A title read from a .bib file is TeX as its source wrote it (braces protecting its
         # case included), and goes back as it came. One without any TeX (read from RIS, or
-        # never protected) is protected like any plain title.
-        return escape_tex(title, TEX_KEPT)
+        # never protected) is protected like any plain title; so is plain text with math and
+        # no other TeX (our export's of an OpenReview title, read back): its math braced
+        # from a style's recasing, it reads back as itself, where as TeX its "50%" would
+        # come back "50\%", and the entry would change from one export to the next.
+        if _TEX_MARKUP.search(TEX_MATH.sub("", title)) or (
+                plain_of_grouped(escape_title(title)) != title):
+            return escape_tex(title, TEX_KEPT)
     # A derived title is written too (marked as derived by the export), so that a library
     # that reads the entry has the title the paper is cited and listed by. TeX accents an
     # arXiv title is written with (`Koll\'ar`, `Gr\"obner`) stay accents: escaped, LaTeX
@@ -124,7 +129,8 @@ def plain_fields(paper: Paper) -> list[str]:
     """The text fields of the paper's entry (its title) written as the plain text it holds,
     escaped and protected for BibTeX, which read back as plain text give that text: named
     in the entry's :data:`PLAIN_FIELDS`, so that a new library holds the title as it was,
-    not the braces the export added. A title of TeX (a .bib file's, or with math) is not."""
+    not the braces the export added; its math stays the TeX it is (``{M{$^3$}E}`` reads
+    back as ``M$^3$E``). A title of TeX (a .bib file's) is not."""
     title = fold(paper.title or "")
     written = bibtex_title(paper)
     return ["title"] if written and written != title and plain_of_grouped(written) == title else []

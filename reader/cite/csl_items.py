@@ -36,7 +36,7 @@ from reader.record import (
     source_doi,
     split_name,
 )
-from reader.signals import UNDER_REVIEW, carried_decision, export_state
+from reader.signals import UNDER_REVIEW, decision_field, export_state
 from reader.text.identifiers import openreview_forum_id
 from reader.text.render import plain_line, to_plain
 
@@ -158,11 +158,10 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         item["type"] = "manuscript"
         if venue:
             item["event-title"] = venue
-    elif item["type"] == "article" and (
-        not paper.csl.get("type") or (paper.arxiv_id and "publisher" not in paper.csl)
-    ):
+    elif item["type"] == "article" and (not paper.csl.get("type") or (
+        paper.arxiv_id and str(paper.csl.get("publisher", "arXiv")).lower() == "arxiv")):
         # A preprint: the archive is its publisher and the arXiv id its number, as Zotero has it
-        # (a biblatex @online with its eprint too).
+        # (a biblatex @online with its eprint too; a Zotero table's, its id in Extra or DOI).
         item["publisher"] = "arXiv"
         if paper.arxiv_id and "number" not in paper.csl:
             # As Zotero has it, and APA and Chicago print it: "(arXiv:1706.03762)".
@@ -230,9 +229,9 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
     if paper.openreview_id and openreview_forum_id(item.get("URL")) != paper.openreview_id:
         custom["openreview"] = paper.openreview_id  # nor for its OpenReview forum's id
     for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area),
-                        ("decision", not paper.withdrawn and carried_decision(paper.decision))):
+                        ("decision", decision_field(paper.decision, paper.withdrawn))):
         if value and value.strip():
-            # OpenReview's TL;DR, primary area and acceptance, which CSL has no variables for.
+            # OpenReview's TL;DR, area and decision (accepted, withdrawn): CSL has no variables.
             custom[name] = value
     if custom:
         # CSL's place for data without a variable (styles ignore it): the source's own fields

@@ -19,7 +19,7 @@ from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, tex_fields
 from reader.cite.export import CSV_CSL, export
 from reader.models import Paper
 from reader.record import date_parts, split_name
-from reader.signals import Signals, carried_decision, export_state
+from reader.signals import Signals, decision_field, export_state
 from reader.sources import read_back
 from reader.sources.bibtex_marks import manager_marks
 from reader.text.render import plain_line, to_plain
@@ -297,13 +297,13 @@ _STATES_WRITTEN = frozenset({"bibtex", "biblatex", "ris", "csljson"})
 
 def _decision_lost(paper: Paper, decision: str | None, fmt: str) -> bool:
     """Whether the paper's decision does not come back from the format: a state it writes
-    (rejected, under review: :func:`reader.signals.export_state`) or an accepted paper's
-    decision (:func:`reader.signals.carried_decision`) does, but a decision pending only
+    (rejected, under review: :func:`reader.signals.export_state`) or an accepted or withdrawn
+    paper's decision (:func:`reader.signals.decision_field`) does, but a decision pending only
     beside the venue it was submitted to, as the import reads it."""
     if not decision:
         return False
-    if fmt in _STATES_WRITTEN and carried_decision(decision) and not paper.withdrawn:
-        return False  # accepted: in a field of its own (BibTeX's decision, CSL's custom)
+    if fmt in _STATES_WRITTEN and decision_field(decision, paper.withdrawn):
+        return False  # in a field of its own (BibTeX's decision, CSL's custom)
     if fmt not in _STATES_WRITTEN or not export_state(decision) or paper.withdrawn:
         return True
     return decision == "pending" and not paper.venue

@@ -22,7 +22,7 @@ from reader.cite.venues import (
 )
 from reader.models import Paper
 from reader.record import TEX_PREFIX, iso_from_parts, source_doi
-from reader.signals import carried_decision, export_state
+from reader.signals import decision_field, export_state
 from reader.sources.ris_fields import ris_csl_type
 from reader.sources.ris_names import EDITOR_MARK
 from reader.sources.ris_tools import ARTICLE_CODES, distinct_numbers, type_tags
@@ -187,6 +187,9 @@ def ris_record(paper: Paper) -> str:
     if bibtex and paper.arxiv_id and "eprint" not in bibtex:
         # The BibTeX record's eprint fields, which the record holds as its arXiv id.
         bibtex = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
+        if paper.url and paper.url.strip() == arxiv:
+            # A link of the paper's own, which the one written for its id alone reads as.
+            bibtex["url"] = paper.url.strip()
     book_authors = [_name(n) for n in csl_names(paper, "container-author") if _name(n)]
     if bibtex and book_authors:
         # RIS has no tag for the authors of the book a chapter is in; BibTeX's is bookauthor.
@@ -259,16 +262,15 @@ def _openreview_lines(paper: Paper) -> list[tuple[str, str]]:
     notes as the BibTeX fields it would be (``tex.pubstate: withdrawn``, ``tex.tldr: …``,
     ``tex.primaryarea: …``): the form Better BibTeX reads in Zotero's Extra field. A decision
     short of acceptance (rejected, under review) is a state too, read back as the decision;
-    an accepted one is ``tex.decision: poster``."""
+    an accepted one is ``tex.decision: poster``, a withdrawn one ``tex.decision: withdrawn``."""
     state = "withdrawn" if paper.withdrawn else export_state(paper.decision)
     lines = [("N1", f"{TEX_PREFIX}pubstate: {state}")] if state else []
     venue = submitted_venue(paper)
     if venue:
         # Where it was submitted, which the record (a manuscript) names nowhere else.
         lines.append(("N1", f"{TEX_PREFIX}eventtitle: {_line(venue)}"))
-    accepted = "" if paper.withdrawn else carried_decision(paper.decision)
     for name, value in (("tldr", paper.tldr), ("primaryarea", paper.primary_area),
-                        ("decision", accepted)):
+                        ("decision", decision_field(paper.decision, paper.withdrawn))):
         text = _line(value or "")
         if text:
             lines.append(("N1", f"{TEX_PREFIX}{name}: {text}"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from reader.cite.bibtex_text import bibtex_tldr
 from reader.cite.tex_escape import escape_text, fold
 from reader.models import Paper
-from reader.signals import UNDER_REVIEW, carried_decision, export_state
+from reader.signals import UNDER_REVIEW, decision_field, export_state
 from reader.text.identifiers import openreview_forum_id
 
 __all__ = ["openreview_fields", "published_in", "series_of_book", "submitted_to", "unpublished",
@@ -106,10 +106,12 @@ def openreview_fields(paper: Paper, biblatex: bool) -> list[tuple[str, str]]:
         # Under review, as OpenReview's own entries for submissions say it: a note that
         # classic BibTeX styles print, and biblatex's publication state.
         fields.append(("pubstate", UNDER_REVIEW) if biblatex else ("note", "Under review"))
-    if carried_decision(paper.decision) and not paper.withdrawn:
-        # Accepted, which no publication state says (the venue does): OpenReview's word,
-        # which styles pass over as they do the TL;DR, read back as the decision.
-        fields.append(("decision", carried_decision(paper.decision)))
+    decision = decision_field(paper.decision, paper.withdrawn)
+    if decision:
+        # Accepted, which no publication state says (the venue does), or withdrawn, which
+        # the pubstate says of the paper, not of its decision: OpenReview's word, which
+        # styles pass over as they do the TL;DR, read back as the decision.
+        fields.append(("decision", decision))
     tldr = bibtex_tldr(paper)
     if tldr:
         fields.append(("tldr", tldr))

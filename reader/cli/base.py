@@ -74,6 +74,13 @@ def library_option(func: F) -> F:
     )(func)
 
 
+def one_paper(func: F) -> F:
+    """The argument of a command of one paper: its id, citation key, OpenReview id, arXiv
+    id or DOI, or the words of a query naming it (``reader note attention is all``), the
+    words joined. Its usage line says ``PAPER``: ``REF...`` read as several papers."""
+    return click.argument("ref", nargs=-1, required=True, metavar="PAPER")(func)
+
+
 def open_library(ctx: click.Context, *, create: bool = False) -> Library:
     """Open the library chosen by ``--library``/``READER_HOME``/the default. Only a
     command that writes papers in (``create``: import, add, fetch, restore) makes a new

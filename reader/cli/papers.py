@@ -14,6 +14,7 @@ from reader.cli.base import (
     cli,
     handles_errors,
     library_option,
+    one_paper,
     open_library,
     paper_json,
     paper_line,
@@ -182,7 +183,7 @@ def unstar(ctx: click.Context, ref: tuple[str, ...]) -> None:
 
 @cli.command()
 @library_option
-@click.argument("ref", nargs=-1, required=True)
+@one_paper
 @click.option("--text", help="The note's new text (without it, $EDITOR opens on the note; "
               "with standard input not a terminal, the text is read from it).")
 @click.option("--append", is_flag=True, help="Add --text to the end of the note.")
@@ -197,6 +198,9 @@ def note(
     show: int | None, restore: int | None,
 ) -> None:
     """Write the Markdown note of a paper; every version is kept (--history).
+
+    PAPER is one paper: its id, citation key, OpenReview id, arXiv id or DOI, or the words
+    of a query naming it.
 
     A note changed by someone else (the reader, another command) while this one was being
     written is merged, not overwritten.

@@ -10,6 +10,7 @@ from reader.cli.base import (
     cli,
     handles_errors,
     library_option,
+    one_paper,
     open_library,
     resolve_one,
 )
@@ -17,7 +18,7 @@ from reader.cli.base import (
 
 @cli.command()
 @library_option
-@click.argument("ref", nargs=-1, required=True)
+@one_paper
 @click.option("--show", "show", type=int, metavar="N", help="Print revision N in full.")
 @click.option("--restore", type=int, metavar="N",
               help="Make revision N the paper's text again (the current text is kept too).")

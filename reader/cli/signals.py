@@ -15,6 +15,7 @@ from reader.cli.base import (
     cli,
     handles_errors,
     library_option,
+    one_paper,
     open_library,
     paper_line,
     resolve_one,
@@ -137,7 +138,7 @@ def threaded(replies: list[Reply]) -> list[tuple[Reply, int]]:
 
 @cli.command()
 @library_option
-@click.argument("ref", nargs=-1, required=True)
+@one_paper
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of the replies.")
 @click.pass_context
 @handles_errors
@@ -167,7 +168,7 @@ def reviews(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
 
 @cli.command()
 @library_option
-@click.argument("ref", nargs=-1, required=True)
+@one_paper
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of the highlights.")
 @click.pass_context
 @handles_errors

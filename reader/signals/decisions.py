@@ -7,8 +7,8 @@ import functools
 import re
 from typing import Any
 
-__all__ = ["DECISIONS", "EXPORT_STATES", "carried_decision", "decision_label", "export_state",
-           "normalize_decision", "state_decision"]
+__all__ = ["DECISIONS", "EXPORT_STATES", "carried_decision", "decision_field", "decision_label",
+           "export_state", "normalize_decision", "state_decision"]
 
 #: The normalised decisions, from best to worst; ``pending`` is a paper under review.
 #: How a citation says a submission has no decision yet (OpenReview's own BibTeX says so);
@@ -125,6 +125,17 @@ def carried_decision(decision: str | None) -> str:
     same, or "" for one a publication state says (:func:`export_state`) or none."""
     word = " ".join((decision or "").split()).lower()
     return word if word in _CARRIED else ""
+
+
+def decision_field(decision: str | None, withdrawn: bool = False) -> str:
+    """The decision an export writes in its field of its own, and reads back from it: an
+    accepted paper's not withdrawn (:func:`carried_decision`), or ``withdrawn``, which the
+    paper's withdrawn mark (a publication state) does not say: a withdrawn paper may have
+    had no decision, or another."""
+    accepted = carried_decision(decision)
+    if accepted:
+        return "" if withdrawn else accepted
+    return "withdrawn" if " ".join((decision or "").split()).lower() == "withdrawn" else ""
 
 
 def state_decision(state: str) -> str | None:

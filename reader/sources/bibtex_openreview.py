@@ -5,12 +5,13 @@ its TL;DR and its primary area."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from reader.signals import EXPORT_STATES, UNDER_REVIEW, carried_decision
+from reader.signals import EXPORT_STATES, UNDER_REVIEW, decision_field
 from reader.sources.bibtex_fields import Evaluated
 from reader.sources.bibtex_values import _tex_line, plain
-from reader.text.tex_plain import as_read
+from reader.text.tex_plain import MATH, as_read
 
 __all__ = ["openreview_fields", "plain_of_grouped", "plain_title", "stated", "tex_kept"]
 
@@ -31,14 +32,44 @@ def tex_kept(entry: Evaluated, extra: dict[str, dict[str, Any]]) -> set[str]:
 _PLAIN_FIELDS = "plainfields"
 
 
+#: Math as the export protects it in a title (``{M{$^3$}E}``): braced, its brace unescaped.
+_MATH_GROUP = re.compile(r"(?<!\\)\{(" + MATH + r")\}", re.DOTALL)
+#: What stands for each math while the words around it are read: letters and a number,
+#: which the reading leaves as they are.
+_STAND_IN = "zqxmath{}zqx"
+
+
 def plain_of_grouped(value: str) -> str:
-    """:func:`plain` of a value whose braces can only group (no command, no math: an export's
-    title with its capitals protected, ``{SAIL}: {Self-Amplified} …``): the braces dropped
+    """:func:`plain` of a value whose braces can only group (no command: an export's title
+    with its capitals protected, ``{SAIL}: {Self-Amplified} …``): the braces dropped
     first, so that words needing no rendering skip it (rendering the protected titles of a
-    conference's export took two seconds of its import)."""
+    conference's export took two seconds of its import). Math the export braced stays the
+    TeX it is (``{M{$^3$}E}`` is ``M$^3$E``, as the paper held it), the words around read."""
+    if "$" in value and _MATH_GROUP.search(value):
+        return _math_kept(value)
+    return _grouped(value)
+
+
+def _grouped(value: str) -> str:
+    """:func:`plain_of_grouped` of a value of no braced math."""
     if "\\" in value or "$" in value:
         return plain(value)
     return plain(value.replace("{", "").replace("}", ""))
+
+
+def _math_kept(value: str) -> str:
+    """:func:`plain_of_grouped` of a value with braced math: each math stood in for by
+    letters while the rest is read, then put back as written."""
+    maths: list[str] = []
+
+    def stand_in(match: re.Match[str]) -> str:
+        maths.append(match.group(1))
+        return _STAND_IN.format(len(maths) - 1)
+
+    read = _grouped(_MATH_GROUP.sub(stand_in, value))
+    for number, math in enumerate(maths):
+        read = read.replace(_STAND_IN.format(number), math, 1)
+    return read
 
 
 def plain_title(entry: Evaluated, extra: dict[str, dict[str, Any]], title: str) -> str:
@@ -66,8 +97,8 @@ def openreview_fields(
     kept = extra.get("bibtex", {})
     names: tuple[str, ...] = ("tldr", "primaryarea", "openreview")
     # A state an export writes (withdrawn, rejected, under review) is read as the paper's.
-    # So is an accepted paper's decision, as the export writes it.
-    names += ("decision",) if carried_decision(plain(own.get("decision", ""))) else ()
+    # So is an accepted or withdrawn paper's decision, as the export writes it.
+    names += ("decision",) if decision_field(plain(own.get("decision", ""))) else ()
     for name in names + (("pubstate",) if state in EXPORT_STATES else ()):
         kept.pop(name, None)
     tldr = as_read(_tex_line(own.get("tldr", "")), tex="tldr" in tex_kept(entry, extra))

@@ -178,7 +178,8 @@ def _convert(record: JsonRecord) -> Outcome:
 
 
 def _accepted(custom: Any) -> str:
-    """An accepted paper's decision ("poster"), which our export keeps in ``custom``."""
+    """An accepted or withdrawn paper's decision ("poster"), which our export keeps in
+    ``custom``."""
     return clean_title(custom.get("decision")) if isinstance(custom, dict) else ""
 
 

@@ -23,7 +23,7 @@ from reader.sources import ImportFormatError, ParseResult, Streamed
 from reader.sources.bibtex_fields import kept_as_written
 from reader.sources.dates import ris_date, year_and_date
 from reader.sources.ris_fields import TAG_LINE, csl_and_extra
-from reader.sources.ris_notes import ris_aliases, ris_openreview, ris_withdrawn
+from reader.sources.ris_notes import ris_aliases, ris_arxiv, ris_openreview, ris_withdrawn
 from reader.sources.ris_tags import (
     first,
     fold_lines,
@@ -48,7 +48,6 @@ from reader.sources.stand_ins import abstract_given
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,
-    normalize_arxiv_id,
     normalize_doi,
     openreview_forum_in,
 )
@@ -305,20 +304,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     if bibtex.pop("abstract", None) is not None:
         if to_plain(tex_abstract).split() == abstract.split():
             abstract = tex_abstract  # a BibTeX record's abstract, kept as TeX
-    arxiv_id = None
-    if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
-        # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.
-        arxiv_id = normalize_arxiv_id(str(bibtex.pop("eprint")))
-        bibtex.pop("archiveprefix")
-        if urls and urls[0] == f"https://arxiv.org/abs/{arxiv_id}":
-            urls = urls[1:]  # the export's link to it, not a URL of the source
-    elif urls and "arxiv.org/" in urls[0]:
-        arxiv_id = normalize_arxiv_id(urls[0])
-    else:
-        # A paper found elsewhere (OpenReview, a DOI) with its arXiv abstract's link after
-        # its own, as our export writes it.
-        arxiv_id = next((normalize_arxiv_id(u) for u in urls[1:] if "arxiv.org/abs/" in u),
-                        None)
+    arxiv_id, urls = ris_arxiv(bibtex, urls)
     written_doi = doi_as_written(fold_lines(first(tags, "DO")) or linked_doi(tags))
     doi = normalize_doi(written_doi)
     if doi and doi.startswith("10/") and urls and "doi" in urls[0].lower():

@@ -1,6 +1,7 @@
 """RIS notes (``N1``) that carry what RIS has no tag for: the BibTeX fields, other keys,
 TL;DR, primary area, a submission's state and an item type RIS has no type for (a preprint)
-our own export writes as ``tex.`` lines, read back.
+our own export writes as ``tex.`` lines, read back; and the arXiv id, from those notes or
+the links.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.record import CSL_TYPES, TEX_PREFIX
-from reader.signals import EXPORT_STATES, carried_decision
+from reader.signals import EXPORT_STATES, decision_field
 from reader.sources.ris_tags import fold_lines, tag_values
 from reader.sources.ris_tools import Tags
 from reader.sources.withdrawn import decided, unpublished_venue
+from reader.text.identifiers import normalize_arxiv_id
 
 _IDS = f"{TEX_PREFIX}ids:"
 _PUBSTATE, _TLDR, _AREA, _EVENT, _CSL_TYPE, _DECISION = (
@@ -87,7 +89,7 @@ def _openreview_note(value: str) -> bool:
     """Whether a note is one that :func:`ris_openreview` or :func:`ris_withdrawn` reads."""
     name, _, text = value.partition(":")
     return name in (_TLDR, _AREA, _EVENT, _CSL_TYPE) or (
-        name == _DECISION and bool(carried_decision(text))) or (
+        name == _DECISION and bool(decision_field(text))) or (
         name == _PUBSTATE and text.strip().lower() in EXPORT_STATES)
 
 
@@ -121,3 +123,24 @@ def notes_and_bibtex(values: list[str]) -> tuple[list[str], dict[str, Any]]:
     if bibtex and "@type" not in bibtex:  # not written by us: notes like any other
         return [v for v in (fold_lines(raw) for raw in values) if v], {}
     return notes, bibtex
+
+
+def ris_arxiv(bibtex: dict[str, Any], urls: list[str]) -> tuple[str | None, list[str]]:
+    """The record's arXiv id and its links without the one our export wrote for it alone.
+
+    A BibTeX record's arXiv id comes in ``tex.eprint`` and ``tex.archiveprefix`` notes (as
+    the BibTeX importer has it), and the first link is then the export's link to it, unless
+    a ``tex.url`` note says it is the paper's own: the two read alike, and a paper whose own
+    link was its arXiv page lost it. Else the id is read from the links: the first, or
+    after its own for a paper found elsewhere (OpenReview, a DOI), as our export writes it.
+    """
+    if str(bibtex.get("archiveprefix", "")).lower() == "arxiv" and bibtex.get("eprint"):
+        arxiv_id = normalize_arxiv_id(str(bibtex.pop("eprint")))
+        bibtex.pop("archiveprefix")
+        own = bibtex.pop("url", None)
+        if urls and urls[0] == f"https://arxiv.org/abs/{arxiv_id}" != own:
+            urls = urls[1:]
+        return arxiv_id, urls
+    if urls and "arxiv.org/" in urls[0]:
+        return normalize_arxiv_id(urls[0]), urls
+    return next((normalize_arxiv_id(u) for u in urls[1:] if "arxiv.org/abs/" in u), None), urls

@@ -9,7 +9,7 @@ must not name the venue as where it appeared, read back as the paper's venue.
 from __future__ import annotations
 
 from reader.models import PaperRecord
-from reader.signals import Signals, carried_decision, state_decision
+from reader.signals import Signals, decision_field, state_decision
 
 __all__ = ["decided", "unpublished_venue"]
 
@@ -24,14 +24,14 @@ _UNPUBLISHED_TYPES = frozenset({"document", "webpage", "manuscript"})
 
 def decided(record: PaperRecord, state: str, carried: str = "") -> Signals | None:
     """The record's signals with the decision an export's publication ``state`` says (a
-    submission "rejected", "under review"), else the accepted one its field of its own
-    says (``carried``: "poster"), where the record has none of its own; a decision still
-    pending only for a paper with a venue, not withdrawn (as OpenReview's own entries for
-    submissions say it)."""
+    submission "rejected", "under review"), else the one its field of its own says
+    (``carried``: "poster", "withdrawn"), where the record has none of its own; a decision
+    still pending only for a paper with a venue, not withdrawn (as OpenReview's own entries
+    for submissions say it)."""
     decision = state_decision(state)
     words = state
-    if decision is None and carried_decision(carried):
-        decision, words = carried_decision(carried), carried
+    if decision is None and decision_field(carried):
+        decision, words = decision_field(carried), carried
     held = record.signals
     if decision is None or (held is not None and held.decision is not None):
         return held
