@@ -34,6 +34,9 @@ def test_every_citation_format_marks_a_derived_title(library: Library) -> None:
     for fmt in ("text", "bibtex", "biblatex", "csljson", "markdown"):
         # Markdown escapes the brackets.
         assert DERIVED_MARK.strip("[]") in render([paper], fmt), fmt
+    # As written in every style: a title-casing style (MLA, Chicago) cases the title only.
+    for style in ("mla", "chicago-author-date", "ieee"):
+        assert DERIVED_MARK in render([paper], "text", style), style
 
 
 def test_a_title_the_user_gave_is_cited_plain(library: Library) -> None:

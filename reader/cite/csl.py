@@ -117,6 +117,7 @@ from reader.models import Paper
 from reader.record import (
     split_name,
 )
+from reader.text.titles import DERIVED_MARK, strip_derived_mark
 
 __all__ = ["OUTPUTS", "bibliography", "html_to_markdown", "split_name"]
 
@@ -248,6 +249,13 @@ _ENGLISH_BABEL = frozenset({"american", "british", "canadian", "australian", "ne
                             "ukenglish", "usenglish"})
 
 
+def _title_cased(title: str) -> str:
+    """``title`` in title case, but for the mark of a title reader derived, which is the
+    reader's words, not the title's ("[Title Derived from the Abstract]" in MLA)."""
+    words, derived = strip_derived_mark(title)
+    return f"{title_case(words)} {DERIVED_MARK}" if derived else title_case(title)
+
+
 def _fix_entry(
     text: str, paper: Paper, item: dict[str, Any], style: Style, number: int, html_output: bool
 ) -> str:
@@ -270,7 +278,7 @@ def _fix_entry(
         # Situation in der Quantenmechanik) is printed as written.
         language = str(item.get("language") or "en").strip().lower()
         english = language[:2] == "en" or language in _ENGLISH_BABEL
-        cased = title_case(plain_title) if english else plain_title
+        cased = _title_cased(plain_title) if english else plain_title
         text = recase_title(text, title, html_escape(cased) if html_output else cased)
     container = unprotected(str(item.get("container-title") or ""))
     if container:
