@@ -199,8 +199,9 @@ def _lines_folded(paper: Paper, fmt: str) -> bool:
     """Whether the paper's abstract breaks a line within a paragraph (OpenReview's often
     do), which BibTeX and RIS give back as a space. A .bib paper's abstract is TeX, where
     a line break is one."""
-    return fmt in _LINES_FOLDED and not bibtex_source(paper) and bool(
-        _LINE_BREAK.search(re.sub(r"[ \t]*\n[ \t]*", "\n", (paper.abstract or "").strip())))
+    abstract = (paper.abstract or "").strip()
+    return fmt in _LINES_FOLDED and "\n" in abstract and not bibtex_source(paper) and bool(
+        _LINE_BREAK.search(re.sub(r"[ \t]*\n[ \t]*", "\n", abstract)))
 
 
 def _underscores_escaped(paper: Paper) -> bool:
