@@ -89,6 +89,18 @@ def test_confidence_reviews_decision_and_has(rated: tuple[Library, list[int]]) -
         ids[0], ids[1], ids[2], ids[3], ids[5]}
 
 
+def test_a_decision_no_paper_has_is_said(rated: tuple[Library, list[int]]) -> None:
+    """Before a conference decides, decision:accepted finds nothing: the outcome says the
+    library holds no such decision (and which it holds), not only "0 matches"."""
+    library, _ = rated
+    outcome = library.search("decision:workshop")
+    assert outcome.ids == []
+    assert outcome.notice is not None
+    assert outcome.notice.startswith("no paper in the library has that decision (it holds ")
+    assert library.search("decision:oral").notice is None  # one paper has it
+    assert library.search("decision:oral zyzzyva").notice is None  # the words found none
+
+
 def test_signal_filters_combine_with_words_and_other_filters(
     rated: tuple[Library, list[int]]
 ) -> None:

@@ -137,6 +137,8 @@ class Searching:
             self._library.indexing.before_search()  # the stars written since, filtered on
         try:
             outcome = self._search(query, parsed, limit, order, suggest, first, cancelled)
+            if not outcome.ids and outcome.notice is None:
+                outcome = replace(outcome, notice=self._library.conference.undecided(parsed))
             return replace(outcome, parsed=parsed)
         except IndexDamaged as exc:
             if not mend:

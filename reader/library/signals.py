@@ -21,6 +21,7 @@ from reader.store import replies as stored_replies
 
 if TYPE_CHECKING:
     from reader.library.core import Library
+    from reader.search.query import ParsedQuery
 
 __all__ = ["Discussion", "Posting", "ScaleGroup", "SignalReads", "ViewSignals", "thread"]
 
@@ -196,6 +197,24 @@ class SignalReads:
         """The signals of the papers among ``ids`` that have some, by paper id."""
         with self._library.session() as store:
             return stored_signals.signals_rows(store.conn, list(ids))
+
+    def undecided(self, parsed: ParsedQuery) -> str | None:
+        """Why a query asking for decisions found nothing, when no paper of the library has
+        any of them: "decision:accepted" answers nothing before a conference decides, and
+        read alone, "0 matches" says nothing was accepted. None when the query asks for no
+        decision, or some paper has one it asks for."""
+        wanted = {word for f in parsed.filters if f.flag == "decision" and not f.negated
+                  for word in f.value.split("|")}
+        if not wanted:
+            return None
+        with self._library.session() as store:
+            held = stored_signals.decision_counts(store.conn)
+        if wanted & held.keys():
+            return None
+        if not held:
+            return "no paper in the library has a decision"
+        have = ", ".join(f"{count:,} {decision}" for decision, count in held.items())
+        return f"no paper in the library has that decision (it holds {have})"
 
     def replied(self, ids: Iterable[int]) -> set[int]:
         """The papers among ``ids`` with any reply stored."""

@@ -21,6 +21,7 @@ from reader.signals import RatingScale, Signals
 from reader.store.chunks import in_chunks
 
 __all__ = [
+    "decision_counts",
     "SIGNALS_CHANGES",
     "SignalsWritten",
     "papers_with_changed_ratings",
@@ -249,3 +250,11 @@ def papers_with_changed_ratings(conn: sqlite3.Connection, import_id: int) -> lis
         (import_id,),
     )
     return [row[0] for row in rows]
+
+
+def decision_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """How many papers have each decision (those with none not counted), most first."""
+    return dict(conn.execute(
+        "SELECT decision, count(*) FROM paper_signals WHERE decision IS NOT NULL "
+        "AND decision != '' GROUP BY decision ORDER BY count(*) DESC, decision"
+    ).fetchall())
