@@ -65,6 +65,10 @@ def test_merge_keeps_both_writers_edits() -> None:
     assert (both.text, both.conflicts) == ("slow model on TPU", 0)
     # Different lines: line-level merge.
     assert merge("a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n").text == "A\nb\nC\n"
+    # Two windows typing into an empty note (or a new last line): a line each, not one.
+    assert merge("", "from one", "from two").text == "from two\nfrom one"
+    assert merge("intro\n", "intro\nfrom one", "intro\nfrom two").text == (
+        "intro\nfrom two\nfrom one")
 
 
 def test_words_typed_after_a_space_stay_before_a_paragraph_appended_there() -> None:

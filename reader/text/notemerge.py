@@ -78,11 +78,13 @@ def _merge_words(base: str, theirs: str, ours: str) -> str | None:
         base_part, their_part, our_part = group[1:]
         if "".join(base_part).strip():
             return None
-        # Both added text here and neither replaced anything: keep both.
+        # Both added text here and neither replaced anything: keep both. Added at the start
+        # of a line (a region starts at one), each is a line of its own, not run together.
+        at_line_start = not out or out[-1].endswith("\n")
         out.extend(our_part)
         if our_part and their_part and not our_part[-1].isspace() and \
                 not their_part[0].isspace():
-            out.append(" ")
+            out.append("\n" if at_line_start else " ")
         out.extend(their_part)
     return "".join(out)
 
