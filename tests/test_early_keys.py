@@ -12,6 +12,7 @@ from reader.ui.app import ReaderApp
 from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.prompts import PromptScreen
+from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.search_box import SearchBox
 from tests.test_app import SIZE, settle
@@ -131,3 +132,19 @@ async def test_a_paste_with_t_is_in_the_tags(library: Library) -> None:
         await settle(app, pilot)
         assert not isinstance(app.screen, TagEditor)
     assert first is not None and library.store.paper(first).tags == ["pasted", "tags"]
+
+
+async def test_keys_typed_with_enter_act_in_the_reading_view(library: Library) -> None:
+    """``)`` and ``h`` typed right behind the enter that opens the reading view select and
+    highlight there, the note typed behind ``h`` is the highlight's, and the keys after the
+    view closes act on the list: none lost, none taken by the list under the view."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        burst(app, "enter", "right_parenthesis", "h", *"hl", "enter", "escape", "j")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReadingScreen)
+        assert app.paper_list.current_id != first
+    assert [h.note for h in library.store.paper(first).highlights] == ["hl"]

@@ -160,7 +160,8 @@ class ReaderApp(App[None]):
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search",
                         results_shown=self.searching.results_shown)
         with Horizontal(id="main"):
-            yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
+            yield PaperList(self._rows, on_cursor=self._cursor_moved, on_open=self.reading.open,
+                            id="papers")
             yield PaperDetail(id="detail", signals=SignalsLookup(
                 self.library, lambda: self.paper_list.ids, self._initial_ids, self._initial_signals
             ))
@@ -292,10 +293,6 @@ class ReaderApp(App[None]):
     @on(FetchSession.Report)
     def _fetch_reported(self, message: FetchSession.Report) -> None:
         self.fetching.reported(message)
-
-    @on(PaperList.Opened)
-    def _opened(self, event: PaperList.Opened) -> None:
-        self.reading.open(event.paper_id)
 
     def refresh_paper(self, paper_id: int) -> None:
         """Redraw everything that shows a paper after it changed."""
