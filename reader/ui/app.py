@@ -36,7 +36,7 @@ from reader.ui import bindings, collector
 from reader.ui.actions import enabled, route_actions
 from reader.ui.commands import ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
-from reader.ui.early_keys import EarlyKeys, Typed, again, keys_waiting, takes_text
+from reader.ui.early_keys import EarlyKeys, HandOn, Typed, again, keys_waiting, takes_text
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details, paper_url
 from reader.ui.features.fetching import Fetching
@@ -347,7 +347,7 @@ class ReaderApp(App[None]):
             ):
                 event.stop()
                 return
-        elif isinstance(event, events.DescendantFocus):
+        elif isinstance(event, (events.DescendantFocus, HandOn)):
             await self._release()
         await super().on_event(event)
 
@@ -355,7 +355,9 @@ class ReaderApp(App[None]):
         """Hand on the keys held for the dialog now ready, in order: each letter to its
         field, and a key that acts (esc, enter) only once the letters before it are in, so
         that what it saves or closes is what was typed, and the keys after it go where it
-        leaves the focus (the list, once the dialog is closed)."""
+        leaves the focus (the list, once the dialog is closed; held again while it closes)."""
+        for passed in self.early_keys.passed_on(self.screen):
+            await self._typed(passed)
         for held in self.early_keys.ready(self.screen):
             if isinstance(held, events.Key) and not held.is_printable:
                 if self.focused is not None:
@@ -364,7 +366,7 @@ class ReaderApp(App[None]):
                     await self._check_bindings(held.key)
                 ):
                     continue
-            await self._deliver(held)
+            await self._typed(held)
 
     async def _typed(self, key: Typed) -> None:
         """A key typed: after any held for the screen on top, unless it must wait too; and
