@@ -178,3 +178,19 @@ async def test_escape_typed_with_the_keys_after_it_closes_the_editor(library: Li
     assert library.store.paper(first).note == "quick note"
     assert [h.note for h in library.store.paper(first).highlights] == ["hl1"]
     assert library.store.marks.flagged_ids("starred") == {second}
+
+
+async def test_keys_held_for_a_closed_form_open_and_close_the_reading_view(
+    library: Library,
+) -> None:
+    """enter and esc held behind a form's own esc act on what is on top once each is up:
+    the reading view opens, closes (never before it is drawn, which failed), and j moves
+    the list."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        burst(app, "e", "escape", "enter", "escape", "j")
+        await settle(app, pilot)
+        assert app.screen is app.screen_stack[0]
+        assert app.paper_list.current_id != first

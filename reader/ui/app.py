@@ -355,11 +355,12 @@ class ReaderApp(App[None]):
         """Hand on the keys held for the dialog now ready, in order: each letter to its
         field, and a key that acts (esc, enter) only once the letters before it are in, so
         that what it saves or closes is what was typed, and the keys after it go where it
-        leaves the focus (the list, once the dialog is closed; held again while it closes)."""
-        for passed in self.early_keys.passed_on(self.screen):
+        leaves the focus (the list, once the dialog is closed; held again while it closes):
+        typed there as any key is, so that a screen it opens takes them once it is up."""
+        for passed in self.early_keys.passed_on(dialog := self.screen):
             await self._typed(passed)
-        for held in self.early_keys.ready(self.screen):
-            if isinstance(held, events.Key) and not held.is_printable:
+        for held in self.early_keys.ready(dialog):
+            if self.screen is dialog and isinstance(held, events.Key) and not held.is_printable:
                 if self.focused is not None:
                     await take_typed(self.focused)
                 if await self._check_bindings(held.key, priority=True) or (
