@@ -10,6 +10,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from reader.config import Config
 from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import PaperRecord
@@ -66,12 +67,15 @@ def detail_text(app: ReaderApp) -> str:
 
 
 async def test_first_start_on_empty_library_loads_the_sample(empty_library: Library) -> None:
-    app = ReaderApp(empty_library)
+    # The notice names the window's key for an import, as the user's keymap has it, and
+    # the command for the shell.
+    app = ReaderApp(empty_library, config=Config(keymap={"app.import": "I"}))
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         assert len(app.query_one(PaperList).ids) == 38
-        messages = [n.message for n in app._notifications]
-        assert any("sample" in m and "38" in m for m in messages)
+        [loaded] = [n.message for n in app._notifications if "sample" in n.message]
+        assert "38" in loaded
+        assert "press I to import" in loaded and " import FILE" in loaded
     assert empty_library.store.count() == 38
 
 

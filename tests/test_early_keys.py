@@ -9,9 +9,11 @@ from textual.widgets import Input, TextArea
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
+from reader.ui.paste import PasteSafeParser
 from reader.ui.screens.metadata import MetadataForm
 from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.prompts import PromptScreen
+from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.search_box import SearchBox
 from tests.test_app import SIZE, settle
@@ -131,3 +133,64 @@ async def test_a_paste_with_t_is_in_the_tags(library: Library) -> None:
         await settle(app, pilot)
         assert not isinstance(app.screen, TagEditor)
     assert first is not None and library.store.paper(first).tags == ["pasted", "tags"]
+
+
+async def test_keys_typed_with_enter_act_in_the_reading_view(library: Library) -> None:
+    """``)`` and ``h`` typed right behind the enter that opens the reading view select and
+    highlight there, the note typed behind ``h`` is the highlight's, and the keys after the
+    view closes act on the list: none lost, none taken by the list under the view."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        burst(app, "enter", "right_parenthesis", "h", *"hl", "enter", "escape", "j")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReadingScreen)
+        assert app.paper_list.current_id != first
+    assert [h.note for h in library.store.paper(first).highlights] == ["hl"]
+
+
+def sent_raw(app: ReaderApp, data: str) -> None:
+    """Send ``data`` as the terminal's bytes arrive in one read (over SSH, from tmux
+    send-keys): through the window's own parser, every key queued at once."""
+    driver = app._driver
+    assert driver is not None
+    for event in PasteSafeParser().feed(data):
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+async def test_escape_typed_with_the_keys_after_it_closes_the_editor(library: Library) -> None:
+    """esc then enter, and esc then j, arrive from the terminal as one burst (which its
+    parser would read as alt+enter, alt+j or a ``^``): the editor closes and the keys after
+    esc act where it leaves the focus, in order; the note is what was typed before esc."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        sent_raw(app, "nquick note\x1b\r)hhl1\r\x1bjs")
+        await settle(app, pilot)
+        assert app.screen is app.screen_stack[0]
+        second = app.paper_list.current_id
+        assert second is not None and second != first
+    assert library.store.paper(first).note == "quick note"
+    assert [h.note for h in library.store.paper(first).highlights] == ["hl1"]
+    assert library.store.marks.flagged_ids("starred") == {second}
+
+
+async def test_keys_held_for_a_closed_form_open_and_close_the_reading_view(
+    library: Library,
+) -> None:
+    """enter and esc held behind a form's own esc act on what is on top once each is up:
+    the reading view opens, closes (never before it is drawn, which failed), and j moves
+    the list."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        burst(app, "e", "escape", "enter", "escape", "j")
+        await settle(app, pilot)
+        assert app.screen is app.screen_stack[0]
+        assert app.paper_list.current_id != first

@@ -24,7 +24,8 @@ from tests.waiting import until
 def burst(app: ReaderApp, *keys: str) -> None:
     """Send keys all at once, as a fast typist or a paste does: each is queued before the
     app has handled the one before it."""
-    names = {"slash": "/", "enter": "\r", "tab": "\t", "down": None, "escape": "\x1b"}
+    names = {"slash": "/", "enter": "\r", "tab": "\t", "down": None, "escape": "\x1b",
+             "right_parenthesis": ")"}
     driver = app._driver
     assert driver is not None
     for key in keys:

@@ -221,3 +221,30 @@ def test_no_library_where_none_can_be_made_says_so(
         1, f"Error: {empty} holds no library, and one cannot be made there: READER_READ_ONLY "
         "is set")
     assert list(empty.iterdir()) == []
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_read_only_notice_leaves_the_editors_status_line_readable(
+    lib: Path, size: tuple[int, int]
+) -> None:
+    """The start's notice stands above the note editor's status line, which says whole why
+    the note is not edited: neither covers the other."""
+    from textual.widgets import Static
+    from textual.widgets._toast import Toast
+
+    library = Library(lib)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert isinstance(app.screen, NoteScreen)
+        status = app.screen.query_one("#note-status", Static)
+        [toast] = app.screen.query(Toast)
+        assert "Read-only library" in str(toast.render())
+        assert not status.region.overlaps(toast.region)
+        # The whole line shows: as many rows as it needs.
+        assert status.content_region.height * status.content_region.width >= len(
+            str(status.render()))
+        assert str(status.render()).endswith("esc closes")
+    library.close()

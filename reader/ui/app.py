@@ -36,7 +36,7 @@ from reader.ui import bindings, collector
 from reader.ui.actions import enabled, route_actions
 from reader.ui.commands import ReaderCommands
 from reader.ui.configure import apply_config, load_ui_config, register_themes
-from reader.ui.early_keys import EarlyKeys, Typed, again, keys_waiting, takes_text
+from reader.ui.early_keys import EarlyKeys, HandOn, Typed, again, keys_waiting, takes_text
 from reader.ui.features.citations import Citations
 from reader.ui.features.details import Details, paper_url
 from reader.ui.features.fetching import Fetching
@@ -160,7 +160,8 @@ class ReaderApp(App[None]):
         yield SearchBox(placeholder=SEARCH_PLACEHOLDER, id="search",
                         results_shown=self.searching.results_shown)
         with Horizontal(id="main"):
-            yield PaperList(self._rows, on_cursor=self._cursor_moved, id="papers")
+            yield PaperList(self._rows, on_cursor=self._cursor_moved, on_open=self.reading.open,
+                            id="papers")
             yield PaperDetail(id="detail", signals=SignalsLookup(
                 self.library, lambda: self.paper_list.ids, self._initial_ids, self._initial_signals
             ))
@@ -293,10 +294,6 @@ class ReaderApp(App[None]):
     def _fetch_reported(self, message: FetchSession.Report) -> None:
         self.fetching.reported(message)
 
-    @on(PaperList.Opened)
-    def _opened(self, event: PaperList.Opened) -> None:
-        self.reading.open(event.paper_id)
-
     def refresh_paper(self, paper_id: int) -> None:
         """Redraw everything that shows a paper after it changed."""
         self.status.recount()
@@ -350,7 +347,7 @@ class ReaderApp(App[None]):
             ):
                 event.stop()
                 return
-        elif isinstance(event, events.DescendantFocus):
+        elif isinstance(event, (events.DescendantFocus, HandOn)):
             await self._release()
         await super().on_event(event)
 
@@ -358,16 +355,19 @@ class ReaderApp(App[None]):
         """Hand on the keys held for the dialog now ready, in order: each letter to its
         field, and a key that acts (esc, enter) only once the letters before it are in, so
         that what it saves or closes is what was typed, and the keys after it go where it
-        leaves the focus (the list, once the dialog is closed)."""
-        for held in self.early_keys.ready(self.screen):
-            if isinstance(held, events.Key) and not held.is_printable:
+        leaves the focus (the list, once the dialog is closed; held again while it closes):
+        typed there as any key is, so that a screen it opens takes them once it is up."""
+        for passed in self.early_keys.passed_on(dialog := self.screen):
+            await self._typed(passed)
+        for held in self.early_keys.ready(dialog):
+            if self.screen is dialog and isinstance(held, events.Key) and not held.is_printable:
                 if self.focused is not None:
                     await take_typed(self.focused)
                 if await self._check_bindings(held.key, priority=True) or (
                     await self._check_bindings(held.key)
                 ):
                     continue
-            await self._deliver(held)
+            await self._typed(held)
 
     async def _typed(self, key: Typed) -> None:
         """A key typed: after any held for the screen on top, unless it must wait too; and

@@ -127,8 +127,9 @@ OVERVIEW: list[BindingType] = [
 #: The note editor.
 NOTE_EDITOR: list[BindingType] = [
     # "Close", not "Save and close": the editor saves as it goes (its status line says so),
-    # and in a read-only library there is nothing to save.
-    Binding("escape", "close", "Close", id="note.close"),
+    # and in a read-only library there is nothing to save. Priority: it acts before the
+    # keys typed behind it reach the text, where they would be typed into the note.
+    Binding("escape", "close", "Close", id="note.close", priority=True),
     Binding("ctrl+o", "versions", "Versions", id="note.versions"),
 ]
 

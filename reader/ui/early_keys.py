@@ -37,6 +37,17 @@ class TakesTyping:
         it, which a screen may focus first)."""
         return self.focused is not None and takes_text(self.focused)
 
+    def closing(self) -> bool:
+        """Whether the screen is closing at the user's word, waiting only to store what it
+        holds: keys typed behind the key that closes it are held, then go to the screen
+        under it."""
+        return False
+
+
+class HandOn(events.Event):
+    """A screen the user closed has gone: the keys typed behind the key that closed it,
+    held while it stored what it holds, go on to the screen now on top."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Sent:
@@ -93,6 +104,17 @@ class EarlyKeys:
             self._held.append(key)
             return True
         return False
+
+    def passed_on(self, screen: Screen[object]) -> list[Typed]:
+        """The keys held for a screen the user closed, once it has gone and ``screen`` is
+        on top: they were typed behind the key that closed it, to act where it leaves the
+        focus (as if typed now, in order)."""
+        if self._held and screen is not self._for and isinstance(self._for, TakesTyping) and (
+            self._for.closing()
+        ):
+            held, self._held, self._for = self._held, [], None
+            return held
+        return []
 
     def ready(self, screen: Screen[object]) -> list[Typed]:
         """The keys held for ``screen`` once it has taken the focus (to be handed on first),

@@ -49,6 +49,16 @@ def key_label(binding: Binding, keymap: Mapping[str, str] | None = None) -> str:
     return " / ".join(_LABELS.get(k.strip(), format_key(k.strip())) for k in keys.split(","))
 
 
+def label_of(binding_id: str, keymap: Mapping[str, str] | None = None) -> str:
+    """The keys of the binding ``binding_id`` as a person reads them, after the keymap (the
+    id itself if no binding has it)."""
+    for group in binding_groups():
+        for binding in group:
+            if binding.id == binding_id:
+                return key_label(binding, keymap)
+    return binding_id
+
+
 def normalize_key(key: str) -> str:
     """A key in Textual's long form (``?`` as ``question_mark``), to compare keys."""
     *modifiers, name = key.strip().split("+")

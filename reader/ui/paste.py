@@ -1,10 +1,21 @@
-"""Bracketed pastes that contain ESC, kept whole and in order.
+"""The terminal's bytes read as what was typed: bracketed pastes that contain ESC kept whole
+and in order, and esc typed quickly before another key read as the two keys.
 
 Textual's terminal parser treats an ESC inside a bracketed paste as the start of a key
 sequence: what follows it is sent as key presses *before* the paste, so pasting
 ``AAA <ESC>[31mBBB`` types ``^[31mBBB`` and then pastes ``AAA ``. This parser hands it the
 paste with each ESC replaced by its visible stand-in (␛, as reader.text.sanitize shows control
 characters everywhere), so the paste arrives as one event, in order, and inert.
+
+A terminal sends esc as a lone ESC byte and alt+j as ESC followed by ``j``: esc then ``j``
+typed quickly, or sent over a slow link in one packet, are the bytes of alt+j. Textual reads
+them as alt+j (which the note editor types as ``j``), as option-key characters (ESC ``1``
+is ``¡``), as word motions (ESC ``f`` and ESC ``b``), or, when more bytes follow at once,
+as a literal ``^`` and the keys after it. The window binds no alt+key of that kind, and a
+user who types esc and then a key means both: ESC followed by a character that cannot begin
+a longer sequence is read as esc and then that key. ESC ``[`` and ESC ``O`` begin the
+terminal's own sequences (the arrows, the function keys) and are left to Textual, as are
+the two-byte keys it names: alt+backspace, esc esc and the Linux console's shift+tab.
 """
 
 from __future__ import annotations
@@ -18,6 +29,10 @@ from textual.message import Message
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
 _ESC_SHOWN = "\u241b"
+#: What may follow ESC in a terminal's sequences (CSI, SS3, OSC, DCS, SOS, PM, APC, ST), and
+#: the keys Textual names that start with ESC and a control character (esc esc,
+#: alt+backspace, shift+tab): after ESC, any other character is a key typed after esc.
+_SEQUENCE_STARTS = frozenset("[O]PX^_\\\x1b\x7f\t")
 
 
 class PasteSafeParser(XTermParser):
@@ -31,6 +46,17 @@ class PasteSafeParser(XTermParser):
     def feed(self, data: str) -> Iterable[events.Event | Message]:  # type: ignore[override]
         """Parse ``data`` (an empty string ends the input)."""
         return super().feed(self._guard(data) if data else data)
+
+    def _sequence_to_key_events(
+        self, sequence: str, alt: bool = False
+    ) -> Iterable[events.Key]:
+        """The keys of ``sequence``: ESC and one character that cannot begin a longer
+        sequence are esc and then that character's key (see the module's docstring)."""
+        if len(sequence) == 2 and sequence[0] == "\x1b" and sequence[1] not in _SEQUENCE_STARTS:
+            yield events.Key("escape", "\x1b")
+            yield from super()._sequence_to_key_events(sequence[1])
+            return
+        yield from super()._sequence_to_key_events(sequence, alt)
 
     def _guard(self, data: str) -> str:
         data, self._held = self._held + data, ""

@@ -8,13 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
 from textual.worker import Worker
 
 from reader.library import reader_command
-from reader.ui import bindings
 from reader.ui.import_session import ImportSession, Source
-from reader.ui.keymap import key_label
+from reader.ui.keymap import label_of
 from reader.ui.screens import reading_screen
 from reader.ui.search_session import Rerun
 
@@ -65,9 +63,12 @@ class Importing:
         # Where a library other than the default one is, said too: a mistyped --library
         # shows the sample in a new directory, not the user's papers.
         where = "" if reader == "reader" else f" in {root}"
+        # The window's key first (as the user's keymap has it): the notice is read there.
+        key = label_of("app.import", self._app.config.keymap)
         self._app.notify(
             f"The library{where} was empty, so it now holds the bundled ICLR 2026 sample "
-            f"({summary.new} abstracts). Import your own with: {reader} import FILE",
+            f"({summary.new} abstracts): press {key} to import your own (from the shell: "
+            f"{reader} import FILE)",
             title="Sample loaded",
             timeout=8,
         )
@@ -205,8 +206,7 @@ class Importing:
         if summary.new:
             # The browsing order is the order papers came in: the new ones are at the
             # list's end, out of sight (the view stays the user's).
-            key = key_label(next(b for b in bindings.PAPER_LIST if isinstance(b, Binding)
-                                 and b.id == "list.last"), self._app.config.keymap)
+            key = label_of("list.last", self._app.config.keymap)
             lines.append(f"New papers come at the end of the list ({key}); is:new lists them")
         lines += summary.warnings
         lines += summary.problems[:3]

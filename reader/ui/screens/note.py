@@ -22,7 +22,8 @@ from reader.models import Paper
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START, merge
 from reader.text.sanitize import visible
 from reader.ui import bindings
-from reader.ui.early_keys import TakesTyping
+from reader.ui.early_keys import HandOn, TakesTyping
+from reader.ui.queued_keys import take_typed
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.text import heading
 
@@ -310,8 +311,18 @@ class NoteScreen(TakesTyping, Screen[str]):
         self._saying_saving = saving
         self.query_one("#note-status", Static).update(Text(message))
 
-    def action_close(self) -> None:
+    def ready_for_keys(self) -> bool:
+        """Whether keys go to the text: not once esc asked to close (they are held, then go
+        to the view under the editor)."""
+        return not self._close_wanted and super().ready_for_keys()
+
+    def closing(self) -> bool:
+        """Whether esc asked to close, and the editor waits for its text to be stored."""
+        return self._close_wanted
+
+    async def action_close(self) -> None:
         """Save and go back once the text is stored; while it is stored nowhere, stay."""
+        await take_typed(self.query_one(TextArea))  # the letters typed before esc first
         self.flush()
         if self._in_flight is not None:
             self._close_wanted = True
@@ -324,6 +335,7 @@ class NoteScreen(TakesTyping, Screen[str]):
 
     def _leave(self) -> None:
         self.dismiss(self.text)
+        self.app.post_message(HandOn())  # the keys typed behind esc, held as it was stored
 
     def _refuse_close(self) -> None:
         """Say why the editor stays open; with a complete draft of this very text, a second

@@ -12,13 +12,11 @@ list; the lines drawn, rail and all, are kept by
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from rich.style import Style
 from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -32,6 +30,8 @@ from reader.ui.widgets.paper_row import row_text
 RowFetcher = Callable[[Sequence[int]], dict[int, PaperRow]]
 #: Told the paper under the cursor whenever the cursor moves (None for an empty list).
 CursorHook = Callable[[int | None], None]
+#: Asked to open the paper (by id) the user chose to read.
+OpenHook = Callable[[int], None]
 
 PAGE = 100
 CACHE_SIZE = 2_000
@@ -64,22 +64,18 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
     # No repaint of the whole list when it changes: watch_cursor redraws just the two rows.
     cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
-    @dataclass
-    class Opened(Message):
-        """The user asked to read the paper under the cursor."""
-
-        paper_id: int
-
     def __init__(
         self,
         fetch: RowFetcher,
         *,
         on_cursor: CursorHook | None = None,
+        on_open: OpenHook | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self._fetch = fetch
         self._on_cursor = on_cursor
+        self._on_open = on_open
         self._ids: list[int] = []
         self._cache: LRUCache[int, PaperRow] = LRUCache(CACHE_SIZE)
         #: The lines drawn, kept while their rows and looks stay the same.
@@ -332,8 +328,10 @@ class PaperList(ScrollView, ComponentStyles, can_focus=True):
 
     def action_open(self) -> None:
         """Ask to read the paper under the cursor."""
-        if self.current_id is not None:
-            self.post_message(self.Opened(self.current_id))
+        # Opened at once, not by a message: a message would come after the keys typed
+        # behind this one, which would then act on the list instead of the reading view.
+        if self.current_id is not None and self._on_open is not None:
+            self._on_open(self.current_id)
 
     def on_click(self, event: events.Click) -> None:
         """Clicking a row moves the cursor there; a double click opens it. Clicking the
