@@ -276,24 +276,20 @@ def render(source: str, *, groups: bool = False) -> Rendered:
 
 
 # Text without any of these has nothing for the steps above to do: no LaTeX, no Markdown,
-# no markers. Checked against every text of the ICLR 2026 sample (half of them qualify).
-# Three searches rather than one pattern of alternatives: the regex engine tries every
-# alternative at every character, and the one pattern took 2.4 times as long over the
-# abstracts of a conference, each searched as it is indexed and again as it is exported.
+# no markers (half the ICLR 2026 sample's texts). Three searches: one pattern of the three
+# alternatives, each tried at every character, took 2.4 times as long over a conference.
 _MARKUP_CHARACTERS = re.compile(
     r"[\\$*_`~^{}\[\]<>&#%|\x00-\x08\x0b-\x1f\x7f\ue000-\uf8ff\U000f0000-\U0010ffff]"
 )
+_LIGATURES = re.compile(r"(--+|``|'')")
 _LIST_LINE = re.compile(r"^[ \t]*(?:[-+]|\d+[.)])[ \t]", re.MULTILINE)
 
 
 def _may_need_rendering(text: str) -> bool:
     """Whether ``text`` holds anything rendering changes (see above)."""
-    return bool(
-        _MARKUP_CHARACTERS.search(text) or _LIGATURES.search(text) or _LIST_LINE.search(text)
-    )
+    found = _MARKUP_CHARACTERS.search(text) or _LIGATURES.search(text)
+    return bool(found or _LIST_LINE.search(text))
 
-
-_LIGATURES = re.compile(r"(--+|``|'')")
 
 # Plain texts already rendered, by source: see rendered_as.
 _KNOWN: ContextVar[Mapping[str, str] | None] = ContextVar("_KNOWN", default=None)
@@ -340,14 +336,13 @@ def to_plain(source: str, *, groups: bool = False, ligatures: bool = True) -> st
 
 
 _WHITESPACE_RE = re.compile(r"\s+")
+_LINE_BREAK_RE = re.compile(r"[^\S ]")
 
 
 def render_line(source: str) -> Rendered:
-    """Render a one-line field (title, TL;DR, name, venue) like an abstract, on one line.
-
-    Whitespace is folded to single spaces before rendering, and any line break the
-    LaTeX produces (``\\\\``, ``\\newline``) becomes a space, so spans keep indexing the text.
-    """
+    """Render a one-line field (title, TL;DR, name, venue) like an abstract, on one line:
+    whitespace folded to single spaces before rendering, and any line break the LaTeX
+    produces (``\\\\``, ``\\newline``) a space, so that spans keep indexing the text."""
     folded = _WHITESPACE_RE.sub(" ", source).strip()
     if not _may_need_rendering(folded):
         return Rendered(folded, ())
@@ -361,9 +356,6 @@ def render_line(source: str) -> Rendered:
     if "  " not in rendered.text and not _LINE_BREAK_RE.search(rendered.text):
         return rendered
     return _fold(rendered)
-
-
-_LINE_BREAK_RE = re.compile(r"[^\S ]")
 
 
 def _fold(rendered: Rendered) -> Rendered:
