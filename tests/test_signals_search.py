@@ -72,6 +72,10 @@ def test_rating_comparisons_and_ranges(rated: tuple[Library, list[int]]) -> None
     assert set(_found(library, "rating>=6")) == {ids[0], ids[2]}
     assert set(_found(library, "NOT rating>=6")) == set(library.all_ids()) - {ids[0], ids[2]}
     assert set(_found(library, "rating=5")) == {ids[1]}
+    # Its mistakes are said as the colon form's are, not searched as words.
+    assert "not a number" in (library.search("rating>=abc").notice or "")
+    assert "did you mean rating:" in (library.search("ratng>=6").notice or "")
+    assert set(_found(library, "decision=oral")) == set(_found(library, "decision:oral"))
 
 
 def test_confidence_reviews_decision_and_has(rated: tuple[Library, list[int]]) -> None:

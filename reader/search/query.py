@@ -24,13 +24,14 @@ _FILTER = re.compile(
     rf"(?<![^\s(])(-|(?-i:NOT)\s+)?({_KINDS}):(\"[^\"]*\"|[^\s()]+)(?![^\s)])",
     re.IGNORECASE,
 )
-#: A number filter written as a comparison with no colon (``rating>=6``, ``reviews=3``):
-#: read as the filter it is one character from, where it would otherwise search the
-#: words "rating" and "6" and find nothing, without a word.
-_COMPARED = re.compile(
-    rf"(?<![^\s(])(-|(?-i:NOT)\s+)?({'|'.join(NUMBER_FILTERS)})(>=|<=|>|<|=)(?=[\d.])",
-    re.IGNORECASE,
-)
+#: A filter written as a comparison with no colon (``rating>=6``, ``reviews=3``,
+#: ``decision=oral``), or a near miss of one (``ratng>=6``): read as the filter written with
+#: its colon, which is then taken, or said to be wrong, as that one is (a value that is no
+#: number, a name that is no filter). As words, it found nothing and said nothing.
+_COMPARED = re.compile(r"(?<![^\s(])(-|(?-i:NOT)\s+)?([A-Za-z]+)(==?|>=|<=|≥|≤|>|<)")
+#: The filters a comparison may name, and how each operator is written after the colon.
+_COMPARABLE = (*NUMBER_FILTERS, "decision")
+_OPERATORS = {"=": "", "==": "", "≥": ">=", "≤": "<="}
 #: Where a filter stood in the text, while OR beside one is looked for.
 _MARK = "\x00"
 #: OR before or after a filter (filters are combined with the rest by AND only).
@@ -344,9 +345,13 @@ def parse_query(query: str) -> ParsedQuery:
 
 
 def _with_colon(match: re.Match[str]) -> str:
-    """``rating>=6`` as ``rating:>=6``, ``reviews=3`` as ``reviews:3``."""
+    """``rating>=6`` as ``rating:>=6``, ``reviews=3`` as ``reviews:3``, ``decision=oral`` as
+    ``decision:oral``; a word near none of those filters as it is (``x<y``)."""
     negation, name, op = match.group(1) or "", match.group(2), match.group(3)
-    return f"{negation}{name}:{'' if op == '=' else op}"
+    meant = difflib.get_close_matches(name.lower(), _COMPARABLE, n=1, cutoff=0.75)
+    if not meant or (meant[0] == "decision" and op not in ("=", "==")):
+        return match.group(0)
+    return f"{negation}{name}:{_OPERATORS.get(op, op)}"
 
 
 def _unknown_fields(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
