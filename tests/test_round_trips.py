@@ -707,6 +707,21 @@ def test_a_caret_and_a_tilde_come_back_from_our_bibtex_as_typed(tmp_path: Path) 
         assert render([back], "text", style=style) == render([paper], "text", style=style)
 
 
+@pytest.mark.parametrize("url", ["", "https://arxiv.org/abs/2503.01234"])
+def test_a_bib_arxiv_preprint_keeps_its_link_through_our_csljson(
+    tmp_path: Path, url: str
+) -> None:
+    """Through CSL-JSON as through RIS: a link of the paper's own to its arXiv page comes
+    back (it was read as the export's link for its id), and none is invented."""
+    bib = ("@misc{m3e2025,\n  title = {{M$^3$E}: Continual Learning},\n  author = {Doe, Jane},"
+           "\n  year = {2025},\n  eprint = {2503.01234},\n  archivePrefix = {arXiv},\n"
+           f"  url = {{{url}}},\n}}\n")
+    [paper] = list(_library_from(bib, "a.bib", tmp_path).store.iter_papers())
+    [back] = list(_library_from(export([paper], "csljson"), "b.json", tmp_path)
+                  .store.iter_papers())
+    assert (back.url, back.arxiv_id) == (paper.url, paper.arxiv_id) == (url or None, "2503.01234")
+
+
 @pytest.mark.parametrize("url", ["", "https://arxiv.org/abs/2302.13971"])
 def test_a_bib_arxiv_preprint_is_cited_alike_from_our_ris(tmp_path: Path, url: str) -> None:
     """A .bib's @misc preprint (its eprint on arXiv) goes out as a RIS UNPB with its BibTeX

@@ -5,6 +5,7 @@ around its math, a title's acronyms brace-protected."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from reader.cite.tex_escape import TEX_KEPT, escape_tex, escape_title, fold
 from reader.models import Paper
@@ -36,6 +37,20 @@ def bibtex_source(paper: Paper) -> dict[str, object]:
     """The fields of the .bib entry the paper was read from ({} when none)."""
     source = paper.extra.get("bibtex", {}) if isinstance(paper.extra, dict) else {}
     return source if isinstance(source, dict) else {}
+
+
+def with_arxiv_id(bibtex: dict[str, Any], paper: Paper) -> dict[str, Any]:
+    """A BibTeX record's fields (``bibtex``, not empty) as an export that is no BibTeX keeps
+    them: with the paper's arXiv id as the eprint fields the record holds it in, and the
+    paper's link when it is its arXiv page (``url``), which reads alike with the link the
+    export writes for the id alone: a paper whose own link that was lost it on the way back."""
+    if not paper.arxiv_id:
+        return bibtex
+    if "eprint" not in bibtex:
+        bibtex = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
+    if (paper.url or "").strip() == f"https://arxiv.org/abs/{paper.arxiv_id}":
+        bibtex = {**bibtex, "url": (paper.url or "").strip()}
+    return bibtex
 
 
 def _title_without(title: str, subtitle: str) -> str:

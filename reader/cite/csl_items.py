@@ -7,7 +7,7 @@ import html
 import re
 from typing import Any
 
-from reader.cite.bibtex_text import LOCAL_FIELDS, bibtex_source
+from reader.cite.bibtex_text import LOCAL_FIELDS, bibtex_source, with_arxiv_id
 from reader.cite.bibtex_types import (
     arxiv_preprint,
     biblatex_type_words,
@@ -200,11 +200,8 @@ def csl_item(paper: Paper, *, abstract: bool = True, files: bool = True) -> dict
         if isinstance(fields, dict) and fields
     }
     bibtex = source_fields.get("bibtex")
-    if bibtex and paper.arxiv_id and "eprint" not in bibtex:
-        # The BibTeX record's eprint fields, which the record holds as its arXiv id.
-        bibtex = source_fields["bibtex"] = {
-            **bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"
-        }
+    if bibtex:
+        bibtex = source_fields["bibtex"] = with_arxiv_id(bibtex, paper)
     if bibtex and "title" in item and item["title"] != " ".join((paper.title or "").split()):
         # A BibTeX title is kept as TeX: the item has its text, custom the TeX it came as.
         source_fields["bibtex"] = {**bibtex, "title": paper.title}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reader.cite.bibtex_text import bibtex_source
+from reader.cite.bibtex_text import bibtex_source, with_arxiv_id
 from reader.cite.csl_items import csl_names, csl_type, paper_url
 from reader.cite.keys import citekey_base, entry_key, key_names
 from reader.cite.venues import (
@@ -184,12 +184,8 @@ def ris_record(paper: Paper) -> str:
         for value in values if isinstance(values, list) else [values]:
             if isinstance(value, str) and value.strip():
                 lines.append((tag, _line(value)))
-    if bibtex and paper.arxiv_id and "eprint" not in bibtex:
-        # The BibTeX record's eprint fields, which the record holds as its arXiv id.
-        bibtex = {**bibtex, "eprint": paper.arxiv_id, "archiveprefix": "arXiv"}
-        if paper.url and paper.url.strip() == arxiv:
-            # A link of the paper's own, which the one written for its id alone reads as.
-            bibtex["url"] = paper.url.strip()
+    if bibtex:
+        bibtex = with_arxiv_id(bibtex, paper)
     book_authors = [_name(n) for n in csl_names(paper, "container-author") if _name(n)]
     if bibtex and book_authors:
         # RIS has no tag for the authors of the book a chapter is in; BibTeX's is bookauthor.

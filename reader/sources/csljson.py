@@ -115,8 +115,9 @@ def _convert(record: JsonRecord) -> Outcome:
         # Written from a BibTeX record's arXiv id: the id again, as the BibTeX importer has it.
         arxiv_id = normalize_arxiv_id(str(bibtex.pop("eprint")))
         bibtex.pop("archiveprefix")
-        if url == f"https://arxiv.org/abs/{arxiv_id}":
-            url = ""  # the export's link to it, not a URL of the source
+        own = bibtex.pop("url", None)  # the paper's link, when the export's reads alike
+        if url == f"https://arxiv.org/abs/{arxiv_id}" != own:
+            url = ""  # the export's link to it, not a URL of the paper's own
     csl = _variables(item)
     if submitted and date == submitted:
         csl.pop("submitted", None)
