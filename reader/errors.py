@@ -210,7 +210,9 @@ def describe_write_error(exc: BaseException) -> str:
             limit = file_size_limit()
             if limit is not None:
                 return f"{_full()} (SQLite: {text}); nothing was changed"
-            return f"writing to the disk failed (SQLite: {text}): is it full? Nothing was changed"
+            # SQLite cannot tell a full disk from a file that may no longer be written.
+            return (f"writing to the disk failed (SQLite: {text}): is it full, or are the "
+                    "library's files no longer writable? Nothing was changed")
         if code == sqlite3.SQLITE_READONLY or "readonly" in text:
             return f"the library is read-only ({text})"
         if "locked" in text or "busy" in text:
