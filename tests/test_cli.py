@@ -63,7 +63,8 @@ def test_search_counts_and_refuses_an_option_it_does_not_know(run) -> None:
     none = run("search", "zyzzyva", "--count", ok=False)
     assert none.exit_code == 1 and none.stdout.strip() == "0"
     wrong = run("search", "-is:starred", "--cuont", ok=False)
-    assert wrong.exit_code == 2 and "No such option: --cuont" in wrong.output
+    assert wrong.exit_code == 2 and "No such option: --cuont (did you mean --count?)" in (
+        wrong.output)
 
 
 def test_search_exits_1_when_nothing_matches_like_grep(run) -> None:

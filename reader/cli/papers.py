@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -55,7 +56,10 @@ def search(ctx: click.Context, query: tuple[str, ...], as_json: bool, count_only
         if word.startswith("--") and len(word) > 2:
             # Taken as a word of the query, a mistyped option would answer another
             # question ("No papers match" for a query that matches hundreds).
-            ctx.fail(f"No such option: {word} (a query's words do not start with --)")
+            names = [n for p in ctx.command.params for n in p.opts if n.startswith("--")]
+            near = difflib.get_close_matches(word, names, n=1)
+            meant = f" (did you mean {near[0]}?)" if near else ""
+            ctx.fail(f"No such option: {word}{meant}; a query's words do not start with --")
     library = open_library(ctx)
     text = " ".join(query)
     parsed = parse_query(text)
