@@ -430,3 +430,31 @@ async def test_a_pasted_escape_is_shown_not_typed_and_the_paste_stays_whole(
         await pilot.press("escape")
         await settle(app, pilot)
     assert library.store.edits.note(paper_id).text == "AAA \u241b[31mBBB\u2407 CCC\nDDD"  # type: ignore[arg-type]
+
+
+async def test_a_merge_made_as_the_editor_closes_is_said(library: Library) -> None:
+    """Another writer's change met by the save of esc: the editor has closed, so the window
+    says the note was merged, and both texts are stored."""
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        assert paper_id is not None
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)
+        # Not followed into the editor first (the window looks for commits every 0.3 s):
+        # the save made on closing is the one that meets the other writer's.
+        app.live.close()
+        await type_text(pilot, "mine")
+        other = Library(library.paths.root)
+        try:
+            other.save_note(paper_id, "theirs", writer=CLI)
+        finally:
+            other.close()
+        await pilot.press("escape")
+        await until(pilot, lambda: any("merged with the CLI's change" in n.message
+                                       for n in app._notifications), "the merge is said")
+        assert not isinstance(app.screen, NoteScreen)
+    stored = library.store.edits.note(paper_id).text
+    assert "mine" in stored and "theirs" in stored

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from reader.errors import ReaderError, describe_write_error
 from reader.library import (
     NoteSaved,
+    describe_writer,
     draft_dirs,
     waiting_drafts,
     window_writer,
@@ -104,6 +105,13 @@ class Notes:
         editor = self._note_editor(paper_id)
         if editor is not None:
             editor.saved(text, result)
+        if result.merged_with is not None and (editor is None or editor.closing()):
+            # The editor closes on this save: what it says is said where it can be read.
+            who = describe_writer(result.merged_with, self.writer)
+            marked = (f", {result.conflicts} conflict{'s' * (result.conflicts != 1)} marked "
+                      "with both texts" if result.conflicts else "")
+            self._app.notify(f"The note was merged with {who}'s change made meanwhile{marked}:"
+                             " both kept (its versions: ctrl+o in the editor)", timeout=10)
         self._app.rewritten(paper_id)
 
     def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
