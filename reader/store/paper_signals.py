@@ -21,9 +21,9 @@ from reader.signals import RatingScale, Signals
 from reader.store.chunks import in_chunks
 
 __all__ = [
-    "decision_counts",
     "SIGNALS_CHANGES",
     "SignalsWritten",
+    "decision_counts",
     "papers_with_changed_ratings",
     "revert_signals",
     "signals_of",
