@@ -180,6 +180,13 @@ async def test_escape_typed_with_the_keys_after_it_closes_the_editor(library: Li
     assert library.store.marks.flagged_ids("starred") == {second}
 
 
+def test_the_terminal_s_own_two_byte_sequences_stay_what_they_are() -> None:
+    """ESC and a letter nothing names is esc and the letter; the two-byte sequences Textual
+    names stay theirs: iTerm's word motions (option+arrows in the note editor) and esc esc."""
+    keys = [e.key for e in PasteSafeParser().feed("\x1bj\x1bb\x1bf") if isinstance(e, events.Key)]
+    assert keys == ["escape", "j", "ctrl+left", "ctrl+right"]
+
+
 async def test_keys_held_for_a_closed_form_open_and_close_the_reading_view(
     library: Library,
 ) -> None:

@@ -9,13 +9,14 @@ characters everywhere), so the paste arrives as one event, in order, and inert.
 
 A terminal sends esc as a lone ESC byte and alt+j as ESC followed by ``j``: esc then ``j``
 typed quickly, or sent over a slow link in one packet, are the bytes of alt+j. Textual reads
-them as alt+j (which the note editor types as ``j``), as option-key characters (ESC ``1``
-is ``¡``), as word motions (ESC ``f`` and ESC ``b``), or, when more bytes follow at once,
-as a literal ``^`` and the keys after it. The window binds no alt+key of that kind, and a
-user who types esc and then a key means both: ESC followed by a character that cannot begin
-a longer sequence is read as esc and then that key. ESC ``[`` and ESC ``O`` begin the
-terminal's own sequences (the arrows, the function keys) and are left to Textual, as are
-the two-byte keys it names: alt+backspace, esc esc and the Linux console's shift+tab.
+them as alt+j (which the note editor types as ``j``) or, when more bytes follow at once, as a
+literal ``^`` and the keys after it. The window binds no alt+key, and a user who types esc
+and then a key means both: ESC followed by a character that cannot begin a longer sequence
+is read as esc and then that key. ESC ``[`` and ESC ``O`` begin the terminal's own
+sequences (the arrows, the function keys) and are left to Textual, as are the two-byte
+sequences it names: alt+backspace, esc esc, the Linux console's shift+tab, the word motions
+of iTerm's natural text editing (ESC ``b`` and ESC ``f``: a macOS user's option+arrows in
+the note editor) and the characters a Mac's option key sends so (ESC ``1`` is ``¡``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from textual import events
+from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
 from textual._xterm_parser import XTermParser
 from textual.message import Message
 
@@ -30,9 +32,11 @@ PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
 _ESC_SHOWN = "\u241b"
 #: What may follow ESC in a terminal's sequences (CSI, SS3, OSC, DCS, SOS, PM, APC, ST), and
-#: the keys Textual names that start with ESC and a control character (esc esc,
-#: alt+backspace, shift+tab): after ESC, any other character is a key typed after esc.
-_SEQUENCE_STARTS = frozenset("[O]PX^_\\\x1b\x7f\t")
+#: in the two-byte sequences Textual names (esc esc, alt+backspace, shift+tab, the word
+#: motions, option-key characters): after ESC, any other character is a key typed after esc.
+_SEQUENCE_STARTS = frozenset("[O]PX^_\\") | {
+    sequence[1] for sequence in ANSI_SEQUENCES_KEYS if len(sequence) == 2 and sequence[0] == "\x1b"
+}
 
 
 class PasteSafeParser(XTermParser):
