@@ -71,7 +71,7 @@ def _selected(store: Store, f: Filter) -> set[int]:
             store.conn, f.flag, b.low, b.high, low_open=b.low_open, high_open=b.high_open
         )
     if f.flag == "decision":
-        return signal_queries.decision_ids(store.conn, f.value.split("|"))
+        return signal_queries.decision_ids(store.conn, f.decisions)
     if f.flag in SIGNAL_FLAGS:
         return signal_queries.flag_ids(store.conn, f.flag)
     return store.marks.flagged_ids(f.flag)

@@ -204,7 +204,7 @@ class SignalReads:
         read alone, "0 matches" says nothing was accepted. None when the query asks for no
         decision, or some paper has one it asks for."""
         wanted = {word for f in parsed.filters if f.flag == "decision" and not f.negated
-                  for word in f.value.split("|")}
+                  for word in f.decisions}
         if not wanted:
             return None
         with self._library.session() as store:

@@ -24,10 +24,8 @@ _FILTER = re.compile(
     rf"(?<![^\s(])(-|(?-i:NOT)\s+)?({_KINDS}):(\"[^\"]*\"|[^\s()]+)(?![^\s)])",
     re.IGNORECASE,
 )
-#: A filter written as a comparison with no colon (``rating>=6``, ``reviews=3``,
-#: ``decision=oral``), or a near miss of one (``ratng>=6``): read as the filter written with
-#: its colon, which is then taken, or said to be wrong, as that one is (a value that is no
-#: number, a name that is no filter). As words, it found nothing and said nothing.
+#: A filter as a comparison with no colon (``rating>=6``, ``decision=oral``, ``ratng>=6``):
+#: read with its colon, taken or said wrong as that is (as words, it found nothing, silently).
 _COMPARED = re.compile(r"(?<![^\s(])(-|(?-i:NOT)\s+)?([A-Za-z]+)(==?|>=|<=|≥|≤|>|<)")
 #: The filters a comparison may name, and how each operator is written after the colon.
 _COMPARABLE = (*NUMBER_FILTERS, "decision")
@@ -120,13 +118,18 @@ class SearchCancelled(Exception):
 @dataclass(frozen=True, slots=True)
 class Filter:
     """A condition on a paper: ``flag`` is a flag of KNOWN_FILTERS, ``tag`` (with the tag
-    in ``value``), ``decision`` (the normalised decisions in ``value``, joined by
-    ``|``), or one of NUMBER_FILTERS with the bounds of ``bounds``."""
+    in ``value``), ``decision`` (its ``decisions`` in ``value``, joined by ``|``), or one
+    of NUMBER_FILTERS with the bounds of ``bounds``."""
 
     flag: str
     negated: bool = False
     value: str = ""
     bounds: Bounds | None = None
+
+    @property
+    def decisions(self) -> list[str]:
+        """The normalised decisions a ``decision`` filter asks for."""
+        return self.value.split("|")
 
 
 @dataclass(frozen=True, slots=True)
