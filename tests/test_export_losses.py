@@ -249,3 +249,25 @@ def test_bibtex_keeps_a_control_space_and_names_markdown_it_escapes(tmp_path: Pa
     finally:
         library.close()
     assert paper.abstract == abstract.replace("_safety triggers_", "\\_safety triggers\\_")
+
+
+def test_a_keyword_with_a_comma_is_said_split_only_where_it_is(tmp_path: Path) -> None:
+    """RIS writes a keyword a line and splits a line at ";" alone: Scopus's "Models,
+    Biological" comes back whole from it, and its export says nothing is split; CSL-JSON
+    joins the keywords with commas, and says so."""
+    (tmp_path / "k.ris").write_text(
+        "TY  - JOUR\nTI  - Growth\nAU  - Lee, Kim\nPY  - 2024\nKW  - Models, Biological\n"
+        "KW  - Growth\nER  - \n", encoding="utf-8")
+    lib = tmp_path / "lib"
+    _invoke(lib, "import", str(tmp_path / "k.ris"))
+    for suffix, split in (("ris", False), ("csl.json", True)):
+        said = _invoke(lib, "export", "-o", str(tmp_path / f"o.{suffix}")).stderr
+        back = tmp_path / f"back-{suffix}"
+        _invoke(back, "import", str(tmp_path / f"o.{suffix}"))
+        library = Library(back)
+        try:
+            [paper] = library.papers(library.all_ids())
+        finally:
+            library.close()
+        assert (paper.keywords != ["Models, Biological", "Growth"]) == split
+        assert ("keywords split" in said) == split, said

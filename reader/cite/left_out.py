@@ -190,9 +190,11 @@ _LINE_BREAK = re.compile(r"(?<!\n)\n(?!\n)")
 
 def _keywords_split(paper: Paper, fmt: str) -> bool:
     """Whether a keyword of the paper holds a "," or ";" (OpenReview's "Diffusion
-    models;RL"), which an import of ``fmt`` reads as two keywords."""
+    models;RL"), which an import of ``fmt`` reads as two keywords; RIS, a keyword a line,
+    splits a line on ";" alone (Scopus's "Models, Biological" comes back whole)."""
+    marks = ";" if fmt == "ris" else ",;"
     return fmt in _KEYWORDS_JOINED and any(
-        "," in keyword or ";" in keyword for keyword in paper.keywords or [])
+        mark in keyword for keyword in paper.keywords or [] for mark in marks)
 
 
 def _lines_folded(paper: Paper, fmt: str) -> bool:
