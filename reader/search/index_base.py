@@ -33,7 +33,7 @@ from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS, make_schema
 
 #: Bump when the schema or what is indexed changes (reader.search.analysis included: a test pins
 #: its output to this number): an index of another version is rebuilt.
-INDEX_VERSION = 7
+INDEX_VERSION = 8
 
 
 _GENERATION_FILE = GENERATION_FILE

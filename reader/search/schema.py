@@ -10,8 +10,8 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 
 from reader.models import Paper
 from reader.record import display_name
-from reader.search.analysis import ANALYZER, STEMMED
-from reader.text.render import title_words, to_plain
+from reader.search.analysis import ANALYZER, STEMMED, words
+from reader.text.render import plain_line, title_words, to_plain
 
 SEARCH_FIELDS = (
     "title", "abstract", "keywords", "authors", "notes", "tags", "highlight", "key",
@@ -62,7 +62,7 @@ def document(paper: Paper) -> dict[str, object]:
         flags.append("notes")
     doc: dict[str, object] = {
         "id": str(paper.id),
-        "title": title_words(paper.title)[:INDEXED_CHARS],
+        "title": indexed_title(paper.title)[:INDEXED_CHARS],
         "abstract": to_plain(paper.abstract)[:INDEXED_CHARS],
         "keywords": " ".join(paper.keywords)[:INDEXED_CHARS],
         # The editors too (an edited book has no authors), as a reference manager's
@@ -84,6 +84,20 @@ def document(paper: Paper) -> dict[str, object]:
         doc["year"] = paper.year
     doc["digest"] = digest(doc)
     return doc
+
+
+def indexed_title(source: str) -> str:
+    """A title's words as indexed: as the title is shown, its TeX rendered (``M$^3$E`` as
+    ``M³E``, found by ``m3e`` as by ``M³E``); and where it holds math, the words of its
+    source that the title shown lacks, after it, for the names a reader types:
+    ``$\\lambda$-GRPO`` shows as ``λ-GRPO`` and is found by ``lambda`` too. Only those: a word
+    indexed twice would rank the title higher for it."""
+    if "$" not in source:
+        return title_words(source)
+    shown = plain_line(source)
+    have = {word.casefold() for word in words(shown)}
+    extra = [word for word in words(source) if word.casefold() not in have]
+    return "\n".join([shown, " ".join(extra)]) if extra else shown
 
 
 def _editors(paper: Paper) -> list[str]:
