@@ -66,3 +66,42 @@ def test_an_import_makes_the_library_a_command_that_reads_then_opens(home: Path)
     assert CliRunner().invoke(cli, [*base, "import", str(table)], obj={}).exit_code == 0
     result = CliRunner().invoke(cli, [*base, "stats"], obj={})
     assert result.exit_code == 0 and result.output.startswith("1 paper"), result.output
+
+
+@pytest.mark.parametrize("made", [True, False])
+@pytest.mark.parametrize("how", ["refused", "dry run", "no file"])
+def test_an_import_that_brings_no_paper_in_leaves_no_library(
+    home: Path, made: bool, how: str
+) -> None:
+    garbage = Path.cwd() / "notes.bib"
+    garbage.write_text("garbage\n", encoding="utf-8")
+    table = Path.cwd() / "papers.csv"
+    table.write_text("title,abstract\nA Paper,What it says.\n", encoding="utf-8")
+    new = Path.cwd() / "new"
+    if not made:
+        new.mkdir()
+        (new / "mine.txt").write_text("the user's own", encoding="utf-8")
+    args = {"refused": [str(garbage)], "dry run": ["--dry-run", str(table)],
+            "no file": [str(Path.cwd() / "missing.csv")]}[how]
+    result = CliRunner().invoke(cli, ["--library", str(new), "import", *args], obj={})
+    assert result.exit_code == (0 if how == "dry run" else 1), result.output
+    if made:
+        assert not new.exists()
+    else:
+        # A directory that was there keeps what was in it, and only that.
+        assert [p.name for p in new.iterdir()] == ["mine.txt"]
+    assert "holds no library" in CliRunner().invoke(
+        cli, ["--library", str(new), "stats"], obj={}).output
+
+
+def test_an_import_into_a_library_that_was_there_keeps_it_though_it_is_refused(
+    home: Path,
+) -> None:
+    table = Path.cwd() / "papers.csv"
+    table.write_text("title,abstract\nA Paper,What it says.\n", encoding="utf-8")
+    garbage = Path.cwd() / "notes.bib"
+    garbage.write_text("garbage\n", encoding="utf-8")
+    base = ["--library", str(Path.cwd() / "new")]
+    assert CliRunner().invoke(cli, [*base, "import", str(table)], obj={}).exit_code == 0
+    assert CliRunner().invoke(cli, [*base, "import", str(garbage)], obj={}).exit_code == 1
+    assert CliRunner().invoke(cli, [*base, "stats"], obj={}).output.startswith("1 paper")

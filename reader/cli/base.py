@@ -23,6 +23,7 @@ from reader.library import (
     StoreDamaged,
     StoreError,
     no_library_line,
+    take_back_unfilled,
     translated,
     unopened_line,
     unreadable_line,
@@ -86,10 +87,16 @@ def open_library(ctx: click.Context, *, create: bool = False) -> Library:
     command that writes papers in (``create``: import, add, fetch, restore) makes a new
     one where there is none; the others say there is none (a mistyped directory)."""
     root = library_root(ctx)
-    if not create and (nothing := no_library_line(root)):
+    nothing = no_library_line(root)
+    if not create and nothing:
         raise UserError(nothing)
+    made_directory = not root.exists()
     try:
         library = Library(root)
+        if nothing:
+            # Made here: a command that ends with no paper in it (a refused file, a dry
+            # run) takes it away again, and a mistyped --library leaves nothing behind.
+            ctx.call_on_close(functools.partial(take_back_unfilled, library, made_directory))
         if library.upgrade is not None:
             click.echo(f"Note: {upgraded_line(library.upgrade, root)}", err=True)
         evidence = library.upkeep.check_for_loss()

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from reader.library.fetching import PapersPlan, digest, fetched_line
     from reader.library.opening import (
         no_library_line,
+        take_back_unfilled,
         unopened_line,
         unreadable_line,
         upgraded_line,
@@ -99,6 +100,7 @@ _LAZY = {
     "lost_advice": ("reader.library.upkeep", "lost_advice"),
     "unopened_line": ("reader.library.opening", "unopened_line"),
     "no_library_line": ("reader.library.opening", "no_library_line"),
+    "take_back_unfilled": ("reader.library.opening", "take_back_unfilled"),
     "unreadable_line": ("reader.library.opening", "unreadable_line"),
     "upgraded_line": ("reader.library.opening", "upgraded_line"),
     "restore_damaged": ("reader.library.upkeep", "restore_damaged"),
@@ -180,7 +182,8 @@ __all__ = [
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "left_out", "library_state",
     "lost_advice", "lost_database", "no_library_line", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
-    "restore_damaged", "sentences", "ShownReply", "shown_reply", "translated",
+    "restore_damaged", "sentences", "ShownReply", "shown_reply", "take_back_unfilled",
+    "translated",
     "unopened_line", "unreadable_line", "upgraded_line", "reader_command",
     "waiting_drafts", "window_writer", "words", "write_draft",
 ]

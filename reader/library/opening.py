@@ -7,12 +7,22 @@ window opened bare (``reader.ui.start``), which does not load the command line's
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reader.errors import Damaged, ReaderError
 from reader.locations import LibraryPaths, reader_command
 from reader.store.backup import lost_database
 from reader.store.base import DatabaseLost, Upgrade, read_only_reason
+
+if TYPE_CHECKING:
+    from reader.library.core import Library
+
+# What opening a library and writing nothing into it leaves in its directory: the database
+# with its log, shared memory and the lock of its upgrade, and the indexes (of the papers,
+# of the text of their reviews).
+_LEFT_BY_OPENING = ("", "-wal", "-shm", ".migrate-lock")
 
 
 def unopened_line(exc: ReaderError, root: Path) -> str:
@@ -66,3 +76,38 @@ def upgraded_line(upgrade: Upgrade, root: Path) -> str:
     kept = f"; the database as it was is kept in {upgrade.backup}" if upgrade.backup else ""
     return (f"the library in {root} was upgraded for this reader (schema {upgrade.before} → "
             f"{upgrade.after}){kept}. Close any window an older reader has open on it")
+
+
+def take_back_unfilled(library: Library, made_directory: bool) -> bool:
+    """Take away a library that a command made and ended without a paper in (a file it
+    refused, a fetch that failed, a dry run): its database and index, and its directory
+    where the command made that too. A command that made a library it then did not fill
+    would leave one that answers "0 papers", where a mistyped ``--library`` should say
+    there is none. Left as it is: a library with a paper, one that cannot be counted, and
+    in a directory the command made, one with anything else beside it (a fetch's cache
+    that the next try reads); in a directory that was there, only the library's own files
+    go. True when it was taken away."""
+    from reader.library.reviews import REVIEWS_DIR
+
+    paths = library.paths
+    try:
+        if library.store.count():
+            return False
+    except Exception:  # a library that cannot be counted is no library to take away
+        return False
+    library.close()
+    indexes = [paths.index, paths.root / REVIEWS_DIR]
+    ours = {paths.database.name + suffix for suffix in _LEFT_BY_OPENING}
+    ours |= {index.name for index in indexes}
+    try:
+        if any(entry.name not in ours for entry in paths.root.iterdir()) and made_directory:
+            return False
+        for suffix in _LEFT_BY_OPENING:
+            paths.database.with_name(paths.database.name + suffix).unlink(missing_ok=True)
+        for index in indexes:
+            shutil.rmtree(index, ignore_errors=True)
+        if made_directory:
+            paths.root.rmdir()
+    except OSError:
+        return False  # what could not be taken away stays, an empty library that opens
+    return True
