@@ -482,3 +482,50 @@ def test_an_export_writes_through_a_symbolic_link_and_into_a_pipe(tmp_path: Path
     os.close(write)
     with os.fdopen(read, "rb") as pipe:
         assert pipe.read() == b"through the pipe\n"
+
+
+async def test_quitting_just_after_typing_stores_the_note_first(library: Library) -> None:
+    """ctrl+q within the autosave's wait quit with the words typed in it."""
+    database = library.paths.database
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        await pilot.press("n")
+        await pilot.pause()
+        await type_text(pilot, "last words")
+        await pilot.press("ctrl+q")  # at once: the autosave waits 0.6 s
+        await until(pilot, lambda: not app.is_running, "the window closes")
+    assert stored_note(database, paper_id) == "last words"  # type: ignore[arg-type]
+
+
+async def test_quitting_with_a_note_stored_nowhere_asks_first(
+    library: Library, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """No room for the note in the library nor for any draft: the first ctrl+q keeps the
+    window and says why; the second quits without the text, as it said."""
+    for name, place in (("XDG_CACHE_HOME", "cache"), ("TMPDIR", "tmp"), ("HOME", "home")):
+        monkeypatch.setenv(name, str(tmp_path / place))
+    (tmp_path / "tmp").mkdir()
+    database = library.paths.database
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        with disk_full(database):
+            await paste(app, pilot, "pasted words " * 2_000)  # past any file's room
+            await pilot.press("ctrl+q")
+            await settle(app, pilot)
+            assert app.is_running and isinstance(app.screen, NoteScreen)
+            status = str(app.screen.query_one("#note-status").render())
+            assert "only this screen holds the text" in status
+            assert "ctrl+q again to quit without it" in status
+            # Each reason once, however many places refused the draft for it.
+            assert "4 places tried: the file-size limit" in status
+            assert status.count("file-size limit") == 2  # the note's save, the drafts'
+            await pilot.press("ctrl+q")
+            await until(pilot, lambda: not app.is_running, "the second ctrl+q quits")
+    # No folder was left behind for a draft that did not fit in it.
+    assert not library.paths.drafts.exists()
+    assert [p for p in tmp_path.rglob("*") if "drafts" in p.name] == []

@@ -22,7 +22,14 @@ class Draft:
     """Where a draft was written (None: nowhere), and why each place refused it."""
 
     path: Path | None
-    refused: list[str] = field(default_factory=list)
+    refused: list[tuple[Path, str]] = field(default_factory=list)
+
+    def refusals(self) -> str:
+        """Why no place took the draft, each reason once (a full disk refuses them all
+        alike): ``3 places tried: REASON``."""
+        reasons = "; ".join(dict.fromkeys(reason for _, reason in self.refused))
+        count = len(self.refused)
+        return f"{count} place{'s' * (count != 1)} tried: {reasons}"
 
 
 def draft_dirs(library_drafts: Path) -> list[Path]:
@@ -61,6 +68,8 @@ def write_draft(text: str, name: str, places: list[Path], *, stamped: bool = Tru
     for place in places:
         target = place / filename
         partial = place / f".{filename}.part"
+        # The folders made for it, taken away again if the draft does not fit there.
+        made = [folder for folder in (place, *place.parents) if not folder.exists()]
         try:
             place.mkdir(parents=True, exist_ok=True)
             with open(partial, "wb") as handle:
@@ -71,7 +80,10 @@ def write_draft(text: str, name: str, places: list[Path], *, stamped: bool = Tru
         except OSError as exc:
             with contextlib.suppress(OSError):
                 partial.unlink(missing_ok=True)
-            draft.refused.append(f"{place}: {describe_os_error(exc)}")
+            for folder in made:  # the deepest first
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+            draft.refused.append((place, describe_os_error(exc)))
             continue
         draft.path = target
         return draft

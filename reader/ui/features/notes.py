@@ -123,10 +123,8 @@ class Notes:
         if draft.path is not None:
             kept = f"kept a draft in {draft.path}"
         else:
-            kept = (
-                "and no draft could be written either ("
-                + "; ".join(draft.refused) + "): only the editor holds the text"
-            )
+            kept = (f"and no draft could be written either ({draft.refusals()}): only the "
+                    "editor holds the text")
         message = f"Could not save the note: {describe_write_error(exc)}; {kept}"
         if editor is not None:
             editor.failed(message, draft.path)

@@ -3,14 +3,22 @@ way stops at its next safe point and is finished by whoever runs next."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from typing import TYPE_CHECKING, Any
 
+from textual.widgets import TextArea
 from textual.worker import Worker
 
+from reader.ui.queued_keys import take_typed
 from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
     from reader.ui.app import ReaderApp
+
+#: The longest quitting waits for the note editors' saves before it goes on (seconds).
+_SAVE_WAIT = 2.0
 
 
 class Quitting:
@@ -21,6 +29,8 @@ class Quitting:
         #: Set once the user quits: the window waits for its writes, and an index build
         #: under way stops (see quit).
         self._begun = False
+        #: Set once quitting was refused for a note stored nowhere: asked again, it quits.
+        self._warned = False
 
     async def quit(self) -> None:
         """Quit once pending writes are stored; an index build under way stops at its next
@@ -30,6 +40,10 @@ class Quitting:
             # Writes still under way are stored all the same: the process ends once they
             # are (their threads are waited for), after the window has closed.
             app.exit()
+            return
+        if not self._warned and not await self._notes_kept():
+            # Said in the editor; asked again, the window goes without that text.
+            self._warned = True
             return
         app.seen.flush()
         # Not waited for: the import goes on in its own process and finishes there.
@@ -49,6 +63,34 @@ class Quitting:
         self._remember_view()
         others = [w for w in app.workers if w is not importing]
         app.run_worker(self._leave_when_done(others), group="quit", exit_on_error=False)
+
+    async def _notes_kept(self) -> bool:
+        """Store what the open note editors hold (the text typed within the last moment
+        waits for its autosave); False, said in the editor, where one holds text that
+        neither the library nor a draft could take."""
+        from reader.ui.screens.note import NoteScreen
+
+        app = self._app
+        editors = [screen for screen in app.screen_stack if isinstance(screen, NoteScreen)]
+        if not editors:
+            return True
+        for editor in editors:
+            await take_typed(editor.query_one(TextArea))  # the keys typed before the quit
+            editor.flush()
+        # A save answered while another went out sends the newer text then: a few rounds,
+        # bounded: a save waiting on another process's lock is waited for by the quit
+        # itself, which a second key ends at once.
+        deadline = time.monotonic() + _SAVE_WAIT
+        while (writes := [w for w in app.workers if w.group == "writes" and not w.is_finished]):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(app.workers.wait_for_complete(writes), left)
+        lost = [editor for editor in editors if editor.held_only_here]
+        for editor in lost:
+            editor.refuse_quit()
+        return not lost
 
     def note(self) -> str:
         """What quitting waits for, said in the status line."""

@@ -311,6 +311,18 @@ class NoteScreen(TakesTyping, Screen[str]):
         self._saying_saving = saving
         self.query_one("#note-status", Static).update(Text(message))
 
+    @property
+    def held_only_here(self) -> bool:
+        """Whether a save of the text failed and no draft holds it: it is only here."""
+        drafted = self._draft is not None and self._draft[1] == self.text
+        return self._in_flight is None and self.text != self._stored and not drafted
+
+    def refuse_quit(self) -> None:
+        """Say that quitting now would lose the text only this screen holds."""
+        self._set_status(f"{self._failure or 'Not stored yet'} · only this screen holds the "
+                         "text: free some space (or copy it) and press esc, or ctrl+q again "
+                         "to quit without it")
+
     def ready_for_keys(self) -> bool:
         """Whether keys go to the text: not once esc asked to close (they are held, then go
         to the view under the editor)."""
