@@ -360,6 +360,21 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     for query in ("lambda", "λ", "λ-GRPO", "lambda-grpo"):
         assert titles(empty_library, query) == ["$\\lambda$-GRPO: Learnable Preferences"], query
     assert titles(empty_library, "100 prize") == ["A $100 Prize for Navigation"]
+    # A Greek letter in an abstract, written in TeX or as itself, is found by its name.
+    more = [
+        {"id": "a", "type": "article-journal", "title": "Sharpness",
+         "abstract": "The largest eigenvalue $\\lambda_{\\max}$ of the Hessian grows."},
+        {"id": "b", "type": "article-journal", "title": "Mixing",
+         "abstract": "With α-mixing data and µ in (0, 1), as in λόγος."},
+    ]
+    (tmp_path / "more.csl.json").write_text(json.dumps(more))
+    empty_library.import_files([tmp_path / "more.csl.json"])
+    assert titles(empty_library, "lambda") == [
+        "$\\lambda$-GRPO: Learnable Preferences", "Sharpness"]
+    assert titles(empty_library, "abstract:lambda") == ["Sharpness"]
+    assert titles(empty_library, "alpha mixing") == ["Mixing"]
+    # A word of Greek is no row of symbols: its letters are not named.
+    assert titles(empty_library, "omicron") == titles(empty_library, "gamma") == []
     # What the list shows is what is marked: the rendered title's word.
     assert marked("M³E: Continual Navigation", empty_library.search("m3e").terms) == ["M³E"]
     # A word is not counted twice for being in the title as shown and as written.

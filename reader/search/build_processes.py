@@ -62,6 +62,7 @@ def _build_part(
     that asked for the worker), however that ends."""
     end_with_parent(parent)
     from reader.search.schema import document  # the worker imports what the parent has
+    from reader.text.render import to_plain
 
     renderings = Renderings.in_index(Path(path))
     try:
@@ -79,7 +80,7 @@ def _build_part(
                 doc = to_document(paper)
             else:
                 doc = document(paper)
-                renderings.note(paper.abstract, str(doc["abstract"]))
+                renderings.note(paper.abstract, to_plain(paper.abstract))
             if known and known.get(paper.id) == doc["digest"]:
                 kept.append(paper.id)
                 continue

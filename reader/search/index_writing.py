@@ -18,6 +18,7 @@ from reader.search.build_processes import build_in_processes
 from reader.search.index_base import _GENERATION_FILE, _LIMIT_MB, IndexBase
 from reader.search.renderings import Renderings
 from reader.search.schema import document
+from reader.text.render import to_plain
 
 # A full build writes its segments as separate files, not one compound file: Whoosh reads a
 # compound file through mmap and copies each part it opens into memory (the postings of a
@@ -81,7 +82,7 @@ def _documents(
             yield to_document(paper)
             continue
         doc = document(paper)
-        renderings.note(paper.abstract, str(doc["abstract"]))
+        renderings.note(paper.abstract, to_plain(paper.abstract))
         yield doc
 
 

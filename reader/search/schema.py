@@ -11,6 +11,7 @@ from whoosh.fields import ID, KEYWORD, NUMERIC, STORED, TEXT, Schema
 from reader.models import Paper
 from reader.record import display_name
 from reader.search.analysis import ANALYZER, STEMMED, words
+from reader.text.greek import symbol_names
 from reader.text.render import plain_line, title_words, to_plain
 
 SEARCH_FIELDS = (
@@ -63,7 +64,7 @@ def document(paper: Paper) -> dict[str, object]:
     doc: dict[str, object] = {
         "id": str(paper.id),
         "title": indexed_title(paper.title)[:INDEXED_CHARS],
-        "abstract": to_plain(paper.abstract)[:INDEXED_CHARS],
+        "abstract": indexed_abstract(paper.abstract)[:INDEXED_CHARS],
         "keywords": " ".join(paper.keywords)[:INDEXED_CHARS],
         # The editors too (an edited book has no authors), as a reference manager's
         # "creator" search finds them.
@@ -90,14 +91,31 @@ def indexed_title(source: str) -> str:
     """A title's words as indexed: as the title is shown, its TeX rendered (``M$^3$E`` as
     ``M³E``, found by ``m3e`` as by ``M³E``); and where it holds math, the words of its
     source that the title shown lacks, after it, for the names a reader types:
-    ``$\\lambda$-GRPO`` shows as ``λ-GRPO`` and is found by ``lambda`` too. Only those: a word
-    indexed twice would rank the title higher for it."""
+    ``$\\lambda$-GRPO`` shows as ``λ-GRPO`` and is found by ``lambda`` too, as a ``λ`` written
+    as such is (see :func:`_with_names`). Only those: a word indexed twice would rank the
+    title higher for it."""
     if "$" not in source:
-        return title_words(source)
+        return _with_names(title_words(source))
     shown = plain_line(source)
     have = {word.casefold() for word in words(shown)}
     extra = [word for word in words(source) if word.casefold() not in have]
-    return "\n".join([shown, " ".join(extra)]) if extra else shown
+    return _with_names("\n".join([shown, " ".join(extra)]) if extra else shown)
+
+
+def indexed_abstract(source: str) -> str:
+    """An abstract's words as indexed: as it reads (TeX rendered), then the names of the
+    Greek letters in it: ``$\\lambda$`` reads ``λ``, found by ``λ`` and by ``lambda``."""
+    return _with_names(to_plain(source))
+
+
+def _with_names(text: str) -> str:
+    """``text``, then the names of the Greek letters that stand alone in it (each once,
+    and none the text holds as a word already)."""
+    names = symbol_names(text)
+    if names:
+        have = {word.casefold() for word in words(text)}
+        names = [name for name in names if name not in have]
+    return "\n".join([text, " ".join(names)]) if names else text
 
 
 def _editors(paper: Paper) -> list[str]:
