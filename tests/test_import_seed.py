@@ -180,7 +180,25 @@ def test_the_projects_readme_is_refused_and_nothing_is_stored(empty_library: Lib
     assert "its first line ('# reader') is Markdown or code" in message
     assert "a header line naming venue and year" in message and "BibTeX" in message
     assert "--format seed" in message and "\n" not in message
+    assert "papers in a Markdown export come back from its BibTeX or CSL-JSON export" in message
     assert empty_library.store.count() == 0
+
+
+def test_a_list_of_links_is_sent_to_reader_add(tmp_path: Path) -> None:
+    """Read as abstracts (the advice for other text), each link would become a paper."""
+    links = tmp_path / "links.txt"
+    links.write_text("https://openreview.net/forum?id=2sNrnTTEcv\n\narXiv:2401.01234\n"
+                     "https://doi.org/10.1145/3292500.3330701\n", encoding="utf-8")
+    with pytest.raises(ImportFormatError) as caught:
+        parse_file(links)
+    assert str(caught.value) == (
+        f"{links}: a list of 3 paper ids and links (OpenReview, arXiv, DOI), which an import "
+        "does not fetch: 'reader add' fetches them, given as its arguments"
+    )
+    # One line that is no link: the file is refused as other text is.
+    links.write_text("https://openreview.net/forum?id=2sNrnTTEcv\nA sentence.\n")
+    with pytest.raises(ImportFormatError, match="--format seed"):
+        parse_file(links)
 
 
 @pytest.mark.parametrize(

@@ -237,12 +237,33 @@ def _unknown(path: Path, text: str) -> ImportFormatError:
         # A table whose header names no column reader knows: its own refusal, not advice
         # to read its rows as abstracts.
         return ImportFormatError(table)
+    elif refs := _paper_refs(text):
+        # Reading them as abstracts (the advice below) would make a paper of each link.
+        return ImportFormatError(
+            f"{path}: a list of {refs} paper id{'s' * (refs != 1)} and links (OpenReview, "
+            "arXiv, DOI), which an import does not fetch: 'reader add' fetches them, given "
+            "as its arguments"
+        )
     else:
         from reader.sources.seed import abstract_list_problem
 
         why = abstract_list_problem(text) or "its text matches no format"
         force = "'reader import --format seed' reads it as an abstract list anyway"
+        if "Markdown" in why:
+            force = (f"papers in a Markdown export come back from its BibTeX or CSL-JSON "
+                     f"export instead; {force}")
     return ImportFormatError(f"{path}: not a format reader knows: {why}. {_ACCEPTED}; {force}")
+
+
+def _paper_refs(text: str) -> int:
+    """How many lines of ``text`` there are when every one (blank ones aside) is a paper's
+    id or link; 0 when any is something else."""
+    from reader.sources.remote.ids import classify
+
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines or not all(classify(line) for line in lines):
+        return 0
+    return len(lines)
 
 
 def _table_problem(text: str, path: Path) -> str | None:
