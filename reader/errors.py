@@ -45,7 +45,10 @@ reader, nothing costly and nothing of Textual.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
+import shutil
 import sqlite3
 import sys
 from typing import ClassVar
@@ -194,9 +197,10 @@ def is_damage(exc: BaseException | None) -> bool:
     )
 
 
-def describe_write_error(exc: BaseException) -> str:
+def describe_write_error(exc: BaseException, *, disk_full: bool = False) -> str:
     """Why a write to the library failed, naming a full disk or a file-size limit, a
-    read-only library, or a busy one."""
+    read-only library, or a busy one. ``disk_full``: the caller found the disk full, which
+    SQLite's "disk I/O error" does not tell."""
     if isinstance(exc, ReaderError):
         return exc.message
     if isinstance(exc, OSError):
@@ -206,9 +210,8 @@ def describe_write_error(exc: BaseException) -> str:
         code = _sqlite_code(exc)
         if code == sqlite3.SQLITE_FULL or "disk is full" in text:
             return f"{_full()} (SQLite: database or disk is full); nothing was changed"
-        if code == sqlite3.SQLITE_IOERR:
-            limit = file_size_limit()
-            if limit is not None:
+        if code == sqlite3.SQLITE_IOERR or "disk I/O error" in text:
+            if disk_full or file_size_limit() is not None:
                 return f"{_full()} (SQLite: {text}); nothing was changed"
             # SQLite cannot tell a full disk from a file that may no longer be written.
             return (f"writing to the disk failed (SQLite: {text}): is it full, or are the "
@@ -218,6 +221,25 @@ def describe_write_error(exc: BaseException) -> str:
         if "locked" in text or "busy" in text:
             return f"the library is busy in another process ({text})"
     return text
+
+
+def describe_no_room(exc: BaseException, folder: str | os.PathLike[str]) -> str | None:
+    """Why a SQLite write found no room, worded as :func:`describe_write_error` words it,
+    and what to do; None when neither SQLite's words nor a file-size limit nor a full disk
+    at ``folder`` say that it did (SQLite's "disk I/O error" on making its working files
+    can mean either, and other things too)."""
+    text = str(exc)
+    if "disk I/O error" not in text and "disk is full" not in text:
+        return None
+    full = False
+    with contextlib.suppress(OSError):
+        full = shutil.disk_usage(folder).free < 64 * 1024
+    limit = file_size_limit()
+    if not (full or limit is not None or "disk is full" in text):
+        return None
+    # The cause said is the limit whenever one is set (see _full): the advice follows it.
+    advice = "raise the file-size limit (ulimit -f)" if limit is not None else "free some space"
+    return f"{describe_write_error(exc, disk_full=full)}; {advice} and try again"
 
 
 def _sqlite_kind(exc: sqlite3.Error) -> type[ReaderError]:

@@ -134,6 +134,12 @@ class ImportSummary:
             text += " — dry run, nothing was written"
         return text
 
+    @property
+    def all_skipped(self) -> bool:
+        """Whether records were read and every one was skipped: nothing new, merged or
+        unchanged came of them."""
+        return bool(self.skipped) and not (self.new or self.merged or self.unchanged)
+
     def changes(self) -> str:
         """What changed in papers already there, e.g. ``2 retitled, 1 withdrawn``."""
         parts = [

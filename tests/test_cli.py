@@ -161,6 +161,21 @@ def test_import_errors_are_one_line(run, tmp_path: Path) -> None:
     assert len(result.output.strip().splitlines()) == 1
 
 
+def test_an_import_that_brings_nothing_in_exits_1(run, tmp_path: Path) -> None:
+    """Every record read was skipped (one paragraph too long to be an abstract): the summary
+    is printed and the status is 1, not 0 as for an import done; beside a paper that comes
+    in, the same skipped record leaves the status 0."""
+    long = tmp_path / "long.txt"
+    long.write_text("ICLR 2026 list\n\n" + "word " * 30_000 + "\n", encoding="utf-8")
+    nothing = run("import", str(long), ok=False)
+    assert nothing.exit_code == 1
+    assert nothing.stdout.strip() == (
+        "1 read: 0 new, 0 merged, 0 unchanged, 1 skipped (see --verbose)"
+    )
+    some = run("import", str(long), str(SEEDS[0]))
+    assert some.stdout.startswith("20 read: 19 new, 0 merged, 0 unchanged, 1 skipped")
+
+
 def test_reader_home_chooses_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("READER_HOME", str(tmp_path / "home"))
     result = CliRunner().invoke(cli, ["import", str(SEEDS[0])], obj={})

@@ -188,6 +188,29 @@ def test_a_full_disk_is_disk_full(library: Library) -> None:
     assert library.note(paper_id).text != "x" * 20_000  # nothing was changed, as it says
 
 
+def test_opening_past_the_file_size_limit_says_so_and_what_to_do(copied: Path) -> None:
+    """SQLite makes its working files even to read: past the limit it says "disk I/O
+    error", and opening said only that. Now the failure is worded as a failed write's is,
+    with the way out, in the command's line as in the library's error."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+    from tests.test_write_failures import disk_full
+
+    with disk_full(copied / "library.sqlite", room=8192):
+        with pytest.raises(DiskFull) as caught:
+            Library(copied)
+        result = CliRunner().invoke(cli, ["--library", str(copied), "stats"], obj={})
+    said = caught.value.line()
+    assert said.startswith(f"cannot open the library database {copied / 'library.sqlite'}")
+    assert "the file-size limit of this process (8,192 bytes, ulimit -f) was reached" in said
+    assert "(SQLite: disk I/O error)" in said
+    assert said.endswith("raise the file-size limit (ulimit -f) and try again")
+    assert caught.value.title == "Disk full"
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip() == f"Error: {said}"
+
+
 def _garble_pages(root: Path) -> None:
     """The schema kept, so the file opens; the pages holding the abstracts are garbage."""
     database = root / "library.sqlite"

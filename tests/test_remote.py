@@ -710,3 +710,40 @@ async def test_a_in_the_reader_adds_by_id(
         assert any("1 read: 1 new" in n.message for n in app._notifications)
     assert library.store.paper(1).title == "Defining Data Science"  # type: ignore[union-attr]
     library.close()
+
+
+def test_reader_add_offline_says_the_failures_not_a_summary_of_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """No id could be fetched: nothing was read, so no "N read" line (it said "1 read: … 1
+    skipped" before the failure), each failure said, status 1, and no import recorded
+    that `import --undo` would then take for the last one."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+    from reader.library import Library
+    from reader.resources import sample_files
+
+    port = closed_port()
+    for service in ("ARXIV", "CROSSREF", "OPENREVIEW"):
+        monkeypatch.setenv(f"READER_{service}_API", f"http://127.0.0.1:{port}/api")
+    lib = tmp_path / "lib"
+    library = Library(lib)
+    library.import_files(sample_files()[:1])
+    imports_before = library.store.conn.execute("SELECT count(*) FROM imports").fetchone()
+    library.close()
+    result = CliRunner().invoke(
+        cli, ["add", "--library", str(lib), "--timeout", "2", "2sNrnTTEcv", "2401.01234"],
+        obj={},
+    )
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"Error: 2sNrnTTEcv: could not reach 127.0.0.1:{port} (offline?): Connection refused",
+        f"2401.01234: could not reach 127.0.0.1:{port} (offline?): Connection refused",
+    ]
+    library = Library(lib)
+    try:
+        after = library.store.conn.execute("SELECT count(*) FROM imports").fetchone()
+    finally:
+        library.close()
+    assert after == imports_before

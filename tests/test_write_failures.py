@@ -8,6 +8,7 @@ fits.
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 import signal
@@ -415,16 +416,24 @@ def test_a_disk_io_error_on_a_full_disk_says_the_disk_is_full(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """SQLite says "disk I/O error" when it cannot make its working files on a full disk,
-    even to read: the message names the cause."""
+    even to read: the message names the cause, in the words of a write that found no room
+    (a full disk, ENOSPC, is "the disk is full" there too), and what to do."""
     import shutil
     import sqlite3
 
-    from reader.store import base
+    from reader import errors
 
+    failed = sqlite3.OperationalError("disk I/O error")
+    # With room on the disk and no limit, "disk I/O error" is not called a full disk.
+    assert errors.describe_no_room(failed, tmp_path) is None
     usage = shutil.disk_usage(tmp_path)
-    monkeypatch.setattr(base.shutil, "disk_usage", lambda _path: usage._replace(free=0))
-    said = base._why(tmp_path / "library.sqlite", sqlite3.OperationalError("disk I/O error"))
-    assert "the disk is full" in said
+    monkeypatch.setattr(errors.shutil, "disk_usage", lambda _path: usage._replace(free=0))
+    assert errors.describe_no_room(failed, tmp_path) == (
+        "the disk is full (SQLite: disk I/O error); nothing was changed; "
+        "free some space and try again"
+    )
+    full = OSError(errno.ENOSPC, "No space left on device")
+    assert errors.describe_write_error(full) == "the disk is full"
 
 
 async def test_a_read_that_fails_otherwise_than_by_damage_is_said_as_it_is(

@@ -119,7 +119,7 @@ def _import(
         _say(summary, verbose)
 
     try:
-        library.import_files(
+        summary = library.import_files(
             files, fmt, stages.of("Importing"), strict=strict, dry_run=dry_run, batch=batch,
             replies_progress=stages.of("Importing reviews"), indexing=stages.of("Indexing"),
             waiting=_waiting_once(), reviews_progress=stages.of("Indexing review text"),
@@ -127,6 +127,10 @@ def _import(
         )
     finally:
         stages.close()
+    if summary.all_skipped:
+        # Nothing came in: a script must not take the import for done (the summary, said
+        # already, tells why).
+        ctx.exit(1)
 
 
 def _say(summary: ImportSummary, verbose: bool) -> None:
@@ -197,5 +201,5 @@ def add(ctx: click.Context, refs: tuple[str, ...], timeout: float) -> None:
     click.echo(str(summary))
     for problem in summary.problems:
         click.echo(problem, err=True)
-    if summary.problems and not (summary.new or summary.merged or summary.unchanged):
+    if summary.all_skipped:
         ctx.exit(1)

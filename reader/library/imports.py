@@ -288,12 +288,16 @@ class Imports:
     def add(
         self, refs: Sequence[str], endpoints: Endpoints | None = None, timeout: float = 10.0
     ) -> ImportSummary:
-        """Fetch papers by arXiv id, DOI or OpenReview id and import them like a file."""
+        """Fetch papers by arXiv id, DOI or OpenReview id and import them like a file.
+        FetchError, saying why for each id (a line each), when none could be fetched:
+        nothing was read, and no import is recorded."""
         # The network client is imported on first use: most runs never fetch anything.
         from reader.intake.merge import import_records
-        from reader.sources.remote import Endpoints, fetch
+        from reader.sources.remote import Endpoints, FetchError, fetch
 
         fetched = fetch(refs, endpoints or Endpoints.from_env(), timeout=timeout)
+        if not fetched.records:
+            raise FetchError("\n".join(fetched.problems))
         with self._library.session() as store:
             summary = import_records(
                 store, fetched.records, "add: " + " ".join(refs), "remote",

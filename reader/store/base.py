@@ -7,7 +7,6 @@ import contextlib
 import functools
 import os
 import re
-import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,7 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import quote
 
-from reader.errors import BadInput, Damaged, NotFound, ReadOnly, is_damage
+from reader.errors import (
+    BadInput,
+    Damaged,
+    DiskFull,
+    NotFound,
+    ReadOnly,
+    describe_no_room,
+    is_damage,
+)
 from reader.resources import migrations_dir
 from reader.store.backup import BackupError, automatic_backup, lost_database
 from reader.store.chunks import in_chunks
@@ -92,11 +99,6 @@ def _why(database: Path, exc: sqlite3.DatabaseError) -> str:
                 "working files there, even to read)")
     if "unable to open" in str(exc) and database.exists() and not os.access(database, os.R_OK):
         return f"{exc} (the file cannot be read: its permissions do not let this user)"
-    if "disk I/O error" in str(exc):
-        with contextlib.suppress(OSError):
-            if shutil.disk_usage(folder).free < 64 * 1024:
-                return (f"{exc}: the disk is full, and SQLite needs room for its working "
-                        "files even to read; free some space")
     return str(exc)
 
 
@@ -207,6 +209,9 @@ class StoreBase:
             # megabytes, and without a limit it kept that size on disk for good.
             conn.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
         except sqlite3.DatabaseError as exc:
+            if (no_room := describe_no_room(exc, path.parent)) is not None:
+                raise DiskFull(f"cannot open the library database {path} (SQLite makes "
+                               f"working files beside it, even to read): {no_room}") from exc
             raise _refused(
                 f"cannot open the library database {path}: {_why(path, exc)}", exc
             ) from exc
