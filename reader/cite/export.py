@@ -26,7 +26,7 @@ from typing import Any
 from reader.cite.bibtex_text import bibtex_source
 from reader.cite.bibtex_types import arxiv_preprint, numbers_in_series, thesis_genre
 from reader.cite.csl_items import csl_names, csl_type
-from reader.cite.export_paths import check_folder, format_for_path
+from reader.cite.export_paths import check_folder, format_for_path, replaces_file
 from reader.cite.format_names import EXPORT_FORMATS
 from reader.cite.formats import CitationError, link_url, marked_derived, render
 from reader.cite.signal_columns import SIGNAL_COLUMNS, signal_cells, signal_fields
@@ -49,6 +49,7 @@ __all__ = [
     "check_folder",
     "export",
     "format_for_path",
+    "replaces_file",
     "write_atomic",
 ]
 

@@ -1,4 +1,5 @@
-"""Where an export goes: the format a file name asks for, and a folder that must exist."""
+"""Where an export goes: the format a file name asks for, a folder that must exist, and a
+file already there that only the user can agree to replace."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 from reader.cite.formats import CitationError
 
-__all__ = ["check_folder", "format_for_path"]
+__all__ = ["check_folder", "format_for_path", "replaces_file"]
 
 
 def check_folder(path: Path) -> None:
@@ -16,6 +17,14 @@ def check_folder(path: Path) -> None:
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         raise CitationError(f"the folder {folder} {what}; nothing exported")
+
+
+def replaces_file(path: Path) -> bool:
+    """Whether writing ``path`` would replace a file that is there (one a link names too).
+
+    A terminal or a pipe (``/dev/stdout``) is written to, not replaced: no file is lost.
+    """
+    return Path(path).is_file()
 
 
 _SUFFIX_FORMATS = {

@@ -117,10 +117,16 @@ def _write_osc52(text: str) -> None:
 @click.option("--starred", is_flag=True, help="Only starred papers.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
               help="File to write (default: print).")
+@click.option("--force", "-f", is_flag=True, help="Replace the -o file if it exists.")
 @click.pass_context
 @handles_errors
 def export_cmd(
-    ctx: click.Context, fmt: str | None, query: str, starred: bool, out: Path | None
+    ctx: click.Context,
+    fmt: str | None,
+    query: str,
+    starred: bool,
+    out: Path | None,
+    force: bool,
 ) -> None:
     """Export papers: BibTeX, BibLaTeX, CSL-JSON, RIS, Markdown, CSV or JSON (every field)."""
     from reader.library import (
@@ -130,6 +136,7 @@ def export_cmd(
         format_for_path,
         left_out,
         parse_query,
+        replaces_file,
     )
 
     if out is not None:
@@ -137,6 +144,9 @@ def export_cmd(
             check_folder(out)  # before the search: a mistyped path is said first
         except CitationError as exc:
             raise UserError(str(exc)) from exc
+        if not force and replaces_file(out):
+            # A hand-written .bib replaced by a one-paper export cannot be got back.
+            raise UserError(f"{out} exists; nothing exported (--force replaces it)")
     library = open_library(ctx)
     library.sync_index()
     text = f"{query} is:starred" if starred else query

@@ -44,7 +44,7 @@ from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
 if TYPE_CHECKING:
-    from reader.cite.export import check_folder, export, format_for_path
+    from reader.cite.export import check_folder, export, format_for_path, replaces_file
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
     from reader.cite.left_out import left_out
@@ -124,6 +124,7 @@ _LAZY = {
     "format_for_path": ("reader.cite.export", "format_for_path"),
     "left_out": ("reader.cite.left_out", "left_out"),
     "check_folder": ("reader.cite.export", "check_folder"),
+    "replaces_file": ("reader.cite.export", "replaces_file"),
     "FetchError": ("reader.sources.remote", "FetchError"),
     "classify": ("reader.sources.remote", "classify"),
     # `reader fetch openreview`: a venue or forums with their replies, into a file.
@@ -181,7 +182,7 @@ __all__ = [
     "describe_writer", "display_text", "draft_dirs", "export", "export_notes",
     "format_for_path", "highlight_spans", "in_tmux", "is_damaged", "left_out", "library_state",
     "lost_advice", "lost_database", "no_library_line", "normalize_tag",
-    "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation",
+    "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation", "replaces_file",
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "take_back_unfilled",
     "translated",
     "unopened_line", "unreadable_line", "upgraded_line", "reader_command",

@@ -115,26 +115,41 @@ class Citations:
             return
         what = f"{len(ids):,} marked" if self.marked else f"the {len(ids):,} papers shown"
 
-        def chosen(path: str | None) -> None:
-            if path:
-                self.export_papers(ids, Path(path).expanduser())
-
         from reader.ui.screens.prompts import export_prompt
 
-        self._app.push_screen(export_prompt(what), chosen)
+        prompt = export_prompt(what)
 
-    def export_papers(self, ids: list[int], path: Path) -> Worker[None]:
-        """Write the papers to a file in the background."""
+        def chosen(path: str | None) -> None:
+            if path:
+                replace = path == prompt.replacing
+                self.export_papers(ids, Path(path).expanduser(), replace=replace)
+
+        self._app.push_screen(prompt, chosen)
+
+    def export_papers(self, ids: list[int], path: Path, *, replace: bool = False) -> Worker[None]:
+        """Write the papers to a file in the background; a file already there is replaced
+        only with ``replace`` (the user said so)."""
         return self._app.run_worker(
-            partial(self._export, ids, path), thread=True, group="export", exit_on_error=False
+            partial(self._export, ids, path, replace), thread=True, group="export",
+            exit_on_error=False,
         )
 
-    def _export(self, ids: list[int], path: Path) -> None:
-        from reader.library import check_folder, export, format_for_path, left_out
+    def _export(self, ids: list[int], path: Path, replace: bool) -> None:
+        from reader.library import (
+            CitationError,
+            check_folder,
+            export,
+            format_for_path,
+            left_out,
+            replaces_file,
+        )
 
         app = self._app
         try:
             check_folder(path)  # a mistyped folder is said, not made
+            if not replace and replaces_file(path):
+                # Made since the prompt looked (or never asked about): not the user's to lose.
+                raise CitationError(f"{path} exists; nothing exported")
             fmt = format_for_path(path)
             papers = app.library.papers(ids)
             signals = app.library.signals(ids)

@@ -1,8 +1,10 @@
-"""One-line prompts: a file to import (with path completion), ids to add."""
+"""One-line prompts: a file to import (with path completion), ids to add, a file to export to
+(asking again before it replaces one)."""
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -83,8 +85,13 @@ class PromptScreen(TakesTyping, ModalScreen[str | None]):
         box = self.query_one(Input)
         await take_typed(box)
         value = box.value.strip()
-        if value or self._allow_empty:
+        if (value or self._allow_empty) and self.answers(value):
             self.dismiss(value)
+
+    def answers(self, value: str) -> bool:
+        """Whether ``value`` is the answer; a prompt that must ask again first says so and
+        returns False."""
+        return True
 
     def action_cancel(self) -> None:
         """Close without doing anything."""
@@ -112,12 +119,54 @@ def add_prompt() -> PromptScreen:
     )
 
 
-def export_prompt(what: str) -> PromptScreen:
+EXPORT_HELP = (
+    "The format follows the file name: .bib BibTeX, .ris RIS, .csl.json CSL-JSON, "
+    ".json every field, .md Markdown with notes, .csv a table."
+)
+
+
+class ExportPrompt(PromptScreen):
+    """Where to export: a file that is there is replaced only on a second enter."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(
+            f"Export {what}",
+            "file to write (→ completes): .bib, .ris, .csl.json, .json, .md, .csv",
+            EXPORT_HELP,
+            PathSuggester(),
+        )
+        #: The path the prompt said exists, which a second enter replaces.
+        self._warned: str | None = None
+        #: The path answered with a second enter: the file there may be replaced.
+        self.replacing: str | None = None
+
+    def answers(self, value: str) -> bool:
+        """A path to a file that is there is the answer only once the user was told so."""
+        from reader.library import replaces_file
+
+        if value == self._warned:
+            self.replacing = value
+            return True
+        if not replaces_file(Path(value).expanduser()):
+            return True
+        # The completion lands on files that are there: one enter must not lose one.
+        self._warned = value
+        self._say(f"{value} exists: press Enter again to replace it, or change the path",
+                  warning=True)
+        return False
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Another path is asked about afresh: the warning was about the one typed then."""
+        if self._warned is not None and event.value.strip() != self._warned:
+            self._warned = None
+            self._say(EXPORT_HELP, warning=False)
+
+    def _say(self, text: str, *, warning: bool) -> None:
+        line = self.query_one("#prompt-help", Static)
+        line.update(text)
+        line.set_class(warning, "-warning")
+
+
+def export_prompt(what: str) -> ExportPrompt:
     """Ask where to export papers."""
-    return PromptScreen(
-        f"Export {what}",
-        "file to write (→ completes): .bib, .ris, .csl.json, .json, .md, .csv",
-        "The format follows the file name: .bib BibTeX, .ris RIS, .csl.json CSL-JSON, "
-        ".json every field, .md Markdown with notes, .csv a table.",
-        PathSuggester(),
-    )
+    return ExportPrompt(what)
