@@ -36,3 +36,10 @@ def migrations_dir() -> Path:
 def sample_files() -> list[Path]:
     """The bundled ICLR 2026 sample lists, in order."""
     return sorted((PACKAGE_DIR / "sample").glob("*.txt"))
+
+
+def is_sample_path(path: str) -> bool:
+    """Whether an import's recorded ``path`` is one of the bundled sample lists, wherever
+    the reader that imported it was installed."""
+    where = Path(path)
+    return where.parent.name == "sample" and where.name in {p.name for p in sample_files()}

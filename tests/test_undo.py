@@ -220,3 +220,43 @@ def test_a_dry_run_of_undo_changes_nothing_and_says_what_it_would_do(
     undone = library.imports.undo_last_import()
     assert undone is not None and undone.removed == added
     assert library.store.count() == before
+
+
+def test_the_sample_is_undone_whenever_it_was_imported(
+    library: Library, tmp_path: Path
+) -> None:
+    """The window loads the sample into an empty library; the user's own imports follow.
+    Undone by name, the sample goes, but for the papers a later file brought too and those
+    carrying the user's work; the later file's own papers stay."""
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    sample = library.store.papers(library.store.all_ids())
+    merged, starred = sample[0], sample[1]
+    table = tmp_path / "mine.csv"
+    rows = [("A Title of My Own", merged.abstract), ("Another Paper", "Nothing like the rest.")]
+    table.write_text("title,abstract\n" + "".join(
+        f'"{title}","{abstract.replace(chr(34), chr(34) * 2)}"\n' for title, abstract in rows
+    ), encoding="utf-8")
+    summary = library.import_files([table])
+    assert (summary.new, summary.merged) == (1, 1)
+    library.set_starred(starred.id, True)
+    root = str(library.paths.root)
+    library.close()
+    result = CliRunner().invoke(cli, ["--library", root, "import", "--undo", "sample"], obj={})
+    assert result.exit_code == 0, result.output
+    assert "Removed 19 papers" in result.output and "Removed 17 papers" in result.output
+    assert f"Kept 1 that carry your stars or notes: {starred.citekey}." in result.output
+    assert (f"Kept 1 that a later import of another file brought too: {merged.citekey}."
+            in result.output)
+    reopened = Library(library.paths.root)
+    try:
+        titles = sorted(p.title for p in reopened.store.papers(reopened.store.all_ids()))
+        assert titles == sorted(["A Title of My Own", "Another Paper", starred.title])
+        assert reopened.search("nothing like the rest").ids  # the index followed
+    finally:
+        reopened.close()
+    again = CliRunner().invoke(cli, ["--library", root, "import", "--undo", "sample"], obj={})
+    assert again.exit_code == 1
+    assert "no import of sample is there to undo" in again.output

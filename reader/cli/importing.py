@@ -16,7 +16,7 @@ from reader.cli.base import (
     library_option,
     open_library,
 )
-from reader.cli.undoing import undo_last
+from reader.cli.undoing import undo_last, undo_named
 from reader.import_summary import ImportSummary, ReadRemark
 from reader.library import FORMATS, Library
 from reader.processes import stop_on_termination, stopping_signal
@@ -32,7 +32,8 @@ from reader.processes import stop_on_termination, stopping_signal
 @click.option("--verbose", "-v", is_flag=True, help="List every bad record.")
 @click.option("--undo", is_flag=True,
               help="Remove what the last import added (papers carrying your stars, notes, "
-                   "read marks, tags or highlights stay).")
+                   "read marks, tags or highlights stay); with FILES, what their imports "
+                   "added, whenever made ('sample': the bundled sample).")
 @click.option("--update", is_flag=True,
               help="Where the file gives a paper already in the library otherwise (year, "
                    "authors, journal, volume, issue, pages, publisher, genre, DOI), take the "
@@ -104,8 +105,9 @@ def _import(
     counted.append((library, library.store.count()))
     if undo:
         if files:
-            raise UserError("--undo takes no files")
-        undo_last(library, dry_run)
+            undo_named(library, files, dry_run)
+        else:
+            undo_last(library, dry_run)
         return
     if not files:
         raise UserError("name the files to import (or --undo)")

@@ -1,11 +1,17 @@
-"""``reader import --undo``: the last import undone, and what became of its papers said."""
+"""``reader import --undo``: the last import undone (or those of files named, or of the bundled
+sample), and what became of their papers said."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
 from reader.cli.base import UserError
 from reader.library import Library, UndoResult
+
+#: The name ``reader import --undo`` takes for the bundled sample's imports.
+SAMPLE = "sample"
 
 
 def undo_last(library: Library, dry_run: bool = False) -> None:
@@ -16,6 +22,28 @@ def undo_last(library: Library, dry_run: bool = False) -> None:
         raise UserError("there is no import to undo")
     if dry_run:
         click.echo("Dry run: nothing was changed. Undoing the last import would do this:")
+    _say(library, result, dry_run)
+
+
+def undo_named(library: Library, names: tuple[Path, ...], dry_run: bool = False) -> None:
+    """Undo the imports of the files ``names`` (``sample``: the bundled sample, unless a
+    file of that name is there), whenever they were made, and say what became of their
+    papers."""
+    sample = any(name == Path(SAMPLE) and not name.exists() for name in names)
+    files = [name for name in names if not (sample and name == Path(SAMPLE))]
+    results = library.imports.undo_imports_of(files, sample=sample, dry_run=dry_run)
+    if not results:
+        what = ", ".join(map(str, names))
+        raise UserError(f"no import of {what} is there to undo (reader import --undo alone "
+                        "undoes the last import)")
+    if dry_run:
+        click.echo("Dry run: nothing was changed. Undoing those imports would do this:")
+    for result in results:
+        _say(library, result, dry_run)
+
+
+def _say(library: Library, result: UndoResult, dry_run: bool) -> None:
+    """What undoing one import did (``dry_run``: would do)."""
     noun = "paper" if result.removed == 1 else "papers"
     if result.removed or result.kept or not (result.reverted or result.unrecorded
                                              or result.replies_kept):
@@ -26,13 +54,22 @@ def undo_last(library: Library, dry_run: bool = False) -> None:
         click.echo(f"{undid} the import of {result.path} (it added no papers).")
     _say_reverted(result, dry_run)
     if result.kept:
-        keys = ", ".join(key for _, key in result.kept[:20])
-        more = f" and {len(result.kept) - 20} more" if len(result.kept) > 20 else ""
         kept = library.papers(paper_id for paper_id, _ in result.kept)
         what = ("stars or notes" if all(p.starred or p.note.strip() for p in kept)
                 else "work (stars, notes, read marks, tags or highlights)")
         kept_word = "Would keep" if dry_run else "Kept"
-        click.echo(f"{kept_word} {len(result.kept)} that carry your {what}: {keys}{more}.")
+        click.echo(f"{kept_word} {len(result.kept)} that carry your {what}: "
+                   f"{_keys(result.kept)}.")
+    if result.brought_later:
+        kept_word = "Would keep" if dry_run else "Kept"
+        click.echo(f"{kept_word} {len(result.brought_later)} that a later import of another "
+                   f"file brought too: {_keys(result.brought_later)}.")
+
+
+def _keys(papers: list[tuple[int, str]]) -> str:
+    """The citation keys of ``papers``, the first twenty and how many more."""
+    more = f" and {len(papers) - 20} more" if len(papers) > 20 else ""
+    return ", ".join(key for _, key in papers[:20]) + more
 
 
 def _say_reverted(result: UndoResult, dry_run: bool = False) -> None:

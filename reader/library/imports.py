@@ -13,7 +13,7 @@ from reader.errors import ReaderError, translate
 from reader.import_summary import ImportSummary, Remark
 from reader.library.door import translating
 from reader.locations import reader_command
-from reader.resources import sample_files
+from reader.resources import is_sample_path, sample_files
 from reader.search.renderings import Renderings
 from reader.store.replies import any_waiting
 
@@ -319,6 +319,23 @@ class Imports:
         self._library.indexing.sync_index()
         self._library.reviews.sync_reviews()
         return result
+
+    def undo_imports_of(self, files: Sequence[Path] = (), *, sample: bool = False,
+                        dry_run: bool = False) -> list[UndoResult]:
+        """Undo the imports of ``files`` (and of the bundled sample, with ``sample``) still
+        in effect, latest first, as :meth:`undo_last_import` undoes the last; a paper one
+        of them added that a later import of another file merged into stays."""
+        wanted = {str(path.resolve()) for path in files}
+
+        def named(path: str) -> bool:
+            return path in wanted or (sample and is_sample_path(path))
+
+        with self._library.session() as store:
+            results = store.imports.undo_imports_of(named, dry_run)
+        if results and not dry_run:
+            self._library.indexing.sync_index()
+            self._library.reviews.sync_reviews()
+        return results
 
     def import_sample_if_empty(self) -> ImportSummary | None:
         """Load the bundled ICLR 2026 sample into an empty library."""

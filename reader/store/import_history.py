@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reader.store.clock import now
@@ -128,26 +129,60 @@ class ImportHistory:
             return done.result
 
     def _undo_last_import(self, dry_run: bool) -> UndoResult | None:
+        row = self._store.conn.execute(
+            "SELECT id FROM imports WHERE undone_at IS NULL "
+            "AND (new > 0 OR merged > 0) ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        # Undone by another process between the look and the undo: the next one is last.
+        return None if row is None else self._undo(row[0], dry_run) or self._undo_last_import(
+            dry_run)
+
+    def undo_imports_of(self, named: Callable[[str], bool], dry_run: bool = False
+                        ) -> list[UndoResult]:
+        """Undo every import (not undone yet, that added or changed papers) of a file
+        ``named`` says is the one, the latest first, as the last import is undone; a paper
+        one of them added that a later import of another file merged into stays, as a
+        paper of that file (see :meth:`_undo`)."""
+        rows = self._store.conn.execute(
+            "SELECT id, path FROM imports WHERE undone_at IS NULL "
+            "AND (new > 0 OR merged > 0) ORDER BY id DESC"
+        ).fetchall()
+        results = []
+        for import_id, path in rows:
+            if named(path):
+                try:
+                    result = self._undo(import_id, dry_run)
+                except _RolledBack as done:
+                    result = done.result
+                if result is not None:
+                    results.append(result)
+        return results
+
+    def _undo(self, import_id: int, dry_run: bool) -> UndoResult | None:
+        """Undo one import; None when another process undid it first."""
         with self._store.transaction() as conn:
-            row = conn.execute(
-                "SELECT id, path FROM imports WHERE undone_at IS NULL "
-                "AND (new > 0 OR merged > 0) ORDER BY id DESC LIMIT 1"
+            path, undone = conn.execute(
+                "SELECT path, undone_at FROM imports WHERE id = ?", (import_id,)
             ).fetchone()
-            if row is None:
+            if undone is not None:
                 return None
-            import_id, path = row
             result = UndoResult(path)
+            # A later import of another file that merged into a paper brought it too.
             added = conn.execute(
-                f"SELECT p.id, p.citekey, {USERS_WORK} "
+                f"SELECT p.id, p.citekey, {USERS_WORK}, EXISTS (SELECT 1 FROM import_items j "
+                "JOIN imports k ON k.id = j.import_id WHERE j.paper_id = p.id "
+                "AND j.import_id > i.import_id AND k.undone_at IS NULL AND k.path != ?) "
                 "FROM import_items i JOIN papers p ON p.id = i.paper_id "
                 "WHERE i.import_id = ? AND i.action = 'new'",
-                (import_id,),
+                (path, import_id),
             ).fetchall()
             generation = self._store.bump_generation()
             doomed = []
-            for paper_id, citekey, carries_work in added:
+            for paper_id, citekey, carries_work, brought_later in added:
                 if carries_work:
                     result.kept.append((paper_id, citekey))
+                elif brought_later:
+                    result.brought_later.append((paper_id, citekey))
                 else:
                     doomed.append((paper_id, generation))
             conn.executemany(

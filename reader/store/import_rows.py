@@ -59,6 +59,9 @@ class UndoResult:
     path: str
     removed: int = 0
     kept: list[tuple[int, str]] = field(default_factory=list)
+    #: Papers it added that a later import of another file merged into: they stay, as
+    #: that file's. (id, key)
+    brought_later: list[tuple[int, str]] = field(default_factory=list)
     reverted: int = 0
     #: Papers with a column the import changed and something changed again since: that
     #: column is left as it is now. (id, key, columns)

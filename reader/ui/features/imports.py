@@ -68,9 +68,9 @@ class Importing:
         self._app.notify(
             f"The library{where} was empty, so it now holds the bundled ICLR 2026 sample "
             f"({summary.new} abstracts): press {key} to import your own (from the shell: "
-            f"{reader} import FILE)",
+            f"{reader} import FILE; {reader} import --undo sample takes the sample away)",
             title="Sample loaded",
-            timeout=8,
+            timeout=10,
         )
 
     def action_import_file(self) -> None:
