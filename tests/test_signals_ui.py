@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -497,6 +498,8 @@ async def test_the_overview_draws_the_views_ratings_and_decisions(conference: Li
         assert any(block in text for block in "▁▂▃▄▅▆▇█")
         for decision in ("oral", "pending", "withdrawn"):
             assert decision in text
+        # The rows add up to the view: the 38 papers with no decision have one too.
+        assert re.search(r"no decision [▏▎▍▌▋▊▉█ ]*38", text), text
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, OverviewScreen)

@@ -43,6 +43,10 @@ def _venues(names: Sequence[str]) -> str:
     return shown + (f" and {more:,} more" if more > 0 else "")
 
 
+#: The row of the papers with no decision.
+_UNDECIDED = "no decision"
+
+
 class OverviewScreen(Screen[None]):
     """Ratings and decisions of the view, as pictures (opened with ``R``)."""
 
@@ -114,12 +118,15 @@ class OverviewScreen(Screen[None]):
         if view.decisions:
             out.append("Decisions", Style(bold=True))
             out.append("\n")
-            most = max(view.decisions.values())
             known = [d for d in DECISIONS if d in view.decisions]
             others = sorted(d for d in view.decisions if d not in DECISIONS)
-            width = max(len(d) for d in known + others)
-            for decision in known + others:
-                count = view.decisions[decision]
+            # The papers with none too, so that the rows add up to the view.
+            counts = {**view.decisions, _UNDECIDED: view.papers - sum(view.decisions.values())}
+            rows = known + others + ([_UNDECIDED] if counts[_UNDECIDED] > 0 else [])
+            width = max(len(d) for d in rows)
+            most = max(counts[d] for d in rows)
+            for decision in rows:
+                count = counts[decision]
                 kind = ("overview--accepted" if decision in ("oral", "spotlight", "poster",
                                                              "accept")
                         else "overview--rejected" if decision in ("reject", "desk-rejected")
