@@ -260,3 +260,13 @@ def test_the_sample_is_undone_whenever_it_was_imported(
     again = CliRunner().invoke(cli, ["--library", root, "import", "--undo", "sample"], obj={})
     assert again.exit_code == 1
     assert "no import of sample is there to undo" in again.output
+
+
+def test_a_sample_taken_away_is_not_loaded_again(empty_library: Library) -> None:
+    summary = empty_library.imports.import_sample_if_empty()
+    assert summary is not None and summary.new == 38
+    results = empty_library.imports.undo_imports_of(sample=True)
+    assert sum(r.removed for r in results) == 38 and empty_library.store.count() == 0
+    # The window loads the sample into an empty library; not into one emptied of it.
+    assert empty_library.imports.import_sample_if_empty() is None
+    assert empty_library.store.count() == 0

@@ -145,7 +145,8 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         click.echo(json.dumps(counts))
     else:
         click.echo(
-            f"{counts['papers']} papers, {counts['starred']} starred, "
+            f"{counts['papers']:,} paper{'s' * (counts['papers'] != 1)}, "
+            f"{counts['starred']:,} starred, "
             f"{counts['with_notes']} with notes"
         )
 

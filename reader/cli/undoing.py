@@ -9,6 +9,7 @@ import click
 
 from reader.cli.base import UserError
 from reader.library import Library, UndoResult
+from reader.resources import is_sample_path
 
 #: The name ``reader import --undo`` takes for the bundled sample's imports.
 SAMPLE = "sample"
@@ -48,10 +49,11 @@ def _say(library: Library, result: UndoResult, dry_run: bool) -> None:
     if result.removed or result.kept or not (result.reverted or result.unrecorded
                                              or result.replies_kept):
         removed = "Would remove" if dry_run else "Removed"
-        click.echo(f"{removed} {result.removed:,} {noun} added by the import of {result.path}.")
+        click.echo(f"{removed} {result.removed:,} {noun} added by the import of "
+                   f"{_file(result.path)}.")
     else:
         undid = "Would undo" if dry_run else "Undid"
-        click.echo(f"{undid} the import of {result.path} (it added no papers).")
+        click.echo(f"{undid} the import of {_file(result.path)} (it added no papers).")
     _say_reverted(result, dry_run)
     if result.kept:
         kept = library.papers(paper_id for paper_id, _ in result.kept)
@@ -64,6 +66,12 @@ def _say(library: Library, result: UndoResult, dry_run: bool) -> None:
         kept_word = "Would keep" if dry_run else "Kept"
         click.echo(f"{kept_word} {len(result.brought_later)} that a later import of another "
                    f"file brought too: {_keys(result.brought_later)}.")
+
+
+def _file(path: str) -> str:
+    """An import's file as said: a bundled sample list by that name, not by where the
+    reader that imported it was installed."""
+    return f"the bundled sample's {Path(path).name}" if is_sample_path(path) else path
 
 
 def _keys(papers: list[tuple[int, str]]) -> str:

@@ -338,10 +338,13 @@ class Imports:
         return results
 
     def import_sample_if_empty(self) -> ImportSummary | None:
-        """Load the bundled ICLR 2026 sample into an empty library."""
+        """Load the bundled ICLR 2026 sample into an empty library, unless the sample was
+        there before and taken away (``reader import --undo sample``)."""
         with self._library.session() as store:
             if store.count() or self._library.read_only is not None:
                 return None
+            if any(is_sample_path(path) for path in store.imports.undone_paths()):
+                return None  # the user took the sample away: empty is what they chose
         return self.import_files(sample_files(), "seed")
 
 

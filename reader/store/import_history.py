@@ -137,6 +137,12 @@ class ImportHistory:
         return None if row is None else self._undo(row[0], dry_run) or self._undo_last_import(
             dry_run)
 
+    def undone_paths(self) -> list[str]:
+        """The files of the imports undone."""
+        rows = self._store.conn.execute(
+            "SELECT DISTINCT path FROM imports WHERE undone_at IS NOT NULL").fetchall()
+        return [path for (path,) in rows]
+
     def undo_imports_of(self, named: Callable[[str], bool], dry_run: bool = False
                         ) -> list[UndoResult]:
         """Undo every import (not undone yet, that added or changed papers) of a file
