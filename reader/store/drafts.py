@@ -24,12 +24,16 @@ class Draft:
     path: Path | None
     refused: list[tuple[Path, str]] = field(default_factory=list)
 
-    def refusals(self) -> str:
+    def refusals(self, said: str = "") -> str:
         """Why no place took the draft, each reason once (a full disk refuses them all
-        alike): ``3 places tried: REASON``."""
-        reasons = "; ".join(dict.fromkeys(reason for _, reason in self.refused))
+        alike): ``3 places tried: REASON``; ``for the same reason`` where every reason is
+        in ``said`` already (the save's own failure)."""
+        reasons = list(dict.fromkeys(reason for _, reason in self.refused))
         count = len(self.refused)
-        return f"{count} place{'s' * (count != 1)} tried: {reasons}"
+        tried = f"{count} place{'s' * (count != 1)} tried"
+        if said and all(reason in said for reason in reasons):
+            return f"{tried}, for the same reason"
+        return f"{tried}: {'; '.join(reasons)}"
 
 
 def draft_dirs(library_drafts: Path) -> list[Path]:

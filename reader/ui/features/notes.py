@@ -120,12 +120,13 @@ class Notes:
         name = editor.draft_name if editor is not None else f"note-{paper_id}"
         draft = write_draft(text, name, draft_dirs(self._app.library.paths.drafts),
                             stamped=editor is None)
+        cause = describe_write_error(exc)
         if draft.path is not None:
             kept = f"kept a draft in {draft.path}"
         else:
-            kept = (f"and no draft could be written either ({draft.refusals()}): only the "
-                    "editor holds the text")
-        message = f"Could not save the note: {describe_write_error(exc)}; {kept}"
+            kept = (f"and no draft could be written either ({draft.refusals(cause)}): only "
+                    "the editor holds the text")
+        message = f"Could not save the note: {cause}; {kept}"
         if editor is not None:
             editor.failed(message, draft.path)
         self._app.notify(message, severity="error", timeout=15)

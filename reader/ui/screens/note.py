@@ -319,9 +319,9 @@ class NoteScreen(TakesTyping, Screen[str]):
 
     def refuse_quit(self) -> None:
         """Say that quitting now would lose the text only this screen holds."""
-        self._set_status(f"{self._failure or 'Not stored yet'} · only this screen holds the "
-                         "text: free some space (or copy it) and press esc, or ctrl+q again "
-                         "to quit without it")
+        self._set_status(f"Only this screen holds the text: ctrl+q again quits without it; "
+                         f"free some space (or copy it) and press esc · "
+                         f"{self._failure or 'Not stored yet'}")
 
     def ready_for_keys(self) -> bool:
         """Whether keys go to the text: not once esc asked to close (they are held, then go
@@ -364,8 +364,8 @@ class NoteScreen(TakesTyping, Screen[str]):
             )
             return
         self._set_status(
-            f"{why} · no draft holds this text: only this screen does. The editor stays open; "
-            "free some space (or copy the text) and type or press esc to try again"
+            "No draft holds this text, only this screen: the editor stays open; free some "
+            f"space (or copy the text) and type or press esc to try again · {why}"
         )
 
     def action_versions(self) -> None:
