@@ -197,3 +197,28 @@ async def test_opening_a_paper_takes_down_the_notices_that_only_inform(
         assert "Sample loaded" not in titles
         assert "Something went wrong" in titles
     library.close()
+
+
+async def test_at_80_columns_the_footer_shows_help_and_quit(library: Library) -> None:
+    """The footer was cut after Copy at 80 columns: under 100 it is compact and leaves the
+    palette's hint out (ctrl+p still opens the palette); wider, it is as it was."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    def shown(app: ReaderApp) -> dict[str, bool]:
+        width = app.size.width
+        return {key.description: key.region.right <= width for key in app.query(FooterKey)
+                if key.description}
+
+    app = ReaderApp(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        keys = shown(app)
+        assert keys["Help"] and keys["Quit"] and keys["Star"], keys
+        assert app.query_one(Footer).compact and "palette" not in keys
+        await pilot.resize_terminal(120, 40)
+        await settle(app, pilot)
+        await pilot.pause()
+        keys = shown(app)
+        assert keys["Help"] and keys["Quit"] and keys["palette"], keys
+        assert not app.query_one(Footer).compact

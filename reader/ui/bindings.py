@@ -11,7 +11,8 @@ from textual.binding import Binding, BindingType
 #: The main screen and everything on it.
 APP: list[BindingType] = [
     # Priority: handled before the keys behind it are passed on, so they land in the box.
-    Binding("slash", "focus_search", "Search", id="app.search", priority=True),
+    # Not in the footer: the search box says it ("/ to search: …").
+    Binding("slash", "focus_search", "Search", id="app.search", priority=True, show=False),
     Binding("s", "toggle_star", "Star", id="paper.star"),
     Binding("n", "edit_note", "Note", id="paper.note"),
     Binding("r", "toggle_read", "Mark read", id="paper.read"),
