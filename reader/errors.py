@@ -242,6 +242,16 @@ def describe_no_room(exc: BaseException, folder: str | os.PathLike[str]) -> str 
     return f"{describe_write_error(exc, disk_full=full)}; {advice} and try again"
 
 
+def no_room_to_open(database: str | os.PathLike[str], exc: BaseException) -> DiskFull | None:
+    """The error of a library database that found no room to open in (SQLite makes its
+    working files beside it, even to read), or None when that is not what failed."""
+    no_room = describe_no_room(exc, os.path.dirname(os.fspath(database)) or ".")
+    if no_room is None:
+        return None
+    return DiskFull(f"cannot open the library database {os.fspath(database)} (SQLite makes "
+                    f"working files beside it, even to read): {no_room}")
+
+
 def _sqlite_kind(exc: sqlite3.Error) -> type[ReaderError]:
     """The kind a SQLite error is, by its result code (its words where it has none)."""
     if is_damage(exc):

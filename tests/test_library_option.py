@@ -77,7 +77,7 @@ def test_an_import_that_brings_no_paper_in_leaves_no_library(
     garbage.write_text("garbage\n", encoding="utf-8")
     table = Path.cwd() / "papers.csv"
     table.write_text("title,abstract\nA Paper,What it says.\n", encoding="utf-8")
-    new = Path.cwd() / "new"
+    new = Path.cwd() / "new" / "deep" if made else Path.cwd() / "new"
     if not made:
         new.mkdir()
         (new / "mine.txt").write_text("the user's own", encoding="utf-8")
@@ -86,7 +86,7 @@ def test_an_import_that_brings_no_paper_in_leaves_no_library(
     result = CliRunner().invoke(cli, ["--library", str(new), "import", *args], obj={})
     assert result.exit_code == (0 if how == "dry run" else 1), result.output
     if made:
-        assert not new.exists()
+        assert not new.parent.exists()  # nor the folders made to reach it
     else:
         # A directory that was there keeps what was in it, and only that.
         assert [p.name for p in new.iterdir()] == ["mine.txt"]

@@ -537,3 +537,29 @@ async def test_quitting_with_a_note_stored_nowhere_asks_first(
     # No folder was left behind for a draft that did not fit in it.
     assert not library.paths.drafts.exists()
     assert [p for p in tmp_path.rglob("*") if "drafts" in p.name] == []
+
+
+def test_a_new_library_with_no_room_says_so_and_leaves_nothing(tmp_path: Path) -> None:
+    """A library begun where no file may grow (the file-size limit of this process):
+    opening said "… is not a reader library: disk I/O error" and left a stub behind, and
+    the folders made to reach it stayed."""
+    script = (
+        "import resource, signal, sys\n"
+        "from reader.cli import main\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (8192, resource.RLIM_INFINITY))\n"
+        "sys.argv = ['reader', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    table = tmp_path / "papers.csv"
+    table.write_text("title,abstract\nA Paper,What it says.\n", encoding="utf-8")
+    root = tmp_path / "new" / "deep" / "lib"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "--library", str(root), "import", str(table)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 1
+    assert "file-size limit of this process" in done.stderr, done.stderr
+    assert "raise the file-size limit (ulimit -f) and try again" in done.stderr
+    assert "not a reader library" not in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "new").exists()

@@ -23,7 +23,9 @@ from reader.library import (
     StoreDamaged,
     StoreError,
     no_library_line,
+    outermost_missing,
     take_back_unfilled,
+    take_back_unopened,
     translated,
     unopened_line,
     unreadable_line,
@@ -90,13 +92,13 @@ def open_library(ctx: click.Context, *, create: bool = False) -> Library:
     nothing = no_library_line(root)
     if not create and nothing:
         raise UserError(nothing)
-    made_directory = not root.exists()
+    made = outermost_missing(root)
     try:
         library = Library(root)
         if nothing:
             # Made here: a command that ends with no paper in it (a refused file, a dry
             # run) takes it away again, and a mistyped --library leaves nothing behind.
-            ctx.call_on_close(functools.partial(take_back_unfilled, library, made_directory))
+            ctx.call_on_close(functools.partial(take_back_unfilled, library, made))
         if library.upgrade is not None:
             click.echo(f"Note: {upgraded_line(library.upgrade, root)}", err=True)
         evidence = library.upkeep.check_for_loss()
@@ -107,6 +109,8 @@ def open_library(ctx: click.Context, *, create: bool = False) -> Library:
             click.echo(f"Warning: {evidence}", err=True)
         return library
     except ReaderError as exc:
+        if nothing:
+            take_back_unopened(root, made)  # begun here, and not made (a full disk)
         raise UserError(unopened_line(exc, root)) from exc
 
 

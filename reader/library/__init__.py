@@ -52,7 +52,9 @@ if TYPE_CHECKING:
     from reader.library.fetching import PapersPlan, digest, fetched_line
     from reader.library.opening import (
         no_library_line,
+        outermost_missing,
         take_back_unfilled,
+        take_back_unopened,
         unopened_line,
         unreadable_line,
         upgraded_line,
@@ -101,6 +103,8 @@ _LAZY = {
     "unopened_line": ("reader.library.opening", "unopened_line"),
     "no_library_line": ("reader.library.opening", "no_library_line"),
     "take_back_unfilled": ("reader.library.opening", "take_back_unfilled"),
+    "take_back_unopened": ("reader.library.opening", "take_back_unopened"),
+    "outermost_missing": ("reader.library.opening", "outermost_missing"),
     "unreadable_line": ("reader.library.opening", "unreadable_line"),
     "upgraded_line": ("reader.library.opening", "upgraded_line"),
     "restore_damaged": ("reader.library.upkeep", "restore_damaged"),
@@ -184,7 +188,7 @@ __all__ = [
     "lost_advice", "lost_database", "no_library_line", "normalize_tag",
     "osc52_sequence", "parse_query", "parse_tags", "placed", "render_citation", "replaces_file",
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "take_back_unfilled",
-    "translated",
+    "take_back_unopened", "outermost_missing", "translated",
     "unopened_line", "unreadable_line", "upgraded_line", "reader_command",
     "waiting_drafts", "window_writer", "words", "write_draft",
 ]

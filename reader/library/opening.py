@@ -78,36 +78,57 @@ def upgraded_line(upgrade: Upgrade, root: Path) -> str:
             f"{upgrade.after}){kept}. Close any window an older reader has open on it")
 
 
-def take_back_unfilled(library: Library, made_directory: bool) -> bool:
+def take_back_unfilled(library: Library, made: Path | None) -> bool:
     """Take away a library that a command made and ended without a paper in (a file it
-    refused, a fetch that failed, a dry run): its database and index, and its directory
-    where the command made that too. A command that made a library it then did not fill
-    would leave one that answers "0 papers", where a mistyped ``--library`` should say
-    there is none. Left as it is: a library with a paper, one that cannot be counted, and
-    in a directory the command made, one with anything else beside it (a fetch's cache
-    that the next try reads); in a directory that was there, only the library's own files
-    go. True when it was taken away."""
-    from reader.library.reviews import REVIEWS_DIR
-
-    paths = library.paths
+    refused, a fetch that failed, a dry run): its database and index, and the directories
+    the command made (``made``: the outermost, None when the library's was there). A
+    command that made a library it then did not fill would leave one that answers "0
+    papers", where a mistyped ``--library`` should say there is none. Left as it is: a
+    library with a paper, one that cannot be counted, and in a directory the command made,
+    one with anything else beside it (a fetch's cache that the next try reads); in a
+    directory that was there, only the library's own files go. True when it was taken
+    away."""
     try:
         if library.store.count():
             return False
     except Exception:  # a library that cannot be counted is no library to take away
         return False
     library.close()
+    return take_back_unopened(library.paths.root, made)
+
+
+def take_back_unopened(root: Path, made: Path | None) -> bool:
+    """Take away what a command wrote of a library it began to make at ``root`` and could
+    not open (no room for its database, say), as :func:`take_back_unfilled` does."""
+    from reader.library.reviews import REVIEWS_DIR
+
+    paths = LibraryPaths(root)
     indexes = [paths.index, paths.root / REVIEWS_DIR]
     ours = {paths.database.name + suffix for suffix in _LEFT_BY_OPENING}
     ours |= {index.name for index in indexes}
     try:
-        if any(entry.name not in ours for entry in paths.root.iterdir()) and made_directory:
+        if made is not None and any(entry.name not in ours for entry in root.iterdir()):
             return False
         for suffix in _LEFT_BY_OPENING:
             paths.database.with_name(paths.database.name + suffix).unlink(missing_ok=True)
         for index in indexes:
             shutil.rmtree(index, ignore_errors=True)
-        if made_directory:
-            paths.root.rmdir()
+        # The library's directory, and those the command made above it to reach it.
+        folder = root
+        while made is not None and folder != made.parent:
+            folder.rmdir()
+            folder = folder.parent
     except OSError:
         return False  # what could not be taken away stays, an empty library that opens
     return True
+
+
+def outermost_missing(root: Path) -> Path | None:
+    """The outermost directory of ``root`` and those above it that is not there (made
+    with it), or None when ``root`` is there."""
+    missing = None
+    for folder in (root, *root.parents):
+        if folder.exists():
+            break
+        missing = folder
+    return missing

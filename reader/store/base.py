@@ -14,15 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import quote
 
-from reader.errors import (
-    BadInput,
-    Damaged,
-    DiskFull,
-    NotFound,
-    ReadOnly,
-    describe_no_room,
-    is_damage,
-)
+from reader.errors import BadInput, Damaged, NotFound, ReadOnly, is_damage, no_room_to_open
 from reader.resources import migrations_dir
 from reader.store.backup import BackupError, automatic_backup, lost_database
 from reader.store.chunks import in_chunks
@@ -209,9 +201,8 @@ class StoreBase:
             # megabytes, and without a limit it kept that size on disk for good.
             conn.execute(f"PRAGMA journal_size_limit = {WAL_KEPT_BYTES}")
         except sqlite3.DatabaseError as exc:
-            if (no_room := describe_no_room(exc, path.parent)) is not None:
-                raise DiskFull(f"cannot open the library database {path} (SQLite makes "
-                               f"working files beside it, even to read): {no_room}") from exc
+            if (full := no_room_to_open(path, exc)) is not None:
+                raise full from exc
             raise _refused(
                 f"cannot open the library database {path}: {_why(path, exc)}", exc
             ) from exc
@@ -270,6 +261,8 @@ class StoreBase:
         try:
             current = self.schema_version
         except sqlite3.DatabaseError as exc:
+            if (full := no_room_to_open(self.path, exc)) is not None:
+                raise full from exc  # a new library's first read, as an old one's open
             raise _refused(f"{self.path} is not a reader library: {exc}", exc) from exc
         if current > latest:
             raise StoreError(

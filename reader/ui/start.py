@@ -17,7 +17,15 @@ from pathlib import Path
 from typing import TypeVar
 
 from reader.errors import ReaderError
-from reader.library import Library, ViewSignals, unopened_line, unreadable_line
+from reader.library import (
+    Library,
+    ViewSignals,
+    outermost_missing,
+    take_back_unopened,
+    unopened_line,
+    unreadable_line,
+)
+from reader.locations import LibraryPaths
 
 T = TypeVar("T")
 
@@ -34,10 +42,14 @@ def run_window(root: Path, warn: Callable[[str], None]) -> int:
     # allocates Textual's objects by the thousand, and every full collection walks them
     # all, for nothing, as they live as long as the app.
     gc.disable()
+    made = outermost_missing(root)
+    begun = not LibraryPaths(root).database.exists()
     try:
         library = Library(root)
         evidence = library.upkeep.check_for_loss()
     except ReaderError as exc:
+        if begun:
+            take_back_unopened(root, made)  # no room to make it, say: nothing left behind
         raise NotOpened(unopened_line(exc, root)) from exc
     if evidence is not None:
         # Said before the window: a later look would find the evidence gone.
