@@ -195,6 +195,14 @@ def test_a_list_of_links_is_sent_to_reader_add(tmp_path: Path) -> None:
         f"{links}: a list of 3 paper ids and links (OpenReview, arXiv, DOI), which an import "
         "does not fetch: 'reader add' fetches them, given as its arguments"
     )
+    # Under an abstract list's header, a paragraph of links is skipped, said, not a paper.
+    links.write_text("ICLR 2026 reading list\n\nhttps://openreview.net/forum?id=2sNrnTTEcv\n\n"
+                     "An abstract about graphs: trees, see https://example.org/x for code.\n")
+    parsed = parse_file(links)
+    assert [r.abstract for r in parsed.records] == [
+        "An abstract about graphs: trees, see https://example.org/x for code."]
+    assert parsed.problems == [f"{links.name}:3: paper links, not an abstract ('reader add' "
+                               "fetches papers by their links); skipped"]
     # One line that is no link: the file is refused as other text is.
     links.write_text("https://openreview.net/forum?id=2sNrnTTEcv\nA sentence.\n")
     with pytest.raises(ImportFormatError, match="--format seed"):

@@ -174,6 +174,12 @@ def _records(
         abstract = " ".join(line.strip() for line in text.splitlines() if line.strip())
         if not abstract:
             continue
+        if _only_links(abstract):
+            # Read as an abstract, a link would become a paper titled by its URL.
+            if problems is not None:
+                problems.append(f"{source}:{line_no}: paper links, not an abstract ('reader "
+                                "add' fetches papers by their links); skipped")
+            continue
         yield PaperRecord(
             abstract=abstract,
             title=derive_title(to_plain(abstract), max_len=TITLE_MAX),
@@ -182,6 +188,16 @@ def _records(
             year=year,
             source=f"{source}:{line_no}",
         )
+
+
+def _only_links(text: str) -> bool:
+    """Whether every word of ``text`` is a paper's id or link (OpenReview, arXiv, DOI)."""
+    if "/" not in text and ":" not in text:
+        return False  # prose, at no cost: an id alone is taken for a link only with one
+    from reader.sources.remote.ids import classify
+
+    words = text.split()
+    return all(classify(word) for word in words) and any("/" in w or ":" in w for w in words)
 
 
 def _paragraphs(
