@@ -590,3 +590,13 @@ def test_a_paper_is_found_by_its_ids_as_citations_print_them(
 def test_a_lone_wildcard_lists_every_paper(library: Library) -> None:
     """`reader search '*'` said it could not read the query."""
     assert set(library.search("*").ids) == set(library.search("").ids) == set(library.all_ids())
+
+
+def test_a_greek_letter_raised_or_lowered_is_named_too() -> None:
+    from reader.text.greek import symbol_names
+    from reader.text.render import to_plain
+
+    # As TeX renders them: t^{-\alpha} as t⁻ᵅ, Z_\phi as Zᵩ.
+    shown = to_plain("A rate $\\eta t^{-\\alpha}$ with $Z_\\phi$ and $\\mathbf{\\beta}$.")
+    assert symbol_names(shown)[:3] == ["eta", "alpha", "phi"]
+    assert symbol_names("λόγος") == []

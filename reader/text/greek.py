@@ -4,20 +4,29 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
-# Each letter's forms (small, variant, capital) and its name.
+# Each letter's forms (small, variant, capital; raised where Unicode folds the raised letter
+# to a Latin one, ᵅ to ɑ) and its name.
 _FORMS = (
-    ("αΑ", "alpha"), ("βϐΒ", "beta"), ("γΓ", "gamma"), ("δΔ", "delta"), ("εϵΕ", "epsilon"),
-    ("ζΖ", "zeta"), ("ηΗ", "eta"), ("θϑΘϴ", "theta"), ("ιΙ", "iota"), ("κϰΚ", "kappa"),
+    ("αΑᵅ", "alpha"), ("βϐΒ", "beta"), ("γΓ", "gamma"), ("δΔ", "delta"), ("εϵΕᵋ", "epsilon"),
+    ("ζΖ", "zeta"), ("ηΗ", "eta"), ("θϑΘϴ", "theta"), ("ιΙᶥ", "iota"), ("κϰΚ", "kappa"),
     ("λΛ", "lambda"), ("μµΜ", "mu"), ("νΝ", "nu"), ("ξΞ", "xi"), ("πϖΠ", "pi"),
     ("ρϱΡ", "rho"), ("σςΣ", "sigma"), ("τΤ", "tau"), ("υΥϒ", "upsilon"), ("φϕΦ", "phi"),
     ("χΧ", "chi"), ("ψΨ", "psi"), ("ωΩ", "omega"),
 )
 #: The name of each Greek letter (omicron left out: it is the letter o to a reader).
 NAMES = {form: name for forms, name in _FORMS for form in forms}
+# The same letters raised, lowered and in mathematical styles (``t^{-\alpha}`` renders
+# ``t⁻ᵅ``, ``Z_\phi`` ``Zᵩ``): Unicode's compatibility forms of them.
+NAMES |= {
+    char: NAMES[folded]
+    for code in (*range(0x1D00, 0x1DC0), *range(0x1D6A8, 0x1D7CC))
+    if (folded := unicodedata.normalize("NFKC", char := chr(code))) in NAMES
+}
 # A letter with no Greek letter beside it: a symbol (λ, α-Net, β_1, Ω(n)), not a word of
 # Greek, whose letters would each be named.
-_GREEK = "\u0370-\u03ff\u1f00-\u1fff"
+_GREEK = "\u0370-\u03ff\u1f00-\u1fff"  # the compatibility forms stand alone by nature
 _SYMBOL = re.compile(rf"(?<![{_GREEK}])[{''.join(NAMES)}](?![{_GREEK}])")
 
 
