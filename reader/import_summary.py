@@ -51,6 +51,9 @@ class ImportSummary:
     renamed_keys: list[tuple[str, str]] = field(default_factory=list)
     #: The file's tags written otherwise than the tags they became: (as written, tag).
     tags_rewritten: list[tuple[str, str]] = field(default_factory=list)
+    #: New papers that share their title with a paper already there but not an id
+    #: (DOI, arXiv, OpenReview), and were kept apart: (title, the other's key, the id).
+    kept_apart: list[tuple[str, str, str]] = field(default_factory=list)
     #: Keys of entries merged into a paper with another key, kept as aliases: (alias, key).
     aliased_keys: list[tuple[str, str]] = field(default_factory=list)
     #: Conference signals: papers known before whose ratings moved, papers given a new
@@ -318,8 +321,9 @@ class ImportSummary:
 
     def key_changes(self) -> str:
         """Source keys another paper already had (``Rame72 → Rame72a``), and keys of merged
-        entries kept as aliases (``wooters07 → wootters07``), and the file's tags written
-        otherwise (``"health, digital" → health-digital``), a line each."""
+        entries kept as aliases (``wooters07 → wootters07``), the file's tags written
+        otherwise (``"health, digital" → health-digital``), and new papers kept apart from
+        one of their title by another id, a line each."""
         lines = []
         for pairs, what in (
             (self.renamed_keys, "already taken, given a suffix"),
@@ -340,6 +344,18 @@ class ImportSummary:
             plural = "s" if len(pairs) != 1 else ""
             lines.append(f"{len(pairs):,} tag{plural} written as tags are (lower case, one "
                          f"word): {text}")
+        if self.kept_apart:
+            apart = self.kept_apart
+            named = [f"\"{title if len(title) <= 60 else title[:59] + '…'}\" (not {key}: "
+                     f"another {kind} id)"
+                     for title, key, kind in apart[:3]]
+            rest = f" and {len(apart) - 3:,} more" if len(apart) > 3 else ""
+            one = len(apart) == 1
+            lines.append(
+                f"{len(apart):,} new paper{'' if one else 's'} share{'s' if one else ''} "
+                f"{'its' if one else 'their'} title with a paper already here but not an id, "
+                f"and {'was' if one else 'were'} kept apart (a resubmission, or a mistyped "
+                f"id): {'; '.join(named)}{rest}")
         return "\n".join(lines)
 
     def add(self, other: ImportSummary) -> None:

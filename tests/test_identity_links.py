@@ -42,6 +42,29 @@ def test_an_accepted_list_with_openreview_urls_merges_into_the_papers_there(
     assert summary.revisions_kept == 3
 
 
+def test_a_title_kept_apart_by_another_openreview_id_is_said(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """Different OpenReview ids are never one paper (a resubmission has a forum of its
+    own); a row with a known title and another id (mistyped) stood beside it unsaid."""
+    library = empty_library
+    library.import_files([_snapshot(tmp_path / "nov.jsonl", SUBMITTED, None)])
+    forum, (title, _) = next(iter(SUBMITTED.items()))
+    table = tmp_path / "accepted.csv"
+    with table.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["title", "venue", "openreview_url"])
+        writer.writerow([title, "ICLR 2026 Oral", "https://openreview.net/forum?id=Zz9Zz9Zz9Z"])
+    summary = library.import_files([table])
+    assert summary.new == 1
+    key = library.papers([library.search(f"openreview:{forum}").ids[0]])[0].citekey
+    assert summary.key_changes() == (
+        f"1 new paper shares its title with a paper already here but not an id, and was kept "
+        f"apart (a resubmission, or a mistyped id): \"{title}\" (not {key}: another "
+        "OpenReview id)"
+    )
+
+
 def test_the_csv_row_reads_its_venue_year_decision_and_forum(tmp_path: Path) -> None:
     records = parse_file(_accepted_csv(tmp_path / "accepted.csv")).records
     first = records[0]

@@ -47,6 +47,10 @@ if TYPE_CHECKING:
 PLACEHOLDER_WORDS = 12
 
 
+#: The identifiers a record and a paper are compared by, in the order they are given.
+_ID_NAMES = ("DOI", "arXiv", "OpenReview")
+
+
 class _DryRun(Exception):
     """Raised inside the transaction of a dry run, so that nothing is written."""
 
@@ -248,6 +252,9 @@ class _Import:
         #: them with replies that the first reading did not have (the file changed).
         self.records_again = 0
         self.unmatched = 0
+        #: The paper already there that the record in hand shares its title with but not
+        #: an id (its id, and which id), said if the record becomes a paper of its own.
+        self._apart: tuple[int, str] | None = None
 
     def _known(self) -> Iterator[Known]:
         for row in self.rows.known():
@@ -303,6 +310,7 @@ class _Import:
         self.summary.tags_rewritten += [
             pair for pair in record.tags_rewritten if pair not in self.summary.tags_rewritten]
         ids = (doi, arxiv_id, record.openreview_id)
+        self._apart = None
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
         if paper_id is None:
             for candidate, how in (
@@ -327,6 +335,9 @@ class _Import:
                 paper_id = candidate
         if paper_id is None:
             paper_id = self._insert(prepared)
+            if self._apart is not None and self._apart[0] not in self.added:
+                other, kind = self._apart
+                self.summary.kept_apart.append((record.title, self.rows.key_of(other), kind))
             self.met.setdefault(paper_id, prepared.fingerprint)
             self.met_names.setdefault(paper_id, (record.title, ids))
             if self.replies_later and (record.replies or record.replies_to_come):
@@ -485,8 +496,11 @@ class _Import:
             and not record.title_derived
             and same_words()
         ))
-        pairs = list(zip(ids, row[:3], strict=True))[1 if corrected else 0:]
-        if any(mine and theirs and mine != theirs for mine, theirs in pairs):
+        pairs = list(zip(ids, row[:3], _ID_NAMES, strict=True))[1 if corrected else 0:]
+        differing = [name for mine, theirs, name in pairs if mine and theirs and mine != theirs]
+        if differing:
+            if self._apart is None and how == "title" and same_title(record.title, row[4]):
+                self._apart = (paper_id, differing[0])
             return False
         if (
             how == "abstract"

@@ -161,6 +161,11 @@ class ImportRows:
         ).fetchone()
         return tuple(row) if row else None
 
+    def key_of(self, paper_id: int) -> str:
+        """A paper's citation key ('' for none)."""
+        row = self.conn.execute("SELECT citekey FROM papers WHERE id = ?", (paper_id,)).fetchone()
+        return str(row[0]) if row else ""
+
     def current(self, column: str, value: object) -> dict[str, Any] | None:
         """The merge columns (MERGE_NAMES) of the paper with this id or key."""
         row = self.conn.execute(
