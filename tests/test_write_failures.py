@@ -342,6 +342,11 @@ def test_a_full_disk_after_the_papers_says_what_was_written(tmp_path: Path) -> N
     assert "written before it: 400 new and 0 merged papers" in error
     library = Library(root)
     assert library.store.count() == 400
+    # The doctor says the import is not over, and how to finish it.
+    report = library.upkeep.doctor()
+    assert not report.ok
+    assert any(line.startswith(f"import: {sample} (begun ") and "stopped part way" in line
+               for line in report), report
     library.close()
     again = subprocess.run(
         [sys.executable, "-m", "reader", "--library", str(root), "import", str(sample)],
@@ -349,6 +354,11 @@ def test_a_full_disk_after_the_papers_says_what_was_written(tmp_path: Path) -> N
     )
     assert again.returncode == 0, again.stderr
     assert "1,643 new replies" in again.stdout
+    library = Library(root)
+    try:
+        assert not [line for line in library.upkeep.doctor() if line.startswith("import:")]
+    finally:
+        library.close()
 
 
 @contextmanager
@@ -563,3 +573,17 @@ def test_a_new_library_with_no_room_says_so_and_leaves_nothing(tmp_path: Path) -
     assert "raise the file-size limit (ulimit -f) and try again" in done.stderr
     assert "not a reader library" not in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "new").exists()
+
+
+def test_the_doctor_names_an_import_whose_process_is_gone_unfinished(library: Library) -> None:
+    """An import killed part way leaves its row unfinished, its process gone: the doctor
+    says so (it said "ok" while the replies of its papers were missing)."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    with library.store.transaction() as conn:
+        conn.execute("UPDATE imports SET finished_at = NULL, pid = ? WHERE id = "
+                     "(SELECT max(id) FROM imports)", (int(dead.stdout),))
+    report = library.upkeep.doctor()
+    assert not report.ok
+    [line] = [line for line in report if line.startswith("import:")]
+    assert line.endswith("stopped part way; importing the file again finishes it")

@@ -197,6 +197,13 @@ class Upkeep:
                           "changes: what a rebuild kept aside holds what it lacks (below)")
         else:
             report.append(f"database: ok ({figures})")
+        with self._library.session() as store:
+            stopped = store.imports.stopped()
+        for path, began in stopped:
+            # Its papers are in; its replies (reviews, decisions) may not be, nor indexed.
+            report.ok = False
+            report.append(f"import: {path} (begun {began}) stopped part way; importing the "
+                          "file again finishes it")
         if orphans:
             report.ok = False
             tables = sorted({row[0] for row in orphans})

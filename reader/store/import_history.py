@@ -86,6 +86,19 @@ class ImportHistory:
         ).fetchone()
         return (int(replied), int(papers)) if papers else None
 
+    def stopped(self) -> list[tuple[str, str]]:
+        """The imports stopped part way (a kill, a full disk): neither finished nor undone,
+        no process of theirs running, and the file not imported whole since; each file
+        with the time it began."""
+        rows = self._store.conn.execute(
+            "SELECT path, imported_at, pid FROM imports AS i "
+            "WHERE finished_at IS NULL AND undone_at IS NULL AND NOT EXISTS (SELECT 1 FROM "
+            "imports AS later WHERE later.path = i.path AND later.id > i.id "
+            "AND later.finished_at IS NOT NULL AND later.undone_at IS NULL) ORDER BY id"
+        ).fetchall()
+        return [(path, at) for path, at, pid in rows
+                if pid is None or int(pid) == os.getpid() or not _alive(int(pid))]
+
     def finish_import(self, source: str) -> tuple[int, int]:
         """Mark the latest import of ``source`` finished; when the one before it, of the
         same file, was stopped part way, take over what that one changed: the papers whose
