@@ -432,9 +432,15 @@ async def test_a_pasted_escape_is_shown_not_typed_and_the_paste_stays_whole(
     assert library.store.edits.note(paper_id).text == "AAA \u241b[31mBBB\u2407 CCC\nDDD"  # type: ignore[arg-type]
 
 
-async def test_a_merge_made_as_the_editor_closes_is_said(library: Library) -> None:
+async def test_a_merge_made_as_the_editor_closes_is_said(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Another writer's change met by the save of esc: the editor has closed, so the window
     says the note was merged, and both texts are stored."""
+    # Neither saved nor followed by the editor before esc: on a busy machine its autosave
+    # (0.6 s after the typing) met the other writer's change first, merged in the editor.
+    monkeypatch.setattr("reader.ui.screens.note.AUTOSAVE_AFTER", 3600.0)
+    monkeypatch.setattr("reader.ui.screens.note.FOLLOW_EVERY", 3600.0)
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
