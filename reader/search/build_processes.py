@@ -79,8 +79,9 @@ def _build_part(
             if to_document is not None:  # an item other than a paper (see Writing.DOCUMENT)
                 doc = to_document(paper)
             else:
-                doc = document(paper)
-                renderings.note(paper.abstract, to_plain(paper.abstract))
+                plain = to_plain(paper.abstract)  # rendered once, for the index and the memo
+                doc = document(paper, plain)
+                renderings.note(paper.abstract, plain)
             if known and known.get(paper.id) == doc["digest"]:
                 kept.append(paper.id)
                 continue

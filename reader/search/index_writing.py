@@ -81,8 +81,9 @@ def _documents(
         if to_document is not None:
             yield to_document(paper)
             continue
-        doc = document(paper)
-        renderings.note(paper.abstract, to_plain(paper.abstract))
+        plain = to_plain(paper.abstract)  # rendered once, for the index and the memo
+        doc = document(paper, plain)
+        renderings.note(paper.abstract, plain)
         yield doc
 
 

@@ -54,8 +54,9 @@ INDEXED_CHARS = 100_000
 INDEXED_NOTE_CHARS = 400_000
 
 
-def document(paper: Paper) -> dict[str, object]:
-    """The index document of a paper (each field's first :data:`INDEXED_CHARS`)."""
+def document(paper: Paper, abstract: str | None = None) -> dict[str, object]:
+    """The index document of a paper (each field's first :data:`INDEXED_CHARS`);
+    ``abstract``: its abstract's plain text, when the caller has rendered it already."""
     flags = []
     if paper.starred:
         flags.append("starred")
@@ -64,7 +65,7 @@ def document(paper: Paper) -> dict[str, object]:
     doc: dict[str, object] = {
         "id": str(paper.id),
         "title": indexed_title(paper.title)[:INDEXED_CHARS],
-        "abstract": indexed_abstract(paper.abstract)[:INDEXED_CHARS],
+        "abstract": indexed_abstract(paper.abstract, abstract)[:INDEXED_CHARS],
         "keywords": " ".join(paper.keywords)[:INDEXED_CHARS],
         # The editors too (an edited book has no authors), as a reference manager's
         # "creator" search finds them.
@@ -102,10 +103,11 @@ def indexed_title(source: str) -> str:
     return _with_names("\n".join([shown, " ".join(extra)]) if extra else shown)
 
 
-def indexed_abstract(source: str) -> str:
-    """An abstract's words as indexed: as it reads (TeX rendered), then the names of the
-    Greek letters in it: ``$\\lambda$`` reads ``λ``, found by ``λ`` and by ``lambda``."""
-    return _with_names(to_plain(source))
+def indexed_abstract(source: str, plain: str | None = None) -> str:
+    """An abstract's words as indexed: as it reads (TeX rendered, or ``plain`` when given),
+    then the names of the Greek letters in it: ``$\\lambda$`` reads ``λ``, found by ``λ``
+    and by ``lambda``."""
+    return _with_names(to_plain(source) if plain is None else plain)
 
 
 def _with_names(text: str) -> str:
