@@ -20,8 +20,7 @@ from typing import Any
 
 import platformdirs
 
-from reader.cite.clipboard import ROUTES
-from reader.cite.format_names import CITATION_FORMATS
+from reader.cite.format_names import CITATION_FORMATS, ROUTES
 from reader.locations import APP_NAME
 
 CONFIG_FILE = "config.toml"

@@ -51,6 +51,8 @@ LATER = (
     # revisions, searching, upkeep and fetching are made on first use.
     "reader.store.import_history", "reader.store.import_rows", "reader.store.revisions",
     "reader.library.searching", "reader.library.fetching", "reader.library.recovery",
+    # The clipboard (a copy), the note editor's widget.
+    "reader.cite.clipboard", "textual.widgets._text_area",
 )
 
 _FIRST_FRAME = """\

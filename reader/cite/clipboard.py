@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROUTES = ("system", "osc52", "file")
+from reader.cite.format_names import ROUTES
 
 
 @dataclass(frozen=True, slots=True)

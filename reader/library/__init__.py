@@ -20,7 +20,6 @@ import functools
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
 from reader.cite.format_names import CITATION_FORMATS, EXPORT_FORMATS
 from reader.errors import IndexStopped
 from reader.library.changes import Change
@@ -44,6 +43,7 @@ from reader.store.watch import ChangeWatch, LibraryState, library_state
 from reader.text.tags import normalize_tag, parse_tags
 
 if TYPE_CHECKING:
+    from reader.cite.clipboard import configured_routes, copy_text, in_tmux, osc52_sequence
     from reader.cite.export import check_folder, export, format_for_path, replaces_file
     from reader.cite.formats import CitationError
     from reader.cite.formats import render as render_citation
@@ -139,6 +139,11 @@ _LAZY = {
     "Outcome": ("reader.sources.remote.openreview_notes", "Outcome"),
     "Plan": ("reader.sources.remote.openreview_notes", "Plan"),
     "highlight_spans": ("reader.search.highlight", "highlight_spans"),
+    # The clipboard: a copy's business, not the start's.
+    "configured_routes": ("reader.cite.clipboard", "configured_routes"),
+    "copy_text": ("reader.cite.clipboard", "copy_text"),
+    "in_tmux": ("reader.cite.clipboard", "in_tmux"),
+    "osc52_sequence": ("reader.cite.clipboard", "osc52_sequence"),
     # The file formats: the import's business, not the start's.
     "FORMATS": ("reader.sources", "FORMATS"),
     "ImportFormatError": ("reader.sources", "ImportFormatError"),

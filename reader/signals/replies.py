@@ -3,7 +3,6 @@ and its kind, read from its invitations."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Sequence
@@ -215,6 +214,8 @@ class Reply:
     def text_hash(self) -> str:
         """A digest of the content without its scores: two versions with the same hash
         have the same text, whatever their ratings."""
+        import hashlib  # here: OpenSSL's loading was 2 ms of every window's start
+
         words = {name: value for name, value in self.content.items() if name not in self.scores}
         text = _COMPACT_SORTED(words)
         return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -4,7 +4,6 @@ at all."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -54,6 +53,8 @@ def draft_dirs(library_drafts: Path) -> list[Path]:
 def library_folder_name(root: Path) -> str:
     """A folder name that is this library's alone: its directory's name, then a digest of
     its whole path."""
+    import hashlib  # here: loading OpenSSL was 2 ms of the window's start, before its frame
+
     try:
         where = str(root.resolve())
     except OSError:

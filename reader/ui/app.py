@@ -193,9 +193,9 @@ class ReaderApp(App[None]):
         self.views.show_first(self._initial_ids)
         self.paper_list.focus()
         self.status.update()
-        for notice in start_notices(self.library):
-            self.notify(notice.message, title=notice.title, timeout=notice.timeout,
-                        severity=notice.severity)
+        # After the first frame: a toast over it loses nothing by a frame's wait, and
+        # looking for drafts left behind is work the first paint need not wait for.
+        self.call_after_refresh(self._start_notices)
         self.set_interval(SEEN_FLUSH_SECONDS, self.seen.flush)
         self.call_after_refresh(self.live.start)
         # After the first frame: opening a large index holds the GIL for a while, and would
@@ -204,6 +204,11 @@ class ReaderApp(App[None]):
         self.call_after_refresh(read_screen_styles, self)
         # Once the first screen is up, its objects go out of the collector's reach.
         self.call_after_refresh(collector.settle)
+
+    def _start_notices(self) -> None:
+        for notice in start_notices(self.library):
+            self.notify(notice.message, title=notice.title, timeout=notice.timeout,
+                        severity=notice.severity)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Whether a key's action may run here (and the footer offers it); see

@@ -11,12 +11,6 @@ from textual.app import App
 from textual.worker import Worker
 
 from reader.errors import ReaderError
-from reader.library import (
-    configured_routes,
-    copy_text,
-    in_tmux,
-    osc52_sequence,
-)
 from reader.models import Paper
 
 if TYPE_CHECKING:
@@ -67,7 +61,12 @@ class Citations:
             return
         fmt, style = choice
         # The citation engine is imported on first use: the reader starts sooner.
-        from reader.library import CitationError, render_citation
+        from reader.library import (
+            CitationError,
+            configured_routes,
+            copy_text,
+            render_citation,
+        )
         from reader.ui.screens.cite_picker import choice_label
 
         app = self._app
@@ -168,6 +167,8 @@ class Citations:
 
 def send_osc52(app: App[None], text: str) -> None:
     """Ask the terminal to set its clipboard; inside tmux, also wrapped for passthrough."""
+    from reader.library import in_tmux, osc52_sequence  # bound on a copy, not at start
+
     app.copy_to_clipboard(text)  # plain OSC 52, and app.clipboard for the record
     driver = app._driver  # Textual has no public way to write a raw sequence
     if in_tmux() and driver is not None:

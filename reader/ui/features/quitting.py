@@ -8,7 +8,6 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from textual.widgets import TextArea
 from textual.worker import Worker
 
 from reader.ui.queued_keys import take_typed
@@ -68,6 +67,10 @@ class Quitting:
         """Store what the open note editors hold (the text typed within the last moment
         waits for its autosave); False, said in the editor, where one holds text that
         neither the library nor a draft could take."""
+        # Here, not at the top: the editor's widget is a tenth of what the window's first
+        # frame would otherwise wait to import, and only a note editor open needs it.
+        from textual.widgets import TextArea
+
         from reader.ui.screens.note import NoteScreen
 
         app = self._app
