@@ -228,7 +228,7 @@ def test_an_import_killed_while_indexing_leaves_no_process(
     before = papers(database)
     proc = subprocess.Popen(
         [sys.executable, "-m", "reader", "--library", str(root), "import", str(big_list)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
 
     def indexing() -> bool:
@@ -237,6 +237,12 @@ def test_an_import_killed_while_indexing_leaves_no_process(
 
     try:
         kill_and_check(proc, database, signum, indexing, "the index build under way")
+        if signum != signal.SIGKILL:
+            # Every paper is in: no "the rest" for an import again to bring in.
+            said = (proc.stderr.read() if proc.stderr else b"").decode()
+            assert "Stopped by SIGTERM while indexing: every paper of the import is in" in said
+            assert "the rest" not in said and "Traceback" not in said
+            assert proc.returncode == 128 + signum
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -60,16 +60,25 @@ def import_cmd(
     # the batches committed kept, the library closed; the next run finishes the index.
     # The library and its papers before the import, once it is open.
     counted: list[tuple[Library, int]] = []
+    # The summary, once said: every paper and reply is in, and only the index was left.
+    said: list[ImportSummary] = []
     with stop_on_termination():
         try:
-            _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch, counted, update)
+            _import(ctx, files, fmt, strict, dry_run, verbose, undo, batch, counted, said,
+                    update)
         except KeyboardInterrupt:
-            signum = stopping_signal()
+            name = signal.Signals(signum := stopping_signal()).name
+            if said:
+                # Not "importing again brings in the rest": there is no rest, and an import
+                # again would find nothing new ("Since the import of …: nothing.").
+                click.echo(f"\nStopped by {name} while indexing: every paper of the import "
+                           "is in (above); the search index catches up when the library is "
+                           "next opened.", err=True)
+                ctx.exit(128 + signum)
             kept = _kept(counted)
             rest = "brings them in" if kept.startswith(("no ", "nothing")) else "brings in the rest"
-            click.echo(f"\nStopped by {signal.Signals(signum).name}: {kept}; importing the "
-                       f"files again {rest}, and the search index catches up when the library "
-                       "is next opened.", err=True)
+            click.echo(f"\nStopped by {name}: {kept}; importing the files again {rest}, and "
+                       "the search index catches up when the library is next opened.", err=True)
             ctx.exit(128 + signum)
 
 
@@ -97,10 +106,11 @@ def _import(
     undo: bool,
     batch: int | None,
     counted: list[tuple[Library, int]],
+    said: list[ImportSummary],
     update: bool = False,
 ) -> None:
     """The import command's work (see import_cmd); ``counted`` gets the library and the
-    papers there before."""
+    papers there before, ``said`` the summary once it is said."""
     library = open_library(ctx, create=True)
     counted.append((library, library.store.count()))
     if undo:
@@ -119,6 +129,7 @@ def _import(
         # Said as soon as the papers and their replies are in; the indexes follow.
         stages.close()
         _say(summary, verbose)
+        said.append(summary)
 
     try:
         summary = library.import_files(
