@@ -373,6 +373,18 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
         "$\\lambda$-GRPO: Learnable Preferences", "Sharpness"]
     assert titles(empty_library, "abstract:lambda") == ["Sharpness"]
     assert titles(empty_library, "alpha mixing") == ["Mixing"]
+    # The letter finds what its name finds: the papers that write the name out as well.
+    (tmp_path / "named.csl.json").write_text(json.dumps([
+        {"id": "n", "type": "article-journal", "title": "Typed Lambda Calculus"}]))
+    empty_library.import_files([tmp_path / "named.csl.json"])
+    for query in ("λ", "Λ", "title:λ"):
+        assert titles(empty_library, query) == titles(empty_library, query.replace(
+            "λ", "lambda").replace("Λ", "lambda")), query
+    assert "Typed Lambda Calculus" in titles(empty_library, "λ")
+    # And what the name found is marked where the letter stands alone.
+    assert marked("λ-GRPO with α-mixing, as in λόγος", empty_library.search("λ").terms) == [
+        "λ"]
+    assert marked("Kendall's τ and Τ", frozenset({"tau"})) == ["τ", "Τ"]
     # A word of Greek is no row of symbols: its letters are not named.
     assert titles(empty_library, "omicron") == titles(empty_library, "gamma") == []
     # What the list shows is what is marked: the rendered title's word.

@@ -8,6 +8,7 @@ from whoosh.searching import Searcher
 
 from reader.search.analysis import ANALYZER, stem_word
 from reader.search.parsing import Expanded, term_text
+from reader.text.greek import NAMES
 
 
 def shared_terms(text: str, key_terms: list[tuple[str, float]], top: int = 6) -> list[str]:
@@ -44,12 +45,12 @@ def highlight_terms(query: Query, searcher: Searcher) -> frozenset[str]:
 def highlight_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     """Character spans of the words of ``text`` that are among ``terms``: a word is marked
     when its stem is (the query matched a stemmed field) or the word itself is (an author's
-    name, a tag)."""
+    name, a tag); a Greek letter standing alone when its name is (`tau` found `τ`)."""
     if not terms or not text:
         return []
     spans = []
     for token in ANALYZER(text, chars=True, mode="index"):
         word = token.text
-        if word in terms or stem_word(word) in terms:
+        if word in terms or stem_word(word) in terms or NAMES.get(word, "") in terms:
             spans.append((token.startchar, token.endchar))
     return spans

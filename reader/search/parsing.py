@@ -28,7 +28,8 @@ from whoosh.qparser import (
 from whoosh.query import FuzzyTerm, Or, Prefix, Query, Term, Wildcard
 
 from reader.search.analysis import ANALYZER, WORD, stem_word
-from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS, STEMMED_FIELDS
+from reader.search.schema import FIELD_BOOSTS, NAMED_FIELDS, SEARCH_FIELDS, STEMMED_FIELDS
+from reader.text.greek import NAMES
 
 #: The most typos a fuzzy word (``word~N``) forgives.
 _MAX_EDITS = 2
@@ -302,6 +303,11 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
                 )
                 query.typed = next(iter(typed), "")
             return query
+        if termclass is Term and fieldname in NAMED_FIELDS and text in NAMES:
+            # A Greek letter alone is searched by its name, which these fields hold beside
+            # every letter that stands alone (and where a paper writes it out): `τ` finds
+            # what `tau` finds, not only the papers that print the letter.
+            text = NAMES[text]
         return super().term_query(fieldname, text, termclass, boost, tokenize, removestops)
 
 

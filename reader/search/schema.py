@@ -20,6 +20,9 @@ SEARCH_FIELDS = (
 FIELD_BOOSTS = {"title": 3.0, "keywords": 1.5, "authors": 1.2}
 
 STEMMED_FIELDS = frozenset({"title", "abstract", "keywords", "notes", "highlight"})
+#: The fields that hold the name of each Greek letter standing alone in them beside the
+#: letter (see :func:`_with_names`): there, a search for the letter is one for its name.
+NAMED_FIELDS = frozenset({"title", "abstract"})
 
 
 def make_schema() -> Schema:
