@@ -119,7 +119,8 @@ async def test_the_window_says_it_upgraded_the_library(tmp_path: Path) -> None:
     _made_by_an_older_reader(root)
     library = Library(root)
     app = ReaderApp(library, load_sample=False)
-    async with app.run_test(size=(120, 40)):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()  # said over the first frame, once it is drawn
         messages = [n.message for n in app._notifications]
     library.close()
     assert any(m.startswith(f"The library in {root} was upgraded for this reader (schema 13 → "
