@@ -8,6 +8,7 @@ fits.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
 import resource
@@ -516,6 +517,29 @@ async def test_quitting_just_after_typing_stores_the_note_first(library: Library
         await pilot.press("ctrl+q")  # at once: the autosave waits 0.6 s
         await until(pilot, lambda: not app.is_running, "the window closes")
     assert stored_note(database, paper_id) == "last words"  # type: ignore[arg-type]
+
+
+async def test_a_save_cancelled_while_quitting_ends_no_quit_with_a_traceback(
+    library: Library,
+) -> None:
+    """A write cancelled while ctrl+q waited for the writes (a save waiting on another
+    process's lock, replaced by a newer one): the wait for them all raised WorkerCancelled
+    out of the quit, and the window closed with a traceback and status 1."""
+    database = library.paths.database
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        await pilot.press("n")
+        await pilot.pause()
+        await type_text(pilot, "kept words")
+        waiting = app.run_worker(asyncio.sleep(30), group="writes", exit_on_error=False)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        waiting.cancel()
+        await until(pilot, lambda: not app.is_running, "the window closes")
+    assert app.return_code in (0, None)
+    assert stored_note(database, paper_id) == "kept words"  # type: ignore[arg-type]
 
 
 async def test_quitting_with_a_note_stored_nowhere_asks_first(

@@ -8,7 +8,7 @@ import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from textual.worker import Worker
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from reader.ui.queued_keys import take_typed
 from reader.ui.widgets.search_box import SearchBox
@@ -89,7 +89,7 @@ class Quitting:
             if left <= 0:
                 break
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(app.workers.wait_for_complete(writes), left)
+                await asyncio.wait_for(_ended(writes), left)
         lost = [editor for editor in editors if editor.held_only_here]
         for editor in lost:
             editor.refuse_quit()
@@ -123,7 +123,14 @@ class Quitting:
 
     async def _leave_when_done(self, workers: list[Worker[Any]]) -> None:
         """Quit once ``workers`` are done (writes stored, an index build stopped)."""
-        app = self._app
-        if workers:  # (an empty list means every worker to wait_for_complete)
-            await app.workers.wait_for_complete(workers)
-        app.exit()
+        await _ended(workers)
+        self._app.exit()
+
+
+async def _ended(workers: list[Worker[Any]]) -> None:
+    """Wait until each of ``workers`` has ended, however it ended: one cancelled (a save
+    that a newer one replaced) or failed (its own handler said why, and kept a draft) must
+    not end the quit with a traceback, as Textual's wait for them all did."""
+    for worker in workers:
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
+            await worker.wait()
