@@ -204,6 +204,35 @@ async def test_sort_query_and_selection_are_remembered(library: Library) -> None
         assert "sorted by title" in screen_text(again)
 
 
+async def test_a_remembered_query_shows_no_other_papers_before_its_results(
+    library: Library,
+) -> None:
+    """Started on the query the last run left: the first frames showed the whole library
+    under it, and a key pressed then starred the library's first paper, which the query
+    does not find; and the search said "Still indexing" over an index that was whole."""
+    library.queries.set_meta("ui.last_query", "diffusion")
+    found = set(library.search("diffusion").ids)
+    first = library.store.all_ids()[0]
+    assert first not in found
+    app = ReaderApp(library)
+    notices: list[str | None] = []
+    shown = app.status.searched
+
+    def searched(outcome):  # type: ignore[no-untyped-def]
+        notices.append(outcome.notice if outcome is not None else None)
+        shown(outcome)
+
+    app.status.searched = searched  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.query_one(PaperList).ids == []  # nothing under the keys yet
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert set(app.query_one(PaperList).ids) == found
+    starred = {p.id for p in library.store.papers(library.store.all_ids()) if p.starred}
+    assert starred <= found
+    assert not any(n and n.startswith("Still indexing") for n in notices), notices
+
+
 async def test_saved_searches_open_with_a_number_and_show_in_the_palette(
     library: Library,
 ) -> None:

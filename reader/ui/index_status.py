@@ -12,6 +12,7 @@ view's query runs again as more of the library becomes searchable.
 from __future__ import annotations
 
 import gc
+import threading
 from dataclasses import dataclass
 
 from textual.app import App
@@ -70,6 +71,10 @@ class IndexStatus:
         self._sync_due = False
         #: Set once the window quits (see stop).
         self._stopping = False
+        #: Set once the index has been looked at, just after the first frame, and whether
+        #: it then held the whole library (see whole_at_start).
+        self._looked = threading.Event()
+        self._whole_when_looked = False
 
     @property
     def ready(self) -> bool:
@@ -80,6 +85,14 @@ class IndexStatus:
     def building(self) -> tuple[int, int] | None:
         """(indexed, total) while it is being built (from scratch, or after an import)."""
         return self._building
+
+    def whole_at_start(self, wait: float) -> bool:
+        """Whether the index held the whole library when it was looked at, just after the
+        first frame, waiting up to ``wait`` seconds for that look (from a worker thread): a
+        search asked before it (the query the last run left) runs over the index then,
+        where "still indexing" would be untrue."""
+        self._looked.wait(wait)
+        return self._whole_when_looked
 
     def stop(self) -> None:
         """The window quits: a build under way stops at its next safe point, and none
@@ -96,7 +109,11 @@ class IndexStatus:
     def bring_up_to_date(self) -> None:
         """Build a missing index, or catch up a stale one (in the calling worker thread),
         then say it is built."""
-        state = self._library.index_state()
+        try:
+            state = self._library.index_state()
+            self._whole_when_looked = state is IndexState.OK
+        finally:
+            self._looked.set()  # a search waiting on the look waits no longer, whatever it found
         if state is IndexState.MISSING:
             self._app.post_message(self.Building())
             try:
@@ -151,6 +168,7 @@ class IndexStatus:
         if not self._ready:
             return  # being built already
         self._ready = False
+        self._whole_when_looked = False
         self._app.post_message(self.Mending())
         self._app.run_worker(self._rebuild, thread=True, group="prepare", exit_on_error=False)
 

@@ -49,6 +49,9 @@ ROWS_AHEAD = 100
 #: How long a query typed waits for the next key before it is searched: keys typed faster
 #: than this are searched once, as the last of them left the query.
 SETTLE_SECONDS = 0.1
+#: How long a search asked before the index was first looked at (the query the last run
+#: left, searched as the window starts) waits for that look, which follows the first frame.
+_LOOK_WAIT = 2.0
 
 
 class Rerun(Enum):
@@ -285,7 +288,9 @@ class SearchSession:
         index = self._index
         library = self._library
         order = self._view.order()
-        if not index.ready and (parsed.text or parsed.like) and not self._searchable():
+        if not index.ready and (parsed.text or parsed.like) and not (
+            index.whole_at_start(_LOOK_WAIT) or self._searchable()
+        ):
             # The index is locked while it is built: say so at once instead of waiting on it;
             # the query runs again when the index is done.
             done, total = index.building or (0, 0)

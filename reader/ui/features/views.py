@@ -40,11 +40,17 @@ class Views:
         library = app.library
         last_query, last_paper = self._restore()
         app.status.count_if_unknown()
-        app.paper_list.set_ids(
-            library.queries.sort_ids(ids if ids is not None else library.all_ids(), self.order),
-            keep=None if last_query else last_paper,
-            restored=not last_query and last_paper is not None,
-        )
+        if last_query:
+            # Nothing until the query's results: the whole library under the box's query
+            # was a view no one asked for, and a key pressed in it (s, r) acted on its first
+            # paper, a paper the query may not find.
+            app.paper_list.set_ids([])
+        else:
+            app.paper_list.set_ids(
+                library.queries.sort_ids(ids if ids is not None else library.all_ids(),
+                                         self.order),
+                keep=last_paper, restored=last_paper is not None,
+            )
         app.status.viewing_all()
         if last_query:
             app.searching.restore(last_paper)
