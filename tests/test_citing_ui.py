@@ -36,7 +36,7 @@ async def test_Y_picks_a_style_with_a_preview_and_remembers_it(library: Library)
         await settle(app, pilot)
         await pilot.press("Y")
         assert isinstance(app.screen, CitePicker)
-        await pilot.press("down", "down", "down")  # IEEE
+        await pilot.press("j", "j", "down")  # IEEE: j moves as the arrow does
         await pilot.pause()
         assert "[1]" in screen_text(app)
         assert "⏎ Copy" in screen_text(app)  # the footer says what enter does
@@ -48,6 +48,8 @@ async def test_Y_picks_a_style_with_a_preview_and_remembers_it(library: Library)
         picker = app.screen
         assert isinstance(picker, CitePicker)
         assert picker.query_one("#picker-choices").highlighted == 3  # type: ignore[attr-defined]
+        await pilot.press("k")
+        assert picker.query_one("#picker-choices").highlighted == 2  # type: ignore[attr-defined]
 
 
 async def test_x_exports_the_view_to_a_file(

@@ -165,6 +165,13 @@ PICKER: list[BindingType] = [
     Binding("escape", "cancel", "Cancel", id="picker.cancel"),
 ]
 
+#: A list of choices in a dialog (the citation styles, a note's versions): j and k move
+#: in it as in the list of papers, beside the arrows.
+CHOICES: list[BindingType] = [
+    Binding("j", "cursor_down", "Next", id="choices.down", show=False),
+    Binding("k", "cursor_up", "Previous", id="choices.up", show=False),
+]
+
 #: The help screen.
 HELP: list[BindingType] = [
     Binding("j,down", "scroll_down", "Scroll down", id="help.down", show=False),

@@ -13,6 +13,7 @@ from reader.models import Paper
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
 from reader.ui.screens import SCREENS_CSS
+from reader.ui.widgets.choices import Choices
 
 #: (label, format, style) of each choice, in the order shown.
 CHOICES: list[tuple[str, str, str]] = [
@@ -62,7 +63,7 @@ class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
         with Vertical(id="picker-dialog"):
             yield Static(f"Copy {what} as…", id="picker-title", markup=False)
             with Horizontal(id="picker-body"):
-                yield OptionList(
+                yield Choices(
                     *[Option(label, id=f"{fmt}:{style}") for label, fmt, style in CHOICES],
                     id="picker-choices",
                 )

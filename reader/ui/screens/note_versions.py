@@ -14,6 +14,7 @@ from reader.library import NoteVersion
 from reader.text.sanitize import visible
 from reader.ui import bindings
 from reader.ui.screens import SCREENS_CSS
+from reader.ui.widgets.choices import Choices
 
 
 class VersionsScreen(ModalScreen[str | None]):
@@ -35,7 +36,7 @@ class VersionsScreen(ModalScreen[str | None]):
                 "note · enter puts the highlighted one back · esc goes back",
                 id="versions-title", markup=False,
             )
-            yield OptionList(
+            yield Choices(
                 *[Option(Text(visible(v.summary(self._writer))), id=str(v.id))
                   for v in self._versions],
                 id="versions-list",
