@@ -385,6 +385,9 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     assert marked("λ-GRPO with α-mixing, as in λόγος", empty_library.search("λ").terms) == [
         "λ"]
     assert marked("Kendall's τ and Τ", frozenset({"tau"})) == ["τ", "Τ"]
+    # With its index or its power too, as math writes it most of the time.
+    assert marked("τ²-bench, Kendall's τ_c, σ²Δ", frozenset({"tau", "sigma"})) == [
+        "τ²", "τ_c"]
     # A word of Greek is no row of symbols: its letters are not named.
     assert titles(empty_library, "omicron") == titles(empty_library, "gamma") == []
     # What the list shows is what is marked: the rendered title's word.

@@ -45,12 +45,20 @@ def highlight_terms(query: Query, searcher: Searcher) -> frozenset[str]:
 def highlight_spans(text: str, terms: frozenset[str]) -> list[tuple[int, int]]:
     """Character spans of the words of ``text`` that are among ``terms``: a word is marked
     when its stem is (the query matched a stemmed field) or the word itself is (an author's
-    name, a tag); a Greek letter standing alone when its name is (`tau` found `τ`)."""
+    name, a tag); a Greek letter standing alone, with its index or power or none, when
+    its name is (`tau` found `τ`, `τ²`, `τ_c`)."""
     if not terms or not text:
         return []
     spans = []
     for token in ANALYZER(text, chars=True, mode="index"):
         word = token.text
-        if word in terms or stem_word(word) in terms or NAMES.get(word, "") in terms:
+        if word in terms or stem_word(word) in terms or _letter_name(word) in terms:
             spans.append((token.startchar, token.endchar))
     return spans
+
+
+def _letter_name(word: str) -> str:
+    """The name of the Greek letter ``word`` is, alone or with an index or a power (`τ`,
+    `τ2` for τ², `τ_c`); "" for any other word (`σ2δ_fε` is more than one letter's)."""
+    name = NAMES.get(word[:1], "")
+    return name if name and NAMES.keys().isdisjoint(word[1:]) else ""
