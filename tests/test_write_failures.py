@@ -401,6 +401,29 @@ def test_a_library_in_an_unwritable_directory_says_why_it_cannot_open(
     assert "Traceback" not in result.stderr
 
 
+async def test_a_draft_the_note_holds_now_is_not_said_to_wait(library: Library) -> None:
+    """A draft whose text a later save stored (or the user pasted in) was said at every
+    start, and in the paper's editor, to wait to be restored: homework for nothing. Only a
+    draft whose text the note lacks is said."""
+    from reader.library import draft_dirs, draft_paper, waiting_drafts, write_draft
+
+    places = draft_dirs(library.paths.drafts)
+    kept_id, lost_id = library.store.all_ids()[:2]
+    library.save_note(kept_id, "Typed under lock.\nAnd a line after it.")
+    kept = write_draft("Typed under lock.", f"note-key2026-{kept_id}", places)
+    lost = write_draft("Only here.", f"note-other2026-{lost_id}", places)
+    assert kept.path is not None and lost.path is not None
+    assert draft_paper(kept.path) == kept_id and draft_paper(lost.path) == lost_id
+    assert draft_paper(Path("note-7.md")) == 7 and draft_paper(Path("notes.md")) is None
+    assert set(waiting_drafts(places)) == {kept.path, lost.path}
+    assert waiting_drafts(places, held=lambda i: library.note(i).text) == [lost.path]
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        said = " ".join(messages(app))
+        assert str(lost.path) in said and str(kept.path) not in said and "more" not in said
+
+
 def test_a_draft_left_in_the_cache_is_offered_only_in_its_own_library(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:

@@ -30,7 +30,7 @@ from reader.locations import reader_command
 from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost, StoreDamaged
 from reader.store.database import RELEVANCE, SORT_KEYS, StoreError
-from reader.store.drafts import draft_dirs, waiting_drafts, write_draft
+from reader.store.drafts import draft_dirs, draft_paper, waiting_drafts, write_draft
 from reader.store.notes import (
     CLI,
     NoteSaved,
@@ -195,7 +195,7 @@ __all__ = [
     "restore_damaged", "sentences", "ShownReply", "shown_reply", "take_back_unfilled",
     "take_back_unopened", "outermost_missing", "translated",
     "unopened_line", "unreadable_line", "upgraded_line", "reader_command",
-    "waiting_drafts", "window_writer", "words", "write_draft",
+    "waiting_drafts", "window_writer", "words", "write_draft", "draft_paper",
 ]
 # Fetching from OpenReview (both front ends).
 __all__ += ["PapersPlan", "digest", "fetched_line"]

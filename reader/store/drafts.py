@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -95,10 +97,43 @@ def write_draft(text: str, name: str, places: list[Path], *, stamped: bool = Tru
     return draft
 
 
-def waiting_drafts(places: list[Path]) -> list[Path]:
-    """The note drafts left in ``places`` (by saves that failed), oldest first."""
+def waiting_drafts(
+    places: list[Path], held: Callable[[int], str] | None = None
+) -> list[Path]:
+    """The note drafts left in ``places`` (by saves that failed), oldest first; with
+    ``held`` (the text a paper's note holds now), those whose text the note does not hold
+    yet: a later save stored it, or the user pasted it in, and a draft the note holds
+    waits for nothing (said at every start, it was homework for nothing)."""
     found: list[Path] = []
     for place in places:
         with contextlib.suppress(OSError):
             found += [p for p in place.glob("note-*.md") if p.is_file()]
+    if held is not None:
+        found = [p for p in found if not _held(p, held)]
     return sorted(found, key=lambda p: p.stat().st_mtime)
+
+
+#: A draft's name: the paper's key and id and when the editor opened, or the id alone.
+_DRAFT_NAME = re.compile(r"note-(?:.+-)?(\d+)-\d{8}-\d{6}|note-(\d+)")
+
+
+def draft_paper(path: Path) -> int | None:
+    """The id of the paper a note draft was written for, from its name (None: a name the
+    reader did not give)."""
+    match = _DRAFT_NAME.fullmatch(path.stem)
+    if match is None:
+        return None
+    return int(match.group(1) or match.group(2))
+
+
+def _held(path: Path, held: Callable[[int], str]) -> bool:
+    """Whether the note of the draft's paper holds the draft's whole text. A draft that
+    cannot be read, or whose paper cannot, is taken to wait: the user looks at it."""
+    paper_id = draft_paper(path)
+    if paper_id is None:
+        return False
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+        return bool(text) and text in held(paper_id)
+    except Exception:  # noqa: BLE001 - any doubt leaves the draft said, never hidden
+        return False

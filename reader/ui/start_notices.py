@@ -5,6 +5,7 @@ taken down when the reading view opens."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from textual.app import App
@@ -35,13 +36,18 @@ class StartNotice(NamedTuple):
     timeout: float = 20
 
 
+def _note_text(library: Library) -> Callable[[int], str]:
+    """The text a paper's note holds now (see waiting_drafts)."""
+    return lambda paper_id: library.note(paper_id).text
+
+
 def start_notices(library: Library) -> list[StartNotice]:
     """Each notice the reader shows at start."""
     notices = []
     if library.upgrade is not None:
         line = upgraded_line(library.upgrade, library.paths.root)
         notices.append(StartNotice("upgraded", line[0].upper() + line[1:], "warning", 30))
-    drafts = waiting_drafts(draft_dirs(library.paths.drafts))
+    drafts = waiting_drafts(draft_dirs(library.paths.drafts), held=_note_text(library))
     if drafts:
         # A save that failed left the text there: said at start, or it is forgotten.
         more = f" and {len(drafts) - 1} more" if len(drafts) > 1 else ""

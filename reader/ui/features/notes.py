@@ -10,6 +10,7 @@ from reader.library import (
     NoteSaved,
     describe_writer,
     draft_dirs,
+    draft_paper,
     waiting_drafts,
     window_writer,
     write_draft,
@@ -67,8 +68,10 @@ class Notes:
                 read_only=self._app.library.read_only,
             )
         )
-        drafts = [d for d in waiting_drafts(draft_dirs(self._app.library.paths.drafts))
-                  if f"-{paper.id}-" in f"{d.stem}-"]
+        library = self._app.library
+        drafts = [d for d in waiting_drafts(draft_dirs(library.paths.drafts),
+                                            held=lambda paper_id: library.note(paper_id).text)
+                  if draft_paper(d) == paper.id]
         if drafts:
             # Text a failed save left is not in the note shown: said before it is typed over.
             self._app.notify(
