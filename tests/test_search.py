@@ -127,13 +127,16 @@ FELL_BACK = "Could not read that query; searched its words instead"
      ("year:[2020 TO", "year 2020 to"), ("?", ""), (":", ""), ("-", ""),
      ('"optimal transport', "optimal transport"), ("graph NOT", "graph not"),
      ("(unlearning", "unlearning"), ("unlearning)", "unlearning"), ("a OR OR b", "a or b"),
-     ("NOT NOT graph", "not not graph"), ("()", ""), ("author:", "author")],
+     ("NOT NOT graph", "not not graph"), ("()", ""), ("author:", "author"), ("∞", "")],
 )
 def test_broken_queries_are_searched_as_their_words_and_say_so(
     library: Library, query: str, words: str
 ) -> None:
     outcome = library.search(query)
-    assert outcome.notice == FELL_BACK
+    # With no word in it, that there was nothing to search for (not "searched its words").
+    assert outcome.notice == (FELL_BACK if words else
+                              f"“{query}” holds no word to search for (the index keeps words, "
+                              "not symbols)")
     assert outcome.ids == (library.search(words).ids if words else [])
     if words:
         assert library.search(words).notice is None

@@ -304,9 +304,8 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
                 query.typed = next(iter(typed), "")
             return query
         if termclass is Term and fieldname in NAMED_FIELDS and text in NAMES:
-            # A Greek letter alone is searched by its name, which these fields hold beside
-            # every letter that stands alone (and where a paper writes it out): `τ` finds
-            # what `tau` finds, not only the papers that print the letter.
+            # A Greek letter alone is searched by its name, which these fields hold beside every
+            # letter standing alone: `τ` finds what `tau` finds, not only papers printing it.
             text = NAMES[text]
         return super().term_query(fieldname, text, termclass, boost, tokenize, removestops)
 
@@ -315,6 +314,12 @@ def plain_words(text: str) -> str:
     """The words of a query as plain words. Lower case, so that the fallback parser does
     not take a stray ``AND`` or ``NOT`` for an operator (``NOT AND x`` crashed it)."""
     return " ".join(word.lower() for word in WORD.findall(text))
+
+
+def fallback_notice(text: str) -> str:
+    """What to say of a query the parser could not read (its plain words searched instead)."""
+    return ("Could not read that query; searched its words instead" if plain_words(text) else
+            f"“{text}” holds no word to search for (the index keeps words, not symbols)")
 
 
 def widen_fuzzy(query: Query) -> Query:
