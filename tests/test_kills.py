@@ -243,6 +243,10 @@ def test_an_import_killed_while_indexing_leaves_no_process(
             assert "Stopped by SIGTERM while indexing: every paper of the import is in" in said
             assert "the rest" not in said and "Traceback" not in said
             assert proc.returncode == 128 + signum
+            # The doctor says what happened: a build stopped, not an index damaged.
+            doctor = run_reader(root, "doctor")
+            assert "search index: a build from scratch was stopped before its end" in (
+                doctor.stdout), doctor.stdout
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -370,6 +370,8 @@ class Upkeep:
     def _index_problem(self, generation: int) -> str | None:
         """What is wrong with the index against a database at ``generation``, if anything."""
         if not self._library.index.usable():
+            if self._library.index.cut_short():
+                return "a build from scratch was stopped before its end (not damaged)"
             return "missing or unreadable"
         damage = self._library.index.check()
         if damage is not None:
