@@ -422,6 +422,10 @@ async def test_a_draft_the_note_holds_now_is_not_said_to_wait(library: Library) 
         await settle(app, pilot)
         said = " ".join(messages(app))
         assert str(lost.path) in said and str(kept.path) not in said and "more" not in said
+    # And the doctor names it to a user of the command line.
+    assert [line for line in library.upkeep.doctor() if line.startswith("note drafts")] == [
+        "note drafts: 1 waits to be restored (saves that failed; paste what you want to keep "
+        f"into the note, then delete the draft): {lost.path}"]
 
 
 def test_a_draft_left_in_the_cache_is_offered_only_in_its_own_library(

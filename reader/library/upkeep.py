@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from reader.library.door import translating
 from reader.locations import LibraryPaths, reader_command
 from reader.models import IndexState
-from reader.search.meta import recorded_generation
+from reader.search.meta import cut_short, recorded_generation
 from reader.store import review_texts
 from reader.store.backup import (
     BackupError,
@@ -25,6 +25,7 @@ from reader.store.backup import (
     stamp,
 )
 from reader.store.database import migrations
+from reader.store.drafts import draft_dirs, waiting_line
 
 if TYPE_CHECKING:
     from reader.library.core import Library
@@ -204,6 +205,9 @@ class Upkeep:
             report.ok = False
             report.append(f"import: {path} (begun {began}) stopped part way; importing the "
                           "file again finishes it")
+        held = waiting_line(draft_dirs(self._library.paths.drafts),
+                            lambda paper_id: self._library.note(paper_id).text)
+        report.extend([held] if held else [])  # text a failed save left, said to the CLI too
         if orphans:
             report.ok = False
             tables = sorted({row[0] for row in orphans})
@@ -370,7 +374,7 @@ class Upkeep:
     def _index_problem(self, generation: int) -> str | None:
         """What is wrong with the index against a database at ``generation``, if anything."""
         if not self._library.index.usable():
-            if self._library.index.cut_short():
+            if cut_short(self._library.paths.index):
                 return "a build from scratch was stopped before its end (not damaged)"
             return "missing or unreadable"
         damage = self._library.index.check()

@@ -137,16 +137,6 @@ class IndexBase:
             pass
         return building["indexed"], building["total"]
 
-    def cut_short(self) -> bool:
-        """Whether a build from scratch was stopped before its end (its process gone): what
-        it indexed is no index of the library, not knowing which papers it lacks, and the
-        index is built again."""
-        if not (self.path / _GENERATION_FILE).is_file():
-            return False  # written by a build as it starts; an index lost has none
-        if self._read_meta()["generation"] >= 0 or self.partial() is not None:
-            return False
-        return any(self.path.glob("_MAIN_*.toc"))  # Whoosh's table of the segments written
-
     def _published(self, generation: int, total: int, indexed: int) -> None:
         """A build has made ``indexed`` of ``total`` papers searchable."""
         self._building = (indexed, total)

@@ -113,6 +113,17 @@ def waiting_drafts(
     return sorted(found, key=lambda p: p.stat().st_mtime)
 
 
+def waiting_line(places: list[Path], held: Callable[[int], str]) -> str | None:
+    """The doctor's line for the drafts that wait (see waiting_drafts), each named; None
+    when none does."""
+    drafts = waiting_drafts(places, held)
+    if not drafts:
+        return None
+    count = "1 waits" if len(drafts) == 1 else f"{len(drafts):,} wait"
+    return (f"note drafts: {count} to be restored (saves that failed; paste what you want "
+            f"to keep into the note, then delete the draft): {', '.join(map(str, drafts))}")
+
+
 #: A draft's name: the paper's key and id and when the editor opened, or the id alone.
 _DRAFT_NAME = re.compile(r"note-(?:.+-)?(\d+)-\d{8}-\d{6}|note-(\d+)")
 
