@@ -30,12 +30,12 @@ from reader.search.parsing import (
     OPERATORS,
     STOP_STEMS,
     has_empty_terms,
-    nearest_word,
     plain_words,
     widen_fuzzy,
 )
 from reader.search.query import Filter, ParsedQuery, SearchCancelled
 from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS
+from reader.search.suggest import nearest_word
 
 
 class SearchIndex(Writing, IndexBase):

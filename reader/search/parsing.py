@@ -1,7 +1,7 @@
 """Queries as Whoosh queries: the parser (field names, operators, NOT and -word), and terms
 that expand against the words of the index: prefixes, wildcards and typos (a Levenshtein
-automaton over a field's words, with the forms a stem takes), and the nearest word for a
-"did you mean"."""
+automaton over a field's words, with the forms a stem takes). The nearest word for a "did
+you mean" is in reader.search.suggest."""
 
 from __future__ import annotations
 
@@ -27,21 +27,19 @@ from whoosh.qparser import (
 )
 from whoosh.query import FuzzyTerm, Or, Prefix, Query, Term, Wildcard
 
-from reader.search.analysis import ANALYZER, WORD, stem_word
+from reader.search.analysis import WORD, stem_word
 from reader.search.schema import FIELD_BOOSTS, NAMED_FIELDS, SEARCH_FIELDS, STEMMED_FIELDS
 from reader.text.greek import NAMES
 
 #: The most typos a fuzzy word (``word~N``) forgives.
 _MAX_EDITS = 2
 # The letters at the start of a word given two typos that must be right: none (a typo in the
-# first letter is found too; see _Fuzzy._within).
-_FUZZY_PREFIX = 0
-# Typed words this long are also matched against the forms of stems (see _Fuzzy); the stems
+# first letter is found too; see Fuzzy._within).
+FUZZY_PREFIX = 0
+# Typed words this long are also matched against the forms of stems (see Fuzzy); the stems
 # matched that way are this long at least (`l` + `ion` is not `lion`).
-_FORMS_FROM = 5
+FORMS_FROM = 5
 _SHORTEST_STEM = 3
-# Shorter words get no "did you mean": too many words are a typo or two from them.
-SUGGEST_FROM = 4
 
 #: Field names a query may also use (`author:lovelace`).
 _FIELD_ALIASES = {
@@ -64,7 +62,7 @@ STOP_STEMS = frozenset(STOP_WORDS) | {stem_word(w) for w in STOP_WORDS}
 # Endings a word typed as a prefix may go on with. The stem of such a word can be shorter
 # than the prefix (`optimiz*`: optimization → optim), so a prefix also matches the stems of
 # these completions that cut into it.
-_ENDINGS = (
+ENDINGS = (
     "", "e", "s", "es", "ed", "ing", "ion", "ions", "ation", "ations", "ate", "ates", "ative",
     "ive", "ity", "ities", "ize", "ized", "izes", "izing", "ization", "izations", "al", "ally",
     "er", "ers", "ness", "ment", "ments", "able", "ence", "ance", "ent", "ant", "ism", "ist",
@@ -112,7 +110,7 @@ class _Prefix(Expanded, Prefix):  # type: ignore[misc]  # untyped base
         prefix = self.text
         if self.fieldname not in STEMMED_FIELDS or not prefix:
             return
-        for root in sorted({stem_word(prefix + ending) for ending in _ENDINGS}):
+        for root in sorted({stem_word(prefix + ending) for ending in ENDINGS}):
             if (
                 not root.startswith(prefix)
                 and prefix.startswith(root[:-1])
@@ -142,18 +140,18 @@ class _Wildcard(Expanded, Wildcard):  # type: ignore[misc]  # untyped base
         return query
 
 
-class _Fuzzy(Expanded, FuzzyTerm):  # type: ignore[misc]  # untyped base
+class Fuzzy(Expanded, FuzzyTerm):  # type: ignore[misc]  # untyped base
     """A word with typos: the indexed words within a few edits of it. A stemmed field holds
     stems, so there a stem is found when the query's stem is within those edits of it, or
     when the word as typed (``typed``: lower-cased and folded, not stemmed) is within them
-    of one of the stem's forms, the stem and an ending of _ENDINGS: `unlearnign` is three
+    of one of the stem's forms, the stem and an ending of ENDINGS: `unlearnign` is three
     edits from the stem `unlearn` but two from `unlearning`."""
 
     typed = ""
 
     def _expand(self, ixreader: Any) -> list[str]:
         words = self._within(ixreader, self.text, forms=False)
-        if self.fieldname in STEMMED_FIELDS and len(self.typed) >= _FORMS_FROM:
+        if self.fieldname in STEMMED_FIELDS and len(self.typed) >= FORMS_FROM:
             seen = set(words)
             words += [
                 word
@@ -198,14 +196,14 @@ class _Fuzzy(Expanded, FuzzyTerm):  # type: ignore[misc]  # untyped base
         typed = self.typed or self.text
         terms = [
             Term(self.fieldname, word,
-                 boost=1.0 / (1 + min(_edits(self.text, word), _edits(typed, word))))
+                 boost=1.0 / (1 + min(edit_distance(self.text, word), edit_distance(typed, word))))
             for word in words
         ]
         return Or(terms, boost=self.boost).matcher(searcher, context)
 
-    def with_edits(self, maxdist: int, prefixlength: int) -> _Fuzzy:
+    def with_edits(self, maxdist: int, prefixlength: int) -> Fuzzy:
         """The same word with another number of edits allowed."""
-        query = _Fuzzy(
+        query = Fuzzy(
             self.fieldname, self.text, boost=self.boost, maxdist=maxdist,
             prefixlength=prefixlength,
         )
@@ -230,7 +228,7 @@ def _field_words(ixreader: Any, fieldname: str) -> list[str]:
 @functools.lru_cache(maxsize=32)
 def _levenshtein_dfa(text: str, maxdist: int, prefix: int, forms: bool = False) -> Any:
     """The automaton accepting the words within ``maxdist`` edits of ``text``; with
-    ``forms``, the words that are within them once one of _ENDINGS is added."""
+    ``forms``, the words that are within them once one of ENDINGS is added."""
     dfa = Automata.levenshtein_dfa(text, maxdist, prefix)
     if not forms:
         return dfa
@@ -238,7 +236,7 @@ def _levenshtein_dfa(text: str, maxdist: int, prefix: int, forms: bool = False) 
     states.update(dest for moves in dfa.transitions.values() for dest in moves.values())
     finals = set(dfa.final_states)
     for state in states - finals:
-        for ending in _ENDINGS:
+        for ending in ENDINGS:
             reached = state
             for char in ending:
                 reached = dfa.next_state(reached, char)
@@ -296,8 +294,8 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
                 return None
             return (_Prefix if termclass is Prefix else _Wildcard)(fieldname, words[0], boost)
         if termclass is FuzzyTerm:
-            query = super().term_query(fieldname, text, _Fuzzy, boost, tokenize, removestops)
-            if isinstance(query, _Fuzzy) and fieldname in self.schema:
+            query = super().term_query(fieldname, text, Fuzzy, boost, tokenize, removestops)
+            if isinstance(query, Fuzzy) and fieldname in self.schema:
                 typed = self.schema[fieldname].process_text(
                     text, mode="query", tokenize=False, removestops=False, no_morph=True
                 )
@@ -327,10 +325,10 @@ def widen_fuzzy(query: Query) -> Query:
     (``benchmrak``) is found: Whoosh counts a transposition as two edits. More than two is
     capped at two: ``x~9`` would match every word, and building its automaton takes
     seconds (exponential in the distance)."""
-    if isinstance(query, _Fuzzy):
+    if isinstance(query, Fuzzy):
         # The length of the word as typed: in a stemmed field the query holds its stem.
         if query.maxdist == 1 and max(len(query.text), len(query.typed)) >= 5:
-            return query.with_edits(2, prefixlength=_FUZZY_PREFIX)
+            return query.with_edits(2, prefixlength=FUZZY_PREFIX)
         if query.maxdist > _MAX_EDITS:
             return query.with_edits(_MAX_EDITS, query.prefixlength)
         return query
@@ -339,44 +337,7 @@ def widen_fuzzy(query: Query) -> Query:
     return query.apply(widen_fuzzy)
 
 
-def nearest_word(reader: Any, word: str) -> str | None:
-    """The word the index holds nearest to ``word`` (fewest edits, then most papers), as a
-    word is written rather than as its stem; None when the index holds the word itself or
-    nothing near it."""
-    typed = [token.text for token in ANALYZER(word)]
-    if len(typed) != 1 or len(typed[0]) < SUGGEST_FROM or typed[0].isdigit():
-        return None
-    typed_word = typed[0]
-    stem = stem_word(typed_word)
-    if any(
-        (field, stem if field in STEMMED_FIELDS else typed_word) in reader
-        for field in SEARCH_FIELDS
-    ):
-        return None
-    edits = 2 if len(typed_word) >= _FORMS_FROM else 1
-    best: tuple[int, int, str] | None = None
-    for fieldname in SEARCH_FIELDS:
-        stemmed = fieldname in STEMMED_FIELDS
-        query = _Fuzzy(fieldname, stem if stemmed else typed_word, maxdist=edits,
-                       prefixlength=_FUZZY_PREFIX)
-        query.typed = typed_word
-        for term in query._btexts(reader):
-            text = term_text(term)
-            written = _nearest_form(text, typed_word) if stemmed else text
-            key = (_edits(typed_word, written), -reader.doc_frequency(fieldname, text), written)
-            if best is None or key < best:
-                best = key
-    return best[2] if best is not None else None
-
-
-def _nearest_form(stem: str, typed: str) -> str:
-    """Of the words a stem stands for (the stem and an ending), the one nearest to what was
-    typed: the stem `unlearn` is written `unlearning` for `unlearnign`."""
-    forms = [stem + ending for ending in _ENDINGS if stem_word(stem + ending) == stem]
-    return min(forms or [stem], key=lambda form: (_edits(typed, form), len(form)))
-
-
-def _edits(a: str, b: str) -> int:
+def edit_distance(a: str, b: str) -> int:
     """The edits (insertions, deletions, substitutions, swaps of two neighbours) that turn
     ``a`` into ``b``."""
     before: list[int] = []
