@@ -369,6 +369,8 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
          "abstract": "The largest eigenvalue $\\lambda_{\\max}$ of the Hessian grows."},
         {"id": "b", "type": "article-journal", "title": "Mixing",
          "abstract": "With α-mixing data and µ in (0, 1), as in λόγος."},
+        {"id": "e", "type": "article-journal", "title": "Exploration",
+         "abstract": "An $\\varepsilon$-greedy policy explores."},
     ]
     (tmp_path / "more.csl.json").write_text(json.dumps(more))
     empty_library.import_files([tmp_path / "more.csl.json"])
@@ -384,6 +386,10 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
         assert titles(empty_library, query) == titles(empty_library, query.replace(
             "λ", "lambda").replace("Λ", "lambda")), query
     assert "Typed Lambda Calculus" in titles(empty_library, "λ")
+    # A typo's tolerance on a letter alone would find nearly every short word: none.
+    assert titles(empty_library, "λ~") == titles(empty_library, "λ")
+    # TeX's names of the variant forms are the letters' names.
+    assert titles(empty_library, "varepsilon") == titles(empty_library, "epsilon") != []
     # And what the name found is marked where the letter stands alone.
     assert marked("λ-GRPO with α-mixing, as in λόγος", empty_library.search("λ").terms) == [
         "λ"]

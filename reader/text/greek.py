@@ -16,6 +16,12 @@ _FORMS = (
 )
 #: The name of each Greek letter (omicron left out: it is the letter o to a reader).
 NAMES = {form: name for forms, name in _FORMS for form in forms}
+#: TeX's names of the letters' variant forms (``\varphi`` renders ϕ): searched as the
+#: letter's own name, which the index holds beside every letter standing alone.
+TEX_VARIANTS = {
+    "varepsilon": "epsilon", "vartheta": "theta", "varkappa": "kappa", "varpi": "pi",
+    "varrho": "rho", "varsigma": "sigma", "varphi": "phi",
+}
 # The same letters raised, lowered and in mathematical styles (``t^{-\alpha}`` renders
 # ``t⁻ᵅ``, ``Z_\phi`` ``Zᵩ``): Unicode's compatibility forms of them.
 NAMES |= {
