@@ -99,3 +99,23 @@ def test_routes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     sent: list[str] = []
     outcome = copy_text("text", "BibTeX", osc52=sent.append, file=tmp_path / "c.txt")
     assert outcome.route == "file" and sent == []
+
+
+@pytest.mark.parametrize(("setting", "said"), [
+    ("off", "tmux passes it on only with `set -g allow-passthrough on`, off here"),
+    ("on", "tmux passes it on (allow-passthrough is on)"),
+])
+def test_inside_tmux_the_copy_says_whether_tmux_passes_it_on(
+    setting: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inside tmux the sentence read as if tmux had passed the sequence on, where its
+    default holds it back: it says what tmux is set to do here (a stand-in tmux on PATH)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    tmux = bin_dir / "tmux"
+    tmux.write_text(f"#!/bin/sh\necho {setting}\n", encoding="utf-8")
+    tmux.chmod(tmux.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("TMUX", "/tmp/tmux-0/default,1,0")
+    outcome = copy_text("text", "BibTeX", osc52=lambda _: None)
+    assert said in outcome.message

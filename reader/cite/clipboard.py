@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import os
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,17 @@ def has_local_display() -> bool:
 def in_tmux() -> bool:
     """Whether we run inside tmux, which holds back OSC 52 unless it is wrapped."""
     return bool(os.environ.get("TMUX"))
+
+
+def tmux_passthrough() -> str | None:
+    """tmux's ``allow-passthrough`` ("on", "off" or "all"), which decides whether the
+    wrapped OSC 52 reaches the terminal; None where tmux cannot be asked."""
+    try:
+        asked = subprocess.run(["tmux", "show-options", "-gv", "allow-passthrough"],
+                               capture_output=True, text=True, timeout=2, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (asked.stdout.strip() or None) if asked.returncode == 0 else None
 
 
 def osc52_sequence(text: str, tmux: bool = False) -> str:
@@ -120,7 +132,12 @@ def copy_text(
             # a copy in the file so the text can always be found.
             message = f"Sent {what} to the terminal clipboard (OSC 52, {size}; not confirmed)"
             if in_tmux():
-                message += "; tmux passes it on with `set -g allow-passthrough on`"
+                # Said as it is here: tmux's default (off) holds the sequence back.
+                passing = tmux_passthrough()
+                message += ("; tmux passes it on (allow-passthrough is on)"
+                            if passing in ("on", "all") else
+                            "; tmux passes it on only with `set -g allow-passthrough on`"
+                            + (", off here" if passing == "off" else ""))
             if "file" in routes and file is not None:
                 try:
                     message += f"; also saved to {write_clip_file(text, file)}"
