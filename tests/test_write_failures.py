@@ -332,6 +332,7 @@ def test_a_full_disk_after_the_papers_says_what_was_written(tmp_path: Path) -> N
     sample = ROOT.parent / "shared" / "data" / "openreview" / "iclr2026-with-reviews-400.jsonl.gz"
     if not sample.exists():
         pytest.skip("the shared sample is not here")
+    sample = sample.resolve()  # as the import's history names it (through any link)
     root = tmp_path / "lib"
     done = subprocess.run(
         [sys.executable, "-c", script, "--library", str(root), "import", str(sample)],
