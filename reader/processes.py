@@ -33,6 +33,18 @@ _PR_SET_PDEATHSIG = 1
 WATCH_SECONDS = 0.25
 
 
+def process_alive(pid: int) -> bool:
+    """Whether a process of this id runs (on this machine, where the library is); one that
+    cannot be asked (another user's) is counted as running."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError among them
+        return True
+    return True
+
+
 def end_with_parent(parent: int | None = None) -> None:
     """Make this process (a child, just started) end when its parent does.
 

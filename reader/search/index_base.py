@@ -23,6 +23,7 @@ from whoosh.qparser import (
 from whoosh.searching import Searcher
 
 from reader.errors import IndexBusy, IndexDamaged, IndexStopped
+from reader.processes import process_alive
 from reader.search.build import FastSegmentWriter
 from reader.search.meta import GENERATION_FILE, read_meta
 from reader.search.parsing import (
@@ -129,12 +130,8 @@ class IndexBase:
         building = self._read_meta().get("building")
         if building is None or building["pid"] == os.getpid():
             return None
-        try:
-            os.kill(building["pid"], 0)
-        except ProcessLookupError:
+        if not process_alive(building["pid"]):
             return None  # a build that was cut short: the next sync finishes the work
-        except PermissionError:
-            pass
         return building["indexed"], building["total"]
 
     def _published(self, generation: int, total: int, indexed: int) -> None:

@@ -6,7 +6,6 @@ its first frame (is the index ahead of the database?), and Whoosh waits until af
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -40,21 +39,12 @@ def cut_short(path: Path) -> bool:
     """Whether the index in ``path`` is a build from scratch stopped before its end (its
     process gone): what it indexed is no index of the library, which papers it lacks being
     unknown, and the index is built again."""
+    from reader.processes import process_alive  # here: the start reads this module
+
     if not (path / GENERATION_FILE).is_file():
         return False  # written by a build as it starts: an index lost has none
     meta = read_meta(path)
     building = meta.get("building")
-    if meta["generation"] >= 0 or (building is not None and _alive(building["pid"])):
+    if meta["generation"] >= 0 or (building is not None and process_alive(building["pid"])):
         return False
     return any(path.glob("_MAIN_*.toc"))  # Whoosh's table of the segments written
-
-
-def _alive(pid: int) -> bool:
-    """Whether the process ``pid`` runs (one of another user's does too)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True

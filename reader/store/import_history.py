@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from reader.processes import process_alive
 from reader.store.clock import now
 from reader.store.highlights import reanchor
 from reader.store.import_rows import MERGE_CHANGES, UndoResult
@@ -29,17 +30,6 @@ USERS_WORK = (
     "OR EXISTS (SELECT 1 FROM tags t WHERE t.paper_id = p.id) "
     "OR EXISTS (SELECT 1 FROM highlights h WHERE h.paper_id = p.id))"
 )
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process of this id runs (on this machine, where the library is)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True  # someone else's, or not to be asked: counted as running
-    return True
 
 
 class _RolledBack(Exception):
@@ -77,7 +67,7 @@ class ImportHistory:
         ).fetchone()
         # This process asks between its own imports (a window imports in a child): one
         # of its own left unfinished was stopped by an error, not writing.
-        if row is None or int(row[1]) == os.getpid() or not _alive(int(row[1])):
+        if row is None or int(row[1]) == os.getpid() or not process_alive(int(row[1])):
             return None
         papers, replied = conn.execute(
             "SELECT count(*), coalesce(sum(EXISTS (SELECT 1 FROM replies r "
@@ -97,7 +87,7 @@ class ImportHistory:
             "AND later.finished_at IS NOT NULL AND later.undone_at IS NULL) ORDER BY id"
         ).fetchall()
         return [(path, at) for path, at, pid in rows
-                if pid is None or int(pid) == os.getpid() or not _alive(int(pid))]
+                if pid is None or int(pid) == os.getpid() or not process_alive(int(pid))]
 
     def finish_import(self, source: str) -> tuple[int, int]:
         """Mark the latest import of ``source`` finished; when the one before it, of the
