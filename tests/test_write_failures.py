@@ -547,6 +547,38 @@ async def test_quitting_just_after_typing_stores_the_note_first(library: Library
     assert stored_note(database, paper_id) == "last words"  # type: ignore[arg-type]
 
 
+async def test_typing_after_ctrl_q_is_not_taken_while_the_save_waits(
+    library: Library,
+) -> None:
+    """ctrl+q while another process held the library: the editor took the letters typed
+    during the wait for the lock, showed them, and the window quit with the text of the
+    ctrl+q moment. Now the editor takes no more typing once the quit begins, and says so:
+    what it shows is what is stored."""
+    database = library.paths.database
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_id = app.query_one(PaperList).current_id
+        await pilot.press("n")
+        await pilot.pause()
+        await type_text(pilot, "first words")
+        blocker = Library(library.paths.root)
+        blocker.store.conn.execute("BEGIN IMMEDIATE")  # another process writing
+        try:
+            await pilot.press("ctrl+q")
+            await type_text(pilot, " and more")
+            await pilot.pause()
+            assert isinstance(app.screen, NoteScreen)
+            assert app.screen.text == "first words"
+            status = str(app.screen.query_one("#note-status").render())
+            assert status.startswith("Quitting once this note is stored: typing is not taken")
+        finally:
+            blocker.store.conn.execute("ROLLBACK")
+            blocker.close()
+        await until(pilot, lambda: not app.is_running, "the window closes")
+    assert stored_note(database, paper_id) == "first words"  # type: ignore[arg-type]
+
+
 async def test_a_save_cancelled_while_quitting_ends_no_quit_with_a_traceback(
     library: Library,
 ) -> None:
@@ -594,6 +626,8 @@ async def test_quitting_with_a_note_stored_nowhere_asks_first(
             # The reason once, however many places refused the draft for it too.
             assert "4 places tried, for the same reason" in status
             assert status.count("file-size limit") == 1
+            await type_text(pilot, "!")  # the window stays, and so does the typing
+            assert app.screen.text.endswith("pasted words !")
             await pilot.press("ctrl+q")
             await until(pilot, lambda: not app.is_running, "the second ctrl+q quits")
     # No folder was left behind for a draft that did not fit in it.

@@ -14,6 +14,7 @@ difflib walk gets wrong at the edges.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from merge3 import Merge3
@@ -100,3 +101,20 @@ def _ended(text: str) -> str:
 def _line_start(out: list[str]) -> str:
     """A newline when the merged text so far stops mid-line, so a marker starts a line."""
     return "\n" if out and not out[-1].endswith("\n") else ""
+
+
+def location(text: str, index: int) -> tuple[int, int]:
+    """The (row, column) of a character offset into ``text``."""
+    row = text.count("\n", 0, index)
+    return row, index - (text.rfind("\n", 0, index) + 1)
+
+
+def moved_offset(ops: Sequence[tuple[str, int, int, int, int]], offset: int) -> int:
+    """Where a character offset of the old text lands in the new one, given difflib's
+    ``ops`` from old to new (text inserted right at it goes after it)."""
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal" and i1 <= offset <= i2:
+            return j1 + offset - i1
+        if i1 <= offset < i2:
+            return j2
+    return ops[-1][4] if ops else offset

@@ -80,6 +80,7 @@ class Quitting:
         for editor in editors:
             await take_typed(editor.query_one(TextArea))  # the keys typed before the quit
             editor.flush()
+            editor.hold_for_quit()
         # A save answered while another went out sends the newer text then: a few rounds,
         # bounded: a save waiting on another process's lock is waited for by the quit
         # itself, which a second key ends at once.
@@ -91,6 +92,8 @@ class Quitting:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(_ended(writes), left)
         lost = [editor for editor in editors if editor.held_only_here]
+        for editor in editors if lost else ():
+            editor.hold_for_quit(False)  # the window stays: so does the typing
         for editor in lost:
             editor.refuse_quit()
         return not lost

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from textual.widgets.text_area import Edit, EditResult
 
 from reader.library import NoteSaved, NoteState, NoteVersion, describe_writer
 from reader.models import Paper
-from reader.text.notemerge import CONFLICT_END, CONFLICT_START, merge
+from reader.text.notemerge import CONFLICT_END, CONFLICT_START, location, merge, moved_offset
 from reader.text.sanitize import visible
 from reader.ui import bindings
 from reader.ui.early_keys import HandOn, TakesTyping
@@ -287,10 +287,10 @@ class NoteScreen(TakesTyping, Screen[str]):
         try:
             for tag, i1, i2, j1, j2 in reversed(ops):
                 if tag != "equal":
-                    editor.replace(new[j1:j2], _location(old, i1), _location(old, i2))
+                    editor.replace(new[j1:j2], location(old, i1), location(old, i2))
         finally:
             self._replacing = False
-        editor.move_cursor(_location(new, _moved(ops, cursor)))
+        editor.move_cursor(location(new, moved_offset(ops, cursor)))
 
     def _say_merged(self, who: str, conflicts: int) -> None:
         """Say that another writer's change was merged in (kept said until the merge is
@@ -322,6 +322,16 @@ class NoteScreen(TakesTyping, Screen[str]):
         self._set_status(f"Only this screen holds the text: ctrl+q again quits without it; "
                          f"free some space (or copy it) and press esc · "
                          f"{self._failure or 'Not stored yet'}")
+
+    def hold_for_quit(self, held: bool = True) -> None:
+        """Take no more typing while quitting stores the text (a save waiting on another
+        process's lock took letters typed meanwhile into the editor and quit without
+        them); ``held=False`` gives the editor back when the quit is refused."""
+        self.query_one(NoteEditor).read_only = held or self.read_only is not None
+        if held:
+            self._set_status("Quitting once this note is stored: typing is not taken now · "
+                             "ctrl+q again closes the window (the save still ends)",
+                             saving=True)
 
     def ready_for_keys(self) -> bool:
         """Whether keys go to the text: not once esc asked to close (they are held, then go
@@ -381,19 +391,3 @@ class NoteScreen(TakesTyping, Screen[str]):
 
         self.app.push_screen(VersionsScreen(self._versions(), self.writer), chosen)
 
-
-def _location(text: str, index: int) -> tuple[int, int]:
-    """The (row, column) of a character offset into ``text``."""
-    row = text.count("\n", 0, index)
-    return row, index - (text.rfind("\n", 0, index) + 1)
-
-
-def _moved(ops: Sequence[tuple[str, int, int, int, int]], offset: int) -> int:
-    """Where a character offset of the old text lands in the new one (text inserted right
-    at it goes after it)."""
-    for tag, i1, i2, j1, j2 in ops:
-        if tag == "equal" and i1 <= offset <= i2:
-            return j1 + offset - i1
-        if i1 <= offset < i2:
-            return j2
-    return ops[-1][4] if ops else offset
