@@ -207,6 +207,19 @@ async def test_q_quits(library: Library) -> None:
     assert library.store.paper(paper_id).starred  # type: ignore[union-attr]
 
 
+
+async def test_ctrl_q_quits_from_the_search_box_and_keeps_its_query(
+    library: Library,
+) -> None:
+    """ctrl+q did nothing while the search box had the keys (its `quit` is off there, so
+    that q is typed), and the user's next keys went into the box as a query."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", "a", "b", "c", "ctrl+q")
+        await until(pilot, lambda: not app.is_running, "ctrl+q quits from the search box")
+    assert library.queries.get_meta("ui.last_query") == "abc"
+
 HOSTILE = [
     "[bold]not bold[/] and [link=file:///etc/passwd]a link[/link] and [@click=app.quit]x[/]",
     "Escape \x1b[31mred\x1b[0m and OSC \x1b]52;c;aGVsbG8=\x07 and \x1b]8;;http://x\x1b\\link",

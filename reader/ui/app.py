@@ -321,6 +321,10 @@ class ReaderApp(App[None]):
         safe point, and the next reader to run finishes it. A second press quits at once."""
         await self.quitting.quit()
 
+    async def action_quit_anywhere(self) -> None:
+        """ctrl+q: quit as `q` does, from the search box too."""
+        await self.quitting.quit()
+
     def action_help(self) -> None:
         """Show every key."""
         from reader.ui.screens.help import HelpScreen

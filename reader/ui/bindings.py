@@ -42,11 +42,15 @@ APP: list[BindingType] = [
     Binding("ctrl+g", "accept_suggestion", "Did you mean", id="search.suggestion"),
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("q", "quit", "Quit", id="app.quit"),
+    # Textual's own ctrl+q, under an action of its own: `quit` is off while the search box
+    # takes the typing (q is a letter there), and ctrl+q must quit from everywhere.
+    Binding("ctrl+q", "quit_anywhere", "Quit", id="app.quit_anywhere", priority=True,
+            show=False),
 ]
 
 #: Keys of the main screen that act on any screen (the others act where a paper is at hand:
 #: the main screen and the reading view).
-EVERY_SCREEN = frozenset({"app.help", "app.quit"})
+EVERY_SCREEN = frozenset({"app.help", "app.quit", "app.quit_anywhere"})
 #: The key offered only while a search suggests a query.
 SUGGESTION = "search.suggestion"
 
@@ -64,7 +68,7 @@ def actions_of(table: list[BindingType], leave_out: frozenset[str] = frozenset()
 #: The actions of the main screen that need the list's current paper at hand.
 PAPER_ACTIONS = actions_of(APP, EVERY_SCREEN | {SUGGESTION})
 #: The actions of the main screen that the search box takes as typing when it has focus.
-TYPED_IN_BOX = actions_of(APP, frozenset({SUGGESTION}))
+TYPED_IN_BOX = actions_of(APP, frozenset({SUGGESTION, "app.quit_anywhere"}))
 
 #: The paper list.
 PAPER_LIST: list[BindingType] = [
