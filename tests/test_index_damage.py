@@ -177,3 +177,26 @@ def test_an_index_of_no_papers_is_whole(tmp_path: Path) -> None:
     assert "damaged" not in result.output, result.output
     assert "search index: ok (0 documents" in result.output
     assert result.exit_code == 0
+
+
+def test_the_doctor_catches_an_index_behind_by_a_star_up_without_a_rebuild(
+    indexed: Path, tmp_path: Path,
+) -> None:
+    """An index behind the database by one star (its update put off): the doctor rebuilt
+    all of it, minutes at conference scale, where catching up takes one paper."""
+    root = tmp_path / "lib"
+    shutil.copytree(indexed, root)
+    library = Library(root)
+    try:
+        paper_id = library.all_ids()[0]
+        library.store.marks.set_starred(paper_id, True)  # the database alone
+        report = library.upkeep.doctor()
+        assert report.ok, report
+        [line] = [line for line in report if line.startswith("search index:")]
+        assert line.startswith("search index: was behind the database; caught up (1 paper "
+                               "re-indexed; "), line
+        assert "rebuilt" not in " ".join(report)
+        assert library.index_state() == "ok"
+        assert paper_id in library.search("is:starred").ids
+    finally:
+        library.close()

@@ -19,7 +19,7 @@ from reader.store.database import Store
 
 if TYPE_CHECKING:
     from reader.library.indexing import Indexing
-    from reader.library.upkeep import LossEvidence
+    from reader.library.loss import LossEvidence
     from reader.search.index import SearchIndex
 
 

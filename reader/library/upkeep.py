@@ -6,11 +6,11 @@ from __future__ import annotations
 import shlex
 import shutil
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.library.door import translating
+from reader.library.loss import LossEvidence
 from reader.locations import LibraryPaths, reader_command
 from reader.models import IndexState
 from reader.search.meta import cut_short, recorded_generation
@@ -32,34 +32,7 @@ if TYPE_CHECKING:
 
 # How the doctor starts the finding of an index that disagrees with the database.
 _DISAGREES = "disagrees with the database: "
-
-
-@dataclass(frozen=True, slots=True)
-class LossEvidence:
-    """The search index holds changes the database does not: what was seen as the library
-    opened, and where the evidence was kept before anything could replace it."""
-
-    indexed: int
-    current: int
-    #: The folder holding the index, the write-ahead log and the database file; None when
-    #: nothing could be copied (a read-only or full disk).
-    kept: Path | None
-    #: The library's directory (the commands it names are run on it).
-    root: Path
-
-    def __str__(self) -> str:
-        reader = reader_command(self.root)
-        where = (
-            f"the index, the write-ahead log and the database file are kept in {self.kept} "
-            f"(`{reader} recover` lists what they hold that the database lacks)"
-            if self.kept is not None else "they could not be kept aside"
-        )
-        return (
-            f"the search index holds changes the database does not (generation "
-            f"{self.indexed} > {self.current}): the database may have lost them (a damaged or "
-            f"missing write-ahead log, an older copy put in its place); {where}; "
-            f"`{reader} doctor` checks the rest"
-        )
+_BEHIND = "behind the database "
 
 
 class DoctorReport(list[str]):
@@ -234,10 +207,19 @@ class Upkeep:
             )
             return report
         why = self._index_problem(generation)
-        if why is None:
-            report.append(
-                f"search index: ok ({counts['papers']:,} documents, generation {generation})"
-            )
+        if why is not None and why.startswith(_BEHIND):
+            # Behind by the changes since (a window quit while indexing, a write whose
+            # index update another process's hold put off): caught up paper by paper, as
+            # any reader does at start, rather than rebuilt whole.
+            caught = self._library.sync_index()
+            with self._library.session() as store:
+                generation = store.generation()
+            if self._index_problem(generation) is None:
+                why = (f"was behind the database; caught up ({caught:,} "
+                       f"paper{'s' * (caught != 1)} re-indexed; ")
+        if why is None or why.startswith("was behind"):
+            report.append(f"search index: {why or 'ok ('}{counts['papers']:,} documents, "
+                          f"generation {generation})")
             report.extend(waiting)  # a loss found before is not over (said above)
             report.extend(self._reviews_lines())
             return report
@@ -382,7 +364,7 @@ class Upkeep:
             return f"damaged ({damage})"
         indexed = self._library.index.generation
         if indexed < generation:
-            return f"behind the database (generation {indexed} < {generation})"
+            return f"{_BEHIND}(generation {indexed} < {generation})"
         if indexed > generation:
             return (
                 f"AHEAD of the database (generation {indexed} > {generation}): the database "
