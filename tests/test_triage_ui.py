@@ -233,6 +233,34 @@ async def test_a_remembered_query_shows_no_other_papers_before_its_results(
     assert not any(n and n.startswith("Still indexing") for n in notices), notices
 
 
+
+async def test_a_remembered_query_over_an_index_behind_by_a_star_says_no_still_indexing(
+    library: Library,
+) -> None:
+    """An index one star behind the database (starred while no window ran): the query the
+    last run left flashed "Still indexing; results when it is done" for the moment the
+    catch-up took, then its results."""
+    library.queries.set_meta("ui.last_query", "diffusion")
+    found = set(library.search("diffusion").ids)
+    starred = sorted(found)[0]
+    library.store.marks.set_starred(starred, True)  # the database alone
+    assert library.index_state() == "stale"
+    app = ReaderApp(library)
+    notices: list[str | None] = []
+    shown = app.status.searched
+
+    def searched(outcome):  # type: ignore[no-untyped-def]
+        notices.append(outcome.notice if outcome is not None else None)
+        shown(outcome)
+
+    app.status.searched = searched  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert set(app.query_one(PaperList).ids) == found
+    assert not any(n and n.startswith("Still indexing") for n in notices), notices
+    assert library.index_state() == "ok"
+    assert library.search("diffusion is:starred").ids == [starred]
+
 async def test_saved_searches_open_with_a_number_and_show_in_the_palette(
     library: Library,
 ) -> None:

@@ -88,9 +88,9 @@ class IndexStatus:
 
     def whole_at_start(self, wait: float) -> bool:
         """Whether the index held the whole library when it was looked at, just after the
-        first frame, waiting up to ``wait`` seconds for that look (from a worker thread): a
-        search asked before it (the query the last run left) runs over the index then,
-        where "still indexing" would be untrue."""
+        first frame (a stale one once caught up), waiting up to ``wait`` seconds for that
+        look (from a worker thread): a search asked before it (the query the last run
+        left) runs over the index then, where "still indexing" would be untrue."""
         self._looked.wait(wait)
         return self._whole_when_looked
 
@@ -109,11 +109,13 @@ class IndexStatus:
     def bring_up_to_date(self) -> None:
         """Build a missing index, or catch up a stale one (in the calling worker thread),
         then say it is built."""
+        state = IndexState.MISSING
         try:
             state = self._library.index_state()
             self._whole_when_looked = state is IndexState.OK
         finally:
-            self._looked.set()  # a search waiting on the look waits no longer, whatever it found
+            if state is not IndexState.STALE:
+                self._looked.set()  # a search waiting on the look waits no longer
         if state is IndexState.MISSING:
             self._app.post_message(self.Building())
             try:
@@ -122,8 +124,14 @@ class IndexStatus:
                 return  # quitting: the next start builds it
         elif state is IndexState.STALE:
             # An index left behind: a build cut short when a reader quit (or was killed)
-            # while indexing, or writes made while none ran. What it lacks is indexed now.
-            self._library.sync_index(self._report, stopped=self._stopped)
+            # while indexing, or writes made while none ran. What it lacks is indexed now,
+            # before the look is over: a few changes take a moment, which the query the
+            # last run left waits for (bounded) rather than flash "still indexing".
+            try:
+                self._library.sync_index(self._report, stopped=self._stopped)
+                self._whole_when_looked = self._library.index_state() is IndexState.OK
+            finally:
+                self._looked.set()
         self._app.post_message(self.Built())
 
     def progressed(self, done: int, total: int) -> bool:
