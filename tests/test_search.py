@@ -397,6 +397,20 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     # With its index or its power too, as math writes it most of the time.
     assert marked("τ²-bench, Kendall's τ_c, σ²Δ", frozenset({"tau", "sigma"})) == [
         "τ²", "τ_c"]
+    # A letter's name with an index or a power finds the symbol as printed; a quoted letter
+    # finds what the letter does (`tau_c` and `"τ"` found nothing or fewer).
+    (tmp_path / "indexed.csl.json").write_text(json.dumps([
+        {"id": "k", "type": "article-journal", "title": "Rank Agreement",
+         "abstract": "Kendall's $\\tau_c$ and $\\tau^2$ against $\\beta_1$, more than expected."}]))
+    empty_library.import_files([tmp_path / "indexed.csl.json"])
+    for typed, printed in (("tau_c", "τ_c"), ("tau²", "τ²"), ("tau2", "τ²"), ("beta_1", "β_1")):
+        assert titles(empty_library, typed) == titles(empty_library, printed) == [
+            "Rank Agreement"], typed
+        assert marked("Kendall's τ_c and τ² against β₁", empty_library.search(
+            typed).terms) == [{"tau_c": "τ_c", "beta_1": "β₁"}.get(typed, "τ²")], typed
+    assert titles(empty_library, '"λ"') == titles(empty_library, "λ")
+    # Each field's boost kept: ranked as the word is.
+    assert titles(empty_library, '"navigation"') == titles(empty_library, "navigation")
     # A word of Greek is no row of symbols: its letters are not named.
     assert titles(empty_library, "omicron") == titles(empty_library, "gamma") == []
     # What the list shows is what is marked: the rendered title's word.

@@ -25,11 +25,11 @@ from whoosh.qparser import (
     OperatorsPlugin,
     QueryParser,
 )
-from whoosh.query import FuzzyTerm, Or, Prefix, Query, Term, Wildcard
+from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Query, Term, Wildcard
 
 from reader.search.analysis import WORD, stem_word
 from reader.search.schema import FIELD_BOOSTS, NAMED_FIELDS, SEARCH_FIELDS, STEMMED_FIELDS
-from reader.text.greek import NAMES, TEX_VARIANTS
+from reader.text.greek import NAMES, TEX_VARIANTS, printed_forms
 
 #: The most typos a fuzzy word (``word~N``) forgives; and the shortest word forgiven any.
 _MAX_EDITS = 2
@@ -262,6 +262,18 @@ def _accepts(dfa: Any, word: str) -> bool:
     return bool(dfa.is_final(state))
 
 
+class _Phrase(Phrase):  # type: ignore[misc]  # untyped base
+    """A phrase; one of one word is that word, with its field's boost (Whoosh's dropped
+    it) and, for a Greek letter, by its name: `"τ"` finds what `τ` finds."""
+
+    def normalize(self) -> Query:
+        if len(self.words) != 1:
+            return super().normalize()
+        word = self.words[0]
+        named = NAMES.get(word) if self.fieldname in NAMED_FIELDS else None
+        return Term(self.fieldname, named or word, boost=self.boost)
+
+
 class Parser(QueryParser):  # type: ignore[misc]  # untyped base
     """Whoosh's multi-field parser over reader's fields and boosts, with a typo's tolerance
     (``word~``) and field aliases (``author:``). Each word is analysed by its field's
@@ -274,7 +286,7 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
         fields: tuple[str, ...] = SEARCH_FIELDS,
         boosts: dict[str, float] | None = None,
     ) -> None:
-        super().__init__(None, schema)
+        super().__init__(None, schema, phraseclass=_Phrase)
         chosen = FIELD_BOOSTS if boosts is None else boosts
         self.add_plugin(MultifieldPlugin(list(fields), fieldboosts=chosen))
         self.add_plugin(FuzzyTermPlugin())
@@ -308,6 +320,16 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
             # which these fields hold beside every letter standing alone: `τ` finds what `tau`
             # finds, not only the papers printing it; `varphi` what `phi` finds.
             text = named
+        forms = printed_forms(text) if termclass is Term and fieldname in NAMED_FIELDS else []
+        if forms:
+            # A symbol typed otherwise than printed (`tau_c`, `tau²`, `beta_1`) finds it as
+            # printed (`τ_c`, `τ²`, `β₁`), as `tau` finds `τ`.
+            queries = []
+            for form in (text, *forms):
+                query = super().term_query(fieldname, form, termclass, boost, tokenize,
+                                           removestops)
+                queries += [query] if query is not None else []
+            return Or(queries)
         return super().term_query(fieldname, text, termclass, boost, tokenize, removestops)
 
 

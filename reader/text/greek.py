@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Each letter's forms (small, variant, capital; raised where Unicode folds the raised letter
@@ -29,6 +30,27 @@ NAMES |= {
     for code in (*range(0x1D00, 0x1DC0), *range(0x1D6A8, 0x1D7CC))
     if (folded := unicodedata.normalize("NFKC", char := chr(code))) in NAMES
 }
+#: Each letter's small form, by its name.
+LETTERS = {name: forms[0] for forms, name in _FORMS}
+# A name with an index or a power after it: `tau_c`, `beta1`, `tau²`.
+_NAMED_SYMBOL = re.compile(rf"({'|'.join(LETTERS)})(_.+|[0-9\u00b2\u00b3\u00b9\u2070-\u209c].*)",
+                           re.IGNORECASE)
+
+
+def printed_forms(word: str) -> list[str]:
+    """The forms in which the index may hold the symbol ``word`` names, other than
+    ``word``: a letter's name with an index or a power, written with the letter (``tau_c``
+    gives ``τ_c``, ``tau²`` gives ``τ²``), and a letter's index of digits lowered, as TeX
+    prints it (``β₁`` is indexed ``β1``, found by ``beta_1`` and ``β_1``)."""
+    match = _NAMED_SYMBOL.fullmatch(word)
+    symbol = LETTERS[match[1].lower()] + match[2] if match else word
+    forms = [symbol] if symbol != word else []
+    letter, _, index = symbol.partition("_")
+    if letter in NAMES and index.isdigit():
+        forms.append(letter + index)
+    return forms
+
+
 # A letter with no Greek letter beside it: a symbol (λ, α-Net, β_1, Ω(n)), not a word of
 # Greek, whose letters would each be named. (The compatibility forms stand alone by nature.)
 
