@@ -170,3 +170,22 @@ def test_the_markdown_export_renders_titles_and_names(tex_library: Library) -> N
     text = export([paper], "markdown")
     assert "## DA²: Depth Anything in Any Condition" in text
     assert "J. Schöller" in text
+
+
+def test_the_tldr_marks_the_query_words_as_the_abstract_does(empty_library: Library) -> None:
+    """The query's words were marked in the title and the abstract, never in the TL;DR
+    shown between them."""
+    from rich.style import Style
+
+    from reader.ui.widgets.paper_view import paper_parts
+
+    record = PaperRecord(title="T", abstract="We study sparse models.",
+                         tldr=r"Sparse $\alpha$-models, done fast.")
+    import_records(empty_library.store, [record], "t", "seed")
+    paper = next(empty_library.store.iter_papers())
+    hit = Style(bold=True, color="red")
+    parts = paper_parts(paper, empty_library.search("sparse").terms,
+                        lambda name: hit if name.endswith("highlight") else Style())
+    marked = [parts.meta.plain[s.start : s.end] for s in parts.meta.spans if s.style == hit]
+    assert marked == ["Sparse"]
+    assert "TL;DR: Sparse α-models, done fast." in parts.meta.plain

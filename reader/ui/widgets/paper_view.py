@@ -189,7 +189,8 @@ def paper_parts(
     )
     note = abstract_text(paper.note, terms, highlight) if paper.note.strip() else None
     passages = _highlights_text(paper) if paper.highlights else None
-    return Parts(heading, _meta_line(paper), abstract, shares, note, passages)
+    return Parts(heading, _meta_line(paper, terms, highlight), abstract, shares, note,
+                 passages)
 
 
 def _highlights_text(paper: Paper) -> Text:
@@ -221,9 +222,10 @@ def reply_label(h: Highlight) -> str:
     return visible(" · ".join(part for part in (kind.replace("_", " "), signer) if part))
 
 
-def _meta_line(paper: Paper) -> Text:
+def _meta_line(paper: Paper, terms: frozenset[str], highlight: Style) -> Text:
     """Authors; venue, year, key and marks; then what else is known (area, keywords, TL;DR,
-    where to find the paper), a line each; names, venue and TL;DR with their TeX rendered."""
+    where to find the paper), a line each; names, venue and TL;DR with their TeX rendered,
+    the TL;DR with the query's words marked, as the abstract beside it."""
     lines = []
     if paper.authors:
         names = [plain_line(name) for name in paper.authors[:8]]
@@ -255,7 +257,7 @@ def _meta_line(paper: Paper) -> Text:
     out = Text(visible("\n".join(lines)))
     if paper.tldr:
         out.append("\nTL;DR: ")
-        out.append_text(line_text(paper.tldr))
+        out.append_text(line_text(paper.tldr, terms, highlight))
     doi = source_doi(paper.csl, paper.doi)
     links = [f"doi:{doi}" if doi else "", f"arXiv:{paper.arxiv_id}" if paper.arxiv_id
              else "", paper.url or ""]
