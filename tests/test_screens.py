@@ -199,6 +199,32 @@ async def test_opening_a_paper_takes_down_the_notices_that_only_inform(
     library.close()
 
 
+async def test_the_reading_views_footer_is_cut_between_keys_never_inside_one(
+    library: Library,
+) -> None:
+    """At 80 and at 120 columns the reading view's footer ended mid-key ("esc B", "space"
+    without its word), its help's key out of sight: it is compact where its keys would not
+    fit laid out in full, and holds only keys that fit whole, the help's first."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app = ReaderApp(library)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        for width in (80, 120, 200):
+            await pilot.resize_terminal(width, 30)
+            await settle(app, pilot)
+            await pilot.pause()
+            keys = [key for key in app.screen.query(FooterKey) if key.description]
+            cut = [key.description for key in keys
+                   if key.region.x < width < key.region.right]
+            assert cut == [], (width, cut)
+            assert app.screen.query_one(Footer).compact == (width < 155)
+            assert "Help" in [key.description for key in keys], width  # kept at any width
+
+
 async def test_at_80_columns_the_footer_shows_help_and_quit(library: Library) -> None:
     """The footer was cut after Copy at 80 columns: under 100 it is compact and leaves the
     palette's hint out (ctrl+p still opens the palette); wider, it is as it was."""

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from textual import events, on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from reader import library as core
 from reader.config import Config
@@ -63,6 +63,7 @@ from reader.ui.screens.main import MainScreen
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import start_notices
+from reader.ui.widgets.footer import FittedFooter
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, SEARCH_PLACEHOLDER, TYPING_HERE, SearchBox
@@ -166,7 +167,7 @@ class ReaderApp(App[None]):
                 self.library, lambda: self.paper_list.ids, self._initial_ids, self._initial_signals
             ))
         yield Static(id="status", markup=False)
-        yield Footer()
+        yield FittedFooter()
 
     @property
     def paper_list(self) -> PaperList:

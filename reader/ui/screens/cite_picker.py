@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from reader.library import CitationError, render_citation
@@ -14,6 +14,7 @@ from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.widgets.choices import Choices
+from reader.ui.widgets.footer import FittedFooter
 
 #: (label, format, style) of each choice, in the order shown.
 CHOICES: list[tuple[str, str, str]] = [
@@ -70,7 +71,7 @@ class CitePicker(TakesTyping, ModalScreen[tuple[str, str] | None]):
                 with VerticalScroll(id="picker-preview-scroll"):
                     yield Static(id="picker-preview", markup=False)
         # The dialog's own keys, over the footer of the screen below it.
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         """Start on the last choice."""

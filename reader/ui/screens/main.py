@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from textual import events
 from textual.screen import Screen
-from textual.widgets import Footer
-
-#: Under this many columns the footer is compact and leaves out the palette's hint: at 80,
-#: the keys after Copy (Help, Quit) were cut off.
-NARROW_FOOTER = 100
 
 
 class MainScreen(Screen[None]):
@@ -21,12 +15,3 @@ class MainScreen(Screen[None]):
     """
 
     AUTO_FOCUS = "#papers"
-
-    def on_resize(self, event: events.Resize) -> None:
-        """A compact footer without the palette's hint in a narrow window."""
-        narrow = event.size.width < NARROW_FOOTER
-        for footer in self.query(Footer):
-            if footer.compact != narrow:
-                footer.compact = narrow
-                footer.show_command_palette = not narrow
-                footer.refresh(recompose=True)

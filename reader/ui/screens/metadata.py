@@ -8,7 +8,7 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from reader.library import FIELDS, check
 from reader.models import Paper
@@ -16,6 +16,7 @@ from reader.record import names_text
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
 from reader.ui.screens import SCREENS_CSS
+from reader.ui.widgets.footer import FittedFooter
 
 #: Who already has this key or DOI (a short description of the paper), or None.
 Taken = Callable[[str, str], str | None]
@@ -66,7 +67,7 @@ class MetadataForm(TakesTyping, ModalScreen[dict[str, object] | None]):
                     yield Static("", id=f"error-{name}", classes="form-error", markup=False)
             yield Static("ctrl+s or enter saves · esc cancels", id="form-help")
         # The dialog's own keys, over the footer of the screen below it.
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         """Start in the title field."""

@@ -14,7 +14,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
 from textual.widgets.text_area import Edit, EditResult
 
 from reader.library import NoteSaved, NoteState, NoteVersion, describe_writer
@@ -26,6 +26,7 @@ from reader.ui.early_keys import HandOn, TakesTyping
 from reader.ui.queued_keys import take_typed
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.text import heading
+from reader.ui.widgets.footer import FittedFooter
 
 #: Stores a note: ``save(text, base, kind)``; the app answers with ``saved``/``failed``.
 SaveNote = Callable[[str, "int | None", str], None]
@@ -140,7 +141,7 @@ class NoteScreen(TakesTyping, Screen[str]):
                   "esc closes" if self.read_only is not None else
                   "Markdown · saved as you type · esc saves and closes · ctrl+o versions")
         yield Static(status, id="note-status", markup=False)
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         """Start typing at the end of the note; follow what other writers store."""

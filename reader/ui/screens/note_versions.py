@@ -7,7 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from reader.library import NoteVersion
@@ -15,6 +15,7 @@ from reader.text.sanitize import visible
 from reader.ui import bindings
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.widgets.choices import Choices
+from reader.ui.widgets.footer import FittedFooter
 
 
 class VersionsScreen(ModalScreen[str | None]):
@@ -44,7 +45,7 @@ class VersionsScreen(ModalScreen[str | None]):
             with VerticalScroll(id="versions-preview-box"):
                 yield Static(id="versions-preview", markup=False)
         # The dialog's own keys, over the footer of the screen below it.
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         """Preview the newest version."""

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from reader.library import ScaleGroup, ViewSignals
 from reader.signals import DECISIONS
@@ -26,6 +26,7 @@ from reader.ui.signals import (
     number,
     scale_text,
 )
+from reader.ui.widgets.footer import FittedFooter
 
 #: Reads what the papers of a view add up to (every review's rating too).
 ViewReader = Callable[[Sequence[int]], ViewSignals]
@@ -73,7 +74,7 @@ class OverviewScreen(Screen[None]):
             yield Static(f"Ratings and decisions of {self._what}", id="overview-title",
                          markup=False)
             yield Static("Reading…", id="overview-chart", markup=False)
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         """Read the view's signals in a worker: a view of the whole conference is

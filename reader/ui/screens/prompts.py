@@ -10,12 +10,13 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
 from reader.ui.queued_keys import take_typed
 from reader.ui.screens import SCREENS_CSS
+from reader.ui.widgets.footer import FittedFooter
 
 
 class PathSuggester(Suggester):
@@ -77,7 +78,7 @@ class PromptScreen(TakesTyping, ModalScreen[str | None]):
                         suggester=self._suggester, id="prompt-input")
             yield Static(self._help, id="prompt-help", markup=False)
         # The dialog's own keys, over the footer of the screen below it.
-        yield Footer()
+        yield FittedFooter()
 
     async def action_answer(self) -> None:
         """Return what was typed (an empty answer only where one means something), at once:

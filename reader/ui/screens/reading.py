@@ -18,7 +18,7 @@ from functools import partial
 
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from reader.models import Paper
 from reader.ui import bindings
@@ -28,6 +28,7 @@ from reader.ui.screens.reading_selection import Selecting
 from reader.ui.screens.selection import Span
 from reader.ui.screens.whole_text import WholeTextScreen
 from reader.ui.text import heading, paper_is_cut
+from reader.ui.widgets.footer import FittedFooter
 from reader.ui.widgets.paper_view import PaperView
 from reader.ui.widgets.replies import ReplyBox, kind_label, whole_text
 
@@ -53,6 +54,8 @@ class ReadingScreen(Screen[None]):
     """
 
     CSS_PATH = SCREENS_CSS
+    # Its twelve keys take some 150 columns laid out in full.
+    FOOTER_FITS_FROM = 155
     BINDINGS = bindings.READING
 
     def __init__(
@@ -82,7 +85,7 @@ class ReadingScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield PaperView(id="reading-view")
         yield Static(self._status, id="reading-status", markup=False)
-        yield Footer()
+        yield FittedFooter()
 
     def show_status(self, text: str) -> None:
         """Show the place in the list and the library's figures under the paper."""

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from reader.text.tags import parse_tags
 from reader.ui import bindings
@@ -15,6 +15,7 @@ from reader.ui.early_keys import TakesTyping
 from reader.ui.queued_keys import take_typed
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.text import heading
+from reader.ui.widgets.footer import FittedFooter
 
 
 class TagSuggester(Suggester):
@@ -60,7 +61,7 @@ class TagEditor(TakesTyping, ModalScreen[list[str] | None]):
             )
             yield Static(self._known_text(), id="tags-known", markup=False)
         # The dialog's own keys, over the footer of the screen below it.
-        yield Footer()
+        yield FittedFooter()
 
     def _known_text(self) -> Text:
         if not self._known:

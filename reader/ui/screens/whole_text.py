@@ -19,11 +19,12 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from reader.text.sanitize import visible
 from reader.ui import bindings
 from reader.ui.screens import SCREENS_CSS
+from reader.ui.widgets.footer import FittedFooter
 
 
 class LongText(ScrollView, can_focus=True):
@@ -95,7 +96,7 @@ class WholeTextScreen(Screen[None]):
             id="whole-title", markup=False,
         )
         yield LongText(self._text, id="whole-text")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         """The text takes the keys."""
