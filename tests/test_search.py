@@ -409,6 +409,15 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
         assert marked("Kendall's τ_c and τ² against β₁", empty_library.search(
             typed).terms) == [{"tau_c": "τ_c", "beta_1": "β₁"}.get(typed, "τ²")], typed
     assert titles(empty_library, '"λ"') == titles(empty_library, "λ")
+    # A symbol beside words is left out, and said to be: `tau OR ∞` fell back to its plain
+    # words, "tau or", and found fewer papers than `tau`.
+    for query in ("tau OR ∞", "∞ OR tau", "tau ∞", "tau AND ≥"):
+        outcome = empty_library.search(query)
+        assert outcome.ids == empty_library.search("tau").ids != [], query
+        assert outcome.notice == (f"Left out “{query.split()[-1] if query[0] == 't' else '∞'}”: "
+                                  "the index keeps words, not symbols"), query
+    assert empty_library.search("∞").notice == (
+        "“∞” holds no word to search for (the index keeps words, not symbols)")
     # Each field's boost kept: ranked as the word is.
     assert titles(empty_library, '"navigation"') == titles(empty_library, "navigation")
     # A word of Greek is no row of symbols: its letters are not named.

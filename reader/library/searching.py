@@ -13,7 +13,7 @@ from reader.library.door import translating
 from reader.library.outcomes import Resolution, SearchOutcome
 from reader.models import IndexProgress, Paper
 from reader.search.hits import completed
-from reader.search.parsing import fallback_notice
+from reader.search.parsing import read_notice
 from reader.search.query import (
     INDEX_FLAGS,
     NUMBER_FILTERS,
@@ -246,7 +246,7 @@ class Searching:
             if in_db:
                 with self._library.session() as store:
                     ids, scores = _filtered(store, ids, scores, in_db)
-            notice = notice or (fallback_notice(parsed.text) if hits.fell_back else None)
+            notice = notice or read_notice(parsed.text, hits.fell_back)
             # The first matches only while the index ranked more than it looked up.
             complete = first is None or not quick or hits.rest is None
             # Only the best are in `ids` when a limit went to the index: it counted all.

@@ -32,6 +32,7 @@ from reader.search.parsing import (
     has_empty_terms,
     plain_words,
     widen_fuzzy,
+    without_symbols,
 )
 from reader.search.query import Filter, ParsedQuery, SearchCancelled
 from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS
@@ -123,7 +124,7 @@ class SearchIndex(Writing, IndexBase):
     def parse(self, text: str) -> tuple[Query, bool]:
         """Parse free text with the full syntax; a query that syntax cannot read is parsed as
         its plain words, and the flag says so (never raises)."""
-        text = FIELD_SPACE.sub(r"\1:", text)
+        text = without_symbols(FIELD_SPACE.sub(r"\1:", text))
         try:
             query = NullQuery if self._unreadable(text) else self._parser.parse(text)
         except Exception:  # noqa: BLE001 - the parser must never surface an error
