@@ -13,7 +13,6 @@ from reader.library.door import translating
 from reader.library.outcomes import Resolution, SearchOutcome
 from reader.models import IndexProgress, Paper
 from reader.search.hits import completed
-from reader.search.parsing import read_notice
 from reader.search.query import (
     INDEX_FLAGS,
     NUMBER_FILTERS,
@@ -22,6 +21,7 @@ from reader.search.query import (
     ParsedQuery,
     parse_query,
 )
+from reader.search.query_words import read_notice
 from reader.store import signal_queries
 from reader.store.database import Store
 from reader.store.reading import RELEVANCE

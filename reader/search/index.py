@@ -25,16 +25,9 @@ from reader.search.hits import Hits, Rest, distinct_papers, paper_ids_of
 from reader.search.index_base import IndexBase, describe_damage, reads_index
 from reader.search.index_writing import Writing
 from reader.search.matching import run
-from reader.search.parsing import (
-    FIELD_SPACE,
-    OPERATORS,
-    STOP_STEMS,
-    has_empty_terms,
-    plain_words,
-    widen_fuzzy,
-    without_symbols,
-)
+from reader.search.parsing import FIELD_SPACE, STOP_STEMS, has_empty_terms, widen_fuzzy
 from reader.search.query import Filter, ParsedQuery, SearchCancelled
+from reader.search.query_words import OPERATORS, plain_words, without_symbols
 from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS
 from reader.search.suggest import nearest_word
 
