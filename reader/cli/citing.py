@@ -81,7 +81,8 @@ def cite(
         file=library.paths.clipboard_file,
         routes=configured_routes(load_config().clipboard),
     )
-    click.echo(outcome.message, err=not outcome.ok)
+    # On stderr: what a copy prints is no citation (`--copy > refs.bib` wrote the status).
+    click.echo(outcome.message, err=True)
     if not outcome.ok:
         ctx.exit(1)
 

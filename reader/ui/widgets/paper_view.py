@@ -222,7 +222,9 @@ def reply_label(h: Highlight) -> str:
     return visible(" · ".join(part for part in (kind.replace("_", " "), signer) if part))
 
 
-def _meta_line(paper: Paper, terms: frozenset[str], highlight: Style) -> Text:
+def _meta_line(
+    paper: Paper, terms: frozenset[str] = frozenset(), highlight: Style | None = None
+) -> Text:
     """Authors; venue, year, key and marks; then what else is known (area, keywords, TL;DR,
     where to find the paper), a line each; names, venue and TL;DR with their TeX rendered,
     the TL;DR with the query's words marked, as the abstract beside it."""
