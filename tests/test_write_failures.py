@@ -12,6 +12,7 @@ import asyncio
 import errno
 import os
 import resource
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -30,7 +31,7 @@ from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import settle
-from tests.waiting import until
+from tests.waiting import until, wait_for
 
 SIZE = (100, 30)
 ROOT = Path(__file__).resolve().parent.parent
@@ -424,9 +425,19 @@ async def test_a_draft_the_note_holds_now_is_not_said_to_wait(library: Library) 
         said = " ".join(messages(app))
         assert str(lost.path) in said and str(kept.path) not in said and "more" not in said
     # And the doctor names it to a user of the command line.
-    assert [line for line in library.upkeep.doctor() if line.startswith("note drafts")] == [
-        "note drafts: 1 waits to be restored (saves that failed; paste what you want to keep "
-        f"into the note, then delete the draft): {lost.path}"]
+    [line] = [line for line in library.upkeep.doctor() if line.startswith("note drafts")]
+    command = f"reader --library {library.paths.root} note {lost_id} < {lost.path}"
+    assert line == (
+        "note drafts: 1 waits to be restored (saves that failed; the command beside a draft "
+        "makes it the note, whose text stays a version; or paste what you want to keep into "
+        f"the note; then delete the draft): {lost.path} (`{command}`)")
+    # The command it gives restores it (run as this Python runs the reader).
+    python = shlex.quote(sys.executable)
+    done = subprocess.run(command.replace("reader ", f"{python} -m reader ", 1), shell=True,
+                          cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert library.note(lost_id).text.rstrip("\n") == "Only here."
+    assert library.upkeep.doctor().ok
 
 
 def test_a_draft_left_in_the_cache_is_offered_only_in_its_own_library(
@@ -577,6 +588,68 @@ async def test_typing_after_ctrl_q_is_not_taken_while_the_save_waits(
             blocker.close()
         await until(pilot, lambda: not app.is_running, "the window closes")
     assert stored_note(database, paper_id) == "first words"  # type: ignore[arg-type]
+
+
+async def test_a_second_ctrl_q_closes_the_window_and_the_save_goes_on(
+    library: Library, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ctrl+q twice while another process held the library: the window closed, and when
+    the save gave up waiting no handler of the window was left to write its draft (the
+    text was in neither the note nor a draft). The draft is written by the save itself."""
+    monkeypatch.setattr(base_module, "BUSY_TIMEOUT_MS", 300)
+    app = ReaderApp(library, load_sample=False)
+    blocker = Library(library.paths.root)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press("n")
+            await pilot.pause()
+            await type_text(pilot, "only words")
+            blocker.store.conn.execute("BEGIN IMMEDIATE")  # another process writing
+            await type_text(pilot, " too")  # typed under the lock: the autosave waits
+            await pilot.press("ctrl+q")
+            await pilot.press("ctrl+q")
+            await until(pilot, lambda: not app.is_running, "the second ctrl+q closes")
+
+        def drafted() -> list[str]:
+            return [p.read_text(encoding="utf-8") for p in library.paths.drafts.glob("*.md")]
+
+        wait_for(lambda: "only words too" in drafted(), "the save that failed left its draft")
+    finally:
+        if blocker.store.conn.in_transaction:
+            blocker.store.conn.execute("ROLLBACK")
+        blocker.close()
+
+
+async def test_a_save_that_meets_a_busy_library_while_quitting_is_tried_again(
+    library: Library, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ctrl+q while another process held the library longer than a save waits: the save
+    failed (the text went to a draft) and the window closed once the other let go,
+    without storing the note then. Now the quit tries it again until it is stored."""
+    monkeypatch.setattr(base_module, "BUSY_TIMEOUT_MS", 200)
+    database = library.paths.database
+    app = ReaderApp(library, load_sample=False)
+    blocker = Library(library.paths.root)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            paper_id = app.query_one(PaperList).current_id
+            await pilot.press("n")
+            await pilot.pause()
+            await type_text(pilot, "kept")
+            blocker.store.conn.execute("BEGIN IMMEDIATE")
+            await type_text(pilot, " words")  # typed under the lock: the autosave waits
+            await pilot.press("ctrl+q")
+            await pilot.pause(1.0)  # past a few of the save's waits
+            assert app.is_running
+            blocker.store.conn.execute("ROLLBACK")
+            await until(pilot, lambda: not app.is_running, "the window closes once stored")
+    finally:
+        if blocker.store.conn.in_transaction:
+            blocker.store.conn.execute("ROLLBACK")
+        blocker.close()
+    assert stored_note(database, paper_id) == "kept words"  # type: ignore[arg-type]
 
 
 async def test_a_save_cancelled_while_quitting_ends_no_quit_with_a_traceback(

@@ -179,7 +179,8 @@ class Upkeep:
             report.append(f"import: {path} (begun {began}) stopped part way; importing the "
                           "file again finishes it")
         held = waiting_line(draft_dirs(self._library.paths.drafts),
-                            lambda paper_id: self._library.note(paper_id).text)
+                            lambda paper_id: self._library.note(paper_id).text,
+                            reader_command(self._library.paths.root))
         report.extend([held] if held else [])  # text a failed save left, said to the CLI too
         if orphans:
             report.ok = False

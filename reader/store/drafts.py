@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shlex
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -113,15 +114,28 @@ def waiting_drafts(
     return sorted(found, key=lambda p: p.stat().st_mtime)
 
 
-def waiting_line(places: list[Path], held: Callable[[int], str]) -> str | None:
-    """The doctor's line for the drafts that wait (see waiting_drafts), each named; None
-    when none does."""
+def waiting_line(
+    places: list[Path], held: Callable[[int], str], reader: str = "reader"
+) -> str | None:
+    """The doctor's line for the drafts that wait (see waiting_drafts), each named with the
+    command that makes it its paper's note (``reader`` runs the reader on this library);
+    None when none does."""
     drafts = waiting_drafts(places, held)
     if not drafts:
         return None
     count = "1 waits" if len(drafts) == 1 else f"{len(drafts):,} wait"
-    return (f"note drafts: {count} to be restored (saves that failed; paste what you want "
-            f"to keep into the note, then delete the draft): {', '.join(map(str, drafts))}")
+    named = ", ".join(
+        f"{draft} (`{restore_command(draft, reader)}`)" if draft_paper(draft) is not None
+        else str(draft) for draft in drafts
+    )
+    return (f"note drafts: {count} to be restored (saves that failed; the command beside a "
+            f"draft makes it the note, whose text stays a version; or paste what you want "
+            f"to keep into the note; then delete the draft): {named}")
+
+
+def restore_command(draft: Path, reader: str = "reader") -> str:
+    """The command that makes ``draft`` its paper's note (its name says which paper)."""
+    return f"{reader} note {draft_paper(draft)} < {shlex.quote(str(draft))}"
 
 
 #: A draft's name: the paper's key and id and when the editor opened, or the id alone.

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from textual.app import App
 from textual.notifications import SeverityLevel
 
-from reader.library import Library, draft_dirs, upgraded_line, waiting_drafts
+from reader.library import Library, draft_dirs, reader_command, upgraded_line, waiting_drafts
 
 
 def quiet_informing_notices(app: App[None]) -> None:
@@ -54,7 +54,8 @@ def start_notices(library: Library) -> list[StartNotice]:
         notices.append(StartNotice(
             "drafts",
             f"Note drafts wait to be restored (saves that failed): {drafts[-1]}{more}; "
-            "paste what you want to keep into the note, then delete the draft",
+            f"`{reader_command(library.paths.root)} doctor` gives the command that makes "
+            "each its note (or paste what you want to keep into the note), then delete it",
         ))
     # Checked before the index is looked at (which would rebuild an index found ahead).
     evidence = library.upkeep.check_for_loss()

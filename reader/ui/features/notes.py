@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from reader.errors import ReaderError, describe_write_error
+from reader.errors import Busy, ReaderError, describe_write_error
 from reader.library import (
+    Draft,
     NoteSaved,
     describe_writer,
     draft_dirs,
@@ -83,16 +85,29 @@ class Notes:
 
     def _save_note(self, paper_id: int, text: str, base: int | None, kind: str) -> None:
         result: list[NoteSaved] = []
+        drafted: list[Draft] = []
+        editor = self._note_editor(paper_id)
+        # One draft per editor, rewritten at each failing save, not a new file per change.
+        name = editor.draft_name if editor is not None else f"note-{paper_id}"
+        places = draft_dirs(self._app.library.paths.drafts)
 
         def job() -> None:
-            result.append(self._app.library.save_note(
-                paper_id, text, base=base, writer=self.writer, kind=kind,
-            ))
+            try:
+                result.append(self._app.library.save_note(
+                    paper_id, text, base=base, writer=self.writer, kind=kind,
+                ))
+            except Exception:
+                # Written here, in the worker: a window closed meanwhile (ctrl+q twice while
+                # another process held the library) runs no handler of its own any more.
+                drafted.append(write_draft(text, name, places, stamped=editor is None))
+                raise
 
         self._app.writes.run(
             job,
             lambda: self._note_saved(paper_id, text, result[0]),
-            partial(self._note_failed, paper_id, text),
+            lambda exc: self._note_failed(paper_id, text, drafted[0], exc,
+                                          retry=partial(self._save_note, paper_id, text,
+                                                        base, kind)),
         )
 
     def _note_editor(self, paper_id: int) -> NoteScreen | None:
@@ -117,12 +132,9 @@ class Notes:
                              " both kept (its versions: ctrl+o in the editor)", timeout=10)
         self._app.rewritten(paper_id)
 
-    def _note_failed(self, paper_id: int, text: str, exc: Exception) -> None:
+    def _note_failed(self, paper_id: int, text: str, draft: Draft, exc: Exception,
+                     retry: Callable[[], None]) -> None:
         editor = self._note_editor(paper_id)
-        # One draft per editor, rewritten at each failing save, not a new file per change.
-        name = editor.draft_name if editor is not None else f"note-{paper_id}"
-        draft = write_draft(text, name, draft_dirs(self._app.library.paths.drafts),
-                            stamped=editor is None)
         cause = describe_write_error(exc)
         if draft.path is not None:
             kept = f"kept a draft in {draft.path}"
@@ -130,6 +142,16 @@ class Notes:
             kept = (f"and no draft could be written either ({draft.refusals(cause)}): only "
                     "the editor holds the text")
         message = f"Could not save the note: {cause}; {kept}"
+        if isinstance(exc, Busy) and self._app.quitting.asked:
+            # The window waits for its writes anyway: the save is tried again until the
+            # other process lets go (or ctrl+q closes the window, the draft kept).
+            if editor is not None:
+                editor.failed(message, draft.path)
+                editor.flush()
+                editor.hold_for_quit()
+            else:
+                retry()
+            return
         if editor is not None:
             editor.failed(message, draft.path)
         self._app.notify(message, severity="error", timeout=15)

@@ -30,6 +30,14 @@ class Quitting:
         self._begun = False
         #: Set once quitting was refused for a note stored nowhere: asked again, it quits.
         self._warned = False
+        #: Set from the key on, while the notes' saves are waited for (see asked).
+        self._asked = False
+
+    @property
+    def asked(self) -> bool:
+        """Whether the user asked to quit (and was not refused): the window waits for its
+        writes, then closes."""
+        return self._asked or self._begun
 
     async def quit(self) -> None:
         """Quit once pending writes are stored; an index build under way stops at its next
@@ -40,9 +48,11 @@ class Quitting:
             # are (their threads are waited for), after the window has closed.
             app.exit()
             return
+        self._asked = True
         if not self._warned and not await self._notes_kept():
             # Said in the editor; asked again, the window goes without that text.
             self._warned = True
+            self._asked = False
             return
         app.seen.flush()
         # Not waited for: the import goes on in its own process and finishes there.
@@ -61,7 +71,14 @@ class Quitting:
         app.status.note(self.note())
         self._remember_view()
         others = [w for w in app.workers if w is not importing]
-        app.run_worker(self._leave_when_done(others), group="quit", exit_on_error=False)
+
+        async def leave() -> None:
+            await self._leave_when_done(others)
+
+        # A function, not a coroutine made now: a second key may close the window before
+        # the worker starts, and a coroutine never awaited is a warning printed on exit.
+        # (Textual's typing infers no result type for a function of no result.)
+        app.run_worker(leave, group="quit", exit_on_error=False)  # type: ignore[arg-type]
 
     async def _notes_kept(self) -> bool:
         """Store what the open note editors hold (the text typed within the last moment
@@ -125,9 +142,13 @@ class Quitting:
         app.writes.run(lambda: app.views.remember(query, current), lambda: None, not_remembered)
 
     async def _leave_when_done(self, workers: list[Worker[Any]]) -> None:
-        """Quit once ``workers`` are done (writes stored, an index build stopped)."""
+        """Quit once ``workers`` are done (writes stored, an index build stopped), and the
+        writes asked for meanwhile (a note's save tried again, see Notes)."""
         await _ended(workers)
-        self._app.exit()
+        app = self._app
+        while writes := [w for w in app.workers if w.group == "writes" and not w.is_finished]:
+            await _ended(writes)
+        app.exit()
 
 
 async def _ended(workers: list[Worker[Any]]) -> None:

@@ -331,8 +331,8 @@ class NoteScreen(TakesTyping, Screen[str]):
         self.query_one(NoteEditor).read_only = held or self.read_only is not None
         if held:
             self._set_status("Quitting once this note is stored: typing is not taken now · "
-                             "ctrl+q again closes the window (the save still ends)",
-                             saving=True)
+                             "ctrl+q again closes the window (the save goes on; a draft "
+                             "keeps the text if it fails)", saving=True)
 
     def ready_for_keys(self) -> bool:
         """Whether keys go to the text: not once esc asked to close (they are held, then go
