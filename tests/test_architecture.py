@@ -196,6 +196,9 @@ READ_ONLY_STATUS = {
     ("writes", "under_way"),
     # How far an index build under way is, said in the status line as the window quits.
     ("index_status", "building"),
+    # Whether the user asked to quit: a note's save that meets a busy library is then tried
+    # again (the window waits for its writes anyway) rather than given up to a draft.
+    ("quitting", "asked"),
 }
 #: How a module of the UI names the app it is part of.
 APP_NAMES = {"app", "self._app", "self.app", "self.reader"}

@@ -26,6 +26,7 @@ from textual import events
 from textual.widgets import TextArea
 
 import reader.store.base as base_module
+import reader.ui.features.quitting as quitting
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
@@ -559,12 +560,13 @@ async def test_quitting_just_after_typing_stores_the_note_first(library: Library
 
 
 async def test_typing_after_ctrl_q_is_not_taken_while_the_save_waits(
-    library: Library,
+    library: Library, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """ctrl+q while another process held the library: the editor took the letters typed
     during the wait for the lock, showed them, and the window quit with the text of the
     ctrl+q moment. Now the editor takes no more typing once the quit begins, and says so:
     what it shows is what is stored."""
+    monkeypatch.setattr(quitting, "_SAVE_WAIT", 0.3)  # how long ctrl+q holds the keys
     database = library.paths.database
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -597,6 +599,7 @@ async def test_a_second_ctrl_q_closes_the_window_and_the_save_goes_on(
     the save gave up waiting no handler of the window was left to write its draft (the
     text was in neither the note nor a draft). The draft is written by the save itself."""
     monkeypatch.setattr(base_module, "BUSY_TIMEOUT_MS", 300)
+    monkeypatch.setattr(quitting, "_SAVE_WAIT", 0.3)
     app = ReaderApp(library, load_sample=False)
     blocker = Library(library.paths.root)
     try:
@@ -628,6 +631,7 @@ async def test_a_save_that_meets_a_busy_library_while_quitting_is_tried_again(
     failed (the text went to a draft) and the window closed once the other let go,
     without storing the note then. Now the quit tries it again until it is stored."""
     monkeypatch.setattr(base_module, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(quitting, "_SAVE_WAIT", 0.3)
     database = library.paths.database
     app = ReaderApp(library, load_sample=False)
     blocker = Library(library.paths.root)
@@ -641,7 +645,7 @@ async def test_a_save_that_meets_a_busy_library_while_quitting_is_tried_again(
             blocker.store.conn.execute("BEGIN IMMEDIATE")
             await type_text(pilot, " words")  # typed under the lock: the autosave waits
             await pilot.press("ctrl+q")
-            await pilot.pause(1.0)  # past a few of the save's waits
+            await pilot.pause(0.6)  # past a few of the save's waits
             assert app.is_running
             blocker.store.conn.execute("ROLLBACK")
             await until(pilot, lambda: not app.is_running, "the window closes once stored")

@@ -13,8 +13,8 @@ from textual.widgets._footer import FooterKey
 #: Under this many columns the footer is compact and leaves out the palette's hint: at 80,
 #: the keys after Copy (Help, Quit) were cut off.
 NARROW_FOOTER = 100
-#: The keys kept whatever the width: the help (`?`) lists every other key.
-_FIRST = frozenset({"help", "command_palette"})
+#: The keys kept whatever the width: the help (`?`) lists every other key, and `esc` leaves.
+_FIRST = frozenset({"help", "close", "command_palette"})
 
 
 class FittedFooter(Footer):
@@ -40,7 +40,7 @@ class FittedFooter(Footer):
         self.refresh(recompose=True)
 
     def compose(self) -> ComposeResult:
-        """The keys Textual's footer holds that fit, in its order; the help's key and the
+        """The keys Textual's footer holds that fit, in its order; the help's key, esc's and the
         palette's hint first, as every other key is found through them."""
         widgets = list(super().compose())
         width = self.screen.size.width or self.app.size.width
