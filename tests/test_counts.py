@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+import reader.ui.app as app_module
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from tests.conftest import SEEDS
@@ -106,7 +107,9 @@ class KeysAgainstSql(RuleBasedStateMachine):
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def test_status_line_figures_are_sql_counts(base: Path) -> None:
+def test_status_line_figures_are_sql_counts(base: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Papers shown are written down as seen ten times as often: each step waits for them.
+    monkeypatch.setattr(app_module, "SEEN_FLUSH_SECONDS", 0.05)
     KeysAgainstSql.base = base
     machine = settings(
         max_examples=40 if THOROUGH else 2,
