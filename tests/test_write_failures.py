@@ -657,11 +657,12 @@ async def test_a_save_that_meets_a_busy_library_while_quitting_is_tried_again(
 
 
 async def test_a_save_cancelled_while_quitting_ends_no_quit_with_a_traceback(
-    library: Library,
+    library: Library, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A write cancelled while ctrl+q waited for the writes (a save waiting on another
     process's lock, replaced by a newer one): the wait for them all raised WorkerCancelled
     out of the quit, and the window closed with a traceback and status 1."""
+    monkeypatch.setattr(quitting, "_SAVE_WAIT", 0.3)
     database = library.paths.database
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
