@@ -401,13 +401,15 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     # finds what the letter does (`tau_c` and `"τ"` found nothing or fewer).
     (tmp_path / "indexed.csl.json").write_text(json.dumps([
         {"id": "k", "type": "article-journal", "title": "Rank Agreement",
-         "abstract": "Kendall's $\\tau_c$ and $\\tau^2$ against $\\beta_1$, more than expected."}]))
+         "abstract": "Kendall's $\\tau_c$ and $\\tau^2$ against $\\beta_1$ and $\\alpha_t$."}]))
     empty_library.import_files([tmp_path / "indexed.csl.json"])
-    for typed, printed in (("tau_c", "τ_c"), ("tau²", "τ²"), ("tau2", "τ²"), ("beta_1", "β_1")):
+    for typed, printed in (("tau_c", "τ_c"), ("tau²", "τ²"), ("tau2", "τ²"), ("beta_1", "β_1"),
+                           ("alpha_t", "α_t")):
         assert titles(empty_library, typed) == titles(empty_library, printed) == [
             "Rank Agreement"], typed
-        assert marked("Kendall's τ_c and τ² against β₁", empty_library.search(
-            typed).terms) == [{"tau_c": "τ_c", "beta_1": "β₁"}.get(typed, "τ²")], typed
+        assert marked("Kendall's τ_c and τ² against β₁ and αₜ", empty_library.search(
+            typed).terms) == [{"tau_c": "τ_c", "beta_1": "β₁", "alpha_t": "αₜ"}.get(typed, "τ²")
+                              ], typed
     assert titles(empty_library, '"λ"') == titles(empty_library, "λ")
     # A symbol beside words is left out, and said to be: `tau OR ∞` fell back to its plain
     # words, "tau or", and found fewer papers than `tau`.

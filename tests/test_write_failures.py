@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
+import re
 import resource
 import shlex
 import signal
@@ -32,7 +33,7 @@ from reader.ui.app import ReaderApp
 from reader.ui.screens.note import NoteScreen
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import settle
-from tests.waiting import until, wait_for
+from tests.waiting import until
 
 SIZE = (100, 30)
 ROOT = Path(__file__).resolve().parent.parent
@@ -597,7 +598,10 @@ async def test_a_second_ctrl_q_closes_the_window_and_the_save_goes_on(
 ) -> None:
     """ctrl+q twice while another process held the library: the window closed, and when
     the save gave up waiting no handler of the window was left to write its draft (the
-    text was in neither the note nor a draft). The draft is written by the save itself."""
+    text was in neither the note nor a draft). The draft is written by the save itself,
+    and the terminal told where it is (it stayed blank while the save waited)."""
+    from reader.ui.start import after_close
+
     monkeypatch.setattr(base_module, "BUSY_TIMEOUT_MS", 300)
     monkeypatch.setattr(quitting, "_SAVE_WAIT", 0.3)
     app = ReaderApp(library, load_sample=False)
@@ -605,6 +609,7 @@ async def test_a_second_ctrl_q_closes_the_window_and_the_save_goes_on(
     try:
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
+            paper_id = app.query_one(PaperList).current_id
             await pilot.press("n")
             await pilot.pause()
             await type_text(pilot, "only words")
@@ -617,7 +622,18 @@ async def test_a_second_ctrl_q_closes_the_window_and_the_save_goes_on(
         def drafted() -> list[str]:
             return [p.read_text(encoding="utf-8") for p in library.paths.drafts.glob("*.md")]
 
-        wait_for(lambda: "only words too" in drafted(), "the save that failed left its draft")
+        assert app.writes.unfinished()  # the save waits on, past the window
+        app.writes.finish()
+        assert "only words too" in drafted()
+        # The note's line first; then, the papers seen and the view remembered as the window
+        # quit, which the lock kept out too.
+        line, *others = after_close(app.notes.after_close(), app.writes.failed_after_close())
+        assert all(re.match(r"Could not store \d other changes? of the window", o) for o in others)
+        assert line.startswith(f"Could not store the note of paper {paper_id}: the library is "
+                               "busy in another process"), line
+        [draft] = library.paths.drafts.glob("*.md")
+        assert line.endswith(f"its text is in {draft} (`reader --library {library.paths.root} "
+                             f"note {paper_id} < {draft}` makes it the note)"), line
     finally:
         if blocker.store.conn.in_transaction:
             blocker.store.conn.execute("ROLLBACK")

@@ -30,7 +30,14 @@ from reader.locations import reader_command
 from reader.store.backup import BackupError, is_damaged, lost_database
 from reader.store.base import DatabaseLost, StoreDamaged
 from reader.store.database import RELEVANCE, SORT_KEYS, StoreError
-from reader.store.drafts import Draft, draft_dirs, draft_paper, waiting_drafts, write_draft
+from reader.store.drafts import (
+    Draft,
+    draft_dirs,
+    draft_paper,
+    restore_command,
+    waiting_drafts,
+    write_draft,
+)
 from reader.store.notes import (
     CLI,
     NoteSaved,
@@ -201,8 +208,8 @@ __all__ = [
 __all__ += ["PapersPlan", "digest", "fetched_line"]
 # What a write changed (the window adjusts its counts by it).
 __all__ += ["Change"]
-# A note's draft, written where a save failed.
-__all__ += ["Draft"]
+# A note's draft, written where a save failed, and the command that restores it.
+__all__ += ["Draft", "restore_command"]
 # What `reader fetch openreview` uses (bound on first use, above).
 __all__ += ["NotesFetcher", "Outcome", "Plan", "classify", "find_credentials", "forums_plan",
             "venue_plan"]

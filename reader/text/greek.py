@@ -40,13 +40,14 @@ _NAMED_SYMBOL = re.compile(rf"({'|'.join(LETTERS)})(_.+|[0-9\u00b2\u00b3\u00b9\u
 def printed_forms(word: str) -> list[str]:
     """The forms in which the index may hold the symbol ``word`` names, other than
     ``word``: a letter's name with an index or a power, written with the letter (``tau_c``
-    gives ``τ_c``, ``tau²`` gives ``τ²``), and a letter's index of digits lowered, as TeX
-    prints it (``β₁`` is indexed ``β1``, found by ``beta_1`` and ``β_1``)."""
+    gives ``τ_c``, ``tau²`` gives ``τ²``), and a letter's index lowered, as TeX prints the
+    digits and the letters Unicode lowers (``β₁`` is indexed ``β1``, found by ``beta_1`` and
+    ``β_1``; ``αₜ`` ``αt``, found by ``alpha_t``)."""
     match = _NAMED_SYMBOL.fullmatch(word)
     symbol = LETTERS[match[1].lower()] + match[2] if match else word
     forms = [symbol] if symbol != word else []
     letter, _, index = symbol.partition("_")
-    if letter in NAMES and index.isdigit():
+    if letter in NAMES and index.isalnum():
         forms.append(letter + index)
     return forms
 

@@ -10,13 +10,14 @@ opened or read.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from reader.errors import ReaderError
+from reader.errors import ReaderError, describe_write_error
 from reader.library import (
     Library,
     ViewSignals,
@@ -26,6 +27,9 @@ from reader.library import (
     unreadable_line,
 )
 from reader.locations import LibraryPaths
+
+if TYPE_CHECKING:
+    from reader.ui.app import ReaderApp
 
 T = TypeVar("T")
 
@@ -68,9 +72,52 @@ def run_window(root: Path, warn: Callable[[str], None]) -> int:
         walked.result()
         ids, counts, signals = first.result()
     app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
-    app.run()
+    _run(app, warn)
     library.close()
     return app.return_code or 0
+
+
+def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
+    """Run the window on an event loop of its own, whose threads are waited for once the
+    window has closed and said so: asyncio's own run waited for them with the terminal
+    blank, up to the ten seconds a save waits on another process's lock after a second
+    ctrl+q, and nothing said where the note went."""
+    loop = asyncio.new_event_loop()
+    threads = ThreadPoolExecutor(thread_name_prefix="reader")
+    loop.set_default_executor(threads)
+    try:
+        app.run(loop=loop)
+        if app.writes.unfinished():
+            warn("Storing what the window was still saving (another process holds the "
+                 "library)…")
+            app.writes.finish()
+            for line in after_close(app.notes.after_close(), app.writes.failed_after_close()):
+                warn(line)
+        threads.shutdown(wait=True)  # an index build stopping at its next safe point
+        loop.run_until_complete(_cancel_left())
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+
+
+async def _cancel_left() -> None:
+    """Cancel the tasks the window left (as ``asyncio.run`` does as it ends), once the
+    threads they waited for have answered."""
+    left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in left:
+        task.cancel()
+    await asyncio.gather(*left, return_exceptions=True)
+
+
+def after_close(notes: list[str], failed: list[Exception]) -> list[str]:
+    """What became of the writes that ended after the window closed: the notes' lines
+    (stored, or where their text is), then the other changes that could not be stored."""
+    others = len(failed) - sum(line.startswith("Could not store the note") for line in notes)
+    if others > 0:
+        notes = [*notes, f"Could not store {others} other change{'s' * (others != 1)} of "
+                         "the window (marks, papers seen, the view to start on): "
+                         f"{describe_write_error(failed[-1])}"]
+    return notes or ["Stored."]
 
 
 def _first_view(library: Library) -> tuple[list[int], dict[str, int], ViewSignals]:

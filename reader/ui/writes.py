@@ -25,6 +25,8 @@ class OrderedWrites:
         self._cond = threading.Condition()
         self._issued = 0
         self._serving = 0
+        #: The tickets whose write some thread has taken to run (see claim).
+        self._claimed: set[int] = set()
 
     def ticket(self) -> int:
         """Take the next place in line (call on the UI thread, in the user's order)."""
@@ -32,6 +34,22 @@ class OrderedWrites:
             ticket = self._issued
             self._issued += 1
             return ticket
+
+    def claim(self, ticket: int) -> bool:
+        """Take ``ticket``'s write to run here; False when another thread took it."""
+        with self._cond:
+            if ticket in self._claimed:
+                return False
+            self._claimed.add(ticket)
+            return True
+
+    def unclaimed(self) -> list[int]:
+        """Claim, in order, every ticket whose write no thread has taken: once the window
+        has closed, Textual has cancelled their workers before they began."""
+        with self._cond:
+            left = [t for t in range(self._serving, self._issued) if t not in self._claimed]
+            self._claimed.update(left)
+            return left
 
     @contextmanager
     def turn(self, ticket: int) -> Iterator[None]:
@@ -51,6 +69,11 @@ class OrderedWrites:
         with self._cond:
             return self._issued - self._serving
 
+    def wait_done(self) -> None:
+        """Wait until every write issued is done."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._serving == self._issued)
+
 
 class WindowWrites:
     """The writes of one window: each in a thread worker, in the order asked for, and how
@@ -63,11 +86,38 @@ class WindowWrites:
         self._order = OrderedWrites()
         #: Writes asked for whose outcome the window has not yet drawn (see under_way).
         self._under_way = 0
+        #: Why each write that failed after the window closed failed (see failed_after_close).
+        self._failed_after_close: list[Exception] = []
+        #: The writes asked for whose thread has not taken them yet, by ticket.
+        self._jobs: dict[int, Callable[[], object]] = {}
 
     @property
     def under_way(self) -> int:
         """Writes asked for whose outcome the window has not yet drawn."""
         return self._under_way
+
+    def unfinished(self) -> int:
+        """Writes asked for and not yet done, drawn or not (once the window has closed)."""
+        return self._order.pending
+
+    def failed_after_close(self) -> list[Exception]:
+        """Why each write that ended after the window closed failed: no handler of the
+        window said it."""
+        return list(self._failed_after_close)
+
+    def finish(self) -> None:
+        """Store the writes still under way as the window closed (a second ctrl+q does not
+        wait for them; the process does): those whose worker Textual cancelled before it
+        began are run here, in their turn (they were lost, and every write behind them
+        waited for them for ever)."""
+        for ticket in self._order.unclaimed():
+            job = self._jobs.pop(ticket)
+            with self._order.turn(ticket):
+                try:
+                    job()
+                except Exception as exc:  # noqa: BLE001 - said once the window has closed
+                    self._failed_after_close.append(exc)
+        self._order.wait_done()
 
     def run(
         self,
@@ -79,6 +129,7 @@ class WindowWrites:
         library decides what it costs the index); then ``on_done``, or ``on_error`` with
         what went wrong, on the app's thread."""
         ticket = self._order.ticket()
+        self._jobs[ticket] = job
         self._under_way += 1
 
         def finish(then: Callable[..., None], *args: object) -> None:
@@ -88,12 +139,20 @@ class WindowWrites:
                 self._index.sync()  # the index was busy as the write was stored
 
         def run() -> None:
+            if not self._order.claim(ticket):
+                return  # run by finish, the window closed
+            self._jobs.pop(ticket, None)
             with self._order.turn(ticket):
                 try:
                     job()
                 except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
+                    if not self._app.is_running:
+                        self._failed_after_close.append(exc)
+                        return
                     self._app.call_from_thread(finish, on_error, exc)
                     return
+            if not self._app.is_running:
+                return  # nothing left to draw it on
             self._app.call_from_thread(finish, on_done)
 
         self._app.run_worker(run, thread=True, group="writes", exit_on_error=False)

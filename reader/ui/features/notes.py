@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.errors import Busy, ReaderError, describe_write_error
@@ -13,6 +14,8 @@ from reader.library import (
     describe_writer,
     draft_dirs,
     draft_paper,
+    reader_command,
+    restore_command,
     waiting_drafts,
     window_writer,
     write_draft,
@@ -31,6 +34,8 @@ class Notes:
         self._app = app
         #: How this window signs the note versions it saves.
         self.writer = window_writer()
+        #: What became of the saves that ended after the window closed (see after_close).
+        self._after_close: list[str] = []
 
     def action_edit_note(self) -> None:
         """Open the note editor on the current paper."""
@@ -90,17 +95,22 @@ class Notes:
         # One draft per editor, rewritten at each failing save, not a new file per change.
         name = editor.draft_name if editor is not None else f"note-{paper_id}"
         places = draft_dirs(self._app.library.paths.drafts)
+        root = self._app.library.paths.root
 
         def job() -> None:
             try:
                 result.append(self._app.library.save_note(
                     paper_id, text, base=base, writer=self.writer, kind=kind,
                 ))
-            except Exception:
+            except Exception as exc:
                 # Written here, in the worker: a window closed meanwhile (ctrl+q twice while
                 # another process held the library) runs no handler of its own any more.
                 drafted.append(write_draft(text, name, places, stamped=editor is None))
+                if not self._app.is_running:
+                    self._after_close.append(_left_behind(paper_id, exc, drafted[0], root))
                 raise
+            if not self._app.is_running:
+                self._after_close.append(f"The note of paper {paper_id} is stored.")
 
         self._app.writes.run(
             job,
@@ -109,6 +119,11 @@ class Notes:
                                           retry=partial(self._save_note, paper_id, text,
                                                         base, kind)),
         )
+
+    def after_close(self) -> list[str]:
+        """What became of the note saves that ended after the window closed, a line each,
+        for the terminal (see ``reader.ui.start``)."""
+        return list(self._after_close)
 
     def _note_editor(self, paper_id: int) -> NoteScreen | None:
         """The open note editor of a paper, if any (it may be under a versions list)."""
@@ -148,10 +163,22 @@ class Notes:
             if editor is not None:
                 editor.failed(message, draft.path)
                 editor.flush()
-                editor.hold_for_quit()
+                kept = " (the text is in a draft meanwhile)" if draft.path is not None else ""
+                editor.hold_for_quit(why=f": {cause}; trying again{kept}")
             else:
                 retry()
             return
         if editor is not None:
             editor.failed(message, draft.path)
         self._app.notify(message, severity="error", timeout=15)
+
+
+def _left_behind(paper_id: int, exc: Exception, draft: Draft, root: Path) -> str:
+    """The line for a note whose save failed after the window closed: where its text is."""
+    cause = describe_write_error(exc)
+    if draft.path is None:
+        return (f"Could not store the note of paper {paper_id}: {cause}; no draft could be "
+                f"written either ({draft.refusals(cause)})")
+    return (f"Could not store the note of paper {paper_id}: {cause}; its text is in "
+            f"{draft.path} (`{restore_command(draft.path, reader_command(root))}` makes it "
+            "the note)")

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from reader.ui import bindings
 from reader.ui.keymap import key_label
 from reader.ui.screens import SCREENS_CSS
+from reader.ui.widgets.footer import FittedFooter
 
 #: The bindings that open saved searches by number, shown as one row.
 SAVED_SEARCH_PREFIX = "app.saved_"
@@ -111,6 +112,8 @@ class HelpScreen(ModalScreen[None]):
                 id="help-syntax",
                 markup=False,
             )
+        # Its own, over the main screen's, whose keys do other things here (q closes help).
+        yield FittedFooter()
 
     def action_scroll_down(self) -> None:
         """Scroll the help down a line."""

@@ -120,6 +120,7 @@ class NoteScreen(TakesTyping, Screen[str]):
         self._draft: tuple[Path, str] | None = None
         self._close_wanted = False
         self._warned_leaving = False
+        self._quitting = False
         self._replacing = False
         #: The last merge said in the status line, repeated when its result is saved.
         self._merge_said: str | None = None
@@ -324,15 +325,17 @@ class NoteScreen(TakesTyping, Screen[str]):
                          f"free some space (or copy it) and press esc · "
                          f"{self._failure or 'Not stored yet'}")
 
-    def hold_for_quit(self, held: bool = True) -> None:
-        """Take no more typing while quitting stores the text (a save waiting on another
-        process's lock took letters typed meanwhile into the editor and quit without
-        them); ``held=False`` gives the editor back when the quit is refused."""
+    def hold_for_quit(self, held: bool = True, why: str = "") -> None:
+        """Take no more typing, nor esc, while quitting stores the text (a save waiting on
+        another process's lock took letters typed meanwhile into the editor and quit
+        without them), saying ``why`` it waits; ``held=False`` gives the editor back when
+        the quit is refused."""
+        self._quitting = held
         self.query_one(NoteEditor).read_only = held or self.read_only is not None
         if held:
-            self._set_status("Quitting once this note is stored: typing is not taken now · "
-                             "ctrl+q again closes the window (the save goes on; a draft "
-                             "keeps the text if it fails)", saving=True)
+            self._set_status(f"Quitting once this note is stored{why}: typing is not taken "
+                             "now · ctrl+q again closes the window (the save goes on; a "
+                             "draft keeps the text if it fails)", saving=True)
 
     def ready_for_keys(self) -> bool:
         """Whether keys go to the text: not once esc asked to close (they are held, then go
@@ -345,6 +348,9 @@ class NoteScreen(TakesTyping, Screen[str]):
 
     async def action_close(self) -> None:
         """Save and go back once the text is stored; while it is stored nowhere, stay."""
+        if self._quitting:
+            self.app.bell()  # the window closes once the text is stored: said above
+            return
         await take_typed(self.query_one(TextArea))  # the letters typed before esc first
         self.flush()
         if self._in_flight is not None:
