@@ -640,6 +640,44 @@ async def test_a_second_ctrl_q_closes_the_window_and_the_save_goes_on(
         blocker.close()
 
 
+async def test_the_text_is_in_a_draft_as_a_second_ctrl_q_closes_the_window(
+    library: Library, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The window closed by a second ctrl+q while a save waited: the text was in no file
+    until the save ended (ctrl+c in the terminal meanwhile lost it). It is in its draft as
+    the window closes; stored later, the draft is deleted, and the terminal says so."""
+    from reader.ui.start import after_close
+
+    monkeypatch.setattr(base_module, "BUSY_TIMEOUT_MS", 5_000)
+    monkeypatch.setattr(quitting, "_SAVE_WAIT", 0.3)
+    database = library.paths.database
+    app = ReaderApp(library, load_sample=False)
+    blocker = Library(library.paths.root)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            paper_id = app.query_one(PaperList).current_id
+            await pilot.press("n")
+            await pilot.pause()
+            await type_text(pilot, "held")
+            blocker.store.conn.execute("BEGIN IMMEDIATE")
+            await type_text(pilot, " text")
+            await pilot.press("ctrl+q", "ctrl+q")
+            await until(pilot, lambda: not app.is_running, "the second ctrl+q closes")
+        [draft] = library.paths.drafts.glob("*.md")
+        assert draft.read_text(encoding="utf-8") == "held text"
+        blocker.store.conn.execute("ROLLBACK")
+        app.writes.finish()
+    finally:
+        if blocker.store.conn.in_transaction:
+            blocker.store.conn.execute("ROLLBACK")
+        blocker.close()
+    assert stored_note(database, paper_id) == "held text"  # type: ignore[arg-type]
+    assert list(library.paths.drafts.glob("*.md")) == []
+    lines = after_close(app.notes.after_close(), app.writes.failed_after_close())
+    assert lines == [f"The note of paper {paper_id} is stored."]
+
+
 async def test_a_save_that_meets_a_busy_library_while_quitting_is_tried_again(
     library: Library, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

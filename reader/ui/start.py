@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,6 +23,7 @@ from reader.library import (
     Library,
     ViewSignals,
     outermost_missing,
+    reader_command,
     take_back_unopened,
     unopened_line,
     unreadable_line,
@@ -89,8 +91,16 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
         app.run(loop=loop)
         if app.writes.unfinished():
             warn("Storing what the window was still saving (another process holds the "
-                 "library)…")
-            app.writes.finish()
+                 "library; ctrl+c stops waiting)…")
+            try:
+                app.writes.finish()
+            except KeyboardInterrupt:
+                # The threads would keep the process waiting as it ends: it ends now. A note
+                # not stored is in its draft, written as the window closed.
+                doctor = f"{reader_command(app.library.paths.root)} doctor"
+                warn("Stopped waiting: changes not yet stored are lost, but the text of a "
+                     f"note, which is in its draft (`{doctor}` names it)")
+                os._exit(130)
             for line in after_close(app.notes.after_close(), app.writes.failed_after_close()):
                 warn(line)
         threads.shutdown(wait=True)  # an index build stopping at its next safe point

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -111,6 +112,7 @@ class Notes:
                 raise
             if not self._app.is_running:
                 self._after_close.append(f"The note of paper {paper_id} is stored.")
+                _forget_draft(text, name, places)  # written as the window closed
 
         self._app.writes.run(
             job,
@@ -119,6 +121,16 @@ class Notes:
                                           retry=partial(self._save_note, paper_id, text,
                                                         base, kind)),
         )
+
+    def draft_unsaved(self) -> None:
+        """Write the text of each open editor not stored yet to its draft (the window
+        closes at once, its saves still waiting)."""
+        from reader.ui.screens.note import NoteScreen
+
+        places = draft_dirs(self._app.library.paths.drafts)
+        for screen in self._app.screen_stack:
+            if isinstance(screen, NoteScreen) and not screen.stored:
+                write_draft(screen.text, screen.draft_name, places, stamped=False)
 
     def after_close(self) -> list[str]:
         """What became of the note saves that ended after the window closed, a line each,
@@ -182,3 +194,12 @@ def _left_behind(paper_id: int, exc: Exception, draft: Draft, root: Path) -> str
     return (f"Could not store the note of paper {paper_id}: {cause}; its text is in "
             f"{draft.path} (`{restore_command(draft.path, reader_command(root))}` makes it "
             "the note)")
+
+
+def _forget_draft(text: str, name: str, places: list[Path]) -> None:
+    """Delete the editor's draft (``name``) where it holds ``text``, now stored."""
+    for place in places:
+        draft = place / f"{name}.md"
+        with contextlib.suppress(OSError):
+            if draft.read_text(encoding="utf-8") == text:
+                draft.unlink()

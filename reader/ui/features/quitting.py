@@ -45,7 +45,10 @@ class Quitting:
         app = self._app
         if self._begun:
             # Writes still under way are stored all the same: the process ends once they
-            # are (their threads are waited for), after the window has closed.
+            # are (their threads are waited for), after the window has closed. A note not
+            # stored yet goes to its draft first: the save may wait on a lock the user
+            # does not wait out (ctrl+c in the terminal).
+            app.notes.draft_unsaved()
             app.exit()
             return
         self._asked = True
