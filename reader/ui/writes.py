@@ -9,11 +9,14 @@ note can never land after a newer one. :class:`WindowWrites` runs a window's wri
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from textual.app import App
 
+from reader.errors import Busy
 from reader.library import Library
 from reader.ui.index_status import IndexStatus
 
@@ -124,11 +127,18 @@ class WindowWrites:
         job: Callable[[], object],
         on_done: Callable[[], None],
         on_error: Callable[[Exception], None],
+        *,
+        wait_busy: bool = True,
     ) -> None:
         """Run a database write in a worker, in the order the user asked for it (the
         library decides what it costs the index); then ``on_done``, or ``on_error`` with
-        what went wrong, on the app's thread."""
+        what went wrong, on the app's thread. With ``wait_busy``, a write that another
+        process's lock outlasts is tried again until it is stored (a star given up after
+        ten seconds was lost, and the later writes stored); a note's save says so and
+        keeps a draft instead (see Notes)."""
         ticket = self._order.ticket()
+        if wait_busy:
+            job = partial(_until_stored, job)
         self._jobs[ticket] = job
         self._under_way += 1
 
@@ -156,3 +166,16 @@ class WindowWrites:
             self._app.call_from_thread(finish, on_done)
 
         self._app.run_worker(run, thread=True, group="writes", exit_on_error=False)
+
+
+def _until_stored(job: Callable[[], object]) -> object:
+    """Run ``job`` until no other process's lock outlasts it."""
+    while True:
+        try:
+            return job()
+        except Busy:
+            time.sleep(_BUSY_PAUSE)
+
+
+#: How long a write the library was busy for waits before it is tried again (seconds).
+_BUSY_PAUSE = 0.2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -99,17 +100,25 @@ class Notes:
         root = self._app.library.paths.root
 
         def job() -> None:
-            try:
-                result.append(self._app.library.save_note(
-                    paper_id, text, base=base, writer=self.writer, kind=kind,
-                ))
-            except Exception as exc:
-                # Written here, in the worker: a window closed meanwhile (ctrl+q twice while
-                # another process held the library) runs no handler of its own any more.
-                drafted.append(write_draft(text, name, places, stamped=editor is None))
-                if not self._app.is_running:
-                    self._after_close.append(_left_behind(paper_id, exc, drafted[0], root))
-                raise
+            while True:
+                try:
+                    result.append(self._app.library.save_note(
+                        paper_id, text, base=base, writer=self.writer, kind=kind,
+                    ))
+                    break
+                except Exception as exc:
+                    # Written here, in the worker: a window closed meanwhile (ctrl+q twice
+                    # while another process held the library) runs no handler any more.
+                    if not drafted:
+                        drafted.append(write_draft(text, name, places, stamped=editor is None))
+                    if isinstance(exc, Busy) and not self._app.is_running:
+                        # The process waits for this save anyway: tried again until the
+                        # other process lets go (ctrl+c in the terminal stops the wait).
+                        time.sleep(0.2)
+                        continue
+                    if not self._app.is_running:
+                        self._after_close.append(_left_behind(paper_id, exc, drafted[0], root))
+                    raise
             if not self._app.is_running:
                 self._after_close.append(f"The note of paper {paper_id} is stored.")
                 _forget_draft(text, name, places)  # written as the window closed
@@ -120,6 +129,7 @@ class Notes:
             lambda exc: self._note_failed(paper_id, text, drafted[0], exc,
                                           retry=partial(self._save_note, paper_id, text,
                                                         base, kind)),
+            wait_busy=False,  # said in the editor, with a draft (see _note_failed)
         )
 
     def draft_unsaved(self) -> None:
