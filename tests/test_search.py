@@ -410,6 +410,7 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
         assert marked("Kendall's τ_c and τ² against β₁ and αₜ", empty_library.search(
             typed).terms) == [{"tau_c": "τ_c", "beta_1": "β₁", "alpha_t": "αₜ"}.get(typed, "τ²")
                               ], typed
+        assert titles(empty_library, f'"{typed}"') == ["Rank Agreement"], typed
     assert titles(empty_library, '"λ"') == titles(empty_library, "λ")
     # A symbol beside words is left out, and said to be: `tau OR ∞` fell back to its plain
     # words, "tau or", and found fewer papers than `tau`.

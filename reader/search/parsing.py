@@ -269,6 +269,9 @@ class _Phrase(Phrase):  # type: ignore[misc]  # untyped base
             return super().normalize()
         word = self.words[0]
         named = NAMES.get(word) if self.fieldname in NAMED_FIELDS else None
+        forms = printed_forms(word) if self.fieldname in NAMED_FIELDS else []
+        if forms:  # `"alpha_t"` finds `αₜ` as `alpha_t` does
+            return Or([Term(self.fieldname, form, boost=self.boost) for form in (word, *forms)])
         return Term(self.fieldname, named or word, boost=self.boost)
 
 
