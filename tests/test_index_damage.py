@@ -200,3 +200,32 @@ def test_the_doctor_catches_an_index_behind_by_a_star_up_without_a_rebuild(
         assert paper_id in library.search("is:starred").ids
     finally:
         library.close()
+
+
+def test_a_build_from_scratch_stopped_early_is_said_so_by_the_doctor(
+    indexed: Path, tmp_path: Path,
+) -> None:
+    """A small library's build (in one process) stopped before its end: the doctor said
+    "missing or unreadable", where the build on every core left "a build from scratch was
+    stopped before its end (not damaged)"."""
+    from reader.errors import IndexStopped
+
+    root = tmp_path / "lib"
+    shutil.copytree(indexed, root)
+    table = tmp_path / "more.csv"  # past the 200 papers between two looks at stopped()
+    table.write_text("title,abstract\n" + "".join(
+        f"Paper number {n},An abstract of paper {n} about the words that papers hold.\n"
+        for n in range(250)), encoding="utf-8")
+    library = Library(root)
+    library.import_files([table])
+    library.close()
+    shutil.rmtree(root / "index")
+    library = Library(root)
+    try:
+        with pytest.raises(IndexStopped):
+            library.rebuild_index(lambda done, total: None, lambda: True)
+        [line] = [line for line in library.upkeep.doctor() if line.startswith("search index")]
+        assert line.startswith("search index: a build from scratch was stopped before its "
+                               "end (not damaged); rebuilt from the database"), line
+    finally:
+        library.close()

@@ -156,6 +156,9 @@ class Writing(IndexBase):
             ix = whoosh_index.create_in(str(self.path), self.schema)
             self._ix = ix
             writer = FastSegmentWriter(ix, limitmb=_LIMIT_MB, compound=False)
+            # Recorded as a build from scratch under way, as the build on every core records
+            # itself: one stopped before its end is then told from an index lost.
+            self._write_meta(-1)
         if parts:
             count = self._build(writer, parts, total, -1, progress, stopped=stopped)
         else:
