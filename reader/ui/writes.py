@@ -128,17 +128,16 @@ class WindowWrites:
         on_done: Callable[[], None],
         on_error: Callable[[Exception], None],
         *,
-        wait_busy: bool = True,
+        retry_busy: Callable[[], bool] = lambda: True,
     ) -> None:
         """Run a database write in a worker, in the order the user asked for it (the
         library decides what it costs the index); then ``on_done``, or ``on_error`` with
-        what went wrong, on the app's thread. With ``wait_busy``, a write that another
-        process's lock outlasts is tried again until it is stored (a star given up after
-        ten seconds was lost, and the later writes stored); a note's save says so and
-        keeps a draft instead (see Notes)."""
+        what went wrong, on the app's thread. A write that another process's lock outlasts
+        is tried again, for as long as ``retry_busy()`` says (a star given up after ten
+        seconds was lost, and the later writes stored); a note's save, while the window is
+        open, says so and keeps a draft instead (see Notes)."""
         ticket = self._order.ticket()
-        if wait_busy:
-            job = partial(_until_stored, job)
+        job = partial(_until_stored, job, retry_busy)
         self._jobs[ticket] = job
         self._under_way += 1
 
@@ -168,12 +167,14 @@ class WindowWrites:
         self._app.run_worker(run, thread=True, group="writes", exit_on_error=False)
 
 
-def _until_stored(job: Callable[[], object]) -> object:
-    """Run ``job`` until no other process's lock outlasts it."""
+def _until_stored(job: Callable[[], object], retry: Callable[[], bool]) -> object:
+    """Run ``job`` until no other process's lock outlasts it, while ``retry()`` is true."""
     while True:
         try:
             return job()
         except Busy:
+            if not retry():
+                raise
             time.sleep(_BUSY_PAUSE)
 
 

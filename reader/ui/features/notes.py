@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -100,25 +99,18 @@ class Notes:
         root = self._app.library.paths.root
 
         def job() -> None:
-            while True:
-                try:
-                    result.append(self._app.library.save_note(
-                        paper_id, text, base=base, writer=self.writer, kind=kind,
-                    ))
-                    break
-                except Exception as exc:
-                    # Written here, in the worker: a window closed meanwhile (ctrl+q twice
-                    # while another process held the library) runs no handler any more.
-                    if not drafted:
-                        drafted.append(write_draft(text, name, places, stamped=editor is None))
-                    if isinstance(exc, Busy) and not self._app.is_running:
-                        # The process waits for this save anyway: tried again until the
-                        # other process lets go (ctrl+c in the terminal stops the wait).
-                        time.sleep(0.2)
-                        continue
-                    if not self._app.is_running:
-                        self._after_close.append(_left_behind(paper_id, exc, drafted[0], root))
-                    raise
+            try:
+                result.append(self._app.library.save_note(
+                    paper_id, text, base=base, writer=self.writer, kind=kind,
+                ))
+            except Exception as exc:
+                # Written here, in the worker: a window closed meanwhile (ctrl+q twice while
+                # another process held the library) runs no handler any more.
+                if not drafted:
+                    drafted.append(write_draft(text, name, places, stamped=editor is None))
+                if not self._app.is_running and not isinstance(exc, Busy):
+                    self._after_close.append(_left_behind(paper_id, exc, drafted[0], root))
+                raise
             if not self._app.is_running:
                 self._after_close.append(f"The note of paper {paper_id} is stored.")
                 _forget_draft(text, name, places)  # written as the window closed
@@ -129,7 +121,10 @@ class Notes:
             lambda exc: self._note_failed(paper_id, text, drafted[0], exc,
                                           retry=partial(self._save_note, paper_id, text,
                                                         base, kind)),
-            wait_busy=False,  # said in the editor, with a draft (see _note_failed)
+            # While the window is open, said in the editor, with a draft (_note_failed);
+            # once it has closed, the process waits for this save anyway: tried again until
+            # the other process lets go (ctrl+c in the terminal stops the wait).
+            retry_busy=lambda: not self._app.is_running,
         )
 
     def draft_unsaved(self) -> None:
