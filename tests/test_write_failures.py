@@ -654,7 +654,7 @@ async def test_the_text_is_in_a_draft_as_a_second_ctrl_q_closes_the_window(
         blocker.close()
     assert stored_note(database, paper_id) == "held text"  # type: ignore[arg-type]
     assert list(library.paths.drafts.glob("*.md")) == []
-    lines = after_close(app.notes.after_close(), app.writes.failed_after_close())
+    lines = after_close(*app.notes.after_close(), app.writes.failed_after_close())
     assert lines == [f"The note of paper {paper_id} is stored."]
 
 

@@ -101,7 +101,7 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
                 warn("Stopped waiting: changes not yet stored are lost, but the text of a "
                      f"note, which is in its draft (`{doctor}` names it)")
                 os._exit(130)
-            for line in after_close(app.notes.after_close(), app.writes.failed_after_close()):
+            for line in after_close(*app.notes.after_close(), app.writes.failed_after_close()):
                 warn(line)
         threads.shutdown(wait=True)  # an index build stopping at its next safe point
         loop.run_until_complete(_cancel_left())
@@ -119,10 +119,11 @@ async def _cancel_left() -> None:
     await asyncio.gather(*left, return_exceptions=True)
 
 
-def after_close(notes: list[str], failed: list[Exception]) -> list[str]:
+def after_close(notes: list[str], notes_failed: int, failed: list[Exception]) -> list[str]:
     """What became of the writes that ended after the window closed: the notes' lines
-    (stored, or where their text is), then the other changes that could not be stored."""
-    others = len(failed) - sum(line.startswith("Could not store the note") for line in notes)
+    (stored, or where their text is; ``notes_failed`` of them failures, among ``failed``),
+    then the other changes that could not be stored."""
+    others = len(failed) - notes_failed
     if others > 0:
         notes = [*notes, f"Could not store {others} other change{'s' * (others != 1)} of "
                          "the window (marks, papers seen, the view to start on): "

@@ -28,7 +28,7 @@ class OrderedWrites:
         self._cond = threading.Condition()
         self._issued = 0
         self._serving = 0
-        #: The tickets whose write some thread has taken to run (see claim).
+        #: The tickets not yet served whose write some thread has taken to run (see claim).
         self._claimed: set[int] = set()
 
     def ticket(self) -> int:
@@ -64,6 +64,7 @@ class OrderedWrites:
         finally:
             with self._cond:
                 self._serving += 1
+                self._claimed.discard(ticket)  # only the tickets not yet served matter
                 self._cond.notify_all()
 
     @property

@@ -35,8 +35,10 @@ class Notes:
         self._app = app
         #: How this window signs the note versions it saves.
         self.writer = window_writer()
-        #: What became of the saves that ended after the window closed (see after_close).
+        #: What became of the saves that ended after the window closed (see after_close),
+        #: and how many of them failed.
         self._after_close: list[str] = []
+        self._failed_after_close = 0
 
     def action_edit_note(self) -> None:
         """Open the note editor on the current paper."""
@@ -110,6 +112,7 @@ class Notes:
                     drafted.append(write_draft(text, name, places, stamped=editor is None))
                 if not self._app.is_running and not isinstance(exc, Busy):
                     self._after_close.append(_left_behind(paper_id, exc, drafted[0], root))
+                    self._failed_after_close += 1
                 raise
             if not self._app.is_running:
                 self._after_close.append(f"The note of paper {paper_id} is stored.")
@@ -137,10 +140,10 @@ class Notes:
             if isinstance(screen, NoteScreen) and not screen.stored:
                 write_draft(screen.text, screen.draft_name, places, stamped=False)
 
-    def after_close(self) -> list[str]:
+    def after_close(self) -> tuple[list[str], int]:
         """What became of the note saves that ended after the window closed, a line each,
-        for the terminal (see ``reader.ui.start``)."""
-        return list(self._after_close)
+        for the terminal (see ``reader.ui.start``), and how many of them failed."""
+        return list(self._after_close), self._failed_after_close
 
     def _note_editor(self, paper_id: int) -> NoteScreen | None:
         """The open note editor of a paper, if any (it may be under a versions list)."""
