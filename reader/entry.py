@@ -60,10 +60,15 @@ def bare_library(args: list[str]) -> Path | None:
 def _window(root: Path) -> int:
     """Run the window on ``root``; its exit status, or 1 with the line that says why it
     could not open."""
+    # Begun before the interface is imported, which it then runs beside (see its module).
+    from reader.locations import LibraryPaths
+    from reader.store.walk import EarlyWalk
+
+    walk = EarlyWalk(LibraryPaths(root).database)
     from reader.ui.start import NotOpened, run_window
 
     try:
-        return run_window(root, lambda line: print(line, file=sys.stderr))
+        return run_window(root, lambda line: print(line, file=sys.stderr), walked=walk.counts)
     except NotOpened as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1

@@ -19,7 +19,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reader.cli import cli
+from reader.entry import _window
 from reader.library import Library
+from reader.store.walk import EarlyWalk
 from tests.conftest import SEEDS
 
 
@@ -332,3 +334,30 @@ def test_a_database_that_is_a_directory_or_unreadable(lib: Path) -> None:
         one_line_error(run(lib, "stats"))
     finally:
         db.chmod(0o644)
+
+
+@pytest.mark.parametrize("damage", sorted(DB_DAMAGE))
+def test_the_window_begun_from_the_entry_point_says_damage_in_one_line(
+    lib: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `reader` begins its walk through every row before the interface is imported; damage
+    # it meets is said as the library's own check says it, and nothing is written.
+    hurt, expected = DB_DAMAGE[damage]
+    hurt(lib)
+    before = digest(lib / "library.sqlite")
+    assert _window(lib) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and expected in lines[0]
+    assert digest(lib / "library.sqlite") == before
+
+
+def test_the_early_walk_counts_what_the_library_counts(lib: Path, tmp_path: Path) -> None:
+    library = Library(lib)
+    try:
+        assert EarlyWalk(lib / "library.sqlite").counts() == library.queries.stats()
+    finally:
+        library.close()
+    # No database yet: nothing walked, and nothing made.
+    missing = tmp_path / "new" / "library.sqlite"
+    assert EarlyWalk(missing).counts() is None
+    assert not missing.parent.exists()

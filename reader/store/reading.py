@@ -14,6 +14,7 @@ from reader.models import Highlight, Paper, PaperRow
 from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, key_owner
 from reader.store.chunks import in_chunks
 from reader.store.signal_queries import SIGNAL_ORDERS, signal_sort_keys
+from reader.store.walk import walk
 
 _PAPER_COLUMNS = (
     "p.id, p.title, p.title_derived, p.abstract, p.authors, p.venue, p.year, p.keywords, "
@@ -30,9 +31,6 @@ _PAPER_COLUMNS = (
     "WHERE paper_id = p.id ORDER BY alias)), "
     "(SELECT decision FROM paper_signals WHERE paper_id = p.id)"
 )
-
-#: The most of the database file mapped into memory while every row is read (stats).
-_WALK_MAP_BYTES = 1 << 34
 
 #: The order of a search's ranking (of addition, when browsing): a view's order unless
 #: another is asked for.
@@ -64,20 +62,8 @@ class Reading(StoreBase):
     def stats(self) -> dict[str, int]:
         """Counts shown by ``reader stats``."""
         # A walk through every row, on purpose: the reader checks the database with this
-        # before it starts, and damage is only found where it is read. The file is mapped
-        # into memory for the walk: reading its pages one system call each took twice as
-        # long (150 ms at 200,000 papers, against 80), and the reader waits for it. Only
-        # for the walk: a mapped file that another process cut short would end this one,
-        # and the library never shrinks its file (no VACUUM) while it is read.
-        self.conn.execute(f"PRAGMA mmap_size = {_WALK_MAP_BYTES}")
-        try:
-            row = self.conn.execute(
-                "SELECT count(*), coalesce(sum(starred), 0), "
-                "(SELECT count(*) FROM notes WHERE trim(body) != '') FROM papers"
-            ).fetchone()
-        finally:
-            self.conn.execute("PRAGMA mmap_size = 0")
-        return {"papers": row[0], "starred": row[1], "with_notes": row[2]}
+        # before it starts, and damage is only found where it is read.
+        return walk(self.conn)
 
     def all_ids(self) -> list[int]:
         """Every paper id in the default browsing order (the order they were added)."""
