@@ -902,11 +902,16 @@ def type_and_watch(
     }
 
 
+#: What the installed ``reader`` command runs: its entry point, called from a script as the
+#: trivial app is, not through ``python -m`` (whose runpy the command never loads).
+_COMMAND = "import sys; from reader.entry import main; sys.exit(main())"
+
+
 def reader_argv(root: Path) -> tuple[list[str], dict[str, str]]:
-    """How to start the reader on a library."""
+    """How to start the reader on a library: as the ``reader`` command does."""
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(SCREEN[0]),
            "LINES": str(SCREEN[1]), "TEXTUAL_ANIMATIONS": "none"}
-    return [sys.executable, "-m", "reader", "--library", str(root)], env
+    return [sys.executable, "-c", _COMMAND, "--library", str(root)], env
 
 
 _MARKUP = re.compile(r"[$\\{}^_*`]")
