@@ -124,11 +124,12 @@ class Quitting:
         building = any(w.group in ("index", "prepare") and w.is_running for w in app.workers)
         if building and app.index_status.building is not None:
             done, total = app.index_status.building
-            return (f"Quitting: indexing stops at {done:,} of {total:,} "
-                    "(the next run finishes it)… q quits now")
+            # The key first: a line cut at the terminal's edge loses the detail, not it.
+            return (f"Quitting (q quits now): indexing stops at {done:,} of {total:,}, "
+                    "and the next run finishes it")
         if app.imports.running:
             # An import started here: its process goes on, and indexes what it wrote.
-            return "Quitting: the import goes on in its own process… q quits now"
+            return "Quitting (q quits now): the import goes on in its own process"
         return "Quitting once your changes are saved… q quits now"
 
     def _remember_view(self) -> None:
