@@ -412,6 +412,10 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
                               ], typed
         assert titles(empty_library, f'"{typed}"') == ["Rank Agreement"], typed
     assert titles(empty_library, '"λ"') == titles(empty_library, "λ")
+    # Typed as TeX writes it, the same (`\alpha_t` and `alpha_{t}` found nothing).
+    for typed in ("\\alpha_t", "alpha_{t}", "$\\alpha_t$", "\\tau_{c}", "\\beta_{1}"):
+        assert titles(empty_library, typed) == ["Rank Agreement"], typed
+    assert titles(empty_library, "f_{theta}") == []  # no letter's name: read as it was
     # A symbol beside words is left out, and said to be: `tau OR ∞` fell back to its plain
     # words, "tau or", and found fewer papers than `tau`.
     for query in ("tau OR ∞", "∞ OR tau", "tau ∞", "tau AND ≥"):

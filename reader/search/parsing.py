@@ -29,7 +29,7 @@ from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Query, Term, Wildcard
 
 from reader.search.analysis import stem_word
 from reader.search.schema import FIELD_BOOSTS, NAMED_FIELDS, SEARCH_FIELDS, STEMMED_FIELDS
-from reader.text.greek import NAMES, TEX_VARIANTS, printed_forms
+from reader.text.greek import NAMES, TEX_VARIANTS, printed_forms, untex
 
 #: The most typos a fuzzy word (``word~N``) forgives; and the shortest word forgiven any.
 _MAX_EDITS = 2
@@ -267,7 +267,7 @@ class _Phrase(Phrase):  # type: ignore[misc]  # untyped base
     def normalize(self) -> Query:
         if len(self.words) != 1:
             return super().normalize()
-        word = self.words[0]
+        word = untex(self.words[0])
         named = NAMES.get(word) if self.fieldname in NAMED_FIELDS else None
         forms = printed_forms(word) if self.fieldname in NAMED_FIELDS else []
         if forms:  # `"alpha_t"` finds `αₜ` as `alpha_t` does
@@ -315,6 +315,8 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
                 )
                 query.typed = next(iter(typed), "")
             return query
+        if termclass is Term:
+            text = untex(text)  # `\\alpha_{t}` finds what `alpha_t` finds
         named = NAMES.get(text) or TEX_VARIANTS.get(text.lstrip("\\").lower())
         if termclass is Term and fieldname in NAMED_FIELDS and named:
             # A Greek letter alone (or TeX's name of its variant form) is searched by its name,

@@ -37,6 +37,21 @@ _NAMED_SYMBOL = re.compile(rf"({'|'.join(LETTERS)})(_.+|[0-9\u00b2\u00b3\u00b9\u
                            re.IGNORECASE)
 
 
+# TeX's marks around a symbol typed as TeX writes it: `\alpha_{t}`, `$\tau_c$`.
+_TEX_MARKS = re.compile(r"[\\${}]")
+
+
+def untex(word: str) -> str:
+    """``word`` without TeX's marks where it is a Greek letter's name, alone or with an
+    index or a power, typed as TeX writes it (``\\alpha_{t}`` is ``alpha_t``, ``$\\tau$``
+    is ``tau``); any other word as it is."""
+    plain = _TEX_MARKS.sub("", word)
+    if plain == word:
+        return word
+    named = plain.lower() in LETTERS or plain.lower() in TEX_VARIANTS
+    return plain if named or _NAMED_SYMBOL.fullmatch(plain) else word
+
+
 def printed_forms(word: str) -> list[str]:
     """The forms in which the index may hold the symbol ``word`` names, other than
     ``word``: a letter's name with an index or a power, written with the letter (``tau_c``
