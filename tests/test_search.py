@@ -401,7 +401,8 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     # finds what the letter does (`tau_c` and `"τ"` found nothing or fewer).
     (tmp_path / "indexed.csl.json").write_text(json.dumps([
         {"id": "k", "type": "article-journal", "title": "Rank Agreement",
-         "abstract": "Kendall's $\\tau_c$ and $\\tau^2$ against $\\beta_1$ and $\\alpha_t$."}]))
+         "abstract": "Kendall's $\\tau_c$ and $\\tau^2$ against $\\beta_1$ and $\\alpha_t$, "
+                     "the variant $\\varphi$ too."}]))
     empty_library.import_files([tmp_path / "indexed.csl.json"])
     for typed, printed in (("tau_c", "τ_c"), ("tau²", "τ²"), ("tau2", "τ²"), ("beta_1", "β_1"),
                            ("alpha_t", "α_t")):
@@ -416,6 +417,13 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     for typed in ("\\alpha_t", "alpha_{t}", "$\\alpha_t$", "\\tau_{c}", "\\beta_{1}"):
         assert titles(empty_library, typed) == ["Rank Agreement"], typed
     assert titles(empty_library, "f_{theta}") == []  # no letter's name: read as it was
+    assert titles(empty_library, "α_{t}") == titles(empty_library, "β_{1}") == ["Rank Agreement"]
+    # In a phrase, each word as printed at its place: only `"kendall's τ_c"` found it.
+    for phrase in ("\"Kendall's tau_c\"", '"against $\\beta_1$"', '"variant varphi"',
+                   '"variant phi"', "\"Kendall's τ_c\""):
+        assert titles(empty_library, phrase) == ["Rank Agreement"], phrase
+    for phrase in ('"variant tau"', "\"Kendall's tau\""):  # τ_c is not τ
+        assert titles(empty_library, phrase) == [], phrase
     # A symbol beside words is left out, and said to be: `tau OR ∞` fell back to its plain
     # words, "tau or", and found fewer papers than `tau`.
     for query in ("tau OR ∞", "∞ OR tau", "tau ∞", "tau AND ≥"):

@@ -12,6 +12,7 @@ import re
 import threading
 import weakref
 from collections.abc import Iterable, Iterator
+from itertools import islice, product
 from typing import Any
 
 from whoosh.analysis import STOP_WORDS
@@ -29,11 +30,13 @@ from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Query, Term, Wildcard
 
 from reader.search.analysis import stem_word
 from reader.search.schema import FIELD_BOOSTS, NAMED_FIELDS, SEARCH_FIELDS, STEMMED_FIELDS
-from reader.text.greek import NAMES, TEX_VARIANTS, printed_forms, untex
+from reader.text.greek import NAMES, TEX_VARIANTS, printed_forms, spellings, untex
 
 #: The most typos a fuzzy word (``word~N``) forgives; and the shortest word forgiven any.
 _MAX_EDITS = 2
 _FUZZY_FROM = 3
+# The most ways a phrase of symbols is looked for (each word as printed, or as typed).
+_MOST_SPELLINGS = 16
 # The letters at the start of a word given two typos that must be right: none (a typo in the
 # first letter is found too; see Fuzzy._within).
 FUZZY_PREFIX = 0
@@ -266,7 +269,14 @@ class _Phrase(Phrase):  # type: ignore[misc]  # untyped base
 
     def normalize(self) -> Query:
         if len(self.words) != 1:
-            return super().normalize()
+            # Each word as the index may hold it at its place: `"temperature tau_c"` finds
+            # "temperature τ_c" (a few of the ways at most, the first of each word first).
+            spelled = ([spellings(word) for word in self.words]
+                       if self.fieldname in NAMED_FIELDS else [])
+            if all(len(ways) == 1 for ways in spelled):
+                return super().normalize()
+            return Or([Phrase(self.fieldname, list(words), slop=self.slop, boost=self.boost)
+                       for words in islice(product(*spelled), _MOST_SPELLINGS)])
         word = untex(self.words[0])
         named = NAMES.get(word) if self.fieldname in NAMED_FIELDS else None
         forms = printed_forms(word) if self.fieldname in NAMED_FIELDS else []

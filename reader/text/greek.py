@@ -32,6 +32,8 @@ NAMES |= {
 }
 #: Each letter's small form, by its name.
 LETTERS = {name: forms[0] for forms, name in _FORMS}
+#: Each letter's forms as the index holds them (in lower case: small, variant), by its name.
+SPELLED = {name: tuple(dict.fromkeys(form.lower() for form in forms)) for forms, name in _FORMS}
 # A name with an index or a power after it: `tau_c`, `beta1`, `tau²`.
 _NAMED_SYMBOL = re.compile(rf"({'|'.join(LETTERS)})(_.+|[0-9\u00b2\u00b3\u00b9\u2070-\u209c].*)",
                            re.IGNORECASE)
@@ -48,8 +50,18 @@ def untex(word: str) -> str:
     plain = _TEX_MARKS.sub("", word)
     if plain == word:
         return word
-    named = plain.lower() in LETTERS or plain.lower() in TEX_VARIANTS
+    named = plain.lower() in LETTERS or plain.lower() in TEX_VARIANTS or plain[:1] in NAMES
     return plain if named or _NAMED_SYMBOL.fullmatch(plain) else word
+
+
+def spellings(word: str) -> list[str]:
+    """The words the index may hold for ``word`` at its place in a text: itself, a symbol
+    as printed (``tau_c``: ``τ_c``, ``τc``), a letter's name as the letter (``phi``: ``φ``,
+    ``ϕ``; the index holds the name too, but after the text, not in its place)."""
+    plain = untex(word)
+    name = TEX_VARIANTS.get(plain.lstrip("\\").lower(), plain.lower())
+    forms = [word, plain, *printed_forms(plain), *SPELLED.get(name, ())]
+    return list(dict.fromkeys(forms))
 
 
 def printed_forms(word: str) -> list[str]:
