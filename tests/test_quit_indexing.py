@@ -139,7 +139,7 @@ async def test_a_second_q_quits_while_a_write_waits_and_the_write_is_stored(
         blocker.store.conn.execute("BEGIN IMMEDIATE")  # another process writing
         try:
             await pilot.press("s", "q")
-            await until(pilot, lambda: "Quitting once your changes are saved" in status(app),
+            await until(pilot, lambda: "(q quits now) once your changes" in status(app),
                         "the window says what it waits for")
             assert app.is_running
             await pilot.press("q")

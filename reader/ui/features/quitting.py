@@ -130,7 +130,7 @@ class Quitting:
         if app.imports.running:
             # An import started here: its process goes on, and indexes what it wrote.
             return "Quitting (q quits now): the import goes on in its own process"
-        return "Quitting once your changes are saved… q quits now"
+        return "Quitting (q quits now) once your changes are saved…"
 
     def _remember_view(self) -> None:
         """Write down the view for the next start, after the writes asked for before it
