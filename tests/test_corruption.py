@@ -240,11 +240,24 @@ def _newer_schema(root: Path) -> None:
     conn.close()
 
 
+def _version_set_back(version: int) -> Callable[[Path], None]:
+    def hurt(root: Path) -> None:
+        conn = sqlite3.connect(root / "library.sqlite")
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.commit()
+        conn.close()
+    return hurt
+
+
 DB_DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
     "truncated": (_truncate_db, "malformed"),
     "garbage": (_garbage_db, "not a database"),
     "corrupt pages": (_corrupt_pages, "damaged"),
     "newer version": (_newer_schema, "written by a newer reader (schema 99"),
+    # Set back outside reader: it tried to make the tables again ("table papers already
+    # exists"), and at -1 backed the library up again on every start.
+    "version 0": (_version_set_back(0), "records schema version 0"),
+    "version -1": (_version_set_back(-1), "records schema version -1"),
 }
 
 

@@ -50,6 +50,12 @@ class PaperNotFound(NotFound):
     """No paper has the id asked for (removed meanwhile, or never there)."""
 
 
+def _holds_papers(conn: sqlite3.Connection) -> bool:
+    """Whether the database holds the papers' table (a library's, whatever its version)."""
+    found = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'papers'"
+    return conn.execute(found).fetchone() is not None
+
+
 def _refused(text: str, exc: sqlite3.DatabaseError) -> StoreError | StoreDamaged:
     """The error for a database that would not open: damaged, or refused for another
     reason (named by ``text``)."""
@@ -264,6 +270,11 @@ class StoreBase:
             if (full := no_room_to_open(self.path, exc)) is not None:
                 raise full from exc  # a new library's first read, as an old one's open
             raise _refused(f"{self.path} is not a reader library: {exc}", exc) from exc
+        if current < 0 or (current == 0 and _holds_papers(self.conn)):
+            # Its version set back outside reader: migrating it again from the first failed
+            # on tables already there, and backed it up again on every start.
+            raise StoreDamaged(f"{self.path} holds a library's tables but records schema "
+                               f"version {current}: the version was set outside reader")
         if current > latest:
             raise StoreError(
                 f"{self.path} was written by a newer reader (schema {current}, this reader "
