@@ -418,6 +418,8 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
         assert titles(empty_library, typed) == ["Rank Agreement"], typed
     assert titles(empty_library, "f_{theta}") == []  # no letter's name: read as it was
     assert titles(empty_library, "α_{t}") == titles(empty_library, "β_{1}") == ["Rank Agreement"]
+    assert titles(empty_library, "tau_c*") == titles(empty_library, "alpha_t*") == [
+        "Rank Agreement"]  # a prefix too
     # In a phrase, each word as printed at its place: only `"kendall's τ_c"` found it.
     for phrase in ("\"Kendall's tau_c\"", '"against $\\beta_1$"', '"variant varphi"',
                    '"variant phi"', "\"Kendall's τ_c\""):

@@ -316,7 +316,11 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
             )
             if not words:
                 return None
-            return (_Prefix if termclass is Prefix else _Wildcard)(fieldname, words[0], boost)
+            kind = _Prefix if termclass is Prefix else _Wildcard
+            forms = printed_forms(untex(words[0])) if fieldname in NAMED_FIELDS else []
+            if forms and termclass is Prefix:  # `tau_c*` finds `τ_c` as `tau_c` does
+                return Or([kind(fieldname, form, boost) for form in (words[0], *forms)])
+            return kind(fieldname, words[0], boost)
         if termclass is FuzzyTerm:
             query = super().term_query(fieldname, text, Fuzzy, boost, tokenize, removestops)
             if isinstance(query, Fuzzy) and fieldname in self.schema:
