@@ -136,6 +136,10 @@ class Evaluated:
     fields: dict[str, str]
 
 
+#: The fields that name the publisher where no ``publisher`` does.
+_FOR_PUBLISHER = frozenset({"school", "institution", "organization"})
+
+
 def csl_and_extra(
     entry: Evaluated,
     fields: dict[str, str],
@@ -190,7 +194,9 @@ def csl_and_extra(
             if parsed:
                 csl[variable] = parsed
                 used.update((field, f"{field}type"))
-    for field, value in fields.items():
+    # The publisher first, wherever it stands: an organization or a school is the publisher
+    # only where none is named (xampl's inproceedings-full names both, the organization first).
+    for field, value in sorted(fields.items(), key=lambda item: item[0] in _FOR_PUBLISHER):
         target = _TEXT_VARIABLES.get(field)
         if target is None or not value.strip() or target in csl:
             continue
