@@ -26,6 +26,7 @@ from bibtexparser.model import (
     Entry,
     Field,
     ParsingFailedBlock,
+    Preamble,
     String,
 )
 
@@ -202,6 +203,8 @@ def _entries(
             problems.append(describe_failure(block, source, lines_before))
         elif isinstance(block, String):
             strings[block.key.lower()] = _evaluate(block.value, strings)
+        elif isinstance(block, Preamble) and str(block.value).strip():
+            problems.append(_preamble_left_out(block, source, lines_before))
         elif isinstance(block, Entry):
             yield _evaluate_entry(_shallow(block, source, lines_before, problems),
                                   strings, lines_before)
@@ -235,6 +238,17 @@ def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
 
 
 # --- blocks ----------------------------------------------------------------------------------
+
+
+def _preamble_left_out(block: Preamble, source: str, lines_before: int) -> ReadRemark:
+    """What to say of a ``@preamble``: the library keeps papers, not a file's TeX, and an
+    export writes none, so that what its macros define (xampl's ``\\noopsort``, used in the
+    years) is for the user to carry into the document."""
+    text = " ".join(str(block.value).split())
+    shown = text if len(text) <= 70 else f"{text[:69]}…"
+    line = lines_before + (block.start_line or 0) + 1
+    return ReadRemark(f"{source}:{line}: its @preamble is not kept, and an export writes none "
+                      f"(fields that use its macros need them in the document): {shown}")
 
 
 def _shallow(entry: Entry, source: str, lines_before: int, problems: list[str]) -> Entry:

@@ -1,10 +1,14 @@
-"""Who published a paper, from a BibTeX entry that names a publisher and an organization."""
+"""What BibTeX's own example file (xampl.bib) holds beside its entries' plain fields: who
+published a paper where an entry names a publisher and an organization; a @preamble."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from reader.cite.export import export
+from reader.cli import cli
 from reader.library import Library
 
 # As BibTeX's own xampl.bib writes it: the organization first, then the publisher.
@@ -34,3 +38,21 @@ def test_the_publisher_is_the_one_named_so_wherever_it_stands(
     written = export([paper], "bibtex")
     assert "publisher = {Academic Press}" in written
     assert "organization = {The OX Association for Computing Machinery}" in written
+
+
+def test_a_preamble_left_out_is_said(tmp_path: Path) -> None:
+    # xampl's @preamble defines \\noopsort, which its years use: it went without a word, and
+    # the export called a macro the file no longer defined.
+    source = tmp_path / "with-preamble.bib"
+    source.write_text('@preamble{ "\\newcommand{\\noopsort}[1]{} " }\n\n' + ENTRY,
+                      encoding="utf-8")
+    runner = CliRunner()
+    root = str(tmp_path / "lib")
+    said = runner.invoke(cli, ["--library", root, "import", str(source)], obj={})
+    assert said.exit_code == 0, said.output
+    assert "1 new" in said.output and "read with a remark (see --verbose)" in said.output
+    listed = runner.invoke(cli, ["--library", str(tmp_path / "lib2"), "import", "--verbose",
+                                 str(source)], obj={})
+    assert ("with-preamble.bib:1: its @preamble is not kept, and an export writes none"
+            in listed.output), listed.output
+    assert "\\noopsort" in listed.output
