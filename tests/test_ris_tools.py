@@ -132,6 +132,12 @@ def test_rayyan_glued_lines_and_refworks_url_lists(tmp_path: Path) -> None:
     assert "publisher-place" not in cellular.csl
     refworks = {_fold(p.title)[:20]: p for p in _papers(tmp_path, "refworks")}
     assert refworks["cellular structure o"].url == cellular.url
+    # Rayyan's two ISSNs as a JSON list: two numbers, written back as two SN lines (the
+    # export wrote `SN  - ["1932-8494",` and `SN  - "1932-8486"]`).
+    described = rayyan["description of a new"]
+    assert described.csl["ISSN"] == "1932-8494 1932-8486"
+    assert [line for line in export([described], "ris").splitlines()
+            if line.startswith("SN")] == ["SN  - 1932-8494", "SN  - 1932-8486"]
 
 
 def test_web_of_science_organisations_are_no_event(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ read as the standard's field.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -336,11 +338,22 @@ def csl_and_extra(
     return csl, {"ris": kept, **({"bibtex": bibtex} if bibtex else {})}
 
 
+def _json_list(line: str) -> list[str]:
+    """The strings of a line written as a JSON list of them; else the line."""
+    if line.lstrip().startswith("[") and line.rstrip().endswith("]"):
+        with contextlib.suppress(ValueError):
+            listed = json.loads(line)
+            if isinstance(listed, list) and all(isinstance(item, str) for item in listed):
+                return listed
+    return [line]
+
+
 def _serial_numbers(values: list[str]) -> list[str]:
     """The numbers of a record's ``SN`` lines, each alone: Scopus gives both of a proceedings
     volume's in one line ("03029743 (ISSN); 978-303120052-6 (ISBN)"), PubMed's export by
-    EndNote its two ISSNs on two lines of one tag, the second a link to the first."""
+    EndNote its two ISSNs on two lines of one tag, the second a link to the first, Rayyan
+    its two as a JSON list (``["1932-8494", "1932-8486"]``)."""
     numbers = [fold_lines(part) for value in values for line in value.splitlines()
-               for part in line.split(";") if part.strip()]
+               for listed in _json_list(line) for part in listed.split(";") if part.strip()]
     linked = [number for number in numbers if not _LINKING.search(number)]
     return linked or numbers
