@@ -43,7 +43,7 @@ from reader.sources.bibtex_marks import (
     zotero_tags,
 )
 from reader.sources.bibtex_openreview import openreview_fields, plain_title, stated, tex_kept
-from reader.sources.bibtex_problems import describe_failure
+from reader.sources.bibtex_problems import describe_failure, preamble_left_out
 from reader.sources.bibtex_split import brace_depth, flatten_braces, split_plain
 from reader.sources.bibtex_values import (
     _MONTHS,
@@ -204,7 +204,7 @@ def _entries(
         elif isinstance(block, String):
             strings[block.key.lower()] = _evaluate(block.value, strings)
         elif isinstance(block, Preamble) and str(block.value).strip():
-            problems.append(_preamble_left_out(block, source, lines_before))
+            problems.append(preamble_left_out(block, source, lines_before))
         elif isinstance(block, Entry):
             yield _evaluate_entry(_shallow(block, source, lines_before, problems),
                                   strings, lines_before)
@@ -238,17 +238,6 @@ def _blocks(text: str, chunk: int) -> Iterator[tuple[Block, int]]:
 
 
 # --- blocks ----------------------------------------------------------------------------------
-
-
-def _preamble_left_out(block: Preamble, source: str, lines_before: int) -> ReadRemark:
-    """What to say of a ``@preamble``: the library keeps papers, not a file's TeX, and an
-    export writes none, so that what its macros define (xampl's ``\\noopsort``, used in the
-    years) is for the user to carry into the document."""
-    text = " ".join(str(block.value).split())
-    shown = text if len(text) <= 70 else f"{text[:69]}…"
-    line = lines_before + (block.start_line or 0) + 1
-    return ReadRemark(f"{source}:{line}: its @preamble is not kept, and an export writes none "
-                      f"(fields that use its macros need them in the document): {shown}")
 
 
 def _shallow(entry: Entry, source: str, lines_before: int, problems: list[str]) -> Entry:
