@@ -609,6 +609,10 @@ async def test_a_star_that_a_busy_library_outlasts_is_stored_once_it_is_free(
             await pilot.press("s", "j", "s")
             second = app.query_one(PaperList).current_id
             await pilot.pause(0.8)  # past a few of the writes' waits
+            # Said, once: the star shown was stored nowhere yet, without a word.
+            assert [m for m in messages(app) if m.startswith("Another process is writing")
+                    ] == ["Another process is writing to the library: your change waits, and "
+                          "is stored once the library is free."]
             blocker.store.conn.execute("ROLLBACK")
             await settle(app, pilot)
             assert not any(m.startswith("Could not star") for m in messages(app))

@@ -138,7 +138,7 @@ class WindowWrites:
         seconds was lost, and the later writes stored); a note's save, while the window is
         open, says so and keeps a draft instead (see Notes)."""
         ticket = self._order.ticket()
-        job = partial(_until_stored, job, retry_busy)
+        job = partial(_until_stored, job, retry_busy, self._say_waiting)
         self._jobs[ticket] = job
         self._under_way += 1
 
@@ -167,15 +167,31 @@ class WindowWrites:
 
         self._app.run_worker(run, thread=True, group="writes", exit_on_error=False)
 
+    def _say_waiting(self) -> None:
+        """Say (from a write's thread) that another process's lock holds a change up: the
+        star shown was stored nowhere yet, and nothing said so."""
+        if self._app.is_running:
+            self._app.call_from_thread(
+                self._app.notify, "Another process is writing to the library: your change "
+                "waits, and is stored once the library is free.", title="Waiting",
+                timeout=8)
 
-def _until_stored(job: Callable[[], object], retry: Callable[[], bool]) -> object:
-    """Run ``job`` until no other process's lock outlasts it, while ``retry()`` is true."""
+
+def _until_stored(
+    job: Callable[[], object], retry: Callable[[], bool], waiting: Callable[[], None]
+) -> object:
+    """Run ``job`` until no other process's lock outlasts it, while ``retry()`` is true;
+    ``waiting()`` once it first does."""
+    told = False
     while True:
         try:
             return job()
         except Busy:
             if not retry():
                 raise
+            if not told:
+                told = True
+                waiting()
             time.sleep(_BUSY_PAUSE)
 
 
