@@ -18,6 +18,7 @@ from reader.ui.screens.tags import TagEditor
 from reader.ui.widgets.search_box import SearchBox
 from tests.test_app import SIZE, settle
 from tests.test_focus import burst
+from tests.waiting import until
 
 
 async def test_tags_typed_with_t_are_the_tags(library: Library) -> None:
@@ -34,6 +35,19 @@ async def test_tags_typed_with_t_are_the_tags(library: Library) -> None:
         assert app.paper_list.current_id != first
     assert library.store.paper(first).tags == ["fojo"]
     assert library.store.marks.flagged_ids("starred") == {first}
+
+
+async def test_tags_typed_before_ctrl_q_are_kept(library: Library) -> None:
+    # They went with the window, where a note editor's text is kept.
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        first = app.paper_list.current_id
+        assert first is not None
+        burst(app, "t", *"later", "ctrl+q")
+        await until(pilot, lambda: not app.is_running, "ctrl+q quits from the tag editor")
+    app.writes.finish()
+    assert library.store.paper(first).tags == ["later"]
 
 
 async def test_a_note_typed_with_n_is_in_the_note(library: Library) -> None:

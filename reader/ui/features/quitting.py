@@ -52,6 +52,7 @@ class Quitting:
             app.exit()
             return
         self._asked = True
+        await self._tags_kept()
         if not self._warned and not await self._notes_kept():
             # Said in the editor; asked again, the window goes without that text.
             self._warned = True
@@ -82,6 +83,14 @@ class Quitting:
         # the worker starts, and a coroutine never awaited is a warning printed on exit.
         # (Textual's typing infers no result type for a function of no result.)
         app.run_worker(leave, group="quit", exit_on_error=False)  # type: ignore[arg-type]
+
+    async def _tags_kept(self) -> None:
+        """Save what an open tag editor holds, as enter would: the tags typed there went
+        with the window, where a note editor's text is kept (see _notes_kept)."""
+        from reader.ui.screens.tags import TagEditor
+
+        for editor in [s for s in self._app.screen_stack if isinstance(s, TagEditor)]:
+            await editor.action_save()
 
     async def _notes_kept(self) -> bool:
         """Store what the open note editors hold (the text typed within the last moment
