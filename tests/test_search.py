@@ -402,7 +402,7 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     (tmp_path / "indexed.csl.json").write_text(json.dumps([
         {"id": "k", "type": "article-journal", "title": "Rank Agreement",
          "abstract": "Kendall's $\\tau_c$ and $\\tau^2$ against $\\beta_1$ and $\\alpha_t$, "
-                     "the variant $\\varphi$ too."}]))
+                     "the variant $\\varphi$ too; noise $\\sigma_t^2$ and more."}]))
     empty_library.import_files([tmp_path / "indexed.csl.json"])
     for typed, printed in (("tau_c", "τ_c"), ("tau²", "τ²"), ("tau2", "τ²"), ("beta_1", "β_1"),
                            ("alpha_t", "α_t")):
@@ -424,6 +424,12 @@ def test_a_title_with_math_is_found_as_it_reads_and_as_it_is_typed(
     for phrase in ("\"Kendall's tau_c\"", '"against $\\beta_1$"', '"variant varphi"',
                    '"variant phi"', "\"Kendall's τ_c\""):
         assert titles(empty_library, phrase) == ["Rank Agreement"], phrase
+    # A braced index in a phrase (its words were split at the braces) and a power typed as
+    # TeX (`^2` was read as a boost), alone and in a phrase.
+    for typed in ('"Kendall\'s \\tau_{c} and"', '"against $\\beta_{1}$ and"', "sigma_t^2",
+                  "$\\sigma_t^2$", "sigma_{t}^{2}", '"noise sigma_t^2 and"', "σ_t^2"):
+        assert titles(empty_library, typed) == ["Rank Agreement"], typed
+    assert titles(empty_library, "sigma^2") == []  # σ² is not σₜ²
     for phrase in ('"variant tau"', "\"Kendall's tau\""):  # τ_c is not τ
         assert titles(empty_library, phrase) == [], phrase
     # A symbol beside words is left out, and said to be: `tau OR ∞` fell back to its plain

@@ -30,6 +30,7 @@ from reader.search.query import Filter, ParsedQuery, SearchCancelled
 from reader.search.query_words import OPERATORS, plain_words, without_symbols
 from reader.search.schema import FIELD_BOOSTS, SEARCH_FIELDS
 from reader.search.suggest import nearest_word
+from reader.text.greek import untex_query
 
 
 class SearchIndex(Writing, IndexBase):
@@ -117,7 +118,7 @@ class SearchIndex(Writing, IndexBase):
     def parse(self, text: str) -> tuple[Query, bool]:
         """Parse free text with the full syntax; a query that syntax cannot read is parsed as
         its plain words, and the flag says so (never raises)."""
-        text = without_symbols(FIELD_SPACE.sub(r"\1:", text))
+        text = without_symbols(untex_query(FIELD_SPACE.sub(r"\1:", text)))
         try:
             query = NullQuery if self._unreadable(text) else self._parser.parse(text)
         except Exception:  # noqa: BLE001 - the parser must never surface an error

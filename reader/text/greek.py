@@ -41,17 +41,31 @@ _NAMED_SYMBOL = re.compile(rf"({'|'.join(LETTERS)})(_.+|[0-9\u00b2\u00b3\u00b9\u
 
 # TeX's marks around a symbol typed as TeX writes it: `\alpha_{t}`, `$\tau_c$`.
 _TEX_MARKS = re.compile(r"[\\${}]")
+# A power typed as TeX writes it (`sigma^2`, `\sigma_t^{2}`), which TeX prints raised.
+_POWER = re.compile(r"\^([0-9]+)")
+_RAISED = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+# A word of a query, apart from the quotes and brackets of its syntax and a field's name.
+_QUERY_WORD = re.compile(r'[^\s"():]+')
 
 
 def untex(word: str) -> str:
-    """``word`` without TeX's marks where it is a Greek letter's name, alone or with an
-    index or a power, typed as TeX writes it (``\\alpha_{t}`` is ``alpha_t``, ``$\\tau$``
-    is ``tau``); any other word as it is."""
-    plain = _TEX_MARKS.sub("", word)
+    """``word`` without TeX's marks where it is a Greek letter's name or the letter, alone
+    or with an index or a power, typed as TeX writes it (``\\alpha_{t}`` is ``alpha_t``,
+    ``$\\tau$`` is ``tau``, ``sigma_t^2`` is ``sigma_t²``); any other word as it is."""
+    plain = _POWER.sub(lambda power: power[1].translate(_RAISED), _TEX_MARKS.sub("", word))
     if plain == word:
         return word
     named = plain.lower() in LETTERS or plain.lower() in TEX_VARIANTS or plain[:1] in NAMES
     return plain if named or _NAMED_SYMBOL.fullmatch(plain) else word
+
+
+def untex_query(text: str) -> str:
+    """A query with its symbols typed as TeX writes them read as their names are typed
+    (see untex), before its syntax is: a phrase's words were split at the braces
+    (``"gate \\alpha_{t} tracks"``), and ``^2`` read as a word's boost."""
+    if not any(mark in text for mark in "\\${}^"):
+        return text
+    return _QUERY_WORD.sub(lambda word: untex(word[0]), text)
 
 
 def spellings(word: str) -> list[str]:
