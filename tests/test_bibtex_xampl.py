@@ -50,7 +50,8 @@ def test_a_preamble_left_out_is_said(tmp_path: Path) -> None:
     root = str(tmp_path / "lib")
     said = runner.invoke(cli, ["--library", root, "import", str(source)], obj={})
     assert said.exit_code == 0, said.output
-    assert "1 new" in said.output and "read with a remark (see --verbose)" in said.output
+    assert "1 new" in said.output
+    assert "1 remark on how the file was read (see --verbose)" in said.output
     listed = runner.invoke(cli, ["--library", str(tmp_path / "lib2"), "import", "--verbose",
                                  str(source)], obj={})
     assert ("with-preamble.bib:1: its @preamble is not kept, and an export writes none"

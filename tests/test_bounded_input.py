@@ -309,10 +309,10 @@ def test_the_import_says_how_many_records_were_read_with_a_remark(tmp_path: Path
     said = CliRunner().invoke(cli, args, obj={})
     assert said.exit_code == 0, said.output
     assert "1 read: 1 new" in said.output
-    assert "1 record read with a remark (see --verbose)" in said.output
+    assert "1 remark on how the file was read (see --verbose)" in said.output
     listed = CliRunner().invoke(cli, [*args, "--verbose"], obj={})
     assert "nests braces more than 64 deep" in listed.output
-    assert "read with a remark" not in listed.output
+    assert "remark on how" not in listed.output
 
 
 def test_a_huge_field_of_distinct_words_is_indexed_only_so_far(

@@ -154,7 +154,9 @@ def _say(summary: ImportSummary, verbose: bool) -> None:
     click.echo(summary.line("" if verbose else " (see --verbose)"))
     remarked = sum(isinstance(problem, ReadRemark) for problem in summary.problems)
     if remarked and not verbose:
-        click.echo(f"{remarked:,} record{'s' if remarked != 1 else ''} read with a remark "
+        # (Of a record mostly, of the file at times: a BibTeX @preamble left out.)
+        files = "the files were" if len(summary.files) > 1 else "the file was"
+        click.echo(f"{remarked:,} remark{'s' if remarked != 1 else ''} on how {files} read "
                    "(see --verbose)")
     if summary.key_changes():
         click.echo(summary.key_changes())
