@@ -30,7 +30,7 @@ from whoosh.query import FuzzyTerm, Or, Phrase, Prefix, Query, Term, Wildcard
 
 from reader.search.analysis import stem_word
 from reader.search.schema import FIELD_BOOSTS, NAMED_FIELDS, SEARCH_FIELDS, STEMMED_FIELDS
-from reader.text.greek import NAMES, TEX_VARIANTS, printed_forms, spellings, untex
+from reader.text.greek import NAMES, TEX_VARIANTS, printed_forms, spellings
 
 #: The most typos a fuzzy word (``word~N``) forgives; and the shortest word forgiven any.
 _MAX_EDITS = 2
@@ -277,7 +277,7 @@ class _Phrase(Phrase):  # type: ignore[misc]  # untyped base
                 return super().normalize()
             return Or([Phrase(self.fieldname, list(words), slop=self.slop, boost=self.boost)
                        for words in islice(product(*spelled), _MOST_SPELLINGS)])
-        word = untex(self.words[0])
+        word = self.words[0]
         named = NAMES.get(word) if self.fieldname in NAMED_FIELDS else None
         forms = printed_forms(word) if self.fieldname in NAMED_FIELDS else []
         if forms:  # `"alpha_t"` finds `αₜ` as `alpha_t` does
@@ -317,7 +317,7 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
             if not words:
                 return None
             kind = _Prefix if termclass is Prefix else _Wildcard
-            forms = printed_forms(untex(words[0])) if fieldname in NAMED_FIELDS else []
+            forms = printed_forms(words[0]) if fieldname in NAMED_FIELDS else []
             if forms and termclass is Prefix:  # `tau_c*` finds `τ_c` as `tau_c` does
                 return Or([kind(fieldname, form, boost) for form in (words[0], *forms)])
             return kind(fieldname, words[0], boost)
@@ -329,8 +329,6 @@ class Parser(QueryParser):  # type: ignore[misc]  # untyped base
                 )
                 query.typed = next(iter(typed), "")
             return query
-        if termclass is Term:
-            text = untex(text)  # `\\alpha_{t}` finds what `alpha_t` finds
         named = NAMES.get(text) or TEX_VARIANTS.get(text.lstrip("\\").lower())
         if termclass is Term and fieldname in NAMED_FIELDS and named:
             # A Greek letter alone (or TeX's name of its variant form) is searched by its name,

@@ -72,9 +72,8 @@ def spellings(word: str) -> list[str]:
     """The words the index may hold for ``word`` at its place in a text: itself, a symbol
     as printed (``tau_c``: ``τ_c``, ``τc``), a letter's name as the letter (``phi``: ``φ``,
     ``ϕ``; the index holds the name too, but after the text, not in its place)."""
-    plain = untex(word)
-    name = TEX_VARIANTS.get(plain.lstrip("\\").lower(), plain.lower())
-    forms = [word, plain, *printed_forms(plain), *SPELLED.get(name, ())]
+    name = TEX_VARIANTS.get(word.lstrip("\\").lower(), word.lower())
+    forms = [word, *printed_forms(word), *SPELLED.get(name, ())]
     return list(dict.fromkeys(forms))
 
 
