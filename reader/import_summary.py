@@ -157,14 +157,14 @@ class ImportSummary:
         return ", ".join(parts)
 
     def signals_line(self) -> str:
-        """What the import did of conference signals, e.g. ``300 papers with changed
-        ratings, 41 new decisions; 1,643 new replies and 23 edited replies; 2 replies kept
+        """What the import did of conference signals, e.g. ``300 papers whose reviewers
+        changed a rating, 41 new decisions; 1,643 new replies and 23 edited replies; 2 replies kept
         for papers not in the library``, a part counting nothing left out; empty when it
         read none."""
         parts = []
         if self.ratings_changed:
             plural = "s" if self.ratings_changed != 1 else ""
-            parts.append(f"{self.ratings_changed:,} paper{plural} with changed ratings")
+            parts.append(f"{self.ratings_changed:,} paper{plural} whose reviewers changed a rating")
         if self.new_decisions:
             plural = "s" if self.new_decisions != 1 else ""
             changed = self.decisions_changed

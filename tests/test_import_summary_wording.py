@@ -29,7 +29,7 @@ def test_new_and_edited_replies(new: int, edited: int, said: str) -> None:
 
 def test_a_reimport_with_only_an_edit_says_only_the_edit() -> None:
     summary = ImportSummary(ratings_changed=1, reply_versions=1)
-    assert summary.signals_line() == "1 paper with changed ratings; 1 edited reply"
+    assert summary.signals_line() == "1 paper whose reviewers changed a rating; 1 edited reply"
 
 
 def test_every_part_at_many() -> None:
@@ -38,8 +38,8 @@ def test_every_part_at_many() -> None:
         replies_waiting=2, ratings_unreadable=3,
     )
     assert summary.signals_line() == (
-        "300 papers with changed ratings, 41 new decisions; 1,643 new replies and 23 edited "
-        "replies; 2 replies kept for papers not in the library; 3 ratings not a number, "
+        "300 papers whose reviewers changed a rating, 41 new decisions; 1,643 new replies and "
+        "23 edited replies; 2 replies kept for papers not in the library; 3 ratings not a number, "
         "kept as written"
     )
 

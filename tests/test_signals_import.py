@@ -77,7 +77,7 @@ def test_an_import_writes_replies_and_signals_and_a_reimport_their_changes(
     assert (edited.ratings_changed, edited.new_decisions) == (1, 1)
     assert (edited.replies_new, edited.reply_versions) == (1, 1)
     assert edited.signals_line() == (
-        "1 paper with changed ratings, 1 new decision; 1 new reply "
+        "1 paper whose reviewers changed a rating, 1 new decision; 1 new reply "
         "and 1 edited reply"
     )
     conn = sqlite3.connect(library.paths.database)

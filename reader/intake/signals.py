@@ -1,6 +1,7 @@
 """An import's conference signals: the replies its records carry written beside their
 papers, each paper's signals worked out again from everything the library holds of it, and
-what changed counted for the summary ("300 papers with changed ratings, 41 new decisions").
+what changed counted for the summary ("300 papers whose reviewers changed a rating, 41 new
+decisions").
 
 Runs inside the import's transaction (:mod:`reader.intake.merge` calls it for each record
 once its paper is known); the rows are written by :mod:`reader.store.replies` and
