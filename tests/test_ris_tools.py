@@ -310,3 +310,13 @@ ER  -
     assert record.csl["author"][:2] == [{"family": "Singhal", "given": "K."},
                                         {"family": "Müller", "given": "K.-R."}]
     assert record.csl["author"][2] == {"literal": "World Health Organization"}
+
+
+def test_a_second_abstract_is_kept_and_written_back(tmp_path: Path) -> None:
+    # CINAHL gives the database's copyright notice as a second AB: it went without a word.
+    [paper] = [p for p in _papers(tmp_path, "cinahl") if p.title.startswith("Osteohist")]
+    assert paper.abstract.startswith("Dinosauria debuted")
+    assert "Copyright of PLoS ONE" not in paper.abstract
+    assert paper.extra["ris"]["AB"][0].startswith("Copyright of PLoS ONE is the property")
+    written = [line for line in export([paper], "ris").splitlines() if line.startswith("AB")]
+    assert len(written) == 2 and written[1].startswith("AB  - Copyright of PLoS ONE")

@@ -308,6 +308,12 @@ def csl_and_extra(
             last = found
     if len(notes) > 1:
         kept["N1"] = notes[1:]
+    # (From the lines: the table holds one AB.)
+    abstracts = [fold_lines(value) for found, value in lines if found == "AB" and value.strip()]
+    if len(abstracts) > 1:
+        # A database's second AB (CINAHL's copyright notice on the first): not the paper's
+        # abstract, and kept, where only the first was read and the rest went unsaid.
+        kept["AB"] = abstracts[1:]
     if number_from_m1:
         kept["M1"] = kept.get("M1", [])[1:]
         if not kept["M1"]:
