@@ -3,7 +3,10 @@ driven by keys, with assertions on the screen and on what is stored."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from textual import events
 from textual.widgets import Input
 
 from reader.library import Library
@@ -224,14 +227,56 @@ async def test_a_remembered_query_shows_no_other_papers_before_its_results(
 
     app.status.searched = searched  # type: ignore[method-assign]
     async with app.run_test(size=SIZE) as pilot:
-        assert app.query_one(PaperList).ids == []  # nothing under the keys yet
-        await pilot.press("s")
+        await pilot.press("j", "s")  # wait for the results, then act on them
         await settle(app, pilot)
-        assert set(app.query_one(PaperList).ids) == found
+        papers = app.query_one(PaperList)
+        assert set(papers.ids) == found
+        assert papers.cursor == 1
+        second = papers.current_id
     starred = {p.id for p in library.store.papers(library.store.all_ids()) if p.starred}
-    assert starred <= found
+    assert starred == {second}
     assert not any(n and n.startswith("Still indexing") for n in notices), notices
 
+
+
+async def test_keys_typed_before_a_remembered_querys_results_act_on_them(
+    library: Library,
+) -> None:
+    """The keys typed while the query the last run left is searched for wait for its
+    results, then act on them: typed into the empty list, they were lost without a word."""
+    library.queries.set_meta("ui.last_query", "diffusion")
+    found = set(library.search("diffusion").ids)
+    app = ReaderApp(library)
+    slow = app.search._running  # held, the search waits as a slow one would
+    slow.acquire()
+    typed_early: list[bool] = []
+
+    async def type_while_searching() -> None:
+        # Typed as the window starts, before the results (the pilot only starts once
+        # the list is done waiting for them).
+        while not (app.is_running and isinstance(app.focused, PaperList)):
+            await asyncio.sleep(0.01)
+        for key in "js":
+            app.post_message(events.Key(key, key))
+        await asyncio.sleep(0.3)
+        typed_early.append(app.query_one(PaperList).ids == [])
+        slow.release()
+
+    typing = asyncio.create_task(type_while_searching())
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await typing
+            await settle(app, pilot)
+            papers = app.query_one(PaperList)
+            assert set(papers.ids) == found
+            assert papers.cursor == 1
+            second = papers.current_id
+    finally:
+        if slow.locked():
+            slow.release()
+    assert typed_early == [True]
+    starred = {p.id for p in library.store.papers(library.store.all_ids()) if p.starred}
+    assert starred == {second}
 
 
 async def test_a_remembered_query_over_an_index_behind_by_a_star_says_no_still_indexing(

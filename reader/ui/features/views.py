@@ -55,6 +55,10 @@ class Views:
         if last_query:
             app.searching.restore(last_paper)
             app.query_one(SearchBox).value = last_query  # posts Changed: the search runs
+            # The keys typed before the results wait for them, in the list's queue behind
+            # this wait, and then act on the paper the results put the cursor on: typed
+            # into the empty list, they were lost without a word.
+            app.paper_list.call_later(app.searching.results_shown, last_query)
 
     def _restore(self) -> tuple[str, int | None]:
         """Take up the sort order the last run left; the query and the paper it ended on."""
