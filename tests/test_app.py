@@ -332,6 +332,26 @@ async def test_a_refused_file_is_named_with_its_first_line_shown_literally(
         assert app.is_running and not failed.markup
     assert library.store.count() == 38
 
+async def test_an_import_whose_tags_are_rewritten_says_so_in_the_window(
+    library: Library, tmp_path: Path
+) -> None:
+    """A Zotero CSV's tag "Machine Learning" becomes machine-learning, which the summary
+    names: sent between processes as JSON, that pair ended the window with a traceback."""
+    path = tmp_path / "zotero.csv"
+    path.write_text('Title,Author,Publication Year,Manual Tags\n'
+                    'A paper with a tag,"Doe, Jane",2020,Machine Learning\n')
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i", *str(path), "enter")
+        await until(pilot, lambda: any(n.title == "Imported" for n in app._notifications),
+                    "the import's summary said")
+        said = " ".join(n.message for n in app._notifications)
+        assert '"Machine Learning" → machine-learning' in said
+        assert app.is_running
+    assert library.store.count() == 39
+
+
 async def test_results_follow_the_index_after_a_write(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:

@@ -274,9 +274,18 @@ def test_an_import_summary_survives_its_trip_between_processes() -> None:
     """The summary a reader shows is the one the import process made, every field."""
     part = ImportSummary(read=3, new=1, merged=1, skipped=1, retitled=1, problems=["a:2: bad"],
                          files=["a.bib"], renamed_keys=[("smith20", "smith20a")])
-    whole = ImportSummary(read=3, new=1, merged=1, skipped=1, retitled=1, reports=[part],
-                          warnings=["w"], previous="2026-01-01T00:00")
-    assert summary_from_json(summary_to_json(whole)) == whole
+    whole = ImportSummary(
+        read=3, new=1, merged=1, skipped=1, retitled=1, reports=[part], warnings=["w"],
+        previous="2026-01-01T00:00", tags_rewritten=[("To Read", "to-read")],
+        kept_apart=[("A title", "smith20", "id 3")], aliased_keys=[("old20", "smith20")],
+        decisions_changed=[("smith20", "oral", "reject")],
+        kept_differing=[("smith20", ["journal"])], filled=[("smith20", ["doi"])],
+        filled_new=[("jones21", ["pages"])],
+    )
+    # As the process sends it: JSON, which has no tuples.
+    sent = json.loads(json.dumps(summary_to_json(whole)))
+    assert summary_from_json(sent) == whole
+    assert summary_from_json(sent).key_changes()  # the lines the window shows
 
 
 def test_the_first_progress_of_a_kind_is_sent_at_once() -> None:

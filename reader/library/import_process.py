@@ -26,6 +26,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
+from dataclasses import fields as dataclass_fields
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -80,8 +81,17 @@ def summary_from_json(data: dict[str, Any]) -> ImportSummary:
     """The import summary that summary_to_json wrote."""
     fields = dict(data)
     fields["reports"] = [summary_from_json(r) for r in fields.get("reports", [])]
-    fields["renamed_keys"] = [tuple(pair) for pair in fields.get("renamed_keys", [])]
+    # JSON has no tuples: the pairs and triples come back as lists, which the summary's
+    # lines then could not take as keys (a Zotero CSV's tag "To Read" ended the window).
+    for name in _TUPLE_LISTS:
+        fields[name] = [tuple(item) for item in fields.get(name, [])]
     return ImportSummary(**fields)
+
+
+#: The summary's fields that are lists of tuples.
+_TUPLE_LISTS = tuple(
+    f.name for f in dataclass_fields(ImportSummary) if str(f.type).startswith("list[tuple")
+)
 
 
 #: The directory holding the reader package that is running. The import process runs in
