@@ -7,7 +7,7 @@ from __future__ import annotations
 from reader.cite.formats import render
 from reader.models import Paper, PaperRecord
 from reader.sources import parse_text
-from reader.sources.bibtex_values import parse_names
+from reader.sources.bibtex_names import parse_names
 
 BBT_ENTRY = """\
 @book{tunstall2022natural,

@@ -19,7 +19,7 @@ from reader.intake.merge import import_records
 from reader.library import Library
 from reader.models import Paper, PaperRecord
 from reader.sources import parse_text
-from reader.sources.bibtex_values import parse_names
+from reader.sources.bibtex_names import parse_names
 from reader.store.database import Store, migrations
 from reader.text.render import plain_line
 from tests.parsing import parse_file
@@ -60,6 +60,28 @@ def by_key(library: Library) -> dict[str, Paper]:
 )
 def test_bibtex_names_follow_bibtex_rules(written: str, names: list, others: bool) -> None:
     assert parse_names(written) == (names, others)
+
+
+@pytest.mark.parametrize(
+    ("written", "families"),
+    [
+        ('Smith, John and \\"{O}zt\\"{u}rk, Ali and \\v{S}koda, Emil and \\\'Alvarez, Jos\\\'e',
+         ["Smith", "Öztürk", "Škoda", "Álvarez"]),
+        ("A and \\O{}stergaard, C and \\L ukasiewicz, J and \\ae{}lfric, E and \\i{}lker, F",
+         ["A", "Østergaard", "Łukasiewicz", "ælfric", "ılker"]),
+        ("A and \\.{Z}ak, G and \\AA{}berg, I and Pe\\~{n}a, J and Ib\\\'a\\~nez, B",
+         ["A", "Żak", "Åberg", "Peña", "Ibáñez"]),
+        ("John Smith and Emil \\v{S}koda AND Ana Pe\\~na", ["Smith", "Škoda", "Peña"]),
+    ],
+)
+def test_a_name_after_and_keeps_the_accented_letter_it_begins_with(
+    written: str, families: list[str]
+) -> None:
+    """A co-author whose name began with a TeX accent or letter command lost it (\\v{S}koda
+    read "Skoda", \\L ukasiewicz "ukasiewicz"), and a tilde accent anywhere was read as a
+    tie (Pe\\~{n}a): in citations and every export, without a word."""
+    names, _ = parse_names(written)
+    assert [name["family"] for name in names] == families
 
 
 def test_ris_names_are_last_first_and_csl_names_as_given() -> None:

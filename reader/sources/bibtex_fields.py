@@ -12,7 +12,8 @@ from reader.record import (
     date_parts,
 )
 from reader.signals import EXPORT_STATES, UNDER_REVIEW
-from reader.sources.bibtex_values import arxiv_id_of, parse_names, plain, url_of
+from reader.sources.bibtex_names import parse_names
+from reader.sources.bibtex_values import arxiv_id_of, plain, url_of
 from reader.text.sanitize import clean_imported
 
 # Crossref inheritance follows BibTeX (a child takes every field of its parent that it does

@@ -1,24 +1,12 @@
 """BibTeX field values as text: TeX kept or made plain, abstracts, keywords, URLs and
-identifiers, years and months, and names split by BibTeX's rules (through bibtexparser) or
-given part by part in biblatex's extended name format (``family=Werra, given=Leandro,
-prefix=von, useprefix=true``, as Better BibTeX writes names with particles)."""
+identifiers, years and months (names are in reader.sources.bibtex_names)."""
 
 from __future__ import annotations
 
 import re
 
-from bibtexparser.middlewares.names import (
-    InvalidNameError,
-    parse_single_name_into_parts,
-    split_multiple_persons_names,
-)
-
-from reader.record import (
-    is_anonymous,
-)
 from reader.sources.dates import MONTHS
 from reader.text.identifiers import normalize_arxiv_id
-from reader.text.names import LINEAGE_PARTICLES
 from reader.text.render import to_plain
 from reader.text.sanitize import clean_imported
 from reader.text.tex_plain import as_read
@@ -27,11 +15,9 @@ _YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _ISO_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
 # ``{\noopsort{1973b}}1973``: a sort key hidden from the output, not the year.
 _NOOPSORT = re.compile(r"\\noopsort\s*\{[^{}]*\}")
-_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
-_COMMA = re.compile(r",")
 _KEYWORD_SEP = re.compile(r"[,;]")
 # A ``~`` not preceded by a backslash is a tie (non-breaking space); ``\~n`` is an accent.
-_TIE = re.compile(r"(?<!\\)~")
+TIE = re.compile(r"(?<!\\)~")
 _URL_MACRO = re.compile(r"^\\url\s*\{(.*)\}$", re.DOTALL)
 # Mendeley writes ``10.1007/978-3-662-46803-6{\_}26``; identifiers are not LaTeX.
 _ESCAPED = re.compile(r"\\([_%&#$~])")
@@ -109,7 +95,7 @@ def plain(value: str) -> str:
     if not value:
         return ""
     value = clean_imported(value)
-    value = _TIE.sub(" ", value)
+    value = TIE.sub(" ", value)
     if _too_deep(value):
         # pylatexenc gives up on nesting this deep and the braces would be shown as written.
         value = re.sub(r"(?<!\\)[{}]", "", value)
@@ -286,111 +272,3 @@ def _month_number(value: str) -> int | None:
     if text[:3] in _MONTH_NUMBERS and text.isalpha():
         return _MONTH_NUMBERS[text[:3]]
     return None
-
-
-def parse_names(value: str) -> tuple[list[dict[str, str]], bool]:
-    """CSL names of a BibTeX name list, and whether it ended in ``and others``.
-
-    bibtexparser splits the list at ``and`` outside braces and each name into First, von,
-    Last and Jr by BibTeX's rules ("First von Last", "von Last, First", "von Last, Jr,
-    First"); a name braced whole (``{National Cancer Institute}``) is a literal.
-    """
-    names: list[dict[str, str]] = []
-    others = False
-    for raw in split_multiple_persons_names(clean_imported(value)):
-        raw = _TIE.sub(" ", raw).strip()
-        if not raw:
-            continue
-        if raw.lower() == "others":
-            others = True
-            continue
-        if raw.lower() == "and":
-            continue  # an empty list between two "and"s
-        name = _parse_name(raw)
-        if name and not is_anonymous(name):
-            names.append(name)
-    return names, others
-
-
-def _parse_name(raw: str) -> dict[str, str] | None:
-    """One BibTeX name as a CSL name (plain Unicode parts)."""
-    extended = _extended_name(raw)
-    if extended is not None:
-        return extended or None
-    if raw.startswith("{") and raw.endswith("}") and closing_brace(raw, 0) == len(raw) - 1:
-        literal = plain(raw)
-        return {"literal": literal} if literal else None
-    try:
-        parts = parse_single_name_into_parts(raw, strict=False)
-    except (InvalidNameError, ValueError, IndexError):
-        literal = plain(raw)
-        return {"literal": literal} if literal else None
-    first, von = list(parts.first), list(parts.von)
-    while len(first) > 1 and parts.last and plain(first[-1]) in LINEAGE_PARTICLES:
-        # BibTeX's rules make a capitalised word a given name: "Ahmad Ibn Hanbal" was
-        # cited "Hanbal, A. I."; Arabic's "Ibn" leads the family name as "ibn" does.
-        von.insert(0, first.pop())
-    name: dict[str, str] = {}
-    for variable, words in (
-        ("given", first),
-        ("non-dropping-particle", von),
-        ("family", parts.last),
-        ("suffix", parts.jr),
-    ):
-        text = plain(" ".join(words))
-        if text:
-            name[variable] = text
-    if "family" not in name and "given" in name:
-        # A single word is a family name, whatever its case.
-        name = {"family": name["given"], **{k: v for k, v in name.items() if k != "given"}}
-    return name or None
-
-
-# A part of a name in biblatex's extended name format: "family=Werra", "given={Jean Paul}".
-_NAME_PART = re.compile(r"^\s*([a-z]+(?:-i)?)\s*=(.*)$", re.DOTALL | re.IGNORECASE)
-# The parts of it a CSL name has ("useprefix" says which particle the prefix is).
-_EXTENDED_PARTS = {"family": "family", "given": "given", "suffix": "suffix"}
-
-
-def _extended_name(raw: str) -> dict[str, str] | None:
-    """A name in biblatex's extended name format as a CSL name; None for a name in
-    BibTeX's own forms. The prefix is a particle kept with the family name when
-    ``useprefix=true``, else one dropped before it (biblatex's default)."""
-    if "=" not in raw:
-        return None
-    parts: dict[str, str] = {}
-    for piece in _top_level_commas(raw):
-        found = _NAME_PART.match(piece)
-        if not found:
-            return None
-        value = found.group(2).strip()
-        if len(value) > 1 and value[0] == value[-1] == '"':
-            value = value[1:-1]
-        parts[found.group(1).lower()] = value
-    if not ({"family", "given"} & set(parts)):
-        return None
-    name = {
-        variable: text
-        for key, variable in _EXTENDED_PARTS.items()
-        if key in parts and (text := plain(parts[key]))
-    }
-    prefix = plain(parts.get("prefix", ""))
-    if prefix:
-        useprefix = plain(parts.get("useprefix", "")).lower() in ("true", "1", "yes")
-        name["non-dropping-particle" if useprefix else "dropping-particle"] = prefix
-    return name
-
-
-def _top_level_commas(text: str) -> list[str]:
-    """``text`` split at the commas outside braces."""
-    pieces, depth, start = [], 0, 0
-    for found in re.finditer(r"\\.|[{},]", text, re.DOTALL):
-        mark = found.group(0)
-        if mark == "{":
-            depth += 1
-        elif mark == "}":
-            depth = max(depth - 1, 0)
-        elif mark == "," and depth == 0:
-            pieces.append(text[start:found.start()])
-            start = found.end()
-    return [*pieces, text[start:]]
