@@ -55,3 +55,21 @@ def test_the_parts_of_an_extended_name() -> None:
 def test_names_with_an_equals_sign_are_not_extended_names() -> None:
     names, _ = parse_names("{A=B Consortium} and Doe, John")
     assert names == [{"literal": "A=B Consortium"}, {"given": "John", "family": "Doe"}]
+
+
+def test_a_family_name_braced_whole_is_written_braced_and_read_back_the_same() -> None:
+    """``{van der Berg}, Anna`` is a family name of three words with no particle: written
+    back without its braces, it was read again as the particle "van der" and "Berg", and
+    sorted and cited otherwise. A real particle is written as one, and a family name of
+    words in capitals needs no braces."""
+    entry = (
+        "@article{b2020, title = {Names}, year = {2020}, author = {{van der Berg}, Anna and "
+        "Ludwig {van Beethoven} and van Dijk, Jan and Curry Rogers, Kristina}}\n"
+    )
+    [record] = parse_text(entry, "names.bib", "bibtex").records
+    written = render([_paper(record)], "bibtex")
+    assert ("{van der Berg}, Anna and {van Beethoven}, Ludwig and van Dijk, Jan and "
+            "Curry Rogers, Kristina") in written
+    [again] = parse_text(written, "export.bib", "bibtex").records
+    assert again.csl["author"] == record.csl["author"]
+    assert record.csl["author"][0] == {"given": "Anna", "family": "van der Berg"}

@@ -27,19 +27,33 @@ def record_names(paper: Paper, variable: str) -> list[str] | None:
         if literal:
             out.append("{" + escape_text(literal) + "}")
             continue
-        family = " ".join(
-            fold(str(name.get(p, ""))) for p in ("non-dropping-particle", "family")
-            if name.get(p)
-        )
+        family = _family(fold(str(name.get("non-dropping-particle", ""))),
+                         fold(str(name.get("family", ""))))
         given = " ".join(
             fold(str(name.get(p, ""))) for p in ("given", "dropping-particle") if name.get(p)
         )
         suffix = fold(str(name.get("suffix", "")))
-        family = escape_name_part(family)
         parts = [family, escape_name_part(suffix), escape_name_part(given)] if suffix else [
             family, escape_name_part(given)]
         out.append(", ".join(p for p in parts if p) if given or suffix else family)
     return [n for n in out if n]
+
+
+def _family(particle: str, family: str) -> str:
+    """The particle and family name as BibTeX reads them back: a family name of several
+    words, one of them in lower case (``van der Berg`` with no particle, as
+    ``{van der Berg}`` in the file), braced whole, which BibTeX would otherwise split into
+    a particle and a family name, changing how the name sorts and is cited."""
+    written = escape_name_part(family)
+    words = family.split()
+    if len(words) > 1 and any(_lower_case(word) for word in words) and written[:1] != "{":
+        written = "{" + written + "}"
+    return " ".join(part for part in (escape_name_part(particle), written) if part)
+
+
+def _lower_case(word: str) -> bool:
+    """Whether BibTeX takes ``word`` for a word in lower case (by its first letter)."""
+    return next((c for c in word if c.isalpha()), "").islower()
 
 
 # The record's other name variables and the biblatex name lists that hold them: a role of
