@@ -320,3 +320,17 @@ def test_a_second_abstract_is_kept_and_written_back(tmp_path: Path) -> None:
     assert paper.extra["ris"]["AB"][0].startswith("Copyright of PLoS ONE is the property")
     written = [line for line in export([paper], "ris").splitlines() if line.startswith("AB")]
     assert len(written) == 2 and written[1].startswith("AB  - Copyright of PLoS ONE")
+
+
+def test_a_journals_abbreviation_beside_its_full_name_is_its_short_name(tmp_path: Path) -> None:
+    """Embase writes the journal's full name in JF and its abbreviation in JO: the
+    abbreviation was in no field and no export. It is the short name, written as J2."""
+    papers = _papers(tmp_path, "embase")
+    [paper] = [p for p in papers if p.venue == "Nature Communications"]
+    assert paper.csl["container-title-short"] == "Nat. Commun."
+    text = ("TY  - JOUR\nTI  - Two\nAU  - Doe, Jane\nT2  - Nature Communications\n"
+            "JO  - Nat. Commun.\nPY  - 2021\nER  - \n")
+    [record] = parse_text(text, "zotero.ris", "ris").records
+    assert record.venue == "Nature Communications"
+    assert record.csl["container-title-short"] == "Nat. Commun."
+    assert "J2  - Nat. Commun." in export([paper], "ris")

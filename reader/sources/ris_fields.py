@@ -164,6 +164,13 @@ def csl_and_extra(
             value = fold_lines(first(tags, tag))
             if value:
                 csl[variable] = value
+    short = fold_lines(first(tags, "JO"))
+    full = next((fold_lines(first(tags, tag)) for tag in ("JF", "T2")
+                 if tag not in meanings and first(tags, tag).strip()), "")
+    if short and full and short != full and "container-title-short" not in csl:
+        # JO beside the journal's full name in JF or T2 is its abbreviation (Embase's
+        # "Nat. Commun."), which went nowhere: the journal's short name.
+        csl["container-title-short"] = short
     if "number" in csl and csl.get("collection-title") and "SV" in tags and (
         csl["type"] in ("book", "chapter", "paper-conference")
     ):
