@@ -235,6 +235,33 @@ def test_format_seed_reads_any_text_as_an_abstract_list(empty_library: Library) 
     assert summary.new > 10
 
 
+@pytest.mark.parametrize(("encoding", "name"), [
+    ("utf-16", "notepad.txt"), ("utf-16", "excel.csv"), ("utf-16-be", "list.ris"),
+    ("utf-32", "list.txt"),
+])
+def test_a_file_saved_as_utf16_or_utf32_is_read_as_its_text(
+    empty_library: Library, tmp_path: Path, encoding: str, name: str
+) -> None:
+    """Windows' "Unicode" (Notepad, Excel's Unicode Text, PowerShell's redirections) is
+    UTF-16 with a byte order mark: refused as a binary file for its NUL bytes."""
+    seed = SEEDS[0]
+    csv = 'Title,Abstract\r\n"Öl auf “Leinwand”","Ein Abstract: α ≤ β, 机器学习."\r\n'
+    ris = "TY  - JOUR\nTI  - Öl auf “Leinwand”\nAB  - Ein Abstract: α ≤ β, 机器学习.\nER  - \n"
+    text = {".txt": seed.read_text(encoding="utf-8"), ".csv": csv, ".ris": ris}[Path(name).suffix]
+    path = tmp_path / name
+    mark = b"\xfe\xff" if encoding == "utf-16-be" else b""
+    path.write_bytes(mark + text.encode(encoding))
+    summary = empty_library.import_files([path])
+    assert summary.skipped == 0 and summary.new >= 1
+    if name.endswith(".txt"):
+        again = empty_library.import_files([seed])  # the same papers, read as UTF-8
+        assert again.new == 0 and again.read == summary.new
+    else:
+        [paper] = empty_library.store.iter_papers()
+        assert paper.title == "Öl auf “Leinwand”"
+        assert paper.abstract == "Ein Abstract: α ≤ β, 机器学习."
+
+
 def test_a_file_saved_by_windows_keeps_its_quotes_dashes_and_euro(
     empty_library: Library, tmp_path: Path
 ) -> None:

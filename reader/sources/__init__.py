@@ -140,8 +140,12 @@ def read_head(path: Path) -> str:
                     raise _damaged_gzip(path, exc) from exc
     except OSError as exc:
         raise _unreadable(path, exc) from exc
+    from reader.sources.file_chunks import wide_encoding
     from reader.sources.textfile import refuse_binary
 
+    wide = wide_encoding(data)
+    if wide is not None:  # (read as UTF-8, as file_chunks re-encodes it)
+        return codecs.getincrementaldecoder(wide)("replace").decode(data)
     refuse_binary(path, data)
     try:
         # Incremental: a character cut at the end of the head is left out, not an error.

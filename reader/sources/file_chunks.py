@@ -4,16 +4,17 @@ bounds of :mod:`reader.sources.limits`, and only from a regular file (a pipe may
 
 from __future__ import annotations
 
+import codecs
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from reader.sources import ImportFormatError
 from reader.sources.limits import megabytes, record_limit, record_refusal, whole_limit
 from reader.sources.unpack import GZIP_ERRORS, unpacking
 
-__all__ = ["Bound", "file_chunks", "refuse_special"]
+__all__ = ["Bound", "as_utf8", "file_chunks", "refuse_special", "wide_encoding"]
 
 
 def refuse_special(path: Path) -> None:
@@ -88,11 +89,37 @@ def file_chunks(path: Path, size: int, whole: bool = False) -> Iterator[bytes]:
             # (Unpacking on a thread of its own made reading a conference's gzipped reviews
             # alone 20% faster, but not its import: the reading and the writing processes
             # keep both cores busy already.)
-            yield from _read(unpacking(raw) if gzipped else raw, size, bound)
+            yield from _read(as_utf8(unpacking(raw) if gzipped else raw), size, bound)
     except GZIP_ERRORS as exc:
         raise ImportFormatError(f"{path}: a damaged gzip file: {exc}") from exc
     except OSError as exc:
         raise ImportFormatError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+
+
+#: The byte order marks of text saved as UTF-32 or UTF-16 (Windows' "Unicode", as Notepad,
+#: Excel's "Unicode Text" and PowerShell's redirections write it), longest first.
+_WIDE_MARKS = (
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def wide_encoding(start: bytes) -> str | None:
+    """``utf-16`` or ``utf-32`` for text whose first bytes are its byte order mark; else
+    None."""
+    return next((name for mark, name in _WIDE_MARKS if start.startswith(mark)), None)
+
+
+def as_utf8(source: BinaryIO) -> BinaryIO:
+    """``source``'s bytes as UTF-8: UTF-16 or UTF-32 text (by its byte order mark)
+    re-encoded as it is read, which was refused as a binary file for its NUL bytes; any
+    other bytes as they are. A broken character reads as U+FFFD, as the rest is kept."""
+    start = source.read(4)
+    source.seek(0)
+    wide = wide_encoding(start)
+    if wide is None:
+        return source
+    return cast(BinaryIO, codecs.EncodedFile(source, "utf-8", wide, errors="replace"))
 
 
 def _read(source: BinaryIO, size: int, bound: Bound) -> Iterator[bytes]:
