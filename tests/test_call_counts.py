@@ -9,6 +9,7 @@ as seen are read once for the session, not once per search.
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from functools import wraps
@@ -130,6 +131,25 @@ async def test_a_query_typed_quickly_is_searched_once(
     assert calls["search"] == 2
     assert calls["parse_query"] == 2
     assert calls["flagged_ids:seen"] == 1
+
+
+async def test_a_long_query_typed_quickly_is_answered_a_pause_after_its_last_key(
+    library: Library,
+) -> None:
+    """Each key's wait for the next one took one of the window's few threads: a long query
+    typed quickly queued its keys' waits, and its results (and quitting) came a minute late
+    (88 keys here: 14 s)."""
+    app = ReaderApp(library)
+    app.search.settle_seconds = 1.0
+    query = "graph neural networks " * 4
+    async with app.run_test(size=SIZE) as pilot:
+        await quiet(app, pilot)
+        await pilot.press("slash", *query)
+        typed = time.monotonic()
+        await app.searching.results_shown(query, timeout=60)
+        waited = time.monotonic() - typed
+        assert app.search.outcome is not None and app.search.outcome.query == query
+    assert waited < 6
 
 
 def count_every_call(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -245,8 +244,30 @@ class SearchSession:
         shown = self._outcome.query if self._outcome is not None else ""
         large = self._view.papers() >= self.first_results_from
         first = self.first_results if large and query.strip() != shown.strip() else None
+        if settle:
+            # The wait for the next key is on the event loop, each key's ending the one
+            # before: as a thread that slept, each key took one of the window's few threads
+            # for its wait, and a long query typed quickly queued its keys' waits behind
+            # each other (2,800 keys: results and quitting a minute late). A function, not
+            # a coroutine made now, which the next key's cancelling would leave unawaited.
+            self._app.run_worker(
+                partial(self._settled, self.generation, query, first),  # type: ignore[arg-type]
+                group="search-settle", exclusive=True, exit_on_error=False,
+            )
+        else:
+            self._start(self.generation, query, first)
+
+    async def _settled(self, generation: int, query: str, first: int | None) -> None:
+        """Search for ``query`` once no key has come for a moment."""
+        await asyncio.sleep(self.settle_seconds)
+        self._start(generation, query, first)
+
+    def _start(self, generation: int, query: str, first: int | None) -> None:
+        """Search for ``query`` in a worker, if it is still the newest query asked."""
+        if not self.current(generation):
+            return  # another key came: its query is searched instead
         self._app.run_worker(
-            partial(self._job, self.generation, query, first, settle),
+            partial(self._job, generation, query, first),
             thread=True,
             group="search",
             exit_on_error=False,
@@ -266,13 +287,7 @@ class SearchSession:
         if suggestion:
             self._report(self.Suggestion(generation, suggestion))
 
-    def _job(
-        self, generation: int, query: str, first: int | None = None, settle: bool = False
-    ) -> None:
-        if settle:
-            time.sleep(self.settle_seconds)
-            if not self.current(generation):
-                return  # another key came: its query is searched instead
+    def _job(self, generation: int, query: str, first: int | None = None) -> None:
         # One search at a time, the newest: keys typed faster than a search runs would
         # otherwise each start one at once, all but the last for nothing, and beside an
         # index being built they took a third of a core from it. A search that a newer
