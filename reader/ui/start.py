@@ -11,8 +11,10 @@ opened or read.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
+import signal
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -95,9 +97,13 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
     window has closed and said so: asyncio's own run waited for them with the terminal
     blank, up to the ten seconds a save waits on another process's lock after a second
     ctrl+q, and nothing said where the note went."""
+    warn = _unless_hung_up(warn)
     loop = asyncio.new_event_loop()
     threads = ThreadPoolExecutor(thread_name_prefix="reader")
     loop.set_default_executor(threads)
+    for name in ("SIGHUP", "SIGTERM"):
+        if hasattr(signal, name):
+            loop.add_signal_handler(getattr(signal, name), app.quitting.hang_up)
     try:
         app.run(loop=loop)
         if app.writes.unfinished():
@@ -119,6 +125,17 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
+
+
+def _unless_hung_up(warn: Callable[[str], None]) -> Callable[[str], None]:
+    """``warn``, saying nothing where the terminal has gone (its window closed): the writes
+    it would speak of are still to be stored."""
+
+    def said(line: str) -> None:
+        with contextlib.suppress(OSError):
+            warn(line)
+
+    return said
 
 
 async def _cancel_left() -> None:

@@ -84,6 +84,24 @@ class Quitting:
         # (Textual's typing infers no result type for a function of no result.)
         app.run_worker(leave, group="quit", exit_on_error=False)  # type: ignore[arg-type]
 
+    def hang_up(self) -> None:
+        """The terminal went away (SIGHUP: its window closed, an SSH connection dropped) or
+        the process was told to end (SIGTERM): what the note editors hold is sent to be
+        stored and written to its draft, the papers seen are stored, and the window closes
+        as a second q closes it. The process ends once the writes are stored (see
+        reader.ui.start). Killed by the signal itself, it lost the text typed within the
+        moment an autosave waits."""
+        from reader.ui.screens.note import NoteScreen
+
+        app = self._app
+        for screen in app.screen_stack:
+            if isinstance(screen, NoteScreen):
+                screen.flush()
+        app.seen.flush()
+        self._begun = True
+        app.notes.draft_unsaved()
+        app.exit()
+
     async def _tags_kept(self) -> None:
         """Save what an open tag editor holds, as enter would: the tags typed there went
         with the window, where a note editor's text is kept (see _notes_kept)."""
