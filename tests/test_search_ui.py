@@ -51,6 +51,11 @@ async def test_a_typo_offers_did_you_mean_and_one_key_accepts_it(library: Librar
         assert app.query_one(SearchBox).value == "machine unlearning"
         assert app.query_one(PaperList).ids == library.search("machine unlearning").ids != []
         assert "Did you mean" not in status(app)
+        # Typing goes on in the box: the letters mend the query, none acts on a paper.
+        assert isinstance(app.focused, SearchBox)
+        await pilot.press(*" method")
+        assert app.query_one(SearchBox).value == "machine unlearning method"
+        assert len(app.screen_stack) == 1  # no dialog opened
         # Nothing near: no suggestion, and the key does nothing.
         await pilot.press("slash", "ctrl+u", *"zzzzqqqq")
         await settle(app, pilot)

@@ -145,7 +145,10 @@ class Searching:
         """Search for what the last search suggested instead ("did you mean")."""
         outcome = self._app.outcome
         if outcome is not None and outcome.suggestion:
-            self.run_query(outcome.suggestion)
+            # Typing goes on where it was: taken to the list, the letters typed next to
+            # mend the query acted on papers instead (an `a` opened the add dialog).
+            typing = isinstance(self._app.focused, SearchBox)
+            self.run_query(outcome.suggestion, to_list=not typing)
 
     def rerun_view(self, why: Rerun) -> None:
         """Run the view's query again (the list keeps its cursor and scroll), if ``why``
@@ -159,8 +162,10 @@ class Searching:
         if self._app.search.wants_rerun(query, why):
             self.run_search(query)
 
-    def run_query(self, query: str) -> None:
-        """Put a query in the search box and run it (views, saved searches, tags)."""
+    def run_query(self, query: str, *, to_list: bool = True) -> None:
+        """Put a query in the search box and run it (views, saved searches, tags); the keys
+        go to the list next, unless not ``to_list`` (they stay in the box, its cursor at
+        the query's end)."""
         box = self._app.query_one(SearchBox)
         if box.value == query:
             self.run_search(query)
@@ -168,7 +173,10 @@ class Searching:
             box.value = query  # posts Changed, which runs the search
         if reading_screen(self._app.screen):
             self._app.pop_screen()
-        self._app.paper_list.focus()
+        if to_list:
+            self._app.paper_list.focus()
+        else:
+            box.cursor_position = len(query)
 
     def action_focus_search(self) -> None:
         """Put the cursor in the search box (leaving the reading view for the list)."""
