@@ -507,6 +507,9 @@ def test_a_plain_query_that_finds_nothing_suggests_the_words_it_meant(library: L
     assert library.search("machine unlearnign").suggestion == "machine unlearning"
     assert library.search("is:unseen unlearnign").suggestion == "is:unseen unlearning"
     assert library.search("optimla transport").suggestion == "optimal transport"
+    # A word whose stem ends in the i of its y is offered as a word, not as the stem.
+    assert library.search("stratgy").suggestion == "strategy"
+    assert library.search("acuracy").suggestion == "accuracy"
     # Nothing near, a query that found something, a typo query, a broken one: no suggestion.
     for query in ("zzzzqqqq", "unlearning", "zzzzqqqq~", '"unlearnign', "title:unlearnign",
                   "unlearnign is:starred"):

@@ -55,4 +55,14 @@ def _nearest_form(stem: str, typed: str) -> str:
     """Of the words a stem stands for (the stem and an ending), the one nearest to what was
     typed: the stem `unlearn` is written `unlearning` for `unlearnign`."""
     forms = [stem + ending for ending in ENDINGS if stem_word(stem + ending) == stem]
+    if stem.endswith("i"):
+        # A word's final y is an i in its stem (`strategy`, `strategies`: `strategi`),
+        # which was offered as it is: no word.
+        forms = [form for form in forms if form != stem] + [
+            stem[:-1] + ending for ending in _Y_ENDINGS if stem_word(stem[:-1] + ending) == stem
+        ]
     return min(forms or [stem], key=lambda form: (edit_distance(typed, form), len(form)))
+
+
+#: The endings of a word whose stem ends in the i of its y.
+_Y_ENDINGS = ("y", "ies", "ied")
