@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from reader.cite.keys import citekey_base
 from reader.cli import cli
 from tests.conftest import SEEDS
 
@@ -313,3 +314,23 @@ def test_a_papers_whole_title_names_it_among_others_its_words_find(run, tmp_path
     run("import", str(bib))
     assert run("show", "deep", "learning").output.startswith("Deep Learning\n")
     assert "matches several papers" in run("show", "deep", ok=False).output
+
+
+def test_a_number_that_is_one_papers_id_and_anothers_key_is_refused(run, tmp_path: Path) -> None:
+    """A BibTeX file's ``@article{2,`` and the library's paper 2: `reader cite 2` gave the
+    paper of id 2 without a word; an empty reference found every paper."""
+    bib = tmp_path / "numbers.bib"
+    bib.write_text("@article{x9, title = {First}, author = {Poe, Edgar}, year = {2022}}\n"
+                   "@article{1, title = {Keyed one}, author = {Roe, Rick}, year = {2021}}\n")
+    run("import", str(bib))
+    refused = run("cite", "1", ok=False)
+    assert "'1' is the id of one paper and the citation key of another" in refused.stderr
+    assert "x9" in refused.stderr and "key:1" in refused.stderr
+    assert run("cite", "key:1").stdout.startswith("@article{1,")
+    assert run("cite", "x9").stdout.startswith("@article{x9,")
+    assert "no paper named" in run("show", "", ok=False).stderr
+
+
+def test_a_generated_key_is_never_digits_alone() -> None:
+    assert citekey_base("[1] arXiv:2401.00001", [], None) == "paper1"
+    assert citekey_base("1984 revisited", [], 2020) == "paper19842020"

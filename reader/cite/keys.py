@@ -90,7 +90,9 @@ def citekey_base(title: str, authors: list[str], year: int | None) -> str:
     word = _title_word(plain_line(title))
     family = _family_name([plain_line(authors[0])] if authors else [])
     year_part = _NON_KEY_CHARS.sub("", str(year)) if year is not None else ""
-    return f"{family}{year_part}{word}" if family else f"{word}{year_part}"
+    base = f"{family}{year_part}{word}" if family else f"{word}{year_part}"
+    # A key of digits alone would read as a paper's id ("[1] arXiv:…", undated, gave 1).
+    return f"paper{base}" if base.isdigit() else base
 
 
 # Who a work is by when it has no authors, in the order a key takes them from: an edited

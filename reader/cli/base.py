@@ -366,8 +366,11 @@ def _each_named(library: Library, words: tuple[str, ...] | list[str]) -> list[Pa
 
 def resolve_one(library: Library, ref: str) -> Paper:
     """The paper a reference names, or a clear error listing the candidates."""
+    if not ref.strip():
+        raise UserError("no paper named: give an id, a citation key or words of its title")
     found = library.resolve(ref)
     if found.paper is not None:
+        _one_by_id_or_key(library, ref, found.paper)
         return found.paper
     words = ref.split()
     if not found.candidates and len(words) > 1 and _each_named(library, words):
@@ -382,4 +385,18 @@ def resolve_one(library: Library, ref: str) -> Paper:
     raise UserError(
         f"{ref!r} matches several papers ({more} below); name one by id or citation key:\n"
         f"{lines}"
+    )
+
+
+def _one_by_id_or_key(library: Library, ref: str, paper: Paper) -> None:
+    """Refuse a number that is one paper's id and another's citation key (a BibTeX file's
+    ``@article{2,``): the id was taken without a word."""
+    keyed = library.store.id_for_key(ref.strip()) if ref.strip().isdigit() else None
+    if keyed is None or keyed == paper.id:
+        return
+    other = library.store.paper(keyed)
+    raise UserError(
+        f"{ref.strip()!r} is the id of one paper and the citation key of another; name the "
+        f"first by its key ({paper.citekey}), the second by the query key:{ref.strip()}:\n"
+        f"{paper_line(paper)}\n{paper_line(other) if other is not None else ''}".rstrip()
     )
