@@ -114,6 +114,9 @@ async def test_x_writes_elsewhere_when_the_path_is_changed_after_the_warning(
         assert "exists" not in screen_text(app)
         await pilot.press("enter")
         await settle(app, pilot)
+        # Said in full: a short name is relative to wherever the window was started.
+        said = " ".join(n.message for n in app._notifications)
+        assert f"to {tmp_path / 'mine.ris'}." in said
     assert mine.read_text(encoding="utf-8") == HAND_WRITTEN
     assert (tmp_path / "mine.ris").read_text(encoding="utf-8").startswith("TY  -")
 

@@ -188,5 +188,5 @@ def test_more_like_this_and_for_you(library: Library) -> None:
     library.set_starred(gdp, True)
     mine = library.search("like:starred is:unseen")
     assert mine.ids and gdp not in mine.ids
-    assert mine.like == "your 1 starred papers"
+    assert mine.like == "your 1 starred paper"
     assert library.search("like:nosuchkey").notice == "like: no paper with key 'nosuchkey'"

@@ -157,7 +157,7 @@ async def test_f_ranks_unseen_papers_like_the_starred_ones(library: Library) -> 
         await settle(app, pilot)
         ids = app.query_one(PaperList).ids
         assert ids and gdp not in ids
-        assert "like your 1 starred papers" in screen_text(app)
+        assert "like your 1 starred paper" in screen_text(app)
 
 
 async def test_e_edits_details_with_validation(library: Library) -> None:

@@ -332,7 +332,7 @@ class Searching:
                         (PROFILE_SIZE,),
                     )
                 ]
-                label = f"your {len(targets):,} starred papers" if targets else ""
+                label = f"your {len(targets):,} starred paper{'s' * (len(targets) > 1)}"
                 if not targets:
                     return SearchOutcome(
                         query, [], notice="Star a few papers first: like:starred ranks papers "

@@ -121,7 +121,9 @@ class Citations:
         def chosen(path: str | None) -> None:
             if path:
                 replace = path == prompt.replacing
-                self.export_papers(ids, Path(path).expanduser(), replace=replace)
+                # Named in full in what is said after: a relative name is relative to
+                # wherever the window was started, which the user may not recall.
+                self.export_papers(ids, Path(path).expanduser().absolute(), replace=replace)
 
         self._app.push_screen(prompt, chosen)
 
