@@ -23,7 +23,7 @@ from reader.sources import (
     ParseResult,
     arxiv_atom,
     bibtex,
-    bibtex_values,
+    bibtex_names,
     csv_table,
     name_cells,
     ris,
@@ -353,7 +353,7 @@ def test_bibtex_biblatex_fields() -> None:
 
 def split_names(value: str) -> list[str]:
     """Display names ("Given Family") of a BibTeX name list, as an import shows them."""
-    return [display_name(n) for n in bibtex_values.parse_names(value)[0]]
+    return [display_name(n) for n in bibtex_names.parse_names(value)[0]]
 
 
 def test_bibtex_split_names() -> None:

@@ -56,6 +56,8 @@ def by_key(library: Library) -> dict[str, Paper]:
                                   "family": "La Fontaine"}], False),
         ('M{\\"a}chler, Martin and others', [{"given": "Martin", "family": "Mächler"}], True),
         ("Anonymous", [], False),
+        # \relax prints nothing: BibTeX's way of making "Ch" one letter of a given name.
+        ("{\\relax Ch}ristopher Smith", [{"given": "Christopher", "family": "Smith"}], False),
     ],
 )
 def test_bibtex_names_follow_bibtex_rules(written: str, names: list, others: bool) -> None:

@@ -106,7 +106,7 @@ _CITE_MACROS = (
 _DISCARDED_MACROS = (
     "label color xspace noindent centering vspace hspace vphantom hphantom "
     "bibliography keywords setlength addlength setcounter addcounter usepackage "
-    "documentclass newcommand renewcommand providecommand"
+    "documentclass newcommand renewcommand providecommand relax protect"
 ).split()
 _CONTENT_MACROS = (
     "textsf textmd textup textrm textnormal textsc mbox textsuperscript textsubscript url"
