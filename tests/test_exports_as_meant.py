@@ -605,9 +605,11 @@ def test_jabrefs_groups_read_status_and_comments_are_tags_read_mark_and_note(
 ) -> None:
     library = Library(tmp_path / "lib")
     try:
-        library.imports.write_files([DATA / "jabref-marks.bib"])
+        summary = library.imports.write_files([DATA / "jabref-marks.bib"])
         [paper] = library.store.iter_papers()
         assert paper.tags == ["to-cite", "transformers"]
+        # A group written otherwise than as its tag is named, as a CSV's tags are.
+        assert summary.tags_rewritten == [("To cite", "to-cite")]
         assert paper.read
         assert paper.note == "The paper that started it.\n\nana: Check the warmup schedule."
         # Kept as JabRef wrote them, and written back for it.

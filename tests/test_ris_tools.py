@@ -334,3 +334,13 @@ def test_a_journals_abbreviation_beside_its_full_name_is_its_short_name(tmp_path
     assert record.venue == "Nature Communications"
     assert record.csl["container-title-short"] == "Nat. Commun."
     assert "J2  - Nat. Commun." in export([paper], "ris")
+
+
+def test_zoteros_tags_written_otherwise_are_named_by_the_import(tmp_path: Path) -> None:
+    """Zotero's KW are the user's tags; those written otherwise than as tags are ("animal
+    tissue" → animal-tissue) were renamed without a word, as a CSV's are not."""
+    library = Library(tmp_path / "zotero")
+    summary = library.imports.write_files([TOOLS / "zotero.ris"])
+    library.close()
+    assert ("animal tissue", "animal-tissue") in summary.tags_rewritten
+    assert "animal-tissue" in summary.key_changes()

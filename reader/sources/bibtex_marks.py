@@ -16,7 +16,7 @@ from reader.models import PaperRecord
 from reader.sources.bibtex_values import plain
 from reader.sources.zotero import zotero_date
 from reader.sources.zotero_extra import read_extra
-from reader.text.tags import normalize_tag, tags_as_written
+from reader.text.tags import tags_as_written
 
 __all__ = ["manager_marks", "zotero_bib", "zotero_entry", "zotero_extra", "zotero_tags"]
 
@@ -55,10 +55,13 @@ def manager_marks(fields: dict[str, str]) -> dict[str, Any]:
     """The marks an entry's fields of a reference manager give (see the module), as
     :func:`reader.sources.own_export.give_marks` sets them; {} for an entry without."""
     marks: dict[str, Any] = {}
-    groups = [normalize_tag(plain(g)) for name in _TAG_FIELDS
-              for g in _GROUP_SEPARATOR.split(fields.get(name, ""))]
-    if any(groups):
-        marks["tags"] = list(dict.fromkeys(g for g in groups if g))
+    groups, rewritten = tags_as_written(
+        plain(g) for name in _TAG_FIELDS for g in _GROUP_SEPARATOR.split(fields.get(name, ""))
+    )
+    if groups:
+        marks["tags"] = groups
+    if rewritten:
+        marks["tags_rewritten"] = rewritten  # (named by the import: "To Read" → to-read)
     # "skimmed" is JabRef's other status: seen, not read.
     if plain(fields.get("readstatus", "")).lower() == "read":
         marks["read"] = True

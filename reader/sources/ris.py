@@ -284,7 +284,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         title_derived = True
 
     authors = [record_display(n) for n in csl.get("author", [])]
-    keywords, user_tags = keywords_and_tags(tags, tool)
+    keywords, user_tags, tags_rewritten = keywords_and_tags(tags, tool)
     year, date = year_and_date(first(tags, "PY", "Y1", "DA"), first(tags, "DA", "PY", "Y1"))
     issued = iso_from_parts(csl.get("issued"))
     if issued and date and issued.startswith(date) and len(issued) > len(date):
@@ -337,6 +337,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
         extra=extra,
         note=user_note,
         tags=user_tags,
+        tags_rewritten=tags_rewritten,
     ), tags)
 
 

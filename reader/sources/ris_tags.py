@@ -9,17 +9,20 @@ import re
 
 from reader.sources.ris_tools import ZOTERO, Tags
 from reader.text.sanitize import clean_imported
-from reader.text.tags import normalize_tag
+from reader.text.tags import tags_as_written
 
 __all__ = ["first", "fold_lines", "keywords_and_tags", "tag_table", "tag_values"]
 
 
-def keywords_and_tags(tags: Tags, tool: str) -> tuple[list[str], list[str]]:
+def keywords_and_tags(
+    tags: Tags, tool: str
+) -> tuple[list[str], list[str], list[tuple[str, str]]]:
     """The record's keywords (its KW lines, each of words separated by ";"), and the user's
     tags among them: Zotero writes an item's tags as KW, one a line, so from Zotero each is
     a tag too, as its CSV's and JSON's tags are (its RIS does not tell the tags the user
     gave from those the source database did, so all stay keywords as well). Other tools'
-    KW are the database's or the author's keywords, no tags of the user's."""
+    KW are the database's or the author's keywords, no tags of the user's. Third, the tags
+    written otherwise than as the tags they became, for the import to name."""
     keywords: list[str] = []
     for value in tag_values(tags, "KW"):
         for word in value.split(";"):
@@ -27,9 +30,8 @@ def keywords_and_tags(tags: Tags, tool: str) -> tuple[list[str], list[str]]:
             if word and word not in keywords:
                 keywords.append(word)
     if tool != ZOTERO:
-        return keywords, []
-    own = (normalize_tag(fold_lines(value)) for value in tag_values(tags, "KW"))
-    return keywords, [tag for tag in dict.fromkeys(own) if tag]
+        return keywords, [], []
+    return keywords, *tags_as_written(fold_lines(value) for value in tag_values(tags, "KW"))
 
 
 def tag_table(parsed: dict[str, object]) -> Tags:
