@@ -392,11 +392,8 @@ def _one_by_id_or_key(library: Library, ref: str, paper: Paper) -> None:
     """Refuse a number that is one paper's id and another's citation key (a BibTeX file's
     ``@article{2,``): the id was taken without a word."""
     keyed = library.store.id_for_key(ref.strip()) if ref.strip().isdigit() else None
-    if keyed is None or keyed == paper.id:
-        return
-    other = library.store.paper(keyed)
-    raise UserError(
-        f"{ref.strip()!r} is the id of one paper and the citation key of another; name the "
-        f"first by its key ({paper.citekey}), the second by the query key:{ref.strip()}:\n"
-        f"{paper_line(paper)}\n{paper_line(other) if other is not None else ''}".rstrip()
-    )
+    if keyed is not None and keyed != paper.id and (other := library.store.paper(keyed)):
+        raise UserError(
+            f"{ref.strip()!r} is the id of one paper and the citation key of another; name "
+            f"the first by its key ({paper.citekey}), the second by the query "
+            f"key:{ref.strip()}:\n{paper_line(paper)}\n{paper_line(other)}")

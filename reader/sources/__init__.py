@@ -142,9 +142,7 @@ def read_head(path: Path) -> str:
         raise _unreadable(path, exc) from exc
     from reader.sources.file_chunks import wide_encoding
     from reader.sources.textfile import refuse_binary
-
-    wide = wide_encoding(data)
-    if wide is not None:  # (read as UTF-8, as file_chunks re-encodes it)
+    if wide := wide_encoding(data):  # (read as UTF-8, as file_chunks re-encodes it)
         return codecs.getincrementaldecoder(wide)("replace").decode(data)
     refuse_binary(path, data)
     try:

@@ -15,6 +15,7 @@ for the results, and the keys behind it must act on them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.message import Message
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 # The search code is reached through the module, bound at the first search and not before
 # the first frame (reader.library binds it on first use).
@@ -258,15 +260,19 @@ class SearchSession:
             self._start(self.generation, query, first)
 
     async def _settled(self, generation: int, query: str, first: int | None) -> None:
-        """Search for ``query`` once no key has come for a moment."""
+        """Search for ``query`` once no key has come for a moment, and wait for the search
+        (this worker's end is the search's, as the sleeping thread's was)."""
         await asyncio.sleep(self.settle_seconds)
-        self._start(generation, query, first)
+        search = self._start(generation, query, first)
+        if search is not None:
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await search.wait()
 
-    def _start(self, generation: int, query: str, first: int | None) -> None:
+    def _start(self, generation: int, query: str, first: int | None) -> Worker[None] | None:
         """Search for ``query`` in a worker, if it is still the newest query asked."""
         if not self.current(generation):
-            return  # another key came: its query is searched instead
-        self._app.run_worker(
+            return None  # another key came: its query is searched instead
+        return self._app.run_worker(
             partial(self._job, generation, query, first),
             thread=True,
             group="search",
