@@ -23,6 +23,7 @@ from reader.ui.widgets.paper_view import PaperView, paper_parts
 from reader.ui.widgets.replies import ReplyBox
 from tests.test_app import SIZE, settle
 from tests.test_signals_ui import open_reading, paper_of
+from tests.waiting import until
 
 DATA = Path(__file__).parent / "data"
 #: A paper of the sample, and its first review (the first reply in its discussion).
@@ -250,3 +251,33 @@ def test_a_revised_abstract_leaves_the_review_highlights_alone(
     (highlight,) = paper.highlights
     assert highlight.id == kept and (highlight.start, highlight.end) == (start, end)
     assert not highlight.orphaned and not highlight.moved
+
+
+async def test_highlighting_a_review_leaves_it_where_it_was_on_screen(
+    library: Library, tmp_path: Path
+) -> None:
+    """`]` leaves the view a line above the review it goes to; the highlight then listed
+    above the reviews pushed that review down the screen by as many lines as it took."""
+    _conference(library, tmp_path)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = await open_reading(app, pilot, paper_of(library, FIRST))
+        await pilot.press("right_square_bracket", "right_parenthesis")
+        await pilot.pause()
+        view = screen.query_one(PaperView)
+        assert screen.target is not None
+        reply_id = screen.target.posting.reply.id
+
+        def on_screen() -> int:
+            top = next(y for y, box in screen._reply_tops() if box.posting.reply.id == reply_id)
+            return top - round(view.scroll_y)
+
+        before = on_screen()
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await until(pilot, lambda: "in Official Review" in str(
+            screen.query_one("#paper-highlights", Static).render()), "the highlight listed")
+        await until(pilot, lambda: on_screen() == before, "the review where it was", timeout=5)

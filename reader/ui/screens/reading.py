@@ -221,7 +221,9 @@ class ReadingScreen(Screen[None]):
     def _reply_at_top(self) -> tuple[str, int] | None:
         """The reply the top of the view is in, and how far into it the view is."""
         top = round(self.query_one(PaperView).scroll_y)
-        above = [(y, box) for y, box in self._reply_tops() if y <= top]
+        # The line above a reply's top counts as in it: `]` leaves the view there, and a
+        # highlight made in the reply it went to pushed the reply down the screen.
+        above = [(y, box) for y, box in self._reply_tops() if y <= top + 1]
         if not above:
             return None
         y, box = above[-1]
