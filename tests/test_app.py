@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from reader.config import Config
 from reader.intake.merge import import_records
@@ -331,6 +331,26 @@ async def test_a_refused_file_is_named_with_its_first_line_shown_literally(
         assert "('Notes [/] [@click=app.quit]quit[/]')" in failed.message
         assert app.is_running and not failed.markup
     assert library.store.count() == 38
+
+async def test_tab_completes_a_path_in_the_import_prompt(
+    library: Library, tmp_path: Path
+) -> None:
+    """Tab completes a path as a shell does; it went nowhere (the dialog has one field),
+    and enter then imported the half-typed name."""
+    path = tmp_path / "neurips2025-abstracts.txt"
+    path.write_text("NeurIPS 2025 accepted papers\n\nWe introduce Quokka, a benchmark "
+                    "for marsupial vision models across many habitats.\n", encoding="utf-8")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i", *str(tmp_path / "neur"))
+        box = app.screen.query_one(Input)
+        await until(pilot, lambda: box._suggestion == str(path), "the completion shown")
+        await pilot.press("tab")
+        assert box.value == str(path)
+        await pilot.press("enter")
+        await until(pilot, lambda: library.search("quokka").ids, "the file imported")
+
 
 async def test_an_import_whose_tags_are_rewritten_says_so_in_the_window(
     library: Library, tmp_path: Path

@@ -148,6 +148,8 @@ PROMPT: list[BindingType] = [
     # A priority binding, so that keys typed right behind enter act on the view below.
     Binding("enter", "answer", "Answer", id="prompt.answer", priority=True),
     Binding("escape", "cancel", "Cancel", id="prompt.cancel"),
+    # As a shell completes a path (the dialog has one field: tab moved nowhere).
+    Binding("tab", "complete", "Complete", id="prompt.complete", show=False),
 ]
 
 #: The tag editor.

@@ -20,7 +20,7 @@ from reader.ui.widgets.footer import FittedFooter
 
 
 class PathSuggester(Suggester):
-    """Completes the last part of a path from what is on disk (→ accepts)."""
+    """Completes the last part of a path from what is on disk (tab or → accepts)."""
 
     def __init__(self) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
@@ -94,6 +94,12 @@ class PromptScreen(TakesTyping, ModalScreen[str | None]):
         returns False."""
         return True
 
+    def action_complete(self) -> None:
+        """Take the completion shown after what was typed (a path's), as → does."""
+        box = self.query_one(Input)
+        box.cursor_position = len(box.value)
+        box.action_cursor_right()
+
     def action_cancel(self) -> None:
         """Close without doing anything."""
         self.dismiss(None)
@@ -103,7 +109,7 @@ def import_prompt() -> PromptScreen:
     """Ask for a file to import."""
     return PromptScreen(
         "Import a file",
-        "path to a list of papers (→ completes)",
+        "path to a list of papers (tab or → completes)",
         "Plain-text abstract lists, OpenReview (with reviews) or paperlists JSON, arXiv "
         "JSON lines or Atom, BibTeX, RIS, CSL-JSON, Zotero JSON, MEDLINE, Web of Science, "
         "CSV and JSON tables; .gz too. The format is detected.",
@@ -132,7 +138,7 @@ class ExportPrompt(PromptScreen):
     def __init__(self, what: str) -> None:
         super().__init__(
             f"Export {what}",
-            "file to write (→ completes): .bib, .ris, .csl.json, .json, .md, .csv",
+            "file to write (tab completes): .bib, .ris, .csl.json, .json, .md, .csv",
             EXPORT_HELP,
             PathSuggester(),
         )
