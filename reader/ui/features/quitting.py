@@ -157,7 +157,9 @@ class Quitting:
         if app.imports.running:
             # An import started here: its process goes on, and indexes what it wrote.
             return "Quitting (q quits now): the import goes on in its own process"
-        return "Quitting (q quits now) once your changes are saved…"
+        if app.writes.unfinished():
+            return "Quitting (q quits now) once your changes are saved…"
+        return "Quitting (q quits now)…"  # (the searches and reads under way end first)
 
     def _remember_view(self) -> None:
         """Write down the view for the next start, after the writes asked for before it
