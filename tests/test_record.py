@@ -100,6 +100,11 @@ def test_ris_names_are_last_first_and_csl_names_as_given() -> None:
     [record] = parse_text(json.dumps([item]), "x.json", "csljson").records
     assert record.csl["author"] == [{"literal": "Sun Yat-sen University"}]
     assert record.authors == ["Sun Yat-sen University"]
+    # A Chinese name, written family first with no space, as a CSV's literal shows it.
+    text = "TY  - JOUR\nTI  - T\nAU  - 李, 飞飞\nAU  - Smith, John\nER  - \n"
+    [cjk] = parse_text(text, "cjk.ris", "ris").records
+    assert cjk.csl["author"][0] == {"family": "李", "given": "飞飞"}
+    assert cjk.authors == ["李飞飞", "John Smith"]
 
 
 # --- keys ------------------------------------------------------------------------------------

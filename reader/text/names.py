@@ -9,6 +9,8 @@ import re
 import unicodedata
 from typing import Any
 
+from reader.text.scripts import EAST_ASIAN
+
 __all__ = [
     "LINEAGE_PARTICLES",
     "display_name",
@@ -52,6 +54,9 @@ def display_name(name: dict[str, Any]) -> str:
     literal = _text(name.get("literal"))
     if literal:
         return literal
+    family, given = _text(name.get("family")), _text(name.get("given"))
+    if family and given and EAST_ASIAN.fullmatch(family) and EAST_ASIAN.fullmatch(given):
+        return family + given  # "李, 飞飞": 李飞飞, family first, no space (as RIS reads it)
     parts = [_text(name.get(part)) for part in _NAME_PARTS]
     text = " ".join(p for p in parts if p)
     suffix = _text(name.get("suffix"))
