@@ -4,6 +4,8 @@ part, not as one garbled name ("prefix=von useprefix=true family=Werra given=Lea
 
 from __future__ import annotations
 
+import json
+
 from reader.cite.formats import render
 from reader.models import Paper, PaperRecord
 from reader.sources import parse_text
@@ -73,3 +75,17 @@ def test_a_family_name_braced_whole_is_written_braced_and_read_back_the_same() -
     [again] = parse_text(written, "export.bib", "bibtex").records
     assert again.csl["author"] == record.csl["author"]
     assert record.csl["author"][0] == {"given": "Anna", "family": "van der Berg"}
+
+
+def test_an_organisation_given_as_a_family_name_alone_stays_one_name() -> None:
+    """A CSL-JSON author ``{"family": "World Health Organization"}`` was written unbraced,
+    and read back as a person: given "World Health", family "Organization", cited
+    "Organization, W. H."."""
+    item = {"id": "who2020", "type": "report", "title": "Report", "author": [
+        {"family": "World Health Organization"}, {"family": "Smith", "given": "J"},
+        {"family": "Plato"}], "issued": {"date-parts": [[2020]]}}
+    [record] = parse_text(json.dumps([item]), "who.json", "csljson").records
+    written = render([_paper(record)], "bibtex")
+    assert "author = {{World Health Organization} and Smith, J and Plato}" in written
+    [again] = parse_text(written, "export.bib", "bibtex").records
+    assert render([_paper(again)], "text", "apa").startswith("World Health Organization, ")

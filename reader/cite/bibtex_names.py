@@ -27,26 +27,30 @@ def record_names(paper: Paper, variable: str) -> list[str] | None:
         if literal:
             out.append("{" + escape_text(literal) + "}")
             continue
-        family = _family(fold(str(name.get("non-dropping-particle", ""))),
-                         fold(str(name.get("family", ""))))
         given = " ".join(
             fold(str(name.get(p, ""))) for p in ("given", "dropping-particle") if name.get(p)
         )
         suffix = fold(str(name.get("suffix", "")))
+        family = _family(fold(str(name.get("non-dropping-particle", ""))),
+                         fold(str(name.get("family", ""))), alone=not (given or suffix))
         parts = [family, escape_name_part(suffix), escape_name_part(given)] if suffix else [
             family, escape_name_part(given)]
         out.append(", ".join(p for p in parts if p) if given or suffix else family)
     return [n for n in out if n]
 
 
-def _family(particle: str, family: str) -> str:
+def _family(particle: str, family: str, *, alone: bool = False) -> str:
     """The particle and family name as BibTeX reads them back: a family name of several
     words, one of them in lower case (``van der Berg`` with no particle, as
     ``{van der Berg}`` in the file), braced whole, which BibTeX would otherwise split into
-    a particle and a family name, changing how the name sorts and is cited."""
+    a particle and a family name, changing how the name sorts and is cited; and one of
+    several words ``alone`` (no given name: an organisation's, ``World Health
+    Organization``), which BibTeX would read as a person's given and family names."""
     written = escape_name_part(family)
     words = family.split()
-    if len(words) > 1 and any(_lower_case(word) for word in words) and written[:1] != "{":
+    if len(words) > 1 and (alone or any(_lower_case(word) for word in words)) and (
+        written[:1] != "{"
+    ):
         written = "{" + written + "}"
     return " ".join(part for part in (escape_name_part(particle), written) if part)
 
