@@ -325,7 +325,7 @@ def test_a_number_that_is_one_papers_id_and_anothers_key_is_refused(run, tmp_pat
     run("import", str(bib))
     refused = run("cite", "1", ok=False)
     assert "'1' is the id of one paper and the citation key of another" in refused.stderr
-    assert "x9" in refused.stderr and "key:1" in refused.stderr
+    assert "key:x9" in refused.stderr and "key:1" in refused.stderr
     assert run("cite", "key:1").stdout.startswith("@article{1,")
     assert run("cite", "x9").stdout.startswith("@article{x9,")
     assert "no paper named" in run("show", "", ok=False).stderr

@@ -74,6 +74,14 @@ def test_a_new_file_and_stdout_are_written_as_before(home: Path, tmp_path: Path)
     assert printed.exit_code == 0 and printed.stdout.startswith("@inproceedings{")
 
 
+def test_output_dash_prints(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-o -` prints, as `-` means to other commands: it wrote a file named "-"."""
+    monkeypatch.chdir(tmp_path)
+    printed = _run(home, "export", "-q", "sc2026", "--format", "ris", "-o", "-")
+    assert printed.exit_code == 0 and printed.stdout.startswith("TY  - ")
+    assert not (tmp_path / "-").exists()
+
+
 async def test_x_asks_before_replacing_a_file_then_replaces_it_on_a_second_enter(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -395,5 +395,5 @@ def _one_by_id_or_key(library: Library, ref: str, paper: Paper) -> None:
     if keyed is not None and keyed != paper.id and (other := library.store.paper(keyed)):
         raise UserError(
             f"{ref.strip()!r} is the id of one paper and the citation key of another; name "
-            f"the first by its key ({paper.citekey}), the second by the query "
-            f"key:{ref.strip()}:\n{paper_line(paper)}\n{paper_line(other)}")
+            f"the first as key:{paper.citekey}, the second as key:{ref.strip()}:\n"
+            f"{paper_line(paper)}\n{paper_line(other)}")

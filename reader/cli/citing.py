@@ -117,7 +117,7 @@ def _write_osc52(text: str) -> None:
 @click.option("--query", "-q", default="", help="Only the papers this search finds.")
 @click.option("--starred", is_flag=True, help="Only starred papers.")
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, path_type=Path),
-              help="File to write (default: print).")
+              help="File to write (default, or -: print).")
 @click.option("--force", "-f", is_flag=True, help="Replace the -o file if it exists.")
 @click.pass_context
 @handles_errors
@@ -140,6 +140,8 @@ def export_cmd(
         replaces_file,
     )
 
+    if out == Path("-"):
+        out = None  # printed, as `-` means to other commands (it made a file named "-")
     if out is not None:
         try:
             check_folder(out)  # before the search: a mistyped path is said first
