@@ -610,6 +610,9 @@ def test_jabrefs_groups_read_status_and_comments_are_tags_read_mark_and_note(
         assert paper.tags == ["to-cite", "transformers"]
         # A group written otherwise than as its tag is named, as a CSV's tags are.
         assert summary.tags_rewritten == [("To cite", "to-cite")]
+        # Imported again, the file adds no paper and writes no tag: it says none rewritten.
+        again = library.imports.write_files([DATA / "jabref-marks.bib"])
+        assert again.unchanged == 1 and again.tags_rewritten == []
         assert paper.read
         assert paper.note == "The paper that started it.\n\nana: Check the warmup schedule."
         # Kept as JabRef wrote them, and written back for it.

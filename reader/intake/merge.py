@@ -307,8 +307,6 @@ class _Import:
         record, doi, arxiv_id, key = (
             prepared.record, prepared.doi, prepared.arxiv_id, prepared.key
         )
-        self.summary.tags_rewritten += [
-            pair for pair in record.tags_rewritten if pair not in self.summary.tags_rewritten]
         ids = (doi, arxiv_id, record.openreview_id)
         self._apart = None
         paper_id = self.matcher.exact(doi, arxiv_id, record.openreview_id, None)
@@ -335,6 +333,10 @@ class _Import:
                 paper_id = candidate
         if paper_id is None:
             paper_id = self._insert(prepared)
+            # A file's tags become those of the papers it adds, and only theirs: a file
+            # imported again said again which tags it had rewritten, writing none.
+            self.summary.tags_rewritten += [
+                pair for pair in record.tags_rewritten if pair not in self.summary.tags_rewritten]
             if self._apart is not None and self._apart[0] not in self.added:
                 other, kind = self._apart
                 self.summary.kept_apart.append((record.title, self.rows.key_of(other), kind))
