@@ -510,6 +510,12 @@ def test_a_plain_query_that_finds_nothing_suggests_the_words_it_meant(library: L
     # A word whose stem ends in the i of its y is offered as a word, not as the stem.
     assert library.search("stratgy").suggestion == "strategy"
     assert library.search("acuracy").suggestion == "accuracy"
+    # Words, not stems or stems with an ending no word has ("consistic", "introduc",
+    # "capablity", "efficience"), for the typos a person makes.
+    for typo, meant in (("consistncy", "consistency"), ("efficency", "efficiency"),
+                        ("capabilty", "capability"), ("introdue", "introduce"),
+                        ("methos", "methods"), ("structue", "structure")):
+        assert library.search(typo).suggestion == meant, typo
     # Nothing near, a query that found something, a typo query, a broken one: no suggestion.
     for query in ("zzzzqqqq", "unlearning", "zzzzqqqq~", '"unlearnign', "title:unlearnign",
                   "unlearnign is:starred"):

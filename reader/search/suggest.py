@@ -3,6 +3,7 @@ search, among the words of every field, as a word is written rather than as its 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from reader.search.analysis import ANALYZER, stem_word
@@ -53,16 +54,38 @@ def nearest_word(reader: Any, word: str) -> str | None:
 
 def _nearest_form(stem: str, typed: str) -> str:
     """Of the words a stem stands for (the stem and an ending), the one nearest to what was
-    typed: the stem `unlearn` is written `unlearning` for `unlearnign`."""
-    forms = [stem + ending for ending in ENDINGS if stem_word(stem + ending) == stem]
+    typed: the stem `unlearn` is written `unlearning` for `unlearnign`. Of those as near,
+    a word with an ending before the bare stem (which is often no word: `introduc`), then
+    the one with most of the typed letters (a typo that swapped two keeps them all), then
+    the longest (a letter left out is the commonest typo)."""
+    bases: list[tuple[str, tuple[str, ...]]] = [(stem, ENDINGS + _MORE_ENDINGS)]
     if stem.endswith("i"):
-        # A word's final y is an i in its stem (`strategy`, `strategies`: `strategi`),
-        # which was offered as it is: no word.
-        forms = [form for form in forms if form != stem] + [
-            stem[:-1] + ending for ending in _Y_ENDINGS if stem_word(stem[:-1] + ending) == stem
-        ]
-    return min(forms or [stem], key=lambda form: (edit_distance(typed, form), len(form)))
+        # A word's final y is an i in its stem (`strategy`, `strategies`: `strategi`).
+        bases.append((stem[:-1], _Y_ENDINGS))
+    if stem.endswith("bl"):
+        bases.append((stem[:-2], _BLE_ENDINGS))  # `capability`, `reliably`: `capabl`
+    forms = [base + ending for base, endings in bases for ending in endings
+             if stem_word(base + ending) == stem]
+    if stem.endswith("i"):
+        # `strategi`, `strategis`: the i of a y never ends a word so.
+        forms = [form for form in forms if form.removeprefix(stem) not in _ON_THE_I]
+    letters = Counter(typed)
+
+    def nearness(form: str) -> tuple[int, bool, int, int]:
+        shared = sum((letters & Counter(form)).values())
+        return edit_distance(typed, form), form == stem, -shared, -len(form)
+
+    return min(forms or [stem], key=nearness)
 
 
+#: Endings of words whose stem is the word less them, beyond those a query's forms take.
+_MORE_ENDINGS = (
+    "y", "ency", "encies", "ancy", "ically", "ication", "ications", "ently", "ively",
+    "ional", "ionally", "ility", "ilities",
+)
+#: Endings that never follow the i of a y.
+_ON_THE_I = frozenset({"", "s", "es", "ed", "e"})
 #: The endings of a word whose stem ends in the i of its y.
-_Y_ENDINGS = ("y", "ies", "ied")
+_Y_ENDINGS = ("y", "ies", "ied", "ency", "encies")
+#: The endings of a word whose stem ends in the bl of its -ble or -bility.
+_BLE_ENDINGS = ("ble", "bly", "bility", "bilities")
