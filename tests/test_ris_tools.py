@@ -334,6 +334,12 @@ def test_a_journals_abbreviation_beside_its_full_name_is_its_short_name(tmp_path
     assert record.venue == "Nature Communications"
     assert record.csl["container-title-short"] == "Nat. Commun."
     assert "J2  - Nat. Commun." in export([paper], "ris")
+    # A third name (JF, JA and JO all given) is kept as written, and written back.
+    text = ("TY  - JOUR\nTI  - Three\nAU  - Doe, J\nJF  - Machine Learning\n"
+            "JA  - Mach Learn\nJO  - Mach. Learn.\nPY  - 2020\nER  - \n")
+    [three] = parse_text(text, "endnote.ris", "ris").records
+    assert three.csl["container-title-short"] == "Mach Learn"
+    assert three.extra["ris"]["JO"] == ["Mach. Learn."]
 
 
 def test_zoteros_tags_written_otherwise_are_named_by_the_import(tmp_path: Path) -> None:

@@ -171,6 +171,8 @@ def csl_and_extra(
         # JO beside the journal's full name in JF or T2 is its abbreviation (Embase's
         # "Nat. Commun."), which went nowhere: the journal's short name.
         csl["container-title-short"] = short
+    elif short and full and short not in (full, csl.get("container-title-short")):
+        own.add("JO")  # a third name (JF, JA and JO all given): kept as written
     if "number" in csl and csl.get("collection-title") and "SV" in tags and (
         csl["type"] in ("book", "chapter", "paper-conference")
     ):
