@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
+from textual.worker import WorkerCancelled
 
 from reader.config import Config
 from reader.intake.merge import import_records
@@ -29,7 +30,14 @@ SIZE = (120, 40)
 async def settle(app: ReaderApp, pilot: Pilot) -> None:
     """Wait for workers (searches, writes, indexing) and the redraw after them."""
     for _ in range(3):
-        await app.workers.wait_for_complete()
+        # A worker replaced by a newer one of its group (the replies shown again) is
+        # cancelled while waited for: done too, and the others are waited for again.
+        for _ in range(10):
+            try:
+                await app.workers.wait_for_complete()
+                break
+            except WorkerCancelled:
+                await pilot.pause()
         await pilot.pause()
 
 
