@@ -15,6 +15,8 @@ import termios
 import time
 from pathlib import Path
 
+import pytest
+
 from reader.library import Library
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,9 +36,16 @@ def _read_until(master: int, wanted: bytes, seen: bytearray, timeout: float = 60
                 raise AssertionError(f"the window ended before showing {wanted!r}") from None
 
 
-def test_a_note_typed_just_before_the_terminal_closes_is_stored(library: Library) -> None:
-    """Typed within the moment the editor waits before it saves, then the terminal closed:
-    the signal ended the process, and the text with it, with no draft left either."""
+@pytest.mark.parametrize(("sent", "status"), [
+    (signal.SIGHUP, 128 + signal.SIGHUP), (signal.SIGTERM, 0),
+])
+def test_a_note_typed_just_before_the_terminal_closes_is_stored(
+    library: Library, sent: signal.Signals, status: int
+) -> None:
+    """Typed within the moment the editor waits before it saves, then the terminal closed
+    (SIGHUP) or the process told to end (SIGTERM): the signal ended the process, and the
+    text with it, with no draft left either. After SIGHUP the process ends at once, as
+    closing the window over a terminal that is gone could wait for ever."""
     root = library.paths.root
     first = library.store.papers(library.store.all_ids()[:1])[0]
     library.close()
@@ -55,10 +64,13 @@ def test_a_note_typed_just_before_the_terminal_closes_is_stored(library: Library
         _read_until(master, b"esc", seen)  # the editor is open
         os.write(master, b"Typed as the terminal closed")
         _read_until(master, b"as the terminal closed", seen)
-        proc.send_signal(signal.SIGHUP)
-        os.close(master)
-        master = -1
-        assert proc.wait(timeout=60) == 0
+        proc.send_signal(sent)
+        if sent == signal.SIGHUP:
+            os.close(master)  # the terminal gone, as after a hang-up
+            master = -1
+        else:
+            _read_until(master, b"is stored", seen)
+        assert proc.wait(timeout=60) == status
     finally:
         if master >= 0:
             os.close(master)

@@ -101,14 +101,13 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
     loop = asyncio.new_event_loop()
     threads = ThreadPoolExecutor(thread_name_prefix="reader")
     loop.set_default_executor(threads)
-    for name in ("SIGHUP", "SIGTERM"):
-        if hasattr(signal, name):
-            loop.add_signal_handler(getattr(signal, name), app.quitting.hang_up)
+    if hasattr(signal, "SIGHUP"):
+        loop.add_signal_handler(signal.SIGHUP, app.quitting.hang_up)
+    loop.add_signal_handler(signal.SIGTERM, app.quitting.terminate)
     try:
         app.run(loop=loop)
         if app.writes.unfinished():
-            warn("Storing what the window was still saving (another process holds the "
-                 "library; ctrl+c stops waiting)…")
+            warn("Storing what the window was still saving (ctrl+c stops waiting)…")
             try:
                 app.writes.finish()
             except KeyboardInterrupt:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -85,12 +87,19 @@ class Quitting:
         app.run_worker(leave, group="quit", exit_on_error=False)  # type: ignore[arg-type]
 
     def hang_up(self) -> None:
-        """The terminal went away (SIGHUP: its window closed, an SSH connection dropped) or
-        the process was told to end (SIGTERM): what the note editors hold is sent to be
-        stored and written to its draft, the papers seen are stored, and the window closes
-        as a second q closes it. The process ends once the writes are stored (see
-        reader.ui.start). Killed by the signal itself, it lost the text typed within the
-        moment an autosave waits."""
+        """The terminal went away (SIGHUP: its window closed, an SSH connection dropped):
+        what the note editors hold is stored here and now, its draft written first, and
+        the process ends. Killed by the signal itself, it lost the text typed within the
+        moment an autosave waits; closed as q closes it, it could wait for ever on Textual's
+        writes to the terminal that is gone."""
+        self._app.notes.store_unsaved_now()
+        os._exit(128 + signal.SIGHUP)
+
+    def terminate(self) -> None:
+        """The process was told to end (SIGTERM), its terminal still there: what the note
+        editors hold is sent to be stored and written to its draft, the papers seen are
+        stored, and the window closes as a second q closes it. The process ends once the
+        writes are stored (see reader.ui.start)."""
         from reader.ui.screens.note import NoteScreen
 
         app = self._app
