@@ -17,6 +17,7 @@ import os
 import signal
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -102,7 +103,7 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
     threads = ThreadPoolExecutor(thread_name_prefix="reader")
     loop.set_default_executor(threads)
     if hasattr(signal, "SIGHUP"):
-        loop.add_signal_handler(signal.SIGHUP, app.quitting.hang_up)
+        loop.add_signal_handler(signal.SIGHUP, partial(_hung_up, app))
     loop.add_signal_handler(signal.SIGTERM, app.quitting.terminate)
     try:
         app.run(loop=loop)
@@ -124,6 +125,16 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
     finally:
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()
+
+
+def _hung_up(app: ReaderApp) -> None:
+    """The terminal went away (SIGHUP: its window closed, an SSH connection dropped): what
+    the note editors hold is stored here and now, its draft written first, and the process
+    ends. Killed by the signal itself, it lost the text typed within the moment an autosave
+    waits; closed as q closes it, it could wait for ever on Textual's writes to the
+    terminal that is gone (its writer thread dead, its queue full)."""
+    app.notes.store_unsaved_now()
+    os._exit(128 + signal.SIGHUP)
 
 
 def _unless_hung_up(warn: Callable[[str], None]) -> Callable[[str], None]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -85,15 +83,6 @@ class Quitting:
         # the worker starts, and a coroutine never awaited is a warning printed on exit.
         # (Textual's typing infers no result type for a function of no result.)
         app.run_worker(leave, group="quit", exit_on_error=False)  # type: ignore[arg-type]
-
-    def hang_up(self) -> None:
-        """The terminal went away (SIGHUP: its window closed, an SSH connection dropped):
-        what the note editors hold is stored here and now, its draft written first, and
-        the process ends. Killed by the signal itself, it lost the text typed within the
-        moment an autosave waits; closed as q closes it, it could wait for ever on Textual's
-        writes to the terminal that is gone."""
-        self._app.notes.store_unsaved_now()
-        os._exit(128 + signal.SIGHUP)
 
     def terminate(self) -> None:
         """The process was told to end (SIGTERM), its terminal still there: what the note
