@@ -130,33 +130,31 @@ class Notes:
             retry_busy=lambda: not self._app.is_running,
         )
 
-    def draft_unsaved(self) -> None:
+    def draft_unsaved(self) -> list[NoteScreen]:
         """Write the text of each open editor not stored yet to its draft (the window
-        closes at once, its saves still waiting)."""
+        closes at once, its saves still waiting); those editors."""
         from reader.ui.screens.note import NoteScreen
 
         places = draft_dirs(self._app.library.paths.drafts)
-        for screen in self._app.screen_stack:
-            if isinstance(screen, NoteScreen) and not screen.stored:
-                write_draft(screen.text, screen.draft_name, places, stamped=False)
+        unsaved = [s for s in self._app.screen_stack
+                   if isinstance(s, NoteScreen) and not s.stored]
+        for screen in unsaved:
+            write_draft(screen.text, screen.draft_name, places, stamped=False)
+        return unsaved
 
     def store_unsaved_now(self) -> None:
         """Store the text of each open editor not stored yet, here and now, its draft
         written first (the terminal has gone: the window cannot close the usual way, and
         the process ends after this). A text the library does not take stays in its draft."""
-        from reader.ui.screens.note import NoteScreen
-
         places = draft_dirs(self._app.library.paths.drafts)
-        for screen in self._app.screen_stack:
-            if isinstance(screen, NoteScreen) and not screen.stored:
-                text = screen.text
-                write_draft(text, screen.draft_name, places, stamped=False)
-                try:
-                    self._app.library.save_note(screen.paper.id, text, base=screen.base,
-                                                writer=self.writer)
-                except Exception:  # noqa: BLE001 (its draft is the text's place now)
-                    continue
-                _forget_draft(text, screen.draft_name, places)
+        for screen in self.draft_unsaved():
+            text = screen.text
+            try:
+                self._app.library.save_note(screen.paper.id, text, base=screen.base,
+                                            writer=self.writer)
+            except Exception:  # noqa: BLE001 (its draft is the text's place now)
+                continue
+            _forget_draft(text, screen.draft_name, places)
 
     def after_close(self) -> tuple[list[str], int]:
         """What became of the note saves that ended after the window closed, a line each,
