@@ -44,12 +44,7 @@ class Quitting:
         safe point, and the next reader to run finishes it. A second press quits at once."""
         app = self._app
         if self._begun:
-            # Writes still under way are stored all the same: the process ends once they
-            # are (their threads are waited for), after the window has closed. A note not
-            # stored yet goes to its draft first: the save may wait on a lock the user
-            # does not wait out (ctrl+c in the terminal).
-            app.notes.draft_unsaved()
-            app.exit()
+            self._close_now()
             return
         self._asked = True
         await self._tags_kept()
@@ -97,8 +92,15 @@ class Quitting:
                 screen.flush()
         app.seen.flush()
         self._begun = True
-        app.notes.draft_unsaved()
-        app.exit()
+        self._close_now()
+
+    def _close_now(self) -> None:
+        """Close the window at once. Writes still under way are stored all the same: the
+        process ends once they are (their threads are waited for), after the window has
+        closed. A note not stored yet goes to its draft first: the save may wait on a lock
+        the user does not wait out (ctrl+c in the terminal)."""
+        self._app.notes.draft_unsaved()
+        self._app.exit()
 
     async def _tags_kept(self) -> None:
         """Save what an open tag editor holds, as enter would: the tags typed there went
