@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+import reader.store.base as store_base
 from reader.library import Library
 from reader.resources import sample_files
 
@@ -56,6 +58,28 @@ def library(sample_library_template: Path, tmp_path: Path) -> Iterator[Library]:
     library = Library(root)
     yield library
     library.close()
+
+
+@pytest.fixture
+def refuse_writes(monkeypatch: pytest.MonkeyPatch) -> Callable[[Library], None]:
+    """Make a library's database refuse every write from here on, as SQLite reports a
+    read-only file ("attempt to write a readonly database"): ``PRAGMA query_only`` on its
+    connections, which holds for root too, and on each one opened later (a worker that
+    finds the pool's connections lent opens its own, and would write)."""
+
+    def refuse(library: Library) -> None:
+        for store in library._stores:
+            store.conn.execute("PRAGMA query_only = ON")
+        opened = store_base.connect
+
+        def refusing(path: Path, read_only: bool) -> sqlite3.Connection:
+            conn = opened(path, read_only)
+            conn.execute("PRAGMA query_only = ON")
+            return conn
+
+        monkeypatch.setattr(store_base, "connect", refusing)
+
+    return refuse
 
 
 def paper_id_with(library: Library, word: str) -> int:

@@ -5,6 +5,7 @@ rewritten, not one per change; drafts left waiting are named when the reader sta
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.widgets import Static
@@ -48,12 +49,13 @@ async def test_saving_is_said_from_the_first_keystroke_until_the_write(library: 
         assert library.note(screen.paper.id).text == "ab"
 
 
-async def test_a_failing_autosave_rewrites_one_draft(library: Library) -> None:
+async def test_a_failing_autosave_rewrites_one_draft(
+    library: Library, refuse_writes: Callable[[Library], None]
+) -> None:
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        for store in library._stores:
-            store.conn.execute("PRAGMA query_only = ON")
+        refuse_writes(library)
         await pilot.press("n")
         await pilot.pause()
         for word in ("one", "two", "three"):

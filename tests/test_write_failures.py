@@ -17,7 +17,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -185,7 +185,7 @@ async def test_read_only_database_keeps_the_note_and_tells_where_the_draft_is(
 
 
 async def test_a_database_refusing_writes_loses_nothing_typed(
-    library: Library, monkeypatch: pytest.MonkeyPatch
+    library: Library, refuse_writes: Callable[[Library], None]
 ) -> None:
     """A read-only database as SQLite reports it ("attempt to write a readonly database"),
     made with ``PRAGMA query_only`` on the app's connections so it holds for root too."""
@@ -193,17 +193,7 @@ async def test_a_database_refusing_writes_loses_nothing_typed(
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         paper_id = app.query_one(PaperList).current_id
-        for store in library._stores:
-            store.conn.execute("PRAGMA query_only = ON")
-        # And on every connection opened from here on (a worker thread opens its own).
-        opened = base_module.connect
-
-        def refusing(path: Path, read_only: bool) -> sqlite3.Connection:
-            conn = opened(path, read_only)
-            conn.execute("PRAGMA query_only = ON")
-            return conn
-
-        monkeypatch.setattr(base_module, "connect", refusing)
+        refuse_writes(library)
         await pilot.press("j", "j", "j")  # papers seen: their batch can't be stored
         await until(pilot, lambda: any("as seen" in m for m in messages(app)),
                     "the failed seen marks are told")
@@ -268,14 +258,14 @@ async def test_esc_during_a_failing_save_keeps_the_editor_open_with_no_cut_draft
 
 async def test_a_draft_goes_elsewhere_when_the_library_cannot_take_it(
     library: Library, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    refuse_writes: Callable[[Library], None],
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     library.paths.drafts.write_text("not a directory")  # the library's drafts are refused
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        for store in library._stores:
-            store.conn.execute("PRAGMA query_only = ON")
+        refuse_writes(library)
         await pilot.press("n")
         await pilot.pause()
         await type_text(pilot, "elsewhere")
