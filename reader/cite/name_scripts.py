@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reader.text.scripts import EAST_ASIAN, EAST_ASIAN_CHARS, uncased
+from reader.text.scripts import EAST_ASIAN_CHARS, east_asian, has_east_asian, uncased
 
 __all__ = ["citable_name"]
 
@@ -25,11 +25,11 @@ def citable_name(name: Any) -> Any:
     if not isinstance(name, dict) or "literal" in name:
         return name
     family, given = str(name.get("family") or ""), str(name.get("given") or "")
-    if family and EAST_ASIAN.fullmatch(family) and (not given or EAST_ASIAN.fullmatch(given)):
+    if family and east_asian(family) and (not given or east_asian(given)):
         return {"literal": family + given}
-    if given and EAST_ASIAN.search(given):
+    if given and has_east_asian(given):
         romanised = _SCRIPT_ALIAS.sub("", given).strip()
-        if romanised and not EAST_ASIAN.search(romanised):
+        if romanised and not has_east_asian(romanised):
             return {**name, "given": romanised}
         if family:
             return {"literal": f"{family} {given}"}

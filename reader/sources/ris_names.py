@@ -11,7 +11,7 @@ import re
 
 from reader.sources.ris_tags import fold_lines
 from reader.text.names import initials_last
-from reader.text.scripts import EAST_ASIAN
+from reader.text.scripts import east_asian
 
 SUFFIXES = frozenset("jr jr. sr sr. ii iii iv v".split())
 
@@ -68,7 +68,7 @@ def display_name(name: str) -> str:
         initialled = initials_last(parts[0]) if parts else None
         return f"{initialled[1]} {initialled[0]}" if initialled else parts[0] if parts else ""
     last, rest = parts[0], parts[1:]
-    if EAST_ASIAN.fullmatch(last) and all(EAST_ASIAN.fullmatch(p) for p in rest):
+    if east_asian(last) and all(east_asian(p) for p in rest):
         return last + "".join(rest)  # "王, 伟": 王伟, family first, no space
     # "Debaille, V" (Web of Science): a lone initial first is a given name, though "V" is
     # a suffix's numeral too ("Doe, Jr." and "Smith, John, III" have suffixes).

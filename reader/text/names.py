@@ -9,7 +9,7 @@ import re
 import unicodedata
 from typing import Any
 
-from reader.text.scripts import EAST_ASIAN
+from reader.text.scripts import east_asian
 
 __all__ = [
     "LINEAGE_PARTICLES",
@@ -55,7 +55,7 @@ def display_name(name: dict[str, Any]) -> str:
     if literal:
         return literal
     family, given = _text(name.get("family")), _text(name.get("given"))
-    if family and given and EAST_ASIAN.fullmatch(family) and EAST_ASIAN.fullmatch(given):
+    if family and given and east_asian(family) and east_asian(given):
         return family + given  # "李, 飞飞": 李飞飞, family first, no space (as RIS reads it)
     parts = [_text(name.get(part)) for part in _NAME_PARTS]
     text = " ".join(p for p in parts if p)

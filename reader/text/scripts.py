@@ -2,16 +2,34 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
-__all__ = ["EAST_ASIAN", "EAST_ASIAN_CHARS", "TRANSLITERATION", "uncased"]
+__all__ = ["EAST_ASIAN_CHARS", "TRANSLITERATION", "east_asian", "has_east_asian", "uncased"]
 
 #: Han, kana and hangul: a name written in them is never initialised, and runs family then
 #: given name with no space or comma between ("李雷", "김민준").
 EAST_ASIAN_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-#: A run of those characters.
-EAST_ASIAN = re.compile(f"[{EAST_ASIAN_CHARS}]+")
+
+
+#: The same, as code point ranges: a name is tested a character at a time, as compiling
+#: the ranges into a pattern takes 2.5 ms, paid at every start of the window.
+_EAST_ASIAN_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF),
+                      (0xF900, 0xFAFF))
+
+
+def _east_asian_char(char: str) -> bool:
+    point = ord(char)
+    return any(low <= point <= high for low, high in _EAST_ASIAN_RANGES)
+
+
+def east_asian(text: str) -> bool:
+    """Whether ``text`` is written wholly in Han, kana or hangul (and is not empty)."""
+    return bool(text) and all(_east_asian_char(c) for c in text)
+
+
+def has_east_asian(text: str) -> bool:
+    """Whether ``text`` has a character in Han, kana or hangul."""
+    return any(_east_asian_char(c) for c in text)
 
 
 def _letters(pairs: str) -> dict[str, str]:
