@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+from msgspec import Struct, field
 
 from reader.cite.format_names import CITATION_FORMATS, ROUTES
 from reader.locations import APP_NAME
@@ -52,8 +52,7 @@ NAMED_KEYS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Struct, frozen=True):
     """The effective settings, and what was wrong with the file they came from."""
 
     #: Binding id to keys (comma-separated, Textual's form), only those the user changed.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+from msgspec import Struct
 
 from reader.errors import BadInput
 
@@ -38,8 +38,7 @@ def _same_place(one: Path, other: Path) -> bool:
         return one == other
 
 
-@dataclass(frozen=True, slots=True)
-class LibraryPaths:
+class LibraryPaths(Struct, frozen=True):
     """The files of one library directory."""
 
     root: Path

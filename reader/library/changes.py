@@ -5,7 +5,8 @@ writes from another writer's."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 #: A paper's fields a write may change, by what the reader shows of them.
 STARRED, READ, SEEN = "starred", "read", "seen"
@@ -22,8 +23,7 @@ INDEXED = frozenset({STARRED, NOTE, TAGS, HIGHLIGHTS, METADATA})
 FLAGS = frozenset({STARRED})
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(Struct, frozen=True):
     """One write: the papers it changed (None when it names none, as a tag renamed across
     the library does), which of their fields, and the library generation it reached
     (None when it moved none: seen and read marks), and how it moved the library's counts

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from reader.locations import reader_command
 
 
-@dataclass(frozen=True, slots=True)
-class LossEvidence:
+class LossEvidence(Struct, frozen=True):
     """The search index holds changes the database does not: what was seen as the library
     opened, and where the evidence was kept before anything could replace it."""
 

@@ -10,9 +10,10 @@ import bisect
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from reader.library.door import translating
 from reader.signals import DECISION_KINDS, META_REVIEW_KINDS, RatingScale, Reply, Signals
@@ -26,8 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["Discussion", "Posting", "ScaleGroup", "SignalReads", "ViewSignals", "thread"]
 
 
-@dataclass(frozen=True, slots=True)
-class Posting:
+class Posting(Struct, frozen=True):
     """One reply in its place in the discussion: how deep it is in its thread (0 for what
     answers the paper itself, 1 for an answer to that, …) and, for a rating that changed
     between the versions the library saw, the ratings it went through (``(4.0, 6.0)``)."""
@@ -42,8 +42,7 @@ class Posting:
         return len(self.ratings) > 1
 
 
-@dataclass(frozen=True, slots=True)
-class Discussion:
+class Discussion(Struct, frozen=True):
     """A paper's replies in reading order: the decision and meta-reviews first, then the
     reviews and other replies to the paper as they came, each followed by its thread."""
 
@@ -114,8 +113,7 @@ def thread(
     return Discussion(tuple(postings))
 
 
-@dataclass(frozen=True, slots=True)
-class ScaleGroup:
+class ScaleGroup(Struct, frozen=True):
     """The rated papers of a view whose ratings share one scale (ICLR 2017 and COLM 2025
     both rate 1–10; ICLR 2026 rates 0–10 in steps of two): their mean ratings (sorted),
     every review's rating (when asked for), and the venues and years they are of, most
@@ -142,8 +140,7 @@ class ScaleGroup:
         return 100.0 * (below + level / 2) / len(self.means)
 
 
-@dataclass(frozen=True, slots=True)
-class ViewSignals:
+class ViewSignals(Struct, frozen=True):
     """What the papers of a view add up to: how many there are, their decisions, and their
     ratings in one group per rating scale (most rated first)."""
 

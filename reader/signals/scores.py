@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
+
+from msgspec import Struct
 
 __all__ = [
     "RATING_FIELDS", "SCORE_FIELDS", "Score", "finite", "number_list", "one_decimal",
@@ -57,8 +58,7 @@ def _split_number(text: str, loose: bool, strict: bool = False) -> tuple[str, st
     return match.group(1), label
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
+class Score(Struct, frozen=True):
     """One numeric field of a reply as written: ``value`` is the number (None when the
     field holds none, such as ``"N/A"`` or ``""``), ``raw`` the text as the source wrote it
     (numbers as their digits)."""

@@ -9,6 +9,8 @@ from dataclasses import dataclass, fields, replace
 from operator import attrgetter
 from typing import Any
 
+from msgspec import Struct
+
 from reader.signals.decisions import export_state, normalize_decision
 from reader.signals.replies import DECISION_KINDS, META_REVIEW_KINDS, PROCEDURAL_KINDS, Reply
 from reader.signals.scores import finite
@@ -23,8 +25,8 @@ __all__ = [
     "signals_from_replies",
 ]
 
-@dataclass(frozen=True, slots=True)
-class RatingScale:
+
+class RatingScale(Struct, frozen=True):
     """The ratings a venue allows: ``low``..``high``, and the steps when only some values
     are allowed (ICLR 2026: 0, 2, 4, 6, 8, 10)."""
 

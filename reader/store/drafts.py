@@ -9,18 +9,17 @@ import re
 import shlex
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 import platformdirs
+from msgspec import Struct, field
 
 from reader.errors import describe_os_error
 from reader.locations import APP_NAME
 
 
-@dataclass(slots=True)
-class Draft:
+class Draft(Struct):
     """Where a draft was written (None: nowhere), and why each place refused it."""
 
     path: Path | None

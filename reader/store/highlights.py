@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reader.signals import SECTION_LIMIT, Reply, shown_sections
 from reader.text.render import render
@@ -99,8 +100,7 @@ def reanchor(conn: sqlite3.Connection, paper_id: int, abstract: str) -> tuple[in
     return moved, orphaned
 
 
-@dataclass(frozen=True, slots=True)
-class ShownReply:
+class ShownReply(Struct, frozen=True):
     """A reply as the reading view shows it, for measuring passages of it: ``text`` is its
     sections, each heading on a line then its text rendered as an abstract is (cut at
     :data:`~reader.signals.SECTION_LIMIT`), a blank line between sections; ``bodies`` are

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import dataclass
 from datetime import datetime
+
+from msgspec import Struct
 
 #: The base of a save that replaces whatever is stored (no merge): the CLI's ``--text``
 #: when the user asked for exactly that text, and restores.
@@ -50,8 +51,7 @@ def local_time(stamp: str) -> str:
         return stamp
 
 
-@dataclass(frozen=True, slots=True)
-class NoteState:
+class NoteState(Struct, frozen=True):
     """A note as stored: its text and the version that holds it (None: never saved)."""
 
     text: str
@@ -60,8 +60,7 @@ class NoteState:
     writer: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class NoteSaved:
+class NoteSaved(Struct, frozen=True):
     """What a save stored: the note now (merged, when another writer got there first)."""
 
     version: int | None
@@ -71,8 +70,7 @@ class NoteSaved:
     conflicts: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class NoteVersion:
+class NoteVersion(Struct, frozen=True):
     """One kept version of a note; ``number`` counts from 1 per note."""
 
     id: int

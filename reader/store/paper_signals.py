@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Any, Literal
+
+from msgspec import Struct, structs
 
 from reader.signals import RatingScale, Signals
 from reader.store.chunks import in_chunks
@@ -41,8 +42,7 @@ def _compact(values: Sequence[Any]) -> str:
 _encode_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-@dataclass(frozen=True, slots=True)
-class SignalsWritten:
+class SignalsWritten(Struct, frozen=True):
     """What :func:`write_signals` changed: the paper's ratings (a rating it had moved,
     or one was added or removed) and its decision (a new one, or another than before)."""
 
@@ -123,7 +123,7 @@ def write_signals(
                 json.dumps({"before": kept, "after": after}, ensure_ascii=False), None,
                 stamp=updated_at, import_id=import_id,
             )
-            return replace(written, stored=True)
+            return structs.replace(written, stored=True)
         return written
     return _write(conn, paper_id, signals, before, updated_at, import_id)
 

@@ -28,8 +28,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from reader.signals import Reply, Score
 from reader.store.chunks import in_chunks
@@ -48,8 +49,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class RatingChange:
+class RatingChange(Struct, frozen=True):
     """A reply whose rating moved: its note id, the paper, the rating before and after."""
 
     note_id: str
@@ -58,8 +58,7 @@ class RatingChange:
     after: float | None
 
 
-@dataclass(slots=True)
-class RepliesWritten:
+class RepliesWritten(Struct):
     """What :func:`write_replies` did: replies new to the library, versions new to it
     (new replies' first versions included), versions already stored (the same reply read
     again, from this file or another), and the ratings that moved."""
@@ -329,8 +328,7 @@ def waiting_replies(conn: sqlite3.Connection, forum: str) -> list[Reply]:
     return [_reply(row) for row in rows]
 
 
-@dataclass(frozen=True, slots=True)
-class ReplyVersion:
+class ReplyVersion(Struct, frozen=True):
     """One version of a reply as stored: when it was written, its rating and scores, the
     digest of its text, and the import that first saw it."""
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from reader.store.base import connect
 from reader.store.database import Store
 
 
-@dataclass(frozen=True, slots=True)
-class LibraryState:
+class LibraryState(Struct, frozen=True):
     """What a view of the library depends on, read in one transaction.
 
     ``generation`` moves with every change the index sees (stars, notes, tags, details,

@@ -35,7 +35,8 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from reader.text.accents import COMBINING
 from reader.text.markers import (
@@ -59,8 +60,7 @@ from reader.text.protect import protect, unsize
 
 __all__ = ["Rendered", "plain_line", "render", "render_line", "to_plain"]
 
-@dataclass(frozen=True, slots=True)
-class Rendered:
+class Rendered(Struct, frozen=True):
     """Plain text to show, and style spans as ``(start, end, style)`` indexes into it."""
 
     text: str

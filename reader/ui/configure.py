@@ -3,11 +3,11 @@ then applied (keymap, theme) with every problem shown to the user."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from msgspec import structs
 from textual.app import App, InvalidThemeError
 from textual.theme import BUILTIN_THEMES
 
@@ -40,7 +40,7 @@ def check_config(path: Path | None, themes: Collection[str]) -> Config:
     found = clashes(config.keymap)
     if found:
         prefix = f"{config.path}: " if config.path else ""
-        config = dataclasses.replace(
+        config = structs.replace(
             config, problems=config.problems + tuple(prefix + c for c in found)
         )
     return config

@@ -15,8 +15,8 @@ from __future__ import annotations
 import sys
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from msgspec import Struct
 from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
@@ -49,8 +49,7 @@ class HandOn(events.Event):
     held while it stored what it holds, go on to the screen now on top."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Sent:
+class _Sent(Struct, frozen=True):
     """Where a key was sent: the screen on top, the widget with the focus, and whether it
     went behind keys typed before it that the widget had yet to take."""
 

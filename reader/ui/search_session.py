@@ -23,6 +23,7 @@ from enum import Enum
 from functools import partial
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
 from textual.app import App
 from textual.message import Message
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
@@ -82,8 +83,7 @@ class Rerun(Enum):
     CAUGHT_UP = "caught up"
 
 
-@dataclass(frozen=True)
-class SearchView:
+class SearchView(Struct, frozen=True):
     """What a search asks of the window it runs for, read in its worker."""
 
     #: The sort order of the view.

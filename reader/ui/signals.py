@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from msgspec import Struct
 from rich.style import Style
 from rich.text import Text
 
@@ -40,8 +40,7 @@ def scale_text(scale: RatingScale | None) -> str:
     return f"{number(scale.low)}–{number(scale.high)}"
 
 
-@dataclass(frozen=True, slots=True)
-class PaperSignals:
+class PaperSignals(Struct, frozen=True):
     """What the detail pane shows of a paper's signals: the signals, the ratings that
     changed (who gave them, and the ratings in turn), and the view it stands in."""
 

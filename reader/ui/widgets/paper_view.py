@@ -4,8 +4,8 @@ highlights, then its reviews and their discussion (see ``replies``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from msgspec import Struct
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -145,8 +145,7 @@ class PaperView(VerticalScroll):
             widget.display = visible
 
 
-@dataclass(frozen=True, slots=True)
-class Parts:
+class Parts(Struct, frozen=True):
     """What a pane shows of a paper, part by part; None for a part it leaves out."""
 
     title: Text
