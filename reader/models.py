@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from msgspec import Struct
+
 from reader.signals import Reply, Signals
 
 
@@ -177,8 +179,7 @@ class IndexState(StrEnum):
     BUILDING = "building"
 
 
-@dataclass(frozen=True, slots=True)
-class IndexProgress:
+class IndexProgress(Struct, frozen=True):
     """How far an index build under way has got: ``indexed`` of ``total`` papers are
     searchable."""
 

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields, replace
-from operator import attrgetter
-from typing import Any
 
-from msgspec import Struct
+from msgspec import Struct, structs
 
 from reader.signals.decisions import export_state, normalize_decision
 from reader.signals.replies import DECISION_KINDS, META_REVIEW_KINDS, PROCEDURAL_KINDS, Reply
@@ -33,12 +30,6 @@ class RatingScale(Struct, frozen=True):
     low: float
     high: float
     steps: tuple[float, ...] = ()
-
-    def __reduce__(self) -> tuple[type[RatingScale], tuple[float, float, tuple[float, ...]]]:
-        # Rebuilt by its constructor: pickle's default for a slotted dataclass restores
-        # field by field in Python, which cost an import a tenth of a second per 20,000
-        # papers crossing from the process that reads the file.
-        return (RatingScale, (self.low, self.high, self.steps))
 
     def __str__(self) -> str:
         if self.steps:
@@ -104,8 +95,7 @@ def scale_for(venue: str | None, year: int | None) -> RatingScale | None:
 # --- a paper's signals ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Signals:
+class Signals(Struct, frozen=True):
     """What a paper's reviews and decision add up to.
 
     ``decision`` is one of :data:`DECISIONS` (None when no source said), ``decision_raw``
@@ -130,17 +120,10 @@ class Signals:
     reviews: int | None = None
     comments: int | None = None
 
-    def __reduce__(self) -> tuple[type[Signals], tuple[Any, ...]]:
-        # As RatingScale's: every paper of a conference list carries one.
-        return (Signals, _signal_fields(self))
-
     @property
     def is_empty(self) -> bool:
         """Whether it says nothing at all."""
         return self == Signals()
-
-
-_signal_fields = attrgetter(*(f.name for f in fields(Signals)))
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -293,7 +276,7 @@ def merge_signals(old: Signals | None, new: Signals | None) -> Signals | None:
         return new if old is None else old
     merged = new
     if not new.ratings and (old.ratings or new.rating_mean is None):
-        merged = replace(
+        merged = structs.replace(
             merged,
             ratings=old.ratings,
             confidences=old.confidences,
@@ -304,7 +287,7 @@ def merge_signals(old: Signals | None, new: Signals | None) -> Signals | None:
             else new.confidence_mean,
         )
     if new.decision in (None, "pending") and old.decision not in (None, "pending"):
-        merged = replace(merged, decision=old.decision, decision_raw=old.decision_raw)
+        merged = structs.replace(merged, decision=old.decision, decision_raw=old.decision_raw)
     elif new.decision is None or (
         new.decision == old.decision
         and (new.decision_raw or "").lower() in (new.decision, export_state(new.decision))
@@ -313,8 +296,8 @@ def merge_signals(old: Signals | None, new: Signals | None) -> Signals | None:
         # table or an export of the library says it; "Under review" and "Rejected", the
         # exports' words for pending and reject, beside "ICLR 2026 Conference Submission")
         # keeps the source's own words.
-        merged = replace(merged, decision=old.decision, decision_raw=old.decision_raw)
-    return replace(
+        merged = structs.replace(merged, decision=old.decision, decision_raw=old.decision_raw)
+    return structs.replace(
         merged,
         scale=new.scale or old.scale,
         reviews=new.reviews if new.reviews is not None else old.reviews,
