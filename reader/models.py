@@ -3,17 +3,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from reader.signals import Reply, Signals
 
 
-@dataclass(slots=True)
-class PaperRecord:
+class PaperRecord(Struct):
     """A paper as read from a file, before it has an identity in the library."""
 
     abstract: str
@@ -72,8 +70,7 @@ class PaperRecord:
     replies_to_come: tuple[tuple[str, int | None], ...] = ()
 
 
-@dataclass(slots=True, frozen=True)
-class Highlight:
+class Highlight(Struct, frozen=True):
     """A highlighted passage of a paper's abstract, or of one of its replies (a review).
 
     ``start``/``end`` are offsets into the abstract as shown (see
@@ -97,8 +94,7 @@ class Highlight:
     reply_label: str = ""
 
 
-@dataclass(slots=True)
-class Paper:
+class Paper(Struct):
     """A paper stored in the library."""
 
     id: int
@@ -144,8 +140,7 @@ class Paper:
         return " · ".join(parts)
 
 
-@dataclass(slots=True, frozen=True)
-class PaperRow:
+class PaperRow(Struct, frozen=True):
     """The few columns the paper list needs to draw one line."""
 
     id: int

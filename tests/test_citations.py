@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import bibtexparser
 import pytest
+from msgspec.structs import replace
 
 from reader.cite.citations import bibtex_entry
 from reader.cite.keys import make_citekey

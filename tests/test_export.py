@@ -8,12 +8,12 @@ import csv
 import io
 import json
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import bibtexparser
 import pytest
+from msgspec.structs import replace
 
 from reader.cite.export import CSV_COLUMNS, EXPORT_FORMATS, export, format_for_path
 from reader.cite.formats import CitationError
@@ -140,7 +140,7 @@ def test_csv_export_parses_with_every_value(papers: list[Paper]) -> None:
 def test_json_export_has_every_field(papers: list[Paper]) -> None:
     data = json.loads(export(papers, "json"))
     assert len(data) == len(papers)
-    fields = set(Paper.__dataclass_fields__)
+    fields = set(Paper.__struct_fields__)
     for obj in data:
         assert set(obj) == fields | {"tags", "highlights"}
         assert obj["tags"] == [] and obj["highlights"] == []

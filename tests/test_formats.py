@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import bibtexparser
 import pytest
+from msgspec.structs import replace
 
 from reader.cite import csl_styles
 from reader.cite.formats import (

@@ -3,7 +3,7 @@ file apart must see every field that says something about the paper."""
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from msgspec.structs import fields, replace
 
 from reader.intake.prepare import fingerprint, prepare
 from reader.models import PaperRecord

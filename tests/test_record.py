@@ -591,12 +591,13 @@ def test_and_others_is_cited_and_shown_as_a_list_that_goes_on(
 def test_variables_citeproc_does_not_know_never_reach_it(
     empty_library: Library, tmp_path: Path
 ) -> None:
-    import dataclasses
     import warnings
+
+    from msgspec.structs import replace
 
     empty_library.imports.write_files([DATA / "record.bib"])
     thesis = by_key(empty_library)["vonneumann"]
-    paper = dataclasses.replace(thesis, csl={**thesis.csl, "WOS": "000123"})
+    paper = replace(thesis, csl={**thesis.csl, "WOS": "000123"})
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert render([paper], "text", "apa") == render([thesis], "text", "apa")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from reader.cite.export import export
 from reader.cite.formats import render

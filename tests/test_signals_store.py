@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec import structs
 
 from reader.models import PaperRecord
 from reader.signals import Reply, latest_replies, signals_from_replies
@@ -115,7 +116,7 @@ def test_a_reimport_with_edited_ratings_records_the_history(tmp_path: Path) -> N
     decision = Reply("DecDkHt2K", "DkHt2K1g2Y", "DkHt2K1g2Y", "Decision",
                      {"title": "Paper Decision", "decision": "Accept (Poster)"},
                      cdate=1770000000000, mdate=1770000000000)
-    edited = replace(paper, replies=[raised, rewritten, decision])
+    edited = structs.replace(paper, replies=[raised, rewritten, decision])
     _, done, changed, decided = _store_records(store, [edited], import_id=2)
     assert [(c.note_id, c.before, c.after) for c in done.rating_changes] == [
         (review.id, 4.0, 6.0), (review.id, 6.0, 8.0)]
@@ -141,7 +142,7 @@ def test_a_reimport_with_edited_ratings_records_the_history(tmp_path: Path) -> N
     assert version_text(store.conn, review.id, raised.mdate or 0) == raised.content
     assert version_text(store.conn, review.id, rewritten.mdate or 0) == rewritten.content
     # An older version read late joins the history and changes nothing else.
-    _, late, _, _ = _store_records(store, [replace(paper, replies=[review])], import_id=3)
+    _, late, _, _ = _store_records(store, [structs.replace(paper, replies=[review])], import_id=3)
     assert (late.new, late.versions, late.known) == (0, 0, 1)
     replies = stored_replies.replies_of(store.conn, ids["DkHt2K1g2Y"])
     (current,) = [r for r in replies if r.id == review.id]

@@ -12,7 +12,6 @@ a good one was.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 import os
@@ -22,6 +21,8 @@ import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from msgspec import structs
 
 from reader.cite.bibtex_text import bibtex_source
 from reader.cite.bibtex_types import arxiv_preprint, numbers_in_series, thesis_genre
@@ -350,7 +351,7 @@ def _bool(value: bool) -> str:
 def _json_object(paper: Paper) -> dict[str, Any]:
     """Every field of the paper: its tags, star, read mark and note among them, and its
     highlights as quotes with their notes and places."""
-    data = dataclasses.asdict(paper)
+    data = structs.asdict(paper)
     data["highlights"] = _highlights(paper)
     return data
 

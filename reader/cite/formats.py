@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
+
+from msgspec import structs
 
 from reader.cite.citations import bibtex_entry
 from reader.cite.csl import OUTPUTS, bibliography
@@ -132,7 +133,7 @@ def marked_derived(paper: Paper) -> Paper:
     """The paper with ``DERIVED_MARK`` after its title when reader derived the title."""
     if not paper.title_derived or not paper.title or paper.title.endswith(DERIVED_MARK):
         return paper
-    return replace(paper, title=f"{paper.title} {DERIVED_MARK}")
+    return structs.replace(paper, title=f"{paper.title} {DERIVED_MARK}")
 
 
 def _pandoc_key(key: str) -> str:

@@ -18,9 +18,10 @@ and read by its importer, so that an import of that export keeps the TeX the lib
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
+
+from msgspec import structs
 
 from reader.cite.bibtex_text import bibtex_abstract, bibtex_source, bibtex_title, tex_fields
 from reader.cite.citations import bibtex_month, bibtex_type
@@ -91,7 +92,7 @@ class BibtexEcho:
     @cached_property
     def _whole(self) -> Paper:
         """The paper with its OpenReview fields, which decide its entry type."""
-        return replace(self.paper, withdrawn=bool(self._current["withdrawn"]))
+        return structs.replace(self.paper, withdrawn=bool(self._current["withdrawn"]))
 
     @cached_property
     def date(self) -> str | None:
@@ -308,4 +309,4 @@ def paper_of(current: dict[str, Any], abstract: str, **fields: Any) -> Paper:
         csl=json.loads(current["csl"] or "{}"),
         extra=json.loads(current["extra"] or "{}"),
     )
-    return replace(paper, **fields) if fields else paper
+    return structs.replace(paper, **fields) if fields else paper

@@ -137,7 +137,7 @@ def _written(value: dict[str, Any]) -> str:
 _LISTS = ("authors", "keywords", "aliases", "tags", "highlights")
 _DICTS = ("csl", "extra")
 _scalars = attrgetter(*(
-    name for name in PaperRecord.__slots__
+    name for name in PaperRecord.__struct_fields__
     # (tags_rewritten says how the file wrote the tags: nothing of the paper.)
     if name not in (*_LISTS, *_DICTS, "source", "replies", "replies_to_come", "tags_rewritten")
 ))

@@ -13,8 +13,9 @@ arXiv id stays the paper's arXiv id, not an article number beside the proceeding
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
+
+from msgspec import structs
 
 from reader.models import PaperRecord
 from reader.store.import_rows import dumps
@@ -93,7 +94,7 @@ def without_publication(record: PaperRecord) -> PaperRecord:
     """The preprint ``record`` as what it gives a paper already in the library as
     published: its text, names, arXiv id and the rest, not where or when it was posted."""
     csl = {k: v for k, v in record.csl.items() if k not in _PUBLICATION}
-    return dataclasses.replace(
+    return structs.replace(
         record, csl=csl, venue=None, year=None, date=None, doi=None, kind=None
     )
 

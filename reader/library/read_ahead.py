@@ -223,7 +223,7 @@ def hand_over(
 # Records cross the pipe as tuples of plain values: pickle writes and reads those in C,
 # where a dataclass with slots is rebuilt field by field in Python (it doubled the time the
 # writing process spent taking records in).
-_RECORD_FIELDS = tuple(f.name for f in fields(PaperRecord))
+_RECORD_FIELDS = PaperRecord.__struct_fields__
 _PREPARED_FIELDS = tuple(f.name for f in fields(Prepared) if f.name != "record")
 
 

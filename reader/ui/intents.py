@@ -7,8 +7,9 @@ count, whatever another reader or a refresh from the database shows in between.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TypeVar
+
+from msgspec import structs
 
 from reader.models import Paper, PaperRow
 
@@ -51,4 +52,4 @@ class Intents:
             return shown
         if changes.get("read"):
             changes["seen"] = True
-        return replace(shown, **changes)  # type: ignore[arg-type]
+        return structs.replace(shown, **changes)  # type: ignore[arg-type]
