@@ -113,7 +113,7 @@ def test_status_line_figures_are_sql_counts(base: Path, monkeypatch: pytest.Monk
     KeysAgainstSql.base = base
     machine = settings(
         max_examples=40 if THOROUGH else 2,
-        stateful_step_count=60 if THOROUGH else 10,
+        stateful_step_count=60 if THOROUGH else 6,
         deadline=None,
         suppress_health_check=list(HealthCheck),
         derandomize=not THOROUGH,

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+import reader.library.read_ahead as read_ahead_module
 from reader.library import Library
 from reader.library.import_process import run_import
-from reader.library.read_ahead import MIN_RECORDS
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "openreview-replies-3.jsonl"
@@ -96,12 +96,20 @@ def test_papers_show_with_their_signals_before_their_replies_are_written(
     assert summary.ratings_changed == len(done["changed"]) == 1
 
 
-@pytest.mark.parametrize("count", [3, MIN_RECORDS + 10], ids=["in-process", "read-ahead"])
-def test_papers_first_leave_what_one_reading_leaves(tmp_path: Path, count: int) -> None:
+#: Records from which a file is read ahead here: three of the reading process's chunks, not
+#: the 2,000 of a real import (the same path, in a third of the time).
+READ_AHEAD_AT = 2 * read_ahead_module.CHUNK + 100
+
+
+@pytest.mark.parametrize("count", [3, READ_AHEAD_AT + 10], ids=["in-process", "read-ahead"])
+def test_papers_first_leave_what_one_reading_leaves(
+    tmp_path: Path, count: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The same file imported in two readings (papers first) and in one (``strict`` reads
     a file once, replies with their papers): the same rows, history and summary; again,
     unchanged; and an edited copy, the same changes. (Read ahead by another process, the
     first import only: the rest is the same work on more records.)"""
+    monkeypatch.setattr(read_ahead_module, "MIN_RECORDS", READ_AHEAD_AT)
     path = conference(tmp_path / "conference.jsonl", count) if count > 3 else SAMPLE
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     review = rows[0]["replies"][1]
