@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -31,35 +30,47 @@ class FetchSession:
     class Report(Message):
         """What a fetch says as it goes (each kind below); the app routes them all."""
 
-    @dataclass
     class Progress(Report):
         """``done`` of the ``total`` papers of ``what`` (when known) have come."""
 
-        what: str
-        done: int
-        total: int | None
+        def __init__(self, what: str, done: int, total: int | None) -> None:
+            super().__init__()
+            self.what = what
+            self.done = done
+            self.total = total
 
-    @dataclass
     class Fetched(Report):
         """The fetch of ``what`` is over: ``line`` says what came into ``path``
         (``papers`` of them); ``stopped`` why it ended early (None: it did not), and
         ``interrupted`` whether esc stopped it; ``notes`` what else to say (papers without
         an OpenReview id, forums OpenReview does not have)."""
 
-        what: str
-        line: str
-        path: Path
-        papers: int
-        stopped: str | None
-        notes: list[str] = field(default_factory=list)
-        interrupted: bool = False
+        def __init__(
+            self,
+            what: str,
+            line: str,
+            path: Path,
+            papers: int,
+            stopped: str | None,
+            notes: Sequence[str] = (),
+            interrupted: bool = False,
+        ) -> None:
+            super().__init__()
+            self.what = what
+            self.line = line
+            self.path = path
+            self.papers = papers
+            self.stopped = stopped
+            self.notes = notes
+            self.interrupted = interrupted
 
-    @dataclass
     class Failed(Report):
         """The fetch of ``what`` could not begin: ``message`` says why, in one line."""
 
-        what: str
-        message: str
+        def __init__(self, what: str, message: str) -> None:
+            super().__init__()
+            self.what = what
+            self.message = message
 
     def __init__(self, app: App[None], library: Library) -> None:
         self._app = app

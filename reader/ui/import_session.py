@@ -14,7 +14,6 @@ which sees the commits; no message is needed for them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from functools import partial
 from pathlib import Path
@@ -53,46 +52,51 @@ class ImportSession:
     class Report(Message):
         """What an import says as it goes (each kind below); the app routes them."""
 
-    @dataclass
     class Started(Report):
         """An import of ``names`` (file names, or the ids fetched) began."""
 
-        source: Source
-        names: str
+        def __init__(self, source: Source, names: str) -> None:
+            super().__init__()
+            self.source = source
+            self.names = names
 
-    @dataclass
     class Progress(Report):
         """``done`` of the ``total`` records of ``names`` are read (with ``reviews``: the
         papers are in, and the replies of ``done`` records are written)."""
 
-        names: str
-        done: int
-        total: int
-        reviews: bool = False
+        def __init__(self, names: str, done: int, total: int, reviews: bool = False) -> None:
+            super().__init__()
+            self.names = names
+            self.done = done
+            self.total = total
+            self.reviews = reviews
 
-    @dataclass
     class Imported(Report):
         """Every record is written; ``summary`` says what came of them. ``source`` says
         whether the papers are still to be indexed (a file's are, by its process)."""
 
-        source: Source
-        summary: ImportSummary
+        def __init__(self, source: Source, summary: ImportSummary) -> None:
+            super().__init__()
+            self.source = source
+            self.summary = summary
 
-    @dataclass
     class Failed(Report):
         """The import stopped: ``message`` says why, in one line (quoting the file or the
         ids, which are text, not markup)."""
 
-        source: Source
-        message: str
+        def __init__(self, source: Source, message: str) -> None:
+            super().__init__()
+            self.source = source
+            self.message = message
 
-    @dataclass
     class Finished(Report):
         """The import is over (not posted for one cancelled: the window is quitting);
         ``imported`` whether it wrote its papers."""
 
-        source: Source
-        imported: bool
+        def __init__(self, source: Source, imported: bool) -> None:
+            super().__init__()
+            self.source = source
+            self.imported = imported
 
     def __init__(self, app: App[None], library: Library) -> None:
         self._app = app

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import threading
-from dataclasses import dataclass
 
 from textual.app import App
 from textual.message import Message
@@ -37,12 +36,13 @@ class IndexStatus:
     class Mending(Report):
         """A search found the index damaged: it is being rebuilt."""
 
-    @dataclass
     class Progress(Report):
         """A build or catch-up under way has indexed ``done`` of ``total`` papers."""
 
-        done: int
-        total: int
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done = done
+            self.total = total
 
     class Grew(Report):
         """A build under way in another process made more papers searchable."""
@@ -50,13 +50,14 @@ class IndexStatus:
     class Built(Report):
         """The index holds every paper: built, mended, or caught up with an import."""
 
-    @dataclass
     class Synced(Report):
         """A catch-up indexed ``indexed`` papers; ``reported`` whether it said how far it
         was as it went."""
 
-        indexed: int
-        reported: bool
+        def __init__(self, indexed: int, reported: bool) -> None:
+            super().__init__()
+            self.indexed = indexed
+            self.reported = reported
 
     def __init__(self, app: App[None], library: Library) -> None:
         self._app = app

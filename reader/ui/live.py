@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from textual.app import App
 from textual.message import Message
@@ -30,13 +29,14 @@ IMPORTING_SECONDS = 0.6
 class LiveLibrary:
     """Polls the library for commits and posts each new state to the app."""
 
-    @dataclass
     class Changed(Message):
         """The library's state moved (here or elsewhere): ``state``, read when the
         window's seen log was ``logged`` papers long."""
 
-        state: LibraryState
-        logged: int
+        def __init__(self, state: LibraryState, logged: int) -> None:
+            super().__init__()
+            self.state = state
+            self.logged = logged
 
     def __init__(
         self, app: App[None], library: Library, seen_log: list[int],
