@@ -281,3 +281,40 @@ async def test_highlighting_a_review_leaves_it_where_it_was_on_screen(
         await until(pilot, lambda: "in Official Review" in str(
             screen.query_one("#paper-highlights", Static).render()), "the highlight listed")
         await until(pilot, lambda: on_screen() == before, "the review where it was", timeout=5)
+
+
+def test_a_review_highlight_in_the_librarys_own_export_is_said_and_no_change_of_marks(
+    library: Library, tmp_path: Path
+) -> None:
+    """A JSON or CSV export carries a review's highlight, which an import cannot place (no
+    export carries the replies): the export says so, and importing the export again finds
+    the paper's marks unchanged, not "kept its own" against the file's."""
+    _conference(library, tmp_path)
+    paper_id = paper_of(library, FIRST)
+    review = library.replies(paper_id)[0]
+    start, end = shown_reply(review).sentences()[0]
+    library.add_highlight(paper_id, start, end, "check this", reply_id=review.id)
+    library.set_starred(paper_id, True)
+    library.close()
+    runner = CliRunner()
+    root = str(library.paths.root)
+    for fmt in ("json", "csv"):
+        out = tmp_path / f"own.{fmt}"
+        done = runner.invoke(cli, ["--library", root, "export", "-q", f"key:{_key(root)}",
+                                   "--format", fmt, "-o", str(out)])
+        assert done.exit_code == 0, done.output
+        assert "highlights in replies (1)" in done.output, done.output
+        again = runner.invoke(cli, ["--library", root, "import", "--dry-run", str(out)])
+        assert again.exit_code == 0, again.output
+        assert "1 unchanged" in again.output and "kept its own" not in again.output, (
+            again.output)
+
+
+def _key(root: str) -> str:
+    library = Library(Path(root))
+    try:
+        paper = library.paper(paper_of(library, FIRST))
+        assert paper is not None
+        return paper.citekey
+    finally:
+        library.close()

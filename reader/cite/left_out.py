@@ -349,6 +349,10 @@ def left_out(
         count("tags", paper.tags)
         count("notes", paper.note.strip())
         count("highlights", paper.highlights)
+        # Written with the id of their reply, which no export carries: an import cannot
+        # place them again.
+        count("highlights in replies", "highlights" in carried
+              and any(h.reply_id for h in paper.highlights))
         count("dates", _date_lost(paper, fmt))
         count("TeX or Markdown of titles and abstracts", _markup_lost(paper, fmt))
         count("line breaks within abstracts' paragraphs", _lines_folded(paper, fmt))

@@ -303,7 +303,10 @@ class ImportRows:
         row = self.conn.execute(
             "SELECT p.starred, p.read_at IS NOT NULL, coalesce(n.body, ''), "
             "(SELECT json_group_array(tag) FROM tags WHERE paper_id = p.id), "
-            "(SELECT json_group_array(quote) FROM highlights WHERE paper_id = p.id) "
+            # An export's highlights in replies are not read back (no export carries the
+            # replies): the abstract's alone are compared.
+            "(SELECT json_group_array(quote) FROM highlights "
+            "WHERE paper_id = p.id AND reply_id IS NULL) "
             "FROM papers p LEFT JOIN notes n ON n.paper_id = p.id WHERE p.id = ?",
             (paper_id,),
         ).fetchone()
