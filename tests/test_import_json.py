@@ -247,6 +247,18 @@ def test_paperlists_schema_drift_and_placeholders() -> None:
     assert (unnamed.venue, unnamed.year) == ("NeurIPS", 2021)
 
 
+def test_paperlists_names_joined_with_commas_are_several_authors() -> None:
+    """One of ICLR 2017's lists joins its two names with a comma, not ";"; a name with a
+    comma of its own (a suffix) stays one."""
+    entries = [
+        {"id": "c1", "title": "Two", "abstract": "A.", "author": "Martín Abadi, David G. Andersen"},
+        {"id": "c2", "title": "One", "abstract": "B.", "author": "Martin Luther King, Jr."},
+    ]  # fmt: skip
+    two, one = paperlists.parse(json.dumps(entries), "iclr2017.json").records
+    assert two.authors == ["Martín Abadi", "David G. Andersen"]
+    assert one.authors == ["Martin Luther King, Jr."]
+
+
 @pytest.mark.parametrize(
     ("name", "count", "problems"), [("colm2025.json", 418, 0), ("iclr2017.json", 490 - 1, 1)]
 )

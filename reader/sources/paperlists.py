@@ -155,6 +155,19 @@ def _venue_from_record(item: dict[str, Any], bibtex: str) -> tuple[str | None, i
     return venue, year
 
 
+def _authors(value: object) -> list[str]:
+    """The ";"-joined display names; or, in a list that joined them with commas as one of
+    ICLR 2017's does ("Martín Abadi, David G. Andersen"), those, where every part is a
+    name of several words ("Martin Luther King, Jr." stays one name)."""
+    names = string_list(value, r";")
+    if len(names) == 1 and "," in names[0]:
+        parts = [part.strip() for part in names[0].split(",")]
+        if all(len(part.split()) > 1 for part in parts):
+            return parts
+    return names
+
+
+
 def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) -> Outcome:
     """One paperlists entry as a paper, or the problem that keeps it out."""
     item: dict[str, Any] = record.value
@@ -179,7 +192,7 @@ def _convert(record: JsonRecord, file_venue: str | None, file_year: int | None) 
     kind = _BIBTEX_TYPE.match(bibtex)
 
     # Older years say "authors", newer ones "author"; both are ";"-joined display names.
-    authors = string_list(item.get("author"), r";") or string_list(item.get("authors"), r";")
+    authors = _authors(item.get("author")) or _authors(item.get("authors"))
     paper = PaperRecord(
         abstract=abstract,
         title=title,
