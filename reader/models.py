@@ -93,6 +93,19 @@ class Highlight(Struct, frozen=True):
     moved: bool = False
     reply_label: str = ""
 
+    @property
+    def reply_words(self) -> str:
+        """The reply it is in, in words (``Official Review · Reviewer_6GPX``): its label
+        with the kind's underscores as spaces; empty where no label was kept."""
+        return label_words(self.reply_label)
+
+
+def label_words(label: str) -> str:
+    """A reply's label (``Official_Review · Reviewer_6GPX``) as it is shown and written for
+    a reader: ``Official Review · Reviewer_6GPX``."""
+    kind, _, signer = label.partition(" · ")
+    return " · ".join(part for part in (kind.replace("_", " "), signer) if part)
+
 
 class Paper(Struct):
     """A paper stored in the library."""

@@ -308,6 +308,11 @@ def test_a_review_highlight_in_the_librarys_own_export_is_said_and_no_change_of_
         assert again.exit_code == 0, again.output
         assert "1 unchanged" in again.output and "kept its own" not in again.output, (
             again.output)
+    # A note file names the review in words, as the window and `reader highlights` do.
+    notes = runner.invoke(cli, ["--library", root, "notes", "export", str(tmp_path / "notes")])
+    assert notes.exit_code == 0, notes.output
+    [written] = (tmp_path / "notes").glob("*.md")
+    assert f"— in Official Review · {review.signer}" in written.read_text(encoding="utf-8")
 
 
 def _key(root: str) -> str:

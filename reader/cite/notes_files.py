@@ -78,7 +78,7 @@ def _highlights_markdown(highlights: Sequence[Highlight]) -> str:
     out = ["## Highlights"]
     for h in highlights:
         quote = "\n".join("> " + line for line in h.quote.splitlines() or [""])
-        where = f"in {h.reply_label or 'a reply'}" if h.reply_id else "in the abstract"
+        where = f"in {h.reply_words or 'a reply'}" if h.reply_id else "in the abstract"
         if h.orphaned:
             where += ", no longer in the text"
         elif h.moved:

@@ -20,7 +20,7 @@ from reader.cli.base import (
     paper_line,
     resolve_one,
 )
-from reader.models import Highlight
+from reader.models import Highlight, label_words
 from reader.signals import Reply, Signals, decision_label, one_decimal
 from reader.text.sanitize import visible
 
@@ -200,8 +200,7 @@ def highlights(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
 
 def _reply_words(row: dict[str, Any]) -> str:
     """``Official Review · Reviewer_6GPX (eIvfGTSO8v)``: the reply a highlight is in."""
-    kind, _, signer = (row["reply"] or "").partition(" · ")
-    words = " · ".join(part for part in (kind.replace("_", " "), signer) if part)
+    words = label_words(row["reply"] or "")
     return f"{words} ({row['reply_id']})" if words else f"reply {row['reply_id']}"
 
 

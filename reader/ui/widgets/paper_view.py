@@ -215,10 +215,7 @@ def _highlights_text(paper: Paper) -> Text:
 
 def reply_label(h: Highlight) -> str:
     """The reply a highlight is in, in words: ``Official Review · Reviewer_6GPX``."""
-    if not h.reply_label:
-        return visible(f"reply {h.reply_id}")
-    kind, _, signer = h.reply_label.partition(" · ")
-    return visible(" · ".join(part for part in (kind.replace("_", " "), signer) if part))
+    return visible(h.reply_words or f"reply {h.reply_id}")
 
 
 def _meta_line(
