@@ -323,14 +323,15 @@ async def test_i_imports_a_file_and_reports_the_summary(
 
 
 async def test_a_refused_file_is_named_with_its_first_line_shown_literally(
-    library: Library, tmp_path: Path
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "notes.md"
     path.write_text("Notes [/] [@click=app.quit]quit[/]\n\nNothing to import here.\n")
+    monkeypatch.chdir(tmp_path)  # named from here: a long path typed key by key is slow
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("i", *str(path), "enter")
+        await pilot.press("i", *path.name, "enter")
         await until(pilot, lambda: app._notifications, "the import's failure said")
         await pilot.pause()
         (failed,) = app._notifications
@@ -359,17 +360,18 @@ async def test_tab_completes_a_path_in_the_import_prompt(
 
 
 async def test_an_import_whose_tags_are_rewritten_says_so_in_the_window(
-    library: Library, tmp_path: Path
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A Zotero CSV's tag "Machine Learning" becomes machine-learning, which the summary
     names: sent between processes as JSON, that pair ended the window with a traceback."""
     path = tmp_path / "zotero.csv"
     path.write_text('Title,Author,Publication Year,Manual Tags\n'
                     'A paper with a tag,"Doe, Jane",2020,Machine Learning\n')
+    monkeypatch.chdir(tmp_path)
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("i", *str(path), "enter")
+        await pilot.press("i", *path.name, "enter")
         await until(pilot, lambda: any(n.title == "Imported" for n in app._notifications),
                     "the import's summary said")
         said = " ".join(n.message for n in app._notifications)

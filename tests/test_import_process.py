@@ -74,13 +74,14 @@ async def test_the_reader_imports_in_a_process_of_its_own_and_shows_each_batch(
     total = 1_000
     path = write_openreview(tmp_path / "big.jsonl", total)
     before = library.store.count()
+    monkeypatch.chdir(tmp_path)  # the file named from here: typed key by key, a long path is slow
     app = ReaderApp(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         held = asyncio.create_task(
             asyncio.to_thread(hold_after_first_batch, library.paths.database, before)
         )
-        await pilot.press("i", *str(path), "enter")
+        await pilot.press("i", *path.name, "enter")
         conn, committed = await held
         try:
             assert before < committed < before + total
@@ -114,10 +115,11 @@ async def test_quitting_leaves_the_import_to_finish_in_its_process(
     total = 1_000
     path = write_openreview(tmp_path / "late.jsonl", total)
     before = library.store.count()
+    monkeypatch.chdir(tmp_path)
     app = ReaderApp(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
-        await pilot.press("i", *str(path), "enter")
+        await pilot.press("i", *path.name, "enter")
         while library.store.count() == before:  # the first batch
             await asyncio.sleep(0.005)
         await pilot.press("q")
@@ -326,10 +328,11 @@ async def test_an_import_whose_process_cannot_start_is_said_to_have_failed(
 
     monkeypatch.setattr(process_module.subprocess, "Popen", no_process)
     path = write_openreview(tmp_path / "some.jsonl", 3)
+    monkeypatch.chdir(tmp_path)
     app = ReaderApp(library)
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
-        await pilot.press("i", *str(path), "enter")
+        await pilot.press("i", *path.name, "enter")
         await until(pilot, lambda: any(n.title == "Import failed" for n in app._notifications),
                     "the failure said")
         await app.workers.wait_for_complete()
