@@ -275,3 +275,20 @@ def test_a_scopus_csv_is_read_as_scopus_means_it(tmp_path: Path) -> None:
     assert "Journal of Chemical Information and Modeling, 62(14), 3405–3417." in cited
     assert _invoke(root, "cite", "--format", "bibtex", "contrastive").stdout.startswith(
         "@article{zhang2022contrastive,")
+
+
+def test_a_csv_export_keeps_an_abstracts_spaces_as_stored(tmp_path: Path) -> None:
+    """No-break spaces ("5\u00a0ms", "10\u202f%") and a double space come back from the
+    library's own CSV as they were, as from its JSON."""
+    seeds = tmp_path / "seeds.txt"
+    abstract = "We keep a 5\u00a0ms budget  and lose 10\u202f% of accuracy in doing so."
+    seeds.write_text(f"ICLR 2026\n\n{abstract}\n", encoding="utf-8")
+    first, second = tmp_path / "first", tmp_path / "second"
+    _invoke(first, "import", str(seeds))
+    [stored] = _papers(first)
+    out = tmp_path / "out.csv"
+    _invoke(first, "export", "-o", str(out))
+    _invoke(second, "import", str(out))
+    [back] = _papers(second)
+    assert back["abstract"] == stored["abstract"]
+    assert "\u00a0" in back["abstract"] and "\u202f" in back["abstract"]

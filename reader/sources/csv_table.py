@@ -374,13 +374,15 @@ def _abstract(value: str, *, as_stored: bool = False) -> str:
 
     Line breaks inside a spreadsheet cell are typed on purpose (nobody wraps lines in a cell),
     so they are kept as paragraph breaks. A reader library's own export (``as_stored``)
-    wrote the abstract as it stores it: its line breaks come back as they were.
+    wrote the abstract as it stores it: its line breaks and spaces come back as they were.
     """
-    lines = [_fold(line) for line in value.split("\n")]
-    if not as_stored and not abstract_given(" ".join(lines)):
-        return ""  # a database's placeholder (Scopus's "[No abstract available]")
     if as_stored:
-        return "\n".join(lines).strip()
+        # Its spaces too: a no-break space ("5\u00a0ms") is the stored text's, not a table's
+        # stray whitespace to fold.
+        return value.replace("\r\n", "\n").strip()
+    lines = [_fold(line) for line in value.split("\n")]
+    if not abstract_given(" ".join(lines)):
+        return ""  # a database's placeholder (Scopus's "[No abstract available]")
     return "\n\n".join(line for line in lines if line)
 
 
