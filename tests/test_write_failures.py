@@ -652,6 +652,50 @@ async def test_the_text_is_in_a_draft_as_a_second_ctrl_q_closes_the_window(
     assert lines == [f"The note of paper {paper_id} is stored."]
 
 
+async def test_text_typed_behind_a_waiting_save_is_stored_once_the_window_closed(
+    library: Library, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A save waits on another process's lock while typing goes on, and the window closes
+    at once (a second ctrl+q, SIGTERM): the text typed after the save went out is stored
+    on top of it once the lock is let go (it was left in the draft alone, the note a
+    letter short, and the terminal said "stored")."""
+    from reader.ui.start import after_close
+
+    monkeypatch.setattr(base_module, "BUSY_TIMEOUT_MS", 5_000)
+    database = library.paths.database
+    app = ReaderApp(library, load_sample=False)
+    blocker = Library(library.paths.root)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            paper_id = app.query_one(PaperList).current_id
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, NoteScreen)
+            app.seen.flush()  # no other write ahead of the save: it is the one that waits
+            await until(pilot, lambda: not app.writes.unfinished(), "the papers seen stored")
+            blocker.store.conn.execute("BEGIN IMMEDIATE")
+            await type_text(pilot, "held tex")
+            await until(pilot, lambda: app.writes.unfinished() > 0, "the save sent")
+            await pilot.press("t")
+            await pilot.pause()
+            # As a second ctrl+q does, and SIGTERM: the window closes at once.
+            app.quitting.terminate()
+            await until(pilot, lambda: not app.is_running, "the window closed")
+        [draft] = library.paths.drafts.glob("*.md")
+        assert draft.read_text(encoding="utf-8") == "held text"
+        blocker.store.conn.execute("ROLLBACK")
+        app.writes.finish()
+    finally:
+        if blocker.store.conn.in_transaction:
+            blocker.store.conn.execute("ROLLBACK")
+        blocker.close()
+    assert stored_note(database, paper_id) == "held text"  # type: ignore[arg-type]
+    assert list(library.paths.drafts.glob("*.md")) == []
+    lines = after_close(*app.notes.after_close(), app.writes.failed_after_close())
+    assert lines == [f"The note of paper {paper_id} is stored."]
+
+
 async def test_a_save_that_meets_a_busy_library_while_quitting_is_tried_again(
     library: Library, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -39,6 +39,9 @@ class Notes:
         #: and how many of them failed.
         self._after_close: list[str] = []
         self._failed_after_close = 0
+        #: The text each open editor held as the window closed at once, by paper: a save
+        #: still on its way then stores this after its own (see _save_note).
+        self._closing: dict[int, str] = {}
 
     def action_edit_note(self) -> None:
         """Open the note editor on the current paper."""
@@ -100,23 +103,34 @@ class Notes:
         places = draft_dirs(self._app.library.paths.drafts)
         root = self._app.library.paths.root
 
+        def newest() -> str:
+            # The window closed at once while this save waited: the editor's text then is
+            # newer than this one where typing went on after it was sent. It is stored on
+            # top of this save (no handler of the window sends it any more), and it is what
+            # a failure leaves in the draft.
+            return text if self._app.is_running else self._closing.get(paper_id, text)
+
         def job() -> None:
             try:
                 result.append(self._app.library.save_note(
                     paper_id, text, base=base, writer=self.writer, kind=kind,
                 ))
+                if (latest := newest()) != text:
+                    result.append(self._app.library.save_note(
+                        paper_id, latest, base=result[-1].version, writer=self.writer,
+                    ))
             except Exception as exc:
                 # Written here, in the worker: a window closed meanwhile (ctrl+q twice while
                 # another process held the library) runs no handler any more.
                 if not drafted:
-                    drafted.append(write_draft(text, name, places, stamped=editor is None))
+                    drafted.append(write_draft(newest(), name, places, stamped=editor is None))
                 if not self._app.is_running and not isinstance(exc, Busy):
                     self._after_close.append(_left_behind(paper_id, exc, drafted[0], root))
                     self._failed_after_close += 1
                 raise
             if not self._app.is_running:
                 self._after_close.append(f"The note of paper {paper_id} is stored.")
-                _forget_draft(text, name, places)  # written as the window closed
+                _forget_draft(newest(), name, places)  # written as the window closed
 
         self._app.writes.run(
             job,
@@ -140,6 +154,7 @@ class Notes:
                    if isinstance(s, NoteScreen) and not s.stored]
         for screen in unsaved:
             write_draft(screen.text, screen.draft_name, places, stamped=False)
+            self._closing[screen.paper.id] = screen.text
         return unsaved
 
     def store_unsaved_now(self) -> None:
