@@ -220,9 +220,10 @@ def hand_over(
     return ready, []
 
 
-# Records cross the pipe as tuples of plain values: pickle writes and reads those in C,
-# where a dataclass with slots is rebuilt field by field in Python (it doubled the time the
-# writing process spent taking records in).
+# Records cross the pipe as tuples of plain values, which pickle writes and reads in C: a
+# Prepared, a dataclass with slots, is rebuilt field by field in Python (it doubled the time
+# the writing process spent taking records in). (A PaperRecord, a Struct, pickles in C as
+# it is; it goes as its values beside the Prepared's.)
 _RECORD_FIELDS = PaperRecord.__struct_fields__
 _PREPARED_FIELDS = tuple(f.name for f in fields(Prepared) if f.name != "record")
 
