@@ -68,7 +68,7 @@ def _window(root: Path) -> int:
     from reader.ui.start import NotOpened, run_window
 
     try:
-        return run_window(root, lambda line: print(line, file=sys.stderr), walked=walk.counts)
+        return run_window(root, lambda line: print(line, file=sys.stderr), walked=walk.sound)
     except NotOpened as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1

@@ -21,6 +21,7 @@ from click.testing import CliRunner, Result
 from reader.cli import cli
 from reader.entry import _window
 from reader.library import Library
+from reader.store import walk
 from reader.store.walk import EarlyWalk
 from tests.conftest import SEEDS
 
@@ -364,13 +365,95 @@ def test_the_window_begun_from_the_entry_point_says_damage_in_one_line(
     assert digest(lib / "library.sqlite") == before
 
 
-def test_the_early_walk_counts_what_the_library_counts(lib: Path, tmp_path: Path) -> None:
+def test_the_early_walk_reads_every_row_as_the_library_does(lib: Path, tmp_path: Path) -> None:
     library = Library(lib)
     try:
-        assert EarlyWalk(lib / "library.sqlite").counts() == library.queries.stats()
+        conn = sqlite3.connect(lib / "library.sqlite")
+        assert walk.walk(conn) == library.queries.stats() == {
+            "papers": 38, "starred": 1, "with_notes": 1}
+        conn.close()
     finally:
         library.close()
+    assert EarlyWalk(lib / "library.sqlite").sound()
     # No database yet: nothing walked, and nothing made.
     missing = tmp_path / "new" / "library.sqlite"
-    assert EarlyWalk(missing).counts() is None
+    assert not EarlyWalk(missing).sound()
     assert not missing.parent.exists()
+
+
+def _no_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any walk from here on fails: a start that is still sound was spared it."""
+    def refused(conn: sqlite3.Connection) -> dict[str, int]:
+        raise sqlite3.DatabaseError("walked")
+    monkeypatch.setattr(walk, "walk", refused)
+    monkeypatch.setattr("reader.store.reading.walk", refused)
+
+
+def test_a_file_as_a_walk_found_it_is_not_walked_again(
+    lib: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = lib / "library.sqlite"
+    assert EarlyWalk(database).sound()
+    _no_walk(monkeypatch)
+    assert EarlyWalk(database).sound()  # spared: the file is as the walk found it
+    library = Library(lib)
+    try:
+        library.upkeep.read_every_row()
+        library.set_starred(library.store.all_ids()[5], True)  # a write: walked again
+        assert not EarlyWalk(database).sound()
+        with pytest.raises(Exception, match="walked"):
+            library.upkeep.read_every_row()
+    finally:
+        library.close()
+
+
+def test_the_window_closing_carries_the_verdict_to_the_file_it_left(
+    lib: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = lib / "library.sqlite"
+    library = Library(lib)
+    library.upkeep.read_every_row()
+    library.set_starred(library.store.all_ids()[5], True)  # the window's own writes
+    library.close()
+    library.upkeep.window_closed()
+    _no_walk(monkeypatch)
+    assert EarlyWalk(database).sound()
+
+
+def test_a_file_replaced_while_the_window_was_open_is_walked(lib: Path) -> None:
+    database = lib / "library.sqlite"
+    assert EarlyWalk(database).sound()
+    copy = lib / "copy.sqlite"
+    shutil.copy2(database, copy)  # times kept, as `cp -p` keeps them
+    copy.replace(database)
+    Library(lib).upkeep.window_closed()
+    assert walk.walked_as(database) != walk.fingerprint(database)
+
+
+@pytest.mark.parametrize("damage", ["corrupt pages", "truncated", "garbage"])
+def test_damage_after_a_sound_walk_is_still_found_at_start(
+    lib: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert EarlyWalk(lib / "library.sqlite").sound()
+    hurt, expected = DB_DAMAGE[damage]
+    hurt(lib)
+    assert _window(lib) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0]
+
+
+def test_a_restore_drops_the_verdict(lib: Path) -> None:
+    database = lib / "library.sqlite"
+    assert run(lib, "backup").exit_code == 0
+    backup = next((lib / "backups").glob("library-*.sqlite"))
+    assert EarlyWalk(database).sound() and walk.walked_as(database)
+    assert run(lib, "restore", str(backup), "--yes").exit_code == 0
+    assert walk.walked_as(database) is None
+
+
+def test_the_doctor_finding_damage_drops_the_verdict(lib: Path) -> None:
+    database = lib / "library.sqlite"
+    assert EarlyWalk(database).sound() and walk.walked_as(database)
+    _corrupt_pages(lib)
+    assert run(lib, "doctor").exit_code == 1
+    assert walk.walked_as(database) is None

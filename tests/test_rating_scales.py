@@ -15,7 +15,9 @@ from reader.library import Library
 from reader.signals import RatingScale
 from reader.ui.app import ReaderApp
 from reader.ui.screens.overview import OverviewScreen
+from reader.ui.start import _first_view
 from reader.ui.widgets.paper_detail import PaperDetail
+from tests.conftest import SEEDS
 from tests.test_app import SIZE, screen_text, settle
 from tests.test_signals_ui import go_to, paper_of
 
@@ -83,6 +85,20 @@ async def test_the_first_view_takes_what_the_command_read_beside_it(
             app.query_one(PaperDetail).text
         )
         assert asked == []
+
+
+def test_the_first_view_sums_ratings_only_where_a_paper_has_one(
+    mixed: Library, tmp_path: Path
+) -> None:
+    ids, counts, signals = _first_view(mixed)
+    assert signals == mixed.conference.library_signals(ids, venues=False)
+    assert counts["papers"] == len(ids) > 0
+    # None rated: nothing to stand among, so nothing summed before the first frame.
+    unrated = Library(tmp_path / "unrated")
+    unrated.import_files(SEEDS)
+    ids, counts, signals = _first_view(unrated)
+    unrated.close()
+    assert signals is None and len(ids) == counts["papers"] == 38
 
 
 def test_the_rating_sorts_compare_positions_on_each_scale(mixed: Library) -> None:

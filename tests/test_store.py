@@ -72,6 +72,18 @@ def test_writes_advance_the_generation(tmp_path: Path) -> None:
     assert store.paper(paper.id).note == "my note"  # type: ignore[union-attr]
 
 
+def test_every_id_in_order_with_and_without_gaps(tmp_path: Path) -> None:
+    store = Store(tmp_path / "lib.sqlite")
+    assert store.all_ids() == []
+    import_records(store, [PaperRecord(abstract=f"Abstract {n}.", title=f"T{n}")
+                           for n in range(6)], "x", "seed")
+    every = [row[0] for row in store.conn.execute("SELECT id FROM papers ORDER BY id")]
+    assert store.all_ids() == every and len(every) == 6
+    # Papers an undone import took away leave gaps (and the first may be one of them).
+    store.conn.execute("DELETE FROM papers WHERE id IN (?, ?)", (every[0], every[3]))
+    assert store.all_ids() == [every[1], every[2], every[4], every[5]]
+
+
 def test_star_of_a_missing_paper_is_an_error(tmp_path: Path) -> None:
     store = Store(tmp_path / "lib.sqlite")
     with pytest.raises(PaperNotFound):

@@ -213,6 +213,11 @@ class SignalReads:
         have = ", ".join(f"{count:,} {decision}" for decision, count in held.items())
         return f"no paper in the library has that decision (it holds {have})"
 
+    def any_rated(self) -> bool:
+        """Whether any paper of the library has a rating."""
+        with self._library.session() as store:
+            return stored_signals.any_rated(store.conn)
+
     def replied(self, ids: Iterable[int]) -> set[int]:
         """The papers among ``ids`` with any reply stored."""
         with self._library.session() as store:

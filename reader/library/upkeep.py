@@ -14,7 +14,7 @@ from reader.library.loss import LossEvidence
 from reader.locations import LibraryPaths, reader_command
 from reader.models import IndexState
 from reader.search.meta import cut_short, recorded_generation
-from reader.store import review_texts
+from reader.store import review_texts, walk
 from reader.store.backup import (
     BackupError,
     automatic_backup,
@@ -120,10 +120,26 @@ class Upkeep:
         finally:
             src.close()
         self._library.close()
+        walk.forget(paths.database)  # copied in page by page: the next start reads it all
         with self._library.session() as store:
             store.migrate()
         self._library.indexing.rebuild_index()
         return saved
+
+    def read_every_row(self) -> None:
+        """The window's check before it opens: every row read, as damage is found only
+        where it is read; spared where the file is as a walk found it sound, and recorded
+        so when sound (``reader.store.walk``)."""
+        database = self._library.paths.database
+        if not walk.spared(database):
+            before = walk.fingerprint(database)
+            self._library.queries.stats()
+            walk.remember(database, before)
+
+    def window_closed(self) -> None:
+        """The walk's verdict carried on to the file as the window's writes left it (once
+        the library's connections are closed: the last checkpoints the log)."""
+        walk.carry_on(self._library.paths.database)
 
     def doctor(self) -> DoctorReport:
         """Check the database and the index; repair what is safe (the index); say what.
@@ -144,6 +160,7 @@ class Upkeep:
                 problems = [str(exc)]
         if problems != ["ok"]:
             report.ok = False
+            walk.forget(self._library.paths.database)
             # SQLite's first finding, on one line ("*** in database main ***" opens it).
             first = "; ".join(
                 line for line in problems[0].splitlines() if not line.startswith("***")

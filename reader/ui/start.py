@@ -47,12 +47,13 @@ class NotOpened(Exception):
 def run_window(
     root: Path,
     warn: Callable[[str], None],
-    walked: Callable[[], dict[str, int] | None] | None = None,
+    walked: Callable[[], bool] | None = None,
 ) -> int:
     """Open the window on the library at ``root`` and run it until it closes; its exit
     status. What the library's check finds amiss goes to ``warn`` first, before the window.
-    ``walked`` is the walk through every row begun as the process started (its counts, or
-    None where it could not be made); without it, the walk is made here."""
+    ``walked`` is the walk through every row begun as the process started (whether it
+    found the file sound, or was spared as the file had not changed since one did); without
+    it, the walk is made here."""
     # No collections until the first frame (the app turns them on again then): starting
     # allocates Textual's objects by the thousand, and every full collection walks them
     # all, for nothing, as they live as long as the app.
@@ -69,27 +70,27 @@ def run_window(
     if evidence is not None:
         # Said before the window: a later look would find the evidence gone.
         warn(f"Warning: {evidence}")
-    # The check reads every row of a large library; it runs on the other core while the
-    # interface is imported (SQLite lets go of the GIL as it reads), and so does what the
-    # first view reads (the ids, the counts), after it: at 200,000 papers each takes about
-    # 85 ms of CPU, and the first frame waited for the sum. Begun as the process started
-    # (``walked``, reader.store.walk), the walk is over before the interface is, though
-    # the imports beside it then take longer (at 200,000 papers 175 ms, not 125): the first
-    # frame came 10 ms sooner. The first view's reads stay on one thread: two, and the
-    # imports are three for two cores (340 ms to the first frame against 290).
+    # The check reads every row of a large library (unless the file is as a walk found it
+    # sound, reader.store.walk); it runs on the other core while the interface is imported
+    # (SQLite lets go of the GIL as it reads), and so does what the first view reads (the
+    # ids, the counts), after it. Begun as the process started (``walked``), the walk is
+    # over before the interface is, though the imports beside it then take longer. The
+    # first view's reads stay on one thread: two, and the imports are three for two cores
+    # (340 ms to the first frame against 290 at 200,000 papers).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        walk = None if walked else pool.submit(_readable, library, library.queries.stats)
+        walk = None if walked else pool.submit(_readable, library, library.upkeep.read_every_row)
         first = pool.submit(_readable, library, lambda: _first_view(library))
         from reader.ui.app import ReaderApp
 
         if walk is not None:
             walk.result()
-        elif walked is not None and walked() is None:
-            _readable(library, library.queries.stats)  # says what stopped the early walk
+        elif walked is not None and not walked():
+            _readable(library, library.upkeep.read_every_row)  # says what stopped it
         ids, counts, signals = first.result()
     app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
     _run(app, warn)
     library.close()
+    library.upkeep.window_closed()
     return app.return_code or 0
 
 
@@ -169,12 +170,18 @@ def after_close(notes: list[str], notes_failed: int, failed: list[Exception]) ->
     return notes or ["Stored."]
 
 
-def _first_view(library: Library) -> tuple[list[int], dict[str, int], ViewSignals]:
+def _first_view(
+    library: Library,
+) -> tuple[list[int], dict[str, int], ViewSignals | None]:
     """The ids and counts the reader's first view shows, and what those papers add up to
     (where the first paper stands among them)."""
     ids = library.all_ids()
     counts = library.queries.triage_counts()
-    signals = library.conference.library_signals(ids, venues=False)  # the pane names none
+    # Needed only where a paper shown has a rating: the pane says where it stands among
+    # them. Not summed over 200,000 papers none of which is rated (30 ms beside the first
+    # frame's imports); once one is, the pane reads it when it first shows one.
+    signals = (library.conference.library_signals(ids, venues=False)  # the pane names none
+               if library.conference.any_rated() else None)
     library.generation()
     return ids, counts, signals
 
