@@ -381,12 +381,9 @@ def test_the_early_walk_reads_every_row_as_the_library_does(lib: Path, tmp_path:
     assert not missing.parent.exists()
 
 
-def _no_walk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any walk from here on fails: a start that is still sound was spared it."""
-    def refused(conn: sqlite3.Connection) -> dict[str, int]:
-        raise sqlite3.DatabaseError("walked")
-    monkeypatch.setattr(walk, "walk", refused)
-    monkeypatch.setattr("reader.store.reading.walk", refused)
+def _no_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any check from here on finds damage: a start that is still sound was spared it."""
+    monkeypatch.setattr(walk, "check", lambda conn: "refused")
 
 
 def test_a_file_as_a_walk_found_it_is_not_walked_again(
@@ -394,15 +391,15 @@ def test_a_file_as_a_walk_found_it_is_not_walked_again(
 ) -> None:
     database = lib / "library.sqlite"
     assert EarlyWalk(database).sound()
-    _no_walk(monkeypatch)
+    _no_check(monkeypatch)
     assert EarlyWalk(database).sound()  # spared: the file is as the walk found it
     library = Library(lib)
     try:
-        library.upkeep.read_every_row()
+        library.upkeep.check_pages()
         library.set_starred(library.store.all_ids()[5], True)  # a write: walked again
         assert not EarlyWalk(database).sound()
-        with pytest.raises(Exception, match="walked"):
-            library.upkeep.read_every_row()
+        with pytest.raises(Exception, match="refused"):
+            library.upkeep.check_pages()
     finally:
         library.close()
 
@@ -412,22 +409,42 @@ def test_the_window_closing_carries_the_verdict_to_the_file_it_left(
 ) -> None:
     database = lib / "library.sqlite"
     library = Library(lib)
-    library.upkeep.read_every_row()
+    library.upkeep.check_pages()
     library.set_starred(library.store.all_ids()[5], True)  # the window's own writes
     library.close()
     library.upkeep.window_closed()
-    _no_walk(monkeypatch)
+    _no_check(monkeypatch)
     assert EarlyWalk(database).sound()
 
 
-def test_a_file_replaced_while_the_window_was_open_is_walked(lib: Path) -> None:
+def test_damage_written_while_the_window_was_open_is_found_as_it_closes(
+    lib: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     database = lib / "library.sqlite"
-    assert EarlyWalk(database).sound()
-    copy = lib / "copy.sqlite"
-    shutil.copy2(database, copy)  # times kept, as `cp -p` keeps them
-    copy.replace(database)
-    Library(lib).upkeep.window_closed()
-    assert walk.walked_as(database) != walk.fingerprint(database)
+    library = Library(lib)
+    library.upkeep.check_pages()
+    _corrupt_pages(lib)  # another program writing the file in place, times set back or not
+    library.close()
+    library.upkeep.window_closed()
+    assert walk.walked_as(database) is None
+    assert _window(lib) == 1
+    assert "damaged" in capsys.readouterr().err
+
+
+def test_damage_outside_the_papers_is_found_at_start(
+    lib: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A page of an index garbled: no paper's row is touched, and a walk through the
+    # papers read none of it; the check reads every page of every table and index.
+    conn = sqlite3.connect(lib / "library.sqlite")
+    page = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'papers_generation'"
+                        ).fetchone()[0]
+    conn.close()
+    data = bytearray((lib / "library.sqlite").read_bytes())
+    data[(page - 1) * 4096 + 8:(page - 1) * 4096 + 4000] = random.Random(3).randbytes(3992)
+    (lib / "library.sqlite").write_bytes(bytes(data))
+    assert _window(lib) == 1
+    assert "damaged" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("damage", ["corrupt pages", "truncated", "garbage"])

@@ -24,6 +24,7 @@ from reader.store.backup import (
     set_aside,
     stamp,
 )
+from reader.store.base import StoreDamaged
 from reader.store.database import migrations
 from reader.store.drafts import draft_dirs, waiting_line
 
@@ -126,20 +127,18 @@ class Upkeep:
         self._library.indexing.rebuild_index()
         return saved
 
-    def read_every_row(self) -> None:
-        """The window's check before it opens: every row read, as damage is found only
-        where it is read; spared where the file is as a walk found it sound, and recorded
-        so when sound (``reader.store.walk``)."""
-        database = self._library.paths.database
-        if not walk.spared(database):
-            before = walk.fingerprint(database)
-            self._library.queries.stats()
-            walk.remember(database, before)
+    def check_pages(self) -> None:
+        """The window's check before it opens (``reader.store.walk``): every page read and
+        checked, unless the file is as a check found it sound."""
+        with self._library.session() as store:
+            problem = walk.check_unless_spared(self._library.paths.database, store.conn)
+        if problem is not None:
+            raise StoreDamaged(problem)
 
     def window_closed(self) -> None:
-        """The walk's verdict carried on to the file as the window's writes left it (once
-        the library's connections are closed: the last checkpoints the log)."""
-        walk.carry_on(self._library.paths.database)
+        """The file as the window left it checked for the next start (after the library's
+        connections are closed: the last checkpoints the log)."""
+        walk.checked(self._library.paths.database)
 
     def doctor(self) -> DoctorReport:
         """Check the database and the index; repair what is safe (the index); say what.

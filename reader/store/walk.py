@@ -1,22 +1,22 @@
-"""The walk through every row of the papers, the walk begun as the window's process starts,
-and the verdict that spares it when the file is as a walk found it.
+"""The check of every page of the database, begun as the window's process starts, and the
+verdict that spares it while the file is as a check found it.
 
-Damage in a database is found only where it is read, so the window reads every row before
-it opens (a damaged library is then one clear line, not a window that fails later). At
-200,000 papers the walk takes about 90 ms, more than importing the interface beside it,
-and the first frame waited for it. Begun as the process starts, on a connection of its own
-(SQLite lets go of the interpreter while it reads), it is over by the time the interface
-is imported. So this module imports nothing of the reader: it runs before the rest is
-loaded.
+Damage in a database is found only where it is read, so the window checks the file before
+it opens (a damaged library is then one clear line, not a window that fails later): every
+page of every table and index read, and its structure checked (SQLite's quick check; a walk
+through the papers' rows alone missed damage in the replies and the indexes). Begun as the
+process starts, on a connection of its own (SQLite lets go of the interpreter while it
+reads), it runs beside the interface's imports. So this module imports nothing of the
+reader: it runs before the rest is loaded.
 
-Even beside the interface, a walk of a 500 MB file slowed the interface's imports by a
-fifth (two cores, and the walk's page faults). So a walk that finds the file sound leaves
-a verdict (``cache/walked``): the file's identity, size and times of change. A start that
-finds the file as the verdict describes it reads no row; a start that finds it changed in
-any way (written by anything, copied, replaced, restored) walks. The window, closing, moves
-the verdict on to the file as its own writes left it, where it is still the file walked
-(the same inode); a tool that wrote the file in place while the window was open is the one
-change this does not see.
+Even beside the interface, reading a 500 MB file slowed the imports by a fifth (two cores,
+and its page faults), and the check takes 250 ms there. So a check that finds the file sound
+leaves a verdict (``cache/walked``): the file's identity, size and times of change. A start
+that finds the file as the verdict describes it reads no page; a start that finds it
+changed in any way (written by anything, copied, replaced, restored) checks it. The window,
+closing, checks the file as it leaves it (the terminal given back already), so that the
+next start is spared; what was written meanwhile, by it or by anything else, is checked
+then.
 """
 
 from __future__ import annotations
@@ -48,6 +48,21 @@ def walk(conn: sqlite3.Connection) -> dict[str, int]:
     finally:
         conn.execute("PRAGMA mmap_size = 0")
     return {"papers": row[0], "starred": row[1], "with_notes": row[2]}
+
+
+def check(conn: sqlite3.Connection) -> str | None:
+    """Every page of the database read and its structure checked (SQLite's quick check:
+    every table, the replies' too, every index, the order of the rows), the file mapped as
+    for the walk; None when sound, else SQLite's first finding. Raises what SQLite raises
+    for a file it cannot read at all (not a database, cut short before its schema)."""
+    conn.execute(f"PRAGMA mmap_size = {_MAP_BYTES}")
+    try:
+        found = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
+    finally:
+        conn.execute("PRAGMA mmap_size = 0")
+    if found == ["ok"]:
+        return None
+    return "; ".join(line for line in found[0].splitlines() if not line.startswith("***"))
 
 
 def fingerprint(database: Path) -> str | None:
@@ -104,14 +119,46 @@ def remember(database: Path, sound: str | None) -> None:
         part.unlink(missing_ok=True)
 
 
-def carry_on(database: Path) -> None:
-    """After the window closed: the verdict moved on to the file as the window's writes
-    left it, where a verdict is recorded and the file is still the one it was made for
-    (device and inode). Called once the library's connections are closed (the last one
-    checkpoints the log into the file)."""
-    before, now = walked_as(database), fingerprint(database)
-    if before is not None and now is not None and before.split(":")[:2] == now.split(":")[:2]:
-        remember(database, now)
+def read_only(database: Path) -> sqlite3.Connection:
+    """A connection that only reads and waits for no lock (timeout 0: a writer holding the
+    file makes the usual check wait, not this one as well); mode=ro never makes a
+    database where there was none."""
+    return sqlite3.connect(f"file:{quote(str(database.resolve()))}?mode=ro",
+                           uri=True, timeout=0, check_same_thread=False)
+
+
+def check_unless_spared(database: Path, conn: sqlite3.Connection) -> str | None:
+    """:func:`check` on ``conn`` (a connection to ``database``), unless the file is as its
+    verdict describes it; the verdict recorded where the check finds the file sound,
+    dropped where it does not. SQLite's first finding, or None."""
+    before = fingerprint(database)
+    if before is not None and before == walked_as(database):
+        return None
+    problem = check(conn)
+    if problem is None:
+        remember(database, before)
+    else:
+        forget(database)
+    return problem
+
+
+def checked(database: Path) -> bool:
+    """Whether the file is sound: as its verdict describes it, or checked now on a
+    connection of its own. False also where no check could be made (no database, a lock):
+    the next start checks."""
+    if fingerprint(database) is None:
+        return False
+    try:
+        conn = read_only(database)
+        try:
+            return check_unless_spared(database, conn) is None
+        finally:
+            conn.close()
+    except sqlite3.OperationalError:
+        return False  # locked, or gone: nothing learnt either way
+    except sqlite3.DatabaseError:
+        forget(database)  # not a database at all
+        return False
 
 
 def forget(database: Path) -> None:
@@ -137,25 +184,10 @@ class EarlyWalk:
         self._thread.start()
 
     def _run(self) -> None:
-        before = fingerprint(self._database)
-        if before is None:
-            return
-        if before == walked_as(self._database):
-            self._sound = True
-            return
         try:
-            # timeout 0: a writer holding the file makes the usual check wait, not this one
-            # as well, and mode=ro never makes a database where there was none.
-            conn = sqlite3.connect(f"file:{quote(str(self._database.resolve()))}?mode=ro",
-                                   uri=True, timeout=0, check_same_thread=False)
-            try:
-                walk(conn)
-            finally:
-                conn.close()
+            self._sound = checked(self._database)
         except Exception:  # noqa: BLE001 (what stopped it, the usual check meets and says)
-            return
-        remember(self._database, before)
-        self._sound = True
+            self._sound = False
 
     def sound(self) -> bool:
         """Whether the file was found sound (walked, or as its verdict describes it), once

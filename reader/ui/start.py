@@ -51,9 +51,9 @@ def run_window(
 ) -> int:
     """Open the window on the library at ``root`` and run it until it closes; its exit
     status. What the library's check finds amiss goes to ``warn`` first, before the window.
-    ``walked`` is the walk through every row begun as the process started (whether it
-    found the file sound, or was spared as the file had not changed since one did); without
-    it, the walk is made here."""
+    ``walked`` is the check of every page begun as the process started (whether it found
+    the file sound, or was spared as the file had not changed since one did); without it,
+    the check is made here."""
     # No collections until the first frame (the app turns them on again then): starting
     # allocates Textual's objects by the thousand, and every full collection walks them
     # all, for nothing, as they live as long as the app.
@@ -70,22 +70,22 @@ def run_window(
     if evidence is not None:
         # Said before the window: a later look would find the evidence gone.
         warn(f"Warning: {evidence}")
-    # The check reads every row of a large library (unless the file is as a walk found it
-    # sound, reader.store.walk); it runs on the other core while the interface is imported
-    # (SQLite lets go of the GIL as it reads), and so does what the first view reads (the
-    # ids, the counts), after it. Begun as the process started (``walked``), the walk is
-    # over before the interface is, though the imports beside it then take longer. The
-    # first view's reads stay on one thread: two, and the imports are three for two cores
-    # (340 ms to the first frame against 290 at 200,000 papers).
+    # The check reads every page of a large library (unless the file is as a check found
+    # it sound, reader.store.walk); it runs on the other core while the interface is
+    # imported (SQLite lets go of the GIL as it reads), and so does what the first view
+    # reads (the ids, the counts), after it. Begun as the process started (``walked``), the
+    # check ends beside the imports, though they then take longer. The first view's reads
+    # stay on one thread: two, and the imports are three for two cores (340 ms to the first
+    # frame against 290 at 200,000 papers).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        walk = None if walked else pool.submit(_readable, library, library.upkeep.read_every_row)
+        walk = None if walked else pool.submit(_readable, library, library.upkeep.check_pages)
         first = pool.submit(_readable, library, lambda: _first_view(library))
         from reader.ui.app import ReaderApp
 
         if walk is not None:
             walk.result()
         elif walked is not None and not walked():
-            _readable(library, library.upkeep.read_every_row)  # says what stopped it
+            _readable(library, library.upkeep.check_pages)  # says what stopped it
         ids, counts, signals = first.result()
     app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
     _run(app, warn)
