@@ -322,6 +322,18 @@ def test_damaged_database_names_a_backup_made_beside_the_library(lib: Path) -> N
     assert f"reader --library {lib} restore {beside}" in message
 
 
+def test_damaged_database_is_never_offered_another_librarys_backup_beside_it(
+    lib: Path, pristine: Path
+) -> None:
+    other = lib.parent / "other"
+    shutil.copytree(pristine, other)
+    assert run(lib, "backup", str(lib.parent / "lib-before.sqlite")).exit_code == 0
+    assert run(other, "backup", str(lib.parent / "other-before.sqlite")).exit_code == 0
+    _truncate_db(lib)  # the other library's backup is the newer one
+    message = one_line_error(run(lib, "stats"))
+    assert "lib-before.sqlite" in message and "other-before" not in message
+
+
 def test_newer_database_is_not_migrated_or_backed_up(lib: Path) -> None:
     _newer_schema(lib)
     one_line_error(run(lib))

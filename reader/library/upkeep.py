@@ -20,7 +20,7 @@ from reader.store.backup import (
     automatic_backup,
     check_library_file,
     copy_database,
-    looks_like_library,
+    library_backups,
     set_aside,
     stamp,
 )
@@ -44,15 +44,7 @@ class DoctorReport(list[str]):
 
 def damaged_advice(root: Path) -> str:
     """What to do about a damaged database: the newest backup to restore, if there is one."""
-    # `reader backup` writes to backups/ unless given a file, which people put beside the
-    # library: in its directory or next to it.
-    found = [p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")]
-    for place in (root, root.parent):
-        # Only a reader library: any other SQLite file there (a browser's, another
-        # tool's) named as "the newest backup" would send the user to restore it.
-        found += [p for p in place.glob("*.sqlite") if p != root / "library.sqlite"
-                  and looks_like_library(p)]
-    backups = sorted(set(found), key=lambda p: p.stat().st_mtime)
+    backups = library_backups(root)
     if not backups:
         return (
             "no backup found; the file is left untouched (copy it somewhere safe before "

@@ -36,6 +36,7 @@ def copy_database(source: Path, dest: Path) -> Path:
             out = sqlite3.connect(tmp)
             try:
                 src.backup(out)
+                _mark_origin(out, source)
             finally:
                 out.close()
         finally:
@@ -45,6 +46,52 @@ def copy_database(source: Path, dest: Path) -> Path:
         tmp.unlink(missing_ok=True)
         raise BackupError(f"could not copy {source} to {dest}: {exc}") from exc
     return dest
+
+
+#: The key in a copy's ``meta`` table naming the library directory it was copied from.
+_ORIGIN = "backup_of"
+
+
+def _mark_origin(copy: sqlite3.Connection, source: Path) -> None:
+    """Name in ``copy`` the library it was taken from, so that a damaged library is never
+    offered another's backup lying beside it (``library_backups``)."""
+    try:
+        copy.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (_ORIGIN, str(source.resolve().parent)),
+        )
+        copy.commit()
+    except sqlite3.OperationalError:
+        pass  # no meta table: not a library's database, nothing to name
+
+
+def _origin(path: Path) -> str | None:
+    """The library directory a copy names as its origin (None for one made before copies
+    named it, or unreadable)."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = ?", (_ORIGIN,)).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return str(row[0]) if row else None
+
+
+def library_backups(root: Path) -> list[Path]:
+    """The backups of the library at ``root`` that could be restored, oldest first: its
+    ``backups`` folder's, and the library files put beside it (in its directory or next to
+    it, where `reader backup FILE` writes them) that are not another library's copies."""
+    found = [p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")]
+    ours = str(root.resolve())
+    for place in (root, root.parent):
+        # Only a reader library: any other SQLite file there (a browser's, another
+        # tool's) named as "the newest backup" would send the user to restore it.
+        found += [p for p in place.glob("*.sqlite") if p != root / "library.sqlite"
+                  and looks_like_library(p) and _origin(p) in (None, ours)]
+    return sorted(set(found), key=lambda p: p.stat().st_mtime)
 
 
 def automatic_backup(database: Path, backups: Path, kind: str) -> Path | None:
