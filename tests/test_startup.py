@@ -83,11 +83,18 @@ def test_a_window_is_drawn_without_the_modules_it_needs_only_later(library: Libr
 
 
 _BARE = """\
-import sys
+import io, sys
 from textual.app import App
 
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+out = sys.stdout
+sys.stdin = sys.stdout = Terminal()
+
 def run(self, *args, **kwargs):
-    print(" ".join(sorted(sys.modules)))
+    out.write(" ".join(sorted(sys.modules)))
 
 App.run = run
 sys.argv = ["reader", "--library", sys.argv[1]]
@@ -106,6 +113,17 @@ def test_the_window_opened_bare_loads_no_command_line_machinery(library: Library
     assert "reader.ui.app" in loaded
     assert "click" not in loaded
     assert not {m for m in loaded if m.startswith("reader.cli")}
+
+
+def test_the_window_without_a_terminal_says_so_and_ends(library: Library) -> None:
+    # Textual drew into the file and waited for keys that never came, for ever.
+    root = library.paths.root
+    library.close()
+    done = subprocess.run([sys.executable, "-m", "reader", "--library", str(root)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("Error: the window needs a terminal")
+    assert "reader search" in done.stderr and len(done.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize(("args", "opens"), [

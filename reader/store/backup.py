@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from reader.errors import BadInput
 
@@ -37,6 +38,10 @@ def copy_database(source: Path, dest: Path) -> Path:
             try:
                 src.backup(out)
                 _mark_origin(out, source)
+                # A copy is a file at rest: kept in WAL mode (the library's), every reader
+                # of it (a restore, the damaged library's advice) left -wal and -shm files
+                # beside it.
+                out.execute("PRAGMA journal_mode = DELETE")
             finally:
                 out.close()
         finally:
@@ -70,7 +75,7 @@ def _origin(path: Path) -> str | None:
     """The library directory a copy names as its origin (None for one made before copies
     named it, or unreadable)."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True)
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = ?", (_ORIGIN,)).fetchone()
         finally:
@@ -136,7 +141,8 @@ def looks_like_library(path: Path) -> bool:
         with open(path, "rb") as handle:
             if handle.read(16) != b"SQLite format 3\x00":
                 return False
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        # immutable: a glance leaves no -wal and -shm beside someone's file.
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True)
         try:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}

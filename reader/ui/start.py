@@ -15,6 +15,7 @@ import contextlib
 import gc
 import os
 import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -37,6 +38,14 @@ if TYPE_CHECKING:
     from reader.ui.app import ReaderApp
 
 T = TypeVar("T")
+
+
+#: Why the window did not open with its input or output not a terminal.
+NO_TERMINAL = (
+    "the window needs a terminal, and its input or output is a file or a pipe here; "
+    "`reader search`, `reader show`, `reader export` and the other commands print to one "
+    "(`reader --help` lists them)"
+)
 
 
 class NotOpened(Exception):
@@ -87,6 +96,10 @@ def run_window(
         elif walked is not None and not walked():
             _readable(library, library.upkeep.check_pages)  # says what stopped it
         ids, counts, signals = first.result()
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # Textual would draw into the file and wait for keys that never come.
+        library.close()
+        raise NotOpened(NO_TERMINAL)
     app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
     _run(app, warn)
     library.close()
