@@ -183,6 +183,35 @@ async def test_the_detail_pane_shows_ratings_confidences_decision_and_standing(
         assert "Ratings" not in text and "Decision" not in text
 
 
+async def test_a_damaged_page_of_the_replies_is_said_and_the_window_goes_on(
+    conference: Library,
+) -> None:
+    # Found by a new user: the pane's read of a paper's rating history met damage written
+    # while the window was open, and the app ended with a traceback.
+    root = conference.paths.root
+    conference.store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page = conference.store.conn.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name = 'reply_versions'").fetchone()[0]
+    conference.close()
+    database = root / "library.sqlite"
+    data = bytearray(database.read_bytes())
+    data[(page - 1) * 4096:page * 4096] = b"\xff" * 4096
+    database.write_bytes(bytes(data))
+    library = Library(root)
+    app = ReaderApp(library, load_sample=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await go_to(app, pilot, paper_of(library, FIRST))
+        await pilot.press("j")
+        await settle(app, pilot)
+        said = [n.message for n in app._notifications]
+        assert any(m.startswith("The library database is damaged") for m in said)
+        assert app.is_running and app.query_one(PaperList).has_focus
+        detail = app.query_one(PaperDetail)
+        assert detail.paper is not None and detail.signals is None  # the paper, no signals
+    library.close()
+
+
 # -- the reading view -----------------------------------------------------------------------
 
 

@@ -164,8 +164,8 @@ class ReaderApp(App[None]):
             yield PaperList(self._rows, on_cursor=self._cursor_moved, on_open=self.reading.open,
                             id="papers")
             yield PaperDetail(id="detail", signals=SignalsLookup(
-                self.library, lambda: self.paper_list.ids, self._initial_ids, self._initial_signals
-            ))
+                self.library, lambda: self.paper_list.ids, self.damaged,
+                self._initial_ids, self._initial_signals))
         yield Static(id="status", markup=False)
         yield FittedFooter()
 

@@ -15,6 +15,7 @@ from msgspec import Struct
 from rich.style import Style
 from rich.text import Text
 
+from reader.errors import ReaderError
 from reader.library import Library, ViewSignals
 from reader.models import Paper
 from reader.signals import RatingScale, Signals, decision_label, one_decimal
@@ -57,14 +58,18 @@ class SignalsLookup:
         self,
         library: Library,
         view_ids: Callable[[], Sequence[int]],
+        failed: Callable[[ReaderError], None],
         first_ids: Sequence[int] | None = None,
         first_view: ViewSignals | None = None,
     ) -> None:
-        """``first_view``: what the papers ``first_ids`` add up to, read by the caller before
-        the window opened (on another thread while the interface was imported: at 20,000
-        papers the read is 60 ms the first frame would otherwise wait for)."""
+        """``failed`` is told what kept signals from being read (a damaged page: the pane
+        then shows none, and the window goes on). ``first_view``: what the papers
+        ``first_ids`` add up to, read by the caller before the window opened (on another
+        thread while the interface was imported: at 20,000 papers the read is 60 ms the
+        first frame would otherwise wait for)."""
         self._library = library
         self._view_ids = view_ids
+        self._failed = failed
         self._view: tuple[int, int, ViewSignals] | None = None
         self._known = None if first_ids is None or first_view is None else (first_ids, first_view)
 
@@ -93,6 +98,9 @@ class SignalsLookup:
         """The signals of ``paper`` as the pane shows them, or None when it has none."""
         try:
             return self._read(paper)
+        except ReaderError as exc:
+            self._failed(exc)
+            return None
         finally:
             self._known = None
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import Static
 
+from reader.errors import ReaderError
 from reader.library import RELEVANCE
 from reader.ui.commands import SORT_LABELS
 from reader.ui.screens import reading_screen
@@ -54,7 +55,11 @@ class StatusLine:
         """Count the library again (after a write or an import)."""
         app = self._app
         # One read: the counts with the generation they were read at (see adjust).
-        state = app.library.queries.state(app.seen.shown_since(0))
+        try:
+            state = app.library.queries.state(app.seen.shown_since(0))
+        except ReaderError as exc:  # a damaged page: said, and the counts stay as they were
+            app.damaged(exc)
+            return
         counts = dict(state.counts)
         # Papers shown but not yet written down as seen still count as seen; asked of the
         # database, as a paper marked read or seen by another window is stored as seen.
@@ -98,7 +103,7 @@ class StatusLine:
 
     def viewing_all(self) -> None:
         """The view shown now is the whole library: its papers seen are the library's."""
-        self._view_seen = self.counts["seen"]
+        self._view_seen = self.counts.get("seen", 0)
 
     def searched(self, outcome: SearchOutcome | None) -> None:
         """The view shows ``outcome`` from now on (None: the whole library): said with
