@@ -334,6 +334,37 @@ def test_damaged_database_is_never_offered_another_librarys_backup_beside_it(
     assert "lib-before.sqlite" in message and "other-before" not in message
 
 
+def test_a_damaged_copy_is_neither_made_nor_offered(lib: Path) -> None:
+    assert run(lib, "backup").exit_code == 0
+    sound = next((lib / "backups").glob("library-*.sqlite"))
+    beside = lib.parent / "lib-later.sqlite"
+    assert run(lib, "backup", str(beside)).exit_code == 0
+    _corrupt_pages(lib)
+    # Backing up a damaged library is refused: its copy would be offered later.
+    refused = run(lib, "backup")
+    assert refused.exit_code == 1 and "not backed up" in refused.output
+    assert list((lib / "backups").glob("library-*.sqlite")) == [sound]
+    # A damaged copy (the newest) is passed over for the sound one.
+    shutil.copy(lib / "library.sqlite", beside)
+    message = one_line_error(run(lib, "stats"))
+    assert str(sound) in message and "lib-later" not in message
+
+
+def test_another_librarys_own_database_above_is_not_offered(
+    pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outer = tmp_path / "outer"
+    shutil.copytree(pristine, outer)
+    inner = outer / "inner"
+    shutil.copytree(pristine, inner)
+    _truncate_db(inner)
+    assert "no backup found" in one_line_error(run(inner, "stats"))
+    # Named as `.`, the library still looks beside itself (a plain copy names no origin).
+    shutil.copy(pristine / "library.sqlite", outer / "inner-before.sqlite")
+    monkeypatch.chdir(inner)
+    assert "inner-before.sqlite" in one_line_error(run(Path("."), "stats"))
+
+
 def test_newer_database_is_not_migrated_or_backed_up(lib: Path) -> None:
     _newer_schema(lib)
     one_line_error(run(lib))

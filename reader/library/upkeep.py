@@ -20,7 +20,8 @@ from reader.store.backup import (
     automatic_backup,
     check_library_file,
     copy_database,
-    library_backups,
+    copy_problem,
+    newest_sound_backup,
     set_aside,
     stamp,
 )
@@ -44,14 +45,14 @@ class DoctorReport(list[str]):
 
 def damaged_advice(root: Path) -> str:
     """What to do about a damaged database: the newest backup to restore, if there is one."""
-    backups = library_backups(root)
-    if not backups:
+    newest = newest_sound_backup(root)
+    if newest is None:
         return (
             "no backup found; the file is left untouched (copy it somewhere safe before "
             "trying sqlite3's .recover)"
         )
-    newest = shlex.quote(str(backups[-1]))
-    return f"restore the newest backup with: {reader_command(root)} restore {newest}"
+    return (f"restore the newest backup with: {reader_command(root)} restore "
+            f"{shlex.quote(str(newest))}")
 
 
 def lost_advice(root: Path) -> str:
@@ -98,7 +99,13 @@ class Upkeep:
                 "reader backup FILE"
             )
         target = dest or paths.root / "backups" / f"library-{stamp()}.sqlite"
-        return copy_database(paths.database, target)
+        copy = copy_database(paths.database, target)
+        problem = copy_problem(copy)
+        if problem is not None:
+            copy.unlink()  # else offered later as the backup to restore
+            raise BackupError(f"not backed up: the library database is damaged ({problem}), "
+                              f"and a copy would be too; {damaged_advice(paths.root)}")
+        return copy
 
     def restore(self, source: Path) -> Path | None:
         """Replace the database with a backup; the current one is backed up first, and the

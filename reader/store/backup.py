@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from reader.errors import BadInput
+from reader.errors import BadInput, is_damage
 
 #: Automatic backups (before a migration or a restore) kept per kind.
 KEEP_AUTOMATIC = 3
@@ -88,15 +88,36 @@ def _origin(path: Path) -> str | None:
 def library_backups(root: Path) -> list[Path]:
     """The backups of the library at ``root`` that could be restored, oldest first: its
     ``backups`` folder's, and the library files put beside it (in its directory or next to
-    it, where `reader backup FILE` writes them) that are not another library's copies."""
+    it, where `reader backup FILE` writes them) that are not another library's: not a copy
+    naming another as its origin, nor another library's own database."""
+    root = root.resolve()  # `--library .` has no parent to look in otherwise
     found = [p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")]
-    ours = str(root.resolve())
+    ours = str(root)
     for place in (root, root.parent):
         # Only a reader library: any other SQLite file there (a browser's, another
         # tool's) named as "the newest backup" would send the user to restore it.
-        found += [p for p in place.glob("*.sqlite") if p != root / "library.sqlite"
+        found += [p for p in place.glob("*.sqlite") if p.name != "library.sqlite"
                   and looks_like_library(p) and _origin(p) in (None, ours)]
     return sorted(set(found), key=lambda p: p.stat().st_mtime)
+
+
+def newest_sound_backup(root: Path) -> Path | None:
+    """The newest of :func:`library_backups` whose every page reads back sound (a copy made
+    of a damaged library is damaged too, and restoring it would be refused)."""
+    return next((p for p in reversed(library_backups(root)) if copy_problem(p) is None), None)
+
+
+def copy_problem(path: Path) -> str | None:
+    """What SQLite's quick check of every page of a copy finds amiss; None when sound."""
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True)
+        try:
+            found = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return str(exc)
+    return None if found == "ok" else str(found)
 
 
 def automatic_backup(database: Path, backups: Path, kind: str) -> Path | None:
@@ -123,7 +144,9 @@ def check_library_file(path: Path, newest_schema: int) -> int:
         finally:
             conn.close()
     except sqlite3.Error as exc:
-        raise BackupError(f"{path}: not a reader library ({exc})") from exc
+        said = "damaged" if is_damage(exc) and "not a database" not in str(exc) else (
+            "not a reader library")
+        raise BackupError(f"{path}: {said} ({exc})") from exc
     if result != "ok":
         raise BackupError(f"{path}: damaged ({result})")
     if "papers" not in tables or version < 1:
