@@ -91,6 +91,7 @@ def library_backups(root: Path) -> list[Path]:
     it, where `reader backup FILE` writes them) that are not another library's: not a copy
     naming another as its origin, nor another library's own database."""
     root = root.resolve()  # `--library .` has no parent to look in otherwise
+    # Its own folder's, whatever they name: a library moved elsewhere keeps its backups.
     found = [p for p in (root / "backups").glob("*.sqlite") if not p.name.startswith("damaged-")]
     ours = str(root)
     for place in (root, root.parent):
@@ -117,7 +118,9 @@ def copy_problem(path: Path) -> str | None:
             conn.close()
     except sqlite3.Error as exc:
         return str(exc)
-    return None if found == "ok" else str(found)
+    if found == "ok":
+        return None
+    return "; ".join(line for line in str(found).splitlines() if not line.startswith("***"))
 
 
 def automatic_backup(database: Path, backups: Path, kind: str) -> Path | None:
@@ -225,8 +228,12 @@ def is_damaged(database: Path) -> bool:
         return True
     if not database.exists():
         return False
+    wal = database.with_name(database.name + "-wal")
+    # Without a log to read, opened immutable: a read-only look at a file in WAL mode
+    # otherwise leaves an empty log and shared memory beside it (moved aside with it).
+    still = "&immutable=1" if not wal.exists() or wal.stat().st_size == 0 else ""
     try:
-        conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{quote(str(database))}?mode=ro{still}", uri=True)
         try:
             verdict: object = conn.execute("PRAGMA quick_check").fetchone()[0]
             return verdict != "ok"
