@@ -209,6 +209,8 @@ async def test_a_damaged_page_of_the_replies_is_said_and_the_window_goes_on(
         assert app.is_running and app.query_one(PaperList).has_focus
         detail = app.query_one(PaperDetail)
         assert detail.paper is not None and detail.signals is None  # the paper, no signals
+        # Said on the status line for the rest of the session, after the notice has gone.
+        assert "DATABASE DAMAGED" in str(app.query_one("#status", Static).render())
     library.close()
 
 

@@ -136,7 +136,6 @@ class ReaderApp(App[None]):
         #: caller has just read them: each read walks a large library before the first frame.
         self._initial_ids = ids
         self._initial_signals = signals
-        self._damage_reported = False
         #: The features of the window, each owning its state; their actions are the app's.
         self.details = Details(self)
         self.citations = Citations(self)
@@ -243,8 +242,8 @@ class ReaderApp(App[None]):
         """Say the database is damaged (once) and what to do, another failure as it is."""
         if isinstance(exc, ReaderError) and not isinstance(exc, Damaged):
             self.notify(exc.line(), title=exc.title, severity="warning", timeout=10)
-        elif not self._damage_reported:
-            self._damage_reported = True
+        elif not self.status.damaged:
+            self.status.say_damaged()  # and stays said: what is missing from now on is why
             reader = reader_command(self.library.paths.root)
             self.notify(f"The library database is damaged ({exc}). Quit and run: {reader} "
                         f"doctor ({reader} restore FILE puts back a backup)",

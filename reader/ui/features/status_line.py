@@ -35,6 +35,8 @@ class StatusLine:
         self._view_seen = 0
         #: The library generation the counts were read at (None: not known).
         self._read_at: int | None = None
+        #: Whether a read or write met a damaged database (said from then on).
+        self.damaged = False
         #: What the view's search said (a notice, a "did you mean"), and work under way.
         self._notice = ""
         self._note = ""
@@ -119,6 +121,12 @@ class StatusLine:
         self._marked = count
         self.update()
 
+    def say_damaged(self) -> None:
+        """Say, first on the line and for the rest of the session, that the database is
+        damaged: reviews or counts missing from then on are missing for that reason."""
+        self.damaged = True
+        self.update()
+
     def update(self, notice: str | None = None) -> None:
         """Say again what the view holds (with ``notice``, what its search said, when
         given) and the library's counts."""
@@ -134,7 +142,7 @@ class StatusLine:
         short = f"{counts.get('seen', 0):,} / {counts.get('papers', 0):,} seen"
         total = len(app.paper_list.ids)
         room = app.size.width - 2 - (len(f"{total:,} / {total:,}  ·  ") if total else 0)
-        parts = []
+        parts = ["DATABASE DAMAGED: quit and run reader doctor"] if self.damaged else []
         if self._marked:
             parts.append(f"{self._marked:,} marked (y copies them, V clears)")
         shown = len(app.paper_list.ids)
