@@ -62,13 +62,13 @@ def _window(root: Path) -> int:
     could not open."""
     # Begun before the interface is imported, which it then runs beside (see its module).
     from reader.locations import LibraryPaths
-    from reader.store.walk import EarlyWalk
+    from reader.store.walk import EarlyCheck
 
-    walk = EarlyWalk(LibraryPaths(root).database)
+    check = EarlyCheck(LibraryPaths(root).database)
     from reader.ui.start import NotOpened, run_window
 
     try:
-        return run_window(root, lambda line: print(line, file=sys.stderr), walked=walk.sound)
+        return run_window(root, lambda line: print(line, file=sys.stderr), checked=check.sound)
     except NotOpened as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1

@@ -22,7 +22,7 @@ from reader.cli import cli
 from reader.entry import _window
 from reader.library import Library
 from reader.store import walk
-from reader.store.walk import EarlyWalk
+from reader.store.walk import EarlyCheck
 from tests.conftest import SEEDS
 
 
@@ -397,7 +397,7 @@ def test_a_database_that_is_a_directory_or_unreadable(lib: Path) -> None:
 def test_the_window_begun_from_the_entry_point_says_damage_in_one_line(
     lib: Path, damage: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # `reader` begins its walk through every row before the interface is imported; damage
+    # `reader` begins its check of every page before the interface is imported; damage
     # it meets is said as the library's own check says it, and nothing is written.
     hurt, expected = DB_DAMAGE[damage]
     hurt(lib)
@@ -408,7 +408,9 @@ def test_the_window_begun_from_the_entry_point_says_damage_in_one_line(
     assert digest(lib / "library.sqlite") == before
 
 
-def test_the_early_walk_reads_every_row_as_the_library_does(lib: Path, tmp_path: Path) -> None:
+def test_the_walk_counts_as_the_library_does_and_the_early_check_finds_it_sound(
+    lib: Path, tmp_path: Path
+) -> None:
     library = Library(lib)
     try:
         conn = sqlite3.connect(lib / "library.sqlite")
@@ -417,10 +419,10 @@ def test_the_early_walk_reads_every_row_as_the_library_does(lib: Path, tmp_path:
         conn.close()
     finally:
         library.close()
-    assert EarlyWalk(lib / "library.sqlite").sound()
-    # No database yet: nothing walked, and nothing made.
+    assert EarlyCheck(lib / "library.sqlite").sound()
+    # No database yet: nothing checked, and nothing made.
     missing = tmp_path / "new" / "library.sqlite"
-    assert not EarlyWalk(missing).sound()
+    assert not EarlyCheck(missing).sound()
     assert not missing.parent.exists()
 
 
@@ -429,18 +431,18 @@ def _no_check(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(walk, "check", lambda conn: "refused")
 
 
-def test_a_file_as_a_walk_found_it_is_not_walked_again(
+def test_a_file_as_a_check_found_it_is_not_checked_again(
     lib: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     database = lib / "library.sqlite"
-    assert EarlyWalk(database).sound()
+    assert EarlyCheck(database).sound()
     _no_check(monkeypatch)
-    assert EarlyWalk(database).sound()  # spared: the file is as the walk found it
+    assert EarlyCheck(database).sound()  # spared: the file is as the check found it
     library = Library(lib)
     try:
         library.upkeep.check_pages()
-        library.set_starred(library.store.all_ids()[5], True)  # a write: walked again
-        assert not EarlyWalk(database).sound()
+        library.set_starred(library.store.all_ids()[5], True)  # a write: checked again
+        assert not EarlyCheck(database).sound()
         with pytest.raises(Exception, match="refused"):
             library.upkeep.check_pages()
     finally:
@@ -457,7 +459,7 @@ def test_the_window_closing_carries_the_verdict_to_the_file_it_left(
     library.close()
     library.upkeep.window_closed()
     _no_check(monkeypatch)
-    assert EarlyWalk(database).sound()
+    assert EarlyCheck(database).sound()
 
 
 def test_damage_written_while_the_window_was_open_is_found_as_it_closes(
@@ -469,7 +471,7 @@ def test_damage_written_while_the_window_was_open_is_found_as_it_closes(
     _corrupt_pages(lib)  # another program writing the file in place, times set back or not
     library.close()
     library.upkeep.window_closed()
-    assert walk.walked_as(database) is None
+    assert walk.checked_as(database) is None
     assert _window(lib) == 1
     assert "damaged" in capsys.readouterr().err
 
@@ -491,10 +493,10 @@ def test_damage_outside_the_papers_is_found_at_start(
 
 
 @pytest.mark.parametrize("damage", ["corrupt pages", "truncated", "garbage"])
-def test_damage_after_a_sound_walk_is_still_found_at_start(
+def test_damage_after_a_sound_check_is_still_found_at_start(
     lib: Path, damage: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert EarlyWalk(lib / "library.sqlite").sound()
+    assert EarlyCheck(lib / "library.sqlite").sound()
     hurt, expected = DB_DAMAGE[damage]
     hurt(lib)
     assert _window(lib) == 1
@@ -506,14 +508,14 @@ def test_a_restore_drops_the_verdict(lib: Path) -> None:
     database = lib / "library.sqlite"
     assert run(lib, "backup").exit_code == 0
     backup = next((lib / "backups").glob("library-*.sqlite"))
-    assert EarlyWalk(database).sound() and walk.walked_as(database)
+    assert EarlyCheck(database).sound() and walk.checked_as(database)
     assert run(lib, "restore", str(backup), "--yes").exit_code == 0
-    assert walk.walked_as(database) is None
+    assert walk.checked_as(database) is None
 
 
 def test_the_doctor_finding_damage_drops_the_verdict(lib: Path) -> None:
     database = lib / "library.sqlite"
-    assert EarlyWalk(database).sound() and walk.walked_as(database)
+    assert EarlyCheck(database).sound() and walk.checked_as(database)
     _corrupt_pages(lib)
     assert run(lib, "doctor").exit_code == 1
-    assert walk.walked_as(database) is None
+    assert walk.checked_as(database) is None

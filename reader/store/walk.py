@@ -11,7 +11,7 @@ reader: it runs before the rest is loaded.
 
 Even beside the interface, reading a 500 MB file slowed the imports by a fifth (two cores,
 and its page faults), and the check takes 250 ms there. So a check that finds the file sound
-leaves a verdict (``cache/walked``): the file's identity, size and times of change. A start
+leaves a verdict (``cache/checked``): the file's identity, size and times of change. A start
 that finds the file as the verdict describes it reads no page; a start that finds it
 changed in any way (written by anything, copied, replaced, restored) checks it. The window,
 closing, checks the file as it leaves it (the terminal given back already), so that the
@@ -28,10 +28,11 @@ import threading
 from pathlib import Path
 from urllib.parse import quote
 
-#: The most of the database file mapped into memory while every row is read: reading its
-#: pages one system call each took twice as long (150 ms at 200,000 papers, against 80).
-#: Only for the walk: a mapped file that another process cut short would end this one, and
-#: the library never shrinks its file (no VACUUM) while it is read.
+#: The most of the database file mapped into memory while every page (the check) or every
+#: row (the walk, ``reader stats``) is read: reading its pages one system call each took
+#: twice as long (150 ms at 200,000 papers, against 80). Only for these: a mapped file that
+#: another process cut short would end this one, and the library never shrinks its file
+#: (no VACUUM) while it is read.
 _MAP_BYTES = 1 << 34
 
 _WALK = (
@@ -87,11 +88,11 @@ def fingerprint(database: Path) -> str | None:
 
 
 def _verdict(database: Path) -> Path:
-    return database.parent / "cache" / "walked"
+    return database.parent / "cache" / "checked"
 
 
-def walked_as(database: Path) -> str | None:
-    """The file as the last walk (or the window after it) left it sound, if recorded."""
+def checked_as(database: Path) -> str | None:
+    """The file as the last check found it sound, if recorded."""
     try:
         return _verdict(database).read_text(encoding="ascii").strip() or None
     except (OSError, UnicodeDecodeError):
@@ -99,18 +100,18 @@ def walked_as(database: Path) -> str | None:
 
 
 def spared(database: Path) -> bool:
-    """Whether the file is as the verdict describes it: no row need be read."""
+    """Whether the file is as the verdict describes it: no page need be read."""
     now = fingerprint(database)
-    return now is not None and now == walked_as(database)
+    return now is not None and now == checked_as(database)
 
 
 def remember(database: Path, sound: str | None) -> None:
-    """Record ``sound`` (a fingerprint taken before a walk that found the file sound) as the
-    verdict. A verdict that cannot be written only costs the next start a walk."""
+    """Record ``sound`` (a fingerprint taken before a check that found the file sound) as
+    the verdict. A verdict that cannot be written only costs the next start a check."""
     if sound is None:
         return
     verdict = _verdict(database)
-    part = verdict.with_name(f"walked.{os.getpid()}")
+    part = verdict.with_name(f"checked.{os.getpid()}")
     with contextlib.suppress(OSError):
         verdict.parent.mkdir(exist_ok=True)
         part.write_text(sound + "\n", encoding="ascii")
@@ -132,7 +133,7 @@ def check_unless_spared(database: Path, conn: sqlite3.Connection) -> str | None:
     verdict describes it; the verdict recorded where the check finds the file sound,
     dropped where it does not. SQLite's first finding, or None."""
     before = fingerprint(database)
-    if before is not None and before == walked_as(database):
+    if before is not None and before == checked_as(database):
         return None
     problem = check(conn)
     if problem is None:
@@ -162,25 +163,25 @@ def checked(database: Path) -> bool:
 
 
 def forget(database: Path) -> None:
-    """Drop the verdict (the doctor found damage): the next start walks."""
+    """Drop the verdict (damage found): the next start checks."""
     with contextlib.suppress(OSError):
         _verdict(database).unlink(missing_ok=True)
 
 
-class EarlyWalk:
-    """The walk of the database at ``database``, begun on a thread as it is made, on a
+class EarlyCheck:
+    """The check of the database at ``database``, begun on a thread as it is made, on a
     read-only connection of its own that waits for no lock; spared where the file is as
     its verdict describes it.
 
     It only ever spares the usual check: whatever stops it (no database yet, damage, a
-    lock, a schema older than the walk) leaves :meth:`sound` False, and the library's own
-    walk, made then, says what is wrong the usual way.
+    lock) leaves :meth:`sound` False, and the library's own check, made then, says what
+    is wrong the usual way.
     """
 
     def __init__(self, database: Path) -> None:
         self._database = database
         self._sound = False
-        self._thread = threading.Thread(target=self._run, name="reader-walk", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="reader-check", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
@@ -190,7 +191,7 @@ class EarlyWalk:
             self._sound = False
 
     def sound(self) -> bool:
-        """Whether the file was found sound (walked, or as its verdict describes it), once
-        the walk has ended; False when it could not be made (the usual check must be)."""
+        """Whether the file was found sound (checked, or as its verdict describes it), once
+        the check has ended; False when it could not be made (the usual check must be)."""
         self._thread.join()
         return self._sound

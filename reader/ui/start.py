@@ -56,11 +56,11 @@ class NotOpened(Exception):
 def run_window(
     root: Path,
     warn: Callable[[str], None],
-    walked: Callable[[], bool] | None = None,
+    checked: Callable[[], bool] | None = None,
 ) -> int:
     """Open the window on the library at ``root`` and run it until it closes; its exit
     status. What the library's check finds amiss goes to ``warn`` first, before the window.
-    ``walked`` is the check of every page begun as the process started (whether it found
+    ``checked`` is the check of every page begun as the process started (whether it found
     the file sound, or was spared as the file had not changed since one did); without it,
     the check is made here."""
     # No collections until the first frame (the app turns them on again then): starting
@@ -82,18 +82,18 @@ def run_window(
     # The check reads every page of a large library (unless the file is as a check found
     # it sound, reader.store.walk); it runs on the other core while the interface is
     # imported (SQLite lets go of the GIL as it reads), and so does what the first view
-    # reads (the ids, the counts), after it. Begun as the process started (``walked``), the
+    # reads (the ids, the counts), after it. Begun as the process started (``checked``), the
     # check ends beside the imports, though they then take longer. The first view's reads
     # stay on one thread: two, and the imports are three for two cores (340 ms to the first
     # frame against 290 at 200,000 papers).
     with ThreadPoolExecutor(max_workers=1) as pool:
-        walk = None if walked else pool.submit(_readable, library, library.upkeep.check_pages)
+        check = None if checked else pool.submit(_readable, library, library.upkeep.check_pages)
         first = pool.submit(_readable, library, lambda: _first_view(library))
         from reader.ui.app import ReaderApp
 
-        if walk is not None:
-            walk.result()
-        elif walked is not None and not walked():
+        if check is not None:
+            check.result()
+        elif checked is not None and not checked():
             _readable(library, library.upkeep.check_pages)  # says what stopped it
         ids, counts, signals = first.result()
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
