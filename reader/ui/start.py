@@ -103,7 +103,8 @@ def run_window(
     app = ReaderApp(library, ids=ids, counts=counts, signals=signals)
     _run(app, warn)
     library.close()
-    library.upkeep.window_closed()
+    with contextlib.suppress(KeyboardInterrupt):  # ctrl+c: the next start checks instead
+        library.upkeep.window_closed()
     return app.return_code or 0
 
 
