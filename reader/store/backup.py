@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from reader.errors import BadInput, is_damage
+from reader.store.walk import check
 
 #: Automatic backups (before a migration or a restore) kept per kind.
 KEEP_AUTOMATIC = 3
@@ -109,18 +110,16 @@ def newest_sound_backup(root: Path) -> Path | None:
 
 
 def copy_problem(path: Path) -> str | None:
-    """What SQLite's quick check of every page of a copy finds amiss; None when sound."""
+    """What the window's check of every page (:func:`reader.store.walk.check`) finds amiss
+    in a copy; None when sound."""
     try:
         conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True)
         try:
-            found = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+            return check(conn)
         finally:
             conn.close()
     except sqlite3.Error as exc:
         return str(exc)
-    if found == "ok":
-        return None
-    return "; ".join(line for line in str(found).splitlines() if not line.startswith("***"))
 
 
 def automatic_backup(database: Path, backups: Path, kind: str) -> Path | None:

@@ -147,8 +147,11 @@ def checked(database: Path) -> bool:
     """Whether the file is sound: as its verdict describes it, or checked now on a
     connection of its own. False also where no check could be made (no database, a lock):
     the next start checks."""
-    if fingerprint(database) is None:
+    now = fingerprint(database)
+    if now is None:
         return False
+    if now == checked_as(database):
+        return True  # no connection opened: this is every usual start's whole work
     try:
         conn = read_only(database)
         try:
