@@ -159,10 +159,7 @@ class Upkeep:
         if problems != ["ok"]:
             report.ok = False
             walk.forget(self._library.paths.database)
-            # SQLite's first finding, on one line ("*** in database main ***" opens it).
-            first = "; ".join(
-                line for line in problems[0].splitlines() if not line.startswith("***")
-            )
+            first = walk.finding(problems[0])
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             report.append(f"database: DAMAGED: {first}{more}")
             report.append(damaged_advice(self._library.paths.root))

@@ -234,8 +234,7 @@ def is_damaged(database: Path) -> bool:
     try:
         conn = sqlite3.connect(f"file:{quote(str(database))}?mode=ro{still}", uri=True)
         try:
-            verdict: object = conn.execute("PRAGMA quick_check").fetchone()[0]
-            return verdict != "ok"
+            return check(conn) is not None
         finally:
             conn.close()
     except sqlite3.OperationalError:

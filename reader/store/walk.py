@@ -61,9 +61,12 @@ def check(conn: sqlite3.Connection) -> str | None:
         found = [row[0] for row in conn.execute("PRAGMA quick_check(1)")]
     finally:
         conn.execute("PRAGMA mmap_size = 0")
-    if found == ["ok"]:
-        return None
-    return "; ".join(line for line in found[0].splitlines() if not line.startswith("***"))
+    return None if found == ["ok"] else finding(found[0])
+
+
+def finding(text: str) -> str:
+    """One of SQLite's check findings on one line ("*** in database main ***" opens it)."""
+    return "; ".join(line for line in text.splitlines() if not line.startswith("***"))
 
 
 def fingerprint(database: Path) -> str | None:
