@@ -14,7 +14,6 @@ the source format's name, for that format's export.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from reader.text.names import (
@@ -25,6 +24,7 @@ from reader.text.names import (
     parse_names_text,
     split_name,
 )
+from reader.text.pattern import Pattern
 
 __all__ = [
     "COLUMN_VARIABLES",
@@ -70,7 +70,7 @@ DATE_VARIABLES = ("issued", "accessed", "original-date", "event-date", "submitte
 #: CSL variables held in the paper's own columns, never in ``Paper.csl``.
 COLUMN_VARIABLES = frozenset({"id", "citation-key", "title", "abstract", "DOI", "URL", "keyword"})
 
-_ISO_DATE = re.compile(r"^\s*(-?\d{1,4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
+_ISO_DATE = Pattern(r"^\s*(-?\d{1,4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 
 # BibTeX/BibLaTeX entry types and the CSL types they are (Zotero's and citation.js's choices).
 _BIBTEX_TO_CSL = {

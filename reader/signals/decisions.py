@@ -4,8 +4,9 @@ string kept beside."""
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
+
+from reader.text.pattern import Pattern
 
 __all__ = ["DECISIONS", "EXPORT_STATES", "carried_decision", "decision_field", "decision_label",
            "export_state", "normalize_decision", "state_decision"]
@@ -85,7 +86,7 @@ _DECISION_WORDS: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = (
         ),
     ),
 )
-_DECISION_TOKEN = re.compile(r"[a-z]+|\d+")
+_DECISION_TOKEN = Pattern(r"[a-z]+|\d+")
 
 
 def normalize_decision(raw: Any) -> str | None:

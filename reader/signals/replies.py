@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from reader.signals.scores import RATING_FIELDS, Score, parse_score
+from reader.text.pattern import Pattern
 
 __all__ = [
     "COMMENT_KINDS",
@@ -62,7 +63,7 @@ _NOTHING = frozenset({"", "n/a", "na", "none", "no", "-", "not applicable", "non
 _GENERIC_INVITATIONS = frozenset({"Edit", "Revision"})
 # A path segment naming the paper an invitation belongs to ("Paper12", "paper12",
 # "Submission1234").
-_PAPER_SEGMENT = re.compile(r"^(?:paper|submission)\d+$", re.IGNORECASE)
+_PAPER_SEGMENT = Pattern(r"^(?:paper|submission)\d+$", re.IGNORECASE)
 
 
 def kind_of_invitation(invitation: str) -> str:

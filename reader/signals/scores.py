@@ -11,6 +11,8 @@ from typing import Any
 
 from msgspec import Struct
 
+from reader.text.pattern import Pattern
+
 __all__ = [
     "RATING_FIELDS", "SCORE_FIELDS", "Score", "finite", "number_list", "one_decimal",
     "parse_score",
@@ -18,12 +20,12 @@ __all__ = [
 
 # "6: Marginally above acceptance threshold", "3 good", "8", "-1", "4.5". The words after a
 # number are its label; a number followed by something that is not a separator is not a score.
-_SCORE_TEXT = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?:(?::|\.(?!\d)|\)|-|–|—)\s*(.*))?\Z", re.S)
+_SCORE_TEXT = Pattern(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?:(?::|\.(?!\d)|\)|-|–|—)\s*(.*))?\Z", re.S)
 # "3 good" (ICLR 2024's soundness): a number and words, read so only in a score field.
-_SCORE_WORDS = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s+(\S.*)\Z", re.S)
+_SCORE_WORDS = Pattern(r"\s*([-+]?\d+(?:\.\d+)?)\s+(\S.*)\Z", re.S)
 # In a field not known for scores, only a number alone or a labelled one ("7: Good paper"):
 # "1. Paper is well-written" there is the first item of a list, a strength, not a score.
-_LABELLED = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?::\s*(.*))?\Z", re.S)
+_LABELLED = Pattern(r"\s*([-+]?\d+(?:\.\d+)?)\s*(?::\s*(.*))?\Z", re.S)
 # Labels are short and on one line; a longer text opening with "1." is a numbered list.
 _MAX_LABEL = 200
 # In a field that is a score whatever it holds (``rating``, ``confidence`` …) no list is
@@ -149,10 +151,10 @@ RATING_FIELDS = ("rating", "recommendation", "overall_rating", "final_rating",
                  "overall_assessment", "overall_recommendation")
 
 
-_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_NUMBER = Pattern(r"[-+]?\d+(?:\.\d+)?")
 # A list as Python or JSON writes it in a table's cell (pandas: "[8, 8, 7]"), or a tuple:
 # its brackets would hide the first number, and its items may be quoted ("['8', '7']").
-_BRACKETED = re.compile(r"\A\s*[\[(](.*)[\])]\s*\Z", re.S)
+_BRACKETED = Pattern(r"\A\s*[\[(](.*)[\])]\s*\Z", re.S)
 
 
 def number_list(value: Any) -> list[float] | None:

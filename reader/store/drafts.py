@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shlex
 import tempfile
 from collections.abc import Callable
@@ -17,6 +16,7 @@ from msgspec import Struct, field
 
 from reader.errors import describe_os_error
 from reader.locations import APP_NAME
+from reader.text.pattern import Pattern
 
 
 class Draft(Struct):
@@ -138,7 +138,7 @@ def restore_command(draft: Path, reader: str = "reader") -> str:
 
 
 #: A draft's name: the paper's key and id and when the editor opened, or the id alone.
-_DRAFT_NAME = re.compile(r"note-(?:.+-)?(\d+)-\d{8}-\d{6}|note-(\d+)")
+_DRAFT_NAME = Pattern(r"note-(?:.+-)?(\d+)-\d{8}-\d{6}|note-(\d+)")
 
 
 def draft_paper(path: Path) -> int | None:

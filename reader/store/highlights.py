@@ -10,13 +10,14 @@ import sqlite3
 from msgspec import Struct
 
 from reader.signals import SECTION_LIMIT, Reply, shown_sections
+from reader.text.pattern import Pattern
 from reader.text.render import render
 from reader.text.sanitize import visible
 
 # A sentence ends at . ! or ? (maybe closed by a quote or bracket) followed by white space;
 # a few abbreviations common in abstracts don't end one.
-_SENTENCE_END = re.compile(r"[.!?][\"')\]]*\s+")
-_NOT_AN_END = re.compile(
+_SENTENCE_END = Pattern(r"[.!?][\"')\]]*\s+")
+_NOT_AN_END = Pattern(
     r"(?:\b(?:e\.g|i\.e|et al|etc|vs|cf|Fig|Eq|Sec|approx|resp|w\.r\.t)\.|\b[A-Z]\.)\s+$"
 )
 

@@ -4,7 +4,6 @@ generation (for the index), counts, orders, plain-text matches."""
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from reader.store.base import BUSY_TIMEOUT_MS, StoreBase, key_owner
 from reader.store.chunks import in_chunks
 from reader.store.signal_queries import SIGNAL_ORDERS, signal_sort_keys
 from reader.store.walk import walk
+from reader.text.pattern import Pattern
 
 _PAPER_COLUMNS = (
     "p.id, p.title, p.title_derived, p.abstract, p.authors, p.venue, p.year, p.keywords, "
@@ -49,7 +49,7 @@ SORT_KEYS = {
     "weighted": "rating_mean",
 }
 
-_TEX_MARKUP = re.compile(r"[{}$]|\\[A-Za-z]+\s*|\\.")
+_TEX_MARKUP = Pattern(r"[{}$]|\\[A-Za-z]+\s*|\\.")
 
 
 class Reading(StoreBase):

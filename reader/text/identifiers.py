@@ -7,21 +7,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-_DOI = re.compile(r"(10\.\d{4,9}/\S+)", re.IGNORECASE)
+from reader.text.pattern import Pattern
+
+_DOI = Pattern(r"(10\.\d{4,9}/\S+)", re.IGNORECASE)
 # shortDOI's ``10/abcde``, alone or behind a resolver: anywhere else "10/" is a path.
-_SHORT_DOI = re.compile(
+_SHORT_DOI = Pattern(
     r"(?:(?:https?://)?(?:dx\.)?doi\.org/|doi:\s*)?(10/[a-z0-9]+)$", re.IGNORECASE
 )
-_ARXIV_NEW = re.compile(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
-_ARXIV_OLD = re.compile(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
+_ARXIV_NEW = Pattern(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
+_ARXIV_OLD = Pattern(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
 # A venue that names the archive, not a journal: "arXiv", "arXiv preprint", "arXiv e-prints",
 # "arXiv preprint arXiv:1706.03762" (the form Google Scholar and Mendeley write).
 _ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
-_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
-_OPENREVIEW_ID = re.compile(r"^[\w\-]{6,20}$")
+_OPENREVIEW = Pattern(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
+_OPENREVIEW_ID = Pattern(r"^[\w\-]{6,20}$")
 # A cell or value that is one link to a paper's page, and nothing else: an OpenReview forum or
 # PDF, an arXiv abstract or PDF (any version), a DOI resolver.
-_PAPER_LINK = re.compile(
+_PAPER_LINK = Pattern(
     r"\s*<?(?:https?://)?(?:www\.)?(?:"
     r"(?P<openreview>openreview\.net/(?:forum|pdf)\?\S+)"
     r"|(?P<arxiv>(?:export\.)?arxiv\.org/(?:abs|pdf)/\S+)"
@@ -31,7 +33,7 @@ _PAPER_LINK = re.compile(
 )
 #: A usable citation key: safe in BibTeX, LaTeX \cite and pandoc alike (pandoc lets a key
 #: start with a digit or "_").
-CITEKEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_\-:./+]{0,99}")
+CITEKEY = Pattern(r"[A-Za-z0-9_][A-Za-z0-9_\-:./+]{0,99}")
 
 
 def normalize_doi(value: str | None) -> str | None:

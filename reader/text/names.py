@@ -9,6 +9,7 @@ import re
 import unicodedata
 from typing import Any
 
+from reader.text.pattern import Pattern
 from reader.text.scripts import east_asian
 
 __all__ = [
@@ -38,7 +39,7 @@ _NAME_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 _NAME_PARTS = ("given", "dropping-particle", "non-dropping-particle", "family")
 _ANONYMOUS = frozenset({"anonymous", "anonymous author", "anonymous authors",
                         "anonymous author(s)", "anon.", "anon"})
-_WORD = re.compile(r"\w+")
+_WORD = Pattern(r"\w+")
 # The last word of a group that authors a paper as one ("ATLAS Collaboration", "Gemini
 # Team", "The Tabula Muris Consortium"), or the "et al." a list left in one name: no
 # person's family name, so never split and initialised ("Collaboration, A.").
@@ -46,7 +47,7 @@ _GROUP_WORDS = frozenset(
     "collaboration collaborations consortium group team collective committee "
     "initiative network project alliance".split()
 )
-_ET_AL = re.compile(r"\bet\.?\s*al\.?$", re.IGNORECASE)
+_ET_AL = Pattern(r"\bet\.?\s*al\.?$", re.IGNORECASE)
 
 
 def display_name(name: dict[str, Any]) -> str:
@@ -67,7 +68,7 @@ def display_name(name: dict[str, Any]) -> str:
 
 # "Zhang Y.", "Müller K.-R." (Scopus, PubMed, Embase): a family name, then the given
 # names' initials, each with its full stop.
-_INITIALS_LAST = re.compile(r"(?P<family>[^.]+?)\s+(?P<initials>(?:[A-Z]\.(?:-?[A-Z]\.)*\s*)+)")
+_INITIALS_LAST = Pattern(r"(?P<family>[^.]+?)\s+(?P<initials>(?:[A-Z]\.(?:-?[A-Z]\.)*\s*)+)")
 
 
 def initials_last(name: str) -> tuple[str, str] | None:

@@ -7,33 +7,34 @@ from __future__ import annotations
 import re
 
 from reader.text.markers import CLOSE, LIT_BASE, OPEN, RAW_BASE, placeholder
+from reader.text.pattern import Pattern
 from reader.text.texscripts import convert_scripts
 
 # --- step 1: protect --------------------------------------------------------
 
 _SCAN_RE = re.compile(r"[\\`$%&~]")
-_CONTROL_WORD_RE = re.compile(r"[A-Za-z@]+")
+_CONTROL_WORD_RE = Pattern(r"[A-Za-z@]+")
 # A dollar amount right after "$": "$5 and", "$10 fee", "$5,000.", "$5-$10".
-_MONEY_START_RE = re.compile(
+_MONEY_START_RE = Pattern(
     r"\d[\d,]*(?:\.\d+)?(?:[kKmMbB]|bn|USD)?(?=$|\s|[,;:!?)/\u2013\u2014-]|\.(?!\d))"
 )
 # Math content that is only a formatted amount ("$1,000$", "$4.99$").
-_MONEY_ONLY_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d")
-_MATH_ENV_RE = re.compile(
+_MONEY_ONLY_RE = Pattern(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d")
+_MATH_ENV_RE = Pattern(
     r"\{((?:equation|align|alignat|gather|multline|flalign|eqnarray|displaymath|math)\*?)\}"
 )
 # Characters that "\X" turns into themselves; done here so emphasis never sees them.
 _ESCAPED_LITERALS = set("$%&#_{}*")
 # Symbol macros found run together with a capitalised word in real titles.
-_GLUED_RE = re.compile(r"(slash)[A-Z]")
+_GLUED_RE = Pattern(r"(slash)[A-Z]")
 
 # Delimiter sizes (\left( … \right), \bigl[): the delimiter is shown, the size is not,
 # and "\right." is no delimiter at all.  Openers keep no space after them, closers none
 # before them: "\left( 0001 \right)" reads "(0001)".
 _DELIMITER = r"(\.|\\[{}|]|\\[A-Za-z]+|[^\s\\])"
-_OPENER_RE = re.compile(r"\\(?:left|[bB]igg?l)(?![A-Za-z])\s*" + _DELIMITER + r"\s*")
-_CLOSER_RE = re.compile(r"\s*\\(?:right|[bB]igg?r)(?![A-Za-z])\s*" + _DELIMITER)
-_SIZED_RE = re.compile(r"\\(?:middle|[bB]igg?m?)(?![A-Za-z])\s*" + _DELIMITER)
+_OPENER_RE = Pattern(r"\\(?:left|[bB]igg?l)(?![A-Za-z])\s*" + _DELIMITER + r"\s*")
+_CLOSER_RE = Pattern(r"\s*\\(?:right|[bB]igg?r)(?![A-Za-z])\s*" + _DELIMITER)
+_SIZED_RE = Pattern(r"\\(?:middle|[bB]igg?m?)(?![A-Za-z])\s*" + _DELIMITER)
 _DELIMITER_NAMES = {".": "", "\\langle": "⟨", "\\rangle": "⟩", "\\lvert": "|", "\\rvert": "|"}
 
 
@@ -51,7 +52,7 @@ def unsize(text: str) -> str:
 
 
 # A negative thin space between spaced-out symbols: "n / \\! \\log n".
-_NEGATIVE_SPACE_RE = re.compile(r"(\s*)\\!(\s*)")
+_NEGATIVE_SPACE_RE = Pattern(r"(\s*)\\!(\s*)")
 
 
 def _math(source: str) -> str:
@@ -77,7 +78,7 @@ def _find_unescaped(text: str, needle: str, start: int) -> int:
 
 # Math source no amount of money has: a digit after the closing "$" is then no reason
 # to doubt it ("360$^\\circ\\times$180$^\\circ$", "$<$1%", "FID$=$1.46").
-_SURELY_MATH_RE = re.compile(r"[\\^_{]")
+_SURELY_MATH_RE = Pattern(r"[\\^_{]")
 
 
 def _surely_math(content: str) -> bool:

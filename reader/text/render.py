@@ -56,6 +56,7 @@ from reader.text.markers import (
     expand,
     placeholder,
 )
+from reader.text.pattern import Pattern
 from reader.text.protect import protect, unsize
 
 __all__ = ["Rendered", "plain_line", "render", "render_line", "to_plain"]
@@ -73,15 +74,15 @@ class Rendered(Struct, frozen=True):
 # must be followed by a non-space (so "a * b" stays); closers the mirror image.
 # "**" may close inside a word ("**con**tinual", seen in real abstracts).
 _E = MAX_EMPHASIS
-_EMPHASIS_RULES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+_EMPHASIS_RULES: tuple[tuple[Pattern, tuple[str, ...]], ...] = (
     (
-        re.compile(rf"(?<![\w*\\])\*\*\*(?![\s*])(.{{1,{_E}}}?)(?<![\s*])\*\*\*(?!\*)", re.S),
+        Pattern(rf"(?<![\w*\\])\*\*\*(?![\s*])(.{{1,{_E}}}?)(?<![\s*])\*\*\*(?!\*)", re.S),
         ("bold", "italic"),
     ),
-    (re.compile(rf"(?<![\w*\\])\*\*(?![\s*])(.{{1,{_E}}}?)(?<![\s*])\*\*(?!\*)", re.S), ("bold",)),
-    (re.compile(rf"(?<![\w\\])__(?![\s_])(.{{1,{_E}}}?)(?<![\s_])__(?![\w_])", re.S), ("bold",)),
-    (re.compile(rf"(?<![\w*\\])\*(?![\s*])(.{{1,{_E}}}?)(?<![\s*])\*(?![\w*])", re.S), ("italic",)),
-    (re.compile(rf"(?<![\w\\])_(?![\s_])(.{{1,{_E}}}?)(?<![\s_])_(?![\w_])", re.S), ("italic",)),
+    (Pattern(rf"(?<![\w*\\])\*\*(?![\s*])(.{{1,{_E}}}?)(?<![\s*])\*\*(?!\*)", re.S), ("bold",)),
+    (Pattern(rf"(?<![\w\\])__(?![\s_])(.{{1,{_E}}}?)(?<![\s_])__(?![\w_])", re.S), ("bold",)),
+    (Pattern(rf"(?<![\w*\\])\*(?![\s*])(.{{1,{_E}}}?)(?<![\s*])\*(?![\w*])", re.S), ("italic",)),
+    (Pattern(rf"(?<![\w\\])_(?![\s_])(.{{1,{_E}}}?)(?<![\s_])_(?![\w_])", re.S), ("italic",)),
 )
 
 
@@ -109,12 +110,12 @@ _PLAIN_RUN = (
 )
 _SKELETON_RE = re.compile(f"(?P<cs>{_CONTROL_SEQ})|(?P<run>{_PLAIN_RUN})|(?P<brace>[{{}}])")
 _NEEDS_LATEX_RE = re.compile(r"[\\{}$~]|--|``|''")
-_CS_NAME_RE = re.compile(r"\\([A-Za-z@]+|.)", re.S)
+_CS_NAME_RE = Pattern(r"\\([A-Za-z@]+|.)", re.S)
 # What a group right after is an argument of: a superscript or subscript, another group
 # (``\\frac{a}{b}``), an optional argument, a parked \\url or \\href target.
 # What a group that opens on it groups: a macro (``{\\em x}``) or math (``{$O(n)$}``).
-_GROUP_OPENING = re.compile(r"[\\\U000f0000-\U0010ffff]")
-_ARGUMENT_BEFORE = re.compile(r"[\^_}\]\U000f0000-\U0010ffff]")
+_GROUP_OPENING = Pattern(r"[\\\U000f0000-\U0010ffff]")
+_ARGUMENT_BEFORE = Pattern(r"[\^_}\]\U000f0000-\U0010ffff]")
 
 
 def _skeleton(text: str, lits: list[str], bare_braces: bool = False) -> str:
@@ -336,7 +337,7 @@ def to_plain(source: str, *, groups: bool = False, ligatures: bool = True) -> st
 
 
 _WHITESPACE_RE = re.compile(r"\s+")
-_LINE_BREAK_RE = re.compile(r"[^\S ]")
+_LINE_BREAK_RE = Pattern(r"[^\S ]")
 
 
 def render_line(source: str) -> Rendered:

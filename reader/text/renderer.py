@@ -15,7 +15,7 @@ from pathlib import Path
 
 #: The modules a rendering is made by: reader.text.render and what it imports of
 #: reader.text (a test keeps the list whole).
-RENDERER_MODULES = ("render", "latex", "accents", "protect", "markers", "texscripts")
+RENDERER_MODULES = ("render", "latex", "accents", "protect", "markers", "texscripts", "pattern")
 
 
 @functools.cache

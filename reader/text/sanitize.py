@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from reader.text.pattern import Pattern
+
 __all__ = ["clean_imported", "normalize_for_identity", "visible"]
 
 # Zero-width characters that carry no visible content but break search and
@@ -45,7 +47,7 @@ _IMPORT_TABLE: dict[int, None] = {
     code: None for code in range(0xA0) if _is_removable_control(code)
 }
 _IMPORT_TABLE.update({ord(ch): None for ch in _ZERO_WIDTH})
-_IMPORT_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _IMPORT_TABLE) + "]")
+_IMPORT_CHARS = Pattern("[" + "".join(re.escape(chr(c)) for c in _IMPORT_TABLE) + "]")
 
 # Replacement table for visible: C0 controls map onto the Control Pictures
 # block (U+2400 + code), DEL onto its picture, C1 (which has no pictures) onto
@@ -65,12 +67,12 @@ del _code, _ch
 
 _IDENTITY_ZW_TABLE = {ord(ch): None for ch in _ZERO_WIDTH}
 _ZERO_WIDTH_CHARS = re.compile("[" + "".join(_ZERO_WIDTH) + "]")
-_NEWLINES_RE = re.compile(r"\r\n?")
+_NEWLINES_RE = Pattern(r"\r\n?")
 
 
 # ECMA-48 control sequences (CSI: colours, cursor moves) and operating system commands
 # (OSC: window titles, links), as a terminal would read them.
-_ESCAPE_SEQUENCE = re.compile(
+_ESCAPE_SEQUENCE = Pattern(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]"
 )
 
@@ -102,7 +104,7 @@ def visible(text: str) -> str:
 #: Texts longer than this are normalised a piece at a time: the list of every word of a text
 #: of megabytes (a file that is one long line) takes ten times its size.
 _LONG = 1 << 20
-_WHITESPACE = re.compile(r"\s")
+_WHITESPACE = Pattern(r"\s")
 
 
 def _long_for_identity(text: str) -> str:

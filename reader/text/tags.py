@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from reader.text.pattern import Pattern
+
 # Tags are single words so that `tag:x` and the search index see them whole. Symbols stay
 # (a user's "⭐ must-read" is not their "must-read"); other punctuation goes.
-_ALLOWED = re.compile(r"[^\w\-:./+\u2190-\u2bff\U0001f000-\U0001faff]+", re.UNICODE)
+_ALLOWED = Pattern(r"[^\w\-:./+\u2190-\u2bff\U0001f000-\U0001faff]+", re.UNICODE)
 # The space between two words, with the colon or dash that only separates them beside it:
 # "Chapter 2: Background" and arXiv's "Computer Science - Computation and Language" are
 # words joined by one "-", not "2:-background" or "science---computation".
-_BETWEEN_WORDS = re.compile(r"[-:\u2013\u2014]*\s[\s\-:\u2013\u2014]*")
+_BETWEEN_WORDS = Pattern(r"[-:\u2013\u2014]*\s[\s\-:\u2013\u2014]*")
 MAX_TAG_LENGTH = 64
 
 

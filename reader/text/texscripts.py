@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import re
 
+from reader.text.pattern import Pattern
+
 __all__ = ["convert_scripts"]
 
 _SUPERSCRIPTS = dict(
@@ -52,11 +54,11 @@ _SUPERSCRIPT_SYMBOLS = {
 
 # One script: "^" or "_", then a group (one level of nesting), a control word or
 # symbol, or one character.
-_SCRIPT_RE = re.compile(
+_SCRIPT_RE = Pattern(
     r"(?<!\\)([\^_])\s*(\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|\\[^A-Za-z]|[^\s{}\\])"
 )
-_ENDS_IN_CONTROL_WORD = re.compile(r"\\([A-Za-z]+)\s*$")
-_TOKEN_RE = re.compile(r"\\[A-Za-z]+\s*|\\[^A-Za-z]|[{}]|\s+|.", re.S)
+_ENDS_IN_CONTROL_WORD = Pattern(r"\\([A-Za-z]+)\s*$")
+_TOKEN_RE = Pattern(r"\\[A-Za-z]+\s*|\\[^A-Za-z]|[{}]|\s+|.", re.S)
 # Font switches in a script change no character we can show: _{\rm max}, _{\text{max}}.
 _FONT_MACROS = frozenset(
     "rm it bf sf tt mathrm mathit mathbf mathsf mathtt mathnormal text textrm textit "
