@@ -101,7 +101,7 @@ def open_library(ctx: click.Context, *, create: bool = False) -> Library:
             ctx.call_on_close(functools.partial(take_back_unfilled, library, made))
         if library.upgrade is not None:
             click.echo(f"Note: {upgraded_line(library.upgrade, root)}", err=True)
-        evidence = library.upkeep.check_for_loss()
+        evidence = library.loss.check()
         # The doctor and recover say it themselves, with what was found.
         if evidence is not None and ctx.command.name not in ("doctor", "recover"):
             # Said before the command's own output, whatever the command: a later look

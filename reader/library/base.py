@@ -51,7 +51,7 @@ class LibraryBase:
         self._pool: queue.LifoQueue[Store] = queue.LifoQueue()
         # The generations this library's own writes reached (see written_here).
         self._written: set[int] = set()
-        #: Evidence of lost writes found as the library opened (see Upkeep.check_for_loss).
+        #: Evidence of lost writes found as the library opened (see LossCheck.check).
         self.loss_evidence: LossEvidence | None = None
         self._written_lock = threading.Lock()
         #: The upgrade of the library's schema its opening made, if it made one (a newer

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from reader.library.changes import Change
     from reader.library.fetching import OpenReviewFetching
     from reader.library.imports import Imports
+    from reader.library.loss import LossCheck
     from reader.library.outcomes import Resolution, SearchOutcome
     from reader.library.recovery import Recovery
     from reader.library.reviews import ReviewIndexing
@@ -74,6 +75,7 @@ class Library(LibraryBase):
     imports: Part[Imports] = Part("reader.library.imports", "Imports")
     marks: Part[Annotations] = Part("reader.library.annotations", "Annotations")
     upkeep: Part[Upkeep] = Part("reader.library.upkeep", "Upkeep")
+    loss: Part[LossCheck] = Part("reader.library.loss", "LossCheck")
     recovery: Part[Recovery] = Part("reader.library.recovery", "Recovery")
     fetching: Part[OpenReviewFetching] = Part("reader.library.fetching", "OpenReviewFetching")
 

@@ -4,16 +4,14 @@ database and the index and says what to do about damage."""
 from __future__ import annotations
 
 import shlex
-import shutil
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reader.library.door import translating
-from reader.library.loss import LossEvidence
 from reader.locations import LibraryPaths, reader_command
 from reader.models import IndexState
-from reader.search.meta import cut_short, recorded_generation
+from reader.search.meta import cut_short
 from reader.store import review_texts, walk
 from reader.store.backup import (
     BackupError,
@@ -169,7 +167,7 @@ class Upkeep:
             f"schema {schema}; {counts['papers']:,} papers, {counts['starred']:,} starred, "
             f"{counts['with_notes']:,} with notes"
         )
-        lost = self.check_for_loss() is not None
+        lost = self._library.loss.check() is not None
         # What an earlier rebuild kept aside and the database still lacks: a loss not over.
         waiting = [] if lost else self._waiting_lines()
         if lost:
@@ -241,7 +239,7 @@ class Upkeep:
         seen = self._library.loss_evidence
         # Kept already as the library opened, before anything could checkpoint the log.
         kept = (seen.kept if seen is not None else None) or (
-            self._keep_aside() if evidence else None
+            self._library.loss.keep_aside() if evidence else None
         )
         rebuilt = self._library.indexing.mend_index()
         line = f"search index: {why}; rebuilt from the database ({rebuilt:,} documents)"
@@ -276,67 +274,6 @@ class Upkeep:
         indexed = self._library.reviews.sync_reviews()
         said = "missing; built" if state is IndexState.MISSING else "behind; caught up"
         return [f"review text index: {said} ({indexed:,} papers' review text indexed)"]
-
-    def check_for_loss(self) -> LossEvidence | None:
-        """Whether the index holds changes the database does not: evidence of lost writes,
-        kept aside at once (the index, the write-ahead log, the database file), before a
-        connection closing checkpoints the log away or a catching-up index rebuild
-        replaces the index. Remembered in ``loss_evidence``."""
-        if self._library.loss_evidence is not None:
-            return self._library.loss_evidence
-        # The index first: a writer elsewhere commits the database before its index, so the
-        # index read first is never ahead of the database read after it. Its record is read
-        # without opening it: every start asks, and Whoosh is no part of the first frame.
-        indexed = recorded_generation(self._library.paths.index)
-        if indexed < 0:
-            return None
-        with self._library.session() as store:
-            current = store.generation()
-        if indexed <= current or not self._library.index.usable():
-            return None
-        kept = self._kept_for(indexed)
-        if kept is None and not self._library.read_only:
-            kept = self._keep_aside()
-        self._library.loss_evidence = LossEvidence(indexed, current, kept, self._library.paths.root)
-        return self._library.loss_evidence
-
-    def _kept_for(self, indexed: int) -> Path | None:
-        """The newest folder kept already for this same evidence (an index at ``indexed``):
-        a second copy of the same index would only hide the first behind it (the doctor and
-        ``reader recover`` read the newest). One without a log is copied again only when a
-        log has appeared since."""
-        name = self._library.paths.database.name + "-wal"
-        log_now = self._library.paths.database.with_name(name)
-        have_log = log_now.is_file() and log_now.stat().st_size > 0
-        for kept in self._library.recovery.kept_folders():
-            if not (kept / "index").is_dir() or recorded_generation(kept / "index") != indexed:
-                continue
-            log = kept / name
-            # A copy without a log is worth a second only when there is a log now.
-            if (log.is_file() and log.stat().st_size) or not have_log:
-                return kept
-        return None
-
-    def _keep_aside(self) -> Path | None:
-        """Copy the index, the write-ahead log and the database file it belongs to into a
-        dated folder of the library before a rebuild replaces what may be the only trace of
-        lost changes; None when nothing could be copied."""
-        folder = self._library.paths.root / "kept" / f"before-rebuild-{stamp()}"
-        try:
-            folder.mkdir(parents=True)
-            # The database file as the log found it (nothing is copied in from the log
-            # before the last connection closes): the base its intact frames are applied
-            # to when lost changes are recovered (see reader.library.recovery).
-            wal = self._library.paths.database.with_name(self._library.paths.database.name + "-wal")
-            if wal.is_file():
-                shutil.copy2(wal, folder / wal.name)
-                database = self._library.paths.database
-                shutil.copy2(database, folder / database.name)
-            if self._library.paths.index.is_dir():
-                shutil.copytree(self._library.paths.index, folder / "index")
-        except OSError:
-            return None
-        return folder
 
     def _waiting_lines(self) -> list[str]:
         """What a folder kept by an earlier rebuild still holds that the database lacks:

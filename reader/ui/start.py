@@ -71,7 +71,7 @@ def run_window(
     begun = not LibraryPaths(root).database.exists()
     try:
         library = Library(root)
-        evidence = library.upkeep.check_for_loss()
+        evidence = library.loss.check()
     except ReaderError as exc:
         if begun:
             take_back_unopened(root, made)  # no room to make it, say: nothing left behind

@@ -58,7 +58,7 @@ def start_notices(library: Library) -> list[StartNotice]:
             "each its note (or paste what you want to keep into the note), then delete it",
         ))
     # Checked before the index is looked at (which would rebuild an index found ahead).
-    evidence = library.upkeep.check_for_loss()
+    evidence = library.loss.check()
     if evidence is not None:
         notices.append(StartNotice("possible loss", f"Possible loss: {evidence}", "error", 60))
     if library.read_only is not None:
