@@ -200,6 +200,29 @@ def test_a_chunk_is_prepared_until_the_writer_waits(tmp_path: Path) -> None:
     assert hand_over(list(records), _Flag(after=0))[0] == []
 
 
+@needs_fork
+def test_an_import_into_an_empty_library_sketches_nothing_and_the_next_still_merges(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A sketch finds a revised abstract among the papers there before the file: into an
+    empty library none is made, in either process; a revision imported next is merged."""
+    records = list(stream_file(write_openreview(tmp_path / "ten.jsonl", 10)).records)
+    ready, _ = hand_over(records, _Flag(after=10**6), sketches=False)
+    assert all(not read_ahead_module._from_wire(wire).sketch for wire in ready)
+    assert not prepare(records[0], sketches=False).sketch and prepare(records[0]).sketch
+
+    first = write_openreview(tmp_path / "long.jsonl", read_ahead_module.MIN_RECORDS + 50)
+    assert empty_library.imports.write_files([first]).new == read_ahead_module.MIN_RECORDS + 50
+    paper = empty_library.store.paper(7)
+    assert paper is not None
+    # A list of abstracts alone: the paper is known by its abstract, revised.
+    second = tmp_path / "revised.txt"
+    revised = paper.abstract.replace(" we study ", " we examine ")
+    second.write_text(f"ICLR 2026\n\n{revised}\n", encoding="utf-8")
+    summary = empty_library.imports.write_files([second])
+    assert (summary.new, summary.merged) == (0, 1)
+
+
 def _with_replies(path: Path, count: int) -> Path:
     """``count`` submissions, each with a review (edited once for every third paper, both
     versions given) and a comment answering it."""

@@ -276,8 +276,8 @@ class _Import:
             self.records_read += 1
             if progress is not None:
                 progress(self.records_read + len(self.problems))
-            self._one(record if isinstance(record, Prepared)
-                      else prepare(record, not self.replies_later))
+            self._one(record if isinstance(record, Prepared) else prepare(
+                record, not self.replies_later, sketches=not self.library_was_empty))
             if self.records_read % 500 == 0:
                 self._count_problems()
         self._count_problems()

@@ -193,8 +193,10 @@ class Imports:
                         # The replies of a first reading matter only by their versions,
                         # unless some wait for their paper (then its signals add up both).
                         versions_only = twice and not any_waiting(store.conn)
-                        with read_ahead(item, 0 if strict else None,
-                                        versions_only) as records:
+                        # A sketch finds a revised abstract among the papers there
+                        # before the file: none, none is made.
+                        with read_ahead(item, 0 if strict else None, versions_only,
+                                        sketches=before > 0) as records:
                             source = str(item.path.resolve())
                             previous = store.imports.previous_import(source)
                             part, owed = import_papers(

@@ -49,7 +49,10 @@ PIPE_BYTES = 1 << 20
 
 @contextmanager
 def read_ahead(
-    item: StreamedFile, min_records: int | None = None, versions_only: bool = False
+    item: StreamedFile,
+    min_records: int | None = None,
+    versions_only: bool = False,
+    sketches: bool = True,
 ) -> Iterator[Iterator[PaperRecord | Prepared]]:
     """The file's records, parsed and prepared by a child process when the file has at
     least ``min_records`` (default :data:`MIN_RECORDS`; 0: never) and this process may
@@ -59,12 +62,13 @@ def read_ahead(
     With ``versions_only``, a record whose replies the writer needs only for their ids and
     dates (a first reading: the replies come again with their text) crosses from the child
     with those alone (:attr:`PaperRecord.replies_to_come`): handing 80,000 replies over
-    cost the two processes more than reading them."""
+    cost the two processes more than reading them. ``sketches``: as :func:`prepare` says
+    (false when the library was empty as the file's import began)."""
     wanted = MIN_RECORDS if min_records is None else min_records
     if not wanted or item.count < wanted or not _may_fork():
         yield item.records
         return
-    records = _records_from_child(item, versions_only)
+    records = _records_from_child(item, versions_only, sketches)
     try:
         yield records
     finally:
@@ -88,7 +92,7 @@ def _may_fork() -> bool:
 
 
 def _records_from_child(
-    item: StreamedFile, versions_only: bool
+    item: StreamedFile, versions_only: bool, sketches: bool
 ) -> Generator[Prepared, None, None]:
     """Start the child at the first record asked for; yield what it sends (preparing what
     it left unprepared), and take in the bad records it met (``item.problems`` grows as
@@ -100,7 +104,8 @@ def _records_from_child(
     # between two records.
     waiting = context.RawValue("b", 0)
     child = context.Process(
-        target=_parse, args=(item, sending, waiting, receiving, os.getpid(), versions_only),
+        target=_parse,
+        args=(item, sending, waiting, receiving, os.getpid(), versions_only, sketches),
         daemon=True,
     )
     child.start()
@@ -129,7 +134,7 @@ def _records_from_child(
             for wire in ready:
                 yield _from_wire(wire)
             for fields_ in unprepared:
-                yield prepare(PaperRecord(*fields_), item.reply_texts, item.papers)
+                yield prepare(PaperRecord(*fields_), item.reply_texts, item.papers, sketches)
             if kind == "end":
                 finished = True
                 return
@@ -155,7 +160,7 @@ def _widen(pipe: Connection) -> None:
 
 def _parse(
     item: StreamedFile, out: Connection, waiting: Any, parents_end: Connection, parent: int,
-    versions_only: bool,
+    versions_only: bool, sketches: bool,
 ) -> None:
     """The child: parse the file's records and send them in chunks, each with the bad
     records met since the last one; prepare each chunk's records until the writer waits.
@@ -190,9 +195,9 @@ def _parse(
                 record.replies = []
             chunk.append(record)
             if len(chunk) == CHUNK:
-                send("records", hand_over(chunk, waiting, forms, papers))
+                send("records", hand_over(chunk, waiting, forms, papers, sketches))
                 chunk = []
-        send("end", hand_over(chunk, waiting, forms, papers))
+        send("end", hand_over(chunk, waiting, forms, papers, sketches))
     except BrokenPipeError:
         pass  # the parent stopped reading: nothing left to do
     except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
@@ -204,16 +209,20 @@ def _parse(
 
 
 def hand_over(
-    records: list[PaperRecord], waiting: Any, forms: bool = True, papers: bool = True
+    records: list[PaperRecord],
+    waiting: Any,
+    forms: bool = True,
+    papers: bool = True,
+    sketches: bool = True,
 ) -> tuple[list[Any], list[Any]]:
-    """A chunk as sent: its records prepared (``forms``, ``papers``: as :func:`prepare`
-    says), one by one, until ``waiting.value`` is set (the writer has nothing left to
-    write), and the rest as they were parsed."""
+    """A chunk as sent: its records prepared (``forms``, ``papers``, ``sketches``: as
+    :func:`prepare` says), one by one, until ``waiting.value`` is set (the writer has
+    nothing left to write), and the rest as they were parsed."""
     ready: list[Any] = []
     for n, record in enumerate(records):
         if waiting.value:
             return ready, [_record_fields(r) for r in records[n:]]
-        prepared = prepare(record, forms, papers)
+        prepared = prepare(record, forms, papers, sketches)
         for form in prepared.reply_forms:
             form.packed()  # here, on the core the writer leaves free
         ready.append(_to_wire(prepared))
