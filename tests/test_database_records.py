@@ -82,3 +82,45 @@ def test_endnotes_epub_date_extent_binding_and_long_note(tmp_path: Path) -> None
 def test_psycinfos_copyright_line_is_no_part_of_the_abstract(tmp_path: Path) -> None:
     [paper] = _papers(tmp_path, "ovid.ris", PSYCINFO_RIS).values()
     assert paper.abstract == "Large language models raise questions for cognitive science."
+
+
+
+EBSCO_RIS = """TY  - JOUR
+AU  - Myhrvold, Nathan P.
+T1  - Diving dinosaurs? Caveats on the use of bone compactness for inferring lifestyle.
+JO  - PLoS ONE
+Y1  - 2024/03/06/
+AB  - These findings have implications for uses of bone compactness. [ABSTRACT FROM AUTHOR]
+L3  - 10.1371/journal.pone.0298957
+DP  - EBSCOhost
+DB  - aph
+ER  - 
+"""
+
+SCOPUS_RIS = """TY  - JOUR
+AU  - Myhrvold, N.P.
+TI  - Diving dinosaurs? Caveats on the use of bone compactness for inferring lifestyle
+T2  - PLoS ONE
+PY  - 2024
+DO  - 10.1371/journal.pone.0298957
+AB  - These findings have implications for uses of bone compactness.
+DB  - Scopus
+ER  - 
+"""
+
+
+def test_ebsco_ends_no_title_or_abstract_with_its_marks(tmp_path: Path) -> None:
+    """EBSCO ends a title with a full stop and an abstract with "[ABSTRACT FROM AUTHOR]":
+    read as the paper's own, its copy of a paper replaced another tool's text on each
+    import (and theirs its own)."""
+    [ebsco] = _papers(tmp_path, "cinahl.ris", EBSCO_RIS).values()
+    [scopus] = _papers(tmp_path, "scopus.ris", SCOPUS_RIS).values()
+    assert (ebsco.title, ebsco.abstract) == (scopus.title, scopus.abstract)
+    assert not ebsco.title.endswith(".") and "ABSTRACT FROM" not in ebsco.abstract
+    library = Library(tmp_path / "both")
+    try:
+        library.imports.write_files([tmp_path / "scopus.ris"])
+        summary = library.imports.write_files([tmp_path / "cinahl.ris"])
+        assert summary.merged == 1 and summary.revisions_kept == 0
+    finally:
+        library.close()

@@ -33,6 +33,7 @@ from reader.sources.ris_tags import (
     tag_values,
 )
 from reader.sources.ris_tools import (
+    EBSCO,
     OVID,
     ZOTERO,
     as_written_apart,
@@ -267,7 +268,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     kind_code = fold_lines(first(tags, "TY")).upper()
     # (Zotero's book names its series in T2, its conference paper the proceedings in C3.)
     venue = fold_lines(first(tags, *venue_tags(tag_meanings(tool, kind_code)))) or None
-    if tool == OVID:  # (which ends every title with a full stop: "A primer (3rd ed.).")
+    if tool in (OVID, EBSCO):  # (each ends every title with a full stop: "A primer (3rd ed.).")
         title, venue = without_full_stop(title), venue and without_full_stop(venue)
     title_derived = False
     if not title and abstract:
