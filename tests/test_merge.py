@@ -312,6 +312,19 @@ def test_the_same_stand_in_under_the_same_title_is_still_one_paper(
     assert empty_library.store.count() == 1
 
 
+def test_an_initial_with_its_stop_and_without_is_one_spelling(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    # Mendeley writes "Boisvert, C", EndNote "Boisvert, C.": neither is the fuller, and
+    # each import of one after the other took the authors back ("authors in full").
+    record = "TY  - JOUR\nAU  - Boisvert, {}\nTI  - Description of a dinosaur\nPY  - 2024\n"
+    for name, initial in (("mendeley.ris", "C"), ("endnote.ris", "C.")):
+        (tmp_path / name).write_text(record.format(initial) + "ER  - \n", encoding="utf-8")
+    empty_library.import_files([tmp_path / "mendeley.ris"])
+    for name in ("endnote.ris", "mendeley.ris", "endnote.ris"):
+        assert empty_library.import_files([tmp_path / name]).unchanged == 1, name
+
+
 def test_initials_give_way_to_the_same_names_in_full(empty_library: Library,
                                                      tmp_path: Path) -> None:
     # Scopus's RIS gives initials, its CSV the same authors in full: the paper takes the

@@ -126,8 +126,8 @@ def in_full(record: PaperRecord, current: dict[str, Any]) -> bool:
         if len(words) != len(full):
             return False
         for word, spelt in zip(words, full, strict=True):
-            if word == spelt:
-                continue
+            if word.rstrip(".") == spelt.rstrip("."):
+                continue  # the same, or one initial with its stop and one without
             if word.rstrip(".") not in (_initials(spelt), _initials(spelt).rstrip(".")):
                 return False
             fuller = True
