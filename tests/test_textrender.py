@@ -130,6 +130,16 @@ def test_unknown_macro_with_nested_latex_argument() -> None:
     assert to_plain(r"\mymacro{$\alpha$ and \textbf{b}}") == r"\mymacro{α and b}"
 
 
+def test_a_command_with_its_backslash_doubled_is_the_command() -> None:
+    # An ICLR 2026 abstract, as its form stored it: "textbfParameter-efficient" otherwise.
+    source = r"$\\textbf{Parameter-efficient fine-tuning}$ for \\textit{specific domains}"
+    assert to_plain(source) == "Parameter-efficient fine-tuning for specific domains"
+    assert render(source).spans  # bold and italic, as the single backslash gives
+    # A line break before a word that is no command stays one.
+    assert to_plain(r"one line\\two") == "one line\ntwo"
+    assert to_plain(r"a\\unknowncommand") == "a\nunknowncommand"
+
+
 def test_tool_abstract_keeps_its_name() -> None:
     source = abstract_with(r"\tool")
     rendered = render(source)

@@ -286,6 +286,11 @@ _PARSE_CONTEXT = _build_parse_context()
 _CONVERTER_LOCK = threading.Lock()
 
 
+def known_macro(name: str) -> bool:
+    """Whether ``name`` is a macro we or pylatexenc convert (``textbf``, ``alpha``)."""
+    return not _CONVERTER.is_unknown(name)
+
+
 def latex_to_text(latex: str) -> str:
     """Convert LaTeX with pylatexenc; raises on whatever pylatexenc raises."""
     with _CONVERTER_LOCK:

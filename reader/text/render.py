@@ -228,9 +228,23 @@ def _render_paragraph(p: str, bare_braces: bool) -> str:
         return p  # a bug here costs one paragraph its styling, not the reader
 
 
+# A command written with its backslash doubled, as an over-escaping form stores it
+# (ICLR 2026: "$\\textbf{PEFT}$"): in TeX a line break before the word "textbf", drawn
+# "textbfPEFT". Read as the command when it is one we convert.
+_DOUBLED_BACKSLASH = Pattern(r"\\\\([A-Za-z]+)")
+
+
+def _single_backslash(match: re.Match[str]) -> str:
+    from reader.text.latex import known_macro
+
+    return match[0][1:] if known_macro(match[1]) else match[0]
+
+
 def _convert_paragraph(p: str, bare_braces: bool) -> str:
     lits: list[str] = []
     raws: list[str] = []
+    if "\\\\" in p:
+        p = _DOUBLED_BACKSLASH.sub(_single_backslash, p)
     protected = _emphasis(protect(unsize(p), lits, raws))
     skeleton = expand(_skeleton(protected, lits, bare_braces), RAW_RE, raws, RAW_BASE)
     converted = skeleton
