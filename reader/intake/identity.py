@@ -17,8 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reader.record import csl_type_for_bibtex
-from reader.text.render import title_words, to_plain
+from reader.text.render import to_plain
 from reader.text.sanitize import normalize_for_identity
+from reader.text.titles import title_words
 
 #: A dash of any length, as TeX (``--``) or Unicode, with the spaces around it: one mark.
 DASHES = re.compile(r"\s*(?:--|[-–—])\s*")

@@ -12,7 +12,8 @@ from reader.models import Paper
 from reader.record import display_name
 from reader.search.analysis import ANALYZER, STEMMED, words
 from reader.text.greek import symbol_names
-from reader.text.render import plain_line, title_words, to_plain
+from reader.text.render import plain_line, to_plain
+from reader.text.titles import title_words
 
 SEARCH_FIELDS = (
     "title", "abstract", "keywords", "authors", "notes", "tags", "highlight", "key",

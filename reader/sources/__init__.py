@@ -21,8 +21,7 @@ from reader.models import PaperRecord
 from reader.signals import Reply
 from reader.sources.limits import DEPTH_MAX, nests_too_deeply, within_field_limit
 from reader.text.latin1 import latin1
-from reader.text.render import title_words
-from reader.text.titles import strip_derived_mark
+from reader.text.titles import strip_derived_mark, title_words
 
 
 class ImportFormatError(BadInput):

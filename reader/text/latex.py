@@ -5,6 +5,7 @@ macros kept visible); the steps are described in :mod:`reader.text.render`."""
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import unicodedata
 from collections.abc import Callable
@@ -289,6 +290,20 @@ _CONVERTER_LOCK = threading.Lock()
 def known_macro(name: str) -> bool:
     """Whether ``name`` is a macro we or pylatexenc convert (``textbf``, ``alpha``)."""
     return not _CONVERTER.is_unknown(name)
+
+
+# A command written with its backslash doubled, as an over-escaping form stores it
+# (ICLR 2026: "$\\textbf{PEFT}$"): in TeX a line break before the word "textbf", drawn
+# "textbfPEFT".
+_DOUBLED_BACKSLASH = re.compile(r"\\\\([A-Za-z]+)")
+
+
+def commands_undoubled(text: str) -> str:
+    """``text`` with each command written with its backslash doubled read as the command,
+    where it is one we or pylatexenc convert; before any other word, ``\\`` stays a line
+    break."""
+    return _DOUBLED_BACKSLASH.sub(
+        lambda match: match[0][1:] if known_macro(match[1]) else match[0], text)
 
 
 def latex_to_text(latex: str) -> str:

@@ -7,23 +7,24 @@ styling.  The output is data, never markup: brackets and the like pass through.
 
 How it works, per paragraph (paragraphs never share math or emphasis):
 
-1. *Protect*: a scanner finds what must not reach pylatexenc as is.  Math
-   (``$…$`` only when it looks like math, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``) is
-   parked as a *raw* placeholder so Markdown cannot touch it; money dollars,
-   unescaped ``%`` (not a comment in an abstract), ``&``, "approximately" ``~``,
-   Markdown code spans and ``\\url`` targets become *literal* placeholders.
+1. *Protect*: a scanner finds what must not reach pylatexenc as is. Math (``$…$`` only
+   when it looks like math, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``) is parked as a *raw*
+   placeholder so Markdown cannot touch it; money dollars, unescaped ``%`` (not a comment
+   in an abstract), ``&``, "approximately" ``~``, Markdown code spans and ``\\url`` targets
+   become *literal* placeholders. A command written with its backslash doubled (an
+   over-escaping form's ``\\\\textbf``) is read as the command first.
 2. *Emphasis*: Markdown delimiters become private-use marker characters.
-3. *Plain runs*: every stretch of ordinary text becomes a literal placeholder.
-   pylatexenc is slow per character (~7 ms for 2,000 chars), so it only ever
-   sees the LaTeX skeleton; placeholders also keep the source's whitespace.
-4. *LaTeX*: if anything LaTeX-like is left, pylatexenc converts it, with a
-   context that keeps unknown macros visible and turns ``\\textbf`` and friends
-   into markers.  Any failure falls back to the unconverted skeleton.
+3. *Plain runs*: every stretch of ordinary text becomes a literal placeholder. pylatexenc
+   is slow per character (~7 ms for 2,000 chars), so it only ever sees the LaTeX
+   skeleton; placeholders also keep the source's whitespace.
+4. *LaTeX*: if anything LaTeX-like is left, pylatexenc converts it, with a context that
+   keeps unknown macros visible and turns ``\\textbf`` and friends into markers. Any
+   failure falls back to the unconverted skeleton.
 5. *Finish*: placeholders are expanded and markers become spans.
 
-Markers use private-use code points U+E000–U+E005 and placeholders the
-supplementary private-use planes; those are replaced by U+FFFD in the input so
-that they cannot be forged.
+Markers use private-use code points U+E000–U+E005 and placeholders the supplementary
+private-use planes; those are replaced by U+FFFD in the input so that they cannot be
+forged.
 
 This module is part of the headless core and imports nothing from the UI.
 """
@@ -228,23 +229,13 @@ def _render_paragraph(p: str, bare_braces: bool) -> str:
         return p  # a bug here costs one paragraph its styling, not the reader
 
 
-# A command written with its backslash doubled, as an over-escaping form stores it
-# (ICLR 2026: "$\\textbf{PEFT}$"): in TeX a line break before the word "textbf", drawn
-# "textbfPEFT". Read as the command when it is one we convert.
-_DOUBLED_BACKSLASH = Pattern(r"\\\\([A-Za-z]+)")
-
-
-def _single_backslash(match: re.Match[str]) -> str:
-    from reader.text.latex import known_macro
-
-    return match[0][1:] if known_macro(match[1]) else match[0]
-
-
 def _convert_paragraph(p: str, bare_braces: bool) -> str:
     lits: list[str] = []
     raws: list[str] = []
     if "\\\\" in p:
-        p = _DOUBLED_BACKSLASH.sub(_single_backslash, p)
+        from reader.text.latex import commands_undoubled
+
+        p = commands_undoubled(p)
     protected = _emphasis(protect(unsize(p), lits, raws))
     skeleton = expand(_skeleton(protected, lits, bare_braces), RAW_RE, raws, RAW_BASE)
     converted = skeleton
@@ -405,10 +396,3 @@ def plain_line(source: str) -> str:
     """
     return render_line(source).text
 
-
-def title_words(source: str) -> str:
-    """A title as its words, for comparing and indexing: TeX rendered when it has commands
-    or groups (``R{\\'e}nyi`` → ``Rényi``, as BibTeX titles are stored), other text as is."""
-    if "\\" in source or "{" in source:
-        return plain_line(source)
-    return source

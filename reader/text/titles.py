@@ -23,8 +23,9 @@ from __future__ import annotations
 import re
 
 from reader.text.contribution import Contribution, find_contribution
+from reader.text.render import plain_line
 
-__all__ = ["derive_title", "without_full_stop"]
+__all__ = ["derive_title", "title_words", "without_full_stop"]
 
 UNTITLED = "Untitled"
 ELLIPSIS = "…"
@@ -284,3 +285,11 @@ def strip_derived_mark(title: str) -> tuple[str, bool]:
     if title.endswith(DERIVED_MARK):
         return title[: -len(DERIVED_MARK)].rstrip(), True
     return title, False
+
+
+def title_words(source: str) -> str:
+    """A title as its words, for comparing and indexing: TeX rendered when it has commands
+    or groups (``R{\\'e}nyi`` → ``Rényi``, as BibTeX titles are stored), other text as is."""
+    if "\\" in source or "{" in source:
+        return plain_line(source)
+    return source
