@@ -97,28 +97,33 @@ DB  - aph
 ER  - 
 """
 
-SCOPUS_RIS = """TY  - JOUR
+SCOPUS_COPYRIGHT = "© 2024 Public Library of Science. All rights reserved."
+SCOPUS_RIS = f"""TY  - JOUR
 AU  - Myhrvold, N.P.
 TI  - Diving dinosaurs? Caveats on the use of bone compactness for inferring lifestyle
 T2  - PLoS ONE
 PY  - 2024
 DO  - 10.1371/journal.pone.0298957
-AB  - These findings have implications for uses of bone compactness.
+AB  - These findings have implications for uses of bone compactness. {SCOPUS_COPYRIGHT}
 DB  - Scopus
 ER  - 
 """
 
 
-def test_ebsco_ends_no_title_or_abstract_with_its_marks(tmp_path: Path) -> None:
-    """EBSCO ends a title with a full stop and an abstract with "[ABSTRACT FROM AUTHOR]":
-    read as the paper's own, its copy of a paper replaced another tool's text on each
-    import (and theirs its own)."""
+def test_ebsco_and_scopus_end_no_title_or_abstract_with_their_marks(tmp_path: Path) -> None:
+    """EBSCO ends a title with a full stop and an abstract with "[ABSTRACT FROM AUTHOR]",
+    Scopus an abstract with its copyright (kept apart): read as the paper's own, one tool's
+    copy of a paper replaced another's text on each import."""
     [ebsco] = _papers(tmp_path, "cinahl.ris", EBSCO_RIS).values()
     [scopus] = _papers(tmp_path, "scopus.ris", SCOPUS_RIS).values()
     assert (ebsco.title, ebsco.abstract) == (scopus.title, scopus.abstract)
     assert not ebsco.title.endswith(".") and "ABSTRACT FROM" not in ebsco.abstract
+    assert scopus.extra["ris"]["@copyright"] == SCOPUS_COPYRIGHT
+    assert SCOPUS_COPYRIGHT not in export([scopus], "ris")
     library = Library(tmp_path / "both")
     try:
+        for name, text in (("scopus.ris", SCOPUS_RIS), ("cinahl.ris", EBSCO_RIS)):
+            (tmp_path / name).write_text(text, encoding="utf-8")
         library.imports.write_files([tmp_path / "scopus.ris"])
         summary = library.imports.write_files([tmp_path / "cinahl.ris"])
         assert summary.merged == 1 and summary.revisions_kept == 0

@@ -45,7 +45,7 @@ from reader.sources.ris_tools import (
     venue_tags,
     zotero_notes,
 )
-from reader.sources.stand_ins import abstract_given
+from reader.sources.stand_ins import abstract_given, copyright_apart
 from reader.sources.textfile import TextFile, cleaned_lines
 from reader.text.identifiers import (
     doi_as_written,
@@ -264,6 +264,9 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     abstract = abstract_given(_abstract(item, "AB") or _abstract(item, "N2"))
     tool = exporter(tags, item.numbered)
     csl, extra = csl_and_extra(tags, item.tags, tool)
+    abstract, notice = copyright_apart(abstract)
+    if notice is not None:  # (kept, never written back as a tag: see ris_writer)
+        extra.setdefault("ris", {}).setdefault("@copyright", notice)
     user_note = zotero_notes(csl, extra) if tool == ZOTERO else None  # (see zotero_notes)
     kind_code = fold_lines(first(tags, "TY")).upper()
     # (Zotero's book names its series in T2, its conference paper the proceedings in C3.)

@@ -7,7 +7,9 @@ copyright on the database record, "(PsycInfo Database Record (c) 2023 APA, all r
 reserved)": no part of the abstract, and dropped (the record says where it came from).
 EBSCO ends an abstract with where it came from, "[ABSTRACT FROM AUTHOR]" (or PUBLISHER):
 dropped too, or its copy of an abstract read as another text than every other tool's (and
-replaced theirs, or theirs it, on each import).
+replaced theirs, or theirs it, on each import). Scopus ends one with the publisher's
+copyright ("© 2022 … All rights reserved."), in its CSV and its RIS alike: set apart and
+kept beside the record's other fields (:func:`copyright_apart`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ _PSYCINFO_RECORD = re.compile(
     re.IGNORECASE,
 )
 
+# The copyright notice that ends an abstract: "© 2022 …", "Copyright © 2021 …", "(c) 2020 …".
+_NOTICE = re.compile(
+    r"(?:^|(?<=[.!?)\]]))\s*(?P<notice>(?:copyright\s*)?(?:©|\(c\)\s*(?=\d))[^©]*)$",
+    re.IGNORECASE,
+)
+# The longest notice read as one: a longer tail after a "©" is more than a notice.
+_NOTICE_MAX = 300
 _EBSCO_ORIGIN = re.compile(r"\s*\[ABSTRACT FROM (?:AUTHOR|PUBLISHER)\]\s*$", re.IGNORECASE)
 
 
@@ -29,3 +38,12 @@ def abstract_given(text: str) -> str:
     there is no abstract."""
     text = _EBSCO_ORIGIN.sub("", _PSYCINFO_RECORD.sub("", text))
     return "" if _NO_ABSTRACT.fullmatch(text.strip()) else text
+
+
+def copyright_apart(abstract: str) -> tuple[str, str | None]:
+    """``abstract`` without the copyright notice a database ends it with, and the notice
+    (None when it has none)."""
+    notice = _NOTICE.search(abstract)
+    if notice and notice.start() > 0 and len(notice["notice"]) <= _NOTICE_MAX:
+        return abstract[: notice.start()].rstrip(), notice["notice"].strip()
+    return abstract, None

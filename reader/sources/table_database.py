@@ -18,6 +18,7 @@ from typing import Any
 
 from reader.models import PaperRecord
 from reader.sources.ris_tools import volume_without_series
+from reader.sources.stand_ins import copyright_apart
 from reader.text.sanitize import clean_imported
 
 __all__ = ["read_apart"]
@@ -26,13 +27,6 @@ __all__ = ["read_apart"]
 _ORIGINAL = re.compile(r"(?P<title>\S.*?)\s*\[(?P<original>[^\[\]]+)\]")
 # A letter of a script other than Latin (Cyrillic, Greek, CJK, Arabic …).
 _NOT_LATIN = re.compile(r"[^\W\d_A-Za-z\u00C0-\u024F\u1E00-\u1EFF]")
-# The copyright notice that ends an abstract: "© 2022 …", "Copyright © 2021 …", "(c) 2020 …".
-_NOTICE = re.compile(
-    r"(?:^|(?<=[.!?)\]]))\s*(?P<notice>(?:copyright\s*)?(?:©|\(c\)\s*(?=\d))[^©]*)$",
-    re.IGNORECASE,
-)
-# The longest notice read as one: a longer tail after a "©" is more than a notice.
-_NOTICE_MAX = 300
 # A "volume" that is a year and a month ("2020-December"): when the proceedings appeared.
 _DATED_VOLUME = re.compile(r"\d{4}-[A-Za-z]+")
 _LANGUAGE = "Language of Original Document"
@@ -49,10 +43,9 @@ def read_apart(record: PaperRecord, *, as_stored: bool = False) -> None:
         return
     kept: dict[str, Any] = record.extra.setdefault("table", {})
     _original_title(record, str(kept.get(_LANGUAGE, "")))
-    notice = _NOTICE.search(record.abstract or "")
-    if notice and notice.start() > 0 and len(notice["notice"]) <= _NOTICE_MAX:
-        record.abstract = record.abstract[: notice.start()].rstrip()
-        kept.setdefault("Copyright", notice["notice"].strip())
+    record.abstract, notice = copyright_apart(record.abstract or "")
+    if notice is not None:
+        kept.setdefault("Copyright", notice)
     pubmed_id = str(kept.get(_PUBMED_ID, "")).strip()
     if pubmed_id.isdigit():
         record.csl.setdefault("PMID", kept.pop(_PUBMED_ID))
