@@ -119,7 +119,8 @@ def test_ebsco_and_scopus_end_no_title_or_abstract_with_their_marks(tmp_path: Pa
     assert (ebsco.title, ebsco.abstract) == (scopus.title, scopus.abstract)
     assert not ebsco.title.endswith(".") and "ABSTRACT FROM" not in ebsco.abstract
     assert scopus.extra["ris"]["@copyright"] == SCOPUS_COPYRIGHT
-    assert SCOPUS_COPYRIGHT not in export([scopus], "ris")
+    # Written back where Scopus wrote it: an export keeps what the file had.
+    assert f"compactness. {SCOPUS_COPYRIGHT}" in export([scopus], "ris")
     library = Library(tmp_path / "both")
     try:
         for name, text in (("scopus.ris", SCOPUS_RIS), ("cinahl.ris", EBSCO_RIS)):
@@ -129,3 +130,14 @@ def test_ebsco_and_scopus_end_no_title_or_abstract_with_their_marks(tmp_path: Pa
         assert summary.merged == 1 and summary.revisions_kept == 0
     finally:
         library.close()
+
+
+def test_a_copyright_notice_is_set_apart_only_at_an_abstracts_end() -> None:
+    from reader.sources.stand_ins import copyright_apart
+
+    for notice in ("© 2022, The Author(s).", "Copyright © 2021 Elsevier B.V.",
+                   "Copyright 2023 Barker et al.", "(c) 2020 Wiley"):
+        assert copyright_apart(f"We find things. {notice}") == ("We find things.", notice)
+    for text in ("We ran (c) experiments.", "In 2023 copyright law changed.",
+                 "We discuss the copyright 2023 debate."):
+        assert copyright_apart(text) == (text, None)

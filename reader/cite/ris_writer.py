@@ -174,6 +174,9 @@ def ris_record(paper: Paper) -> str:
     plain = to_plain(paper.abstract or "", ligatures=bool(bibtex_source(paper)))
     paragraphs = [_line(p) for p in plain.split("\n\n")]
     paragraphs = [p for p in paragraphs if p]
+    notice = source.get("@copyright")
+    if paragraphs and isinstance(notice, str) and notice:
+        paragraphs[-1] += f" {_line(notice)}"  # where the database wrote it (set apart on import)
     if paragraphs:
         # One paragraph a line: the lines after the tag's continue its value (as MEDLINE-style
         # exports write structured abstracts), so the paragraphs come back apart.

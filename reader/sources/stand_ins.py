@@ -23,9 +23,11 @@ _PSYCINFO_RECORD = re.compile(
     re.IGNORECASE,
 )
 
-# The copyright notice that ends an abstract: "© 2022 …", "Copyright © 2021 …", "(c) 2020 …".
+# The copyright notice that ends an abstract: "© 2022 …", "Copyright © 2021 …", "(c) 2020 …",
+# "Copyright 2023 Barker et al.".
 _NOTICE = re.compile(
-    r"(?:^|(?<=[.!?)\]]))\s*(?P<notice>(?:copyright\s*)?(?:©|\(c\)\s*(?=\d))[^©]*)$",
+    r"(?:^|(?<=[.!?)\]]))\s*"
+    r"(?P<notice>(?:copyright\s*(?:©\s*|\(c\)\s*)?(?=\d)|©|\(c\)\s*(?=\d))[^©]*)$",
     re.IGNORECASE,
 )
 # The longest notice read as one: a longer tail after a "©" is more than a notice.
