@@ -140,6 +140,18 @@ def test_a_command_with_its_backslash_doubled_is_the_command() -> None:
     assert to_plain(r"a\\unknowncommand") == "a\nunknowncommand"
 
 
+def test_what_a_new_user_found_half_converted_in_iclr_abstracts() -> None:
+    # \tfrac and \dfrac are \frac; an operator is set apart from the letter before it.
+    source = r"$\tilde{O}\left(\tfrac{d\log n}{\varepsilon}\right)$ and $\dfrac{a}{b}$"
+    assert to_plain(source) == "Õ(d log n/ε) and a/b"
+    assert to_plain(r"$n\log n$, $O(\log T)$, $\log\log n$") == "n log n, O(log T), log log n"
+    # An amount-looking opening is math when what it closes holds a macro; a number with
+    # two decimals between dollars is math (an FID), an amount with thousands is not.
+    assert to_plain(r"$25 \times$ faster, with probability $1-\delta$") == (
+        "25 × faster, with probability 1-δ")
+    assert to_plain("an FID of $2.53$ in $1$ step") == "an FID of 2.53 in 1 step"
+
+
 def test_tool_abstract_keeps_its_name() -> None:
     source = abstract_with(r"\tool")
     rendered = render(source)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pylatexenc import latexwalker, macrospec
-from pylatexenc.latex2text import LatexNodes2Text, get_default_latex_context_db
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 from reader.text.accents import COMBINING
 from reader.text.markers import CLOSE, OPEN
@@ -176,6 +176,9 @@ def _build_parse_context() -> macrospec.LatexContextDb:
             macrospec.std_macro("textsubscript", "{"),
             macrospec.std_macro("textnormal", "{"),
             macrospec.std_macro("textrm", "{"),
+            # amsmath's text-style and display-style fractions, as \frac.
+            macrospec.std_macro("tfrac", False, 2),
+            macrospec.std_macro("dfrac", False, 2),
             *(macrospec.std_macro(name, "{") for name in COMBINING),
         ],
         prepend=True,
@@ -253,8 +256,14 @@ class _Converter(LatexNodes2Text):  # type: ignore[misc]  # untyped base
                 and not _has_args(prev)
                 and node.isNodeType(latexwalker.LatexMacroNode)
                 and prev_text[:1].isalnum()
+            ) or (
+                node.isNodeType(latexwalker.LatexMacroNode)
+                and node.macroname in _OPERATORS
+                and not _has_args(node)
+                and next((part[-1] for part in reversed(parts) if part), "").isalnum()
             ):
-                # TeX sets an operator apart from what follows: "\\log\\log n" is "log log n".
+                # TeX sets an operator apart from what follows and from what precedes it:
+                # "\\log\\log n" is "log log n", "d\\log d" is "d log d".
                 parts.append(" ")
             parts.append(prev_text)
             prev = node
@@ -281,7 +290,16 @@ def _has_args(node: Any) -> bool:
     return any(a is not None for a in args or ())
 
 
-_CONVERTER = _Converter(latex_context=get_default_latex_context_db(), math_mode="text")
+def _text_context() -> Any:
+    db = get_default_latex_context_db()
+    db.add_context_category(
+        "reader", macros=[MacroTextSpec(name, "%s/%s") for name in ("tfrac", "dfrac")],
+        prepend=True,
+    )
+    return db
+
+
+_CONVERTER = _Converter(latex_context=_text_context(), math_mode="text")
 _PARSE_CONTEXT = _build_parse_context()
 # The converter keeps per-call state (equation context), so one call at a time.
 _CONVERTER_LOCK = threading.Lock()

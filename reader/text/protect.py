@@ -18,8 +18,9 @@ _CONTROL_WORD_RE = Pattern(r"[A-Za-z@]+")
 _MONEY_START_RE = Pattern(
     r"\d[\d,]*(?:\.\d+)?(?:[kKmMbB]|bn|USD)?(?=$|\s|[,;:!?)/\u2013\u2014-]|\.(?!\d))"
 )
-# Math content that is only a formatted amount ("$1,000$", "$4.99$").
-_MONEY_ONLY_RE = Pattern(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d\d")
+# Math content that is only an amount with thousands ("$1,000$"). ("$2.53$" is math: an
+# FID, a loss, an accuracy, far more often than a price with a stray dollar after it.)
+_MONEY_ONLY_RE = Pattern(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _MATH_ENV_RE = Pattern(
     r"\{((?:equation|align|alignat|gather|multline|flalign|eqnarray|displaymath|math)\*?)\}"
 )
@@ -93,13 +94,16 @@ def _inline_math_end(p: str, j: int) -> int:
     The rules follow Pandoc's: the opening ``$`` is followed by a non-space, the
     closing one preceded by a non-space and not followed by a digit (unless what it
     closes holds a macro, a script or a brace, which no amount of money does).  On top of
-    that an opening ``$`` that starts an amount (``$5 and``) is never math, and
+    that an opening ``$`` that starts an amount (``$5 and``) is math only when what it
+    closes holds one of those (``$1-\\delta$``), and
     each ``$`` pairs only with the next one, so in ``costs $5 and $10`` neither is.
     """
     n = len(p)
-    if j + 1 >= n or p[j + 1].isspace() or _MONEY_START_RE.match(p, j + 1):
+    if j + 1 >= n or p[j + 1].isspace():
         return -1
     k = _find_unescaped(p, "$", j + 1)
+    if _MONEY_START_RE.match(p, j + 1) and (k < 0 or not _surely_math(p[j + 1 : k])):
+        return -1  # (an amount, unless what it closes holds a macro: "$25 \times$")
     if k < 0 or p[k - 1].isspace():
         return -1
     if k + 1 < n and p[k + 1].isdigit() and not _surely_math(p[j + 1 : k]):
