@@ -25,7 +25,8 @@ def burst(app: ReaderApp, *keys: str) -> None:
     """Send keys all at once, as a fast typist or a paste does: each is queued before the
     app has handled the one before it."""
     names = {"slash": "/", "enter": "\r", "tab": "\t", "down": None, "escape": "\x1b",
-             "right_parenthesis": ")"}
+             "right_parenthesis": ")", "backspace": "\x7f", "left": None, "ctrl+w": "\x17",
+             "ctrl+e": "\x05", "ctrl+u": "\x15"}
     driver = app._driver
     assert driver is not None
     for key in keys:
@@ -60,6 +61,21 @@ async def test_escape_clears_the_box_and_leaves_it(library: Library) -> None:
         await pilot.press("slash", "escape")  # an empty box: just leave
         assert isinstance(app.focused, PaperList)
     assert library.store.marks.flagged_ids("starred") == {first}
+
+
+async def test_editing_keys_typed_in_a_burst_act_in_the_order_typed(library: Library) -> None:
+    # Textual ran the box's editing keys as they came back up from it, after the letters
+    # typed behind them: "abc", backspace, "d" gave "abc"; "abc", ctrl+u, "Omega" nothing.
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        box = app.query_one(SearchBox)
+        burst(app, "slash", *"abc", "backspace", "d", "left", "X", "ctrl+w", "q")
+        await until(pilot, lambda: box.value == "qd")
+        burst(app, "ctrl+e", "ctrl+u", *"Omega")
+        await until(pilot, lambda: box.value == "Omega")
+        await settle(app, pilot)
+        assert box.value == "Omega" and box.has_focus
 
 
 async def test_footer_and_border_say_where_keys_go(library: Library) -> None:
