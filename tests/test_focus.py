@@ -78,6 +78,21 @@ async def test_editing_keys_typed_in_a_burst_act_in_the_order_typed(library: Lib
         assert box.value == "Omega" and box.has_focus
 
 
+async def test_a_dialogs_field_takes_editing_keys_in_the_order_typed(
+    library: Library,
+) -> None:
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        await until(pilot, lambda: isinstance(app.screen, TagEditor))
+        field = app.screen.query_one(Input)
+        await until(pilot, lambda: field.has_focus)
+        burst(app, "ctrl+u", *"ab", "backspace", "c")
+        await until(pilot, lambda: field.value == "ac")
+        await pilot.press("escape")
+
+
 async def test_footer_and_border_say_where_keys_go(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:

@@ -17,6 +17,7 @@ from reader.ui import bindings
 from reader.ui.early_keys import TakesTyping
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.widgets.footer import FittedFooter
+from reader.ui.widgets.line_input import LineInput
 
 #: Who already has this key or DOI (a short description of the paper), or None.
 Taken = Callable[[str, str], str | None]
@@ -62,8 +63,8 @@ class MetadataForm(TakesTyping, ModalScreen[dict[str, object] | None]):
                         yield Label(label, classes="form-label")
                         # Typing edits the value where the cursor is (its end), never
                         # replaces it whole, as a selection made on focus would.
-                        yield Input(value=self._initial[name], id=f"field-{name}",
-                                    select_on_focus=False)
+                        yield LineInput(value=self._initial[name], id=f"field-{name}",
+                                        select_on_focus=False)
                     yield Static("", id=f"error-{name}", classes="form-error", markup=False)
             yield Static("ctrl+s or enter saves · esc cancels", id="form-help")
         # The dialog's own keys, over the footer of the screen below it.

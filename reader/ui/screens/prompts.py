@@ -17,6 +17,7 @@ from reader.ui.early_keys import TakesTyping
 from reader.ui.queued_keys import take_typed
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.widgets.footer import FittedFooter
+from reader.ui.widgets.line_input import LineInput
 
 
 class PathSuggester(Suggester):
@@ -74,8 +75,8 @@ class PromptScreen(TakesTyping, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-dialog"):
             yield Static(self._title, id="prompt-title", markup=False)
-            yield Input(value=self._value, placeholder=self._placeholder,
-                        suggester=self._suggester, id="prompt-input")
+            yield LineInput(value=self._value, placeholder=self._placeholder,
+                            suggester=self._suggester, id="prompt-input")
             yield Static(self._help, id="prompt-help", markup=False)
         # The dialog's own keys, over the footer of the screen below it.
         yield FittedFooter()

@@ -16,6 +16,7 @@ from reader.ui.queued_keys import take_typed
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.text import heading
 from reader.ui.widgets.footer import FittedFooter
+from reader.ui.widgets.line_input import LineInput
 
 
 class TagSuggester(Suggester):
@@ -53,7 +54,7 @@ class TagEditor(TakesTyping, ModalScreen[list[str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="tags-dialog"):
             yield Static(Text("Tags of " + heading(self._title)), id="tags-title")
-            yield Input(
+            yield LineInput(
                 value=" ".join(self._tags) + (" " if self._tags else ""),
                 placeholder="tags separated by spaces or commas (→ completes)",
                 suggester=TagSuggester([tag for tag, _ in self._known]),

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from textual import events
-from textual.binding import Binding
-from textual.widgets import Input
-
 from reader.ui import bindings
 from reader.ui.queued_keys import take_typed
+from reader.ui.widgets.line_input import LineInput
 from reader.ui.widgets.paper_list import PaperList
 
 #: The search box's border, saying where keys go.
@@ -26,14 +23,6 @@ SEARCH_PLACEHOLDER = (
 )
 #: Where the whole syntax is, said after a placeholder cut short.
 _MORE = " … (? lists all)"
-#: Textual's keys that edit a line or move in it (backspace, ←, ctrl+u, ctrl+w …), by key.
-_EDITING = {
-    key: binding.action
-    for binding in Input.BINDINGS
-    if isinstance(binding, Binding)
-    and binding.action.startswith(("delete_", "cursor_", "home", "end", "select_all"))
-    for key in binding.key.split(",")
-}
 
 
 def fitted_placeholder(width: int, whole: str = SEARCH_PLACEHOLDER) -> str:
@@ -46,7 +35,7 @@ def fitted_placeholder(width: int, whole: str = SEARCH_PLACEHOLDER) -> str:
     return whole[:cut] + _MORE if cut > 0 else whole[:width]
 
 
-class SearchBox(Input):
+class SearchBox(LineInput):
     """The query box: ``enter``, ``↓`` or ``tab`` hand the keyboard to the list once the
     results of what was typed are in; ``esc`` clears the query and leaves too."""
 
@@ -65,18 +54,6 @@ class SearchBox(Input):
         kwargs.setdefault("select_on_focus", False)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._results_shown = results_shown
-
-    async def _on_key(self, event: events.Key) -> None:
-        """An editing key acts here, in the order typed. Textual runs a widget's binding as
-        the key comes back up from it, after the keys typed behind it have reached the box:
-        "abc", backspace, "d" in one burst (a search running, a fast typist) gave "abc"."""
-        action = _EDITING.get(event.key)
-        if action is None:
-            await super()._on_key(event)
-            return
-        event.stop()
-        event.prevent_default()
-        await self.run_action(action)
 
     def on_mount(self) -> None:
         """Say where keys go from the start."""

@@ -1,0 +1,36 @@
+"""A one-line text field whose editing keys act in the order typed.
+
+Textual runs a widget's key binding as the key comes back up from the widget, after the
+keys typed behind it have reached it: typed in one burst (a search running, a fast typist,
+a slow link), "abc", backspace, "d" left "abc" in the field, and "abc", ctrl+u, "Omega" an
+empty one. :class:`LineInput` runs Textual's own editing and moving keys (backspace,
+delete, arrows, home, end, ctrl+u, ctrl+w, ctrl+k …) as they reach it.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.binding import Binding
+from textual.widgets import Input
+
+#: Textual's keys that edit a line or move in it, by key.
+_EDITING = {
+    key: binding.action
+    for binding in Input.BINDINGS
+    if isinstance(binding, Binding)
+    and binding.action.startswith(("delete_", "cursor_", "home", "end", "select_all"))
+    for key in binding.key.split(",")
+}
+
+
+class LineInput(Input):
+    """Textual's Input, its editing keys run as they reach it (see the module)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        action = _EDITING.get(event.key)
+        if action is None:
+            await super()._on_key(event)
+            return
+        event.stop()
+        event.prevent_default()
+        await self.run_action(action)
