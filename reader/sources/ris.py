@@ -265,7 +265,7 @@ def _record(item: _Record, source: str) -> PaperRecord | None:
     tool = exporter(tags, item.numbered)
     csl, extra = csl_and_extra(tags, item.tags, tool)
     abstract, notice = copyright_apart(abstract)
-    if notice is not None:  # (kept, never written back as a tag: see ris_writer)
+    if notice is not None:  # (the RIS export writes it back after the abstract, no tag of its own)
         extra.setdefault("ris", {}).setdefault("@copyright", notice)
     user_note = zotero_notes(csl, extra) if tool == ZOTERO else None  # (see zotero_notes)
     kind_code = fold_lines(first(tags, "TY")).upper()
