@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 
 import platformdirs
@@ -28,6 +27,8 @@ def reader_command(root: Path) -> str:
     that left it out would act on that one instead)."""
     if _same_place(root, default_library_dir()):
         return "reader"
+    import shlex  # here: only advice needs it, and every start imports this module
+
     return f"reader --library {shlex.quote(str(root))}"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shlex
 import tempfile
 from collections.abc import Callable
 from datetime import datetime
@@ -134,6 +133,8 @@ def waiting_line(
 
 def restore_command(draft: Path, reader: str = "reader") -> str:
     """The command that makes ``draft`` its paper's note (its name says which paper)."""
+    import shlex  # here: only advice needs it, and every start imports this module
+
     return f"{reader} note {draft_paper(draft)} < {shlex.quote(str(draft))}"
 
 
