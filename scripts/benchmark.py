@@ -664,8 +664,10 @@ def run_real(label: str, count: int, work: Path, log: Callable[[str], None],
     for fmt, suffix, name in (("bibtex", "bib", "BibTeX"), ("ris", "ris", "RIS"),
                               ("csljson", "csl.json", "CSL-JSON")):
         exported = work / f"real-{count}.{suffix}"
+        # --force: a kept work directory holds the last run's file, which export keeps.
         subprocess.run([sys.executable, "-m", "reader", "--library", str(root), "export",
-                        "--format", fmt, "-o", str(exported)], check=True, capture_output=True)
+                        "--format", fmt, "-o", str(exported), "--force"], check=True,
+                       capture_output=True)
         (again, rss, said), conditions = gauge.take(
             f"{label}: the same papers as {name}", lambda exported=exported: peak_rss_of(
                 [sys.executable, "-m", "reader", "--library", str(root), "import",
