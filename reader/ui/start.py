@@ -39,9 +39,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: How long a thread of the window holds the interpreter while another waits for it
-#: (Python's default: 5 ms); see _run.
-OUTPUT_SWITCH_SECONDS = 0.0005
+#: How long a thread of the window holds the interpreter while another waits for it as the
+#: window starts (Python's default: 5 ms), and until how long after its loop starts (the
+#: first frame is drawn about 0.07 s after at 19,630 papers); see _run.
+STARTING_SWITCH_SECONDS = 0.0005
+STARTING_SECONDS = 0.15
 
 
 #: Why the window did not open with its input or output not a terminal.
@@ -128,9 +130,12 @@ def _run(app: ReaderApp, warn: Callable[[str], None]) -> None:
     # interpreter back after each write the terminal takes (a pty's buffer at a time) and
     # gets it when the window's thread lets go: every 5 ms by default. The first frame
     # (17 KB of 19,630 papers) reached the terminal 11 ms after it was drawn, behind the
-    # work queued after it; 2 ms at this interval. A worker's thread lets go as often.
+    # work queued after it; 2 ms at 0.5 ms. Only while the first frame goes out: kept for
+    # half a second, an import begun later in the window was slower (`i` to browsable 3.7 s
+    # against 2.9 s, for a cause not found); for 0.15 s, as fast.
     switch = sys.getswitchinterval()
-    sys.setswitchinterval(OUTPUT_SWITCH_SECONDS)
+    sys.setswitchinterval(STARTING_SWITCH_SECONDS)
+    loop.call_later(STARTING_SECONDS, sys.setswitchinterval, switch)
     try:
         app.run(loop=loop)
         if app.writes.unfinished():
