@@ -287,18 +287,16 @@ def render(source: str, *, groups: bool = False) -> Rendered:
 _MARKUP_CHARACTERS = re.compile(r"[\\$*_`~^{}\[\]<>&#%|\x00-\x08\x0b-\x1f\x7f]")
 _LIGATURES = re.compile(r"(--+|``|'')")
 _LIST_LINE = re.compile(r"^[ \t]*(?:[-+]|\d+[.)])[ \t]", re.MULTILINE)
-# The private-use characters markers and protected spans are made of, looked for only in
-# text beyond ASCII: as part of the class above, their ranges took 0.65 ms to compile on
-# the way to the first frame, whose titles are mostly ASCII.
+# The private-use characters of markers and protected spans, looked for only beyond ASCII:
+# in the class above, their ranges took 0.65 ms to compile on the way to the first frame.
 _PRIVATE_USE = Pattern(r"[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 
 
 def _may_need_rendering(text: str) -> bool:
     """Whether ``text`` holds anything rendering changes (see above)."""
-    found = _MARKUP_CHARACTERS.search(text) or _LIGATURES.search(text)
-    if not found and not text.isascii():
-        found = _PRIVATE_USE.search(text)
-    return bool(found or _LIST_LINE.search(text))
+    if _MARKUP_CHARACTERS.search(text) or _LIGATURES.search(text) or _LIST_LINE.search(text):
+        return True
+    return not text.isascii() and _PRIVATE_USE.search(text) is not None
 
 
 # Plain texts already rendered, by source: see rendered_as.
