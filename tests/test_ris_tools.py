@@ -350,3 +350,54 @@ def test_zoteros_tags_written_otherwise_are_named_by_the_import(tmp_path: Path) 
     library.close()
     assert ("animal tissue", "animal-tissue") in summary.tags_rewritten
     assert "animal-tissue" in summary.key_changes()
+
+
+def test_undoing_an_import_takes_back_the_tags_and_note_it_gave_papers_already_here(
+    tmp_path: Path,
+) -> None:
+    """Zotero's RIS after Embase's: the papers already there had no tags, and took
+    Zotero's (its KW). Undoing the Zotero import left them, and said the import was made
+    "before reader kept what a merge changes", seconds after it was made."""
+    library = Library(tmp_path / "lib")
+    library.imports.write_files([TOOLS / "embase.ris"])
+    ids = library.all_ids()
+    summary = library.imports.write_files([TOOLS / "zotero.ris"])
+    assert summary.filled, "the papers already there took Zotero's tags"
+    tagged = [p for p in library.papers(ids) if p.tags]
+    assert tagged
+    result = library.imports.undo_last_import()
+    assert result is not None
+    assert result.unrecorded == 0
+    assert result.reverted >= len(tagged)
+    assert not [p.citekey for p in library.papers(ids) if p.tags]
+    assert library.search("tag:animal-tissue").ids == []
+    library.close()
+
+
+def test_undo_keeps_a_note_the_import_gave_once_the_user_wrote_in_it(tmp_path: Path) -> None:
+    """A note a merge gave a paper that had none goes with the undo; edited since, it is
+    the user's: kept, and said, as a column changed since is."""
+    entry = ("@article{{smith2020,\n  title = {{Dinosaur Scales and Feathers}},\n"
+             "  author = {{Smith, Ann}},\n  year = {{2020}},\n"
+             "  doi = {{10.1000/xyz1}},{extra}\n}}\n")
+    plain, noted = tmp_path / "plain.bib", tmp_path / "noted.bib"
+    plain.write_text(entry.format(extra=""), encoding="utf-8")
+    noted.write_text(entry.format(extra="\n  comment = {Read with the group.}"), encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    library.imports.write_files([plain])
+    [paper_id] = library.all_ids()
+    for edited in (False, True):
+        library.imports.write_files([noted])
+        assert library.paper(paper_id).note.strip() == "Read with the group."
+        if edited:
+            library.save_note(paper_id, "Read with the group. Mine.")
+        result = library.imports.undo_last_import()
+        assert result is not None and result.unrecorded == 0
+        note = library.paper(paper_id).note
+        if edited:
+            assert note == "Read with the group. Mine."
+            assert [left for pid, _, left in result.changed_since if pid == paper_id] == [
+                ["note"]]
+        else:
+            assert not note
+    library.close()

@@ -359,7 +359,7 @@ class _Import:
             self.summary.named_twice += 1
         action = self.fields.merge(paper_id, record, doi, arxiv_id, key,
                                    added_now=paper_id in self.added)
-        marks = self.rows.fill_marks(paper_id, record)
+        marks = self.rows.fill_marks(paper_id, record, undoable=paper_id not in self.added)
         if marks:
             self.summary.took(self.rows.citekey_of(paper_id), marks,
                               added_now=paper_id in self.added)

@@ -263,6 +263,15 @@ class ImportHistory:
                     "DELETE FROM citekey_aliases WHERE alias = ? AND paper_id = ?",
                     [(alias, paper_id) for alias in change.get("aliases", [])],
                 )
+                conn.executemany("DELETE FROM tags WHERE paper_id = ? AND tag = ?",
+                                 [(paper_id, tag) for tag in change.get("tags", [])])
+                if change.get("note") is not None:  # the note it gave, unless written since
+                    note = conn.execute("SELECT body FROM notes WHERE paper_id = ?",
+                                        (paper_id,)).fetchone()
+                    if note is not None and note[0] == change["note"]:
+                        conn.execute("DELETE FROM notes WHERE paper_id = ?", (paper_id,))
+                    elif note is not None and "note" not in left:
+                        left.append("note")
                 conn.execute("DELETE FROM paper_revisions WHERE id = ?", (revision_id,))
             for column in [c for c in restored if c in left]:
                 del restored[column]

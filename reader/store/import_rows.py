@@ -44,8 +44,8 @@ _MERGE_COLUMNS = ", ".join(MERGE_NAMES[:-1]) + (
 
 
 #: The ``field`` of a paper_revisions row that holds what a merge changed in a paper's
-#: columns: ``{"before": {column: value}, "after": {…}, "aliases": […]}``, so that undoing
-#: the import can put the paper back as it was.
+#: columns: ``{"before": {column: value}, "after": {…}, "aliases": […]}`` (and the tags and
+#: note it gave one that had none), so that undoing the import puts the paper back.
 MERGE_CHANGES = "merge"
 
 
@@ -262,24 +262,30 @@ class ImportRows:
             (paper_id, note, self.stamp, version),
         )
 
-    def fill_marks(self, paper_id: int, record: PaperRecord) -> list[str]:
-        """Give a paper already here the record's note and tags where it has none (the
-        same items from two tools, one with the notes: nothing of the user's is replaced);
-        what it got (``["note", "tags a, b"]``). A star or a read mark is the user's to
-        set, never the file's."""
-        filled = []
+    def fill_marks(self, paper_id: int, record: PaperRecord, *, undoable: bool) -> list[str]:
+        """Give a paper already here the record's note and tags where it has none (nothing
+        of the user's is replaced; a star or a read mark is never the file's); what it got
+        (``["note", "tags a, b"]``), kept for undo when ``undoable`` (not a paper just added)."""
+        filled: list[str] = []
+        given: dict[str, object] = {"tags": [], "note": None}
         if record.note and record.note.strip() and not self.conn.execute(
             "SELECT 1 FROM notes WHERE paper_id = ? AND trim(body) != ''", (paper_id,)
         ).fetchone():
             self.conn.execute("DELETE FROM notes WHERE paper_id = ?", (paper_id,))
             self._add_note(paper_id, record.note)
             filled.append("note")
+            given["note"] = record.note
         if record.tags and not self.conn.execute(
             "SELECT 1 FROM tags WHERE paper_id = ?", (paper_id,)
         ).fetchone():
             self.conn.executemany("INSERT OR IGNORE INTO tags (paper_id, tag) VALUES (?, ?)",
                                   [(paper_id, tag) for tag in record.tags])
             filled.append(f"tags {', '.join(record.tags)}")
+            given["tags"] = list(record.tags)
+        if filled and undoable:  # taken away again by an undo, as a merge's columns are
+            keep_revision(self.conn, paper_id, MERGE_CHANGES, json.dumps(
+                {"before": {}, "after": {}, "aliases": [], **given}, ensure_ascii=False),
+                None, stamp=self.stamp, import_id=self.import_id)
         return filled
 
     def citekey_of(self, paper_id: int) -> str:
