@@ -39,6 +39,17 @@ def test_every_citation_format_marks_a_derived_title(library: Library) -> None:
         assert DERIVED_MARK in render([paper], "text", style), style
 
 
+def test_every_export_marks_a_derived_title(library: Library) -> None:
+    """The Markdown export wrote a derived title as the paper's own: RIS, BibTeX and
+    CSL-JSON marked it."""
+    from reader.cite.export import export
+
+    paper = library.store.paper(derived_id(library))
+    assert paper is not None
+    for fmt in ("markdown", "bibtex", "csljson", "ris"):
+        assert DERIVED_MARK.strip("[]") in export([paper], fmt), fmt
+
+
 def test_a_title_the_user_gave_is_cited_plain(library: Library) -> None:
     paper_id = derived_id(library)
     library.marks.update_metadata(paper_id, {"title": "In-Context Forgetting, Measured"})

@@ -194,8 +194,9 @@ def _escape_markdown(text: str) -> str:
 
 
 def _markdown_section(paper: Paper) -> str:
-    """One paper: title, authors, venue · year, link, plain abstract and the note."""
-    title = plain_line(paper.title or "") or "Untitled"
+    """One paper: title (a derived one marked, as every export marks it), authors, venue ·
+    year, link, plain abstract and the note."""
+    title = plain_line(marked_derived(paper).title or "") or "Untitled"
     lines = [f"## {_escape_markdown(title)}", ""]
     meta = []
     authors = [plain_line(a) for a in paper.authors or [] if a.strip()]
