@@ -322,6 +322,27 @@ async def test_i_imports_a_file_and_reports_the_summary(
 
 
 
+async def test_the_import_toast_names_the_papers_that_took_from_the_file(
+    library: Library,
+) -> None:
+    """The window said "(reader import --verbose names them)", but that import run again
+    finds those papers unchanged and names none: the toast names them itself."""
+    from reader.import_summary import ImportSummary
+
+    summary = ImportSummary(read=5, merged=5)
+    summary.filled = [(f"key{n}", ["tags a, b"]) for n in range(5)]
+    summary.kept_differing = [("smith2020", ["year 2021"])]
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        app.importing._imported(summary)
+        await settle(app, pilot)
+        messages = " ".join(n.message for n in app._notifications)
+    assert "--verbose names them" not in messages
+    assert "took tags from the file: key0, key1, key2 and 2 more" in messages
+    assert "values were kept: smith2020" in messages
+
+
 async def test_a_refused_file_is_named_with_its_first_line_shown_literally(
     library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

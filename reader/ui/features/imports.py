@@ -197,10 +197,14 @@ class Importing:
             lines.append(summary.key_changes())
         if summary.text_line():
             lines.append(summary.text_line())
-        for line in (summary.differing_line(), summary.filled_line(),
-                     summary.filled_new_line()):
+        # Named here: `reader import --verbose` run again would find them unchanged.
+        for line, papers in ((summary.differing_line(), summary.kept_differing),
+                             (summary.filled_line(), summary.filled),
+                             (summary.filled_new_line(), summary.filled_new)):
             if line:
-                lines.append(line + " (reader import --verbose names them)")
+                keys = ", ".join(key for key, _ in papers[:3])
+                more = f" and {len(papers) - 3:,} more" if len(papers) > 3 else ""
+                lines.append(f"{line}: {keys}{more}")
         if summary.signals_line():  # ratings changed, replies new and edited, as the CLI says
             lines.append(summary.signals_line())
         if summary.new:
