@@ -82,3 +82,26 @@ def test_show_prints_a_doi_as_its_source_wrote_it(empty_library: Library, tmp_pa
     empty_library.imports.write_files([bib])
     assert "doi        10.1103/PhysRevD.76.013009" in _run(
         empty_library.paths.root, "show", "p1").splitlines()
+
+
+def test_keywords_written_in_tex_are_shown_as_rendered(
+    empty_library: Library, tmp_path: Path
+) -> None:
+    """A keyword "$\\ell_0$ cardinality constraint" was shown as written, by `reader show`
+    and the detail pane, beside a title that showed ℓ₀."""
+    from rich.style import Style
+
+    from reader.ui.widgets.paper_view import paper_parts
+
+    path = tmp_path / "kw.json"
+    path.write_text(json.dumps([{
+        "title": "Sparse $\\ell_0$ Regression", "authors": ["Ann Ng"], "year": 2026,
+        "abstract": "We fit sparse models.",
+        "keywords": ["$\\ell_0$ cardinality constraint", "sparsity"],
+    }]), encoding="utf-8")
+    empty_library.imports.write_files([path])
+    [paper] = empty_library.store.iter_papers()
+    shown = _run(empty_library.paths.root, "show", paper.citekey)
+    assert "keywords   ℓ₀ cardinality constraint, sparsity" in shown
+    parts = paper_parts(paper, frozenset(), lambda _name: Style())
+    assert "Keywords: ℓ₀ cardinality constraint, sparsity" in parts.meta.plain

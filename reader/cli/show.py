@@ -67,7 +67,7 @@ def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
         # The DOI as the source wrote it (the library matches on it lower-cased).
         ("doi", source_doi(paper.csl, paper.doi)), ("arxiv", paper.arxiv_id),
         ("openreview", paper.openreview_id),
-        ("url", paper.url), ("keywords", ", ".join(paper.keywords)),
+        ("url", paper.url), ("keywords", ", ".join(map(plain_line, paper.keywords))),
         ("tags", ", ".join(paper.tags)),
         ("marks", " · ".join(m for m, on in (("★ starred", paper.starred), ("read", paper.read),
                                              ("withdrawn", paper.withdrawn)) if on)),

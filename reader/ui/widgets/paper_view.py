@@ -251,7 +251,7 @@ def _meta_line(
     if paper.primary_area:
         lines.append(f"Area: {paper.primary_area}")
     if paper.keywords:
-        lines.append("Keywords: " + ", ".join(paper.keywords[:12]))
+        lines.append("Keywords: " + ", ".join(map(plain_line, paper.keywords[:12])))
     out = Text(visible("\n".join(lines)))
     if paper.tldr:
         out.append("\nTL;DR: ")
