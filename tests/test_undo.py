@@ -270,3 +270,22 @@ def test_a_sample_taken_away_is_not_loaded_again(empty_library: Library) -> None
     # The window loads the sample into an empty library; not into one emptied of it.
     assert empty_library.imports.import_sample_if_empty() is None
     assert empty_library.store.count() == 0
+
+
+def test_a_sample_paper_another_file_holds_unchanged_is_kept_by_the_samples_undo(
+    library: Library, tmp_path: Path
+) -> None:
+    """A list of one's own holding some of the sample's papers as they are: its import
+    finds them unchanged, and kept no record of them, so undoing the sample removed them
+    though the README says a paper a later file brought too stays."""
+    paper = library.store.papers(library.store.all_ids())[2]
+    mine = tmp_path / "mine.txt"
+    mine.write_text(f"{paper.venue} {paper.year} papers\n\n{paper.abstract}\n", encoding="utf-8")
+    summary = library.import_files([mine])
+    assert (summary.new, summary.unchanged) == (0, 1)
+    again = library.import_files([mine])  # the same file again still adds no history rows
+    assert again.unchanged == 1
+    results = library.imports.undo_imports_of(sample=True)
+    result = next(r for r in results if r.brought_later)
+    assert [key for _, key in result.brought_later] == [paper.citekey]
+    assert library.store.paper(paper.id) is not None

@@ -281,16 +281,10 @@ class _Import:
             if self.records_read % 500 == 0:
                 self._count_problems()
         self._count_problems()
-        # Only what this batch added or upgraded (rewriting every earlier batch's rows each
-        # time made a batched import's history quadratic in its length).
-        # A paper the import left as it was gets no row: nothing reads one (is:new and
-        # is:changed, and undo, ask for what an import did), and an unchanged re-import
-        # of a conference list wrote a megabyte of them each time.
-        self.rows.write_history(
-            [(pid, action) for pid in self.unwritten
-             if (action := self.actions[pid]) != "unchanged"],
-            summary,
-        )
+        # Only what this batch met (rewriting every earlier batch's rows each time made a
+        # batched import's history quadratic in its length); see write_history for the
+        # papers it left as they were.
+        self.rows.write_history([(pid, self.actions[pid]) for pid in self.unwritten], summary)
         self.unwritten.clear()
 
     def _count_problems(self) -> None:
@@ -429,11 +423,7 @@ class _Import:
                 summary.merged += 1
                 self._act(owed.paper_id, "merged")
         self._count_problems()
-        self.rows.write_history(
-            [(pid, action) for pid in self.unwritten
-             if (action := self.actions[pid]) != "unchanged"],
-            summary,
-        )
+        self.rows.write_history([(pid, self.actions[pid]) for pid in self.unwritten], summary)
         self.unwritten.clear()
 
     def unread_replies(self) -> None:

@@ -369,24 +369,22 @@ class ImportRows:
 
     def write_history(self, actions: Iterable[tuple[int, str]], summary: ImportSummary) -> None:
         """Record what happened to these papers (an action replaces the one written
-        before, by an earlier batch) and the import's counts so far."""
+        before, by an earlier batch) and the import's counts so far. A paper left as it was
+        is recorded only where no import of this file recorded it before: a conference list
+        imported again wrote a megabyte of such rows each time, but a paper another file
+        brought too is one an undo of the first file keeps."""
         self.conn.executemany(
-            "INSERT INTO import_items (import_id, paper_id, action) VALUES (?, ?, ?) "
+            "INSERT INTO import_items (import_id, paper_id, action) SELECT ?1, ?2, ?3 "
+            "WHERE ?3 != 'unchanged' OR NOT EXISTS (SELECT 1 FROM import_items j JOIN imports "
+            "k ON k.id = j.import_id WHERE j.paper_id = ?2 AND k.path = ?4 AND k.id != ?1) "
             "ON CONFLICT (import_id, paper_id) DO UPDATE SET action = excluded.action",
-            [(self.import_id, paper_id, action) for paper_id, action in actions],
+            [(self.import_id, paper_id, action, self.source) for paper_id, action in actions],
         )
         self.conn.execute(
             "UPDATE imports SET read = ?, new = ?, present = ?, merged = ?, unchanged = ?, "
             "skipped = ? WHERE id = ?",
-            (
-                summary.read,
-                summary.new,
-                summary.merged + summary.unchanged,
-                summary.merged,
-                summary.unchanged,
-                summary.skipped,
-                self.import_id,
-            ),
+            (summary.read, summary.new, summary.merged + summary.unchanged, summary.merged,
+             summary.unchanged, summary.skipped, self.import_id),
         )
 
 
