@@ -589,3 +589,13 @@ def test_the_abbreviations_style_files_define_read_as_words(tex: str, shown: str
     """cvpr.sty's \\eg, \\ie, \\etal … left in a pasted abstract read as what they stand for,
     not as unknown macros."""
     assert to_plain(tex) == shown
+
+
+def test_tex_mendeley_escaped_as_text_is_read_as_tex() -> None:
+    """Mendeley's BibTeX writes "$\\epsilon$" as "{\\$}\\backslashepsilon{\\$}": drawn
+    "$\\backslashepsilon{$}-capacity" in the detail pane, `reader show` and citations. A
+    backslash of a set difference stays one."""
+    mendeley = (r"attains the {\$}\backslashepsilon{\$}-capacity and the "
+                r"{\$}\backslashalpha{\$}-R{\'{e}}nyi divergence, {\$}x{\_}1{\$}")
+    assert to_plain(mendeley) == "attains the ϵ-capacity and the α-Rényi divergence, x₁"
+    assert to_plain(r"the set $A \backslash B$") == "the set A \\ B"

@@ -324,6 +324,24 @@ def commands_undoubled(text: str) -> str:
         lambda match: match[0][1:] if known_macro(match[1]) else match[0], text)
 
 
+# Mendeley's BibTeX writes the TeX of an abstract escaped as text: "$\epsilon$" becomes
+# "{\$}\backslashepsilon{\$}", drawn "$\backslashepsilon{$}".
+_MENDELEY_MACRO = re.compile(r"\\backslash(?:\{\})?([A-Za-z]+)")
+_MENDELEY_ESCAPES = (("{\\$}", "$"), ("{\\_}", "_"), ("{\\^{}}", "^"))
+
+
+def mendeley_unescaped(text: str) -> str:
+    """``text`` with the TeX Mendeley escaped as text read as TeX again, where it escaped a
+    command we or pylatexenc convert (``\\backslashepsilon``); otherwise as written (a
+    ``\\backslash`` of a set difference stays one)."""
+    glued = _MENDELEY_MACRO.sub(lambda m: "\\" + m[1] if known_macro(m[1]) else m[0], text)
+    if glued == text:
+        return text
+    for escaped, plain in _MENDELEY_ESCAPES:
+        glued = glued.replace(escaped, plain)
+    return glued
+
+
 def latex_to_text(latex: str) -> str:
     """Convert LaTeX with pylatexenc; raises on whatever pylatexenc raises."""
     with _CONVERTER_LOCK:

@@ -232,10 +232,10 @@ def _render_paragraph(p: str, bare_braces: bool) -> str:
 def _convert_paragraph(p: str, bare_braces: bool) -> str:
     lits: list[str] = []
     raws: list[str] = []
-    if "\\\\" in p:
-        from reader.text.latex import commands_undoubled
+    if "\\\\" in p or "\\backslash" in p:
+        from reader.text.latex import commands_undoubled, mendeley_unescaped
 
-        p = commands_undoubled(p)
+        p = mendeley_unescaped(commands_undoubled(p))
     protected = _emphasis(protect(unsize(p), lits, raws))
     skeleton = expand(_skeleton(protected, lits, bare_braces), RAW_RE, raws, RAW_BASE)
     converted = skeleton
