@@ -598,4 +598,8 @@ def test_tex_mendeley_escaped_as_text_is_read_as_tex() -> None:
     mendeley = (r"attains the {\$}\backslashepsilon{\$}-capacity and the "
                 r"{\$}\backslashalpha{\$}-R{\'{e}}nyi divergence, {\$}x{\_}1{\$}")
     assert to_plain(mendeley) == "attains the ϵ-capacity and the α-Rényi divergence, x₁"
+    # Its other way: a backslash as "$\backslash$", braces as "{\{}" and "{\}}".
+    other = (r"the {\$}\backslashalpha{\$}-R$\backslash$'{\{}e{\}}nyi of "
+             r"[CMP {\{}$\backslash$bf 289{\}}]")
+    assert to_plain(other) == "the α-Rényi of [CMP 289]"
     assert to_plain(r"the set $A \backslash B$") == "the set A \\ B"

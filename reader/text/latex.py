@@ -325,16 +325,21 @@ def commands_undoubled(text: str) -> str:
 
 
 # Mendeley's BibTeX writes the TeX of an abstract escaped as text: "$\epsilon$" becomes
-# "{\$}\backslashepsilon{\$}", drawn "$\backslashepsilon{$}".
+# "{\$}\backslashepsilon{\$}" (drawn "$\backslashepsilon{$}"), "{\bf 289}" becomes
+# "{\{}$\backslash$bf 289{\}}" and "R\'{e}nyi" "R$\backslash$'{\{}e{\}}nyi".
 _MENDELEY_MACRO = re.compile(r"\\backslash(?:\{\})?([A-Za-z]+)")
-_MENDELEY_ESCAPES = (("{\\$}", "$"), ("{\\_}", "_"), ("{\\^{}}", "^"))
+_MENDELEY_BACKSLASH = re.compile(r"\$\\backslash\$(?=[A-Za-z'`^\"~=.])")
+_MENDELEY_ESCAPES = (("{\\$}", "$"), ("{\\_}", "_"), ("{\\^{}}", "^"), ("{\\{}", "{"),
+                     ("{\\}}", "}"))
 
 
 def mendeley_unescaped(text: str) -> str:
     """``text`` with the TeX Mendeley escaped as text read as TeX again, where it escaped a
-    command we or pylatexenc convert (``\\backslashepsilon``); otherwise as written (a
+    command we or pylatexenc convert (``\\backslashepsilon``) or wrote a backslash as
+    ``$\\backslash$`` before a command or an accent; otherwise as written (a
     ``\\backslash`` of a set difference stays one)."""
     glued = _MENDELEY_MACRO.sub(lambda m: "\\" + m[1] if known_macro(m[1]) else m[0], text)
+    glued = _MENDELEY_BACKSLASH.sub(lambda _m: "\\", glued)
     if glued == text:
         return text
     for escaped, plain in _MENDELEY_ESCAPES:
