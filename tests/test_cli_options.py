@@ -137,7 +137,7 @@ def test_import_undo_removes_the_last_import_but_keeps_marked_papers(
     run("star", wombat)
     result = run("import", "--undo")
     assert result.stdout.splitlines() == [
-        f"Removed 1 paper added by the import of {path.resolve()}.",
+        f"Removed 1 of the 2 papers added by the import of {path.resolve()}.",
         f"Kept 1 that carry your stars or notes: {wombat}.",
     ]
     assert count(run) == 39

@@ -75,3 +75,13 @@ def test_a_derived_title_exported_and_imported_stays_derived(
         finally:
             other.close()
         assert back and back[0].title == paper.title and back[0].title_derived, fmt
+
+
+def test_reader_show_names_a_derived_title_as_the_window_does(library: Library) -> None:
+    """`reader show` said "(title from the abstract)", the window and every export "title
+    derived from the abstract"."""
+    from reader.cli.show import paper_page
+
+    paper = library.store.paper(derived_id(library))
+    assert paper is not None
+    assert paper_page(paper, None)[0].endswith("  (title derived from the abstract)")

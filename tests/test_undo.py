@@ -211,7 +211,7 @@ def test_a_dry_run_of_undo_changes_nothing_and_says_what_it_would_do(
                                 obj={})
     assert result.exit_code == 0, result.output
     assert "Dry run: nothing was changed" in result.output
-    assert f"Would remove {added - 1:,} papers" in result.output
+    assert f"Would remove {added - 1:,} of the {added:,} papers" in result.output
     # Said as what it would do: nothing was kept, nothing put back.
     assert "Would keep 1 that carry your stars or notes" in result.output
     assert "Kept" not in result.output and "Put back" not in result.output
@@ -246,7 +246,7 @@ def test_the_sample_is_undone_whenever_it_was_imported(
     library.close()
     result = CliRunner().invoke(cli, ["--library", root, "import", "--undo", "sample"], obj={})
     assert result.exit_code == 0, result.output
-    assert "Removed 19 papers" in result.output and "Removed 17 papers" in result.output
+    assert "Removed 19 papers" in result.output and "Removed 17 of the 19 papers" in result.output
     assert f"Kept 1 that carry your stars or notes: {starred.citekey}." in result.output
     assert (f"Kept 1 that a later import of another file brought too: {merged.citekey}."
             in result.output)
@@ -285,6 +285,16 @@ def test_a_sample_paper_another_file_holds_unchanged_is_kept_by_the_samples_undo
     assert (summary.new, summary.unchanged) == (0, 1)
     again = library.import_files([mine])  # the same file again still adds no history rows
     assert again.unchanged == 1
+    from click.testing import CliRunner
+
+    from reader.cli import cli
+
+    said = CliRunner().invoke(cli, ["--library", str(library.paths.root), "import", "--undo",
+                                    "sample", "--dry-run"], obj={})
+    assert (f"Would keep 1 that a later import of another file brought too: {paper.citekey}."
+            in said.output), said.output
+    assert "Would remove 18 of the 19 papers" in said.output, said.output
+    assert "Would remove 0 papers" not in said.output, said.output
     results = library.imports.undo_imports_of(sample=True)
     result = next(r for r in results if r.brought_later)
     assert [key for _, key in result.brought_later] == [paper.citekey]

@@ -51,8 +51,8 @@ def show(ctx: click.Context, ref: tuple[str, ...], as_json: bool) -> None:
 def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
     """The lines ``reader show`` prints for a paper (control and bidi characters made
     visible, TeX as Unicode)."""
-    lines = [_plain(paper.title) + ("  (title from the abstract)" if paper.title_derived
-                                    else "")]
+    derived = "  (title derived from the abstract)" if paper.title_derived else ""
+    lines = [_plain(paper.title) + derived]
     if paper.authors:
         lines.append(_plain(", ".join(paper.authors)))
     where = " · ".join(p for p in (_plain(paper.venue or ""), str(paper.year or ""),

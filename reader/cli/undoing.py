@@ -45,11 +45,13 @@ def undo_named(library: Library, names: tuple[Path, ...], dry_run: bool = False)
 
 def _say(library: Library, result: UndoResult, dry_run: bool) -> None:
     """What undoing one import did (``dry_run``: would do)."""
-    noun = "paper" if result.removed == 1 else "papers"
-    if result.removed or result.kept or not (result.reverted or result.unrecorded
-                                             or result.replies_kept):
+    added = result.removed + len(result.kept) + len(result.brought_later)
+    if added or not (result.reverted or result.unrecorded or result.replies_kept):
         removed = "Would remove" if dry_run else "Removed"
-        click.echo(f"{removed} {result.removed:,} {noun} added by the import of "
+        # "of the 19": "Removed 0 papers added by …" read as an import that added none.
+        of = f" of the {added:,}" if added != result.removed else ""
+        noun = "paper" if (added if of else result.removed) == 1 else "papers"
+        click.echo(f"{removed} {result.removed:,}{of} {noun} added by the import of "
                    f"{_file(result.path)}.")
     else:
         undid = "Would undo" if dry_run else "Undid"
