@@ -299,3 +299,8 @@ def test_a_sample_paper_another_file_holds_unchanged_is_kept_by_the_samples_undo
     result = next(r for r in results if r.brought_later)
     assert [key for _, key in result.brought_later] == [paper.citekey]
     assert library.store.paper(paper.id) is not None
+    # The list is now all that holds it: undoing the list takes it (it said "no import of
+    # … is there to undo", and no undo could remove the paper).
+    [mine_undone] = library.imports.undo_imports_of([mine])
+    assert mine_undone.removed == 1
+    assert library.store.paper(paper.id) is None

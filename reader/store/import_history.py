@@ -32,6 +32,24 @@ USERS_WORK = (
 )
 
 
+#: Whether the import_items row ``i`` is of a paper its import left as it was and no other
+#: import in effect holds (the import that added it undone, this one bringing it too): the
+#: paper is this import's now, and goes with it.
+_HELD_ALONE = (
+    "(i.action = 'unchanged' AND NOT EXISTS (SELECT 1 FROM import_items j JOIN imports k "
+    "ON k.id = j.import_id WHERE j.paper_id = i.paper_id AND k.id != i.import_id "
+    "AND k.undone_at IS NULL))"
+)
+#: Whether the import ``i`` left anything to undo: papers it added or changed, or papers
+#: it holds alone (see _HELD_ALONE).
+_UNDOABLE = (
+    "(new > 0 OR merged > 0 OR EXISTS (SELECT 1 FROM import_items t WHERE t.import_id = i.id "
+    "AND t.action = 'unchanged' AND NOT EXISTS (SELECT 1 FROM import_items j JOIN imports k "
+    "ON k.id = j.import_id WHERE j.paper_id = t.paper_id AND k.id != i.id "
+    "AND k.undone_at IS NULL)))"
+)
+
+
 class _RolledBack(Exception):
     """A dry run's undo, rolled back with what it did (control flow, never shown)."""
 
@@ -133,8 +151,8 @@ class ImportHistory:
 
     def _undo_last_import(self, dry_run: bool) -> UndoResult | None:
         row = self._store.conn.execute(
-            "SELECT id FROM imports WHERE undone_at IS NULL "
-            "AND (new > 0 OR merged > 0) ORDER BY id DESC LIMIT 1"
+            f"SELECT id FROM imports i WHERE undone_at IS NULL AND {_UNDOABLE} "
+            "ORDER BY id DESC LIMIT 1"
         ).fetchone()
         # Undone by another process between the look and the undo: the next one is last.
         return None if row is None else self._undo(row[0], dry_run) or self._undo_last_import(
@@ -153,8 +171,8 @@ class ImportHistory:
         one of them added that a later import of another file merged into stays, as a
         paper of that file (see :meth:`_undo`)."""
         rows = self._store.conn.execute(
-            "SELECT id, path FROM imports WHERE undone_at IS NULL "
-            "AND (new > 0 OR merged > 0) ORDER BY id DESC"
+            f"SELECT id, path FROM imports i WHERE undone_at IS NULL AND {_UNDOABLE} "
+            "ORDER BY id DESC"
         ).fetchall()
         results = []
         for import_id, path in rows:
@@ -182,7 +200,7 @@ class ImportHistory:
                 "JOIN imports k ON k.id = j.import_id WHERE j.paper_id = p.id "
                 "AND j.import_id > i.import_id AND k.undone_at IS NULL AND k.path != ?) "
                 "FROM import_items i JOIN papers p ON p.id = i.paper_id "
-                "WHERE i.import_id = ? AND i.action = 'new'",
+                f"WHERE i.import_id = ? AND (i.action = 'new' OR {_HELD_ALONE})",
                 (path, import_id),
             ).fetchall()
             generation = self._store.bump_generation()
