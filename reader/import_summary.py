@@ -7,6 +7,9 @@ from dataclasses import dataclass, field, fields
 
 __all__ = ["ImportSummary", "ReadRemark", "Remark"]
 
+#: Fields a merge says in words (reader.intake.merged_said), each counted by all its name.
+_NAMES_OF_WORDS = ("other fields", "file note", "short journal title", "short title")
+
 
 class Remark(str):
     """A line among an import's problems that is no skipped record (a reply kept for a
@@ -25,11 +28,9 @@ class ReadRemark(Remark):
 
 @dataclass(slots=True)
 class ImportSummary:
-    """What one import did (or, for a dry run, would do).
-
-    Every record read is exactly one of new, merged (into a paper already there: richer
-    fields, a new title or a revised abstract), unchanged, or skipped (a bad record).
-    """
+    """What one import did (or, for a dry run, would do). Every record read is exactly one
+    of new, merged (into a paper already there: richer fields, a new title or a revised
+    abstract), unchanged, or skipped (a bad record)."""
 
     read: int = 0
     new: int = 0
@@ -370,6 +371,11 @@ class ImportSummary:
                 mine += theirs
 
 
+def _field_name(said: str) -> str:
+    """The field ``said`` (``doi 10.1/x``; in words, ``file note …``: no "file") is of."""
+    return next((n for n in _NAMES_OF_WORDS if f"{said} ".startswith(n + " ")), said.split()[0])
+
+
 def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: str,
                whose: str = "already in the library") -> str:
     """A line naming the fields of papers (``2 papers … in year, pages …``), or with
@@ -378,12 +384,11 @@ def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: 
         return ""
     if each:
         return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
-    # Each field by its name ("doi 10.1/x": doi); the record's other fields as such.
-    # A value taken away ("doi 10.48550/… removed") is said so, not as one taken.
+    # Each field by its name ("doi 10.1/x": doi), a value taken away ("doi 10.48550/…
+    # removed") said so, not as one taken.
     named: dict[str, int] = {}
     for _, said in pairs:
-        for name in dict.fromkeys(f if f == "other fields" else f.split(" ")[0]
-                                  + (" (removed)" if f.endswith(" removed") else "")
+        for name in dict.fromkeys(_field_name(f) + " (removed)" * f.endswith(" removed")
                                   for f in said):
             named[name] = named.get(name, 0) + 1
     n = len(pairs)

@@ -71,3 +71,20 @@ def test_a_records_note_field_taken_is_said_as_the_files_note(tmp_path: Path) ->
     said = CliRunner().invoke(cli, [*home, "import", "--verbose", str(second)], obj={}).output
     assert "lecun2015deep: " in said and "file note A note field" in said, said
     assert "withdrawn 1" not in said
+
+
+def test_a_field_said_in_words_is_counted_by_its_name(tmp_path: Path) -> None:
+    """Zotero's RIS after Embase's: one paper took its short journal title, said by its
+    CSL name ("container-title-short (1 paper)"); a file note was counted as "file"."""
+    from reader.library import Library
+
+    tools = Path(__file__).parent / "data" / "ris-tools"
+    library = Library(tmp_path / "lib")
+    library.imports.write_files([tools / "embase.ris"])
+    line = library.imports.write_files([tools / "zotero.ris"]).filled_line()
+    library.close()
+    assert "short journal title (1 paper)" in line and "container-title" not in line, line
+    from reader.import_summary import _field_name
+
+    assert _field_name("file note A note field") == "file note"
+    assert _field_name("doi 10.1/x") == "doi"

@@ -19,7 +19,8 @@ _UNSAID = frozenset({"csl", "extra", "text_modified", "abstract_key", "title_key
 # A value longer than this is named by its length.
 _LONG = 60
 # Names said otherwise than the record's (a CSL "note" is the file's, not the user's note).
-_SAID_AS = {"page": "pages", "note": "file note"}
+_SAID_AS = {"page": "pages", "note": "file note", "container-title-short": "short journal title",
+            "title-short": "short title"}
 
 
 def _shown(name: str, value: Any) -> str:
