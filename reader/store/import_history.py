@@ -32,22 +32,19 @@ USERS_WORK = (
 )
 
 
-#: Whether the import_items row ``i`` is of a paper its import left as it was and no other
-#: import in effect holds (the import that added it undone, this one bringing it too): the
-#: paper is this import's now, and goes with it.
-_HELD_ALONE = (
-    "(i.action = 'unchanged' AND NOT EXISTS (SELECT 1 FROM import_items j JOIN imports k "
-    "ON k.id = j.import_id WHERE j.paper_id = i.paper_id AND k.id != i.import_id "
-    "AND k.undone_at IS NULL))"
-)
+def _held_alone(item: str) -> str:
+    """Whether the import_items row ``item`` is of a paper its import left as it was and no
+    other import in effect holds (the import that added it undone, this one bringing it
+    too): the paper is this import's now, and goes with it."""
+    return (f"({item}.action = 'unchanged' AND NOT EXISTS (SELECT 1 FROM import_items j "
+            f"JOIN imports k ON k.id = j.import_id WHERE j.paper_id = {item}.paper_id "
+            f"AND k.id != {item}.import_id AND k.undone_at IS NULL))")
+
+
 #: Whether the import ``i`` left anything to undo: papers it added or changed, or papers
-#: it holds alone (see _HELD_ALONE).
-_UNDOABLE = (
-    "(new > 0 OR merged > 0 OR EXISTS (SELECT 1 FROM import_items t WHERE t.import_id = i.id "
-    "AND t.action = 'unchanged' AND NOT EXISTS (SELECT 1 FROM import_items j JOIN imports k "
-    "ON k.id = j.import_id WHERE j.paper_id = t.paper_id AND k.id != i.id "
-    "AND k.undone_at IS NULL)))"
-)
+#: it holds alone.
+_UNDOABLE = ("(new > 0 OR merged > 0 OR EXISTS (SELECT 1 FROM import_items t "
+             f"WHERE t.import_id = i.id AND {_held_alone('t')}))")
 
 
 class _RolledBack(Exception):
@@ -200,7 +197,7 @@ class ImportHistory:
                 "JOIN imports k ON k.id = j.import_id WHERE j.paper_id = p.id "
                 "AND j.import_id > i.import_id AND k.undone_at IS NULL AND k.path != ?) "
                 "FROM import_items i JOIN papers p ON p.id = i.paper_id "
-                f"WHERE i.import_id = ? AND (i.action = 'new' OR {_HELD_ALONE})",
+                f"WHERE i.import_id = ? AND (i.action = 'new' OR {_held_alone('i')})",
                 (path, import_id),
             ).fetchall()
             generation = self._store.bump_generation()
