@@ -382,3 +382,21 @@ def test_a_withdrawn_paper_given_an_acceptance_is_said(tmp_path: Path) -> None:
     assert ("1 withdrawn paper given an acceptance by the file: both kept, as the sources "
             "say them") in said
     assert "w2.csv:2: decision 'poster' for a paper withdrawn: both kept" in said
+
+
+def test_reviews_print_tex_as_the_window_draws_it_and_break_between_words(
+    tmp_path: Path,
+) -> None:
+    """`reader reviews` printed "$s_1$" where the window drew s₁, and broke lines inside
+    hyphenated words ("MM-" / "SDP")."""
+    rows = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    # "MM-" fits on the first line of 88 characters, "MM-SDP" does not.
+    text = "x" * 82 + " MM-SDP relaxation of $s_1$ is loose."
+    rows[0]["replies"] += [{**ANSWER, "content": {"comment": {"value": text}}}]
+    path = tmp_path / "sample.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    root = tmp_path / "lib"
+    _invoke(root, "import", str(path))
+    out = _invoke(root, "reviews", "DkHt2K1g2Y").stdout
+    assert "relaxation of s₁ is loose" in out and "$s_1$" not in out
+    assert not [line for line in out.splitlines() if line.endswith("MM-")]

@@ -22,6 +22,7 @@ from reader.cli.base import (
 )
 from reader.models import Highlight, label_words
 from reader.signals import Reply, Signals, decision_label, one_decimal
+from reader.text.render import to_plain
 from reader.text.sanitize import visible
 
 # Indentation of each level of a thread, and of a reply's text under its heading.
@@ -102,7 +103,10 @@ def _lines(reply: Reply, depth: int, history: tuple[float | None, ...] = ()) -> 
             continue  # in the heading already
         lines.append(f"{indent}{_STEP}{visible(name)}:")
         for paragraph in visible(text).strip().splitlines():
-            wrapped = textwrap.wrap(paragraph, 88, replace_whitespace=False) or [""]
+            # Its TeX and Markdown as the window draws them ("s₁", not "$s_1$"), and lines
+            # broken between words, not inside "MM-SDP".
+            wrapped = textwrap.wrap(to_plain(paragraph), 88, replace_whitespace=False,
+                                    break_on_hyphens=False) or [""]
             lines += [f"{indent}{_STEP * 2}{line}" for line in wrapped]
     return lines
 
