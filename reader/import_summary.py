@@ -1,14 +1,14 @@
-"""What one import did, as the core tells it to the front ends: counts, the lines of its
-summary, and the remarks among its problems."""
+"""What one import did, as the core tells the front ends: counts, summary lines, remarks."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 
-__all__ = ["ImportSummary", "ReadRemark", "Remark"]
+__all__ = ["SAID_AS", "ImportSummary", "ReadRemark", "Remark"]
 
-#: Fields a merge says in words (reader.intake.merged_said), each counted by all its name.
-_NAMES_OF_WORDS = ("other fields", "file note", "short journal title", "short title")
+#: Names a merge says otherwise than the record's (a CSL "note" is the file's, not yours).
+SAID_AS = {"page": "pages", "note": "file note", "container-title-short": "short journal title",
+           "title-short": "short title"}
 
 
 class Remark(str):
@@ -373,7 +373,8 @@ class ImportSummary:
 
 def _field_name(said: str) -> str:
     """The field ``said`` (``doi 10.1/x``; in words, ``file note …``: no "file") is of."""
-    return next((n for n in _NAMES_OF_WORDS if f"{said} ".startswith(n + " ")), said.split()[0])
+    names = ("other fields", *SAID_AS.values())  # a one-word name is its first word anyway
+    return next((n for n in names if f"{said} ".startswith(f"{n} ")), said.split()[0])
 
 
 def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: str,
@@ -384,8 +385,7 @@ def _per_paper(pairs: list[tuple[str, list[str]]], each: bool, verb: str, tail: 
         return ""
     if each:
         return "\n".join(f"  {key}: {', '.join(said)}" for key, said in pairs)
-    # Each field by its name ("doi 10.1/x": doi), a value taken away ("doi 10.48550/…
-    # removed") said so, not as one taken.
+    # Each field by its name; a value taken away ("doi 10.48550/… removed") said so.
     named: dict[str, int] = {}
     for _, said in pairs:
         for name in dict.fromkeys(_field_name(f) + " (removed)" * f.endswith(" removed")

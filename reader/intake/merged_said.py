@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from reader.import_summary import SAID_AS
+
 __all__ = ["also_changed", "gained_fields"]
 
 # Columns that are bookkeeping, not the paper's record, or said by a line of their own
@@ -18,9 +20,6 @@ _UNSAID = frozenset({"csl", "extra", "text_modified", "abstract_key", "title_key
                      "title", "abstract", "tldr", "citekey", "title_derived"})
 # A value longer than this is named by its length.
 _LONG = 60
-# Names said otherwise than the record's (a CSL "note" is the file's, not the user's note).
-_SAID_AS = {"page": "pages", "note": "file note", "container-title-short": "short journal title",
-            "title-short": "short title"}
 
 
 def _shown(name: str, value: Any) -> str:
@@ -60,7 +59,7 @@ def also_changed(
     if "csl" in updates:
         variables = json.loads(updates["csl"])
         for name, value in variables.items():
-            shown = _SAID_AS.get(name, name)
+            shown = SAID_AS.get(name, name)
             if (csl.get(name) != value and shown.lower() not in said
                     and name.lower() not in updates
                     and not (name == "author" and "authors" in said)):
@@ -100,5 +99,5 @@ def gained_fields(
         for variable, value in json.loads(updates["csl"]).items():
             if variable not in csl and variable not in _UNNAMED_VARIABLES:
                 shown = value if isinstance(value, str | int) else "…"
-                gained.append(f"{_SAID_AS.get(variable, variable)} {shown}")
+                gained.append(f"{SAID_AS.get(variable, variable)} {shown}")
     return gained
