@@ -562,7 +562,7 @@ def test_subtitles_and_date_ranges_come_back_as_written() -> None:
 def test_and_others_is_cited_and_shown_as_a_list_that_goes_on(
     empty_library: Library, tmp_path: Path
 ) -> None:
-    from reader.ui.widgets.paper_view import _meta_line
+    from reader.ui.paper_parts import _meta_line
 
     bib = tmp_path / "others.bib"
     bib.write_text(

@@ -18,8 +18,9 @@ from textual.widgets import Input, Static
 from reader.cli import cli
 from reader.library import Library, shown_reply
 from reader.ui.app import ReaderApp
+from reader.ui.paper_parts import paper_parts
 from reader.ui.screens.reading import ReadingScreen
-from reader.ui.widgets.paper_view import PaperView, paper_parts
+from reader.ui.widgets.paper_view import PaperView
 from reader.ui.widgets.replies import ReplyBox
 from tests.test_app import SIZE, settle
 from tests.test_signals_ui import open_reading, paper_of

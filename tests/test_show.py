@@ -91,7 +91,7 @@ def test_keywords_written_in_tex_are_shown_as_rendered(
     and the detail pane, beside a title that showed ℓ₀."""
     from rich.style import Style
 
-    from reader.ui.widgets.paper_view import paper_parts
+    from reader.ui.paper_parts import paper_parts
 
     path = tmp_path / "kw.json"
     path.write_text(json.dumps([{

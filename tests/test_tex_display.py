@@ -142,7 +142,7 @@ def test_a_highlight_chosen_under_an_older_rendering_stays_on_its_passage(
     from rich.style import Style
 
     from reader.store.highlights import display_text
-    from reader.ui.widgets.paper_view import paper_parts
+    from reader.ui.paper_parts import paper_parts
 
     abstract = r"Each $x_i$ is a sample. We bound the error of every sample."
     import_records(empty_library.store, [PaperRecord(abstract=abstract, title="T")], "t", "seed")
@@ -177,7 +177,7 @@ def test_the_tldr_marks_the_query_words_as_the_abstract_does(empty_library: Libr
     shown between them."""
     from rich.style import Style
 
-    from reader.ui.widgets.paper_view import paper_parts
+    from reader.ui.paper_parts import paper_parts
 
     record = PaperRecord(title="T", abstract="We study sparse models.",
                          tldr=r"Sparse $\alpha$-models, done fast.")

@@ -19,9 +19,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from reader.models import Paper
+from reader.ui.paper_parts import paper_parts
 from reader.ui.signals import PaperSignals, signals_block
 from reader.ui.widgets.component_styles import ComponentStyles
-from reader.ui.widgets.paper_view import paper_parts
 
 #: Reads what the pane shows of a paper's conference signals (None: it has none).
 SignalsOf = Callable[[Paper], PaperSignals | None]
