@@ -59,11 +59,10 @@ from reader.ui.live import LiveLibrary
 from reader.ui.paste import keep_pastes_in_order
 from reader.ui.queued_keys import take_typed
 from reader.ui.screens import read_screen_styles, reading_screen
-from reader.ui.screens.main import MainScreen
+from reader.ui.screens.main import MainScreen, mount_footer
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
 from reader.ui.start_notices import start_notices
-from reader.ui.widgets.footer import FittedFooter
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, SEARCH_PLACEHOLDER, TYPING_HERE, SearchBox
@@ -166,7 +165,7 @@ class ReaderApp(App[None]):
                 self.library, lambda: self.paper_list.ids, self.damaged,
                 self._initial_ids, self._initial_signals))
         yield Static(id="status", markup=False)
-        yield FittedFooter()
+        yield Static(id="footer-place")  # see mount_footer
 
     @property
     def paper_list(self) -> PaperList:
@@ -204,6 +203,7 @@ class ReaderApp(App[None]):
         self.call_after_refresh(read_screen_styles, self)
         # Once the first screen is up, its objects go out of the collector's reach.
         self.call_after_refresh(collector.settle)
+        self.call_after_refresh(mount_footer, self.screen)
 
     def _start_notices(self) -> None:
         for notice in start_notices(self.library):

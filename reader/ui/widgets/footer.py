@@ -21,11 +21,19 @@ class FittedFooter(Footer):
     """Textual's footer, holding only the keys that fit whole: one cut at the window's edge
     read as a broken key ("esc B", "space" without its word)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, late: bool = False) -> None:
+        """``late``: mounted after its screen made its keys known (the window's footer, a
+        frame after the first), when Textual's footer would wait for the keys to change."""
         super().__init__()
+        self._late = late
         #: The width the keys were last laid out for, and the width they all take.
         self._laid_out_for = 0
         self._all_keys = 0
+
+    def on_mount(self) -> None:
+        """Lay out the keys the screen has, when it made them known before this mount."""
+        if self._late:
+            self.bindings_changed(self.screen)
 
     def on_resize(self, event: events.Resize) -> None:
         """Fit the keys to the new width: compact, without the palette's hint, under the
