@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ from reader.resources import migrations_dir
 from reader.store.backup import BackupError, automatic_backup, lost_database
 from reader.store.chunks import in_chunks
 from reader.store.clock import now
+from reader.text.pattern import Pattern
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -33,7 +33,7 @@ LAST_IMPORT_ITEMS = (
     "(SELECT max(id) FROM imports WHERE undone_at IS NULL)"
 )
 
-_MIGRATION_NAME = re.compile(r"^(\d+)_.*\.sql$")
+_MIGRATION_NAME = Pattern(r"^(\d+)_.*\.sql$")
 
 
 class StoreError(BadInput):

@@ -18,9 +18,9 @@ _ARXIV_NEW = Pattern(r"(?<![\w.])(\d{4}\.\d{4,5})(v\d+)?(?![\w.])")
 _ARXIV_OLD = Pattern(r"(?<![\w.])([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?![\w.])", re.IGNORECASE)
 # A venue that names the archive, not a journal: "arXiv", "arXiv preprint", "arXiv e-prints",
 # "arXiv preprint arXiv:1706.03762" (the form Google Scholar and Mendeley write).
-_ARXIV_VENUE = re.compile(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
-_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
-_OPENREVIEW_ID = re.compile(r"^[\w\-]{6,20}$")
+_ARXIV_VENUE = Pattern(r"(?i)arxiv(?:\s+(?:preprint|e-?prints?))?(?:\s+arxiv:\S+)?")
+_OPENREVIEW = Pattern(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([\w\-]+)")
+_OPENREVIEW_ID = Pattern(r"^[\w\-]{6,20}$")
 # A cell or value that is one link to a paper's page, and nothing else: an OpenReview forum or
 # PDF, an arXiv abstract or PDF (any version), a DOI resolver.
 _PAPER_LINK = Pattern(

@@ -47,7 +47,7 @@ _IMPORT_TABLE: dict[int, None] = {
     code: None for code in range(0xA0) if _is_removable_control(code)
 }
 _IMPORT_TABLE.update({ord(ch): None for ch in _ZERO_WIDTH})
-_IMPORT_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _IMPORT_TABLE) + "]")
+_IMPORT_CHARS = Pattern("[" + "".join(re.escape(chr(c)) for c in _IMPORT_TABLE) + "]")
 
 # Replacement table for visible: C0 controls map onto the Control Pictures
 # block (U+2400 + code), DEL onto its picture, C1 (which has no pictures) onto
@@ -66,7 +66,7 @@ for _ch in _BIDI:
 del _code, _ch
 
 _IDENTITY_ZW_TABLE = {ord(ch): None for ch in _ZERO_WIDTH}
-_ZERO_WIDTH_CHARS = re.compile("[" + "".join(_ZERO_WIDTH) + "]")
+_ZERO_WIDTH_CHARS = Pattern("[" + "".join(_ZERO_WIDTH) + "]")
 _NEWLINES_RE = Pattern(r"\r\n?")
 
 
