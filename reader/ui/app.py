@@ -62,7 +62,6 @@ from reader.ui.screens import read_screen_styles, reading_screen
 from reader.ui.screens.main import MainScreen, mount_footer
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
-from reader.ui.start_notices import start_notices
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, SEARCH_PLACEHOLDER, TYPING_HERE, SearchBox
@@ -206,6 +205,8 @@ class ReaderApp(App[None]):
         self.call_after_refresh(mount_footer, self.screen)
 
     def _start_notices(self) -> None:
+        from reader.ui.start_notices import start_notices
+
         for notice in start_notices(self.library):
             self.notify(notice.message, title=notice.title, timeout=notice.timeout,
                         severity=notice.severity)

@@ -74,6 +74,8 @@ def normalize_key(key: str) -> str:
 def clashes(keymap: Mapping[str, str]) -> list[str]:
     """Where the keymap gives a binding a key another binding of the same place keeps
     (Textual then drops that key from the other binding), one sentence each."""
+    if not keymap:
+        return []  # only a key remapped clashes (and the check was 1 ms of the first frame)
     found: list[str] = []
     for group in binding_groups():
         owners: dict[str, list[Binding]] = {}
