@@ -14,8 +14,12 @@ import pytest
 import reader.cli
 from reader.cli import cli
 from reader.cli.base import COMMAND_MODULES
+from reader.config import Config
 from reader.entry import bare_library
 from reader.library import Library
+from reader.ui.app import ReaderApp
+from reader.ui.widgets.paper_detail import PaperDetail
+from reader.ui.widgets.paper_list import PaperList
 
 
 def test_every_command_is_found_in_the_module_named_for_it() -> None:
@@ -51,8 +55,10 @@ LATER = (
     # revisions, searching, upkeep and fetching are made on first use.
     "reader.store.import_history", "reader.store.import_rows", "reader.store.revisions",
     "reader.library.searching", "reader.library.fetching", "reader.library.recovery",
-    # The clipboard (a copy), the note editor's widget.
-    "reader.cite.clipboard", "textual.widgets._text_area",
+    # The clipboard (a copy), the note editor's widget; the reading view's widgets (the
+    # detail pane draws the same parts as lines).
+    "reader.cite.clipboard", "textual.widgets._text_area", "reader.ui.widgets.paper_view",
+    "reader.ui.widgets.replies",
 )
 
 _FIRST_FRAME = """\
@@ -80,6 +86,31 @@ def test_a_window_is_drawn_without_the_modules_it_needs_only_later(library: Libr
     loaded = set(out.split())
     assert "reader.ui.app" in loaded
     assert loaded.isdisjoint(LATER), sorted(loaded & set(LATER))
+
+
+@pytest.mark.parametrize(("theme", "size"), [(None, (120, 40)), ("reader-paper", (80, 24))])
+async def test_the_first_frame_is_styled_as_a_full_restyle_would(
+    library: Library, theme: str | None, size: tuple[int, int]
+) -> None:
+    """The main screen is not styled again as it is first shown (its widgets were styled as
+    they were mounted): what the first frame draws with is what styling it all again gives,
+    in the configured theme and the narrow layout too."""
+    app = ReaderApp(library, config=Config(theme=theme))
+
+    def styles() -> list[object]:
+        papers, detail = app.query_one(PaperList), app.query_one(PaperDetail)
+        return [
+            *(papers.get_component_rich_style(name) for name in sorted(papers.COMPONENT_CLASSES)),
+            *(detail.get_component_rich_style(name) for name in sorted(detail.COMPONENT_CLASSES)),
+            *(widget.rich_style for widget in app.screen.walk_children()),
+        ]
+
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        first = styles()
+        app.screen.update_node_styles(animate=False)
+        await pilot.pause()
+        assert styles() == first
 
 
 _BARE = """\

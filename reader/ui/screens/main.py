@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.screen import Screen
 
 
@@ -15,6 +16,20 @@ class MainScreen(Screen[None]):
     """
 
     AUTO_FOCUS = "#papers"
+
+    #: Whether the screen has been shown: the first time, its widgets were styled as they
+    #: were mounted, an instant before.
+    _shown = False
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Shown for the first time: not styled again. Textual styles a screen again as it
+        is shown (handled after this), which the first time styles every widget of this one
+        a second time, and with them the list's and the detail pane's component classes,
+        each a node the stylesheet is applied to (about 3 ms of the first frame). Later, as
+        a dialog or the reading view closes, the screen is styled again, as it may need."""
+        if not self._shown:
+            self._shown = True
+            event.refresh_styles = False
 
 
 def mount_footer(screen: Screen[object]) -> None:
