@@ -54,3 +54,21 @@ def test_a_lettered_volume_is_the_journals_section() -> None:
         "page": "1–29", "issued": {"date-parts": [[2012]]},
     }
     assert journal_reference("Phys. Lett. B 716 (2012) 1-29")["volume"] == "716"
+
+
+def test_a_group_among_people_is_one_name_in_bibtex_and_read_back_so(tmp_path: Path) -> None:
+    """"The BABAR Collaboration" is braced whole: unbraced, BibTeX (and the reader, reading
+    the export back) takes "The BABAR" for a given name and "Collaboration" for a family."""
+    babar = {**ATLAS, "id": "0704.0020", "authors": "The BABAR Collaboration, B. Aubert",
+             "authors_parsed": [["The BABAR Collaboration", "", ""], ["Aubert", "B.", ""]]}
+    listing = tmp_path / "arxiv.jsonl"
+    listing.write_text(json.dumps(babar) + "\n", encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(listing))
+    _invoke(tmp_path / "lib", "export", "--format", "bibtex", "--output",
+            str(tmp_path / "out.bib"), "-q", "arxiv:0704.0020")
+    text = (tmp_path / "out.bib").read_text(encoding="utf-8")
+    assert "author = {{The BABAR Collaboration} and B. Aubert}" in text
+    _invoke(tmp_path / "again", "import", str(tmp_path / "out.bib"))
+    apa = _invoke(tmp_path / "again", "cite", "--style", "apa", "--format", "text",
+                  "babar2012observation").stdout
+    assert apa.startswith("The BABAR Collaboration, & Aubert, B. (2012)."), apa

@@ -7,6 +7,7 @@ import re
 
 from pylatexenc.latexencode import unicode_to_latex
 
+from reader.text.names import is_group_name
 from reader.text.tex_plain import MATH, TEX_MATH
 
 # LaTeX escapes for text fields. Braces are handled separately (see _escape_braces).
@@ -202,8 +203,10 @@ def escape_name(name: str) -> str:
     """One author name, escaped so BibTeX reads it as exactly one name."""
     escaped = _AND_WORD.sub(r"{\1}", escape_text(name))
     # BibTeX takes at most two commas ("von Last, Jr, First"); anything more is not a
-    # personal name, so it is braced whole, like a corporate author.
-    if escaped.count(",") > 1:
+    # personal name, so it is braced whole, like a corporate author. A group's name ("The
+    # BABAR Collaboration") is braced too: unbraced, BibTeX reads a given name "The BABAR"
+    # and a family name "Collaboration".
+    if escaped.count(",") > 1 or is_group_name(name):
         escaped = "{" + escaped + "}"
     return escaped
 
