@@ -42,6 +42,7 @@ __all__ = [
     "names_go_on",
     "names_text",
     "parse_names_text",
+    "published_venue",
     "record_line",
     "split_name",
 ]
@@ -178,6 +179,15 @@ def names_go_on(extra: Any, variable: str = "author") -> bool:
 
 # Types a reader already expects from a venue line; any other is named.
 _UNNAMED_TYPES = frozenset({"article-journal", "paper-conference", "article", "document"})
+
+
+def published_venue(venue: str, csl: dict[str, Any]) -> str:
+    """The journal a preprint's record names beside its archive (an arXiv listing's journal
+    reference), else the venue: where the paper was published, as shown and cited."""
+    journal = csl.get("container-title")
+    if isinstance(journal, str) and journal.strip() and venue.lower().startswith("arxiv"):
+        return " ".join(journal.split())
+    return venue
 
 
 def record_line(csl: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
+from rich.style import Style
 
 from reader.cli import cli
 from reader.record import split_name
@@ -72,3 +73,24 @@ def test_a_group_among_people_is_one_name_in_bibtex_and_read_back_so(tmp_path: P
     apa = _invoke(tmp_path / "again", "cite", "--style", "apa", "--format", "text",
                   "babar2012observation").stdout
     assert apa.startswith("The BABAR Collaboration, & Aubert, B. (2012)."), apa
+
+
+def test_a_listing_with_a_journal_shows_the_journal_not_arxiv(tmp_path: Path) -> None:
+    """The detail pane and `reader show` said "arXiv · 2012 · vol. 716 · pp. 1–29": the
+    journal's volume and pages under the archive's name, the journal named nowhere."""
+    from reader.library import Library
+    from reader.ui.paper_parts import paper_parts
+
+    listing = tmp_path / "arxiv.jsonl"
+    listing.write_text(json.dumps(ATLAS) + "\n", encoding="utf-8")
+    _invoke(tmp_path / "lib", "import", str(listing))
+    shown = _invoke(tmp_path / "lib", "show", "atlas2012observation").stdout.splitlines()
+    assert shown[2] == "Phys.Lett. B · 2012 · vol. 716 · pp. 1–29"
+    library = Library(tmp_path / "lib")
+    try:
+        paper = library.paper(library.all_ids()[0])
+        assert paper is not None
+        meta = paper_parts(paper, frozenset(), lambda _: Style()).meta.plain
+    finally:
+        library.close()
+    assert meta.splitlines()[1].startswith("Phys.Lett. B · 2012 · @atlas2012observation")

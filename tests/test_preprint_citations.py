@@ -101,6 +101,20 @@ def test_a_free_text_journal_reference_is_no_container() -> None:
     assert (found["container-title"], found["issue"]) == ("RIMS Kokyuroku", "1551")
 
 
+def test_a_journal_reference_with_its_year_before_the_volume_is_read() -> None:
+    """The IMS journals' form ("Statistical Science 2008, Vol. 23, No. 1, 65-68") and a
+    month and year before volume(issue): pages were kept whole as the journal's name, cited
+    "In Statistical Science 2008, Vol. 23, No. 1, 65-68" with the preprint's year."""
+    from reader.sources.journal_ref import journal_reference
+
+    assert journal_reference("Statistical Science 2008, Vol. 23, No. 1, 65-68") == {
+        "type": "article-journal", "container-title": "Statistical Science", "volume": "23",
+        "issue": "1", "page": "65–68", "issued": {"date-parts": [[2008]]}}
+    assert journal_reference("Science & Education, September 2014, 23(9): 1853-1873") == {
+        "type": "article-journal", "container-title": "Science & Education", "volume": "23",
+        "issue": "9", "page": "1853–1873", "issued": {"date-parts": [[2014]]}}
+
+
 def test_a_tex_accent_in_an_arxiv_title_stays_an_accent_in_bibtex(tmp_path: Path) -> None:
     """arXiv writes `Koll\\'ar` in its titles: the BibTeX export escaped the backslash,
     LaTeX printed it, and another library read it back as a literal `\\'`."""

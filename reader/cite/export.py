@@ -204,7 +204,8 @@ def _markdown_section(paper: Paper) -> str:
         meta.append(_escape_markdown(", ".join(authors)))
     # Where it appeared, with what the record adds (a book's publisher and editors: an
     # edited book has no authors, and its section said only its year).
-    where = " · ".join(p for p in (" ".join((paper.venue_year or "").split()),
+    venue = " ".join(published_in(paper, paper.venue or "").split())
+    where = " · ".join(p for p in (venue, str(paper.year or ""),
                                    plain_line(record_line(paper.csl))) if p)
     if where:
         meta.append(_escape_markdown(where))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from reader.cite.bibtex_text import bibtex_tldr
 from reader.cite.tex_escape import escape_text, fold
 from reader.models import Paper
+from reader.record import published_venue
 from reader.signals import UNDER_REVIEW, decision_field, export_state
 from reader.text.identifiers import openreview_forum_id
 
@@ -68,10 +69,7 @@ def held_at(paper: Paper, venue: str) -> bool:
 def published_in(paper: Paper, venue: str) -> str:
     """The journal a preprint's record names beside its archive (an arXiv listing's
     journal reference), else the venue: an export says where the paper was published."""
-    journal = paper.csl.get("container-title")
-    if isinstance(journal, str) and journal.strip() and venue.lower().startswith("arxiv"):
-        return " ".join(journal.split())
-    return venue
+    return published_venue(venue, paper.csl)
 
 
 def series_of_book(paper: Paper, venue: str) -> bool:

@@ -11,7 +11,7 @@ import click
 from reader.cli.base import cli, handles_errors, library_option, open_library, resolve_each
 from reader.cli.signals import signals_line
 from reader.models import Paper
-from reader.record import record_line, source_doi
+from reader.record import published_venue, record_line, source_doi
 from reader.signals import Signals
 from reader.text.render import plain_line, to_plain
 from reader.text.sanitize import visible
@@ -55,7 +55,8 @@ def paper_page(paper: Paper, signals: Signals | None) -> list[str]:
     lines = [_plain(paper.title) + derived]
     if paper.authors:
         lines.append(_plain(", ".join(paper.authors)))
-    where = " · ".join(p for p in (_plain(paper.venue or ""), str(paper.year or ""),
+    venue = published_venue(paper.venue or "", paper.csl)
+    where = " · ".join(p for p in (_plain(venue), str(paper.year or ""),
                                    visible(record_line(paper.csl))) if p)
     if where:
         lines.append(where)

@@ -46,6 +46,22 @@ _NAMED_VOLUME_PAGES = re.compile(
         pp?\.?\s*(?P<page>\d+(?:\s*[-–]+\s*\d+)?)\s*\(\s*(?P<year>(?:18|19|20)\d\d)\s*\)\.?$""",
     re.VERBOSE,
 )
+# "Statistical Science 2008, Vol. 23, No. 1, 65-68" (how the IMS journals' papers on arXiv
+# say theirs): the year after the name, then the volume and issue named so, then the pages.
+_YEAR_NAMED_VOLUME = re.compile(
+    r"""^(?P<name>.*?[A-Za-z.)\]])\s*,?\s*(?P<year>(?:18|19|20)\d\d)\s*,\s*
+        [Vv]ol\.?\s*(?P<volume>\d{1,4}[A-Z]?)\s*,\s*(?:[Nn]o\.?\s*(?P<issue>\d+)\s*,\s*)?
+        (?:pp?\.\s*)?(?P<page>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]{0,2}\d+)?)\.?$""",
+    re.VERBOSE,
+)
+# "Science & Education, September 2014, 23(9): 1853-1873": the (month and) year after the
+# name, then volume(issue): pages.
+_YEAR_VOLUME_ISSUE = re.compile(
+    r"""^(?P<name>.*?[A-Za-z.)\]])\s*,\s*(?:[A-Z][a-z]{2,8}\.?\s+)?(?P<year>(?:18|19|20)\d\d)
+        \s*,\s*(?P<volume>\d{1,4}[A-Z]?)\s*\(\s*(?P<issue>\d+)\s*\)\s*[:,]\s*(?:pp?\.\s*)?
+        (?P<page>[A-Za-z]{0,2}\d+(?:\s*[-–]+\s*[A-Za-z]{0,2}\d+)?)\.?$""",
+    re.VERBOSE,
+)
 # A name that ends in the word for a number ("RIMS Kokyuroku, No.1551, …"): the number
 # after it is the issue, not a volume.
 _NUMBER_WORD = re.compile(r",?\s*No\.?$")
@@ -100,7 +116,8 @@ def journal_reference(text: str, doi: str | None = None) -> dict[str, Any]:
 def _citation(text: str) -> re.Match[str] | None:
     """A reference with the shape of a journal citation: a name, a volume, pages, a year."""
     return (_JOURNAL_VOLUME_PAGES.match(text) or _VOLUME_YEAR_PAGES.match(text)
-            or _NAMED_VOLUME_PAGES.match(text))
+            or _NAMED_VOLUME_PAGES.match(text) or _YEAR_NAMED_VOLUME.match(text)
+            or _YEAR_VOLUME_ISSUE.match(text))
 
 
 def _names_doi(match: re.Match[str], doi: str | None) -> bool:

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from reader.library import display_text, placed
 from reader.models import Highlight, Paper
-from reader.record import names_go_on, record_line, source_doi
+from reader.record import names_go_on, published_venue, record_line, source_doi
 from reader.text.render import plain_line
 from reader.text.sanitize import visible
 from reader.ui.text import abstract_text, line_text, title_text
@@ -104,7 +104,8 @@ def _meta_line(
         goes_on = len(paper.authors) > 8 or names_go_on(paper.extra)
         lines.append(", ".join(names) + (" et al." if goes_on else ""))
     year = str(paper.year) if paper.year else ""
-    venue_year = " · ".join(p for p in (plain_line(paper.venue or ""), year) if p)
+    venue = published_venue(paper.venue or "", paper.csl)
+    venue_year = " · ".join(p for p in (plain_line(venue), year) if p)
     key = f"@{paper.citekey}"
     if paper.aliases:
         # The keys of entries merged into this paper, which still cite it.
