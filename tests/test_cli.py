@@ -314,6 +314,8 @@ def test_a_papers_whole_title_names_it_among_others_its_words_find(run, tmp_path
     run("import", str(bib))
     assert run("show", "deep", "learning").output.startswith("Deep Learning\n")
     assert "matches several papers" in run("show", "deep", ok=False).output
+    # A field with its value left out named every paper that has one.
+    assert "'key:' names no key" in run("show", "key:", ok=False).output
 
 
 def test_a_number_that_is_one_papers_id_and_anothers_key_is_refused(run, tmp_path: Path) -> None:

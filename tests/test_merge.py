@@ -350,3 +350,20 @@ def test_initials_give_way_to_the_same_names_in_full(empty_library: Library,
     table.write_text(table.read_text(encoding="utf-8").replace("Hugo", "Henri Paul"),
                      encoding="utf-8")
     assert empty_library.import_files([table]).merged == 0
+
+
+def test_a_files_own_key_for_a_paper_is_said_as_a_key_not_as_a_column(
+    empty_library: Library,
+) -> None:
+    """A file's key replacing the one the library made up was said "took citekey_origin
+    from the file", the column that notes where a key came from."""
+    store = empty_library.store
+    abstract = "A long enough abstract about graphs and the words that name them. " * 3
+    import_records(store, [PaperRecord(abstract=abstract, title="Graphs", doi="10.1/g")],
+                   "a.json", "csl-json")
+    summary = import_records(store, [PaperRecord(abstract=abstract, title="Graphs",
+                                                 doi="10.1/g", citekey="lee2020graphs")],
+                             "b.json", "csl-json")
+    assert summary.merged == 1
+    assert summary.aliased_keys and summary.aliased_keys[0][1] == "lee2020graphs"
+    assert not any("citekey" in " ".join(said) for _, said in summary.filled), summary.filled

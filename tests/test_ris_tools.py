@@ -5,6 +5,7 @@ glued lines) are read as that tool means them."""
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from pathlib import Path
@@ -138,6 +139,24 @@ def test_rayyan_glued_lines_and_refworks_url_lists(tmp_path: Path) -> None:
     assert described.csl["ISSN"] == "1932-8494 1932-8486"
     assert [line for line in export([described], "ris").splitlines()
             if line.startswith("SN")] == ["SN  - 1932-8494", "SN  - 1932-8486"]
+
+
+def test_two_issns_apart_by_a_comma_are_two_sn_lines(tmp_path: Path) -> None:
+    # Zotero's and Better BibTeX's "0959-8138, 1756-1833" (print and online) was written
+    # `SN  - 0959-8138,` then `SN  - 1756-1833`.
+    item = {"id": "t", "type": "article-journal", "title": "Sport and sex",
+            "author": [{"family": "Tannenbaum", "given": "Cara"}], "ISSN": "0959-8138, 1756-1833",
+            "issued": {"date-parts": [[2019]]}}
+    source = tmp_path / "one.csl.json"
+    source.write_text(json.dumps([item]), encoding="utf-8")
+    library = Library(tmp_path / "lib")
+    try:
+        library.imports.write_files([source])
+        [paper] = library.papers(library.all_ids())
+    finally:
+        library.close()
+    assert [line for line in export([paper], "ris").splitlines()
+            if line.startswith("SN")] == ["SN  - 0959-8138", "SN  - 1756-1833"]
 
 
 def test_web_of_science_organisations_are_no_event(tmp_path: Path) -> None:

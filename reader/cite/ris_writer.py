@@ -138,8 +138,10 @@ def ris_record(paper: Paper) -> str:
             lines.append(("EP", last.strip()))
     else:
         lines += _extent_lines(paper, source)
+    # Several numbers are written apart by spaces, commas or semicolons ("0959-8138,
+    # 1756-1833": the print and the online ISSN), each an SN line.
     numbers = [part for variable in ("ISSN", "ISBN") if isinstance(paper.csl.get(variable), str)
-               for part in str(paper.csl[variable]).split()]
+               for part in str(paper.csl[variable]).replace(",", " ").replace(";", " ").split()]
     # A number given as both (a BibTeX isbn field holding the ISSN) is written once.
     lines += [("SN", part) for part in distinct_numbers(numbers)]
     issued = iso_from_parts(paper.csl.get("issued"))

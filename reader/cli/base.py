@@ -40,9 +40,8 @@ from reader.text.sanitize import visible
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-# Not a ReaderError: it is how the command *says* one (click prints its line and exits
-# with status 1), made at the edge from the ReaderError or from the command's own check.
-# click declares ``message`` final, so it could not be one without a quarrel with mypy.
+# Not a ReaderError: how the command *says* one (click prints its line, exits with status
+# 1), made at the edge. (click declares ``message`` final: it could not be one for mypy.)
 class UserError(click.ClickException):
     """A problem explained in one line, with exit status 1."""
 
@@ -310,8 +309,7 @@ def shown(text: str) -> str:
 def paper_line(paper: Paper, signals: Signals | None = None) -> str:
     """One paper as a table line: id, star and note marks, key, title, venue and year; and,
     when ``signals`` are given, the mean rating and the decision at the end."""
-    star = "★" if paper.starred else " "
-    note = "✎" if paper.note.strip() else " "
+    star, note = "★" if paper.starred else " ", "✎" if paper.note.strip() else " "
     title = shown(paper.title)
     title = title if len(title) <= 64 else title[:63] + "…"
     venue_year = " · ".join(p for p in (shown(paper.venue or ""), str(paper.year or "")) if p)
@@ -368,6 +366,9 @@ def resolve_one(library: Library, ref: str) -> Paper:
     """The paper a reference names, or a clear error listing the candidates."""
     if not ref.strip():
         raise UserError("no paper named: give an id, a citation key or words of its title")
+    field, colon, value = ref.strip().partition(":")
+    if colon and field.isalpha() and not value.strip():  # `key:`: not every paper with a key
+        raise UserError(f"{ref.strip()!r} names no {field}: give one after the colon")
     found = library.resolve(ref)
     if found.paper is not None:
         _one_by_id_or_key(library, ref, found.paper)

@@ -17,7 +17,7 @@ __all__ = ["also_changed", "gained_fields"]
 # Columns that are bookkeeping, not the paper's record, or said by a line of their own
 # (texts replaced: the revisions line; keys: the aliases line).
 _UNSAID = frozenset({"csl", "extra", "text_modified", "abstract_key", "title_key", "kind",
-                     "title", "abstract", "tldr", "citekey", "title_derived"})
+                     "title", "abstract", "tldr", "citekey", "citekey_origin", "title_derived"})
 # A value longer than this is named by its length.
 _LONG = 60
 
