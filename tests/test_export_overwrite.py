@@ -14,6 +14,7 @@ from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.screens.prompts import PromptScreen
 from tests.test_app import SIZE, screen_text, settle
+from tests.test_focus import burst
 
 #: A hand-written bibliography of the user's own: what an export must not lose unasked.
 HAND_WRITTEN = "@book{mine1,\n  title = {Kept by hand},\n  year = {1999},\n}\n" * 8
@@ -103,6 +104,28 @@ async def test_x_asks_before_replacing_a_file_then_replaces_it_on_a_second_enter
         assert not isinstance(app.screen, PromptScreen)
     written = mine.read_text(encoding="utf-8")
     assert "Kept by hand" not in written and "@inproceedings{" in written
+
+
+async def test_the_warning_stands_when_the_path_and_enter_are_typed_at_once(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typed in one burst with its enter, the path's letters changed the box after the enter
+    had warned: each change cleared the warning, and two more enters were needed."""
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine.bib"
+    mine.write_text(HAND_WRITTEN, encoding="utf-8")
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x")
+        await settle(app, pilot)
+        burst(app, *"mine.bib", "enter")
+        await settle(app, pilot)
+        assert "mine.bib exists: press Enter again" in screen_text(app)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, PromptScreen)
+    assert "Kept by hand" not in mine.read_text(encoding="utf-8")
 
 
 async def test_x_writes_elsewhere_when_the_path_is_changed_after_the_warning(

@@ -164,8 +164,10 @@ class ExportPrompt(PromptScreen):
         return False
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        """Another path is asked about afresh: the warning was about the one typed then."""
-        if self._warned is not None and event.value.strip() != self._warned:
+        """Another path is asked about afresh: the warning was about the one typed then.
+        The box's value, not the event's: the events of letters typed in one burst with the
+        enter come after it, each with the path as it was then, and cleared the warning."""
+        if self._warned is not None and event.input.value.strip() != self._warned:
             self._warned = None
             self._say(EXPORT_HELP, warning=False)
 
