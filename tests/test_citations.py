@@ -350,7 +350,9 @@ def test_newlines_tabs_and_control_characters_fold_to_spaces() -> None:
 def test_author_names_stay_single_names() -> None:
     paper = make_paper(authors=["Smith, Jane", "Research and Development Team", "A, B, C, D"])
     values = parse_one(bibtex_entry(paper))
-    assert values["author"] == ("Smith, Jane and Research {and} Development Team and {A, B, C, D}")
+    # A group's name braced whole: BibTeX would read "Team" as a family name.
+    assert values["author"] == (
+        "Smith, Jane and {Research {and} Development Team} and {A, B, C, D}")
 
 
 def test_venue_acronyms_expand_but_stay_recognisable() -> None:
