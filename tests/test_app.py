@@ -18,6 +18,7 @@ from reader.models import PaperRecord
 from reader.ui.app import ReaderApp
 from reader.ui.screens.help import HelpScreen
 from reader.ui.screens.note import NoteScreen
+from reader.ui.screens.prompts import PromptScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
@@ -378,6 +379,31 @@ async def test_tab_completes_a_path_in_the_import_prompt(
         await until(pilot, lambda: box._suggestion == path.name, "the completion shown")
         await pilot.press("tab")
         assert box.value == path.name
+
+
+async def test_a_directory_in_the_import_prompt_is_said_there_and_tab_goes_on(
+    library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tab completes a directory; enter then imported it, which failed ("is a directory"),
+    though its one file was shown completed behind the cursor."""
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "neurips2025-abstracts.txt").write_text("NeurIPS 2025\n\nAn abstract.\n",
+                                                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("i", *"lists/", "enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PromptScreen)
+        assert "lists/ is a directory: tab completes a file in it" in screen_text(app)
+        box = app.screen.query_one(Input)
+        await until(pilot, lambda: bool(box._suggestion), "the completion shown")
+        await pilot.press("tab")
+        await settle(app, pilot)
+        assert "is a directory" not in screen_text(app)
+        assert box.value == "lists/neurips2025-abstracts.txt"
 
 
 async def test_an_import_whose_tags_are_rewritten_says_so_in_the_window(

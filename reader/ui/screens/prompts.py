@@ -95,6 +95,12 @@ class PromptScreen(TakesTyping, ModalScreen[str | None]):
         returns False."""
         return True
 
+    def _say(self, text: str, *, warning: bool) -> None:
+        """Put ``text`` where the help is (in the warning's colours, when ``warning``)."""
+        line = self.query_one("#prompt-help", Static)
+        line.update(text)
+        line.set_class(warning, "-warning")
+
     def action_complete(self) -> None:
         """Take the completion shown after what was typed (a path's), as → does."""
         box = self.query_one(Input)
@@ -106,9 +112,26 @@ class PromptScreen(TakesTyping, ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class ImportPrompt(PromptScreen):
+    """Which file to import: a directory is no answer, and the prompt stays to say so."""
+
+    def answers(self, value: str) -> bool:
+        """A directory (tab completes one, with its files still to choose) is said here,
+        where tab then completes a file in it, not by an import that fails."""
+        if not Path(value).expanduser().is_dir():
+            return True
+        self._say(f"{value} is a directory: tab completes a file in it", warning=True)
+        return False
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Another path typed: the help again, in place of what was said of the last."""
+        if not Path(event.input.value.strip()).expanduser().is_dir():
+            self._say(self._help, warning=False)
+
+
 def import_prompt() -> PromptScreen:
     """Ask for a file to import."""
-    return PromptScreen(
+    return ImportPrompt(
         "Import a file",
         "path to a list of papers (tab or → completes)",
         "Plain-text abstract lists, OpenReview (with reviews) or paperlists JSON, arXiv "
@@ -171,10 +194,6 @@ class ExportPrompt(PromptScreen):
             self._warned = None
             self._say(EXPORT_HELP, warning=False)
 
-    def _say(self, text: str, *, warning: bool) -> None:
-        line = self.query_one("#prompt-help", Static)
-        line.update(text)
-        line.set_class(warning, "-warning")
 
 
 def export_prompt(what: str) -> ExportPrompt:
