@@ -11,10 +11,10 @@ from textual.widgets import Static
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
-from reader.ui.screens.note import EDIT_LIMIT
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.whole_text import LongText, WholeTextScreen
 from reader.ui.text import TITLE_LIMIT
+from reader.ui.widgets.note_editor import EDIT_LIMIT
 from reader.ui.widgets.paper_detail import PaperDetail
 from tests.test_app import SIZE, screen_text, settle
 

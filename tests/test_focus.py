@@ -12,9 +12,11 @@ from textual.widgets import Input, Static
 
 from reader.library import Library
 from reader.ui.app import KEYS_ON_PAPER, TYPING_HERE, ReaderApp, SearchBox
+from reader.ui.screens.note import NoteScreen
 from reader.ui.screens.prompts import PromptScreen
 from reader.ui.screens.reading import ReadingScreen
 from reader.ui.screens.tags import TagEditor
+from reader.ui.widgets.note_editor import NoteEditor
 from reader.ui.widgets.paper_list import PaperList
 from tests.test_app import SIZE, screen_text, settle
 from tests.test_live import status
@@ -90,6 +92,21 @@ async def test_a_dialogs_field_takes_editing_keys_in_the_order_typed(
         await until(pilot, lambda: field.has_focus)
         burst(app, "ctrl+u", *"ab", "backspace", "c")
         await until(pilot, lambda: field.value == "ac")
+        await pilot.press("escape")
+
+
+async def test_the_note_editor_takes_editing_keys_in_the_order_typed(library: Library) -> None:
+    """A backspace sent with the next letter (one write of a terminal) deleted that letter:
+    " hello", then backspace and "x" at once, left " hello"."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NoteScreen))
+        editor = app.screen.query_one(NoteEditor)
+        await until(pilot, lambda: editor.has_focus)
+        burst(app, *"hello", "backspace", "x", "left", "left", "backspace", "Y")
+        await until(pilot, lambda: editor.text == "heYlx", "the note typed in order")
         await pilot.press("escape")
 
 

@@ -121,7 +121,7 @@ async def test_a_draft_is_said_when_its_note_is_opened_and_goes_once_saved(
 async def test_an_edit_is_said_unsaved_before_it_is_drawn(library: Library) -> None:
     """The status changes with the edit itself, not a message later: no frame shows the
     new text beside "Saved"."""
-    from reader.ui.screens.note import NoteEditor
+    from reader.ui.widgets.note_editor import NoteEditor
 
     app = ReaderApp(library, load_sample=False)
     async with app.run_test(size=SIZE) as pilot:

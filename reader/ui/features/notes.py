@@ -55,8 +55,9 @@ class Notes:
             return
         # Imported when first opened: the editor's TextArea is a tenth of what the reader
         # imports before its first frame.
-        from reader.ui.screens.note import EDIT_LIMIT, NoteScreen
+        from reader.ui.screens.note import NoteScreen
         from reader.ui.screens.whole_text import WholeTextScreen
+        from reader.ui.widgets.note_editor import EDIT_LIMIT
 
         if len(state.text) > EDIT_LIMIT:
             self._app.push_screen(WholeTextScreen(f"Note · {heading(paper.title)}", state.text))

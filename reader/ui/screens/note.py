@@ -10,23 +10,21 @@ from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static, TextArea
-from textual.widgets.text_area import Edit, EditResult
 
 from reader.library import NoteSaved, NoteState, NoteVersion, describe_writer
 from reader.models import Paper
 from reader.text.notemerge import CONFLICT_END, CONFLICT_START, location, merge, moved_offset
-from reader.text.sanitize import visible
 from reader.ui import bindings
 from reader.ui.early_keys import HandOn, TakesTyping
 from reader.ui.queued_keys import take_typed
 from reader.ui.screens import SCREENS_CSS
 from reader.ui.text import heading
 from reader.ui.widgets.footer import FittedFooter
+from reader.ui.widgets.note_editor import NoteEditor
 
 #: Stores a note: ``save(text, base, kind)``; the app answers with ``saved``/``failed``.
 SaveNote = Callable[[str, "int | None", str], None]
@@ -35,53 +33,6 @@ SaveNote = Callable[[str, "int | None", str], None]
 AUTOSAVE_AFTER = 0.6
 #: How often an open editor looks for versions stored by other writers.
 FOLLOW_EVERY = 0.5
-
-#: The longest note the editor takes, in characters (some 300 pages). Each autosave reads
-#: and stores the whole text, and a 10 MB note took seconds to open and to save with every
-#: pause in the typing; a longer one is shown to read, and ``reader note`` edits it.
-EDIT_LIMIT = 1_000_000
-
-
-class NoteEditor(TextArea):
-    """The note's text area: a paste keeps its order, and its control characters are made
-    visible (as everywhere reader shows text) instead of being typed into the note."""
-
-    #: Called as an edit is made, before it is drawn (set by the screen).
-    before_edit: Callable[[], None] | None = None
-
-    def edit(self, edit: Edit) -> EditResult:
-        """Make ``edit``, the status told first: "Saving…" and the new text reach the
-        screen in the same frame, never the text beside a "Saved" it no longer is."""
-        if self.before_edit is not None:
-            self.before_edit()
-        return super().edit(edit)
-
-    async def _on_key(self, event: events.Key) -> None:
-        if self.read_only and (event.is_printable or event.key in ("enter", "tab")):
-            # A read-only TextArea lets a letter go on up, where it is a command (q quits):
-            # typed for the note, it is taken here, and changes nothing.
-            event.stop()
-            event.prevent_default()
-            self.app.bell()
-            return
-        await super()._on_key(event)
-
-    async def _on_paste(self, event: events.Paste) -> None:
-        # Instead of TextArea's own paste, which would insert the text as it came.
-        event.prevent_default()
-        if self.read_only:
-            return
-        text = visible(event.text.replace("\r\n", "\n").replace("\r", "\n"))
-        if len(self.document.text) + len(text) > EDIT_LIMIT:
-            self.notify(
-                f"Not pasted: {len(text):,} characters would make the note longer than the "
-                f"{EDIT_LIMIT:,} the editor takes",
-                severity="warning", timeout=10,
-            )
-            return
-        result = self.replace(text, *self.selection)
-        self.move_cursor(result.end_location)
-
 
 class NoteScreen(TakesTyping, Screen[str]):
     """Edits one paper's note; ``esc`` closes once the text is stored, never discarding it."""

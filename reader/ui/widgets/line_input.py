@@ -9,18 +9,26 @@ delete, arrows, home, end, ctrl+u, ctrl+w, ctrl+k …) as they reach it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual import events
 from textual.binding import Binding
 from textual.widgets import Input
 
+
+def editing_keys(keys: Sequence[Binding | object], actions: tuple[str, ...]) -> dict[str, str]:
+    """The action of each key of ``keys`` (a widget's bindings) whose action begins with
+    one of ``actions``: the keys that edit or move, which act in the order typed."""
+    return {
+        key: binding.action
+        for binding in keys
+        if isinstance(binding, Binding) and binding.action.startswith(actions)
+        for key in binding.key.split(",")
+    }
+
+
 #: Textual's keys that edit a line or move in it, by key.
-_EDITING = {
-    key: binding.action
-    for binding in Input.BINDINGS
-    if isinstance(binding, Binding)
-    and binding.action.startswith(("delete_", "cursor_", "home", "end", "select_all"))
-    for key in binding.key.split(",")
-}
+_EDITING = editing_keys(Input.BINDINGS, ("delete_", "cursor_", "home", "end", "select_all"))
 
 
 class LineInput(Input):
