@@ -7,12 +7,14 @@ import json
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from reader.library import Library
 from reader.ui.app import ReaderApp
 from reader.ui.features.views import PAPER_KEY
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import SearchBox
+from tests.test_app import screen_text
 from tests.waiting import until
 
 SIZE = (120, 40)
@@ -197,6 +199,21 @@ async def test_opening_a_paper_takes_down_the_notices_that_only_inform(
         assert "Sample loaded" not in titles
         assert "Something went wrong" in titles
     library.close()
+
+
+async def test_the_palettes_footer_offers_no_key_it_would_type(library: Library) -> None:
+    """With the palette open, the footer offered "? Help" and "q Quit", which the palette's
+    field takes as letters of the query."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await settle(app, pilot)
+        footer = screen_text(app).splitlines()[-1]
+        assert "Open" in footer and "Help" not in footer and "Quit" not in footer, footer
+        await pilot.press(*"q?")
+        await settle(app, pilot)
+        assert app.screen.query_one(Input).value == "q?"
 
 
 async def test_the_reading_views_footer_is_cut_between_keys_never_inside_one(

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from textual.app import App
 
 from reader.ui import bindings
+from reader.ui.early_keys import takes_text
 from reader.ui.screens import reading_screen
-from reader.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
     from reader.library import SearchOutcome
@@ -47,7 +47,8 @@ def enabled(app: App[None], action: str, shown: SearchOutcome | None) -> bool:
         return shown is not None and bool(shown.suggestion) and on_paper
     if action in bindings.PAPER_ACTIONS and not on_paper:
         return False
-    if isinstance(app.focused, SearchBox) and action in bindings.TYPED_IN_BOX:
-        # Typed into the box, not run: the footer offers the box's own keys instead.
+    if app.focused is not None and takes_text(app.focused) and action in bindings.TYPED_IN_BOX:
+        # Typed into the box (the search box, a dialog's field, the palette's), not run:
+        # the footer offers the field's own keys instead.
         return False
     return True
