@@ -125,7 +125,8 @@ class ImportPrompt(PromptScreen):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Another path typed: the help again, in place of what was said of the last."""
-        if not Path(event.input.value.strip()).expanduser().is_dir():
+        said = self.query_one("#prompt-help", Static).has_class("-warning")
+        if said and not Path(event.input.value.strip()).expanduser().is_dir():
             self._say(self._help, warning=False)
 
 
