@@ -110,6 +110,23 @@ async def test_the_note_editor_takes_editing_keys_in_the_order_typed(library: Li
         await pilot.press("escape")
 
 
+async def test_the_palettes_field_takes_editing_keys_in_the_order_typed(
+    library: Library,
+) -> None:
+    """The command palette's field is Textual's own: "nor", then backspace and "d" at once,
+    left "nor" (the backspace, a binding, ran after the "d" and took it away)."""
+    app = ReaderApp(library)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.focused, Input), "the palette's field")
+        field = app.focused
+        assert isinstance(field, Input)
+        burst(app, *"nor", "backspace", "d", "left", "left", "backspace", "X")
+        await until(pilot, lambda: field.value == "Xod", "the query typed in order")
+        await pilot.press("escape")
+
+
 async def test_footer_and_border_say_where_keys_go(library: Library) -> None:
     app = ReaderApp(library)
     async with app.run_test(size=SIZE) as pilot:

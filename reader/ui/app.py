@@ -62,6 +62,7 @@ from reader.ui.screens import read_screen_styles, reading_screen
 from reader.ui.screens.main import MainScreen, mount_footer
 from reader.ui.search_session import Rerun, SearchSession, SearchView
 from reader.ui.signals import SignalsLookup
+from reader.ui.widgets.line_input import edit_in_order
 from reader.ui.widgets.paper_detail import PaperDetail
 from reader.ui.widgets.paper_list import PaperList
 from reader.ui.widgets.search_box import KEYS_ON_PAPER, SEARCH_PLACEHOLDER, TYPING_HERE, SearchBox
@@ -191,13 +192,12 @@ class ReaderApp(App[None]):
         self.views.show_first(self._initial_ids)
         self.paper_list.focus()
         self.status.update()
-        # After the first frame: a toast over it loses nothing by a frame's wait, and
-        # looking for drafts left behind is work the first paint need not wait for.
+        # After the first frame, what it need not wait for: a toast (it loses nothing by a
+        # frame's wait), the look for drafts left behind, the index's opening (which holds
+        # the GIL for a while), the dialogs' styles, the footer (see mount_footer).
         self.call_after_refresh(self._start_notices)
         self.set_interval(SEEN_FLUSH_SECONDS, self.seen.flush)
         self.call_after_refresh(self.live.start)
-        # After the first frame: opening a large index holds the GIL for a while, and would
-        # hold back the first paint.
         self.call_after_refresh(self.importing.prepare_library)
         self.call_after_refresh(read_screen_styles, self)
         # Once the first screen is up, its objects go out of the collector's reach.
@@ -212,8 +212,7 @@ class ReaderApp(App[None]):
                         severity=notice.severity)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Whether a key's action may run here (and the footer offers it); see
-        reader/ui/actions.py."""
+        """Whether a key's action may run here (and the footer offers it): actions.py."""
         return enabled(self, action, self.outcome)
 
     @property
@@ -395,6 +394,7 @@ class ReaderApp(App[None]):
         await self._deliver(key)
 
     async def _deliver(self, key: Typed) -> None:
-        """Send a key on as Textual does, noting where it went."""
-        self.early_keys.sent(key, self.screen, self.focused)
-        await super().on_event(key)
+        """Send a key on as Textual does, noting where it went (see edit_in_order)."""
+        if not await edit_in_order(self.focused, key):
+            self.early_keys.sent(key, self.screen, self.focused)
+            await super().on_event(key)

@@ -13,7 +13,10 @@ from collections.abc import Sequence
 
 from textual import events
 from textual.binding import Binding
+from textual.widget import Widget
 from textual.widgets import Input
+
+from reader.ui.queued_keys import take_typed
 
 
 def editing_keys(keys: Sequence[Binding | object], actions: tuple[str, ...]) -> dict[str, str]:
@@ -42,3 +45,19 @@ class LineInput(Input):
         event.stop()
         event.prevent_default()
         await self.run_action(action)
+
+
+async def edit_in_order(widget: Widget | None, key: events.Event) -> bool:
+    """Run ``key`` if it is an editing key of a one-line field that is not a LineInput
+    (the command palette's, Textual's own), once the keys typed before it are in the
+    field: as a binding it would act only after the keys typed behind it. Whether it ran."""
+    if not isinstance(key, events.Key) or not isinstance(widget, Input) or isinstance(
+        widget, LineInput
+    ):
+        return False
+    action = _EDITING.get(key.key)
+    if action is None:
+        return False
+    await take_typed(widget)
+    await widget.run_action(action)
+    return True
