@@ -339,3 +339,19 @@ async def test_an_import_whose_process_cannot_start_is_said_to_have_failed(
         await pilot.pause()
         assert not app.imports.running
         assert "Importing" not in str(app.query_one("#status").render())
+
+
+async def test_a_report_handled_after_the_list_went_is_let_go(library: Library) -> None:
+    """An import's report handled as the window closed, after its list was gone, ended the
+    window with NoMatches (the status line read the list's papers)."""
+    from reader.ui.import_session import ImportSession, Source
+    from reader.ui.widgets.paper_list import PaperList
+
+    app = ReaderApp(library)
+    async with app.run_test() as pilot:
+        await pilot.press("slash")  # (the focus stays where it is as the list goes)
+        await app.query_one(PaperList).remove()
+        app.post_message(ImportSession.Failed(Source.FILES, "a.bib: gone"))
+        app.post_message(ImportSession.Progress("a.bib", 1, 2))
+        await pilot.pause()
+        assert app.return_code is None and app._exception is None

@@ -192,15 +192,14 @@ class ReaderApp(App[None]):
         self.views.show_first(self._initial_ids)
         self.paper_list.focus()
         self.status.update()
-        # After the first frame, what it need not wait for: a toast (it loses nothing by a
-        # frame's wait), the look for drafts left behind, the index's opening (which holds
-        # the GIL for a while), the dialogs' styles, the footer (see mount_footer).
+        # After the first frame, what it need not wait for: a toast, the look for drafts left
+        # behind, the index's opening (it holds the GIL a while), the dialogs' styles, the
+        # footer (see mount_footer); and the first screen's objects leave the collector.
         self.call_after_refresh(self._start_notices)
         self.set_interval(SEEN_FLUSH_SECONDS, self.seen.flush)
         self.call_after_refresh(self.live.start)
         self.call_after_refresh(self.importing.prepare_library)
         self.call_after_refresh(read_screen_styles, self)
-        # Once the first screen is up, its objects go out of the collector's reach.
         self.call_after_refresh(collector.settle)
         self.call_after_refresh(mount_footer, self.screen)
 
@@ -286,18 +285,19 @@ class ReaderApp(App[None]):
         self.following.index_reported(message)
 
     @on(LiveLibrary.Changed)
-    def _library_changed(self, message: LiveLibrary.Changed) -> None:
-        if not self.query(PaperList):
-            return  # a state read as the window closed, handled after its list went
-        self.following.library_changed(message.state, message.logged)
-
     @on(ImportSession.Report)
-    def _import_reported(self, message: ImportSession.Report) -> None:
-        self.importing.reported(message)
-
     @on(FetchSession.Report)
-    def _fetch_reported(self, message: FetchSession.Report) -> None:
-        self.fetching.reported(message)
+    def _reported(
+        self, message: LiveLibrary.Changed | ImportSession.Report | FetchSession.Report
+    ) -> None:
+        if not self.query(PaperList):
+            return  # read or reported as the window closed, handled after its list went
+        if isinstance(message, LiveLibrary.Changed):
+            self.following.library_changed(message.state, message.logged)
+        elif isinstance(message, ImportSession.Report):
+            self.importing.reported(message)
+        else:
+            self.fetching.reported(message)
 
     def refresh_paper(self, paper_id: int) -> None:
         """Redraw everything that shows a paper after it changed."""
